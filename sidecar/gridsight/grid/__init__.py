@@ -1,0 +1,50 @@
+"""The one in-memory workbook model every other part of GridSight reads."""
+
+from gridsight.grid._address import (
+    MAX_COLS,
+    MAX_ROWS,
+    a1_to_rc,
+    col_to_letters,
+    letters_to_col,
+    r1c1_to_rc,
+    rc_to_a1,
+    rc_to_r1c1,
+)
+from gridsight.grid._range import Range, quote_sheet
+from gridsight.grid._sheet import MAX_SHEET_CELLS, Cell, CellError, CellValue, Sheet, SheetBuilder, classify
+from gridsight.grid._values import (
+    ERROR_VALUES,
+    Kind,
+    Style,
+    datetime_to_serial,
+    is_date_format,
+    serial_to_datetime,
+)
+from gridsight.grid._workbook import Workbook
+
+__all__ = [
+    "ERROR_VALUES",
+    "MAX_COLS",
+    "MAX_ROWS",
+    "MAX_SHEET_CELLS",
+    "Cell",
+    "CellError",
+    "CellValue",
+    "Kind",
+    "Range",
+    "Sheet",
+    "SheetBuilder",
+    "Style",
+    "Workbook",
+    "a1_to_rc",
+    "classify",
+    "col_to_letters",
+    "datetime_to_serial",
+    "is_date_format",
+    "letters_to_col",
+    "quote_sheet",
+    "r1c1_to_rc",
+    "rc_to_a1",
+    "rc_to_r1c1",
+    "serial_to_datetime",
+]

@@ -1,0 +1,64 @@
+"""The workbook: an ordered, immutable collection of sheets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from gridsight.errors import UnknownSheetError
+from gridsight.grid._sheet import Sheet
+
+
+class Workbook:
+    """Sheets in workbook order. Sheet lookup is case-insensitive, as in Excel."""
+
+    __slots__ = ("date1904", "name", "sheets")
+
+    def __init__(self, sheets: list[Sheet] | tuple[Sheet, ...], *, name: str | None = None, date1904: bool = False) -> None:
+        self.sheets: tuple[Sheet, ...] = tuple(sheets)
+        self.name = name
+        self.date1904 = date1904
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Mapping[str, Any]], *, name: str | None = None) -> Workbook:
+        """``{"Sheet1": {"A1": "Year", "A2": 2024}}`` -> Workbook (handy in tests and demos)."""
+        return cls([Sheet.from_cells(n, cells) for n, cells in data.items()], name=name)
+
+    @property
+    def sheet_names(self) -> list[str]:
+        return [s.name for s in self.sheets]
+
+    def sheet(self, name: str | int) -> Sheet:
+        """A sheet by name (case-insensitive) or 0-based position."""
+        if isinstance(name, int):
+            if 0 <= name < len(self.sheets):
+                return self.sheets[name]
+            raise UnknownSheetError(f"sheet index {name} is out of range (0..{len(self.sheets) - 1})")
+        for s in self.sheets:
+            if s.name == name:
+                return s
+        for s in self.sheets:
+            if s.name.casefold() == name.casefold():
+                return s
+        raise UnknownSheetError(
+            f"no sheet named {name!r}; sheets are: {', '.join(repr(n) for n in self.sheet_names) or 'none'}"
+        )
+
+    def __getitem__(self, name: str | int) -> Sheet:
+        return self.sheet(name)
+
+    def __iter__(self) -> Iterator[Sheet]:
+        return iter(self.sheets)
+
+    def __len__(self) -> int:
+        return len(self.sheets)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Workbook):
+            return NotImplemented
+        return self.sheets == other.sheets and self.date1904 == other.date1904
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Workbook {self.name or ''} sheets={self.sheet_names}>"
