@@ -1,0 +1,36 @@
+"""Benchmarks: `gridsight bench NAME --corpus DIR --out FILE.json`.
+
+Each benchmark is a module exposing a click ``command``; this group imports it only when asked,
+so `gridsight --help` stays fast. Register a new one by adding its module to ``BENCHMARKS``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+#: name -> module holding a click command called ``command``.
+BENCHMARKS: dict[str, str] = {
+    "read": "gridsight.bench.read",
+}
+
+
+class _LazyBenchGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        available = []
+        for name, module in BENCHMARKS.items():
+            if importlib.util.find_spec(module) is not None:
+                available.append(name)
+        return sorted(available)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = BENCHMARKS.get(cmd_name)
+        if module is None:
+            return None
+        return importlib.import_module(module).command  # type: ignore[no-any-return]
+
+
+@click.group(cls=_LazyBenchGroup, name="bench")
+def bench() -> None:
+    """Run a benchmark over a corpus folder and write its figures as JSON."""

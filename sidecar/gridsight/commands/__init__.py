@@ -1,0 +1,1 @@
+"""CLI commands, one module each (see gridsight.cli.LAZY_COMMANDS)."""
