@@ -10,6 +10,7 @@ from gridsight.grid._address import (
     rc_to_a1,
     rc_to_r1c1,
 )
+from gridsight.grid._display import format_number, format_value
 from gridsight.grid._range import Range, quote_sheet
 from gridsight.grid._sheet import MAX_SHEET_CELLS, Cell, CellError, CellValue, Sheet, SheetBuilder, classify
 from gridsight.grid._values import (
@@ -40,6 +41,8 @@ __all__ = [
     "classify",
     "col_to_letters",
     "datetime_to_serial",
+    "format_number",
+    "format_value",
     "is_date_format",
     "letters_to_col",
     "quote_sheet",

@@ -1,0 +1,36 @@
+"""`gridsight demo`: build the bundled demo workbook and print what GridSight sees in it."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import click
+from rich.text import Text
+
+from gridsight.commands._shared import echo_json, format_option, stdout_console
+from gridsight.commands.info import print_summary, workbook_summary
+from gridsight.commands.show import grid_doc, print_grid
+from gridsight.demo import DEMO_NAME, build_demo_workbook
+from gridsight.sources import open_workbook
+
+
+@click.command("demo")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Keep the demo workbook here (default: a temporary folder).")
+@format_option
+def command(out: Path | None, fmt: str) -> None:
+    """Build the demo workbook and show what GridSight reads from it."""
+    with tempfile.TemporaryDirectory(prefix="gridsight-demo-") as tmp:
+        path = build_demo_workbook(out or Path(tmp) / DEMO_NAME)
+        wb = open_workbook(path)
+        summary = workbook_summary(wb, Path(DEMO_NAME) if out is None else path)
+        sheet = wb.sheets[0]
+        grid = grid_doc(sheet, sheet.used_range, formulas=True)
+        if fmt == "json":
+            echo_json({"workbook": summary, "grid": grid})
+            return
+        print_summary(summary)
+        print_grid(sheet, grid, formulas=True)
+        if out is not None:
+            stdout_console().print(Text(f"demo workbook saved to {path}"))
