@@ -200,6 +200,10 @@ def _load_block(
             got = len(row) if isinstance(row, list) else type(row).__name__
             raise SnapshotError(f"sheet {name!r}: values row {i} has {got} cells; {rng.ref()} is {rng.width} wide")
         letters = types[i] if types is not None else None
+        if letters is not None and (not isinstance(letters, str) or letters.strip("ensbdx")):
+            raise SnapshotError(
+                f"sheet {name!r}: types row {i} must be a string of the letters e n s b d x, got {letters!r}"[:300]
+            )
         if letters is not None and len(letters) != rng.width:
             raise SnapshotError(f"sheet {name!r}: types row {i} has {len(letters)} letters; expected {rng.width}")
         r = rng.top + i
