@@ -63,10 +63,30 @@ def test_info_json(book: Path) -> None:
         "file": str(book),
         "date1904": False,
         "sheets": [
-            {"name": "Q1", "used_range": "B1:C4", "rows": 4, "columns": 2, "values": 6, "formulas": 1, "merges": 1,
-             "formatted": 1, "styled": 1, "number_formats": ["0.00"]},
-            {"name": "Empty", "used_range": None, "rows": 0, "columns": 0, "values": 0, "formulas": 0,
-             "merges": 0, "formatted": 0, "styled": 0, "number_formats": []},
+            {
+                "name": "Q1",
+                "used_range": "B1:C4",
+                "rows": 4,
+                "columns": 2,
+                "values": 6,
+                "formulas": 1,
+                "merges": 1,
+                "formatted": 1,
+                "styled": 1,
+                "number_formats": ["0.00"],
+            },
+            {
+                "name": "Empty",
+                "used_range": None,
+                "rows": 0,
+                "columns": 0,
+                "values": 0,
+                "formulas": 0,
+                "merges": 0,
+                "formatted": 0,
+                "styled": 0,
+                "number_formats": [],
+            },
         ],
     }
 
@@ -90,8 +110,14 @@ Q1!B1:C4
 def test_show_json_and_sheet_options(book: Path) -> None:
     code, out, _ = run("show", str(book), "--range", "'q1'!B2:C3", "--format", "json")
     assert code == 0
-    assert json.loads(out) == {"sheet": "Q1", "range": "B2:C3", "values": [["Item", "Cost"], ["Tea", 2.5]],
-                               "formulas": {}, "clipped": False, "requested": "B2:C3"}
+    assert json.loads(out) == {
+        "sheet": "Q1",
+        "range": "B2:C3",
+        "values": [["Item", "Cost"], ["Tea", 2.5]],
+        "formulas": {},
+        "clipped": False,
+        "requested": "B2:C3",
+    }
     code, out, _ = run("show", str(book), "--sheet", "Empty")
     assert (code, out) == (0, "Empty: (empty)\n")
 
@@ -99,7 +125,12 @@ def test_show_json_and_sheet_options(book: Path) -> None:
 def test_show_clips_huge_requests(book: Path) -> None:
     code, out, _ = run("show", str(book), "--range", "A1:CZ9000", "--format", "json")
     doc = json.loads(out)
-    assert code == 0 and doc["clipped"] is True and doc["range"] == "A1:BH500" and doc["requested"] == "A1:CZ9000"
+    assert (
+        code == 0
+        and doc["clipped"] is True
+        and doc["range"] == "A1:BH500"
+        and doc["requested"] == "A1:CZ9000"
+    )
 
 
 @pytest.mark.parametrize(
@@ -108,8 +139,14 @@ def test_show_clips_huge_requests(book: Path) -> None:
         (["info", "{tmp}/missing.xlsx"], "error: {tmp}/missing.xlsx: no such file"),
         (["show", "{book}", "--range", "A1:ZZZZ3"], "error: 'ZZZZ3' is not an A1 cell address"),
         (["show", "{book}", "--range", "B2:"], "error: '' is not an A1 cell address"),
-        (["show", "{book}", "--sheet", "Nope"], "error: cli.xlsx has no sheet named 'Nope'; sheets are: 'Q1', 'Empty'"),
-        (["show", "{book}", "--range", "'Nope'!A1"], "error: no sheet named 'Nope'; sheets are: 'Q1', 'Empty'"),
+        (
+            ["show", "{book}", "--sheet", "Nope"],
+            "error: cli.xlsx has no sheet named 'Nope'; sheets are: 'Q1', 'Empty'",
+        ),
+        (
+            ["show", "{book}", "--range", "'Nope'!A1"],
+            "error: no sheet named 'Nope'; sheets are: 'Q1', 'Empty'",
+        ),
         (["info", "{tmp}/blob.xlsx"], "error: blob.xlsx is not a spreadsheet GridSight can read"),
     ],
 )
@@ -128,7 +165,12 @@ def test_demo_prints_what_it_sees() -> None:
     doc = json.loads(out)
     sheet = doc["workbook"]["sheets"][0]
     assert (sheet["name"], sheet["used_range"], sheet["values"], sheet["formulas"], sheet["merges"]) == (
-        "Sales 2024", "A1:J19", 86, 17, 1)
+        "Sales 2024",
+        "A1:J19",
+        86,
+        17,
+        1,
+    )
     grid = doc["grid"]
     assert grid["values"][2][:6] == ["Month", "North", "South", "East", "West", "Total"]
     assert grid["values"][3][:2] == ["2024-01-01T00:00:00", 120.5]
@@ -143,8 +185,9 @@ def test_demo_keeps_the_workbook_when_asked(tmp_path: Path) -> None:
 
 def test_console_script_errors_without_traceback(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("gridsight")
-    proc = subprocess.run([str(exe), "info", str(tmp_path / "nope.csv")], capture_output=True, text=True,
-                          check=False)
+    proc = subprocess.run(
+        [str(exe), "info", str(tmp_path / "nope.csv")], capture_output=True, text=True, check=False
+    )
     assert proc.returncode == 2
     assert proc.stderr == f"error: {tmp_path / 'nope.csv'}: no such file\n"
 
@@ -159,8 +202,14 @@ def test_bench_read_writes_the_summary_contract(corpus: Path, tmp_path: Path) ->
     code, out, _ = run("bench", "read", "--corpus", str(corpus), "--cells", "4000", "--out", str(out_file))
     assert code == 0, out
     summary = json.loads(out_file.read_text())["summary"]
-    assert set(summary) >= {"files", "failed", "seconds_total", "million_cells_values_s",
-                            "million_cells_formats_s", "peak_rss_mb"}
+    assert set(summary) >= {
+        "files",
+        "failed",
+        "seconds_total",
+        "million_cells_values_s",
+        "million_cells_formats_s",
+        "peak_rss_mb",
+    }
     expected = sum(1 for p in (corpus / "tables").rglob("*") if p.suffix in (".xlsx", ".csv"))
     assert summary["files"] == expected and summary["failed"] == 0
     assert out.rstrip().splitlines()[-1].startswith(f"read: {expected} files, 0 failed")

@@ -34,8 +34,22 @@ def test_parse_and_format(text: str, expected: Range, formatted: str) -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    ["", "   ", "A1:B2:C3", "A1:", ":B2", "My Sheet!A1", "'unclosed!A1", "'x'A1", "A:1", "1:A", "A0:B2", "!A1",
-     "A1:XFE3", "0:3"],
+    [
+        "",
+        "   ",
+        "A1:B2:C3",
+        "A1:",
+        ":B2",
+        "My Sheet!A1",
+        "'unclosed!A1",
+        "'x'A1",
+        "A:1",
+        "1:A",
+        "A0:B2",
+        "!A1",
+        "A1:XFE3",
+        "0:3",
+    ],
 )
 def test_malformed_ranges(bad: str) -> None:
     with pytest.raises(RangeSyntaxError):
@@ -63,7 +77,9 @@ def test_invalid_corners_rejected() -> None:
 
 
 @given(
-    st.integers(0, MAX_ROWS - 1), st.integers(0, MAX_COLS - 1), st.integers(0, MAX_ROWS - 1),
+    st.integers(0, MAX_ROWS - 1),
+    st.integers(0, MAX_COLS - 1),
+    st.integers(0, MAX_ROWS - 1),
     st.integers(0, MAX_COLS - 1),
 )
 def test_ranges_round_trip_through_text(r1: int, c1: int, r2: int, c2: int) -> None:

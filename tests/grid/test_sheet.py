@@ -15,20 +15,28 @@ from gridsight.grid import (
     SheetBuilder,
     Style,
     Workbook,
+    _sheet,
     datetime_to_serial,
     format_number,
+    format_value,
     is_date_format,
     serial_to_datetime,
 )
-from gridsight.grid import _sheet
 
 
 def sample() -> Sheet:
     return Sheet.from_cells(
         "Data",
         {
-            "B2": "Year", "C2": "Profit", "B3": 2023, "C3": 1250.5, "B4": 2024, "C4": "=C3*1.1",
-            "D3": True, "D4": CellError("#N/A"), "E3": dt.datetime(2024, 3, 1, 12, 30),
+            "B2": "Year",
+            "C2": "Profit",
+            "B3": 2023,
+            "C3": 1250.5,
+            "B4": 2024,
+            "C4": "=C3*1.1",
+            "D3": True,
+            "D4": CellError("#N/A"),
+            "E3": dt.datetime(2024, 3, 1, 12, 30),
         },
         formats={"C3": "#,##0.00", "E3": "yyyy-mm-dd hh:mm"},
         styles={"B2": Style.BOLD | Style.BORDER_BOTTOM, "C2": Style.BOLD},
@@ -165,9 +173,19 @@ def test_1904_date_system() -> None:
 @pytest.mark.parametrize(
     ("fmt", "is_date"),
     [
-        ("General", False), ("0.00", False), ("#,##0", False), ('"$"#,##0.00', False), ("0%", False),
-        ("yyyy-mm-dd", True), ("m/d/yyyy", True), ("h:mm AM/PM", True), ("[h]:mm:ss", True),
-        ("mmm yyyy", True), ('"Day" 0', False), ("[Red]0.00", False), ("dd/mm/yy;@", True),
+        ("General", False),
+        ("0.00", False),
+        ("#,##0", False),
+        ('"$"#,##0.00', False),
+        ("0%", False),
+        ("yyyy-mm-dd", True),
+        ("m/d/yyyy", True),
+        ("h:mm AM/PM", True),
+        ("[h]:mm:ss", True),
+        ("mmm yyyy", True),
+        ('"Day" 0', False),
+        ("[Red]0.00", False),
+        ("dd/mm/yy;@", True),
     ],
 )
 def test_date_formats(fmt: str, is_date: bool) -> None:
@@ -177,10 +195,35 @@ def test_date_formats(fmt: str, is_date: bool) -> None:
 @pytest.mark.parametrize(
     ("x", "fmt", "text"),
     [
-        (1234.5, "General", "1234.5"), (3.0, "General", "3"), (1234.5, "#,##0.00", "1,234.50"),
-        (0.125, "0.0%", "12.5%"), (1800, '"$"#,##0', "$1,800"), (-5.5, '"$"#,##0.00', "-$5.50"),
-        (1500, "0.00E+00", "1.50E+03"), (2 / 3, "General", "0.6666666667"),
+        (1234.5, "General", "1234.5"),
+        (3.0, "General", "3"),
+        (1234.5, "#,##0.00", "1,234.50"),
+        (0.125, "0.0%", "12.5%"),
+        (1800, '"$"#,##0', "$1,800"),
+        (-5.5, '"$"#,##0.00', "-$5.50"),
+        (1500, "0.00E+00", "1.50E+03"),
+        (2 / 3, "General", "0.6666666667"),
     ],
 )
 def test_number_display(x: float, fmt: str, text: str) -> None:
     assert format_number(x, fmt) == text
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text"),
+    [
+        ("mmm yyyy", "Mar 2024"),
+        ("yyyy-mm-dd", "2024-03-05"),
+        ("m/d/yyyy h:mm", "3/5/2024 14:07"),
+        ("h:mm AM/PM", "2:07 PM"),
+        ("dd/mm/yy;@", "05/03/24"),
+        ("[$-409]d-mmm-yy", "5-Mar-24"),
+        ("hh:mm:ss", "14:07:09"),
+        ("dddd, mmmm d, yyyy", "Tuesday, March 5, 2024"),
+        ("mm:ss", "07:09"),
+        ('yyyy"年"m"月"', "2024年3月"),
+    ],
+)
+def test_date_display(fmt: str, text: str) -> None:
+    cell = Cell(0, 0, Kind.DATETIME, dt.datetime(2024, 3, 5, 14, 7, 9), None, fmt)
+    assert format_value(cell) == text

@@ -47,8 +47,9 @@ def test_every_fuste_csv_loads_and_covers_its_regions(corpus: Path) -> None:
         ("34.xlsx", "fact sheet 2", "A1:H36", 164, 0, 19),
     ],
 )
-def test_known_workbooks_exactly(corpus: Path, name: str, sheet: str, used: str, values: int, formulas: int,
-                                 merges: int) -> None:
+def test_known_workbooks_exactly(
+    corpus: Path, name: str, sheet: str, used: str, values: int, formulas: int, merges: int
+) -> None:
     s = open_workbook(corpus / "tables" / "tasi" / "xlsx" / name)[sheet]
     assert s.used_range is not None
     assert (s.used_range.ref(), s.n_values, s.n_formulas, len(s.merges)) == (used, values, formulas, merges)
@@ -56,7 +57,9 @@ def test_known_workbooks_exactly(corpus: Path, name: str, sheet: str, used: str,
 
 def test_cached_values_from_excel_are_kept(corpus: Path) -> None:
     wb = open_workbook(corpus / "tables" / "tasi" / "xlsx" / "19.xlsx")
-    assert wb["Comparison"].cell("B3") == Cell(2, 1, Kind.NUMBER, 62000, "=60000+2000", wb["Comparison"].cell("B3").number_format)
+    assert wb["Comparison"].cell("B3") == Cell(
+        2, 1, Kind.NUMBER, 62000, "=60000+2000", wb["Comparison"].cell("B3").number_format
+    )
     assert wb["Sensitivity"].cell("B15").formula == "=A11" and wb["Sensitivity"].cell("B15").value == 15000
     book1 = open_workbook(corpus / "tables" / "tasi" / "xlsx" / "1.xlsx").sheets[0]
     kinds = Counter(c.kind.name for c in book1.iter_cells() if c.formula)

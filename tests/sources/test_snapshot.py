@@ -17,8 +17,16 @@ from gridsight.sources import dump_snapshot, load_snapshot, open_workbook, snaps
 def small() -> Workbook:
     s = Sheet.from_cells(
         "Q1 Sales",
-        {"A1": "Region", "B1": "Amount", "A2": "North", "B2": 10.5, "B3": "=B2*2", "C2": True,
-         "C3": CellError("#DIV/0!"), "D2": 45292.0},
+        {
+            "A1": "Region",
+            "B1": "Amount",
+            "A2": "North",
+            "B2": 10.5,
+            "B3": "=B2*2",
+            "C2": True,
+            "C3": CellError("#DIV/0!"),
+            "D2": 45292.0,
+        },
         formats={"B2": "#,##0.00", "D2": "yyyy-mm-dd", "E5": "0%"},
         styles={"A1": Style.BOLD | Style.FILL, "B1": Style.BOLD | Style.FILL},
         merges=("A5:B5",),
@@ -36,8 +44,11 @@ def test_dump_is_exact_and_valid_against_the_schema() -> None:
             {
                 "name": "Q1 Sales",
                 "range": "A1:D3",
-                "values": [["Region", "Amount", None, None], ["North", 10.5, True, 45292],
-                           [None, None, "#DIV/0!", None]],
+                "values": [
+                    ["Region", "Amount", None, None],
+                    ["North", 10.5, True, 45292],
+                    [None, None, "#DIV/0!", None],
+                ],
                 "types": ["ssee", "snbn", "eexe"],
                 "formulas": {"B3": "=B2*2"},
                 "number_formats": {"B2": "#,##0.00", "D2": "yyyy-mm-dd"},
@@ -56,7 +67,10 @@ def test_round_trip_is_exact() -> None:
 
 
 def test_round_trip_of_real_workbooks(corpus: Path, tmp_path: Path) -> None:
-    files = [build_demo_workbook(tmp_path / "demo.xlsx"), *sorted((corpus / "tables" / "tasi" / "xlsx").glob("*.xlsx"))[:8]]
+    files = [
+        build_demo_workbook(tmp_path / "demo.xlsx"),
+        *sorted((corpus / "tables" / "tasi" / "xlsx").glob("*.xlsx"))[:8],
+    ]
     for path in files:
         wb = open_workbook(path)
         doc = json.loads(json.dumps(dump_snapshot(wb)))
@@ -65,18 +79,42 @@ def test_round_trip_of_real_workbooks(corpus: Path, tmp_path: Path) -> None:
 
 
 def test_types_may_be_omitted_as_office_js_sends_them() -> None:
-    doc = {"schema": "gridsight.snapshot.v1", "sheets": [{
-        "name": "S", "range": "B2:D3", "values": [["x", 1, True], ["#N/A", 45292, None]],
-        "number_formats": {"C3": "yyyy-mm-dd"}}]}
+    doc = {
+        "schema": "gridsight.snapshot.v1",
+        "sheets": [
+            {
+                "name": "S",
+                "range": "B2:D3",
+                "values": [["x", 1, True], ["#N/A", 45292, None]],
+                "number_formats": {"C3": "yyyy-mm-dd"},
+            }
+        ],
+    }
     s = load_snapshot(doc).sheets[0]
     assert [s.cell(a).kind for a in ("B2", "C2", "D2", "B3", "C3", "D3")] == [
-        Kind.TEXT, Kind.NUMBER, Kind.BOOL, Kind.ERROR, Kind.DATETIME, Kind.EMPTY]
+        Kind.TEXT,
+        Kind.NUMBER,
+        Kind.BOOL,
+        Kind.ERROR,
+        Kind.DATETIME,
+        Kind.EMPTY,
+    ]
 
 
 def test_range_keys_cover_runs_of_cells() -> None:
-    doc = {"schema": "gridsight.snapshot.v1", "sheets": [{
-        "name": "S", "range": "A1:A3", "values": [[1], [2], [3]], "types": ["n", "n", "n"],
-        "number_formats": {"A1:A3": "0.0"}, "styles": {"A1:A2": 1}}]}
+    doc = {
+        "schema": "gridsight.snapshot.v1",
+        "sheets": [
+            {
+                "name": "S",
+                "range": "A1:A3",
+                "values": [[1], [2], [3]],
+                "types": ["n", "n", "n"],
+                "number_formats": {"A1:A3": "0.0"},
+                "styles": {"A1:A2": 1},
+            }
+        ],
+    }
     s = load_snapshot(doc).sheets[0]
     assert [s.cell(f"A{i}").number_format for i in (1, 2, 3)] == ["0.0"] * 3
     assert [int(s.cell(f"A{i}").style) for i in (1, 2, 3)] == [1, 1, 0]
@@ -85,12 +123,27 @@ def test_range_keys_cover_runs_of_cells() -> None:
 def chunked() -> list[dict[str, Any]]:
     base = {"schema": "gridsight.snapshot.v1", "workbook": {"name": "big.xlsx"}}
     return [
-        {**base, "chunk": {"id": "k", "index": 0, "count": 2},
-         "sheets": [{"name": "Data", "range": "A1:B2", "values": [["h1", "h2"], [1, 2]], "types": ["ss", "nn"],
-                     "formulas": {"B3": "=B2+1"}}]},
-        {**base, "chunk": {"id": "k", "index": 1, "count": 2},
-         "sheets": [{"name": "Data", "range": "A3:B3", "values": [[3, 3]], "types": ["nn"]},
-                    {"name": "More", "range": "C3", "values": [["z"]]}]},
+        {
+            **base,
+            "chunk": {"id": "k", "index": 0, "count": 2},
+            "sheets": [
+                {
+                    "name": "Data",
+                    "range": "A1:B2",
+                    "values": [["h1", "h2"], [1, 2]],
+                    "types": ["ss", "nn"],
+                    "formulas": {"B3": "=B2+1"},
+                }
+            ],
+        },
+        {
+            **base,
+            "chunk": {"id": "k", "index": 1, "count": 2},
+            "sheets": [
+                {"name": "Data", "range": "A3:B3", "values": [[3, 3]], "types": ["nn"]},
+                {"name": "More", "range": "C3", "values": [["z"]]},
+            ],
+        },
     ]
 
 
@@ -155,7 +208,9 @@ def mutate(path: str, value: Any) -> dict[str, Any]:
 def test_malformed_payloads_get_clear_errors(doc: Any, message: str | None) -> None:
     if message is None:  # a lone chunk is a complete document only when count == 1
         with pytest.raises(SnapshotError):
-            load_snapshot([{**doc[0], "chunk": {"id": "k", "index": 0, "count": 2}}, doc[0] | {"chunk": None}])
+            load_snapshot(
+                [{**doc[0], "chunk": {"id": "k", "index": 0, "count": 2}}, doc[0] | {"chunk": None}]
+            )
         return
     with pytest.raises(SnapshotError, match=message.replace("(", r"\(").replace(")", r"\)")):
         load_snapshot(doc)

@@ -53,7 +53,9 @@ def put_cached_values(path: Path, sheet_xml: str, cached: dict[str, tuple[str, s
     xml = parts[sheet_xml].decode()
     for ref, (t, v) in cached.items():
         pattern = re.compile(rf'<c r="{ref}"([^>]*)>(<f>.*?</f>)<v\s*/?>(?:</v>)?')
-        xml, n = pattern.subn(lambda m, t=t, v=v: f'<c r="{ref}"{m.group(1)} t="{t}">{m.group(2)}<v>{v}</v>', xml)
+        xml, n = pattern.subn(
+            lambda m, t=t, v=v, ref=ref: f'<c r="{ref}"{m.group(1)} t="{t}">{m.group(2)}<v>{v}</v>', xml
+        )
         assert n == 1, ref
     parts[sheet_xml] = xml.encode()
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -64,8 +66,9 @@ def put_cached_values(path: Path, sheet_xml: str, cached: dict[str, tuple[str, s
 @pytest.fixture
 def rich_xlsx(tmp_path: Path) -> Path:
     path = write_rich(tmp_path / "rich.xlsx")
-    put_cached_values(path, "xl/worksheets/sheet1.xml", {"B4": ("n", "1234.5"), "C4": ("e", "#DIV/0!"),
-                                                        "D4": ("str", "ab")})
+    put_cached_values(
+        path, "xl/worksheets/sheet1.xml", {"B4": ("n", "1234.5"), "C4": ("e", "#DIV/0!"), "D4": ("str", "ab")}
+    )
     return path
 
 
@@ -76,9 +79,20 @@ def test_reads_values_formats_styles_merges(rich_xlsx: Path) -> None:
     assert str(s.used_range) == "'Sales Data'!A1:D6"
     assert s.merges == (Range.parse("'Sales Data'!A1:C1"),)
     assert s.cell("A1").style == Style.BOLD | Style.ITALIC | Style.UNDERLINE
-    assert s.cell("B2") == Cell(1, 1, Kind.TEXT, "Amount", None, "General",
-                                Style.BOLD | Style.FILL | Style.BORDER_TOP | Style.BORDER_BOTTOM
-                                | Style.BORDER_LEFT | Style.BORDER_RIGHT)
+    assert s.cell("B2") == Cell(
+        1,
+        1,
+        Kind.TEXT,
+        "Amount",
+        None,
+        "General",
+        Style.BOLD
+        | Style.FILL
+        | Style.BORDER_TOP
+        | Style.BORDER_BOTTOM
+        | Style.BORDER_LEFT
+        | Style.BORDER_RIGHT,
+    )
     assert s.cell("A3") == Cell(2, 0, Kind.DATETIME, dt.datetime(2024, 1, 31), None, "yyyy-mm-dd")
     assert s.cell("B3") == Cell(2, 1, Kind.NUMBER, 1234.5, None, "#,##0.00")
     assert s.cell("C3") == Cell(2, 2, Kind.NUMBER, 0.25, None, "0%")
@@ -127,7 +141,9 @@ def test_shared_formulas_are_expanded(tmp_path: Path) -> None:
         parts = {n: zf.read(n) for n in zf.namelist()}
     xml = parts["xl/worksheets/sheet1.xml"].decode()
     xml = xml.replace("<f>A1*2</f>", '<f t="shared" ref="B1:B3" si="0">A1*2</f>')
-    xml = xml.replace("<f>A2*2</f>", '<f t="shared" si="0"/>').replace("<f>A3*2</f>", '<f t="shared" si="0"/>')
+    xml = xml.replace("<f>A2*2</f>", '<f t="shared" si="0"/>').replace(
+        "<f>A3*2</f>", '<f t="shared" si="0"/>'
+    )
     parts["xl/worksheets/sheet1.xml"] = xml.encode()
     with zipfile.ZipFile(path, "w") as zf:
         for n, d in parts.items():

@@ -19,6 +19,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from gridsight._console import stdout_console
 from gridsight.errors import SourceNotFoundError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -83,7 +84,7 @@ def _fmt(v: Any) -> str:
 
 def emit(result: BenchResult, out: Path | None, console: Console | None = None) -> None:
     """Print the table, write the JSON, and end with the headline line."""
-    console = console or Console()
+    console = console or stdout_console()
     table = Table(title=f"gridsight bench {result.name}")
     for col in result.columns:
         table.add_column(col, overflow="fold")

@@ -70,8 +70,13 @@ print(json.dumps({"seconds": secs, "cells": cells, "rss_mb": rss}))
 
 def measure_in_child(path: Path, mode: str) -> dict[str, Any]:
     """Load ``path`` in a fresh interpreter; its own time, cell count and peak RSS."""
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(path), mode], capture_output=True, text=True,
-                          timeout=600, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path), mode],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     if proc.returncode != 0:
         raise GridSightError(f"{mode} read of {path.name} failed: {proc.stderr.strip()[-300:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
@@ -108,9 +113,16 @@ def run(corpus: Path | None, cells: int) -> BenchResult:
             big["values"] = measure_in_child(path, "values")
             big["formats"] = measure_in_child(path, "formats")
         for mode in ("values", "formats"):
-            rows.append({"file": f"(generated {cells:,} cells, {mode})", "sheets": 1,
-                         "cells": big[mode]["cells"], "seconds": big[mode]["seconds"],
-                         "rss_mb": big[mode]["rss_mb"], "error": None})
+            rows.append(
+                {
+                    "file": f"(generated {cells:,} cells, {mode})",
+                    "sheets": 1,
+                    "cells": big[mode]["cells"],
+                    "seconds": big[mode]["seconds"],
+                    "rss_mb": big[mode]["rss_mb"],
+                    "error": None,
+                }
+            )
         summary["million_cells_values_s"] = round(big["values"]["seconds"], 3)
         summary["million_cells_formats_s"] = round(big["formats"]["seconds"], 3)
         summary["peak_rss_mb"] = round(max(big["values"]["rss_mb"], big["formats"]["rss_mb"]), 1)
@@ -119,17 +131,29 @@ def run(corpus: Path | None, cells: int) -> BenchResult:
     summary["generated_cells"] = cells
     headline = f"read: {len(rows) - (2 if cells else 0)} files, {failed} failed, {total:.2f} s total"
     if cells:
-        headline += (f"; {cells:,} cells: values-only {summary['million_cells_values_s']:.2f} s, "
-                     f"with formats {summary['million_cells_formats_s']:.2f} s, "
-                     f"peak RSS {summary['peak_rss_mb']:.0f} MB")
-    return BenchResult("read", ("file", "sheets", "cells", "seconds", "values_only_s", "rss_mb", "error"),
-                       rows, summary, headline)
+        headline += (
+            f"; {cells:,} cells: values-only {summary['million_cells_values_s']:.2f} s, "
+            f"with formats {summary['million_cells_formats_s']:.2f} s, "
+            f"peak RSS {summary['peak_rss_mb']:.0f} MB"
+        )
+    return BenchResult(
+        "read",
+        ("file", "sheets", "cells", "seconds", "values_only_s", "rss_mb", "error"),
+        rows,
+        summary,
+        headline,
+    )
 
 
 @click.command("read")
 @corpus_options
-@click.option("--cells", type=click.IntRange(min=0), default=1_000_000, show_default=True,
-              help="Size of the generated workbook (0 skips it).")
+@click.option(
+    "--cells",
+    type=click.IntRange(min=0),
+    default=1_000_000,
+    show_default=True,
+    help="Size of the generated workbook (0 skips it).",
+)
 def command(corpus: Path | None, out: Path | None, cells: int) -> None:
     """Load time of every corpus workbook, and of a generated 1M-cell workbook (both readers)."""
     emit(run(corpus, cells), out)

@@ -34,17 +34,9 @@ def path_argument(func: F) -> F:
     return click.argument("path", type=click.Path(path_type=Path, dir_okay=True))(func)
 
 
-def stdout_console() -> Console:
-    """Console over whatever stdout is now (so click's test runner captures it); 160 columns
-    when stdout is not a terminal, so piped and tested output is wide and stable."""
-    console = Console(highlight=False, soft_wrap=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, soft_wrap=False, width=160)
-    return console
-
-
-def load(path: Path, *, sheets: Sequence[str] | None = None, values_only: bool = False,
-         encoding: str | None = None) -> Workbook:
+def load(
+    path: Path, *, sheets: Sequence[str] | None = None, values_only: bool = False, encoding: str | None = None
+) -> Workbook:
     """Read a file, with a transient progress line on stderr for large xlsx reads."""
     info = source_for_path(path, values_only=values_only)
     if info.name != "xlsx":
@@ -52,8 +44,13 @@ def load(path: Path, *, sheets: Sequence[str] | None = None, values_only: bool =
     err = Console(stderr=True)
     start = time.monotonic()
     progress = Progress(
-        SpinnerColumn(), TextColumn("reading {task.description}"), TextColumn("{task.completed:,} cells"),
-        TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal,
+        SpinnerColumn(),
+        TextColumn("reading {task.description}"),
+        TextColumn("{task.completed:,} cells"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
     )
     task = progress.add_task(path.name, total=None)
     shown = False

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 from rich.text import Text
 
-from gridsight.commands._shared import echo_json, format_option, stdout_console
+from gridsight._console import stdout_console
+from gridsight.commands._shared import echo_json, format_option
 from gridsight.commands.info import print_summary, workbook_summary
 from gridsight.commands.show import grid_doc, print_grid
 from gridsight.demo import DEMO_NAME, build_demo_workbook
@@ -16,8 +17,12 @@ from gridsight.sources import open_workbook
 
 
 @click.command("demo")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Keep the demo workbook here (default: a temporary folder).")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Keep the demo workbook here (default: a temporary folder).",
+)
 @format_option
 def command(out: Path | None, fmt: str) -> None:
     """Build the demo workbook and show what GridSight reads from it."""

@@ -9,7 +9,8 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from gridsight.commands._shared import echo_json, format_option, load, path_argument, stdout_console
+from gridsight._console import stdout_console
+from gridsight.commands._shared import echo_json, format_option, load, path_argument
 from gridsight.grid import Sheet, Workbook
 
 
@@ -41,13 +42,26 @@ def workbook_summary(wb: Workbook, path: Path | None = None) -> dict[str, Any]:
 def print_summary(doc: dict[str, Any]) -> None:
     console = stdout_console()
     table = Table(title=Text(doc["file"]), title_justify="left")
-    for col, justify in (("sheet", "left"), ("used range", "left"), ("values", "right"),
-                         ("formulas", "right"), ("merges", "right"), ("formatted", "right"),
-                         ("styled", "right")):
+    for col, justify in (
+        ("sheet", "left"),
+        ("used range", "left"),
+        ("values", "right"),
+        ("formulas", "right"),
+        ("merges", "right"),
+        ("formatted", "right"),
+        ("styled", "right"),
+    ):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for s in doc["sheets"]:
-        table.add_row(Text(s["name"]), s["used_range"] or "(empty)", f"{s['values']:,}", f"{s['formulas']:,}",
-                      f"{s['merges']:,}", f"{s['formatted']:,}", f"{s['styled']:,}")
+        table.add_row(
+            Text(s["name"]),
+            s["used_range"] or "(empty)",
+            f"{s['values']:,}",
+            f"{s['formulas']:,}",
+            f"{s['merges']:,}",
+            f"{s['formatted']:,}",
+            f"{s['styled']:,}",
+        )
     console.print(table)
 
 

@@ -9,7 +9,8 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from gridsight.commands._shared import echo_json, format_option, json_value, load, path_argument, stdout_console
+from gridsight._console import stdout_console
+from gridsight.commands._shared import echo_json, format_option, json_value, load, path_argument
 from gridsight.errors import RangeSyntaxError
 from gridsight.grid import Range, Sheet, Workbook, col_to_letters, format_value
 
@@ -38,12 +39,23 @@ def grid_doc(sheet: Sheet, area: Range | None, formulas: bool) -> dict[str, Any]
     if area is None:
         return {"sheet": sheet.name, "range": None, "values": [], "formulas": {}, "clipped": False}
     clipped = area.height > MAX_SHOW_ROWS or area.width > MAX_SHOW_COLS
-    shown = Range(area.top, area.left, min(area.bottom, area.top + MAX_SHOW_ROWS - 1),
-                  min(area.right, area.left + MAX_SHOW_COLS - 1), sheet.name)
+    shown = Range(
+        area.top,
+        area.left,
+        min(area.bottom, area.top + MAX_SHOW_ROWS - 1),
+        min(area.right, area.left + MAX_SHOW_COLS - 1),
+        sheet.name,
+    )
     values = [[json_value(v) for v in row] for row in sheet.values(shown)]
     fdict = {c.address: c.formula for c in sheet.iter_cells(shown) if c.formula} if formulas else {}
-    return {"sheet": sheet.name, "range": shown.ref(), "values": values, "formulas": fdict,
-            "clipped": clipped, "requested": area.ref()}
+    return {
+        "sheet": sheet.name,
+        "range": shown.ref(),
+        "values": values,
+        "formulas": fdict,
+        "clipped": clipped,
+        "requested": area.ref(),
+    }
 
 
 @click.command("show")
@@ -53,8 +65,9 @@ def grid_doc(sheet: Sheet, area: Range | None, formulas: bool) -> dict[str, Any]
 @click.option("--formulas", is_flag=True, help="Show formula text instead of the values it produced.")
 @click.option("--values-only", is_flag=True, help="Fast read without formats, styles or formulas.")
 @format_option
-def command(path: Path, sheet: str | None, range_text: str | None, formulas: bool, values_only: bool,
-            fmt: str) -> None:
+def command(
+    path: Path, sheet: str | None, range_text: str | None, formulas: bool, values_only: bool, fmt: str
+) -> None:
     """Print a range of a sheet as a grid (default: its used range)."""
     sheets = None
     if sheet and not (range_text and "!" in range_text):

@@ -267,9 +267,9 @@ class Sheet:
     # -- comparison ----------------------------------------------------------------------
     def _canonical(self) -> tuple[Any, ...]:
         k = self.kinds
-        texts = np.array(self.texts + ("",), dtype=object)[self.text_ids]
+        texts = np.array((*self.texts, ""), dtype=object)[self.text_ids]
         texts = np.where((k == Kind.TEXT) | (k == Kind.ERROR), texts, "")
-        forms = np.array(self.formulas + ("",), dtype=object)[self.formula_ids]
+        forms = np.array((*self.formulas, ""), dtype=object)[self.formula_ids]
         fmts = np.array(self.number_formats, dtype=object)[self.format_ids]
         nums = np.where(np.isin(k, (Kind.NUMBER, Kind.BOOL, Kind.DATETIME)), self.numbers, 0.0)
         return (

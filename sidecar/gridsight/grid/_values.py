@@ -8,8 +8,23 @@ import re
 from enum import IntEnum, IntFlag
 
 ERROR_VALUES = frozenset(
-    {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA",
-     "#SPILL!", "#CALC!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!"}
+    {
+        "#NULL!",
+        "#DIV/0!",
+        "#VALUE!",
+        "#REF!",
+        "#NAME?",
+        "#NUM!",
+        "#N/A",
+        "#GETTING_DATA",
+        "#SPILL!",
+        "#CALC!",
+        "#FIELD!",
+        "#BLOCKED!",
+        "#CONNECT!",
+        "#BUSY!",
+        "#UNKNOWN!",
+    }
 )
 
 
@@ -42,7 +57,9 @@ _EPOCH_1900 = dt.datetime(1899, 12, 30)
 _EPOCH_1904 = dt.datetime(1904, 1, 1)
 
 
-def datetime_to_serial(value: dt.datetime | dt.date | dt.time | dt.timedelta, *, date1904: bool = False) -> float:
+def datetime_to_serial(
+    value: dt.datetime | dt.date | dt.time | dt.timedelta, *, date1904: bool = False
+) -> float:
     """Python date/time -> Excel serial number (1900 system keeps Excel's 1900-02-29 bug)."""
     if isinstance(value, dt.timedelta):
         return value.total_seconds() / 86400.0

@@ -14,7 +14,9 @@ class Workbook:
 
     __slots__ = ("date1904", "name", "sheets")
 
-    def __init__(self, sheets: list[Sheet] | tuple[Sheet, ...], *, name: str | None = None, date1904: bool = False) -> None:
+    def __init__(
+        self, sheets: list[Sheet] | tuple[Sheet, ...], *, name: str | None = None, date1904: bool = False
+    ) -> None:
         self.sheets: tuple[Sheet, ...] = tuple(sheets)
         self.name = name
         self.date1904 = date1904

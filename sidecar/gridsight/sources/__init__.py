@@ -26,14 +26,30 @@ from gridsight.sources.snapshot import SnapshotSource, dump_snapshot, load_snaps
 from gridsight.sources.snapshot_file import SnapshotFileSource
 from gridsight.sources.xlsx import XlsxSource
 
-register_source("xlsx", XlsxSource, extensions=(".xlsx", ".xlsm", ".xltx", ".xltm"),
-                description="openpyxl: values, formulas + cached values, formats, styles, merges")
-register_source("calamine", CalamineSource, extensions=(".xls", ".xlsb", ".ods"),
-                description="python-calamine: values only, fast")
-register_source("csv", CsvSource, extensions=(".csv", ".tsv", ".txt"),
-                description="CSV/TSV with encoding and delimiter sniffing, Excel-like typing")
-register_source("snapshot", SnapshotFileSource, extensions=(".json",),
-                description="snapshot.v1 JSON written by the Excel add-in")
+register_source(
+    "xlsx",
+    XlsxSource,
+    extensions=(".xlsx", ".xlsm", ".xltx", ".xltm"),
+    description="openpyxl: values, formulas + cached values, formats, styles, merges",
+)
+register_source(
+    "calamine",
+    CalamineSource,
+    extensions=(".xls", ".xlsb", ".ods"),
+    description="python-calamine: values only, fast",
+)
+register_source(
+    "csv",
+    CsvSource,
+    extensions=(".csv", ".tsv", ".txt"),
+    description="CSV/TSV with encoding and delimiter sniffing, Excel-like typing",
+)
+register_source(
+    "snapshot",
+    SnapshotFileSource,
+    extensions=(".json",),
+    description="snapshot.v1 JSON written by the Excel add-in",
+)
 register_source("officejs", SnapshotSource, description="snapshot.v1 document in memory (the add-in)")
 register_source("memory", MemorySource, description="a Workbook already in memory (tests)")
 

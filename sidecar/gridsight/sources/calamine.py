@@ -12,9 +12,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gridsight.errors import CorruptFileError, GridSightError, PasswordProtectedError, UnknownSheetError
+from gridsight.errors import (
+    CorruptFileError,
+    GridSightError,
+    PasswordProtectedError,
+    ResourceLimitError,
+    UnknownSheetError,
+)
 from gridsight.grid import MAX_SHEET_CELLS, Kind, Range, Sheet, SheetBuilder, Workbook, datetime_to_serial
-from gridsight.errors import ResourceLimitError
 from gridsight.sources._safety import check_zip, sniff_kind
 
 
@@ -36,7 +41,9 @@ class CalamineSource:
         except pc.PasswordError:
             raise PasswordProtectedError(f"{self.path.name} is password-protected") from None
         except Exception as exc:
-            raise CorruptFileError(f"{self.path.name}: cannot open workbook ({type(exc).__name__}: {exc})") from None
+            raise CorruptFileError(
+                f"{self.path.name}: cannot open workbook ({type(exc).__name__}: {exc})"
+            ) from None
         try:
             names = [m.name for m in wb.sheets_metadata if m.typ == pc.SheetTypeEnum.WorkSheet]
             chosen = _choose(names, sheets, self.path.name)

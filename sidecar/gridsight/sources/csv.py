@@ -17,8 +17,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gridsight.errors import EncodingError, ResourceLimitError, SourceNotFoundError, UnknownSheetError
-from gridsight.grid import ERROR_VALUES, MAX_SHEET_CELLS, Kind, Sheet, SheetBuilder, Workbook
-from gridsight.grid import datetime_to_serial
+from gridsight.grid import (
+    ERROR_VALUES,
+    MAX_SHEET_CELLS,
+    Kind,
+    Sheet,
+    SheetBuilder,
+    Workbook,
+    datetime_to_serial,
+)
 
 MAX_CSV_BYTES = 1024**3
 _DELIMITERS = (",", ";", "\t", "|")
@@ -113,8 +120,12 @@ _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{
 _US = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([AaPp][Mm]))?$")
 _DMY_NAME = re.compile(r"^(\d{1,2})[- ]([A-Za-z]{3})[- ](\d{2}|\d{4})$")
-_MONTHS = {m: i for i, m in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1
+    )
+}
 _CUR_FMT = {"$": '"$"', "€": '"€"', "£": '"£"', "¥": '"¥"'}
 
 Typed = tuple[int, float, str | None, str | None]  # kind, number, text, number format
@@ -190,7 +201,9 @@ def _type_date(t: str) -> Typed | None:
             y, mo, d = int(m[1]), int(m[2]), int(m[3])
             if m[4] is None:
                 return Kind.DATETIME, datetime_to_serial(dt.date(y, mo, d)), None, "yyyy-mm-dd"
-            value = dt.datetime(y, mo, d, int(m[4]), int(m[5]), int(m[6] or 0), int((m[7] or "0").ljust(6, "0")))
+            value = dt.datetime(
+                y, mo, d, int(m[4]), int(m[5]), int(m[6] or 0), int((m[7] or "0").ljust(6, "0"))
+            )
             fmt = "yyyy-mm-dd hh:mm:ss" if m[6] else "yyyy-mm-dd hh:mm"
             return Kind.DATETIME, datetime_to_serial(value), None, fmt
         m = _US.match(t)
@@ -280,4 +293,3 @@ class CsvSource:
 
     def close(self) -> None:
         pass
-

@@ -20,7 +20,14 @@ from gridsight.errors import GridSightError, SnapshotError, UnknownSheetError
 from gridsight.grid import ERROR_VALUES, Kind, Range, Sheet, SheetBuilder, Workbook, is_date_format
 
 SCHEMA_ID = "gridsight.snapshot.v1"
-_TYPE_OF = {"e": Kind.EMPTY, "n": Kind.NUMBER, "s": Kind.TEXT, "b": Kind.BOOL, "d": Kind.DATETIME, "x": Kind.ERROR}
+_TYPE_OF = {
+    "e": Kind.EMPTY,
+    "n": Kind.NUMBER,
+    "s": Kind.TEXT,
+    "b": Kind.BOOL,
+    "d": Kind.DATETIME,
+    "x": Kind.ERROR,
+}
 _LETTER = {v: k for k, v in _TYPE_OF.items()}
 
 
@@ -154,8 +161,14 @@ def _load_sheet(name: str, blocks: list[Mapping[str, Any]], date1904: bool) -> S
     # Formats, styles and formulas on cells the blocks did not list still count.
     for (r, c), f in formulas.items():
         if (r, c) not in seen:
-            b.add(r, c, Kind.EMPTY, formula=f, fmt_id=b.intern_format(formats.get((r, c))),
-                  style=styles.get((r, c), 0))
+            b.add(
+                r,
+                c,
+                Kind.EMPTY,
+                formula=f,
+                fmt_id=b.intern_format(formats.get((r, c))),
+                style=styles.get((r, c), 0),
+            )
             seen.add((r, c))
     for (r, c), fmt in formats.items():
         if (r, c) not in seen:
@@ -191,21 +204,31 @@ def _load_block(
     rng = Range.parse(ref)
     values = values if values is not None else []
     if len(values) != rng.height:
-        raise SnapshotError(f"sheet {name!r}: range {rng.ref()} has {rng.height} rows, values has {len(values)}")
+        raise SnapshotError(
+            f"sheet {name!r}: range {rng.ref()} has {rng.height} rows, values has {len(values)}"
+        )
     if types is not None and len(types) != rng.height:
-        raise SnapshotError(f"sheet {name!r}: range {rng.ref()} has {rng.height} rows, types has {len(types)}")
+        raise SnapshotError(
+            f"sheet {name!r}: range {rng.ref()} has {rng.height} rows, types has {len(types)}"
+        )
     add, intern_format = b.add, b.intern_format
     for i, row in enumerate(values):
         if not isinstance(row, list) or len(row) != rng.width:
             got = len(row) if isinstance(row, list) else type(row).__name__
-            raise SnapshotError(f"sheet {name!r}: values row {i} has {got} cells; {rng.ref()} is {rng.width} wide")
+            raise SnapshotError(
+                f"sheet {name!r}: values row {i} has {got} cells; {rng.ref()} is {rng.width} wide"
+            )
         letters = types[i] if types is not None else None
         if letters is not None and (not isinstance(letters, str) or letters.strip("ensbdx")):
             raise SnapshotError(
-                f"sheet {name!r}: types row {i} must be a string of the letters e n s b d x, got {letters!r}"[:300]
+                f"sheet {name!r}: types row {i} must be a string of the letters e n s b d x, got {letters!r}"[
+                    :300
+                ]
             )
         if letters is not None and len(letters) != rng.width:
-            raise SnapshotError(f"sheet {name!r}: types row {i} has {len(letters)} letters; expected {rng.width}")
+            raise SnapshotError(
+                f"sheet {name!r}: types row {i} has {len(letters)} letters; expected {rng.width}"
+            )
         r = rng.top + i
         for j, v in enumerate(row):
             c = rng.left + j
@@ -221,7 +244,9 @@ def _load_block(
             add(r, c, kind, num, text, formula, intern_format(fmt), style)
 
 
-def _typed(v: Any, letter: str | None, fmt: str | None, name: str, r: int, c: int) -> tuple[int, float, str | None]:
+def _typed(
+    v: Any, letter: str | None, fmt: str | None, name: str, r: int, c: int
+) -> tuple[int, float, str | None]:
     def bad(msg: str) -> SnapshotError:
         return SnapshotError(f"sheet {name!r} cell {Range(r, c, r, c).ref()}: {msg}")
 
@@ -231,7 +256,11 @@ def _typed(v: Any, letter: str | None, fmt: str | None, name: str, r: int, c: in
         if isinstance(v, bool):
             return Kind.BOOL, float(v), None
         if isinstance(v, int | float):
-            return (Kind.DATETIME if is_date_format(fmt) and 0 <= v < 2958466 else Kind.NUMBER), float(v), None
+            return (
+                (Kind.DATETIME if is_date_format(fmt) and 0 <= v < 2958466 else Kind.NUMBER),
+                float(v),
+                None,
+            )
         if isinstance(v, str):
             return (Kind.ERROR, 0.0, v) if v in ERROR_VALUES else (Kind.TEXT, 0.0, v)
         raise bad(f"a value must be a number, text, boolean or null, not {type(v).__name__}")
@@ -241,7 +270,12 @@ def _typed(v: Any, letter: str | None, fmt: str | None, name: str, r: int, c: in
             raise bad("type e (empty) with a value")
         return Kind.EMPTY, 0.0, None
     if kind in (Kind.NUMBER, Kind.DATETIME):
-        if isinstance(v, bool) or not isinstance(v, int | float) or v != v or v in (float("inf"), float("-inf")):
+        if (
+            isinstance(v, bool)
+            or not isinstance(v, int | float)
+            or v != v
+            or v in (float("inf"), float("-inf"))
+        ):
             raise bad(f"type {letter} needs a finite number, got {v!r}"[:200])
         return kind, float(v), None
     if kind == Kind.BOOL:
@@ -267,14 +301,14 @@ def _json_number(x: float) -> int | float:
 def _runs(ids: np.ndarray, origin: tuple[int, int]) -> Iterator[tuple[str, int]]:
     """Non-zero cells as vertical runs: ('B2:B9', id) for each column's run of one id."""
     r0, c0 = origin
-    h, w = ids.shape
+    _h, w = ids.shape
     for j in range(w):
         col = ids[:, j]
         nz = np.flatnonzero(col)
         if nz.size == 0:
             continue
         start = prev = int(nz[0])
-        for i in list(map(int, nz[1:])) + [None]:
+        for i in [*map(int, nz[1:]), None]:
             if i is not None and i == prev + 1 and col[i] == col[start]:
                 prev = i
                 continue

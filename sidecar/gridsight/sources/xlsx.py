@@ -18,8 +18,17 @@ from typing import Any
 from xml.etree.ElementTree import ParseError
 
 from gridsight.errors import CorruptFileError, GridSightError, ResourceLimitError, UnknownSheetError
-from gridsight.grid import MAX_SHEET_CELLS, Kind, Range, Sheet, SheetBuilder, Style, Workbook
-from gridsight.grid import datetime_to_serial, is_date_format
+from gridsight.grid import (
+    MAX_SHEET_CELLS,
+    Kind,
+    Range,
+    Sheet,
+    SheetBuilder,
+    Style,
+    Workbook,
+    datetime_to_serial,
+    is_date_format,
+)
 from gridsight.sources._safety import check_zip
 
 ProgressFn = Callable[[str, int], None]
@@ -168,7 +177,9 @@ class XlsxSource:
             raise CorruptFileError(f"{self.path.name}: damaged workbook ({_why(exc)})") from None
         except Exception as exc:
             if type(exc).__module__.startswith("defusedxml"):
-                raise CorruptFileError(f"{self.path.name}: refused unsafe XML ({type(exc).__name__})") from None
+                raise CorruptFileError(
+                    f"{self.path.name}: refused unsafe XML ({type(exc).__name__})"
+                ) from None
             raise
         finally:
             wb.close()
@@ -195,7 +206,7 @@ class XlsxSource:
                 count += len(row)
                 if count > MAX_SHEET_CELLS:
                     raise ResourceLimitError(
-                        f"sheet {ws.title!r} has over {MAX_SHEET_CELLS:,} cells; the limit is {MAX_SHEET_CELLS:,}"
+                        f"sheet {ws.title!r} has more than {MAX_SHEET_CELLS:,} cells, the limit"
                     )
                 for cell in row:
                     r, c = cell["row"] - 1, cell["column"] - 1
@@ -206,7 +217,7 @@ class XlsxSource:
                     if dtype == "f":
                         formula = _formula_text(value)
                         dtype, value = _cached(cell["cached"], ws._shared_strings)
-                    if value is None or dtype == "n" and value == "":
+                    if value is None or (dtype == "n" and value == ""):
                         kind, num, text = Kind.EMPTY, 0.0, None
                     elif dtype == "n":
                         num = float(value)
