@@ -227,3 +227,12 @@ def test_number_display(x: float, fmt: str, text: str) -> None:
 def test_date_display(fmt: str, text: str) -> None:
     cell = Cell(0, 0, Kind.DATETIME, dt.datetime(2024, 3, 5, 14, 7, 9), None, fmt)
     assert format_value(cell) == text
+
+
+def test_sheets_and_workbooks_are_immutable() -> None:
+    s = sample()
+    with pytest.raises(AttributeError, match="immutable"):
+        s.name = "Other"  # type: ignore[misc]
+    wb = Workbook([s])
+    with pytest.raises(AttributeError, match="immutable"):
+        wb.sheets = ()  # type: ignore[misc]

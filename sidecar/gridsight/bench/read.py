@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
 
 from gridsight.bench._common import BenchResult, corpus_options, emit, resolve_corpus
 from gridsight.errors import GridSightError
@@ -108,10 +109,13 @@ def run(corpus: Path | None, cells: int) -> BenchResult:
     summary: dict[str, Any] = {"files": len(rows), "failed": failed, "seconds_total": round(total, 4)}
     big: dict[str, Any] = {}
     if cells > 0:
-        with tempfile.TemporaryDirectory(prefix="gridsight-bench-") as tmp:
+        status = Console(stderr=True).status("")
+        with tempfile.TemporaryDirectory(prefix="gridsight-bench-") as tmp, status:
+            status.update(f"writing a {cells:,}-cell workbook")
             path = make_big_workbook(Path(tmp) / "big.xlsx", cells)
-            big["values"] = measure_in_child(path, "values")
-            big["formats"] = measure_in_child(path, "formats")
+            for mode in ("values", "formats"):
+                status.update(f"reading it ({mode})")
+                big[mode] = measure_in_child(path, mode)
         for mode in ("values", "formats"):
             rows.append(
                 {

@@ -66,7 +66,6 @@ class Sheet:
     """A worksheet. Build one with :class:`SheetBuilder` or :meth:`Sheet.from_cells`."""
 
     __slots__ = (
-        "_fmt_index",
         "date1904",
         "format_ids",
         "formula_ids",
@@ -81,6 +80,19 @@ class Sheet:
         "text_ids",
         "texts",
     )
+    name: str
+    origin: tuple[int, int]
+    kinds: npt.NDArray[np.uint8]
+    numbers: npt.NDArray[np.float64]
+    text_ids: npt.NDArray[np.int32]
+    formula_ids: npt.NDArray[np.int32]
+    format_ids: npt.NDArray[np.uint16]
+    styles: npt.NDArray[np.uint8]
+    texts: tuple[str, ...]
+    formulas: tuple[str, ...]
+    number_formats: tuple[str, ...]
+    merges: tuple[Range, ...]
+    date1904: bool
 
     def __init__(
         self,
@@ -98,19 +110,23 @@ class Sheet:
         merges: tuple[Range, ...] = (),
         date1904: bool = False,
     ) -> None:
-        self.name = name
-        self.origin = origin
-        self.kinds = _readonly(kinds)
-        self.numbers = _readonly(numbers)
-        self.text_ids = _readonly(text_ids)
-        self.formula_ids = _readonly(formula_ids)
-        self.format_ids = _readonly(format_ids)
-        self.styles = _readonly(styles)
-        self.texts = texts
-        self.formulas = formulas
-        self.number_formats = number_formats
-        self.merges = tuple(m.with_sheet(name) for m in merges)
-        self.date1904 = date1904
+        put = object.__setattr__
+        put(self, "name", name)
+        put(self, "origin", origin)
+        put(self, "kinds", _readonly(kinds))
+        put(self, "numbers", _readonly(numbers))
+        put(self, "text_ids", _readonly(text_ids))
+        put(self, "formula_ids", _readonly(formula_ids))
+        put(self, "format_ids", _readonly(format_ids))
+        put(self, "styles", _readonly(styles))
+        put(self, "texts", texts)
+        put(self, "formulas", formulas)
+        put(self, "number_formats", number_formats)
+        put(self, "merges", tuple(m.with_sheet(name) for m in merges))
+        put(self, "date1904", date1904)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError(f"Sheet is immutable; cannot set {key!r} (edits go through edit plans)")
 
     # -- construction -------------------------------------------------------------------
     @classmethod

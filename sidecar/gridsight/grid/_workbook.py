@@ -13,13 +13,19 @@ class Workbook:
     """Sheets in workbook order. Sheet lookup is case-insensitive, as in Excel."""
 
     __slots__ = ("date1904", "name", "sheets")
+    sheets: tuple[Sheet, ...]
+    name: str | None
+    date1904: bool
 
     def __init__(
         self, sheets: list[Sheet] | tuple[Sheet, ...], *, name: str | None = None, date1904: bool = False
     ) -> None:
-        self.sheets: tuple[Sheet, ...] = tuple(sheets)
-        self.name = name
-        self.date1904 = date1904
+        object.__setattr__(self, "sheets", tuple(sheets))
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "date1904", date1904)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError(f"Workbook is immutable; cannot set {key!r}")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Mapping[str, Any]], *, name: str | None = None) -> Workbook:
