@@ -22,6 +22,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "show": "gridsight.commands.show",
     "demo": "gridsight.commands.demo",
     "bench": "gridsight.bench",
+    "explain-formula": "gridsight.formula.cli",
 }
 
 

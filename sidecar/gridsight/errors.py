@@ -9,9 +9,19 @@ from __future__ import annotations
 __all__ = [
     "CorruptFileError",
     "EncodingError",
+    "FormulaPolicyError",
+    "FormulaSyntaxError",
+    "GrammarError",
     "GridSightError",
+    "ModelError",
+    "ModelIntegrityError",
+    "ModelKindError",
+    "ModelNotFoundError",
     "PasswordProtectedError",
+    "PromptTooLongError",
     "RangeSyntaxError",
+    "RequestCancelledError",
+    "RequestTimeoutError",
     "ResourceLimitError",
     "SnapshotError",
     "SourceNotFoundError",
@@ -61,3 +71,47 @@ class RangeSyntaxError(GridSightError, ValueError):
 
 class SnapshotError(GridSightError, ValueError):
     """A snapshot.v1 payload that does not match its schema."""
+
+
+class ModelError(GridSightError):
+    """Base of everything that can go wrong with the local model; deterministic features keep working."""
+
+
+class ModelNotFoundError(ModelError, FileNotFoundError):
+    """No model file (or no model runtime) where GridSight was told to look."""
+
+
+class ModelIntegrityError(ModelError):
+    """A model file that is truncated, corrupt, or does not match its pinned checksum."""
+
+
+class ModelKindError(ModelError):
+    """A valid model of the wrong kind (an embedding model, an adapter) given where a chat model is needed."""
+
+
+class PromptTooLongError(ModelError, ValueError):
+    """The parts of a prompt that cannot be trimmed do not fit the model's context."""
+
+
+class GrammarError(ModelError, ValueError):
+    """A grammar or JSON schema that does not compile, or that can match no finite output."""
+
+
+class RequestCancelledError(ModelError):
+    """A model request was cancelled (e.g. a newer request from the same typing session)."""
+
+
+class RequestTimeoutError(ModelError, TimeoutError):
+    """A model request ran past its time limit; ``partial`` holds the text produced so far."""
+
+    def __init__(self, message: str, partial: str = "") -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+class FormulaSyntaxError(GridSightError, ValueError):
+    """Formula text that Excel's grammar does not accept."""
+
+
+class FormulaPolicyError(GridSightError):
+    """A formula GridSight refuses to write or run (external calls, links, DDE)."""

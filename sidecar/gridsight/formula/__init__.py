@@ -1,0 +1,41 @@
+"""Formulas: parse, police, validate, evaluate and explain (on the `formulas` engine)."""
+
+from gridsight.formula._engine import known_functions, patch_engine, warm_up
+from gridsight.formula._evaluate import Evaluation, Validation, evaluate_formula, validate_formula
+from gridsight.formula._explain import explain_formula
+from gridsight.formula._policy import REFUSED_FUNCTIONS, policy_violations
+from gridsight.formula._tree import (
+    BinOp,
+    Call,
+    Literal,
+    Missing,
+    Node,
+    Ref,
+    UnaryOp,
+    external_link,
+    parse_formula,
+    walk,
+)
+
+__all__ = [
+    "REFUSED_FUNCTIONS",
+    "BinOp",
+    "Call",
+    "Evaluation",
+    "Literal",
+    "Missing",
+    "Node",
+    "Ref",
+    "UnaryOp",
+    "Validation",
+    "evaluate_formula",
+    "explain_formula",
+    "external_link",
+    "known_functions",
+    "parse_formula",
+    "patch_engine",
+    "policy_violations",
+    "validate_formula",
+    "walk",
+    "warm_up",
+]

@@ -1,0 +1,306 @@
+"""The `formulas` engine, with the functions people use that it lacks or gets wrong.
+
+Added through its own registry (`formulas.get_functions()`), as the engine's docs describe, so a
+compiled formula calls them like built-ins. Each has table-driven tests against values worked out
+by hand from Excel's documentation.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+_LOCK = threading.RLock()
+_PATCHED = False
+
+
+def _flat(values: tuple[Any, ...]) -> list[Any]:
+    out: list[Any] = []
+    for v in values:
+        if isinstance(v, np.ndarray):
+            out.extend(v.ravel().tolist())
+        else:
+            out.append(v)
+    return out
+
+
+def _numbers(values: tuple[Any, ...], *, skip_errors: bool = False) -> list[float] | Any:
+    """Numbers of the arguments (as SUM sees them); an error value is returned as is."""
+    from formulas.functions import XlError
+
+    out: list[float] = []
+    for v in _flat(values):
+        if isinstance(v, XlError):
+            if skip_errors:
+                continue
+            return v
+        if isinstance(v, bool) or v is None or isinstance(v, str):
+            continue
+        if isinstance(v, int | float | np.number):
+            out.append(float(v))
+    return out
+
+
+def _err(code: str) -> Any:
+    from formulas.functions import Error
+
+    return Error.errors[code]
+
+
+def _sequence(rows: Any, columns: Any = 1, start: Any = 1, step: Any = 1) -> Any:
+    from formulas.functions import Array
+
+    try:
+        r, c = int(_scalar(rows, 1)), int(_scalar(columns, 1))
+        s, st = float(_scalar(start, 1)), float(_scalar(step, 1))
+    except (TypeError, ValueError):
+        return _err("#VALUE!")
+    if r < 1 or c < 1 or r * c > 1_048_576:
+        return _err("#VALUE!") if r < 1 or c < 1 else _err("#NUM!")
+    data = (s + st * np.arange(r * c)).reshape(r, c)
+    return np.asarray(data, dtype=object).view(Array)
+
+
+def _scalar(v: Any, default: Any) -> Any:
+
+    if isinstance(v, np.ndarray):
+        v = v.ravel()[0] if v.size else default
+    if _is_blank(v):
+        return default
+    return v
+
+
+_AGG: dict[int, Any] = {}
+
+
+def _stat(code: int, nums: list[float]) -> Any:
+    if code in (1,):
+        return sum(nums) / len(nums) if nums else _err("#DIV/0!")
+    if code == 2:
+        return float(len(nums))
+    if code == 4:
+        return max(nums) if nums else 0.0
+    if code == 5:
+        return min(nums) if nums else 0.0
+    if code == 6:
+        return float(math.prod(nums)) if nums else 0.0
+    if code in (7, 8):
+        n = len(nums)
+        if n - (1 if code == 7 else 0) <= 0:
+            return _err("#DIV/0!")
+        mean = sum(nums) / n
+        return math.sqrt(sum((x - mean) ** 2 for x in nums) / (n - (1 if code == 7 else 0)))
+    if code == 9:
+        return float(sum(nums))
+    if code in (10, 11):
+        n = len(nums)
+        if n - (1 if code == 10 else 0) <= 0:
+            return _err("#DIV/0!")
+        mean = sum(nums) / n
+        return sum((x - mean) ** 2 for x in nums) / (n - (1 if code == 10 else 0))
+    if code == 12:
+        if not nums:
+            return _err("#NUM!")
+        s = sorted(nums)
+        mid = len(s) // 2
+        return s[mid] if len(s) % 2 else (s[mid - 1] + s[mid]) / 2
+    return _err("#VALUE!")
+
+
+def _subtotal(function_num: Any, *refs: Any) -> Any:
+    """SUBTOTAL: 1-11 and 101-111 (hidden rows are not tracked, so both sets agree)."""
+    from formulas.functions import XlError
+
+    try:
+        code = int(_scalar(function_num, 0))
+    except (TypeError, ValueError):
+        return _err("#VALUE!")
+    code = code - 100 if code > 100 else code
+    if not 1 <= code <= 11:
+        return _err("#VALUE!")
+    if code == 3:
+        vals = _flat(refs)
+        return float(sum(1 for v in vals if not _is_blank(v) and v != ""))
+    nums = _numbers(refs)
+    if isinstance(nums, XlError):
+        return nums
+    return _stat(code, nums)
+
+
+def _aggregate(function_num: Any, options: Any, *refs: Any) -> Any:
+    """AGGREGATE for functions 1-12 (options 2, 3, 6, 7 skip error values)."""
+    from formulas.functions import XlError
+
+    try:
+        code, opt = int(_scalar(function_num, 0)), int(_scalar(options, 0))
+    except (TypeError, ValueError):
+        return _err("#VALUE!")
+    if not 1 <= code <= 12 or not 0 <= opt <= 7:
+        return _err("#VALUE!")
+    nums = _numbers(refs, skip_errors=opt in (2, 3, 6, 7))
+    if isinstance(nums, XlError):
+        return nums
+    if code == 3:
+        return float(len(_flat(refs)))
+    return _stat(code, nums)
+
+
+def _rows(x: Any) -> Any:
+    """ROWS of a range or an array (the engine rejects arrays)."""
+    return float(x.shape[0]) if isinstance(x, np.ndarray) and x.ndim == 2 else 1.0
+
+
+def _columns(x: Any) -> Any:
+    return float(x.shape[1]) if isinstance(x, np.ndarray) and x.ndim == 2 else 1.0
+
+
+def _rank(v: Any) -> tuple[int, Any]:
+    """Excel's sort order: numbers, text (case-insensitive), logicals, errors; blanks apart."""
+    from formulas.functions import XlError
+
+    if isinstance(v, XlError):  # XlError (and the EMPTY token) are str subclasses: test them first
+        return (3, str(v))
+    if _is_blank(v):
+        return (4, "")
+    if isinstance(v, bool | np.bool_):
+        return (2, bool(v))
+    if isinstance(v, int | float | np.number):
+        return (0, float(v))
+    if isinstance(v, str):
+        return (1, v.casefold())
+    return (0, 0.0)
+
+
+def _is_blank(v: Any) -> bool:
+    """The engine's EMPTY token (compared by type and text: copies are not the same object)."""
+    import schedula as sh
+
+    return v is None or v is sh.EMPTY or (type(v) is type(sh.EMPTY) and str(v) == "empty")
+
+
+def _sort(array: Any, sort_index: Any = 1, sort_order: Any = 1, by_col: Any = False) -> Any:
+    """SORT with omitted arguments, Excel's type order, errors kept as errors, blanks last."""
+    from formulas.functions import Array
+
+    data = np.asarray(array, dtype=object)
+    if data.ndim != 2:
+        data = data.reshape(1, -1) if data.ndim == 1 else data.reshape(1, 1)
+    try:
+        # The engine passes an omitted argument as 0; Excel's defaults are index 1, ascending.
+        idx = int(_scalar(sort_index, 1)) or 1
+        order = int(_scalar(sort_order, 1)) or 1
+        cols = bool(_scalar(by_col, False))
+    except (TypeError, ValueError):
+        return _err("#VALUE!")
+    if order not in (1, -1):
+        return _err("#VALUE!")
+    lines = data.T if cols else data
+    if not 1 <= idx <= lines.shape[1]:
+        return _err("#VALUE!")
+    keyed = [(row, row[idx - 1]) for row in lines]
+    filled = [(r, k) for r, k in keyed if not _is_blank(k)]
+    blanks = [r for r, k in keyed if _is_blank(k)]
+    filled.sort(key=lambda rk: _rank(rk[1]), reverse=order == -1)
+    out = np.array([r for r, _ in filled] + blanks, dtype=object)
+    out = out.T if cols else out
+    return out.view(Array)
+
+
+def _unique(array: Any, by_col: Any = False, exactly_once: Any = False) -> Any:
+    """UNIQUE, case-insensitive as in Excel (first spelling kept)."""
+    from formulas.functions import Array
+
+    data = np.asarray(array, dtype=object)
+    if data.ndim != 2:
+        data = data.reshape(1, -1) if data.ndim == 1 else data.reshape(1, 1)
+    cols = bool(_scalar(by_col, False))
+    once = bool(_scalar(exactly_once, False))
+    lines = data.T if cols else data
+
+    def key(line: Any) -> tuple[Any, ...]:
+        return tuple(_rank(x) for x in line)
+
+    counts: dict[tuple[Any, ...], int] = {}
+    first: dict[tuple[Any, ...], Any] = {}
+    for line in lines:
+        k = key(line)
+        counts[k] = counts.get(k, 0) + 1
+        first.setdefault(k, line)
+    kept = [first[k] for k in first if not once or counts[k] == 1]
+    if not kept:
+        return _err("#CALC!") if "#CALC!" in _error_codes() else _err("#VALUE!")
+    out = np.array(kept, dtype=object)
+    return (out.T if cols else out).view(Array)
+
+
+def _hyperlink(link: Any, friendly_name: Any = None) -> Any:
+    """HYPERLINK shows its friendly name (or the link); the policy has vetted the target."""
+    shown = _scalar(friendly_name, None)
+    return shown if shown is not None else _scalar(link, "")
+
+
+def _error_codes() -> set[str]:
+    from formulas.functions import Error
+
+    return set(Error.errors)
+
+
+def patch_engine() -> None:
+    """Register GridSight's additions in the engine's function table (idempotent)."""
+    global _PATCHED
+    with _LOCK:
+        if _PATCHED:
+            return
+        import formulas
+        from formulas.functions import wrap_func
+
+        fns = formulas.get_functions()
+        for name, fn in (
+            ("SEQUENCE", _sequence),
+            ("SUBTOTAL", _subtotal),
+            ("AGGREGATE", _aggregate),
+            ("ROWS", _rows),
+            ("COLUMNS", _columns),
+            ("SORT", _sort),
+            ("UNIQUE", _unique),
+            ("HYPERLINK", _hyperlink),
+        ):
+            wrapped = wrap_func(fn)
+            fns[name] = wrapped
+            fns[f"_XLFN.{name}"] = wrapped
+        _PATCHED = True
+
+
+@lru_cache(maxsize=1)
+def known_functions() -> frozenset[str]:
+    """Every function name the engine can run (after our additions), upper-case."""
+    import formulas
+
+    patch_engine()
+    names = set()
+    for key in formulas.get_functions():
+        names.add(key.upper().removeprefix("_XLFN.").removeprefix("_XLWS."))
+    return frozenset(names)
+
+
+@lru_cache(maxsize=4096)
+def compile_formula(text: str) -> Any:
+    """Compile once per formula text (the first compile in a process costs ~1 s)."""
+    import formulas
+
+    patch_engine()
+    return formulas.Parser().ast(text)[1].compile()
+
+
+def warm_up() -> None:
+    """Pay the engine's one-off start-up cost now (call at service start)."""
+    compile_formula("=SUM(A1:A2)+1")
+
+
+def engine_lock() -> threading.RLock:
+    """Compiled formulas keep their last solution: calls are serialised."""
+    return _LOCK

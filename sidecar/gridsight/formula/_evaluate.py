@@ -1,0 +1,313 @@
+"""Validate a formula against a workbook, then evaluate it by feeding only the ranges it reads.
+
+Compiling one formula and handing it its inputs takes milliseconds; loading a whole workbook into
+the engine's ExcelModel takes seconds per 100k cells -- far too slow while a user waits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gridsight.errors import GridSightError, UnknownSheetError
+from gridsight.formula._engine import compile_formula, engine_lock, known_functions
+from gridsight.formula._policy import policy_violations
+from gridsight.formula._tree import Call, Node, Ref, external_link, parse_formula, walk
+from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook
+
+#: Largest range a formula may read here (cells), to keep evaluation interactive.
+MAX_INPUT_CELLS = 5_000_000
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Whether a formula may be written: every problem, in words, plus what it reads."""
+
+    formula: str
+    ok: bool
+    problems: tuple[str, ...] = ()
+    functions: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()
+    refused: bool = False
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of running a formula: a value or array, or the error and where it came from."""
+
+    formula: str
+    ok: bool
+    value: Any = None
+    error: str | None = None
+    error_source: str | None = None
+    spill: tuple[int, int] | None = None
+    spill_free: bool | None = None
+    problems: tuple[str, ...] = ()
+    references: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "formula": self.formula,
+            "ok": self.ok,
+            "value": _jsonable(self.value),
+            "error": self.error,
+            "error_source": self.error_source,
+            "spill": list(self.spill) if self.spill else None,
+            "spill_free": self.spill_free,
+            "problems": list(self.problems),
+            "references": list(self.references),
+        }
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dt.date | dt.time):
+        return v.isoformat()
+    return v
+
+
+def _normal(formula: str) -> str:
+    text = formula.strip()
+    return text if text.startswith("=") else "=" + text
+
+
+def _sheet_of(wb: Workbook | None, name: str | None, default: Sheet | None) -> Sheet | None:
+    if name is None:
+        return default
+    if wb is None:
+        raise UnknownSheetError(f"no workbook to find sheet {name!r} in")
+    return wb.sheet(name)
+
+
+def validate_formula(
+    formula: str, workbook: Workbook | None = None, sheet: str | Sheet | None = None
+) -> Validation:
+    """Parse, apply the policy, check every function is known and every reference exists."""
+    text = _normal(formula)
+    link = external_link(text)
+    if link:
+        return Validation(text, False, (f"it links outside this workbook ({link})",), refused=True)
+    try:
+        tree = parse_formula(text)
+    except GridSightError as exc:
+        return Validation(text, False, (str(exc),))
+    problems: list[str] = []
+    refused = policy_violations(tree, text)
+    problems.extend(refused)
+    known = known_functions()
+    functions: list[str] = []
+    references: list[str] = []
+    current = _resolve_current(workbook, sheet)
+    for node in walk(tree):
+        if isinstance(node, Call):
+            name = node.name.removeprefix("_XLFN.").removeprefix("_XLWS.")
+            if name not in functions:
+                functions.append(name)
+            if (
+                name not in known
+                and name not in ("ARRAY", "LET", "LAMBDA")
+                and not any(p.startswith(name) for p in problems)
+            ):
+                problems.append(f"{name} is not a function GridSight can check (#NAME?)")
+        elif isinstance(node, Ref):
+            if node.rng is None:
+                if not _is_let_variable(tree, node):
+                    problems.append(
+                        f"{node.name or node.text} is not a cell reference or known name (#NAME?)"
+                    )
+                continue
+            references.append(str(node.rng) if node.sheet else node.rng.ref())
+            if node.sheet is not None and workbook is not None:
+                try:
+                    workbook.sheet(node.sheet)
+                except UnknownSheetError:
+                    problems.append(f"the sheet {node.sheet!r} does not exist (#REF!)")
+            elif (
+                node.sheet is not None
+                and current is not None
+                and node.sheet.casefold() != current.name.casefold()
+            ):
+                problems.append(f"the sheet {node.sheet!r} does not exist (#REF!)")
+    return Validation(text, not problems, tuple(problems), tuple(functions), tuple(references), bool(refused))
+
+
+def _is_let_variable(tree: Node, ref: Ref) -> bool:
+    """Names bound by LET/LAMBDA are variables, not unknown names."""
+    for node in walk(tree):
+        if isinstance(node, Call) and node.name in ("LET", "LAMBDA"):
+            params = node.args[:-1] if node.name == "LAMBDA" else node.args[0:-1:2]
+            if any(isinstance(p, Ref) and p.text.upper() == ref.text.upper() for p in params):
+                return True
+    return False
+
+
+def _resolve_current(workbook: Workbook | None, sheet: str | Sheet | None) -> Sheet | None:
+    if isinstance(sheet, Sheet):
+        return sheet
+    if workbook is None:
+        return None
+    if sheet is None:
+        return workbook.sheets[0] if workbook.sheets else None
+    return workbook.sheet(sheet)
+
+
+def _cell_input(sheet: Sheet | None, rng: Range) -> Any:
+    """The engine's view of a range: numbers, text, bools, errors, EMPTY; dates as serials."""
+    from formulas.functions import Error
+
+    bottom, right = rng.bottom, rng.right
+    if sheet is not None and sheet.used_range is not None:
+        used = sheet.used_range
+        if rng.is_whole_columns:
+            bottom = max(used.bottom, rng.top)
+        if rng.is_whole_rows:
+            right = max(used.right, rng.left)
+    elif rng.is_whole_columns or rng.is_whole_rows:
+        bottom, right = rng.top, rng.left
+    h, w = bottom - rng.top + 1, right - rng.left + 1
+    if h * w > MAX_INPUT_CELLS:
+        raise GridSightError(
+            f"{rng.ref()} has {h * w:,} cells; formulas here may read at most {MAX_INPUT_CELLS:,}"
+        )
+    out = _empties((h, w))
+    if sheet is not None and sheet.used_range is not None:
+        r0, c0 = sheet.origin
+        sh_h, sh_w = sheet.shape
+        t, b = max(rng.top, r0), min(bottom, r0 + sh_h - 1)
+        left, rt = max(rng.left, c0), min(right, c0 + sh_w - 1)
+        if t <= b and left <= rt:
+            ks = sheet.kinds[t - r0 : b - r0 + 1, left - c0 : rt - c0 + 1]
+            nums = sheet.numbers[t - r0 : b - r0 + 1, left - c0 : rt - c0 + 1]
+            tids = sheet.text_ids[t - r0 : b - r0 + 1, left - c0 : rt - c0 + 1]
+            block = _empties(ks.shape)
+            num_mask = (ks == Kind.NUMBER) | (ks == Kind.DATETIME)
+            block[num_mask] = nums[num_mask]
+            bool_mask = ks == Kind.BOOL
+            block[bool_mask] = nums[bool_mask] != 0
+            texts = np.array((*sheet.texts, ""), dtype=object)
+            text_mask = ks == Kind.TEXT
+            block[text_mask] = texts[tids[text_mask]]
+            for i, j in zip(*np.nonzero(ks == Kind.ERROR), strict=True):
+                block[i, j] = Error.errors.get(sheet.texts[tids[i, j]], Error.errors["#VALUE!"])
+            out[t - rng.top : b - rng.top + 1, left - rng.left : rt - rng.left + 1] = block
+    if h == 1 and w == 1:
+        return out[0, 0]
+    return out
+
+
+def _empties(shape: tuple[int, ...]) -> Any:
+    """An object array of the engine's EMPTY token (np.full would turn the token into a str)."""
+    import schedula as sh
+
+    out = np.empty(shape, dtype=object)
+    out.fill(sh.EMPTY)
+    return out
+
+
+def _input_range(key: str) -> tuple[str | None, Range]:
+    sheet, _, ref = key.rpartition("!")
+    sheet = sheet.strip("'").replace("''", "'") if sheet else None
+    return sheet or None, Range.parse(ref)
+
+
+def _python(v: Any) -> Any:
+    import schedula as sh
+    from formulas.functions import XlError
+
+    if v is sh.EMPTY or v is None or (type(v) is type(sh.EMPTY) and str(v) == "empty"):
+        return None
+    if isinstance(v, XlError):
+        return str(v)
+    if isinstance(v, np.bool_ | bool):
+        return bool(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating | float):
+        x = float(v)
+        return int(x) if x.is_integer() and abs(x) < 2**53 else x
+    if isinstance(v, np.str_):
+        return str(v)
+    return v
+
+
+def _is_error(v: Any) -> bool:
+    from formulas.functions import XlError
+
+    if isinstance(v, np.ndarray):
+        return v.size == 1 and isinstance(v.ravel()[0], XlError)
+    return isinstance(v, XlError)
+
+
+def evaluate_formula(
+    formula: str,
+    workbook: Workbook | None = None,
+    sheet: str | Sheet | None = None,
+    *,
+    at: str | tuple[int, int] | None = None,
+) -> Evaluation:
+    """Validate, then run a formula on the workbook's current values.
+
+    Args:
+        formula: formula text, with or without the leading '='.
+        workbook: where references point (None for formulas of constants).
+        sheet: the sheet unqualified references belong to (default: the first).
+        at: the cell the formula would live in; needed to tell whether a spill area is free.
+    """
+    v = validate_formula(formula, workbook, sheet)
+    if not v.ok:
+        return Evaluation(v.formula, False, problems=v.problems, references=v.references)
+    current = _resolve_current(workbook, sheet)
+    try:
+        fn = compile_formula(v.formula)
+    except Exception as exc:
+        return Evaluation(
+            v.formula, False, problems=(f"the engine cannot compile it ({type(exc).__name__})",)
+        )
+    try:
+        args = []
+        for key in fn.inputs:
+            sheet_name, rng = _input_range(key)
+            args.append(_cell_input(_sheet_of(workbook, sheet_name, current), rng))
+    except GridSightError as exc:
+        return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
+    with engine_lock():
+        try:
+            raw = fn(*args)
+        except Exception as exc:
+            return Evaluation(v.formula, False, problems=(f"the engine failed on it ({type(exc).__name__})",))
+        solution = list(fn.solution.items()) if getattr(fn, "solution", None) else []
+    inputs = set(fn.inputs)
+    if _is_error(raw):
+        err = str(raw.ravel()[0]) if isinstance(raw, np.ndarray) else str(raw)
+        source = next((k for k, val in solution if k not in inputs and _is_error(val)), None)
+        return Evaluation(v.formula, True, error=err, error_source=source, references=v.references)
+    if isinstance(raw, np.ndarray) and raw.ndim == 2 and raw.size > 1:
+        h, w = raw.shape
+        value = [[_python(x) for x in row] for row in raw.tolist()]
+        spill_free = _spill_free(current, at, h, w) if at is not None else None
+        return Evaluation(
+            v.formula, True, value=value, spill=(h, w), spill_free=spill_free, references=v.references
+        )
+    if isinstance(raw, np.ndarray):
+        raw = raw.ravel()[0] if raw.size else None
+    return Evaluation(v.formula, True, value=_python(raw), references=v.references)
+
+
+def _spill_free(sheet: Sheet | None, at: str | tuple[int, int], h: int, w: int) -> bool:
+    if isinstance(at, str):
+        anchor = Range.parse(at)
+        r0, c0 = anchor.top, anchor.left
+    else:
+        r0, c0 = at
+    if r0 + h > MAX_ROWS or c0 + w > MAX_COLS:
+        return False
+    if sheet is None:
+        return True
+    for cell in sheet.iter_cells(Range(r0, c0, r0 + h - 1, c0 + w - 1)):
+        if (cell.row, cell.col) != (r0, c0):
+            return False
+    return True

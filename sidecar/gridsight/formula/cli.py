@@ -1,0 +1,73 @@
+"""`gridsight explain-formula "=..." [--context PATH]`: check, run and explain a formula."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.text import Text
+
+from gridsight._console import stdout_console
+from gridsight.commands._shared import echo_json, format_option, load
+from gridsight.errors import GridSightError
+from gridsight.formula._evaluate import evaluate_formula
+from gridsight.formula._explain import explain_formula
+from gridsight.grid import Workbook
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, list):
+        rows = ["  " + " | ".join("" if x is None else str(x) for x in row) for row in v[:20]]
+        more = [f"  ... {len(v) - 20} more rows"] if len(v) > 20 else []
+        return "\n" + "\n".join(rows + more)
+    return "(empty)" if v is None else str(v)
+
+
+@click.command("explain-formula")
+@click.argument("formula")
+@click.option(
+    "--context",
+    "context",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Workbook the formula's references point into.",
+)
+@click.option("--sheet", default=None, help="Sheet of unqualified references (default: the first).")
+@click.option("--at", "at", default=None, help="Cell the formula would live in (checks its spill area).")
+@format_option
+def command(formula: str, context: Path | None, sheet: str | None, at: str | None, fmt: str) -> None:
+    """Validate, evaluate and explain a formula, naming ranges by their headers."""
+    wb: Workbook | None = load(context, sheets=None) if context is not None else None
+    if wb is not None and sheet is not None:
+        wb.sheet(sheet)  # an unknown sheet is an error before anything runs
+    result = evaluate_formula(formula, wb, sheet, at=at)
+    try:
+        explanation = explain_formula(formula, wb, sheet)
+    except GridSightError:
+        explanation = None
+    doc = {**result.to_dict(), "explanation": explanation}
+    if fmt == "json":
+        echo_json(doc)
+    else:
+        console = stdout_console()
+        console.print(Text(result.formula, style="bold"))
+        if explanation:
+            console.print(Text(explanation))
+        if result.problems:
+            for p in result.problems:
+                console.print(
+                    Text(f"refused: {p}" if "not allowed" in p or "outside" in p else f"invalid: {p}")
+                )
+        elif result.error:
+            src = f" (from {result.error_source})" if result.error_source else ""
+            console.print(Text(f"error: {result.error}{src}"))
+        else:
+            spill = ""
+            if result.spill:
+                h, w = result.spill
+                free = {True: ", spill area free", False: ", spill area BLOCKED", None: ""}[result.spill_free]
+                spill = f" (spills {h}×{w}{free})"
+            console.print(Text(f"value{spill}: {_value_text(result.value)}"))
+    if not result.ok:
+        raise click.exceptions.Exit(1)
