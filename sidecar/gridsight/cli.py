@@ -7,6 +7,7 @@ one line on stderr and exit code 2 -- never a traceback.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 from typing import Any
 
@@ -15,27 +16,33 @@ import click
 from gridsight import __version__
 from gridsight.errors import GridSightError
 
-#: Commands that live in their own modules (each exposes a click command named ``command``),
-#: imported only when used so that start-up stays fast.
+#: Commands that live in their own modules (``module`` exposing a click command named ``command``, or
+#: ``module:attribute``), imported only when used so that start-up stays fast.
 LAZY_COMMANDS: dict[str, str] = {
     "info": "gridsight.commands.info",
     "show": "gridsight.commands.show",
     "demo": "gridsight.commands.demo",
     "bench": "gridsight.bench",
+    "detect": "gridsight.detect.cli",
+    "model": "gridsight.llm.cli",
     "explain-formula": "gridsight.formula.cli",
+    "formula": "gridsight.formula.cli:formula_command",
 }
 
 
 class _Group(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         names = set(super().list_commands(ctx))
-        names.update(n for n, m in LAZY_COMMANDS.items() if importlib.util.find_spec(m) is not None)
+        names.update(
+            n for n, m in LAZY_COMMANDS.items() if importlib.util.find_spec(m.partition(":")[0]) is not None
+        )
         return sorted(names)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in LAZY_COMMANDS:
-            module = importlib.import_module(LAZY_COMMANDS[cmd_name])
-            return getattr(module, "command", None) or getattr(module, cmd_name)  # type: ignore[no-any-return]
+            module_name, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
+            module = importlib.import_module(module_name)
+            return getattr(module, attr or "command")  # type: ignore[no-any-return]
         return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:

@@ -213,3 +213,12 @@ def test_bench_read_writes_the_summary_contract(corpus: Path, tmp_path: Path) ->
     expected = sum(1 for p in (corpus / "tables").rglob("*") if p.suffix in (".xlsx", ".csv"))
     assert summary["files"] == expected and summary["failed"] == 0
     assert out.rstrip().splitlines()[-1].startswith(f"read: {expected} files, 0 failed")
+
+
+def test_help_lists_the_commands() -> None:
+    code, out, _ = run("--help")
+    assert code == 0
+    for name in ("demo", "info", "show", "bench", "explain-formula", "formula"):
+        assert f"  {name} " in out
+    code, out, _ = run("bench", "--help")
+    assert code == 0 and "  read " in out and "  formula " in out

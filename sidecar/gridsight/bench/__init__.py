@@ -7,12 +7,16 @@ so `gridsight --help` stays fast. Register a new one by adding its module to ``B
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 import click
 
 #: name -> module holding a click command called ``command``.
 BENCHMARKS: dict[str, str] = {
     "read": "gridsight.bench.read",
+    "detect": "gridsight.bench.detect",
+    "model": "gridsight.bench.model",
+    "formula": "gridsight.bench.formula",
 }
 
 
@@ -34,3 +38,7 @@ class _LazyBenchGroup(click.Group):
 @click.group(cls=_LazyBenchGroup, name="bench")
 def bench() -> None:
     """Run a benchmark over a corpus folder and write its figures as JSON."""
+
+
+#: What `gridsight.cli` looks up.
+command = bench

@@ -71,3 +71,33 @@ def command(formula: str, context: Path | None, sheet: str | None, at: str | Non
             console.print(Text(f"value{spill}: {_value_text(result.value)}"))
     if not result.ok:
         raise click.exceptions.Exit(1)
+
+
+@click.command("formula")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("request")
+@click.option("--sheet", default=None, help="Sheet holding the table (default: the first).")
+@click.option("--range", "area", default=None, help="The table's range (default: the sheet's used range).")
+@format_option
+def formula_command(path: Path, request: str, sheet: str | None, area: str | None, fmt: str) -> None:
+    """Turn a request into a validated formula over a table, with its value and explanation."""
+    from gridsight.formula._generate import generate_formula
+
+    wb = load(path, sheets=[sheet] if sheet else None)
+    answer = generate_formula(request, wb, sheet, area=area)
+    if fmt == "json":
+        echo_json(answer.to_dict())
+    else:
+        console = stdout_console()
+        if answer.formula is None:
+            console.print(Text(f"cannot: {answer.reason}"))
+        else:
+            console.print(Text(answer.formula, style="bold"))
+            if answer.explanation:
+                console.print(Text(answer.explanation))
+            console.print(Text(f"value: {_value_text(answer.value)}"))
+            console.print(
+                Text(f"evidence: {', '.join(answer.evidence)}  confidence: {answer.confidence:.2f}")
+            )
+    if answer.formula is None:
+        raise click.exceptions.Exit(1)

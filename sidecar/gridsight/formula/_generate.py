@@ -1,0 +1,634 @@
+"""Request -> formula, deterministically: match the request against the table's headers and values,
+pick one of the common shapes, fill its slots with real ranges, then validate and evaluate.
+
+Why not the model first: the default 0.5B model cannot choose columns (FINDINGS.md: 0-3 of 60
+questions right on its own). This tier covers the common shapes exactly and abstains with a reason
+otherwise; the model tier fills in behind it (ranking columns under a grammar) where it exists.
+Formulas always use the table's real position, so a table at C5 yields C6:C40, not A2:A36.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gridsight.formula._evaluate import Evaluation, evaluate_formula
+from gridsight.formula._explain import explain_formula
+from gridsight.grid import Kind, Range, Sheet, Workbook
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset(
+    """
+    a an the of in on for to by with from and or is are was were be been do does did what which who
+    whom whose how many much there any that this these those their its it as at into among all each
+    every dataset data table list give show me tell please value values number count people person
+    rows row records record entries entry have has had s
+    """.split()
+)
+_DESC = {
+    "highest",
+    "most",
+    "largest",
+    "maximum",
+    "max",
+    "greatest",
+    "biggest",
+    "top",
+    "oldest",
+    "longest",
+    "richest",
+    "wealthiest",
+    "latest",
+    "newest",
+    "last",
+    "heaviest",
+    "tallest",
+    "best",
+    "more",
+}
+_ASC = {
+    "lowest",
+    "least",
+    "smallest",
+    "minimum",
+    "min",
+    "fewest",
+    "bottom",
+    "youngest",
+    "shortest",
+    "earliest",
+    "first",
+    "lightest",
+    "cheapest",
+    "worst",
+    "less",
+}
+#: English adjectives that name a quantity rather than a column (kept small and general).
+_ADJECTIVE_NOUNS = {
+    "oldest": ("age", "old", "birth", "year"),
+    "youngest": ("age", "young", "birth", "year"),
+    "richest": ("worth", "wealth", "net", "income", "salary"),
+    "wealthiest": ("worth", "wealth", "net"),
+    "longest": ("length", "long", "words", "duration"),
+    "shortest": ("length", "short", "words", "duration"),
+    "tallest": ("height", "tall"),
+    "heaviest": ("weight",),
+    "lightest": ("weight",),
+    "cheapest": ("price", "cost", "fare"),
+    "latest": ("date", "time", "year"),
+    "earliest": ("date", "time", "year"),
+}
+_AGG = {
+    "total": "SUM",
+    "sum": "SUM",
+    "average": "AVERAGE",
+    "mean": "AVERAGE",
+    "avg": "AVERAGE",
+    "median": "MEDIAN",
+    "maximum": "MAX",
+    "max": "MAX",
+    "highest": "MAX",
+    "minimum": "MIN",
+    "min": "MIN",
+    "lowest": "MIN",
+}
+_COMPARE = (
+    (
+        re.compile(
+            r"\b(?:more than|greater than|above|over|exceeds?|higher than|bigger than|older than)\s+"
+            r"\$?(-?[\d.,]+)"
+        ),
+        ">",
+    ),
+    (
+        re.compile(
+            r"\b(?:less than|below|under|fewer than|lower than|younger than|smaller than)\s+"
+            r"(?:the\s+\w+\s+of\s+)?\$?(-?[\d.,]+)"
+        ),
+        "<",
+    ),
+    (re.compile(r"\b(?:at least|no less than)\s+\$?(-?[\d.,]+)"), ">="),
+    (re.compile(r"\b(?:at most|no more than)\s+\$?(-?[\d.,]+)"), "<="),
+    (
+        re.compile(r"\b(?:of|equal to|equals|is|=)\s+\$?(-?\d[\d.,]*)\b(?!\s*(?:most|least|highest|lowest))"),
+        "=",
+    ),
+)
+_NEGATION = re.compile(r"\b(not|non|no|never|didn t|did not|don t|without|isn t|aren t|wasn t|weren t)\b")
+
+
+def _words(text: str) -> list[str]:
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)  # camelCase -> camel case
+    return _WORD.findall(text.lower().replace("'", " "))
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+@dataclass
+class Column:
+    """One column of a table: its header, its data range, what it holds."""
+
+    name: str
+    col: int
+    data: Range
+    kind: str  # 'number' | 'text' | 'bool' | 'date'
+    words: frozenset[str]
+    distinct: tuple[str, ...] = ()
+
+    @property
+    def ref(self) -> str:
+        return self.data.ref()
+
+
+@dataclass
+class Table:
+    sheet: Sheet
+    header_row: int
+    columns: list[Column]
+
+
+def table_from_sheet(sheet: Sheet, area: Range | None = None) -> Table | None:
+    """The table in ``area`` (default: the used range) with its first row as headers."""
+    area = area or sheet.used_range
+    if area is None or area.height < 2:
+        return None
+    top = area.top
+    bottom = area.bottom
+    cols: list[Column] = []
+    for c in range(area.left, area.right + 1):
+        head = sheet.cell(top, c)
+        name = str(head.value).strip() if head.value is not None else f"Column {c + 1}"
+        data = Range(top + 1, c, bottom, c, sheet.name)
+        kind, distinct = _column_kind(sheet, data)
+        cols.append(Column(name, c, data, kind, frozenset(_stem(w) for w in _words(name)), distinct))
+    return Table(sheet, top, cols)
+
+
+def _column_kind(sheet: Sheet, rng: Range) -> tuple[str, tuple[str, ...]]:
+    r0, c0 = sheet.origin
+    ks = sheet.kinds[rng.top - r0 : rng.bottom - r0 + 1, rng.left - c0]
+    counts = {k: int(np.count_nonzero(ks == k)) for k in (Kind.NUMBER, Kind.TEXT, Kind.BOOL, Kind.DATETIME)}
+    kind = max(counts, key=lambda k: counts[k])
+    name = {Kind.NUMBER: "number", Kind.TEXT: "text", Kind.BOOL: "bool", Kind.DATETIME: "date"}[kind]
+    distinct: tuple[str, ...] = ()
+    if kind == Kind.TEXT:
+        ids = sheet.text_ids[rng.top - r0 : rng.bottom - r0 + 1, rng.left - c0][ks == Kind.TEXT]
+        uniq = np.unique(ids)
+        if len(uniq) <= 200:
+            distinct = tuple(sheet.texts[int(i)] for i in uniq)
+    return name, distinct
+
+
+@dataclass
+class Condition:
+    column: Column
+    op: str
+    value: Any
+
+    def criteria(self) -> tuple[str, str]:
+        """(range, criterion) for COUNTIFS-style functions."""
+        v = self.value
+        if isinstance(v, bool):
+            return self.column.ref, "TRUE" if v else "FALSE"
+        if isinstance(v, float | int):
+            num = _num(v)
+            return self.column.ref, f'"{self.op}{num}"' if self.op != "=" else num
+        text = str(v).replace('"', '""')
+        return self.column.ref, f'"{text}"' if self.op == "=" else f'"{self.op}{text}"'
+
+    def mask(self) -> str:
+        """Boolean array expression for FILTER."""
+        v = self.value
+        if isinstance(v, bool):
+            lit = "TRUE" if v else "FALSE"
+        elif isinstance(v, float | int):
+            lit = _num(v)
+        else:
+            lit = '"' + str(v).replace('"', '""') + '"'
+        op = "<>" if self.op == "<>" else self.op
+        return f"({self.column.ref}{op}{lit})"
+
+
+def _num(v: float | int) -> str:
+    x = float(v)
+    return str(int(x)) if x.is_integer() else repr(x)
+
+
+@dataclass
+class Answer:
+    """A generated formula with its value and evidence, or an honest abstention."""
+
+    request: str
+    formula: str | None
+    value: Any = None
+    evaluation: Evaluation | None = None
+    explanation: str | None = None
+    evidence: tuple[str, ...] = ()
+    confidence: float = 0.0
+    reason: str | None = None
+    shape: str | None = None
+    closest_columns: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "request": self.request,
+            "formula": self.formula,
+            "value": self.value,
+            "explanation": self.explanation,
+            "evidence": list(self.evidence),
+            "confidence": self.confidence,
+            "reason": self.reason,
+            "shape": self.shape,
+            "closest_columns": list(self.closest_columns),
+        }
+
+
+class _Request:
+    def __init__(self, text: str, table: Table) -> None:
+        self.text = text
+        self.low = " " + text.lower().replace("’", "'") + " "
+        words = _words(text)
+        if words and words[0] in ("name", "list", "give", "show"):  # "Name the top 5 ..." is a verb
+            words = words[1:]
+        self.words = words
+        self.stems = [_stem(w) for w in self.words]
+        self.table = table
+        self.n = self._top_n()
+        self.negated = bool(_NEGATION.search(self.low.replace("'", " ")))
+
+    def _top_n(self) -> int | None:
+        m = re.search(
+            r"\b(?:top|bottom|first|last|highest|lowest|largest|smallest|oldest|youngest|"
+            r"longest|shortest|least|most)\s+(\d+)\b|\b(\d+)\s+(?:most|least|highest|lowest|largest|"
+            r"smallest|oldest|youngest|longest|shortest|top|bottom)\b",
+            self.low,
+        )
+        if m:
+            return int(m.group(1) or m.group(2))
+        return None
+
+    def unmatched(self) -> set[str]:
+        """Content words that name no column, value or known operation (signs of a question
+        about something the table does not hold)."""
+        known: set[str] = set()
+        for col in self.table.columns:
+            known |= col.words
+            for v in col.distinct:
+                known |= {_stem(w) for w in _words(v)}
+        vocab = (
+            _STOP
+            | _DESC
+            | _ASC
+            | set(_AGG)
+            | {
+                "unique",
+                "distinct",
+                "different",
+                "there",
+                "present",
+                "total",
+                "rows",
+                "row",
+                "entries",
+                "items",
+                "times",
+            }
+        )
+        return {s for s in self.stems if s not in known and s not in vocab and not s.isdigit() and len(s) > 2}
+
+    def direction(self) -> str | None:
+        """'desc' for highest/most/oldest..., 'asc' for lowest/least/youngest..., by first mention."""
+        for w in self.words:
+            if w in _DESC:
+                return "desc"
+            if w in _ASC:
+                return "asc"
+        return None
+
+    def score(self, col: Column) -> float:
+        """How strongly the request mentions a column by its header words."""
+        stems = set(self.stems) - _STOP
+        head = col.words - _STOP
+        if not head:
+            return 0.0
+        hit = len(head & stems)
+        s = hit / len(head) + 0.5 * hit
+        for adj, nouns in _ADJECTIVE_NOUNS.items():
+            if adj in self.words and any(n in head for n in nouns):
+                s += 1.0
+        name = col.name.lower()
+        if len(name) > 3 and name in self.low:
+            s += 1.0
+        return s
+
+    def ranked(self, kinds: tuple[str, ...] | None = None, exclude: tuple[Column, ...] = ()) -> list[Column]:
+        cols = [c for c in self.table.columns if (kinds is None or c.kind in kinds) and c not in exclude]
+        scored = sorted(((self.score(c), -c.col, c) for c in cols), key=lambda t: (t[0], t[1]), reverse=True)
+        return [c for s, _, c in scored if s > 0]
+
+    def conditions(self, exclude: tuple[Column, ...] = ()) -> list[Condition]:
+        conds: list[Condition] = []
+        used: set[int] = {c.col for c in exclude}
+        # quoted or known category values: "in the 'Technology' category", "female passengers"
+        for col in self.table.columns:
+            if col.col in used or col.kind != "text" or not col.distinct:
+                continue
+            best = None
+            for val in col.distinct:
+                v = val.strip().lower()
+                if len(v) < 2 or v in _STOP:
+                    continue
+                found = re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", self.low)
+                if found and (best is None or len(v) > len(best.strip())):
+                    best = val
+            if best is not None:
+                conds.append(Condition(col, "=", best))
+                used.add(col.col)
+        # boolean columns named in the request: "survivors", "self-made"
+        for col in self.table.columns:
+            if col.col in used or col.kind != "bool":
+                continue
+            head = {w for w in col.words - _STOP if len(w) >= 4}
+            if head & set(self.stems) or any(
+                s.startswith(h[:5]) for s in self.stems for h in head if len(s) >= 5
+            ):
+                window = self._around(col)
+                conds.append(Condition(col, "=", not bool(_NEGATION.search(window))))
+                used.add(col.col)
+        # numeric comparisons: "philanthropy score above 3", "fare of more than $500"
+        for pattern, op in _COMPARE:
+            for m in pattern.finditer(self.low):
+                try:
+                    value = float(m.group(1).replace(",", ""))
+                except ValueError:
+                    continue
+                col = self._column_near(m.start(1), used)
+                if col is not None:
+                    conds.append(Condition(col, op, value))
+                    used.add(col.col)
+        return conds
+
+    def _around(self, col: Column) -> str:
+        for w in sorted(col.words, key=len, reverse=True):
+            i = self.low.find(w[:5])
+            if i >= 0:
+                return self.low[max(0, i - 25) : i + len(w) + 5].replace("'", " ")
+        return self.low
+
+    def _column_near(self, pos: int, used: set[int]) -> Column | None:
+        before = _words(self.low[:pos])[-6:]
+        after = _words(self.low[pos:])[:6]
+        best, best_s = None, 0.0
+        for col in self.table.columns:
+            if col.col in used or col.kind != "number":
+                continue
+            s = len(col.words & {_stem(w) for w in before}) * 2 + len(col.words & {_stem(w) for w in after})
+            for adj, nouns in _ADJECTIVE_NOUNS.items():
+                if any(adj.startswith(w[:4]) for w in before) and any(n in col.words for n in nouns):
+                    s += 1
+            if "age" in col.words and ("age" in before or "old" in before or "aged" in before):
+                s += 2
+            if s > best_s:
+                best, best_s = col, s
+        return best
+
+
+def _ifs(conds: list[Condition]) -> str:
+    return ",".join(f"{r},{c}" for r, c in (cond.criteria() for cond in conds))
+
+
+def _filtered(ref: str, conds: list[Condition]) -> str:
+    if not conds:
+        return ref
+    mask = "*".join(c.mask() for c in conds)
+    return f"FILTER({ref},{mask})"
+
+
+def _mode_of(ref: str) -> str:
+    return f"INDEX(UNIQUE({ref}),MATCH(MAX(COUNTIF({ref},UNIQUE({ref}))),COUNTIF({ref},UNIQUE({ref})),0))"
+
+
+def candidates(request: str, table: Table) -> list[tuple[str, str]]:
+    """(shape, formula) candidates for a request, best first."""
+    q = _Request(request, table)
+    out: list[tuple[str, str]] = []
+    low = q.low
+    numeric = q.ranked(("number", "date"))
+    texty = q.ranked(("text", "bool", "number"))
+    direction = q.direction()
+    is_question = bool(re.match(r"^\s*(is|are|was|were|do|does|did|has|have|can)\b", low))
+    n = q.n
+
+    # distinct counts and uniqueness
+    if (
+        re.search(r"\bhow many (unique|distinct|different)\b|\bnumber of (unique|distinct|different)\b", low)
+        and texty
+    ):
+        col = texty[0]
+        out.append(("count-distinct", f'=ROWS(UNIQUE(FILTER({col.ref},{col.ref}<>"")))'))
+    if re.search(r"\b(unique|distinct)\b", low) and is_question and texty:
+        col = texty[0]
+        out.append(("all-unique", f'=ROWS(UNIQUE(FILTER({col.ref},{col.ref}<>"")))=COUNTA({col.ref})'))
+
+    # "how many X ..." -> count rows matching the conditions
+    if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not out:
+        conds = q.conditions()
+        first = table.columns[0]
+        if conds:
+            out.append(("count-if", f"=COUNTIFS({_ifs(conds)})"))
+        elif len(q.unmatched()) <= 1:  # "how many rows / passengers are there": the entity alone
+            out.append(("count-rows", f"=COUNTA({first.ref})"))
+
+    # top/bottom N
+    if n is not None:
+        desc = direction != "asc"
+        order = -1 if desc else 1
+        by_count = bool(
+            re.search(r"\b(most|least|fewest|common|frequen|popular|represented|number of)\w*", low)
+        )
+        target = q.ranked(("text", "bool", "number"))
+        if by_count and target:
+            col = target[0]
+            out.append(
+                (
+                    "top-n-by-count",
+                    f"=TAKE(SORTBY(UNIQUE({col.ref}),COUNTIF({col.ref},UNIQUE({col.ref})),{order}),{n})",
+                )
+            )
+        if numeric:
+            key = numeric[0]
+            others = [c for c in target if c is not key]
+            conds = q.conditions(exclude=(key,))
+            if others and re.search(
+                r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b|\bwith the\b", low
+            ):
+                show = others[0]
+                out.append(
+                    (
+                        "top-n-lookup",
+                        f"=TAKE(SORTBY({_filtered(show.ref, conds)},"
+                        f"{_filtered(key.ref, conds)},{order}),{n})",
+                    )
+                )
+            out.append(("top-n-values", f"=TAKE(SORT({_filtered(key.ref, conds)},,{order}),{n})"))
+
+    # most common / least common category
+    if (
+        re.search(
+            r"\b(most|least) (common|frequent|popular)\b|\bmost represented\b|\bhighest representation\b", low
+        )
+        and texty
+        and n is None
+    ):
+        col = texty[0]
+        conds = q.conditions(exclude=(col,))
+        ref = _filtered(col.ref, conds)
+        if re.search(r"\bleast\b", low):
+            out.append(
+                ("least-common", f"=INDEX(SORTBY(UNIQUE({ref}),COUNTIF({col.ref},UNIQUE({ref})),1),1)")
+            )
+        else:
+            out.append(("most-common", "=" + _mode_of(ref)))
+
+    # lookups: "the X of the <row> with the highest Y", "youngest billionaire's gender"
+    if direction is not None and n is None and numeric:
+        key = numeric[0]
+        conds = q.conditions(exclude=(key,))
+        ranked_all = q.ranked(("text", "bool", "number", "date"))
+        answers = [c for c in ranked_all if c is not key]
+        fn = "MAX" if direction == "desc" else "MIN"
+        keyref = _filtered(key.ref, conds)
+        asks_key = (
+            bool(ranked_all)
+            and ranked_all[0] is key
+            and re.search(
+                rf"\b(what|which)\b.*\b{re.escape(sorted(key.words, key=len)[-1])}\w*\b.*\b(of|for|among)\b",
+                low,
+            )
+        )
+        if asks_key:
+            out.append((f"extreme-{fn.lower()}", f"={fn}({keyref})"))
+        if answers:
+            show = answers[0]
+            showref = _filtered(show.ref, conds)
+            expr = f"INDEX({showref},MATCH({fn}({keyref}),{keyref},0))"
+            tail = _value_test(q, show) if is_question else ""
+            out.append(("lookup-extreme", f"={expr}{tail}"))
+        out.append((f"extreme-{fn.lower()}", f"={fn}({keyref})"))
+
+    # aggregates: "average fare", "total worth of ... in the 'Automotive' category"
+    for word, fn in _AGG.items():
+        if re.search(rf"\b{word}\b", low) and numeric and n is None:
+            col = numeric[0]
+            conds = q.conditions(exclude=(col,))
+            if fn in ("SUM", "AVERAGE", "MAX", "MIN") and conds:
+                fname = {"SUM": "SUMIFS", "AVERAGE": "AVERAGEIFS", "MAX": "MAXIFS", "MIN": "MINIFS"}[fn]
+                expr = f"{fname}({col.ref},{_ifs(conds)})"
+            else:
+                expr = f"{fn}({_filtered(col.ref, conds)})"
+            cmp = _comparison_tail(low)
+            out.append((f"aggregate-{fn.lower()}", f"={expr}{cmp}" if is_question and cmp else f"={expr}"))
+            break
+
+    # yes/no questions: "Did any children below the age of 18 survive?", "any fare more than $500?"
+    if is_question and re.search(r"\b(any|there)\b", low):
+        conds = q.conditions()
+        if conds:
+            out.append(("exists", f"=COUNTIFS({_ifs(conds)})>0"))
+    seen: set[str] = set()
+    unique = []
+    for shape, formula in out:
+        if formula not in seen:
+            seen.add(formula)
+            unique.append((shape, formula))
+    return unique
+
+
+def _comparison_tail(low: str) -> str:
+    m = re.search(r"\b(above|over|more than|greater than|higher than)\s+\$?(-?[\d.,]+)", low)
+    if m:
+        return f">{m.group(2).rstrip('.').replace(',', '')}"
+    m = re.search(r"\b(below|under|less than|lower than)\s+\$?(-?[\d.,]+)", low)
+    if m:
+        return f"<{m.group(2).rstrip('.').replace(',', '')}"
+    return ""
+
+
+def _value_test(q: _Request, col: Column) -> str:
+    """For yes/no lookups: '...="male"' when the request names one of the column's values."""
+    if col.kind == "bool":
+        return "" if not q.negated else "=FALSE"
+    for val in sorted(col.distinct, key=len, reverse=True):
+        v = val.lower()
+        if len(v) >= 2 and re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", q.low):
+            return '="' + val.replace('"', '""') + '"'
+    m = re.search(r"\b(?:of|is|be)\s+(-?\d[\d.]*)\s*\??\s*$", q.low.strip())
+    if m and col.kind == "number":
+        return f"={m.group(1)}"
+    return ""
+
+
+def generate_formula(
+    request: str,
+    workbook: Workbook,
+    sheet: str | Sheet | None = None,
+    *,
+    area: Range | str | None = None,
+) -> Answer:
+    """The best valid formula for a request over a table, or an abstention with the reason.
+
+    Every candidate is validated and evaluated; the first that evaluates without an error wins.
+    """
+    sh = (
+        sheet
+        if isinstance(sheet, Sheet)
+        else workbook.sheet(sheet)
+        if sheet is not None
+        else workbook.sheets[0]
+    )
+    rng = Range.parse(area) if isinstance(area, str) else area
+    table = table_from_sheet(sh, rng)
+    if not request.strip():
+        return Answer(request, None, reason="the request is empty")
+    if table is None:
+        return Answer(request, None, reason=f"sheet {sh.name!r} holds no table to compute on")
+    found = candidates(request, table)
+    q = _Request(request, table)
+    closest = tuple(c.name for c in q.ranked()[:3])
+    if not found:
+        hint = (
+            f"; the closest columns are {', '.join(closest)}" if closest else "; no column matches its words"
+        )
+        return Answer(
+            request, None, reason="no formula shape matches this request" + hint, closest_columns=closest
+        )
+    for rank, (shape, formula) in enumerate(found):
+        ev = evaluate_formula(formula, workbook, sh)
+        if ev.ok and ev.error is None:
+            try:
+                explanation = explain_formula(formula, workbook, sh)
+            except Exception:
+                explanation = None
+            return Answer(
+                request,
+                formula,
+                ev.value,
+                ev,
+                explanation,
+                ev.references,
+                round(max(0.2, 0.9 - 0.15 * rank), 2),
+                None,
+                shape,
+                closest,
+            )
+    return Answer(
+        request, None, reason="no candidate formula evaluated without an error", closest_columns=closest
+    )

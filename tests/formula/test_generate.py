@@ -1,0 +1,174 @@
+"""Request -> formula: exact formulas for each shape, the same values wherever the table sits,
+and honest abstentions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from gridsight.bench.formula import compare
+from gridsight.cli import cli
+from gridsight.formula._generate import generate_formula
+from gridsight.grid import Range, Sheet, SheetBuilder, Workbook
+
+ROWS = [
+    ("name", "age", "country", "worth", "selfMade"),
+    ("Ann", 50, "US", 200.0, True),
+    ("Bo", 31, "CN", 120.5, False),
+    ("Cy", 77, "US", 90.0, False),
+    ("Di", 25, "IN", 300.0, True),
+    ("Ed", 64, "US", 55.0, True),
+]
+
+
+def table_at(origin: str = "A1", sheet: str = "People") -> Workbook:
+    o = Range.parse(origin)
+    b = SheetBuilder(sheet)
+    for i, row in enumerate(ROWS):
+        for j, v in enumerate(row):
+            b.set(o.top + i, o.left + j, v)
+    return Workbook([Sheet.from_cells("Cover", {"A1": "notes"}), b.build()])
+
+
+@pytest.mark.parametrize(
+    ("request_text", "shape", "formula", "value"),
+    [
+        ("How many people are from US?", "count-if", '=COUNTIFS(C2:C6,"US")', 3),
+        (
+            "How many unique countries are there?",
+            "count-distinct",
+            '=ROWS(UNIQUE(FILTER(C2:C6,C2:C6<>"")))',
+            3,
+        ),
+        ("What is the average age?", "aggregate-average", "=AVERAGE(B2:B6)", 49.4),
+        ("What's the total worth of people from the US?", "aggregate-sum", '=SUMIFS(D2:D6,C2:C6,"US")', 345),
+        ("What is the median worth?", "aggregate-median", "=MEDIAN(D2:D6)", 120.5),
+        (
+            "Which country does the richest person come from?",
+            "lookup-extreme",
+            "=INDEX(C2:C6,MATCH(MAX(D2:D6),D2:D6,0))",
+            "IN",
+        ),
+        (
+            "What is the name of the oldest person?",
+            "lookup-extreme",
+            "=INDEX(A2:A6,MATCH(MAX(B2:B6),B2:B6,0))",
+            "Cy",
+        ),
+        ("What is the age of the youngest person?", "extreme-min", "=MIN(B2:B6)", 25),
+        (
+            "What is the most common country?",
+            "most-common",
+            "=INDEX(UNIQUE(C2:C6),MATCH(MAX(COUNTIF(C2:C6,UNIQUE(C2:C6))),COUNTIF(C2:C6,UNIQUE(C2:C6)),0))",
+            "US",
+        ),
+        (
+            "List the top 2 countries with the most people.",
+            "top-n-by-count",
+            "=TAKE(SORTBY(UNIQUE(C2:C6),COUNTIF(C2:C6,UNIQUE(C2:C6)),-1),2)",
+            [["US"], ["CN"]],
+        ),
+        ("List the top 3 worth values.", "top-n-values", "=TAKE(SORT(D2:D6,,-1),3)", [[300], [200], [120.5]]),
+        ("Is there anyone older than 70?", "exists", '=COUNTIFS(B2:B6,">70")>0', True),
+        ("Is the average age above 60?", "aggregate-average", "=AVERAGE(B2:B6)>60", False),
+    ],
+)
+def test_shapes(request_text: str, shape: str, formula: str, value: Any) -> None:
+    ans = generate_formula(request_text, table_at(), "People")
+    assert (ans.shape, ans.formula) == (shape, formula), ans.reason
+    assert ans.value == pytest.approx(value) if isinstance(value, float) else ans.value == value
+    assert ans.explanation and ans.evidence and 0 < ans.confidence <= 1
+
+
+@pytest.mark.parametrize("origin", ["C5", "H200", "B2"])
+def test_same_answers_wherever_the_table_sits(origin: str) -> None:
+    for q in (
+        "How many people are from US?",
+        "Which country does the richest person come from?",
+        "List the top 3 worth values.",
+        "What's the total worth of people from the US?",
+    ):
+        here = generate_formula(q, table_at("A1"), "People")
+        there = generate_formula(q, table_at(origin, "Moved"), "Moved")
+        assert there.value == here.value, q
+        assert there.formula != here.formula or origin == "A1"
+
+
+def test_formulas_use_the_real_position() -> None:
+    ans = generate_formula("How many people are from US?", table_at("C5", "Moved"), "Moved")
+    assert ans.formula == '=COUNTIFS(E6:E10,"US")'
+
+
+@pytest.mark.parametrize(
+    ("request_text", "reason"),
+    [
+        ("", "the request is empty"),
+        ("asdf qwer zxcv", "no formula shape matches this request"),
+        ("How many unicorns have wings?", "no formula shape matches this request"),
+        ("¿Cuántas personas son de Estados Unidos?", "no formula shape matches this request"),
+    ],
+)
+def test_abstains_honestly(request_text: str, reason: str) -> None:
+    ans = generate_formula(request_text, table_at(), "People")
+    assert ans.formula is None and ans.value is None
+    assert ans.reason is not None and ans.reason.startswith(reason)
+
+
+def test_empty_sheet_abstains() -> None:
+    wb = Workbook([Sheet.from_cells("Empty", {})])
+    ans = generate_formula("How many rows?", wb)
+    assert ans.formula is None and ans.reason == "sheet 'Empty' holds no table to compute on"
+
+
+@pytest.mark.parametrize(
+    ("value", "gold", "kind", "ok"),
+    [
+        (True, "True", "boolean", True),
+        (False, "True", "boolean", False),
+        (32.30542, "32.31", "number", True),
+        ([[343]], "343", "number", True),
+        ("US", "US", "category", True),
+        (1, "1", "category", True),
+        ([["US"], ["CN"]], "['CN', 'US']", "list[category]", True),
+        ([["US"], ["CN"]], "['CN']", "list[category]", False),
+        ([[3], [1.005]], "[1.0, 3]", "list[number]", True),
+        ([[3], [3]], "[3]", "list[number]", False),
+    ],
+)
+def test_databench_comparison(value: Any, gold: str, kind: str, ok: bool) -> None:
+    assert compare(value, gold, kind) is ok
+
+
+def test_cli_formula(tmp_path: Path) -> None:
+    path = tmp_path / "people.csv"
+    path.write_text("\n".join(",".join(str(v) for v in row) for row in ROWS) + "\n", encoding="utf-8")
+    res = CliRunner().invoke(cli, ["formula", str(path), "How many people are from US?", "--format", "json"])
+    assert res.exit_code == 0
+    doc = json.loads(res.stdout)
+    assert (doc["formula"], doc["value"], doc["evidence"]) == ('=COUNTIFS(C2:C6,"US")', 3, ["C2:C6"])
+    res = CliRunner().invoke(cli, ["formula", str(path), "How many unicorns have wings?"])
+    assert res.exit_code == 1 and res.stdout.startswith("cannot: no formula shape matches this request")
+
+
+def test_bench_formula_contract(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "f.json"
+    res = CliRunner().invoke(
+        cli, ["bench", "formula", "--corpus", str(corpus), "--limit", "6", "--out", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    summary = json.loads(out.read_text())["summary"]
+    assert set(summary) >= {
+        "questions",
+        "execution_accuracy",
+        "valid_formula_rate",
+        "invalid_formulas_returned",
+        "position_accuracy",
+        "abstained",
+        "seconds_per_question",
+    }
+    assert summary["questions"] == 6 and summary["invalid_formulas_returned"] == 0
+    assert summary["position_accuracy"] == summary["execution_accuracy"]
