@@ -120,7 +120,9 @@ def validate_formula(
                         f"{node.name or node.text} is not a cell reference or known name (#NAME?)"
                     )
                 continue
-            references.append(str(node.rng) if node.sheet else node.rng.ref())
+            shown = str(node.rng) if node.sheet else node.rng.ref()
+            if shown not in references:
+                references.append(shown)
             if node.sheet is not None and workbook is not None:
                 try:
                     workbook.sheet(node.sheet)
