@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from gridsight.errors import SourceNotFoundError, UnsupportedFormatError
+from gridsight.errors import SourceNotFoundError, UnknownSheetError, UnsupportedFormatError
 from gridsight.grid import Workbook
 
 
@@ -84,3 +84,19 @@ def source_for_path(path: Path, *, values_only: bool = False) -> SourceInfo:
     raise UnsupportedFormatError(
         f"{path.name} is not a spreadsheet GridSight can read (.xlsx, .xlsm, .xls, .xlsb, .ods, .csv, .tsv)"
     )
+
+
+def choose_sheets(names: Sequence[str], wanted: Sequence[str] | None, fname: str) -> list[str]:
+    """The workbook's own spelling of each wanted sheet (case-insensitive, as in Excel), in the
+    order asked; an unknown name raises UnknownSheetError listing the real ones."""
+    if wanted is None:
+        return list(names)
+    by_fold = {n.casefold(): n for n in names}
+    out = []
+    for w in wanted:
+        hit = by_fold.get(w.casefold())
+        if hit is None:
+            listed = ", ".join(repr(n) for n in names) or "none"
+            raise UnknownSheetError(f"{fname} has no sheet named {w!r}; sheets are: {listed}")
+        out.append(hit)
+    return out

@@ -17,9 +17,9 @@ from gridsight.errors import (
     GridSightError,
     PasswordProtectedError,
     ResourceLimitError,
-    UnknownSheetError,
 )
 from gridsight.grid import MAX_SHEET_CELLS, Kind, Range, Sheet, SheetBuilder, Workbook, datetime_to_serial
+from gridsight.sources._base import choose_sheets
 from gridsight.sources._safety import check_zip, sniff_kind
 
 
@@ -46,7 +46,7 @@ class CalamineSource:
             ) from None
         try:
             names = [m.name for m in wb.sheets_metadata if m.typ == pc.SheetTypeEnum.WorkSheet]
-            chosen = _choose(names, sheets, self.path.name)
+            chosen = choose_sheets(names, sheets, self.path.name)
             out = []
             for name in chosen:
                 try:
@@ -98,18 +98,3 @@ def build_from_rows(name: str, rows: list[list[Any]], *, merges: list[Any] | Non
         except (TypeError, ValueError, GridSightError):
             continue
     return b.build()
-
-
-def _choose(names: list[str], wanted: Sequence[str] | None, fname: str) -> list[str]:
-    if wanted is None:
-        return names
-    by_fold = {n.casefold(): n for n in names}
-    out = []
-    for w in wanted:
-        hit = by_fold.get(w.casefold())
-        if hit is None:
-            raise UnknownSheetError(
-                f"{fname} has no sheet named {w!r}; sheets are: {', '.join(repr(n) for n in names) or 'none'}"
-            )
-        out.append(hit)
-    return out

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import ParseError
 
-from gridsight.errors import CorruptFileError, GridSightError, ResourceLimitError, UnknownSheetError
+from gridsight.errors import CorruptFileError, GridSightError, ResourceLimitError
 from gridsight.grid import (
     MAX_SHEET_CELLS,
     Kind,
@@ -29,6 +29,7 @@ from gridsight.grid import (
     datetime_to_serial,
     is_date_format,
 )
+from gridsight.sources._base import choose_sheets
 from gridsight.sources._safety import check_zip
 
 ProgressFn = Callable[[str, int], None]
@@ -274,17 +275,8 @@ def _cached(cached: tuple[str, str | None], shared_strings: Any) -> tuple[str, A
 
 
 def _choose(worksheets: list[Any], wanted: Sequence[str] | None, fname: str) -> list[Any]:
-    if wanted is None:
-        return worksheets
-    by_name = {ws.title.casefold(): ws for ws in worksheets}
-    out = []
-    for name in wanted:
-        ws = by_name.get(name.casefold())
-        if ws is None:
-            names = ", ".join(repr(w.title) for w in worksheets) or "none"
-            raise UnknownSheetError(f"{fname} has no sheet named {name!r}; sheets are: {names}")
-        out.append(ws)
-    return out
+    by_title = {ws.title: ws for ws in worksheets}
+    return [by_title[t] for t in choose_sheets([ws.title for ws in worksheets], wanted, fname)]
 
 
 def _why(exc: BaseException) -> str:
