@@ -3,7 +3,10 @@
 from gridsight.formula._engine import known_functions, patch_engine, warm_up
 from gridsight.formula._evaluate import Evaluation, Validation, evaluate_formula, validate_formula
 from gridsight.formula._explain import explain_formula
+from gridsight.formula._generate import Answer, generate_formula
+from gridsight.formula._pattern import FillSuggestion, relative_form, suggest_fill, translate
 from gridsight.formula._policy import REFUSED_FUNCTIONS, policy_violations
+from gridsight.formula._suggest import Suggestion, suggest
 from gridsight.formula._tree import (
     BinOp,
     Call,
@@ -19,22 +22,30 @@ from gridsight.formula._tree import (
 
 __all__ = [
     "REFUSED_FUNCTIONS",
+    "Answer",
     "BinOp",
     "Call",
     "Evaluation",
+    "FillSuggestion",
     "Literal",
     "Missing",
     "Node",
     "Ref",
+    "Suggestion",
     "UnaryOp",
     "Validation",
     "evaluate_formula",
     "explain_formula",
     "external_link",
+    "generate_formula",
     "known_functions",
     "parse_formula",
     "patch_engine",
     "policy_violations",
+    "relative_form",
+    "suggest",
+    "suggest_fill",
+    "translate",
     "validate_formula",
     "walk",
     "warm_up",

@@ -337,6 +337,19 @@ class _Request:
     def conditions(self, exclude: tuple[Column, ...] = ()) -> list[Condition]:
         conds: list[Condition] = []
         used: set[int] = {c.col for c in exclude}
+        # quoted values bind to the column that holds them, however short: "gender 'M'"
+        for quoted in re.findall(r"'([^']+)'|\"([^\"]+)\"", self.text):
+            value = (quoted[0] or quoted[1]).strip().casefold()
+            holders = [
+                c
+                for c in self.table.columns
+                if c.col not in used and c.kind == "text" and any(v.casefold() == value for v in c.distinct)
+            ]
+            if holders:
+                col = max(holders, key=self.score)
+                exact = next(v for v in col.distinct if v.casefold() == value)
+                conds.append(Condition(col, "=", exact))
+                used.add(col.col)
         # quoted or known category values: "in the 'Technology' category", "female passengers"
         for col in self.table.columns:
             if col.col in used or col.kind != "text" or not col.distinct:
