@@ -14,6 +14,7 @@ import click
 #: name -> module holding a click command called ``command``.
 BENCHMARKS: dict[str, str] = {
     "read": "gridsight.bench.read",
+    "compress": "gridsight.bench.compress",
     "detect": "gridsight.bench.detect",
     "model": "gridsight.bench.model",
     "formula": "gridsight.bench.formula",

@@ -1,0 +1,177 @@
+"""`gridsight bench detect`: table detection against labelled corpora, EoB-0 / EoB-2.
+
+Corpus layout (root or its ``tables/`` folder): ``tasi/xlsx/*.xlsx`` + ``tasi/labels.json``
+({file: {tables: [{sheet, range}]}}) and ``fuste/csv/*.csv`` + ``fuste/labels.json`` (regions with
+0-based ``top_lx``/``bot_rx`` [col, row]; only ``region_type == "Table"`` is scored). Only labelled
+sheets are scored. Tasi labels only some tables per sheet, so its precision understates ours and
+its recall is reported on its own. Files are also split by sorted position (even / odd) so a rule
+tuned on one half can be checked on the other.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+from gridsight.bench._common import BenchResult, corpus_options, emit, resolve_corpus
+from gridsight.detect import Score, detect_tables, eob_score
+from gridsight.detect._refine import load_refiner
+from gridsight.errors import GridSightError, SourceNotFoundError
+from gridsight.grid import Range, Sheet, SheetBuilder
+from gridsight.sources import open_workbook
+
+ZERO = Score(0, 0, 0)
+
+
+def _tasi_cases(root: Path) -> list[tuple[str, str, Path, str, list[Range]]]:
+    labels = json.loads((root / "labels.json").read_text(encoding="utf-8"))
+    cases = []
+    for name, entry in sorted(labels.items()):
+        path = root / "xlsx" / name
+        if not path.is_file():
+            continue
+        sheets: dict[str, list[Range]] = {}
+        for t in entry.get("tables", []):
+            sheets.setdefault(t["sheet"], []).append(Range.parse(t["range"]))
+        for sheet, ranges in sorted(sheets.items()):
+            cases.append(("tasi", name, path, sheet, ranges))
+    return cases
+
+
+def _fuste_cases(root: Path) -> list[tuple[str, str, Path, str, list[Range]]]:
+    labels = json.loads((root / "labels.json").read_text(encoding="utf-8"))
+    cases = []
+    for name, entry in sorted(labels.items()):
+        path = root / "csv" / name
+        if not path.is_file():
+            continue
+        ranges = [
+            Range(r["top_lx"][1], r["top_lx"][0], r["bot_rx"][1], r["bot_rx"][0])
+            for r in entry.get("regions", [])
+            if r.get("region_type") == "Table"
+        ]
+        cases.append(("fuste", name, path, "", ranges))
+    return cases
+
+
+def synthetic_sheet(rows: int, cols: int = 10) -> Sheet:
+    """One big table (header + numbers) built in memory: the time bound for huge sheets."""
+    b = SheetBuilder("big")
+    for c in range(cols):
+        b.set(0, c, f"col{c + 1}")
+    data = np.arange(rows * cols, dtype=np.float64).reshape(rows, cols)
+    for r in range(rows):
+        for c in range(cols):
+            b.add(r + 1, c, 1, float(data[r, c]))
+    return b.build()
+
+
+def run(corpus: Path | None, no_model: bool, big: bool) -> BenchResult:
+    root = resolve_corpus(corpus, "tables")
+    cases = []
+    if (root / "tasi" / "labels.json").is_file():
+        cases += _tasi_cases(root / "tasi")
+    if (root / "fuste" / "labels.json").is_file():
+        cases += _fuste_cases(root / "fuste")
+    if not cases:
+        raise SourceNotFoundError(f"no tasi/ or fuste/ folder with labels.json under {root}")
+    refiner, why = (None, "model switched off (--no-model)") if no_model else load_refiner()
+    rows: list[dict[str, Any]] = []
+    totals: dict[str, list[Score]] = {}
+    seconds: list[float] = []
+    model: str | None = None
+    cache: dict[Path, Any] = {}
+    for i, (corp, name, path, sheet_name, labels) in enumerate(cases):
+        try:
+            wb = cache.get(path) or open_workbook(path)
+            cache = {path: wb}
+            sheet = wb.sheet(sheet_name) if sheet_name else next(iter(wb))
+        except GridSightError as exc:
+            rows.append({"corpus": corp, "file": name, "sheet": sheet_name, "error": str(exc)})
+            continue
+        t = time.perf_counter()
+        det = detect_tables(sheet, refiner=refiner)
+        seconds.append(time.perf_counter() - t)
+        model = model or det.model
+        predicted = [Range(x.range.top, x.range.left, x.range.bottom, x.range.right) for x in det.tables]
+        s0, s2 = eob_score(predicted, labels, 0), eob_score(predicted, labels, 2)
+        half = "a" if i % 2 == 0 else "b"
+        for key in (corp, f"half_{half}", "all"):
+            z0, z2 = totals.get(key, [ZERO, ZERO])
+            totals[key] = [z0 + s0, z2 + s2]
+        rows.append(
+            {
+                "corpus": corp,
+                "file": name if len(name) <= 40 else name[:18] + "…" + name[-20:],
+                "sheet": sheet_name,
+                "labels": len(labels),
+                "found": len(predicted),
+                "eob0": s0.matched,
+                "eob2": s2.matched,
+                "seconds": round(seconds[-1], 4),
+                "labelled": ", ".join(r.ref() for r in labels),
+                "detected": ", ".join(r.ref() for r in predicted),
+            }
+        )
+    a0, a2 = totals.get("all", [ZERO, ZERO])
+    summary: dict[str, Any] = {
+        "eob0_precision": round(a0.precision, 4),
+        "eob0_recall": round(a0.recall, 4),
+        "eob0_f1": round(a0.f1, 4),
+        "eob2_precision": round(a2.precision, 4),
+        "eob2_recall": round(a2.recall, 4),
+        "eob2_f1": round(a2.f1, 4),
+        "seconds_per_sheet": round(float(np.mean(seconds)) if seconds else 0.0, 4),
+        "max_seconds_per_sheet": round(max(seconds, default=0.0), 4),
+        "sheets": len(seconds),
+        "labelled_tables": a0.labelled,
+        "model": model,
+        "model_status": why,
+    }
+    for key in ("tasi", "fuste", "half_a", "half_b"):
+        if key in totals:
+            z0, z2 = totals[key]
+            summary[f"{key}_eob0_precision"] = round(z0.precision, 4)
+            summary[f"{key}_eob0_recall"] = round(z0.recall, 4)
+            summary[f"{key}_eob0_f1"] = round(z0.f1, 4)
+            summary[f"{key}_eob2_f1"] = round(z2.f1, 4)
+            summary[f"{key}_eob2_recall"] = round(z2.recall, 4)
+    if big:
+        for label, n in (("100k", 10_000), ("1m", 100_000)):
+            sheet = synthetic_sheet(n)
+            t = time.perf_counter()
+            det = detect_tables(sheet)
+            summary[f"big_{label}_cells_seconds"] = round(time.perf_counter() - t, 3)
+            summary[f"big_{label}_cells_tables"] = len(det.tables)
+    headline = (
+        f"detect: EoB-0 F1 {a0.f1:.3f} (P {a0.precision:.3f} R {a0.recall:.3f}), EoB-2 F1 {a2.f1:.3f}, "
+        f"Tasi recall EoB-0 {summary.get('tasi_eob0_recall', 0):.3f}, "
+        f"{summary['seconds_per_sheet'] * 1000:.1f} ms/sheet, model {model or 'off'}"
+    )
+    columns = (
+        "corpus",
+        "file",
+        "sheet",
+        "labels",
+        "found",
+        "eob0",
+        "eob2",
+        "seconds",
+        "labelled",
+        "detected",
+    )
+    return BenchResult("detect", columns, rows, summary, headline)
+
+
+@click.command(name="detect")
+@corpus_options
+@click.option("--no-model", is_flag=True, help="Rules only (the model is never loaded).")
+@click.option("--no-big", is_flag=True, help="Skip the synthetic 100k / 1M-cell timing.")
+def command(corpus: Path | None, out: Path | None, no_model: bool, no_big: bool) -> None:
+    """Table detection: EoB-0/EoB-2 precision, recall, F1 per file and overall, seconds per sheet."""
+    emit(run(corpus, no_model, not no_big), out)

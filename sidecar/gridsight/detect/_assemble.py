@@ -1,0 +1,341 @@
+"""From pieces to tables: peel titles and notes off, stack pieces across blank rows, split copies.
+
+The rules, each a layout convention rather than a tuned gap:
+
+* a lone label on the top row of a piece is a title (unless it is a merged group header that
+  starts right of the piece's first column); a lone long or marked label at the bottom is a note;
+* a blank row inside a table is spacing only when the table above has a header and the piece
+  below has none of its own: a headed piece starts a new table, a headerless one continues;
+* a lone label between two such parts is a section label; one left dangling at the end is a note;
+* a row repeating the header's labels, or a header that repeats its first label further right,
+  starts another table (stacked or side-by-side copies, appendix K.2).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+import numpy as np
+
+from gridsight.detect._cells import TEXT, VALUE, CellGrid
+from gridsight.detect._rows import is_header_row, is_line_block, is_text_line, looks_like_note, row_cells
+from gridsight.detect._segment import Box
+
+#: Blank rows a table may contain between its parts (spacing rows, a section gap).
+MAX_INNER_GAP = 3
+#: Blank rows between a table and its title or notes.
+MAX_LABEL_GAP = 3
+
+TextAt = Callable[[int, int], str]
+GRAND_TOTAL = re.compile(r"\b(grand\s+total|totals?)\b", re.IGNORECASE)
+SUBTOTAL = re.compile(r"\bsub[-\s]?totals?\b", re.IGNORECASE)
+
+
+@dataclass
+class Piece:
+    box: Box
+    line: bool  # lone labels only (title / note / section label)
+
+
+@dataclass
+class Skeleton:
+    """A table's outline before its structure is read."""
+
+    box: Box
+    parts: list[Piece] = field(default_factory=list)
+    titles: list[Box] = field(default_factory=list)
+    notes: list[Box] = field(default_factory=list)
+
+
+def _shares(g: CellGrid, box: Box) -> tuple[float, float]:
+    sub = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
+    n = max(int(np.count_nonzero(sub)), 1)
+    return float((sub == TEXT).sum()) / n, float((sub == VALUE).sum()) / n
+
+
+def _top_labels(g: CellGrid, box: Box, text_at: TextAt, rows: int = 3) -> set[str]:
+    return {
+        text_at(r, c).strip().casefold()
+        for r in range(box.top, min(box.bottom, box.top + rows - 1) + 1)
+        for c in range(box.left, box.right + 1)
+        if g.cls[r, c] == TEXT
+    }
+
+
+def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
+    """When two pieces side by side, sharing rows, are one table.
+
+    * one is a single column (a row-label column, a sparse value column standing apart);
+    * the left holds only labels and the right holds values (row labels beside their numbers);
+    * both hold only labels on exactly the same rows (a header band cut by spacer columns);
+    * they share (nearly) all rows, the right one does not start with a label column of its own
+      and does not repeat the left one's labels (a copy of a table is another table).
+    """
+
+    def belongs(a: Box, b: Box) -> bool:
+        if a.width == 1 or b.width == 1:
+            return True
+        ta, va = _shares(g, a)
+        _, vb = _shares(g, b)
+        if ta >= 0.7 and vb >= 0.5:
+            return True
+        if va == 0 and vb == 0 and a.top == b.top and a.bottom == b.bottom:
+            return True  # a header band cut by empty spacer columns
+        if a.rows_overlap(b) < 0.9 * max(a.height, b.height):
+            return False
+        first = g.cls[b.top : b.bottom + 1, b.left]
+        if (first == TEXT).sum() >= 0.7 * max(int((first != 0).sum()), 1):
+            return False
+        la, lb = _top_labels(g, a, text_at), _top_labels(g, b, text_at)
+        return not (lb and len(la & lb) >= 0.5 * len(lb))
+
+    return belongs
+
+
+def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
+    """Split lone-label rows off the top and bottom of a piece."""
+    out_top: list[Piece] = []
+    out_bottom: list[Piece] = []
+    top, bottom = box.top, box.bottom
+
+    def widest() -> int:
+        occ = g.cls[top : bottom + 1, box.left : box.right + 1] != 0
+        return int(occ.sum(axis=1).max()) if occ.size else 0
+
+    while (
+        top < bottom
+        and widest() >= 2
+        and (
+            is_text_line(g, Box(top, box.left, bottom, box.right), top)
+            or _sparse_label_row(g, box, top, bottom)
+        )
+    ):
+        occ_cols = np.flatnonzero(row_cells(g, box, top))
+        col, last = int(occ_cols[0]) + box.left, int(occ_cols[-1]) + box.left
+        if col > box.left and g.merge_span[top, col] >= 2:
+            break  # a merged group header over some columns, not a title
+        out_top.append(Piece(Box(top, col, top, last), True))
+        top += 1
+    while bottom > top and is_text_line(g, Box(top, box.left, bottom, box.right), bottom) and widest() >= 2:
+        col = int(np.flatnonzero(row_cells(g, box, bottom))[0]) + box.left
+        cur = Box(top, box.left, bottom, box.right)
+        if not looks_like_note(g, cur, bottom, text_at(bottom, col)):
+            break
+        out_bottom.append(Piece(Box(bottom, col, bottom, col), True))
+        bottom -= 1
+    core = _tighten(g, Box(top, box.left, bottom, box.right))
+    mid = [] if core is None else [Piece(core, is_line_block(g, core))]
+    return out_top + mid + out_bottom[::-1]
+
+
+def _sparse_label_row(g: CellGrid, box: Box, top: int, bottom: int) -> bool:
+    """A few labels over a wider block that do not head it: title words, not a header."""
+    cells = row_cells(g, box, top)
+    occ = cells != 0
+    if (cells == VALUE).any() or occ.sum() >= 0.5 * box.width or bottom - top < 2:
+        return False
+    return not is_header_row(g, Box(top, box.left, bottom, box.right), top)
+
+
+def _tighten(g: CellGrid, box: Box) -> Box | None:
+    sub = g.cls[box.top : box.bottom + 1, box.left : box.right + 1] != 0
+    rows, cols = np.flatnonzero(sub.any(axis=1)), np.flatnonzero(sub.any(axis=0))
+    if rows.size == 0:
+        return None
+    return Box(
+        box.top + int(rows[0]), box.left + int(cols[0]), box.top + int(rows[-1]), box.left + int(cols[-1])
+    )
+
+
+def _row_texts(g: CellGrid, box: Box, r: int, text_at: TextAt) -> list[str]:
+    return [
+        text_at(r, c).strip().casefold() if g.cls[r, c] == TEXT else ""
+        for c in range(box.left, box.right + 1)
+    ]
+
+
+def _has_header(g: CellGrid, box: Box) -> bool:
+    return _starts_with_header(g, box) or _header_only(g, box)
+
+
+def _header_only(g: CellGrid, box: Box) -> bool:
+    """A short piece of label rows only: the header of the values that follow it."""
+    if box.height > 6:
+        return False
+    sub = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
+    if (sub == VALUE).any():
+        return False
+    return bool(((sub == TEXT).sum(axis=1) >= 2).any())
+
+
+def _starts_with_header(g: CellGrid, box: Box) -> bool:
+    """One of the leading label rows of ``box`` heads the values below it."""
+    for r in range(box.top, min(box.bottom, box.top + 4)):
+        if (row_cells(g, box, r) == VALUE).any():
+            return False
+        if is_header_row(g, Box(r, box.left, box.bottom, box.right), r):
+            return True
+    return False
+
+
+def _repeats_header(g: CellGrid, head: Box, r: int, cand: Box, text_at: TextAt) -> bool:
+    """Row ``r`` of ``cand`` carries (most of) the same labels as the header row of ``head``."""
+    return bool(_repeat_rows(g, head, r, r, cand).any())
+
+
+def _repeat_rows(g: CellGrid, head: Box, r0: int, r1: int, cand: Box) -> np.ndarray:
+    """For rows ``r0..r1``: does each repeat (60 %+ of) the labels of ``head``'s top row?"""
+    left, right = max(head.left, cand.left), min(head.right, cand.right)
+    if left > right or r0 > r1:
+        return np.zeros(max(r1 - r0 + 1, 0), dtype=bool)
+    hdr = g.label_ids[head.top, left : right + 1]
+    n = int((hdr >= 0).sum())
+    if n < 2:
+        return np.zeros(r1 - r0 + 1, dtype=bool)
+    same = (g.label_ids[r0 : r1 + 1, left : right + 1] == hdr) & (hdr >= 0)
+    return same.sum(axis=1) >= 0.6 * n
+
+
+def _compatible(a: Box, b: Box) -> bool:
+    """``b`` sits under ``a``'s columns (a little slack on each side)."""
+    overlap = a.cols_overlap(b)
+    return overlap >= 0.7 * min(a.width, b.width) and b.left >= a.left - 2 and b.right <= a.right + 1
+
+
+def _ends_with_total(g: CellGrid, box: Box, text_at: TextAt) -> bool:
+    """A grand-total row closes a table: what follows a blank row after it is something else."""
+    r = box.bottom
+    texts = [text_at(r, c) for c in range(box.left, box.right + 1) if g.cls[r, c] == TEXT]
+    return bool(texts) and bool(GRAND_TOTAL.search(texts[0])) and not SUBTOTAL.search(texts[0])
+
+
+def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
+    """Group pieces into table skeletons with their titles and notes."""
+    peeled: list[Piece] = []
+    for box in pieces:
+        peeled.extend(_peel(g, box, text_at))
+    peeled.sort(key=lambda p: (p.box.top, p.box.left))
+    tables: list[Skeleton] = []
+    lines: list[Piece] = []
+    used: set[int] = set()
+    for i, p in enumerate(peeled):
+        if i in used:
+            continue
+        if p.line or (p.box.width < 2 and p.box.height < 2):
+            lines.append(p) if p.line else None
+            continue
+        sk = Skeleton(p.box, [p])
+        headed = _has_header(g, p.box)
+        head_box = p.box
+        # stack what continues this table across blank rows
+        j = i + 1
+        pending: list[int] = []
+        while j < len(peeled):
+            q = peeled[j]
+            if j in used or q.box.top <= sk.box.bottom or not q.box.cols_overlap(sk.box):
+                j += 1
+                continue
+            last_bottom = peeled[pending[-1]].box.bottom if pending else sk.box.bottom
+            if q.box.top - last_bottom - 1 > MAX_INNER_GAP:
+                break
+            if not headed or _ends_with_total(g, sk.box, text_at):
+                break
+            if q.line:
+                if not sk.box.left - 2 <= q.box.left <= sk.box.left + 1:
+                    break
+                pending.append(j)
+                j += 1
+                continue
+            if not _compatible(sk.box, q.box) or q.box.width_share(sk.box) < 0.5:
+                break
+            own_header = _starts_with_header(g, q.box) or _repeats_header(
+                g, head_box, q.box.top, q.box, text_at
+            )
+            if own_header:
+                break
+            for k in [*pending, j]:
+                used.add(k)
+                sk.parts.append(peeled[k])
+                sk.box = sk.box.union(peeled[k].box)
+            pending = []
+            j += 1
+        tables.append(sk)
+    # lone labels still free become titles (just above) or notes (just below) of the nearest table
+    taken = {id(part) for sk in tables for part in sk.parts}
+    free = [
+        p
+        for p in lines
+        if id(p) not in taken
+        and not any(sk.box.rows_overlap(p.box) and sk.box.cols_overlap(p.box) for sk in tables)
+    ]
+    _attach_labels(tables, free)
+    return [t for sk in tables for t in _split_copies(g, sk, text_at)]
+
+
+def _attach_labels(tables: list[Skeleton], free: list[Piece]) -> None:
+    """Titles chain upwards from a table (nearest first), notes chain downwards."""
+    left = list(free)
+    for where in ("title", "note"):
+        order = sorted(left, key=lambda x: x.box.top, reverse=where == "title")
+        left = []
+        for p in order:
+            best: tuple[int, Skeleton] | None = None
+            for sk in tables:
+                b = sk.box
+                if not (b.left - 1 <= p.box.left <= b.right):
+                    continue
+                if where == "title":
+                    edge = min([b.top, *(t.top for t in sk.titles)])
+                    d = edge - p.box.bottom
+                else:
+                    edge = max([b.bottom, *(n.bottom for n in sk.notes)])
+                    d = p.box.top - edge
+                if 0 < d <= MAX_LABEL_GAP + 1 and (best is None or d < best[0]):
+                    best = (d, sk)
+            if best is None:
+                left.append(p)
+            else:
+                (best[1].titles if where == "title" else best[1].notes).append(p.box)
+    for sk in tables:
+        sk.titles.sort()
+        sk.notes.sort()
+
+
+def _split_copies(g: CellGrid, sk: Skeleton, text_at: TextAt) -> list[Skeleton]:
+    """Split a table whose header row repeats lower down or repeats its first label to the right."""
+    box = sk.box
+    if box.height < 3 or not is_header_row(g, box, box.top):
+        return [sk]
+    first = text_at(box.top, box.left).strip().casefold() if g.cls[box.top, box.left] == TEXT else ""
+    labels = {int(x) for x in g.label_ids[box.top, box.left : box.right + 1] if x >= 0}
+    if first and len(labels) >= 2:
+        cuts = [
+            c
+            for c in range(box.left + 2, box.right + 1)
+            if g.cls[box.top, c] == TEXT and text_at(box.top, c).strip().casefold() == first
+        ]
+        if cuts:
+            edges = [box.left, *cuts, box.right + 1]
+            out = []
+            for a, b in pairwise(edges):
+                sub = Box(box.top, a, box.bottom, b - 1)
+                out.append(Skeleton(sub, [Piece(sub, False)], list(sk.titles) if a == box.left else [], []))
+            out[-1].notes = list(sk.notes)
+            return out
+    hits = np.flatnonzero(_repeat_rows(g, box, box.top + 2, box.bottom - 1, box))
+    for r in (int(x) + box.top + 2 for x in hits[:1]):
+        if r + 1 <= box.bottom:
+            # lone labels right above the repeated header are the lower table's title lines
+            cut = r
+            while cut - 1 > box.top + 1 and is_text_line(g, box, cut - 1):
+                cut -= 1
+            upper = _tighten(g, Box(box.top, box.left, cut - 1, box.right)) or box
+            lower = Box(r, box.left, box.bottom, box.right)
+            titles = [Box(x, box.left, x, box.right) for x in range(cut, r)]
+            first_sk = Skeleton(upper, [Piece(upper, False)], sk.titles, [])
+            rest = _split_copies(g, Skeleton(lower, [Piece(lower, False)], titles, sk.notes), text_at)
+            return [first_sk, *rest]
+    return [sk]

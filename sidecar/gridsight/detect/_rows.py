@@ -1,0 +1,112 @@
+"""Row-level judgements shared by assembly and structure: header-like rows, text lines, notes.
+
+Headers are recognised by contrast with the body below them, never by position alone: a header
+row is mostly labels (or a run of years) where the body holds values, or it carries formatting
+(bold, fill, borders) that the body does not.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from gridsight.detect._cells import TEXT, VALUE, CellGrid
+from gridsight.detect._segment import Box
+
+NOTE_MARKER = re.compile(
+    r"^\s*(\*|†|‡|¹|²|³|\(?\d{1,2}[).:]|\(?[a-z]\)|notes?\b|sources?\b|nb\b|n\.b\.|footnote|remark)",
+    re.IGNORECASE,
+)
+
+
+def row_cells(g: CellGrid, box: Box, r: int) -> np.ndarray:
+    return g.cls[r, box.left : box.right + 1]
+
+
+def body_value_cols(g: CellGrid, box: Box, start: int) -> np.ndarray:
+    """Columns (relative to box) where rows ``start..bottom`` hold values more often than labels."""
+    if start > box.bottom:
+        return np.zeros(box.width, dtype=bool)
+    body = g.cls[start : box.bottom + 1, box.left : box.right + 1]
+    n_val = (body == VALUE).sum(axis=0)
+    n_txt = (body == TEXT).sum(axis=0)
+    return (n_val > n_txt) & (n_val > 0)
+
+
+def _yearish(g: CellGrid, r: int, box: Box) -> bool:
+    y = g.yearish[r, box.left : box.right + 1]
+    occ = g.cls[r, box.left : box.right + 1] != 0
+    return bool(
+        occ.sum() >= 2 and (y | ~occ | (g.cls[r, box.left : box.right + 1] == TEXT)).all() and y.any()
+    )
+
+
+def is_header_row(g: CellGrid, box: Box, r: int) -> bool:
+    """A row that labels the columns of the rows under it inside ``box``."""
+    cells = row_cells(g, box, r)
+    occ = cells != 0
+    n = int(occ.sum())
+    if n == 0:
+        return False
+    n_text = int((cells == TEXT).sum())
+    merged_wide = bool(g.merge_span[r, box.left : box.right + 1].max(initial=1) >= 2)
+    if n < 2 and not merged_wide:
+        return False
+    vals = body_value_cols(g, box, r + 1)
+    style_row = g.styled[r, box.left : box.right + 1][occ].mean() >= 0.5
+    if r < box.bottom:
+        below = g.styled[r + 1 : box.bottom + 1, box.left : box.right + 1]
+        below_occ = g.cls[r + 1 : box.bottom + 1, box.left : box.right + 1] != 0
+        style_body = below[below_occ].mean() >= 0.5 if below_occ.any() else False
+    else:
+        style_body = False
+    style_contrast = bool(style_row and not style_body)
+    if _yearish(g, r, box) and vals.any():
+        return True
+    if n_text < 0.5 * n:
+        return False
+    if vals.sum() >= 2:
+        # a header names most value columns (a merged label counts for every column it spans)
+        spans = g.merge_span[r, box.left : box.right + 1]
+        covered = np.zeros(box.width, dtype=bool)
+        for j in np.flatnonzero(occ):
+            covered[j : j + int(spans[j])] = True
+        if (covered & vals).sum() < 0.5 * vals.sum() and not style_contrast:
+            return False
+    if not vals.any():
+        # all-label body: only formatting can tell a header apart (or it is the only row)
+        return style_contrast or r == box.bottom
+    # labels above value columns, or a formatting contrast
+    return bool(((cells == TEXT) & vals).any() or style_contrast)
+
+
+def is_text_line(g: CellGrid, box: Box, r: int) -> bool:
+    """One label alone in its row (a title, a note, a section label), or one label repeated
+    across the row, which is how a merged title looks once exported to CSV."""
+    cells = row_cells(g, box, r)
+    occ = cells != 0
+    if occ.sum() == 1:
+        return bool((cells == TEXT).any())
+    ids = g.label_ids[r, box.left : box.right + 1][occ]
+    return bool(
+        occ.sum() >= 2 and (ids >= 0).all() and (ids == ids[0]).all() and g.text_len[r, box.left] >= 12
+    )
+
+
+def is_line_block(g: CellGrid, box: Box) -> bool:
+    """Every row is a lone label (a title or a paragraph of notes)."""
+    return all(
+        is_text_line(g, box, r) or not row_cells(g, box, r).any() for r in range(box.top, box.bottom + 1)
+    )
+
+
+def looks_like_note(g: CellGrid, box: Box, r: int, text: str) -> bool:
+    """A lone label at the bottom that reads as a footnote rather than a short last data row."""
+    if NOTE_MARKER.match(text):
+        return True
+    col = int(np.flatnonzero(row_cells(g, box, r))[0]) + box.left
+    lens = g.text_len[box.top : r, col]
+    lens = lens[lens > 0]
+    typical = float(np.median(lens)) if lens.size else 0.0
+    return len(text.strip()) >= 25 and len(text.strip()) > 2 * typical

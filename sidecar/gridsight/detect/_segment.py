@@ -1,0 +1,158 @@
+"""Candidate proposal: cut the sheet at empty rows and columns, then re-join what belongs together.
+
+Recursive XY-cut (empty rows first, then empty columns, until nothing splits) gives the bounding
+lines the paper's appendix C enumerates, in O(cells x depth) numpy work instead of O(n^4) candidate
+rectangles. It over-splits on purpose: a sparse column, a row-label column standing apart, a header
+row above a blank row all become their own pieces; ``join_columns`` puts row-aligned pieces back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+#: Beyond this many pieces a sheet is noise (a checkerboard of dots); stop cutting finer.
+MAX_PIECES = 20_000
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Box:
+    """A rectangle in local (array) coordinates, inclusive."""
+
+    top: int
+    left: int
+    bottom: int
+    right: int
+
+    @property
+    def height(self) -> int:
+        return self.bottom - self.top + 1
+
+    @property
+    def width(self) -> int:
+        return self.right - self.left + 1
+
+    def union(self, other: Box) -> Box:
+        return Box(
+            min(self.top, other.top),
+            min(self.left, other.left),
+            max(self.bottom, other.bottom),
+            max(self.right, other.right),
+        )
+
+    def rows_overlap(self, other: Box) -> int:
+        return max(0, min(self.bottom, other.bottom) - max(self.top, other.top) + 1)
+
+    def width_share(self, other: Box) -> float:
+        """This box's width as a share of ``other``'s."""
+        return self.width / other.width
+
+    def cols_overlap(self, other: Box) -> int:
+        return max(0, min(self.right, other.right) - max(self.left, other.left) + 1)
+
+
+def _runs(mask: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """Inclusive (start, end) of each run of True."""
+    if not mask.any():
+        return []
+    padded = np.concatenate(([False], mask, [False])).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def xy_cut(occ: npt.NDArray[np.bool_]) -> list[Box]:
+    """Leaves of the recursive cut at fully empty rows/columns, each tight around its cells."""
+    h, w = occ.shape
+    if h == 0 or w == 0 or not occ.any():
+        return []
+    out: list[Box] = []
+    stack = [Box(0, 0, h - 1, w - 1)]
+    while stack:
+        b = stack.pop()
+        sub = occ[b.top : b.bottom + 1, b.left : b.right + 1]
+        row_runs = _runs(sub.any(axis=1))
+        col_runs = _runs(sub.any(axis=0))
+        if not row_runs:
+            continue
+        if len(out) + len(stack) > MAX_PIECES:
+            out.append(
+                Box(
+                    b.top + row_runs[0][0],
+                    b.left + col_runs[0][0],
+                    b.top + row_runs[-1][1],
+                    b.left + col_runs[-1][1],
+                )
+            )
+            continue
+        if len(row_runs) > 1:
+            stack.extend(Box(b.top + r0, b.left, b.top + r1, b.right) for r0, r1 in row_runs)
+        elif len(col_runs) > 1:
+            r0, r1 = row_runs[0]
+            stack.extend(Box(b.top + r0, b.left + c0, b.top + r1, b.left + c1) for c0, c1 in col_runs)
+        else:
+            out.append(
+                Box(
+                    b.top + row_runs[0][0],
+                    b.left + col_runs[0][0],
+                    b.top + row_runs[0][1],
+                    b.left + col_runs[0][1],
+                )
+            )
+    return sorted(out)
+
+
+def _between_empty(occ: npt.NDArray[np.bool_], a: Box, b: Box) -> bool:
+    """No occupied cell in the columns strictly between two horizontally ordered boxes."""
+    top, bottom = min(a.top, b.top), max(a.bottom, b.bottom)
+    return not occ[top : bottom + 1, a.right + 1 : b.left].any()
+
+
+JoinRule = Callable[[Box, Box], bool]
+
+
+def join_columns(
+    pieces: list[Box], occ: npt.NDArray[np.bool_], belongs: JoinRule, max_pieces: int = 3_000
+) -> list[Box]:
+    """Re-join horizontally neighbouring pieces that ``belongs(left, right)`` says are one table.
+
+    Pairs are tried best-first (largest shared row fraction); a joined box then absorbs every
+    piece it touches, so a row-label column and the several pieces of its value area end as one.
+    """
+    boxes = sorted(set(pieces))
+    if len(boxes) > max_pieces:
+        return boxes
+    while True:
+        best: tuple[float, Box, Box] | None = None
+        by_left = sorted(boxes, key=lambda x: x.left)
+        for i, a in enumerate(by_left):
+            for b in by_left[i + 1 :]:
+                if b.left <= a.right:
+                    continue
+                overlap = a.rows_overlap(b)
+                if overlap == 0 or overlap < 0.5 * max(a.height, b.height):
+                    continue
+                frac = overlap / max(a.height, b.height)
+                if best is not None and frac <= best[0]:
+                    continue
+                if _between_empty(occ, a, b) and belongs(a, b):
+                    best = (frac, a, b)
+        if best is None:
+            return sorted(boxes)
+        _, a, b = best
+        u = a.union(b)
+        rest = [c for c in boxes if c not in (a, b)]
+        grown = True
+        while grown:
+            grown = False
+            keep = []
+            for c in rest:
+                if u.rows_overlap(c) and u.cols_overlap(c):
+                    u = u.union(c)
+                    grown = True
+                else:
+                    keep.append(c)
+            rest = keep
+        boxes = [*rest, u]

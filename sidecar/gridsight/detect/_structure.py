@@ -1,0 +1,187 @@
+"""Reading a table's inside: header rows and paths, row-header columns, totals, unit lines."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from gridsight.detect._assemble import Skeleton, TextAt
+from gridsight.detect._cells import TEXT, VALUE, CellGrid
+from gridsight.detect._model import DetectedTable, Label
+from gridsight.detect._rows import is_header_row
+from gridsight.detect._segment import Box
+from gridsight.grid import Range, Sheet
+
+MAX_HEADER_ROWS = 6
+PATH_SEP = " › "
+_TOTAL = re.compile(r"\b(grand\s+total|totals?|sum|overall|all\s+\w+\s+total)\b", re.IGNORECASE)
+_SUBTOTAL = re.compile(r"\b(sub[-\s]?totals?)\b", re.IGNORECASE)
+_UNIT = re.compile(
+    r"(\b(in\s+)?(thousands?|millions?|billions?|mn|bn|usd|eur|gbp|chf|jpy|dollars?|euros?|pounds?|"
+    r"percent(age)?|per\s+cent|kg|tons?|tonnes?|km|mwh|kwh|gwh|units?)\b|[$€£¥%])",
+    re.IGNORECASE,
+)
+_AGG_FORMULA = re.compile(r"^=\s*(SUM|SUBTOTAL|AGGREGATE)\(", re.IGNORECASE)
+
+
+def header_rows(g: CellGrid, box: Box) -> list[int]:
+    """The leading label rows, when one of them heads the values below (or a header-like row)."""
+    rows: list[int] = []
+    found = False
+    for r in range(box.top, min(box.bottom, box.top + MAX_HEADER_ROWS)):
+        header = is_header_row(g, Box(r, box.left, box.bottom, box.right), r)
+        if (g.cls[r, box.left : box.right + 1] == VALUE).any() and not header:
+            break
+        rows.append(r)
+        found = found or header
+    return rows if found else []
+
+
+def _merge_anchor(sheet: Sheet, row: int, col: int) -> tuple[int, int] | None:
+    m = sheet.merge_at(row, col)
+    return (m.top, m.left) if m is not None else None
+
+
+def header_paths(sheet: Sheet, g: CellGrid, box: Box, hrows: list[int], text_at: TextAt) -> list[str]:
+    """Per column, the labels of every header row from top to bottom: ``Revenue › 2023 › Q1``.
+
+    A merged label covers all its columns; in upper header rows a label also covers the empty
+    cells to its right (the common unmerged group-header layout), never in the last header row.
+    """
+    r0, c0 = g.origin
+    out: list[list[str]] = [[] for _ in range(box.width)]
+    for i, r in enumerate(hrows):
+        last = i == len(hrows) - 1
+        carry = ""
+        for j, c in enumerate(range(box.left, box.right + 1)):
+            text = _cell_label(sheet, g, r, c, text_at)
+            if not text:
+                anchor = _merge_anchor(sheet, r + r0, c + c0)
+                if anchor is not None:
+                    ar, ac = anchor[0] - r0, anchor[1] - c0
+                    if 0 <= ar < g.cls.shape[0] and 0 <= ac < g.cls.shape[1]:
+                        text = _cell_label(sheet, g, ar, ac, text_at)
+            if text:
+                carry = text if j > 0 else ""
+            elif not last and carry:
+                text = carry
+            if text and (not out[j] or out[j][-1] != text):
+                out[j].append(text)
+    return [PATH_SEP.join(parts) for parts in out]
+
+
+def _cell_label(sheet: Sheet, g: CellGrid, r: int, c: int, text_at: TextAt) -> str:
+    if g.cls[r, c] == TEXT:
+        return " ".join(text_at(r, c).split())
+    if g.cls[r, c] != 0:
+        cell = sheet.cell(r + g.origin[0], c + g.origin[1])
+        return "" if cell.value is None else str(cell.value)
+    return ""
+
+
+def row_header_cols(g: CellGrid, box: Box, first_data: int) -> list[int]:
+    """Leading columns of labels beside value columns (at most three)."""
+    if first_data > box.bottom:
+        return []
+    body = g.cls[first_data : box.bottom + 1, box.left : box.right + 1]
+    if not (body == VALUE).any():
+        return []
+    cols: list[int] = []
+    for j in range(min(3, box.width - 1)):
+        col = body[:, j]
+        occ = col != 0
+        if occ.sum() == 0 or (col == TEXT).sum() < 0.7 * occ.sum():
+            break
+        cols.append(box.left + j)
+    return cols
+
+
+def total_rows(
+    sheet: Sheet, g: CellGrid, box: Box, first_data: int, text_at: TextAt
+) -> tuple[list[int], list[int]]:
+    totals: list[int] = []
+    subs: list[int] = []
+    r0, c0 = g.origin
+    area = slice(first_data, box.bottom + 1), slice(box.left, box.right + 1)
+    has_text = (g.cls[area] == TEXT).any(axis=1)
+    has_formula = (sheet.formula_ids[area] >= 0).any(axis=1)
+    for r in (int(x) + first_data for x in np.flatnonzero(has_text | has_formula)):
+        texts = [text_at(r, c) for c in range(box.left, box.right + 1) if g.cls[r, c] == TEXT]
+        label = texts[0] if texts else ""
+        if _SUBTOTAL.search(label):
+            subs.append(r)
+            continue
+        if _TOTAL.search(label):
+            totals.append(r)
+            continue
+        fids = sheet.formula_ids[r, box.left : box.right + 1]
+        forms = [sheet.formulas[f] for f in fids if f >= 0]
+        vals = int((g.cls[r, box.left : box.right + 1] == VALUE).sum())
+        if forms and vals and sum(1 for f in forms if _AGG_FORMULA.match(f)) >= max(1, vals // 2):
+            totals.append(r)
+    del r0, c0
+    return totals, subs
+
+
+def _label(sheet: Sheet, g: CellGrid, b: Box, text_at: TextAt) -> Label:
+    r0, c0 = g.origin
+    m = sheet.merge_at(b.top + r0, b.left + c0)
+    rng = m if m is not None else Range(b.top + r0, b.left + c0, b.bottom + r0, b.right + c0, sheet.name)
+    texts = [
+        " ".join(text_at(r, c).split())
+        for r in range(b.top, b.bottom + 1)
+        for c in range(b.left, b.right + 1)
+        if g.cls[r, c] == TEXT
+    ]
+    return Label(rng.with_sheet(sheet.name), " ".join(texts))
+
+
+def _lines(g: CellGrid, boxes: list[Box]) -> list[Box]:
+    """Each occupied row of each label box on its own: one title line, one note, one unit line."""
+    out = []
+    for b in boxes:
+        for r in range(b.top, b.bottom + 1):
+            cols = np.flatnonzero(g.cls[r, b.left : b.right + 1])
+            if cols.size:
+                out.append(Box(r, b.left + int(cols[0]), r, b.left + int(cols[-1])))
+    return out
+
+
+def build_table(sheet: Sheet, g: CellGrid, sk: Skeleton, text_at: TextAt) -> DetectedTable:
+    box = sk.box
+    r0, c0 = g.origin
+    hrows = header_rows(g, box)
+    first_data = (hrows[-1] + 1) if hrows else box.top
+    paths = header_paths(sheet, g, box, hrows, text_at) if hrows else [""] * box.width
+    totals, subs = total_rows(sheet, g, box, first_data, text_at)
+    titles = tuple(_label(sheet, g, t, text_at) for t in _lines(g, sk.titles))
+    notes = tuple(_label(sheet, g, n, text_at) for n in _lines(g, sk.notes))
+    units = [lab for lab in (*titles, *notes) if _UNIT.search(lab.text) and len(lab.text) <= 60]
+    for r in hrows:
+        for c in range(box.left, box.right + 1):
+            if g.cls[r, c] == TEXT:
+                t = " ".join(text_at(r, c).split())
+                if _UNIT.search(t) and re.search(r"^\(.*\)$|^(in|usd|eur|gbp|\$|€|£)\b", t, re.IGNORECASE):
+                    units.append(Label(Range(r + r0, c + c0, r + r0, c + c0, sheet.name), t))
+    rng = Range(box.top + r0, box.left + c0, box.bottom + r0, box.right + c0, sheet.name)
+    return DetectedTable(
+        range=rng,
+        header_rows=tuple(r + r0 for r in hrows),
+        header_paths=tuple(paths),
+        row_header_cols=tuple(c + c0 for c in row_header_cols(g, box, first_data)),
+        titles=titles,
+        notes=notes,
+        units=tuple(units),
+        total_rows=tuple(r + r0 for r in totals),
+        subtotal_rows=tuple(r + r0 for r in subs),
+    )
+
+
+def is_table(g: CellGrid, box: Box) -> bool:
+    """Big enough and dense enough to be a table rather than a stray label or a paragraph."""
+    if box.width < 2 or box.height < 2:
+        return False
+    sub = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
+    per_row = (sub != 0).sum(axis=1)
+    return bool((per_row >= 2).sum() >= 2 and np.count_nonzero(sub) >= 4)

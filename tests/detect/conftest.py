@@ -1,0 +1,42 @@
+"""A small styled workbook, written by openpyxl, shared by the detection tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+from openpyxl.styles import Border, Font, PatternFill, Side
+
+
+def _styled_workbook(path: Path) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Report"
+    ws["A1"] = "Quarterly sales"
+    ws.merge_cells("A1:H1")
+    ws["A1"].font = Font(bold=True, size=14)
+    thin = Side(style="thin")
+    for left, name in ((1, "Product"), (5, "City")):
+        heads = [name, "Q1", "Q2"]
+        for j, h in enumerate(heads):
+            c = ws.cell(row=3, column=left + j, value=h)
+            c.font = Font(bold=True)
+            c.fill = PatternFill("solid", fgColor="DDDDDD")
+            c.border = Border(bottom=thin)
+        for i in range(4):
+            ws.cell(row=4 + i, column=left, value=f"{name.lower()} {i + 1}")
+            ws.cell(row=4 + i, column=left + 1, value=(i + 1) * 10)
+            ws.cell(row=4 + i, column=left + 2, value=(i + 1) * 11)
+    ws["A8"] = "Total"
+    ws["B8"] = "=SUM(B4:B7)"
+    ws["C8"] = "=SUM(C4:C7)"
+    ws["A10"] = "Source: sales ledger, unaudited figures for the quarter"
+    wb.save(path)
+    return path
+
+
+@pytest.fixture
+def styled_xlsx(tmp_path: Path) -> Path:
+    """Merged title over two side-by-side tables (bold, filled, bordered headers), a total and a note."""
+    return _styled_workbook(tmp_path / "report.xlsx")
