@@ -156,19 +156,55 @@ class Table:
 
 
 def table_from_sheet(sheet: Sheet, area: Range | None = None) -> Table | None:
-    """The table in ``area`` (default: the used range) with its first row as headers."""
-    area = area or sheet.used_range
-    if area is None or area.height < 2:
+    """The table in ``area`` with its first row as headers (default: the sheet's largest detected
+    table, without its title, notes and total rows)."""
+    if area is None:
+        tables = tables_in_sheet(sheet)
+        return max(
+            tables,
+            key=lambda t: len(t.columns) * (t.columns[0].data.height if t.columns else 0),
+            default=None,
+        )
+    return _table(sheet, area.top, area.bottom, area.left, area.right, None)
+
+
+def tables_in_sheet(sheet: Sheet) -> list[Table]:
+    """Every table table detection finds, as formula targets (data rows stop before totals)."""
+    from gridsight.detect import detect_tables
+
+    out = []
+    for t in detect_tables(sheet).tables:
+        header = max(t.header_rows) if t.header_rows else t.range.top
+        bottom = t.range.bottom
+        totals = set(t.total_rows) | set(t.subtotal_rows)
+        while bottom > header and bottom in totals:
+            bottom -= 1
+        table = _table(sheet, header, bottom, t.range.left, t.range.right, t.header_paths)
+        if table is not None:
+            out.append(table)
+    if not out and sheet.used_range is not None:
+        u = sheet.used_range
+        table = _table(sheet, u.top, u.bottom, u.left, u.right, None)
+        if table is not None:
+            out.append(table)
+    return out
+
+
+def _table(
+    sheet: Sheet, top: int, bottom: int, left: int, right: int, paths: tuple[str, ...] | None
+) -> Table | None:
+    if bottom <= top:
         return None
-    top = area.top
-    bottom = area.bottom
     cols: list[Column] = []
-    for c in range(area.left, area.right + 1):
+    for c in range(left, right + 1):
+        path = paths[c - left] if paths and c - left < len(paths) else ""
         head = sheet.cell(top, c)
-        name = str(head.value).strip() if head.value is not None else f"Column {c + 1}"
+        name = path.split(" › ")[-1] if path else (str(head.value).strip() if head.value is not None else "")
+        name = name or f"Column {c + 1}"
+        words = _words(path or name)
         data = Range(top + 1, c, bottom, c, sheet.name)
         kind, distinct = _column_kind(sheet, data)
-        cols.append(Column(name, c, data, kind, frozenset(_stem(w) for w in _words(name)), distinct))
+        cols.append(Column(name, c, data, kind, frozenset(_stem(w) for w in words), distinct))
     return Table(sheet, top, cols)
 
 
@@ -311,6 +347,16 @@ class _Request:
                 return "desc"
             if w in _ASC:
                 return "asc"
+        return None
+
+    def after_superlative(self, cols: list[Column]) -> Column | None:
+        """The column named within three words after 'highest', 'most', 'lowest'...: the key."""
+        for i, w in enumerate(self.words):
+            if w in _DESC or w in _ASC:
+                window = {_stem(x) for x in self.words[i + 1 : i + 4]}
+                hits = [c for c in cols if (c.words - _STOP) and (c.words - _STOP) <= window | (c.words & _STOP)]
+                if hits:
+                    return hits[0]
         return None
 
     def score(self, col: Column) -> float:
@@ -513,7 +559,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
 
     # lookups: "the X of the <row> with the highest Y", "youngest billionaire's gender"
     if direction is not None and n is None and numeric:
-        key = numeric[0]
+        key = q.after_superlative(numeric) or numeric[0]
         conds = q.conditions(exclude=(key,))
         ranked_all = q.ranked(("text", "bool", "number", "date"))
         answers = [c for c in ranked_all if c is not key]
@@ -608,11 +654,20 @@ def generate_formula(
         else workbook.sheets[0]
     )
     rng = Range.parse(area) if isinstance(area, str) else area
-    table = table_from_sheet(sh, rng)
     if not request.strip():
         return Answer(request, None, reason="the request is empty")
-    if table is None:
+    tables = [table_from_sheet(sh, rng)] if rng is not None else tables_in_sheet(sh)
+    tables = [t for t in tables if t is not None]
+    if not tables:
         return Answer(request, None, reason=f"sheet {sh.name!r} holds no table to compute on")
+    # several tables: the one whose headers the request names best
+    table = max(
+        tables,
+        key=lambda t: (
+            sum(_Request(request, t).score(c) for c in t.columns),
+            len(t.columns) * t.columns[0].data.height,
+        ),
+    )
     found = candidates(request, table)
     q = _Request(request, table)
     closest = tuple(c.name for c in q.ranked()[:3])
