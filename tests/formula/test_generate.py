@@ -177,7 +177,11 @@ def test_bench_formula_contract(corpus: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("request_text", "formula", "value"),
     [
-        ("What is the total of North?", "=SUM(B4:B15)", 1815),  # the title above and the Total row below stay out
+        (
+            "What is the total of North?",
+            "=SUM(B4:B15)",
+            1815,
+        ),  # the title above and the Total row below stay out
         ("What is the average Target?", "=AVERAGE(I4:I7)", 1625),  # the second table on the sheet
         ("Which region has the highest growth?", "=INDEX(H4:H7,MATCH(MAX(J4:J7),J4:J7,0))", "East"),
         ("Which month had the highest West?", "=INDEX(A4:A15,MATCH(MAX(E4:E15),E4:E15,0))", 45627),

@@ -354,7 +354,9 @@ class _Request:
         for i, w in enumerate(self.words):
             if w in _DESC or w in _ASC:
                 window = {_stem(x) for x in self.words[i + 1 : i + 4]}
-                hits = [c for c in cols if (c.words - _STOP) and (c.words - _STOP) <= window | (c.words & _STOP)]
+                hits = [
+                    c for c in cols if (c.words - _STOP) and (c.words - _STOP) <= window | (c.words & _STOP)
+                ]
                 if hits:
                     return hits[0]
         return None
