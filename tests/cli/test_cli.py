@@ -222,3 +222,14 @@ def test_help_lists_the_commands() -> None:
         assert f"  {name} " in out
     code, out, _ = run("bench", "--help")
     assert code == 0 and "  read " in out and "  formula " in out
+
+
+def test_demo_finds_tables_and_answers() -> None:
+    code, out, _ = run("demo", "--format", "json")
+    doc = json.loads(out)
+    ranges = [t["range"] for t in doc["detection"]["tables"]]
+    assert ranges == ["A3:F16", "H3:J7"]
+    assert [(a["formula"], a["value"]) for a in doc["answers"]] == [
+        ("=SUM(B4:B15)", 1815),
+        ("=INDEX(H4:H7,MATCH(MAX(J4:J7),J4:J7,0))", "East"),
+    ]

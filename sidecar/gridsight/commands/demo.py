@@ -13,7 +13,17 @@ from gridsight.commands._shared import echo_json, format_option
 from gridsight.commands.info import print_summary, workbook_summary
 from gridsight.commands.show import grid_doc, print_grid
 from gridsight.demo import DEMO_NAME, build_demo_workbook
+from gridsight.detect import detect_tables
+from gridsight.detect.cli import describe_detection
+from gridsight.formula import generate_formula
 from gridsight.sources import open_workbook
+
+
+#: Questions the demo answers with formulas (deterministic tier: no model needed).
+DEMO_QUESTIONS = (
+    "What is the total of North?",
+    "Which region has the highest growth?",
+)
 
 
 @click.command("demo")
@@ -32,10 +42,32 @@ def command(out: Path | None, fmt: str) -> None:
         summary = workbook_summary(wb, Path(DEMO_NAME) if out is None else path)
         sheet = wb.sheets[0]
         grid = grid_doc(sheet, sheet.used_range, formulas=True)
+        detection = detect_tables(sheet)
+        answers = [generate_formula(q, wb, sheet) for q in DEMO_QUESTIONS]
         if fmt == "json":
-            echo_json({"workbook": summary, "grid": grid})
+            echo_json(
+                {
+                    "workbook": summary,
+                    "grid": grid,
+                    "detection": detection.to_dict(),
+                    "answers": [a.to_dict() for a in answers],
+                }
+            )
             return
         print_summary(summary)
         print_grid(sheet, grid, formulas=True)
+        console = stdout_console()
+        console.print(Text("Tables found:", style="bold"))
+        for line in describe_detection(detection):
+            console.print(Text(line))
+        console.print(Text("Questions answered with formulas:", style="bold"))
+        for a in answers:
+            console.print(Text(f"  {a.request}"))
+            if a.formula is None:
+                console.print(Text(f"    cannot: {a.reason}"))
+                continue
+            console.print(Text(f"    {a.formula}  ->  {a.value}"))
+            if a.explanation:
+                console.print(Text(f"    {a.explanation}"))
         if out is not None:
             stdout_console().print(Text(f"demo workbook saved to {path}"))

@@ -13,7 +13,8 @@ from gridsight.detect._refine import load_refiner
 from gridsight.sources import open_workbook
 
 
-def _describe(det: Detection) -> list[str]:
+def describe_detection(det: Detection) -> list[str]:
+    """The detection as the lines `gridsight detect` prints."""
     used = det.used_range.ref() if det.used_range else "-"
     lines = [f"sheet {det.sheet}: {len(det.tables)} table(s)  used {used}"]
     for i, t in enumerate(det.tables, 1):
@@ -87,7 +88,7 @@ def command(path: Path, sheet: str | None, fmt: str, picture: Path | None, no_mo
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return
     for det in detections:
-        click.echo("\n".join(_describe(det)))
+        click.echo("\n".join(describe_detection(det)))
     click.echo(f"({why})")
     for p in pictures:
         click.echo(f"wrote {p}")
