@@ -226,6 +226,7 @@ def test_help_lists_the_commands() -> None:
 
 def test_demo_finds_tables_and_answers() -> None:
     code, out, _ = run("demo", "--format", "json")
+    assert code == 0
     doc = json.loads(out)
     ranges = [t["range"] for t in doc["detection"]["tables"]]
     assert ranges == ["A3:F16", "H3:J7"]

@@ -18,7 +18,6 @@ from gridsight.detect.cli import describe_detection
 from gridsight.formula import generate_formula
 from gridsight.sources import open_workbook
 
-
 #: Questions the demo answers with formulas (deterministic tier: no model needed).
 DEMO_QUESTIONS = (
     "What is the total of North?",
