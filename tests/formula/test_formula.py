@@ -269,3 +269,13 @@ def test_cli_bad_formulas(args: list[str], code: int, text: str) -> None:
     res = CliRunner().invoke(cli, ["explain-formula", *args])
     assert res.exit_code == code
     assert text in res.stdout + res.stderr and "Traceback" not in res.stdout + res.stderr
+
+
+def test_explanations_use_detected_header_paths(corpus: Path) -> None:
+    from gridsight.sources import open_workbook
+
+    wb = open_workbook(corpus / "tables" / "tasi" / "xlsx" / "4.xlsx")
+    assert (
+        explain_formula("=SUM(B9:B20)", wb)
+        == "Returns the sum of PRODUCTION RECORD › TOTAL › UNITS (B9:B20)."
+    )

@@ -46,6 +46,27 @@ class _Namer:
     def __init__(self, workbook: Workbook | None, sheet: Sheet | None) -> None:
         self.wb = workbook
         self.sheet = sheet
+        self._tables: dict[str, list[object]] = {}
+
+    def _detected_header(self, sheet: Sheet, rng: Range) -> str | None:
+        """The header path table detection gives the range's column, when the range lies in a
+        detected table's body (multi-row headers: 'Revenue › 2023 › Q1')."""
+        if sheet.name not in self._tables:
+            from gridsight.detect import detect_tables
+
+            try:
+                self._tables[sheet.name] = list(detect_tables(sheet).tables)
+            except Exception:  # explanation must not fail because detection did
+                self._tables[sheet.name] = []
+        for t in self._tables[sheet.name]:
+            tr = t.range  # type: ignore[attr-defined]
+            header = max(t.header_rows) if t.header_rows else None  # type: ignore[attr-defined]
+            if header is None or rng.width != 1 or not (tr.left <= rng.left <= tr.right):
+                continue
+            if header < rng.top and rng.bottom <= tr.bottom:
+                path = t.header_paths[rng.left - tr.left]  # type: ignore[attr-defined]
+                return path or None
+        return None
 
     def _sheet_for(self, ref: Ref) -> Sheet | None:
         if ref.sheet and self.wb is not None:
@@ -74,7 +95,7 @@ class _Namer:
                 return f"{col} for {row}"
             return col or row
         if rng.width == 1:
-            return _text_above(sheet, rng.top, rng.left)
+            return self._detected_header(sheet, rng) or _text_above(sheet, rng.top, rng.left)
         if rng.height == 1 and rng.width > 1:
             return _text_left(sheet, rng.top, rng.left)
         return None
