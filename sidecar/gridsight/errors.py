@@ -7,8 +7,12 @@ The CLI turns any :class:`GridSightError` into one line on stderr and exit code 
 from __future__ import annotations
 
 __all__ = [
+    "CertificateError",
     "CorruptFileError",
+    "EditConflictError",
+    "EditPlanError",
     "EncodingError",
+    "FileChangedError",
     "FormulaPolicyError",
     "FormulaSyntaxError",
     "GrammarError",
@@ -17,7 +21,9 @@ __all__ = [
     "ModelIntegrityError",
     "ModelKindError",
     "ModelNotFoundError",
+    "NothingToUndoError",
     "PasswordProtectedError",
+    "PlanStateError",
     "PromptTooLongError",
     "RangeSyntaxError",
     "RequestCancelledError",
@@ -25,6 +31,7 @@ __all__ = [
     "ResourceLimitError",
     "SnapshotError",
     "SourceNotFoundError",
+    "TokenizerError",
     "UnknownSheetError",
     "UnsupportedFormatError",
 ]
@@ -115,3 +122,39 @@ class FormulaSyntaxError(GridSightError, ValueError):
 
 class FormulaPolicyError(GridSightError):
     """A formula GridSight refuses to write or run (external calls, links, DDE)."""
+
+
+class EditPlanError(GridSightError, ValueError):
+    """An edit plan that is malformed or did not validate; nothing was written."""
+
+    def __init__(self, message: str, problems: list[dict[str, object]] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or []
+
+
+class EditConflictError(GridSightError):
+    """A cell an edit plan (or an undo) would write no longer holds what the plan expected."""
+
+    def __init__(self, message: str, conflicts: list[dict[str, object]] | None = None) -> None:
+        super().__init__(message)
+        self.conflicts = conflicts or []
+
+
+class FileChangedError(EditConflictError):
+    """The workbook file changed on disk since it was read or previewed; nothing was written."""
+
+
+class PlanStateError(GridSightError):
+    """An edit plan asked to do something its state forbids (applied twice, not previewed, replayed)."""
+
+
+class NothingToUndoError(GridSightError):
+    """Undo was asked for a workbook whose undo journal is empty."""
+
+
+class CertificateError(GridSightError):
+    """The local HTTPS certificate could not be created, read or trusted."""
+
+
+class TokenizerError(GridSightError):
+    """A tokenizer needed for token counts is missing or unreadable (e.g. cl100k_base offline data)."""

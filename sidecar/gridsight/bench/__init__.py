@@ -18,6 +18,7 @@ BENCHMARKS: dict[str, str] = {
     "detect": "gridsight.bench.detect",
     "model": "gridsight.bench.model",
     "formula": "gridsight.bench.formula",
+    "serve": "gridsight.bench.serve",
 }
 
 

@@ -21,6 +21,7 @@ from gridsight.sources._base import (
 )
 from gridsight.sources.calamine import CalamineSource
 from gridsight.sources.csv import CsvSource
+from gridsight.sources.live_excel import LiveExcelSource
 from gridsight.sources.memory import MemorySource
 from gridsight.sources.snapshot import SnapshotSource, dump_snapshot, load_snapshot, snapshot_schema
 from gridsight.sources.snapshot_file import SnapshotFileSource
@@ -51,6 +52,11 @@ register_source(
     description="snapshot.v1 JSON written by the Excel add-in",
 )
 register_source("officejs", SnapshotSource, description="snapshot.v1 document in memory (the add-in)")
+register_source(
+    "xlwings",
+    LiveExcelSource,
+    description="a workbook open in Excel, through xlwings (Windows/macOS; imported on use)",
+)
 register_source("memory", MemorySource, description="a Workbook already in memory (tests)")
 
 
@@ -85,6 +91,7 @@ def open_workbook(
 __all__ = [
     "CalamineSource",
     "CsvSource",
+    "LiveExcelSource",
     "MemorySource",
     "SnapshotFileSource",
     "SnapshotSource",
