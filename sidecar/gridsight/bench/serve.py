@@ -2,8 +2,8 @@
 
 The server runs as a real `gridsight serve` child process (so its memory is its own), on a fresh
 data folder. Endpoints: health; range read; snapshot upload (1k cells); detect on a generated
-10k-cell sheet when table detection is installed; suggest when it exists (it does not yet: its
-figures are reported as null with a note, never invented). Each corpus workbook is also opened
+10k-cell sheet when table detection is installed; suggest (completions of "total col") when the
+formula language feature is installed (otherwise its figures are null with a note, never invented). Each corpus workbook is also opened
 through the API once, so any folder with the corpus layout exercises the file path.
 """
 
@@ -194,16 +194,14 @@ def command(corpus: Path | None, out: Path | None) -> None:
                 endpoints["detect"] = lambda: ("GET", f"/api/v1/workbooks/{wid}/detect?sheet=Data", None)
             else:
                 notes.append("table detection is not installed: detect_p95_ms is null")
-            if features.get("suggest", {}).get("available"):  # pragma: no cover - not built yet
+            if features.get("formula-language", {}).get("available"):
                 endpoints["suggest"] = lambda: (
                     "POST",
-                    f"/api/v1/workbooks/{wid}/suggest",
-                    b'{"text": "total"}',
+                    f"/api/v1/workbooks/{wid}/formula/suggest",
+                    b'{"partial": "total col", "sheet": "Data"}',
                 )
             else:
-                notes.append(
-                    "the suggest endpoint does not exist yet: suggest_p50_ms/suggest_p95_ms are null"
-                )
+                notes.append("formula suggestions are not installed: suggest_p50_ms/suggest_p95_ms are null")
             # Last: every upload opens a session, and past the session cap the oldest are closed.
             endpoints["upload"] = lambda: ("POST", "/api/v1/workbooks", upload)
             peak = [idle or 0.0]

@@ -10,6 +10,8 @@ Formulas always use the table's real position, so a table at C5 yields C6:C40, n
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,8 +170,29 @@ def table_from_sheet(sheet: Sheet, area: Range | None = None) -> Table | None:
     return _table(sheet, area.top, area.bottom, area.left, area.right, None)
 
 
+_TABLES: OrderedDict[int, tuple[Sheet, list[Table]]] = OrderedDict()
+_TABLES_LOCK = threading.Lock()
+
+
 def tables_in_sheet(sheet: Sheet) -> list[Table]:
-    """Every table table detection finds, as formula targets (data rows stop before totals)."""
+    """Every table table detection finds, as formula targets (data rows stop before totals).
+
+    Cached per sheet object: sheets are immutable, and suggestions while typing ask again and
+    again about the same one (the cache holds the last 16 sheets)."""
+    with _TABLES_LOCK:
+        hit = _TABLES.get(id(sheet))
+        if hit is not None and hit[0] is sheet:
+            _TABLES.move_to_end(id(sheet))
+            return hit[1]
+    tables = _find_tables(sheet)
+    with _TABLES_LOCK:
+        _TABLES[id(sheet)] = (sheet, tables)
+        while len(_TABLES) > 16:
+            _TABLES.popitem(last=False)
+    return tables
+
+
+def _find_tables(sheet: Sheet) -> list[Table]:
     from gridsight.detect import detect_tables
 
     out = []

@@ -91,7 +91,7 @@ def suggest(
 
 
 def _columns(table: Table, kind: str, prefix: str) -> list[Column]:
-    kinds = ("number", "date") if kind == "number" else ("text", "bool")
+    kinds = ("number",) if kind == "number" else ("text", "bool")
     return [c for c in table.columns if c.kind in kinds and _matches_prefix(c, prefix)]
 
 
