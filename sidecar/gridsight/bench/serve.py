@@ -3,8 +3,9 @@
 The server runs as a real `gridsight serve` child process (so its memory is its own), on a fresh
 data folder. Endpoints: health; range read; snapshot upload (1k cells); detect on a generated
 10k-cell sheet when table detection is installed; suggest (completions of "total col") when the
-formula language feature is installed (otherwise its figures are null with a note, never invented). Each corpus workbook is also opened
-through the API once, so any folder with the corpus layout exercises the file path.
+formula language feature is installed (otherwise its figures are null with a note, never
+invented). Each corpus workbook is also opened through the API once, so any folder with the corpus
+layout exercises the file path.
 """
 
 from __future__ import annotations
