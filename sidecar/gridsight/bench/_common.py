@@ -108,3 +108,16 @@ def peak_rss_mb(children: bool = False) -> float:
     who = resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF
     kb = resource.getrusage(who).ru_maxrss
     return kb / 1024.0 if sys.platform != "darwin" else kb / 1024.0 / 1024.0
+
+
+def run_json_child(argv: list[str], *, timeout: int, what: str) -> dict[str, Any]:
+    """Run a measurement in a fresh interpreter (so its time and peak memory are its own) and
+    read the JSON object it prints last."""
+    import subprocess
+
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+    if proc.returncode != 0:
+        from gridsight.errors import GridSightError
+
+        raise GridSightError(f"{what} failed: {proc.stderr.strip()[-300:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]

@@ -7,8 +7,6 @@ Each 1M-cell read runs in a fresh subprocess so its peak RSS is its own (targets
 from __future__ import annotations
 
 import datetime as dt
-import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -18,7 +16,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from gridsight.bench._common import BenchResult, corpus_options, emit, resolve_corpus
+from gridsight.bench._common import BenchResult, corpus_options, emit, resolve_corpus, run_json_child
 from gridsight.errors import GridSightError
 from gridsight.sources import open_workbook
 
@@ -71,16 +69,9 @@ print(json.dumps({"seconds": secs, "cells": cells, "rss_mb": rss}))
 
 def measure_in_child(path: Path, mode: str) -> dict[str, Any]:
     """Load ``path`` in a fresh interpreter; its own time, cell count and peak RSS."""
-    proc = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(path), mode],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    return run_json_child(
+        [sys.executable, "-c", _CHILD, str(path), mode], timeout=600, what=f"{mode} read of {path.name}"
     )
-    if proc.returncode != 0:
-        raise GridSightError(f"{mode} read of {path.name} failed: {proc.stderr.strip()[-300:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
 def run(corpus: Path | None, cells: int) -> BenchResult:

@@ -1,0 +1,264 @@
+"""The llama-cpp-python runtime: one GGUF, all cores, temperature 0, chat template from the GGUF.
+
+``llama_cpp`` is imported only here and only when a model is loaded, so ``import gridsight`` and every
+deterministic feature work on a machine without it (or without a model).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from gridsight.errors import GrammarError, ModelIntegrityError, ModelNotFoundError
+from gridsight.llm._gbnf import check_grammar
+from gridsight.llm._locate import ModelFile, check_model_file, locate_model
+from gridsight.llm._runtime import Control, Message, Request, Runtime
+from gridsight.llm.grammars import Grammar
+
+PREFILL_CHUNK = 256  # prompt tokens evaluated between two cancel/timeout checks (~2 s on 2 cores)
+DEFAULT_CONTEXT = 4096  # enough for a compressed sheet; more costs RAM (KV cache) for little gain
+
+
+def import_llama() -> ModuleType:
+    """``llama_cpp``, or a clear error saying how to install it."""
+    try:
+        import llama_cpp
+    except ImportError as exc:
+        raise ModelNotFoundError(
+            "the model runtime llama-cpp-python is not installed: "
+            'CMAKE_ARGS="-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF" pip install llama-cpp-python'
+            f" ({exc})"
+        ) from None
+    return llama_cpp
+
+
+def import_llama_grammar() -> ModuleType:
+    import_llama()
+    from llama_cpp import llama_grammar
+
+    return llama_grammar
+
+
+_STDERR_LOCK = threading.Lock()  # fd 2 is process-wide: one capture at a time
+
+
+@contextlib.contextmanager
+def captured_c_stderr() -> Iterator[list[str]]:
+    """Capture what C code writes to fd 2 (llama.cpp's log) so it can go into an error message."""
+    out: list[str] = []
+    with _STDERR_LOCK:
+        try:
+            saved = os.dup(2)
+        except OSError:  # no real stderr (embedded, some Windows GUIs): nothing to capture
+            yield out
+            return
+        with tempfile.TemporaryFile() as tmp:
+            os.dup2(tmp.fileno(), 2)
+            try:
+                yield out
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+                tmp.seek(0)
+                out.append(tmp.read().decode("utf-8", errors="replace"))
+
+
+class LlamaRuntime(Runtime):
+    """A GGUF chat model loaded with llama-cpp-python."""
+
+    can_stream = True
+    supports_grammar = True
+
+    def __init__(
+        self,
+        model: ModelFile | str | Path | None = None,
+        *,
+        n_ctx: int = DEFAULT_CONTEXT,
+        n_threads: int | None = None,
+        seed: int = 0,
+    ) -> None:
+        """Load a model (default: :func:`locate_model`'s choice).
+
+        Raises:
+            ModelNotFoundError, ModelIntegrityError, ModelKindError: the file is missing, damaged, or
+                not a chat model; ModelNotFoundError also when llama-cpp-python is missing.
+        """
+        if model is None:
+            model = locate_model()
+        elif not isinstance(model, ModelFile):
+            path = Path(model).expanduser()
+            info, fallback = check_model_file(path)
+            model = ModelFile(path, "argument", info, fallback)
+        self.model = model
+        llama_cpp = import_llama()
+        self.threads = n_threads or os.cpu_count() or 1  # llama.cpp's default is half the cores
+        self.context_length = min(n_ctx, model.info.context_length) if model.info.context_length else n_ctx
+        self.name = model.info.name
+        self._lock = threading.Lock()
+        started = time.perf_counter()
+        with captured_c_stderr() as log:
+            try:
+                self._llm = llama_cpp.Llama(
+                    model_path=str(model.path),
+                    n_ctx=self.context_length,
+                    n_threads=self.threads,
+                    n_threads_batch=self.threads,
+                    n_batch=PREFILL_CHUNK,
+                    seed=seed,
+                    chat_format=model.chat_format,
+                    verbose=False,
+                )
+            except (ValueError, RuntimeError, OSError) as exc:
+                detail = exc
+            else:
+                detail = None
+        if detail is not None:
+            tail = " ".join((log[0] if log else "").strip().splitlines()[-2:])
+            raise ModelIntegrityError(
+                f"llama.cpp could not load {model.path.name}: {detail}" + (f" ({tail})" if tail else "")
+            )
+        self.load_seconds = time.perf_counter() - started
+        self._llama_cpp = llama_cpp
+        self._formatter = self._make_formatter()
+
+    def _make_formatter(self) -> Any:
+        from llama_cpp import llama_chat_format
+
+        if self.model.chat_format is not None:
+            fmt = getattr(llama_chat_format, f"format_{self.model.chat_format}")
+            return lambda messages: fmt(messages=messages)
+        llm = self._llm
+        eos_id, bos_id = llm.token_eos(), llm.token_bos()
+        eos = llm._model.token_get_text(eos_id) if eos_id != -1 else ""
+        bos = llm._model.token_get_text(bos_id) if bos_id != -1 else ""
+        return llama_chat_format.Jinja2ChatFormatter(
+            template=self.model.info.chat_template or "",
+            eos_token=eos,
+            bos_token=bos,
+            add_generation_prompt=True,
+        )
+
+    # -- tokens --------------------------------------------------------------------------------------
+    def count_tokens(self, text: str) -> int:
+        return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def render(self, messages: Sequence[Message]) -> tuple[str, list[str]]:
+        """The chat prompt exactly as the model sees it, and the template's stop strings."""
+        try:
+            result = self._formatter(messages=list(messages))
+        except Exception as exc:  # a template that raises on these roles (e.g. no system role)
+            raise GrammarError(f"the model's chat template rejected the messages: {exc}") from None
+        stop = result.stop if isinstance(result.stop, list) else ([result.stop] if result.stop else [])
+        return result.prompt, [s for s in stop if s]
+
+    def prompt_token_ids(self, messages: Sequence[Message]) -> list[int]:
+        prompt, _ = self.render(messages)
+        return list(self._llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True))
+
+    def prompt_tokens(self, messages: Sequence[Message]) -> int:
+        return len(self.prompt_token_ids(messages))
+
+    # -- grammar -------------------------------------------------------------------------------------
+    def compile_grammar(self, grammar: Grammar) -> Any:
+        """Check with our analyser and with llama.cpp's own parser, then build the sampler grammar.
+
+        Both checks matter: llama-cpp-python defers parsing to sampling time, where a bad grammar
+        crashes the process instead of raising.
+        """
+        check_grammar(grammar.gbnf, grammar.root)
+        lib = self._llama_cpp
+        with captured_c_stderr() as log:
+            sampler = lib.llama_sampler_init_grammar(
+                self._llm._model.vocab, grammar.gbnf.encode("utf-8"), grammar.root.encode("utf-8")
+            )
+        if not sampler:
+            msg = " ".join((log[0] if log else "").strip().splitlines()[:2]) or "llama.cpp rejected it"
+            raise GrammarError(f"grammar {grammar.name!r} does not compile: {msg}")
+        lib.llama_sampler_free(sampler)
+        from llama_cpp import LlamaGrammar
+
+        return LlamaGrammar.from_string(grammar.gbnf, verbose=False)
+
+    # -- generation ----------------------------------------------------------------------------------
+    def execute(self, request: Request, control: Control) -> Iterator[str]:
+        from llama_cpp import StoppingCriteriaList
+
+        tokens = self.prompt_token_ids(request.messages)
+        _, stops = self.render(request.messages)
+        control.prompt_tokens = len(tokens)
+        self.check_fits(len(tokens), request.max_tokens)
+        grammar = self.compile_grammar(request.grammar) if request.grammar is not None else None
+        seen = [0]
+
+        def criteria_fn(ids: Any, _logits: Any) -> bool:
+            # Called once per sampled token with a growing prefix, and once more after the loop with a
+            # prefix no longer than the last: count only the growing calls.
+            if len(ids) <= seen[0]:
+                return False
+            seen[0] = len(ids)
+            return control.on_token()
+
+        criteria = StoppingCriteriaList([criteria_fn])
+        with self._lock:  # one generation at a time on this llama context
+            if not self._prefill(tokens, control):
+                return
+            stream = self._llm.create_completion(
+                tokens,
+                max_tokens=request.max_tokens,
+                temperature=0.0,
+                repeat_penalty=1.0,
+                stop=[*stops, *request.stop],
+                stream=True,
+                grammar=grammar,
+                stopping_criteria=criteria,
+            )
+            for chunk in stream:
+                choice = chunk["choices"][0]
+                if choice["text"]:
+                    yield choice["text"]
+                if choice.get("finish_reason"):
+                    control.finish_reason = choice["finish_reason"]
+
+    def _prefill(self, tokens: list[int], control: Control) -> bool:
+        """Evaluate the prompt in chunks, checking for cancel/timeout between them; False if stopped.
+
+        llama-cpp-python evaluates a whole prompt in one uninterruptible call (a 4k-token sheet takes
+        30+ s on 2 cores); chunking lets a cancelled or timed-out request free the model within one
+        chunk. The longest prefix already in the KV cache is kept (same system prompt, same sheet),
+        and ``create_completion`` then finds the whole prompt cached and starts sampling at once.
+        """
+        llm = self._llm
+        cached = llm.input_ids[: llm.n_tokens]
+        same = 0
+        for a, b in zip(cached, tokens, strict=False):
+            if a != b:
+                break
+            same += 1
+        if same == len(tokens) == llm.n_tokens and not llm._requires_eval:
+            return not control.should_stop()
+        llm.n_tokens = min(same, len(tokens) - 1)  # re-evaluate at least the last token: fresh logits
+        for start in range(llm.n_tokens, len(tokens), PREFILL_CHUNK):
+            if control.should_stop():
+                return False
+            llm.eval(tokens[start : start + PREFILL_CHUNK])
+        return not control.should_stop()
+
+    def describe(self) -> dict[str, object]:
+        info = self.model.info
+        return {
+            "name": self.name,
+            "path": str(self.model.path),
+            "source": self.model.source,
+            "architecture": info.architecture,
+            "context_length": self.context_length,
+            "trained_context_length": info.context_length,
+            "threads": self.threads,
+            "load_s": self.load_seconds,
+        }

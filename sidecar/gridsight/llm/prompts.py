@@ -1,0 +1,203 @@
+"""Every prompt GridSight sends, in one place, versioned.
+
+The table-detection and QA prompts adapt appendix L of SpreadsheetLLM (Tian et al., 2024) for a
+0.5B model: the paper's long upper-case instructions are cut to a few short sentences, the output
+format matches a grammar (so "DON'T ADD OTHER WORDS" is enforced by decoding, not by asking), and
+each template carries few-shot examples -- small models copy examples far better than they follow
+instructions (FINDINGS.md: few-shot + header->range list + grammar took valid formulas from 43% to 83%).
+
+Bump a template's ``version`` whenever its text changes: cached answers and benchmark results are
+keyed by ``template.id``.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gridsight.errors import GridSightError
+from gridsight.llm._runtime import Message
+from gridsight.llm._trim import PromptPart, _render
+
+PROMPTS_VERSION = 1
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    """A system instruction, few-shot (user, assistant) pairs, and user sections with ``{fields}``.
+
+    A user section that is exactly ``{field}`` may be given a list of strings (cells, rows): it becomes
+    a trimmable unit list in :meth:`parts`, so a long sheet is cut by whole cells, never mid-cell.
+    """
+
+    name: str
+    version: int
+    system: str
+    user: tuple[str, ...]
+    examples: tuple[tuple[str, str], ...] = ()
+    source: str = ""
+    unit_name: str = "cells"
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}@v{self.version}"
+
+    @property
+    def fields(self) -> list[str]:
+        out: list[str] = []
+        for section in self.user:
+            for _, name, _, _ in string.Formatter().parse(section):
+                if name and name not in out:
+                    out.append(name)
+        return out
+
+    def parts(self, **values: str | Sequence[str]) -> list[PromptPart]:
+        """Structured parts for :func:`gridsight.llm.fit_prompt` (examples drop before the question)."""
+        missing = [f for f in self.fields if f not in values]
+        extra = [k for k in values if k not in self.fields]
+        if missing or extra:
+            raise GridSightError(
+                f"prompt {self.id}: missing fields {missing}"
+                if missing
+                else f"prompt {self.id}: unknown fields {extra}"
+            )
+        parts = [PromptPart("system", self.system, role="system")]
+        for i, (question, answer) in enumerate(self.examples):
+            parts.append(PromptPart(f"example{i}.user", question, required=False, priority=1))
+            parts.append(
+                PromptPart(f"example{i}.assistant", answer, role="assistant", required=False, priority=1)
+            )
+        for i, section in enumerate(self.user):
+            field = section[1:-1] if section.startswith("{") and section.endswith("}") else None
+            value = values.get(field) if field else None
+            if field is not None and value is not None and not isinstance(value, str):
+                parts.append(PromptPart(field, units=list(value), required=False, unit_name=self.unit_name))
+            else:
+                text = section.format(
+                    **{k: v if isinstance(v, str) else "\n".join(v) for k, v in values.items()}
+                )
+                parts.append(PromptPart(f"user{i}", text))
+        return _pair_examples(parts)
+
+    def render(self, **values: str | Sequence[str]) -> list[Message]:
+        """The chat messages, untrimmed."""
+        return _render(self.parts(**values), {}, set())
+
+
+def _pair_examples(parts: list[PromptPart]) -> list[PromptPart]:
+    """Few-shot turns stay user/assistant pairs: each pair gets its own priority, so both drop together."""
+    out = []
+    for p in parts:
+        if p.name.startswith("example"):
+            n = int(p.name[len("example") :].split(".")[0])
+            p = PromptPart(p.name, p.text, required=False, priority=1 + n, role=p.role)
+        out.append(p)
+    return out
+
+
+_SHEET_FORMAT = (
+    "The sheet is given as (content|address) tuples: (Year|A1) is one cell, (IntNum|B2:B9) is a block of "
+    "cells of one type (IntNum, FloatNum, DateData, EmailData, ...), and texts like '#,##0' are number "
+    "formats. Empty cells are left out."
+)
+
+DETECT_TABLES = PromptTemplate(
+    name="detect_tables",
+    version=1,
+    source="SpreadsheetLLM appendix L.2, shortened for small models",
+    system=(
+        "You find tables in spreadsheets. " + _SHEET_FORMAT + " Give the range of every table: header and "
+        "data only, no title or notes. Answer with ranges separated by ', ', or NONE."
+    ),
+    examples=(
+        (
+            "(Sales 2023|A1),(Region|A3),(Q1|B3),(Q2|C3),(North|A4),(IntNum|B4:C6),(South|A5),(West|A6),"
+            "(Source: finance|A8)",
+            "A3:C6",
+        ),
+        (
+            "(Name|A1),(Age|B1),(TextData|A2:A5),(IntNum|B2:B5),(Item|D1),(Price|E1),(TextData|D2:D3),"
+            "(FloatNum|E2:E3)",
+            "A1:B5, D1:E3",
+        ),
+    ),
+    user=("{sheet}",),
+)
+
+QA_PICK_TABLE = PromptTemplate(
+    name="qa_pick_table",
+    version=1,
+    source="SpreadsheetLLM appendix L.3 stage 1, shortened for small models",
+    system=(
+        "You pick the table that answers a question. " + _SHEET_FORMAT + " Answer with the range of ONE "
+        "table, nothing else."
+    ),
+    examples=(
+        (
+            "Tables: A1:C20 (Date, Product, Units), E1:F5 (Product, Price)\n"
+            "Question: What does a Widget cost?",
+            "E1:F5",
+        ),
+    ),
+    user=("{sheet}", "Question: {question}"),
+)
+
+QA_ANSWER_CELL = PromptTemplate(
+    name="qa_answer_cell",
+    version=1,
+    source="SpreadsheetLLM appendix L.3 stage 2, shortened for small models",
+    system=(
+        "You answer a question about a table. Cells are given as 'A1,Year|A2,Profit' (address, text). "
+        "Answer with the one cell that holds the answer, like B3, or a formula that computes it, like "
+        "=SUM(B2:B10)."
+    ),
+    examples=(
+        ("A1,Year|B1,Profit|A2,2021|B2,120|A3,2022|B3,95\nQuestion: What was the profit in 2022?", "B3"),
+        (
+            "A1,Item|B1,Cost|A2,Pen|B2,2|A3,Ink|B3,7\nQuestion: What do all items cost together?",
+            "=SUM(B2:B3)",
+        ),
+    ),
+    user=("{table}", "Question: {question}"),
+)
+
+FORMULA = PromptTemplate(
+    name="formula",
+    version=1,
+    source="GridSight (FINDINGS.md: header->range list + few-shot + grammar)",
+    system=(
+        "You write one Excel formula. Use only the ranges listed for the columns. Answer with the formula "
+        "only, starting with =."
+    ),
+    examples=(
+        ("Columns: Price=B2:B50, Units=C2:C50\nTask: total units", "=SUM(C2:C50)"),
+        ("Columns: Name=A2:A30, Score=B2:B30\nTask: highest score", "=MAX(B2:B30)"),
+        ("Columns: City=A2:A99, Sales=D2:D99\nTask: how many rows are for Paris", '=COUNTIF(A2:A99,"Paris")'),
+        ("Columns: Cost=E2:E12\nTask: average cost", "=AVERAGE(E2:E12)"),
+    ),
+    user=("Columns: {columns}\nTask: {task}",),
+    unit_name="columns",
+)
+
+CHAT = PromptTemplate(
+    name="chat",
+    version=1,
+    source="GridSight",
+    system=(
+        "You are GridSight, a careful assistant for Excel workbooks. Be brief. Only state numbers that "
+        "appear in the cells you are given, and name the cells you used."
+    ),
+    user=("{context}", "{question}"),
+)
+
+PROMPTS: dict[str, PromptTemplate] = {
+    t.name: t for t in (DETECT_TABLES, QA_PICK_TABLE, QA_ANSWER_CELL, FORMULA, CHAT)
+}
+
+
+def get_prompt(name: str) -> PromptTemplate:
+    try:
+        return PROMPTS[name]
+    except KeyError:
+        raise GridSightError(f"no prompt template {name!r}; known: {', '.join(sorted(PROMPTS))}") from None
