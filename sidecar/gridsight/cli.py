@@ -30,6 +30,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "model": "gridsight.llm.cli",
     "explain-formula": "gridsight.formula.cli",
     "formula": "gridsight.formula.cli:formula_command",
+    "explain": "gridsight.commands.explain",
 }
 
 

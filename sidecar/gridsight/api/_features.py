@@ -37,6 +37,7 @@ FEATURES: dict[str, Feature] = {
     "detect": Feature("gridsight.detect", "gridsight.api._feat_detect", ("detect_tables",)),
     "encode": Feature("gridsight.encode", "gridsight.api._feat_encode", ("encode_sheet",)),
     "model": Feature("gridsight.llm", "gridsight.api._feat_model", ()),
+    "explain-region": Feature("gridsight.region", "gridsight.api._feat_region", ("explain_region",)),
 }
 
 

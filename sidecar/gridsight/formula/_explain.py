@@ -97,6 +97,10 @@ class _Namer:
         if rng.width == 1:
             return self._detected_header(sheet, rng) or _text_above(sheet, rng.top, rng.left)
         if rng.height == 1 and rng.width > 1:
+            first = _column_header(sheet, rng.top, rng.left)
+            last = _column_header(sheet, rng.top, rng.right)
+            if first and last and first != last:
+                return f"{first} to {last}"
             return _text_left(sheet, rng.top, rng.left)
         return None
 
