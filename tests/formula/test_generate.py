@@ -194,3 +194,87 @@ def test_tables_found_by_detection(tmp_path: Path, request_text: str, formula: s
     wb = open_workbook(build_demo_workbook(tmp_path / "demo.xlsx"))
     ans = generate_formula(request_text, wb)
     assert (ans.formula, ans.value) == (formula, value)
+
+
+PASSENGERS = [
+    ("Name", "Sex", "Pclass", "Survived", "Fare", "Siblings Aboard", "Favorites"),
+    ("Ann", "F", 1, True, 80.0, 0, 10),
+    ("Bob", "M", 3, False, 7.5, 1, 3),
+    ("Cat", "F", 3, True, 8.0, 0, 7),
+    ("Dan", "M", 1, False, 600.0, 2, 1),
+    ("Eve", "F", 1, True, 20.0, 0, 12),
+    ("Fay", "F", 3, False, 9.0, 3, 0),
+]
+
+
+def passengers_at(origin: str = "A1") -> Workbook:
+    o = Range.parse(origin)
+    b = SheetBuilder("Ship")
+    for i, row in enumerate(PASSENGERS):
+        for j, v in enumerate(row):
+            b.set(o.top + i, o.left + j, v)
+    return Workbook([b.build()])
+
+
+@pytest.mark.parametrize(
+    ("request_text", "shape", "formula", "value"),
+    [
+        ("How many passengers boarded without any siblings?", "count-if", "=COUNTIFS(F2:F7,0)", 3),
+        (
+            "Were there any passengers who paid a fare of more than $500?",
+            "exists",
+            '=COUNTIFS(E2:E7,">500")>0',
+            True,
+        ),
+        (
+            "Did any passengers below a fare of 10 survive?",
+            "exists",
+            '=COUNTIFS(D2:D7,TRUE,E2:E7,"<10")>0',
+            True,
+        ),
+        (
+            "Which passenger class has the highest number of survivors?",
+            "most-common",
+            "=INDEX(UNIQUE(FILTER(C2:C7,(D2:D7=TRUE))),MATCH(MAX(COUNTIFS(C2:C7,UNIQUE(FILTER(C2:C7,(D2:D7=TRUE))),"
+            "D2:D7,TRUE)),COUNTIFS(C2:C7,UNIQUE(FILTER(C2:C7,(D2:D7=TRUE))),D2:D7,TRUE),0))",
+            1,
+        ),
+        (
+            "Is the most common sex female?",
+            "most-common",
+            '=INDEX(UNIQUE(B2:B7),MATCH(MAX(COUNTIF(B2:B7,UNIQUE(B2:B7))),COUNTIF(B2:B7,UNIQUE(B2:B7)),0))="F"',
+            True,
+        ),
+        (
+            "Does the passenger with the highest fare have 2 siblings aboard?",
+            "lookup-extreme-test",
+            "=INDEX(F2:F7,MATCH(MAX(E2:E7),E2:E7,0))=2",
+            True,
+        ),
+        ("What is the total number of favorites?", "aggregate-sum", "=SUM(G2:G7)", 33),
+        (
+            "List the bottom 2 fares of female passengers.",
+            "top-n-values",
+            '=TAKE(SORT(FILTER(E2:E7,(B2:B7="F")),,1),2)',
+            [[8], [9]],
+        ),
+        (
+            "List the top 2 classes by average fare.",
+            "top-n-by-aggregate",
+            "=TAKE(SORTBY(UNIQUE(C2:C7),AVERAGEIFS(E2:E7,C2:C7,UNIQUE(C2:C7)),-1),2)",
+            [[1], [3]],
+        ),
+        (
+            "Who are the 2 most favorited passengers?",
+            "top-n-lookup",
+            "=TAKE(SORTBY(A2:A7,G2:G7,-1),2)",
+            [["Eve"], ["Ann"]],
+        ),
+    ],
+)
+def test_more_shapes(request_text: str, shape: str, formula: str, value: Any) -> None:
+    ans = generate_formula(request_text, passengers_at(), "Ship")
+    assert (ans.shape, ans.formula) == (shape, formula), (ans.reason, ans.shape, ans.formula)
+    assert ans.value == value
+    moved = generate_formula(request_text, passengers_at("C5"), "Ship")
+    assert moved.value == value and moved.formula != formula

@@ -108,17 +108,20 @@ _COMPARE = (
     (
         re.compile(
             r"\b(?:less than|below|under|fewer than|lower than|younger than|smaller than)\s+"
-            r"(?:the\s+\w+\s+of\s+)?\$?(-?[\d.,]+)"
+            r"(?:(?:the|a|an)\s+\w+\s+of\s+)?\$?(-?[\d.,]+)"
         ),
         "<",
     ),
     (re.compile(r"\b(?:at least|no less than)\s+\$?(-?[\d.,]+)"), ">="),
+    (re.compile(r"\b(?:have|has|had|with)\s+(\d+)\s+(?=[a-z])(?!times\b|or more\b|or less\b)"), "="),
     (re.compile(r"\b(?:at most|no more than)\s+\$?(-?[\d.,]+)"), "<="),
     (
         re.compile(r"\b(?:of|equal to|equals|is|=)\s+\$?(-?\d[\d.,]*)\b(?!\s*(?:most|least|highest|lowest))"),
         "=",
     ),
 )
+#: Words that mean a one-letter code in columns that store codes ("Sex": M / F).
+_CODES = {"male": "m", "man": "m", "men": "m", "female": "f", "woman": "f", "women": "f"}
 _NEGATION = re.compile(r"\b(not|non|no|never|didn t|did not|don t|without|isn t|aren t|wasn t|weren t)\b")
 
 
@@ -128,10 +131,28 @@ def _words(text: str) -> list[str]:
 
 
 def _stem(word: str) -> str:
+    if word.endswith(("ss", "us", "is")) and len(word) > 3:  # class, status, analysis: not plurals
+        return word
     for suffix in ("ies", "es", "s"):
         if word.endswith(suffix) and len(word) > len(suffix) + 2:
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    for suffix in ("ed", "ing"):  # "retweeted" -> "retweet", "favorited" -> "favorit"
+        if word.endswith(suffix) and len(word) >= len(suffix) + 5:
+            return word[: -len(suffix)]
     return word
+
+
+def _same(a: str, b: str) -> bool:
+    """Two stems name the same thing: equal, one a near-prefix of the other ("favorit" /
+    "favorite"), or a long word inside a compound header ("class" in "pclass")."""
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) < 5:
+        return False
+    if long_.startswith(short) and len(long_) - len(short) <= 2:
+        return True
+    return len(long_) <= len(short) + 3 and short in long_ and not long_.startswith(short)
 
 
 @dataclass
@@ -263,6 +284,14 @@ class Condition:
         text = str(v).replace('"', '""')
         return self.column.ref, f'"{text}"' if self.op == "=" else f'"{self.op}{text}"'
 
+    def test(self) -> str:
+        """The comparison as a formula tail: ``=5``, ``="M"``, ``=TRUE``, ``>3``."""
+        v = self.value
+        if isinstance(v, bool):
+            return "=TRUE" if v else "=FALSE"
+        lit = _num(v) if isinstance(v, float | int) else '"' + str(v).replace('"', '""') + '"'
+        return f"{self.op}{lit}"
+
     def mask(self) -> str:
         """Boolean array expression for FILTER."""
         v = self.value
@@ -322,6 +351,8 @@ class _Request:
         self.table = table
         self.n = self._top_n()
         self.negated = bool(_NEGATION.search(self.low.replace("'", " ")))
+        #: "Who ..." asks for the row's name when no column is named for the answer
+        self.asks_who = bool(re.match(r"^\s*(who|whom|whose)\b", self.low))
 
     def _top_n(self) -> int | None:
         m = re.search(
@@ -365,7 +396,9 @@ class _Request:
 
     def direction(self) -> str | None:
         """'desc' for highest/most/oldest..., 'asc' for lowest/least/youngest..., by first mention."""
-        for w in self.words:
+        for i, w in enumerate(self.words):
+            if w in ("more", "less") and self.words[i + 1 : i + 2] == ["than"]:
+                continue
             if w in _DESC:
                 return "desc"
             if w in _ASC:
@@ -390,7 +423,7 @@ class _Request:
         head = col.words - _STOP
         if not head:
             return 0.0
-        hit = len(head & stems)
+        hit = sum(1 for h in head if h in stems or any(_same(h, s) for s in stems))
         s = hit / len(head) + 0.5 * hit
         for adj, nouns in _ADJECTIVE_NOUNS.items():
             if adj in self.words and any(n in head for n in nouns):
@@ -428,11 +461,16 @@ class _Request:
             best = None
             for val in col.distinct:
                 v = val.strip().lower()
-                if len(v) < 2 or v in _STOP:
+                if len(v) < 2 or v in _STOP or self._operator_use(v):
                     continue
                 found = re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", self.low)
                 if found and (best is None or len(v) > len(best.strip())):
                     best = val
+            if best is None and col.distinct and all(len(v.strip()) <= 2 for v in col.distinct):
+                codes = {_CODES[w] for w in self.stems if w in _CODES}
+                matches = [v for v in col.distinct if v.strip().lower() in codes]
+                if len(matches) == 1:
+                    best = matches[0]
             if best is not None:
                 conds.append(Condition(col, "=", best))
                 used.add(col.col)
@@ -447,9 +485,29 @@ class _Request:
                 window = self._around(col)
                 conds.append(Condition(col, "=", not bool(_NEGATION.search(window))))
                 used.add(col.col)
+        # absence of a counted thing: "without any siblings or spouses", "with no children"
+        for m in re.finditer(
+            r"\b(?:without(?: any)?|with no|had no|has no|have no)\s+((?:[a-z]+\s*){1,4})", self.low
+        ):
+            after = {_stem(w) for w in _words(m.group(1))} - _STOP
+            zero = [
+                c
+                for c in self.table.columns
+                if c.col not in used
+                and c.kind == "number"
+                and any(_same(h, a) for h in c.words for a in after)
+            ]
+            if zero:
+                col = max(zero, key=self.score)
+                conds.append(Condition(col, "=", 0))
+                used.add(col.col)
         # numeric comparisons: "philanthropy score above 3", "fare of more than $500"
+        taken: set[int] = set()  # "below the age of 18" is one comparison, not "< 18" and "= 18"
         for pattern, op in _COMPARE:
             for m in pattern.finditer(self.low):
+                if m.start(1) in taken:
+                    continue
+                taken.add(m.start(1))
                 try:
                     value = float(m.group(1).replace(",", ""))
                 except ValueError:
@@ -459,6 +517,26 @@ class _Request:
                     conds.append(Condition(col, op, value))
                     used.add(col.col)
         return conds
+
+    def _operator_use(self, value: str) -> bool:
+        """A category value that is also an operation word ("Average") is the operation when a
+        numeric column's name follows it: "the average gross salary" filters nothing."""
+        if value not in _AGG and value not in _DESC and value not in _ASC:
+            return False
+        numeric_words = {w for c in self.table.columns if c.kind == "number" for w in c.words - _STOP}
+        for i, w in enumerate(self.words[:-1]):
+            if w == value and any(_same(_stem(self.words[i + 1]), h) for h in numeric_words):
+                return True
+        return False
+
+    def adjective_key(self, cols: list[Column]) -> Column | None:
+        """The column an adjective stands for: "wealthiest" -> worth, "youngest" -> age."""
+        for adj, nouns in _ADJECTIVE_NOUNS.items():
+            if adj in self.words:
+                hits = [c for c in cols if any(n in c.words for n in nouns)]
+                if hits:
+                    return hits[0]
+        return None
 
     def _around(self, col: Column) -> str:
         for w in sorted(col.words, key=len, reverse=True):
@@ -485,6 +563,23 @@ class _Request:
         return best
 
 
+#: Header words of the column that names a table's rows (the answer to "who").
+_NAME_WORDS = frozenset({"name", "author", "person", "player", "employee", "customer", "user", "title"})
+
+
+def _name_column(table: Table) -> Column | None:
+    """The column that names the rows: a header saying so, else the first text column of
+    (nearly) distinct values."""
+    texts = [c for c in table.columns if c.kind == "text"]
+    for c in texts:
+        if c.words & _NAME_WORDS:
+            return c
+    for c in texts:
+        if not c.distinct or len(c.distinct) >= 0.9 * c.data.height:
+            return c
+    return None
+
+
 def _ifs(conds: list[Condition]) -> str:
     return ",".join(f"{r},{c}" for r, c in (cond.criteria() for cond in conds))
 
@@ -496,8 +591,25 @@ def _filtered(ref: str, conds: list[Condition]) -> str:
     return f"FILTER({ref},{mask})"
 
 
-def _mode_of(ref: str) -> str:
-    return f"INDEX(UNIQUE({ref}),MATCH(MAX(COUNTIF({ref},UNIQUE({ref}))),COUNTIF({ref},UNIQUE({ref})),0))"
+def _count_each(col: Column, conds: list[Condition]) -> tuple[str, str]:
+    """(the distinct values, how often each occurs) among the rows meeting ``conds``.
+
+    Counted with COUNTIFS over the real ranges: Excel refuses an array (a FILTER result) as
+    COUNTIF's range argument, even where an evaluator would accept it."""
+    uniq = f"UNIQUE({_filtered(col.ref, conds)})"
+    if not conds:
+        return uniq, f"COUNTIF({col.ref},{uniq})"
+    return uniq, f"COUNTIFS({col.ref},{uniq},{_ifs(conds)})"
+
+
+def _mode_of(col: Column, conds: list[Condition]) -> str:
+    uniq, counts = _count_each(col, conds)
+    return f"INDEX({uniq},MATCH(MAX({counts}),{counts},0))"
+
+
+def _rarest_of(col: Column, conds: list[Condition]) -> str:
+    uniq, counts = _count_each(col, conds)
+    return f"INDEX(SORTBY({uniq},{counts},1),1)"
 
 
 def candidates(request: str, table: Table) -> list[tuple[str, str]]:
@@ -523,7 +635,32 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         out.append(("all-unique", f'=ROWS(UNIQUE(FILTER({col.ref},{col.ref}<>"")))=COUNTA({col.ref})'))
 
     # "how many X ..." -> count rows matching the conditions
-    if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not out:
+    total_of = re.search(r"\btotal (?:number|count|amount) of\s+(\w+)", low)
+    sums_column = bool(
+        total_of and numeric and any(_same(_stem(total_of.group(1)), h) for h in numeric[0].words)
+    )
+    # "Do the majority of respondents have a height greater than 170 cm?"
+    if is_question and re.search(r"\b(majority|more than half|most of the)\b", low):
+        conds = q.conditions()
+        if conds:
+            out.append(("majority", f"=COUNTIFS({_ifs(conds)})>ROWS({table.columns[0].ref})/2"))
+    # "Which passenger class has the highest number of survivors?": the category counted most
+    grouped = re.match(
+        r"^\s*(?:which|what)\b(.*?)\b(?:has|have|had|with|is|are)\b.*?\b(most|highest number of|"
+        r"largest number of|greatest number of|fewest|least|lowest number of|smallest number of)\b(.*)$",
+        low,
+    )
+    if grouped and n is None:
+        named = _Request(grouped.group(1), table).ranked(("text", "bool", "number"))
+        counted = _Request(grouped.group(3), table).ranked(("number",))
+        if named and not (counted and counted[0] is not named[0]):
+            col = named[0]
+            conds = q.conditions(exclude=(col,))
+            if grouped.group(2) in ("most", "highest number of", "largest number of", "greatest number of"):
+                out.append(("most-common", "=" + _mode_of(col, conds)))
+            else:
+                out.append(("least-common", "=" + _rarest_of(col, conds)))
+    if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not out and not sums_column:
         conds = q.conditions()
         first = table.columns[0]
         if conds:
@@ -538,7 +675,27 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         by_count = bool(
             re.search(r"\b(most|least|fewest|common|frequen|popular|represented|number of)\w*", low)
         )
+        sorted_by = re.search(r"\b(?:most|least)\s+(\w+)", low)
+        if sorted_by and any(  # "the 5 least favorited posts": sorted by a column, not counted
+            _same(_stem(sorted_by.group(1)), h) for c in numeric for h in c.words - _STOP
+        ):
+            by_count = False
         target = q.ranked(("text", "bool", "number"))
+        by_agg = re.search(r"\bby (average|mean|total|sum of|median)\s+(.+)$", low)
+        if by_agg and target:
+            measure = _Request(by_agg.group(2), table).ranked(("number",))
+            groups = [c for c in target if not measure or c is not measure[0]]
+            if measure and groups:
+                g, m = groups[0], measure[0]
+                fn = "SUMIFS" if by_agg.group(1) in ("total", "sum of") else "AVERAGEIFS"
+                out.append(
+                    (
+                        "top-n-by-aggregate",
+                        f"=TAKE(SORTBY(UNIQUE({g.ref}),{fn}({m.ref},{g.ref},UNIQUE({g.ref})),{order}),{n})",
+                    )
+                )
+        if not by_count and target and target[0].kind == "text" and not numeric:
+            by_count = True  # "the top 5 sources of wealth": the most frequent ones
         if by_count and target:
             col = target[0]
             out.append(
@@ -551,6 +708,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             key = numeric[0]
             others = [c for c in target if c is not key]
             conds = q.conditions(exclude=(key,))
+            if not others and q.asks_who:
+                others = [c for c in [_name_column(table)] if c is not None and c is not key]
             if others and re.search(
                 r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b|\bwith the\b", low
             ):
@@ -574,20 +733,22 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     ):
         col = texty[0]
         conds = q.conditions(exclude=(col,))
-        ref = _filtered(col.ref, conds)
         if re.search(r"\bleast\b", low):
-            out.append(
-                ("least-common", f"=INDEX(SORTBY(UNIQUE({ref}),COUNTIF({col.ref},UNIQUE({ref})),1),1)")
-            )
+            out.append(("least-common", "=" + _rarest_of(col, conds)))
         else:
-            out.append(("most-common", "=" + _mode_of(ref)))
+            tail = _value_test(q, col) if is_question else ""
+            if tail:  # "Is the most frequent hair color black?": 'black' is the test, not a filter
+                conds = [c for c in conds if f'"{c.value}"'.lower() != tail[1:].lower()]
+            out.append(("most-common", "=" + _mode_of(col, conds) + tail))
 
     # lookups: "the X of the <row> with the highest Y", "youngest billionaire's gender"
     if direction is not None and n is None and numeric:
-        key = q.after_superlative(numeric) or numeric[0]
+        key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
         conds = q.conditions(exclude=(key,))
         ranked_all = q.ranked(("text", "bool", "number", "date"))
         answers = [c for c in ranked_all if c is not key]
+        if not answers and q.asks_who:
+            answers = [c for c in [_name_column(table)] if c is not None and c is not key]
         fn = "MAX" if direction == "desc" else "MIN"
         keyref = _filtered(key.ref, conds)
         asks_key = (
@@ -600,6 +761,14 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         )
         if asks_key:
             out.append((f"extreme-{fn.lower()}", f"={fn}({keyref})"))
+        if is_question and conds and conds[-1].column is not key:
+            # "Does the oldest billionaire have a philanthropy score of 5?": the condition is the
+            # test of the row found, not a filter on the rows searched
+            test = conds[-1]
+            rest = conds[:-1]
+            keyref2 = _filtered(key.ref, rest)
+            expr = f"INDEX({_filtered(test.column.ref, rest)},MATCH({fn}({keyref2}),{keyref2},0))"
+            out.append(("lookup-extreme-test", f"={expr}{test.test()}"))
         if answers:
             show = answers[0]
             showref = _filtered(show.ref, conds)
@@ -654,6 +823,11 @@ def _value_test(q: _Request, col: Column) -> str:
         v = val.lower()
         if len(v) >= 2 and re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", q.low):
             return '="' + val.replace('"', '""') + '"'
+    if col.distinct and all(len(v.strip()) <= 2 for v in col.distinct):
+        codes = {_CODES[w] for w in q.stems if w in _CODES}
+        matches = [v for v in col.distinct if v.strip().lower() in codes]
+        if len(matches) == 1:
+            return '="' + matches[0].replace('"', '""') + '"'
     m = re.search(r"\b(?:of|is|be)\s+(-?\d[\d.]*)\s*\??\s*$", q.low.strip())
     if m and col.kind == "number":
         return f"={m.group(1)}"
