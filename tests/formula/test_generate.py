@@ -278,3 +278,66 @@ def test_more_shapes(request_text: str, shape: str, formula: str, value: Any) ->
     assert ans.value == value
     moved = generate_formula(request_text, passengers_at("C5"), "Ship")
     assert moved.value == value and moved.formula != formula
+
+
+POSTS = [
+    ("author_id", "author_name", "text", "retweets"),
+    (11, "Ann", "hello world", 3),
+    (12, "Bo", "one two three four", 0),
+    (13, "Cy", "  short  ", 7),
+    (14, "Ann", "a b c", 1),
+]
+
+
+def posts() -> Workbook:
+    b = SheetBuilder("Posts")
+    for i, row in enumerate(POSTS):
+        for j, v in enumerate(row):
+            b.set(i, j, v)
+    return Workbook([b.build()])
+
+
+WORDS = 'IF(TRIM(C2:C5)="",0,LEN(TRIM(C2:C5))-LEN(SUBSTITUTE(TRIM(C2:C5)," ",""))+1)'
+
+
+@pytest.mark.parametrize(
+    ("request_text", "shape", "formula", "value"),
+    [
+        ("How many unique authors are there?", "count-distinct", '=ROWS(UNIQUE(FILTER(B2:B5,B2:B5<>"")))', 3),
+        ("What is the length of the longest post in words?", "extreme-max", f"=MAX({WORDS})", 4),
+        (
+            "Who is the author of the post with the most words?",
+            "lookup-extreme",
+            f"=INDEX(B2:B5,MATCH(MAX({WORDS}),{WORDS},0))",
+            "Bo",
+        ),
+        (
+            "Who are the authors of the 2 shortest posts (number of words)?",
+            "top-n-lookup",
+            f"=TAKE(SORTBY(B2:B5,{WORDS},1),2)",
+            [["Cy"], ["Ann"]],
+        ),
+        ("Is there an author who received no retweets?", "exists", "=COUNTIFS(D2:D5,0)>0", True),
+        (
+            "Who are the authors of the top 2 most retweeted posts?",
+            "top-n-lookup",
+            "=TAKE(SORTBY(B2:B5,D2:D5,-1),2)",
+            [["Cy"], ["Ann"]],
+        ),
+    ],
+)
+def test_text_measures_and_names(request_text: str, shape: str, formula: str, value: Any) -> None:
+    ans = generate_formula(request_text, posts(), "Posts")
+    assert (ans.shape, ans.formula) == (shape, formula), (ans.reason, ans.shape, ans.formula)
+    assert ans.value == value
+
+
+def test_synonyms_and_rates() -> None:
+    wb = passengers_at()
+    ans = generate_formula("What's the most common gender among the survivors?", wb, "Ship")
+    assert ans.value == "F" and ans.formula is not None and "B2:B7" in ans.formula
+    ans = generate_formula("Name the top 2 passenger classes by survival rate.", wb, "Ship")
+    assert ans.shape == "top-n-by-rate" and ans.value == [[1], [3]]
+    assert ans.formula == (
+        "=TAKE(SORTBY(UNIQUE(C2:C7),COUNTIFS(C2:C7,UNIQUE(C2:C7),D2:D7,TRUE)/COUNTIF(C2:C7,UNIQUE(C2:C7)),-1),2)"
+    )

@@ -120,6 +120,26 @@ _COMPARE = (
         "=",
     ),
 )
+#: Everyday words for what headers often call otherwise (kept small: each pair is common in real
+#: sheets). Matching is by stem, in both directions.
+_SYNONYMS: dict[str, frozenset[str]] = {
+    k: frozenset(v)
+    for k, v in {
+        "gender": ("sex",),
+        "sex": ("gender",),
+        "length": ("long",),
+        "country": ("nation", "nationality"),
+        "nationality": ("country",),
+        "salary": ("income", "pay", "wage"),
+        "income": ("salary",),
+        "price": ("cost",),
+        "cost": ("price",),
+        "revenue": ("sale",),
+        "sale": ("revenue",),
+    }.items()
+}
+#: Header words of identifier columns: people mean the named thing, not its key.
+_ID_WORDS = frozenset({"id", "key", "code", "uuid"})
 #: Words that mean a one-letter code in columns that store codes ("Sex": M / F).
 _CODES = {"male": "m", "man": "m", "men": "m", "female": "f", "woman": "f", "women": "f"}
 _NEGATION = re.compile(r"\b(not|non|no|never|didn t|did not|don t|without|isn t|aren t|wasn t|weren t)\b")
@@ -169,6 +189,34 @@ class Column:
     @property
     def ref(self) -> str:
         return self.data.ref()
+
+
+@dataclass
+class Derived(Column):
+    """A measure computed per row from a column, e.g. the number of words in a text column."""
+
+    expr: str = ""
+
+    @property
+    def ref(self) -> str:
+        return self.expr
+
+
+#: Header words of columns that hold running text (posts, reviews...).
+_TEXT_WORDS = frozenset({"text", "post", "tweet", "comment", "review", "message", "body", "content"})
+
+
+def _word_count_column(table: Table) -> Derived | None:
+    """Words per row of the column holding running text: "the post with the most words"."""
+    texts = [c for c in table.columns if c.kind == "text"]
+    named = [c for c in texts if c.words & _TEXT_WORDS]
+    free = [c for c in texts if not c.distinct]  # more than 200 different values: free text
+    col = (named or free or [None])[0]
+    if col is None:
+        return None
+    x = f"TRIM({col.ref})"
+    expr = f'IF({x}="",0,LEN({x})-LEN(SUBSTITUTE({x}," ",""))+1)'
+    return Derived(f"words in {col.name}", col.col, col.data, "number", frozenset({"word"}), (), expr)
 
 
 @dataclass
@@ -423,8 +471,12 @@ class _Request:
         head = col.words - _STOP
         if not head:
             return 0.0
-        hit = sum(1 for h in head if h in stems or any(_same(h, s) for s in stems))
+        hit = sum(
+            1 for h in head if h in stems or any(_same(h, s) or h in _SYNONYMS.get(s, ()) for s in stems)
+        )
         s = hit / len(head) + 0.5 * hit
+        if hit and head & _ID_WORDS:  # "authors": author_name before author_id
+            s -= 0.25
         for adj, nouns in _ADJECTIVE_NOUNS.items():
             if adj in self.words and any(n in head for n in nouns):
                 s += 1.0
@@ -486,9 +538,7 @@ class _Request:
                 conds.append(Condition(col, "=", not bool(_NEGATION.search(window))))
                 used.add(col.col)
         # absence of a counted thing: "without any siblings or spouses", "with no children"
-        for m in re.finditer(
-            r"\b(?:without(?: any)?|with no|had no|has no|have no)\s+((?:[a-z]+\s*){1,4})", self.low
-        ):
+        for m in re.finditer(r"\b(?:without(?: any)?|no)\s+((?:[a-z]+\s*){1,4})", self.low):
             after = {_stem(w) for w in _words(m.group(1))} - _STOP
             zero = [
                 c
@@ -552,7 +602,8 @@ class _Request:
         for col in self.table.columns:
             if col.col in used or col.kind != "number":
                 continue
-            s = len(col.words & {_stem(w) for w in before}) * 2 + len(col.words & {_stem(w) for w in after})
+            head = col.words - _STOP
+            s = len(head & {_stem(w) for w in before}) * 2 + len(head & {_stem(w) for w in after})
             for adj, nouns in _ADJECTIVE_NOUNS.items():
                 if any(adj.startswith(w[:4]) for w in before) and any(n in col.words for n in nouns):
                     s += 1
@@ -618,6 +669,10 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     low = q.low
     numeric = q.ranked(("number", "date"))
+    if re.search(r"\b(number of words|word counts?|words)\b", low):
+        derived = _word_count_column(table)
+        if derived is not None:
+            numeric = [derived, *numeric]
     texty = q.ranked(("text", "bool", "number"))
     direction = q.direction()
     is_question = bool(re.match(r"^\s*(is|are|was|were|do|does|did|has|have|can)\b", low))
@@ -660,7 +715,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 out.append(("most-common", "=" + _mode_of(col, conds)))
             else:
                 out.append(("least-common", "=" + _rarest_of(col, conds)))
-    if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not out and not sums_column:
+    if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not out and not sums_column and n is None:
         conds = q.conditions()
         first = table.columns[0]
         if conds:
@@ -675,6 +730,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         by_count = bool(
             re.search(r"\b(most|least|fewest|common|frequen|popular|represented|number of)\w*", low)
         )
+        if numeric and isinstance(numeric[0], Derived):  # "the 4 shortest posts (number of words)"
+            by_count = False
         sorted_by = re.search(r"\b(?:most|least)\s+(\w+)", low)
         if sorted_by and any(  # "the 5 least favorited posts": sorted by a column, not counted
             _same(_stem(sorted_by.group(1)), h) for c in numeric for h in c.words - _STOP
@@ -694,6 +751,19 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                         f"=TAKE(SORTBY(UNIQUE({g.ref}),{fn}({m.ref},{g.ref},UNIQUE({g.ref})),{order}),{n})",
                     )
                 )
+        by_rate = re.search(r"\bby (?:the )?(\w+) rate\b", low)
+        if by_rate and target:
+            flags = [
+                c
+                for c in table.columns
+                if c.kind == "bool" and any(_same(_stem(by_rate.group(1)), h) for h in c.words)
+            ]
+            groups = [c for c in target if c.kind != "bool"]
+            if flags and groups:
+                g, f = groups[0], flags[0]
+                u = f"UNIQUE({g.ref})"
+                rate = f"COUNTIFS({g.ref},{u},{f.ref},TRUE)/COUNTIF({g.ref},{u})"
+                out.append(("top-n-by-rate", f"=TAKE(SORTBY({u},{rate},{order}),{n})"))
         if not by_count and target and target[0].kind == "text" and not numeric:
             by_count = True  # "the top 5 sources of wealth": the most frequent ones
         if by_count and target:
