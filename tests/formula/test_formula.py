@@ -142,6 +142,9 @@ def test_values(formula: str, value: Any) -> None:
     ("formula", "value", "spill"),
     [
         ("=SEQUENCE(2,3)", [[1, 2, 3], [4, 5, 6]], (2, 3)),
+        ("={1;2}", [[1], [2]], (2, 1)),  # array constants with rows (';')
+        ("={1,2;3,4}", [[1, 2], [3, 4]], (2, 2)),
+        ('=SORTBY({"a";"b"},{1;2},-1)', [["b"], ["a"]], (2, 1)),
         ("=SEQUENCE(3,1,10,-5)", [[10], [5], [0]], (3, 1)),
         ("=FILTER(A2:A5,C2:C5>=3)", [["EAST"], ["North"]], (2, 1)),
         ("=UNIQUE(A2:A4)", [["East"], ["west"]], (2, 1)),

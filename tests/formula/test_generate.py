@@ -341,3 +341,21 @@ def test_synonyms_and_rates() -> None:
     assert ans.formula == (
         "=TAKE(SORTBY(UNIQUE(C2:C7),COUNTIFS(C2:C7,UNIQUE(C2:C7),D2:D7,TRUE)/COUNTIF(C2:C7,UNIQUE(C2:C7)),-1),2)"
     )
+
+
+def test_ranges_listed_in_the_request() -> None:
+    wb = passengers_at()
+    ans = generate_formula(
+        "Among survivors, which fare range was the most common: (0-50, 50-100, 100+)?", wb, "Ship"
+    )
+    assert ans.shape == "ranges-most" and ans.value == "0-50"
+    assert ans.formula == (
+        '=INDEX({"0-50";"50-100";"100+"},MATCH(MAX(VSTACK(COUNTIFS(E2:E7,">=0",E2:E7,"<50",D2:D7,TRUE),'
+        'COUNTIFS(E2:E7,">=50",E2:E7,"<100",D2:D7,TRUE),COUNTIFS(E2:E7,">=100",D2:D7,TRUE))),'
+        'VSTACK(COUNTIFS(E2:E7,">=0",E2:E7,"<50",D2:D7,TRUE),COUNTIFS(E2:E7,">=50",E2:E7,"<100",D2:D7,TRUE),'
+        'COUNTIFS(E2:E7,">=100",D2:D7,TRUE)),0))'
+    )
+    ans = generate_formula(
+        "List the top 2 fare ranges (0-10, 10-100, 100+) by number of passengers.", wb, "Ship"
+    )
+    assert ans.shape == "ranges-top-n" and ans.value == [["0-10"], ["10-100"]]

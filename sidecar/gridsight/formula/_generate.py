@@ -631,6 +631,35 @@ def _name_column(table: Table) -> Column | None:
     return None
 
 
+_BIN = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:-|to)\s*(\d+(?:\.\d+)?)(?![\w.])|(?<![\w.])(\d+(?:\.\d+)?)\+"
+)
+
+
+def _bins(low: str) -> list[tuple[str, float, float | None]]:
+    """Ranges the request lists, in its order: "(0-18, 18-30, 50+)" -> [(label, low, high)]."""
+    out: list[tuple[str, float, float | None]] = []
+    for m in _BIN.finditer(low):
+        if m.group(3):
+            out.append((f"{m.group(3)}+", float(m.group(3)), None))
+        else:
+            lo, hi = float(m.group(1)), float(m.group(2))
+            if hi <= lo:
+                return []
+            out.append((f"{m.group(1)}-{m.group(2)}", lo, hi))
+    return out if len(out) >= 2 else []
+
+
+def _bin_counts(col: Column, bins: list[tuple[str, float, float | None]], conds: list[Condition]) -> str:
+    """VSTACK of the rows in each range (low inclusive, high exclusive; "N+" is N and above)."""
+    more = "," + _ifs(conds) if conds else ""
+    parts = []
+    for _label, lo, hi in bins:
+        upper = f',{col.ref},"<{_num(hi)}"' if hi is not None else ""
+        parts.append(f'COUNTIFS({col.ref},">={_num(lo)}"{upper}{more})')
+    return f"VSTACK({','.join(parts)})"
+
+
 def _ifs(conds: list[Condition]) -> str:
     return ",".join(f"{r},{c}" for r, c in (cond.criteria() for cond in conds))
 
@@ -694,6 +723,26 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     sums_column = bool(
         total_of and numeric and any(_same(_stem(total_of.group(1)), h) for h in numeric[0].words)
     )
+    # ranges: "which fare range was the most common: (0-50, 50-100, 100-150, 150+)?"
+    bins = _bins(low) if re.search(r"\b(range|group|band|bracket|bucket|bin)s?\b", low) else []
+    if bins:
+        lead = re.search(r"(\w+(?:\s+\w+)?)\s+(?:range|group|band|bracket|bucket|bin)s?\b", low)
+        named = _Request(lead.group(1), table).ranked(("number",)) if lead else []
+        if named:
+            col = named[0]
+            cleaned = _BIN.sub(" ", request)  # the range bounds are not conditions
+            conds = _Request(cleaned, table).conditions(exclude=(col,))
+            labels = "{" + ";".join('"' + label + '"' for label, _lo, _hi in bins) + "}"
+            counts = _bin_counts(col, bins, conds)
+            rare = (n is not None and direction == "asc") or (
+                n is None and re.search(r"\b(least|fewest)\b", low)
+            )
+            if n is not None:
+                out.append(("ranges-top-n", f"=TAKE(SORTBY({labels},{counts},{1 if rare else -1}),{n})"))
+            elif rare:
+                out.append(("ranges-least", f"=INDEX(SORTBY({labels},{counts},1),1)"))
+            else:
+                out.append(("ranges-most", f"=INDEX({labels},MATCH(MAX({counts}),{counts},0))"))
     # "Do the majority of respondents have a height greater than 170 cm?"
     if is_question and re.search(r"\b(majority|more than half|most of the)\b", low):
         conds = q.conditions()

@@ -187,6 +187,9 @@ class _Parser:
                 args.append(Missing(""))
             else:
                 args.append(self.expression())
+            nxt = self.peek()
+            if tok.name == "ARRAY" and nxt is not None and nxt.name == "ARRAY":
+                continue  # {1;2}: the tokenizer gives rows as ARRAY(ARRAY(1) ARRAY(2)), no separator
             sep = self.take()
             if sep is None:
                 raise FormulaSyntaxError(f"{tok.name}( is not closed")
