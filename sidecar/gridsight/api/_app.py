@@ -15,6 +15,7 @@ from gridsight.api._openapi import Api
 from gridsight.api._security import install_security
 from gridsight.api._sessions import ChunkUploads, SessionStore
 from gridsight.api._state import AppState, ServerConfig, state
+from gridsight.api._static import install_static
 from gridsight.edits import Journal, checker_name, editplan_schema
 from gridsight.sources import snapshot_schema
 
@@ -110,10 +111,7 @@ def create_app(config: ServerConfig) -> Flask:
     install_security(app, config.secret)
     install_error_handlers(app)
 
-    @app.get("/")
-    def index() -> Any:
-        """Where to go (no secret needed: it tells nothing)."""
-        return jsonify({"service": "gridsight", "api": "/api/v1/", "openapi": "/api/v1/openapi.json"})
+    install_static(app, config.secret)  # / (task pane or JSON signpost), /taskpane/, /addin/, /manifest.xml
 
     logging.getLogger("waitress").setLevel(logging.ERROR)
     return app
