@@ -359,3 +359,59 @@ def test_ranges_listed_in_the_request() -> None:
         "List the top 2 fare ranges (0-10, 10-100, 100+) by number of passengers.", wb, "Ship"
     )
     assert ans.shape == "ranges-top-n" and ans.value == [["0-10"], ["10-100"]]
+
+
+def test_blanks_are_not_a_category_and_partly_named_flags_are_not_filters() -> None:
+    b = SheetBuilder("Survey")
+    rows = [
+        ("Country", "What's your orientation?", "Where did you meet partners? (Through Friends)"),
+        ("ES", "Hetero", True),
+        (None, "Hetero", False),
+        ("FR", "Bi", True),
+        ("ES", "Hetero", False),
+    ]
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            if v is not None:
+                b.set(i, j, v)
+    wb = Workbook([b.build()])
+    ans = generate_formula("List the bottom 2 countries with the least number of rows.", wb, "Survey")
+    assert (
+        ans.formula
+        == '=TAKE(SORTBY(UNIQUE(FILTER(A2:A5,A2:A5<>"")),COUNTIF(A2:A5,UNIQUE(FILTER(A2:A5,A2:A5<>""))),1),2)'
+    )
+    assert ans.value == [["FR"], ["ES"]]
+    ans = generate_formula("Which orientation has the highest representation among partners?", wb, "Survey")
+    assert ans.shape == "most-common" and ans.value == "Hetero" and "C2:C5" not in (ans.formula or "")
+
+
+@pytest.mark.parametrize(
+    ("request_text", "explanation"),
+    [
+        (
+            "Which passenger class has the highest number of survivors?",
+            "Returns the most common Pclass (C2:C7) where Survived (D2:D7) equals TRUE.",
+        ),
+        ("What's the least common class?", "Returns the least common Pclass (C2:C7)."),
+        (
+            "List the top 2 classes by average fare.",
+            "Returns the 2 Pclass (C2:C7) with the highest average Fare (E2:E7).",
+        ),
+        (
+            "Name the top 2 passenger classes by survival rate.",
+            "Returns the 2 Pclass (C2:C7) with the highest share of rows where Survived (D2:D7) is TRUE.",
+        ),
+        (
+            "Who are the 2 most favorited passengers?",
+            "Returns the Name (A2:A7) of the 2 rows with the largest Favorites (G2:G7).",
+        ),
+        ("Who paid the highest fare?", "Returns the Name (A2:A7) of the row with the largest Fare (E2:E7)."),
+        (
+            "Which fare range is the most common: (0-50, 50-100, 100+)?",
+            'Returns the one of the ranges "0-50", "50-100" and "100+" of Fare (E2:E7) with the most rows.',
+        ),
+    ],
+)
+def test_explanations_read_like_the_request(request_text: str, explanation: str) -> None:
+    ans = generate_formula(request_text, passengers_at(), "Ship")
+    assert ans.explanation == explanation, (ans.formula, ans.explanation)

@@ -201,6 +201,14 @@ class _Explainer:
             "NOW": lambda c: "the current date and time",
             "LEN": lambda c: f"the length of {self.x(c.args[0])}",
             "ROWS": lambda c: f"the number of rows in {self.x(c.args[0])}",
+            "TAKE": self.take,
+            "SORTBY": self.sortby,
+            "VSTACK": lambda c: f"the list of {self.list(c.args)}",
+            "ARRAY": lambda c: "{" + ", ".join(self.x(a) for a in _array_items(c)) + "}",
+            "TRIM": lambda c: f"{self.x(c.args[0])} without extra spaces",
+            "SUBSTITUTE": lambda c: (
+                f"{self.x(c.args[0])} with {self.x(c.args[1])} replaced by {self.x(c.args[2])}"
+            ),
         }
 
     def list(self, args: tuple[Node, ...]) -> str:
@@ -278,8 +286,101 @@ class _Explainer:
     def index(self, c: Call) -> str:
         if len(c.args) >= 2 and isinstance(c.args[1], Call) and c.args[1].name == "MATCH":
             m = c.args[1]
+            if len(m.args) >= 2 and isinstance(m.args[0], Call) and m.args[0].name in ("MAX", "MIN"):
+                extreme = m.args[0]
+                most = "largest" if extreme.name == "MAX" else "smallest"
+                if extreme.args and extreme.args[0].text == m.args[1].text:
+                    # INDEX(UNIQUE(x), MATCH(MAX(COUNTIF(x, UNIQUE(x))), ...)): the mode
+                    values = c.args[0]
+                    if isinstance(values, Call) and values.name == "UNIQUE" and _counts_of(m.args[1]):
+                        word = "most" if extreme.name == "MAX" else "least"
+                        return f"the {word} common {self.pool(values.args[0])}"
+                    if _is_array(values) and isinstance(m.args[1], Call) and m.args[1].name == "VSTACK":
+                        word = "most" if extreme.name == "MAX" else "fewest"
+                        return f"the one of {self.ranges(values, m.args[1])} with the {word} rows"
+                    if isinstance(values, Call | Ref):
+                        return f"the {self.pool(values)} of the row with the {most} {self.pool(m.args[1])}"
+                    return f"the item of {self.x(values)} with the {most} {self.x(m.args[1])}"
             return f"the {self.x(c.args[0])} whose {self.x(m.args[1])} matches {self.x(m.args[0])}"
+        first = len(c.args) == 2 and isinstance(c.args[1], Literal) and c.args[1].value == 1.0
+        inner = c.args[0]
+        if first and isinstance(inner, Call) and inner.name == "SORTBY" and len(inner.args) >= 3:
+            values, by = inner.args[0], inner.args[1]
+            if isinstance(values, Call) and values.name == "UNIQUE" and _counts_of(by):
+                word = "least" if self.x(inner.args[2]) == "1" else "most"
+                return f"the {word} common {self.pool(values.args[0])}"
         return f"the item of {self.x(c.args[0])} at position {self.list(c.args[1:])}"
+
+    def pool(self, node: Node) -> str:
+        """A column, or a column filtered by conditions: 'Pclass (B2:B888) where Survived ... is
+        TRUE'. A filter that only drops blanks is left out (it changes no answer a reader cares about)."""
+        if isinstance(node, Call) and node.name == "UNIQUE" and node.args:
+            return f"distinct {self.pool(node.args[0])}"
+        if isinstance(node, Call) and node.name == "FILTER" and len(node.args) >= 2:
+            mask = node.args[1]
+            if isinstance(mask, BinOp) and mask.op == "<>" and mask.left.text == node.args[0].text:
+                return self.x(node.args[0])
+            return f"{self.x(node.args[0])} where {self.x(mask)}"
+        return self.x(node)
+
+    def measure(self, node: Node) -> str:
+        """What a per-group number is: 'average Fare (H2:H888)', 'share of rows where ...'."""
+        if isinstance(node, Call) and node.name in ("AVERAGEIFS", "SUMIFS") and node.args:
+            word = "average" if node.name == "AVERAGEIFS" else "total"
+            return f"{word} {self.x(node.args[0])}"
+        if (
+            isinstance(node, BinOp)
+            and node.op == "/"
+            and isinstance(node.left, Call)
+            and node.left.name == "COUNTIFS"
+            and len(node.left.args) >= 4
+        ):
+            where = " and ".join(self.criterion(r, k) for r, k in _pairs(node.left.args[2:]))
+            return f"share of rows where {where}"
+        return self.x(node)
+
+    def ranges(self, labels: Call, counts: Call) -> str:
+        """'the ranges "0-18", "18-30" and "50+" of Age (E2:E888), counting rows where ...'."""
+        items = [self.x(a) for a in _array_items(labels)]
+        first = counts.args[0] if counts.args else None
+        text = "the ranges " + (
+            ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+        )
+        if isinstance(first, Call) and first.name == "COUNTIFS" and first.args:
+            col = first.args[0]
+            text += f" of {self.x(col)}"
+            extra = [(r, k) for r, k in _pairs(first.args) if r.text != col.text]
+            if extra:
+                text += " counting rows where " + " and ".join(self.criterion(r, k) for r, k in extra)
+        return text
+
+    def take(self, c: Call) -> str:
+        inner, n = c.args[0], self.x(c.args[1]) if len(c.args) > 1 else "?"
+        if isinstance(inner, Call) and inner.name in ("SORT", "SORTBY") and len(inner.args) >= 2:
+            order = inner.args[2] if len(inner.args) > 2 else None
+            desc = order is not None and self.x(order) in ("-1", "minus 1")
+            if inner.name == "SORT":
+                return f"the {n} {'largest' if desc else 'smallest'} values of {self.pool(inner.args[0])}"
+            values, by = inner.args[0], inner.args[1]
+            if isinstance(values, Call) and values.name == "UNIQUE" and _counts_of(by):
+                return f"the {n} {'most' if desc else 'least'} common {self.pool(values.args[0])}"
+            if isinstance(values, Call) and values.name == "UNIQUE":
+                high = "highest" if desc else "lowest"
+                return f"the {n} {self.pool(values.args[0])} with the {high} {self.measure(by)}"
+            if _is_array(values) and isinstance(by, Call) and by.name == "VSTACK":
+                return f"the {n} of {self.ranges(values, by)}, {'most' if desc else 'fewest'} rows first"
+            return (
+                f"the {self.pool(values)} of the {n} rows with the {'largest' if desc else 'smallest'} "
+                f"{self.pool(by)}"
+            )
+        return f"the first {n} of {self.x(inner)}"
+
+    def sortby(self, c: Call) -> str:
+        order = c.args[2] if len(c.args) > 2 else None
+        desc = order is not None and self.x(order) in ("-1", "minus 1")
+        return (
+            f"{self.pool(c.args[0])} sorted by {self.x(c.args[1])}, {'largest' if desc else 'smallest'} first"
+        )
 
     def side(self, child: Node, parent_op: str) -> str:
         """An operand, in parentheses when it binds looser than its parent (so words keep the maths)."""
@@ -323,6 +424,23 @@ class _Explainer:
         return node.text
 
 
+def _is_array(node: Node) -> bool:
+    return isinstance(node, Call) and node.name == "ARRAY"
+
+
+def _array_items(node: Call) -> list[Node]:
+    """The cells of an array constant, row by row ({1;2} parses as ARRAY(ARRAY(1), ARRAY(2)))."""
+    out: list[Node] = []
+    for a in node.args:
+        out.extend(_array_items(a) if _is_array(a) else [a])  # type: ignore[arg-type]
+    return out
+
+
+def _counts_of(node: Node) -> bool:
+    """COUNTIF/COUNTIFS of a column against its own distinct values: how often each occurs."""
+    return isinstance(node, Call) and node.name in ("COUNTIF", "COUNTIFS")
+
+
 def _pairs(args: tuple[Node, ...]) -> list[tuple[Node, Node]]:
     return [(args[i], args[i + 1]) for i in range(0, len(args) - 1, 2)]
 
@@ -357,4 +475,4 @@ def explain_formula(formula: str, workbook: Workbook | None = None, sheet: str |
         no = tree.args[2] if len(tree.args) > 2 and not isinstance(tree.args[2], Missing) else None
         sentence = f"If {ex.x(tree.args[0])}, returns {ex.x(tree.args[1])}"
         return sentence + (f"; otherwise {ex.x(no)}." if no is not None else "; otherwise FALSE.")
-    return "Returns " + ex.x(tree) + "."
+    return re.sub(r"\bthe the\b", "the", "Returns " + ex.x(tree) + ".")

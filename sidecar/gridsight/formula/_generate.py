@@ -138,6 +138,13 @@ _SYNONYMS: dict[str, frozenset[str]] = {
         "sale": ("revenue",),
     }.items()
 }
+
+
+def _mentioned(head_word: str, stems: set[str]) -> bool:
+    """A header word is named by the request's stems: itself, a near form, or a synonym."""
+    return head_word in stems or any(_same(head_word, s) or head_word in _SYNONYMS.get(s, ()) for s in stems)
+
+
 #: Header words of identifier columns: people mean the named thing, not its key.
 _ID_WORDS = frozenset({"id", "key", "code", "uuid"})
 #: Words that mean a one-letter code in columns that store codes ("Sex": M / F).
@@ -185,6 +192,7 @@ class Column:
     kind: str  # 'number' | 'text' | 'bool' | 'date'
     words: frozenset[str]
     distinct: tuple[str, ...] = ()
+    blanks: bool = False  # some data cells are empty (UNIQUE would list the blank as a value)
 
     @property
     def ref(self) -> str:
@@ -216,7 +224,7 @@ def _word_count_column(table: Table) -> Derived | None:
         return None
     x = f"TRIM({col.ref})"
     expr = f'IF({x}="",0,LEN({x})-LEN(SUBSTITUTE({x}," ",""))+1)'
-    return Derived(f"words in {col.name}", col.col, col.data, "number", frozenset({"word"}), (), expr)
+    return Derived(f"words in {col.name}", col.col, col.data, "number", frozenset({"word"}), (), False, expr)
 
 
 @dataclass
@@ -296,7 +304,10 @@ def _table(
         words = _words(path or name)
         data = Range(top + 1, c, bottom, c, sheet.name)
         kind, distinct = _column_kind(sheet, data)
-        cols.append(Column(name, c, data, kind, frozenset(_stem(w) for w in words), distinct))
+        r0, c0 = sheet.origin
+        ks = sheet.kinds[data.top - r0 : data.bottom - r0 + 1, c - c0] if c - c0 < sheet.shape[1] else ()
+        blanks = bool(len(ks) < data.height or np.count_nonzero(ks == Kind.EMPTY))
+        cols.append(Column(name, c, data, kind, frozenset(_stem(w) for w in words), distinct, blanks))
     return Table(sheet, top, cols)
 
 
@@ -453,13 +464,16 @@ class _Request:
                 return "asc"
         return None
 
-    def after_superlative(self, cols: list[Column]) -> Column | None:
-        """The column named within three words after 'highest', 'most', 'lowest'...: the key."""
+    def after_superlative(self, cols: list[Column], triggers: tuple[str, ...] = ()) -> Column | None:
+        """The column named within three words after 'highest', 'most', 'lowest'... (or after one
+        of ``triggers``, e.g. 'common'): the key."""
         for i, w in enumerate(self.words):
-            if w in _DESC or w in _ASC:
+            if (w in triggers) if triggers else (w in _DESC or w in _ASC):
                 window = {_stem(x) for x in self.words[i + 1 : i + 4]}
                 hits = [
-                    c for c in cols if (c.words - _STOP) and (c.words - _STOP) <= window | (c.words & _STOP)
+                    c
+                    for c in cols
+                    if (c.words - _STOP) and all(_mentioned(h, window) for h in c.words - _STOP)
                 ]
                 if hits:
                     return hits[0]
@@ -471,9 +485,7 @@ class _Request:
         head = col.words - _STOP
         if not head:
             return 0.0
-        hit = sum(
-            1 for h in head if h in stems or any(_same(h, s) or h in _SYNONYMS.get(s, ()) for s in stems)
-        )
+        hit = sum(1 for h in head if _mentioned(h, stems))
         s = hit / len(head) + 0.5 * hit
         if hit and head & _ID_WORDS:  # "authors": author_name before author_id
             s -= 0.25
@@ -531,9 +543,14 @@ class _Request:
             if col.col in used or col.kind != "bool":
                 continue
             head = {w for w in col.words - _STOP if len(w) >= 4}
-            if head & set(self.stems) or any(
-                s.startswith(h[:5]) for s in self.stems for h in head if len(s) >= 5
-            ):
+            named = {
+                h
+                for h in head
+                if h in self.stems or any(s.startswith(h[:5]) for s in self.stems if len(s) >= 5)
+            }
+            # most of the header must be named: "sexual" alone does not name "Where have you met
+            # your sexual partners? (Through Friends)"
+            if head and len(named) * 2 >= len(head):
                 window = self._around(col)
                 conds.append(Condition(col, "=", not bool(_NEGATION.search(window))))
                 used.add(col.col)
@@ -671,14 +688,21 @@ def _filtered(ref: str, conds: list[Condition]) -> str:
     return f"FILTER({ref},{mask})"
 
 
+def _uniq(col: Column) -> str:
+    """The column's distinct values, without the blank when it has empty cells."""
+    return f'UNIQUE(FILTER({col.ref},{col.ref}<>""))' if col.blanks else f"UNIQUE({col.ref})"
+
+
 def _count_each(col: Column, conds: list[Condition]) -> tuple[str, str]:
     """(the distinct values, how often each occurs) among the rows meeting ``conds``.
 
     Counted with COUNTIFS over the real ranges: Excel refuses an array (a FILTER result) as
     COUNTIF's range argument, even where an evaluator would accept it."""
-    uniq = f"UNIQUE({_filtered(col.ref, conds)})"
     if not conds:
+        uniq = _uniq(col)
         return uniq, f"COUNTIF({col.ref},{uniq})"
+    mask = "*".join(c.mask() for c in conds) + (f'*({col.ref}<>"")' if col.blanks else "")
+    uniq = f"UNIQUE(FILTER({col.ref},{mask}))"
     return uniq, f"COUNTIFS({col.ref},{uniq},{_ifs(conds)})"
 
 
@@ -750,7 +774,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             out.append(("majority", f"=COUNTIFS({_ifs(conds)})>ROWS({table.columns[0].ref})/2"))
     # "Which passenger class has the highest number of survivors?": the category counted most
     grouped = re.match(
-        r"^\s*(?:which|what)\b(.*?)\b(?:has|have|had|with|is|are)\b.*?\b(most|highest number of|"
+        r"^\s*(?:which|what)\b(.*?)\b(?:has|have|had|with|is|are)\b.*?\b(most|highest representation|"
+        r"highest number of|"
         r"largest number of|greatest number of|fewest|least|lowest number of|smallest number of)\b(.*)$",
         low,
     )
@@ -760,7 +785,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         if named and not (counted and counted[0] is not named[0]):
             col = named[0]
             conds = q.conditions(exclude=(col,))
-            if grouped.group(2) in ("most", "highest number of", "largest number of", "greatest number of"):
+            if grouped.group(2).startswith(("most", "highest", "largest", "greatest")):
                 out.append(("most-common", "=" + _mode_of(col, conds)))
             else:
                 out.append(("least-common", "=" + _rarest_of(col, conds)))
@@ -797,7 +822,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 out.append(
                     (
                         "top-n-by-aggregate",
-                        f"=TAKE(SORTBY(UNIQUE({g.ref}),{fn}({m.ref},{g.ref},UNIQUE({g.ref})),{order}),{n})",
+                        f"=TAKE(SORTBY({_uniq(g)},{fn}({m.ref},{g.ref},{_uniq(g)}),{order}),{n})",
                     )
                 )
         by_rate = re.search(r"\bby (?:the )?(\w+) rate\b", low)
@@ -810,7 +835,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             groups = [c for c in target if c.kind != "bool"]
             if flags and groups:
                 g, f = groups[0], flags[0]
-                u = f"UNIQUE({g.ref})"
+                u = _uniq(g)
                 rate = f"COUNTIFS({g.ref},{u},{f.ref},TRUE)/COUNTIF({g.ref},{u})"
                 out.append(("top-n-by-rate", f"=TAKE(SORTBY({u},{rate},{order}),{n})"))
         if not by_count and target and target[0].kind == "text" and not numeric:
@@ -820,11 +845,11 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             out.append(
                 (
                     "top-n-by-count",
-                    f"=TAKE(SORTBY(UNIQUE({col.ref}),COUNTIF({col.ref},UNIQUE({col.ref})),{order}),{n})",
+                    f"=TAKE(SORTBY({_uniq(col)},COUNTIF({col.ref},{_uniq(col)}),{order}),{n})",
                 )
             )
         if numeric:
-            key = numeric[0]
+            key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
             others = [c for c in target if c is not key]
             conds = q.conditions(exclude=(key,))
             if not others and q.asks_who:
@@ -850,7 +875,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         and texty
         and n is None
     ):
-        col = texty[0]
+        col = q.after_superlative(texty, ("common", "frequent", "popular")) or texty[0]
         conds = q.conditions(exclude=(col,))
         if re.search(r"\bleast\b", low):
             out.append(("least-common", "=" + _rarest_of(col, conds)))
