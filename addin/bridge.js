@@ -92,6 +92,39 @@ export function blockEntry(name, top, left, values, formulas, formats, valueType
   return entry;
 }
 
+function rowOf(addr) {
+  return Number(/\d+/.exec(addr.split(":")[0])[0]) - 1;
+}
+
+/** Split a sheet entry into two by rows (for blocks too big for one request). */
+export function splitEntry(e) {
+  const r = parseRange(e.range);
+  const h = r.bottom - r.top + 1;
+  if (h < 2) throw new Error(`one row of sheet ${e.name} is larger than a request may be`);
+  const mid = r.top + Math.floor(h / 2);
+  const half = (top, bottom) => {
+    const keep = (m) => {
+      if (!m) return undefined;
+      const out = Object.fromEntries(Object.entries(m).filter(([a]) => rowOf(a) >= top && rowOf(a) <= bottom));
+      return Object.keys(out).length ? out : undefined;
+    };
+    const part = {
+      name: e.name,
+      range: formatRange({ top, left: r.left, bottom, right: r.right }),
+      values: e.values.slice(top - r.top, bottom - r.top + 1),
+      types: e.types.slice(top - r.top, bottom - r.top + 1),
+    };
+    for (const k of ["formulas", "number_formats", "styles"]) {
+      const v = keep(e[k]);
+      if (v) part[k] = v;
+    }
+    return part;
+  };
+  const parts = [half(r.top, mid - 1), half(mid, r.bottom)];
+  if (e.merges) parts[0].merges = e.merges; // merges may span the cut: they travel whole, once
+  return parts;
+}
+
 /**
  * Group sheet entries into snapshot.v1 documents of at most `limit` bytes each (one document when
  * everything fits; otherwise every document carries `chunk: {id, index, count}`).
@@ -101,9 +134,14 @@ export function packChunks(entries, workbook, limit = CHUNK_BYTES) {
   let current = [];
   let size = 0;
   const overhead = enc.encode(JSON.stringify({ schema: SCHEMA, workbook, chunk: { id: "x".repeat(40), index: 99999, count: 99999 } })).length;
-  for (const e of entries) {
+  const queue = [...entries];
+  while (queue.length) {
+    const e = queue.shift();
     const n = enc.encode(JSON.stringify(e)).length + 1;
-    if (n + overhead > limit) throw new Error(`one block of sheet ${e.name} is ${n} bytes; make blocks smaller`);
+    if (n + overhead > limit) {
+      queue.unshift(...splitEntry(e));
+      continue;
+    }
     if (current.length && size + n + overhead > limit) {
       docs.push(current);
       current = [];

@@ -11,6 +11,8 @@ import { SheetView } from "./sheetview.js";
 /** Cells "Explain this region" accepts after clipping the selection to the used range. */
 export const EXPLAIN_MAX_CELLS = 200_000;
 const SUGGEST_DELAY_MS = 120;
+/** Failures about the connection itself: shown once in the banner with what to do. */
+const BANNER_CODES = new Set(["offline", "cut_off", "stale_secret", "workbook_gone"]);
 const $ = (id) => document.getElementById(id);
 
 function el(tag, attrs = {}, ...children) {
@@ -441,10 +443,7 @@ export class App {
     } catch (err) {
       spin.done();
       if (isAbort(err)) li.append(el("p", { class: "muted", text: "Stopped: you switched to another workbook. Nothing was written." }));
-      else {
-        li.append(el("p", { class: "error", text: err.friendly || String(err) }));
-        if (err.code === "offline" || err.code === "cut_off" || err.code === "stale_secret" || err.code === "workbook_gone") this.showFailure(err);
-      }
+      else this._failIn(li, err);
     } finally {
       this.busy.delete(token);
     }
@@ -678,19 +677,26 @@ export class App {
       const r = res.region || res;
       li.dataset.status = "explained";
       facts.replaceChildren(...(r.facts || []).map((f) => this._fact(f, sheet)));
-      if (r.summary) li.insertBefore(el("p", { class: "summary", text: r.summary }), facts);
+      const said = (r.facts || []).map((f) => f.text).join(" ");
+      if (r.summary && r.summary !== said) li.insertBefore(el("p", { class: "summary", text: r.summary }), facts);
+      li.dataset.summary = r.summary || "";
       return r;
     } catch (err) {
       spin.done();
       if (isAbort(err)) li.append(el("p", { class: "muted", text: "Stopped: you switched to another workbook." }));
-      else {
-        li.append(el("p", { class: "error", text: err.friendly || String(err) }));
-        if (["offline", "cut_off", "stale_secret"].includes(err.code)) this.showFailure(err);
-      }
+      else this._failIn(li, err);
       return null;
     } finally {
       this.busy.delete(token);
     }
+  }
+
+  /** A failed answer: connection-level problems go to the banner (once), the bubble says so briefly. */
+  _failIn(li, err) {
+    if (BANNER_CODES.has(err.code)) {
+      this.showFailure(err);
+      li.append(el("p", { class: "error", text: "No answer: GridSight could not be reached (see the note above). Nothing was written." }));
+    } else li.append(el("p", { class: "error", text: err.friendly || String(err) }));
   }
 
   _fact(f, sheet) {

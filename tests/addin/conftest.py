@@ -44,7 +44,9 @@ def _install_chromium() -> str | None:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])"
+    )
     why = _install_chromium()
     if why:
         pytest.skip(why)

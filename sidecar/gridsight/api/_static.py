@@ -29,16 +29,17 @@ SECRET_PLACEHOLDER = "__GRIDSIGHT_SECRET__"
 OFFICE_PLACEHOLDER = "<!--GRIDSIGHT_OFFICE_JS-->"
 #: Office.js comes from Microsoft's CDN, and only inside Office: a plain browser never waits for it.
 OFFICE_JS = '<script src="https://appsforoffice.microsoft.com/lib/1/hosted/office.js"></script>'
-#: Windows' registry sometimes maps .js to text/plain, which browsers refuse for modules.
+#: Windows' registry sometimes maps .js to text/plain, which browsers refuse for modules (Flask
+#: adds "; charset=utf-8" to text types).
 TYPES = {
-    ".js": "text/javascript; charset=utf-8",
-    ".mjs": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".html": "text/html",
     ".png": "image/png",
     ".svg": "image/svg+xml",
     ".json": "application/json",
-    ".xml": "application/xml; charset=utf-8",
+    ".xml": "application/xml",
 }
 OFFICE_FRAMERS = (
     "https://*.officeapps.live.com https://*.office.com https://*.office365.com "
