@@ -130,6 +130,17 @@ def test_validation_problems(formula: str, problem: str) -> None:
         ('=B5&"|"', "|"),
         ('=HYPERLINK("https://example.com","site")', "site"),
         ('=HYPERLINK("#Data!A1")', "#Data!A1"),
+        # OFFSET resolves to a static range before the engine runs (sums by hand: 10+20+5)
+        ("=OFFSET(B2,1,0)", 20),
+        ("=SUM(OFFSET(B2,0,0,3,1))", 35),
+        ("=SUM(OFFSET(A1,1,1,COUNT(B2:B5),1))", 35),
+        ("=SUM(OFFSET(C5,-2,0,-2,1))", 3),  # from C3, a negative height counts upwards: C2:C3
+        ("=SUM(OFFSET(OFFSET(A1,1,0),0,1,2,2))", 33),  # B2:C3 = 10+1+20+2
+        ("='My Sheet'!A1+SUM(OFFSET('My Sheet'!A1,0,0))", 14),
+        # LAMBDA applied directly is inlined
+        ("=LAMBDA(x,x*2)(5)", 10),
+        ("=LAMBDA(a,b,a+b)(B2,B3)", 30),
+        ('=LAMBDA(s,s&"x")("ax")', "axx"),  # the 'x' inside the string is not the parameter
     ],
 )
 def test_values(formula: str, value: Any) -> None:
@@ -281,4 +292,22 @@ def test_explanations_use_detected_header_paths(corpus: Path) -> None:
     assert (
         explain_formula("=SUM(B9:B20)", wb)
         == "Returns the sum of PRODUCTION RECORD › TOTAL › UNITS (B9:B20)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("formula", "error"),
+    [("=OFFSET(A1,-1,0)", "#REF!"), ('=OFFSET(A1,"x",0)', "#VALUE!"), ("=OFFSET(A1,0,0,0,1)", "#REF!")],
+)
+def test_offset_errors_are_excel_errors(formula: str, error: str) -> None:
+    e = evaluate_formula(formula, book(), "Data")
+    assert e.ok and e.error == error and e.error_source
+
+
+def test_lambda_with_wrong_arguments_is_invalid() -> None:
+    v = validate_formula("=LAMBDA(x,x)(1,2)", book(), "Data")
+    assert not v.ok and v.problems == ("LAMBDA takes 1 argument(s); it was given 2",)
+    assert explain_formula("=LAMBDA(x,x*2)(B2)", book(), "Data") == "Returns Sales for East (B2) times 2."
+    assert explain_formula("=SUM(OFFSET(B2,0,0,3,1))", book(), "Data") == (
+        "Returns the sum of the range 0 rows down and 0 columns right of Sales for East (B2), 3 rows tall and 1 columns wide."
     )

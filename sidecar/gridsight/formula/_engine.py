@@ -284,6 +284,7 @@ def known_functions() -> frozenset[str]:
     names = set()
     for key in formulas.get_functions():
         names.add(key.upper().removeprefix("_XLFN.").removeprefix("_XLWS."))
+    names.add("OFFSET")  # rewritten to the range it points at before the engine runs (_translate)
     return frozenset(names)
 
 

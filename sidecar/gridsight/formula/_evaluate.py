@@ -15,6 +15,7 @@ import numpy as np
 from gridsight.errors import GridSightError, UnknownSheetError
 from gridsight.formula._engine import compile_formula, engine_lock, known_functions
 from gridsight.formula._policy import policy_violations
+from gridsight.formula._translate import OffsetError, inline_lambdas, resolve_offsets
 from gridsight.formula._tree import Call, Node, Ref, external_link, parse_formula, walk
 from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook
 
@@ -92,7 +93,7 @@ def validate_formula(
     if link:
         return Validation(text, False, (f"it links outside this workbook ({link})",), refused=True)
     try:
-        tree = parse_formula(text)
+        tree = parse_formula(inline_lambdas(text))
     except GridSightError as exc:
         return Validation(text, False, (str(exc),))
     problems: list[str] = []
@@ -263,8 +264,22 @@ def evaluate_formula(
     if not v.ok:
         return Evaluation(v.formula, False, problems=v.problems, references=v.references)
     current = _resolve_current(workbook, sheet)
+    run = inline_lambdas(v.formula)
+
+    def number(text: str) -> Any:
+        inner = evaluate_formula(text, workbook, sheet)
+        if not inner.ok or inner.error is not None:
+            raise OffsetError(inner.error or "#VALUE!", f"{text[1:]} gives {inner.error or 'no value'}")
+        return inner.value
+
     try:
-        fn = compile_formula(v.formula)
+        run = resolve_offsets(parse_formula(run), number) or run
+    except OffsetError as exc:
+        return Evaluation(v.formula, True, error=exc.error, error_source=str(exc), references=v.references)
+    except GridSightError as exc:
+        return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
+    try:
+        fn = compile_formula(run)
     except Exception as exc:
         return Evaluation(
             v.formula, False, problems=(f"the engine cannot compile it ({type(exc).__name__})",)

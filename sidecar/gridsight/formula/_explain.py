@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from gridsight.formula._translate import inline_lambdas
 from gridsight.formula._tree import BinOp, Call, Literal, Missing, Node, Ref, UnaryOp, parse_formula
 from gridsight.grid import Kind, Range, Sheet, Workbook
 
@@ -202,6 +203,7 @@ class _Explainer:
             "LEN": lambda c: f"the length of {self.x(c.args[0])}",
             "ROWS": lambda c: f"the number of rows in {self.x(c.args[0])}",
             "TAKE": self.take,
+            "OFFSET": self.offset,
             "SORTBY": self.sortby,
             "VSTACK": lambda c: f"the list of {self.list(c.args)}",
             "ARRAY": lambda c: "{" + ", ".join(self.x(a) for a in _array_items(c)) + "}",
@@ -322,6 +324,16 @@ class _Explainer:
                 return self.x(node.args[0])
             return f"{self.x(node.args[0])} where {self.x(mask)}"
         return self.x(node)
+
+    def offset(self, c: Call) -> str:
+        rows, cols = self.x(c.args[1]), self.x(c.args[2])
+        text = f"the range {rows} rows down and {cols} columns right of {self.x(c.args[0])}"
+        size = []
+        if len(c.args) > 3 and not isinstance(c.args[3], Missing):
+            size.append(f"{self.x(c.args[3])} rows tall")
+        if len(c.args) > 4 and not isinstance(c.args[4], Missing):
+            size.append(f"{self.x(c.args[4])} columns wide")
+        return text + (", " + " and ".join(size) if size else "")
 
     def measure(self, node: Node) -> str:
         """What a per-group number is: 'average Fare (H2:H888)', 'share of rows where ...'."""
@@ -458,7 +470,9 @@ def explain_formula(formula: str, workbook: Workbook | None = None, sheet: str |
 
     Raises FormulaSyntaxError when the formula cannot be parsed.
     """
-    tree = parse_formula(formula)
+    tree = parse_formula(
+        inline_lambdas(formula.strip() if formula.strip().startswith("=") else "=" + formula)
+    )
     current = (
         sheet
         if isinstance(sheet, Sheet)

@@ -1,0 +1,217 @@
+"""Rewrite what the `formulas` engine cannot run into what it can, before evaluation.
+
+Two forms people use that the engine lacks:
+
+* ``LAMBDA(x, y, body)(1, 2)`` -- a lambda applied directly. It is inlined: each parameter in the
+  body is replaced by its argument in parentheses, giving ``(body with 1 and 2)``.
+* ``OFFSET(ref, rows, cols, [height], [width])`` -- returns a *reference*, which the engine cannot
+  produce. Its arguments are evaluated first; the call is replaced by the static range it points at
+  (``OFFSET(B4,1,0,3,1)`` -> ``B5:B7``), so everything around it (SUM, INDEX...) computes normally.
+  A result outside the sheet is Excel's ``#REF!``.
+
+The rewrite is only for computing a value: the formula the user sees and writes stays theirs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from gridsight.errors import FormulaSyntaxError
+from gridsight.formula._tree import BinOp, Call, Literal, Missing, Node, Ref, UnaryOp, walk
+from gridsight.grid import Range
+from gridsight.grid._address import MAX_COLS, MAX_ROWS
+
+_LAMBDA = re.compile(r"(?<![A-Za-z0-9_.])(?:_xlfn\.)?LAMBDA\(", re.IGNORECASE)
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+
+
+class OffsetError(Exception):
+    """OFFSET points outside the sheet or gets arguments that are not numbers: ``#REF!`` / ``#VALUE!``."""
+
+    def __init__(self, error: str, reason: str) -> None:
+        super().__init__(reason)
+        self.error = error
+
+
+def _closing(text: str, open_at: int) -> int:
+    """Index of the ')' matching the '(' at ``open_at`` (strings and nesting respected), or -1."""
+    depth, i, n = 0, open_at, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            i = text.find('"', i + 1)
+            while i != -1 and i + 1 < n and text[i + 1] == '"':
+                i = text.find('"', i + 2)
+            if i == -1:
+                return -1
+        elif ch in "({":
+            depth += 1
+        elif ch in ")}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _split_args(text: str) -> list[str]:
+    """Top-level comma-separated pieces of an argument list (no outer parentheses)."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            j = text.find('"', i + 1)
+            while j != -1 and j + 1 < len(text) and text[j + 1] == '"':
+                j = text.find('"', j + 2)
+            i = len(text) if j == -1 else j
+        elif ch in "({":
+            depth += 1
+        elif ch in ")}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+        i += 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
+def _substitute(body: str, names: dict[str, str]) -> str:
+    """Replace whole-word parameter names outside string literals."""
+    out, pieces = [], re.split(r'("(?:[^"]|"")*")', body)
+    for k, piece in enumerate(pieces):
+        if k % 2:  # a string literal
+            out.append(piece)
+            continue
+        for name, value in names.items():
+            piece = re.sub(
+                rf"(?<![A-Za-z0-9_.$!]){re.escape(name)}(?![A-Za-z0-9_.(!:])", value, piece, flags=re.I
+            )
+        out.append(piece)
+    return "".join(out)
+
+
+def inline_lambdas(formula: str) -> str:
+    """``=LAMBDA(x,x*2)(5)`` -> ``=(5)*2`` wrapped as ``=((5)*2)``; other text is left alone."""
+    text = formula
+    for _ in range(20):  # nested applications, innermost last; bounded
+        m = next((m for m in _LAMBDA.finditer(text) if _applied(text, m.end() - 1)), None)
+        if m is None:
+            return text
+        close = _closing(text, m.end() - 1)
+        call_close = _closing(text, close + 1)
+        pieces = _split_args(text[m.end() : close])
+        args = _split_args(text[close + 2 : call_close]) if call_close > close + 2 else []
+        params, body = pieces[:-1], pieces[-1]
+        if not params or not all(_NAME.match(p) for p in params):
+            raise FormulaSyntaxError("LAMBDA needs parameter names before its body")
+        if len(args) != len(params):
+            raise FormulaSyntaxError(f"LAMBDA takes {len(params)} argument(s); it was given {len(args)}")
+        inlined = "(" + _substitute(body, {p: f"({a})" for p, a in zip(params, args, strict=True)}) + ")"
+        text = text[: m.start()] + inlined + text[call_close + 1 :]
+    return text
+
+
+def _applied(text: str, open_at: int) -> bool:
+    close = _closing(text, open_at)
+    return close != -1 and close + 1 < len(text) and text[close + 1] == "("
+
+
+def to_text(node: Node, swap: Callable[[Node], str | None] = lambda n: None) -> str:
+    """Formula text for a tree (``swap`` may replace any sub-tree's text)."""
+    alt = swap(node)
+    if alt is not None:
+        return alt
+    if isinstance(node, Literal):
+        if node.kind == "text":
+            return '"' + str(node.value).replace('"', '""') + '"'
+        if node.kind == "bool":
+            return "TRUE" if node.value else "FALSE"
+        if node.kind == "number":
+            v = float(node.value)
+            return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
+        return str(node.value)
+    if isinstance(node, Ref):
+        if node.rng is None:
+            return node.name or node.text
+        sheet = node.sheet
+        ref = node.rng.ref()
+        return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{ref}" if sheet else ref
+    if isinstance(node, Missing):
+        return ""
+    if isinstance(node, UnaryOp):
+        inner = to_text(node.operand, swap)
+        return f"({inner})%" if node.op == "%" else f"{node.op}({inner})"
+    if isinstance(node, BinOp):
+        op = " " if node.op == " " else node.op
+        return f"({to_text(node.left, swap)}{op}{to_text(node.right, swap)})"
+    if isinstance(node, Call):
+        if node.name == "ARRAY":
+            rows = node.args if all(isinstance(a, Call) and a.name == "ARRAY" for a in node.args) else (node,)
+            body = ";".join(
+                ",".join(to_text(x, swap) for x in (r.args if isinstance(r, Call) else ())) for r in rows
+            )
+            return "{" + body + "}"
+        return f"{node.name}(" + ",".join(to_text(a, swap) for a in node.args) + ")"
+    return node.text
+
+
+def resolve_offsets(tree: Node, number: Callable[[str], Any]) -> str | None:
+    """The formula with every OFFSET replaced by its static range, or None when it has none.
+
+    ``number(text)`` evaluates an argument's formula text to a value (raising on errors)."""
+    if not any(isinstance(n, Call) and n.name.removeprefix("_XLFN.") == "OFFSET" for n in walk(tree)):
+        return None
+
+    def swap(node: Node) -> str | None:
+        if isinstance(node, Call) and node.name.removeprefix("_XLFN.") == "OFFSET":
+            return _offset_text(node, swap, number)
+        return None
+
+    return "=" + to_text(tree, swap)
+
+
+def _offset_text(node: Call, swap: Callable[[Node], str | None], number: Callable[[str], Any]) -> str:
+    if not 3 <= len(node.args) <= 5:
+        raise OffsetError(
+            "#VALUE!", "OFFSET takes a reference, rows, columns and optionally height and width"
+        )
+    base = node.args[0]
+    if isinstance(base, Call) and base.name == "OFFSET":
+        ref = Range.parse(_offset_text(base, swap, number).split("!")[-1])
+        sheet = _sheet_of_text(_offset_text(base, swap, number))
+    elif isinstance(base, Ref) and base.rng is not None:
+        ref, sheet = base.rng, base.sheet
+    else:
+        raise OffsetError("#VALUE!", "OFFSET's first argument must be a cell or range reference")
+
+    def arg(i: int, default: int) -> int:
+        if i >= len(node.args) or isinstance(node.args[i], Missing):
+            return default
+        v = number("=" + to_text(node.args[i], swap))
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise OffsetError("#VALUE!", f"OFFSET's argument {i + 1} is not a number")
+        return int(v)
+
+    rows, cols = arg(1, 0), arg(2, 0)
+    height, width = arg(3, ref.height), arg(4, ref.width)
+    if height == 0 or width == 0:
+        raise OffsetError("#REF!", "OFFSET with a height or width of 0")
+    top, left = ref.top + rows, ref.left + cols
+    bottom, right = top + abs(height) - 1, left + abs(width) - 1
+    if height < 0:
+        top, bottom = top + height + 1, top
+    if width < 0:
+        left, right = left + width + 1, left
+    if top < 0 or left < 0 or bottom >= MAX_ROWS or right >= MAX_COLS:
+        raise OffsetError("#REF!", "OFFSET points outside the sheet")
+    out = Range(top, left, bottom, right).ref()
+    return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{out}" if sheet else out
+
+
+def _sheet_of_text(text: str) -> str | None:
+    if "!" not in text:
+        return None
+    return text.rsplit("!", 1)[0].strip("'").replace("''", "'")
