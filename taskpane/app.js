@@ -323,7 +323,7 @@ export class App {
 
   async showEvidence(sheet, range) {
     try {
-      if (this.sheetView && !this._wide()) this.showTab("sheet");
+      if (this.sheetView) this.showTab("sheet"); // wide: beside the chat; narrow: instead of it
       await this.host.select(sheet, range);
     } catch (err) {
       this.showFailure(err);

@@ -60,7 +60,7 @@ def test_formula_request_preview_apply_undo(open_pane: Any, workdir: Path, snap:
     assert page.locator("[aria-busy='true']").count() == 0
 
 
-def test_suggestions_while_typing(open_pane: Any) -> None:
+def test_suggestions_while_typing(open_pane: Any, snap: Any) -> None:
     page = open_pane(320)
     t0 = time.perf_counter()
     page.type("#ask-input", "average pr", delay=20)
@@ -70,6 +70,7 @@ def test_suggestions_while_typing(open_pane: Any) -> None:
     texts = page.locator("#suggestions .s-text").all_inner_texts()
     assert "average Price" in texts, texts
     assert elapsed < 3.0
+    snap(page, "pane-320-suggestions")
     page.press("#ask-input", "ArrowDown")
     assert page.get_attribute("#ask-input", "aria-activedescendant") == "sugg-0"
     page.press("#ask-input", "Enter")  # takes the suggestion, does not send
@@ -105,6 +106,10 @@ def test_right_click_explain_region_and_wide_layout(open_pane: Any, snap: Any) -
     page.locator(".table-card").first.wait_for()
     assert page.locator(".table-card .link").first.inner_text() == "A1:E6"
     snap(page, "pane-800-explain")
+    reply.locator(".facts .chip").last.click()  # wide: the sheet opens beside the chat, cells marked
+    page.wait_for_selector("td.evidence")
+    assert page.locator("#panel-chat").is_visible() and page.locator("#panel-sheet").is_visible()
+    snap(page, "pane-800-evidence")
     # Whole columns are clipped to the used range; a huge used range gets a friendly refusal.
     page.evaluate("window.GridSight.app.explainSelection({sheet: 'Sales', range: 'A:B'})")
     assert page.locator(".msg.user").last.inner_text() == "Explain Sales!A1:B6"
