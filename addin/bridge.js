@@ -226,7 +226,8 @@ export async function uploadSnapshot(api, docs, journalKey) {
   return info;
 }
 
-function sameContent(expected, values, formulas, valueTypes, fmt) {
+/** Whether a cell as Excel reports it still holds what an edit plan expects (formula, else typed value). */
+export function sameContent(expected, values, formulas, valueTypes, fmt) {
   const formula = typeof formulas === "string" && formulas.startsWith("=") && formulas !== values ? formulas : null;
   if (expected.formula || formula) return (expected.formula || "").trim() === (formula || "").trim();
   const t = typeLetter(valueTypes, fmt);

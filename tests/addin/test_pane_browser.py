@@ -228,3 +228,26 @@ def test_bridge_snapshot_chunks_reach_the_sidecar(open_pane: Any) -> None:
     assert cells["types"] == ["snnbdn", "snnbdn"]  # yyyy-mm-dd numbers arrive as dates
     assert cells["formulas"] == {"F2999": "=B2999*2", "F3000": "=B3000*2"}
     assert cells["number_formats"]["E3000"] == "yyyy-mm-dd"
+
+
+def test_bridge_conflict_rule(open_pane: Any) -> None:
+    """The check the add-in makes before writing: formula when there is one, else the typed value."""
+    page = open_pane(320)
+    got = page.evaluate(
+        """async () => {
+        const {sameContent: same} = await import('/addin/bridge.js');
+        const e = (type, value, formula = null) => ({type, value, formula});
+        return [
+          same(e('e', null), '', '', 'Empty', 'General'),
+          same(e('e', null), 5, 5, 'Double', 'General'),
+          same(e('n', 54, '=SUM(C2:C6)'), 54, '=SUM(C2:C6)', 'Double', 'General'),
+          same(e('n', 54, '=SUM(C2:C6)'), 54, '=SUM(C2:C7)', 'Double', 'General'),
+          same(e('n', 2.5), 2.5000000000001, 2.5000000000001, 'Double', 'General'),
+          same(e('n', 2.5), 3, 3, 'Double', 'General'),
+          same(e('s', 'North'), 'North', 'North', 'String', 'General'),
+          same(e('s', 'North'), '=1+1', '=1+1', 'String', 'General'),
+          same(e('n', 5), 5, '=2+3', 'Double', 'General'),
+        ];
+    }"""
+    )
+    assert got == [True, False, True, False, True, False, True, False, False]
