@@ -309,5 +309,6 @@ def test_lambda_with_wrong_arguments_is_invalid() -> None:
     assert not v.ok and v.problems == ("LAMBDA takes 1 argument(s); it was given 2",)
     assert explain_formula("=LAMBDA(x,x*2)(B2)", book(), "Data") == "Returns Sales for East (B2) times 2."
     assert explain_formula("=SUM(OFFSET(B2,0,0,3,1))", book(), "Data") == (
-        "Returns the sum of the range 0 rows down and 0 columns right of Sales for East (B2), 3 rows tall and 1 columns wide."
+        "Returns the sum of the range 0 rows down and 0 columns right of Sales for East (B2), "
+        "3 rows tall and 1 columns wide."
     )

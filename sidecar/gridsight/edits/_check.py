@@ -105,7 +105,7 @@ def check_formula(formula: str, workbook: Workbook, sheet: str, row: int, col: i
 
 def _feature_check(mod: Any) -> Checker:
     def check(formula: str, workbook: Workbook, sheet: str, row: int, col: int) -> FormulaCheck:
-        v = mod.validate_formula(formula, workbook, sheet)
+        v = mod.validate_formula(formula, workbook, sheet, at=(row, col))
         if not v.ok:
             return FormulaCheck(
                 False, tuple(v.problems), bool(v.refused), tuple(v.functions), checked_by="gridsight.formula"
@@ -141,13 +141,17 @@ def _feature_check(mod: Any) -> Checker:
     return check
 
 
-@cache
 def _catalogue() -> frozenset[str] | None:
     try:
         import formulas
     except ImportError:  # pragma: no cover - formulas ships with the formula feature
         return None
-    return frozenset(n.upper() for n in formulas.get_functions())
+    # compiling an unknown name caches a `not_implemented` stand-in under it: not a function
+    return frozenset(
+        n.upper()
+        for n, fn in formulas.get_functions().items()
+        if getattr(fn, "__name__", "") != "not_implemented"
+    )
 
 
 def _fallback_check(formula: str, workbook: Workbook, sheet: str, row: int, col: int) -> FormulaCheck:

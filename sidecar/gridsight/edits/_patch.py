@@ -30,7 +30,7 @@ def patch_workbook(workbook: Workbook, changes: Iterable[tuple[str, int, int, Ce
         name = workbook.sheet(sheet).name
         by_sheet.setdefault(name, {})[(r, c)] = content
     sheets = [_patch_sheet(s, by_sheet[s.name]) if s.name in by_sheet else s for s in workbook.sheets]
-    return Workbook(sheets, name=workbook.name, date1904=workbook.date1904)
+    return Workbook(sheets, name=workbook.name, date1904=workbook.date1904, tables=workbook.tables)
 
 
 def _patch_sheet(sheet: Sheet, cells: dict[tuple[int, int], CellContent]) -> Sheet:

@@ -282,8 +282,10 @@ def known_functions() -> frozenset[str]:
 
     patch_engine()
     names = set()
-    for key in formulas.get_functions():
-        names.add(key.upper().removeprefix("_XLFN.").removeprefix("_XLWS."))
+    for key, fn in formulas.get_functions().items():
+        # compiling an unknown name caches a `not_implemented` stand-in under it: not a function
+        if getattr(fn, "__name__", "") != "not_implemented":
+            names.add(key.upper().removeprefix("_XLFN.").removeprefix("_XLWS."))
     names.add("OFFSET")  # rewritten to the range it points at before the engine runs (_translate)
     return frozenset(names)
 

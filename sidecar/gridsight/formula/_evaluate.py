@@ -15,7 +15,7 @@ import numpy as np
 from gridsight.errors import GridSightError, UnknownSheetError
 from gridsight.formula._engine import compile_formula, engine_lock, known_functions
 from gridsight.formula._policy import policy_violations
-from gridsight.formula._translate import OffsetError, inline_lambdas, resolve_offsets
+from gridsight.formula._translate import OffsetError, expand_structured, inline_lambdas, resolve_offsets
 from gridsight.formula._tree import Call, Node, Ref, external_link, parse_formula, walk
 from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook
 
@@ -85,15 +85,21 @@ def _sheet_of(wb: Workbook | None, name: str | None, default: Sheet | None) -> S
 
 
 def validate_formula(
-    formula: str, workbook: Workbook | None = None, sheet: str | Sheet | None = None
+    formula: str,
+    workbook: Workbook | None = None,
+    sheet: str | Sheet | None = None,
+    *,
+    at: str | tuple[int, int] | None = None,
 ) -> Validation:
-    """Parse, apply the policy, check every function is known and every reference exists."""
+    """Parse, apply the policy, check every function is known and every reference exists.
+
+    ``at`` is the formula's cell, for this-row structured references (``Sales[@Amount]``)."""
     text = _normal(formula)
     link = external_link(text)
     if link:
         return Validation(text, False, (f"it links outside this workbook ({link})",), refused=True)
     try:
-        tree = parse_formula(inline_lambdas(text))
+        tree = parse_formula(_runnable(text, workbook, sheet, at))
     except GridSightError as exc:
         return Validation(text, False, (str(exc),))
     problems: list[str] = []
@@ -136,6 +142,16 @@ def validate_formula(
             ):
                 problems.append(f"the sheet {node.sheet!r} does not exist (#REF!)")
     return Validation(text, not problems, tuple(problems), tuple(functions), tuple(references), bool(refused))
+
+
+def _runnable(
+    text: str, workbook: Workbook | None, sheet: str | Sheet | None, at: str | tuple[int, int] | None
+) -> str:
+    """The formula with structured references expanded and applied LAMBDAs inlined."""
+    current = _resolve_current(workbook, sheet)
+    cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
+    expanded = expand_structured(text, workbook, current.name if current else None, cell)
+    return inline_lambdas(expanded)
 
 
 def _is_let_variable(tree: Node, ref: Ref) -> bool:
@@ -260,11 +276,11 @@ def evaluate_formula(
         sheet: the sheet unqualified references belong to (default: the first).
         at: the cell the formula would live in; needed to tell whether a spill area is free.
     """
-    v = validate_formula(formula, workbook, sheet)
+    v = validate_formula(formula, workbook, sheet, at=at)
     if not v.ok:
         return Evaluation(v.formula, False, problems=v.problems, references=v.references)
     current = _resolve_current(workbook, sheet)
-    run = inline_lambdas(v.formula)
+    run = _runnable(v.formula, workbook, sheet, at)
 
     def number(text: str) -> Any:
         inner = evaluate_formula(text, workbook, sheet)

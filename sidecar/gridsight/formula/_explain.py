@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from gridsight.formula._translate import inline_lambdas
+from gridsight.formula._translate import expand_structured, inline_lambdas
 from gridsight.formula._tree import BinOp, Call, Literal, Missing, Node, Ref, UnaryOp, parse_formula
 from gridsight.grid import Kind, Range, Sheet, Workbook
 
@@ -470,9 +470,7 @@ def explain_formula(formula: str, workbook: Workbook | None = None, sheet: str |
 
     Raises FormulaSyntaxError when the formula cannot be parsed.
     """
-    tree = parse_formula(
-        inline_lambdas(formula.strip() if formula.strip().startswith("=") else "=" + formula)
-    )
+    text = formula.strip() if formula.strip().startswith("=") else "=" + formula.strip()
     current = (
         sheet
         if isinstance(sheet, Sheet)
@@ -484,6 +482,8 @@ def explain_formula(formula: str, workbook: Workbook | None = None, sheet: str |
             else None
         )
     )
+    text = expand_structured(text, workbook, current.name if current else None)
+    tree = parse_formula(inline_lambdas(text))
     ex = _Explainer(_Namer(workbook, current))
     if isinstance(tree, Call) and tree.name == "IF" and len(tree.args) >= 2:
         no = tree.args[2] if len(tree.args) > 2 and not isinstance(tree.args[2], Missing) else None

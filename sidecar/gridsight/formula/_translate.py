@@ -215,3 +215,163 @@ def _sheet_of_text(text: str) -> str | None:
     if "!" not in text:
         return None
     return text.rsplit("!", 1)[0].strip("'").replace("''", "'")
+
+
+# --- structured references ------------------------------------------------------------------------
+_IDENT = re.compile(r"[A-Za-z0-9_.\\]")
+_SPECIALS = ("#all", "#data", "#headers", "#totals", "#this row")
+
+
+class StructuredRefError(FormulaSyntaxError):
+    """A structured reference to a table or column that does not exist (Excel: #REF!)."""
+
+
+def expand_structured(
+    formula: str, workbook: Any, sheet: str | None, at: tuple[int, int] | None = None
+) -> str:
+    """``=SUM(Sales[Amount])`` -> ``=SUM(B2:B40)`` using the workbook's Excel tables.
+
+    Handles ``Table[Col]``, ``Table[[Col1]:[Col2]]``, ``Table[#All]`` / ``[#Data]`` / ``[#Headers]`` /
+    ``[#Totals]``, combinations such as ``Table[[#Headers],[Col]]``, this-row ``Table[@Col]`` (and an
+    unqualified ``[@Col]`` inside a table, given ``at``), and a bare table name (its data rows).
+    Text without tables or brackets comes back unchanged."""
+    tables = getattr(workbook, "tables", ()) or ()
+    if not tables or ("[" not in formula and not _mentions_table(formula, tables)):
+        return formula
+    out, i, n = [], 0, len(formula)
+    while i < n:
+        ch = formula[i]
+        if ch == '"':  # copy string literals untouched
+            j = i + 1
+            while j < n and (formula[j] != '"' or (j + 1 < n and formula[j + 1] == '"')):
+                j += 2 if formula[j] == '"' else 1
+            out.append(formula[i : j + 1])
+            i = j + 1
+            continue
+        if ch == "[":
+            start = i
+            while start > 0 and _IDENT.match(formula[start - 1]):
+                start -= 1
+            name = formula[start:i]
+            close = _bracket_end(formula, i)
+            if close == -1:
+                raise FormulaSyntaxError("a structured reference is missing its closing ']'")
+            text = _resolve(name, formula[i + 1 : close], workbook, sheet, at)
+            if i > start:  # the table name was copied already, one character at a time
+                del out[len(out) - (i - start) :]
+            out.append(text)
+            i = close + 1
+            continue
+        out.append(ch)
+        i += 1
+    return _bare_tables("".join(out), tables, sheet)
+
+
+def _bracket_end(text: str, open_at: int) -> int:
+    depth = 0
+    for k in range(open_at, len(text)):
+        if text[k] == "'" and k + 1 < len(text):  # Excel's escape inside column names: '[ ']
+            continue
+        if text[k] == "[" and (k == 0 or text[k - 1] != "'"):
+            depth += 1
+        elif text[k] == "]" and (k == 0 or text[k - 1] != "'"):
+            depth -= 1
+            if depth == 0:
+                return k
+    return -1
+
+
+def _mentions_table(text: str, tables: Any) -> bool:
+    return any(re.search(rf"(?<![\w.!']){re.escape(t.name)}(?![\w.(\[!])", text, re.I) for t in tables)
+
+
+def _bare_tables(text: str, tables: Any, sheet: str | None) -> str:
+    pieces = re.split(r'("(?:[^"]|"")*")', text)
+    for k in range(0, len(pieces), 2):
+        for t in tables:
+            rows = t.rows("#data")
+            if rows is None:
+                continue
+            target = _qualified(t, Range(rows[0], t.ref.left, rows[1], t.ref.right), sheet)
+            pieces[k] = re.sub(
+                rf"(?<![\w.!']){re.escape(t.name)}(?![\w.(\[!])", target, pieces[k], flags=re.I
+            )
+    return "".join(pieces)
+
+
+def _qualified(table: Any, rng: Range, sheet: str | None) -> str:
+    if sheet is not None and table.sheet.casefold() == sheet.casefold():
+        return rng.ref()
+    return "'" + table.sheet.replace("'", "''") + "'!" + rng.ref()
+
+
+def _unescape(name: str) -> str:
+    return re.sub(r"'(.)", r"\1", name.strip())
+
+
+def _resolve(name: str, spec: str, workbook: Any, sheet: str | None, at: tuple[int, int] | None) -> str:
+    if name:
+        table = workbook.table(name)
+        if table is None:
+            raise StructuredRefError(f"there is no table named {name!r} (#REF!)")
+    else:  # [@Col] inside a table: the table holding the formula's cell
+        table = next(
+            (
+                t
+                for t in workbook.tables
+                if at is not None
+                and sheet is not None
+                and t.sheet.casefold() == sheet.casefold()
+                and t.ref.contains(at[0], at[1])
+            ),
+            None,
+        )
+        if table is None:
+            raise StructuredRefError(f"[{spec}] refers to a table, but the cell is not inside one (#REF!)")
+    spec = spec.strip()
+    parts: set[str] = set()
+    cols: list[str] = []
+    if spec.startswith("@"):
+        parts.add("#this row")
+        rest = spec[1:].strip()
+        if rest.startswith("[") and rest.endswith("]"):
+            rest = rest[1:-1]
+        cols = rest.split("]:[") if rest else []
+    elif "[" not in spec:
+        if spec.lower() in _SPECIALS:
+            parts.add(spec.lower())
+        elif spec:
+            cols = [spec]
+    else:
+        for item in _split_args(spec):
+            item = item.strip()
+            span = [x.strip().strip("[]") for x in re.split(r"\]\s*:\s*\[", item)]
+            if len(span) == 1 and span[0].lower() in _SPECIALS:
+                parts.add(span[0].lower())
+            elif span[0].startswith("@"):
+                parts.add("#this row")
+                cols = [span[0][1:].strip("[]")]
+            else:
+                cols = span
+    left, right = table.ref.left, table.ref.right
+    if cols:
+        idx = [table.column_index(_unescape(c)) for c in cols]
+        if any(k is None for k in idx):
+            missing = next(c for c, k in zip(cols, idx, strict=True) if k is None)
+            raise StructuredRefError(f"table {table.name!r} has no column {_unescape(missing)!r} (#REF!)")
+        left, right = table.ref.left + min(idx), table.ref.left + max(idx)  # type: ignore[type-var]
+    parts = parts or {"#data"}
+    if "#this row" in parts:
+        data = table.rows("#data")
+        if at is None or data is None or not data[0] <= at[0] <= data[1]:
+            raise StructuredRefError(
+                "a this-row reference (@) needs a cell inside the table's rows (#VALUE!)"
+            )
+        top = bottom = at[0]
+    else:
+        spans = [table.rows(p) for p in parts]
+        if any(s is None for s in spans):
+            raise StructuredRefError(f"table {table.name!r} has no {' / '.join(sorted(parts))} rows (#REF!)")
+        top = min(s[0] for s in spans if s)
+        bottom = max(s[1] for s in spans if s)
+    return _qualified(table, Range(top, left, bottom, right), sheet)

@@ -7,22 +7,36 @@ from typing import Any
 
 from gridsight.errors import UnknownSheetError
 from gridsight.grid._sheet import Sheet
+from gridsight.grid._tables import ExcelTable
 
 
 class Workbook:
     """Sheets in workbook order. Sheet lookup is case-insensitive, as in Excel."""
 
-    __slots__ = ("date1904", "name", "sheets")
+    __slots__ = ("date1904", "name", "sheets", "tables")
     sheets: tuple[Sheet, ...]
     name: str | None
     date1904: bool
+    tables: tuple[ExcelTable, ...]  # Excel tables (ListObjects), for structured references
 
     def __init__(
-        self, sheets: list[Sheet] | tuple[Sheet, ...], *, name: str | None = None, date1904: bool = False
+        self,
+        sheets: list[Sheet] | tuple[Sheet, ...],
+        *,
+        name: str | None = None,
+        date1904: bool = False,
+        tables: tuple[ExcelTable, ...] | list[ExcelTable] = (),
     ) -> None:
         object.__setattr__(self, "sheets", tuple(sheets))
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "date1904", date1904)
+        names = {s.name.casefold() for s in self.sheets}
+        object.__setattr__(self, "tables", tuple(t for t in tables if t.sheet.casefold() in names))
+
+    def table(self, name: str) -> ExcelTable | None:
+        """An Excel table by name (case-insensitive, as in formulas), or None."""
+        folded = name.casefold()
+        return next((t for t in self.tables if t.name.casefold() == folded), None)
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError(f"Workbook is immutable; cannot set {key!r}")
@@ -64,7 +78,7 @@ class Workbook:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Workbook):
             return NotImplemented
-        return self.sheets == other.sheets and self.date1904 == other.date1904
+        return self.sheets == other.sheets and self.date1904 == other.date1904 and self.tables == other.tables
 
     __hash__ = None  # type: ignore[assignment]
 

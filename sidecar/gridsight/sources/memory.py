@@ -23,7 +23,9 @@ class MemorySource:
             chosen = [self.workbook.sheet(s) for s in sheets]
         except UnknownSheetError:
             raise
-        return Workbook(chosen, name=self.workbook.name, date1904=self.workbook.date1904)
+        return Workbook(
+            chosen, name=self.workbook.name, date1904=self.workbook.date1904, tables=self.workbook.tables
+        )
 
     def close(self) -> None:
         pass

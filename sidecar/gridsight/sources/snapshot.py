@@ -17,7 +17,16 @@ from typing import Any
 import numpy as np
 
 from gridsight.errors import GridSightError, SnapshotError, UnknownSheetError
-from gridsight.grid import ERROR_VALUES, Kind, Range, Sheet, SheetBuilder, Workbook, is_date_format
+from gridsight.grid import (
+    ERROR_VALUES,
+    ExcelTable,
+    Kind,
+    Range,
+    Sheet,
+    SheetBuilder,
+    Workbook,
+    is_date_format,
+)
 
 SCHEMA_ID = "gridsight.snapshot.v1"
 _TYPE_OF = {
@@ -107,7 +116,25 @@ def load_snapshot(
             chosen.append(folded[s.casefold()])
         order = chosen
     out = [_load_sheet(name, blocks[name], date1904) for name in order]
-    return Workbook(out, name=meta.get("name"), date1904=date1904)
+    return Workbook(out, name=meta.get("name"), date1904=date1904, tables=_tables(meta, order))
+
+
+def _tables(meta: Mapping[str, Any], order: Sequence[str]) -> tuple[ExcelTable, ...]:
+    """The workbook's Excel tables, checked against the sheets the snapshot holds."""
+    known = {n.casefold() for n in order}
+    out = []
+    for doc in meta.get("tables") or ():
+        try:
+            table = ExcelTable.from_dict(doc)
+        except GridSightError as exc:
+            raise SnapshotError(f"table {doc.get('name')!r}: {exc}") from None
+        if len(table.columns) != table.ref.width:
+            raise SnapshotError(
+                f"table {table.name!r} has {len(table.columns)} column names for {table.ref.width} columns"
+            )
+        if table.sheet.casefold() in known:
+            out.append(table)
+    return tuple(out)
 
 
 def _check_chunks(docs: Sequence[Mapping[str, Any]]) -> None:
@@ -368,9 +395,12 @@ def dump_snapshot(workbook: Workbook | Iterable[Sheet], *, name: str | None = No
         sheets, date1904, name = list(workbook.sheets), workbook.date1904, name or workbook.name
     else:
         sheets, date1904 = list(workbook), False
+    meta: dict[str, Any] = {"name": name, "date1904": date1904}
+    if isinstance(workbook, Workbook) and workbook.tables:
+        meta["tables"] = [t.to_dict() for t in workbook.tables]
     return {
         "schema": SCHEMA_ID,
-        "workbook": {"name": name, "date1904": date1904},
+        "workbook": meta,
         "sheets": [dump_sheet(s) for s in sheets],
     }
 

@@ -29,7 +29,7 @@ class SnapshotFileSource:
             raise SnapshotError(f"{self.path.name} is not valid JSON ({exc})") from None
         wb = load_snapshot(doc, sheets)
         if wb.name is None:
-            wb = Workbook(wb.sheets, name=self.path.name, date1904=wb.date1904)
+            wb = Workbook(wb.sheets, name=self.path.name, date1904=wb.date1904, tables=wb.tables)
         return wb
 
     def close(self) -> None:

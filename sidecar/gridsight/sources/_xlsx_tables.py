@@ -1,0 +1,95 @@
+"""Excel table definitions (ListObjects) from an .xlsx/.xlsm package.
+
+openpyxl's read-only mode, which the fast reader uses, does not load table parts, so they are read
+here straight from the zip: workbook.xml names the sheets, the relationship parts lead from each sheet
+to its ``xl/tables/tableN.xml``. Tables are optional knowledge: a damaged table part loses the tables,
+never the workbook.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import zipfile
+from pathlib import Path
+
+from defusedxml import ElementTree
+
+from gridsight.grid import ExcelTable, Range
+
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_PKG = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+#: Table parts larger than this are not tables anyone wrote by hand; skip rather than parse.
+MAX_PART_BYTES = 2_000_000
+
+
+def _part(zf: zipfile.ZipFile, name: str) -> bytes | None:
+    try:
+        info = zf.getinfo(name)
+    except KeyError:
+        return None
+    return zf.read(info) if info.file_size <= MAX_PART_BYTES else None
+
+
+def _rels(zf: zipfile.ZipFile, part: str) -> dict[str, tuple[str, str]]:
+    """Relationship id -> (type, absolute target) for a part."""
+    folder, base = posixpath.split(part)
+    raw = _part(zf, posixpath.join(folder, "_rels", base + ".rels"))
+    if raw is None:
+        return {}
+    out = {}
+    for rel in ElementTree.fromstring(raw).iter(f"{_PKG}Relationship"):
+        target = rel.get("Target", "")
+        path = (
+            target.lstrip("/")
+            if target.startswith("/")
+            else posixpath.normpath(posixpath.join(folder, target))
+        )
+        out[rel.get("Id", "")] = (rel.get("Type", ""), path)
+    return out
+
+
+def read_tables(path: str | Path) -> tuple[ExcelTable, ...]:
+    """Every table in the workbook, with its sheet, range and column names (empty when none)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            raw = _part(zf, "xl/workbook.xml")
+            if raw is None:
+                return ()
+            book_rels = _rels(zf, "xl/workbook.xml")
+            out: list[ExcelTable] = []
+            for sheet in ElementTree.fromstring(raw).iter(f"{_MAIN}sheet"):
+                target = book_rels.get(sheet.get(f"{_REL}id", ""))
+                if target is None:
+                    continue
+                for kind, table_part in _rels(zf, target[1]).values():
+                    if not kind.endswith("/table"):
+                        continue
+                    table = _table(zf, table_part, sheet.get("name", ""))
+                    if table is not None:
+                        out.append(table)
+            return tuple(out)
+    except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
+        return ()
+    except Exception as exc:  # defusedxml refusals and the like: no tables rather than no workbook
+        if type(exc).__module__.startswith("defusedxml"):
+            return ()
+        raise
+
+
+def _table(zf: zipfile.ZipFile, part: str, sheet: str) -> ExcelTable | None:
+    raw = _part(zf, part)
+    if raw is None:
+        return None
+    root = ElementTree.fromstring(raw)
+    name = root.get("displayName") or root.get("name")
+    ref = root.get("ref")
+    if not name or not ref:
+        return None
+    columns = tuple(c.get("name", "") for c in root.iter(f"{_MAIN}tableColumn"))
+    rng = Range.parse(ref)
+    if len(columns) != rng.width:
+        return None
+    return ExcelTable(
+        name, sheet, rng, columns, int(root.get("headerRowCount", "1")), int(root.get("totalsRowCount", "0"))
+    )

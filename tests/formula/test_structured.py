@@ -1,0 +1,96 @@
+"""Structured references (Excel tables): read from real .xlsx table parts, expanded before the engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import Workbook as XlWorkbook
+from openpyxl.worksheet.table import Table
+
+from gridsight.formula import evaluate_formula, explain_formula, validate_formula
+from gridsight.grid import ExcelTable, Range
+from gridsight.sources import open_workbook
+from gridsight.sources.snapshot import dump_snapshot, load_snapshot
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Cover sheet first, then 'Orders' with table Orders at B3:D7 (header row 3, totals row 7)."""
+    wb = XlWorkbook()
+    wb.active.title = "Cover"
+    wb.active["A1"] = "notes"
+    ws = wb.create_sheet("Orders")
+    rows = [("Region", "Unit Price", "Qty"), ("East", 2.5, 4), ("West", 10, 1), ("East", 4, 5)]
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            ws.cell(3 + i, 2 + j, v)
+    ws["B7"], ws["D7"] = "Total", "=SUBTOTAL(109,[Qty])"
+    table = Table(displayName="Orders", ref="B3:D7")
+    table.totalsRowCount = 1
+    ws.add_table(table)
+    path = tmp_path_factory.mktemp("structured") / "orders.xlsx"
+    wb.save(path)
+    return path
+
+
+def test_tables_are_read_from_the_file(book: Path) -> None:
+    wb = open_workbook(book)
+    assert wb.tables == (
+        ExcelTable("Orders", "Orders", Range.parse("B3:D7"), ("Region", "Unit Price", "Qty"), 1, 1),
+    )
+    assert wb.table("orders") is wb.tables[0]
+    assert open_workbook(book, sheets=["Cover"]).tables == ()  # a table on a sheet not read is dropped
+    assert load_snapshot(dump_snapshot(wb)) == wb  # and they round-trip through snapshot.v1
+
+
+@pytest.mark.parametrize(
+    ("formula", "value"),
+    [
+        ("=SUM(Orders[Qty])", 10),  # data rows only: 4 + 1 + 5, not the totals row
+        ("=SUMPRODUCT(Orders[Unit Price],Orders[Qty])", 40),  # 2.5*4 + 10*1 + 4*5
+        ('=COUNTIFS(Orders[Region],"East")', 2),
+        ("=ROWS(Orders[#All])", 5),
+        ("=ROWS(Orders[#Data])", 3),
+        ("=COLUMNS(Orders[[Unit Price]:[Qty]])", 2),
+        ("=ROWS(Orders[[#Headers],[#Data]])", 4),
+        ('=Orders[[#Totals],[Region]]&""', "Total"),
+        ("=ROWS(Orders)", 3),  # a bare table name is its data rows
+        ('=SUMIFS(orders[qty],ORDERS[region],"West")', 1),  # names are case-insensitive
+    ],
+)
+def test_values(book: Path, formula: str, value: Any) -> None:
+    ev = evaluate_formula(formula, open_workbook(book), "Orders")
+    assert ev.ok and ev.error is None, ev
+    assert ev.value == value
+
+
+def test_this_row_and_other_sheets(book: Path) -> None:
+    wb = open_workbook(book)
+    assert evaluate_formula("=Orders[@Qty]*2", wb, "Orders", at="E5").value == 2  # row 5: West, qty 1
+    assert evaluate_formula("=Orders[@Qty]*Orders[@[Unit Price]]", wb, "Orders", at="E6").value == 20
+    assert evaluate_formula("=[@Qty]*2", wb, "Orders", at="C6").value == 10  # unqualified: inside the table
+    assert not evaluate_formula("=[@Qty]*2", wb, "Orders", at="E6").ok  # outside it: no table to mean
+    assert evaluate_formula("=SUM(Orders[Qty])", wb, "Cover").value == 10  # qualified with 'Orders'!
+
+
+@pytest.mark.parametrize(
+    ("formula", "problem"),
+    [
+        ("=SUM(Nope[Qty])", "there is no table named 'Nope' (#REF!)"),
+        ("=SUM(Orders[Price])", "table 'Orders' has no column 'Price' (#REF!)"),
+        ("=Orders[@Qty]", "a this-row reference (@) needs a cell inside the table's rows (#VALUE!)"),
+        ("=SUM(Orders[Qty)", "a structured reference is missing its closing ']'"),
+    ],
+)
+def test_bad_references(book: Path, formula: str, problem: str) -> None:
+    v = validate_formula(formula, open_workbook(book), "Orders")
+    assert not v.ok and v.problems == (problem,)
+
+
+def test_explained_by_header(book: Path) -> None:
+    wb = open_workbook(book)
+    assert explain_formula('=SUMIFS(Orders[Qty],Orders[Region],"East")', wb, "Orders") == (
+        'Returns the sum of Qty (D4:D6) where Region (B4:B6) is "East".'
+    )
