@@ -93,12 +93,18 @@ def questions(root: Path) -> list[dict[str, Any]]:
     return out
 
 
-def run(corpus: Path | None, limit: int | None) -> BenchResult:
+def run(corpus: Path | None, limit: int | None, model: str | None = None) -> BenchResult:
+    """``model``: None for the deterministic tier alone, "default" or a GGUF path to add the model tier."""
     root = resolve_corpus(corpus, "databench")
+    runtime = None
+    if model is not None:
+        from gridsight.llm import load_runtime
+
+        runtime = load_runtime(None if model == "default" else model)
     qs = questions(root)[:limit] if limit else questions(root)
     books: dict[str, tuple[Workbook, Workbook]] = {}
     rows: list[dict[str, Any]] = []
-    right = right_moved = valid = invalid = abstained = 0
+    right = right_moved = valid = invalid = abstained = by_model = right_by_model = 0
     total_s = 0.0
     for q in qs:
         ds = q["dataset"]
@@ -107,9 +113,9 @@ def run(corpus: Path | None, limit: int | None) -> BenchResult:
             books[ds] = (wb, moved(wb.sheets[0]))
         wb, mv = books[ds]
         t = time.perf_counter()
-        ans: Answer = generate_formula(q["question"], wb)
+        ans: Answer = generate_formula(q["question"], wb, model=runtime)
         total_s += time.perf_counter() - t
-        ans_moved = generate_formula(q["question"], mv, "Moved data")
+        ans_moved = generate_formula(q["question"], mv, "Moved data", model=runtime)
         ok = ans.formula is not None and compare(ans.value, q["answer"], q["type"])
         ok_moved = ans_moved.formula is not None and compare(ans_moved.value, q["answer"], q["type"])
         if ans.formula is None:
@@ -120,6 +126,9 @@ def run(corpus: Path | None, limit: int | None) -> BenchResult:
             invalid += 1
         right += ok
         right_moved += ok_moved
+        if ans.shape == "model":
+            by_model += 1
+            right_by_model += ok
         rows.append(
             {
                 "dataset": ds,
@@ -131,6 +140,7 @@ def run(corpus: Path | None, limit: int | None) -> BenchResult:
                 "right": ok,
                 "right_moved": ok_moved,
                 "reason": ans.reason,
+                "tier": "model" if ans.shape == "model" else "rules",
             }
         )
     n = len(qs)
@@ -142,12 +152,19 @@ def run(corpus: Path | None, limit: int | None) -> BenchResult:
         "position_accuracy": round(right_moved / n, 4) if n else 0.0,
         "abstained": abstained,
         "seconds_per_question": round(total_s / n, 4) if n else 0.0,
-        "model": None,
+        "model": getattr(runtime, "name", None) if runtime is not None else None,
+        "model_answers": by_model,
+        "model_answers_right": right_by_model,
     }
+    tier = (
+        f"with the model tier: {by_model} answered by the model, {right_by_model} right"
+        if runtime is not None
+        else "deterministic tier, no model"
+    )
     headline = (
         f"formula: {right}/{n} right ({summary['execution_accuracy']:.1%}), moved to C5: "
         f"{right_moved}/{n}, {valid} valid, {invalid} invalid, {abstained} abstained, "
-        f"{summary['seconds_per_question'] * 1000:.0f} ms/question (deterministic tier, no model)"
+        f"{summary['seconds_per_question'] * 1000:.0f} ms/question ({tier})"
     )
     return BenchResult(
         "formula",
@@ -161,6 +178,12 @@ def run(corpus: Path | None, limit: int | None) -> BenchResult:
 @click.command("formula")
 @corpus_options
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N questions.")
-def command(corpus: Path | None, out: Path | None, limit: int | None) -> None:
+@click.option(
+    "--model",
+    "model",
+    default=None,
+    help="Add the model tier where the rules abstain: 'default' (the bundled model) or a GGUF path.",
+)
+def command(corpus: Path | None, out: Path | None, limit: int | None, model: str | None) -> None:
     """Answer DataBench questions with formulas; execution accuracy, validity, position invariance."""
-    emit(run(corpus, limit), out)
+    emit(run(corpus, limit, model), out)

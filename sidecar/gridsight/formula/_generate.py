@@ -116,7 +116,9 @@ _COMPARE = (
     (re.compile(r"\b(?:have|has|had|with)\s+(\d+)\s+(?=[a-z])(?!times\b|or more\b|or less\b)"), "="),
     (re.compile(r"\b(?:at most|no more than)\s+\$?(-?[\d.,]+)"), "<="),
     (
-        re.compile(r"\b(?:of|equal to|equals|is|=)\s+\$?(-?\d[\d.,]*)\b(?!\s*(?:most|least|highest|lowest))"),
+        re.compile(
+            r"\b(?:of|equal to|equals|is|aged|=)\s+\$?(-?\d[\d.,]*)\b(?!\s*(?:most|least|highest|lowest))"
+        ),
         "=",
     ),
 )
@@ -570,6 +572,17 @@ class _Request:
                 used.add(col.col)
         # numeric comparisons: "philanthropy score above 3", "fare of more than $500"
         taken: set[int] = set()  # "below the age of 18" is one comparison, not "< 18" and "= 18"
+        for m in re.finditer(r"\bbetween\s+\$?(-?[\d.,]*\d)\s+and\s+\$?(-?[\d.,]*\d)", self.low):
+            col = self._column_near(m.start(1), used)
+            if col is None:
+                continue
+            try:
+                low, high = sorted(float(g.replace(",", "")) for g in m.groups())
+            except ValueError:
+                continue
+            conds += [Condition(col, ">=", low), Condition(col, "<=", high)]
+            used.add(col.col)
+            taken |= {m.start(1), m.start(2)}
         for pattern, op in _COMPARE:
             for m in pattern.finditer(self.low):
                 if m.start(1) in taken:
@@ -984,11 +997,25 @@ def generate_formula(
     sheet: str | Sheet | None = None,
     *,
     area: Range | str | None = None,
+    model: Any = None,
 ) -> Answer:
     """The best valid formula for a request over a table, or an abstention with the reason.
 
     Every candidate is validated and evaluated; the first that evaluates without an error wins.
+    ``model`` (a loaded :class:`gridsight.llm.Runtime`) lets the model tier try where the
+    deterministic shapes abstain -- only for requests that name a column, never for nonsense.
     """
+    answer = _deterministic(request, workbook, sheet, area)
+    if model is None or answer.formula is not None or not answer.closest_columns:
+        return answer
+    from gridsight.formula._model_tier import model_formula
+
+    return model_formula(request, workbook, sheet, area, model, answer)
+
+
+def _deterministic(
+    request: str, workbook: Workbook, sheet: str | Sheet | None, area: Range | str | None
+) -> Answer:
     sh = (
         sheet
         if isinstance(sheet, Sheet)

@@ -78,13 +78,26 @@ def command(formula: str, context: Path | None, sheet: str | None, at: str | Non
 @click.argument("request")
 @click.option("--sheet", default=None, help="Sheet holding the table (default: the first).")
 @click.option("--range", "area", default=None, help="The table's range (default: the sheet's used range).")
+@click.option(
+    "--model",
+    "use_model",
+    is_flag=True,
+    help="Let the local model try where no rule matches (slower; its formulas are checked, confidence 0.30).",
+)
 @format_option
-def formula_command(path: Path, request: str, sheet: str | None, area: str | None, fmt: str) -> None:
+def formula_command(
+    path: Path, request: str, sheet: str | None, area: str | None, use_model: bool, fmt: str
+) -> None:
     """Turn a request into a validated formula over a table, with its value and explanation."""
     from gridsight.formula._generate import generate_formula
 
     wb = load(path, sheets=[sheet] if sheet else None)
-    answer = generate_formula(request, wb, sheet, area=area)
+    runtime = None
+    if use_model:
+        from gridsight.llm import load_runtime
+
+        runtime = load_runtime()
+    answer = generate_formula(request, wb, sheet, area=area, model=runtime)
     if fmt == "json":
         echo_json(answer.to_dict())
     else:
