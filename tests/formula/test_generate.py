@@ -415,3 +415,20 @@ def test_blanks_are_not_a_category_and_partly_named_flags_are_not_filters() -> N
 def test_explanations_read_like_the_request(request_text: str, explanation: str) -> None:
     ans = generate_formula(request_text, passengers_at(), "Ship")
     assert ans.explanation == explanation, (ans.formula, ans.explanation)
+
+
+def test_date_results_read_as_dates(tmp_path: Path) -> None:
+    from gridsight.demo import build_demo_workbook
+    from gridsight.sources import open_workbook
+
+    wb = open_workbook(build_demo_workbook(tmp_path / "demo.xlsx"))
+    ans = generate_formula("Which month has the highest North?", wb)
+    assert (ans.formula, ans.value, ans.display) == (
+        "=INDEX(A4:A15,MATCH(MAX(B4:B15),B4:B15,0))",
+        45627,
+        "Dec 2024",
+    )
+    ans = generate_formula("What are the 2 latest months?", wb)
+    assert (ans.formula, ans.display) == ("=TAKE(SORT(A4:A15,,-1),2)", "Dec 2024; Nov 2024")
+    assert ans.to_dict()["display"] == "Dec 2024; Nov 2024"
+    assert generate_formula("What is the total of North?", wb).display is None  # numbers need no help

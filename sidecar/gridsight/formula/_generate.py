@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from gridsight.formula._display import display_value
 from gridsight.formula._evaluate import Evaluation, evaluate_formula
 from gridsight.formula._explain import explain_formula
 from gridsight.grid import Kind, Range, Sheet, Workbook
@@ -385,12 +386,14 @@ class Answer:
     reason: str | None = None
     shape: str | None = None
     closest_columns: tuple[str, ...] = field(default_factory=tuple)
+    display: str | None = None  # the value as Excel would show it, when that differs (dates)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "request": self.request,
             "formula": self.formula,
             "value": self.value,
+            "display": self.display,
             "explanation": self.explanation,
             "evidence": list(self.evidence),
             "confidence": self.confidence,
@@ -417,9 +420,9 @@ class _Request:
 
     def _top_n(self) -> int | None:
         m = re.search(
-            r"\b(?:top|bottom|first|last|highest|lowest|largest|smallest|oldest|youngest|"
-            r"longest|shortest|least|most)\s+(\d+)\b|\b(\d+)\s+(?:most|least|highest|lowest|largest|"
-            r"smallest|oldest|youngest|longest|shortest|top|bottom)\b",
+            r"\b(?:top|bottom|first|last|highest|lowest|largest|smallest|oldest|youngest|latest|earliest|"
+            r"newest|longest|shortest|least|most)\s+(\d+)\b|\b(\d+)\s+(?:most|least|highest|lowest|largest|"
+            r"smallest|oldest|youngest|latest|earliest|newest|longest|shortest|top|bottom)\b",
             self.low,
         )
         if m:
@@ -1006,11 +1009,20 @@ def generate_formula(
     deterministic shapes abstain -- only for requests that name a column, never for nonsense.
     """
     answer = _deterministic(request, workbook, sheet, area)
-    if model is None or answer.formula is not None or not answer.closest_columns:
-        return answer
-    from gridsight.formula._model_tier import model_formula
+    if model is not None and answer.formula is None and answer.closest_columns:
+        from gridsight.formula._model_tier import model_formula
 
-    return model_formula(request, workbook, sheet, area, model, answer)
+        answer = model_formula(request, workbook, sheet, area, model, answer)
+    if answer.formula is not None:
+        sh = (
+            sheet
+            if isinstance(sheet, Sheet)
+            else workbook.sheet(sheet)
+            if sheet is not None
+            else workbook.sheets[0]
+        )
+        answer.display = display_value(answer.value, answer.formula, workbook, sh)
+    return answer
 
 
 def _deterministic(

@@ -108,7 +108,8 @@ def formula_command(
             console.print(Text(answer.formula, style="bold"))
             if answer.explanation:
                 console.print(Text(answer.explanation))
-            console.print(Text(f"value: {_value_text(answer.value)}"))
+            shown = answer.display if answer.display is not None else _value_text(answer.value)
+            console.print(Text(f"value: {shown}"))
             console.print(
                 Text(f"evidence: {', '.join(answer.evidence)}  confidence: {answer.confidence:.2f}")
             )
