@@ -432,3 +432,10 @@ def test_date_results_read_as_dates(tmp_path: Path) -> None:
     assert (ans.formula, ans.display) == ("=TAKE(SORT(A4:A15,,-1),2)", "Dec 2024; Nov 2024")
     assert ans.to_dict()["display"] == "Dec 2024; Nov 2024"
     assert generate_formula("What is the total of North?", wb).display is None  # numbers need no help
+
+
+def test_most_retweeted_author_totals_their_posts() -> None:
+    ans = generate_formula("What is the name of the most retweeted author?", posts(), "Posts")
+    assert ans.shape == "group-total-extreme" and ans.value == "Cy"  # Cy 7; Ann 3 + 1 = 4; Bo 0
+    assert ans.formula == "=INDEX(SORTBY(UNIQUE(B2:B5),SUMIFS(D2:D5,B2:B5,UNIQUE(B2:B5)),-1),1)"
+    assert ans.explanation == "Returns the author_name (B2:B5) with the highest total retweets (D2:D5)."

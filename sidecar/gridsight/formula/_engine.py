@@ -256,8 +256,19 @@ def patch_engine() -> None:
         if _PATCHED:
             return
         import formulas
+        import formulas.functions as engine_functions
+        from formulas.errors import FoundError
         from formulas.functions import wrap_func
 
+        from gridsight.formula._fastifs import make_fast_xfilter
+
+        # xfilter/xfilters look `_xfilter` up in their module at call time: swap in the grouped path
+        engine_functions._xfilter = make_fast_xfilter(
+            engine_functions._xfilter,
+            getattr(engine_functions, "__xfilter"),
+            engine_functions.text2num,
+            FoundError,
+        )
         fns = formulas.get_functions()
         for name, fn in (
             ("SEQUENCE", _sequence),

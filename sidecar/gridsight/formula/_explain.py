@@ -311,6 +311,9 @@ class _Explainer:
             if isinstance(values, Call) and values.name == "UNIQUE" and _counts_of(by):
                 word = "least" if self.x(inner.args[2]) == "1" else "most"
                 return f"the {word} common {self.pool(values.args[0])}"
+            if isinstance(values, Call) and values.name == "UNIQUE":
+                high = "lowest" if self.x(inner.args[2]) == "1" else "highest"
+                return f"the {self.pool(values.args[0])} with the {high} {self.measure(by)}"
         return f"the item of {self.x(c.args[0])} at position {self.list(c.args[1:])}"
 
     def pool(self, node: Node) -> str:

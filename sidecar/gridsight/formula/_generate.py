@@ -704,6 +704,14 @@ def _filtered(ref: str, conds: list[Condition]) -> str:
     return f"FILTER({ref},{mask})"
 
 
+def _repeats(col: Column) -> bool:
+    """Whether a column's values repeat (a category such as author), judged on its cells."""
+    sheet_vals = col.distinct
+    if sheet_vals:
+        return len(sheet_vals) < col.data.height
+    return True  # more than 200 different values in a long column: names of people, posts...
+
+
 def _uniq(col: Column) -> str:
     """The column's distinct values, without the blank when it has empty cells."""
     return f'UNIQUE(FILTER({col.ref},{col.ref}<>""))' if col.blanks else f"UNIQUE({col.ref})"
@@ -900,6 +908,28 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             if tail:  # "Is the most frequent hair color black?": 'black' is the test, not a filter
                 conds = [c for c in conds if f'"{c.value}"'.lower() != tail[1:].lower()]
             out.append(("most-common", "=" + _mode_of(col, conds) + tail))
+
+    # "the most retweeted author": the superlative qualifies a repeating category by a measure's
+    # total, so the answer is the author whose rows sum highest, not the author of the top row
+    qualified = re.search(r"\b(most|least|highest|lowest)\s+(\w+)\s+(\w+)", low)
+    if qualified and n is None and numeric:
+        measure = [c for c in numeric if any(_same(_stem(qualified.group(2)), h) for h in c.words - _STOP)]
+        entity = [
+            c
+            for c in table.columns
+            if c.kind == "text"
+            and c.distinct != ()
+            and any(_same(_stem(qualified.group(3)), h) for h in c.words)
+        ] or [
+            c
+            for c in table.columns
+            if c.kind == "text" and any(_same(_stem(qualified.group(3)), h) for h in c.words)
+        ]
+        if measure and entity and _repeats(entity[0]):
+            g, m = entity[0], measure[0]
+            order = 1 if qualified.group(1) in ("least", "lowest") else -1
+            totals = f"SUMIFS({m.ref},{g.ref},{_uniq(g)})"
+            out.append(("group-total-extreme", f"=INDEX(SORTBY({_uniq(g)},{totals},{order}),1)"))
 
     # lookups: "the X of the <row> with the highest Y", "youngest billionaire's gender"
     if direction is not None and n is None and numeric:
