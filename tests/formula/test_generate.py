@@ -439,3 +439,50 @@ def test_most_retweeted_author_totals_their_posts() -> None:
     assert ans.shape == "group-total-extreme" and ans.value == "Cy"  # Cy 7; Ann 3 + 1 = 4; Bo 0
     assert ans.formula == "=INDEX(SORTBY(UNIQUE(B2:B5),SUMIFS(D2:D5,B2:B5,UNIQUE(B2:B5)),-1),1)"
     assert ans.explanation == "Returns the author_name (B2:B5) with the highest total retweets (D2:D5)."
+
+
+@pytest.mark.parametrize(
+    ("request_text", "formula", "value"),
+    [
+        (
+            "What is the total of North in Q1?",  # 120.5 + 132 + 128.75
+            '=SUMIFS(B4:B15,A4:A15,">="&DATE(2024,1,1),A4:A15,"<"&DATE(2024,4,1))',
+            381.25,
+        ),
+        (
+            "What is the total North for months in March?",  # one year of data: March 2024
+            '=SUMIFS(B4:B15,A4:A15,">="&DATE(2024,3,1),A4:A15,"<"&DATE(2024,4,1))',
+            128.75,
+        ),
+        (
+            "How many months are in 2024?",
+            '=COUNTIFS(A4:A15,">="&DATE(2024,1,1),A4:A15,"<"&DATE(2025,1,1))',
+            12,
+        ),
+    ],
+)
+def test_calendar_periods(tmp_path: Path, request_text: str, formula: str, value: Any) -> None:
+    from gridsight.demo import build_demo_workbook
+    from gridsight.sources import open_workbook
+
+    ans = generate_formula(request_text, open_workbook(build_demo_workbook(tmp_path / "demo.xlsx")))
+    assert (ans.formula, ans.value) == (formula, value)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "missing"),
+    [
+        ("What is the total worth in Q1?", "Q1"),  # no date column: the period cannot be applied
+        ("How many people are from 'Atlantis'?", "Atlantis"),  # no cell holds it
+    ],
+)
+def test_filters_that_cannot_apply_abstain(request_text: str, missing: str) -> None:
+    ans = generate_formula(request_text, table_at(), "People")
+    assert ans.formula is None
+    assert ans.reason == (
+        f"the request names {missing!r}, which GridSight cannot apply to this table "
+        "(no date column covers it, or no cell holds it)"
+    )
+    assert (
+        generate_formula("What's the total worth of people from the 'US'?", table_at(), "People").value == 345
+    )

@@ -9,6 +9,7 @@ Formulas always use the table's real position, so a table at C5 yields C6:C40, n
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import threading
 from collections import OrderedDict
@@ -149,6 +150,8 @@ def _mentioned(head_word: str, stems: set[str]) -> bool:
 
 
 #: Header words of identifier columns: people mean the named thing, not its key.
+#: Quoted values: 'Technology' or "Technology", not the apostrophes of "What's" and "didn't".
+_QUOTED = re.compile(r"(?<![A-Za-z])'([^']+)'(?![A-Za-z])|\"([^\"]+)\"")
 _ID_WORDS = frozenset({"id", "key", "code", "uuid"})
 #: Words that mean a one-letter code in columns that store codes ("Sex": M / F).
 _CODES = {"male": "m", "man": "m", "men": "m", "female": "f", "woman": "f", "women": "f"}
@@ -338,6 +341,8 @@ class Condition:
     def criteria(self) -> tuple[str, str]:
         """(range, criterion) for COUNTIFS-style functions."""
         v = self.value
+        if isinstance(v, dt.date):
+            return self.column.ref, f'"{self.op}"&{_date_lit(v)}'
         if isinstance(v, bool):
             return self.column.ref, "TRUE" if v else "FALSE"
         if isinstance(v, float | int):
@@ -349,6 +354,8 @@ class Condition:
     def test(self) -> str:
         """The comparison as a formula tail: ``=5``, ``="M"``, ``=TRUE``, ``>3``."""
         v = self.value
+        if isinstance(v, dt.date):
+            return f"{self.op}{_date_lit(v)}"
         if isinstance(v, bool):
             return "=TRUE" if v else "=FALSE"
         lit = _num(v) if isinstance(v, float | int) else '"' + str(v).replace('"', '""') + '"'
@@ -357,7 +364,9 @@ class Condition:
     def mask(self) -> str:
         """Boolean array expression for FILTER."""
         v = self.value
-        if isinstance(v, bool):
+        if isinstance(v, dt.date):
+            lit = _date_lit(v)
+        elif isinstance(v, bool):
             lit = "TRUE" if v else "FALSE"
         elif isinstance(v, float | int):
             lit = _num(v)
@@ -365,6 +374,40 @@ class Condition:
             lit = '"' + str(v).replace('"', '""') + '"'
         op = "<>" if self.op == "<>" else self.op
         return f"({self.column.ref}{op}{lit})"
+
+
+def _date_lit(d: dt.date) -> str:
+    return f"DATE({d.year},{d.month},{d.day})"
+
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        (
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+            ("october", "oct"), ("november", "nov"), ("december", "dec"),
+        )
+    )
+    for m in names
+}  # fmt: skip
+_YEAR = re.compile(r"(?<![\d.,])((?:19|20)\d\d)(?![\d.,])")
+_QUARTER = re.compile(r"\bq([1-4])\b")
+_MONTH = re.compile(r"\b(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b")
+
+
+def _period(low: str) -> tuple[str, tuple[int, int] | None, tuple[int, ...]]:
+    """The calendar period a request names: (label, (first month, last month) or None, years)."""
+    years = tuple(int(y) for y in _YEAR.findall(low))
+    q = _QUARTER.search(low)
+    m = _MONTH.search(low.replace("may i", "").replace("march on", ""))
+    if q:
+        first = 3 * (int(q.group(1)) - 1) + 1
+        return f"Q{q.group(1)}", (first, first + 2), years
+    if m:
+        month = _MONTHS[m.group(1)]
+        return m.group(1).capitalize(), (month, month), years
+    return (str(years[0]) if years else ""), None, years
 
 
 def _num(v: float | int) -> str:
@@ -415,6 +458,8 @@ class _Request:
         self.table = table
         self.n = self._top_n()
         self.negated = bool(_NEGATION.search(self.low.replace("'", " ")))
+        #: calendar periods the conditions turned into date ranges (the gate checks none is left out)
+        self.applied: set[str] = set()
         #: "Who ..." asks for the row's name when no column is named for the answer
         self.asks_who = bool(re.match(r"^\s*(who|whom|whose)\b", self.low))
 
@@ -511,7 +556,7 @@ class _Request:
         conds: list[Condition] = []
         used: set[int] = {c.col for c in exclude}
         # quoted values bind to the column that holds them, however short: "gender 'M'"
-        for quoted in re.findall(r"'([^']+)'|\"([^\"]+)\"", self.text):
+        for quoted in _QUOTED.findall(self.text):
             value = (quoted[0] or quoted[1]).strip().casefold()
             holders = [
                 c
@@ -559,6 +604,16 @@ class _Request:
                 window = self._around(col)
                 conds.append(Condition(col, "=", not bool(_NEGATION.search(window))))
                 used.add(col.col)
+        # calendar periods on a date column: "in 2024", "in Q1 2024", "in March" (one year of data)
+        dated = [c for c in self.table.columns if c.kind == "date" and c.col not in used]
+        label, months, years = _period(self.low)
+        if dated and (months or years):
+            col = max(dated, key=self.score)
+            span = _date_span(self.table.sheet, col, months, years)
+            if span is not None:
+                conds += [Condition(col, ">=", span[0]), Condition(col, "<", span[1])]
+                used.add(col.col)
+                self.applied.add(label)
         # absence of a counted thing: "without any siblings or spouses", "with no children"
         for m in re.finditer(r"\b(?:without(?: any)?|no)\s+((?:[a-z]+\s*){1,4})", self.low):
             after = {_stem(w) for w in _words(m.group(1))} - _STOP
@@ -702,6 +757,47 @@ def _filtered(ref: str, conds: list[Condition]) -> str:
         return ref
     mask = "*".join(c.mask() for c in conds)
     return f"FILTER({ref},{mask})"
+
+
+def _date_span(
+    sheet: Sheet, col: Column, months: tuple[int, int] | None, years: tuple[int, ...]
+) -> tuple[dt.date, dt.date] | None:
+    """[start, end) of the named period; a month without a year only when the column holds one year."""
+    if years and len(set(years)) > 1:
+        return None  # "from 2020 to 2023" is a range of years, not one period: leave it to the gate
+    year = years[0] if years else None
+    if year is None:
+        found = {
+            v.year
+            for row in sheet.values(col.data.with_sheet(None))
+            for v in row
+            if isinstance(v, dt.date | dt.datetime)
+        }
+        if len(found) != 1:
+            return None
+        year = found.pop()
+    if months is None:
+        return dt.date(year, 1, 1), dt.date(year + 1, 1, 1)
+    first, last = months
+    end = dt.date(year + 1, 1, 1) if last == 12 else dt.date(year, last + 1, 1)
+    return dt.date(year, first, 1), end
+
+
+def _unapplied(q: _Request) -> str | None:
+    """A period or quoted value the request names that no condition could apply: answering without
+    it would answer a different question ("the total of North in Q1" is not the total of North)."""
+    q.conditions()
+    label, months, years = _period(q.low)
+    if (months or years) and label not in q.applied:
+        return label
+    for quoted in _QUOTED.findall(q.text):
+        value = (quoted[0] or quoted[1]).strip()
+        held = any(value.casefold() == v.casefold() for c in q.table.columns for v in c.distinct) or any(
+            value.casefold() == c.name.casefold() for c in q.table.columns
+        )
+        if value and not held and not re.fullmatch(r"[\d\s,+\-()'.]+", value):
+            return value
+    return None
 
 
 def _repeats(col: Column) -> bool:
@@ -970,7 +1066,13 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     # aggregates: "average fare", "total worth of ... in the 'Automotive' category"
     for word, fn in _AGG.items():
         if re.search(rf"\b{word}\b", low) and numeric and n is None:
-            col = numeric[0]
+            # a sum or average of dates means nothing: those take the first number column named
+            summable = (
+                [c for c in numeric if c.kind == "number"] if fn in ("SUM", "AVERAGE", "MEDIAN") else numeric
+            )
+            if not summable:
+                break
+            col = summable[0]
             conds = q.conditions(exclude=(col,))
             if fn in ("SUM", "AVERAGE", "MAX", "MIN") and conds:
                 fname = {"SUM": "SUMIFS", "AVERAGE": "AVERAGEIFS", "MAX": "MAXIFS", "MIN": "MINIFS"}[fn]
@@ -1080,9 +1182,18 @@ def _deterministic(
             len(t.columns) * t.columns[0].data.height,
         ),
     )
-    found = candidates(request, table)
     q = _Request(request, table)
     closest = tuple(c.name for c in q.ranked()[:3])
+    missing = _unapplied(_Request(request, table))
+    if missing is not None:
+        return Answer(
+            request,
+            None,
+            reason=f"the request names {missing!r}, which GridSight cannot apply to this table "
+            "(no date column covers it, or no cell holds it)",
+            closest_columns=closest,
+        )
+    found = candidates(request, table)
     if not found:
         hint = (
             f"; the closest columns are {', '.join(closest)}" if closest else "; no column matches its words"
