@@ -486,3 +486,17 @@ def test_filters_that_cannot_apply_abstain(request_text: str, missing: str) -> N
     assert (
         generate_formula("What's the total worth of people from the 'US'?", table_at(), "People").value == 345
     )
+
+
+def test_cli_cell_reports_the_spill(tmp_path: Path) -> None:
+    from gridsight.demo import build_demo_workbook
+
+    path = build_demo_workbook(tmp_path / "demo.xlsx")
+    ask = [str(path), "What are the 3 highest North values?", "--cell"]
+    res = CliRunner().invoke(cli, ["formula", *ask, "L4"])
+    assert res.exit_code == 0 and "value (spills 3×1 from L4, spill area free):" in res.output
+    res = CliRunner().invoke(cli, ["formula", *ask, "A4", "--format", "json"])
+    doc = json.loads(res.output)
+    assert (doc["cell"], doc["spill"], doc["spill_free"]) == ("A4", [3, 1], False)
+    res = CliRunner().invoke(cli, ["formula", *ask, "ZZ"])
+    assert res.exit_code == 2 and "error: 'ZZ' is not an A1 cell address" in res.output

@@ -13,7 +13,7 @@ from gridsight.commands._shared import echo_json, format_option, load
 from gridsight.errors import GridSightError
 from gridsight.formula._evaluate import evaluate_formula
 from gridsight.formula._explain import explain_formula
-from gridsight.grid import Workbook
+from gridsight.grid import Range, Workbook
 
 
 def _value_text(v: Any) -> str:
@@ -79,6 +79,12 @@ def command(formula: str, context: Path | None, sheet: str | None, at: str | Non
 @click.option("--sheet", default=None, help="Sheet holding the table (default: the first).")
 @click.option("--range", "area", default=None, help="The table's range (default: the sheet's used range).")
 @click.option(
+    "--cell",
+    "target",
+    default=None,
+    help="Where the formula would go: reports whether its spill area there is free.",
+)
+@click.option(
     "--model",
     "use_model",
     is_flag=True,
@@ -86,7 +92,13 @@ def command(formula: str, context: Path | None, sheet: str | None, at: str | Non
 )
 @format_option
 def formula_command(
-    path: Path, request: str, sheet: str | None, area: str | None, use_model: bool, fmt: str
+    path: Path,
+    request: str,
+    sheet: str | None,
+    area: str | None,
+    target: str | None,
+    use_model: bool,
+    fmt: str,
 ) -> None:
     """Turn a request into a validated formula over a table, with its value and explanation."""
     from gridsight.formula._generate import generate_formula
@@ -98,8 +110,20 @@ def formula_command(
 
         runtime = load_runtime()
     answer = generate_formula(request, wb, sheet, area=area, model=runtime)
+    placed = None
+    if target is not None:
+        Range.parse(target)  # a bad address is an error before anything is reported
+        if answer.formula is not None:
+            placed = evaluate_formula(answer.formula, wb, sheet, at=target)
     if fmt == "json":
-        echo_json(answer.to_dict())
+        doc = answer.to_dict()
+        if target is not None:
+            doc |= {
+                "cell": target,
+                "spill": list(placed.spill) if placed and placed.spill else None,
+                "spill_free": placed.spill_free if placed else None,
+            }
+        echo_json(doc)
     else:
         console = stdout_console()
         if answer.formula is None:
@@ -109,7 +133,12 @@ def formula_command(
             if answer.explanation:
                 console.print(Text(answer.explanation))
             shown = answer.display if answer.display is not None else _value_text(answer.value)
-            console.print(Text(f"value: {shown}"))
+            spill = ""
+            if placed is not None and placed.spill:
+                h, w = placed.spill
+                free = "free" if placed.spill_free else "BLOCKED"
+                spill = f" (spills {h}×{w} from {target.upper()}, spill area {free})"
+            console.print(Text(f"value{spill}: {shown}"))
             console.print(
                 Text(f"evidence: {', '.join(answer.evidence)}  confidence: {answer.confidence:.2f}")
             )
