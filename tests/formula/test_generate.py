@@ -500,3 +500,35 @@ def test_cli_cell_reports_the_spill(tmp_path: Path) -> None:
     assert (doc["cell"], doc["spill"], doc["spill_free"]) == ("A4", [3, 1], False)
     res = CliRunner().invoke(cli, ["formula", *ask, "ZZ"])
     assert res.exit_code == 2 and "error: 'ZZ' is not an A1 cell address" in res.output
+
+
+@pytest.mark.parametrize(
+    ("request_text", "shape", "formula", "value", "display"),
+    [
+        (
+            "What is the growth of North from Jan 2024 to Dec 2024?",
+            "growth",
+            "=(B15-B4)/B4",
+            59.5 / 120.5,
+            "49.4%",
+        ),
+        ("What is the change of East from Jan 2024 to Mar 2024?", "change", "=D6-D4", 12.25, None),
+        ("What is the ratio of North to South?", "ratio", "=SUM(B4:B15)/SUM(C4:C15)", 1815 / 1403.75, None),
+        (
+            "Join all regions with commas",
+            "text-join",
+            '=TEXTJOIN(", ",TRUE,H4:H7)',
+            "North, South, East, West",
+            None,
+        ),
+    ],
+)
+def test_growth_ratio_join(
+    tmp_path: Path, request_text: str, shape: str, formula: str, value: Any, display: Any
+) -> None:
+    from gridsight.demo import build_demo_workbook
+    from gridsight.sources import open_workbook
+
+    ans = generate_formula(request_text, open_workbook(build_demo_workbook(tmp_path / "demo.xlsx")))
+    assert (ans.shape, ans.formula, ans.display) == (shape, formula, display)
+    assert ans.value == (pytest.approx(value) if isinstance(value, float) else value)

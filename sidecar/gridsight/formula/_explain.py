@@ -195,7 +195,7 @@ class _Explainer:
             "UNIQUE": lambda c: f"the distinct values of {self.x(c.args[0])}",
             "SORT": self.sort,
             "DATE": self.date,
-            "FILTER": lambda c: f"the rows of {self.x(c.args[0])} where {self.x(c.args[1])}",
+            "FILTER": lambda c: f"the rows of {self.x(c.args[0])} where {self.mask(c.args[1])}",
             "YEAR": lambda c: f"the year of {self.x(c.args[0])}",
             "MONTH": lambda c: f"the month of {self.x(c.args[0])}",
             "TODAY": lambda c: "today's date",
@@ -316,6 +316,13 @@ class _Explainer:
                 return f"the {self.pool(values.args[0])} with the {high} {self.measure(by)}"
         return f"the item of {self.x(c.args[0])} at position {self.list(c.args[1:])}"
 
+    def mask(self, node: Node) -> str:
+        """A FILTER condition: (a)*(b) is 'a and b', (a)+(b) is 'a or b'."""
+        if isinstance(node, BinOp) and node.op in ("*", "+"):
+            word = " and " if node.op == "*" else " or "
+            return self.mask(node.left) + word + self.mask(node.right)
+        return self.x(node)
+
     def pool(self, node: Node) -> str:
         """A column, or a column filtered by conditions: 'Pclass (B2:B888) where Survived ... is
         TRUE'. A filter that only drops blanks is left out (it changes no answer a reader cares about)."""
@@ -325,7 +332,7 @@ class _Explainer:
             mask = node.args[1]
             if isinstance(mask, BinOp) and mask.op == "<>" and mask.left.text == node.args[0].text:
                 return self.x(node.args[0])
-            return f"{self.x(node.args[0])} where {self.x(mask)}"
+            return f"{self.x(node.args[0])} where {self.mask(mask)}"
         return self.x(node)
 
     def offset(self, c: Call) -> str:

@@ -800,6 +800,27 @@ def _unapplied(q: _Request) -> str | None:
     return None
 
 
+def _row_labelled(table: Table, label: str) -> int | None:
+    """The row whose label cell reads ``label`` as shown ('Jan 2024', 'East'); the label column is
+    the first text or date column that has it. None when no single row matches."""
+    from gridsight.grid import format_value
+
+    want = label.strip().strip("'\"").casefold()
+    if not want:
+        return None
+    for col in table.columns:
+        if col.kind not in ("text", "date"):
+            continue
+        rows = [
+            cell.row
+            for cell in table.sheet.iter_cells(col.data.with_sheet(None))
+            if format_value(cell).strip().casefold() == want
+        ]
+        if len(rows) == 1:
+            return rows[0]
+    return None
+
+
 def _repeats(col: Column) -> bool:
     """Whether a column's values repeat (a category such as author), judged on its cells."""
     sheet_vals = col.distinct
@@ -1083,6 +1104,42 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             out.append((f"aggregate-{fn.lower()}", f"={expr}{cmp}" if is_question and cmp else f"={expr}"))
             break
 
+    # growth or change between two rows: "the growth of North from Jan 2024 to Dec 2024"
+    moved = re.search(
+        r"\b(growth|change|increase|decrease|difference|rise|fall)\b.*?\bof\s+(.+?)\s+from\s+(.+?)\s+to\s+(.+?)[?.!]*\s*$",
+        low,
+    )
+    if moved:
+        measure = _Request(moved.group(2), table).ranked(("number",))
+        rows = [_row_labelled(table, moved.group(k)) for k in (3, 4)]
+        if measure and rows[0] is not None and rows[1] is not None:
+            col = measure[0].col
+            a = Range(rows[0], col, rows[0], col).ref()
+            b = Range(rows[1], col, rows[1], col).ref()
+            if moved.group(1) in ("growth", "increase", "rise") and "%" not in low and "percent" not in low:
+                out.append(("growth", f"=({b}-{a})/{a}"))
+            out.append(("change", f"={b}-{a}"))
+    # ratio of two columns: "the ratio of North to South"
+    ratio = re.search(r"\bratio of\s+(.+?)\s+(?:to|and|over)\s+(.+?)[?.!]*\s*$", low)
+    if ratio:
+        top = _Request(ratio.group(1), table).ranked(("number",))
+        bottom = _Request(ratio.group(2), table).ranked(("number",))
+        if top and bottom and top[0] is not bottom[0]:
+            conds = q.conditions(exclude=(top[0], bottom[0]))
+            out.append(
+                ("ratio", f"=SUM({_filtered(top[0].ref, conds)})/SUM({_filtered(bottom[0].ref, conds)})")
+            )
+    # text joins: "join all regions with commas", "list the distinct cities in one cell"
+    if re.search(r"\b(join|concatenate|combine)\b|\bin one cell\b", low) and texty:
+        col = next((c for c in texty if c.kind == "text"), None)
+        if col is not None:
+            conds = q.conditions(exclude=(col,))
+            values = _filtered(col.ref, conds)
+            if re.search(r"\b(unique|distinct|different)\b", low):
+                values = f"UNIQUE({values})"
+            sep = "; " if "semicolon" in low else " " if re.search(r"\bspaces?\b", low) else ", "
+            out.append(("text-join", f'=TEXTJOIN("{sep}",TRUE,{values})'))
+
     # yes/no questions: "Did any children below the age of 18 survive?", "any fare more than $500?"
     if is_question and re.search(r"\b(any|there)\b", low):
         conds = q.conditions()
@@ -1154,6 +1211,8 @@ def generate_formula(
             else workbook.sheets[0]
         )
         answer.display = display_value(answer.value, answer.formula, workbook, sh)
+        if answer.shape == "growth" and isinstance(answer.value, int | float):
+            answer.display = f"{answer.value:.1%}"
     return answer
 
 
