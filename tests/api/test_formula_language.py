@@ -59,3 +59,12 @@ def test_bad_requests(client: Any, tmp_path: Path) -> None:
         400,
         404,
     )
+
+
+def test_suggest_refine_flag(client: Any, tmp_path: Path) -> None:
+    wid = _open_demo(client, tmp_path)
+    r = client.post(f"/workbooks/{wid}/formula/suggest", {"partial": "total no", "refine": "yes"})
+    assert r.status == 400 and r.error["message"] == "`refine` must be true or false"
+    # one suggestion: nothing to rank, so the model is never loaded and the answer is immediate
+    r = client.post(f"/workbooks/{wid}/formula/suggest", {"partial": "total no", "refine": True, "limit": 1})
+    assert r.status == 200 and [s["formula"] for s in r.json["suggestions"]] == ["=SUM(B4:B15)"]

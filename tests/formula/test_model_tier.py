@@ -61,3 +61,36 @@ def test_rules_first() -> None:
     runtime = ScriptedRuntime(["=SUM(D2:D4)"])
     ans = generate_formula("What is the average score?", book(), "S", model=runtime)
     assert (ans.formula, ans.shape, runtime.requests) == ("=AVERAGE(D2:D4)", "aggregate-average", [])
+
+
+def test_refine_lets_the_model_reorder_only() -> None:
+    from gridsight.formula._suggest import refine_suggestions, suggest
+
+    wb = book()
+    plain = [s.text for s in suggest("total", wb, "S")]
+    assert plain == ["total Score"]  # one suggestion: nothing to rank, the model is not asked
+    runtime = ScriptedRuntime(["1"])
+    assert [s.text for s in refine_suggestions("total", wb, "S", model=runtime)] == plain
+    assert runtime.requests == []
+
+
+def _two_number_book() -> Workbook:
+    b = SheetBuilder("S")
+    for i, row in enumerate([("Region", "Sales", "Units"), ("East", 10, 1), ("West", 20, 2)]):
+        for j, v in enumerate(row):
+            b.set(i, j, v)
+    return Workbook([b.build()])
+
+
+@pytest.mark.parametrize(
+    ("reply", "first"), [("2", "total Units"), ("1", "total Sales"), ("9", "total Sales")]
+)
+def test_refine_moves_the_models_pick_first(reply: str, first: str) -> None:
+    from gridsight.formula._suggest import refine_suggestions, suggest
+
+    wb = _two_number_book()
+    assert [s.text for s in suggest("total", wb, "S")] == ["total Sales", "total Units"]
+    runtime = ScriptedRuntime([reply])
+    got = refine_suggestions("total", wb, "S", model=runtime)
+    assert got[0].text == first and sorted(s.text for s in got) == ["total Sales", "total Units"]
+    assert "1. total Sales\n2. total Units" in runtime.requests[0].messages[-1]["content"]

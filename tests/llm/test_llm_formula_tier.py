@@ -30,3 +30,17 @@ def test_real_model_fills_in_or_abstains_with_reason(runtime: Any) -> None:
         ev = evaluate_formula(ans.formula, wb, "S")
         assert ev.ok and ev.error is None and ans.value == ev.value
         assert ans.shape == "model" and ans.confidence == 0.3 and "B2:B4" in ans.evidence
+
+
+def test_real_model_reorders_suggestions_without_inventing(runtime: Any) -> None:
+    from gridsight.formula._suggest import refine_suggestions, suggest
+
+    b = SheetBuilder("S")
+    for i, row in enumerate([("Region", "Sales", "Units"), ("East", 10, 1), ("West", 20, 2)]):
+        for j, v in enumerate(row):
+            b.set(i, j, v)
+    wb = Workbook([b.build()])
+    plain = suggest("total un", wb, "S") + suggest("total", wb, "S")
+    got = refine_suggestions("total", wb, "S", model=runtime)
+    assert sorted(s.formula for s in got) == sorted({s.formula for s in suggest("total", wb, "S")})
+    assert {s.formula for s in got} <= {s.formula for s in plain}

@@ -10,7 +10,14 @@ from gridsight.llm._llama import LlamaRuntime
 
 
 def test_every_template_is_versioned_and_named() -> None:
-    assert sorted(PROMPTS) == ["chat", "detect_tables", "formula", "qa_answer_cell", "qa_pick_table"]
+    assert sorted(PROMPTS) == [
+        "chat",
+        "detect_tables",
+        "formula",
+        "qa_answer_cell",
+        "qa_pick_table",
+        "suggest",
+    ]
     for name, template in PROMPTS.items():
         assert template.name == name and template.version >= 1
         assert template.id == f"{name}@v{template.version}"

@@ -129,6 +129,11 @@ def register_language(api: Api) -> None:
                 "partial": {"type": "string", "maxLength": 2000},
                 "sheet": {"type": "string"},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 20},
+                "refine": {
+                    "type": "boolean",
+                    "description": "Let the local model reorder the suggestions (send when the user pauses; "
+                    "a newer refine for the same workbook cancels this one)",
+                },
             },
         },
         result={"type": "object"},
@@ -136,12 +141,28 @@ def register_language(api: Api) -> None:
     )
     def suggest_route(wid: str) -> Any:
         doc = body_object()
-        partial = _fields(doc, {"partial", "sheet", "limit"}, "partial")
+        partial = _fields(doc, {"partial", "sheet", "limit", "refine"}, "partial")
         limit = doc.get("limit", 5)
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 20:
             raise ApiError(400, "bad_request", "`limit` must be an integer from 1 to 20")
+        refine = doc.get("refine", False)
+        if not isinstance(refine, bool):
+            raise ApiError(400, "bad_request", "`refine` must be true or false")
         wb = state().sessions.get(wid).workbook
-        found = suggest(partial, wb, _sheet_name(wb, doc.get("sheet")), limit=limit)
+        if refine:
+            from gridsight.formula._suggest import refine_suggestions
+            from gridsight.llm import shared_queue
+
+            found = refine_suggestions(
+                partial,
+                wb,
+                _sheet_name(wb, doc.get("sheet")),
+                model=shared_queue(),
+                limit=limit,
+                session=f"suggest:{wid}",
+            )
+        else:
+            found = suggest(partial, wb, _sheet_name(wb, doc.get("sheet")), limit=limit)
         return jsonify(
             {"suggestions": [{"text": s.text, "formula": s.formula, "shape": s.shape} for s in found]}
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from gridsight.formula._evaluate import validate_formula
 from gridsight.formula._generate import Column, Table, _words, candidates, table_from_sheet
@@ -114,3 +115,47 @@ def _continues(typed: str, completion: str) -> bool:
     last = typed_words[-1] if typed_words and not typed.endswith(" ") else ""
     ok = all(w in comp for w in head)
     return ok and (not last or any(w.startswith(last) for w in comp)) and bool(re.sub(r"\W", "", completion))
+
+
+def refine_suggestions(
+    partial: str,
+    workbook: Workbook,
+    sheet: str | Sheet | None = None,
+    *,
+    model: Any,
+    limit: int = 5,
+    session: str | None = None,
+    timeout_s: float = 20.0,
+) -> list[Suggestion]:
+    """The deterministic suggestions, reordered by the model: the one it judges the typed words mean
+    comes first. Called when the user pauses (the pane's second, slower request).
+
+    The model can only name one of the suggestions (a grammar of their numbers), so it never adds a
+    formula the rules did not build and validate. We measured it adding completions of its own: the
+    0.5B model wrote fluent nonsense ("average of total") that parsed into wrong formulas, so it
+    only ranks. ``model`` is a runtime or a :class:`gridsight.llm.ModelQueue`; with a queue and
+    ``session``, a newer refinement for the same pane cancels this one. Any model failure (cancelled,
+    timed out, not installed) leaves the deterministic order.
+    """
+    from gridsight.llm import Grammar, ModelQueue, get_prompt
+
+    found = suggest(partial, workbook, sheet, limit=limit)
+    if len(found) < 2:
+        return found
+    numbers = " | ".join(f'"{i}"' for i in range(1, len(found) + 1))
+    grammar = Grammar.from_gbnf(f"root ::= {numbers}\n", "suggest-choice")
+    options = "\n".join(f"{i}. {s.text}" for i, s in enumerate(found, 1))
+    messages = get_prompt("suggest").render(partial=partial.strip(), options=options)
+    try:
+        if isinstance(model, ModelQueue):
+            done = model.submit(
+                messages, grammar=grammar, max_tokens=3, timeout_s=timeout_s, session=session
+            ).result(timeout_s + 5)
+        else:
+            done = model.complete(messages, grammar=grammar, max_tokens=3, timeout_s=timeout_s)
+        pick = int(done.text.strip()) - 1
+    except Exception:  # cancelled by a newer keystroke, timed out, no model, not a number
+        return found
+    if not 0 <= pick < len(found):
+        return found
+    return [found[pick], *found[:pick], *found[pick + 1 :]]

@@ -180,6 +180,18 @@ FORMULA = PromptTemplate(
     unit_name="columns",
 )
 
+SUGGEST = PromptTemplate(
+    name="suggest",
+    version=1,
+    source="GridSight (suggestions while typing: the model picks the completion the typed words mean)",
+    system="Pick the option that best finishes what the user typed. Answer with its number only.",
+    examples=(
+        ("Typed: avg sal\nOptions:\n1. average Age\n2. average Salary", "2"),
+        ("Typed: how many c\nOptions:\n1. how many rows have City Paris\n2. how many unique Country", "1"),
+    ),
+    user=("Typed: {partial}\nOptions:\n{options}",),
+)
+
 CHAT = PromptTemplate(
     name="chat",
     version=1,
@@ -192,7 +204,7 @@ CHAT = PromptTemplate(
 )
 
 PROMPTS: dict[str, PromptTemplate] = {
-    t.name: t for t in (DETECT_TABLES, QA_PICK_TABLE, QA_ANSWER_CELL, FORMULA, CHAT)
+    t.name: t for t in (DETECT_TABLES, QA_PICK_TABLE, QA_ANSWER_CELL, FORMULA, SUGGEST, CHAT)
 }
 
 
