@@ -11,6 +11,8 @@ import { SheetView } from "./sheetview.js";
 /** Cells "Explain this region" accepts after clipping the selection to the used range. */
 export const EXPLAIN_MAX_CELLS = 200_000;
 const SUGGEST_DELAY_MS = 120;
+// After this long without a keystroke, ask the sidecar to let the model reorder the suggestions.
+const REFINE_IDLE_MS = 900;
 /** Failures about the connection itself: shown once in the banner with what to do. */
 const BANNER_CODES = new Set(["offline", "cut_off", "stale_secret", "workbook_gone"]);
 const $ = (id) => document.getElementById(id);
@@ -715,6 +717,7 @@ export class App {
     });
     input.addEventListener("input", () => {
       clearTimeout(this._suggestTimer);
+      clearTimeout(this._refineTimer);
       this._suggestTimer = setTimeout(() => this._suggest(input.value), SUGGEST_DELAY_MS);
     });
     input.addEventListener("keydown", (e) => this._suggestKeys(e));
@@ -736,8 +739,30 @@ export class App {
       );
       if (seq !== this.suggestSeq) return; // stale
       this._showSuggestions(res.suggestions || []);
+      if ((res.suggestions || []).length >= 2) {
+        this._refineTimer = setTimeout(() => this._refine(text, seq), REFINE_IDLE_MS);
+      }
     } catch (err) {
       if (!isAbort(err) && seq === this.suggestSeq) this._closeSuggestions();
+    }
+  }
+
+  // The user paused: the model may move the suggestion it judges they mean to the top. A keystroke
+  // aborts it (and the sidecar cancels it in the model queue); any failure keeps the list as it is.
+  async _refine(text, seq) {
+    if (seq !== this.suggestSeq || $("suggestions").hidden) return;
+    const ctl = new AbortController();
+    this.suggestCtl = ctl;
+    const sheet = this._sheetName();
+    try {
+      const res = await this.api.post(
+        `/workbooks/${encodeURIComponent(this.wid)}/formula/suggest`,
+        { partial: text, limit: 6, refine: true, ...(sheet ? { sheet } : {}) },
+        { signal: ctl.signal },
+      );
+      if (seq === this.suggestSeq && !$("suggestions").hidden) this._showSuggestions(res.suggestions || []);
+    } catch {
+      // refinement is optional: the rule-built list stays
     }
   }
 

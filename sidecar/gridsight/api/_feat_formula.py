@@ -71,6 +71,14 @@ def register(api: Api) -> None:
         return jsonify({**ev.to_dict(), "refused": False})
 
 
+def _model_on_disk() -> bool:
+    """The model file is in place (assembled or configured), so a refine costs at most a load."""
+    from gridsight.api._feat_model import model_status
+
+    status = model_status()
+    return bool(status.get("runtime") and status.get("file_present"))
+
+
 def _sheet_name(wb: Any, sheet: Any) -> str | None:
     if sheet is not None and not isinstance(sheet, str):
         raise ApiError(400, "bad_request", "`sheet` must be a sheet name")
@@ -149,6 +157,8 @@ def register_language(api: Api) -> None:
         if not isinstance(refine, bool):
             raise ApiError(400, "bad_request", "`refine` must be true or false")
         wb = state().sessions.get(wid).workbook
+        if refine and not _model_on_disk():
+            refine = False  # a keystroke must never start assembling the model: plain suggestions
         if refine:
             from gridsight.formula._suggest import refine_suggestions
             from gridsight.llm import shared_queue
