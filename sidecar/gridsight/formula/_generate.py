@@ -240,6 +240,13 @@ class Table:
     columns: list[Column]
 
 
+def sheet_of(workbook: Workbook, sheet: str | Sheet | None) -> Sheet:
+    """The sheet meant: a Sheet as given, a name looked up (case-insensitively), else the first."""
+    if isinstance(sheet, Sheet):
+        return sheet
+    return workbook.sheet(sheet) if sheet is not None else workbook.sheets[0]
+
+
 def table_from_sheet(sheet: Sheet, area: Range | None = None) -> Table | None:
     """The table in ``area`` with its first row as headers (default: the sheet's largest detected
     table, without its title, notes and total rows)."""
@@ -1203,13 +1210,7 @@ def generate_formula(
 
         answer = model_formula(request, workbook, sheet, area, model, answer)
     if answer.formula is not None:
-        sh = (
-            sheet
-            if isinstance(sheet, Sheet)
-            else workbook.sheet(sheet)
-            if sheet is not None
-            else workbook.sheets[0]
-        )
+        sh = sheet_of(workbook, sheet)
         answer.display = display_value(answer.value, answer.formula, workbook, sh)
         if answer.shape == "growth" and isinstance(answer.value, int | float):
             answer.display = f"{answer.value:.1%}"
@@ -1219,13 +1220,7 @@ def generate_formula(
 def _deterministic(
     request: str, workbook: Workbook, sheet: str | Sheet | None, area: Range | str | None
 ) -> Answer:
-    sh = (
-        sheet
-        if isinstance(sheet, Sheet)
-        else workbook.sheet(sheet)
-        if sheet is not None
-        else workbook.sheets[0]
-    )
+    sh = sheet_of(workbook, sheet)
     rng = Range.parse(area) if isinstance(area, str) else area
     if not request.strip():
         return Answer(request, None, reason="the request is empty")

@@ -14,7 +14,7 @@ from typing import Any
 from gridsight.errors import GridSightError
 from gridsight.formula._evaluate import evaluate_formula
 from gridsight.formula._explain import explain_formula
-from gridsight.formula._generate import Answer, table_from_sheet, tables_in_sheet
+from gridsight.formula._generate import Answer, sheet_of, table_from_sheet, tables_in_sheet
 from gridsight.grid import Range, Sheet, Workbook
 
 #: What the model may call: the aggregate, lookup and array functions the shapes use.
@@ -41,13 +41,7 @@ def model_formula(
     """A model-written, validated formula for ``request``, or ``fallback`` (the abstention)."""
     from gridsight.llm import formula_grammar, get_prompt
 
-    sh = (
-        sheet
-        if isinstance(sheet, Sheet)
-        else workbook.sheet(sheet)
-        if sheet is not None
-        else workbook.sheets[0]
-    )
+    sh = sheet_of(workbook, sheet)
     rng = Range.parse(area) if isinstance(area, str) else area
     table = table_from_sheet(sh, rng) if rng is not None else next(iter(tables_in_sheet(sh)), None)
     if table is None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridsight.formula._evaluate import validate_formula
-from gridsight.formula._generate import Column, Table, _words, candidates, table_from_sheet
+from gridsight.formula._generate import Column, Table, _words, candidates, sheet_of, table_from_sheet
 from gridsight.grid import Sheet, Workbook
 
 
@@ -51,13 +51,7 @@ def suggest(
     partial: str, workbook: Workbook, sheet: str | Sheet | None = None, *, limit: int = 5
 ) -> list[Suggestion]:
     """Up to ``limit`` completions of a partly typed request over the sheet's table, best first."""
-    sh = (
-        sheet
-        if isinstance(sheet, Sheet)
-        else workbook.sheet(sheet)
-        if sheet is not None
-        else workbook.sheets[0]
-    )
+    sh = sheet_of(workbook, sheet)
     table = table_from_sheet(sh)
     text = partial.strip()
     if table is None or not text:
