@@ -31,7 +31,14 @@ from gridsight.encode._anchors import find_anchors
 from gridsight.encode._cells import display_block
 from gridsight.encode._rects import BOTTOM, KEY, LEFT, RIGHT, TOP, rectangles
 from gridsight.encode._remap import AddressMap, AxisMap
-from gridsight.encode._types import DataType, format_type, harmonize_columns, number_types, recognize_text
+from gridsight.encode._types import (
+    DataType,
+    format_type,
+    harmonize_columns,
+    number_types,
+    recognize_text,
+    short_format,
+)
 from gridsight.errors import RangeSyntaxError
 from gridsight.grid import MAX_COLS, Kind, Range, Sheet, col_to_letters
 
@@ -175,7 +182,7 @@ def _type_tokens(sheet: Sheet, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.
             fmt = sheet.number_formats[fid]
             sel = numeric & (fids == fid)
             if format_type(fmt) is not None:
-                out[sel] = fmt  # the paper's NFS: the format string itself
+                out[sel] = short_format(fmt)  # the paper's NFS, without padding and extra sections
             else:
                 plain |= sel
         dates = plain & (kinds == Kind.DATETIME)

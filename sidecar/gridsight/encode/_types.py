@@ -199,3 +199,22 @@ def harmonize_columns(types: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     year_fix = num & (types == DataType.YEAR) & minority
     out[year_fix] = target[year_fix]
     return out
+
+
+_FMT_PADDING = re.compile(
+    r"_.|\*.|\[(?:Red|Black|Blue|Green|Cyan|Magenta|White|Yellow|Color\d+|\$-[0-9A-Fa-f]+)\]", re.I
+)
+
+
+@lru_cache(maxsize=4096)
+def short_format(fmt: str) -> str:
+    """The part of a number-format string that says what the numbers are, for the model's eyes.
+
+    Excel's accounting format ``_("$"* #,##0.00_);_("$"* \\(#,##0.00\\);_("$"* "-"??_);_(@_)`` is 60
+    characters of padding (``_x``), fill (``*x``), colour and negative/zero/text sections around
+    ``"$"#,##0.00``. The first section without padding, fill, colours or locale tags keeps the currency,
+    the decimals, the percent and the date parts -- what aggregation needs -- in a quarter of the tokens.
+    """
+    first = fmt.split(";")[0]
+    out = _FMT_PADDING.sub("", first).strip()
+    return out or fmt
