@@ -230,7 +230,10 @@ def test_demo_finds_tables_and_answers() -> None:
     doc = json.loads(out)
     ranges = [t["range"] for t in doc["detection"]["tables"]]
     assert ranges == ["A3:F16", "H3:J7"]
-    assert [(a["formula"], a["value"]) for a in doc["answers"]] == [
-        ("=SUM(B4:B15)", 1815),
-        ("=INDEX(H4:H7,MATCH(MAX(J4:J7),J4:J7,0))", "East"),
+    assert [(a["formula"], a["value"], a["display"]) for a in doc["answers"]] == [
+        ("=SUM(B4:B15)", 1815, None),
+        ("=INDEX(H4:H7,MATCH(MAX(J4:J7),J4:J7,0))", "East", None),
+        ("=INDEX(A4:A15,MATCH(MAX(B4:B15),B4:B15,0))", 45627, "Dec 2024"),
     ]
+    assert doc["region"]["range"] == "A3:F16"
+    assert doc["region"]["facts"][0]["text"] == "A3:F16 holds 48 numbers, 7 texts, 12 dates, 17 formulas."

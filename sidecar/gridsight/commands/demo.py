@@ -16,13 +16,17 @@ from gridsight.demo import DEMO_NAME, build_demo_workbook
 from gridsight.detect import detect_tables
 from gridsight.detect.cli import describe_detection
 from gridsight.formula import generate_formula
+from gridsight.region import explain_region
 from gridsight.sources import open_workbook
 
 #: Questions the demo answers with formulas (deterministic tier: no model needed).
 DEMO_QUESTIONS = (
     "What is the total of North?",
     "Which region has the highest growth?",
+    "Which month has the highest North?",
 )
+#: The region the demo explains, as the right-click "Explain this region" would.
+DEMO_REGION = "A3:F16"
 
 
 @click.command("demo")
@@ -43,6 +47,7 @@ def command(out: Path | None, fmt: str) -> None:
         grid = grid_doc(sheet, sheet.used_range, formulas=True)
         detection = detect_tables(sheet)
         answers = [generate_formula(q, wb, sheet) for q in DEMO_QUESTIONS]
+        region = explain_region(wb, sheet, DEMO_REGION)
         if fmt == "json":
             echo_json(
                 {
@@ -50,6 +55,7 @@ def command(out: Path | None, fmt: str) -> None:
                     "grid": grid,
                     "detection": detection.to_dict(),
                     "answers": [a.to_dict() for a in answers],
+                    "region": region.to_dict(),
                 }
             )
             return
@@ -65,8 +71,12 @@ def command(out: Path | None, fmt: str) -> None:
             if a.formula is None:
                 console.print(Text(f"    cannot: {a.reason}"))
                 continue
-            console.print(Text(f"    {a.formula}  ->  {a.value}"))
+            shown = a.display if a.display is not None else a.value
+            console.print(Text(f"    {a.formula}  ->  {shown}"))
             if a.explanation:
                 console.print(Text(f"    {a.explanation}"))
+        console.print(Text(f"Explain this region ({DEMO_REGION}):", style="bold"))
+        for fact in region.facts:
+            console.print(Text(f"  • {fact.text}"))
         if out is not None:
             stdout_console().print(Text(f"demo workbook saved to {path}"))
