@@ -31,6 +31,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "explain-formula": "gridsight.formula.cli",
     "formula": "gridsight.formula.cli:formula_command",
     "explain": "gridsight.commands.explain",
+    "ask": "gridsight.qa.cli",
     "manifest": "gridsight.manifest",
 }
 

@@ -312,3 +312,29 @@ def test_lambda_with_wrong_arguments_is_invalid() -> None:
         "Returns the sum of the range 0 rows down and 0 columns right of Sales for East (B2), "
         "3 rows tall and 1 columns wide."
     )
+
+
+def _unsaved(cells: dict[str, Any]) -> Workbook:
+    """A sheet whose formula cells have no saved results, as a program (not Excel) writes them."""
+    from gridsight.grid import SheetBuilder
+
+    b = SheetBuilder("S")
+    for ref, v in cells.items():
+        r = Range.parse(ref)
+        if isinstance(v, str) and v.startswith("="):
+            b.set(r.top, r.left, None, formula=v)
+        else:
+            b.set(r.top, r.left, v)
+    return Workbook([b.build()])
+
+
+def test_formulas_without_saved_results_are_computed() -> None:
+    wb = _unsaved({"A1": 2, "A2": 3, "A3": "=A1+A2", "A4": "=A3*10", "B1": "=SUM(A1:A4)"})
+    assert evaluate_formula("=A4", wb, "S").value == 50  # A4 needs A3, which needs A1 and A2
+    assert evaluate_formula("=B1+1", wb, "S").value == 2 + 3 + 5 + 50 + 1
+    loop = _unsaved({"A1": "=A2+1", "A2": "=A1+1"})
+    ev = evaluate_formula("=A1", loop, "S")
+    assert not ev.ok and ev.problems == (
+        "A1 on 'S' cannot be computed: A2 on 'S' cannot be computed: "
+        "A1 on 'S' is part of a circular reference",
+    )

@@ -38,6 +38,7 @@ FEATURES: dict[str, Feature] = {
     "encode": Feature("gridsight.encode", "gridsight.api._feat_encode", ("encode_sheet",)),
     "model": Feature("gridsight.llm", "gridsight.api._feat_model", ()),
     "explain-region": Feature("gridsight.region", "gridsight.api._feat_region", ("explain_region",)),
+    "qa": Feature("gridsight.qa", "gridsight.api._feat_qa", ("answer_question",)),
 }
 
 

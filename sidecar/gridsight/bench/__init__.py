@@ -19,6 +19,7 @@ BENCHMARKS: dict[str, str] = {
     "model": "gridsight.bench.model",
     "formula": "gridsight.bench.formula",
     "serve": "gridsight.bench.serve",
+    "qa": "gridsight.bench.qa",
 }
 
 

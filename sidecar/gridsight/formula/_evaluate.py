@@ -7,6 +7,7 @@ the engine's ExcelModel takes seconds per 100k cells -- far too slow while a use
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +18,7 @@ from gridsight.formula._engine import compile_formula, engine_lock, known_functi
 from gridsight.formula._policy import policy_violations
 from gridsight.formula._translate import OffsetError, expand_structured, inline_lambdas, resolve_offsets
 from gridsight.formula._tree import Call, Node, Ref, external_link, parse_formula, walk
-from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook
+from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
 
 #: Largest range a formula may read here (cells), to keep evaluation interactive.
 MAX_INPUT_CELLS = 5_000_000
@@ -174,8 +175,58 @@ def _resolve_current(workbook: Workbook | None, sheet: str | Sheet | None) -> Sh
     return workbook.sheet(sheet)
 
 
-def _cell_input(sheet: Sheet | None, rng: Range) -> Any:
-    """The engine's view of a range: numbers, text, bools, errors, EMPTY; dates as serials."""
+#: Formula cells without a saved result that one evaluation computes on the way (a file written by
+#: a program, not by Excel, has none): beyond this the evaluation stops with a clear error.
+MAX_UNCALCULATED = 5000
+_PENDING = threading.local()
+
+
+def _uncalculated(workbook: Workbook | None, sheet: Sheet, row: int, col: int, formula: str) -> Any:
+    """The engine value of a formula cell whose result was never saved, computed now (recursively:
+    a total over subtotals works), with cycles and runaway chains refused."""
+    from formulas.functions import Error
+
+    stack: set[tuple[str, int, int]] | None = getattr(_PENDING, "stack", None)
+    if not stack:  # the outermost evaluation: a fresh budget
+        stack = _PENDING.stack = set()
+        _PENDING.count = 0
+    key = (sheet.name, row, col)
+    if key in stack:
+        raise GridSightError(f"{rc_to_a1(row, col)} on {sheet.name!r} is part of a circular reference")
+    if len(stack) >= 64:
+        raise GridSightError("formulas without saved results nest more than 64 deep")
+    _PENDING.count += 1
+    if _PENDING.count > MAX_UNCALCULATED:
+        raise GridSightError(
+            f"more than {MAX_UNCALCULATED:,} formulas without saved results would have to be computed"
+        )
+    stack.add(key)
+    try:
+        ev = evaluate_formula(formula, workbook, sheet, at=(row, col))
+    finally:
+        stack.discard(key)
+    if not ev.ok:
+        raise GridSightError(
+            f"{rc_to_a1(row, col)} on {sheet.name!r} cannot be computed: {'; '.join(ev.problems)}"
+        )
+    if ev.error is not None:
+        return Error.errors.get(ev.error, Error.errors["#VALUE!"])
+    value = ev.value
+    while isinstance(value, list):  # an array result: the anchor cell shows its first item
+        value = value[0] if value else None
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime | dt.date):
+        return datetime_to_serial(value)
+    return value
+
+
+def _cell_input(
+    sheet: Sheet | None, rng: Range, workbook: Workbook | None = None, compute: bool = True
+) -> Any:
+    """The engine's view of a range: numbers, text, bools, errors, EMPTY; dates as serials.
+
+    Formula cells with no saved result (files written by programs, not Excel) are computed."""
     from formulas.functions import Error
 
     bottom, right = rng.bottom, rng.right
@@ -212,6 +263,11 @@ def _cell_input(sheet: Sheet | None, rng: Range) -> Any:
             block[text_mask] = texts[tids[text_mask]]
             for i, j in zip(*np.nonzero(ks == Kind.ERROR), strict=True):
                 block[i, j] = Error.errors.get(sheet.texts[tids[i, j]], Error.errors["#VALUE!"])
+            if compute:
+                fids = sheet.formula_ids[t - r0 : b - r0 + 1, left - c0 : rt - c0 + 1]
+                for i, j in zip(*np.nonzero((fids >= 0) & (ks == Kind.EMPTY)), strict=True):
+                    formula = sheet.formulas[int(fids[i, j])]
+                    block[i, j] = _uncalculated(workbook, sheet, t + int(i), left + int(j), formula)
             out[t - rng.top : b - rng.top + 1, left - rng.left : rt - rng.left + 1] = block
     if h == 1 and w == 1:
         return out[0, 0]
@@ -304,7 +360,7 @@ def evaluate_formula(
         args = []
         for key in fn.inputs:
             sheet_name, rng = _input_range(key)
-            args.append(_cell_input(_sheet_of(workbook, sheet_name, current), rng))
+            args.append(_cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook))
     except GridSightError as exc:
         return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
     with engine_lock():

@@ -1,0 +1,127 @@
+"""`gridsight bench qa`: question answering accuracy, abstention, evidence validity, routes, latency.
+
+Two corpus layouts: DataBench (``datasets/<id>.csv`` + ``<id>.qa.jsonl``) and a workbook-QA folder
+(``xlsx/*.xlsx`` or ``*.csv`` + ``qa.jsonl`` lines ``{question, answer, type, file, sheet?, unit?}``).
+Answers are scored with DataBench's type-aware comparison (the same as ``bench formula``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import click
+
+from gridsight.bench._common import BenchResult, corpus_options, emit, resolve_corpus
+from gridsight.bench.formula import compare
+from gridsight.errors import GridSightError
+from gridsight.grid import Workbook
+from gridsight.qa._ask import answer_question, evidence_valid
+from gridsight.sources import open_workbook
+
+
+def _questions(root: Path) -> list[dict[str, Any]]:
+    """(question, answer, type, workbook path, sheet) from either layout."""
+    out: list[dict[str, Any]] = []
+    if (root / "qa.jsonl").is_file():
+        for line in (root / "qa.jsonl").read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                q = json.loads(line)
+                path = next((p for p in (root / "xlsx" / q["file"], root / q["file"]) if p.is_file()), None)
+                if path is None:
+                    raise click.ClickException(f"qa.jsonl names {q['file']!r}, which is not in {root}")
+                out.append({**q, "path": path, "dataset": q["file"]})
+        return out
+    for qa in sorted(root.glob("*.qa.jsonl")):
+        ds = qa.name.removesuffix(".qa.jsonl")
+        for line in qa.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                q = json.loads(line)
+                out.append({**q, "path": root / "datasets" / f"{ds}.csv", "dataset": ds})
+    if not out:
+        raise click.ClickException(f"{root} holds neither qa.jsonl nor DataBench *.qa.jsonl files")
+    return out
+
+
+def run(corpus: Path | None, limit: int | None, model: str | None) -> BenchResult:
+    root = resolve_corpus(corpus, "databench")
+    qs = _questions(root)
+    qs = qs[:limit] if limit else qs
+    runtime = None
+    if model is not None:
+        from gridsight.llm import load_runtime
+
+        runtime = load_runtime(None if model == "default" else model)
+    books: dict[Path, Workbook] = {}
+    rows: list[dict[str, Any]] = []
+    right = abstained = valid = 0
+    routes: Counter[str] = Counter()
+    total_s = 0.0
+    for q in qs:
+        if q["path"] not in books:
+            books[q["path"]] = open_workbook(q["path"])
+        wb = books[q["path"]]
+        start = time.perf_counter()
+        try:
+            ans = answer_question(wb, q["question"], q.get("sheet"), model=runtime)
+        except GridSightError as exc:  # a question the engine cannot take is an abstention, not a crash
+            from gridsight.qa import QAAnswer
+
+            ans = QAAnswer(q["question"], "abstained", reason=str(exc))
+        total_s += time.perf_counter() - start
+        ok = ans.status == "answered" and compare(ans.value, q["answer"], q["type"])
+        right += ok
+        abstained += ans.status != "answered"
+        good = evidence_valid(ans, wb)
+        valid += good
+        routes[ans.route or "none"] += 1
+        rows.append(
+            {
+                "dataset": q["dataset"],
+                "question": q["question"],
+                "type": q["type"],
+                "route": ans.route,
+                "value": json.dumps(ans.value, default=str)[:60] if ans.status == "answered" else None,
+                "gold": str(q["answer"])[:60],
+                "right": ok,
+                "evidence_valid": good,
+                "reason": ans.reason,
+            }
+        )
+    n = len(qs)
+    summary = {
+        "questions": n,
+        "accuracy": round(right / n, 4) if n else 0.0,
+        "abstention_rate": round(abstained / n, 4) if n else 0.0,
+        "evidence_valid_rate": round(valid / n, 4) if n else 0.0,
+        "seconds_per_question": round(total_s / n, 4) if n else 0.0,
+        "model": getattr(runtime, "name", None) if runtime is not None else None,
+        "routes": dict(routes),
+    }
+    headline = (
+        f"qa: {right}/{n} right ({summary['accuracy']:.1%}), {abstained} abstained, evidence valid "
+        f"{summary['evidence_valid_rate']:.1%}, routes {dict(routes)}, "
+        f"{summary['seconds_per_question'] * 1000:.0f} ms/question "
+        f"({'with the model tier' if runtime is not None else 'no model'})"
+    )
+    return BenchResult(
+        "qa",
+        ("dataset", "question", "type", "route", "value", "gold", "right", "evidence_valid"),
+        rows,
+        summary,
+        headline,
+    )
+
+
+@click.command("qa")
+@corpus_options
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N questions.")
+@click.option(
+    "--model", default=None, help="'default' (the bundled model) or a GGUF path for the model tier."
+)
+def command(corpus: Path | None, out: Path | None, limit: int | None, model: str | None) -> None:
+    """Answer the corpus's questions; accuracy, abstention, evidence validity, routes, latency."""
+    emit(run(corpus, limit, model), out)

@@ -1,0 +1,67 @@
+"""The answer a question gets: the same shape in the CLI, the API and the task pane."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class QAAnswer:
+    question: str
+    status: str  # "answered" | "abstained"
+    value: Any = None
+    display: str = ""
+    type: str | None = None  # "number" | "text" | "boolean" | "date" | "list"
+    formula: str | None = None
+    query: str | None = None
+    evidence: list[dict[str, str]] = field(default_factory=list)  # [{"sheet", "range"}]
+    route: str | None = None  # "formula" | "blocks"
+    unit: str | None = None
+    explanation: str = ""
+    reason: str | None = None
+    confidence: float = 0.0
+    table: str | None = None
+    structure: float | None = None  # the SQuARE-style score that chose the route
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "status": self.status,
+            "value": self.value,
+            "display": self.display,
+            "type": self.type,
+            "formula": self.formula,
+            "query": self.query,
+            "evidence": list(self.evidence),
+            "route": self.route,
+            "unit": self.unit,
+            "explanation": self.explanation,
+            "reason": self.reason,
+            "confidence": self.confidence,
+            "table": self.table,
+            "structure": self.structure,
+        }
+
+
+def value_type(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, list):
+        return "list"
+    return "text"
+
+
+def display_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        return f"{value:,.2f}".rstrip("0").rstrip(".") if abs(value) < 1e15 else repr(value)
+    if isinstance(value, list):
+        flat = [x for row in value for x in (row if isinstance(row, list) else [row])]
+        return ", ".join(display_of(x) for x in flat)
+    return "" if value is None else str(value)

@@ -1,0 +1,46 @@
+"""`gridsight ask PATH "question" [--sheet S] [--format json] [--model]`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.text import Text
+
+from gridsight._console import stdout_console
+from gridsight.commands._shared import echo_json, format_option, load, path_argument
+from gridsight.qa._ask import answer_question
+
+
+@click.command("ask")
+@path_argument
+@click.argument("question")
+@click.option("--sheet", default=None, help="Only this sheet (default: every sheet).")
+@click.option("--model", "use_model", is_flag=True, help="Let the local model try where the rules abstain.")
+@format_option
+def command(path: Path, question: str, sheet: str | None, use_model: bool, fmt: str) -> None:
+    """Answer a question about a workbook, with the formula and the cells it came from."""
+    wb = load(path, sheets=[sheet] if sheet else None)
+    runtime = None
+    if use_model:
+        from gridsight.llm import load_runtime
+
+        runtime = load_runtime()
+    ans = answer_question(wb, question, sheet, model=runtime)
+    if fmt == "json":
+        echo_json(ans.to_dict())
+    else:
+        console = stdout_console()
+        if ans.status != "answered":
+            console.print(Text(f"cannot answer: {ans.reason}"))
+        else:
+            unit = f" ({ans.unit})" if ans.unit else ""
+            console.print(Text(f"{ans.display}{unit}", style="bold"))
+            console.print(Text(ans.explanation))
+            where = ", ".join(f"{e['sheet']}!{e['range']}" for e in ans.evidence)
+            console.print(
+                Text(f"formula: {ans.formula}  route: {ans.route}  confidence: {ans.confidence:.2f}")
+            )
+            console.print(Text(f"evidence: {where}"))
+    if ans.status != "answered":
+        raise click.exceptions.Exit(1)

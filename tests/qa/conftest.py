@@ -1,0 +1,75 @@
+"""A balance-sheet style workbook (3 header rows, a unit line, merged year headers, subtotal formulas
+with no saved results) and hand-checked questions about it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+from openpyxl.styles import Font
+
+#: (question, answer, type) -- answers computed by hand from the numbers in write_balance().
+BALANCE_QA = [
+    ("What was Cash in 2023 H1 actual?", "120", "number"),
+    ("What are current assets in 2024 H2 plan?", "320", "number"),  # 150 + 95 + 75
+    ("Total assets 2024 H1?", "1120", "number"),  # (140 + 90 + 70) + 320 + 500
+    ("Buildings in 2023 H2?", "500", "number"),
+    ("What were receivables in 2024 H1 actual?", "90", "number"),
+    ("Total assets in 2023 H1 actual?", "1060", "number"),  # (120 + 80 + 60) + 300 + 500
+]
+
+
+def write_balance(path: Path) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Balance"
+    ws["A1"] = "Balance sheet"
+    ws["A1"].font = Font(bold=True)
+    ws["A2"] = "EUR thousands"
+    ws["B3"], ws["D3"] = "2023", "2024"
+    ws.merge_cells("B3:C3")
+    ws.merge_cells("D3:E3")
+    for col, half in zip("BCDE", ("H1", "H2", "H1", "H2"), strict=True):
+        ws[f"{col}4"] = half
+    for col, kind in zip("ABCDE", ("Item", "Actual", "Actual", "Actual", "Plan"), strict=True):
+        ws[f"{col}5"] = kind
+    for col in "ABCDE":
+        for row in (3, 4, 5):
+            ws[f"{col}{row}"].font = Font(bold=True)
+    lines = [("Cash", 120, 130, 140, 150), ("Receivables", 80, 85, 90, 95), ("Inventory", 60, 65, 70, 75)]
+    for i, line in enumerate(lines):
+        for j, v in enumerate(line):
+            ws.cell(6 + i, 1 + j, v)
+    ws["A9"] = "Current assets"
+    ws["A9"].font = Font(bold=True)
+    for col in "BCDE":
+        ws[f"{col}9"] = f"=SUM({col}6:{col}8)"
+    for i, line in enumerate([("Equipment", 300, 310, 320, 330), ("Buildings", 500, 500, 500, 500)]):
+        for j, v in enumerate(line):
+            ws.cell(10 + i, 1 + j, v)
+    ws["A12"] = "Total assets"
+    for col in "BCDE":
+        ws[f"{col}12"] = f"={col}9+{col}10+{col}11"
+    wb.save(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def balance(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_balance(tmp_path_factory.mktemp("qa") / "balance.xlsx")
+
+
+@pytest.fixture(scope="session")
+def balance_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The workbook-QA folder layout: xlsx/*.xlsx + qa.jsonl."""
+    root = tmp_path_factory.mktemp("qa-corpus")
+    (root / "xlsx").mkdir()
+    write_balance(root / "xlsx" / "balance.xlsx")
+    lines = [
+        json.dumps({"question": q, "answer": a, "type": t, "file": "balance.xlsx", "unit": "EUR thousands"})
+        for q, a, t in BALANCE_QA
+    ]
+    (root / "qa.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root

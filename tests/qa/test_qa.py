@@ -1,0 +1,131 @@
+"""Question answering: exact answers with evidence on a multi-header sheet and a flat table, routes,
+abstentions, the CLI and the benchmark."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from gridsight.bench.formula import compare
+from gridsight.cli import cli
+from gridsight.demo import build_demo_workbook
+from gridsight.qa import answer_question, structure_score
+from gridsight.qa._ask import evidence_valid
+from gridsight.sources import open_workbook
+
+from .conftest import BALANCE_QA
+
+
+@pytest.mark.parametrize(("question", "answer", "kind"), BALANCE_QA)
+def test_balance_sheet_answers(balance: Path, question: str, answer: str, kind: str) -> None:
+    wb = open_workbook(balance)
+    ans = answer_question(wb, question)
+    assert ans.status == "answered", ans.reason
+    assert compare(ans.value, answer, kind), (ans.value, answer)
+    assert (ans.route, ans.unit, ans.table) == ("blocks", "EUR thousands", "Balance!A3:E12")
+    assert evidence_valid(ans, wb)
+
+
+def test_balance_sheet_answer_in_full(balance: Path) -> None:
+    ans = answer_question(open_workbook(balance), "Total assets 2024 H1?")
+    assert ans.to_dict() == {
+        "question": "Total assets 2024 H1?",
+        "status": "answered",
+        "value": 1120,
+        "display": "1120",
+        "type": "number",
+        "formula": "=Balance!D12",
+        "query": None,
+        "evidence": [
+            {"sheet": "Balance", "range": "D12"},
+            {"sheet": "Balance", "range": "A12"},
+            {"sheet": "Balance", "range": "D3:D5"},
+        ],
+        "route": "blocks",
+        "unit": "EUR thousands",
+        "explanation": "Total assets for 2024 H1 Actual is 1120 (EUR thousands), in D12.",
+        "reason": None,
+        "confidence": 0.85,
+        "table": "Balance!A3:E12",
+        "structure": 4.67,  # 3 header rows: 2, plus 10 x 4 merged of 15 header cells
+    }
+
+
+def structure_score_of_balance() -> float:
+    return 2 + 10 * 4 / 15  # 3 header rows; B3:C3 and D3:E3 merged = 4 of the 15 header cells
+
+
+def test_structure_routes_flat_tables_to_formulas(balance: Path, tmp_path: Path) -> None:
+    from gridsight.detect import detect_tables
+
+    wb = open_workbook(balance)
+    assert structure_score(detect_tables(wb.sheets[0]).tables[0], wb.sheets[0]) == round(
+        structure_score_of_balance(), 2
+    )
+    demo = open_workbook(build_demo_workbook(tmp_path / "demo.xlsx"))
+    ans = answer_question(demo, "What is the total of North?")
+    assert (ans.route, ans.value, ans.formula, ans.unit) == (
+        "formula",
+        1815,
+        "=SUM(B4:B15)",
+        "USD (thousands)",
+    )
+    assert ans.evidence == [{"sheet": "Sales 2024", "range": "B4:B15"}] and ans.structure == 0.0
+    ans = answer_question(demo, "Which month has the highest North?")
+    assert (ans.value, ans.display, ans.unit) == (45627, "Dec 2024", None)  # a date is not an amount
+    ans = answer_question(demo, "What is the target of East?")  # a lookup cell in the second table
+    assert (ans.status, ans.value, ans.route) == ("answered", 2000, "blocks")
+
+
+@pytest.mark.parametrize(
+    ("question", "reason_start"),
+    [
+        ("", "the question is empty"),
+        (
+            "What is Inventory in 2023?",
+            "no route answered with confidence (blocks: the question fits several",
+        ),
+        ("What was the revenue of Mars?", "no route answered with confidence"),
+        ("'; DROP TABLE Balance; --", "no route answered with confidence"),
+        ("x" * 2001, "the question is longer than 2,000 characters"),
+    ],
+)
+def test_abstains_with_a_reason(balance: Path, question: str, reason_start: str) -> None:
+    ans = answer_question(open_workbook(balance), question)
+    assert ans.status == "abstained" and ans.value is None and ans.evidence == []
+    assert ans.reason is not None and ans.reason.startswith(reason_start), ans.reason
+
+
+def test_cli(balance: Path) -> None:
+    r = CliRunner().invoke(cli, ["ask", str(balance), "Total assets 2024 H1?"])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[:2] == [
+        "1120 (EUR thousands)",
+        "Total assets for 2024 H1 Actual is 1120 (EUR thousands), in D12.",
+    ]
+    r = CliRunner().invoke(cli, ["ask", str(balance), "What was the revenue of Mars?", "--format", "json"])
+    assert r.exit_code == 1 and json.loads(r.output)["status"] == "abstained"
+    r = CliRunner().invoke(cli, ["ask", str(balance), "Cash?", "--sheet", "Nope"])
+    assert r.exit_code == 2 and "Nope" in r.output and "Traceback" not in r.output
+
+
+def test_bench_on_a_workbook_qa_folder(balance_corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "qa.json"
+    r = CliRunner().invoke(cli, ["bench", "qa", "--corpus", str(balance_corpus), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    summary: dict[str, Any] = json.loads(out.read_text())["summary"]
+    assert summary["questions"] == len(BALANCE_QA) and summary["accuracy"] == 1.0
+    assert summary["evidence_valid_rate"] == 1.0 and summary["abstention_rate"] == 0.0
+    assert set(summary) >= {
+        "questions",
+        "accuracy",
+        "abstention_rate",
+        "evidence_valid_rate",
+        "seconds_per_question",
+        "model",
+    }
+    assert r.output.rstrip().splitlines()[-1].startswith(f"qa: {len(BALANCE_QA)}/{len(BALANCE_QA)} right")
