@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import platform
 import shlex
 import subprocess
@@ -20,6 +21,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
+#: Top-level folders of web files the sidecar serves (task pane, add-in bridge, manifest template).
+WEB_FOLDERS = ("taskpane", "addin", "manifests")
 
 
 def pyinstaller_command(dist: Path, work: Path) -> list[str]:
@@ -47,6 +50,13 @@ def pyinstaller_command(dist: Path, work: Path) -> list[str]:
         "gridsight",
         "--collect-submodules",
         "gridsight",
+        # the task pane, the Office.js bridge and the manifest template, where gridsight.webroot looks
+        # in a bundle (<bundle>/web/<folder>)
+        *(
+            arg
+            for folder in WEB_FOLDERS
+            for arg in ("--add-data", f"{ROOT / folder}{os.pathsep}web/{folder}")
+        ),
         str(entry),
     ]
 
