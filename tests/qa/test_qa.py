@@ -129,3 +129,22 @@ def test_bench_on_a_workbook_qa_folder(balance_corpus: Path, tmp_path: Path) -> 
         "model",
     }
     assert r.output.rstrip().splitlines()[-1].startswith(f"qa: {len(BALANCE_QA)}/{len(BALANCE_QA)} right")
+
+
+def test_two_tables_that_fit_equally_ask_which(tmp_path: Path) -> None:
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    first = wb.active
+    first.title = "North"
+    second = wb.create_sheet("South")
+    for ws in (first, second):
+        for row in (("Product", "Sales"), ("Tea", 5), ("Cake", 7)):
+            ws.append(row)
+    wb.save(tmp_path / "two.xlsx")
+    book = open_workbook(tmp_path / "two.xlsx")
+    ans = answer_question(book, "What is the total of Sales?")
+    assert ans.status == "abstained"
+    assert ans.reason == "several tables fit the question equally (North!A1:B3, South!A1:B3); say which"
+    ans = answer_question(book, "What is the total of Sales?", "South")
+    assert (ans.status, ans.value, ans.evidence) == ("answered", 12, [{"sheet": "South", "range": "B2:B3"}])
