@@ -532,3 +532,28 @@ def test_growth_ratio_join(
     ans = generate_formula(request_text, open_workbook(build_demo_workbook(tmp_path / "demo.xlsx")))
     assert (ans.shape, ans.formula, ans.display) == (shape, formula, display)
     assert ans.value == (pytest.approx(value) if isinstance(value, float) else value)
+
+
+def test_existence_in_the_top_ranks_and_the_most_common_ones_row() -> None:
+    b = SheetBuilder("R")
+    rows = [
+        ("rank", "name", "city", "country", "selfMade"),
+        (1, "A", "Paris", "France", True),
+        (2, "B", "Austin", "United States", False),
+        (3, "C", "Austin", "United States", True),
+        (4, "D", "Lyon", "France", True),
+    ]
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            b.set(i, j, v)
+    wb = Workbook([b.build()])
+    ans = generate_formula("Is there a non-self-made person in the top 2 ranks?", wb, "R")
+    assert (ans.shape, ans.formula, ans.value) == ("exists", '=COUNTIFS(E2:E5,FALSE,A2:A5,"<=2")>0', True)
+    ans = generate_formula("Is there a non-self-made person in the top 1 ranks?", wb, "R")
+    assert ans.value is False
+    ans = generate_formula("Is the city with the most people in the United States?", wb, "R")
+    assert ans.shape == "mode-test" and ans.value is True  # Austin (2 people) is in the United States
+    assert ans.formula == (
+        "=INDEX(D2:D5,MATCH(INDEX(UNIQUE(C2:C5),MATCH(MAX(COUNTIF(C2:C5,UNIQUE(C2:C5))),"
+        'COUNTIF(C2:C5,UNIQUE(C2:C5)),0)),C2:C5,0))="United States"'
+    )

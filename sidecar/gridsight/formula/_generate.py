@@ -621,6 +621,18 @@ class _Request:
                 conds += [Condition(col, ">=", span[0]), Condition(col, "<", span[1])]
                 used.add(col.col)
                 self.applied.add(label)
+        # "in the top 5 ranks": rank 1 is the best, so the top N are ranks 1..N
+        top_ranks = re.search(r"\bin the (top|bottom) (\d+) (ranks?|positions?|places?)\b", self.low)
+        if top_ranks:
+            ranked = [
+                c
+                for c in self.table.columns
+                if c.kind == "number" and c.col not in used and c.words & {"rank", "position", "place"}
+            ]
+            if ranked:
+                op = "<=" if top_ranks.group(1) == "top" else ">"
+                conds.append(Condition(ranked[0], op, float(top_ranks.group(2))))
+                used.add(ranked[0].col)
         # absence of a counted thing: "without any siblings or spouses", "with no children"
         for m in re.finditer(r"\b(?:without(?: any)?|no)\s+((?:[a-z]+\s*){1,4})", self.low):
             after = {_stem(w) for w in _words(m.group(1))} - _STOP
@@ -1151,7 +1163,29 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     if is_question and re.search(r"\b(any|there)\b", low):
         conds = q.conditions()
         if conds:
-            out.append(("exists", f"=COUNTIFS({_ifs(conds)})>0"))
+            exists = ("exists", f"=COUNTIFS({_ifs(conds)})>0")
+            # "Is there a ... in the top 5 ranks?" asks existence, whatever other shapes matched
+            if re.match(r"^\s*(is|are|was|were) there\b|^\s*(did|does|do) any\b", low):
+                out.insert(0, exists)
+            else:
+                out.append(exists)
+    # "Is the city with the most billionaires in the United States?": test the most common one's row
+    mode_test = re.match(
+        r"^\s*(?:is|was|are|were)\s+the\s+(.+?)\s+with\s+the\s+(most|fewest|least)\b(.*)$", low
+    )
+    if mode_test:
+        named = _Request(mode_test.group(1), table).ranked(("text",))
+        if named:
+            col = named[0]
+            tests = [
+                c
+                for c in q.conditions(exclude=(col,))
+                if isinstance(c.value, str) and c.value.lower() in mode_test.group(3)
+            ]
+            if tests:
+                pick = _mode_of(col, []) if mode_test.group(2) == "most" else _rarest_of(col, [])
+                t = tests[-1]
+                out.insert(0, ("mode-test", f"=INDEX({t.column.ref},MATCH({pick},{col.ref},0)){t.test()}"))
     seen: set[str] = set()
     unique = []
     for shape, formula in out:
