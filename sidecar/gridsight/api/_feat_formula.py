@@ -8,7 +8,7 @@ from flask import jsonify
 
 from gridsight.api._errors import ApiError
 from gridsight.api._openapi import Api
-from gridsight.api._state import body_object, state
+from gridsight.api._state import body_object, reject_unknown, state
 from gridsight.edits import house_policy
 from gridsight.grid import Range
 
@@ -42,9 +42,7 @@ def register(api: Api) -> None:
         formula = doc.get("formula")
         if not isinstance(formula, str) or not formula.strip() or len(formula) > 8192:
             raise ApiError(400, "bad_request", "`formula` must be formula text of at most 8,192 characters")
-        unknown = set(doc) - {"formula", "sheet", "cell"}
-        if unknown:
-            raise ApiError(400, "bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+        reject_unknown(doc, {"formula", "sheet", "cell"})
         sheet = doc.get("sheet")
         at = None
         if doc.get("cell") is not None:
@@ -86,9 +84,7 @@ def _sheet_name(wb: Any, sheet: Any) -> str | None:
 
 
 def _fields(doc: dict[str, Any], allowed: set[str], required: str) -> str:
-    unknown = set(doc) - allowed
-    if unknown:
-        raise ApiError(400, "bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+    reject_unknown(doc, allowed)
     text = doc.get(required)
     if not isinstance(text, str) or len(text) > 2000:
         raise ApiError(400, "bad_request", f"`{required}` must be text of at most 2,000 characters")
@@ -192,10 +188,7 @@ def register_language(api: Api) -> None:
         errors=(400, 404, 422),
     )
     def explain(wid: str) -> Any:
-        doc = body_object()
-        unknown = set(doc) - {"formula", "sheet"}
-        if unknown:
-            raise ApiError(400, "bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+        doc = body_object({"formula", "sheet"})
         formula = doc.get("formula")
         if not isinstance(formula, str) or not formula.strip() or len(formula) > 8192:
             raise ApiError(400, "bad_request", "`formula` must be formula text of at most 8,192 characters")

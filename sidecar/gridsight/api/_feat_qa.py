@@ -36,10 +36,7 @@ def register(api: Api) -> None:
         stream=True,
     )
     def ask(wid: str) -> Any:
-        doc = body_object()
-        unknown = set(doc) - {"question", "sheet"}
-        if unknown:
-            raise ApiError(400, "bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+        doc = body_object({"question", "sheet"})
         question, sheet = doc.get("question"), doc.get("sheet")
         if not isinstance(question, str) or len(question) > 2000:
             raise ApiError(400, "bad_request", "`question` must be text of at most 2,000 characters")

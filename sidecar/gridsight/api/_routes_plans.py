@@ -9,7 +9,7 @@ from flask import jsonify
 from gridsight.api._errors import ApiError
 from gridsight.api._openapi import Api
 from gridsight.api._sessions import Session
-from gridsight.api._state import body_object, state
+from gridsight.api._state import body_object, reject_unknown, state
 from gridsight.edits import (
     EditPlan,
     apply_plan,
@@ -142,9 +142,7 @@ def register(api: Api) -> None:
         doc = body_object()
         st = state()
         s = st.sessions.get(wid)
-        unknown = set(doc) - _PLAN_FIELDS
-        if unknown:
-            raise ApiError(400, "bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+        reject_unknown(doc, _PLAN_FIELDS)
         desc = doc.get("description", "")
         if not isinstance(desc, str) or len(desc) > 4096:
             raise ApiError(400, "bad_request", "`description` must be text of at most 4,096 characters")

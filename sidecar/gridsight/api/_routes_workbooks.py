@@ -13,7 +13,7 @@ from gridsight.api._errors import ApiError
 from gridsight.api._openapi import Api
 from gridsight.api._sessions import Session, new_session_id
 from gridsight.api._sse import Emit, stream, wants_stream
-from gridsight.api._state import body_object, state
+from gridsight.api._state import body_object, reject_unknown, state
 from gridsight.edits import fingerprint
 from gridsight.errors import FileChangedError, SnapshotError
 from gridsight.grid import Range, Workbook, rc_to_a1
@@ -220,9 +220,7 @@ def register(api: Api) -> None:
         given = [k for k in ("snapshot", "path", "xlwings") if k in doc]
         if len(given) != 1:
             raise ApiError(400, "bad_request", "give exactly one of `snapshot`, `path` or `xlwings`")
-        unknown = set(doc) - set(OPEN_BODY["properties"])  # type: ignore[arg-type]
-        if unknown:
-            raise ApiError(400, "bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+        reject_unknown(doc, OPEN_BODY["properties"])  # type: ignore[arg-type]
         sheets = doc.get("sheets")
         if sheets is not None and (
             not isinstance(sheets, list) or not all(isinstance(s, str) for s in sheets)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,10 +72,20 @@ def body_json(*, required: bool = True) -> Any:
         raise ApiError(400, "bad_json", "malformed JSON: nested too deeply") from None
 
 
-def body_object() -> dict[str, Any]:
+def body_object(allowed: Collection[str] | None = None) -> dict[str, Any]:
+    """The request's JSON object; with ``allowed``, any other field is a 400 (typos never pass
+    silently as defaults)."""
     doc = body_json()
     if not isinstance(doc, dict):
         raise ApiError(
             400, "bad_request", f"the request body must be a JSON object, not {type(doc).__name__}"
         )
+    if allowed is not None:
+        reject_unknown(doc, allowed)
     return doc
+
+
+def reject_unknown(doc: dict[str, Any], allowed: Collection[str]) -> None:
+    unknown = set(doc) - set(allowed)
+    if unknown:
+        raise ApiError(400, "bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
