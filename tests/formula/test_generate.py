@@ -109,6 +109,8 @@ def test_formulas_use_the_real_position() -> None:
         ("", "the request is empty"),
         ("asdf qwer zxcv", "no formula shape matches this request"),
         ("How many unicorns have wings?", "no formula shape matches this request"),
+        # names a column but no condition on it could be read: counting every row would be wrong
+        ("How many people have a country all the time?", "no formula shape matches this request"),
         ("¿Cuántas personas son de Estados Unidos?", "no formula shape matches this request"),
     ],
 )
@@ -557,3 +559,10 @@ def test_existence_in_the_top_ranks_and_the_most_common_ones_row() -> None:
         "=INDEX(D2:D5,MATCH(INDEX(UNIQUE(C2:C5),MATCH(MAX(COUNTIF(C2:C5,UNIQUE(C2:C5))),"
         'COUNTIF(C2:C5,UNIQUE(C2:C5)),0)),C2:C5,0))="United States"'
     )
+
+
+def test_a_filtered_column_is_not_the_one_listed() -> None:
+    ans = generate_formula(
+        "List the bottom 2 fares of passengers who have 0 siblings aboard.", passengers_at(), "Ship"
+    )
+    assert ans.formula == "=TAKE(SORT(FILTER(E2:E7,(F2:F7=0)),,1),2)" and ans.value == [[8], [20]]

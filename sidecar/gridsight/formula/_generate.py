@@ -166,9 +166,12 @@ def _words(text: str) -> list[str]:
 def _stem(word: str) -> str:
     if word.endswith(("ss", "us", "is")) and len(word) > 3:  # class, status, analysis: not plurals
         return word
-    for suffix in ("ies", "es", "s"):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    if word.endswith("ies") and len(word) > 5:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "zes", "ches", "shes")) and len(word) > 5:  # classes, boxes
+        return word[:-2]
+    if word.endswith("s") and len(word) > 3:  # fares -> fare (not "far"), sources -> source
+        return word[:-1]
     for suffix in ("ed", "ing"):  # "retweeted" -> "retweet", "favorited" -> "favorit"
         if word.endswith(suffix) and len(word) >= len(suffix) + 5:
             return word[: -len(suffix)]
@@ -954,7 +957,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         first = table.columns[0]
         if conds:
             out.append(("count-if", f"=COUNTIFS({_ifs(conds)})"))
-        elif len(q.unmatched()) <= 1:  # "how many rows / passengers are there": the entity alone
+        elif len(q.unmatched()) <= 1 and not q.ranked():  # "how many passengers are there": no column named
             out.append(("count-rows", f"=COUNTA({first.ref})"))
 
     # top/bottom N
@@ -1010,8 +1013,10 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             )
         if numeric:
             key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
-            others = [c for c in target if c is not key]
             conds = q.conditions(exclude=(key,))
+            # a column the request filters on ("who have a score of 5") is not the one to list
+            filtered = {cond.column.col for cond in conds}
+            others = [c for c in target if c is not key and c.col not in filtered]
             if not others and q.asks_who:
                 others = [c for c in [_name_column(table)] if c is not None and c is not key]
             if others and re.search(
