@@ -139,6 +139,8 @@ def test_empty_sheet_abstains() -> None:
         ([["US"], ["CN"]], "['CN']", "list[category]", False),
         ([[3], [1.005]], "[1.0, 3]", "list[number]", True),
         ([[3], [3]], "[3]", "list[number]", False),
+        ([[None], ["Oslo"]], "[nan, 'Oslo']", "list[category]", True),  # pandas prints a blank as nan
+        ([["x"], ["Oslo"]], "[nan, 'Oslo']", "list[category]", False),
     ],
 )
 def test_databench_comparison(value: Any, gold: str, kind: str, ok: bool) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import math
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,13 @@ def _flat(value: Any) -> list[Any]:
 
 
 def _parse_gold(text: str) -> Any:
+    """A gold answer as written by pandas: a Python literal, where a missing value prints as nan."""
     try:
         return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        pass
+    try:  # "[nan, 'Los Angeles']": the bare nan is pandas' missing value
+        return ast.literal_eval(re.sub(r"(?<![\w'\"])nan(?![\w'\"])", "None", text))
     except (ValueError, SyntaxError):
         return text
 
@@ -71,7 +77,8 @@ def compare(value: Any, gold: str, kind: str) -> bool:
         b = sorted(x for x in (_num(g) for g in gold_items) if x is not None)
         return len(a) == len(got) and a == b
     if kind == "list[category]":
-        norm = lambda x: str(x).strip(_STRIP)  # noqa: E731
+        # an empty cell is pandas' NaN: None, "" and nan compare equal
+        norm = lambda x: "nan" if x is None or x == "" else str(x).strip(_STRIP)  # noqa: E731
         return {norm(x) for x in got} == {norm(x) for x in gold_items}
     return False
 

@@ -514,7 +514,12 @@ class _Request:
         return {s for s in self.stems if s not in known and s not in vocab and not s.isdigit() and len(s) > 2}
 
     def direction(self) -> str | None:
-        """'desc' for highest/most/oldest..., 'asc' for lowest/least/youngest..., by first mention."""
+        """'desc' for highest/most/oldest..., 'asc' for lowest/least/youngest..., by first mention --
+        except that an adjective naming a quantity wins over a bare top/bottom ("the top 4 cities
+        where the youngest live" lists the youngest first)."""
+        adjective = next((w for w in self.words if w in _ADJECTIVE_NOUNS), None)
+        if adjective is not None and any(w in ("top", "bottom", "first", "last") for w in self.words):
+            return "desc" if adjective in _DESC else "asc"
         for i, w in enumerate(self.words):
             if w in ("more", "less") and self.words[i + 1 : i + 2] == ["than"]:
                 continue
@@ -1020,7 +1025,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             if not others and q.asks_who:
                 others = [c for c in [_name_column(table)] if c is not None and c is not key]
             if others and re.search(
-                r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b|\bwith the\b", low
+                r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b|\bwith the\b|\bwhere the\b", low
             ):
                 show = others[0]
                 out.append(
