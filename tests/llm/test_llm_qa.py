@@ -22,3 +22,23 @@ def test_answers_with_the_real_model(runtime: Any, tmp_path: Path) -> None:
         assert ans.route == "formula" and ans.formula and evidence_valid(ans, wb)
     else:
         assert ans.reason
+
+
+def test_real_model_breaks_a_tie_only_among_detected_tables(runtime: Any, tmp_path: Path) -> None:
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    north = wb.active
+    north.title = "North"
+    south = wb.create_sheet("South")
+    for ws, rows in (
+        (north, (("Product", "Sales"), ("Tea", 5), ("Cake", 7))),
+        (south, (("Product", "Sales"), ("Tea", 1), ("Cake", 2))),
+    ):
+        for row in rows:
+            ws.append(row)
+    wb.save(tmp_path / "two.xlsx")
+    book = open_workbook(tmp_path / "two.xlsx")
+    assert answer_question(book, "What is the total of Sales?").status == "abstained"  # no model: say which
+    ans = answer_question(book, "What is the total of Sales?", model=runtime)
+    assert ans.status == "answered" and (ans.table, ans.value) in {("North!A1:B3", 12), ("South!A1:B3", 3)}

@@ -148,3 +148,22 @@ def test_two_tables_that_fit_equally_ask_which(tmp_path: Path) -> None:
     assert ans.reason == "several tables fit the question equally (North!A1:B3, South!A1:B3); say which"
     ans = answer_question(book, "What is the total of Sales?", "South")
     assert (ans.status, ans.value, ans.evidence) == ("answered", 12, [{"sheet": "South", "range": "B2:B3"}])
+
+
+def test_meaning_breaks_a_lexical_tie(tmp_path: Path) -> None:
+    """Both tables name 'price'; only the sheet and row names say which is about fruit (MiniLM)."""
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    fruit = wb.active
+    fruit.title = "Fruit"
+    cars = wb.create_sheet("Cars")
+    for ws, rows in (
+        (fruit, (("Item", "Price"), ("Apples", 2), ("Pears", 3))),
+        (cars, (("Item", "Price"), ("Sedan", 20000), ("Truck", 35000))),
+    ):
+        for row in rows:
+            ws.append(row)
+    wb.save(tmp_path / "shop.xlsx")
+    ans = answer_question(open_workbook(tmp_path / "shop.xlsx"), "What is the total price of the fruit?")
+    assert (ans.status, ans.value, ans.table) == ("answered", 5, "Fruit!A1:B3")

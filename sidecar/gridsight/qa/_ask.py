@@ -99,12 +99,20 @@ def answer_question(
         return QAAnswer(
             question, "abstained", reason="no table's headers or labels match the question's words"
         )
-    rivals = [c for c in found[1:] if c.score == best.score and c.table.range != best.table.range]
+    rivals = [
+        c
+        for c in found[1:]
+        if c.score == best.score and (c.sheet, c.table.range) != (best.sheet, best.table.range)
+    ]
     if rivals:
-        names = ", ".join(f"{c.sheet.name}!{c.table.range.ref()}" for c in [best, *rivals][:4])
-        return QAAnswer(
-            question, "abstained", reason=f"several tables fit the question equally ({names}); say which"
-        )
+        tied = [best, *rivals][:8]
+        chosen = _by_meaning(q, tied) or (_by_model(q, tied, model) if model is not None else None)
+        if chosen is None:
+            names = ", ".join(f"{c.sheet.name}!{c.table.range.ref()}" for c in tied[:4])
+            return QAAnswer(
+                question, "abstained", reason=f"several tables fit the question equally ({names}); say which"
+            )
+        best = chosen
     structure = structure_score(best.table, best.sheet)
     routes = ("blocks", "formula") if structure >= BLOCKS_AT else ("formula", "blocks")
     tried: list[str] = []
@@ -134,6 +142,57 @@ _AMOUNT_SHAPES = (
     "top-n-values",
     "change",
 )
+
+
+#: How much closer (cosine) one table's description must be to the question to break a lexical tie.
+MEANING_MARGIN = 0.05
+
+
+def _describe(c: _Candidate) -> str:
+    """What a table is about, in words: sheet, titles, column header paths, first row labels."""
+    t = c.table
+    labels = []
+    for col in t.row_header_cols[:1]:
+        first = (max(t.header_rows) + 1) if t.header_rows else t.range.top
+        for r in range(first, min(first + 5, t.range.bottom + 1)):
+            v = c.sheet.value(r, col)
+            if isinstance(v, str):
+                labels.append(v)
+    titles = " ".join(x.text for x in t.titles)
+    columns = ", ".join(p for p in t.header_paths if p)
+    return f"{c.sheet.name}. {titles}. Columns: {columns}. Rows: {', '.join(labels)}"
+
+
+def _by_meaning(question: str, tied: list[_Candidate]) -> _Candidate | None:
+    """The tied table whose description is clearly closest in meaning (MiniLM embeddings), or None."""
+    try:
+        from gridsight.llm.embeddings import shared_embedder
+
+        vectors = shared_embedder().embed([question, *(_describe(c) for c in tied)])
+    except Exception:  # no embedding model here: the tie stands
+        return None
+    sims = vectors[1:] @ vectors[0]
+    order = sims.argsort()[::-1]
+    if len(order) > 1 and sims[order[0]] - sims[order[1]] < MEANING_MARGIN:
+        return None
+    return tied[int(order[0])]
+
+
+def _by_model(question: str, tied: list[_Candidate], model: Any) -> _Candidate | None:
+    """The model names one of the tied tables by number (a grammar admits nothing else)."""
+    from gridsight.llm import Grammar
+
+    options = "\n".join(f"{i}. {_describe(c)}" for i, c in enumerate(tied, 1))
+    grammar = Grammar.from_gbnf("root ::= " + " | ".join(f'"{i}"' for i in range(1, len(tied) + 1)) + "\n")
+    prompt = (
+        "Which table answers the question? Answer with its number only.\n"
+        f"Question: {question}\nTables:\n{options}"
+    )
+    try:
+        pick = int(model.complete(prompt, grammar=grammar, max_tokens=3, timeout_s=20).text.strip()) - 1
+    except Exception:  # cancelled, timed out, not a number: the tie stands
+        return None
+    return tied[pick] if 0 <= pick < len(tied) else None
 
 
 def _unit(table: Any) -> str | None:
