@@ -105,8 +105,14 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
         occ = g.cls[top : bottom + 1, box.left : box.right + 1] != 0
         return int(occ.sum(axis=1).max()) if occ.size else 0
 
+    def skip_blank(r: int) -> int:
+        # rows only covered by a merge hold no cell of their own
+        while r < bottom and not row_cells(g, box, r).any():
+            r += 1
+        return r
+
     while (
-        top < bottom
+        (top := skip_blank(top)) < bottom
         and widest() >= 2
         and (
             is_text_line(g, Box(top, box.left, bottom, box.right), top)
@@ -115,8 +121,8 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
     ):
         occ_cols = np.flatnonzero(row_cells(g, box, top))
         col, last = int(occ_cols[0]) + box.left, int(occ_cols[-1]) + box.left
-        if col > box.left and g.merge_span[top, col] >= 2:
-            break  # a merged group header over some columns, not a title
+        if col > box.left and _group_header(g, box, top, bottom, col, text_at):
+            break
         out_top.append(Piece(Box(top, col, top, last), True))
         top += 1
     while bottom > top and is_text_line(g, Box(top, box.left, bottom, box.right), bottom) and widest() >= 2:
@@ -129,6 +135,28 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
     core = _tighten(g, Box(top, box.left, bottom, box.right))
     mid = [] if core is None else [Piece(core, is_line_block(g, core))]
     return out_top + mid + out_bottom[::-1]
+
+
+def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_at: TextAt) -> bool:
+    """Labels on a piece's top row, starting right of its first column, that head groups of
+    columns rather than title the table.
+
+    * two or more different labels spread over the row (``Domestic ... Offshore``): groups;
+    * one label merged over columns (``Revenue`` over ``2023 | 2024``);
+    * one short unmerged label right above a header row: the first line of a two-line header
+      (``General`` over ``Fund``), not a title, which is long or starts at the left edge.
+    """
+    cells = row_cells(g, box, top)
+    cols = np.flatnonzero(cells != 0)
+    ids = g.label_ids[top, box.left : box.right + 1][cols]
+    if len(ids) >= 2:
+        # groups are spread out over the columns they head; adjacent pieces are one title's words
+        return len(set(ids.tolist())) >= 2 and int(np.diff(cols).min()) >= 2
+    if g.merge_span[top, col] >= 2:
+        return True
+    if top + 1 > bottom or len(text_at(top, col).strip()) > 30:
+        return False
+    return is_header_row(g, Box(top + 1, box.left, bottom, box.right), top + 1)
 
 
 def _sparse_label_row(g: CellGrid, box: Box, top: int, bottom: int) -> bool:

@@ -83,5 +83,16 @@ def cell_grid(sheet: Sheet) -> CellGrid:
             # across columns do not, or a merged title would bridge side-by-side tables
             if m.bottom > m.top and occupied[r, c]:
                 occupied[r : m.bottom - r0 + 1, c] = True
+    # ...but a label merged across columns in a row that holds other cells too (a merged row
+    # label beside its values, a group header among headers) fills its columns, so a column left
+    # empty by merges does not cut the table in two
+    for m in sheet.merges:
+        r, c = m.top - r0, m.left - c0
+        if 0 <= r < h and 0 <= c < w and m.right > m.left and cls[r, c] != EMPTY:
+            right = min(m.right - c0, w - 1)
+            for rr in range(r, min(m.bottom - r0, h - 1) + 1):
+                outside = np.count_nonzero(cls[rr, :c]) + np.count_nonzero(cls[rr, right + 1 :])
+                if outside:
+                    occupied[rr, c : right + 1] = True
     label_ids = np.where(cls == TEXT, sheet.text_ids, -1).astype(np.int32)
     return CellGrid(cls, text_len, styled, bold, yearish, merge_span, label_ids, occupied, sheet.origin)
