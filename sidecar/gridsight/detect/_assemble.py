@@ -21,7 +21,14 @@ from itertools import pairwise
 import numpy as np
 
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
-from gridsight.detect._rows import is_header_row, is_line_block, is_text_line, looks_like_note, row_cells
+from gridsight.detect._rows import (
+    body_value_cols,
+    is_header_row,
+    is_line_block,
+    is_text_line,
+    looks_like_note,
+    row_cells,
+)
 from gridsight.detect._segment import Box
 
 #: Blank rows a table may contain between its parts (spacing rows, a section gap).
@@ -133,8 +140,80 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
         out_bottom.append(Piece(Box(bottom, col, bottom, col), True))
         bottom -= 1
     core = _tighten(g, Box(top, box.left, bottom, box.right))
-    mid = [] if core is None else [Piece(core, is_line_block(g, core))]
-    return out_top + mid + out_bottom[::-1]
+    if core is None:
+        return out_top + out_bottom[::-1]
+    rest: list[Piece] = []
+    cut = _total_cut(g, core, text_at)
+    if cut is not None:
+        # what follows a grand total: its unlabelled helper rows, then whatever comes next
+        r = cut + 1
+        while r <= core.bottom and g.cls[r, core.left] == 0:
+            r += 1
+        if r <= core.bottom:
+            rest = _peel(g, Box(r, core.left, core.bottom, core.right), text_at)
+        core = _tighten(g, Box(core.top, core.left, cut, core.right)) or core
+    core, residue = _trim_residue(g, core)
+    return [*out_top, Piece(core, is_line_block(g, core)), *residue, *out_bottom[::-1], *rest]
+
+
+def _total_cut(g: CellGrid, box: Box, text_at: TextAt) -> int | None:
+    """The grand-total row that closes a table with row labels, when the row under it has none.
+
+    Figures under a total without a label of their own are check sums and helper values; a
+    total closes the table, so whatever follows belongs elsewhere.
+    """
+    if box.height < 4 or box.width < 2:
+        return None
+    first = g.cls[box.top : box.bottom + 1, box.left]
+    if (first == TEXT).sum() < 0.6 * box.height:
+        return None
+    for r in range(box.top + 2, box.bottom):
+        if g.cls[r, box.left] != TEXT or g.cls[r + 1, box.left] != 0:
+            continue
+        text = text_at(r, box.left)
+        if GRAND_TOTAL.search(text) and not SUBTOTAL.search(text):
+            return r
+    return None
+
+
+def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
+    """Cut what sits on a table's edge without being part of it.
+
+    * a last row of a few labels in the value columns, none in the row-label column:
+      initials, remarks (kept as a note line);
+    * a last column with no header whose cells are mostly empty (remarks beside some rows),
+      or a header with nothing under it.
+    """
+    residue: list[Piece] = []
+    if box.height < 4 or box.width < 2:
+        return box, residue
+    last = row_cells(g, box, box.bottom)
+    occ = last != 0
+    if (
+        box.height >= 4
+        and occ.any()
+        and not occ[0]
+        and (last[occ] == TEXT).all()
+        and occ.sum() <= max(1, box.width // 3)
+        and body_value_cols(g, box, box.top + 1)[occ].all()
+    ):
+        residue.append(Piece(Box(box.bottom, box.left, box.bottom, box.right), True))
+        box = Box(box.top, box.left, box.bottom - 1, box.right)
+    while box.width > 2:
+        col = g.cls[box.top : box.bottom + 1, box.right]
+        head, body = col[0], col[1:]
+        sparse = head == 0 and np.count_nonzero(body) < 0.5 * body.size
+        # a header with nothing under it (a triangle's last columns are hollow too: not those)
+        hollow = (
+            head != 0
+            and not body.any()
+            and body.size >= 3
+            and np.count_nonzero(g.cls[box.top + 1 : box.bottom + 1, box.right - 1]) >= 0.5 * body.size
+        )
+        if not (sparse or hollow) or not is_header_row(g, box, box.top):
+            break
+        box = Box(box.top, box.left, box.bottom, box.right - 1)
+    return _tighten(g, box) or box, residue
 
 
 def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_at: TextAt) -> bool:
