@@ -195,14 +195,14 @@ def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
         and not occ[0]
         and (last[occ] == TEXT).all()
         and occ.sum() <= max(1, box.width // 3)
-        and body_value_cols(g, box, box.top + 1)[occ].all()
+        and body_value_cols(g, Box(box.top, box.left, box.bottom - 1, box.right), box.top + 1)[occ].all()
     ):
         residue.append(Piece(Box(box.bottom, box.left, box.bottom, box.right), True))
         box = Box(box.top, box.left, box.bottom - 1, box.right)
     while box.width > 2:
         col = g.cls[box.top : box.bottom + 1, box.right]
         head, body = col[0], col[1:]
-        sparse = head == 0 and np.count_nonzero(body) < 0.5 * body.size
+        sparse = head == 0 and np.count_nonzero(body) <= 0.5 * body.size
         # a header with nothing under it (a triangle's last columns are hollow too: not those)
         hollow = (
             head != 0
