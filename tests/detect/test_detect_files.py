@@ -81,3 +81,19 @@ def test_fuste_exact(corpus: Path, prefix: str) -> None:
 def test_eob_score(pred: list[str], gold: list[str], k: int, matched: int) -> None:
     s = eob_score([Range.parse(p) for p in pred], [Range.parse(g) for g in gold], k)
     assert (s.matched, s.predicted, s.labelled) == (matched, len(pred), len(gold))
+
+
+@pytest.mark.parametrize(
+    ("pred", "gold", "matched", "judged", "unjudged"),
+    [
+        (["A1:C5", "H1:J5"], ["A1:C5"], 1, 1, 1),  # H1:J5 touches no label: unjudged
+        (["A1:C6", "H1:J5"], ["A1:C5"], 0, 1, 1),  # overlaps the label, wrong edge: false positive
+        (["A1:J5"], ["A1:C5"], 0, 1, 0),  # swallows the label: false positive
+        ([], ["A1:C5"], 0, 0, 0),
+    ],
+)
+def test_eob_score_partial(
+    pred: list[str], gold: list[str], matched: int, judged: int, unjudged: int
+) -> None:
+    s = eob_score([Range.parse(p) for p in pred], [Range.parse(g) for g in gold], 0, partial=True)
+    assert (s.matched, s.predicted, s.labelled, s.unjudged) == (matched, judged, len(gold), unjudged)

@@ -128,7 +128,7 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
     ):
         occ_cols = np.flatnonzero(row_cells(g, box, top))
         col, last = int(occ_cols[0]) + box.left, int(occ_cols[-1]) + box.left
-        if col > box.left and _group_header(g, box, top, bottom, col, text_at):
+        if (col > box.left or occ_cols.size >= 2) and _group_header(g, box, top, bottom, col, text_at):
             break
         out_top.append(Piece(Box(top, col, top, last), True))
         top += 1
@@ -229,8 +229,16 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
     cols = np.flatnonzero(cells != 0)
     ids = g.label_ids[top, box.left : box.right + 1][cols]
     if len(ids) >= 2:
-        # groups are spread out over the columns they head; adjacent pieces are one title's words
-        return len(set(ids.tolist())) >= 2 and int(np.diff(cols).min()) >= 2
+        # groups are spread out over the columns they head (adjacent pieces are one title's
+        # words), and the row under them labels those columns more finely; a row that starts at
+        # the left edge (over the row labels) is a group row only when every label has another
+        # right under it (a header stack), else it is a title with a date or a place beside it
+        if top >= bottom or len(set(ids.tolist())) < 2 or int(np.diff(cols).min()) < 2:
+            return False
+        below = g.cls[top + 1, box.left : box.right + 1] != 0
+        if col > box.left:
+            return int(below.sum()) > len(ids)
+        return bool(below[cols].all()) and int(below.sum()) >= len(ids)
     if g.merge_span[top, col] >= 2:
         return True
     if top + 1 > bottom or len(text_at(top, col).strip()) > 30:

@@ -1,6 +1,11 @@
 """EoB-k scoring (the paper's metric): a detected range matches a label when every edge is within k.
 
 Matching is one-to-one and greedy by total edge error, so one detection never counts twice.
+
+Partially labelled sheets (annotators labelled only the tables they chose to structure) are
+scored the standard way with ``partial=True``: a detection that overlaps no labelled table is
+*unjudged* (neither right nor wrong: nobody said whether it is a table); one that overlaps a
+labelled table without matching it is still a false positive.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ from gridsight.grid import Range
 @dataclass(frozen=True, slots=True)
 class Score:
     matched: int
-    predicted: int
+    predicted: int  # judged detections only
     labelled: int
+    unjudged: int = 0  # detections on partially labelled sheets that overlap no label
 
     @property
     def precision(self) -> float:
@@ -32,7 +38,10 @@ class Score:
 
     def __add__(self, other: Score) -> Score:
         return Score(
-            self.matched + other.matched, self.predicted + other.predicted, self.labelled + other.labelled
+            self.matched + other.matched,
+            self.predicted + other.predicted,
+            self.labelled + other.labelled,
+            self.unjudged + other.unjudged,
         )
 
 
@@ -40,8 +49,19 @@ def _error(a: Range, b: Range) -> int:
     return max(abs(a.top - b.top), abs(a.left - b.left), abs(a.bottom - b.bottom), abs(a.right - b.right))
 
 
-def eob_score(predicted: Sequence[Range], labelled: Sequence[Range], k: int) -> Score:
-    """Matches within ``k`` cells on every edge (EoB-0: exact)."""
+def eob_score(
+    predicted: Sequence[Range], labelled: Sequence[Range], k: int, *, partial: bool = False
+) -> Score:
+    """Matches within ``k`` cells on every edge (EoB-0: exact).
+
+    With ``partial`` (labels cover only some tables), detections overlapping no label are counted
+    as unjudged instead of predicted.
+    """
+    unjudged = 0
+    if partial:
+        judged = [p for p in predicted if any(p.intersect(g) is not None for g in labelled)]
+        unjudged = len(predicted) - len(judged)
+        predicted = judged
     pairs = sorted(
         (_error(p, g), i, j)
         for i, p in enumerate(predicted)
@@ -54,4 +74,4 @@ def eob_score(predicted: Sequence[Range], labelled: Sequence[Range], k: int) -> 
         if i not in used_p and j not in used_g:
             used_p.add(i)
             used_g.add(j)
-    return Score(len(used_p), len(predicted), len(labelled))
+    return Score(len(used_p), len(predicted), len(labelled), unjudged)
