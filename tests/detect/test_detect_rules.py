@@ -226,3 +226,57 @@ def test_one_million_cells_single_table() -> None:
     assert time.perf_counter() - t < 10
     assert [x.range.ref() for x in det.tables] == ["A1:J100001"]
     assert det.tables[0].header_paths[:2] == ("col1", "col2")
+
+
+# Layouts with merges: (name, cells, merged ranges, expected table ranges).
+MERGED_CASES = [
+    (
+        "a caption stating a unit over every value column is a title, column numbers a header line",
+        {
+            "B1": "Unemployment level (thousands)",
+            "B2": "(1)",
+            "C2": "(2)",
+            "D2": "(3)",
+            **_table(3, "A", 3, ("Industry", "Mining", "Retail", "Finance")),
+        },
+        ("B1:D1",),
+        ["A2:D6"],
+    ),
+    (
+        "a group label merged over every value column without a unit stays in the header",
+        {"B1": "Revenue", **_table(2, "A", 3, ("Region", "2023", "2024"))},
+        ("B1:C1",),
+        ["A1:C5"],
+    ),
+    (
+        "spread group labels each over a label of their own are header rows, not a title",
+        {
+            "B1": "Domestic",
+            "D1": "Offshore",
+            "B2": "Paying",
+            "D2": "Paying",
+            **_table(3, "A", 3, ("Course", "Enrol", "Load", "Enrol", "Load")),
+        },
+        (),
+        ["A1:E6"],
+    ),
+    (
+        "a title at the left edge with a date far right is a title line",
+        {
+            "A1": "Operations schedule",
+            "D1": "Week ending June 27",
+            **_table(3, "A", 3, ("Crew", "Mon", "Tue", "Wed")),
+        },
+        (),
+        ["A3:D6"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "cells", "merges", "expected"), MERGED_CASES, ids=[c[0] for c in MERGED_CASES]
+)
+def test_merged_layouts(
+    name: str, cells: dict[str, object], merges: tuple[str, ...], expected: list[str]
+) -> None:
+    assert ranges(Sheet.from_cells("S", cells, merges=merges)) == expected

@@ -22,9 +22,11 @@ import numpy as np
 
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
 from gridsight.detect._rows import (
+    UNIT,
     body_value_cols,
     is_header_row,
     is_line_block,
+    is_numbering_row,
     is_text_line,
     looks_like_note,
     row_cells,
@@ -240,7 +242,11 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
             return int(below.sum()) > len(ids)
         return bool(below[cols].all()) and int(below.sum()) >= len(ids)
     if g.merge_span[top, col] >= 2:
-        return True
+        # a group spans some of the columns (``Revenue`` over years may span them all); a label
+        # over every column that states a unit (``Unemployment (thousands)``) is the table's
+        # caption, not a group
+        spans_all = col + int(g.merge_span[top, col]) - 1 >= box.right
+        return not (spans_all and UNIT.search(text_at(top, col)))
     if top + 1 > bottom or len(text_at(top, col).strip()) > 30:
         return False
     return is_header_row(g, Box(top + 1, box.left, bottom, box.right), top + 1)
@@ -289,7 +295,7 @@ def _header_only(g: CellGrid, box: Box) -> bool:
 def _starts_with_header(g: CellGrid, box: Box) -> bool:
     """One of the leading label rows of ``box`` heads the values below it."""
     for r in range(box.top, min(box.bottom, box.top + 4)):
-        if (row_cells(g, box, r) == VALUE).any():
+        if (row_cells(g, box, r) == VALUE).any() and not is_numbering_row(g, box, r):
             return False
         if is_header_row(g, Box(r, box.left, box.bottom, box.right), r):
             return True

@@ -21,6 +21,7 @@ _NUMERIC_TEXT = re.compile(
     r"^\s*[-+−(]?\s*[$€£¥]?\s*(\d[\d,' ]*(\.\d*)?|\.\d+)\s*(%|[kKmMbB]n?)?\s*\)?\s*[*†‡]*\s*$"
 )
 _YEAR = re.compile(r"^\s*(1[89]|2[01])\d\d\s*$")
+_ORDINAL = re.compile(r"^\s*[(\[]?\s*(\d{1,3})\s*[)\].]?\s*$")
 _PLACEHOLDER = re.compile(r"^\s*(-+|–|—|\.+|…|n/?a|na|nil|none|x|\*+|\?|#)\s*$", re.IGNORECASE)
 
 
@@ -41,6 +42,7 @@ class CellGrid:
     styled: npt.NDArray[np.bool_]  # bold, fill or a border: the formatting cues of headers
     bold: npt.NDArray[np.bool_]
     yearish: npt.NDArray[np.bool_]  # whole numbers 1800..2200: years used as column labels
+    ordinal: npt.NDArray[np.int32]  # n for cells reading n, "(n)", "n." (n < 1000), else -1
     merge_span: npt.NDArray[np.int32]  # columns spanned by a merge anchored here (1 elsewhere)
     label_ids: npt.NDArray[np.int32]  # text id of TEXT cells, -1 elsewhere (equal labels compare equal)
     occupied: npt.NDArray[np.bool_]  # content, or covered by a vertical merge of content
@@ -71,6 +73,17 @@ def cell_grid(sheet: Sheet) -> CellGrid:
             (bool(_YEAR.match(t)) for t in sheet.texts), dtype=bool, count=len(sheet.texts)
         )
         yearish |= (kinds == Kind.TEXT) & year_text[np.where(kinds == Kind.TEXT, sheet.text_ids, 0)]
+    ordinal = np.where(
+        (kinds == Kind.NUMBER) & (nums >= 0) & (nums < 1000) & (np.floor(nums) == nums), nums, -1
+    ).astype(np.int32)
+    if sheet.texts:
+        per_ord = np.fromiter(
+            (int(m.group(1)) if (m := _ORDINAL.match(t)) else -1 for t in sheet.texts),
+            dtype=np.int32,
+            count=len(sheet.texts),
+        )
+        is_txt = kinds == Kind.TEXT
+        ordinal = np.where(is_txt, per_ord[np.where(is_txt, sheet.text_ids, 0)], ordinal).astype(np.int32)
     merge_span = np.ones(kinds.shape, dtype=np.int32)
     occupied = cls != EMPTY
     r0, c0 = sheet.origin
@@ -95,4 +108,6 @@ def cell_grid(sheet: Sheet) -> CellGrid:
                 if outside:
                     occupied[rr, c : right + 1] = True
     label_ids = np.where(cls == TEXT, sheet.text_ids, -1).astype(np.int32)
-    return CellGrid(cls, text_len, styled, bold, yearish, merge_span, label_ids, occupied, sheet.origin)
+    return CellGrid(
+        cls, text_len, styled, bold, yearish, ordinal, merge_span, label_ids, occupied, sheet.origin
+    )

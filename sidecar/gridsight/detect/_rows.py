@@ -19,6 +19,13 @@ NOTE_MARKER = re.compile(
     re.IGNORECASE,
 )
 
+#: Words and signs that state a unit of measure or a currency (unit lines, captions).
+UNIT = re.compile(
+    r"(\b(in\s+)?(thousands?|millions?|billions?|mn|bn|usd|eur|gbp|chf|jpy|dollars?|euros?|pounds?|"
+    r"percent(age)?|per\s+cent|kg|tons?|tonnes?|km|mwh|kwh|gwh|units?)\b|[$€£¥%])",
+    re.IGNORECASE,
+)
+
 
 def row_cells(g: CellGrid, box: Box, r: int) -> np.ndarray:
     return g.cls[r, box.left : box.right + 1]
@@ -42,8 +49,18 @@ def _yearish(g: CellGrid, r: int, box: Box) -> bool:
     )
 
 
+def is_numbering_row(g: CellGrid, box: Box, r: int) -> bool:
+    """Column numbers ``(1) (2) (3) ...`` (or 1 2 3): a header line of statistical tables, though
+    its cells read as numbers."""
+    occ = row_cells(g, box, r) != 0
+    nums = g.ordinal[r, box.left : box.right + 1][occ]
+    return bool(nums.size >= 3 and nums[0] == 1 and (np.diff(nums) == 1).all())
+
+
 def is_header_row(g: CellGrid, box: Box, r: int) -> bool:
     """A row that labels the columns of the rows under it inside ``box``."""
+    if r < box.bottom and is_numbering_row(g, box, r):
+        return True
     cells = row_cells(g, box, r)
     occ = cells != 0
     n = int(occ.sum())

@@ -9,6 +9,7 @@ import numpy as np
 from gridsight.detect._assemble import Skeleton, TextAt
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
 from gridsight.detect._model import DetectedTable, Label
+from gridsight.detect._rows import UNIT as _UNIT
 from gridsight.detect._rows import is_header_row
 from gridsight.detect._segment import Box
 from gridsight.grid import Range, Sheet
@@ -17,11 +18,6 @@ MAX_HEADER_ROWS = 6
 PATH_SEP = " › "
 _TOTAL = re.compile(r"\b(grand\s+total|totals?|sum|overall|all\s+\w+\s+total)\b", re.IGNORECASE)
 _SUBTOTAL = re.compile(r"\b(sub[-\s]?totals?)\b", re.IGNORECASE)
-_UNIT = re.compile(
-    r"(\b(in\s+)?(thousands?|millions?|billions?|mn|bn|usd|eur|gbp|chf|jpy|dollars?|euros?|pounds?|"
-    r"percent(age)?|per\s+cent|kg|tons?|tonnes?|km|mwh|kwh|gwh|units?)\b|[$€£¥%])",
-    re.IGNORECASE,
-)
 _AGG_FORMULA = re.compile(r"^=\s*(SUM|SUBTOTAL|AGGREGATE)\(", re.IGNORECASE)
 
 
