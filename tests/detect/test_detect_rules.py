@@ -111,6 +111,33 @@ CASES = [
         },
         ["A1:D4"],
     ),
+    (
+        "a column group most rows leave blank, between two parts of a table, is part of it",
+        {
+            **_table(1, "A", 7, ("Name", "Q1", "Q2")),
+            "E1": "Bonus",
+            "E3": 5,
+            "E6": 7,
+            **{f"G{r}": r for r in range(2, 9)},
+            **{f"H{r}": r * 2 for r in range(2, 9)},
+            "G1": "Q3",
+            "H1": "Q4",
+        },
+        ["A1:H8"],
+    ),
+    (
+        "the same sub-labels under two groups do not make a copy of the table",
+        {
+            "B1": "Sales",
+            "E1": "Costs",
+            **_table(2, "A", 4, ("Region", "Min", "Max")),
+            **{f"E{r}": r for r in range(3, 7)},
+            **{f"F{r}": r * 3 for r in range(3, 7)},
+            "E2": "Min",
+            "F2": "Max",
+        },
+        ["A1:F6"],
+    ),
 ]
 
 

@@ -65,13 +65,20 @@ def _shares(g: CellGrid, box: Box) -> tuple[float, float]:
     return float((sub == TEXT).sum()) / n, float((sub == VALUE).sum()) / n
 
 
-def _top_labels(g: CellGrid, box: Box, text_at: TextAt, rows: int = 3) -> set[str]:
-    return {
-        text_at(r, c).strip().casefold()
-        for r in range(box.top, min(box.bottom, box.top + rows - 1) + 1)
-        for c in range(box.left, box.right + 1)
-        if g.cls[r, c] == TEXT
-    }
+def _label_seq(g: CellGrid, box: Box, r: int, text_at: TextAt) -> list[str]:
+    """The labels of row ``r`` inside ``box``, left to right."""
+    return [text_at(r, c).strip().casefold() for c in range(box.left, box.right + 1) if g.cls[r, c] == TEXT]
+
+
+def _copies_header(g: CellGrid, a: Box, b: Box, text_at: TextAt, rows: int = 3) -> bool:
+    """``b`` starts with the same column labels, in the same order, as ``a`` on one of their top
+    rows: a copy of the table beside it (sub-labels such as ``Average | Minimum`` repeated under
+    different groups of one table do not start a row the same way)."""
+    for r in range(max(a.top, b.top), min(a.bottom, b.bottom, max(a.top, b.top) + rows - 1) + 1):
+        sa, sb = _label_seq(g, a, r, text_at), _label_seq(g, b, r, text_at)
+        if len(sb) >= 2 and sa[: len(sb)] == sb:
+            return True
+    return False
 
 
 def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
@@ -81,7 +88,7 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
     * the left holds only labels and the right holds values (row labels beside their numbers);
     * both hold only labels on exactly the same rows (a header band cut by spacer columns);
     * they share (nearly) all rows, the right one does not start with a label column of its own
-      and does not repeat the left one's labels (a copy of a table is another table).
+      and does not start with the left one's column labels (a copy of a table is another table).
     """
 
     def belongs(a: Box, b: Box) -> bool:
@@ -98,8 +105,7 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
         first = g.cls[b.top : b.bottom + 1, b.left]
         if (first == TEXT).sum() >= 0.7 * max(int((first != 0).sum()), 1):
             return False
-        la, lb = _top_labels(g, a, text_at), _top_labels(g, b, text_at)
-        return not (lb and len(la & lb) >= 0.5 * len(lb))
+        return not _copies_header(g, a, b, text_at)
 
     return belongs
 

@@ -105,9 +105,18 @@ def xy_cut(occ: npt.NDArray[np.bool_]) -> list[Box]:
 
 
 def _between_empty(occ: npt.NDArray[np.bool_], a: Box, b: Box) -> bool:
-    """No occupied cell in the columns strictly between two horizontally ordered boxes."""
+    """Nothing stands in the columns strictly between two horizontally ordered boxes, or only
+    cells inside the rows both share: a column group many rows leave blank (a section only
+    some rows fill) that xy-cut shattered into bits; the joined box then absorbs them.
+    Something reaching above or below the shared rows is another table or a label.
+    """
     top, bottom = min(a.top, b.top), max(a.bottom, b.bottom)
-    return not occ[top : bottom + 1, a.right + 1 : b.left].any()
+    between = occ[top : bottom + 1, a.right + 1 : b.left]
+    if not between.any():
+        return True
+    inner_top, inner_bottom = max(a.top, b.top), min(a.bottom, b.bottom)
+    rows = np.flatnonzero(between.any(axis=1)) + top
+    return bool(inner_top <= rows[0] and rows[-1] <= inner_bottom)
 
 
 JoinRule = Callable[[Box, Box], bool]
