@@ -126,6 +126,23 @@ CASES = [
         ["A1:H8"],
     ),
     (
+        "double-spaced rows, one with an empty cell, and a code scribbled under the last",
+        {
+            "A1": "Time",
+            "B1": "Offense",
+            "C1": "Place",
+            "D1": "Case",
+            "E1": "Unit",
+            **{f"A{r}": 1000 + r for r in (3, 5, 7)},
+            **{f"B{r}": "theft" for r in (3, 5, 7)},
+            **{f"C{r}": "main st" for r in (3, 7)},
+            **{f"D{r}": 16000 + r for r in (3, 5, 7)},
+            **{f"E{r}": 300 + r for r in (3, 5, 7)},
+            "E8": "RB97",
+        },
+        ["A1:E7"],
+    ),
+    (
         "the same sub-labels under two groups do not make a copy of the table",
         {
             "B1": "Sales",

@@ -195,16 +195,7 @@ def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
     residue: list[Piece] = []
     if box.height < 4 or box.width < 2:
         return box, residue
-    last = row_cells(g, box, box.bottom)
-    occ = last != 0
-    if (
-        box.height >= 4
-        and occ.any()
-        and not occ[0]
-        and (last[occ] == TEXT).all()
-        and occ.sum() <= max(1, box.width // 3)
-        and body_value_cols(g, Box(box.top, box.left, box.bottom - 1, box.right), box.top + 1)[occ].all()
-    ):
+    if _remark_row(g, box):
         residue.append(Piece(Box(box.bottom, box.left, box.bottom, box.right), True))
         box = Box(box.top, box.left, box.bottom - 1, box.right)
     while box.width > 2:
@@ -222,6 +213,22 @@ def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
             break
         box = Box(box.top, box.left, box.bottom, box.right - 1)
     return _tighten(g, box) or box, residue
+
+
+def _remark_row(g: CellGrid, box: Box) -> bool:
+    """The last row holds a few labels where the body holds values, none in the row-label
+    column: initials, remarks, codes scribbled under a table, not a row of it."""
+    if box.height < 4 or box.width < 2:
+        return False
+    last = row_cells(g, box, box.bottom)
+    occ = last != 0
+    return bool(
+        occ.any()
+        and not occ[0]
+        and (last[occ] == TEXT).all()
+        and occ.sum() <= max(1, box.width // 3)
+        and body_value_cols(g, Box(box.top, box.left, box.bottom - 1, box.right), box.top + 1)[occ].all()
+    )
 
 
 def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_at: TextAt) -> bool:
@@ -370,25 +377,34 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
                 break
             if not headed or _ends_with_total(g, sk.box, text_at):
                 break
-            if q.line:
+            # a row cut in pieces by its empty cells continues the table as one row group
+            group = _row_group(peeled, j, used, sk.box)
+            qbox = q.box
+            for k in group:
+                qbox = qbox.union(peeled[k].box)
+            if q.line and not group:
                 if not sk.box.left - 2 <= q.box.left <= sk.box.left + 1:
                     break
                 pending.append(j)
                 j += 1
                 continue
-            if not _compatible(sk.box, q.box) or q.box.width_share(sk.box) < 0.5:
+            if not _compatible(sk.box, qbox) or qbox.width_share(sk.box) < 0.5:
                 break
-            own_header = _starts_with_header(g, q.box) or _repeats_header(
-                g, head_box, q.box.top, q.box, text_at
-            )
+            own_header = any(
+                _starts_with_header(g, b) for b in (qbox, *(peeled[k].box for k in [j, *group]))
+            ) or _repeats_header(g, head_box, qbox.top, qbox, text_at)
             if own_header:
                 break
-            for k in [*pending, j]:
+            for k in [*pending, j, *group]:
                 used.add(k)
                 sk.parts.append(peeled[k])
                 sk.box = sk.box.union(peeled[k].box)
             pending = []
             j += 1
+        if len(sk.parts) > 1 and _remark_row(g, sk.box):
+            # checked again once stacked: the last part may be a row with its remark under it
+            sk.notes.append(Box(sk.box.bottom, sk.box.left, sk.box.bottom, sk.box.right))
+            sk.box = _tighten(g, Box(sk.box.top, sk.box.left, sk.box.bottom - 1, sk.box.right)) or sk.box
         tables.append(sk)
     # lone labels still free become titles (just above) or notes (just below) of the nearest table
     taken = {id(part) for sk in tables for part in sk.parts}
@@ -400,6 +416,20 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
     ]
     _attach_labels(tables, free)
     return [t for sk in tables for t in _split_copies(g, sk, text_at)]
+
+
+def _row_group(peeled: list[Piece], j: int, used: set[int], table: Box) -> list[int]:
+    """Other free pieces on the rows of piece ``j``, under the table's columns: the rest of a
+    row that empty cells cut apart (a blank name, a missing value)."""
+    q = peeled[j].box
+    out = []
+    for k in range(j + 1, len(peeled)):
+        b = peeled[k].box
+        if b.top > q.bottom:
+            break
+        if k not in used and b.rows_overlap(q) and table.left <= b.left and b.right <= table.right:
+            out.append(k)
+    return out
 
 
 def _attach_labels(tables: list[Skeleton], free: list[Piece]) -> None:
