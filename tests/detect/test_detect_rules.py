@@ -143,6 +143,23 @@ CASES = [
         ["A1:E7"],
     ),
     (
+        "a paragraph typed down the column beside a table is not its row-label column",
+        {
+            "A1": "Reject the null hypothesis as the value from the data of",
+            "A2": "5.77 is beyond the critical value of 4.26. The mean efficiency",
+            "A3": "of employees differs for the three methods that were tested.",
+            "A4": "Note the p-value of 0.024 is below .05 indicating rejection of",
+            "A5": "the null hypothesis.",
+            **_table(2, "B", 3, ("Groups", "Count", "Sum")),
+        },
+        ["B2:D5"],
+    ),
+    (
+        "a grand-total row after a blank row closes the table though it fills few columns",
+        {**_table(1, "A", 3, ("Source", "SS", "df", "MS")), "A6": "Total", "B6": 29.7, "C6": 11},
+        ["A1:D6"],
+    ),
+    (
         "the same sub-labels under two groups do not make a copy of the table",
         {
             "B1": "Sales",

@@ -339,6 +339,19 @@ def _compatible(a: Box, b: Box) -> bool:
     return overlap >= 0.7 * min(a.width, b.width) and b.left >= a.left - 2 and b.right <= a.right + 1
 
 
+def _total_line(g: CellGrid, q: Box, table: Box, text_at: TextAt) -> bool:
+    """One row under a table, starting in its label column, labelled as the grand total and
+    holding figures: the table's total row, however few of its columns it fills."""
+    if q.height != 1 or q.left != table.left or q.right > table.right or g.cls[q.top, q.left] != TEXT:
+        return False
+    text = text_at(q.top, q.left)
+    return (
+        bool(GRAND_TOTAL.search(text))
+        and not SUBTOTAL.search(text)
+        and bool((row_cells(g, q, q.top) == VALUE).any())
+    )
+
+
 def _ends_with_total(g: CellGrid, box: Box, text_at: TextAt) -> bool:
     """A grand-total row closes a table: what follows a blank row after it is something else."""
     r = box.bottom
@@ -350,7 +363,10 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
     """Group pieces into table skeletons with their titles and notes."""
     peeled: list[Piece] = []
     for box in pieces:
-        peeled.extend(_peel(g, box, text_at))
+        if box.height == box.width == 1 and g.prose[box.top, box.left]:
+            peeled.append(Piece(box, True))  # a paragraph line
+        else:
+            peeled.extend(_peel(g, box, text_at))
     peeled.sort(key=lambda p: (p.box.top, p.box.left))
     tables: list[Skeleton] = []
     lines: list[Piece] = []
@@ -388,7 +404,8 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
                 pending.append(j)
                 j += 1
                 continue
-            if not _compatible(sk.box, qbox) or qbox.width_share(sk.box) < 0.5:
+            closing = _total_line(g, qbox, sk.box, text_at)
+            if not closing and (not _compatible(sk.box, qbox) or qbox.width_share(sk.box) < 0.5):
                 break
             own_header = any(
                 _starts_with_header(g, b) for b in (qbox, *(peeled[k].box for k in [j, *group]))

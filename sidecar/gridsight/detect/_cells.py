@@ -46,7 +46,42 @@ class CellGrid:
     merge_span: npt.NDArray[np.int32]  # columns spanned by a merge anchored here (1 elsewhere)
     label_ids: npt.NDArray[np.int32]  # text id of TEXT cells, -1 elsewhere (equal labels compare equal)
     occupied: npt.NDArray[np.bool_]  # content, or covered by a vertical merge of content
+    prose: npt.NDArray[np.bool_]  # lines of a paragraph typed down a column (never table cells)
     origin: tuple[int, int]
+
+
+def _prose(sheet: Sheet, cls: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Cells holding the lines of a paragraph typed one line per row down a column.
+
+    A paragraph shows itself by a line that continues the sentence of the line above (the upper
+    one ends without a full stop, the lower starts in lower case or with a figure) among a run
+    of three or more long lines (25+ characters, 4+ words). Long row labels of a table
+    (``Percentage of girls married before 18``) each start a sentence of their own.
+    """
+    out = np.zeros(cls.shape, dtype=bool)
+    texts = sheet.texts
+    if not texts or cls.shape[0] < 3:
+        return out
+    stripped = [t.strip() for t in texts]
+    long_ = np.fromiter((len(t) >= 25 and len(t.split()) >= 4 for t in stripped), bool, len(texts))
+    lower = np.fromiter((bool(t) and (t[0].islower() or t[0].isdigit()) for t in stripped), bool, len(texts))
+    open_ = np.fromiter((bool(t) and t[-1] not in ".:;!?)" for t in stripped), bool, len(texts))
+    ids = np.where(cls == TEXT, sheet.text_ids, -1)
+    safe = np.where(ids >= 0, ids, 0)
+    is_long = (ids >= 0) & long_[safe]
+    cont = np.zeros(cls.shape, dtype=bool)
+    cont[1:] = is_long[1:] & is_long[:-1] & lower[safe[1:]] & open_[safe[:-1]]
+    for c in np.flatnonzero(cont.any(axis=0)):
+        col = is_long[:, c]
+        padded = np.concatenate(([False], col, [False])).astype(np.int8)
+        edges = np.flatnonzero(np.diff(padded))
+        for a, b in zip(edges[::2], edges[1::2], strict=True):
+            if b - a >= 3 and cont[a + 1 : b, c].any():
+                out[a:b, c] = True
+                # a short last line that ends the sentence (``the null hypothesis.``)
+                if b < cls.shape[0] and ids[b, c] >= 0 and lower[safe[b, c]] and open_[safe[b - 1, c]]:
+                    out[b, c] = True
+    return out
 
 
 def cell_grid(sheet: Sheet) -> CellGrid:
@@ -85,6 +120,12 @@ def cell_grid(sheet: Sheet) -> CellGrid:
         is_txt = kinds == Kind.TEXT
         ordinal = np.where(is_txt, per_ord[np.where(is_txt, sheet.text_ids, 0)], ordinal).astype(np.int32)
     merge_span = np.ones(kinds.shape, dtype=np.int32)
+    label_ids = np.where(cls == TEXT, sheet.text_ids, -1).astype(np.int32)
+    # paragraph lines keep their text (label_ids) but leave the layout: they are lines of their
+    # own beside the tables, never cells of one
+    prose = _prose(sheet, cls)
+    cls = np.where(prose, EMPTY, cls).astype(np.uint8)
+    text_len = np.where(prose, 0, text_len).astype(np.int32)
     occupied = cls != EMPTY
     r0, c0 = sheet.origin
     h, w = kinds.shape
@@ -107,7 +148,16 @@ def cell_grid(sheet: Sheet) -> CellGrid:
                 outside = np.count_nonzero(cls[rr, :c]) + np.count_nonzero(cls[rr, right + 1 :])
                 if outside:
                     occupied[rr, c : right + 1] = True
-    label_ids = np.where(cls == TEXT, sheet.text_ids, -1).astype(np.int32)
     return CellGrid(
-        cls, text_len, styled, bold, yearish, ordinal, merge_span, label_ids, occupied, sheet.origin
+        cls,
+        text_len,
+        styled,
+        bold,
+        yearish,
+        ordinal,
+        merge_span,
+        label_ids,
+        occupied,
+        prose,
+        sheet.origin,
     )

@@ -5,12 +5,24 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from gridsight.detect._assemble import assemble, join_rule
-from gridsight.detect._cells import cell_grid
+import numpy as np
+
+from gridsight.detect._assemble import TextAt, assemble, join_rule
+from gridsight.detect._cells import CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
-from gridsight.detect._segment import join_columns, xy_cut
+from gridsight.detect._segment import Box, join_columns, xy_cut
 from gridsight.detect._structure import build_table, is_table
 from gridsight.grid import Sheet, Workbook
+
+
+def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
+    """Blocks cut at empty rows and columns, re-joined where they belong together.
+
+    Paragraph lines stand apart from the tables they run beside: each is a piece of its own (it
+    becomes a title or note line), never a column of the table.
+    """
+    pieces = join_columns(xy_cut(g.occupied), g.occupied, join_rule(g, text_at))
+    return pieces + [Box(int(r), int(c), int(r), int(c)) for r, c in np.argwhere(g.prose)]
 
 
 def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
@@ -35,8 +47,7 @@ def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
         i = int(tids[r, c])
         return texts[i] if i >= 0 else ""
 
-    pieces = join_columns(xy_cut(g.occupied), g.occupied, join_rule(g, text_at))
-    skeletons = assemble(g, pieces, text_at)
+    skeletons = assemble(g, candidate_pieces(g, text_at), text_at)
     tables = [build_table(sheet, g, sk, text_at) for sk in skeletons if is_table(g, sk.box)]
     tables.sort(key=lambda t: (t.range.top, t.range.left))
     model: str | None = None

@@ -128,7 +128,7 @@ def _label(sheet: Sheet, g: CellGrid, b: Box, text_at: TextAt) -> Label:
         " ".join(text_at(r, c).split())
         for r in range(b.top, b.bottom + 1)
         for c in range(b.left, b.right + 1)
-        if g.cls[r, c] == TEXT
+        if g.label_ids[r, c] >= 0
     ]
     return Label(rng.with_sheet(sheet.name), " ".join(texts))
 
@@ -138,7 +138,9 @@ def _lines(g: CellGrid, boxes: list[Box]) -> list[Box]:
     out = []
     for b in boxes:
         for r in range(b.top, b.bottom + 1):
-            cols = np.flatnonzero(g.cls[r, b.left : b.right + 1])
+            cols = np.flatnonzero(
+                (g.cls[r, b.left : b.right + 1] != 0) | (g.label_ids[r, b.left : b.right + 1] >= 0)
+            )
             if cols.size:
                 out.append(Box(r, b.left + int(cols[0]), r, b.left + int(cols[-1])))
     return out
