@@ -113,7 +113,7 @@ def forbes_like() -> Workbook:
                 "=INDEX(UNIQUE(D2:D4),MATCH(MAX(COUNTIF(D2:D4,UNIQUE(D2:D4))),COUNTIF(D2:D4,UNIQUE(D2:D4)),0))",
             ),
         ),
-        ("top", ("top 5 rank", "=TAKE(SORT(A2:A4,,-1),5)")),
+        ("top", ("top 5 rank", "=TAKE(SORT(A2:A4,,1),5)")),  # a ranking: the top ranks are 1, 2, 3
     ],
 )
 def test_completions(typed: str, first: tuple[str, str]) -> None:

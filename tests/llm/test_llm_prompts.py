@@ -15,6 +15,7 @@ def test_every_template_is_versioned_and_named() -> None:
         "detect_tables",
         "formula",
         "qa_answer_cell",
+        "qa_choose",
         "qa_pick_table",
         "suggest",
     ]
@@ -30,6 +31,7 @@ def test_every_template_is_versioned_and_named() -> None:
         ("detect_tables", ["sheet"]),
         ("qa_pick_table", ["sheet", "question"]),
         ("qa_answer_cell", ["table", "question"]),
+        ("qa_choose", ["question", "options"]),
         ("formula", ["columns", "task"]),
         ("chat", ["context", "question"]),
     ],

@@ -47,6 +47,7 @@ def _questions(root: Path) -> list[dict[str, Any]]:
 
 
 def run(corpus: Path | None, limit: int | None, model: str | None) -> BenchResult:
+    """``model``: None for the rules alone, "default" (the bundled model) or a GGUF path."""
     root = resolve_corpus(corpus, "databench")
     qs = _questions(root)
     qs = qs[:limit] if limit else qs
@@ -54,11 +55,17 @@ def run(corpus: Path | None, limit: int | None, model: str | None) -> BenchResul
     if model is not None:
         from gridsight.llm import load_runtime
 
-        runtime = load_runtime(None if model == "default" else model)
+        try:
+            runtime = load_runtime(None if model == "default" else model)
+        except GridSightError as exc:
+            raise click.ClickException(
+                f"cannot load the model: {exc} (use --no-model for the rules alone)"
+            ) from None
     books: dict[Path, Workbook] = {}
     rows: list[dict[str, Any]] = []
     right = abstained = valid = 0
     routes: Counter[str] = Counter()
+    chosen: Counter[str] = Counter()
     total_s = 0.0
     for q in qs:
         if q["path"] not in books:
@@ -78,6 +85,8 @@ def run(corpus: Path | None, limit: int | None, model: str | None) -> BenchResul
         good = evidence_valid(ans, wb)
         valid += good
         routes[ans.route or "none"] += 1
+        if ans.chosen_by:
+            chosen[ans.chosen_by] += 1
         rows.append(
             {
                 "dataset": q["dataset"],
@@ -100,12 +109,13 @@ def run(corpus: Path | None, limit: int | None, model: str | None) -> BenchResul
         "seconds_per_question": round(total_s / n, 4) if n else 0.0,
         "model": getattr(runtime, "name", None) if runtime is not None else None,
         "routes": dict(routes),
+        "ties_settled_by": dict(chosen),
     }
     headline = (
         f"qa: {right}/{n} right ({summary['accuracy']:.1%}), {abstained} abstained, evidence valid "
         f"{summary['evidence_valid_rate']:.1%}, routes {dict(routes)}, "
         f"{summary['seconds_per_question'] * 1000:.0f} ms/question "
-        f"({'with the model tier' if runtime is not None else 'no model'})"
+        f"(model {summary['model'] or 'off'})"
     )
     return BenchResult(
         "qa",
@@ -120,8 +130,12 @@ def run(corpus: Path | None, limit: int | None, model: str | None) -> BenchResul
 @corpus_options
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N questions.")
 @click.option(
-    "--model", default=None, help="'default' (the bundled model) or a GGUF path for the model tier."
+    "--model",
+    default="default",
+    show_default=True,
+    help="'default' (the bundled model) or a GGUF path: it settles ties and fills in where rules abstain.",
 )
-def command(corpus: Path | None, out: Path | None, limit: int | None, model: str | None) -> None:
+@click.option("--no-model", is_flag=True, help="Rules alone (the model is never loaded).")
+def command(corpus: Path | None, out: Path | None, limit: int | None, model: str, no_model: bool) -> None:
     """Answer the corpus's questions; accuracy, abstention, evidence validity, routes, latency."""
-    emit(run(corpus, limit, model), out)
+    emit(run(corpus, limit, None if no_model else model), out)

@@ -879,6 +879,22 @@ def _mode_of(col: Column, conds: list[Condition]) -> str:
     return f"INDEX({uniq},MATCH(MAX({counts}),{counts},0))"
 
 
+#: Header words of a column whose 1 is the best (a ranking): there "top" means the smallest numbers.
+_RANK_WORDS = frozenset({"rank", "ranking", "position", "place", "placing", "standing"})
+
+
+def _rank_order(key: Column, order: int, low: str) -> int:
+    """The SORT order for ``key``: on a ranking column "top 5 ranks" are ranks 1..5 and "the lowest
+    rank" is the last place, so the words' order flips; other columns keep ``order``."""
+    if not (key.words & _RANK_WORDS):
+        return order
+    if re.search(r"\b(top|best|first|highest|leading)\b", low):
+        return 1
+    if re.search(r"\b(bottom|worst|last|lowest)\b", low):
+        return -1
+    return order
+
+
 def _rarest_of(col: Column, conds: list[Condition]) -> str:
     uniq, counts = _count_each(col, conds)
     return f"INDEX(SORTBY({uniq},{counts},1),1)"
@@ -1018,6 +1034,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             )
         if numeric:
             key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
+            order = _rank_order(key, order, low)
             conds = q.conditions(exclude=(key,))
             # a column the request filters on ("who have a score of 5") is not the one to list
             filtered = {cond.column.col for cond in conds}
@@ -1085,7 +1102,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         answers = [c for c in ranked_all if c is not key]
         if not answers and q.asks_who:
             answers = [c for c in [_name_column(table)] if c is not None and c is not key]
-        fn = "MAX" if direction == "desc" else "MIN"
+        fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low) == -1 else "MIN"
         keyref = _filtered(key.ref, conds)
         asks_key = (
             bool(ranked_all)
@@ -1109,6 +1126,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             show = answers[0]
             showref = _filtered(show.ref, conds)
             expr = f"INDEX({showref},MATCH({fn}({keyref}),{keyref},0))"
+            if show.kind == "text" and show.blanks:
+                expr = f"T({expr})"  # Excel shows an empty cell found by INDEX as 0; T() keeps it blank
             tail = _value_test(q, show) if is_question else ""
             out.append(("lookup-extreme", f"={expr}{tail}"))
         out.append((f"extreme-{fn.lower()}", f"={fn}({keyref})"))

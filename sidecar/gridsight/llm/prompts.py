@@ -162,6 +162,29 @@ QA_ANSWER_CELL = PromptTemplate(
     user=("{table}", "Question: {question}"),
 )
 
+QA_CHOOSE = PromptTemplate(
+    name="qa_choose",
+    version=1,
+    source="GridSight (SQuARE-style: the model only chooses among candidates the rules computed)",
+    system=(
+        "You judge which option answers a question about a spreadsheet. Answer with the number of the "
+        "best option only."
+    ),
+    examples=(
+        (
+            "Question: How many people are older than 30?\nOptions:\n1. counts the rows where Age > 30\n"
+            "2. takes the highest Age",
+            "1",
+        ),
+        (
+            "Question: How many cakes did we sell?\nOptions:\n1. the table Staff: columns Name, Role; rows "
+            "Ann, Bo\n2. the table Sales: columns Product, Units; rows Tea, Cake",
+            "2",
+        ),
+    ),
+    user=("Question: {question}\nOptions:\n{options}",),
+)
+
 FORMULA = PromptTemplate(
     name="formula",
     version=1,
@@ -204,7 +227,7 @@ CHAT = PromptTemplate(
 )
 
 PROMPTS: dict[str, PromptTemplate] = {
-    t.name: t for t in (DETECT_TABLES, QA_PICK_TABLE, QA_ANSWER_CELL, FORMULA, SUGGEST, CHAT)
+    t.name: t for t in (DETECT_TABLES, QA_PICK_TABLE, QA_ANSWER_CELL, QA_CHOOSE, FORMULA, SUGGEST, CHAT)
 }
 
 

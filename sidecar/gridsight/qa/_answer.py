@@ -16,13 +16,15 @@ class QAAnswer:
     formula: str | None = None
     query: str | None = None
     evidence: list[dict[str, str]] = field(default_factory=list)  # [{"sheet", "range"}]
-    route: str | None = None  # "formula" | "blocks"
+    route: str | None = None  # "formula" | "sql" | "blocks"
     unit: str | None = None
     explanation: str = ""
     reason: str | None = None
     confidence: float = 0.0
     table: str | None = None
     structure: float | None = None  # the SQuARE-style score that chose the route
+    #: Who settled a tie among tables or cells that fit equally: "meaning" (embeddings) or "model".
+    chosen_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -41,6 +43,7 @@ class QAAnswer:
             "confidence": self.confidence,
             "table": self.table,
             "structure": self.structure,
+            "chosen_by": self.chosen_by,
         }
 
 
@@ -57,6 +60,9 @@ def value_type(value: Any) -> str | None:
 
 
 def display_of(value: Any) -> str:
+    """The answer as a person reads it; an empty cell found by a lookup reads "(blank)", not ''."""
+    if value == "":
+        return "(blank)"
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):

@@ -1,37 +1,44 @@
-"""Answer a question: pick the table, route by structure, gate on confidence, abstain with a reason."""
+"""Answer a question: pick the table, route by structure, gate on confidence, merge, else abstain.
+
+The flow follows SQuARE: a structure score (header depth + merged-cell density) sends flat tables to
+a formula (or to a constrained SQL query where that is the faithful tool: exact distinct counts) and
+multi-header tables to structure-preserving blocks. An answer below the confidence gate, or of the
+wrong type for the question (a name for a yes/no question), sends the question to the next route;
+two low-confidence routes that agree are merged into one answer; otherwise GridSight abstains and
+says why. Nothing here ever produces a number that no route computed from the sheet.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
-from gridsight.errors import GridSightError
-from gridsight.grid import Kind, Range, Sheet, Workbook
-from gridsight.qa._answer import QAAnswer, display_of, value_type
+from gridsight.grid import Range, Sheet, Workbook
+from gridsight.qa._answer import QAAnswer
+from gridsight.qa._pick import Candidate, candidates, pick_table, words
+from gridsight.qa._route_blocks import by_blocks
+from gridsight.qa._route_formula import by_formula
+from gridsight.qa._route_sql import by_query, plan_query
 
 #: Structure score at which a table is answered by header paths instead of a formula (SQuARE routes
 #: multi-row headers and merged layouts to structure-preserving blocks).
 BLOCKS_AT = 1.0
-#: Below this, an answer from one route is not trusted: the other route is tried, then abstention.
+#: Below this, an answer from one route is not trusted: the next route is tried, then abstention.
 CONFIDENT = 0.5
+#: What two agreeing low-confidence routes add to the better one's confidence.
+AGREE_BONUS = 0.15
+#: A type mismatch between the question and the answer costs this much confidence.
+MISFIT_PENALTY = 0.5
 MAX_QUESTION = 2000
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    "a an the of in on for to by with from and or is are was were be what which who how many much "
-    "there any that this these those its it as at all each me show tell give value".split()
+#: Query plans that SQL expresses more faithfully than a formula: they go first when the parse is sure.
+SQL_FIRST = frozenset({"distinct", "unique"})
+#: Questions that are commands or injection attempts, not questions about the data.
+_INJECTION = re.compile(
+    r";\s*(drop|delete|insert|update|alter|create|attach|pragma)\b|--|/\*|\bunion\s+(all\s+)?select\b"
+    r"|\b(drop|truncate)\s+table\b|<\s*script|\bignore (all |the )?(previous|above) instructions\b"
+    r"|\bsystem prompt\b|\bexec(ute)?\s*\(",
+    re.IGNORECASE,
 )
-
-
-def _words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(str(text).lower()) if w not in _STOP}
-
-
-@dataclass
-class _Candidate:
-    sheet: Sheet
-    table: Any  # DetectedTable
-    score: float
 
 
 def structure_score(table: Any, sheet: Sheet) -> float:
@@ -52,38 +59,64 @@ def structure_score(table: Any, sheet: Sheet) -> float:
     return round(max(0, depth - 1) + 10 * density, 2)
 
 
-def _table_score(question: set[str], sheet: Sheet, table: Any) -> float:
-    """How much of the question this table's headers, titles and row labels name."""
-    named: set[str] = set()
-    for path in table.header_paths:
-        named |= _words(path)
-    for label in (*table.titles, *table.units):
-        named |= _words(label.text)
-    for col in table.row_header_cols:
-        for r in range(table.range.top, table.range.bottom + 1):
-            v = sheet.value(r, col)
-            if isinstance(v, str):
-                named |= _words(v)
-    hit = sum(1 for w in question if w in named or any(n.startswith(w) and len(w) > 3 for n in named))
-    return hit / max(1, len(question))
+def expected_type(question: str) -> str | None:
+    """The answer type the question's wording asks for (a yes/no question wants TRUE or FALSE)."""
+    low = question.lower().strip()
+    if re.match(r"^(is|are|was|were|did|does|do|has|have|can|will)\b", low):
+        return "boolean"
+    if re.search(r"\b(list|name the|top \d+|bottom \d+|\d+ (most|least|highest|lowest))\b", low) or re.search(
+        r"\b(what|which) are the\b", low
+    ):
+        return "list"
+    if re.match(r"^(how many|how much)\b", low):
+        return "number"
+    return None
 
 
-def _candidates(workbook: Workbook, sheet: str | None, question: str) -> list[_Candidate]:
-    from gridsight.detect import detect_tables
+def _fits(ans: QAAnswer, expected: str | None) -> bool:
+    if expected is None or ans.type is None or expected == "list":  # a one-item list reads as a scalar
+        return True
+    if expected == "number":
+        return ans.type == "number"
+    return ans.type == expected
 
-    words = _words(question)
-    sheets = [workbook.sheet(sheet)] if sheet else list(workbook.sheets)
-    out = []
-    for sh in sheets:
-        for t in detect_tables(sh).tables:
-            out.append(_Candidate(sh, t, _table_score(words, sh, t)))
-    return sorted(out, key=lambda c: -c.score)
+
+def _flat(v: Any) -> list[Any]:
+    if isinstance(v, list):
+        return [y for x in v for y in (x if isinstance(x, list) else [x])]
+    return [v]
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Two routes' results are the same answer (numbers within rounding, text regardless of case)."""
+    fa, fb = _flat(a), _flat(b)
+    if len(fa) != len(fb):
+        return False
+    for x, y in zip(fa, fb, strict=True):
+        if isinstance(x, int | float) and isinstance(y, int | float):
+            if abs(float(x) - float(y)) > 1e-9 * max(1.0, abs(float(x))):
+                return False
+        elif str(x).casefold() != str(y).casefold():
+            return False
+    return True
 
 
 def answer_question(
     workbook: Workbook, question: str, sheet: str | None = None, *, model: Any = None
 ) -> QAAnswer:
-    """The answer to ``question`` with its evidence, or an abstention that says why."""
+    """The answer to ``question`` with its evidence, or an abstention that says why.
+
+    Args:
+        workbook: the workbook to read (never modified).
+        question: the user's words (at most 2,000 characters).
+        sheet: only this sheet's tables (default: every sheet).
+        model: a loaded runtime or the shared model queue. It only chooses: among tables or cells
+            that fit equally, and in the formula tier where the rules abstain. None: rules alone.
+
+    Returns:
+        A :class:`QAAnswer`: value, display, type, formula or query, evidence ranges, route, unit,
+        explanation and confidence, or ``status == "abstained"`` with the reason.
+    """
     q = (question or "").strip()
     if not q:
         return QAAnswer(question, "abstained", reason="the question is empty")
@@ -91,256 +124,95 @@ def answer_question(
         return QAAnswer(
             question, "abstained", reason=f"the question is longer than {MAX_QUESTION:,} characters"
         )
-    found = _candidates(workbook, sheet, q)
-    if not found:
-        return QAAnswer(question, "abstained", reason="no table was found on the sheet(s)")
-    best = found[0]
-    if best.score == 0 and len(found) > 1:  # one table: its routes decide (values, synonyms...)
+    if _INJECTION.search(q):
         return QAAnswer(
-            question, "abstained", reason="no table's headers or labels match the question's words"
+            question,
+            "abstained",
+            reason="the question reads like a command or a query, not a question about the data; "
+            "ask in words",
         )
-    rivals = [
-        c
-        for c in found[1:]
-        if c.score == best.score and (c.sheet, c.table.range) != (best.sheet, best.table.range)
-    ]
-    if rivals:
-        tied = [best, *rivals][:8]
-        chosen = _by_meaning(q, tied) or (_by_model(q, tied, model) if model is not None else None)
-        if chosen is None:
-            names = ", ".join(f"{c.sheet.name}!{c.table.range.ref()}" for c in tied[:4])
-            return QAAnswer(
-                question, "abstained", reason=f"several tables fit the question equally ({names}); say which"
-            )
-        best = chosen
+    if not words(q):
+        return QAAnswer(question, "abstained", reason="the question names nothing to look for")
+    pick = pick_table(q, candidates(workbook, sheet, q), model)
+    if pick.table is None:
+        return QAAnswer(question, "abstained", reason=pick.reason)
+    best = pick.table
+    ans = _route(workbook, best, q, model)
+    ans.question = question
+    if ans.status == "answered" and pick.how != "words":
+        others = [r for r in pick.tied if r != best.ref]
+        chooser = "meaning" if pick.how == "meaning" else "the model"
+        ans.explanation += f" ({chooser} chose {best.ref} over {', '.join(others[:3])}, which also fit)"
+        ans.confidence = round(min(ans.confidence, 0.6 if pick.how == "meaning" else 0.5), 2)
+        ans.chosen_by = pick.how
+    return ans
+
+
+def _route(workbook: Workbook, best: Candidate, q: str, model: Any) -> QAAnswer:
+    """Stage 2: the routes in the order the table's structure gives, with the gate and the merge."""
     structure = structure_score(best.table, best.sheet)
-    routes = ("blocks", "formula") if structure >= BLOCKS_AT else ("formula", "blocks")
+    plan = plan_query(best, q) if structure < BLOCKS_AT else None
+    if structure >= BLOCKS_AT:
+        order = ("blocks", "formula", "sql")
+    elif plan is not None and plan.kind in SQL_FIRST and plan.confidence >= 0.8:
+        order = ("sql", "formula", "blocks")
+    else:
+        order = ("formula", "sql", "blocks")
+    expected = expected_type(q)
+    weak: list[QAAnswer] = []
     tried: list[str] = []
-    for route in routes:
-        ans = _blocks(workbook, best, q) if route == "blocks" else _formula(workbook, best, q, model)
+    for route in order:
+        if route == "blocks":
+            ans = by_blocks(workbook, best, q, model)
+        elif route == "formula":
+            ans = by_formula(workbook, best, q, model)
+        else:
+            if plan is None and structure >= BLOCKS_AT:
+                plan = plan_query(best, q)
+            ans = by_query(best, q, plan)
         ans.structure = structure
+        if ans.status == "answered" and not _fits(ans, expected):
+            ans.confidence = round(ans.confidence - MISFIT_PENALTY, 2)
+            ans.explanation += f" (the question asks for a {expected} answer)"
         if ans.status == "answered" and ans.confidence >= CONFIDENT:
             return ans
-        tried.append(f"{route}: {ans.reason or f'confidence {ans.confidence:.2f}'}")
+        if ans.status == "answered":
+            weak.append(ans)
+            tried.append(f"{route}: confidence {ans.confidence:.2f}")
+        else:
+            tried.append(f"{route}: {ans.reason}")
+    merged = _merge(weak)
+    if merged is not None:
+        return merged
     return QAAnswer(
-        question,
+        q,
         "abstained",
         reason="no route answered with confidence (" + "; ".join(tried) + ")",
-        table=f"{best.sheet.name}!{best.table.range.ref()}",
+        table=best.ref,
         structure=structure,
     )
 
 
-_AMOUNT_SHAPES = (
-    "aggregate-sum",
-    "aggregate-average",
-    "aggregate-max",
-    "aggregate-min",
-    "aggregate-median",
-    "extreme-",
-    "lookup-extreme",
-    "top-n-values",
-    "change",
-)
-
-
-#: How much closer (cosine) one table's description must be to the question to break a lexical tie.
-MEANING_MARGIN = 0.05
-
-
-def _describe(c: _Candidate) -> str:
-    """What a table is about, in words: sheet, titles, column header paths, first row labels."""
-    t = c.table
-    labels = []
-    for col in t.row_header_cols[:1]:
-        first = (max(t.header_rows) + 1) if t.header_rows else t.range.top
-        for r in range(first, min(first + 5, t.range.bottom + 1)):
-            v = c.sheet.value(r, col)
-            if isinstance(v, str):
-                labels.append(v)
-    titles = " ".join(x.text for x in t.titles)
-    columns = ", ".join(p for p in t.header_paths if p)
-    return f"{c.sheet.name}. {titles}. Columns: {columns}. Rows: {', '.join(labels)}"
-
-
-def _by_meaning(question: str, tied: list[_Candidate]) -> _Candidate | None:
-    """The tied table whose description is clearly closest in meaning (MiniLM embeddings), or None."""
-    try:
-        from gridsight.llm.embeddings import shared_embedder
-
-        vectors = shared_embedder().embed([question, *(_describe(c) for c in tied)])
-    except Exception:  # no embedding model here: the tie stands
-        return None
-    sims = vectors[1:] @ vectors[0]
-    order = sims.argsort()[::-1]
-    if len(order) > 1 and sims[order[0]] - sims[order[1]] < MEANING_MARGIN:
-        return None
-    return tied[int(order[0])]
-
-
-def _by_model(question: str, tied: list[_Candidate], model: Any) -> _Candidate | None:
-    """The model names one of the tied tables by number (a grammar admits nothing else)."""
-    from gridsight.llm import Grammar
-
-    options = "\n".join(f"{i}. {_describe(c)}" for i, c in enumerate(tied, 1))
-    grammar = Grammar.from_gbnf("root ::= " + " | ".join(f'"{i}"' for i in range(1, len(tied) + 1)) + "\n")
-    prompt = (
-        "Which table answers the question? Answer with its number only.\n"
-        f"Question: {question}\nTables:\n{options}"
-    )
-    try:
-        pick = int(model.complete(prompt, grammar=grammar, max_tokens=3, timeout_s=20).text.strip()) - 1
-    except Exception:  # cancelled, timed out, not a number: the tie stands
-        return None
-    return tied[pick] if 0 <= pick < len(tied) else None
-
-
-def _unit(table: Any) -> str | None:
-    return table.units[0].text if table.units else None
-
-
-def _formula(workbook: Workbook, cand: _Candidate, question: str, model: Any) -> QAAnswer:
-    from gridsight.formula import generate_formula
-
-    t = cand.table
-    header = max(t.header_rows) if t.header_rows else t.range.top
-    bottom = t.range.bottom
-    totals = set(t.total_rows) | set(t.subtotal_rows)
-    while bottom > header and bottom in totals:
-        bottom -= 1
-    area = Range(header, t.range.left, bottom, t.range.right)
-    ans = generate_formula(question, workbook, cand.sheet, area=area, model=model)
-    table = f"{cand.sheet.name}!{t.range.ref()}"
-    if ans.formula is None:
-        return QAAnswer(question, "abstained", reason=ans.reason, route="formula", table=table)
-    evidence = [{"sheet": cand.sheet.name, "range": r.split("!")[-1].replace("'", "")} for r in ans.evidence]
-    value = ans.value
-    # the table's unit line applies to its amounts, not to counts, shares or growth
-    amount = (ans.shape or "").startswith(_AMOUNT_SHAPES) and value_type(value) in ("number", "list")
-    amount = amount and ans.display is None  # dates shown as dates are not amounts
-    return QAAnswer(
-        question,
-        "answered",
-        value,
-        ans.display if ans.display is not None else display_of(value),
-        value_type(value),
-        ans.formula,
-        None,
-        evidence,
-        "formula",
-        _unit(t) if amount else None,
-        ans.explanation or "",
-        None,
-        ans.confidence,
-        table,
-    )
-
-
-def _blocks(workbook: Workbook, cand: _Candidate, question: str) -> QAAnswer:
-    """The cell whose row label and column header path the question names (multi-row headers)."""
-    from gridsight.formula import evaluate_formula
-
-    sh, t = cand.sheet, cand.table
-    table = f"{sh.name}!{t.range.ref()}"
-    words = _words(question)
-    first_data = (max(t.header_rows) + 1) if t.header_rows else t.range.top
-    label_cols = [c for c in t.row_header_cols] or [t.range.left]
-    rows: list[tuple[int, int]] = []
-    for r in range(first_data, t.range.bottom + 1):
-        label = " ".join(str(sh.value(r, c) or "") for c in label_cols)
-        label_words = _words(label)
-        hit = len(words & label_words)
-        if hit and hit == len(label_words & words) and label_words:
-            rows.append((hit * 10 - len(label_words - words), r))
-    cols: list[tuple[int, int]] = []
-    for i, path in enumerate(t.header_paths):
-        c = t.range.left + i
-        if c in label_cols:
-            continue
-        parts = [p.strip().lower() for p in path.split("›") if p.strip()]
-        hit = sum(1 for p in parts if _words(p) and _words(p) <= words)
-        if hit:
-            cols.append((hit * 10 - (len(parts) - hit), c))
-    if not rows or not cols:
-        missing = "row label" if not rows else "column header"
-        return QAAnswer(
-            question,
-            "abstained",
-            reason=f"no {missing} in the table matches the question",
-            route="blocks",
-            table=table,
-        )
-    rows.sort(reverse=True)
-    cols.sort(reverse=True)
-    if len(cols) > 1 and cols[0][0] == cols[1][0]:
-        paths = [t.header_paths[c - t.range.left] for _s, c in cols[:3] if cols[0][0] == _s]
-        return QAAnswer(
-            question,
-            "abstained",
-            reason=f"the question fits several columns ({'; '.join(paths)}); say which",
-            route="blocks",
-            table=table,
-        )
-    if len(rows) > 1 and rows[0][0] == rows[1][0]:
-        return QAAnswer(
-            question,
-            "abstained",
-            reason="the question fits several rows; say which",
-            route="blocks",
-            table=table,
-        )
-    r, c = rows[0][1], cols[0][1]
-    cell = sh.cell(r, c)
-    address = Range(r, c, r, c).ref()
-    value: Any = cell.value if cell.kind != Kind.EMPTY else None
-    if cell.formula and value is None:  # a formula never calculated by Excel: compute it now
-        ev = evaluate_formula(cell.formula, workbook, sh, at=(r, c))
-        if not ev.ok or ev.error is not None:
-            return QAAnswer(
-                question,
-                "abstained",
-                reason=f"{address} holds {cell.formula}, which does not evaluate",
-                route="blocks",
-                table=table,
-            )
-        value = ev.value
-    if value is None:
-        return QAAnswer(question, "abstained", reason=f"{address} is empty", route="blocks", table=table)
-    header_cells = Range(min(t.header_rows), c, max(t.header_rows), c).ref() if t.header_rows else address
-    label_cells = Range(r, min(label_cols), r, max(label_cols)).ref()
-    evidence = [{"sheet": sh.name, "range": x} for x in dict.fromkeys([address, label_cells, header_cells])]
-    path = t.header_paths[c - t.range.left]
-    label = " ".join(str(sh.value(r, lc) or "") for lc in label_cols).strip()
-    unit = _unit(t)
-    shown = display_of(value)
-    sentence = (
-        f"{label} for {path.replace(' › ', ' ')} is {shown}"
-        + (f" ({unit})" if unit else "")
-        + f", in {address}."
-    )
-    matched = (rows[0][0] // 10) + (cols[0][0] // 10)
-    confidence = round(min(0.95, 0.4 + 0.15 * matched), 2)
-    ref = f"='{sh.name}'!{address}" if re.search(r"[^A-Za-z0-9_]", sh.name) else f"={sh.name}!{address}"
-    return QAAnswer(
-        question,
-        "answered",
-        value,
-        shown,
-        value_type(value),
-        ref,
-        None,
-        evidence,
-        "blocks",
-        unit,
-        sentence,
-        None,
-        confidence,
-        table,
-    )
+def _merge(weak: list[QAAnswer]) -> QAAnswer | None:
+    """Two low-confidence routes that computed the same value: one answer, with both derivations."""
+    for i, a in enumerate(weak):
+        for b in weak[i + 1 :]:
+            if a.type == b.type and same_value(a.value, b.value):
+                a.confidence = round(min(0.95, max(a.confidence, b.confidence) + AGREE_BONUS), 2)
+                if a.confidence < CONFIDENT:
+                    continue
+                a.formula = a.formula or b.formula
+                a.query = a.query or b.query
+                a.evidence = [*a.evidence, *(e for e in b.evidence if e not in a.evidence)]
+                a.explanation += f" The {b.route} route computed the same."
+                return a
+    return None
 
 
 def evidence_valid(answer: QAAnswer, workbook: Workbook) -> bool:
     """Every evidence range names a real sheet and lies inside the sheet's used range."""
+    from gridsight.errors import GridSightError
+
     for ev in answer.evidence:
         try:
             sh = workbook.sheet(ev["sheet"])

@@ -1,0 +1,159 @@
+"""Stage 1 of the Chain of Spreadsheet: which detected table the question is about.
+
+Lexical first (header paths, titles, unit lines, row labels, the sheet's name), then meaning (MiniLM
+embeddings of each table's description) to break a tie, then the model choosing among the tied
+tables by number under a grammar. Meaning and the model are only asked when the question holds
+words the lexical match could not place: a question whose every word fits several tables equally
+("the total of Sales" over two sheets with the same columns) is ambiguous, and GridSight asks which
+table rather than letting a model guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from gridsight.grid import Range, Sheet, Workbook
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset(
+    "a an the of in on for to by with from and or is are was were be what which who how many much "
+    "there any that this these those its it as at all each me show tell give value".split()
+)
+#: How much closer (cosine) one table's description must be to the question to break a lexical tie.
+MEANING_MARGIN = 0.05
+
+
+def words(text: str) -> set[str]:
+    """Lowercase content words (no stop words) of a question, header or label."""
+    return {w for w in _WORD.findall(str(text).lower()) if w not in _STOP}
+
+
+def _matches(word: str, named: set[str]) -> bool:
+    return word in named or any(n.startswith(word) and len(word) > 3 for n in named)
+
+
+@dataclass
+class Candidate:
+    """A detected table on a sheet and how much of the question it names (0..1)."""
+
+    sheet: Sheet
+    table: Any  # gridsight.detect.DetectedTable
+    score: float
+    named: frozenset[str] = frozenset()
+
+    @property
+    def ref(self) -> str:
+        return f"{self.sheet.name}!{self.table.range.ref()}"
+
+
+def _named_words(sheet: Sheet, table: Any) -> set[str]:
+    """Every word the table's headers, titles, unit lines, row labels and sheet name hold."""
+    named: set[str] = words(sheet.name)
+    for path in table.header_paths:
+        named |= words(path)
+    for label in (*table.titles, *table.units):
+        named |= words(label.text)
+    for col in table.row_header_cols:
+        for r in range(table.range.top, table.range.bottom + 1):
+            v = sheet.value(r, col)
+            if isinstance(v, str):
+                named |= words(v)
+    return named
+
+
+def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Candidate]:
+    """Every detected table of the sheet (or of every sheet), best lexical match first."""
+    from gridsight.detect import detect_tables
+
+    asked = words(question)
+    sheets = [workbook.sheet(sheet)] if sheet else list(workbook.sheets)
+    out = []
+    for sh in sheets:
+        for t in detect_tables(sh).tables:
+            named = _named_words(sh, t)
+            hit = sum(1 for w in asked if _matches(w, named))
+            out.append(Candidate(sh, t, hit / max(1, len(asked)), frozenset(named)))
+    return sorted(out, key=lambda c: -c.score)
+
+
+def describe(c: Candidate, *, with_sheet: bool = True) -> str:
+    """What a table is about, in words: sheet, titles, column header paths, first row labels."""
+    t = c.table
+    labels = []
+    for col in t.row_header_cols[:1]:
+        first = (max(t.header_rows) + 1) if t.header_rows else t.range.top
+        for r in range(first, min(first + 5, t.range.bottom + 1)):
+            v = c.sheet.value(r, col)
+            if isinstance(v, str):
+                labels.append(v)
+    titles = " ".join(x.text for x in t.titles)
+    columns = ", ".join(p for p in t.header_paths if p)
+    text = f"{titles}. Columns: {columns}. Rows: {', '.join(labels)}"
+    return f"the table {c.ref}: {text}" if with_sheet else text
+
+
+def _by_meaning(question: str, tied: list[Candidate]) -> int | None:
+    """The tied table whose description is clearly closest in meaning (MiniLM embeddings), or None."""
+    try:
+        from gridsight.llm.embeddings import shared_embedder
+
+        vectors = shared_embedder().embed([question, *(describe(c) for c in tied)])
+    except Exception:  # no embedding model here: the tie stands
+        return None
+    sims = vectors[1:] @ vectors[0]
+    order = sims.argsort()[::-1]
+    if len(order) > 1 and sims[order[0]] - sims[order[1]] < MEANING_MARGIN:
+        return None
+    return int(order[0])
+
+
+@dataclass(frozen=True)
+class Pick:
+    """Stage 1's outcome: the chosen table and how it was chosen, or the reason to abstain."""
+
+    table: Candidate | None
+    how: str = "words"  # words | meaning | model
+    reason: str | None = None
+    tied: tuple[str, ...] = ()
+
+
+def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick:
+    """The table the question is about (see the module docstring for the order of tie-breakers)."""
+    if not found:
+        return Pick(None, reason="no table was found on the sheet(s)")
+    best = found[0]
+    if best.score == 0 and len(found) > 1:  # one table: its routes decide (values, synonyms...)
+        return Pick(None, reason="no table's headers or labels match the question's words")
+    tied = [best, *(c for c in found[1:] if c.score == best.score and c.ref != best.ref)]
+    if len(tied) == 1:
+        return Pick(best)
+    refs = tuple(c.ref for c in tied)
+    say_which = Pick(
+        None, reason=f"several tables fit the question equally ({', '.join(refs[:4])}); say which", tied=refs
+    )
+    from gridsight.qa._columns import STOP  # operation words (total, highest...) tell no table apart
+
+    telling = {w for w in words(question) - STOP if not all(_matches(w, c.named) for c in tied)}
+    if not telling or len({describe(c, with_sheet=False) for c in tied}) == 1:
+        return say_which  # nothing in the question tells them apart: truly ambiguous
+    i = _by_meaning(question, tied)
+    if i is not None:
+        return Pick(tied[i], "meaning", tied=refs)
+    from gridsight.qa._choose import choose
+
+    j = choose(model, question, [describe(c) for c in tied])
+    if j is not None:
+        return Pick(tied[j], "model", tied=refs)
+    return say_which
+
+
+def table_area(table: Any) -> Range:
+    """The table's header row and data rows, without its total rows at the bottom."""
+    header = max(table.header_rows) if table.header_rows else table.range.top
+    bottom = table.range.bottom
+    totals = set(table.total_rows) | set(table.subtotal_rows)
+    while bottom > header and bottom in totals:
+        bottom -= 1
+    return Range(header, table.range.left, bottom, table.range.right)

@@ -1,0 +1,457 @@
+"""Question -> operation over columns -> one SELECT over the table's view (the SQL route).
+
+The planner reads a question as an operation (count, distinct count, sum/average/max/min, the row
+with the highest/lowest value, top-n values, groups ranked by count or an aggregate, any/all tests)
+over columns chosen by :mod:`gridsight.qa._columns`, with filters (values the column holds, numeric
+comparisons, yes/no columns, "without any X"). Each plan says how sure the parse is; the caller
+gates on it. Nothing is answered when no column fits.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridsight.qa._columns import STOP, content_words, mentions, named_at, similarity, split_words
+from gridsight.qa._sql import TABLE, View, quote
+
+_N = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_DESC = frozenset(
+    "highest most largest biggest greatest maximum max top oldest richest wealthiest longest tallest "
+    "heaviest best more expensive".split()
+)
+_ASC = frozenset("lowest least smallest minimum min bottom youngest poorest shortest fewest cheapest".split())
+_EMPTY = ("", "[]", "{}", "none", "nan", "null", "n/a", "-")
+_CMP = re.compile(
+    r"\b(above|over|more than|greater than|higher than|larger than|exceeding|at least|below|under|"
+    r"less than|fewer than|lower than|smaller than|at most|younger than|older than|equal to|exactly)\s+"
+    r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?\$?(-?\d[\d,]*(?:\.\d+)?)\b"
+)
+_OPS = {
+    "above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "larger than": ">",
+    "exceeding": ">", "older than": ">", "at least": ">=", "below": "<", "under": "<", "less than": "<",
+    "fewer than": "<", "lower than": "<", "smaller than": "<", "younger than": "<", "at most": "<=",
+    "equal to": "=", "exactly": "=",
+}  # fmt: skip
+_NEG = frozenset("not non no didn didnt never without".split())
+#: Header words of a ranking column (1 is the best): "top" there means the smallest numbers.
+_RANK_WORDS = frozenset("rank ranking position place placing standing".split())
+
+
+@dataclass
+class Col:
+    """A column of the view with what the planner needs to know about it."""
+
+    name: str  # SQL name
+    kind: str  # number | text | bool | date
+    distinct: tuple[str, ...]
+    flag: bool  # holds only yes/no values (bool, or numbers 0/1)
+
+
+@dataclass
+class Plan:
+    sql: str
+    kind: str  # what it computes: count, distinct, sum, avg, max, min, argmax, top, group, any, all...
+    result: str  # number | text | boolean | list
+    confidence: float
+    sentence: str
+    columns: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Filter:
+    sql: str
+    words: str
+    column: str
+
+
+def _num(text: str) -> float | int:
+    x = float(text.replace(",", ""))
+    return int(x) if x.is_integer() else x
+
+
+def _lit(v: Any) -> str:
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        return repr(v)
+    return "'" + str(v).replace("'", "''") + "'"
+
+
+def describe_columns(view: View, kinds: dict[str, str], distinct: dict[str, tuple[str, ...]]) -> list[Col]:
+    out = []
+    for c in view.columns:
+        kind = kinds.get(c.name, "text")
+        flag = kind == "bool"
+        if kind == "number":
+            q = quote(c.name)
+            rows = view.conn.execute(
+                f"SELECT COUNT(DISTINCT {q}), MIN({q}), MAX({q}) FROM {TABLE}"
+            ).fetchone()
+            flag = rows[0] == 2 and rows[1] == 0 and rows[2] == 1
+        out.append(Col(c.name, kind, distinct.get(c.name, ()), flag))
+    return out
+
+
+class Planner:
+    def __init__(self, question: str, view: View, cols: list[Col]) -> None:
+        self.q = question
+        self.low = question.lower().replace("’", "'")
+        self.words = split_words(self.low)
+        self.view = view
+        self.cols = cols
+        self.used: set[str] = set()
+
+    # --- columns --------------------------------------------------------------------------------
+
+    def scores(self, words: list[str] | None = None) -> dict[str, float]:
+        ws = words if words is not None else self.words
+        return {c.name: mentions(ws, c.name) for c in self.cols}
+
+    def best(
+        self, kinds: tuple[str, ...], words: list[str] | None = None, exclude: set[str] | None = None
+    ) -> Col | None:
+        """The column of one of ``kinds`` the words name best; embeddings break exact ties."""
+        sc = self.scores(words)
+        pool = [
+            c for c in self.cols if c.kind in kinds and sc[c.name] > 0 and c.name not in (exclude or set())
+        ]
+        if not pool:
+            return None
+        top = max(sc[c.name] for c in pool)
+        tied = [c for c in pool if sc[c.name] == top]
+        if len(tied) > 1:
+            sims = similarity(" ".join(words or self.words), [c.name for c in tied])
+            tied = [c for _s, c in sorted(zip(sims, tied, strict=True), key=lambda p: -p[0])]
+        return tied[0]
+
+    # --- filters --------------------------------------------------------------------------------
+
+    def filters(self) -> list[_Filter]:
+        out: list[_Filter] = []
+        low = self.low
+        # quoted values and values a text column holds
+        quoted = [m.group(1) for m in re.finditer(r"['\"]([^'\"]{1,80})['\"]", self.q)]
+        for c in self.cols:
+            if c.kind != "text":
+                continue
+            vals = sorted(c.distinct, key=len, reverse=True)
+            for v in vals:
+                vl = str(v).lower().strip()
+                if len(vl) < 2 or vl in STOP or vl.isdigit():
+                    continue
+                if any(q.lower() == vl for q in quoted) or re.search(
+                    rf"(?<![a-z0-9]){re.escape(vl)}(?![a-z0-9])", low
+                ):
+                    if vl in content_words(c.name):
+                        continue
+                    out.append(_Filter(f"{quote(c.name)} = {_lit(v)}", vl, c.name))
+                    low = low.replace(vl, " ")
+                    break
+        for qv in quoted:
+            if not any(f.words == qv.lower() for f in out):
+                for c in self.cols:
+                    if c.kind == "text" and not c.distinct:
+                        hit = self.view.conn.execute(
+                            f"SELECT 1 FROM {TABLE} WHERE {quote(c.name)} = ? LIMIT 1", (qv,)
+                        ).fetchone()
+                        if hit:
+                            out.append(_Filter(f"{quote(c.name)} = {_lit(qv)}", qv.lower(), c.name))
+                            break
+        # numeric comparisons: the column named just before or inside the phrase
+        for m in _CMP.finditer(low):
+            before = split_words(low[max(0, m.start() - 40) : m.start()])[-4:]
+            inside = split_words(m.group(2))
+            col = self.best(("number",), inside) or self.best(("number",), before)
+            if col is None and m.group(1) in ("older than", "younger than"):
+                col = self.best(("number",), ["age"])
+            if col is not None:
+                out.append(
+                    _Filter(
+                        f"{quote(col.name)} {_OPS[m.group(1)]} {_lit(_num(m.group(3)))}", m.group(0), col.name
+                    )
+                )
+        # "score of 5", "class 3"
+        for m in re.finditer(r"\b([a-z]+)\s+(?:of|=)\s+(-?\d+(?:\.\d+)?)\b", low):
+            if any(m.group(0) in f.words or f.words in m.group(0) for f in out):
+                continue
+            words = split_words(low[max(0, m.start() - 30) : m.end()])
+            col = self.best(("number",), words[:-1][-3:])
+            if col is not None and not col.flag:
+                out.append(_Filter(f"{quote(col.name)} = {_lit(_num(m.group(2)))}", m.group(0), col.name))
+        # yes/no columns named in the question
+        for c in self.cols:
+            if not c.flag:
+                continue
+            at = named_at(self.words, c.name)
+            if not at:
+                continue
+            i = at[0]
+            window = self.words[max(0, i - 3) : i]
+            neg = any(w in _NEG or w.endswith("nt") for w in window) or re.search(
+                rf"non[- ]{re.escape(self.words[i])}", self.low
+            )
+            out.append(_Filter(f"{quote(c.name)} = {0 if neg else 1}", self.words[i], c.name))
+        # "without any X" / "do not contain any X"
+        m = re.search(
+            r"\b(?:without|(?:do|does|did) not (?:contain|have|include)|no)\s+(?:any\s+)?([a-z ]{3,40})", low
+        )
+        if m:
+            col = self.best(("text", "number"), split_words(m.group(1))[:3])
+            if col is not None and col.name not in {f.column for f in out}:
+                if col.kind == "number":
+                    sql = f"COALESCE({quote(col.name)}, 0) = 0"
+                else:
+                    empty = ", ".join(_lit(e) for e in _EMPTY)
+                    sql = f"LOWER(TRIM(COALESCE({quote(col.name)}, ''))) IN ({empty})"
+                out.append(_Filter(sql, m.group(0), col.name))
+        return out
+
+    # --- plans ----------------------------------------------------------------------------------
+
+    def plan(self) -> Plan | None:
+        fs = self.filters()
+        fcols = {f.column for f in fs}
+        where = (" WHERE " + " AND ".join(f.sql for f in fs)) if fs else ""
+        when = (" where " + " and ".join(f.words for f in fs)) if fs else ""
+        low = self.low
+        n_m = re.search(r"\b(?:top|bottom|first|last|the)?\s*(\d+|" + "|".join(_N) + r")\b", low)
+        n = None
+        if n_m and re.search(
+            r"\b(top|bottom|first|last|highest|lowest|most|least|largest|smallest|oldest|youngest|longest|shortest|least|fewest)\b",
+            low,
+        ):
+            raw = n_m.group(1)
+            n = _N.get(raw) or (int(raw) if raw.isdigit() else None)
+            if n is not None and any(n_m.group(0).strip() in f.words for f in fs):
+                n = None
+        direction = self._direction()
+        starts_bool = re.match(r"^\s*(is|are|was|were|did|does|do|has|have|can)\b", low) is not None
+
+        # distinct counts and uniqueness
+        if re.search(
+            r"\bhow many (unique|distinct|different)\b|\bnumber of (unique|distinct|different)\b", low
+        ):
+            col = self.best(("text", "number", "date", "bool"), exclude=fcols)
+            if col is None:
+                return None
+            c = quote(col.name)
+            nonblank = f"{' AND' if where else ' WHERE'} {c} IS NOT NULL AND {c} <> ''"
+            return Plan(
+                f"SELECT COUNT(DISTINCT {c}) FROM {TABLE}{where}{nonblank}",
+                "distinct",
+                "number",
+                0.9,
+                f"counts the different values of {col.name}{when}",
+                [col.name],
+            )
+        if starts_bool and re.search(r"\b(every|all|each)\b.*\bunique\b", low):
+            col = self.best(("text", "number"))
+            if col is None:
+                return None
+            c = quote(col.name)
+            return Plan(
+                f"SELECT COUNT(DISTINCT {c}) = COUNT({c}) FROM {TABLE}",
+                "unique",
+                "boolean",
+                0.85,
+                f"checks that no value of {col.name} repeats",
+                [col.name],
+            )
+        # any / all
+        asks_any = re.search(r"^\s*(is|are|was|were) there\b|\b(any|anyone|anybody)\b", low)
+        superlative = re.search(r"\bthe (most|least|highest|lowest|\w+est)\b", low)
+        if starts_bool and asks_any and fs and not superlative:
+            return Plan(
+                f"SELECT EXISTS (SELECT 1 FROM {TABLE}{where})",
+                "any",
+                "boolean",
+                0.8,
+                f"checks whether any row has{when.replace(' where', '')}",
+                sorted(fcols),
+            )
+        # group-by: "which X has the highest number of / average Y", "most common X", "top 3 X by Y"
+        group = self._group(fs, where, when, n, direction)
+        if group is not None:
+            return group
+        # counts
+        if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not re.search(
+            r"\b(average|mean|total|sum)\b", low
+        ):
+            if not fs:
+                return None  # counting every row is rarely what was asked
+            return Plan(
+                f"SELECT COUNT(*) FROM {TABLE}{where}",
+                "count",
+                "number",
+                0.75,
+                f"counts the rows{when}",
+                sorted(fcols),
+            )
+        # aggregates of a number column
+        for words, fn, name in (
+            (r"average|mean", "AVG", "average"),
+            (r"total|sum", "SUM", "total"),
+            (r"maximum|max|highest|largest|oldest|most", "MAX", "highest"),
+            (r"minimum|min|lowest|smallest|youngest|least", "MIN", "lowest"),
+        ):
+            if (
+                re.search(rf"\b({words})\b", low)
+                and not n
+                and not re.search(r"\b(which|who|whose)\b|\bof the\b.*\b(with|who)\b", low)
+            ):
+                col = self.best(("number",), exclude=fcols)
+                if col is None:
+                    continue
+                c = quote(col.name)
+                return Plan(
+                    f"SELECT {fn}({c}) FROM {TABLE}{where}",
+                    fn.lower(),
+                    "number",
+                    0.75,
+                    f"takes the {name} {col.name}{when}",
+                    [col.name, *sorted(fcols)],
+                )
+        # the row with the highest / lowest value: "the X of the Y with the highest Z"
+        if direction is not None:
+            return self._extreme_row(fs, where, when, n, direction, starts_bool)
+        return None
+
+    def _direction(self) -> str | None:
+        for w in self.words:
+            if w in _DESC:
+                return "DESC"
+            if w in _ASC:
+                return "ASC"
+        return None
+
+    def _order_col(self, fcols: set[str]) -> Col | None:
+        """The number column the superlative ranks by (words after it first, then the whole question)."""
+        for i, w in enumerate(self.words):
+            if w in _DESC or w in _ASC:
+                col = self.best(("number", "date"), [w, *self.words[i + 1 : i + 4]], exclude=fcols)
+                if col is not None:
+                    return col
+        return self.best(("number", "date"), exclude=fcols)
+
+    def _group(
+        self, fs: list[_Filter], where: str, when: str, n: int | None, direction: str | None
+    ) -> Plan | None:
+        low = self.low
+        common = re.search(
+            r"\b(most|least) (common|frequent|popular)\b|\bfewest\b|\bhighest representation\b", low
+        )
+        by_count = re.search(
+            r"\b(highest|lowest|most|least|largest|smallest) (number|count) of\b"
+            r"|\bwith the (most|fewest|least)\b",
+            low,
+        )
+        by_agg = re.search(
+            r"\bby (average|mean|total|sum of)\b|\b(highest|lowest) (average|mean|total)\b", low
+        )
+        by_freq = re.search(r"\bin terms of frequency\b|\bbased on frequency\b|\bby frequency\b", low)
+        if not (common or by_count or by_agg or by_freq):
+            return None
+        fcols = {f.column for f in fs}
+        key = self.best(("text", "number", "bool", "date"), self.words[: self._first_super()], exclude=fcols)
+        if key is None:
+            key = self.best(("text", "number", "bool"), exclude=fcols)
+        if key is None:
+            return None
+        k = quote(key.name)
+        asc = bool(re.search(r"\b(least|fewest|lowest|smallest|bottom)\b", low))
+        agg = "COUNT(*)"
+        what = "rows"
+        if by_agg:
+            val = self.best(
+                ("number",),
+                self.words[self.words.index(by_agg.group(0).split()[-1]) :],
+                exclude=fcols | {key.name},
+            )
+            if val is None:
+                return None
+            fn = "SUM" if "total" in by_agg.group(0) or "sum" in by_agg.group(0) else "AVG"
+            agg = f"{fn}({quote(val.name)})"
+            what = f"{'total' if fn == 'SUM' else 'average'} {val.name}"
+        limit = n or 1
+        notnull = f"{k} IS NOT NULL AND {k} <> ''"
+        sql = (
+            f"SELECT {k} FROM {TABLE}{where}{' AND' if where else ' WHERE'} {notnull} GROUP BY {k} "
+            f"ORDER BY {agg} {'ASC' if asc else 'DESC'} LIMIT {limit}"
+        )
+        return Plan(
+            sql,
+            "group",
+            "list" if n else ("number" if key.kind == "number" else "text"),
+            0.8,
+            f"groups the rows by {key.name}{when} and ranks the groups by {what}",
+            [key.name, *sorted(fcols)],
+        )
+
+    def _first_super(self) -> int:
+        for i, w in enumerate(self.words):
+            if w in _DESC or w in _ASC or w in ("common", "frequent", "by"):
+                return i
+        return len(self.words)
+
+    def _extreme_row(
+        self, fs: list[_Filter], where: str, when: str, n: int | None, direction: str, boolean: bool
+    ) -> Plan | None:
+        fcols = {f.column for f in fs}
+        order = self._order_col(fcols)
+        if order is None:
+            return None
+        words_before = self.words[: self._first_super()]
+        target = self.best(("text", "number", "bool", "date"), words_before, exclude=fcols | {order.name})
+        o = quote(order.name)
+        asc = direction == "ASC"
+        if set(split_words(order.name)) & _RANK_WORDS:  # a ranking: rank 1 is the top
+            if re.search(r"\b(top|best|first|highest|leading)\b", self.low):
+                asc = True
+            elif re.search(r"\b(bottom|worst|last|lowest)\b", self.low):
+                asc = False
+        way = "ASC" if asc else "DESC"
+        extreme = "lowest" if asc else "highest"
+        cond = f"{o} IS NOT NULL"
+        w = f"{where}{' AND' if where else ' WHERE'} {cond}"
+        if target is None or target.name == order.name:
+            if boolean:
+                return None
+            return Plan(
+                f"SELECT {o} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT {n or 1}",
+                "top",
+                "list" if n else "number",
+                0.7,
+                f"sorts {order.name}{when} {way.lower()}ending and takes the first {n or 1}",
+                [order.name, *sorted(fcols)],
+            )
+        t = quote(target.name)
+        if boolean:
+            if not target.flag:
+                return None
+            return Plan(
+                f"SELECT {t} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT 1",
+                "argflag",
+                "boolean",
+                0.7,
+                f"reads {target.name} of the row with the {extreme} {order.name}{when}",
+                [target.name, order.name, *sorted(fcols)],
+            )
+        return Plan(
+            f"SELECT {t} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT {n or 1}",
+            "argmax" if not asc else "argmin",
+            "list" if n else ("number" if target.kind == "number" else "text"),
+            0.7,
+            f"reads {target.name} of the {f'{n} rows' if n else 'row'} with the {extreme} {order.name}{when}",
+            [target.name, order.name, *sorted(fcols)],
+        )

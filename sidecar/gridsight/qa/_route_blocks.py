@@ -1,0 +1,219 @@
+"""The blocks route (SQuARE's structure-preserving retrieval) for multi-row headers and merged layouts.
+
+A formula over such a table is awkward, but every value has an address in words: its row label and
+its column's header path (``2023 › H1 › Actual``), under the table's unit line. The table is split
+into blocks of header + consecutive rows that fit a token budget (SpreadsheetLLM appendix M.2:
+header + body[i:i+k]); each block is searched for the row whose label and the column whose header
+path the question names, and the blocks' findings are merged. Where several cells fit equally and
+the question holds words the labels do not place ("the first half"), meaning (MiniLM) and then the
+model choose among those cells only; where every word is placed, the question is ambiguous and
+GridSight asks which.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from gridsight.grid import Kind, Range, Sheet, Workbook
+from gridsight.qa._answer import QAAnswer, display_of, value_type
+from gridsight.qa._pick import Candidate, words
+from gridsight.qa._route_formula import unit_of
+
+#: Token budget of one block (the paper's threshold for answering a region in one go).
+BLOCK_TOKENS = 4096
+#: Rows in a block at least (the paper's header + 3 rows).
+MIN_BLOCK_ROWS = 3
+#: Cosine margin by which one cell's description must beat the next to be chosen by meaning.
+MEANING_MARGIN = 0.05
+
+
+@dataclass(frozen=True)
+class Block:
+    """Header rows + a run of data rows of one table: every value keeps its header path and unit."""
+
+    header: Range | None
+    body: Range
+
+
+def _cell_tokens(sheet: Sheet, r: int, left: int, right: int) -> int:
+    """cl100k tokens of a row in the vanilla layout, estimated (4 characters a token, 3 per address)."""
+    return sum(3 + len(str(sheet.value(r, c) or "")) // 4 for c in range(left, right + 1))
+
+
+def split_table(sheet: Sheet, table: Any, budget: int = BLOCK_TOKENS) -> list[Block]:
+    """Appendix M.2: one block when the table fits ``budget`` tokens, else header + row runs that do."""
+    t = table.range
+    header = (
+        Range(min(table.header_rows), t.left, max(table.header_rows), t.right) if table.header_rows else None
+    )
+    first = (header.bottom + 1) if header is not None else t.top
+    if first > t.bottom:
+        return []
+    head = (
+        sum(_cell_tokens(sheet, r, t.left, t.right) for r in range(header.top, header.bottom + 1))
+        if header
+        else 0
+    )
+    sample = range(first, min(first + 20, t.bottom + 1))
+    per_row = max(1, sum(_cell_tokens(sheet, r, t.left, t.right) for r in sample) // len(sample))
+    step = max(MIN_BLOCK_ROWS, (budget - head) // per_row)
+    return [
+        Block(header, Range(r, t.left, min(r + step - 1, t.bottom), t.right))
+        for r in range(first, t.bottom + 1, step)
+    ]
+
+
+@dataclass(frozen=True)
+class _Hit:
+    score: int
+    row: int
+    col: int
+
+
+def _label(sheet: Sheet, r: int, label_cols: list[int]) -> str:
+    return " ".join(str(sheet.value(r, c) or "") for c in label_cols).strip()
+
+
+def _search(
+    sheet: Sheet, table: Any, block: Block, asked: set[str], label_cols: list[int]
+) -> tuple[list, list]:
+    """(row hits, column hits) of one block: rows whose whole label the question names, columns whose
+    header path parts it names; scores count the words matched, minus the words left over."""
+    rows: list[tuple[int, int]] = []
+    for r in range(block.body.top, block.body.bottom + 1):
+        label_words = words(_label(sheet, r, label_cols))
+        hit = len(asked & label_words)
+        if hit and hit == len(label_words & asked) and label_words:
+            rows.append((hit * 10 - len(label_words - asked), r))
+    cols: list[tuple[int, int]] = []
+    for i, path in enumerate(table.header_paths):
+        c = table.range.left + i
+        if c in label_cols:
+            continue
+        parts = [p.strip().lower() for p in path.split("›") if p.strip()]
+        hit = sum(1 for p in parts if words(p) and words(p) <= asked)
+        if hit:
+            cols.append((hit * 10 - (len(parts) - hit), c))
+    return rows, cols
+
+
+def _describe(sheet: Sheet, table: Any, hit: _Hit, label_cols: list[int], unit: str | None) -> str:
+    path = table.header_paths[hit.col - table.range.left].replace(" › ", " ")
+    return f"{_label(sheet, hit.row, label_cols)} for {path}" + (f" ({unit})" if unit else "")
+
+
+def _by_meaning(question: str, texts: list[str]) -> int | None:
+    try:
+        from gridsight.llm.embeddings import shared_embedder
+
+        vectors = shared_embedder().embed([question, *texts])
+    except Exception:  # no embedding model: the tie stands
+        return None
+    sims = vectors[1:] @ vectors[0]
+    order = sims.argsort()[::-1]
+    if len(order) > 1 and sims[order[0]] - sims[order[1]] < MEANING_MARGIN:
+        return None
+    return int(order[0])
+
+
+def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = None) -> QAAnswer:
+    """The cell whose row label and column header path the question names (see the module docstring)."""
+    sh, t = cand.sheet, cand.table
+    asked = words(question)
+    label_cols = list(t.row_header_cols) or [t.range.left]
+    rows: list[tuple[int, int]] = []
+    cols: list[tuple[int, int]] = []
+    for block in split_table(sh, t):
+        r_hits, c_hits = _search(sh, t, block, asked, label_cols)
+        rows += r_hits
+        cols = c_hits  # header paths are the same in every block
+    if not rows or not cols:
+        missing = "row label" if not rows else "column header"
+        return _abstain(question, cand, f"no {missing} in the table matches the question")
+    rows.sort(key=lambda x: (-x[0], x[1]))
+    cols.sort(key=lambda x: (-x[0], x[1]))
+    top_rows = [r for s, r in rows if s == rows[0][0]]
+    top_cols = [c for s, c in cols if s == cols[0][0]]
+    matched = rows[0][0] // 10 + cols[0][0] // 10  # words matched by the label and the header path
+    hits = [_Hit(matched, r, c) for r in top_rows for c in top_cols]
+    how = "words"
+    if len(hits) > 1:
+        placed = {w for w in asked if any(w in words(_label(sh, h.row, label_cols)) for h in hits)}
+        placed |= {w for h in hits for w in asked if w in words(t.header_paths[h.col - t.range.left])}
+        what = "columns" if len(top_cols) > 1 else "rows"
+        names = [_describe(sh, t, h, label_cols, None) for h in hits]
+        reason = f"the question fits several {what} ({'; '.join(names[:3])}); say which"
+        if asked <= placed or len(hits) > 6:
+            return _abstain(question, cand, reason)
+        texts = [_describe(sh, t, h, label_cols, unit_of(t)) for h in hits]
+        i = _by_meaning(question, texts)
+        if i is None:
+            from gridsight.qa._choose import choose
+
+            i = choose(model, question, texts)
+            how = "model"
+        else:
+            how = "meaning"
+        if i is None:
+            return _abstain(question, cand, reason)
+        hits = [hits[i]]
+    return _answer(workbook, cand, question, hits[0], label_cols, how)
+
+
+def _abstain(question: str, cand: Candidate, reason: str) -> QAAnswer:
+    return QAAnswer(question, "abstained", reason=reason, route="blocks", table=cand.ref)
+
+
+def _answer(
+    workbook: Workbook, cand: Candidate, question: str, hit: _Hit, label_cols: list[int], how: str
+) -> QAAnswer:
+    from gridsight.formula import evaluate_formula
+
+    sh, t = cand.sheet, cand.table
+    r, c = hit.row, hit.col
+    cell = sh.cell(r, c)
+    address = Range(r, c, r, c).ref()
+    value: Any = cell.value if cell.kind != Kind.EMPTY else None
+    if cell.formula and value is None:  # a formula never calculated by Excel: compute it now
+        ev = evaluate_formula(cell.formula, workbook, sh, at=(r, c))
+        if not ev.ok or ev.error is not None:
+            return _abstain(question, cand, f"{address} holds {cell.formula}, which does not evaluate")
+        value = ev.value
+    if value is None:
+        return _abstain(question, cand, f"{address} is empty")
+    header_cells = Range(min(t.header_rows), c, max(t.header_rows), c).ref() if t.header_rows else address
+    label_cells = Range(r, min(label_cols), r, max(label_cols)).ref()
+    evidence = [{"sheet": sh.name, "range": x} for x in dict.fromkeys([address, label_cells, header_cells])]
+    path = t.header_paths[c - t.range.left]
+    unit = unit_of(t)
+    shown = display_of(value)
+    sentence = (
+        f"{_label(sh, r, label_cols)} for {path.replace(' › ', ' ')} is {shown}"
+        + (f" ({unit})" if unit else "")
+        + f", in {address}."
+    )
+    confidence = round(min(0.95, 0.4 + 0.15 * hit.score), 2)
+    if how != "words":
+        sentence += f" (several cells fit; {'meaning' if how == 'meaning' else 'the model'} chose this one)"
+        confidence = min(confidence, 0.6)
+    ref = f"='{sh.name}'!{address}" if re.search(r"[^A-Za-z0-9_]", sh.name) else f"={sh.name}!{address}"
+    answer = QAAnswer(
+        question,
+        "answered",
+        value,
+        shown,
+        value_type(value),
+        ref,
+        None,
+        evidence,
+        "blocks",
+        unit,
+        sentence,
+        None,
+        confidence,
+        cand.ref,
+    )
+    answer.chosen_by = None if how == "words" else how
+    return answer

@@ -1,0 +1,99 @@
+"""The SQL route: the planner's SELECT, checked and run over a read-only view of the detected table.
+
+SQuARE answers what a formula expresses badly with constrained queries; here that is exact distinct
+counts (Excel's UNIQUE folds case), existence tests with several conditions and group rankings. The
+query comes from :mod:`gridsight.qa._plan`, never from the user, and still passes the whitelist in
+:mod:`gridsight.qa._sql` before it runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gridsight.errors import GridSightError
+from gridsight.qa._answer import QAAnswer, display_of, value_type
+from gridsight.qa._pick import Candidate, table_area
+from gridsight.qa._route_formula import unit_of
+
+
+def _view(cand: Candidate) -> tuple[Any, Any] | None:
+    from gridsight.formula._generate import table_from_sheet
+    from gridsight.qa._sql import view_of
+
+    table = table_from_sheet(cand.sheet, table_area(cand.table))
+    if table is None or not table.columns:
+        return None
+    view = view_of(cand.sheet, [c.name for c in table.columns], [c.data for c in table.columns])
+    return table, view
+
+
+def plan_query(cand: Candidate, question: str) -> Any:
+    """The planner's reading of the question over this table, or None."""
+    from gridsight.qa._plan import Planner, describe_columns
+
+    try:
+        got = _view(cand)
+        if got is None:
+            return None
+        table, view = got
+        kinds = {v.name: c.kind for v, c in zip(view.columns, table.columns, strict=True)}
+        distinct = {v.name: c.distinct for v, c in zip(view.columns, table.columns, strict=True)}
+        return Planner(question, view, describe_columns(view, kinds, distinct)).plan()
+    except GridSightError:
+        return None
+
+
+def by_query(cand: Candidate, question: str, plan: Any) -> QAAnswer:
+    """Run the plan's query; the evidence is the data cells of every column it read."""
+    from gridsight.qa._sql import QueryRefused, run_query
+
+    if plan is None:
+        return QAAnswer(
+            question, "abstained", reason="no query shape matches the question", route="sql", table=cand.ref
+        )
+    got = _view(cand)
+    if got is None:
+        return QAAnswer(question, "abstained", reason="the table has no columns", route="sql", table=cand.ref)
+    _table, view = got
+    try:
+        rows, read = run_query(plan.sql, view)
+    except QueryRefused as exc:
+        return QAAnswer(question, "abstained", reason=str(exc), route="sql", table=cand.ref, query=plan.sql)
+    values = [r[0] for r in rows]
+    if not values or (plan.result != "list" and values[0] is None):
+        return QAAnswer(
+            question,
+            "abstained",
+            reason="the query found no rows",
+            route="sql",
+            table=cand.ref,
+            query=plan.sql,
+        )
+    value: Any
+    if plan.result == "list":
+        value = values
+    elif plan.result == "boolean":
+        value = bool(values[0])
+    else:
+        value = values[0]
+        if isinstance(value, float) and value.is_integer() and plan.kind in ("count", "distinct", "sum"):
+            value = int(value)
+    evidence = [{"sheet": cand.sheet.name, "range": view.column(c).data.with_sheet(None).ref()} for c in read]
+    shown = display_of(value)
+    unit = unit_of(cand.table) if plan.kind in ("sum", "avg", "max", "min", "top") else None
+    return QAAnswer(
+        question,
+        "answered",
+        value,
+        shown,
+        value_type(value),
+        None,
+        plan.sql,
+        evidence,
+        "sql",
+        unit,
+        f"The query {plan.sentence}: {shown}.",
+        None,
+        plan.confidence,
+        cand.ref,
+    )

@@ -1,0 +1,181 @@
+"""A read-only relational view of a detected table, and the guard every query passes before it runs.
+
+The SQL route (SQuARE's constrained queries) answers what a formula expresses badly: group-bys,
+exact distinct counts, per-entity rollups. Queries come from GridSight's own planner, never from the
+user, but they are still checked as if they did: one statement, SELECT only, no comments, only the
+view's table and columns, only whitelisted functions; then sqlite's authorizer refuses anything but
+reading, a progress handler bounds the time and the result is capped in rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from gridsight.errors import GridSightError
+from gridsight.grid import Range, Sheet
+
+#: The view's one table.
+TABLE = "data"
+#: Rows a query may return (more is refused rather than cut silently).
+ROW_CAP = 1000
+#: Seconds a query may run.
+TIME_CAP_S = 5.0
+#: Functions a query may call (aggregates, text and number helpers; nothing that touches files).
+FUNCTIONS = frozenset(
+    "count sum avg min max total lower upper length trim round abs coalesce ifnull instr substr cast"
+    " typeof nullif".split()
+)
+_KEYWORDS = frozenset(
+    "select distinct from where group by having order asc desc limit offset and or not is null as in "
+    "between like case when then else end cast real integer text exists collate nocase".split()
+)
+_TOKEN = re.compile(
+    r"""\s+|(?P<str>'(?:[^']|'')*')|(?P<qid>"(?:[^"]|"")*")|(?P<num>\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)"""
+    r"""|(?P<word>[A-Za-z_][A-Za-z0-9_]*)|(?P<op><=|>=|<>|!=|==|\|\||[-+*/%<>=(),.])"""
+)
+
+
+class QueryRefused(GridSightError):
+    """A query that is not a single whitelisted read-only SELECT over the view."""
+
+
+@dataclass(frozen=True)
+class ViewColumn:
+    name: str  # the header, also the SQL column name (double-quoted)
+    data: Range  # its data cells on the sheet (evidence)
+
+
+@dataclass
+class View:
+    """The table's data rows in an in-memory sqlite database, one SQL column per sheet column."""
+
+    sheet: Sheet
+    columns: list[ViewColumn]
+    conn: sqlite3.Connection
+    rows: int
+    lock: threading.Lock
+
+    def column(self, name: str) -> ViewColumn:
+        return next(c for c in self.columns if c.name == name)
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _cell(v: Any) -> Any:
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, dt.datetime | dt.date):
+        return v.isoformat()
+    return v
+
+
+_VIEWS: OrderedDict[tuple[int, str], tuple[Sheet, View]] = OrderedDict()
+_VIEWS_LOCK = threading.Lock()
+
+
+def view_of(sheet: Sheet, names: list[str], data: list[Range]) -> View:
+    """The view of the columns ``names`` whose data cells are ``data`` (cached: sheets are immutable)."""
+    key = (id(sheet), ";".join(r.ref() for r in data))
+    with _VIEWS_LOCK:
+        hit = _VIEWS.get(key)
+        if hit is not None and hit[0] is sheet:
+            _VIEWS.move_to_end(key)
+            return hit[1]
+    seen: dict[str, int] = {}
+    cols = []
+    for name, rng in zip(names, data, strict=True):
+        base = name.strip() or "column"
+        seen[base.casefold()] = seen.get(base.casefold(), 0) + 1
+        unique = base if seen[base.casefold()] == 1 else f"{base} ({seen[base.casefold()]})"
+        cols.append(ViewColumn(unique, rng))
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    conn.execute(f"CREATE TABLE {TABLE} ({', '.join(quote(c.name) for c in cols)})")
+    columns = [[_cell(row[0]) for row in sheet.values(c.data.with_sheet(None))] for c in cols]
+    height = max((len(c) for c in columns), default=0)
+    if cols and height:
+        marks = ", ".join("?" for _ in cols)
+        conn.executemany(f"INSERT INTO {TABLE} VALUES ({marks})", zip(*columns, strict=True))
+    conn.commit()
+    view = View(sheet, cols, conn, height, threading.Lock())
+    with _VIEWS_LOCK:
+        _VIEWS[key] = (sheet, view)
+        while len(_VIEWS) > 8:
+            _VIEWS.popitem(last=False)[1][1].conn.close()
+    return view
+
+
+def check_query(sql: str, view: View) -> list[str]:
+    """The view columns ``sql`` reads, after checking it is one whitelisted SELECT; else QueryRefused."""
+    names = {c.name for c in view.columns}
+    text = sql.strip().removesuffix(";")
+    if "--" in text or "/*" in text:
+        raise QueryRefused("comments are not allowed in a query")
+    pos = 0
+    tokens: list[tuple[str, str]] = []
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise QueryRefused(f"unexpected character {text[pos]!r} in the query")
+        pos = m.end()
+        if m.lastgroup:
+            tokens.append((m.lastgroup, m.group(m.lastgroup)))
+    if not tokens or tokens[0][1].lower() != "select":
+        raise QueryRefused("only SELECT queries run")
+    read: list[str] = []
+    aliases = {
+        w.lower() for i, (k, w) in enumerate(tokens) if k == "word" and i and tokens[i - 1][1].lower() == "as"
+    }
+    for i, (kind, tok) in enumerate(tokens):
+        if kind == "qid":
+            col = tok[1:-1].replace('""', '"')
+            if col not in names:
+                raise QueryRefused(f"the query names a column the table does not have: {col!r}")
+            read.append(col)
+        elif kind == "word":
+            low = tok.lower()
+            nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
+            if nxt == "(" and low not in FUNCTIONS and low not in ("in", "exists"):
+                raise QueryRefused(f"the function {tok} is not allowed")
+            if low not in _KEYWORDS and low not in FUNCTIONS and low != TABLE and low not in aliases:
+                raise QueryRefused(f"the word {tok!r} is not allowed in a query")
+    return list(dict.fromkeys(read))
+
+
+def _authorize(action: int, arg1: Any, arg2: Any, _db: Any, _trigger: Any) -> int:
+    if action in (sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ):
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_FUNCTION and str(arg2).lower() in FUNCTIONS:
+        return sqlite3.SQLITE_OK
+    return sqlite3.SQLITE_DENY
+
+
+def run_query(sql: str, view: View) -> tuple[list[tuple[Any, ...]], list[str]]:
+    """The rows ``sql`` returns and the columns it read; QueryRefused if it is not allowed, too slow
+    or returns more than ROW_CAP rows."""
+    read = check_query(sql, view)
+    deadline = time.monotonic() + TIME_CAP_S
+    with view.lock:
+        view.conn.set_authorizer(_authorize)
+        view.conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+        try:
+            cur = view.conn.execute(sql)
+            rows = cur.fetchmany(ROW_CAP + 1)
+        except sqlite3.DatabaseError as exc:
+            if time.monotonic() > deadline:
+                raise QueryRefused(f"the query ran longer than {TIME_CAP_S:.0f} s") from exc
+            raise QueryRefused(f"the query failed: {exc}") from exc
+        finally:
+            view.conn.set_progress_handler(None, 0)
+            view.conn.set_authorizer(None)
+    if len(rows) > ROW_CAP:
+        raise QueryRefused(f"the query returns more than {ROW_CAP:,} rows")
+    return rows, read
