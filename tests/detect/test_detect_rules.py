@@ -160,6 +160,16 @@ CASES = [
         ["A1:D6"],
     ),
     (
+        "a new header row under values, no gap (K.2): two tables; the line above it is a title",
+        {
+            **_table(1, "A", 3, ("Channel", "Gain", "Offset")),
+            "A5": "*** End of header ***",
+            **_table(6, "A", 4, ("Time", "Vout", "Vneg", "Comment")),
+            **{f"D{r}": None for r in range(7, 11)},
+        },
+        ["A1:C4", "A6:C10"],
+    ),
+    (
         "the same sub-labels under two groups do not make a copy of the table",
         {
             "B1": "Sales",

@@ -432,7 +432,7 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
         and not any(sk.box.rows_overlap(p.box) and sk.box.cols_overlap(p.box) for sk in tables)
     ]
     _attach_labels(tables, free)
-    return [t for sk in tables for t in _split_copies(g, sk, text_at)]
+    return [t for sk in tables for part in _split_at_headers(g, sk) for t in _split_copies(g, part, text_at)]
 
 
 def _row_group(peeled: list[Piece], j: int, used: set[int], table: Box) -> list[int]:
@@ -476,6 +476,50 @@ def _attach_labels(tables: list[Skeleton], free: list[Piece]) -> None:
     for sk in tables:
         sk.titles.sort()
         sk.notes.sort()
+
+
+def _interrupting_header(g: CellGrid, box: Box) -> int | None:
+    """The first row inside ``box`` that heads the values below it while the rows above hold values
+    in its columns: a new table's header, stacked without a gap (appendix K.2: tables separated
+    only by a header row). Lone label lines just above it go with it."""
+    sub = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
+    n_text, n_val = (sub == TEXT).sum(axis=1), (sub == VALUE).sum(axis=1)
+    for i in np.flatnonzero((n_text >= 2) & (n_val == 0)):
+        r = int(i) + box.top
+        if r < box.top + 2 or r >= box.bottom:
+            continue
+        above = r - 1
+        while above > box.top and (n_val[above - box.top] == 0 and n_text[above - box.top] <= 1):
+            above -= 1  # skip blank rows and lone label lines
+        over_values = (sub[r - box.top] == TEXT) & (sub[above - box.top] == VALUE)
+        names = g.label_ids[r, box.left : box.right + 1][over_values]
+        if len(set(names.tolist())) < 2:
+            continue  # one word repeated (``Time Time Time``) is a row of data, not column names
+        if is_header_row(g, Box(r, box.left, box.bottom, box.right), r):
+            return r
+    return None
+
+
+def _split_at_headers(g: CellGrid, sk: Skeleton) -> list[Skeleton]:
+    """Cut a skeleton above every header row that interrupts its values."""
+    r = _interrupting_header(g, sk.box)
+    if r is None:
+        return [sk]
+    box = sk.box
+    cut = r
+    while cut - 1 > box.top and is_text_line(g, box, cut - 1):
+        cut -= 1
+    upper = _tighten(g, Box(box.top, box.left, cut - 1, box.right))
+    lower = _tighten(g, Box(r, box.left, box.bottom, box.right))
+    if upper is None or lower is None:
+        return [sk]
+    titles = [Box(x, box.left, x, box.right) for x in range(cut, r)]
+    parts = []
+    for i, part in enumerate((upper, lower)):
+        trimmed, residue = _trim_residue(g, part)  # edges the whole did not show (a hollow column)
+        notes = [x.box for x in residue] + (sk.notes if i else [])
+        parts.append(Skeleton(trimmed, [Piece(trimmed, False)], titles if i else sk.titles, notes))
+    return [parts[0], *_split_at_headers(g, parts[1])]
 
 
 def _split_copies(g: CellGrid, sk: Skeleton, text_at: TextAt) -> list[Skeleton]:
