@@ -82,7 +82,13 @@ def test_bench_on_a_written_corpus(mini_corpus: Path, tmp_path: Path) -> None:
     assert s["aggregate_ratio"] == round(s["vanilla_tokens"] / s["compressed_tokens"], 3)
     assert s["aggregate_ratio"] > 10
     assert s["ratio_vanilla"] == 1.0
-    assert s["ratio_anchors_index_aggregate"] == s["aggregate_ratio"]
+    assert s["ratio_anchors_index_aggregate_semantic"] == s["aggregate_ratio"]  # the default
+    assert s["aggregate_ratio"] > s["ratio_anchors_index_aggregate"]  # the paper's three modules
+    assert s["ratio_no_lists"] < s["aggregate_ratio"]
+    assert s["text_coverage"] < s["text_coverage_lossless"] == 1.0  # semantic hid some row labels
+    # detection on the decoded encoding, with and without semantic compression, beside the sheet's own
+    assert {f"eob{k}_f1_{v}" for k in (0, 2) for v in ("sheet", "lossless", "semantic")} <= set(s)
+    assert doc["detection"]["sheets"] == 2 and doc["detection"]["failures"] == []
     assert doc["retention"]["skipped"] == 0 and doc["retention"]["missed"] == []
     assert {r["file"] for r in doc["rows"]} == {"tasi/xlsx/a.xlsx", "fuste/csv/b.csv"}
 
@@ -109,7 +115,8 @@ def test_bench_on_the_shared_corpus(corpus: Path, tmp_path: Path) -> None:
     s = json.loads(out.read_text())["summary"]
     assert s["sheets"] == 49 and s["labelled_tables"] == 61
     assert s["boundary_retention"] >= 0.99
-    assert s["aggregate_ratio"] > s["ratio_anchors_index"] > s["ratio_index"] > 1.0
+    assert s["aggregate_ratio"] > s["ratio_anchors_index_aggregate"] > s["ratio_anchors_index"] > 1.0
+    assert s["eob0_f1_semantic"] >= s["eob0_f1_lossless"] - 0.02  # semantic's default rests on this
 
 
 def test_a_peer_process_that_dies_costs_one_sheet_not_the_run(tmp_path: Path) -> None:

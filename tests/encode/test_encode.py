@@ -26,9 +26,8 @@ def test_vanilla_is_the_papers_format() -> None:
         "|A1,Year|B1,Profit|C1, |\n|A2,2023|B2,1.50|C2, |\n|A3,2024|B3, |C3,a|b|\n"
     )
     assert vanilla_encoding(sheet, formats=True).splitlines()[1] == "|A2,2023|B2,1.50,0.00|C2, |"
-    assert encode_sheet(sheet, EncodeOptions(anchors=False, index=False, aggregate=False)).text == (
-        vanilla_encoding(sheet)
-    )
+    vanilla = EncodeOptions(anchors=False, index=False, aggregate=False, semantic=False)
+    assert encode_sheet(sheet, vanilla).text == vanilla_encoding(sheet)
 
 
 def test_vanilla_starts_at_the_used_range() -> None:
@@ -40,18 +39,14 @@ def test_all_modules_on_two_tables(two_tables: Sheet) -> None:
     enc = encode_sheet(two_tables)
     assert enc.text == (
         "A1 Sales report 2024\n"
-        "A3 Region\n"
-        "B3 Units\n"
-        "C3 Price\n"
-        "A4,A8,A10 North\n"
+        "A3:C3 Region|Units|Price\n"  # a header row of values that occur once: one list line
+        "A4 North\n"
         "B4:B13,B18:B19 {IntNum}\n"
         "C4:C13 {FloatNum}\n"
-        "A5,A11 South\n"
-        "A6,A12 East\n"
-        "A7,A9,A13 West\n"
+        "A5:A12 {Text}\n"  # semantic: the row labels between the first and the last
+        "A13 West\n"
         "A15 Source: internal\n"
-        "A17 Year\n"
-        "B17 Total\n"
+        "A17:B17 Year|Total\n"
         "A18:A19 {Year}\n"
     )
     assert (enc.rows, enc.cols, enc.kept_rows, enc.kept_cols) == (69, 3, 19, 3)
@@ -66,8 +61,24 @@ def test_all_modules_on_two_tables(two_tables: Sheet) -> None:
     assert two_tables.cell(enc.address_map.to_original("A15").top, 0).value == "Source: internal"
 
 
+def test_without_semantic_every_row_label_is_kept(two_tables: Sheet) -> None:
+    assert encode_sheet(two_tables, EncodeOptions(semantic=False)).text == (
+        "A1 Sales report 2024\n"
+        "A3:C3 Region|Units|Price\n"
+        "A4,A8,A10 North\n"
+        "B4:B13,B18:B19 {IntNum}\n"
+        "C4:C13 {FloatNum}\n"
+        "A5,A11 South\n"
+        "A6,A12 East\n"
+        "A7,A9,A13 West\n"
+        "A15 Source: internal\n"
+        "A17:B17 Year|Total\n"
+        "A18:A19 {Year}\n"
+    )
+
+
 def test_original_addresses_are_the_sheets_own(two_tables: Sheet) -> None:
-    enc = encode_sheet(two_tables, EncodeOptions(addresses="original"))
+    enc = encode_sheet(two_tables, EncodeOptions(addresses="original", semantic=False))
     lines = enc.text.splitlines()
     assert "A4,A8,A60 North" in lines
     assert "B4:B8,B59:B63,B68:B69 {IntNum}" in lines
@@ -86,15 +97,17 @@ def test_no_index_keeps_rows_and_writes_aggregates_once(two_tables: Sheet) -> No
     lines = text.splitlines()
     assert lines[0] == "|A1,Sales report 2024|B1, |C1, |"
     assert lines[3] == "|A4,North|B4:B13,{IntNum}|C4:C13,{FloatNum}|"
-    assert lines[4] == "|A5,South|"
+    assert lines[4] == "|A5:A12,{Text}|"  # semantic: row labels written once, like aggregates
+    assert lines[5] == "||"  # every cell of row 6 is inside a rectangle written above
+    assert lines[12] == "|A13,West|"
     assert lines[17] == "|A18:A19,{Year}|B18:B19,{IntNum}|C18, |"
     assert len(lines) == 19
 
 
 def test_no_aggregate_keeps_every_value(two_tables: Sheet) -> None:
-    text = encode_sheet(two_tables, EncodeOptions(aggregate=False)).text
-    assert "B4 10\n" in text
-    assert "C13 60.25\n" in text  # compact row 13 = original row 63: 1.25 + 59
+    text = encode_sheet(two_tables, EncodeOptions(aggregate=False, semantic=False)).text
+    assert "B4:C4 10|1.25\n" in text  # rows are listed first: one line per record
+    assert "B13:C13 69|60.25\n" in text  # compact row 13 = original row 63: 59 + 10, 1.25 + 59
     assert "{" not in text
 
 
@@ -150,12 +163,12 @@ def _original_cells(sheet: Sheet) -> dict[tuple[int, int], str]:
 
 
 def test_inverted_index_is_lossless_on_a_real_file(budget: Sheet) -> None:
-    enc = encode_sheet(budget, EncodeOptions(anchors=False, aggregate=False))
+    enc = encode_sheet(budget, EncodeOptions(anchors=False, aggregate=False, semantic=False))
     assert decode_index(enc.text) == _original_cells(budget)
 
 
 def test_inverted_index_with_extraction_decodes_to_the_kept_cells(budget: Sheet) -> None:
-    enc = encode_sheet(budget, EncodeOptions(aggregate=False))
+    enc = encode_sheet(budget, EncodeOptions(aggregate=False, semantic=False))
     decoded = decode_index(enc.text)
     original = _original_cells(budget)
     mapped = {}
@@ -203,7 +216,9 @@ def test_values_round_trip_through_the_index(value: str) -> None:
         ({"A1": "14:30", "A2": "9:05"}, {}, "A1:A2 {TimeData}\n"),
         ({"A1": "$3.50", "A2": "$4"}, {}, "A1:A2 {CurrencyData}\n"),
         ({"A1": 3, "A2": 4.5}, {}, "A1:A2 {FloatNum}\n"),
-        ({"A1": True, "A2": False}, {}, "A1 TRUE\nA2 FALSE\n"),
+        ({"A1": True, "A2": False}, {}, "A1:A2 TRUE|FALSE\n"),
+        ({"A1": "0.326*", "A2": "0.5**"}, {}, "A1:A2 {FloatNum}\n"),  # significance stars
+        ({"A1": "x", "A2": "   ", "A3": "y"}, {}, "A1:A3 x||y\n"),  # spaces look empty
         ({"A1": CellError("#DIV/0!"), "A2": CellError("#DIV/0!")}, {}, "A1:A2 #DIV/0!\n"),
     ],
 )
@@ -250,16 +265,18 @@ def test_all_16384_columns() -> None:
     sheet = Sheet.from_cells("Wide", cells)
     enc = encode_sheet(sheet)
     assert enc.cols == 16_384
-    assert enc.text.startswith("A1 h0\nB1 h1\n")
+    assert enc.text.startswith("A1:J1 h0|h1|h2|h3|h4|h16379|h16380|h16381|h16382|h16383\n")
     assert enc.translate(f"{enc.text.splitlines()[-1].split(' ')[0].split(':')[-1]}").endswith("4")
 
 
 def test_huge_text_cell_is_encoded_whole() -> None:
     big = "x" * 32_767
     sheet = Sheet.from_cells("S", {"A1": big, "A2": 1})
-    enc = encode_sheet(sheet)
+    enc = encode_sheet(sheet, EncodeOptions(semantic=False))
     assert enc.text == f"A1 {big}\nA2 {{IntNum}}\n"
-    assert decode_index(encode_sheet(sheet, EncodeOptions(aggregate=False)).text)[(0, 0)] == big
+    lossless = EncodeOptions(aggregate=False, semantic=False)
+    assert decode_index(encode_sheet(sheet, lossless).text)[(0, 0)] == big
+    assert encode_sheet(sheet).text == f"A1 {'x' * 40}…\nA2 {{IntNum}}\n"  # semantic: cut at 40
 
 
 def test_decode_rejects_malformed_text() -> None:

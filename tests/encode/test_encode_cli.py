@@ -18,27 +18,16 @@ def run(*args: str) -> tuple[int, str, str]:
 
 BUDGET_TEXT = """\
 B2 Budget 2024
-B4 Item
-C4 Cost
-D4 Share
-E4 Due
+B4:E4 Item|Cost|Share|Due
 B5 Item 1
 C5:C14 {#,##0.00}
 D5:D14 {0%}
 E5:E14 {yyyy-mm-dd}
-B6 Item 2
-B7 Item 3
-B8 Item 4
-B9 Item 5
-B10 Item 26
-B11 Item 27
-B12 Item 28
-B13 Item 29
-B14 Item 30
+B6:B14 {Text}
 B15 Total
 C15 =SUM(C5:C14)
-B17 Note: figures\\nare estimates | unaudited
--- Budget: 1,057 -> 137 cl100k tokens (7.7x); kept 16/36 rows, 4/4 columns
+B17 Note: figures\\nare estimates \\| unaudited
+-- Budget: 1,057 -> 86 cl100k tokens (12.3x); kept 16/36 rows, 4/4 columns
 -- address map (compact = original): rows 10:17 = 30:37
 """
 
@@ -53,13 +42,13 @@ def test_encode_json(styled_book: Path) -> None:
     code, out, _ = run("encode", str(styled_book), "--sheet", "budget", "--format", "json")
     assert code == 0
     doc = json.loads(out)
-    assert (doc["modules"], doc["k"], doc["addresses"]) == ("anchors+index+aggregate", 4, "compact")
+    assert (doc["modules"], doc["k"], doc["addresses"]) == ("anchors+index+aggregate+semantic", 4, "compact")
     sheet = doc["sheets"][0]
     assert {k: sheet[k] for k in ("sheet", "vanilla_tokens", "compressed_tokens", "ratio")} == {
         "sheet": "Budget",
         "vanilla_tokens": 1057,
-        "compressed_tokens": 137,
-        "ratio": 7.715,
+        "compressed_tokens": 86,
+        "ratio": 12.291,
     }
     assert (sheet["rows"], sheet["cols"], sheet["kept_rows"], sheet["kept_cols"]) == (36, 4, 16, 4)
     assert sheet["address_map"] == {
@@ -74,11 +63,26 @@ def test_encode_json(styled_book: Path) -> None:
 @pytest.mark.parametrize(
     ("flags", "first_lines"),
     [
-        (["--no-anchors"], ["B2 Budget 2024", "B4 Item"]),
-        (["--no-aggregate", "--k", "0"], ["B2 Budget 2024", "B4 Item", "C4 Cost"]),
+        (["--no-anchors"], ["B2 Budget 2024", "B4:E4 Item|Cost|Share|Due", "B5 Item 1", "C5:C34 {#,##0.00}"]),
+        (
+            ["--no-aggregate", "--k", "0"],
+            ["B2 Budget 2024", "B4:E4 Item|Cost|Share|Due", "B5:B7 Item 1|Item 30|Total"],
+        ),
         (["--no-index"], ["|B2,Budget 2024|C2, |D2, |E2, |", "|B3, |C3, |D3, |E3, |"]),
         (["--no-anchors", "--no-index", "--no-aggregate"], ["|B2,Budget 2024|C2, |D2, |E2, |"]),
-        (["--addresses", "original"], ["B2 Budget 2024", "B4 Item"]),
+        (
+            ["--addresses", "original"],
+            ["B2 Budget 2024", "B4:E4 Item|Cost|Share|Due", "B5 Item 1", "C5:C9,C30:C34 {#,##0.00}"],
+        ),
+        (["--no-lists"], ["B2 Budget 2024", "B4 Item", "C4 Cost"]),
+        (
+            ["--no-semantic"],
+            [
+                "B2 Budget 2024",
+                "B4:E4 Item|Cost|Share|Due",
+                "B5:B15 Item 1|Item 2|Item 3|Item 4|Item 5|Item 26|Item 27|Item 28|Item 29|Item 30|Total",
+            ],
+        ),
     ],
 )
 def test_switches(styled_book: Path, flags: list[str], first_lines: list[str]) -> None:
@@ -93,10 +97,13 @@ def test_switch_results_differ_as_expected(styled_book: Path) -> None:
         return int(json.loads(out)["sheets"][0]["compressed_tokens"])
 
     full = tokens()
-    assert tokens("--no-anchors") > full
+    assert (full, tokens("--no-semantic"), tokens("--no-lists")) == (86, 115, 90)
     assert tokens("--no-aggregate") > full
     assert tokens("--no-index") > full
-    assert tokens("--no-anchors", "--no-index", "--no-aggregate") == 1057  # vanilla
+    # semantic summarises the dropped rows' labels too; without it, anchors are what saves tokens
+    assert tokens("--no-anchors") == full
+    assert tokens("--no-anchors", "--no-semantic") > tokens("--no-semantic")
+    assert tokens("--no-anchors", "--no-index", "--no-aggregate", "--no-semantic") == 1057  # vanilla
 
 
 def test_every_sheet_and_empty_ones(tmp_path: Path) -> None:
@@ -121,9 +128,8 @@ def test_ragged_csv_with_error_values(tmp_path: Path) -> None:
     path.write_text("Name,Score\nAna,3,extra\nBo\n,,,,\nCy,#DIV/0!\n", encoding="utf-8")
     code, out, _ = run("encode", str(path))
     assert code == 0
-    assert out.splitlines()[:8] == [
-        "A1 Name",
-        "B1 Score",
+    assert out.splitlines()[:7] == [
+        "A1:B1 Name|Score",
         "A2 Ana",
         "B2 {IntNum}",
         "C2 extra",

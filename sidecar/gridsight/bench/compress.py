@@ -23,7 +23,7 @@ import tempfile
 import time
 import venv
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,14 @@ import numpy as np
 from rich.console import Console
 
 from gridsight.bench._common import BenchResult, corpus_options, emit, resolve_corpus, run_json_child
-from gridsight.encode import EncodeOptions, cl100k_tokens, encode_sheet, find_anchors, vanilla_encoding
+from gridsight.encode import (
+    EncodeOptions,
+    cl100k_tokens,
+    decode_sheet,
+    encode_sheet,
+    find_anchors,
+    vanilla_encoding,
+)
 from gridsight.encode._cells import display_block
 from gridsight.encode.cli import module_options, options_from
 from gridsight.errors import GridSightError
@@ -54,6 +61,8 @@ class LabelledTable:
     file: Path
     sheet: str | None  # None: the file's only/first sheet (CSV)
     rng: Range
+    #: Tasi form: annotators labelled only some tables (detections elsewhere are unjudged).
+    partial: bool = False
 
 
 def _find_file(folder: Path, name: str) -> Path | None:
@@ -81,7 +90,7 @@ def load_labels(root: Path) -> list[LabelledTable]:
                 continue
             for t in entry.get("tables") or []:
                 if isinstance(t, dict) and t.get("range"):
-                    out.append(LabelledTable(path, t.get("sheet"), Range.parse(str(t["range"]))))
+                    out.append(LabelledTable(path, t.get("sheet"), Range.parse(str(t["range"])), True))
             for reg in entry.get("regions") or []:
                 if not isinstance(reg, dict) or reg.get("region_type") != "Table":
                     continue
@@ -111,13 +120,19 @@ def boundary_lines(sheet: Sheet, rng: Range, keep_rows: np.ndarray, keep_cols: n
 # ----------------------------------------------------------------------------------------------
 # our encoder over the corpus
 
-ABLATION: tuple[tuple[str, EncodeOptions], ...] = tuple(
-    (
-        "+".join(n for n, on in zip(("anchors", "index", "aggregate"), flags, strict=True) if on)
-        or "vanilla",
-        EncodeOptions(anchors=flags[0], index=flags[1], aggregate=flags[2]),
-    )
-    for flags in itertools.product((False, True), repeat=3)
+#: The paper's Table 1 (every combination of its three modules, semantic compression off), then our
+#: additions: the full default, and the default without value lists.
+ABLATION: tuple[tuple[str, EncodeOptions], ...] = (
+    *(
+        (
+            "+".join(n for n, on in zip(("anchors", "index", "aggregate"), flags, strict=True) if on)
+            or "vanilla",
+            EncodeOptions(anchors=flags[0], index=flags[1], aggregate=flags[2], semantic=False),
+        )
+        for flags in itertools.product((False, True), repeat=3)
+    ),
+    ("anchors+index+aggregate+semantic", EncodeOptions()),
+    ("no_lists", EncodeOptions(lists=False)),
 )
 
 
@@ -132,6 +147,7 @@ class SheetRun:
     load_s: float
     text: str = ""
     ablation: dict[str, int] = field(default_factory=dict)
+    lossless_text: str = ""
 
 
 def corpus_files(root: Path) -> list[Path]:
@@ -175,38 +191,42 @@ def run_ours(
                 if name == "vanilla":
                     run.ablation[name] = run.vanilla_tokens
                 else:
-                    run.ablation[name] = cl100k_tokens(
-                        encode_sheet(
-                            s, EncodeOptions(opts.anchors, options.k, opts.index, opts.aggregate)
-                        ).text
-                    )
+                    run.ablation[name] = cl100k_tokens(encode_sheet(s, replace(opts, k=options.k)).text)
             other = "original" if options.addresses == "compact" else "compact"
-            alt = EncodeOptions(options.anchors, options.k, options.index, options.aggregate, addresses=other)
+            alt = replace(options, addresses=other)
             run.ablation[f"{other}_addresses"] = cl100k_tokens(encode_sheet(s, alt).text)
+            run.lossless_text = encode_sheet(s, replace(options, semantic=False)).text
             runs.append(run)
     return runs, failures
 
 
-def retention(root: Path, runs: list[SheetRun], k: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Boundary retention at ``k`` and at each of RETENTION_KS, plus the lines that were dropped."""
+def _labelled_sheets(root: Path, runs: list[SheetRun]) -> list[tuple[LabelledTable, Sheet | None]]:
+    """Each labelled table with the encoded sheet it lies on (None: the file or sheet was not read)."""
     by_file: dict[str, list[SheetRun]] = {}
     for r in runs:
         by_file.setdefault(r.file, []).append(r)
-    labels = load_labels(root)
+    out: list[tuple[LabelledTable, Sheet | None]] = []
+    for lab in load_labels(root):
+        cands = by_file.get(str(lab.file.relative_to(root)), [])
+        if lab.sheet is None:
+            sheet = cands[0].sheet if cands else None
+        else:
+            name = lab.sheet.lower()
+            sheet = next((c.sheet for c in cands if c.sheet.name.lower() == name), None)
+        out.append((lab, sheet))
+    return out
+
+
+def retention(root: Path, runs: list[SheetRun], k: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Boundary retention at ``k`` and at each of RETENTION_KS, plus the lines that were dropped."""
     ks = sorted({*RETENTION_KS, k})
     kept = dict.fromkeys(ks, 0)
     total = 0
     missed: list[dict[str, Any]] = []
     skipped = 0
     anchors_cache: dict[tuple[int, int], Any] = {}
-    for lab in labels:
+    for lab, sheet in _labelled_sheets(root, runs):
         rel = str(lab.file.relative_to(root))
-        cands = by_file.get(rel, [])
-        sheet = None
-        if lab.sheet is None:
-            sheet = cands[0].sheet if cands else None
-        else:
-            sheet = next((c.sheet for c in cands if c.sheet.name.lower() == lab.sheet.lower()), None)
         if sheet is None:
             skipped += 1
             continue
@@ -233,6 +253,65 @@ def retention(root: Path, runs: list[SheetRun], k: int) -> tuple[dict[str, Any],
         "by_k": share,
         "skipped": skipped,
     }, missed
+
+
+# ----------------------------------------------------------------------------------------------
+# what the encoding leaves for table detection
+
+#: Rule detection on the sheet itself, and on the sheet decoded from the encoding without / with
+#: semantic compression (the check that decides semantic compression's default).
+DETECT_VARIANTS = ("sheet", "lossless", "semantic")
+
+
+def detection_check(root: Path, runs: list[SheetRun], options: EncodeOptions) -> dict[str, Any]:
+    """EoB-0 / EoB-2 F1 of the rule-based detector (``gridsight.detect``) per variant.
+
+    For ``lossless`` and ``semantic`` the detector reads only what the text says (:func:`decode_sheet`:
+    values, type labels, compact addresses; no styles) and its ranges are mapped back through the
+    address map, so the two differ only by what semantic compression hides. Tasi labels are partial
+    (detections overlapping no label are unjudged), FUSTE labels complete, as in ``bench detect``.
+    A detector that is missing or fails is reported, not fatal.
+    """
+    if not options.index:
+        return {"error": "needs the inverted index (--no-index was given)"}
+    try:
+        from gridsight.detect import Score, detect_tables, eob_score
+    except Exception as exc:  # a sibling package mid-change must not break the encoder's bench
+        return {"error": f"gridsight.detect failed to import ({type(exc).__name__}: {exc})"}
+    per_sheet: dict[int, tuple[Sheet, list[LabelledTable]]] = {}
+    for lab, sheet in _labelled_sheets(root, runs):
+        if sheet is not None:
+            per_sheet.setdefault(id(sheet), (sheet, []))[1].append(lab)
+    zero = Score(0, 0, 0)
+    totals = {v: [zero, zero] for v in DETECT_VARIANTS}
+    failures: list[dict[str, str]] = []
+    for sheet, labs in per_sheet.values():
+        labelled = [lab.rng for lab in labs]
+        partial = any(lab.partial for lab in labs)
+        for variant in DETECT_VARIANTS:
+            try:
+                if variant == "sheet":
+                    found = [t.range for t in detect_tables(sheet).tables]
+                else:
+                    enc = encode_sheet(sheet, replace(options, semantic=variant == "semantic"))
+                    decoded = detect_tables(decode_sheet(enc.text, sheet.name))
+                    found = [enc.address_map.to_original(t.range) for t in decoded.tables]
+            except Exception as exc:  # report the sheet, keep scoring the rest
+                failures.append(
+                    {"sheet": sheet.name, "variant": variant, "error": f"{type(exc).__name__}: {exc}"}
+                )
+                continue
+            predicted = [Range(p.top, p.left, p.bottom, p.right) for p in found]
+            for i, k in enumerate((0, 2)):
+                totals[variant][i] = totals[variant][i] + eob_score(predicted, labelled, k, partial=partial)
+    return {
+        "sheets": len(per_sheet),
+        "tables": sum(len(labs) for _, labs in per_sheet.values()),
+        **{
+            f"eob{k}_f1_{v}": round(totals[v][i].f1, 4) for v in DETECT_VARIANTS for i, k in enumerate((0, 2))
+        },
+        "failures": failures,
+    }
 
 
 # ----------------------------------------------------------------------------------------------
@@ -519,6 +598,8 @@ def run(
         if not runs:
             raise GridSightError(f"no readable spreadsheets under {root}")
         ret, missed = retention(root, runs, options.k)
+        status_ctx.update("detecting tables on the decoded encodings")
+        detection = detection_check(root, runs, options)
         peer_results = run_peers(runs, lambda m: status_ctx.update(m)) if peers else {}
         million: dict[str, Any] = {}
         if cells > 0:
@@ -556,7 +637,14 @@ def run(
     best_name: str | None = None
     best: dict[str, Any] | None = None
     best_any: tuple[str, float] | None = None
-    our_cov = statistics.fmean(text_coverage(_text_values(r.sheet), r.text) for r in runs)
+    values = [_text_values(r.sheet) for r in runs]
+    coverage = [text_coverage(v, r.text) for v, r in zip(values, runs, strict=True)]
+    for row, cov in zip(rows, coverage, strict=True):
+        row["text_coverage"] = cov
+    our_cov = statistics.fmean(coverage)
+    lossless_cov = statistics.fmean(
+        text_coverage(v, r.lossless_text) for v, r in zip(values, runs, strict=True)
+    )
     for peer, res in peer_results.items():
         for variant, v in (res.get("variants") or {}).items():
             row = {
@@ -595,6 +683,8 @@ def run(
         "best_any_peer": best_any[0] if best_any else None,
         "best_any_peer_ratio": round(best_any[1], 3) if best_any else None,
         "text_coverage": round(our_cov, 4),
+        "text_coverage_lossless": round(lossless_cov, 4),
+        **{k: v for k, v in detection.items() if k.startswith("eob")},
         "cells_per_s_with_load": round(n_cells / (enc_s + load_s), 1) if enc_s + load_s > 0 else None,
         "sheets": len(runs),
         "files_failed": len(failures),
@@ -631,6 +721,7 @@ def run(
         extra={
             "ablation": ablation,
             "retention": {**ret, "missed": missed},
+            "detection": detection,
             "peers": peer_results,
             "million_cells": million,
             "failures": failures,
@@ -657,11 +748,14 @@ def command(
     no_anchors: bool,
     no_index: bool,
     no_aggregate: bool,
+    no_lists: bool,
+    no_semantic: bool,
     addresses: str,
     k: int,
     peers: bool,
     cells: int,
 ) -> None:
-    """Compression ratio, Table-1 ablation, boundary retention and speed of the encoder (and peers)."""
-    options = options_from(no_anchors, no_index, no_aggregate, k, addresses)
+    """Compression ratio, Table-1 ablation, boundary retention, detection on the decoded encoding and
+    speed of the encoder (and peers)."""
+    options = options_from(no_anchors, no_index, no_aggregate, k, addresses, no_lists, no_semantic)
     emit(run(corpus, options, peers, cells, Console(stderr=True)), out)

@@ -1,7 +1,7 @@
 """SheetCompressor (SpreadsheetLLM, sections 3.1-3.4): encode a sheet for the model in few tokens.
 
 >>> from gridsight.encode import encode_sheet, EncodeOptions, measure
->>> enc = encode_sheet(sheet)                       # anchors (k=4) + inverted index + aggregation
+>>> enc = encode_sheet(sheet)                       # anchors (k=4), index + lists, aggregation, semantic
 >>> enc.text                                        # 'Year|A1\\n{IntNum}|A2:A9\\n...'
 >>> enc.translate("A2:C9")                          # compact range -> original range text
 >>> measure(sheet).ratio                            # vanilla cl100k tokens / compressed tokens
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridsight.encode._anchors import Anchors, find_anchors
+from gridsight.encode._decode import decode_sheet
 from gridsight.encode._encode import (
     EncodeOptions,
     SheetEncoding,
@@ -107,6 +108,7 @@ __all__ = [
     "TokenCounter",
     "cl100k_tokens",
     "decode_index",
+    "decode_sheet",
     "encode_sheet",
     "escape_value",
     "find_anchors",

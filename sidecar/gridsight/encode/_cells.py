@@ -87,6 +87,20 @@ def display_block(
     return out
 
 
+def valued_cells(sheet: Sheet, rows: IntArray, cols: IntArray) -> npt.NDArray[np.bool_]:
+    """Kept cells that hold a value rather than a label: numbers, dates, booleans, errors, formulas.
+    A row with one of them is a data row (or a total), a row without is a header, title or note."""
+    ix = np.ix_(rows, cols)
+    kinds = sheet.kinds[ix]
+    return (
+        (kinds == Kind.NUMBER)
+        | (kinds == Kind.DATETIME)
+        | (kinds == Kind.BOOL)
+        | (kinds == Kind.ERROR)
+        | (sheet.formula_ids[ix] >= 0)
+    )
+
+
 def merged_mask(sheet: Sheet) -> npt.NDArray[np.bool_]:
     """Local cells that lie inside a merged range (clipped to the arrays)."""
     h, w = sheet.shape

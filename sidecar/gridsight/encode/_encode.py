@@ -9,12 +9,15 @@ Output formats (all addresses are compact-sheet addresses; :class:`AddressMap` m
   left out. Aggregated cells show their number-format string or type label in braces:
   ``C2:C40 {#,##0.00}`` / ``B2:B40 {IntNum}``. Addresses come first and a space separates them from
   the value: cl100k then merges the space into the value's first token, ~9% fewer tokens than the
-  paper's ``(value|A1)`` on the shared corpus, at no loss.
+  paper's ``(value|A1)`` on the shared corpus, at no loss;
+* value lists (:mod:`gridsight.encode._lists`): a run of cells whose values occur once is one line,
+  its range then the values in order, ``A3:C3 Region|Units|Price`` (an empty item is an empty cell).
 
 Values are escaped so that decoding is exact: backslash, newline and carriage return become ``\\\\``,
-``\\n``, ``\\r``, and a literal value starting with ``{`` gets a leading backslash. The address list is
-everything before the first space of a line (addresses never hold spaces); the value is the rest,
-leading spaces included.
+``\\n``, ``\\r``, in the index ``|`` becomes ``\\|``, and a literal value starting with ``{`` gets a
+leading backslash. The address list is everything before the first space of a line (addresses never
+hold spaces); the value is the rest, leading spaces included. A line whose value holds an unescaped
+``|`` is a list.
 """
 
 from __future__ import annotations
@@ -28,13 +31,16 @@ import numpy as np
 import numpy.typing as npt
 
 from gridsight.encode._anchors import find_anchors
-from gridsight.encode._cells import display_block
+from gridsight.encode._cells import display_block, signatures, valued_cells
+from gridsight.encode._lists import list_signatures, value_lists
 from gridsight.encode._rects import BOTTOM, KEY, LEFT, RIGHT, TOP, rectangles
 from gridsight.encode._remap import AddressMap, AxisMap
+from gridsight.encode._semantic import semantic_compress
 from gridsight.encode._types import (
     DataType,
     format_type,
     harmonize_columns,
+    harmonize_whole_columns,
     number_types,
     recognize_text,
     short_format,
@@ -59,6 +65,11 @@ class EncodeOptions:
     k: int = 4
     index: bool = True
     aggregate: bool = True
+    #: Index only: runs of cells whose values occur once become one line ``A3:C3 a|b|c`` (lossless).
+    lists: bool = True
+    #: Lossy: row labels of data blocks summarised as ``{Text}``, long text cut, one number type per
+    #: column (see ``_semantic``). On by default: it cost no detection on the shared corpus.
+    semantic: bool = True
     #: Vanilla only: append each cell's number format (``|A1,0.5,0%|``); the paper found it hurts.
     formats: bool = False
     #: ``compact``: kept rows/columns renumbered contiguously (section 3.2), mapped back by the
@@ -73,11 +84,14 @@ class EncodeOptions:
 
     @property
     def label(self) -> str:
-        parts = [
-            p
-            for p, on in (("anchors", self.anchors), ("index", self.index), ("aggregate", self.aggregate))
-            if on
-        ]
+        """``anchors+index+aggregate`` style; ``index`` without value lists reads ``index(no lists)``."""
+        mods = (
+            ("anchors", self.anchors),
+            ("index" if self.lists else "index(no lists)", self.index),
+            ("aggregate", self.aggregate),
+            ("semantic", self.semantic),
+        )
+        parts = [p for p, on in mods if on]
         return "+".join(parts) if parts else "vanilla"
 
 
@@ -101,12 +115,15 @@ class SheetEncoding:
         return self.address_map.translate(ref)
 
 
-def escape_value(text: str) -> str:
-    """Make a cell value one unambiguous line (see the module docstring)."""
+def escape_value(text: str, *, bar: bool = False) -> str:
+    """Make a cell value one unambiguous line (see the module docstring); ``bar`` also escapes ``|``,
+    the separator of value lists and of the row-major layout."""
     if "\\" in text:
         text = text.replace("\\", "\\\\")
     if "\n" in text or "\r" in text:
         text = text.replace("\n", "\\n").replace("\r", "\\r")
+    if bar and "|" in text:
+        text = text.replace("|", "\\|")
     if text.startswith("{"):
         text = "\\" + text
     return text
@@ -157,8 +174,9 @@ def vanilla_encoding(sheet: Sheet, *, formats: bool = False) -> str:
     return "".join(lines)
 
 
-def _plain_number_types(sheet: Sheet) -> npt.NDArray[np.uint8]:
-    """Types of the General-formatted numbers over the *whole* sheet, harmonised per column run.
+def _plain_number_types(sheet: Sheet, whole_columns: bool = False) -> npt.NDArray[np.uint8]:
+    """Types of the General-formatted numbers over the *whole* sheet, harmonised per column run
+    (``whole_columns``: per column, see :func:`harmonize_whole_columns`).
 
     Harmonising before extraction matters: a column's type is decided by all its values, not by
     the few rows that happen to be kept near anchors."""
@@ -166,10 +184,13 @@ def _plain_number_types(sheet: Sheet) -> npt.NDArray[np.uint8]:
     plain = (sheet.kinds == Kind.NUMBER) & plain_fmt[sheet.format_ids]
     grid = np.zeros(sheet.shape, dtype=np.uint8)
     grid[plain] = number_types(sheet.numbers[plain])
-    return harmonize_columns(grid)
+    grid = harmonize_columns(grid)
+    return harmonize_whole_columns(grid) if whole_columns else grid
 
 
-def _type_tokens(sheet: Sheet, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp]) -> ObjArray:
+def _type_tokens(
+    sheet: Sheet, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp], whole_columns: bool = False
+) -> ObjArray:
     """Per kept cell: the aggregation token (number format string or type label) or None."""
     ix = np.ix_(rows, cols)
     kinds = sheet.kinds[ix]
@@ -189,7 +210,7 @@ def _type_tokens(sheet: Sheet, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.
         out[dates] = _DATE_LABEL
         plain &= ~dates
         if plain.any():
-            grid = _plain_number_types(sheet)[ix]
+            grid = _plain_number_types(sheet, whole_columns)[ix]
             out[plain] = _TYPE_LABELS[grid[plain]]
     text = kinds == Kind.TEXT
     if text.any():
@@ -223,7 +244,7 @@ def _keys(texts: ObjArray, tokens: ObjArray | None) -> tuple[npt.NDArray[np.int6
         elif u.startswith(_TYPE_MARK):
             labels.append("{" + u[1:] + "}")
         else:
-            labels.append(escape_value(u))
+            labels.append(escape_value(u, bar=True))
     return ids.reshape(texts.shape), labels, empty_key
 
 
@@ -284,26 +305,43 @@ class _Placement:
         return out
 
 
-def _index_text(rects: npt.NDArray[np.int64], labels: list[str], place: _Placement) -> str:
-    if rects.shape[0] == 0:
+def _index_text(
+    rects: npt.NDArray[np.int64],
+    labels: list[str],
+    place: _Placement,
+    lists: npt.NDArray[np.int64] | None = None,
+    keys: npt.NDArray[np.int64] | None = None,
+    empty_key: int = -1,
+) -> str:
+    """Index lines (one per key, addresses row-major) and list lines, ordered by their first cell
+    (every line starts at a different cell: list cells are not in ``rects``)."""
+    width = max(int(keys.shape[1]) if keys is not None else 0, 1)
+    lines: list[str] = []
+    positions: list[npt.NDArray[np.int64]] = []
+    if rects.shape[0]:
+        refs = place.refs(rects)
+        kcol = rects[:, KEY]
+        order = np.argsort(kcol, kind="stable")  # rects are row-major, so each key's refs stay row-major
+        sorted_keys = kcol[order]
+        starts = np.concatenate(([0], np.flatnonzero(np.diff(sorted_keys)) + 1))
+        ends = np.concatenate((starts[1:], [order.size]))
+        first = order[starts]  # each key's first rectangle in row-major order
+        positions.append(rects[first, TOP] * width + rects[first, LEFT])
+        ordered = [refs[i] for i in order.tolist()]
+        for a, b, k in zip(starts.tolist(), ends.tolist(), sorted_keys[starts].tolist(), strict=True):
+            ref_text = ordered[a] if b - a == 1 else ",".join(ordered[a:b])
+            lines.append(f"{ref_text} {labels[k]}\n")
+    if lists is not None and lists.shape[0] and keys is not None:
+        list_refs = place.refs(np.concatenate((lists, np.zeros((lists.shape[0], 1), np.int64)), axis=1))
+        for (t, left, b, r), ref in zip(lists.tolist(), list_refs, strict=True):
+            cells = keys[t : b + 1, left : r + 1].ravel().tolist()
+            items = "|".join("" if k == empty_key else labels[k] for k in cells)
+            lines.append(f"{ref} {items}\n")
+        positions.append(lists[:, 0] * width + lists[:, 1])
+    if not lines:
         return ""
-    refs = place.refs(rects)
-    keys = rects[:, KEY]
-    order = np.argsort(keys, kind="stable")  # rects are row-major, so each key's refs stay row-major
-    sorted_keys = keys[order]
-    starts = np.concatenate(([0], np.flatnonzero(np.diff(sorted_keys)) + 1))
-    ends = np.concatenate((starts[1:], [order.size]))
-    first = order[starts]  # each key's first rectangle in row-major order
-    group_order = np.argsort(first, kind="stable")
-    ordered = [refs[i] for i in order.tolist()]
-    key_list = sorted_keys[starts].tolist()
-    s_list, e_list = starts.tolist(), ends.tolist()
-    lines = []
-    for g in group_order.tolist():
-        a, b = s_list[g], e_list[g]
-        ref_text = ordered[a] if b - a == 1 else ",".join(ordered[a:b])
-        lines.append(f"{ref_text} {labels[key_list[g]]}\n")
-    return "".join(lines)
+    order_all = np.argsort(np.concatenate(positions), kind="stable").tolist()
+    return "".join([lines[i] for i in order_all])
 
 
 def _grid_text(
@@ -406,7 +444,7 @@ def encode_sheet(sheet: Sheet, options: EncodeOptions | None = None) -> SheetEnc
     ident = AddressMap(sheet.name, AxisMap.identity(), AxisMap.identity())
     if h == 0 or w == 0:
         return SheetEncoding(sheet.name, "", opts, ident, 0, 0, 0, 0, 0)
-    if not (opts.anchors or opts.index or opts.aggregate):
+    if not (opts.anchors or opts.index or opts.aggregate or opts.semantic):
         text = vanilla_encoding(sheet, formats=opts.formats)
         return SheetEncoding(sheet.name, text, opts, ident, h, w, h, w, h * w, h * w)
     if opts.anchors:
@@ -426,16 +464,29 @@ def encode_sheet(sheet: Sheet, options: EncodeOptions | None = None) -> SheetEnc
     else:
         place = _Placement(r0 + rows.astype(np.int64), c0 + cols.astype(np.int64))
         amap = ident  # every printed address is already the original one
-    tokens = _type_tokens(sheet, rows, cols) if opts.aggregate else None
+    tokens = _type_tokens(sheet, rows, cols, opts.semantic) if opts.aggregate else None
     texts = display_block(sheet, rows, cols, skip=None if tokens is None else tokens != None)  # noqa: E711
     if compact and not amap.is_identity:
         _readdress_formulas(sheet, rows, cols, texts, amap)
+    if tokens is not None:
+        _blank_out_spaces(sheet, rows, cols, texts)
+    codes = signatures(sheet)[np.ix_(rows, cols)] if opts.semantic or (opts.index and opts.lists) else None
+    if opts.semantic and codes is not None:
+        if tokens is None:
+            tokens = np.full(texts.shape, None, dtype=object)
+        semantic_compress(sheet, rows, cols, texts, tokens, codes)
     if tokens is not None:
         tokens[texts == ""] = None
     keys, labels, empty_key = _keys(texts, tokens)
     if opts.index:
         rects = rectangles(keys, skip=empty_key)
-        text = _index_text(rects, labels, place)
+        lists = None
+        if opts.lists:
+            literal = np.array([not lab.startswith("{") for lab in labels], dtype=bool)
+            assert codes is not None
+            roles = list_signatures(codes, valued_cells(sheet, rows, cols))
+            rects, lists = value_lists(keys, rects, literal, empty_key, roles, place.row_runs, place.col_runs)
+        text = _index_text(rects, labels, place, lists, keys, empty_key)
     else:
         agg_rects = None
         if tokens is not None:
@@ -446,6 +497,20 @@ def encode_sheet(sheet: Sheet, options: EncodeOptions | None = None) -> SheetEnc
     return SheetEncoding(
         sheet.name, text, opts, amap, h, w, int(rows.size), int(cols.size), h * w, int(rows.size * cols.size)
     )
+
+
+def _blank_out_spaces(
+    sheet: Sheet, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp], texts: ObjArray
+) -> None:
+    """Aggregation shows a text cell of only spaces as empty: it looks empty on screen, and the vanilla
+    encoding already prints it like an empty cell (``|B1, |``). Decided once per distinct string."""
+    if not sheet.texts:
+        return
+    blank = np.array([not t.strip() for t in sheet.texts], dtype=bool)
+    if not blank.any():
+        return
+    ix = np.ix_(rows, cols)
+    texts[(sheet.kinds[ix] == Kind.TEXT) & blank[sheet.text_ids[ix]]] = ""
 
 
 def _readdress_formulas(
@@ -465,10 +530,42 @@ def _readdress_formulas(
         texts[i, j] = cache[f]
 
 
+def _split_items(value: str) -> list[str] | None:
+    """A list line's items (still escaped), or None when ``value`` holds no unescaped ``|``."""
+    if "|" not in value:
+        return None
+    items: list[str] = []
+    cur: list[str] = []
+    i = 0
+    while i < len(value):
+        ch = value[i]
+        if ch == "\\" and i + 1 < len(value):
+            cur.append(value[i : i + 2])
+            i += 2
+            continue
+        if ch == "|":
+            items.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    if not items:
+        return None
+    items.append("".join(cur))
+    return items
+
+
 def decode_index(text: str) -> dict[tuple[int, int], str]:
     """Inverse of the inverted-index text: ``{(row, col): value}`` for every encoded cell (0-based,
-    compact coordinates). Type keys come back in braces (``"{IntNum}"``). Raises on malformed lines."""
+    compact coordinates). Type keys come back in braces (``"{IntNum}"``); a list line gives its i-th
+    item to the i-th cell of its range. Raises on malformed lines."""
     cells: dict[tuple[int, int], str] = {}
+
+    def put(n: int, ref: str, r: int, c: int, val: str) -> None:
+        if (r, c) in cells:
+            raise RangeSyntaxError(f"line {n}: {ref} overlaps a cell encoded before")
+        cells[(r, c)] = val
+
     for n, line in enumerate(text.split("\n"), start=1):
         if not line:
             continue
@@ -476,12 +573,22 @@ def decode_index(text: str) -> dict[tuple[int, int], str]:
         if not sep:
             raise RangeSyntaxError(f"line {n} has no space between its addresses and its value")
         is_type = value.startswith("{")
+        items = None if is_type else _split_items(value)
+        if items is not None:
+            rng = Range.parse(refs)
+            if rng.top != rng.bottom and rng.left != rng.right:
+                raise RangeSyntaxError(f"line {n}: a list needs one row or one column, not {refs}")
+            if rng.size != len(items):
+                raise RangeSyntaxError(f"line {n}: {len(items)} items for the {rng.size} cells of {refs}")
+            for i, item in enumerate(items):
+                if item:
+                    r, c = (rng.top, rng.left + i) if rng.top == rng.bottom else (rng.top + i, rng.left)
+                    put(n, refs, r, c, unescape_value(item))
+            continue
         val = value if is_type else unescape_value(value)
         for ref in refs.split(","):
             rng = Range.parse(ref)
             for r in range(rng.top, rng.bottom + 1):
                 for c in range(rng.left, rng.right + 1):
-                    if (r, c) in cells:
-                        raise RangeSyntaxError(f"line {n}: {ref} overlaps a cell encoded before")
-                    cells[(r, c)] = val
+                    put(n, ref, r, c, val)
     return cells

@@ -29,6 +29,16 @@ def module_options(func: Any) -> Any:
                 "--no-aggregate", is_flag=True, help="Skip data-format-aware aggregation (keep every value)."
             ),
             click.option(
+                "--no-lists",
+                is_flag=True,
+                help="Index: one address per value even for runs of values that occur once.",
+            ),
+            click.option(
+                "--no-semantic",
+                is_flag=True,
+                help="Keep every text value whole (no {Text} row labels, no shortened notes).",
+            ),
+            click.option(
                 "--addresses",
                 type=click.Choice(["compact", "original"]),
                 default="compact",
@@ -51,7 +61,13 @@ def module_options(func: Any) -> Any:
 
 
 def options_from(
-    no_anchors: bool, no_index: bool, no_aggregate: bool, k: int, addresses: str = "compact"
+    no_anchors: bool,
+    no_index: bool,
+    no_aggregate: bool,
+    k: int,
+    addresses: str = "compact",
+    no_lists: bool = False,
+    no_semantic: bool = False,
 ) -> EncodeOptions:
     return EncodeOptions(
         anchors=not no_anchors,
@@ -59,6 +75,8 @@ def options_from(
         index=not no_index,
         aggregate=not no_aggregate,
         addresses="original" if addresses == "original" else "compact",
+        lists=not no_lists,
+        semantic=not no_semantic,
     )
 
 
@@ -123,17 +141,19 @@ def command(
     no_anchors: bool,
     no_index: bool,
     no_aggregate: bool,
+    no_lists: bool,
+    no_semantic: bool,
     addresses: str,
     k: int,
     model: str | None,
     fmt: str,
 ) -> None:
-    """Encode a sheet the SpreadsheetLLM way (anchors + inverted index + aggregation).
+    """Encode a sheet the SpreadsheetLLM way (anchors + inverted index + aggregation + semantic).
 
     Addresses in the output are compact-sheet addresses; the JSON's address_map (and
     SheetEncoding.translate) turns any of them into the original sheet's address.
     """
-    opts = options_from(no_anchors, no_index, no_aggregate, k, addresses)
+    opts = options_from(no_anchors, no_index, no_aggregate, k, addresses, no_lists, no_semantic)
     wb = load(path, sheets=[sheet] if sheet else None)
     model_counter: TokenCounter | None = gguf_token_counter(model_path(model)) if model else None
     results = [measure(s, opts, model_counter=model_counter) for s in _sheets(wb, sheet)]
