@@ -46,6 +46,13 @@ D = DataType
         ("1" * 80, D.OTHERS),
         ("May", D.OTHERS),
         ("a@b", D.OTHERS),
+        ("0.326*", D.FLOAT),  # significance stars mark the value, not its kind
+        ("12 **", D.INTEGER),
+        ("5%***", D.PERCENTAGE),
+        ("0.3****", D.OTHERS),  # four stars is not a significance marker
+        ("2019*", D.OTHERS),  # a footnoted year is a label
+        ("*", D.OTHERS),
+        ("Total*", D.OTHERS),
     ],
 )
 def test_recognize_text(text: str, expected: DataType) -> None:

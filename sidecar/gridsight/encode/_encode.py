@@ -40,7 +40,6 @@ from gridsight.encode._types import (
     DataType,
     format_type,
     harmonize_columns,
-    harmonize_whole_columns,
     number_types,
     recognize_text,
     short_format,
@@ -52,6 +51,7 @@ ObjArray = npt.NDArray[np.object_]
 
 _TYPE_LABELS = np.array([t.label for t in DataType], dtype=object)
 _DATE_LABEL = DataType.DATE.label
+_PLAIN_NUMBER = (DataType.INTEGER, DataType.FLOAT)
 
 #: Marks a type/format key among literal keys while keying (never printed).
 _TYPE_MARK = "\x01"
@@ -174,9 +174,8 @@ def vanilla_encoding(sheet: Sheet, *, formats: bool = False) -> str:
     return "".join(lines)
 
 
-def _plain_number_types(sheet: Sheet, whole_columns: bool = False) -> npt.NDArray[np.uint8]:
-    """Types of the General-formatted numbers over the *whole* sheet, harmonised per column run
-    (``whole_columns``: per column, see :func:`harmonize_whole_columns`).
+def _plain_number_types(sheet: Sheet) -> npt.NDArray[np.uint8]:
+    """Types of the General-formatted numbers over the *whole* sheet, harmonised per column run.
 
     Harmonising before extraction matters: a column's type is decided by all its values, not by
     the few rows that happen to be kept near anchors."""
@@ -184,14 +183,17 @@ def _plain_number_types(sheet: Sheet, whole_columns: bool = False) -> npt.NDArra
     plain = (sheet.kinds == Kind.NUMBER) & plain_fmt[sheet.format_ids]
     grid = np.zeros(sheet.shape, dtype=np.uint8)
     grid[plain] = number_types(sheet.numbers[plain])
-    grid = harmonize_columns(grid)
-    return harmonize_whole_columns(grid) if whole_columns else grid
+    return harmonize_columns(grid)
 
 
 def _type_tokens(
-    sheet: Sheet, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp], whole_columns: bool = False
+    sheet: Sheet, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp], coarse: bool = False
 ) -> ObjArray:
-    """Per kept cell: the aggregation token (number format string or type label) or None."""
+    """Per kept cell: the aggregation token (number format string or type label) or None.
+
+    ``coarse`` (semantic compression): a plain number format (``0``, ``#,##0.00``: no currency,
+    percent, date or exponent) shows the type it formats, ``IntNum`` or ``FloatNum``, so a column
+    whose cells carry ``0`` and ``0.00`` or no format at all is one range."""
     ix = np.ix_(rows, cols)
     kinds = sheet.kinds[ix]
     out = np.full(kinds.shape, None, dtype=object)
@@ -202,7 +204,10 @@ def _type_tokens(
         for fid in np.unique(fids[numeric]).tolist():
             fmt = sheet.number_formats[fid]
             sel = numeric & (fids == fid)
-            if format_type(fmt) is not None:
+            ftype = format_type(fmt)
+            if coarse and ftype in _PLAIN_NUMBER:
+                out[sel] = ftype.label
+            elif ftype is not None:
                 out[sel] = short_format(fmt)  # the paper's NFS, without padding and extra sections
             else:
                 plain |= sel
@@ -210,7 +215,7 @@ def _type_tokens(
         out[dates] = _DATE_LABEL
         plain &= ~dates
         if plain.any():
-            grid = _plain_number_types(sheet, whole_columns)[ix]
+            grid = _plain_number_types(sheet)[ix]
             out[plain] = _TYPE_LABELS[grid[plain]]
     text = kinds == Kind.TEXT
     if text.any():

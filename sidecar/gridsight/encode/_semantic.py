@@ -1,19 +1,26 @@
-"""Semantic compression of text cells (SpreadsheetLLM's future work): lossy, and its own switch.
+"""Semantic compression of text cells and number types (SpreadsheetLLM's future work): lossy, its own
+switch (``EncodeOptions.semantic``, ``--no-semantic``).
 
-Two rules, both over the kept cells only:
+Rules, all over the kept cells only:
 
-* **Row labels summarised by type.** In a column, a run of consecutive text cells that each sit in a
-  row holding numbers (the row labels of a data block: districts, countries, sample codes) and look
-  alike (one cell signature) keeps its first and last value; the cells between become ``{Text}``,
-  aggregated into rectangles like numbers are. What the model needs for the layout -- that the
-  block's first column is text, where it starts and ends, what kind of names it holds -- stays; what
-  it loses is which name sits in which row. Header rows (no numbers) and notes are never touched.
+* **Row labels summarised by type.** In a column, a run of at least :data:`MIN_RUN` consecutive text
+  cells that each sit in a row holding a value (the row labels of a data block: districts, countries,
+  sample codes), look alike (one cell signature) and are not all one value keeps its first and last
+  value; the cells between become ``{Text}``, aggregated into rectangles like numbers are. What the
+  model needs for the layout -- that the block's first column is text, where it starts and ends, a
+  sample of what it holds, a closing "Total" -- stays; what it loses is which name sits in which row.
+  Header rows, titles and notes (rows without values) are never touched.
 * **Long text shortened.** A text value longer than :data:`LONG_TEXT` characters (notes, sources,
-  paragraphs of instructions) keeps its first words up to that length and ends in ``…``: the model
-  still sees a note or a title there and what it is about.
+  paragraphs of instructions) keeps its first words up to that length and ends in ``…``.
+* **One number type per column.** IntNum becomes FloatNum in a column that holds FloatNum, and plain
+  number formats (``0``, ``#,##0.00``) show the type they format (``_type_tokens(coarse=True)``);
+  currency, percent, date, time and scientific formats keep their format string.
 
-Every address stays exact; only values change. The default is decided by the benchmark (see
-``gridsight bench compress``: ``ratio_semantic`` and the detection check ``detect_f1_*``).
+Every address stays exact; only values change. Why it is on by default: on the shared corpus it takes
+the aggregate ratio from 15.7x to 20.2x while the rule-based detector, run on the sheet decoded from
+the text, finds the same tables with and without it (``gridsight bench compress``: ``eob0_f1_lossless``
+vs ``eob0_f1_semantic``). Shorter cuts (32 characters) or filling single empty cells inside typed
+blocks did cost detection there and are not done.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gridsight.encode._cells import valued_cells
+from gridsight.encode._types import DataType
 from gridsight.grid import Kind, Sheet
 
 ObjArray = npt.NDArray[np.object_]
@@ -33,6 +41,7 @@ MIN_RUN = 4
 #: Characters a text value keeps before it is cut at a word boundary and ends in '…'.
 LONG_TEXT = 40
 ELLIPSIS = "…"
+INT_LABEL, FLOAT_LABEL = DataType.INTEGER.label, DataType.FLOAT.label
 
 
 def shorten(text: str, limit: int = LONG_TEXT) -> str:
@@ -81,6 +90,18 @@ def _runs_down_columns(
     return long & ~first & ~last
 
 
+def _one_number_type_per_column(tokens: ObjArray) -> None:
+    """Every IntNum of a kept column that holds a FloatNum becomes FloatNum, across the blanks, dashes
+    and notes that split :func:`~gridsight.encode._types.harmonize_columns`' runs: whole and fractional
+    amounts of one column are one field to the model, and typing them run by run splits the column's
+    range wherever a value is missing."""
+    if tokens.size == 0:
+        return
+    has_float = (tokens == FLOAT_LABEL).any(axis=0)
+    if has_float.any():
+        tokens[(tokens == INT_LABEL) & has_float[None, :]] = FLOAT_LABEL
+
+
 def semantic_compress(
     sheet: Sheet,
     rows: npt.NDArray[np.intp],
@@ -91,6 +112,7 @@ def semantic_compress(
 ) -> None:
     """Apply both rules in place: ``tokens`` gets ``Text`` for summarised cells, ``texts`` the
     shortened values. ``tokens`` holds the aggregation label of each kept cell (None: literal)."""
+    _one_number_type_per_column(tokens)
     ix = np.ix_(rows, cols)
     kinds = sheet.kinds[ix]
     literal = (kinds == Kind.TEXT) & (tokens == None) & (texts != "")  # noqa: E711 (element-wise)

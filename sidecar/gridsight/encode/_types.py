@@ -216,22 +216,6 @@ def harmonize_columns(types: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return out
 
 
-def harmonize_whole_columns(types: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """Semantic compression's coarser rule: every IntNum of a column that holds a FloatNum anywhere
-    becomes FloatNum, across the blanks, dashes and notes that split :func:`harmonize_columns`' runs.
-
-    Whole and fractional amounts of one column are one field to the model; typing them run by run
-    splits the column's range into pieces wherever a value is missing (4% of the type-range tokens
-    on the shared corpus).
-    """
-    out = types.copy()
-    if out.size == 0:
-        return out
-    has_float = (out == DataType.FLOAT).any(axis=0)
-    out[(out == DataType.INTEGER) & has_float[None, :]] = DataType.FLOAT
-    return out
-
-
 _FMT_PADDING = re.compile(
     r"_.|\*.|\[(?:Red|Black|Blue|Green|Cyan|Magenta|White|Yellow|Color\d+|\$-[0-9A-Fa-f]+)\]", re.I
 )
