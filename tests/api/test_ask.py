@@ -46,6 +46,7 @@ def test_ask_bad_input(client: Any, tmp_path: Path) -> None:
     for body, status in (
         ({"question": 5}, 400),
         ({"question": "x", "extra": 1}, 400),
+        ({"question": "x", "model": "yes"}, 400),
         ({"question": "x", "sheet": "Nope"}, 404),
     ):
         r = client.post(f"/workbooks/{wid}/ask", body)

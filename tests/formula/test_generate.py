@@ -568,3 +568,50 @@ def test_a_filtered_column_is_not_the_one_listed() -> None:
         "List the bottom 2 fares of passengers who have 0 siblings aboard.", passengers_at(), "Ship"
     )
     assert ans.formula == "=TAKE(SORT(FILTER(E2:E7,(F2:F7=0)),,1),2)" and ans.value == [[8], [20]]
+
+
+RANKED = [
+    ("rank", "name", "title", "selfMade"),
+    (1, "Ann", "CEO", True),
+    (2, "Bo", "Founder", False),
+    (3, "Cy", None, False),
+    (4, "Di", "Chair", True),
+    (5, "Ed", None, True),
+]
+
+
+def ranked_table() -> Workbook:
+    b = SheetBuilder("Rich")
+    for i, row in enumerate(RANKED):
+        for j, v in enumerate(row):
+            if v is not None:
+                b.set(i, j, v)
+    return Workbook([b.build()])
+
+
+@pytest.mark.parametrize(
+    ("request_text", "formula", "value"),
+    [
+        # on a ranking, rank 1 is the top: "top" means the smallest numbers, "bottom" the largest
+        (
+            "List the top 2 ranks of people who are not self-made.",
+            "=TAKE(SORT(FILTER(A2:A6,(D2:D6=FALSE)),,1),2)",
+            [[2], [3]],
+        ),
+        ("List the bottom 2 ranks.", "=TAKE(SORT(A2:A6,,-1),2)", [[5], [4]]),
+        (
+            "What is the name of the person with the highest rank?",
+            "=INDEX(B2:B6,MATCH(MIN(A2:A6),A2:A6,0))",
+            "Ann",
+        ),
+        # the lowest rank is the last place; its title is an empty cell, which stays blank (not 0)
+        (
+            "What is the title of the person with the lowest rank?",
+            "=T(INDEX(C2:C6,MATCH(MAX(A2:A6),A2:A6,0)))",
+            "",
+        ),
+    ],
+)
+def test_rankings_read_rank_one_as_the_top(request_text: str, formula: str, value: Any) -> None:
+    ans = generate_formula(request_text, ranked_table(), "Rich")
+    assert (ans.formula, ans.value) == (formula, value), (ans.reason, ans.shape)

@@ -7,6 +7,7 @@ from typing import Any
 from flask import jsonify
 
 from gridsight.api._errors import ApiError
+from gridsight.api._feat_model import model_on_disk
 from gridsight.api._openapi import Api
 from gridsight.api._state import body_object, reject_unknown, state
 from gridsight.edits import house_policy
@@ -67,14 +68,6 @@ def register(api: Api) -> None:
             )
         ev = evaluate_formula(formula, wb, sheet_name, at=at)
         return jsonify({**ev.to_dict(), "refused": False})
-
-
-def _model_on_disk() -> bool:
-    """The model file is in place (assembled or configured), so a refine costs at most a load."""
-    from gridsight.api._feat_model import model_status
-
-    status = model_status()
-    return bool(status.get("runtime") and status.get("file_present"))
 
 
 def _sheet_name(wb: Any, sheet: Any) -> str | None:
@@ -153,7 +146,7 @@ def register_language(api: Api) -> None:
         if not isinstance(refine, bool):
             raise ApiError(400, "bad_request", "`refine` must be true or false")
         wb = state().sessions.get(wid).workbook
-        if refine and not _model_on_disk():
+        if refine and not model_on_disk():
             refine = False  # a keystroke must never start assembling the model: plain suggestions
         if refine:
             from gridsight.formula._suggest import refine_suggestions

@@ -33,6 +33,13 @@ def model_status() -> dict[str, Any]:
     return out
 
 
+def model_on_disk() -> bool:
+    """The model file is in place (assembled or configured), so using it costs at most a load: a
+    request never starts assembling the model."""
+    status = model_status()
+    return bool(status.get("runtime") and status.get("file_present"))
+
+
 def register(api: Api) -> None:
     @api.route(
         "/model",

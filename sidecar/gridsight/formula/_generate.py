@@ -1202,7 +1202,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     mode_test = re.match(
         r"^\s*(?:is|was|are|were)\s+the\s+(.+?)\s+with\s+the\s+(most|fewest|least)\b(.*)$", low
     )
-    if mode_test:
+    # ...but "the author with the most likes" names a measure after 'most': the row with the highest
+    if mode_test and q.after_superlative(numeric) is None:
         named = _Request(mode_test.group(1), table).ranked(("text",))
         if named:
             col = named[0]

@@ -75,6 +75,7 @@ class LlamaRuntime(Runtime):
 
     can_stream = True
     supports_grammar = True
+    can_score = True
 
     def __init__(
         self,
@@ -193,6 +194,9 @@ class LlamaRuntime(Runtime):
         tokens = self.prompt_token_ids(request.messages)
         _, stops = self.render(request.messages)
         control.prompt_tokens = len(tokens)
+        if request.continuation is not None:
+            self._score(tokens, request.continuation, control)
+            return
         self.check_fits(len(tokens), request.max_tokens)
         grammar = self.compile_grammar(request.grammar) if request.grammar is not None else None
         seen = [0]
@@ -225,6 +229,44 @@ class LlamaRuntime(Runtime):
                     yield choice["text"]
                 if choice.get("finish_reason"):
                     control.finish_reason = choice["finish_reason"]
+
+    def _score(self, tokens: list[int], continuation: str, control: Control) -> None:
+        """Sum of log P(token | everything before it) over the continuation's tokens, in one batch.
+
+        The prompt is prefilled as for generation (its cached prefix reused); the continuation is then
+        decoded in one batch asking llama.cpp for the logits of every position, which costs about as
+        much as prefilling it. The KV cache and ``input_ids`` are left describing what was evaluated.
+        """
+        import numpy as np
+
+        llm, lib = self._llm, self._llama_cpp
+        cont = list(llm.tokenize(continuation.encode("utf-8"), add_bos=False, special=False))
+        self.check_fits(len(tokens) + len(cont), 0)
+        if not cont:
+            control.logprob = 0.0
+            return
+        with self._lock:
+            if not self._prefill(tokens, control):
+                return
+            n_vocab = llm.n_vocab()
+            first = np.ctypeslib.as_array(lib.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(n_vocab,))
+            rows = [np.array(first, dtype=np.float64)]
+            rest = cont[:-1]
+            if rest:
+                n_past = llm.n_tokens
+                llm._ctx.kv_cache_seq_rm(-1, n_past, -1)
+                llm._batch.set_batch(batch=rest, n_past=n_past, logits_all=True)
+                llm._ctx.decode(llm._batch)
+                flat = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(len(rest) * n_vocab,))
+                rows += list(flat.reshape(len(rest), n_vocab).astype(np.float64))
+                llm.input_ids[n_past : n_past + len(rest)] = rest
+                llm.n_tokens = n_past + len(rest)
+            total = 0.0
+            for row, tok in zip(rows, cont, strict=True):
+                top = row.max()
+                total += float(row[tok] - top - np.log(np.exp(row - top).sum()))
+            control.logprob = total
+            control.finish_reason = "stop"
 
     def _prefill(self, tokens: list[int], control: Control) -> bool:
         """Evaluate the prompt in chunks, checking for cancel/timeout between them; False if stopped.

@@ -131,9 +131,11 @@ class ModelQueue:
         max_tokens: int = 256,
         timeout_s: float | None = 60.0,
         session: str | None = None,
+        continuation: str | None = None,
     ) -> Ticket:
-        """Queue a request. With ``session``, every older request of that session is cancelled first."""
-        request = Request(as_messages(prompt), grammar, max_tokens, timeout_s)
+        """Queue a request. With ``session``, every older request of that session is cancelled first.
+        With ``continuation``, the request scores that text as the reply (see :meth:`score`)."""
+        request = Request(as_messages(prompt), grammar, max_tokens, timeout_s, continuation=continuation)
         with self._lock:
             if self._closed:
                 raise ModelError("the model queue is closed")
@@ -151,6 +153,24 @@ class ModelQueue:
     def complete(self, prompt: str | Sequence[Message], **kwargs: Any) -> Completion:
         """Submit and wait (convenience for callers that do not stream)."""
         return self.submit(prompt, **kwargs).result()
+
+    @property
+    def can_score(self) -> bool:
+        """Whether the runtime behind the queue can score text (loads it on first use)."""
+        return self.runtime.can_score
+
+    def score(
+        self, prompt: str | Sequence[Message], continuation: str, *, timeout_s: float | None = 60.0
+    ) -> float:
+        """:meth:`Runtime.score` in turn with every other request on the one model."""
+        if not self.can_score:
+            raise ModelError(f"the {self.runtime.name} runtime cannot score text")
+        done = raise_for_abort(
+            self.submit(prompt, max_tokens=0, timeout_s=timeout_s, continuation=continuation).result()
+        )
+        if done.logprob is None:
+            raise ModelError("the model returned no score")
+        return done.logprob
 
     def close(self, timeout: float = 5.0) -> None:
         """Cancel what is queued and running, and stop the worker."""

@@ -42,6 +42,9 @@ class Request:
     max_tokens: int = 256
     timeout_s: float | None = 60.0
     stop: tuple[str, ...] = ()
+    #: Score this text as the reply instead of generating one (runtimes with ``can_score``): the
+    #: completion's ``logprob`` is the sum of its tokens' log-probabilities and its text is empty.
+    continuation: str | None = None
 
 
 class Control:
@@ -64,6 +67,7 @@ class Control:
         self.tokens = 0
         self.token_times: list[float] = []
         self.prompt_tokens = 0
+        self.logprob: float | None = None  # set by a scoring request (Request.continuation)
 
     def cancel(self) -> None:
         if not self._cancel.is_set():
@@ -106,6 +110,7 @@ class Completion:
     seconds: float
     first_token_s: float | None = None
     token_times: tuple[float, ...] = field(default=(), repr=False)
+    logprob: float | None = None  # a scoring request's log-probability of the continuation
 
     @property
     def truncated(self) -> bool:
@@ -131,6 +136,7 @@ def finish(control: Control, pieces: list[str]) -> Completion:
         seconds=control.clock() - control.started,
         first_token_s=first,
         token_times=tuple(control.token_times),
+        logprob=control.logprob,
     )
 
 
@@ -153,6 +159,8 @@ class Runtime(ABC):
     threads: int = 1
     can_stream: bool = True
     supports_grammar: bool = False
+    #: Can score a given reply (log-probability) instead of generating one: see :meth:`score`.
+    can_score: bool = False
 
     @abstractmethod
     def execute(self, request: Request, control: Control) -> Iterator[str]:
@@ -197,6 +205,28 @@ class Runtime(ABC):
         control = control or Control(timeout_s)
         pieces = list(self.execute(request, control))
         return raise_for_abort(finish(control, pieces))
+
+    def score(
+        self, prompt: str | Sequence[Message], continuation: str, *, timeout_s: float | None = 60.0
+    ) -> float:
+        """The log-probability of ``continuation`` as the model's reply to ``prompt``.
+
+        Small models rank options far better this way (how likely is the question, given each
+        option?) than by naming an option under a grammar, where they mostly name the first one.
+
+        Raises:
+            ModelError when the runtime cannot score; RequestCancelledError, RequestTimeoutError.
+        """
+        if not self.can_score:
+            raise ModelError(f"the {self.name} runtime cannot score text")
+        request = Request(as_messages(prompt), None, 0, timeout_s, continuation=continuation)
+        control = Control(timeout_s)
+        for _ in self.execute(request, control):
+            pass
+        done = raise_for_abort(finish(control, []))
+        if done.logprob is None:
+            raise ModelError(f"the {self.name} runtime returned no score")
+        return done.logprob
 
     def stream(
         self,

@@ -185,6 +185,17 @@ QA_CHOOSE = PromptTemplate(
     user=("Question: {question}\nOptions:\n{options}",),
 )
 
+QA_ASK_ABOUT = PromptTemplate(
+    name="qa_ask_about",
+    version=1,
+    source=(
+        "GridSight (noisy-channel choice: the model scores the user's question as its reply to each "
+        "option; measured 12/12 on hand-made ties where naming an option under a grammar was at chance)"
+    ),
+    system="You write one short question a user might ask about a spreadsheet.",
+    user=("{option}",),
+)
+
 FORMULA = PromptTemplate(
     name="formula",
     version=1,
@@ -227,7 +238,8 @@ CHAT = PromptTemplate(
 )
 
 PROMPTS: dict[str, PromptTemplate] = {
-    t.name: t for t in (DETECT_TABLES, QA_PICK_TABLE, QA_ANSWER_CELL, QA_CHOOSE, FORMULA, SUGGEST, CHAT)
+    t.name: t
+    for t in (DETECT_TABLES, QA_PICK_TABLE, QA_ANSWER_CELL, QA_CHOOSE, QA_ASK_ABOUT, FORMULA, SUGGEST, CHAT)
 }
 
 

@@ -1,0 +1,112 @@
+"""Stage 1 (which table), the tie-breakers' order, the model's fallback choice, the merge of two
+weak routes and the appendix M.2 table split -- all without the real model (tests/llm has those)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from gridsight.detect import detect_tables
+from gridsight.grid import Range
+from gridsight.llm import ScriptedRuntime
+from gridsight.qa import QAAnswer, answer_question
+from gridsight.qa._ask import _merge
+from gridsight.qa._choose import choose
+from gridsight.qa._pick import candidates, pick_table
+from gridsight.qa._route_blocks import Block, split_table
+from gridsight.sources import open_workbook
+
+from .conftest import write_balance
+
+
+def _sheets(path: Path, *sheets: tuple[str, tuple[tuple[object, ...], ...]]) -> Path:
+    wb = Workbook()
+    wb.remove(wb.active)
+    for name, rows in sheets:
+        ws = wb.create_sheet(name)
+        for row in rows:
+            ws.append(row)
+    wb.save(path)
+    return path
+
+
+SALES = (("Product", "Sales"), ("Tea", 5), ("Cake", 7))
+
+
+def test_tables_the_question_cannot_tell_apart_are_never_guessed(tmp_path: Path) -> None:
+    book = open_workbook(_sheets(tmp_path / "two.xlsx", ("North", SALES), ("South", SALES)))
+    scripted = ScriptedRuntime(["1"])
+    q = "What is the total of Sales?"
+    pick = pick_table(q, candidates(book, None, q), scripted)
+    assert pick.table is None and pick.tied == ("North!A1:B3", "South!A1:B3")
+    assert pick.reason == "several tables fit the question equally (North!A1:B3, South!A1:B3); say which"
+    assert scripted.requests == []  # the model was never asked
+    ans = answer_question(book, "What is the total of Sales in the North?")  # the sheet's name tells
+    assert (ans.status, ans.value, ans.table, ans.chosen_by) == ("answered", 12, "North!A1:B3", None)
+
+
+def test_meaning_breaks_a_tie_the_words_cannot(tmp_path: Path) -> None:
+    """Both tables name 'price'; 'produce' is in neither, and MiniLM places it with the fruit."""
+    book = open_workbook(
+        _sheets(
+            tmp_path / "shop.xlsx",
+            ("Fruit", (("Item", "Price"), ("Apples", 2), ("Pears", 3))),
+            ("Cars", (("Item", "Price"), ("Sedan", 20000), ("Truck", 35000))),
+        )
+    )
+    ans = answer_question(book, "What is the total price of the produce?")
+    assert (ans.status, ans.value, ans.table, ans.chosen_by) == ("answered", 5, "Fruit!A1:B3", "meaning")
+    assert ans.explanation.endswith("(meaning chose Fruit!A1:B3 over Cars!A1:B3, which also fit)")
+    assert ans.confidence <= 0.6
+
+
+@pytest.mark.parametrize(
+    ("replies", "chosen"),
+    [
+        (["1", "2"], 0),  # option 1 first, then (reversed) the same option listed second: it agrees
+        (["2", "1"], 1),
+        (["1", "1"], None),  # always the first listed: position, not meaning -- no choice
+    ],
+)
+def test_a_model_that_cannot_score_must_agree_with_itself_in_both_orders(
+    replies: list[str], chosen: int | None
+) -> None:
+    scripted = ScriptedRuntime(replies)
+    assert choose(scripted, "How many cakes?", ["staff table", "sales table"]) == chosen
+    first, second = (r.messages[-1]["content"] for r in scripted.requests)
+    assert first.endswith("1. staff table\n2. sales table") and second.endswith(
+        "1. sales table\n2. staff table"
+    )
+
+
+def _answer(value: object, confidence: float, route: str) -> QAAnswer:
+    return QAAnswer("q", "answered", value, str(value), "number", route=route, confidence=confidence)
+
+
+def test_two_weak_routes_that_agree_are_merged_and_disagreeing_ones_are_not() -> None:
+    merged = _merge([_answer(12, 0.4, "formula"), _answer(12.0, 0.45, "sql")])
+    assert merged is not None and (merged.value, merged.confidence, merged.route) == (12, 0.6, "formula")
+    assert merged.explanation.endswith("The sql route computed the same.")
+    assert _merge([_answer(12, 0.4, "formula"), _answer(13, 0.45, "sql")]) is None
+    assert _merge([_answer(12, 0.2, "formula"), _answer(12, 0.2, "sql")]) is None  # still too weak
+
+
+def test_a_large_table_is_split_into_header_and_row_blocks(tmp_path: Path) -> None:
+    path = write_balance(tmp_path / "balance.xlsx")
+    sheet = open_workbook(path).sheets[0]
+    table = detect_tables(sheet).tables[0]
+    assert split_table(sheet, table) == [Block(Range(2, 0, 4, 4), Range(5, 0, 11, 4))]  # fits: one block
+    blocks = split_table(sheet, table, budget=40)
+    assert [b.body.ref() for b in blocks] == ["A6:E8", "A9:E11", "A12:E12"]  # at least 3 rows a block
+    assert {b.header.ref() for b in blocks if b.header} == {"A3:E5"}  # every block keeps the header
+
+
+def test_a_cell_tie_with_every_word_placed_asks_which(tmp_path: Path) -> None:
+    book = open_workbook(write_balance(tmp_path / "balance.xlsx"))
+    ans = answer_question(book, "What is Inventory in 2023?", model=ScriptedRuntime(["1"]))
+    assert ans.status == "abstained"
+    assert "the question fits several columns (Inventory for 2023 H1 Actual; Inventory for 2023 H2" in str(
+        ans.reason
+    )

@@ -1,0 +1,124 @@
+"""The SQL route: the read-only view, the query guard, the planner's SELECTs and their exact results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from gridsight.grid import Range
+from gridsight.qa import answer_question
+from gridsight.qa._ask import evidence_valid
+from gridsight.qa._sql import ROW_CAP, QueryRefused, check_query, run_query, view_of
+from gridsight.sources import open_workbook
+
+ROWS = [
+    ("Author", "Likes", "Lang", "Links"),
+    ("ana", 5, "Spanish", "[]"),
+    ("Ana", 3, "Spanish", "['x']"),
+    ("bo", 0, "English", "[]"),
+    ("cy", 9, "Spanish", "['y']"),
+    ("bo", 1, "English", "['z']"),
+]
+
+
+@pytest.fixture
+def posts(tmp_path: Path) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Posts"
+    for row in ROWS:
+        ws.append(row)
+    wb.save(tmp_path / "posts.xlsx")
+    return tmp_path / "posts.xlsx"
+
+
+def _view(path: Path):  # type: ignore[no-untyped-def]
+    sheet = open_workbook(path).sheets[0]
+    names = [str(h) for h in ROWS[0]]
+    return view_of(sheet, names, [Range(1, c, len(ROWS) - 1, c) for c in range(len(names))])
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        ("DELETE FROM data", "only SELECT queries run"),
+        ("SELECT * FROM data; DROP TABLE data", "unexpected character ';'"),
+        ('SELECT "Author" FROM data -- hi', "comments are not allowed"),
+        ('SELECT "Author" FROM data /* x */', "comments are not allowed"),
+        ('SELECT "Password" FROM data', "the query names a column the table does not have: 'Password'"),
+        ('SELECT load_extension("x") FROM data', "the function load_extension is not allowed"),
+        ("SELECT * FROM sqlite_master", "the word 'sqlite_master' is not allowed"),
+        ('SELECT "Author" FROM data UNION SELECT name FROM pragma_table_info', "the word 'UNION'"),
+        ("ATTACH DATABASE 'x' AS y", "only SELECT queries run"),
+    ],
+)
+def test_the_guard_refuses_anything_but_one_whitelisted_select(posts: Path, sql: str, message: str) -> None:
+    with pytest.raises(QueryRefused) as err:
+        run_query(sql, _view(posts))
+    assert str(err.value).startswith(message), str(err.value)
+
+
+def test_a_whitelisted_select_runs_and_reports_the_columns_it_read(posts: Path) -> None:
+    view = _view(posts)
+    assert check_query('SELECT COUNT(DISTINCT "Author") FROM data WHERE "Lang" = \'es\'', view) == [
+        "Author",
+        "Lang",
+    ]
+    rows, read = run_query('SELECT "Author", SUM("Likes") FROM data GROUP BY "Author" ORDER BY 2 DESC', view)
+    assert rows == [("cy", 9), ("ana", 5), ("Ana", 3), ("bo", 1)] and read == ["Author", "Likes"]
+
+
+def test_results_over_the_row_cap_are_refused_not_cut(tmp_path: Path) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["n"])
+    for i in range(ROW_CAP + 5):
+        ws.append([i])
+    wb.save(tmp_path / "big.xlsx")
+    sheet = open_workbook(tmp_path / "big.xlsx").sheets[0]
+    view = view_of(sheet, ["n"], [Range(1, 0, ROW_CAP + 5, 0)])
+    with pytest.raises(QueryRefused, match=f"more than {ROW_CAP:,} rows"):
+        run_query('SELECT "n" FROM data', view)
+
+
+@pytest.mark.parametrize(
+    ("question", "route", "value", "query"),
+    [
+        # exact distinct count: SQL goes first (Excel's UNIQUE would fold 'ana' and 'Ana' into one)
+        (
+            "How many unique authors are there?",
+            "sql",
+            4,
+            'SELECT COUNT(DISTINCT "Author") FROM data WHERE "Author" IS NOT NULL AND "Author" <> \'\'',
+        ),
+        # the formula route has no shape for 'without any links'; the query does
+        (
+            "Are there any posts without any links?",
+            "sql",
+            True,
+            "SELECT EXISTS (SELECT 1 FROM data WHERE LOWER(TRIM(COALESCE(\"Links\", ''))) IN "
+            "('', '[]', '{}', 'none', 'nan', 'null', 'n/a', '-'))",
+        ),
+        ("What is the total of Likes?", "formula", 18, None),  # a formula says it as well: formula first
+    ],
+)
+def test_routes_and_exact_answers(posts: Path, question: str, route: str, value: object, query: str) -> None:
+    wb = open_workbook(posts)
+    ans = answer_question(wb, question)
+    assert (ans.status, ans.route, ans.value, ans.query) == ("answered", route, value, query), ans.reason
+    assert evidence_valid(ans, wb) and ans.evidence
+
+
+@pytest.mark.parametrize(("language", "value"), [("English", False), ("Spanish", True)])
+def test_a_yes_no_question_about_the_top_row(posts: Path, language: str, value: bool) -> None:
+    """'the author with the most likes' is the row with the highest Likes (a measure follows 'most'),
+    not the most frequent author; the answer is a yes or no, never the author's name."""
+    ans = answer_question(open_workbook(posts), f"Is the author with the most likes writing in {language}?")
+    assert (ans.status, ans.type, ans.value, ans.formula) == (
+        "answered",
+        "boolean",
+        value,
+        f'=INDEX(C2:C6,MATCH(MAX(B2:B6),B2:B6,0))="{language}"',
+    )
