@@ -5,7 +5,7 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from gridsight.errors import ResourceLimitError, UnknownSheetError
+from gridsight.errors import RangeSyntaxError, ResourceLimitError, UnknownSheetError
 from gridsight.grid import (
     Cell,
     CellError,
@@ -69,6 +69,12 @@ def test_values_rectangle_and_iteration() -> None:
     s = sample()
     assert s.values("A2:C3") == [[None, "Year", "Profit"], [None, 2023, 1250.5]]
     assert [c.address for c in s.iter_cells("B2:C4")] == ["B2", "C2", "B3", "C3", "B4", "C4"]
+    # ranges reaching past the used range read empty there, every kind converts as cell() does
+    assert s.values("A1:F5") == [[s.cell(r, c).value for c in range(6)] for r in range(5)]
+    assert s.column_values("D2:D6") == [s.cell(r, 3).value for r in range(1, 6)]
+    assert s.column_values("Z1:Z3") == [None, None, None]
+    with pytest.raises(RangeSyntaxError):
+        s.column_values("A1:B2")
 
 
 def test_arrays_are_read_only() -> None:

@@ -20,6 +20,14 @@ from gridsight.grid._address import a1_to_rc, rc_to_a1
 from gridsight.grid._range import Range
 from gridsight.grid._values import Kind, Style, datetime_to_serial, serial_to_datetime
 
+_NUMBER, _TEXT, _BOOL, _DATETIME, _ERROR = (
+    int(Kind.NUMBER),
+    int(Kind.TEXT),
+    int(Kind.BOOL),
+    int(Kind.DATETIME),
+    int(Kind.ERROR),
+)
+
 #: Dense cells a single sheet may span (bounding box of its content); ~500 MB of arrays.
 MAX_SHEET_CELLS = 25_000_000
 
@@ -200,21 +208,24 @@ class Sheet:
         return None
 
     def _value(self, r: int, c: int) -> CellValue:
-        k = self.kinds[r, c]
-        if k == Kind.NUMBER:
-            x = float(self.numbers[r, c])
+        return self._convert(int(self.kinds[r, c]), float(self.numbers[r, c]), int(self.text_ids[r, c]))
+
+    def _convert(self, k: int, x: float, tid: int) -> CellValue:
+        """One cell's value from its kind, number and text id (plain ints: enum lookups per cell
+        cost more than the conversion on big ranges)."""
+        if k == _NUMBER:
             return int(x) if x.is_integer() and abs(x) < 2**53 else x
-        if k == Kind.TEXT:
-            return self.texts[self.text_ids[r, c]]
-        if k == Kind.BOOL:
-            return bool(self.numbers[r, c])
-        if k == Kind.DATETIME:
+        if k == _TEXT:
+            return self.texts[tid]
+        if k == _BOOL:
+            return bool(x)
+        if k == _DATETIME:
             try:
-                return serial_to_datetime(float(self.numbers[r, c]), date1904=self.date1904)
+                return serial_to_datetime(x, date1904=self.date1904)
             except (ValueError, OverflowError):
-                return float(self.numbers[r, c])
-        if k == Kind.ERROR:
-            return CellError(self.texts[self.text_ids[r, c]])
+                return x
+        if k == _ERROR:
+            return CellError(self.texts[tid])
         return None
 
     def cell(self, ref: str | int, col: int | None = None) -> Cell:
@@ -264,13 +275,44 @@ class Sheet:
         rng = Range.parse(area) if isinstance(area, str) else area
         if rng.size > 5_000_000:
             raise ResourceLimitError(f"{rng.ref()} has {rng.size:,} cells; ask for at most 5,000,000")
-        out: list[list[CellValue]] = []
-        for row in range(rng.top, rng.bottom + 1):
-            line: list[CellValue] = []
-            for col in range(rng.left, rng.right + 1):
-                local = self._local(row, col)
-                line.append(None if local is None else self._value(*local))
-            out.append(line)
+        out: list[list[CellValue]] = [[None] * rng.width for _ in range(rng.height)]
+        (r0, c0), (h, w) = self.origin, self.shape
+        top, bottom = max(rng.top - r0, 0), min(rng.bottom - r0, h - 1)
+        left, right = max(rng.left - c0, 0), min(rng.right - c0, w - 1)
+        if top > bottom or left > right:
+            return out
+        block = (slice(top, bottom + 1), slice(left, right + 1))
+        kinds, numbers = self.kinds[block].tolist(), self.numbers[block].tolist()
+        tids = self.text_ids[block].tolist()
+        first_row, first_col = top + r0 - rng.top, left + c0 - rng.left
+        convert = self._convert
+        for i, krow in enumerate(kinds):
+            line, nrow, trow = out[first_row + i], numbers[i], tids[i]
+            for j, k in enumerate(krow):
+                if k:
+                    line[first_col + j] = convert(k, nrow[j], trow[j])
+        return out
+
+    def column_values(self, area: Range | str) -> list[CellValue]:
+        """Values of a one-column range, top to bottom (empty cells are None): what column-wise
+        readers (a table's relational view) want, without a list per row."""
+        rng = Range.parse(area) if isinstance(area, str) else area
+        if rng.width != 1:
+            raise RangeSyntaxError(f"{rng.ref()} is not a single column")
+        if rng.size > 5_000_000:
+            raise ResourceLimitError(f"{rng.ref()} has {rng.size:,} cells; ask for at most 5,000,000")
+        out: list[CellValue] = [None] * rng.height
+        (r0, c0), (h, w) = self.origin, self.shape
+        top, bottom, c = max(rng.top - r0, 0), min(rng.bottom - r0, h - 1), rng.left - c0
+        if top > bottom or not 0 <= c < w:
+            return out
+        kinds = self.kinds[top : bottom + 1, c].tolist()
+        numbers = self.numbers[top : bottom + 1, c].tolist()
+        tids = self.text_ids[top : bottom + 1, c].tolist()
+        first, convert = top + r0 - rng.top, self._convert
+        for i, k in enumerate(kinds):
+            if k:
+                out[first + i] = convert(k, numbers[i], tids[i])
         return out
 
     def merge_at(self, row: int, col: int) -> Range | None:

@@ -51,6 +51,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 def stem(word: str) -> str:
     """A light stem: plural and -ed/-ing endings, enough for header words ('survivors' ~ 'survived')."""
     w = word.lower()
+    if w.endswith("es") and not w.endswith(("ses", "xes", "zes", "ches", "shes", "ies")):
+        w = w[:-1]  # names -> name, fares -> fare (the -es rule below is for boxes, classes)
     for end, keep in (
         ("ies", "y"),
         ("sses", "ss"),
@@ -74,6 +76,11 @@ def content_words(text: str) -> list[str]:
     return [w for w in split_words(text) if w not in STOP]
 
 
+def header_words(header: str) -> list[str]:
+    """A header's content words; a header made only of stop words ('Name', 'Total') keeps them all."""
+    return content_words(header) or split_words(header)
+
+
 def _same(a: str, b: str) -> bool:
     if a == b:
         return True
@@ -86,7 +93,7 @@ def _same(a: str, b: str) -> bool:
 
 def mentions(question_words: Iterable[str], header: str) -> float:
     """Share of the header's content words the question names (synonyms count), 0..1."""
-    head = content_words(header)
+    head = header_words(header)
     if not head:
         return 0.0
     qw = list(question_words)
@@ -97,7 +104,7 @@ def mentions(question_words: Iterable[str], header: str) -> float:
 
 def named_at(question_words: list[str], header: str) -> list[int]:
     """Positions in the question of words that name the header."""
-    head = content_words(header)
+    head = header_words(header)
     out = []
     for i, w in enumerate(question_words):
         cands = (w, *SYNONYMS.get(w, ()))

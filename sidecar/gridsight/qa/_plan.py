@@ -107,7 +107,8 @@ class Planner:
     def __init__(self, question: str, view: View, cols: list[Col]) -> None:
         self.q = question
         self.low = question.lower().replace("’", "'")
-        self.words = split_words(self.low)
+        # "Name the top 3 ..." / "List the ...": the imperative is not a column named 'Name'
+        self.words = split_words(re.sub(r"^\s*(name|list|show|give)\b", " ", self.low))
         self.view = view
         self.cols = cols
         self.used: set[str] = set()

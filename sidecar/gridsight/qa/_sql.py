@@ -99,7 +99,7 @@ def view_of(sheet: Sheet, names: list[str], data: list[Range]) -> View:
         cols.append(ViewColumn(unique, rng))
     conn = sqlite3.connect(":memory:", check_same_thread=False)
     conn.execute(f"CREATE TABLE {TABLE} ({', '.join(quote(c.name) for c in cols)})")
-    columns = [[_cell(row[0]) for row in sheet.values(c.data.with_sheet(None))] for c in cols]
+    columns = [[_cell(v) for v in sheet.column_values(c.data.with_sheet(None))] for c in cols]
     height = max((len(c) for c in columns), default=0)
     if cols and height:
         marks = ", ".join("?" for _ in cols)
