@@ -56,20 +56,72 @@ def write_balance(path: Path) -> Path:
     return path
 
 
+#: Questions about the income statement written beside the balance sheet by write_statements();
+#: stage 1 must find the right sheet (both have the same year/half headers).
+INCOME_QA = [
+    ("Revenue in 2024 H2?", "590", "number"),
+    ("What was gross profit in 2023 H1?", "200", "number"),  # 500 - 300, a formula never calculated
+    ("Operating profit 2024 H1?", "100", "number"),  # (560 - 330) - 130
+    ("Cost of sales in 2023 H2?", "310", "number"),
+    ("What were operating expenses in 2024 H2 budget?", "135", "number"),
+]
+
+
+def write_statements(path: Path) -> Path:
+    """The balance sheet plus an income statement (merged years, unit line, formula subtotals)."""
+    from openpyxl import load_workbook
+
+    write_balance(path)
+    wb = load_workbook(path)
+    ws = wb.create_sheet("Income")
+    ws["A1"] = "Income statement"
+    ws["A1"].font = Font(bold=True)
+    ws["A2"] = "USD millions"
+    ws["B3"], ws["D3"] = "2023", "2024"
+    ws.merge_cells("B3:C3")
+    ws.merge_cells("D3:E3")
+    for col, half in zip("BCDE", ("H1", "H2", "H1", "H2"), strict=True):
+        ws[f"{col}4"] = half
+    for col, kind in zip("ABCDE", ("Line", "Actual", "Actual", "Actual", "Budget"), strict=True):
+        ws[f"{col}5"] = kind
+    for col in "ABCDE":
+        for row in (3, 4, 5):
+            ws[f"{col}{row}"].font = Font(bold=True)
+    ws.append(("Revenue", 500, 520, 560, 590))
+    ws.append(("Cost of sales", 300, 310, 330, 340))
+    ws.append(("Gross profit", *(f"={c}6-{c}7" for c in "BCDE")))
+    ws.append(("Operating expenses", 120, 125, 130, 135))
+    ws.append(("Operating profit", *(f"={c}8-{c}9" for c in "BCDE")))
+    for row in (8, 10):
+        ws[f"A{row}"].font = Font(bold=True)
+    wb.save(path)
+    return path
+
+
 @pytest.fixture(scope="session")
 def balance(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_balance(tmp_path_factory.mktemp("qa") / "balance.xlsx")
 
 
 @pytest.fixture(scope="session")
+def statements(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_statements(tmp_path_factory.mktemp("qa") / "statements.xlsx")
+
+
+@pytest.fixture(scope="session")
 def balance_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The workbook-QA folder layout: xlsx/*.xlsx + qa.jsonl."""
+    """The workbook-QA folder layout: xlsx/*.xlsx + qa.jsonl (the balance sheet alone, and the balance
+    sheet with an income statement beside it)."""
     root = tmp_path_factory.mktemp("qa-corpus")
     (root / "xlsx").mkdir()
     write_balance(root / "xlsx" / "balance.xlsx")
+    write_statements(root / "xlsx" / "statements.xlsx")
     lines = [
         json.dumps({"question": q, "answer": a, "type": t, "file": "balance.xlsx", "unit": "EUR thousands"})
         for q, a, t in BALANCE_QA
+    ] + [
+        json.dumps({"question": q, "answer": a, "type": t, "file": "statements.xlsx"})
+        for q, a, t in BALANCE_QA + INCOME_QA
     ]
     (root / "qa.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return root

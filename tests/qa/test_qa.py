@@ -17,7 +17,7 @@ from gridsight.qa import answer_question, structure_score
 from gridsight.qa._ask import evidence_valid
 from gridsight.sources import open_workbook
 
-from .conftest import BALANCE_QA
+from .conftest import BALANCE_QA, INCOME_QA
 
 
 @pytest.mark.parametrize(("question", "answer", "kind"), BALANCE_QA)
@@ -28,6 +28,23 @@ def test_balance_sheet_answers(balance: Path, question: str, answer: str, kind: 
     assert compare(ans.value, answer, kind), (ans.value, answer)
     assert (ans.route, ans.unit, ans.table) == ("blocks", "EUR thousands", "Balance!A3:E12")
     assert evidence_valid(ans, wb)
+
+
+@pytest.mark.parametrize(("question", "answer", "kind"), BALANCE_QA + INCOME_QA)
+def test_two_statements_stage_one_finds_the_sheet(
+    statements: Path, question: str, answer: str, kind: str
+) -> None:
+    wb = open_workbook(statements)
+    ans = answer_question(wb, question)
+    assert ans.status == "answered", ans.reason
+    assert compare(ans.value, answer, kind), (ans.value, answer)
+    sheet = "Income" if (question, answer, kind) in INCOME_QA else "Balance"
+    assert (ans.route, ans.table, ans.chosen_by) == (
+        "blocks",
+        f"{sheet}!A3:E{12 if sheet == 'Balance' else 10}",
+        None,
+    )
+    assert ans.unit == ("USD millions" if sheet == "Income" else "EUR thousands") and evidence_valid(ans, wb)
 
 
 def test_balance_sheet_answer_in_full(balance: Path) -> None:
@@ -125,7 +142,8 @@ def test_bench_on_a_workbook_qa_folder(balance_corpus: Path, tmp_path: Path) -> 
     )
     assert r.exit_code == 0, r.output
     summary: dict[str, Any] = json.loads(out.read_text())["summary"]
-    assert summary["questions"] == len(BALANCE_QA) and summary["accuracy"] == 1.0
+    n = 2 * len(BALANCE_QA) + len(INCOME_QA)
+    assert summary["questions"] == n and summary["accuracy"] == 1.0
     assert summary["evidence_valid_rate"] == 1.0 and summary["abstention_rate"] == 0.0
     assert set(summary) >= {
         "questions",
@@ -135,7 +153,7 @@ def test_bench_on_a_workbook_qa_folder(balance_corpus: Path, tmp_path: Path) -> 
         "seconds_per_question",
         "model",
     }
-    assert r.output.rstrip().splitlines()[-1].startswith(f"qa: {len(BALANCE_QA)}/{len(BALANCE_QA)} right")
+    assert r.output.rstrip().splitlines()[-1].startswith(f"qa: {n}/{n} right")
 
 
 def test_two_tables_that_fit_equally_ask_which(tmp_path: Path) -> None:
