@@ -73,8 +73,12 @@ class Plan:
 @dataclass
 class _Filter:
     sql: str
-    words: str
+    words: str  # the question's words it came from
     column: str
+    desc: str = ""  # how the explanation says it: "Lang is Spanish", "links is empty"
+
+    def __post_init__(self) -> None:
+        self.desc = self.desc or self.words
 
 
 def _num(text: str) -> float | int:
@@ -156,7 +160,7 @@ class Planner:
                 ):
                     if vl in content_words(c.name):
                         continue
-                    out.append(_Filter(f"{quote(c.name)} = {_lit(v)}", vl, c.name))
+                    out.append(_Filter(f"{quote(c.name)} = {_lit(v)}", vl, c.name, f"{c.name} is {v}"))
                     low = low.replace(vl, " ")
                     break
         for qv in quoted:
@@ -167,7 +171,11 @@ class Planner:
                             f"SELECT 1 FROM {TABLE} WHERE {quote(c.name)} = ? LIMIT 1", (qv,)
                         ).fetchone()
                         if hit:
-                            out.append(_Filter(f"{quote(c.name)} = {_lit(qv)}", qv.lower(), c.name))
+                            out.append(
+                                _Filter(
+                                    f"{quote(c.name)} = {_lit(qv)}", qv.lower(), c.name, f"{c.name} is {qv}"
+                                )
+                            )
                             break
         # numeric comparisons: the column named just before or inside the phrase
         for m in _CMP.finditer(low):
@@ -177,10 +185,9 @@ class Planner:
             if col is None and m.group(1) in ("older than", "younger than"):
                 col = self.best(("number",), ["age"])
             if col is not None:
+                op, num = _OPS[m.group(1)], _lit(_num(m.group(3)))
                 out.append(
-                    _Filter(
-                        f"{quote(col.name)} {_OPS[m.group(1)]} {_lit(_num(m.group(3)))}", m.group(0), col.name
-                    )
+                    _Filter(f"{quote(col.name)} {op} {num}", m.group(0), col.name, f"{col.name} {op} {num}")
                 )
         # "score of 5", "class 3"
         for m in re.finditer(r"\b([a-z]+)\s+(?:of|=)\s+(-?\d+(?:\.\d+)?)\b", low):
@@ -189,7 +196,10 @@ class Planner:
             words = split_words(low[max(0, m.start() - 30) : m.end()])
             col = self.best(("number",), words[:-1][-3:])
             if col is not None and not col.flag:
-                out.append(_Filter(f"{quote(col.name)} = {_lit(_num(m.group(2)))}", m.group(0), col.name))
+                num = _lit(_num(m.group(2)))
+                out.append(
+                    _Filter(f"{quote(col.name)} = {num}", m.group(0), col.name, f"{col.name} is {num}")
+                )
         # yes/no columns named in the question
         for c in self.cols:
             if not c.flag:
@@ -202,7 +212,14 @@ class Planner:
             neg = any(w in _NEG or w.endswith("nt") for w in window) or re.search(
                 rf"non[- ]{re.escape(self.words[i])}", self.low
             )
-            out.append(_Filter(f"{quote(c.name)} = {0 if neg else 1}", self.words[i], c.name))
+            out.append(
+                _Filter(
+                    f"{quote(c.name)} = {0 if neg else 1}",
+                    self.words[i],
+                    c.name,
+                    f"{c.name} is {'FALSE' if neg else 'TRUE'}",
+                )
+            )
         # "without any X" / "do not contain any X"
         m = re.search(
             r"\b(?:without|(?:do|does|did) not (?:contain|have|include)|no)\s+(?:any\s+)?([a-z ]{3,40})", low
@@ -215,7 +232,7 @@ class Planner:
                 else:
                     empty = ", ".join(_lit(e) for e in _EMPTY)
                     sql = f"LOWER(TRIM(COALESCE({quote(col.name)}, ''))) IN ({empty})"
-                out.append(_Filter(sql, m.group(0), col.name))
+                out.append(_Filter(sql, m.group(0), col.name, f"{col.name} is empty"))
         return out
 
     # --- plans ----------------------------------------------------------------------------------
@@ -224,7 +241,7 @@ class Planner:
         fs = self.filters()
         fcols = {f.column for f in fs}
         where = (" WHERE " + " AND ".join(f.sql for f in fs)) if fs else ""
-        when = (" where " + " and ".join(f.words for f in fs)) if fs else ""
+        when = (" where " + " and ".join(f.desc for f in fs)) if fs else ""
         low = self.low
         n_m = re.search(r"\b(?:top|bottom|first|last|the)?\s*(\d+|" + "|".join(_N) + r")\b", low)
         n = None
@@ -278,7 +295,7 @@ class Planner:
                 "any",
                 "boolean",
                 0.8,
-                f"checks whether any row has{when.replace(' where', '')}",
+                f"checks whether there is a row{when}",
                 sorted(fcols),
             )
         # group-by: "which X has the highest number of / average Y", "most common X", "top 3 X by Y"

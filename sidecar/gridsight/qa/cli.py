@@ -16,7 +16,12 @@ from gridsight.qa._ask import answer_question
 @path_argument
 @click.argument("question")
 @click.option("--sheet", default=None, help="Only this sheet (default: every sheet).")
-@click.option("--model", "use_model", is_flag=True, help="Let the local model try where the rules abstain.")
+@click.option(
+    "--model",
+    "use_model",
+    is_flag=True,
+    help="Let the local model settle ties the rules cannot and fill in where they abstain.",
+)
 @format_option
 def command(path: Path, question: str, sheet: str | None, use_model: bool, fmt: str) -> None:
     """Answer a question about a workbook, with the formula and the cells it came from."""
@@ -38,9 +43,8 @@ def command(path: Path, question: str, sheet: str | None, use_model: bool, fmt: 
             console.print(Text(f"{ans.display}{unit}", style="bold"))
             console.print(Text(ans.explanation))
             where = ", ".join(f"{e['sheet']}!{e['range']}" for e in ans.evidence)
-            console.print(
-                Text(f"formula: {ans.formula}  route: {ans.route}  confidence: {ans.confidence:.2f}")
-            )
+            how = f"query: {ans.query}" if ans.route == "sql" else f"formula: {ans.formula}"
+            console.print(Text(f"{how}  route: {ans.route}  confidence: {ans.confidence:.2f}"))
             console.print(Text(f"evidence: {where}"))
     if ans.status != "answered":
         raise click.exceptions.Exit(1)
