@@ -127,7 +127,7 @@ def test_bench_qa_with_the_default_model(assembled_home: Path, tmp_path: Path) -
         encoding="utf-8",
     )
     out = tmp_path / "qa.json"
-    r = CliRunner().invoke(cli, ["bench", "qa", "--corpus", str(root), "--out", str(out)])
+    r = CliRunner().invoke(cli, ["bench", "qa", "--corpus", str(root), "--out", str(out), "--no-big"])
     assert r.exit_code == 0, r.output
     summary = json.loads(out.read_text())["summary"]
     assert summary["model"] and summary["accuracy"] == 1.0 and summary["evidence_valid_rate"] == 1.0

@@ -145,6 +145,7 @@ def test_bench_on_a_workbook_qa_folder(balance_corpus: Path, tmp_path: Path) -> 
     n = 2 * len(BALANCE_QA) + len(INCOME_QA)
     assert summary["questions"] == n and summary["accuracy"] == 1.0
     assert summary["evidence_valid_rate"] == 1.0 and summary["abstention_rate"] == 0.0
+    assert summary["big_150k_rows_right"] == 3  # a 150,000-row table: exact answers (times in the JSON)
     assert set(summary) >= {
         "questions",
         "accuracy",

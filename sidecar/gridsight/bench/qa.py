@@ -46,7 +46,46 @@ def _questions(root: Path) -> list[dict[str, Any]]:
     return out
 
 
-def run(corpus: Path | None, limit: int | None, model: str | None) -> BenchResult:
+#: Questions timed on the synthetic 150,000-row table (the issue's bound for huge sheets), with answers.
+BIG_QUESTIONS = (
+    ("What is the total amount?", 150_000 * 149_999 / 2 / 100),
+    ("How many rows have city Oslo?", 30_000),
+    ("How many unique names are there?", 1_000),
+)
+
+
+def big_table(rows: int = 150_000) -> Workbook:
+    """id, city (5 repeating), amount (id / 100), name (1,000 repeating): answers known in closed form."""
+    from gridsight.grid import SheetBuilder
+
+    b = SheetBuilder("big")
+    for c, name in enumerate(("id", "city", "amount", "name")):
+        b.set(0, c, name)
+    cities = ("Paris", "Rome", "Oslo", "Lima", "Kyiv")
+    for r in range(rows):
+        b.set(r + 1, 0, r)
+        b.set(r + 1, 1, cities[r % 5])
+        b.set(r + 1, 2, r / 100)
+        b.set(r + 1, 3, f"n{r % 1000}")
+    return Workbook([b.build()])
+
+
+def _time_big(runtime: Any) -> dict[str, Any]:
+    wb = big_table()
+    seconds, right = [], 0
+    for q, answer in BIG_QUESTIONS:
+        start = time.perf_counter()
+        ans = answer_question(wb, q, model=runtime)
+        seconds.append(time.perf_counter() - start)
+        right += ans.status == "answered" and abs(float(ans.value) - answer) < 1e-6 * max(1.0, answer)
+    return {
+        "big_150k_rows_seconds_per_question": round(sum(seconds) / len(seconds), 3),
+        "big_150k_rows_max_seconds": round(max(seconds), 3),
+        "big_150k_rows_right": right,
+    }
+
+
+def run(corpus: Path | None, limit: int | None, model: str | None, big: bool = True) -> BenchResult:
     """``model``: None for the rules alone, "default" (the bundled model) or a GGUF path."""
     root = resolve_corpus(corpus, "databench")
     qs = _questions(root)
@@ -111,6 +150,8 @@ def run(corpus: Path | None, limit: int | None, model: str | None) -> BenchResul
         "routes": dict(routes),
         "ties_settled_by": dict(chosen),
     }
+    if big:
+        summary |= _time_big(runtime)
     headline = (
         f"qa: {right}/{n} right ({summary['accuracy']:.1%}), {abstained} abstained, evidence valid "
         f"{summary['evidence_valid_rate']:.1%}, routes {dict(routes)}, "
@@ -136,6 +177,9 @@ def run(corpus: Path | None, limit: int | None, model: str | None) -> BenchResul
     help="'default' (the bundled model) or a GGUF path: it settles ties and fills in where rules abstain.",
 )
 @click.option("--no-model", is_flag=True, help="Rules alone (the model is never loaded).")
-def command(corpus: Path | None, out: Path | None, limit: int | None, model: str, no_model: bool) -> None:
+@click.option("--no-big", is_flag=True, help="Skip timing three questions on a 150,000-row table.")
+def command(
+    corpus: Path | None, out: Path | None, limit: int | None, model: str, no_model: bool, no_big: bool
+) -> None:
     """Answer the corpus's questions; accuracy, abstention, evidence validity, routes, latency."""
-    emit(run(corpus, limit, None if no_model else model), out)
+    emit(run(corpus, limit, None if no_model else model, not no_big), out)
