@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from openpyxl import Workbook
@@ -21,23 +22,28 @@ BALANCE_QA = [
 ]
 
 
-def write_balance(path: Path) -> Path:
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Balance"
-    ws["A1"] = "Balance sheet"
+def _statement_head(ws: Any, title: str, unit: str, kinds: tuple[str, ...]) -> None:
+    """Bold title, unit line, and three bold header rows: merged years, halves, ``kinds``."""
+    ws["A1"] = title
     ws["A1"].font = Font(bold=True)
-    ws["A2"] = "EUR thousands"
+    ws["A2"] = unit
     ws["B3"], ws["D3"] = "2023", "2024"
     ws.merge_cells("B3:C3")
     ws.merge_cells("D3:E3")
     for col, half in zip("BCDE", ("H1", "H2", "H1", "H2"), strict=True):
         ws[f"{col}4"] = half
-    for col, kind in zip("ABCDE", ("Item", "Actual", "Actual", "Actual", "Plan"), strict=True):
+    for col, kind in zip("ABCDE", kinds, strict=True):
         ws[f"{col}5"] = kind
     for col in "ABCDE":
         for row in (3, 4, 5):
             ws[f"{col}{row}"].font = Font(bold=True)
+
+
+def write_balance(path: Path) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Balance"
+    _statement_head(ws, "Balance sheet", "EUR thousands", ("Item", "Actual", "Actual", "Actual", "Plan"))
     lines = [("Cash", 120, 130, 140, 150), ("Receivables", 80, 85, 90, 95), ("Inventory", 60, 65, 70, 75)]
     for i, line in enumerate(lines):
         for j, v in enumerate(line):
@@ -74,19 +80,7 @@ def write_statements(path: Path) -> Path:
     write_balance(path)
     wb = load_workbook(path)
     ws = wb.create_sheet("Income")
-    ws["A1"] = "Income statement"
-    ws["A1"].font = Font(bold=True)
-    ws["A2"] = "USD millions"
-    ws["B3"], ws["D3"] = "2023", "2024"
-    ws.merge_cells("B3:C3")
-    ws.merge_cells("D3:E3")
-    for col, half in zip("BCDE", ("H1", "H2", "H1", "H2"), strict=True):
-        ws[f"{col}4"] = half
-    for col, kind in zip("ABCDE", ("Line", "Actual", "Actual", "Actual", "Budget"), strict=True):
-        ws[f"{col}5"] = kind
-    for col in "ABCDE":
-        for row in (3, 4, 5):
-            ws[f"{col}{row}"].font = Font(bold=True)
+    _statement_head(ws, "Income statement", "USD millions", ("Line", "Actual", "Actual", "Actual", "Budget"))
     ws.append(("Revenue", 500, 520, 560, 590))
     ws.append(("Cost of sales", 300, 310, 330, 340))
     ws.append(("Gross profit", *(f"={c}6-{c}7" for c in "BCDE")))

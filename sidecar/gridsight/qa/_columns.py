@@ -133,3 +133,20 @@ def similarity(phrase: str, headers: list[str]) -> list[float]:
     except Exception:
         return [0.0] * len(headers)
     return [float(vecs[0] @ v) for v in vecs[1:]]
+
+
+def clearly_closest(phrase: str, texts: list[str], margin: float = 0.05) -> int | None:
+    """The text closest in meaning to ``phrase`` when it beats the runner-up by ``margin`` (cosine,
+    MiniLM); None when none stands out or the embedding model is not installed."""
+    emb = _embedder()
+    if emb is None or not texts:
+        return None
+    try:
+        vectors = emb.embed([phrase, *texts])
+    except Exception:
+        return None
+    sims = vectors[1:] @ vectors[0]
+    order = sims.argsort()[::-1]
+    if len(order) > 1 and sims[order[0]] - sims[order[1]] < margin:
+        return None
+    return int(order[0])

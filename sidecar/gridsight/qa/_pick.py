@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
+from gridsight.qa._columns import STOP, clearly_closest
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
@@ -94,21 +95,6 @@ def describe(c: Candidate, *, with_sheet: bool = True) -> str:
     return f"the table {c.ref}: {text}" if with_sheet else text
 
 
-def _by_meaning(question: str, tied: list[Candidate]) -> int | None:
-    """The tied table whose description is clearly closest in meaning (MiniLM embeddings), or None."""
-    try:
-        from gridsight.llm.embeddings import shared_embedder
-
-        vectors = shared_embedder().embed([question, *(describe(c) for c in tied)])
-    except Exception:  # no embedding model here: the tie stands
-        return None
-    sims = vectors[1:] @ vectors[0]
-    order = sims.argsort()[::-1]
-    if len(order) > 1 and sims[order[0]] - sims[order[1]] < MEANING_MARGIN:
-        return None
-    return int(order[0])
-
-
 @dataclass(frozen=True)
 class Pick:
     """Stage 1's outcome: the chosen table and how it was chosen, or the reason to abstain."""
@@ -133,12 +119,12 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     say_which = Pick(
         None, reason=f"several tables fit the question equally ({', '.join(refs[:4])}); say which", tied=refs
     )
-    from gridsight.qa._columns import STOP  # operation words (total, highest...) tell no table apart
 
+    # operation words (total, highest...) tell no table apart
     telling = {w for w in words(question) - STOP if not all(_matches(w, c.named) for c in tied)}
     if not telling or len({describe(c, with_sheet=False) for c in tied}) == 1:
         return say_which  # nothing in the question tells them apart: truly ambiguous
-    i = _by_meaning(question, tied)
+    i = clearly_closest(question, [describe(c) for c in tied], MEANING_MARGIN)
     if i is not None:
         return Pick(tied[i], "meaning", tied=refs)
     from gridsight.qa._choose import choose

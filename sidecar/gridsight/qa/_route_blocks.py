@@ -18,6 +18,7 @@ from typing import Any
 
 from gridsight.grid import Kind, Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer, display_of, value_type
+from gridsight.qa._columns import clearly_closest
 from gridsight.qa._pick import Candidate, words
 from gridsight.qa._route_formula import unit_of
 
@@ -104,20 +105,6 @@ def _describe(sheet: Sheet, table: Any, hit: _Hit, label_cols: list[int], unit: 
     return f"{_label(sheet, hit.row, label_cols)} for {path}" + (f" ({unit})" if unit else "")
 
 
-def _by_meaning(question: str, texts: list[str]) -> int | None:
-    try:
-        from gridsight.llm.embeddings import shared_embedder
-
-        vectors = shared_embedder().embed([question, *texts])
-    except Exception:  # no embedding model: the tie stands
-        return None
-    sims = vectors[1:] @ vectors[0]
-    order = sims.argsort()[::-1]
-    if len(order) > 1 and sims[order[0]] - sims[order[1]] < MEANING_MARGIN:
-        return None
-    return int(order[0])
-
-
 def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = None) -> QAAnswer:
     """The cell whose row label and column header path the question names (see the module docstring)."""
     sh, t = cand.sheet, cand.table
@@ -148,7 +135,7 @@ def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = N
         if asked <= placed or len(hits) > 6:
             return _abstain(question, cand, reason)
         texts = [_describe(sh, t, h, label_cols, unit_of(t)) for h in hits]
-        i = _by_meaning(question, texts)
+        i = clearly_closest(question, texts, MEANING_MARGIN)
         if i is None:
             from gridsight.qa._choose import choose
 
