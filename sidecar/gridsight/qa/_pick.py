@@ -122,7 +122,7 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
 
     # operation words (total, highest...) tell no table apart
     telling = {w for w in words(question) - STOP if not all(_matches(w, c.named) for c in tied)}
-    if not telling or len({describe(c, with_sheet=False) for c in tied}) == 1:
+    if not telling:
         return say_which  # nothing in the question tells them apart: truly ambiguous
     i = clearly_closest(question, [describe(c) for c in tied], MEANING_MARGIN)
     if i is not None:
