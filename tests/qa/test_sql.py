@@ -122,3 +122,88 @@ def test_a_yes_no_question_about_the_top_row(posts: Path, language: str, value: 
         value,
         f'=INDEX(C2:C6,MATCH(MAX(B2:B6),B2:B6,0))="{language}"',
     )
+
+
+@pytest.fixture
+def staff_sales(tmp_path: Path) -> Path:
+    """A fact table (Sales: Name, Amount) and a lookup table of labels only (Staff: Name, Department,
+    Office; bold header) on two sheets: questions that need both are answered over their join."""
+    from openpyxl.styles import Font
+
+    wb = Workbook()
+    sales = wb.active
+    sales.title = "Sales"
+    for row in (
+        ("Name", "Amount"),
+        ("Ann", 120),
+        ("Bo", 80),
+        ("Cy", 200),
+        ("Ann", 50),
+        ("Di", 90),
+        ("Bo", 40),
+    ):
+        sales.append(row)
+    staff = wb.create_sheet("Staff")
+    for row in (
+        ("Name", "Department", "Office"),
+        ("Ann", "Marketing", "Oslo"),
+        ("Bo", "Finance", "Rome"),
+        ("Cy", "Marketing", "Rome"),
+        ("Di", "Legal", "Oslo"),
+    ):
+        staff.append(row)
+    for cell in (*sales[1], *staff[1]):
+        cell.font = Font(bold=True)
+    wb.save(tmp_path / "staff.xlsx")
+    return tmp_path / "staff.xlsx"
+
+
+JOIN_NOTE = "(over Sales!A1:B7 joined with Staff!A1:C5 on Name)"
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "query"),
+    [
+        (
+            "Which department has the highest total amount?",
+            "Marketing",  # Ann 120 + 50 and Cy 200
+            'SELECT "Department" FROM data WHERE "Department" IS NOT NULL AND "Department" <> \'\' '
+            'GROUP BY "Department" ORDER BY SUM("Amount") DESC LIMIT 1',
+        ),
+        (
+            "What is the total amount of the Marketing department?",
+            370,
+            'SELECT SUM("Amount") FROM data WHERE "Department" = \'Marketing\'',
+        ),
+        (
+            "Which office is the person with the highest amount in?",
+            "Rome",  # Cy, 200
+            'SELECT "Office" FROM data WHERE "Amount" IS NOT NULL ORDER BY "Amount" DESC LIMIT 1',
+        ),
+        (
+            "How many sales were made by people in the Oslo office?",
+            3,  # Ann twice, Di once
+            "SELECT COUNT(*) FROM data WHERE \"Office\" = 'Oslo'",
+        ),
+    ],
+)
+def test_questions_over_two_tables_are_answered_over_their_join(
+    staff_sales: Path, question: str, value: object, query: str
+) -> None:
+    wb = open_workbook(staff_sales)
+    ans = answer_question(wb, question)
+    assert (ans.status, ans.route, ans.value, ans.query) == ("answered", "sql", value, query), ans.reason
+    assert JOIN_NOTE in ans.explanation and evidence_valid(ans, wb)
+    # the join keys are evidence too, each on its own sheet
+    assert {"sheet": "Sales", "range": "A2:A7"} in ans.evidence
+    assert {"sheet": "Staff", "range": "A2:A5"} in ans.evidence
+
+
+def test_a_lookup_that_finds_different_values_asks_which(staff_sales: Path) -> None:
+    wb = open_workbook(staff_sales)
+    assert answer_question(wb, "Which department is Bo in?").value == "Finance"
+    ans = answer_question(wb, "Which office is Marketing in?")  # Ann in Oslo, Cy in Rome
+    assert (
+        ans.status == "abstained"
+        and "rows that match hold different values (Oslo, Rome); say which" in str(ans.reason)
+    )

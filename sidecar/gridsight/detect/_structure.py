@@ -31,7 +31,44 @@ def header_rows(g: CellGrid, box: Box) -> list[int]:
             break
         rows.append(r)
         found = found or header
-    return rows if found else []
+    if not found:
+        return [box.top] if _names_its_columns(g, box) else []
+    return _label_table_header(g, box, rows) if len(rows) > 1 else rows
+
+
+def _names_its_columns(g: CellGrid, box: Box) -> bool:
+    """In a table of labels only with no formatting (a CSV of names and categories), the first row
+    is its header when it fills every column and none of its labels occurs again in its column."""
+    inside = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
+    if box.height < 3 or box.width < 2 or (inside == VALUE).any() or (inside[0] != TEXT).any():
+        return False
+    ids = g.label_ids[box.top : box.bottom + 1, box.left : box.right + 1]
+    return not any((ids[1:, j] == ids[0, j]).any() for j in range(box.width))
+
+
+def _label_table_header(g: CellGrid, box: Box, rows: list[int]) -> list[int]:
+    """The header of a table whose leading rows are all labels. Where values follow, those rows are
+    the header; in a table of labels only (a lookup list: Name, Department, Office) they run to its
+    end, so the header is the first row plus the rows under it that hang under a merged group label
+    or are styled like it (bold, fill, border) while the rows after them are not -- the rest are records."""
+    inside = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
+    if (inside == VALUE).any():
+        return rows
+    cols = slice(box.left, box.right + 1)
+
+    def styled(r: int) -> bool:
+        occ = g.cls[r, cols] != 0
+        return bool(occ.any() and g.styled[r, cols][occ].mean() >= 0.5)
+
+    keep = 1
+    while keep < len(rows):
+        r, above = rows[keep], rows[keep - 1]
+        group = g.merge_span[above, cols].max(initial=1) >= 2
+        after = r + 1 if r < box.bottom else None
+        if not (group or (styled(r) and styled(above) and (after is None or not styled(after)))):
+            break
+        keep += 1
+    return rows[:keep]
 
 
 def _merge_anchor(sheet: Sheet, row: int, col: int) -> tuple[int, int] | None:

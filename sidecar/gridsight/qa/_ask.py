@@ -15,6 +15,7 @@ from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer
+from gridsight.qa._join import find_join
 from gridsight.qa._pick import Candidate, candidates, pick_table, words
 from gridsight.qa._route_blocks import by_blocks
 from gridsight.qa._route_formula import by_formula
@@ -133,11 +134,18 @@ def answer_question(
         )
     if not words(q):
         return QAAnswer(question, "abstained", reason="the question names nothing to look for")
-    pick = pick_table(q, candidates(workbook, sheet, q), model)
+    found = candidates(workbook, sheet, q)
+    tied = [c for c in found if found and c.score == found[0].score > 0]
+    if len(tied) > 1:  # before any tie-break: the question may need both tables, joined
+        joined = _across(q, tied)
+        if joined is not None:
+            joined.question = question
+            return joined
+    pick = pick_table(q, found, model)
     if pick.table is None:
         return QAAnswer(question, "abstained", reason=pick.reason)
     best = pick.table
-    ans = _route(workbook, best, q, model)
+    ans = _route(workbook, best, q, model, found)
     ans.question = question
     if ans.status == "answered" and pick.how != "words":
         others = [r for r in pick.tied if r != best.ref]
@@ -148,14 +156,23 @@ def answer_question(
     return ans
 
 
-def _route(workbook: Workbook, best: Candidate, q: str, model: Any) -> QAAnswer:
+def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[Candidate]) -> QAAnswer:
     """Stage 2: the routes in the order the table's structure gives, with the gate and the merge."""
     structure = structure_score(best.table, best.sheet)
-    plan = plan_query(best, q) if structure < BLOCKS_AT else None
+    plan = view = None
+    if structure < BLOCKS_AT:
+        plan, view = plan_query(best, q)
+        flat = [c for c in found if structure_score(c.table, c.sheet) < BLOCKS_AT]
+        join = find_join(q, best, flat)
+        joined = plan_query(best, q, join) if join is not None else (None, None)
+        if joined[0] is not None and set(joined[0].columns) - {c.name for c in join.left_table.columns}:
+            plan, view = joined  # the query reads the other table's columns: only SQL can
     if structure >= BLOCKS_AT:
         order = ("blocks", "formula", "sql")
-    elif plan is not None and plan.kind in SQL_FIRST and plan.confidence >= 0.8:
+    elif plan is not None and (plan.kind in SQL_FIRST or view.joined) and plan.confidence >= 0.7:
         order = ("sql", "formula", "blocks")
+    elif plan is not None and plan.kind == "lookup":
+        order = ("formula", "blocks", "sql")  # the cell itself is better evidence than its column
     else:
         order = ("formula", "sql", "blocks")
     expected = expected_type(q)
@@ -168,8 +185,8 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any) -> QAAnswer:
             ans = by_formula(workbook, best, q, model)
         else:
             if plan is None and structure >= BLOCKS_AT:
-                plan = plan_query(best, q)
-            ans = by_query(best, q, plan)
+                plan, view = plan_query(best, q)
+            ans = by_query(best, q, plan, view)
         ans.structure = structure
         if ans.status == "answered" and not _fits(ans, expected):
             ans.confidence = round(ans.confidence - MISFIT_PENALTY, 2)
@@ -191,6 +208,24 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any) -> QAAnswer:
         table=best.ref,
         structure=structure,
     )
+
+
+def _across(q: str, tied: list[Candidate]) -> QAAnswer | None:
+    """A question that names columns of two tied flat tables, answered over their join; or None."""
+    flat = [c for c in tied if structure_score(c.table, c.sheet) < BLOCKS_AT]
+    for left in flat:
+        join = find_join(q, left, flat)
+        if join is None:
+            continue
+        plan, view = plan_query(left, q, join)
+        own = {c.name for c in join.left_table.columns}
+        if plan is None or not (set(plan.columns) - own) or not (set(plan.columns) & own):
+            continue  # the query must read both tables, or the tie is not about a join
+        ans = by_query(left, q, plan, view)
+        if ans.status == "answered" and ans.confidence >= CONFIDENT and _fits(ans, expected_type(q)):
+            ans.structure = structure_score(left.table, left.sheet)
+            return ans
+    return None
 
 
 def _merge(weak: list[QAAnswer]) -> QAAnswer | None:

@@ -64,7 +64,7 @@ class Col:
 class Plan:
     sql: str
     kind: str  # what it computes: count, distinct, sum, avg, max, min, argmax, top, group, any, all...
-    result: str  # number | text | boolean | list
+    result: str  # number | text | boolean | list | one (a single value, or no answer when rows differ)
     confidence: float
     sentence: str
     columns: list[str] = field(default_factory=list)
@@ -343,6 +343,19 @@ class Planner:
         # the row with the highest / lowest value: "the X of the Y with the highest Z"
         if direction is not None:
             return self._extreme_row(fs, where, when, n, direction, starts_bool)
+        # a lookup: "Which department is Bo in?" -- one column read on the rows the filters keep
+        if fs and not starts_bool:
+            target = self.best(("text", "number", "date", "bool"), exclude=fcols)
+            if target is not None:
+                t = quote(target.name)
+                return Plan(
+                    f"SELECT DISTINCT {t} FROM {TABLE}{where} LIMIT 2",
+                    "lookup",
+                    "one",
+                    0.7,
+                    f"reads {target.name}{when}",
+                    [target.name, *sorted(fcols)],
+                )
         return None
 
     def _direction(self) -> str | None:
@@ -390,6 +403,7 @@ class Planner:
         asc = bool(re.search(r"\b(least|fewest|lowest|smallest|bottom)\b", low))
         agg = "COUNT(*)"
         what = "rows"
+        measured: list[str] = []
         if by_agg:
             val = self.best(
                 ("number",),
@@ -401,6 +415,7 @@ class Planner:
             fn = "SUM" if "total" in by_agg.group(0) or "sum" in by_agg.group(0) else "AVG"
             agg = f"{fn}({quote(val.name)})"
             what = f"{'total' if fn == 'SUM' else 'average'} {val.name}"
+            measured.append(val.name)
         limit = n or 1
         notnull = f"{k} IS NOT NULL AND {k} <> ''"
         sql = (
@@ -413,7 +428,7 @@ class Planner:
             "list" if n else ("number" if key.kind == "number" else "text"),
             0.8,
             f"groups the rows by {key.name}{when} and ranks the groups by {what}",
-            [key.name, *sorted(fcols)],
+            [key.name, *measured, *sorted(fcols)],
         )
 
     def _first_super(self) -> int:

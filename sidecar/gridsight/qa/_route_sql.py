@@ -27,39 +27,54 @@ def _view(cand: Candidate) -> tuple[Any, Any] | None:
     return table, view
 
 
-def plan_query(cand: Candidate, question: str) -> Any:
-    """The planner's reading of the question over this table, or None."""
+def plan_query(cand: Candidate, question: str, join: Any = None) -> tuple[Any, Any]:
+    """The planner's reading of the question over this table (widened by ``join``), and the view it
+    reads; (None, None) when there is none."""
     from gridsight.qa._plan import Planner, describe_columns
 
     try:
-        got = _view(cand)
-        if got is None:
-            return None
-        table, view = got
-        kinds = {v.name: c.kind for v, c in zip(view.columns, table.columns, strict=True)}
-        distinct = {v.name: c.distinct for v, c in zip(view.columns, table.columns, strict=True)}
-        return Planner(question, view, describe_columns(view, kinds, distinct)).plan()
+        if join is not None:
+            from gridsight.qa._join import joined_view
+
+            view = joined_view(join)
+            right = [c for c in join.right_table.columns if c is not join.right_key]
+            columns = [*join.left_table.columns, *right]
+        else:
+            got = _view(cand)
+            if got is None:
+                return None, None
+            table, view = got
+            columns = table.columns
+        kinds = {v.name: c.kind for v, c in zip(view.columns, columns, strict=True)}
+        distinct = {v.name: c.distinct for v, c in zip(view.columns, columns, strict=True)}
+        return Planner(question, view, describe_columns(view, kinds, distinct)).plan(), view
     except GridSightError:
-        return None
+        return None, None
 
 
-def by_query(cand: Candidate, question: str, plan: Any) -> QAAnswer:
+def by_query(cand: Candidate, question: str, plan: Any, view: Any) -> QAAnswer:
     """Run the plan's query; the evidence is the data cells of every column it read."""
     from gridsight.qa._sql import QueryRefused, run_query
 
-    if plan is None:
+    if plan is None or view is None:
         return QAAnswer(
             question, "abstained", reason="no query shape matches the question", route="sql", table=cand.ref
         )
-    got = _view(cand)
-    if got is None:
-        return QAAnswer(question, "abstained", reason="the table has no columns", route="sql", table=cand.ref)
-    _table, view = got
     try:
         rows, read = run_query(plan.sql, view)
     except QueryRefused as exc:
         return QAAnswer(question, "abstained", reason=str(exc), route="sql", table=cand.ref, query=plan.sql)
     values = [r[0] for r in rows]
+    if plan.result == "one" and len(values) > 1:
+        return QAAnswer(
+            question,
+            "abstained",
+            reason=f"rows that match hold different values ({display_of(values[0])}, "
+            f"{display_of(values[1])}); say which",
+            route="sql",
+            table=cand.ref,
+            query=plan.sql,
+        )
     if not values or (plan.result != "list" and values[0] is None):
         return QAAnswer(
             question,
@@ -78,7 +93,11 @@ def by_query(cand: Candidate, question: str, plan: Any) -> QAAnswer:
         value = values[0]
         if isinstance(value, float) and value.is_integer() and plan.kind in ("count", "distinct", "sum"):
             value = int(value)
-    evidence = [{"sheet": cand.sheet.name, "range": view.column(c).data.with_sheet(None).ref()} for c in read]
+    evidence = []
+    for sheet, rng in [*((view.column(n).sheet, view.column(n).data) for n in read), *view.keys]:
+        ev = {"sheet": sheet or cand.sheet.name, "range": rng.with_sheet(None).ref()}
+        if ev not in evidence:
+            evidence.append(ev)
     shown = display_of(value)
     unit = unit_of(cand.table) if plan.kind in ("sum", "avg", "max", "min", "top") else None
     return QAAnswer(
@@ -92,7 +111,7 @@ def by_query(cand: Candidate, question: str, plan: Any) -> QAAnswer:
         evidence,
         "sql",
         unit,
-        f"The query {plan.sentence}: {shown}.",
+        f"The query{view.note} {plan.sentence}: {shown}.",
         None,
         plan.confidence,
         cand.ref,

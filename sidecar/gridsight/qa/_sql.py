@@ -15,7 +15,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gridsight.errors import GridSightError
@@ -49,7 +49,8 @@ class QueryRefused(GridSightError):
 @dataclass(frozen=True)
 class ViewColumn:
     name: str  # the header, also the SQL column name (double-quoted)
-    data: Range  # its data cells on the sheet (evidence)
+    data: Range  # its data cells (evidence)
+    sheet: str | None = None  # the sheet they are on, when not the view's own (a joined table)
 
 
 @dataclass
@@ -61,9 +62,17 @@ class View:
     conn: sqlite3.Connection
     rows: int
     lock: threading.Lock
+    #: Cells every answer also reads (a join's key columns), as (sheet or None, range).
+    keys: list[tuple[str | None, Range]] = field(default_factory=list)
+    note: str = ""  # how the explanation names the view when it is not just the table (" over ... joined")
 
     def column(self, name: str) -> ViewColumn:
         return next(c for c in self.columns if c.name == name)
+
+    @property
+    def joined(self) -> bool:
+        """Some columns come from another table (a join)."""
+        return any(c.sheet is not None for c in self.columns)
 
 
 def quote(name: str) -> str:
@@ -85,25 +94,44 @@ _VIEWS_LOCK = threading.Lock()
 def view_of(sheet: Sheet, names: list[str], data: list[Range]) -> View:
     """The view of the columns ``names`` whose data cells are ``data`` (cached: sheets are immutable)."""
     key = (id(sheet), ";".join(r.ref() for r in data))
+    values = [sheet.column_values(r.with_sheet(None)) for r in data] if _cached(sheet, key) is None else []
+    return build_view(sheet, key, [(n, r, None) for n, r in zip(names, data, strict=True)], values)
+
+
+def _cached(sheet: Sheet, key: tuple[int, str]) -> View | None:
     with _VIEWS_LOCK:
         hit = _VIEWS.get(key)
         if hit is not None and hit[0] is sheet:
             _VIEWS.move_to_end(key)
             return hit[1]
+    return None
+
+
+def build_view(
+    sheet: Sheet,
+    key: tuple[int, str],
+    columns: list[tuple[str, Range, str | None]],
+    values: list[list[Any]],
+) -> View:
+    """A view from (name, evidence range, sheet or None) per column and each column's values, cached
+    under ``key`` (the newest eight views are kept). Repeated names get a number: ``Name (2)``."""
+    hit = _cached(sheet, key)
+    if hit is not None:
+        return hit
     seen: dict[str, int] = {}
     cols = []
-    for name, rng in zip(names, data, strict=True):
+    for name, rng, on in columns:
         base = name.strip() or "column"
         seen[base.casefold()] = seen.get(base.casefold(), 0) + 1
         unique = base if seen[base.casefold()] == 1 else f"{base} ({seen[base.casefold()]})"
-        cols.append(ViewColumn(unique, rng))
+        cols.append(ViewColumn(unique, rng, on))
     conn = sqlite3.connect(":memory:", check_same_thread=False)
     conn.execute(f"CREATE TABLE {TABLE} ({', '.join(quote(c.name) for c in cols)})")
-    columns = [[_cell(v) for v in sheet.column_values(c.data.with_sheet(None))] for c in cols]
-    height = max((len(c) for c in columns), default=0)
+    converted = [[_cell(v) for v in col] for col in values]
+    height = max((len(c) for c in converted), default=0)
     if cols and height:
         marks = ", ".join("?" for _ in cols)
-        conn.executemany(f"INSERT INTO {TABLE} VALUES ({marks})", zip(*columns, strict=True))
+        conn.executemany(f"INSERT INTO {TABLE} VALUES ({marks})", zip(*converted, strict=True))
     conn.commit()
     view = View(sheet, cols, conn, height, threading.Lock())
     with _VIEWS_LOCK:
