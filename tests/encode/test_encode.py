@@ -43,7 +43,7 @@ def test_all_modules_on_two_tables(two_tables: Sheet) -> None:
         "A4 North\n"
         "B4:B13,B18:B19 {IntNum}\n"
         "C4:C13 {FloatNum}\n"
-        "A5:A12 {Text}\n"  # semantic: the row labels between the first and the last
+        "A5:A12 {TextData}\n"  # semantic: the row labels between the first and the last
         "A13 West\n"
         "A15 Source: internal\n"
         "A17:B17 Year|Total\n"
@@ -97,7 +97,7 @@ def test_no_index_keeps_rows_and_writes_aggregates_once(two_tables: Sheet) -> No
     lines = text.splitlines()
     assert lines[0] == "|A1,Sales report 2024|B1, |C1, |"
     assert lines[3] == "|A4,North|B4:B13,{IntNum}|C4:C13,{FloatNum}|"
-    assert lines[4] == "|A5:A12,{Text}|"  # semantic: row labels written once, like aggregates
+    assert lines[4] == "|A5:A12,{TextData}|"  # semantic: row labels written once, like aggregates
     assert lines[5] == "||"  # every cell of row 6 is inside a rectangle written above
     assert lines[12] == "|A13,West|"
     assert lines[17] == "|A18:A19,{Year}|B18:B19,{IntNum}|C18, |"

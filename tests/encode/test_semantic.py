@@ -39,10 +39,10 @@ def _labelled_rows(names: list[str], header: bool = True) -> dict[str, object]:
 @pytest.mark.parametrize(
     ("cells", "expected"),
     [
-        # the middle of a run of row labels becomes {Text}; the first and last stay
+        # the middle of a run of row labels becomes {TextData}; the first and last stay
         (
             _labelled_rows(["Ana", "Bo", "Cy", "Di", "Ed"]),
-            "A1:B1 Name|Score\nA2 Ana\nB2:B6 {IntNum}\nA3:A5 {Text}\nA6 Ed\n",
+            "A1:B1 Name|Score\nA2 Ana\nB2:B6 {IntNum}\nA3:A5 {TextData}\nA6 Ed\n",
         ),
         # three labels are too few to summarise
         (_labelled_rows(["Ana", "Bo", "Cy"]), "A1:B1 Name|Score\nA2:A4 Ana|Bo|Cy\nB2:B4 {IntNum}\n"),
@@ -84,10 +84,10 @@ def test_one_number_type_per_column(
 
 
 def test_decoded_sheet_holds_what_the_text_says() -> None:
-    text = "A1:B1 Name|When\nA2 Ana\nA3:A5 {Text}\nB2:B5 {DateData}\nC2 {#,##0.00}\nC3 {IntNum}\n"
+    text = "A1:B1 Name|When\nA2 Ana\nA3:A5 {TextData}\nB2:B5 {DateData}\nC2 {#,##0.00}\nC3 {IntNum}\n"
     sheet = decode_sheet(text, "D")
     assert sheet.cell("A1").value == "Name"
-    assert sheet.cell("A4").value == "{Text}"
+    assert sheet.cell("A4").value == "{TextData}"
     assert sheet.cell("B3").value == dt.datetime(2020, 1, 1)
     c2 = sheet.cell("C2")
     assert (c2.kind, c2.value, c2.number_format) == (Kind.NUMBER, 1.5, "#,##0.00")

@@ -12,7 +12,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from gridsight.encode._encode import decode_index
+from gridsight.encode._encode import FORMULA_TOKEN, decode_index
+from gridsight.encode._semantic import TEXT_LABEL
 from gridsight.encode._types import DataType, format_type
 from gridsight.grid import Sheet, rc_to_a1
 
@@ -30,12 +31,16 @@ PLACEHOLDERS: dict[str, Any] = {
 }
 
 
+#: Labels that stand for text, never for a number format (``TextData`` would parse as a date format).
+TEXT_LABELS = frozenset((TEXT_LABEL, FORMULA_TOKEN[1:-1]))
+
+
 def decode_sheet(text: str, name: str = "Decoded") -> Sheet:
     """A sheet holding what an inverted-index encoding says, at its compact addresses.
 
     Literal values come back as they are (numbers written as text stay text); ``{IntNum}``-style
     labels become a placeholder of their type; a number-format label (``{#,##0.00}``) becomes a
-    number with that format; any other label (``{Text}``, ``{Formula}``) stays text in braces.
+    number with that format; ``{TextData}`` and ``{Formula}`` (and any unknown label) stay text in braces.
     """
     cells: dict[str, Any] = {}
     formats: dict[str, str] = {}
@@ -45,7 +50,9 @@ def decode_sheet(text: str, name: str = "Decoded") -> Sheet:
             cells[ref] = value
             continue
         label = value[1:-1]
-        if label in PLACEHOLDERS:
+        if label in TEXT_LABELS:
+            cells[ref] = value
+        elif label in PLACEHOLDERS:
             cells[ref] = PLACEHOLDERS[label]
         elif format_type(label) is not None:
             kind = format_type(label)

@@ -67,7 +67,7 @@ class EncodeOptions:
     aggregate: bool = True
     #: Index only: runs of cells whose values occur once become one line ``A3:C3 a|b|c`` (lossless).
     lists: bool = True
-    #: Lossy: row labels of data blocks summarised as ``{Text}``, long text cut, one number type per
+    #: Lossy: row labels of data blocks summarised as ``{TextData}``, long text cut, one number type per
     #: column (see ``_semantic``). On by default: it cost no detection on the shared corpus.
     semantic: bool = True
     #: Vanilla only: append each cell's number format (``|A1,0.5,0%|``); the paper found it hurts.
@@ -433,12 +433,13 @@ FORMULA_TOKEN = "{Formula}"
 
 
 def encode_sheet(sheet: Sheet, options: EncodeOptions | None = None) -> SheetEncoding:
-    """Encode one sheet with the chosen modules (default: all three, k=4, compact addresses).
+    """Encode one sheet with the chosen modules (default: every module, k=4, compact addresses).
 
     Args:
         sheet: any sheet of the workbook model (an empty sheet encodes to '').
-        options: module switches; ``EncodeOptions(anchors=False, index=False, aggregate=False)`` is the
-            vanilla encoding of section 3.1.
+        options: module switches; ``EncodeOptions(anchors=False, index=False, aggregate=False,
+            semantic=False)`` is the vanilla encoding of section 3.1, and ``semantic=False`` alone
+            keeps every value the paper's modules keep.
 
     Returns:
         The text, its address map (compact -> original), and how much of the sheet was kept.

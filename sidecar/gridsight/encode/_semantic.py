@@ -6,7 +6,7 @@ Rules, all over the kept cells only:
 * **Row labels summarised by type.** In a column, a run of at least :data:`MIN_RUN` consecutive text
   cells that each sit in a row holding a value (the row labels of a data block: districts, countries,
   sample codes), look alike (one cell signature) and are not all one value keeps its first and last
-  value; the cells between become ``{Text}``, aggregated into rectangles like numbers are. What the
+  value; the cells between become ``{TextData}``, aggregated into rectangles like numbers are. What the
   model needs for the layout -- that the block's first column is text, where it starts and ends, a
   sample of what it holds, a closing "Total" -- stays; what it loses is which name sits in which row.
   Header rows, titles and notes (rows without values) are never touched.
@@ -35,7 +35,7 @@ from gridsight.grid import Kind, Sheet
 ObjArray = npt.NDArray[np.object_]
 
 #: Label of summarised row labels (the model reads it like ``IntNum``: a block of one kind of value).
-TEXT_LABEL = "Text"
+TEXT_LABEL = "TextData"
 #: Runs shorter than this keep every value (a few labels cost little and may all matter).
 MIN_RUN = 4
 #: Characters a text value keeps before it is cut at a word boundary and ends in '…'.
@@ -110,7 +110,7 @@ def semantic_compress(
     tokens: ObjArray,
     codes: npt.NDArray[np.uint16],
 ) -> None:
-    """Apply both rules in place: ``tokens`` gets ``Text`` for summarised cells, ``texts`` the
+    """Apply both rules in place: ``tokens`` gets ``TextData`` for summarised cells, ``texts`` the
     shortened values. ``tokens`` holds the aggregation label of each kept cell (None: literal)."""
     _one_number_type_per_column(tokens)
     ix = np.ix_(rows, cols)

@@ -36,7 +36,7 @@ def module_options(func: Any) -> Any:
             click.option(
                 "--no-semantic",
                 is_flag=True,
-                help="Keep every text value whole (no {Text} row labels, no shortened notes).",
+                help="Keep every text value whole (no {TextData} row labels, no shortened notes).",
             ),
             click.option(
                 "--addresses",
