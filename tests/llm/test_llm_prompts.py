@@ -12,6 +12,7 @@ from gridsight.llm._llama import LlamaRuntime
 def test_every_template_is_versioned_and_named() -> None:
     assert sorted(PROMPTS) == [
         "chat",
+        "detect_choose",
         "detect_tables",
         "formula",
         "qa_answer_cell",
@@ -30,6 +31,7 @@ def test_every_template_is_versioned_and_named() -> None:
     ("name", "fields"),
     [
         ("detect_tables", ["sheet"]),
+        ("detect_choose", ["sheet", "first", "second"]),
         ("qa_pick_table", ["sheet", "question"]),
         ("qa_answer_cell", ["table", "question"]),
         ("qa_choose", ["question", "options"]),

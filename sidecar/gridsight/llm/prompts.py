@@ -125,6 +125,30 @@ DETECT_TABLES = PromptTemplate(
     user=("{sheet}",),
 )
 
+DETECT_CHOOSE = PromptTemplate(
+    name="detect_choose",
+    version=1,
+    source="GridSight (appendix L.2's task as a choice between two readings the rules found)",
+    system=(
+        "You find the table in a part of a spreadsheet. " + _SHEET_FORMAT + " A table's range covers its "
+        "header rows and data rows only: never a title line above it, never notes below it. Answer with "
+        "one of the two ranges."
+    ),
+    examples=(
+        (
+            "(Sales 2023|A1),(Region|A2),(Q1|B2),(Q2|C2),(North|A3),(IntNum|B3:C5),(South|A4),(West|A5)\n"
+            "The table is A1:C5 or A2:C5?",
+            "A2:C5",
+        ),
+        (
+            "(Name|A1),(Age|B1),(TextData|A2:A6),(IntNum|B2:B6),(Source: census|A8)\n"
+            "The table is A1:B6 or A1:B8?",
+            "A1:B6",
+        ),
+    ),
+    user=("{sheet}\nThe table is {first} or {second}?",),
+)
+
 QA_PICK_TABLE = PromptTemplate(
     name="qa_pick_table",
     version=1,
@@ -239,7 +263,17 @@ CHAT = PromptTemplate(
 
 PROMPTS: dict[str, PromptTemplate] = {
     t.name: t
-    for t in (DETECT_TABLES, QA_PICK_TABLE, QA_ANSWER_CELL, QA_CHOOSE, QA_ASK_ABOUT, FORMULA, SUGGEST, CHAT)
+    for t in (
+        DETECT_TABLES,
+        DETECT_CHOOSE,
+        QA_PICK_TABLE,
+        QA_ANSWER_CELL,
+        QA_CHOOSE,
+        QA_ASK_ABOUT,
+        FORMULA,
+        SUGGEST,
+        CHAT,
+    )
 }
 
 
