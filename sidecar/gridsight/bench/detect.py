@@ -93,6 +93,7 @@ def run(corpus: Path | None, no_model: bool, big: bool) -> BenchResult:
     seconds: list[float] = []
     model: str | None = None
     cache: dict[Path, Any] = {}
+    questions = changed = 0
     for i, (corp, name, path, sheet_name, labels) in enumerate(cases):
         try:
             wb = cache.get(path) or open_workbook(path)
@@ -105,6 +106,8 @@ def run(corpus: Path | None, no_model: bool, big: bool) -> BenchResult:
         det = detect_tables(sheet, refiner=refiner)
         seconds.append(time.perf_counter() - t)
         model = model or det.model
+        questions += det.model_questions
+        changed += sum(1 for x in det.tables if x.source != "rules")
         predicted = [Range(x.range.top, x.range.left, x.range.bottom, x.range.right) for x in det.tables]
         partial = corp == "tasi"
         scores = [
@@ -153,6 +156,8 @@ def run(corpus: Path | None, no_model: bool, big: bool) -> BenchResult:
         "labelled_tables": a0.labelled,
         "model": model,
         "model_status": why,
+        "model_questions": questions,
+        "model_changed_tables": changed,
     }
     for key in ("tasi", "fuste", "half_a", "half_b"):
         if key in totals:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from gridsight.detect._assemble import TextAt, assemble, join_rule
+from gridsight.detect._alternatives import uncertain_points
+from gridsight.detect._assemble import Skeleton, TextAt, assemble, join_rule
 from gridsight.detect._cells import CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._segment import Box, join_columns, xy_cut
 from gridsight.detect._structure import build_table, is_table
-from gridsight.grid import Sheet, Workbook
+from gridsight.grid import Range, Sheet, Workbook
 
 
 def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
@@ -30,8 +32,9 @@ def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
 
     Args:
         sheet: the sheet to read (never modified).
-        refiner: optional object with ``refine(sheet, tables) -> (tables, model_name)``; the rules
-            alone are used when it is None or when it raises a GridSightError.
+        refiner: optional model refiner (:func:`gridsight.detect._refine.load_refiner`) with a
+            ``name`` and ``choose(sheet, focus, options) -> index | None``; it is asked only at the
+            rules' doubtful decisions, and the rules' reading stands whenever it cannot answer.
 
     Returns:
         A :class:`Detection`; an empty sheet gives no tables.
@@ -47,21 +50,53 @@ def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
         i = int(tids[r, c])
         return texts[i] if i >= 0 else ""
 
-    skeletons = assemble(g, candidate_pieces(g, text_at), text_at)
-    tables = [build_table(sheet, g, sk, text_at) for sk in skeletons if is_table(g, sk.box)]
-    tables.sort(key=lambda t: (t.range.top, t.range.left))
+    skeletons = [sk for sk in assemble(g, candidate_pieces(g, text_at), text_at) if is_table(g, sk.box)]
     model: str | None = None
-    messages: list[str] = []
-    if refiner is not None and tables:
-        from gridsight.errors import GridSightError
+    from_model: set[int] = set()
+    messages: tuple[str, ...] = ()
+    asked = 0
+    if refiner is not None and skeletons:
+        model = getattr(refiner, "name", "model")
+        skeletons, from_model, asked = _refine(sheet, g, skeletons, text_at, refiner)
+        if asked:
+            changed = len({id(sk) for sk in skeletons} & from_model)
+            messages = (f"model asked about {asked} doubtful edge(s); its choice changed {changed} table(s)",)
+    tables = [
+        replace(build_table(sheet, g, sk, text_at), source=model)
+        if id(sk) in from_model
+        else build_table(sheet, g, sk, text_at)
+        for sk in skeletons
+        if is_table(g, sk.box)
+    ]
+    tables.sort(key=lambda t: (t.range.top, t.range.left))
+    seconds = time.perf_counter() - t0
+    return Detection(sheet.name, tuple(tables), sheet.used_range, model, seconds, messages, asked)
 
-        try:
-            tables, model = refiner.refine(sheet, tables)
-        except GridSightError as exc:
-            messages.append(f"model refinement skipped: {exc}")
-    return Detection(
-        sheet.name, tuple(tables), sheet.used_range, model, time.perf_counter() - t0, tuple(messages)
-    )
+
+def _refine(
+    sheet: Sheet, g: CellGrid, skeletons: list[Skeleton], text_at: TextAt, refiner: Any
+) -> tuple[list[Skeleton], set[int], int]:
+    """Ask the model at each doubtful decision; a reading it picks replaces the rules' one.
+
+    Returns the skeletons, the ids of those the model's choice produced, and how many decisions
+    were put to the model.
+    """
+    r0, c0 = g.origin
+
+    def rng(b: Box) -> Range:
+        return Range(b.top + r0, b.left + c0, b.bottom + r0, b.right + c0, sheet.name)
+
+    chosen: dict[int, tuple[Skeleton, ...]] = {}
+    points = uncertain_points(g, skeletons, text_at)
+    for ch in points:
+        options = [[rng(sk.box) for sk in opt] for opt in ch.options]
+        pick = refiner.choose(sheet, rng(ch.focus), options)
+        if pick:
+            chosen[ch.index] = ch.options[pick]
+    out: list[Skeleton] = []
+    for i, sk in enumerate(skeletons):
+        out.extend(chosen.get(i, (sk,)))
+    return out, {id(sk) for opt in chosen.values() for sk in opt}, len(points)
 
 
 def detect_workbook(wb: Workbook, *, sheet: str | None = None, refiner: Any = None) -> list[Detection]:

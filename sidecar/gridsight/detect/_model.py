@@ -83,12 +83,14 @@ class Detection:
     model: str | None = None
     seconds: float = 0.0
     notes: tuple[str, ...] = field(default_factory=tuple)  # e.g. why the model was not used
+    model_questions: int = 0  # doubtful decisions put to the model
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "sheet": self.sheet,
             "used_range": self.used_range.ref() if self.used_range else None,
             "model": self.model,
+            "model_questions": self.model_questions,
             "tables": [t.to_dict() for t in self.tables],
             "messages": list(self.notes),
         }

@@ -1,31 +1,123 @@
-"""Optional model refinement: the local model may choose among / adjust the rule-based ranges.
+"""Model refinement: at the rules' doubtful decisions the local model picks one of their readings.
 
-The rules never depend on this. A refiner exists only when both the SheetCompressor
-(``gridsight.encode``) and the model runtime (``gridsight.llm``) are installed *and* expose the
-hooks used here; otherwise :func:`load_refiner` returns None with the reason, and detection runs on
-rules alone (that is also what ``--no-model`` asks for).
+The rules never depend on this. For each doubtful decision (:mod:`gridsight.detect._alternatives`)
+the model reads the SheetCompressor encoding of the area around it (``gridsight.encode``, compact
+addresses) with the paper's detection prompt (appendix L.2, ``detect_tables``), and answers under a
+grammar that admits exactly the options' ranges written in the compact sheet -- so it can only
+choose, never invent. The address map turns its answer back into the sheet's ranges.
+
+Why so narrow: the default model (Qwen2.5-Coder 0.5B) names the right range among two close ones
+only a little better than chance (FINDINGS.md: good at choosing under a grammar, at little else),
+and it must never make the rules' answer worse. Anything that goes wrong -- no model, a timeout, an
+option the encoding cannot express, an answer that is not an option -- keeps the rules' reading.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
+from collections.abc import Sequence
 from typing import Any
 
+from gridsight.grid import Range, Sheet
 
-def load_refiner() -> tuple[Any | None, str]:
-    """The model refiner if this installation has one, else (None, why not)."""
-    for module in ("gridsight.encode", "gridsight.llm"):
-        if importlib.util.find_spec(module) is None:
-            return None, f"{module} is not installed; rules only"
+#: An encoding longer than this (characters) is not worth a question to a 0.5B model.
+MAX_ENCODING_CHARS = 6_000
+
+
+def crop(sheet: Sheet, area: Range) -> Sheet:
+    """The part of ``sheet`` inside ``area`` as a sheet of its own, at its true addresses."""
+    r0, c0 = sheet.origin
+    h, w = sheet.shape
+    top, left = max(area.top - r0, 0), max(area.left - c0, 0)
+    bottom, right = min(area.bottom - r0, h - 1), min(area.right - c0, w - 1)
+    rows, cols = slice(top, bottom + 1), slice(left, right + 1)
+    kept = Range(top + r0, left + c0, bottom + r0, right + c0)
+    merges = tuple(m for m in sheet.merges if kept.intersect(m) == m.with_sheet(None))
+    return Sheet(
+        sheet.name,
+        (top + r0, left + c0),
+        sheet.kinds[rows, cols].copy(),
+        sheet.numbers[rows, cols].copy(),
+        sheet.text_ids[rows, cols].copy(),
+        sheet.formula_ids[rows, cols].copy(),
+        sheet.format_ids[rows, cols].copy(),
+        sheet.styles[rows, cols].copy(),
+        sheet.texts,
+        sheet.formulas,
+        sheet.number_formats,
+        merges,
+        sheet.date1904,
+    )
+
+
+class TableRangeRefiner:
+    """Asks a model (a runtime or the shared queue: anything with ``complete``) to choose.
+
+    Option 0 is the rules' reading. The model is asked with it named first; if it names the other
+    reading, it is asked again with the order swapped, and the other reading counts only when the
+    model picks it both times. A small model that names whichever option comes first (position
+    bias) thus never overrides the rules.
+    """
+
+    def __init__(self, model: Any, name: str, *, timeout_s: float = 10.0) -> None:
+        self.model = model
+        self.name = name
+        self.timeout_s = timeout_s
+
+    def prompt(self, sheet: Sheet, focus: Range, options: Sequence[Sequence[Range]]) -> tuple[str, list[str]]:
+        """The encoding of ``focus`` and each reading's ranges inside it, in the compact sheet's
+        addresses ('' when a reading cannot be written there: a corner the encoding dropped)."""
+        from gridsight.encode import encode_sheet
+
+        enc = encode_sheet(crop(sheet, focus))
+        answers: list[str] = []
+        for opt in options:
+            parts = [r.intersect(focus) for r in sorted(opt, key=lambda x: (x.top, x.left))]
+            refs = [enc.address_map.to_compact(p) for p in parts if p is not None]
+            answers.append(
+                "" if not refs or any(x is None for x in refs) else ", ".join(x.ref() for x in refs if x)
+            )
+        return enc.text, answers
+
+    def choose(self, sheet: Sheet, focus: Range, options: Sequence[Sequence[Range]]) -> int | None:
+        """0 when the rules' reading stands, 1 when the model picked the other in both orders; None
+        when it cannot be asked, did not answer, or answered differently when the order changed."""
+        from gridsight.llm import Grammar, get_prompt
+
+        text, answers = self.prompt(sheet, focus, options)
+        if (
+            len(answers) != 2
+            or not all(answers)
+            or answers[0] == answers[1]
+            or len(text) > MAX_ENCODING_CHARS
+        ):
+            return None
+        grammar = Grammar.from_gbnf(
+            "root ::= " + " | ".join(f'"{a}"' for a in answers) + "\n", "detect-choice"
+        )
+        template = get_prompt("detect_choose")
+        picks = []
+        for first, second in (answers, answers[::-1]):
+            messages = template.render(sheet=text, first=first, second=second)
+            try:
+                done = self.model.complete(
+                    messages, grammar=grammar, max_tokens=max(map(len, answers)) + 4, timeout_s=self.timeout_s
+                )
+            except Exception:  # no model, timeout, cancelled: the rules' reading stands
+                return None
+            picks.append(done.text.strip())
+            if picks[0] == answers[0]:
+                return 0  # the rules' reading, named first, stands: no second question needed
+        if picks[0] != picks[1] or picks[0] not in answers:
+            return None
+        return answers.index(picks[0])
+
+
+def load_refiner(model: str | None = None) -> tuple[TableRangeRefiner | None, str]:
+    """The model refiner over the configured local model, else (None, why not)."""
     try:
-        llm = importlib.import_module("gridsight.llm")
-    except Exception as exc:  # a half-built sibling package must not break detection
-        return None, f"gridsight.llm failed to import ({type(exc).__name__}); rules only"
-    factory = getattr(llm, "table_range_refiner", None)
-    if factory is None:
-        return None, "gridsight.llm has no table_range_refiner yet; rules only"
-    try:
-        return factory(), "model refinement on"
-    except Exception as exc:  # no model file, bad checksum, ...: keep the rules' answer
+        from gridsight.llm import load_runtime
+
+        runtime = load_runtime(model)
+    except Exception as exc:  # no model file, no llama.cpp, bad checksum: keep the rules' answer
         return None, f"model unavailable ({exc}); rules only"
+    return TableRangeRefiner(runtime, str(runtime.name)), "model refinement on"
