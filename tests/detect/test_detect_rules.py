@@ -170,6 +170,15 @@ CASES = [
         ["A1:C4", "A6:C10"],
     ),
     (
+        "a copy beside a table, joined by a stray figure in the gap column, is another table",
+        {
+            **{f"{c}1": v for c, v in zip("ABCEFG", ("Black", 1990, 1991, "Black", 1990, 1991), strict=True)},
+            **{f"{c}{r}": (f"k{r}" if c in "AE" else r * 3) for r in range(2, 6) for c in "ABCEFG"},
+            "D5": 99,
+        },
+        ["A1:C5", "E1:G5"],
+    ),
+    (
         "the same sub-labels under two groups do not make a copy of the table",
         {
             "B1": "Sales",

@@ -528,8 +528,9 @@ def _split_copies(g: CellGrid, sk: Skeleton, text_at: TextAt) -> list[Skeleton]:
     if box.height < 3 or not is_header_row(g, box, box.top):
         return [sk]
     first = text_at(box.top, box.left).strip().casefold() if g.cls[box.top, box.left] == TEXT else ""
-    labels = {int(x) for x in g.label_ids[box.top, box.left : box.right + 1] if x >= 0}
-    if first and len(labels) >= 2:
+    # the header holds more than the repeated label (years, other names): copies side by side
+    named = int(np.count_nonzero(g.cls[box.top, box.left : box.right + 1]))
+    if first and named >= 4:
         cuts = [
             c
             for c in range(box.left + 2, box.right + 1)
@@ -539,8 +540,9 @@ def _split_copies(g: CellGrid, sk: Skeleton, text_at: TextAt) -> list[Skeleton]:
             edges = [box.left, *cuts, box.right + 1]
             out = []
             for a, b in pairwise(edges):
-                sub = Box(box.top, a, box.bottom, b - 1)
-                out.append(Skeleton(sub, [Piece(sub, False)], list(sk.titles) if a == box.left else [], []))
+                sub, residue = _trim_residue(g, _tighten(g, Box(box.top, a, box.bottom, b - 1)) or box)
+                titles = list(sk.titles) if a == box.left else []
+                out.append(Skeleton(sub, [Piece(sub, False)], titles, [x.box for x in residue]))
             out[-1].notes = list(sk.notes)
             return out
     hits = np.flatnonzero(_repeat_rows(g, box, box.top + 2, box.bottom - 1, box))
