@@ -450,8 +450,22 @@ def _row_group(peeled: list[Piece], j: int, used: set[int], table: Box) -> list[
 
 
 def _attach_labels(tables: list[Skeleton], free: list[Piece]) -> None:
-    """Titles chain upwards from a table (nearest first), notes chain downwards."""
-    left = list(free)
+    """Lines right beside a table (inside its rows, next to its first or last column) are its
+    notes; then titles chain upwards from a table (nearest first), notes chain downwards; two
+    lines on one row (a label and the paragraph beside it) go together."""
+    left = []
+    for p in free:
+        beside = [
+            sk
+            for sk in tables
+            if sk.box.top <= p.box.top
+            and p.box.bottom <= sk.box.bottom
+            and (p.box.right == sk.box.left - 1 or p.box.left == sk.box.right + 1)
+        ]
+        if beside:
+            beside[0].notes.append(p.box)
+        else:
+            left.append(p)
     for where in ("title", "note"):
         order = sorted(left, key=lambda x: x.box.top, reverse=where == "title")
         left = []
@@ -467,7 +481,9 @@ def _attach_labels(tables: list[Skeleton], free: list[Piece]) -> None:
                 else:
                     edge = max([b.bottom, *(n.bottom for n in sk.notes)])
                     d = p.box.top - edge
-                if 0 < d <= MAX_LABEL_GAP + 1 and (best is None or d < best[0]):
+                labels = sk.titles if where == "title" else sk.notes
+                same_row = d == 0 and any(x.top == p.box.top for x in labels)
+                if (0 < d <= MAX_LABEL_GAP + 1 or same_row) and (best is None or d < best[0]):
                     best = (d, sk)
             if best is None:
                 left.append(p)
