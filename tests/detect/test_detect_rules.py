@@ -360,3 +360,19 @@ def test_merged_layouts(
     name: str, cells: dict[str, object], merges: tuple[str, ...], expected: list[str]
 ) -> None:
     assert ranges(Sheet.from_cells("S", cells, merges=merges)) == expected
+
+
+def test_paragraph_beside_a_table_is_its_notes_and_a_label_over_it_its_title() -> None:
+    cells = {
+        "A1": "Reject the null hypothesis as the value from the data of",
+        "B1": "ANOVA",
+        "A2": "5.77 is beyond the critical value of 4.26. The mean efficiency",
+        "A3": "of employees differs for the three methods that were tested.",
+        "A4": "Note the p-value of 0.024 is below .05 indicating rejection of",
+        "A5": "the null hypothesis.",
+        **_table(2, "B", 3, ("Groups", "Count", "Sum")),
+    }
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "B2:D5"
+    assert [x.text for x in t.titles] == ["Reject the null hypothesis as the value from the data of", "ANOVA"]
+    assert [x.range.ref() for x in t.notes] == ["A2", "A3", "A4", "A5"]
