@@ -87,7 +87,9 @@ def run(corpus: Path | None, no_model: bool, big: bool) -> BenchResult:
         cases += _fuste_cases(root / "fuste")
     if not cases:
         raise SourceNotFoundError(f"no tasi/ or fuste/ folder with labels.json under {root}")
+    t_load = time.perf_counter()
     refiner, why = (None, "model switched off (--no-model)") if no_model else load_refiner()
+    load_seconds = time.perf_counter() - t_load
     rows: list[dict[str, Any]] = []
     totals: dict[str, list[Score]] = {}  # [EoB-0, EoB-2, EoB-0 strict, EoB-2 strict]
     seconds: list[float] = []
@@ -156,6 +158,7 @@ def run(corpus: Path | None, no_model: bool, big: bool) -> BenchResult:
         "labelled_tables": a0.labelled,
         "model": model,
         "model_status": why,
+        "model_load_seconds": round(load_seconds, 3),  # load and warm-up, once, not per sheet
         "model_questions": questions,
         "model_changed_tables": changed,
     }

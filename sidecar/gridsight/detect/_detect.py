@@ -12,6 +12,7 @@ from gridsight.detect._alternatives import uncertain_points
 from gridsight.detect._assemble import Skeleton, TextAt, assemble, join_rule
 from gridsight.detect._cells import CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
+from gridsight.detect._refine import SHEET_BUDGET_S
 from gridsight.detect._segment import Box, join_columns, xy_cut
 from gridsight.detect._structure import build_table, is_table
 from gridsight.grid import Range, Sheet, Workbook
@@ -88,7 +89,12 @@ def _refine(
 
     chosen: dict[int, tuple[Skeleton, ...]] = {}
     points = uncertain_points(g, skeletons, text_at)
+    started = time.perf_counter()
+    asked = 0
     for ch in points:
+        if time.perf_counter() - started > SHEET_BUDGET_S:
+            break  # the model had its share of this sheet: the rules' readings stand
+        asked += 1
         options = [[rng(sk.box) for sk in opt] for opt in ch.options]
         pick = refiner.choose(sheet, rng(ch.focus), options)
         if pick:
@@ -96,7 +102,7 @@ def _refine(
     out: list[Skeleton] = []
     for i, sk in enumerate(skeletons):
         out.extend(chosen.get(i, (sk,)))
-    return out, {id(sk) for opt in chosen.values() for sk in opt}, len(points)
+    return out, {id(sk) for opt in chosen.values() for sk in opt}, asked
 
 
 def detect_workbook(wb: Workbook, *, sheet: str | None = None, refiner: Any = None) -> list[Detection]:

@@ -19,8 +19,11 @@ from typing import Any
 
 from gridsight.grid import Range, Sheet
 
-#: An encoding longer than this (characters) is not worth a question to a 0.5B model.
-MAX_ENCODING_CHARS = 6_000
+#: An encoding longer than this (characters, about 600 tokens) is not worth a question to a 0.5B
+#: model: it would take seconds to read on a laptop CPU (a wide header of long labels).
+MAX_ENCODING_CHARS = 2_000
+#: Model time per sheet: once spent, the remaining doubtful decisions keep the rules' reading.
+SHEET_BUDGET_S = 1.0
 
 
 def crop(sheet: Sheet, area: Range) -> Sheet:
@@ -111,13 +114,28 @@ class TableRangeRefiner:
             return None
         return answers.index(picks[0])
 
+    def warm_up(self) -> None:
+        """Read the prompt's fixed part (instructions and examples) once, so the model's prefix
+        cache holds it before the first sheet: the first question then costs what later ones do."""
+        from gridsight.llm import Grammar, get_prompt
+
+        messages = get_prompt("detect_choose").render(sheet="(Region|A1)", first="A1:A2", second="A2:A2")
+        try:
+            self.model.complete(
+                messages, grammar=Grammar.from_gbnf('root ::= "A1:A2"\n', "warm"), max_tokens=6
+            )
+        except Exception:  # a failed warm-up only means a slower first question
+            return
+
 
 def load_refiner(model: str | None = None) -> tuple[TableRangeRefiner | None, str]:
-    """The model refiner over the configured local model, else (None, why not)."""
+    """The model refiner over the configured local model (loaded and warmed up), else (None, why not)."""
     try:
         from gridsight.llm import load_runtime
 
         runtime = load_runtime(model)
     except Exception as exc:  # no model file, no llama.cpp, bad checksum: keep the rules' answer
         return None, f"model unavailable ({exc}); rules only"
-    return TableRangeRefiner(runtime, str(runtime.name)), "model refinement on"
+    refiner = TableRangeRefiner(runtime, str(runtime.name))
+    refiner.warm_up()
+    return refiner, "model refinement on"
