@@ -152,6 +152,31 @@ def test_refiner_gate(pick: Any, expected: str, calls: int) -> None:
     assert model.calls[0][1] == 'root ::= "A2:C5" | "A1:C5"\n'
 
 
+class ScoringModel(FakeModel):
+    """Names the other reading in both orders; a scoring runtime also weighs both readings."""
+
+    can_score = True
+
+    def __init__(self, other_logprob: float) -> None:
+        super().__init__(lambda a, b: "A1:C5")
+        self.other_logprob = other_logprob
+
+    def score(self, messages: Sequence[dict[str, str]], reply: str, **_: Any) -> float:
+        return self.other_logprob if reply == "A1:C5" else -1.0
+
+
+@pytest.mark.parametrize(("other_logprob", "expected"), [(-0.5, "A2:C6"), (-4.0, "A2:C6"), (1.0, "A1:C6")])
+def test_a_scoring_runtime_must_find_the_other_reading_far_likelier(
+    other_logprob: float, expected: str
+) -> None:
+    """Named twice is not enough where scores exist: the other reading needs 80% of the probability
+    (e**0.5 / (1 + e**0.5) = 62%: the rules stand; e**2 / (1 + e**2) = 88%: it wins)."""
+    det = detect_tables(
+        Sheet.from_cells("S", DOUBTFUL), refiner=TableRangeRefiner(ScoringModel(other_logprob), "fake")
+    )
+    assert [t.range.ref() for t in det.tables] == [expected]
+
+
 def test_refiner_failures_keep_the_rules() -> None:
     class Broken:
         def complete(self, *_: Any, **__: Any) -> Completion:

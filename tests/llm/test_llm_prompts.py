@@ -57,7 +57,7 @@ def test_render_formula_prompt_exactly() -> None:
 
 def test_paper_prompts_are_adapted_not_copied() -> None:
     detect = get_prompt("detect_tables")
-    assert "(content|address)" in detect.system and "NONE" in detect.system
+    assert "one line per value" in detect.system and "NONE" in detect.system  # the encoder's format
     assert "DON'T ADD OTHER WORDS" not in detect.system  # the grammar enforces the format instead
     assert len(detect.system.split()) < 120  # short instructions for a small model
     assert detect.examples[1][1] == "A1:B5, D1:E3"  # the range grammar's format
@@ -169,3 +169,27 @@ def test_prefill_of_a_long_prompt_can_time_out(runtime: LlamaRuntime) -> None:
     with pytest.raises(RequestTimeoutError):
         runtime.complete(f"Sheet: {cells}\nHow many items?", max_tokens=4, timeout_s=0.5)
     assert time.perf_counter() - started < 15  # one chunk past the deadline, not the whole prompt
+
+
+@pytest.mark.parametrize(
+    ("cells", "example"),
+    [
+        (
+            {"A1": "Sales 2023", "A3": "Region", "B3": "Q1", "C3": "Q2", "A4": "North", "B4": 5, "C4": 6,
+             "A5": "South", "B5": 7, "C5": 8, "A6": "West", "B6": 1, "C6": 2, "A8": "Source: finance"},
+            get_prompt("detect_tables").examples[0][0],
+        ),
+        (
+            {"A1": "Name", "B1": "Age", "A2": "Ann", "B2": 30, "A3": "Bo", "B3": 41, "A4": "Cy", "B4": 22,
+             "A5": "Di", "B5": 35, "D1": "Item", "E1": "Price", "D2": "Pen", "E2": 1.5, "D3": "Ink",
+             "E3": 2.25},
+            get_prompt("detect_tables").examples[1][0],
+        ),
+    ],
+)  # fmt: skip
+def test_prompt_examples_are_what_the_encoder_writes(cells: dict[str, object], example: str) -> None:
+    """The model is shown the format it will read: each example is the encoder's own output."""
+    from gridsight.encode import encode_sheet
+    from gridsight.grid import Sheet
+
+    assert encode_sheet(Sheet.from_cells("S", cells)).text.rstrip("\n") == example

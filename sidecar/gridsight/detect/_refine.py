@@ -22,6 +22,8 @@ from gridsight.grid import Range, Sheet
 #: An encoding longer than this (characters, about 600 tokens) is not worth a question to a 0.5B
 #: model: it would take seconds to read on a laptop CPU (a wide header of long labels).
 MAX_ENCODING_CHARS = 2_000
+#: Probability share (averaged over both option orders) the other reading needs when scored.
+CONFIRM_SHARE = 0.8
 #: Model time per sheet: once spent, the remaining doubtful decisions keep the rules' reading.
 SHEET_BUDGET_S = 1.0
 
@@ -112,14 +114,38 @@ class TableRangeRefiner:
                 return 0  # the rules' reading, named first, stands: no second question needed
         if picks[0] != picks[1] or picks[0] not in answers:
             return None
-        return answers.index(picks[0])
+        pick = answers.index(picks[0])
+        if pick == 1 and not self._confirmed(template, text, answers):
+            return None
+        return pick
+
+    def _confirmed(self, template: Any, text: str, answers: list[str]) -> bool:
+        """A runtime that can score must also find the other reading far likelier (summed over both
+        option orders) than the rules' reading: naming it under a grammar alone overturned a right
+        title-or-header reading once the prompt described the encoding truthfully."""
+        if not getattr(self.model, "can_score", False):
+            return True
+        import math
+
+        totals = [0.0, 0.0]
+        try:
+            for first, second in (answers, answers[::-1]):
+                messages = template.render(sheet=text, first=first, second=second)
+                scores = [self.model.score(messages, a, timeout_s=self.timeout_s) for a in answers]
+                top = max(scores)
+                weights = [math.exp(x - top) for x in scores]
+                for i, w in enumerate(weights):
+                    totals[i] += w / sum(weights)
+        except Exception:  # no score: the rules' reading stands
+            return False
+        return totals[1] / 2 >= CONFIRM_SHARE
 
     def warm_up(self) -> None:
         """Read the prompt's fixed part (instructions and examples) once, so the model's prefix
         cache holds it before the first sheet: the first question then costs what later ones do."""
         from gridsight.llm import Grammar, get_prompt
 
-        messages = get_prompt("detect_choose").render(sheet="(Region|A1)", first="A1:A2", second="A2:A2")
+        messages = get_prompt("detect_choose").render(sheet="A1 Region", first="A1:A2", second="A2:A2")
         try:
             self.model.complete(
                 messages, grammar=Grammar.from_gbnf('root ::= "A1:A2"\n', "warm"), max_tokens=6

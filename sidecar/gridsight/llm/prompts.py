@@ -96,15 +96,17 @@ def _pair_examples(parts: list[PromptPart]) -> list[PromptPart]:
     return out
 
 
+#: How the SheetCompressor text reads (gridsight.encode): one line per value, addresses first.
 _SHEET_FORMAT = (
-    "The sheet is given as (content|address) tuples: (Year|A1) is one cell, (IntNum|B2:B9) is a block of "
-    "cells of one type (IntNum, FloatNum, DateData, EmailData, ...), and texts like '#,##0' are number "
-    "formats. Empty cells are left out."
+    "The sheet is given one line per value: the cells that hold it, a space, then the value ('A1 Year'). "
+    "'B2:C9 {IntNum}' is a block of numbers of one type (IntNum, FloatNum, DateData, TextData, or a "
+    "number format such as {#,##0}); 'A3:C3 Region|Q1|Q2' gives one value per cell in turn. Empty cells "
+    "are left out."
 )
 
 DETECT_TABLES = PromptTemplate(
     name="detect_tables",
-    version=1,
+    version=2,
     source="SpreadsheetLLM appendix L.2, shortened for small models",
     system=(
         "You find tables in spreadsheets. " + _SHEET_FORMAT + " Give the range of every table: header and "
@@ -112,13 +114,12 @@ DETECT_TABLES = PromptTemplate(
     ),
     examples=(
         (
-            "(Sales 2023|A1),(Region|A3),(Q1|B3),(Q2|C3),(North|A4),(IntNum|B4:C6),(South|A5),(West|A6),"
-            "(Source: finance|A8)",
+            "A1 Sales 2023\nA3:C3 Region|Q1|Q2\nA4:A6 North|South|West\nB4:C6 {IntNum}\nA8 Source: finance",
             "A3:C6",
         ),
         (
-            "(Name|A1),(Age|B1),(TextData|A2:A5),(IntNum|B2:B5),(Item|D1),(Price|E1),(TextData|D2:D3),"
-            "(FloatNum|E2:E3)",
+            "A1:E1 Name|Age||Item|Price\nA2 Ann\nB2:B5 {IntNum}\nD2:D3 Pen|Ink\nE2:E3 {FloatNum}\n"
+            "A3:A4 {TextData}\nA5 Di",
             "A1:B5, D1:E3",
         ),
     ),
@@ -127,7 +128,7 @@ DETECT_TABLES = PromptTemplate(
 
 DETECT_CHOOSE = PromptTemplate(
     name="detect_choose",
-    version=1,
+    version=2,
     source="GridSight (appendix L.2's task as a choice between two readings the rules found)",
     system=(
         "You find the table in a part of a spreadsheet. " + _SHEET_FORMAT + " A table's range covers its "
@@ -136,12 +137,12 @@ DETECT_CHOOSE = PromptTemplate(
     ),
     examples=(
         (
-            "(Sales 2023|A1),(Region|A2),(Q1|B2),(Q2|C2),(North|A3),(IntNum|B3:C5),(South|A4),(West|A5)\n"
+            "A1 Sales 2023\nA2:C2 Region|Q1|Q2\nA3:A5 North|South|West\nB3:C5 {IntNum}\n"
             "The table is A1:C5 or A2:C5?",
             "A2:C5",
         ),
         (
-            "(Name|A1),(Age|B1),(TextData|A2:A6),(IntNum|B2:B6),(Source: census|A8)\n"
+            "A1:B1 Name|Age\nA2 Ann\nA3:A5 {TextData}\nA6 Di\nB2:B6 {IntNum}\nA8 Source: census\n"
             "The table is A1:B6 or A1:B8?",
             "A1:B6",
         ),
@@ -151,7 +152,7 @@ DETECT_CHOOSE = PromptTemplate(
 
 QA_PICK_TABLE = PromptTemplate(
     name="qa_pick_table",
-    version=1,
+    version=2,
     source="SpreadsheetLLM appendix L.3 stage 1, shortened for small models",
     system=(
         "You pick the table that answers a question. " + _SHEET_FORMAT + " Answer with the range of ONE "
