@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +30,13 @@ def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
     return pieces + [Box(int(r), int(c), int(r), int(c)) for r, c in np.argwhere(g.prose)]
 
 
+#: The last rule-only detections, per sheet object (sheets are immutable; the question answerer,
+#: the formula explainer and suggestions ask about the same sheet again and again).
+_CACHE: OrderedDict[int, tuple[Sheet, Detection]] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_SIZE = 16
+
+
 def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
     """Every table on a sheet, with header rows, titles, notes, units and totals.
 
@@ -40,6 +49,22 @@ def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
     Returns:
         A :class:`Detection`; an empty sheet gives no tables.
     """
+    if refiner is not None:
+        return _detect(sheet, refiner)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(id(sheet))
+        if hit is not None and hit[0] is sheet:
+            _CACHE.move_to_end(id(sheet))
+            return hit[1]
+    found = _detect(sheet, None)
+    with _CACHE_LOCK:
+        _CACHE[id(sheet)] = (sheet, found)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return found
+
+
+def _detect(sheet: Sheet, refiner: Any) -> Detection:
     t0 = time.perf_counter()
     if sheet.is_empty:
         return Detection(sheet.name, (), None, None, time.perf_counter() - t0)
