@@ -15,11 +15,10 @@ from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer
-from gridsight.qa._join import find_join
-from gridsight.qa._pick import Candidate, candidates, pick_table, words
+from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._route_blocks import by_blocks
 from gridsight.qa._route_formula import by_formula
-from gridsight.qa._route_sql import by_query, plan_query
+from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
 
 #: Structure score at which a table is answered by header paths instead of a formula (SQuARE routes
 #: multi-row headers and merged layouts to structure-preserving blocks).
@@ -135,7 +134,7 @@ def answer_question(
     if not words(q):
         return QAAnswer(question, "abstained", reason="the question names nothing to look for")
     found = candidates(workbook, sheet, q)
-    tied = [c for c in found if found and c.score == found[0].score > 0]
+    tied = top_tie(found) if found and found[0].score > 0 else []
     if len(tied) > 1:  # before any tie-break: the question may need both tables, joined
         joined = _across(q, tied)
         if joined is not None:
@@ -163,10 +162,9 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
     if structure < BLOCKS_AT:
         plan, view = plan_query(best, q)
         flat = [c for c in found if structure_score(c.table, c.sheet) < BLOCKS_AT]
-        join = find_join(q, best, flat)
-        joined = plan_query(best, q, join) if join is not None else (None, None)
-        if joined[0] is not None and set(joined[0].columns) - {c.name for c in join.left_table.columns}:
-            plan, view = joined  # the query reads the other table's columns: only SQL can
+        joined = plan_over_join(best, q, flat)
+        if joined is not None:
+            plan, view, _join = joined  # the query reads the other table's columns: only SQL can
     if structure >= BLOCKS_AT:
         order = ("blocks", "formula", "sql")
     elif plan is not None and (plan.kind in SQL_FIRST or view.joined) and plan.confidence >= 0.7:
@@ -214,12 +212,11 @@ def _across(q: str, tied: list[Candidate]) -> QAAnswer | None:
     """A question that names columns of two tied flat tables, answered over their join; or None."""
     flat = [c for c in tied if structure_score(c.table, c.sheet) < BLOCKS_AT]
     for left in flat:
-        join = find_join(q, left, flat)
-        if join is None:
+        joined = plan_over_join(left, q, flat)
+        if joined is None:
             continue
-        plan, view = plan_query(left, q, join)
-        own = {c.name for c in join.left_table.columns}
-        if plan is None or not (set(plan.columns) - own) or not (set(plan.columns) & own):
+        plan, view, join = joined
+        if not set(plan.columns) & {c.name for c in join.left_table.columns}:
             continue  # the query must read both tables, or the tie is not about a join
         ans = by_query(left, q, plan, view)
         if ans.status == "answered" and ans.confidence >= CONFIDENT and _fits(ans, expected_type(q)):

@@ -74,7 +74,9 @@ def find_join(question: str, best: Candidate, others: list[Candidate]) -> Join |
 
 
 def _key(best: Candidate, left: Any, other: Candidate, right: Any) -> tuple[Any, Any] | None:
+    """The (left, right) columns with the largest share of shared values, or None."""
     found: tuple[float, Any, Any] | None = None
+    lsets: dict[int, set[Any]] = {}  # each left column's values, read once
     for rc in right.columns:
         if rc.kind not in ("text", "number"):
             continue
@@ -82,10 +84,12 @@ def _key(best: Candidate, left: Any, other: Candidate, right: Any) -> tuple[Any,
         if len(rvals) < 2 or len(set(rvals)) != len(rvals) or len(rvals) > MAX_KEYS:
             continue  # not a lookup table on this column: each key must occur once
         rset = set(rvals)
-        for lc in left.columns:
+        for j, lc in enumerate(left.columns):
             if lc.kind != rc.kind:
                 continue
-            lset = {v for v in _keys(best, lc) if v not in (None, "")}
+            if j not in lsets:
+                lsets[j] = {v for v in _keys(best, lc) if v not in (None, "")}
+            lset = lsets[j]
             shared = len(lset & rset)
             if shared >= 2 and shared / max(1, len(lset)) >= MIN_OVERLAP:
                 share = shared / len(lset)
@@ -96,9 +100,13 @@ def _key(best: Candidate, left: Any, other: Candidate, right: Any) -> tuple[Any,
 
 def joined_view(join: Join) -> Any:
     """The chosen table's rows, each widened by the matching row of the lookup table (or blanks)."""
-    from gridsight.qa._sql import build_view
+    from gridsight.qa._sql import build_view, cached_view
 
     a, b = join.left, join.right
+    key = (id(a.sheet), f"join:{id(b.sheet)}:{a.ref}:{b.ref}")
+    hit = cached_view(a.sheet, key)
+    if hit is not None:
+        return hit
     right_rows = {k: i for i, k in enumerate(_keys(b, join.right_key)) if k not in (None, "")}
     at = [right_rows.get(k) for k in _keys(a, join.left_key)]
     columns: list[tuple[str, Any, str | None]] = [(c.name, c.data, None) for c in join.left_table.columns]
@@ -109,8 +117,6 @@ def joined_view(join: Join) -> Any:
         col = b.sheet.column_values(c.data)
         columns.append((c.name, c.data, b.sheet.name))
         values.append([None if i is None else col[i] for i in at])
-    key = (id(a.sheet), f"join:{id(b.sheet)}:{a.ref}:{b.ref}")
-    view = build_view(a.sheet, key, columns, values)
-    view.keys = [(None, join.left_key.data), (b.sheet.name, join.right_key.data)]
-    view.note = f" (over {a.ref} joined with {b.ref} on {join.left_key.name})"
-    return view
+    keys = [(None, join.left_key.data), (b.sheet.name, join.right_key.data)]
+    note = f" (over {a.ref} joined with {b.ref} on {join.left_key.name})"
+    return build_view(a.sheet, key, columns, values, keys=keys, note=note)

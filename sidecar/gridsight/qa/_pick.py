@@ -56,9 +56,9 @@ def _named_words(sheet: Sheet, table: Any) -> set[str]:
         named |= words(path)
     for label in (*table.titles, *table.units):
         named |= words(label.text)
+    t = table.range
     for col in table.row_header_cols:
-        for r in range(table.range.top, table.range.bottom + 1):
-            v = sheet.value(r, col)
+        for v in sheet.column_values(Range(t.top, col, t.bottom, col)):
             if isinstance(v, str):
                 named |= words(v)
     return named
@@ -79,7 +79,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
     return sorted(out, key=lambda c: -c.score)
 
 
-def describe(c: Candidate, *, with_sheet: bool = True) -> str:
+def describe(c: Candidate) -> str:
     """What a table is about, in words: sheet, titles, column header paths, first row labels."""
     t = c.table
     labels = []
@@ -91,8 +91,7 @@ def describe(c: Candidate, *, with_sheet: bool = True) -> str:
                 labels.append(v)
     titles = " ".join(x.text for x in t.titles)
     columns = ", ".join(p for p in t.header_paths if p)
-    text = f"{titles}. Columns: {columns}. Rows: {', '.join(labels)}"
-    return f"the table {c.ref}: {text}" if with_sheet else text
+    return f"the table {c.ref}: {titles}. Columns: {columns}. Rows: {', '.join(labels)}"
 
 
 @dataclass(frozen=True)
@@ -105,6 +104,14 @@ class Pick:
     tied: tuple[str, ...] = ()
 
 
+def top_tie(found: list[Candidate]) -> list[Candidate]:
+    """The best-scoring table and every other table that scores the same (``found`` is sorted)."""
+    if not found:
+        return []
+    best = found[0]
+    return [best, *(c for c in found[1:] if c.score == best.score and c.ref != best.ref)]
+
+
 def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick:
     """The table the question is about (see the module docstring for the order of tie-breakers)."""
     if not found:
@@ -112,7 +119,7 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     best = found[0]
     if best.score == 0 and len(found) > 1:  # one table: its routes decide (values, synonyms...)
         return Pick(None, reason="no table's headers or labels match the question's words")
-    tied = [best, *(c for c in found[1:] if c.score == best.score and c.ref != best.ref)]
+    tied = top_tie(found)
     if len(tied) == 1:
         return Pick(best)
     refs = tuple(c.ref for c in tied)

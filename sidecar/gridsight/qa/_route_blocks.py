@@ -3,8 +3,9 @@
 A formula over such a table is awkward, but every value has an address in words: its row label and
 its column's header path (``2023 › H1 › Actual``), under the table's unit line. The table is split
 into blocks of header + consecutive rows that fit a token budget (SpreadsheetLLM appendix M.2:
-header + body[i:i+k]); each block is searched for the row whose label and the column whose header
-path the question names, and the blocks' findings are merged. Where several cells fit equally and
+header + body[i:i+k]); each block is searched for the rows whose label the question names, and the
+blocks' findings are merged (for these rules the same as one search of the whole table; the split
+bounds what one step reads, as the paper's does for the model). Where several cells fit equally and
 the question holds words the labels do not place ("the first half"), meaning (MiniLM) and then the
 model choose among those cells only; where every word is placed, the question is ambiguous and
 GridSight asks which.
@@ -73,21 +74,33 @@ class _Hit:
     col: int
 
 
-def _label(sheet: Sheet, r: int, label_cols: list[int]) -> str:
-    return " ".join(str(sheet.value(r, c) or "") for c in label_cols).strip()
+class _Labels:
+    """The row labels of a table (its row-header columns joined), read once per question."""
+
+    def __init__(self, sheet: Sheet, table: Any, cols: list[int]) -> None:
+        t = table.range
+        columns = [sheet.column_values(Range(t.top, c, t.bottom, c)) for c in cols]
+        self.top = t.top
+        self.text = [" ".join(str(v or "") for v in row).strip() for row in zip(*columns, strict=True)]
+
+    def __getitem__(self, row: int) -> str:
+        return self.text[row - self.top]
 
 
-def _search(
-    sheet: Sheet, table: Any, block: Block, asked: set[str], label_cols: list[int]
-) -> tuple[list, list]:
-    """(row hits, column hits) of one block: rows whose whole label the question names, columns whose
-    header path parts it names; scores count the words matched, minus the words left over."""
+def _rows(block: Block, asked: set[str], labels: _Labels) -> list[tuple[int, int]]:
+    """Rows of one block whose whole label the question names; scores count the words matched,
+    minus the label's words the question leaves out."""
     rows: list[tuple[int, int]] = []
     for r in range(block.body.top, block.body.bottom + 1):
-        label_words = words(_label(sheet, r, label_cols))
+        label_words = words(labels[r])
         hit = len(asked & label_words)
         if hit and hit == len(label_words & asked) and label_words:
             rows.append((hit * 10 - len(label_words - asked), r))
+    return rows
+
+
+def _cols(table: Any, asked: set[str], label_cols: list[int]) -> list[tuple[int, int]]:
+    """Columns whose header path parts the question names (the same in every block)."""
     cols: list[tuple[int, int]] = []
     for i, path in enumerate(table.header_paths):
         c = table.range.left + i
@@ -97,12 +110,12 @@ def _search(
         hit = sum(1 for p in parts if words(p) and words(p) <= asked)
         if hit:
             cols.append((hit * 10 - (len(parts) - hit), c))
-    return rows, cols
+    return cols
 
 
-def _describe(sheet: Sheet, table: Any, hit: _Hit, label_cols: list[int], unit: str | None) -> str:
+def _describe(table: Any, hit: _Hit, labels: _Labels, unit: str | None) -> str:
     path = table.header_paths[hit.col - table.range.left].replace(" › ", " ")
-    return f"{_label(sheet, hit.row, label_cols)} for {path}" + (f" ({unit})" if unit else "")
+    return f"{labels[hit.row]} for {path}" + (f" ({unit})" if unit else "")
 
 
 def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = None) -> QAAnswer:
@@ -110,12 +123,9 @@ def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = N
     sh, t = cand.sheet, cand.table
     asked = words(question)
     label_cols = list(t.row_header_cols) or [t.range.left]
-    rows: list[tuple[int, int]] = []
-    cols: list[tuple[int, int]] = []
-    for block in split_table(sh, t):
-        r_hits, c_hits = _search(sh, t, block, asked, label_cols)
-        rows += r_hits
-        cols = c_hits  # header paths are the same in every block
+    labels = _Labels(sh, t, label_cols)
+    cols = _cols(t, asked, label_cols)
+    rows = [hit for block in split_table(sh, t) for hit in _rows(block, asked, labels)]
     if not rows or not cols:
         missing = "row label" if not rows else "column header"
         return _abstain(question, cand, f"no {missing} in the table matches the question")
@@ -127,14 +137,14 @@ def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = N
     hits = [_Hit(matched, r, c) for r in top_rows for c in top_cols]
     how = "words"
     if len(hits) > 1:
-        placed = {w for w in asked if any(w in words(_label(sh, h.row, label_cols)) for h in hits)}
+        placed = {w for w in asked if any(w in words(labels[h.row]) for h in hits)}
         placed |= {w for h in hits for w in asked if w in words(t.header_paths[h.col - t.range.left])}
         what = "columns" if len(top_cols) > 1 else "rows"
-        names = [_describe(sh, t, h, label_cols, None) for h in hits]
+        names = [_describe(t, h, labels, None) for h in hits]
         reason = f"the question fits several {what} ({'; '.join(names[:3])}); say which"
         if asked <= placed or len(hits) > 6:
             return _abstain(question, cand, reason)
-        texts = [_describe(sh, t, h, label_cols, unit_of(t)) for h in hits]
+        texts = [_describe(t, h, labels, unit_of(t)) for h in hits]
         i = clearly_closest(question, texts, MEANING_MARGIN)
         if i is None:
             from gridsight.qa._choose import choose
@@ -146,7 +156,7 @@ def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = N
         if i is None:
             return _abstain(question, cand, reason)
         hits = [hits[i]]
-    return _answer(workbook, cand, question, hits[0], label_cols, how)
+    return _answer(workbook, cand, question, hits[0], label_cols, labels, how)
 
 
 def _abstain(question: str, cand: Candidate, reason: str) -> QAAnswer:
@@ -154,7 +164,13 @@ def _abstain(question: str, cand: Candidate, reason: str) -> QAAnswer:
 
 
 def _answer(
-    workbook: Workbook, cand: Candidate, question: str, hit: _Hit, label_cols: list[int], how: str
+    workbook: Workbook,
+    cand: Candidate,
+    question: str,
+    hit: _Hit,
+    label_cols: list[int],
+    labels: _Labels,
+    how: str,
 ) -> QAAnswer:
     from gridsight.formula import evaluate_formula
 
@@ -177,7 +193,7 @@ def _answer(
     unit = unit_of(t)
     shown = display_of(value)
     sentence = (
-        f"{_label(sh, r, label_cols)} for {path.replace(' › ', ' ')} is {shown}"
+        f"{labels[r]} for {path.replace(' › ', ' ')} is {shown}"
         + (f" ({unit})" if unit else "")
         + f", in {address}."
     )

@@ -52,6 +52,21 @@ def plan_query(cand: Candidate, question: str, join: Any = None) -> tuple[Any, A
         return None, None
 
 
+def plan_over_join(cand: Candidate, question: str, others: list[Candidate]) -> tuple[Any, Any, Any] | None:
+    """(plan, view, join) when the question needs a lookup table joined to ``cand`` and the plan
+    reads at least one of its columns (a query that reads only ``cand`` needs no join); else None."""
+    from gridsight.qa._join import find_join
+
+    join = find_join(question, cand, others)
+    if join is None:
+        return None
+    plan, view = plan_query(cand, question, join)
+    own = {c.name for c in join.left_table.columns}
+    if plan is None or not set(plan.columns) - own:
+        return None
+    return plan, view, join
+
+
 def by_query(cand: Candidate, question: str, plan: Any, view: Any) -> QAAnswer:
     """Run the plan's query; the evidence is the data cells of every column it read."""
     from gridsight.qa._sql import QueryRefused, run_query

@@ -94,11 +94,15 @@ _VIEWS_LOCK = threading.Lock()
 def view_of(sheet: Sheet, names: list[str], data: list[Range]) -> View:
     """The view of the columns ``names`` whose data cells are ``data`` (cached: sheets are immutable)."""
     key = (id(sheet), ";".join(r.ref() for r in data))
-    values = [sheet.column_values(r.with_sheet(None)) for r in data] if _cached(sheet, key) is None else []
+    hit = cached_view(sheet, key)
+    if hit is not None:
+        return hit
+    values = [sheet.column_values(r.with_sheet(None)) for r in data]
     return build_view(sheet, key, [(n, r, None) for n, r in zip(names, data, strict=True)], values)
 
 
-def _cached(sheet: Sheet, key: tuple[int, str]) -> View | None:
+def cached_view(sheet: Sheet, key: tuple[int, str]) -> View | None:
+    """The view built for ``sheet`` under ``key``, if it is still among the newest eight."""
     with _VIEWS_LOCK:
         hit = _VIEWS.get(key)
         if hit is not None and hit[0] is sheet:
@@ -112,12 +116,13 @@ def build_view(
     key: tuple[int, str],
     columns: list[tuple[str, Range, str | None]],
     values: list[list[Any]],
+    *,
+    keys: list[tuple[str | None, Range]] | None = None,
+    note: str = "",
 ) -> View:
     """A view from (name, evidence range, sheet or None) per column and each column's values, cached
-    under ``key`` (the newest eight views are kept). Repeated names get a number: ``Name (2)``."""
-    hit = _cached(sheet, key)
-    if hit is not None:
-        return hit
+    under ``key`` (the newest eight views are kept; callers look in :func:`cached_view` first).
+    Repeated names get a number: ``Name (2)``."""
     seen: dict[str, int] = {}
     cols = []
     for name, rng, on in columns:
@@ -133,7 +138,7 @@ def build_view(
         marks = ", ".join("?" for _ in cols)
         conn.executemany(f"INSERT INTO {TABLE} VALUES ({marks})", zip(*converted, strict=True))
     conn.commit()
-    view = View(sheet, cols, conn, height, threading.Lock())
+    view = View(sheet, cols, conn, height, threading.Lock(), keys or [], note)
     with _VIEWS_LOCK:
         _VIEWS[key] = (sheet, view)
         while len(_VIEWS) > 8:
