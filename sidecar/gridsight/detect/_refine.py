@@ -125,20 +125,16 @@ class TableRangeRefiner:
         title-or-header reading once the prompt described the encoding truthfully."""
         if not getattr(self.model, "can_score", False):
             return True
-        import math
+        from gridsight.llm import shares
 
-        totals = [0.0, 0.0]
+        other = 0.0
         try:
             for first, second in (answers, answers[::-1]):
                 messages = template.render(sheet=text, first=first, second=second)
-                scores = [self.model.score(messages, a, timeout_s=self.timeout_s) for a in answers]
-                top = max(scores)
-                weights = [math.exp(x - top) for x in scores]
-                for i, w in enumerate(weights):
-                    totals[i] += w / sum(weights)
+                other += shares([self.model.score(messages, a, timeout_s=self.timeout_s) for a in answers])[1]
         except Exception:  # no score: the rules' reading stands
             return False
-        return totals[1] / 2 >= CONFIRM_SHARE
+        return other / 2 >= CONFIRM_SHARE
 
     def warm_up(self) -> None:
         """Read the prompt's fixed part (instructions and examples) once, so the model's prefix

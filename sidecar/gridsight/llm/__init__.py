@@ -27,6 +27,7 @@ from gridsight.llm._runtime import (
     as_messages,
     register_runtime,
     runtime_factory,
+    shares,
 )
 from gridsight.llm._trim import FittedPrompt, PromptPart, fit_prompt
 from gridsight.llm.grammars import (
@@ -85,6 +86,7 @@ __all__ = [
     "register_runtime",
     "runtime_factory",
     "shared_queue",
+    "shares",
     "template_label",
     "write_setting",
 ]

@@ -24,6 +24,7 @@ from gridsight.llm._runtime import (
     Runtime,
     as_messages,
     finish,
+    logprob_of,
     raise_for_abort,
     runtime_factory,
 )
@@ -165,12 +166,8 @@ class ModelQueue:
         """:meth:`Runtime.score` in turn with every other request on the one model."""
         if not self.can_score:
             raise ModelError(f"the {self.runtime.name} runtime cannot score text")
-        done = raise_for_abort(
-            self.submit(prompt, max_tokens=0, timeout_s=timeout_s, continuation=continuation).result()
-        )
-        if done.logprob is None:
-            raise ModelError("the model returned no score")
-        return done.logprob
+        ticket = self.submit(prompt, max_tokens=0, timeout_s=timeout_s, continuation=continuation)
+        return logprob_of(ticket.result(), self.runtime.name)
 
     def close(self, timeout: float = 5.0) -> None:
         """Cancel what is queued and running, and stop the worker."""

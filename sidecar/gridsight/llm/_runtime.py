@@ -9,6 +9,7 @@ tested against the real default model.
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import time
@@ -140,6 +141,22 @@ def finish(control: Control, pieces: list[str]) -> Completion:
     )
 
 
+def logprob_of(completion: Completion, runtime: str) -> float:
+    """A finished scoring request's log-probability (abort errors raised first)."""
+    done = raise_for_abort(completion)
+    if done.logprob is None:
+        raise ModelError(f"the {runtime} runtime returned no score")
+    return done.logprob
+
+
+def shares(logprobs: Sequence[float]) -> list[float]:
+    """Each option's share of the probability, from log-probabilities (a softmax)."""
+    top = max(logprobs)
+    weights = [math.exp(x - top) for x in logprobs]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 def raise_for_abort(completion: Completion) -> Completion:
     """Typed errors for requests that were cancelled or ran out of time."""
     if completion.finish_reason == "cancelled":
@@ -223,10 +240,7 @@ class Runtime(ABC):
         control = Control(timeout_s)
         for _ in self.execute(request, control):
             pass
-        done = raise_for_abort(finish(control, []))
-        if done.logprob is None:
-            raise ModelError(f"the {self.name} runtime returned no score")
-        return done.logprob
+        return logprob_of(finish(control, []), self.name)
 
     def stream(
         self,

@@ -15,7 +15,6 @@ score name an option under a grammar twice, in both orders, and must agree with 
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 #: Options shown to the model at most (more candidates means "say which").
@@ -45,14 +44,12 @@ def choose(model: Any, question: str, options: list[str], *, timeout_s: float = 
 
 
 def _by_likelihood(model: Any, question: str, options: list[str], timeout_s: float) -> int | None:
-    from gridsight.llm import get_prompt
+    from gridsight.llm import get_prompt, shares
 
     template = get_prompt("qa_ask_about")
-    scores = [model.score(template.render(option=o), question, timeout_s=timeout_s) for o in options]
-    top = max(scores)
-    weights = [math.exp(s - top) for s in scores]
-    best = max(range(len(options)), key=lambda i: weights[i])
-    return best if weights[best] / sum(weights) >= CONFIDENCE else None
+    share = shares([model.score(template.render(option=o), question, timeout_s=timeout_s) for o in options])
+    best = max(range(len(options)), key=lambda i: share[i])
+    return best if share[best] >= CONFIDENCE else None
 
 
 def _by_name(model: Any, question: str, options: list[str], timeout_s: float) -> int | None:
