@@ -270,21 +270,27 @@ class Sheet:
         for r, c in zip(*np.nonzero(mask), strict=True):
             yield self.cell(int(r) + r0, int(c) + c0)
 
-    def values(self, area: Range | str) -> list[list[CellValue]]:
-        """Values of a rectangle as rows (empty cells are None). Refuses > 5M cells."""
+    def _block(self, area: Range | str) -> tuple[Range, tuple[slice, slice] | None, int, int]:
+        """The range asked for (at most 5M cells), the slice of the arrays inside it (None when it
+        lies outside the used range), and where that slice starts within the range."""
         rng = Range.parse(area) if isinstance(area, str) else area
         if rng.size > 5_000_000:
             raise ResourceLimitError(f"{rng.ref()} has {rng.size:,} cells; ask for at most 5,000,000")
-        out: list[list[CellValue]] = [[None] * rng.width for _ in range(rng.height)]
         (r0, c0), (h, w) = self.origin, self.shape
         top, bottom = max(rng.top - r0, 0), min(rng.bottom - r0, h - 1)
         left, right = max(rng.left - c0, 0), min(rng.right - c0, w - 1)
         if top > bottom or left > right:
+            return rng, None, 0, 0
+        return rng, (slice(top, bottom + 1), slice(left, right + 1)), top + r0 - rng.top, left + c0 - rng.left
+
+    def values(self, area: Range | str) -> list[list[CellValue]]:
+        """Values of a rectangle as rows (empty cells are None). Refuses > 5M cells."""
+        rng, block, first_row, first_col = self._block(area)
+        out: list[list[CellValue]] = [[None] * rng.width for _ in range(rng.height)]
+        if block is None:
             return out
-        block = (slice(top, bottom + 1), slice(left, right + 1))
         kinds, numbers = self.kinds[block].tolist(), self.numbers[block].tolist()
         tids = self.text_ids[block].tolist()
-        first_row, first_col = top + r0 - rng.top, left + c0 - rng.left
         convert = self._convert
         for i, krow in enumerate(kinds):
             line, nrow, trow = out[first_row + i], numbers[i], tids[i]
@@ -299,17 +305,14 @@ class Sheet:
         rng = Range.parse(area) if isinstance(area, str) else area
         if rng.width != 1:
             raise RangeSyntaxError(f"{rng.ref()} is not a single column")
-        if rng.size > 5_000_000:
-            raise ResourceLimitError(f"{rng.ref()} has {rng.size:,} cells; ask for at most 5,000,000")
+        rng, block, first, _ = self._block(rng)
         out: list[CellValue] = [None] * rng.height
-        (r0, c0), (h, w) = self.origin, self.shape
-        top, bottom, c = max(rng.top - r0, 0), min(rng.bottom - r0, h - 1), rng.left - c0
-        if top > bottom or not 0 <= c < w:
+        if block is None:
             return out
-        kinds = self.kinds[top : bottom + 1, c].tolist()
-        numbers = self.numbers[top : bottom + 1, c].tolist()
-        tids = self.text_ids[top : bottom + 1, c].tolist()
-        first, convert = top + r0 - rng.top, self._convert
+        rows, col = block[0], block[1].start
+        kinds = self.kinds[rows, col].tolist()
+        numbers, tids = self.numbers[rows, col].tolist(), self.text_ids[rows, col].tolist()
+        convert = self._convert
         for i, k in enumerate(kinds):
             if k:
                 out[first + i] = convert(k, numbers[i], tids[i])
