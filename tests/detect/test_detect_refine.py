@@ -13,7 +13,7 @@ from gridsight.detect._alternatives import uncertain_points
 from gridsight.detect._assemble import assemble
 from gridsight.detect._cells import cell_grid
 from gridsight.detect._detect import candidate_pieces
-from gridsight.detect._refine import TableRangeRefiner, crop, load_refiner
+from gridsight.detect._refine import SHEET_BUDGET_S, TableRangeRefiner, crop, load_refiner
 from gridsight.detect._structure import is_table
 from gridsight.grid import Range, Sheet
 from gridsight.llm import Completion
@@ -198,3 +198,59 @@ def test_crop_keeps_true_addresses() -> None:
     part = crop(sheet, Range.parse("B3:C5"))
     assert part.origin == (2, 1) and part.used_range is not None
     assert part.value("C3") == 1 and part.merges == (Range.parse("B5:C5").with_sheet("S"),)
+
+
+class SlowModel(FakeModel):
+    """Names the rules' reading; reads at ``seconds_per_token`` and records the timeout it was given."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda a, b: a)
+        self.timeouts: list[float] = []
+
+    def count_tokens(self, text: str) -> int:
+        return len(text)
+
+    def complete(self, messages: Sequence[dict[str, str]], *, grammar: Any, **kw: Any) -> Completion:
+        self.timeouts.append(kw["timeout_s"])
+        return super().complete(messages, grammar=grammar)
+
+
+def test_a_question_the_model_cannot_answer_in_the_sheets_time_is_not_asked() -> None:
+    """Detection stays under its 1 s per sheet: reading the encoding at 10 ms a token would take
+    seconds, so the rules' reading stands and the note says why."""
+    model = SlowModel()
+    refiner = TableRangeRefiner(model, "slow")
+    refiner.seconds_per_token = 0.01
+    det = detect_tables(Sheet.from_cells("S", DOUBTFUL), refiner=refiner)
+    assert [t.range.ref() for t in det.tables] == ["A2:C6"]
+    assert model.calls == [] and det.model_questions == 0 and det.model_skipped == 1
+    assert det.notes == (
+        "model asked about 0 doubtful edge(s); its choice changed 0 table(s)",
+        "1 doubtful edge(s) kept the rules' reading: no time left to ask",
+    )
+
+
+def test_a_question_asked_gets_only_the_time_left_in_the_sheets_budget() -> None:
+    model = SlowModel()
+    det = detect_tables(Sheet.from_cells("S", DOUBTFUL), refiner=TableRangeRefiner(model, "quick"))
+    assert det.model_questions == 1 and det.model_skipped == 0 and len(model.timeouts) == 1
+    assert 0 < model.timeouts[0] <= SHEET_BUDGET_S
+    # a caller with more time to spend (a batch job, the tests of the model's choices) says so
+    model = SlowModel()
+    refiner = TableRangeRefiner(model, "patient", sheet_budget_s=60.0)
+    refiner.seconds_per_token = 0.01
+    det = detect_tables(Sheet.from_cells("S", DOUBTFUL), refiner=refiner)
+    assert det.model_questions == 1 and SHEET_BUDGET_S < model.timeouts[0] <= 10.0
+
+
+def test_an_answer_cut_off_at_the_deadline_keeps_the_rules() -> None:
+    """Even when what came out before the cut reads like the other reading."""
+
+    class CutOff(FakeModel):
+        def complete(self, messages: Sequence[dict[str, str]], *, grammar: Any, **_: Any) -> Completion:
+            return Completion("A1:C5", "timeout", 10, 1, 0.9)
+
+    det = detect_tables(
+        Sheet.from_cells("S", DOUBTFUL), refiner=TableRangeRefiner(CutOff(lambda a, b: a), "x")
+    )
+    assert [t.range.ref() for t in det.tables] == ["A2:C6"] and det.model_questions == 1

@@ -80,13 +80,17 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
     model: str | None = None
     from_model: set[int] = set()
     messages: tuple[str, ...] = ()
-    asked = 0
+    asked = skipped = 0
     if refiner is not None and skeletons:
         model = getattr(refiner, "name", "model")
-        skeletons, from_model, asked = _refine(sheet, g, skeletons, text_at, refiner)
-        if asked:
+        budget = getattr(refiner, "sheet_budget_s", SHEET_BUDGET_S)
+        deadline = time.monotonic() + budget - (time.perf_counter() - t0)
+        skeletons, from_model, asked, skipped = _refine(sheet, g, skeletons, text_at, refiner, deadline)
+        if asked or skipped:
             changed = len({id(sk) for sk in skeletons} & from_model)
             messages = (f"model asked about {asked} doubtful edge(s); its choice changed {changed} table(s)",)
+            if skipped:
+                messages += (f"{skipped} doubtful edge(s) kept the rules' reading: no time left to ask",)
     tables = [
         replace(build_table(sheet, g, sk, text_at), source=model)
         if id(sk) in from_model
@@ -96,16 +100,17 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
     ]
     tables.sort(key=lambda t: (t.range.top, t.range.left))
     seconds = time.perf_counter() - t0
-    return Detection(sheet.name, tuple(tables), sheet.used_range, model, seconds, messages, asked)
+    return Detection(sheet.name, tuple(tables), sheet.used_range, model, seconds, messages, asked, skipped)
 
 
 def _refine(
-    sheet: Sheet, g: CellGrid, skeletons: list[Skeleton], text_at: TextAt, refiner: Any
-) -> tuple[list[Skeleton], set[int], int]:
-    """Ask the model at each doubtful decision; a reading it picks replaces the rules' one.
+    sheet: Sheet, g: CellGrid, skeletons: list[Skeleton], text_at: TextAt, refiner: Any, deadline: float
+) -> tuple[list[Skeleton], set[int], int, int]:
+    """Ask the model at each doubtful decision it can answer before ``deadline`` (``time.monotonic``);
+    a reading it picks replaces the rules' one.
 
-    Returns the skeletons, the ids of those the model's choice produced, and how many decisions
-    were put to the model.
+    Returns the skeletons, the ids of those the model's choice produced, how many decisions were put
+    to the model and how many were not for lack of time.
     """
     r0, c0 = g.origin
 
@@ -113,21 +118,21 @@ def _refine(
         return Range(b.top + r0, b.left + c0, b.bottom + r0, b.right + c0, sheet.name)
 
     chosen: dict[int, tuple[Skeleton, ...]] = {}
-    points = uncertain_points(g, skeletons, text_at)
-    started = time.perf_counter()
-    asked = 0
-    for ch in points:
-        if time.perf_counter() - started > SHEET_BUDGET_S:
-            break  # the model had its share of this sheet: the rules' readings stand
+    asked = skipped = 0
+    estimate = getattr(refiner, "estimate_seconds", None)
+    for ch in uncertain_points(g, skeletons, text_at):
+        if estimate is not None and time.monotonic() + estimate(sheet, rng(ch.focus)) > deadline:
+            skipped += 1  # it could not answer in time: the rules' reading stands
+            continue
         asked += 1
         options = [[rng(sk.box) for sk in opt] for opt in ch.options]
-        pick = refiner.choose(sheet, rng(ch.focus), options)
+        pick = refiner.choose(sheet, rng(ch.focus), options, deadline=deadline)
         if pick:
             chosen[ch.index] = ch.options[pick]
     out: list[Skeleton] = []
     for i, sk in enumerate(skeletons):
         out.extend(chosen.get(i, (sk,)))
-    return out, {id(sk) for opt in chosen.values() for sk in opt}, asked
+    return out, {id(sk) for opt in chosen.values() for sk in opt}, asked, skipped
 
 
 def detect_workbook(wb: Workbook, *, sheet: str | None = None, refiner: Any = None) -> list[Detection]:

@@ -84,6 +84,7 @@ class Detection:
     seconds: float = 0.0
     notes: tuple[str, ...] = field(default_factory=tuple)  # e.g. why the model was not used
     model_questions: int = 0  # doubtful decisions put to the model
+    model_skipped: int = 0  # doubtful decisions not put to it: no time left in the sheet's budget
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -91,6 +92,7 @@ class Detection:
             "used_range": self.used_range.ref() if self.used_range else None,
             "model": self.model,
             "model_questions": self.model_questions,
+            "model_skipped": self.model_skipped,
             "tables": [t.to_dict() for t in self.tables],
             "messages": list(self.notes),
         }

@@ -14,6 +14,7 @@ option the encoding cannot express, an answer that is not an option -- keeps the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,8 +25,15 @@ from gridsight.grid import Range, Sheet
 MAX_ENCODING_CHARS = 2_000
 #: Probability share (averaged over both option orders) the other reading needs when scored.
 CONFIRM_SHARE = 0.8
-#: Model time per sheet: once spent, the remaining doubtful decisions keep the rules' reading.
-SHEET_BUDGET_S = 1.0
+#: Time per sheet, rules and model together (the issue's bound: under 1 s for sheets up to 100k
+#: cells). A question the model cannot finish before it runs out is not asked; a question that
+#: overruns is cut off at the deadline. Either way the rules' reading stands.
+SHEET_BUDGET_S = 0.8
+#: Prompt-reading speed assumed until the warm-up measures the real one (2-core laptop CPU).
+DEFAULT_SECONDS_PER_TOKEN = 1 / 150
+#: Tokens a question adds to the sheet's encoding (the "The table is ... or ...?" line, the turn
+#: markers) plus what the answers cost to generate, in prompt-token equivalents.
+QUESTION_OVERHEAD_TOKENS = 40
 
 
 def crop(sheet: Sheet, area: Range) -> Sheet:
@@ -63,10 +71,32 @@ class TableRangeRefiner:
     bias) thus never overrides the rules.
     """
 
-    def __init__(self, model: Any, name: str, *, timeout_s: float = 10.0) -> None:
+    def __init__(
+        self, model: Any, name: str, *, timeout_s: float = 10.0, sheet_budget_s: float = SHEET_BUDGET_S
+    ) -> None:
         self.model = model
         self.name = name
         self.timeout_s = timeout_s
+        self.sheet_budget_s = sheet_budget_s  # detection's time per sheet, rules and model together
+        self.seconds_per_token = DEFAULT_SECONDS_PER_TOKEN
+
+    def _count(self, text: str) -> int:
+        """Tokens of ``text`` for the model (a character estimate when it cannot say)."""
+        count = getattr(self.model, "count_tokens", None)
+        if count is None:
+            count = getattr(getattr(self.model, "runtime", None), "count_tokens", None)
+        try:
+            return int(count(text)) if count is not None else len(text) // 3 + 1
+        except Exception:  # a queue whose model failed to load: the estimate will do
+            return len(text) // 3 + 1
+
+    def estimate_seconds(self, sheet: Sheet, focus: Range) -> float:
+        """What one question about ``focus`` costs: reading its encoding (the prompt's fixed part is
+        already cached by :meth:`warm_up`) and the short answers."""
+        from gridsight.encode import encode_sheet
+
+        text = encode_sheet(crop(sheet, focus)).text
+        return (self._count(text) + QUESTION_OVERHEAD_TOKENS) * self.seconds_per_token
 
     def prompt(self, sheet: Sheet, focus: Range, options: Sequence[Sequence[Range]]) -> tuple[str, list[str]]:
         """The encoding of ``focus`` and each reading's ranges inside it, in the compact sheet's
@@ -83,10 +113,24 @@ class TableRangeRefiner:
             )
         return enc.text, answers
 
-    def choose(self, sheet: Sheet, focus: Range, options: Sequence[Sequence[Range]]) -> int | None:
+    def choose(
+        self,
+        sheet: Sheet,
+        focus: Range,
+        options: Sequence[Sequence[Range]],
+        *,
+        deadline: float | None = None,
+    ) -> int | None:
         """0 when the rules' reading stands, 1 when the model picked the other in both orders; None
-        when it cannot be asked, did not answer, or answered differently when the order changed."""
+        when it cannot be asked, did not answer (in time: ``deadline`` is a ``time.monotonic()``
+        instant), or answered differently when the order changed."""
         from gridsight.llm import Grammar, get_prompt
+
+        def timeout() -> float:
+            left = self.timeout_s if deadline is None else min(self.timeout_s, deadline - time.monotonic())
+            if left <= 0:
+                raise TimeoutError
+            return left
 
         text, answers = self.prompt(sheet, focus, options)
         if (
@@ -105,21 +149,23 @@ class TableRangeRefiner:
             messages = template.render(sheet=text, first=first, second=second)
             try:
                 done = self.model.complete(
-                    messages, grammar=grammar, max_tokens=max(map(len, answers)) + 4, timeout_s=self.timeout_s
+                    messages, grammar=grammar, max_tokens=max(map(len, answers)) + 4, timeout_s=timeout()
                 )
             except Exception:  # no model, timeout, cancelled: the rules' reading stands
                 return None
+            if done.truncated:
+                return None  # cut off (the deadline): the rules' reading stands
             picks.append(done.text.strip())
             if picks[0] == answers[0]:
                 return 0  # the rules' reading, named first, stands: no second question needed
         if picks[0] != picks[1] or picks[0] not in answers:
             return None
         pick = answers.index(picks[0])
-        if pick == 1 and not self._confirmed(template, text, answers):
+        if pick == 1 and not self._confirmed(template, text, answers, timeout):
             return None
         return pick
 
-    def _confirmed(self, template: Any, text: str, answers: list[str]) -> bool:
+    def _confirmed(self, template: Any, text: str, answers: list[str], timeout: Any) -> bool:
         """A runtime that can score must also find the other reading far likelier (summed over both
         option orders) than the rules' reading: naming it under a grammar alone overturned a right
         title-or-header reading once the prompt described the encoding truthfully."""
@@ -131,7 +177,7 @@ class TableRangeRefiner:
         try:
             for first, second in (answers, answers[::-1]):
                 messages = template.render(sheet=text, first=first, second=second)
-                other += shares([self.model.score(messages, a, timeout_s=self.timeout_s) for a in answers])[1]
+                other += shares([self.model.score(messages, a, timeout_s=timeout()) for a in answers])[1]
         except Exception:  # no score: the rules' reading stands
             return False
         return other / 2 >= CONFIRM_SHARE
@@ -143,11 +189,14 @@ class TableRangeRefiner:
 
         messages = get_prompt("detect_choose").render(sheet="A1 Region", first="A1:A2", second="A2:A2")
         try:
-            self.model.complete(
+            done = self.model.complete(
                 messages, grammar=Grammar.from_gbnf('root ::= "A1:A2"\n', "warm"), max_tokens=6
             )
         except Exception:  # a failed warm-up only means a slower first question
             return
+        if done.prompt_tokens > 100 and done.seconds > 0:
+            # The whole prompt was read from a cold cache: this machine's reading speed.
+            self.seconds_per_token = done.seconds / done.prompt_tokens
 
 
 def load_refiner(model: str | None = None) -> tuple[TableRangeRefiner | None, str]:
