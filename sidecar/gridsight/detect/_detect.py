@@ -14,7 +14,7 @@ from gridsight.detect._alternatives import uncertain_points
 from gridsight.detect._assemble import Skeleton, TextAt, assemble, join_rule
 from gridsight.detect._cells import CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
-from gridsight.detect._refine import SHEET_BUDGET_S
+from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
 from gridsight.detect._segment import Box, join_columns, xy_cut
 from gridsight.detect._structure import build_table, is_table
 from gridsight.grid import Range, Sheet, Workbook
@@ -43,7 +43,8 @@ def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
     Args:
         sheet: the sheet to read (never modified).
         refiner: optional model refiner (:func:`gridsight.detect._refine.load_refiner`) with a
-            ``name`` and ``choose(sheet, focus, options) -> index | None``; it is asked only at the
+            ``name`` and ``choose(sheet, focus, options, deadline=) -> index | None``
+            (``NOT_ASKED`` when there was no time to ask); it is asked only at the
             rules' doubtful decisions, and the rules' reading stands whenever it cannot answer.
 
     Returns:
@@ -119,14 +120,13 @@ def _refine(
 
     chosen: dict[int, tuple[Skeleton, ...]] = {}
     asked = skipped = 0
-    estimate = getattr(refiner, "estimate_seconds", None)
     for ch in uncertain_points(g, skeletons, text_at):
-        if estimate is not None and time.monotonic() + estimate(sheet, rng(ch.focus)) > deadline:
+        options = [[rng(sk.box) for sk in opt] for opt in ch.options]
+        pick = refiner.choose(sheet, rng(ch.focus), options, deadline=deadline)
+        if pick == NOT_ASKED:
             skipped += 1  # it could not answer in time: the rules' reading stands
             continue
         asked += 1
-        options = [[rng(sk.box) for sk in opt] for opt in ch.options]
-        pick = refiner.choose(sheet, rng(ch.focus), options, deadline=deadline)
         if pick:
             chosen[ch.index] = ch.options[pick]
     out: list[Skeleton] = []

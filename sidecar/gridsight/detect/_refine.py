@@ -34,6 +34,8 @@ DEFAULT_SECONDS_PER_TOKEN = 1 / 150
 #: Tokens a question adds to the sheet's encoding (the "The table is ... or ...?" line, the turn
 #: markers) plus what the answers cost to generate, in prompt-token equivalents.
 QUESTION_OVERHEAD_TOKENS = 40
+#: What :meth:`TableRangeRefiner.choose` returns for a question it had no time to ask.
+NOT_ASKED = -1
 
 
 def crop(sheet: Sheet, area: Range) -> Sheet:
@@ -90,12 +92,9 @@ class TableRangeRefiner:
         except Exception:  # a queue whose model failed to load: the estimate will do
             return len(text) // 3 + 1
 
-    def estimate_seconds(self, sheet: Sheet, focus: Range) -> float:
-        """What one question about ``focus`` costs: reading its encoding (the prompt's fixed part is
+    def _seconds_to_ask(self, text: str) -> float:
+        """What one question costs: reading the area's encoding ``text`` (the prompt's fixed part is
         already cached by :meth:`warm_up`) and the short answers."""
-        from gridsight.encode import encode_sheet
-
-        text = encode_sheet(crop(sheet, focus)).text
         return (self._count(text) + QUESTION_OVERHEAD_TOKENS) * self.seconds_per_token
 
     def prompt(self, sheet: Sheet, focus: Range, options: Sequence[Sequence[Range]]) -> tuple[str, list[str]]:
@@ -123,7 +122,8 @@ class TableRangeRefiner:
     ) -> int | None:
         """0 when the rules' reading stands, 1 when the model picked the other in both orders; None
         when it cannot be asked, did not answer (in time: ``deadline`` is a ``time.monotonic()``
-        instant), or answered differently when the order changed."""
+        instant), or answered differently when the order changed; :data:`NOT_ASKED` when the
+        question could not be answered before ``deadline``, so it was not put to the model."""
         from gridsight.llm import Grammar, get_prompt
 
         def timeout() -> float:
@@ -133,6 +133,8 @@ class TableRangeRefiner:
             return left
 
         text, answers = self.prompt(sheet, focus, options)
+        if deadline is not None and time.monotonic() + self._seconds_to_ask(text) > deadline:
+            return NOT_ASKED
         if (
             len(answers) != 2
             or not all(answers)
