@@ -254,3 +254,14 @@ def test_an_answer_cut_off_at_the_deadline_keeps_the_rules() -> None:
         Sheet.from_cells("S", DOUBTFUL), refiner=TableRangeRefiner(CutOff(lambda a, b: a), "x")
     )
     assert [t.range.ref() for t in det.tables] == ["A2:C6"] and det.model_questions == 1
+
+
+@pytest.mark.parametrize("budget", [0.0, -5.0])
+def test_no_time_at_all_asks_nothing(budget: float) -> None:
+    """A spent (or nonsensical, negative) budget asks nothing and keeps the rules' answer."""
+    model = SlowModel()
+    det = detect_tables(
+        Sheet.from_cells("S", DOUBTFUL), refiner=TableRangeRefiner(model, "x", sheet_budget_s=budget)
+    )
+    assert [t.range.ref() for t in det.tables] == ["A2:C6"]
+    assert model.calls == [] and det.model_questions == 0 and det.model_skipped == 1
