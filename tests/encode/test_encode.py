@@ -148,11 +148,13 @@ def test_formatting_discrepancies_are_anchors(
 ) -> None:
     cells = {f"{c}{r}": r for c in "ABC" for r in range(1, 40)}
     sheet = Sheet.from_cells("S", cells, styles=styles, merges=merges)
-    a = find_anchors(sheet, 0)
+    a = find_anchors(sheet, 0, tables=False)  # every discrepancy line
     assert a.row_anchors[anchor]
-    plain = find_anchors(Sheet.from_cells("S", cells), 0)
+    plain = find_anchors(Sheet.from_cells("S", cells), 0, tables=False)
     assert not plain.row_anchors[anchor]
     assert np.flatnonzero(plain.row_anchors).tolist() == [0, 38]
+    # with table anchors the line lies inside the detected table A1:C39's body: not a boundary
+    assert np.flatnonzero(find_anchors(sheet, 0).row_anchors).tolist() == [0, 38]
 
 
 def _original_cells(sheet: Sheet) -> dict[tuple[int, int], str]:
@@ -176,13 +178,14 @@ def test_inverted_index_with_extraction_decodes_to_the_kept_cells(budget: Sheet)
         rng = enc.address_map.to_original(Range(r, c, r, c))
         mapped[(rng.top, rng.left)] = value
     formula_cell = (34, 2)  # C35 holds =SUM(C5:C34) and no cached value: shown re-addressed
-    assert mapped.pop(formula_cell) == "=SUM(C5:C14)"
+    assert mapped.pop(formula_cell) == "=SUM(C5:C13)"
     original.pop(formula_cell)
     assert all(original[k] == v for k, v in mapped.items())
     kept_rows = {r for r, _ in mapped}
     assert {1, 3, 4, 33, 34, 36} <= kept_rows  # title, header, first/last data rows, total, note
-    # every non-empty kept cell: title, 4 headers, 10 data rows x 4, Total (formula popped), note
-    assert len(mapped) == 1 + 4 + 40 + 1 + 1
+    # every non-empty kept cell: title, 4 headers, 9 data rows x 4 (5 after the header, 4 before the
+    # Total row: the table's bottom edge is the anchor), Total (formula popped), note
+    assert len(mapped) == 1 + 4 + 36 + 1 + 1
 
 
 @pytest.mark.parametrize(
@@ -288,3 +291,33 @@ def test_decode_rejects_malformed_text() -> None:
         decode_index("A1:B2 x\nB2 y\n")
     with pytest.raises(RangeSyntaxError):
         decode_index("ZZZZ1 x\n")
+
+
+def test_table_anchors_keep_edges_where_cells_start_or_stop_inside_a_detected_table() -> None:
+    # one detected table A1:F40 whose columns D:F stop at row 20: where a merged neighbour would end
+    cells: dict[str, object] = {f"{c}1": f"Head {c}" for c in "ABCDEF"}
+    for r in range(2, 41):
+        cells.update({f"{c}{r}": r * 3 + ord(c) for c in "ABC"})
+        if r <= 20:
+            cells.update({f"{c}{r}": r * 7 + ord(c) for c in "DEF"})
+    a = find_anchors(Sheet.from_cells("S", cells), 0)
+    assert np.flatnonzero(a.row_anchors).tolist() == [0, 1, 19, 20, 39]
+    assert np.flatnonzero(a.col_anchors).tolist() == [0, 2, 3, 5]
+
+
+def test_table_anchors_drop_section_rows_inside_a_table_body_and_keep_its_edges() -> None:
+    # a bold row every 10 rows inside one long table: each was an anchor keeping 2k+1 rows
+    cells: dict[str, object] = {"A1": "Sales", "A3": "Item", "B3": "Units", "C3": "Price"}
+    styles = {f"{c}3": Style.BOLD for c in "ABC"}
+    for r in range(4, 64):
+        cells.update({f"A{r}": f"Item {r}", f"B{r}": r * 2, f"C{r}": r / 4})
+        if r % 10 == 0:
+            styles.update({f"{c}{r}": Style.BOLD for c in "ABC"})
+    cells["A70"] = "Source: survey"
+    sheet = Sheet.from_cells("S", cells, styles=styles)
+    lines = find_anchors(sheet, 4, tables=False)
+    tables = find_anchors(sheet, 4)
+    assert int(lines.keep_rows.sum()) == 70  # every row sits within 4 of a bold row
+    # kept: title, header, first data rows, the bottom edge and the note; the body's middle dropped
+    assert np.flatnonzero(~tables.keep_rows).tolist() == list(range(8, 58))
+    assert {0, 2, 3, 62, 69} <= set(np.flatnonzero(tables.row_anchors).tolist())

@@ -20,15 +20,15 @@ BUDGET_TEXT = """\
 B2 Budget 2024
 B4:E4 Item|Cost|Share|Due
 B5 Item 1
-C5:C14 {FloatNum}
-D5:D14 {0%}
-E5:E14 {yyyy-mm-dd}
-B6:B14 {TextData}
-B15 Total
-C15 =SUM(C5:C14)
-B17 Note: figures\\nare estimates \\| unaudited
--- Budget: 1,057 -> 84 cl100k tokens (12.6x); kept 16/36 rows, 4/4 columns
--- address map (compact = original): rows 10:17 = 30:37
+C5:C13 {FloatNum}
+D5:D13 {0%}
+E5:E13 {yyyy-mm-dd}
+B6:B13 {TextData}
+B14 Total
+C14 =SUM(C5:C13)
+B16 Note: figures\\nare estimates \\| unaudited
+-- Budget: 1,057 -> 84 cl100k tokens (12.6x); kept 15/36 rows, 4/4 columns
+-- address map (compact = original): rows 10:16 = 31:37
 """
 
 
@@ -50,10 +50,10 @@ def test_encode_json(styled_book: Path) -> None:
         "compressed_tokens": 84,
         "ratio": 12.583,
     }
-    assert (sheet["rows"], sheet["cols"], sheet["kept_rows"], sheet["kept_cols"]) == (36, 4, 16, 4)
+    assert (sheet["rows"], sheet["cols"], sheet["kept_rows"], sheet["kept_cols"]) == (36, 4, 15, 4)
     assert sheet["address_map"] == {
         "identity": False,
-        "rows": [{"compact": "1:9", "original": "1:9"}, {"compact": "10:17", "original": "30:37"}],
+        "rows": [{"compact": "1:9", "original": "1:9"}, {"compact": "10:16", "original": "31:37"}],
         "cols": [{"compact": "A:E", "original": "A:E"}],
     }
     assert sheet["text"] + "-- " == BUDGET_TEXT.split("-- ")[0] + "-- "
@@ -64,15 +64,17 @@ def test_encode_json(styled_book: Path) -> None:
     ("flags", "first_lines"),
     [
         (["--no-anchors"], ["B2 Budget 2024", "B4:E4 Item|Cost|Share|Due", "B5 Item 1", "C5:C34 {FloatNum}"]),
+        # k=0 keeps only the anchors: the table's edge columns B and E, not C:D inside it
+        (["--no-aggregate", "--k", "0"], ["B2 Budget 2024", "B4:C4 Item|Due", "B5 Item 1", "C5 2024-01-01"]),
         (
-            ["--no-aggregate", "--k", "0"],
+            ["--no-aggregate", "--k", "0", "--no-table-anchors"],
             ["B2 Budget 2024", "B4:E4 Item|Cost|Share|Due", "B5:B7 Item 1|Item 30|Total"],
         ),
         (["--no-index"], ["|B2,Budget 2024|C2, |D2, |E2, |", "|B3, |C3, |D3, |E3, |"]),
         (["--no-anchors", "--no-index", "--no-aggregate"], ["|B2,Budget 2024|C2, |D2, |E2, |"]),
         (
             ["--addresses", "original"],
-            ["B2 Budget 2024", "B4:E4 Item|Cost|Share|Due", "B5 Item 1", "C5:C9,C30:C34 {FloatNum}"],
+            ["B2 Budget 2024", "B4:E4 Item|Cost|Share|Due", "B5 Item 1", "C5:C9,C31:C34 {FloatNum}"],
         ),
         (["--no-lists"], ["B2 Budget 2024", "B4 Item", "C4 Cost"]),
         (
@@ -80,7 +82,7 @@ def test_encode_json(styled_book: Path) -> None:
             [
                 "B2 Budget 2024",
                 "B4:E4 Item|Cost|Share|Due",
-                "B5:B15 Item 1|Item 2|Item 3|Item 4|Item 5|Item 26|Item 27|Item 28|Item 29|Item 30|Total",
+                "B5:B14 Item 1|Item 2|Item 3|Item 4|Item 5|Item 27|Item 28|Item 29|Item 30|Total",
             ],
         ),
     ],
@@ -97,7 +99,7 @@ def test_switch_results_differ_as_expected(styled_book: Path) -> None:
         return int(json.loads(out)["sheets"][0]["compressed_tokens"])
 
     full = tokens()
-    assert (full, tokens("--no-semantic"), tokens("--no-lists")) == (84, 115, 88)
+    assert (full, tokens("--no-semantic"), tokens("--no-lists")) == (84, 111, 88)
     assert tokens("--no-aggregate") > full
     assert tokens("--no-index") > full
     # semantic summarises the dropped rows' labels too; without it, anchors are what saves tokens

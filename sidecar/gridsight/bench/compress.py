@@ -32,6 +32,7 @@ import numpy as np
 from rich.console import Console
 
 from gridsight.bench._common import BenchResult, corpus_options, emit, resolve_corpus, run_json_child
+from gridsight.detect import forget_detections
 from gridsight.encode import (
     EncodeOptions,
     cl100k_tokens,
@@ -133,6 +134,7 @@ ABLATION: tuple[tuple[str, EncodeOptions], ...] = (
     ),
     ("anchors+index+aggregate+semantic", EncodeOptions()),
     ("no_lists", EncodeOptions(lists=False)),
+    ("line_anchors", EncodeOptions(table_anchors=False)),
 )
 
 
@@ -173,6 +175,7 @@ def run_ours(
         for s in sheets:
             secs = float("inf")
             for _ in range(REPEATS):  # best of N, as for the peers: timing noise from a shared machine
+                forget_detections()  # table anchors detect from cold each time, as a new sheet would
                 t = time.perf_counter()
                 enc = encode_sheet(s, options)
                 secs = min(secs, time.perf_counter() - t)
@@ -217,7 +220,9 @@ def _labelled_sheets(root: Path, runs: list[SheetRun]) -> list[tuple[LabelledTab
     return out
 
 
-def retention(root: Path, runs: list[SheetRun], k: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def retention(
+    root: Path, runs: list[SheetRun], k: int, *, table_anchors: bool = True
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Boundary retention at ``k`` and at each of RETENTION_KS, plus the lines that were dropped."""
     ks = sorted({*RETENTION_KS, k})
     kept = dict.fromkeys(ks, 0)
@@ -234,7 +239,7 @@ def retention(root: Path, runs: list[SheetRun], k: int) -> tuple[dict[str, Any],
         for kk in ks:
             key = (id(sheet), kk)
             if key not in anchors_cache:
-                anchors_cache[key] = find_anchors(sheet, kk)
+                anchors_cache[key] = find_anchors(sheet, kk, tables=table_anchors)
             a = anchors_cache[key]
             lines = boundary_lines(sheet, lab.rng, a.keep_rows, a.keep_cols)
             kept[kk] += sum(lines)
@@ -597,7 +602,7 @@ def run(
         runs, failures = run_ours(root, options, lambda m: status_ctx.update(m))
         if not runs:
             raise GridSightError(f"no readable spreadsheets under {root}")
-        ret, missed = retention(root, runs, options.k)
+        ret, missed = retention(root, runs, options.k, table_anchors=options.table_anchors)
         status_ctx.update("detecting tables on the decoded encodings")
         detection = detection_check(root, runs, options)
         peer_results = run_peers(runs, lambda m: status_ctx.update(m)) if peers else {}
@@ -746,6 +751,7 @@ def command(
     corpus: Path | None,
     out: Path | None,
     no_anchors: bool,
+    no_table_anchors: bool,
     no_index: bool,
     no_aggregate: bool,
     no_lists: bool,
@@ -757,5 +763,7 @@ def command(
 ) -> None:
     """Compression ratio, Table-1 ablation, boundary retention, detection on the decoded encoding and
     speed of the encoder (and peers)."""
-    options = options_from(no_anchors, no_index, no_aggregate, k, addresses, no_lists, no_semantic)
+    options = options_from(
+        no_anchors, no_index, no_aggregate, k, addresses, no_lists, no_semantic, no_table_anchors
+    )
     emit(run(corpus, options, peers, cells, Console(stderr=True)), out)

@@ -7,7 +7,7 @@
 Pure functions over :class:`gridsight.grid.Sheet`; no file I/O, no spreadsheet library imports.
 """
 
-from gridsight.detect._detect import detect_tables, detect_workbook
+from gridsight.detect._detect import detect_tables, detect_workbook, forget_detections
 from gridsight.detect._model import DetectedTable, Detection, Label
 from gridsight.detect._score import Score, eob_score
 from gridsight.detect._structure import PATH_SEP
@@ -21,4 +21,5 @@ __all__ = [
     "detect_tables",
     "detect_workbook",
     "eob_score",
+    "forget_detections",
 ]

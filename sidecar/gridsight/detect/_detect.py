@@ -37,6 +37,13 @@ _CACHE_LOCK = threading.Lock()
 _CACHE_SIZE = 16
 
 
+def forget_detections() -> None:
+    """Empty the rule-only detection cache (benchmarks that time detection, or the encoder's table
+    anchors, from cold call this between runs)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
 def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
     """Every table on a sheet, with header rows, titles, notes, units and totals.
 

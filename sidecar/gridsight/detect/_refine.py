@@ -100,9 +100,11 @@ class TableRangeRefiner:
     def prompt(self, sheet: Sheet, focus: Range, options: Sequence[Sequence[Range]]) -> tuple[str, list[str]]:
         """The encoding of ``focus`` and each reading's ranges inside it, in the compact sheet's
         addresses ('' when a reading cannot be written there: a corner the encoding dropped)."""
-        from gridsight.encode import encode_sheet
+        from gridsight.encode import EncodeOptions, encode_sheet
 
-        enc = encode_sheet(crop(sheet, focus))
+        # every discrepancy line stays an anchor: the question is where the rules' tables end, so
+        # their own edges must not decide what the model sees
+        enc = encode_sheet(crop(sheet, focus), EncodeOptions(table_anchors=False))
         answers: list[str] = []
         for opt in options:
             parts = [r.intersect(focus) for r in sorted(opt, key=lambda x: (x.top, x.left))]

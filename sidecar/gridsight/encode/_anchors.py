@@ -1,11 +1,22 @@
-"""Structural-anchor extraction (section 3.2, appendix C): keep rows/columns near layout changes.
+"""Structural-anchor extraction (section 3.2, appendix C): keep rows/columns near table edges.
 
-A pair of neighbouring rows (or columns) is a *discrepancy* when the cells they share differ in
-kind, style, merge, formula or number-format class, or when a band of cells starts or stops there
-(a table's edge). Both rows of a discrepancy are anchors; every row within ``k`` of an anchor is kept,
-the homogeneous rest is dropped. Why these cues: table edges, headers, titles, notes and total rows
-all change at least one of them, while the middle of a data block repeats the same signature.
-Everything is a handful of vectorised numpy passes over the signature matrix.
+Appendix C works in two steps, and so does this module:
+
+1. *Discrepancies.* A pair of neighbouring rows (or columns) is a discrepancy when the cells they
+   share differ in kind, style, merge, formula or number-format class, or when a band of cells starts
+   or stops there. Table edges, headers, titles, notes and total rows all change at least one of
+   these, while the middle of a data block repeats the same signature.
+2. *Candidate tables.* The paper composes candidate boundaries from those lines and keeps the ones its
+   heuristics accept; the anchors are the survivors' edges. Here the candidates are the rule-based
+   table detector's tables (:mod:`gridsight.detect`, rules only, no model): their edges, header rows
+   and title/note/unit lines are anchors. A discrepancy *inside* a table's data body (a bold row, a
+   row label that starts a section) is dropped -- it is not a boundary, and keeping it kept ``2k+1``
+   rows of the body around it -- unless the cells there start or stop (an occupancy edge), which is
+   where a table the detector merged with its neighbour would really end. Discrepancies outside
+   every table stay anchors, so text the detector leaves out (notes, lone blocks) is kept too.
+
+Every row within ``k`` of an anchor is kept, the rest is dropped. Everything but the detector is a
+handful of vectorised numpy passes over the signature matrix.
 """
 
 from __future__ import annotations
@@ -38,12 +49,14 @@ class Anchors:
     keep_cols: BoolArray
 
 
-def _line_discrepancies(codes: npt.NDArray[np.uint16]) -> BoolArray:
-    """For rows of ``codes``: True at i when rows i-1 and i differ structurally (i >= 1)."""
+def _line_discrepancies(codes: npt.NDArray[np.uint16]) -> tuple[BoolArray, BoolArray]:
+    """For rows of ``codes``: True at i when rows i-1 and i differ structurally (i >= 1); and the
+    same for occupancy changes alone (cells start or stop), a subset of the first."""
     h, _w = codes.shape
     out = np.zeros(h, dtype=bool)
+    occ = np.zeros(h, dtype=bool)
     if h < 2:
-        return out
+        return out, occ
     prev, cur = codes[:-1], codes[1:]
     p_on, c_on = prev != 0, cur != 0
     both = p_on & c_on
@@ -62,8 +75,9 @@ def _line_discrepancies(codes: npt.NDArray[np.uint16]) -> BoolArray:
         for s in range(1, MIN_BAND):
             run &= edge[:, s : edge.shape[1] - MIN_BAND + 1 + s]
         band = run.any(axis=1)
-    out[1:] = typed | whole | band
-    return out
+    occ[1:] = whole | band
+    out[1:] = typed | occ[1:]
+    return out, occ
 
 
 def _persistent_edges(on: BoolArray) -> BoolArray:
@@ -97,8 +111,53 @@ def _dilate(anchors: BoolArray, k: int) -> BoolArray:
     return (c[hi] - c[lo]) > 0
 
 
-def find_anchors(sheet: Sheet, k: int = 4) -> Anchors:
+def _both_sides(d: BoolArray) -> BoolArray:
+    """Both lines of each discrepancy (``d[i]`` marks the pair i-1, i)."""
+    out = d.copy()
+    out[:-1] |= d[1:]
+    return out
+
+
+def _table_anchors(
+    sheet: Sheet, rows: BoolArray, cols: BoolArray, occupancy_rows: BoolArray, occupancy_cols: BoolArray
+) -> None:
+    """Step 2 (module docstring), in place: drop discrepancies inside detected tables' data bodies
+    (occupancy edges excepted), then add each table's edges, header rows and label lines."""
+    from gridsight.detect import detect_tables  # detection imports the encoder lazily too
+
+    tables = detect_tables(sheet).tables
+    if not tables:
+        return
+    h, w = rows.size, cols.size
+    r0, c0 = sheet.origin
+    inner_rows = np.zeros(h, dtype=bool)
+    inner_cols = np.zeros(w, dtype=bool)
+    edges_r: list[int] = []
+    edges_c: list[int] = []
+    for t in tables:
+        rng = t.range
+        first_data = (max(t.header_rows) + 1 if t.header_rows else rng.top) - r0
+        inner_rows[max(first_data + 1, 0) : max(rng.bottom - r0, 0)] = True
+        inner_cols[max(rng.left - c0 + 1, 0) : max(rng.right - c0, 0)] = True
+        edges_r += [rng.top - r0, rng.bottom - r0, *(r - r0 for r in t.header_rows)]
+        edges_c += [rng.left - c0, rng.right - c0]
+        for lab in (*t.titles, *t.notes, *t.units):
+            edges_r += [lab.range.top - r0, lab.range.bottom - r0]
+            edges_c += [lab.range.left - c0, lab.range.right - c0]
+    rows &= ~inner_rows | occupancy_rows
+    cols &= ~inner_cols | occupancy_cols
+    rows[[r for r in edges_r if 0 <= r < h]] = True
+    cols[[c for c in edges_c if 0 <= c < w]] = True
+
+
+def find_anchors(sheet: Sheet, k: int = 4, *, tables: bool = True) -> Anchors:
     """Anchor rows/columns of a sheet and the rows/columns kept within ``k`` of them.
+
+    Args:
+        sheet: the sheet (rows and columns are local: relative to ``sheet.origin``).
+        k: rows/columns kept on each side of an anchor.
+        tables: step 2 of the module docstring (anchors from detected tables); ``False`` keeps
+            every discrepancy line, which keeps more rows of long, varied tables.
 
     The first and last row and column of the used range are always anchors: they are table
     boundaries by definition, and keeping them lets the compact sheet span the original one.
@@ -110,14 +169,10 @@ def find_anchors(sheet: Sheet, k: int = 4) -> Anchors:
     rows = np.zeros(h, dtype=bool)
     cols = np.zeros(w, dtype=bool)
     if h and w:
-        d = _line_discrepancies(codes)
-        rows |= d
-        rows[:-1] |= d[1:]
-        d = _line_discrepancies(np.ascontiguousarray(codes.T))
-        cols |= d
-        cols[:-1] |= d[1:]
-        rows[[0, -1]] = True
-        cols[[0, -1]] = True
+        d, occ = _line_discrepancies(codes)
+        rows |= _both_sides(d)
+        dc, occ_c = _line_discrepancies(np.ascontiguousarray(codes.T))
+        cols |= _both_sides(dc)
         r0, c0 = sheet.origin
         for m in sheet.merges:  # a merged cell's edges are boundaries of a title or header block
             for r in (m.top - r0, m.bottom - r0):
@@ -126,4 +181,8 @@ def find_anchors(sheet: Sheet, k: int = 4) -> Anchors:
             for c in (m.left - c0, m.right - c0):
                 if 0 <= c < w:
                     cols[c] = True
+        if tables:
+            _table_anchors(sheet, rows, cols, _both_sides(occ), _both_sides(occ_c))
+        rows[[0, -1]] = True
+        cols[[0, -1]] = True
     return Anchors(rows, cols, _dilate(rows, k), _dilate(cols, k))

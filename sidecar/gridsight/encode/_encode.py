@@ -63,6 +63,9 @@ class EncodeOptions:
 
     anchors: bool = True
     k: int = 4
+    #: Anchors from detected tables' edges (appendix C's candidate step, see ``_anchors``); ``False``:
+    #: every discrepancy line is an anchor, which keeps more of long, varied tables.
+    table_anchors: bool = True
     index: bool = True
     aggregate: bool = True
     #: Index only: runs of cells whose values occur once become one line ``A3:C3 a|b|c`` (lossless).
@@ -86,7 +89,7 @@ class EncodeOptions:
     def label(self) -> str:
         """``anchors+index+aggregate`` style; ``index`` without value lists reads ``index(no lists)``."""
         mods = (
-            ("anchors", self.anchors),
+            ("anchors" if self.table_anchors else "anchors(lines)", self.anchors),
             ("index" if self.lists else "index(no lists)", self.index),
             ("aggregate", self.aggregate),
             ("semantic", self.semantic),
@@ -454,7 +457,7 @@ def encode_sheet(sheet: Sheet, options: EncodeOptions | None = None) -> SheetEnc
         text = vanilla_encoding(sheet, formats=opts.formats)
         return SheetEncoding(sheet.name, text, opts, ident, h, w, h, w, h * w, h * w)
     if opts.anchors:
-        anchors = find_anchors(sheet, opts.k)
+        anchors = find_anchors(sheet, opts.k, tables=opts.table_anchors)
         rows, cols = np.flatnonzero(anchors.keep_rows), np.flatnonzero(anchors.keep_cols)
         amap = AddressMap(
             sheet.name, AxisMap.from_kept(r0, anchors.keep_rows), AxisMap.from_kept(c0, anchors.keep_cols)

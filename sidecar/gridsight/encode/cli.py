@@ -23,6 +23,11 @@ def module_options(func: Any) -> Any:
                 help="Skip structural-anchor extraction (keep every row/column).",
             ),
             click.option(
+                "--no-table-anchors",
+                is_flag=True,
+                help="Anchors: every discrepancy line, not only the edges of detected tables.",
+            ),
+            click.option(
                 "--no-index", is_flag=True, help="Skip inverted-index translation (row-major cells instead)."
             ),
             click.option(
@@ -68,6 +73,7 @@ def options_from(
     addresses: str = "compact",
     no_lists: bool = False,
     no_semantic: bool = False,
+    no_table_anchors: bool = False,
 ) -> EncodeOptions:
     return EncodeOptions(
         anchors=not no_anchors,
@@ -77,6 +83,7 @@ def options_from(
         addresses="original" if addresses == "original" else "compact",
         lists=not no_lists,
         semantic=not no_semantic,
+        table_anchors=not no_table_anchors,
     )
 
 
@@ -139,6 +146,7 @@ def command(
     path: Path,
     sheet: str | None,
     no_anchors: bool,
+    no_table_anchors: bool,
     no_index: bool,
     no_aggregate: bool,
     no_lists: bool,
@@ -153,7 +161,9 @@ def command(
     Addresses in the output are compact-sheet addresses; the JSON's address_map (and
     SheetEncoding.translate) turns any of them into the original sheet's address.
     """
-    opts = options_from(no_anchors, no_index, no_aggregate, k, addresses, no_lists, no_semantic)
+    opts = options_from(
+        no_anchors, no_index, no_aggregate, k, addresses, no_lists, no_semantic, no_table_anchors
+    )
     wb = load(path, sheets=[sheet] if sheet else None)
     model_counter: TokenCounter | None = gguf_token_counter(model_path(model)) if model else None
     results = [measure(s, opts, model_counter=model_counter) for s in _sheets(wb, sheet)]
