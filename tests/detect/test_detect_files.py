@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gridsight.detect import detect_tables, eob_score
-from gridsight.grid import Range
+from gridsight.detect import detect_tables, eob_score, forget_detections
+from gridsight.grid import Range, Sheet
 from gridsight.sources import open_workbook
 
 
@@ -97,3 +97,13 @@ def test_eob_score_partial(
 ) -> None:
     s = eob_score([Range.parse(p) for p in pred], [Range.parse(g) for g in gold], 0, partial=True)
     assert (s.matched, s.predicted, s.labelled, s.unjudged) == (matched, judged, len(gold), unjudged)
+
+
+def test_rule_detections_are_cached_per_sheet_until_forgotten() -> None:
+    sheet = Sheet.from_cells("S", {"A1": "Item", "B1": "Units", "A2": "Pen", "B2": 3, "A3": "Ink", "B3": 4})
+    first = detect_tables(sheet)
+    assert detect_tables(sheet) is first  # the encoder's anchors and the answerer ask again
+    forget_detections()
+    again = detect_tables(sheet)
+    assert again is not first
+    assert [t.range.ref() for t in again.tables] == [t.range.ref() for t in first.tables] == ["A1:B3"]
