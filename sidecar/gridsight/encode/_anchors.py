@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gridsight.encode._cells import signatures
-from gridsight.grid import Sheet
+from gridsight.grid import Range, Sheet
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -121,6 +121,18 @@ def _both_sides(d: BoolArray) -> BoolArray:
     return out
 
 
+def _mark_edges(rows: BoolArray, cols: BoolArray, rng: Range, origin: tuple[int, int]) -> None:
+    """Make a sheet range's top and bottom rows and left and right columns anchors (the parts that
+    fall inside the used range): a merged cell, a detected table, a title or note line."""
+    r0, c0 = origin
+    for r in (rng.top - r0, rng.bottom - r0):
+        if 0 <= r < rows.size:
+            rows[r] = True
+    for c in (rng.left - c0, rng.right - c0):
+        if 0 <= c < cols.size:
+            cols[c] = True
+
+
 def _table_anchors(
     sheet: Sheet, rows: BoolArray, cols: BoolArray, occupancy_rows: BoolArray, occupancy_cols: BoolArray
 ) -> None:
@@ -135,22 +147,18 @@ def _table_anchors(
     r0, c0 = sheet.origin
     inner_rows = np.zeros(h, dtype=bool)
     inner_cols = np.zeros(w, dtype=bool)
-    edges_r: list[int] = []
-    edges_c: list[int] = []
     for t in tables:
         rng = t.range
         first_data = (max(t.header_rows) + 1 if t.header_rows else rng.top) - r0
         inner_rows[max(first_data + 1, 0) : max(rng.bottom - r0, 0)] = True
         inner_cols[max(rng.left - c0 + 1, 0) : max(rng.right - c0, 0)] = True
-        edges_r += [rng.top - r0, rng.bottom - r0, *(r - r0 for r in t.header_rows)]
-        edges_c += [rng.left - c0, rng.right - c0]
-        for lab in (*t.titles, *t.notes, *t.units):
-            edges_r += [lab.range.top - r0, lab.range.bottom - r0]
-            edges_c += [lab.range.left - c0, lab.range.right - c0]
     rows &= ~inner_rows | occupancy_rows
     cols &= ~inner_cols | occupancy_cols
-    rows[[r for r in edges_r if 0 <= r < h]] = True
-    cols[[c for c in edges_c if 0 <= c < w]] = True
+    for t in tables:
+        for rng in (t.range, *(lab.range for lab in (*t.titles, *t.notes, *t.units))):
+            _mark_edges(rows, cols, rng, sheet.origin)
+        header = [r - r0 for r in t.header_rows if 0 <= r - r0 < h]
+        rows[header] = True
 
 
 def find_anchors(sheet: Sheet, k: int = 4, *, tables: bool = True) -> Anchors:
@@ -176,14 +184,8 @@ def find_anchors(sheet: Sheet, k: int = 4, *, tables: bool = True) -> Anchors:
         rows |= _both_sides(d)
         dc, occ_c = _line_discrepancies(np.ascontiguousarray(codes.T))
         cols |= _both_sides(dc)
-        r0, c0 = sheet.origin
         for m in sheet.merges:  # a merged cell's edges are boundaries of a title or header block
-            for r in (m.top - r0, m.bottom - r0):
-                if 0 <= r < h:
-                    rows[r] = True
-            for c in (m.left - c0, m.right - c0):
-                if 0 <= c < w:
-                    cols[c] = True
+            _mark_edges(rows, cols, m, sheet.origin)
         if tables:
             _table_anchors(sheet, rows, cols, _both_sides(occ), _both_sides(occ_c))
         rows[[0, -1]] = True
