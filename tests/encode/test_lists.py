@@ -1,4 +1,4 @@
-"""Value lists: runs of once-occurring values as one line, exact outputs on small sheets; lossless."""
+"""Value lists: runs of once-occurring values (or one run repeated) as one line, exact outputs; lossless."""
 
 from __future__ import annotations
 
@@ -38,6 +38,20 @@ LOSSLESS = EncodeOptions(anchors=False, aggregate=False, semantic=False)
         ({"A1": "a|b", "B1": "c"}, {}, "A1:B1 a\\|b|c\n"),
         # a single once-occurring value stays an index line
         ({"A1": "alone"}, {}, "A1 alone\n"),
+        # a header row repeated over a second block is one list written at both places
+        (
+            {"A1": "Name", "B1": "Qty", "C1": "Note", "A4": "Name", "B4": "Qty", "C4": "Note"},
+            {},
+            "A1:C1,A4:C4 Name|Qty|Note\n",
+        ),
+        # a repeated column of labels, with the gap it bridges at each place
+        ({"A1": "h", "A3": "m", "C1": "h", "C3": "m"}, {}, "A1:A3,C1:C3 h||m\n"),
+        # a value of the run that also stands elsewhere keeps the run on index lines (never both)
+        (
+            {"A1": "Name", "B1": "Qty", "A4": "Name", "B4": "Qty", "D6": "Qty"},
+            {},
+            "A1,A4 Name\nB1,B4,D6 Qty\n",
+        ),
     ],
 )
 def test_lists(cells: dict[str, object], styles: dict[str, Style], expected: str) -> None:
@@ -78,7 +92,9 @@ def test_a_list_never_spans_dropped_columns_with_original_addresses() -> None:
     [
         "A1:B1 a|b|c\n",  # three items for two cells
         "A1:B2 a|b|c|d\n",  # a list needs one row or one column
-        "A1,B1 a|b\n",  # a list has one range
+        "A1,B1 a|b\n",  # each range of a list holds every item
+        "A1:B1,A3:C3 a|b\n",  # ... at every place it is written
+        "A1:B1,B1:C1 a|b\n",  # places never overlap
     ],
 )
 def test_decode_rejects_malformed_lists(text: str) -> None:

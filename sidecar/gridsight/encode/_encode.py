@@ -340,12 +340,16 @@ def _index_text(
             ref_text = ordered[a] if b - a == 1 else ",".join(ordered[a:b])
             lines.append(f"{ref_text} {labels[k]}\n")
     if lists is not None and lists.shape[0] and keys is not None:
-        list_refs = place.refs(np.concatenate((lists, np.zeros((lists.shape[0], 1), np.int64)), axis=1))
-        for (t, left, b, r), ref in zip(lists.tolist(), list_refs, strict=True):
-            cells = keys[t : b + 1, left : r + 1].ravel().tolist()
+        list_refs = place.refs(lists)  # the group column stands where refs() ignores the key
+        group = lists[:, 4]
+        starts = np.concatenate(([0], np.flatnonzero(np.diff(group)) + 1))
+        ends = np.concatenate((starts[1:], [group.size]))
+        for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
+            t, left, bottom, r = lists[a, :4].tolist()
+            cells = keys[t : bottom + 1, left : r + 1].ravel().tolist()
             items = "|".join("" if k == empty_key else labels[k] for k in cells)
-            lines.append(f"{ref} {items}\n")
-        positions.append(lists[:, 0] * width + lists[:, 1])
+            lines.append(f"{','.join(list_refs[a:b])} {items}\n")
+        positions.append(lists[starts, 0] * width + lists[starts, 1])
     if not lines:
         return ""
     order_all = np.argsort(np.concatenate(positions), kind="stable").tolist()
@@ -584,15 +588,16 @@ def decode_index(text: str) -> dict[tuple[int, int], str]:
         is_type = value.startswith("{")
         items = None if is_type else _split_items(value)
         if items is not None:
-            rng = Range.parse(refs)
-            if rng.top != rng.bottom and rng.left != rng.right:
-                raise RangeSyntaxError(f"line {n}: a list needs one row or one column, not {refs}")
-            if rng.size != len(items):
-                raise RangeSyntaxError(f"line {n}: {len(items)} items for the {rng.size} cells of {refs}")
-            for i, item in enumerate(items):
-                if item:
-                    r, c = (rng.top, rng.left + i) if rng.top == rng.bottom else (rng.top + i, rng.left)
-                    put(n, refs, r, c, unescape_value(item))
+            for ref in refs.split(","):  # a list at several places holds the same items at each
+                rng = Range.parse(ref)
+                if rng.top != rng.bottom and rng.left != rng.right:
+                    raise RangeSyntaxError(f"line {n}: a list needs one row or one column, not {ref}")
+                if rng.size != len(items):
+                    raise RangeSyntaxError(f"line {n}: {len(items)} items for the {rng.size} cells of {ref}")
+                for i, item in enumerate(items):
+                    if item:
+                        r, c = (rng.top, rng.left + i) if rng.top == rng.bottom else (rng.top + i, rng.left)
+                        put(n, ref, r, c, unescape_value(item))
             continue
         val = value if is_type else unescape_value(value)
         for ref in refs.split(","):

@@ -21,6 +21,8 @@ All vectorised: a 1M-cell sheet of distinct values costs a few array passes.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import numpy.typing as npt
 
@@ -78,6 +80,34 @@ def list_signatures(codes: npt.NDArray[np.uint16], valued: BoolGrid) -> CodeGrid
     return codes.astype(np.uint32) | (valued.any(axis=1)[:, None].astype(np.uint32) << 16)
 
 
+def _repeated_groups(
+    cand: BoolGrid, occupied: BoolGrid, keys: IntArray, codes: CodeGrid, seg: IntArray, per_key: IntArray
+) -> list[list[list[int]]]:
+    """Runs along rows (``[row, first_col, last_col]``) grouped by their sequence of values: the groups
+    of two or more equal runs that hold every occurrence of each of their values."""
+    runs = _runs_along_rows(cand, occupied, codes, seg)
+    if runs.shape[0] < 2:
+        return []
+    # only runs whose length, first and last value another run shares can be equal to it: that
+    # vectorised filter keeps a sheet of a million distinct rows from building a tuple per row
+    r, c1, c2 = runs.T
+    shape = np.stack((c2 - c1, keys[r, c1], keys[r, c2]), axis=1)
+    _, inverse, count = np.unique(shape, axis=0, return_inverse=True, return_counts=True)
+    runs = runs[count[inverse.ravel()] > 1]
+    by_seq: dict[tuple[int, ...], list[list[int]]] = {}
+    for r, c1, c2 in runs.tolist():
+        by_seq.setdefault(tuple(keys[r, c1 : c2 + 1].tolist()), []).append([r, c1, c2])
+    groups = []
+    for seq, places in by_seq.items():
+        if len(places) < 2:
+            continue
+        counts = Counter(seq)
+        counts.pop(-1, None)
+        if all(per_key[k] == n * len(places) for k, n in counts.items()):
+            groups.append(places)
+    return groups
+
+
 def value_lists(
     keys: IntArray,
     rects: IntArray,
@@ -98,33 +128,51 @@ def value_lists(
         row_seg, col_seg: printed-segment id per kept row/column (all 0 for compact addresses).
 
     Returns:
-        The rectangles not covered by a list, and the lists as ``[top, left, bottom, right]`` rows,
-        each one row or one column of the key grid.
+        The rectangles not covered by a list, and the lists as ``[top, left, bottom, right, group]``
+        rows, each one row or one column of the key grid; lists of one group hold the same values and
+        are written as one line.
     """
-    none = np.zeros((0, 4), dtype=np.int64)
+    none = np.zeros((0, 5), dtype=np.int64)
     if rects.shape[0] < 2:
         return rects, none
-    per_key = np.bincount(rects[:, KEY], minlength=len(literal))
-    single = (
-        (rects[:, TOP] == rects[:, BOTTOM])
-        & (rects[:, LEFT] == rects[:, RIGHT])
-        & (per_key[rects[:, KEY]] == 1)
-        & literal[rects[:, KEY]]
-    )
-    if single.sum() < 2:
-        return rects, none
-    cand = np.zeros(keys.shape, dtype=bool)
-    cand[rects[single, TOP], rects[single, LEFT]] = True
+    key = rects[:, KEY]
+    per_key = np.bincount(key, minlength=len(literal))
+    cell = (rects[:, TOP] == rects[:, BOTTOM]) & (rects[:, LEFT] == rects[:, RIGHT])
+    only_cells = np.bincount(key[cell], minlength=len(literal)) == per_key
+    single = cell & (per_key[key] == 1) & literal[key]
+    repeated = cell & (per_key[key] > 1) & only_cells[key] & literal[key]
     occupied = keys != empty_key
-    left = cand.copy()
-    along_rows = _runs_along_rows(left, occupied, codes, col_seg)
-    _cover(along_rows, left)
-    along_cols = _runs_along_rows(
-        np.ascontiguousarray(left.T), np.ascontiguousarray(occupied.T), np.ascontiguousarray(codes.T), row_seg
-    )
-    _cover(along_cols, left.T)
-    runs = np.concatenate((along_rows[:, [0, 1, 0, 2]], along_cols[:, [1, 0, 2, 0]]))
-    if runs.shape[0] == 0:
-        return rects, none
-    listed = single & ~left[rects[:, TOP], rects[:, LEFT]]
-    return rects[~listed], runs
+    grid_keys = np.where(occupied, keys, -1)
+    found: list[list[int]] = []  # [top, left, bottom, right, group]
+    if repeated.sum() >= 4:
+        rep = np.zeros(keys.shape, dtype=bool)
+        rep[rects[repeated, TOP], rects[repeated, LEFT]] = True
+        for axis in (0, 1):
+            view = (lambda a: a) if axis == 0 else (lambda a: np.ascontiguousarray(a.T))
+            seg = col_seg if axis == 0 else row_seg
+            for places in _repeated_groups(view(rep), view(occupied), view(grid_keys), view(codes), seg, per_key):
+                group = len(found)
+                for r, c1, c2 in places:
+                    found.append([r, c1, r, c2, group] if axis == 0 else [c1, r, c2, r, group])
+                    (rep[r, c1 : c2 + 1] if axis == 0 else rep[c1 : c2 + 1, r])[...] = False
+        listed_rep = repeated & ~rep[rects[:, TOP], rects[:, LEFT]]
+    else:
+        listed_rep = np.zeros(rects.shape[0], dtype=bool)
+    runs = none
+    if single.sum() >= 2:
+        cand = np.zeros(keys.shape, dtype=bool)
+        cand[rects[single, TOP], rects[single, LEFT]] = True
+        left = cand.copy()
+        along_rows = _runs_along_rows(left, occupied, codes, col_seg)
+        _cover(along_rows, left)
+        along_cols = _runs_along_rows(
+            np.ascontiguousarray(left.T), np.ascontiguousarray(occupied.T), np.ascontiguousarray(codes.T), row_seg
+        )
+        _cover(along_cols, left.T)
+        runs = np.concatenate((along_rows[:, [0, 1, 0, 2]], along_cols[:, [1, 0, 2, 0]]))
+        runs = np.concatenate((runs, len(found) + np.arange(runs.shape[0], dtype=np.int64)[:, None]), axis=1)
+        listed = single & ~left[rects[:, TOP], rects[:, LEFT]]
+    else:
+        listed = np.zeros(rects.shape[0], dtype=bool)
+    lists = np.concatenate((np.array(found, dtype=np.int64).reshape(-1, 5), runs))
+    return rects[~(listed | listed_rep)], lists
