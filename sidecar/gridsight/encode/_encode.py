@@ -11,7 +11,8 @@ Output formats (all addresses are compact-sheet addresses; :class:`AddressMap` m
   the value: cl100k then merges the space into the value's first token, ~9% fewer tokens than the
   paper's ``(value|A1)`` on the shared corpus, at no loss;
 * value lists (:mod:`gridsight.encode._lists`): a run of cells whose values occur once is one line,
-  its range then the values in order, ``A3:C3 Region|Units|Price`` (an empty item is an empty cell).
+  its range then the values in order, ``A3:C3 Region|Units|Price`` (an empty item is an empty cell);
+  a run repeated at several places is one line with every place, ``A3:C3,A9:C9 Region|Units|Price``.
 
 Values are escaped so that decoding is exact: backslash, newline and carriage return become ``\\\\``,
 ``\\n``, ``\\r``, in the index ``|`` becomes ``\\|``, and a literal value starting with ``{`` gets a
