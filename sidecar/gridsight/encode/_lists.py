@@ -91,8 +91,21 @@ def list_signatures(codes: npt.NDArray[np.uint16], valued: BoolGrid) -> CodeGrid
     return codes.astype(np.uint32) | (valued.any(axis=1)[:, None].astype(np.uint32) << 16)
 
 
+def _cell_grid(shape: tuple[int, ...], rects: IntArray, mask: npt.NDArray[np.bool_]) -> BoolGrid:
+    """True at the cell of each single-cell rectangle that ``mask`` selects."""
+    grid = np.zeros(shape, dtype=bool)
+    grid[rects[mask, TOP], rects[mask, LEFT]] = True
+    return grid
+
+
 def _repeated_groups(
-    cand: BoolGrid, occupied: BoolGrid, keys: IntArray, codes: CodeGrid, seg: IntArray, per_key: IntArray
+    cand: BoolGrid,
+    occupied: BoolGrid,
+    keys: IntArray,
+    codes: CodeGrid,
+    seg: IntArray,
+    per_key: IntArray,
+    empty_key: int,
 ) -> list[list[list[int]]]:
     """Runs along rows (``[row, first_col, last_col]``) grouped by their sequence of values: the groups
     of two or more equal runs that hold every occurrence of each of their values."""
@@ -113,7 +126,7 @@ def _repeated_groups(
         if len(places) < 2:
             continue
         counts = Counter(seq)
-        counts.pop(-1, None)
+        counts.pop(empty_key, None)  # the gaps a run bridges
         if all(per_key[k] == n * len(places) for k, n in counts.items()):
             groups.append(places)
     return groups
@@ -153,37 +166,29 @@ def value_lists(
     single = cell & (per_key[key] == 1) & literal[key]
     repeated = cell & (per_key[key] > 1) & only_cells[key] & literal[key]
     occupied = keys != empty_key
-    grid_keys = np.where(occupied, keys, -1)
     found: list[list[int]] = []  # [top, left, bottom, right, group]
+    rep = _cell_grid(keys.shape, rects, repeated)  # cleared where a group takes the cell
     if repeated.sum() >= 4:
-        rep = np.zeros(keys.shape, dtype=bool)
-        rep[rects[repeated, TOP], rects[repeated, LEFT]] = True
         for transposed in (False, True):  # rows first, then columns, as for the lists below
-            grids = (rep, occupied, grid_keys, codes)
+            grids = (rep, occupied, keys, codes)
             if transposed:
                 grids = tuple(np.ascontiguousarray(g.T) for g in grids)
             seg = row_seg if transposed else col_seg
-            for places in _repeated_groups(*grids, seg, per_key):
+            for places in _repeated_groups(*grids, seg, per_key, empty_key):
                 group = len(found)
                 for r, c1, c2 in places:
                     found.append([c1, r, c2, r, group] if transposed else [r, c1, r, c2, group])
                     (rep.T if transposed else rep)[r, c1 : c2 + 1] = False
-        listed_rep = repeated & ~rep[rects[:, TOP], rects[:, LEFT]]
-    else:
-        listed_rep = np.zeros(rects.shape[0], dtype=bool)
+    left = _cell_grid(keys.shape, rects, single)  # cleared where a list takes the cell
     runs = none
     if single.sum() >= 2:
-        cand = np.zeros(keys.shape, dtype=bool)
-        cand[rects[single, TOP], rects[single, LEFT]] = True
-        left = cand.copy()
         along_rows = _runs_along_rows(left, occupied, codes, col_seg)
         _cover(along_rows, left)
         along_cols = _runs_along_rows(*(np.ascontiguousarray(g.T) for g in (left, occupied, codes)), row_seg)
         _cover(along_cols, left.T)
         runs = np.concatenate((along_rows[:, [0, 1, 0, 2]], along_cols[:, [1, 0, 2, 0]]))
         runs = np.concatenate((runs, len(found) + np.arange(runs.shape[0], dtype=np.int64)[:, None]), axis=1)
-        listed = single & ~left[rects[:, TOP], rects[:, LEFT]]
-    else:
-        listed = np.zeros(rects.shape[0], dtype=bool)
+    pending = (rep | left)[rects[:, TOP], rects[:, LEFT]]
+    listed = (single | repeated) & ~pending
     lists = np.concatenate((np.array(found, dtype=np.int64).reshape(-1, 5), runs))
-    return rects[~(listed | listed_rep)], lists
+    return rects[~listed], lists
