@@ -133,10 +133,20 @@ class ModelQueue:
         timeout_s: float | None = 60.0,
         session: str | None = None,
         continuation: str | None = None,
+        temperature: float = 0.0,
+        seed: int = 0,
     ) -> Ticket:
         """Queue a request. With ``session``, every older request of that session is cancelled first.
         With ``continuation``, the request scores that text as the reply (see :meth:`score`)."""
-        request = Request(as_messages(prompt), grammar, max_tokens, timeout_s, continuation=continuation)
+        request = Request(
+            as_messages(prompt),
+            grammar,
+            max_tokens,
+            timeout_s,
+            continuation=continuation,
+            temperature=temperature,
+            seed=seed,
+        )
         with self._lock:
             if self._closed:
                 raise ModelError("the model queue is closed")

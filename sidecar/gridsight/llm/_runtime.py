@@ -43,6 +43,9 @@ class Request:
     max_tokens: int = 256
     timeout_s: float | None = 60.0
     stop: tuple[str, ...] = ()
+    #: 0 is greedy (the default everywhere); above 0 samples, with ``seed`` making it repeatable.
+    temperature: float = 0.0
+    seed: int = 0
     #: Score this text as the reply instead of generating one (runtimes with ``can_score``): the
     #: completion's ``logprob`` is the sum of its tokens' log-probabilities and its text is empty.
     continuation: str | None = None
@@ -212,13 +215,17 @@ class Runtime(ABC):
         max_tokens: int = 256,
         timeout_s: float | None = 60.0,
         control: Control | None = None,
+        temperature: float = 0.0,
+        seed: int = 0,
     ) -> Completion:
         """Run a request to the end in this thread (the queue is the way to share one model).
 
         Raises:
             PromptTooLongError, GrammarError, RequestCancelledError, RequestTimeoutError.
         """
-        request = Request(as_messages(prompt), grammar, max_tokens, timeout_s)
+        request = Request(
+            as_messages(prompt), grammar, max_tokens, timeout_s, temperature=temperature, seed=seed
+        )
         control = control or Control(timeout_s)
         pieces = list(self.execute(request, control))
         return raise_for_abort(finish(control, pieces))

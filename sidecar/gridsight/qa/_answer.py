@@ -25,6 +25,10 @@ class QAAnswer:
     structure: float | None = None  # the SQuARE-style score that chose the route
     #: Who settled a tie among tables or cells that fit equally: "meaning" (embeddings) or "model".
     chosen_by: str | None = None
+    #: Share of the candidates that gave an answer which agree with this one (None: no vote was held).
+    agreement: float | None = None
+    #: Every candidate of the vote: source, query, value, and why it was dropped.
+    candidates: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,6 +48,8 @@ class QAAnswer:
             "table": self.table,
             "structure": self.structure,
             "chosen_by": self.chosen_by,
+            "agreement": self.agreement,
+            "candidates": list(self.candidates),
         }
 
 

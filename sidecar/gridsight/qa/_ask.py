@@ -16,9 +16,12 @@ from typing import Any
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
+from gridsight.qa._pipeline import Attempt, expected_type, model_attempts, same_value, vote
+from gridsight.qa._relational import relation_of
 from gridsight.qa._route_blocks import by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
+from gridsight.qa._to_formula import verified_formula
 
 #: Structure score at which a table is answered by header paths instead of a formula (SQuARE routes
 #: multi-row headers and merged layouts to structure-preserving blocks).
@@ -59,20 +62,6 @@ def structure_score(table: Any, sheet: Sheet) -> float:
     return round(max(0, depth - 1) + 10 * density, 2)
 
 
-def expected_type(question: str) -> str | None:
-    """The answer type the question's wording asks for (a yes/no question wants TRUE or FALSE)."""
-    low = question.lower().strip()
-    if re.match(r"^(is|are|was|were|did|does|do|has|have|can|will)\b", low):
-        return "boolean"
-    if re.search(r"\b(list|name the|top \d+|bottom \d+|\d+ (most|least|highest|lowest))\b", low) or re.search(
-        r"\b(what|which) are the\b", low
-    ):
-        return "list"
-    if re.match(r"^(how many|how much)\b", low):
-        return "number"
-    return None
-
-
 def _fits(ans: QAAnswer, expected: str | None) -> bool:
     if expected is None or ans.type is None or expected == "list":  # a one-item list reads as a scalar
         return True
@@ -81,28 +70,13 @@ def _fits(ans: QAAnswer, expected: str | None) -> bool:
     return ans.type == expected
 
 
-def _flat(v: Any) -> list[Any]:
-    if isinstance(v, list):
-        return [y for x in v for y in (x if isinstance(x, list) else [x])]
-    return [v]
-
-
-def same_value(a: Any, b: Any) -> bool:
-    """Two routes' results are the same answer (numbers within rounding, text regardless of case)."""
-    fa, fb = _flat(a), _flat(b)
-    if len(fa) != len(fb):
-        return False
-    for x, y in zip(fa, fb, strict=True):
-        if isinstance(x, int | float) and isinstance(y, int | float):
-            if abs(float(x) - float(y)) > 1e-9 * max(1.0, abs(float(x))):
-                return False
-        elif str(x).casefold() != str(y).casefold():
-            return False
-    return True
-
-
 def answer_question(
-    workbook: Workbook, question: str, sheet: str | None = None, *, model: Any = None
+    workbook: Workbook,
+    question: str,
+    sheet: str | None = None,
+    *,
+    model: Any = None,
+    samples: int = 0,
 ) -> QAAnswer:
     """The answer to ``question`` with its evidence, or an abstention that says why.
 
@@ -110,8 +84,10 @@ def answer_question(
         workbook: the workbook to read (never modified).
         question: the user's words (at most 2,000 characters).
         sheet: only this sheet's tables (default: every sheet).
-        model: a loaded runtime or the shared model queue. It only chooses: among tables or cells
-            that fit equally, and in the formula tier where the rules abstain. None: rules alone.
+        model: a loaded runtime or the shared model queue. It writes SELECT queries over the chosen
+            table's relational view under a grammar; they are run and voted on with the
+            deterministic routes' answer (:mod:`gridsight.qa._pipeline`). None: the routes alone.
+        samples: sampled queries beyond the model's greedy one (more votes, more time).
 
     Returns:
         A :class:`QAAnswer`: value, display, type, formula or query, evidence ranges, route, unit,
@@ -144,7 +120,9 @@ def answer_question(
     if pick.table is None:
         return QAAnswer(question, "abstained", reason=pick.reason)
     best = pick.table
-    ans = _route(workbook, best, q, model, found)
+    ans = _route(workbook, best, q, None if model is not None else model, found)
+    if model is not None:
+        ans = _vote(workbook, best, q, ans, model, samples)
     ans.question = question
     if ans.status == "answered" and pick.how != "words":
         others = [r for r in pick.tied if r != best.ref]
@@ -205,6 +183,76 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         reason="no route answered with confidence (" + "; ".join(tried) + ")",
         table=best.ref,
         structure=structure,
+    )
+
+
+def _vote(
+    workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: Any, samples: int
+) -> QAAnswer:
+    """The model's queries and the routes' answer as candidates; the answer most of them give."""
+    rel = relation_of(best.sheet, best.table)
+    if not rel.rows or not rel.columns:
+        return rules
+    attempts = model_attempts(rel, q, model, samples=samples)
+    if rules.status == "answered":
+        fits = _fits(rules, expected_type(q)) and rules.confidence >= CONFIDENT
+        why = None if fits else "the routes' answer is unsure or of the wrong type"
+        attempts.append(Attempt("rules", rules.query or rules.formula, rules.value, why))
+    else:
+        attempts.append(Attempt("rules", error=rules.reason or "the routes abstained"))
+    result = vote(attempts)
+    record = [a.to_dict() for a in attempts]
+    if result is None:
+        reasons = "; ".join(f"{a.source}: {a.error}" for a in attempts)
+        out = QAAnswer(q, "abstained", reason=f"no candidate gave an answer ({reasons})", table=best.ref)
+        out.candidates, out.structure = record, rules.structure
+        return out
+    win = result.winner
+    if win.source == "rules":
+        out = rules
+    else:
+        out = _from_query(best, rel, q, win)
+        out.structure = rules.structure
+        if win.sql is not None:
+            out.formula = verified_formula(rel, workbook, win.sql, win.value)
+            if out.formula is None:
+                out.explanation += " No Excel formula gives the same result; the query is kept."
+    names = ", ".join(a.source for a in result.agreeing)
+    out.explanation += f" ({len(result.agreeing)} of {result.voters} candidates agree: {names})"
+    out.agreement = round(result.agreement, 4)
+    out.candidates = record
+    if out.formula is None and rules.status == "answered" and same_value(rules.value, win.value):
+        out.formula = rules.formula
+    return out
+
+
+def _from_query(best: Candidate, rel: Any, q: str, win: Attempt) -> QAAnswer:
+    """An answer from a winning query: its value, the cells of every column it read, the unit."""
+    from gridsight.qa._answer import display_of, value_type
+
+    evidence: list[dict[str, str]] = []
+    for name in win.read or [c.name for c in rel.columns[:1]]:
+        ev = {"sheet": best.sheet.name, "range": rel.column(name).data.with_sheet(None).ref()}
+        if ev not in evidence:
+            evidence.append(ev)
+    units = {rel.column(n).unit for n in win.read if rel.column(n).kind == "number"}
+    unit = next(iter(units)) if len(units) == 1 and isinstance(win.value, int | float) else None
+    shown = display_of(win.value)
+    return QAAnswer(
+        q,
+        "answered",
+        win.value,
+        shown,
+        value_type(win.value),
+        None,
+        win.sql,
+        evidence,
+        "sql",
+        unit,
+        f"The query {win.sql} over {rel.ref} gives {shown}.",
+        None,
+        0.8,
+        best.ref,
     )
 
 

@@ -82,7 +82,7 @@ def quote(name: str) -> str:
 def _cell(v: Any) -> Any:
     if isinstance(v, bool):
         return int(v)
-    if isinstance(v, dt.datetime | dt.date):
+    if isinstance(v, dt.datetime | dt.date | dt.time):  # sqlite takes none of them as they are
         return v.isoformat()
     return v
 

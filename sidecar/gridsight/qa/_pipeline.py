@@ -1,0 +1,210 @@
+"""The query pipeline: the model writes SELECTs under the table's grammar, code runs and votes.
+
+Candidates for one question over one table's relational view:
+
+* the model's greedy query (under :func:`gridsight.qa._sqlgen.sql_grammar`), with one repair round
+  when it fails to run (the error is shown to the model);
+* ``samples`` more queries sampled at a temperature (each its own seed);
+* the deterministic routes' answer (formula, planner SQL, header paths), kept as one more candidate.
+
+Each query runs on the read-only view under the guard (:func:`gridsight.qa._sql.run_query`: one
+SELECT, whitelisted words, the authorizer, row and time caps). A result of the wrong type for the
+question, or an empty one, is dropped. The answer is the value most candidates agree on; a tie goes
+to the model's greedy query. The answer says which candidates agreed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridsight.errors import GridSightError
+from gridsight.qa._relational import Relation
+from gridsight.qa._sql import QueryRefused, run_query
+from gridsight.qa._sqlgen import grounded_values, messages, repair_messages, sql_grammar
+
+#: Tokens a query may take (a query longer than this is cut off and dropped).
+MAX_QUERY_TOKENS = 120
+#: Seconds one model call may take.
+CALL_TIMEOUT_S = float(__import__("os").environ.get("GRIDSIGHT_QUERY_TIMEOUT", "20"))
+#: Temperature of the sampled candidates.
+SAMPLE_TEMPERATURE = 0.7
+
+
+def expected_type(question: str) -> str | None:
+    """The answer type the question's wording asks for (a yes/no question wants TRUE or FALSE)."""
+    low = question.casefold().strip()
+    if re.match(r"^(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", low):
+        return "boolean"
+    if re.search(
+        r"\b(list|name the|top \d+|bottom \d+|\d+ (most|least|highest|lowest|largest|smallest))\b", low
+    ):
+        return "list"
+    if re.search(r"\b(what|which|who) are the\b", low) or re.search(r"\bwhat are\b", low):
+        return "list"
+    if re.match(r"^(how many|how much)\b", low) or re.match(
+        r"^what (is|was|were) the (average|mean|median|sum|total|number|count|difference|ratio)\b", low
+    ):
+        return "number"
+    return None
+
+
+@dataclass
+class Attempt:
+    """One candidate: where it came from, what it ran, what it gave (or why it was dropped)."""
+
+    source: str  # "model", "model repaired", "model sample N", "rules"
+    sql: str | None = None
+    value: Any = None
+    error: str | None = None
+    read: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "query": self.sql, "value": self.value, "error": self.error}
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2**53:
+        return int(v)
+    return v
+
+
+def result_value(rows: list[tuple[Any, ...]], expected: str | None) -> tuple[Any, str | None]:
+    """The answer a query's rows give for a question that wants ``expected``; or (None, why not)."""
+    if not rows:
+        return None, "the query found no rows"
+    first = [_plain(r[0]) for r in rows]
+    if expected == "boolean":
+        if len(first) == 1 and (first[0] in (0, 1) or isinstance(first[0], bool)):
+            return bool(first[0]), None
+        return None, "a yes/no question needs one TRUE or FALSE"
+    if all(v is None for v in first):
+        return None, "the query gave only empty values"
+    if expected == "list":
+        return [v for v in first if v is not None], None
+    if len(first) == 1:
+        value = first[0]
+        if expected == "number" and (isinstance(value, bool) or not isinstance(value, int | float)):
+            return None, "the question asks for a number"
+        return value, None
+    if expected == "number":
+        return None, "the question asks for one number, the query gave several rows"
+    return [v for v in first if v is not None], None
+
+
+def _flat(v: Any) -> list[Any]:
+    return list(v) if isinstance(v, list) else [v]
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Two candidates' results are the same answer (numbers to rounding, text regardless of case,
+    lists as sets)."""
+    fa, fb = _flat(a), _flat(b)
+    if len(fa) != len(fb):
+        return False
+
+    def key(x: Any) -> Any:
+        if isinstance(x, bool):
+            return ("b", x)
+        if isinstance(x, int | float):
+            return ("n", round(float(x), 6))
+        return ("t", str(x).strip().casefold())
+
+    if isinstance(a, list) or isinstance(b, list):
+        return sorted(map(key, fa), key=str) == sorted(map(key, fb), key=str)
+    ka, kb = key(fa[0]), key(fb[0])
+    if ka[0] == kb[0] == "n":
+        return abs(float(fa[0]) - float(fb[0])) <= 1e-6 * max(1.0, abs(float(fa[0])))
+    return ka == kb
+
+
+def run_attempt(rel: Relation, source: str, sql: str, expected: str | None) -> Attempt:
+    """Run one query on the view and read its answer; errors become the attempt's reason."""
+    try:
+        rows, read = run_query(sql, rel.view)
+    except QueryRefused as exc:
+        return Attempt(source, sql, error=str(exc))
+    value, why = result_value(rows, expected)
+    return Attempt(source, sql, value, why, read)
+
+
+def _ask_model(
+    model: Any, chat: list[dict[str, str]], grammar: Any, temperature: float, seed: int
+) -> str | None:
+    kwargs: dict[str, Any] = {"grammar": grammar, "max_tokens": MAX_QUERY_TOKENS, "timeout_s": CALL_TIMEOUT_S}
+    if temperature > 0:
+        kwargs |= {"temperature": temperature, "seed": seed}
+    try:
+        done = model.complete(chat, **kwargs)
+    except GridSightError:
+        return None
+    if done.truncated:
+        return None
+    return str(done.text).strip() or None
+
+
+def model_attempts(rel: Relation, question: str, model: Any, *, samples: int = 0) -> list[Attempt]:
+    """The model's greedy query (repaired once if it fails to run) and ``samples`` sampled ones."""
+    expected = expected_type(question)
+    literals = grounded_values(rel, question)
+    grammar = sql_grammar(rel, literals).grammar
+    chat = messages(rel, question, literals)
+    out: list[Attempt] = []
+    sql = _ask_model(model, chat, grammar, 0.0, 0)
+    if sql is None:
+        out.append(Attempt("model", error="the model wrote no complete query"))
+    else:
+        first = run_attempt(rel, "model", sql, expected)
+        out.append(first)
+        if first.error is not None and first.error.startswith("the query failed"):
+            fixed = _ask_model(model, repair_messages(chat, sql, first.error), grammar, 0.0, 0)
+            if fixed is not None and fixed != sql:
+                out.append(run_attempt(rel, "model repaired", fixed, expected))
+    for i in range(samples):
+        sql = _ask_model(model, chat, grammar, SAMPLE_TEMPERATURE, i + 1)
+        if sql is not None:
+            out.append(run_attempt(rel, f"model sample {i + 1}", sql, expected))
+    return out
+
+
+@dataclass
+class Vote:
+    winner: Attempt
+    agreeing: list[Attempt]
+    voters: int  # attempts that gave an answer
+
+    @property
+    def agreement(self) -> float:
+        return len(self.agreeing) / self.voters if self.voters else 0.0
+
+
+#: Which source wins a tie between groups of equal size (first listed wins).
+TIE_ORDER = ("model", "model repaired", "rules")
+
+
+def vote(attempts: list[Attempt]) -> Vote | None:
+    """The result most candidates agree on (ties: the model's greedy query, then the rules)."""
+    good = [a for a in attempts if a.ok]
+    if not good:
+        return None
+    groups: list[list[Attempt]] = []
+    for a in good:
+        for g in groups:
+            if same_value(g[0].value, a.value):
+                g.append(a)
+                break
+        else:
+            groups.append([a])
+
+    def rank(g: list[Attempt]) -> tuple[int, int]:
+        best = min((TIE_ORDER.index(a.source) for a in g if a.source in TIE_ORDER), default=len(TIE_ORDER))
+        return (len(g), -best)
+
+    top = max(groups, key=rank)
+    lead = min(top, key=lambda a: TIE_ORDER.index(a.source) if a.source in TIE_ORDER else len(TIE_ORDER))
+    return Vote(lead, top, len(good))

@@ -1,0 +1,278 @@
+"""One relational view per detected table: what every question route reads.
+
+A detected table becomes one SQL table ``data`` with one column per leaf header path
+(``Operating revenue › 2018``), the row-label column as its key, section rows (a label alone on its
+row, ``Current assets:``) turned into a ``Section`` column, totals marked in an ``Is total`` column,
+units attached to their columns, and numbers stored as text (``46,300``, ``$1,694``, ``(12)``,
+``84.6%``) typed as numbers. Flat tables are the trivial case: one column per header, no key.
+
+Pure functions over the sheet model; the sqlite database is built by :func:`gridsight.qa._sql.build_view`
+and is read-only to every query (its authorizer).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import math
+import re
+import threading
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from gridsight.grid import Range, Sheet
+from gridsight.qa._sql import View, build_view, cached_view
+
+#: A column is numeric when at least this share of its filled cells read as numbers.
+NUMERIC_SHARE = 0.8
+#: Sample values shown per column.
+SAMPLES = 3
+#: Distinct values at or under which a text column lists them all (a category).
+CATEGORY_MAX = 12
+SECTION = "Section"
+TOTAL = "Is total"
+ROW = "Row"
+
+_NUM = re.compile(
+    r"^(?P<neg>[-−–(])?\s*(?P<cur>[$€£¥])?\s*(?P<digits>\d{1,3}(?:,\d{3})+|\d+)?(?P<frac>\.\d+)?\s*"
+    r"(?P<pct>%)?\)?(?:\s*[*†‡]+|\s*\[\w{1,3}\])?$"
+)
+
+
+def parse_number(text: str) -> float | int | None:
+    """A number written as text (``46,300``, ``$1,694``, ``(12)``, ``−3.5``, ``84.6%`` -> 84.6,
+    ``12*`` with a footnote mark); None when the text is not one number."""
+    s = text.strip().replace("\u00a0", "").replace(" ", "")
+    if not s or len(s) > 40:
+        return None
+    m = _NUM.match(s)
+    if m is None or (m.group("digits") is None and m.group("frac") is None):
+        return None
+    if m.group("neg") == "(" and not s.rstrip("*†‡").endswith(")"):
+        return None
+    body = (m.group("digits") or "0").replace(",", "") + (m.group("frac") or "")
+    value: float | int = float(body) if m.group("frac") else int(body)
+    return -value if m.group("neg") else value
+
+
+@dataclass(frozen=True)
+class RelColumn:
+    """One column of the relational view and what a prompt says about it."""
+
+    name: str  # the SQL name (double-quoted in queries); unique in the view
+    role: str  # "key" (row labels), "section", "total" or "data"
+    kind: str  # "number", "text", "date" or "boolean"
+    data: Range  # the sheet cells it comes from (evidence)
+    unit: str | None = None
+    distinct: int = 0
+    samples: tuple[Any, ...] = ()
+    low: Any = None
+    high: Any = None
+
+
+@dataclass
+class Relation:
+    """A detected table as rows and typed columns, with its sqlite view."""
+
+    sheet: Sheet
+    table: Any  # gridsight.detect.DetectedTable
+    columns: list[RelColumn]
+    rows: list[int]  # the sheet row of every record
+    view: View
+    values: list[list[Any]]  # per column, the stored values (what the view holds)
+
+    @property
+    def ref(self) -> str:
+        return f"{self.sheet.name}!{self.table.range.ref()}"
+
+    def column(self, name: str) -> RelColumn:
+        return next(c for c in self.columns if c.name == name)
+
+    def distinct_values(self, name: str) -> list[Any]:
+        """Distinct non-empty values of a column, most frequent first."""
+        i = [c.name for c in self.columns].index(name)
+        counts = Counter(v for v in self.values[i] if v is not None and v != "")
+        return [v for v, _ in counts.most_common()]
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\s+", " ", str(text)).strip()
+
+
+def _stored(v: Any) -> Any:
+    """A cell value as sqlite stores it (times and dates as ISO text, booleans as 0/1)."""
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, dt.datetime):
+        return v.isoformat(sep=" ") if (v.hour, v.minute, v.second) != (0, 0, 0) else v.date().isoformat()
+    if isinstance(v, dt.date | dt.time):
+        return v.isoformat()
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return None
+    if isinstance(v, str):
+        s = v.strip()
+        return s if s else None
+    return v
+
+
+def _type_column(cells: list[Any]) -> tuple[str, list[Any]]:
+    """The column's kind and its stored values (numbers written as text read as numbers)."""
+    filled = [v for v in cells if v is not None and not (isinstance(v, str) and not v.strip())]
+    if not filled:
+        return "text", [None] * len(cells)
+    if all(isinstance(v, bool) for v in filled):
+        return "boolean", [_stored(v) for v in cells]
+    if all(isinstance(v, dt.date | dt.time) for v in filled):
+        return "date", [_stored(v) for v in cells]
+    parsed = [
+        v
+        if isinstance(v, int | float) and not isinstance(v, bool)
+        else parse_number(v)
+        if isinstance(v, str)
+        else None
+        for v in cells
+    ]
+    numeric = sum(1 for v, p in zip(cells, parsed, strict=True) if v is not None and p is not None)
+    if numeric >= NUMERIC_SHARE * len(filled):
+        return "number", [_stored(p) if p is not None else None for p in parsed]
+    return "text", [_stored(v) if not isinstance(v, int | float) or isinstance(v, bool) else v for v in cells]
+
+
+def _label(line: list[Any], offsets: list[int]) -> str:
+    """The row label: the text of the row-header cells, joined (repeats once)."""
+    parts = [_clean(line[i]) for i in offsets if line[i] is not None and _clean(line[i])]
+    return " › ".join(dict.fromkeys(parts))
+
+
+def _body_top(sheet: Sheet, table: Any, label_cols: list[int], value_cols: list[int]) -> int:
+    """The first body row. A last header row that holds only a row label (``Passenger flights:``
+    under the years) is the body's first section, not a header."""
+    headers = sorted(table.header_rows)
+    top = headers[-1] + 1 if headers else table.range.top
+    while label_cols and len(headers) > 1:
+        r = headers.pop()
+        labelled = any(sheet.value(r, c) not in (None, "") for c in label_cols)
+        if not labelled or any(sheet.value(r, c) not in (None, "") for c in value_cols):
+            break
+        top = r
+    return top
+
+
+def _names(table: Any, cols: list[int]) -> list[str]:
+    """Unique column names from the table's header paths (letters where a column has none)."""
+    left = table.range.left
+    out: list[str] = []
+    seen: Counter[str] = Counter()
+    for c in cols:
+        path = table.header_paths[c - left] if c - left < len(table.header_paths) else ""
+        base = _clean(path).replace('"', "'") or f"Column {Range(0, c, 0, c).ref().rstrip('1')}"
+        seen[base.casefold()] += 1
+        out.append(base if seen[base.casefold()] == 1 else f"{base} ({seen[base.casefold()]})")
+    return out
+
+
+def _unit_of(table: Any, name: str) -> str | None:
+    m = re.search(r"\((in [^)]*|[$€£%][^)]*|percent|millions?|thousands?|billions?)\)", name, re.IGNORECASE)
+    if m:
+        return m.group(1)
+    return _clean(table.units[0].text) if getattr(table, "units", ()) else None
+
+
+def build_relation(sheet: Sheet, table: Any) -> Relation:
+    """The relational view of one detected table (see the module docstring)."""
+    rng = table.range
+    label_cols = [c for c in table.row_header_cols if rng.left <= c <= rng.right]
+    value_cols = [c for c in range(rng.left, rng.right + 1) if c not in label_cols]
+    top = _body_top(sheet, table, label_cols, value_cols)
+    labels = [c - rng.left for c in label_cols]
+    values_at = [c - rng.left for c in value_cols]
+    totals = set(table.total_rows) | set(table.subtotal_rows)
+    grid = sheet.values(Range(top, rng.left, rng.bottom, rng.right)) if top <= rng.bottom else []
+    rows: list[int] = []
+    keys: list[str | None] = []
+    sections: list[str | None] = []
+    current: list[str] = []
+    after_data = True
+    for i, line in enumerate(grid):
+        filled = [j for j, v in enumerate(line) if v is not None and v != ""]
+        if not filled:
+            continue
+        label = _label(line, labels) if labels else ""
+        if label and all(j in labels for j in filled):  # a label alone on its row: a section
+            current = [label] if after_data else [*current, label]
+            after_data = False
+            continue
+        rows.append(top + i)
+        keys.append(label or None)
+        sections.append(" › ".join(current) if current else None)
+        after_data = True
+    picked = [grid[r - top] for r in rows]
+    specs: list[tuple[str, str, Range, list[Any]]] = []
+    if label_cols:
+        key_name = _names(table, label_cols[:1])[0]
+        own = _clean(sheet.value(top, label_cols[0]) or "")
+        key_name = ROW if key_name.startswith("Column ") or key_name == own else key_name
+        key_range = Range(top, label_cols[0], rng.bottom, label_cols[-1])
+        specs.append((key_name, "key", key_range, keys))
+        if any(sections):
+            specs.append((SECTION, "section", key_range, sections))
+    for name, c, j in zip(_names(table, value_cols), value_cols, values_at, strict=True):
+        specs.append((name, "data", Range(top, c, rng.bottom, c), [line[j] for line in picked]))
+    if totals & set(rows):
+        first = Range(top, rng.left, rng.bottom, rng.left)
+        specs.append((TOTAL, "total", first, [int(r in totals) for r in rows]))
+    columns: list[RelColumn] = []
+    stored: list[list[Any]] = []
+    used: Counter[str] = Counter()
+    for name, role, data, cells in specs:
+        used[name.casefold()] += 1
+        if used[name.casefold()] > 1:
+            name = f"{name} ({used[name.casefold()]})"
+        if role == "total":
+            kind, values = "boolean", cells
+        elif role in ("key", "section"):
+            kind, values = "text", [_stored(v) for v in cells]
+        else:
+            kind, values = _type_column(cells)
+        unit = _unit_of(table, name) if kind == "number" else None
+        columns.append(_describe(name, role, kind, data, values, unit))
+        stored.append(values)
+    view = build_view(sheet, _view_key(sheet, table), [(c.name, c.data, None) for c in columns], stored)
+    return Relation(sheet, table, columns, rows, view, stored)
+
+
+def _view_key(sheet: Sheet, table: Any) -> tuple[int, str]:
+    return (id(sheet), "relation:" + table.range.ref())
+
+
+def _describe(name: str, role: str, kind: str, data: Range, values: list[Any], unit: str | None) -> RelColumn:
+    filled = [v for v in values if v is not None]
+    counts = Counter(filled)
+    samples = tuple(v for v, _ in counts.most_common(SAMPLES if len(counts) > CATEGORY_MAX else CATEGORY_MAX))
+    low = high = None
+    if kind in ("number", "date") and filled:
+        with contextlib.suppress(TypeError):  # mixed kinds have no order
+            low, high = min(filled), max(filled)
+    return RelColumn(name, role, kind, data, unit, len(counts), samples, low, high)
+
+
+_RELATIONS: OrderedDict[tuple[int, str], tuple[Sheet, Relation]] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def relation_of(sheet: Sheet, table: Any) -> Relation:
+    """:func:`build_relation`, cached for the newest eight tables (sheets are immutable)."""
+    key = (id(sheet), table.range.ref())
+    with _LOCK:
+        hit = _RELATIONS.get(key)
+    if hit is not None and hit[0] is sheet and cached_view(sheet, _view_key(sheet, table)) is hit[1].view:
+        with _LOCK:
+            _RELATIONS.move_to_end(key)
+        return hit[1]  # (a view evicted from the view cache has a closed connection: rebuilt)
+    rel = build_relation(sheet, table)
+    with _LOCK:
+        _RELATIONS[key] = (sheet, rel)
+        while len(_RELATIONS) > 8:
+            _RELATIONS.popitem(last=False)
+    return rel

@@ -1,0 +1,275 @@
+"""What the model sees and may write when it writes a query: the schema prompt and the SQL grammar.
+
+The grammar is built from the relational view of one table (:mod:`gridsight.qa._relational`):
+column identifiers are exactly the view's columns, double-quoted; a string literal compared with a
+column is one of that column's own values (those the question names, fuzzy-matched, misspellings
+included, or every value of a small category column); numbers are free; functions come from a short
+whitelist. So whatever the model writes is a well-formed SELECT over real columns and real values --
+and it still passes :func:`gridsight.qa._sql.check_query` and the read-only authorizer before it runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gridsight.llm.grammars import Grammar
+from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
+
+#: String values offered per column (those the question names best first).
+LITERALS_PER_COLUMN = 8
+#: Distinct values scanned per column for the question's words (beyond that only the most frequent).
+SCAN_MAX = 50_000
+#: Characters of one literal value in the grammar and the prompt.
+LITERAL_MAX = 80
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Grammar words shared by the question side: far too common to ground a value by themselves.
+_COMMON = frozenset(
+    "a an the of in on at to for by with from and or not is are was were be been has have had do does did "
+    "what which who whom whose how many much there than that this these those it its as all any each "
+    "me my show tell give list name find number count total".split()
+)
+
+
+def _tokens(text: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(str(text))]
+
+
+def _near(a: str, b: str) -> bool:
+    """Same word, a plural or other ending, or one typo (for words of five letters or more)."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 3:
+        return True
+    if len(short) < 5 or len(long_) - len(short) > 1:
+        return False
+    return _edits(a, b) <= 1
+
+
+def _edits(a: str, b: str) -> int:
+    """Edit distance with adjacent transpositions (optimal string alignment): ``Trondhiem`` is one."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            d = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                d = min(d, prev2[j - 2] + 1)
+            cur.append(d)
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def match_score(value: str, question_words: Sequence[str], question: str) -> float:
+    """How fully the question names ``value`` (0..1): the share of the value's words it holds."""
+    vw = _tokens(value)
+    if not vw:
+        return 0.0
+    low = question.casefold()
+    if len(value) >= 2 and re.search(r"(?<!\w)" + re.escape(value.casefold()) + r"(?!\w)", low):
+        return 1.0 + min(len(value), 40) / 400  # the whole value, verbatim: longer is more specific
+    content = [w for w in vw if w not in _COMMON]
+    if not content:
+        return 0.0
+    hit = sum(1 for w in content if any(_near(w, q) for q in question_words))
+    return hit / len(content) if hit else 0.0
+
+
+def grounded_values(rel: Relation, question: str) -> dict[str, list[str]]:
+    """Per text column, the values the question names (best first), then small categories whole."""
+    qw = [w for w in _tokens(question) if w not in _COMMON]
+    out: dict[str, list[str]] = {}
+    for col in rel.columns:
+        if col.kind != "text":
+            continue
+        values = [v for v in rel.distinct_values(col.name)[:SCAN_MAX] if isinstance(v, str)]
+        scored = []
+        for v in values:
+            if len(v) > LITERAL_MAX:
+                continue
+            s = match_score(v, qw, question)
+            if s >= 0.5:
+                scored.append((s, v))
+        scored.sort(key=lambda p: -p[0])
+        chosen = [v for _, v in scored[:LITERALS_PER_COLUMN]]
+        if col.distinct <= CATEGORY_MAX:
+            chosen += [v for v in values if v not in chosen and len(v) <= LITERAL_MAX]
+        if chosen:
+            out[col.name] = chosen
+    return out
+
+
+# -- the prompt --------------------------------------------------------------------------------------
+SYSTEM = (
+    "You write one SQLite query that answers a question about a table named data. "
+    "Quote every column name in double quotes, exactly as listed. Compare text columns only with the "
+    "values listed for them. For a yes/no question, select a comparison (it gives 1 or 0). "
+    "For 'which'/'who' questions select the name column, not the number. Reply with the query only."
+)
+
+#: Worked examples on a made-up table (not from any benchmark): the fixed part of every prompt.
+_EXAMPLE_SCHEMA = (
+    "Table data, 6 rows. Columns:\n\"Item\" text, 6 distinct, e.g. 'Desk', 'Lamp', 'Chair'\n"
+    '"Store" text, values \'North\', \'South\'\n"Price" number, 12 to 240\n"Sold" number, 0 to 31\n'
+    '"In stock" boolean'
+)
+EXAMPLES: tuple[tuple[str, str], ...] = (
+    (
+        "How many items sold more than 10 units in the North store?",
+        'SELECT COUNT(*) FROM data WHERE "Sold" > 10 AND "Store" = \'North\'',
+    ),
+    ("Which item has the highest price?", 'SELECT "Item" FROM data ORDER BY "Price" DESC LIMIT 1'),
+    ("What is the average price of items in stock?", 'SELECT AVG("Price") FROM data WHERE "In stock" = 1'),
+    (
+        "Is the cheapest item sold in the South store?",
+        'SELECT "Store" = \'South\' FROM data ORDER BY "Price" ASC LIMIT 1',
+    ),
+    ("List the 2 best-selling items.", 'SELECT "Item" FROM data ORDER BY "Sold" DESC LIMIT 2'),
+    (
+        "Which store sold more units in total?",
+        'SELECT "Store" FROM data GROUP BY "Store" ORDER BY SUM("Sold") DESC LIMIT 1',
+    ),
+    (
+        "How many more units did the Desk sell than the Lamp?",
+        'SELECT (SELECT "Sold" FROM data WHERE "Item" = \'Desk\') - '
+        '(SELECT "Sold" FROM data WHERE "Item" = \'Lamp\')',
+    ),
+)
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, str):
+        v = v if len(v) <= 40 else v[:37] + "..."
+        return "'" + v.replace("'", "''") + "'"
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v)
+
+
+def describe_column(col: RelColumn, literals: list[str] | None) -> str:
+    head = f'"{col.name}" {col.kind}'
+    if col.unit:
+        head += f" ({col.unit})"
+    if col.role == "key":
+        head += ", the row labels"
+    elif col.role == "section":
+        head += ", the section each row is under"
+    if col.kind in ("number", "date") and col.low is not None:
+        return f"{head}, {_show(col.low)} to {_show(col.high)}"
+    if col.kind == "boolean":
+        return head
+    if col.distinct <= CATEGORY_MAX:
+        return f"{head}, values {', '.join(_show(v) for v in col.samples)}"
+    shown = list(dict.fromkeys([*(literals or [])[:3], *col.samples]))[:4]
+    return f"{head}, {col.distinct} distinct, e.g. {', '.join(_show(v) for v in shown)}"
+
+
+def schema_text(rel: Relation, literals: dict[str, list[str]]) -> str:
+    lines = [f"Table data, {len(rel.rows)} rows. Columns:"]
+    lines += [describe_column(c, literals.get(c.name)) for c in rel.columns]
+    named = [
+        f'"{c.name}" = {_show(v)}'
+        for c in rel.columns
+        if c.distinct > CATEGORY_MAX
+        for v in literals.get(c.name, [])[:3]
+    ]
+    if named:
+        lines.append("Values the question names: " + "; ".join(named))
+    return "\n".join(lines)
+
+
+def messages(rel: Relation, question: str, literals: dict[str, list[str]]) -> list[dict[str, str]]:
+    """The chat: the fixed system prompt and worked examples first (a cached prefix), then the table."""
+    out = [{"role": "system", "content": SYSTEM}]
+    for i, (q, sql) in enumerate(EXAMPLES):
+        user = (_EXAMPLE_SCHEMA + "\n" if i == 0 else "") + f"Question: {q}"
+        out += [{"role": "user", "content": user}, {"role": "assistant", "content": sql}]
+    out.append({"role": "user", "content": schema_text(rel, literals) + f"\nQuestion: {question}"})
+    return out
+
+
+def repair_messages(base: list[dict[str, str]], sql: str, error: str) -> list[dict[str, str]]:
+    return [
+        *base,
+        {"role": "assistant", "content": sql},
+        {"role": "user", "content": f"That query failed: {error}. Write a corrected query."},
+    ]
+
+
+# -- the grammar -------------------------------------------------------------------------------------
+def _gbnf_str(text: str) -> str:
+    esc = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+    esc = esc.replace("\t", "\\t")
+    return '"' + esc + '"'
+
+
+def _sql_str(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _alts(items: Sequence[str]) -> str:
+    return " | ".join(items)
+
+
+@dataclass(frozen=True)
+class SqlGrammar:
+    grammar: Grammar
+    literals: dict[str, list[str]]
+
+
+def sql_grammar(rel: Relation, literals: dict[str, list[str]]) -> SqlGrammar:
+    """A GBNF grammar for SELECT queries over ``rel``'s view (see the module docstring)."""
+    cols = rel.columns
+    rules: list[str] = []
+    ids = [f"c{i}" for i in range(len(cols))]
+    for rid, c in zip(ids, cols, strict=True):
+        rules.append(f"{rid} ::= {_gbnf_str(chr(34) + c.name + chr(34))}")
+    num_cols = [r for r, c in zip(ids, cols, strict=True) if c.kind in ("number", "boolean")]
+    txt_cols = [r for r, c in zip(ids, cols, strict=True) if c.kind in ("text", "date")]
+    rules.append(f"col ::= {_alts(ids)}")
+    rules.append(f"ncol ::= {_alts(num_cols) if num_cols else 'col'}")
+    # Comparisons: a text column with one of its own values; any column with a number.
+    conds = []
+    all_lits: list[str] = []
+    for rid, c in zip(ids, cols, strict=True):
+        vals = literals.get(c.name, [])
+        if c.kind in ("text", "date") and vals:
+            lits = [_gbnf_str(_sql_str(v)) for v in vals]
+            all_lits += lits
+            rules.append(f"{rid}v ::= {_alts(lits)}")
+            conds.append(f'{rid} (" = " | " != " | " < " | " > ") {rid}v')
+            conds.append(f'{rid} " IN (" {rid}v (", " {rid}v)* ")"')
+    if txt_cols:
+        conds.append(f'({_alts(txt_cols)}) " LIKE \'%" like "%\'"')
+    conds.append('expr cmp (num | "(" sub ")")')
+    conds.append('col (" IS NULL" | " IS NOT NULL")')
+    conds.append('expr " BETWEEN " num " AND " num')
+    rules.append(f"cmpcond ::= {_alts(conds)}")
+    rules.append(f"lit ::= {_alts(all_lits) if all_lits else 'num'}")
+    rules += [
+        'root ::= "SELECT " select',
+        'select ::= ("DISTINCT ")? item (", " item)* " FROM data" where? group? order? limit?',
+        'sub ::= "SELECT " item " FROM data" where? group? order? limit?',
+        'item ::= expr (cmp (expr | lit))? | "(" sub ")" cmp (lit | num | "(" sub ")")',
+        "expr ::= term (arith term)*",
+        'arith ::= " + " | " - " | " * " | " / "',
+        'term ::= col | num | agg | "(" sub ")" | "(" expr ")" | "CAST(" expr " AS REAL)" '
+        '| "ROUND(" expr ", " [0-9] ")" | "ABS(" expr ")" | "LENGTH(" col ")" | "LOWER(" col ")"'
+        ' | "strftime(\'%" [YmdHM] "\', " col ")"',
+        'agg ::= "COUNT(*)" | "COUNT(" ("DISTINCT ")? col ")" | ("SUM(" | "AVG(" | "MIN(" | "MAX(") '
+        '("DISTINCT ")? expr ")"',
+        'cmp ::= " = " | " != " | " < " | " > " | " <= " | " >= "',
+        'where ::= " WHERE " cond ((" AND " | " OR ") cond)*',
+        'cond ::= cmpcond | "(" cond ((" AND " | " OR ") cond)* ")" | "NOT " cond',
+        'group ::= " GROUP BY " col (", " col)* (" HAVING " agg cmp num)?',
+        'order ::= " ORDER BY " expr (" ASC" | " DESC")? (", " expr (" ASC" | " DESC")?)?',
+        'limit ::= " LIMIT " [1-9] [0-9]?',
+        'num ::= "-"? [0-9]{1,12} ("." [0-9]{1,6})?',
+        "like ::= [^'%\\n\"]{1,40}",
+    ]
+    return SqlGrammar(Grammar.from_gbnf("\n".join(rules), name="sql"), literals)

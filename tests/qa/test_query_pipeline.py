@@ -1,0 +1,160 @@
+"""The query pipeline's orchestration: grounding, the grammar, the guard, repair, the vote, formulas.
+
+A scripted runtime stands in for the model here (it ignores grammars, so the guard is what stops a
+hostile query); tests/llm/test_llm_query.py runs the same pipeline on the real default model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gridsight.detect import detect_tables
+from gridsight.grid import SheetBuilder, Workbook
+from gridsight.llm import ScriptedRuntime
+from gridsight.llm._gbnf import check_grammar
+from gridsight.qa import answer_question
+from gridsight.qa._pipeline import Attempt, expected_type, model_attempts, result_value, same_value, vote
+from gridsight.qa._relational import build_relation
+from gridsight.qa._sqlgen import grounded_values, match_score, sql_grammar
+from gridsight.qa._to_formula import translate, verified_formula
+
+ORDERS = [
+    ("Order", "City", "Product", "Units", "Price"),
+    (1, "Oslo", "Kettle", 3, 25.0),
+    (2, "Bergen", "Toaster", 1, 40.0),
+    (3, "Oslo", "Toaster", 2, 40.0),
+    (4, "Trondheim", "Kettle", 5, 25.0),
+    (5, "Oslo", "Blender", 1, 90.0),
+    (6, "Bergen", "Kettle", 4, 25.0),
+]
+
+
+def _book() -> Workbook:
+    b = SheetBuilder("Orders")
+    for r, line in enumerate(ORDERS):
+        for c, v in enumerate(line):
+            b.set(r, c, v)
+    return Workbook([b.build()])
+
+
+def _relation() -> Any:
+    sheet = _book().sheets[0]
+    return build_relation(sheet, detect_tables(sheet).tables[0])
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Is the cheapest product sold in Oslo?", "boolean"),
+        ("How many orders came from Bergen?", "number"),
+        ("What is the average price?", "number"),
+        ("List the three largest orders.", "list"),
+        ("What are the cities with more than two orders?", "list"),
+        ("Which city ordered the most units?", None),
+    ],
+)
+def test_expected_type(question: str, expected: str | None) -> None:
+    assert expected_type(question) == expected
+
+
+def test_values_are_grounded_in_the_question_even_misspelled() -> None:
+    rel = _relation()
+    lits = grounded_values(rel, "How many toasters went to Trondhiem?")
+    assert lits["City"][0] == "Trondheim"  # one typo
+    assert lits["Product"][0] == "Toaster"  # a plural
+    assert match_score("Oslo", ["oslo"], "orders from oslo") >= 1.0
+
+
+def test_grammar_names_only_the_views_columns_and_checks() -> None:
+    rel = _relation()
+    g = sql_grammar(rel, grounded_values(rel, "units to Oslo")).grammar
+    check_grammar(g.gbnf)
+    assert '"\\"Units\\""' in g.gbnf and "'Oslo'" in g.gbnf
+    assert "DROP" not in g.gbnf and "ATTACH" not in g.gbnf
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected", "value"),
+    [
+        ([(1,)], "boolean", True),
+        ([(0,)], "boolean", False),
+        ([(3.0,)], "number", 3),
+        ([("Oslo",)], "number", None),
+        ([("a",), ("b",)], "list", ["a", "b"]),
+        ([("a",), ("b",)], None, ["a", "b"]),
+        ([], None, None),
+        ([(None,)], None, None),
+    ],
+)
+def test_result_value(rows: list[tuple[Any, ...]], expected: str | None, value: Any) -> None:
+    assert result_value(rows, expected)[0] == value
+
+
+def test_vote_takes_the_majority_then_the_greedy_query() -> None:
+    a = [Attempt("model", "q1", 5), Attempt("model sample 1", "q2", 7), Attempt("rules", "f", 7)]
+    v = vote(a)
+    assert v is not None and v.winner.value == 7 and v.agreement == pytest.approx(2 / 3)
+    v = vote([Attempt("rules", "f", 7), Attempt("model", "q1", 5)])
+    assert v is not None and v.winner.source == "model"
+    assert vote([Attempt("model", error="x")]) is None
+    assert same_value(["a", "B"], ["b", "a"]) and same_value(3, 3.0000000001) and not same_value(3, "3x")
+
+
+def test_hostile_model_output_never_runs_and_a_failed_query_gets_one_repair() -> None:
+    rel = _relation()
+    replies = iter(
+        [
+            "SELECT COUNT(*) FROM data; DROP TABLE data",
+            'SELECT SUM("Units") FROM data WHERE "City" = \'Oslo\'',
+        ]
+    )
+    runtime = ScriptedRuntime(lambda _m: next(replies))
+    out = model_attempts(rel, "How many units went to Oslo?", runtime)
+    assert out[0].error is not None and out[0].value is None  # refused by the guard
+    assert out[0].error.startswith("unexpected character") or "only" in out[0].error
+
+
+def test_repair_round_shows_the_error_to_the_model() -> None:
+    rel = _relation()
+    replies = iter(['SELECT SUM("Units") FROM data WHERE "Units" > (SELECT', 'SELECT SUM("Units") FROM data'])
+    runtime = ScriptedRuntime(lambda _m: next(replies))
+    out = model_attempts(rel, "How many units in all?", runtime)
+    assert [a.source for a in out] == ["model", "model repaired"]
+    assert out[1].value == 16
+    assert "failed" in runtime.requests[1].messages[-1]["content"]
+
+
+def test_answer_question_votes_and_reports_the_candidates() -> None:
+    wb = _book()
+    runtime = ScriptedRuntime(['SELECT SUM("Units") FROM data WHERE "City" = \'Oslo\''])
+    ans = answer_question(wb, "How many units were ordered from Oslo?", model=runtime)
+    assert ans.status == "answered" and ans.value == 6
+    assert ans.agreement is not None and ans.candidates[0]["source"] == "model"
+    assert ans.formula == '=SUMIFS(D2:D7, B2:B7, "Oslo")'
+    assert {"sheet": "Orders", "range": "D2:D7"} in ans.evidence
+
+
+@pytest.mark.parametrize(
+    ("sql", "formula"),
+    [
+        ("SELECT COUNT(*) FROM data WHERE \"City\" = 'Oslo'", '=COUNTIFS(B2:B7, "Oslo")'),
+        ('SELECT AVG("Price") FROM data WHERE "Units" > 1', '=AVERAGEIFS(E2:E7, D2:D7, ">1")'),
+        ('SELECT MAX("Units") FROM data', "=MAX(D2:D7)"),
+        ('SELECT COUNT(DISTINCT "City") FROM data', "=COUNTA(UNIQUE(B2:B7))"),
+        ('SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1', "=TAKE(SORTBY(C2:C7, E2:E7, -1), 1)"),
+        ('SELECT "City" FROM data WHERE "Order" = 4', "=FILTER(B2:B7, (A2:A7=4))"),
+        ('SELECT "City" FROM data WHERE "Units" > 1 OR "Price" > 50', None),
+    ],
+)
+def test_translate(sql: str, formula: str | None) -> None:
+    assert translate(_relation(), sql) == formula
+
+
+def test_formula_is_kept_only_when_the_engine_agrees() -> None:
+    wb = _book()
+    sheet = wb.sheets[0]
+    rel = build_relation(sheet, detect_tables(sheet).tables[0])
+    sql = 'SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1'
+    assert verified_formula(rel, wb, sql, "Blender") == "=TAKE(SORTBY(C2:C7, E2:E7, -1), 1)"
+    assert verified_formula(rel, wb, sql, "Kettle") is None
