@@ -197,7 +197,9 @@ def _vote(
     if rules.status == "answered":
         fits = _fits(rules, expected_type(q)) and rules.confidence >= CONFIDENT
         why = None if fits else "the routes' answer is unsure or of the wrong type"
-        attempts.append(Attempt("rules", rules.query or rules.formula, rules.value, why))
+        attempts.append(
+            Attempt("rules", rules.query or rules.formula, rules.value, why, confidence=rules.confidence)
+        )
     else:
         attempts.append(Attempt("rules", error=rules.reason or "the routes abstained"))
     result = vote(attempts)

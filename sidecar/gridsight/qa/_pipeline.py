@@ -59,13 +59,15 @@ class Attempt:
     value: Any = None
     error: str | None = None
     read: list[str] = field(default_factory=list)
+    confidence: float | None = None  # the routes' own confidence, for the rules' candidate
 
     @property
     def ok(self) -> bool:
         return self.error is None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "query": self.sql, "value": self.value, "error": self.error}
+        out = {"source": self.source, "query": self.sql, "value": self.value, "error": self.error}
+        return out | ({"confidence": self.confidence} if self.confidence is not None else {})
 
 
 def _plain(v: Any) -> Any:
@@ -74,14 +76,22 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def result_value(rows: list[tuple[Any, ...]], expected: str | None) -> tuple[Any, str | None]:
-    """The answer a query's rows give for a question that wants ``expected``; or (None, why not)."""
+_COUNTS = re.compile(r"^SELECT COUNT\(", re.IGNORECASE)
+
+
+def result_value(
+    rows: list[tuple[Any, ...]], expected: str | None, sql: str = ""
+) -> tuple[Any, str | None]:
+    """The answer a query's rows give for a question that wants ``expected``; or (None, why not).
+    A yes/no question answered by counting rows asks whether any exist: a count above 0 is TRUE."""
     if not rows:
         return None, "the query found no rows"
     first = [_plain(r[0]) for r in rows]
     if expected == "boolean":
         if len(first) == 1 and (first[0] in (0, 1) or isinstance(first[0], bool)):
             return bool(first[0]), None
+        if len(first) == 1 and isinstance(first[0], int) and _COUNTS.match(sql):
+            return first[0] > 0, None
         return None, "a yes/no question needs one TRUE or FALSE"
     if all(v is None for v in first):
         return None, "the query gave only empty values"
@@ -98,7 +108,10 @@ def result_value(rows: list[tuple[Any, ...]], expected: str | None) -> tuple[Any
 
 
 def _flat(v: Any) -> list[Any]:
-    return list(v) if isinstance(v, list) else [v]
+    """A value as a flat list (a column of one-item rows reads as the items)."""
+    if not isinstance(v, list):
+        return [v]
+    return [y for x in v for y in (x if isinstance(x, list) else [x])]
 
 
 def same_value(a: Any, b: Any) -> bool:
@@ -129,7 +142,7 @@ def run_attempt(rel: Relation, source: str, sql: str, expected: str | None) -> A
         rows, read = run_query(sql, rel.view)
     except QueryRefused as exc:
         return Attempt(source, sql, error=str(exc))
-    value, why = result_value(rows, expected)
+    value, why = result_value(rows, expected, sql)
     return Attempt(source, sql, value, why, read)
 
 
