@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from gridsight._console import stdout_console
@@ -89,10 +90,10 @@ def emit(result: BenchResult, out: Path | None, console: Console | None = None) 
     for col in result.columns:
         table.add_column(col, overflow="fold")
     for row in result.rows:
-        table.add_row(*(_fmt(row.get(c)) for c in result.columns))
+        table.add_row(*(escape(_fmt(row.get(c))) for c in result.columns))
     console.print(table)
     for key, value in result.summary.items():
-        console.print(f"  {key}: {_fmt(value)}", highlight=False)
+        console.print(f"  {key}: {escape(_fmt(value))}", highlight=False)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         doc = {"benchmark": result.name, "summary": result.summary, "rows": result.rows, **result.extra}
@@ -100,7 +101,7 @@ def emit(result: BenchResult, out: Path | None, console: Console | None = None) 
         tmp.write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
         tmp.replace(out)
         console.print(f"  wrote {out}", highlight=False)
-    console.print(result.headline, highlight=False, soft_wrap=True)
+    console.print(escape(result.headline), highlight=False, soft_wrap=True)
 
 
 def peak_rss_mb(children: bool = False) -> float:
