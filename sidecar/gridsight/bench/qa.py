@@ -95,7 +95,7 @@ def _time_big(runtime: Any) -> dict[str, Any]:
 
 def evidence_ok(ans: QAAnswer, wb: Workbook) -> bool:
     """An answer's evidence is there and every range names a real sheet and lies in its used range."""
-    ev = ans.evidence or []
+    ev = getattr(ans, "evidence", None) or []
     return bool(ev) and all(
         isinstance(e, dict)
         and isinstance(e.get("range"), str)
@@ -170,9 +170,11 @@ def run(corpus: Path | None, limit: int | None, model: str | None, big: bool = T
         agreement = getattr(ans, "agreement", None)
         if is_answered and isinstance(agreement, int | float):
             agreements.append(float(agreement))
-        routes[ans.route or "none"] += 1
-        if ans.chosen_by:
-            chosen[ans.chosen_by] += 1
+        route = getattr(ans, "route", None)  # read defensively: the QA answer object is still evolving
+        chosen_by = getattr(ans, "chosen_by", None)
+        routes[route or "none"] += 1
+        if chosen_by:
+            chosen[chosen_by] += 1
         rows.append(
             {
                 "dataset": q.dataset,
@@ -180,7 +182,7 @@ def run(corpus: Path | None, limit: int | None, model: str | None, big: bool = T
                 "id": q.id,
                 "question": q.question,
                 "type": q.type,
-                "route": ans.route,
+                "route": route,
                 "value": json.dumps(ans.value, default=str)[:60] if is_answered else None,
                 "gold": str(q.answer)[:60],
                 "right": ok,
