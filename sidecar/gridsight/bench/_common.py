@@ -7,8 +7,8 @@ numbers, shares in 0..1); the printed output is a readable table whose last line
 from __future__ import annotations
 
 import json
+import math
 import os
-import resource
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from gridsight._console import stdout_console
@@ -89,10 +90,10 @@ def emit(result: BenchResult, out: Path | None, console: Console | None = None) 
     for col in result.columns:
         table.add_column(col, overflow="fold")
     for row in result.rows:
-        table.add_row(*(_fmt(row.get(c)) for c in result.columns))
+        table.add_row(*(escape(_fmt(row.get(c))) for c in result.columns))
     console.print(table)
     for key, value in result.summary.items():
-        console.print(f"  {key}: {_fmt(value)}", highlight=False)
+        console.print(f"  {key}: {escape(_fmt(value))}", highlight=False)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         doc = {"benchmark": result.name, "summary": result.summary, "rows": result.rows, **result.extra}
@@ -100,14 +101,104 @@ def emit(result: BenchResult, out: Path | None, console: Console | None = None) 
         tmp.write_text(json.dumps(doc, indent=2, default=str) + "\n", encoding="utf-8")
         tmp.replace(out)
         console.print(f"  wrote {out}", highlight=False)
-    console.print(result.headline, highlight=False, soft_wrap=True)
+    console.print(escape(result.headline), highlight=False, soft_wrap=True)
 
 
 def peak_rss_mb(children: bool = False) -> float:
-    """Peak resident memory of this process (or of its finished children), in MB."""
-    who = resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF
-    kb = resource.getrusage(who).ru_maxrss
-    return kb / 1024.0 if sys.platform != "darwin" else kb / 1024.0 / 1024.0
+    """Peak resident memory of this process (or of its finished children), in MB.
+
+    Uses ``resource`` where it exists (POSIX); elsewhere reads ``VmHWM`` from /proc for this process,
+    and returns 0.0 when neither is available (Windows), so that this module imports everywhere.
+    """
+    try:
+        import resource
+    except ImportError:
+        resource = None  # type: ignore[assignment]
+    if resource is not None:
+        who = resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF
+        kb = resource.getrusage(who).ru_maxrss
+        return kb / 1024.0 if sys.platform != "darwin" else kb / 1024.0 / 1024.0
+    if not children:
+        try:
+            for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+        except (OSError, ValueError, IndexError):
+            pass
+    return 0.0
+
+
+def p95(seconds: Sequence[float]) -> float:
+    """The 95th percentile (nearest rank) of per-question times; 0.0 for none."""
+    if not seconds:
+        return 0.0
+    ordered = sorted(seconds)
+    return ordered[max(0, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+def share(part: float, whole: float) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+#: --model values that mean the rules alone.
+NO_MODEL = ("none", "off", "no")
+
+
+def model_options(default: str) -> Callable[[F], F]:
+    """``--model default|NAME|PATH|none`` and ``--no-model`` (an alias of ``--model none``)."""
+
+    def deco(func: F) -> F:
+        func = click.option("--no-model", is_flag=True, help="Rules alone: the same as --model none.")(func)
+        func = click.option(
+            "--model",
+            default=default,
+            show_default=True,
+            help="'default' (the bundled model), a model NAME or GGUF PATH given to gridsight.llm."
+            "load_runtime, or 'none' for the rules alone.",
+        )(func)
+        return func
+
+    return deco
+
+
+def model_choice(model: str | None, no_model: bool = False) -> str | None:
+    """The --model value as ``run`` takes it: None for the rules alone."""
+    if no_model or model is None or model.strip().lower() in NO_MODEL or not model.strip():
+        return None
+    return model.strip()
+
+
+def load_model(model: str | None) -> Any:
+    """The runtime for ``model`` ("default", a NAME or a PATH); None for None. Any failure to load is a
+    ClickException that says how to run without a model."""
+    if model is None:
+        return None
+    try:
+        from gridsight.llm import load_runtime
+
+        return load_runtime(None if model == "default" else model)
+    except Exception as exc:  # a missing file, a damaged one, llama-cpp-python absent: all say the same
+        raise click.ClickException(
+            f"cannot load the model {model!r}: {exc} (use --model none, or --no-model, for the rules alone)"
+        ) from None
+
+
+def range_inside(text: str, workbook: Any, default_sheet: str | None) -> bool:
+    """``text`` (``A1:B2`` or ``Sheet!A1:B2``) names a sheet of ``workbook`` and lies in its used range."""
+    from gridsight.errors import GridSightError
+    from gridsight.grid import Range
+
+    try:
+        rng = Range.parse(text)
+        name = rng.sheet or default_sheet
+        sheet = workbook.sheet(name) if name is not None else workbook.sheets[0]
+    except (GridSightError, KeyError, ValueError, IndexError):
+        return False
+    used = sheet.used_range
+    if used is None:
+        return False
+    rows_in = used.top <= rng.top and rng.bottom <= used.bottom
+    return rows_in and used.left <= rng.left and rng.right <= used.right
 
 
 def run_json_child(argv: list[str], *, timeout: int, what: str) -> dict[str, Any]:
