@@ -158,3 +158,39 @@ def test_formula_is_kept_only_when_the_engine_agrees() -> None:
     sql = 'SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1'
     assert verified_formula(rel, wb, sql, "Blender") == "=TAKE(SORTBY(C2:C7, E2:E7, -1), 1)"
     assert verified_formula(rel, wb, sql, "Kettle") is None
+
+
+@pytest.mark.parametrize(
+    ("sql", "question", "pruned"),
+    [
+        (
+            'SELECT AVG("Price") FROM data WHERE "City" = \'Oslo\' AND "Units" = 3',
+            "What is the average price in Oslo?",
+            'SELECT AVG("Price") FROM data WHERE "City" = \'Oslo\'',
+        ),
+        (
+            'SELECT COUNT(*) FROM data WHERE "Units" > 2 AND "Price" = 25',
+            "How many orders have more than 2 units?",
+            'SELECT COUNT(*) FROM data WHERE "Units" > 2',
+        ),
+        (
+            'SELECT "Product" FROM data WHERE "City" = \'Bergen\' ORDER BY "Price" DESC LIMIT 1',
+            "Which product is the most expensive?",
+            'SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1',
+        ),
+        (
+            'SELECT COUNT(*) FROM data WHERE "City" = \'Oslo\' OR "Units" = 3',
+            "How many orders from Oslo?",
+            'SELECT COUNT(*) FROM data WHERE "City" = \'Oslo\' OR "Units" = 3',
+        ),
+        (
+            'SELECT COUNT(*) FROM data WHERE "Price" > (SELECT AVG("Price") FROM data)',
+            "How many orders cost more than average?",
+            'SELECT COUNT(*) FROM data WHERE "Price" > (SELECT AVG("Price") FROM data)',
+        ),
+    ],
+)
+def test_prune_drops_conditions_on_values_the_question_never_names(sql: str, question: str, pruned: str) -> None:
+    from gridsight.qa._pipeline import prune
+
+    assert prune(sql, _relation(), question) == pruned

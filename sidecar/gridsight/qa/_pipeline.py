@@ -146,6 +146,79 @@ def run_attempt(rel: Relation, source: str, sql: str, expected: str | None) -> A
     return Attempt(source, sql, value, why, read)
 
 
+_CLAUSE_END = re.compile(r" (GROUP BY|ORDER BY|LIMIT) ")
+_NUMBER = re.compile(r"(?<![\w\".])-?\d+(?:\.\d+)?")
+_STRING = re.compile(r"'((?:[^']|'')*)'")
+
+
+def _top_level(text: str, sep: str) -> list[str]:
+    """``text`` split on ``sep`` outside parentheses and quotes."""
+    parts, depth, quote, start, i = [], 0, "", 0, 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 0 and text.startswith(sep, i):
+            parts.append(text[start:i])
+            i += len(sep)
+            start = i
+            continue
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
+def _grounded(conjunct: str, rel: Relation, question: str) -> bool:
+    """Whether every value a WHERE condition compares with is named by the question: numbers that
+    occur in it, text values it names (typos allowed), flags whose column it names."""
+    from gridsight.qa._sqlgen import match_score, question_words
+
+    if "SELECT" in conjunct:
+        return True  # a condition against a subquery compares with data, not with a typed value
+    plain = question.replace(",", "")
+    words = question_words(question)
+    for m in _STRING.finditer(conjunct):
+        if match_score(m.group(1).replace("''", "'"), words, question) < 0.5:
+            return False
+    text = _STRING.sub("", conjunct)
+    for m in _NUMBER.finditer(re.sub(r'"(?:[^"]|"")*"', "", text)):
+        num = m.group(0)
+        flag = re.match(r'^\s*"((?:[^"]|"")*)" = [01]\s*$', text)
+        if flag and num in ("0", "1"):
+            try:
+                col = rel.column(flag.group(1).replace('""', '"'))
+            except StopIteration:
+                return False
+            if col.kind == "boolean":
+                return match_score(col.name, words, question) >= 0.5
+        if not re.search(r"(?<![\d.])" + re.escape(num.lstrip("-")) + r"(?![\d])", plain):
+            return False
+    return True
+
+
+def prune(sql: str, rel: Relation, question: str) -> str:
+    """``sql`` without the top-level AND conditions whose values the question never names (small
+    models copy sample values from the schema into conditions nobody asked for)."""
+    head, sep, rest = sql.partition(" WHERE ")
+    if not sep or " FROM data" not in head:
+        return sql
+    m = _CLAUSE_END.search(rest)
+    where, tail = (rest[: m.start()], rest[m.start() :]) if m else (rest, "")
+    if len(_top_level(where, " OR ")) > 1 or len(_top_level(tail, "(")) > 1:
+        return sql
+    conjuncts = _top_level(where, " AND ")
+    kept = [c for c in conjuncts if _grounded(c, rel, question)]
+    if len(kept) == len(conjuncts):
+        return sql
+    return head + (" WHERE " + " AND ".join(kept) if kept else "") + tail
+
+
 def _ask_model(
     model: Any, chat: list[dict[str, str]], grammar: Any, temperature: float, seed: int
 ) -> str | None:
@@ -172,16 +245,16 @@ def model_attempts(rel: Relation, question: str, model: Any, *, samples: int = 0
     if sql is None:
         out.append(Attempt("model", error="the model wrote no complete query"))
     else:
-        first = run_attempt(rel, "model", sql, expected)
+        first = run_attempt(rel, "model", prune(sql, rel, question), expected)
         out.append(first)
         if first.error is not None and first.error.startswith("the query failed"):
             fixed = _ask_model(model, repair_messages(chat, sql, first.error), grammar, 0.0, 0)
             if fixed is not None and fixed != sql:
-                out.append(run_attempt(rel, "model repaired", fixed, expected))
+                out.append(run_attempt(rel, "model repaired", prune(fixed, rel, question), expected))
     for i in range(samples):
         sql = _ask_model(model, chat, grammar, SAMPLE_TEMPERATURE, i + 1)
         if sql is not None:
-            out.append(run_attempt(rel, f"model sample {i + 1}", sql, expected))
+            out.append(run_attempt(rel, f"model sample {i + 1}", prune(sql, rel, question), expected))
     return out
 
 

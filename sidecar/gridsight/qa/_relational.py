@@ -116,9 +116,15 @@ def _stored(v: Any) -> Any:
     return v
 
 
+#: Cells that say "no value" in a column of numbers (dashes, n/a, NM, a bare currency dash).
+_PLACEHOLDER = re.compile(r"^\s*[$€£]?\s*(?:[-–—]+%?|n/?a|nm|none|null|nan|\.\.\.?|…|x)\s*$", re.IGNORECASE)
+
+
 def _type_column(cells: list[Any]) -> tuple[str, list[Any]]:
-    """The column's kind and its stored values (numbers written as text read as numbers)."""
+    """The column's kind and its stored values (numbers written as text read as numbers; dashes and
+    n/a among numbers are empty)."""
     filled = [v for v in cells if v is not None and not (isinstance(v, str) and not v.strip())]
+    filled = [v for v in filled if not (isinstance(v, str) and _PLACEHOLDER.match(v))]
     if not filled:
         return "text", [None] * len(cells)
     if all(isinstance(v, bool) for v in filled):

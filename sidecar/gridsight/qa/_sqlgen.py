@@ -80,9 +80,14 @@ def match_score(value: str, question_words: Sequence[str], question: str) -> flo
     return hit / len(content) if hit else 0.0
 
 
+def question_words(question: str) -> list[str]:
+    """The question's words that can ground a value (not grammar words)."""
+    return [w for w in _tokens(question) if w not in _COMMON]
+
+
 def grounded_values(rel: Relation, question: str) -> dict[str, list[str]]:
     """Per text column, the values the question names (best first), then small categories whole."""
-    qw = [w for w in _tokens(question) if w not in _COMMON]
+    qw = question_words(question)
     out: dict[str, list[str]] = {}
     for col in rel.columns:
         if col.kind != "text":
@@ -229,10 +234,8 @@ def sql_grammar(rel: Relation, literals: dict[str, list[str]]) -> SqlGrammar:
     ids = [f"c{i}" for i in range(len(cols))]
     for rid, c in zip(ids, cols, strict=True):
         rules.append(f"{rid} ::= {_gbnf_str(chr(34) + c.name + chr(34))}")
-    num_cols = [r for r, c in zip(ids, cols, strict=True) if c.kind in ("number", "boolean")]
     txt_cols = [r for r, c in zip(ids, cols, strict=True) if c.kind in ("text", "date")]
     rules.append(f"col ::= {_alts(ids)}")
-    rules.append(f"ncol ::= {_alts(num_cols) if num_cols else 'col'}")
     # Comparisons: a text column with one of its own values; any column with a number.
     conds = []
     all_lits: list[str] = []
@@ -246,28 +249,32 @@ def sql_grammar(rel: Relation, literals: dict[str, list[str]]) -> SqlGrammar:
             conds.append(f'{rid} " IN (" {rid}v (", " {rid}v)* ")"')
     if txt_cols:
         conds.append(f'({_alts(txt_cols)}) " LIKE \'%" like "%\'"')
-    conds.append('expr cmp (num | "(" sub ")")')
+    conds.append("flat cmp num")
     conds.append('col (" IS NULL" | " IS NOT NULL")')
-    conds.append('expr " BETWEEN " num " AND " num')
+    conds.append('col " BETWEEN " num " AND " num')
     rules.append(f"cmpcond ::= {_alts(conds)}")
     rules.append(f"lit ::= {_alts(all_lits) if all_lits else 'num'}")
+    # Depth is bounded: an aggregate takes a column (or two with arithmetic), never another
+    # aggregate, and a subquery holds no subquery -- the 0.5B model otherwise nests without end.
     rules += [
-        'root ::= "SELECT " select',
-        'select ::= ("DISTINCT ")? item (", " item)* " FROM data" where? group? order? limit?',
-        'sub ::= "SELECT " item " FROM data" where? group? order? limit?',
+        'root ::= "SELECT " ("DISTINCT ")? item (", " item)* " FROM data" where? group? order? limit?',
+        'sub ::= "SELECT " flat " FROM data" swhere? group? order? limit?',
         'item ::= expr (cmp (expr | lit))? | "(" sub ")" cmp (lit | num | "(" sub ")")',
-        "expr ::= term (arith term)*",
+        'expr ::= term (arith term)?',
+        'flat ::= fterm (arith fterm)?',
         'arith ::= " + " | " - " | " * " | " / "',
-        'term ::= col | num | agg | "(" sub ")" | "(" expr ")" | "CAST(" expr " AS REAL)" '
-        '| "ROUND(" expr ", " [0-9] ")" | "ABS(" expr ")" | "LENGTH(" col ")" | "LOWER(" col ")"'
-        ' | "strftime(\'%" [YmdHM] "\', " col ")"',
+        'term ::= fterm | "(" sub ")"',
+        'fterm ::= col | num | agg | "CAST(" col " AS REAL)" | "ROUND(" agg ", " [0-9] ")" | "ABS(" col ")"'
+        ' | "LENGTH(" col ")" | "LOWER(" col ")" | "strftime(\'%" [YmdHM] "\', " col ")"',
         'agg ::= "COUNT(*)" | "COUNT(" ("DISTINCT ")? col ")" | ("SUM(" | "AVG(" | "MIN(" | "MAX(") '
-        '("DISTINCT ")? expr ")"',
+        'col (arith (col | num))? ")"',
         'cmp ::= " = " | " != " | " < " | " > " | " <= " | " >= "',
-        'where ::= " WHERE " cond ((" AND " | " OR ") cond)*',
-        'cond ::= cmpcond | "(" cond ((" AND " | " OR ") cond)* ")" | "NOT " cond',
-        'group ::= " GROUP BY " col (", " col)* (" HAVING " agg cmp num)?',
-        'order ::= " ORDER BY " expr (" ASC" | " DESC")? (", " expr (" ASC" | " DESC")?)?',
+        'where ::= " WHERE " cond ((" AND " | " OR ") cond){0,5}',
+        'swhere ::= " WHERE " scond ((" AND " | " OR ") scond){0,5}',
+        'cond ::= cmpcond | expr cmp "(" sub ")" | "NOT " cmpcond',
+        'scond ::= cmpcond | "NOT " cmpcond',
+        'group ::= " GROUP BY " col (", " col)? (" HAVING " agg cmp num)?',
+        'order ::= " ORDER BY " flat (" ASC" | " DESC")? (", " flat (" ASC" | " DESC")?)?',
         'limit ::= " LIMIT " [1-9] [0-9]?',
         'num ::= "-"? [0-9]{1,12} ("." [0-9]{1,6})?',
         "like ::= [^'%\\n\"]{1,40}",
