@@ -190,7 +190,37 @@ def test_formula_is_kept_only_when_the_engine_agrees() -> None:
         ),
     ],
 )
-def test_prune_drops_conditions_on_values_the_question_never_names(sql: str, question: str, pruned: str) -> None:
+def test_prune_drops_conditions_on_unnamed_values(sql: str, question: str, pruned: str) -> None:
     from gridsight.qa._pipeline import prune
 
     assert prune(sql, _relation(), question) == pruned
+
+
+def test_formula_from_question_translates_the_winning_query() -> None:
+    from gridsight.qa import formula_from_question
+
+    wb = _book()
+    runtime = ScriptedRuntime(['SELECT AVG("Price") FROM data WHERE "City" = \'Oslo\''])
+    ans = formula_from_question("What is the average price of orders from Oslo?", wb, model=runtime)
+    assert ans.formula == '=AVERAGEIFS(E2:E7, B2:B7, "Oslo")'
+    assert ans.value == pytest.approx(155 / 3) and ans.agreement is not None
+
+
+def test_formula_from_question_translates_a_group_ranking() -> None:
+    from gridsight.qa import formula_from_question
+
+    wb = _book()
+    runtime = ScriptedRuntime(['SELECT "City" FROM data GROUP BY "City" ORDER BY SUM("Units") DESC LIMIT 1'])
+    ans = formula_from_question("Which city ordered the most units?", wb, model=runtime)
+    assert ans.value == "Oslo"
+    assert ans.formula == "=TAKE(SORTBY(UNIQUE(B2:B7), SUMIFS(D2:D7, B2:B7, UNIQUE(B2:B7)), -1), 1)"
+
+
+def test_formula_from_question_says_so_when_no_formula_gives_the_querys_result() -> None:
+    from gridsight.qa import formula_from_question
+
+    wb = _book()
+    sql = 'SELECT "City" FROM data WHERE "Units" > 3 OR "Price" > 50 ORDER BY "Order" ASC LIMIT 1'
+    ans = formula_from_question("Which city placed the first big order?", wb, model=ScriptedRuntime([sql]))
+    assert ans.formula is None and ans.value == "Trondheim"
+    assert ans.reason == f"no Excel formula gives the query's result; the query {sql} gives 'Trondheim'"

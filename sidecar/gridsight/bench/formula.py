@@ -46,6 +46,7 @@ from gridsight.bench._gold import SCORING, Question, compare, load_questions, pa
 from gridsight.errors import GridSightError
 from gridsight.formula._generate import Answer, generate_formula
 from gridsight.grid import Sheet, SheetBuilder, Workbook
+from gridsight.qa import formula_from_question
 from gridsight.sources import open_workbook
 
 __all__ = ["command", "compare", "moved", "parse_gold", "questions", "run"]
@@ -85,7 +86,9 @@ def _book(q: Question, cache: dict[tuple[Path, str | None], _Book | str]) -> _Bo
 def _ask(question: str, wb: Workbook, sheet: str, runtime: Any) -> tuple[Answer, str | None]:
     """The answer, or an abstention for a GridSightError, or (abstention, error text) for anything else."""
     try:
-        return generate_formula(question, wb, sheet, model=runtime), None
+        if runtime is None:
+            return generate_formula(question, wb, sheet), None
+        return formula_from_question(question, wb, sheet, model=runtime), None
     except GridSightError as exc:
         return Answer(question, None, reason=str(exc)), None
     except Exception as exc:  # a bug on one question must not lose the other answers
@@ -148,7 +151,7 @@ def run(corpus: Path | None, limit: int | None, model: str | None = None) -> Ben
         agreement = getattr(ans, "agreement", None)
         if ans.formula is not None and isinstance(agreement, int | float):
             agreements.append(float(agreement))
-        if ans.shape == "model":
+        if ans.shape in ("model", "query"):
             by_model += 1
             right_by_model += ok
         rows.append(
@@ -166,7 +169,7 @@ def run(corpus: Path | None, limit: int | None, model: str | None = None) -> Ben
                 "right_moved": ok_moved,
                 "reason": ans.reason,
                 "error": error,
-                "tier": "model" if ans.shape == "model" else "rules",
+                "tier": "model" if ans.shape in ("model", "query") else "rules",
             }
         )
     n = len(qs)

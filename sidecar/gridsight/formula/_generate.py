@@ -440,6 +440,8 @@ class Answer:
     shape: str | None = None
     closest_columns: tuple[str, ...] = field(default_factory=tuple)
     display: str | None = None  # the value as Excel would show it, when that differs (dates)
+    #: Share of the query pipeline's candidates that agree with this answer (None: no vote was held).
+    agreement: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -453,6 +455,7 @@ class Answer:
             "reason": self.reason,
             "shape": self.shape,
             "closest_columns": list(self.closest_columns),
+            "agreement": self.agreement,
         }
 
 

@@ -88,7 +88,7 @@ def command(formula: str, context: Path | None, sheet: str | None, at: str | Non
     "--model",
     "use_model",
     is_flag=True,
-    help="Let the local model try where no rule matches (slower; its formulas are checked, confidence 0.30).",
+    help="The local model writes queries over the table; the winning one becomes a checked formula.",
 )
 @format_option
 def formula_command(
@@ -101,7 +101,8 @@ def formula_command(
     fmt: str,
 ) -> None:
     """Turn a request into a validated formula over a table, with its value and explanation."""
-    from gridsight.formula._generate import generate_formula
+    from gridsight.formula._display import display_value
+    from gridsight.formula._generate import generate_formula, sheet_of
 
     wb = load(path, sheets=[sheet] if sheet else None)
     runtime = None
@@ -109,7 +110,14 @@ def formula_command(
         from gridsight.llm import load_runtime
 
         runtime = load_runtime()
-    answer = generate_formula(request, wb, sheet, area=area, model=runtime)
+    if runtime is not None:
+        from gridsight.qa import formula_from_question
+
+        answer = formula_from_question(request, wb, sheet, area=area, model=runtime)
+        if answer.formula is not None:
+            answer.display = display_value(answer.value, answer.formula, wb, sheet_of(wb, sheet))
+    else:
+        answer = generate_formula(request, wb, sheet, area=area)
     placed = None
     if target is not None:
         Range.parse(target)  # a bad address is an error before anything is reported

@@ -10,5 +10,6 @@ exist in the workbook, the route, the unit and one sentence.
 
 from gridsight.qa._answer import QAAnswer
 from gridsight.qa._ask import answer_question, structure_score
+from gridsight.qa._formula import formula_from_question
 
-__all__ = ["QAAnswer", "answer_question", "structure_score"]
+__all__ = ["QAAnswer", "answer_question", "formula_from_question", "structure_score"]

@@ -186,9 +186,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
     )
 
 
-def _vote(
-    workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: Any, samples: int
-) -> QAAnswer:
+def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: Any, samples: int) -> QAAnswer:
     """The model's queries and the routes' answer as candidates; the answer most of them give."""
     rel = relation_of(best.sheet, best.table)
     if not rel.rows or not rel.columns:

@@ -79,9 +79,7 @@ def _plain(v: Any) -> Any:
 _COUNTS = re.compile(r"^SELECT COUNT\(", re.IGNORECASE)
 
 
-def result_value(
-    rows: list[tuple[Any, ...]], expected: str | None, sql: str = ""
-) -> tuple[Any, str | None]:
+def result_value(rows: list[tuple[Any, ...]], expected: str | None, sql: str = "") -> tuple[Any, str | None]:
     """The answer a query's rows give for a question that wants ``expected``; or (None, why not).
     A yes/no question answered by counting rows asks whether any exist: a count above 0 is TRUE."""
     if not rows:

@@ -260,8 +260,8 @@ def sql_grammar(rel: Relation, literals: dict[str, list[str]]) -> SqlGrammar:
         'root ::= "SELECT " ("DISTINCT ")? item (", " item)* " FROM data" where? group? order? limit?',
         'sub ::= "SELECT " flat " FROM data" swhere? group? order? limit?',
         'item ::= expr (cmp (expr | lit))? | "(" sub ")" cmp (lit | num | "(" sub ")")',
-        'expr ::= term (arith term)?',
-        'flat ::= fterm (arith fterm)?',
+        "expr ::= term (arith term)?",
+        "flat ::= fterm (arith fterm)?",
         'arith ::= " + " | " - " | " * " | " / "',
         'term ::= fterm | "(" sub ")"',
         'fterm ::= col | num | agg | "CAST(" col " AS REAL)" | "ROUND(" agg ", " [0-9] ")" | "ABS(" col ")"'

@@ -27,6 +27,10 @@ _AGG = re.compile(
 _PICK = re.compile(
     rf"^SELECT {_COL} FROM data(?: WHERE (.+?))?(?: ORDER BY {_COL}( ASC| DESC)? LIMIT (\d+))?$"
 )
+_GROUP = re.compile(
+    rf"^SELECT {_COL} FROM data GROUP BY {_COL} ORDER BY (COUNT\(\*\)|(SUM|AVG|MIN|MAX|COUNT)\({_COL}\))"
+    r"( ASC| DESC)? LIMIT (\d+)$"
+)
 _COND = re.compile(rf"^{_COL} (=|!=|<|>|<=|>=) ('(?:[^']|'')*'|-?\d+(?:\.\d+)?)$|^{_COL} LIKE '%([^'%]+)%'$")
 _IFS = {"SUM": "SUMIFS", "AVG": "AVERAGEIFS", "MIN": "MINIFS", "MAX": "MAXIFS", "COUNT": "COUNTIFS"}
 _PLAIN = {"SUM": "SUM", "AVG": "AVERAGE", "MIN": "MIN", "MAX": "MAX"}
@@ -129,6 +133,16 @@ def translate(rel: Relation, sql: str) -> str | None:
             if not conds:
                 return f"={_PLAIN[func]}({rng})"
             return f"={_IFS[func]}({rng}, {', '.join(_criteria(conds))})"
+        m = _GROUP.match(sql)
+        if m is not None and m.group(1) == m.group(2):
+            groups = _range(rel, _name(m.group(1)))
+            keys = f"UNIQUE({groups})"
+            if m.group(4) is None:
+                score = f"COUNTIFS({groups}, {keys})"
+            else:
+                score = f"{_IFS[m.group(4)]}({_range(rel, _name(m.group(5)))}, {groups}, {keys})"
+            order = "1" if (m.group(6) or "").strip() == "ASC" else "-1"
+            return f"=TAKE(SORTBY({keys}, {score}, {order}), {int(m.group(7))})"
         m = _PICK.match(sql)
         if m is not None:
             rng = _range(rel, _name(m.group(1)))

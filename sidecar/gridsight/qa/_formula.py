@@ -1,0 +1,89 @@
+"""`gridsight formula` on the query pipeline: the winning query, translated into a verified formula.
+
+The same candidates as a question (:mod:`gridsight.qa._pipeline`): the model's queries over the
+table's relational view and the formula rules' own answer. The value most of them agree on wins; when
+a query wins, its Excel translation is kept only if the engine evaluates it to the query's result.
+When no formula gives that result, the answer says so and keeps the query (a formula that computes
+something else would mislead).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gridsight.formula import evaluate_formula
+from gridsight.formula._generate import Answer, generate_formula, sheet_of
+from gridsight.grid import Range, Sheet, Workbook
+from gridsight.qa._pipeline import Attempt, model_attempts, same_value, vote
+from gridsight.qa._relational import relation_of
+from gridsight.qa._to_formula import verified_formula
+
+
+def _table_for(workbook: Workbook, sheet: Sheet, request: str, area: Range | None) -> Any:
+    from gridsight.detect import detect_tables
+    from gridsight.qa._pick import candidates, pick_table
+
+    tables = detect_tables(sheet).tables
+    if area is not None:
+        inside = [t for t in tables if t.range.intersect(area) is not None]
+        return max(inside, key=lambda t: t.range.size, default=None)
+    found = [c for c in candidates(workbook, sheet.name, request) if c.sheet is sheet]
+    pick = pick_table(request, found, None)
+    if pick.table is not None:
+        return pick.table.table
+    return max(tables, key=lambda t: t.range.size, default=None)
+
+
+def formula_from_question(
+    request: str,
+    workbook: Workbook,
+    sheet: str | Sheet | None = None,
+    *,
+    area: Range | str | None = None,
+    model: Any = None,
+    samples: int = 0,
+) -> Answer:
+    """The best verified formula for ``request`` (see the module docstring); the rules alone
+    without ``model``."""
+    rules = generate_formula(request, workbook, sheet, area=area, model=None)
+    if model is None or not request.strip():
+        return rules
+    sh = sheet_of(workbook, sheet)
+    rng = Range.parse(area) if isinstance(area, str) else area
+    table = _table_for(workbook, sh, request, rng)
+    if table is None:
+        return rules
+    rel = relation_of(sh, table)
+    if not rel.rows:
+        return rules
+    attempts = model_attempts(rel, request, model, samples=samples)
+    if rules.formula is not None:
+        attempts.append(Attempt("rules", rules.formula, rules.value, confidence=rules.confidence))
+    result = vote(attempts)
+    if result is None:
+        return rules
+    win = result.winner
+    agree = f"{len(result.agreeing)} of {result.voters} candidates agree"
+    if win.source == "rules" or win.sql is None:
+        rules.agreement = round(result.agreement, 4)
+        rules.explanation = f"{rules.explanation or ''} ({agree})".strip()
+        return rules
+    formula = verified_formula(rel, workbook, win.sql, win.value)
+    if formula is None and rules.formula is not None and same_value(rules.value, win.value):
+        formula = rules.formula
+    if formula is None:  # a formula that computes something else would mislead: say so, keep the query
+        why = f"no Excel formula gives the query's result; the query {win.sql} gives {win.value!r}"
+        return Answer(request, None, win.value, reason=why, agreement=round(result.agreement, 4))
+    run = evaluate_formula(formula, workbook, sh)
+    evidence = tuple(f"{sh.name}!{rel.column(n).data.with_sheet(None).ref()}" for n in win.read)
+    return Answer(
+        request,
+        formula,
+        win.value,
+        run,
+        f"Translated from the query {win.sql} and checked: the formula gives the same result ({agree}).",
+        evidence,
+        0.8,
+        shape="query",
+        agreement=round(result.agreement, 4),
+    )
