@@ -10,7 +10,8 @@ Candidates for one question over one table's relational view:
 Each query runs on the read-only view under the guard (:func:`gridsight.qa._sql.run_query`: one
 SELECT, whitelisted words, the authorizer, row and time caps). A result of the wrong type for the
 question, or an empty one, is dropped. The answer is the value most candidates agree on; a tie goes
-to the model's greedy query. The answer says which candidates agreed.
+to the routes' confident answer, then the model's greedy query. The answer says which candidates
+agreed.
 """
 
 from __future__ import annotations
@@ -267,12 +268,14 @@ class Vote:
         return len(self.agreeing) / self.voters if self.voters else 0.0
 
 
-#: Which source wins a tie between groups of equal size (first listed wins).
-TIE_ORDER = ("model", "model repaired", "rules")
+#: Which source wins a tie between groups of equal size (first listed wins). The routes' confident
+#: answer first: measured on AIT-QA (30 questions), the 0.5B model's queries alone were right for 1,
+#: the routes for 10 -- the model's query counts where the routes abstain, doubt, or are outvoted.
+TIE_ORDER = ("rules", "model", "model repaired")
 
 
 def vote(attempts: list[Attempt]) -> Vote | None:
-    """The result most candidates agree on (ties: the model's greedy query, then the rules)."""
+    """The result most candidates agree on (ties: in TIE_ORDER)."""
     good = [a for a in attempts if a.ok]
     if not good:
         return None

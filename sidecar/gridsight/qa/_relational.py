@@ -188,7 +188,9 @@ def _unit_of(table: Any, name: str) -> str | None:
 def build_relation(sheet: Sheet, table: Any) -> Relation:
     """The relational view of one detected table (see the module docstring)."""
     rng = table.range
-    label_cols = [c for c in table.row_header_cols if rng.left <= c <= rng.right]
+    # The first row-header column is the key; further ones (Customer, Region beside an id) are
+    # ordinary columns a query filters on, not parts of one joined label.
+    label_cols = [c for c in table.row_header_cols if rng.left <= c <= rng.right][:1]
     value_cols = [c for c in range(rng.left, rng.right + 1) if c not in label_cols]
     top = _body_top(sheet, table, label_cols, value_cols)
     labels = [c - rng.left for c in label_cols]
@@ -205,7 +207,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         if not filled:
             continue
         label = _label(line, labels) if labels else ""
-        if label and all(j in labels for j in filled):  # a label alone on its row: a section
+        if label and filled == labels and len(values_at) > 1:  # a label alone on its row: a section
             current = [label] if after_data else [*current, label]
             after_data = False
             continue

@@ -30,7 +30,7 @@ TIME_CAP_S = 5.0
 #: Functions a query may call (aggregates, text and number helpers; nothing that touches files).
 FUNCTIONS = frozenset(
     "count sum avg min max total lower upper length trim round abs coalesce ifnull instr substr cast"
-    " typeof nullif".split()
+    " typeof nullif strftime".split()
 )
 _KEYWORDS = frozenset(
     "select distinct from where group by having order asc desc limit offset and or not is null as in "
@@ -176,7 +176,7 @@ def check_query(sql: str, view: View) -> list[str]:
         elif kind == "word":
             low = tok.lower()
             nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
-            if nxt == "(" and low not in FUNCTIONS and low not in ("in", "exists"):
+            if nxt == "(" and low not in FUNCTIONS and low not in _KEYWORDS:  # IN (, SELECT (, AND (...
                 raise QueryRefused(f"the function {tok} is not allowed")
             if low not in _KEYWORDS and low not in FUNCTIONS and low != TABLE and low not in aliases:
                 raise QueryRefused(f"the word {tok!r} is not allowed in a query")
