@@ -38,7 +38,9 @@ def _ledger() -> Workbook:
         ("What is the highest amount?", 2100),
     ],
 )
-def test_the_model_writes_the_query_that_answers(runtime: LlamaRuntime, question: str, answer: object) -> None:
+def test_the_model_writes_the_query_that_answers(
+    runtime: LlamaRuntime, question: str, answer: object
+) -> None:
     ans = answer_question(_ledger(), question, model=runtime)
     assert ans.status == "answered", ans.reason
     assert ans.value == answer
@@ -67,9 +69,39 @@ def test_formula_from_the_models_query_is_verified(runtime: LlamaRuntime) -> Non
         "Wie hoch ist der Gesamtbetrag?",
     ],
 )
-def test_hostile_or_foreign_questions_never_run_anything_but_a_select(runtime: LlamaRuntime, question: str) -> None:
+def test_hostile_or_foreign_questions_never_run_anything_but_a_select(
+    runtime: LlamaRuntime, question: str
+) -> None:
     wb = _ledger()
     ans = answer_question(wb, question, model=runtime)
     for c in ans.candidates:
         assert c["query"] is None or c["query"].startswith("SELECT ")
     assert wb.sheets[0].value(6, 3) == 760  # the data is untouched
+
+
+def test_documented_example(
+    assembled_home: object, tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/qa.md's example, run as written: the same CSV, the same command, the same three fields."""
+    import json
+    import re
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from gridsight.cli import cli
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "qa.md").read_text(encoding="utf-8")
+    block = re.search(r"```console\n(.*?)```", doc, flags=re.S)
+    assert block is not None
+    lines = block.group(1).splitlines()
+    csv_text = re.search(r"printf '(.*)' > ledger.csv", lines[0])
+    assert csv_text is not None
+    monkeypatch.chdir(tmp_path)
+    Path("ledger.csv").write_text(csv_text.group(1).replace("\\n", "\n"), encoding="utf-8")
+    question = re.search(r'gridsight ask ledger.csv "(.*?)" --model --format json', lines[1])
+    assert question is not None
+    r = CliRunner().invoke(cli, ["ask", "ledger.csv", question.group(1), "--model", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    a = json.loads(r.stdout)
+    assert f"{a['value']} {a['formula']} {[c['source'] for c in a['candidates']]}" == lines[2]

@@ -20,7 +20,7 @@ from gridsight.qa._ask import answer_question
     "--model",
     "use_model",
     is_flag=True,
-    help="Let the local model settle ties the rules cannot and fill in where they abstain.",
+    help="The local model writes queries over the table, voted on with the rules' answer.",
 )
 @format_option
 def command(path: Path, question: str, sheet: str | None, use_model: bool, fmt: str) -> None:
@@ -45,6 +45,8 @@ def command(path: Path, question: str, sheet: str | None, use_model: bool, fmt: 
             where = ", ".join(f"{e['sheet']}!{e['range']}" for e in ans.evidence)
             how = f"query: {ans.query}" if ans.route == "sql" else f"formula: {ans.formula}"
             console.print(Text(f"{how}  route: {ans.route}  confidence: {ans.confidence:.2f}"))
+            if ans.route == "sql" and ans.formula:
+                console.print(Text(f"formula: {ans.formula}"))
             console.print(Text(f"evidence: {where}"))
     if ans.status != "answered":
         raise click.exceptions.Exit(1)
