@@ -121,8 +121,11 @@ class Books:
         return self._books[q.path]
 
 
-def run(corpus: Path | None, limit: int | None, model: str | None, big: bool = True) -> BenchResult:
-    """``model``: None for the rules alone, "default" (the bundled model), a model name or a GGUF path."""
+def run(
+    corpus: Path | None, limit: int | None, model: str | None, big: bool = True, samples: int = 0
+) -> BenchResult:
+    """``model``: None for the rules alone, "default" (the bundled model), a model name or a GGUF path;
+    ``samples``: sampled queries per question beyond the model's greedy one."""
     root = resolve_corpus(corpus, "databench")
     qs = load_questions(root)
     qs = qs[:limit] if limit else qs
@@ -145,7 +148,7 @@ def run(corpus: Path | None, limit: int | None, model: str | None, big: bool = T
         else:
             start = time.perf_counter()
             try:
-                ans = answer_question(wb, q.question, q.sheet, model=runtime)
+                ans = answer_question(wb, q.question, q.sheet, model=runtime, samples=samples)
             except GridSightError as exc:  # a question the engine cannot take is an abstention
                 ans = QAAnswer(q.question, "abstained", reason=str(exc))
             except Exception as exc:  # a bug on one question must not lose the other answers
@@ -233,11 +236,20 @@ def run(corpus: Path | None, limit: int | None, model: str | None, big: bool = T
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N questions.")
 @model_options("default")
 @click.option("--no-big", is_flag=True, help="Skip timing three questions on a 150,000-row table.")
+@click.option(
+    "--samples", type=click.IntRange(0, 8), default=0, show_default=True, help="Sampled queries per question."
+)
 def command(
-    corpus: Path | None, out: Path | None, limit: int | None, model: str, no_model: bool, no_big: bool
+    corpus: Path | None,
+    out: Path | None,
+    limit: int | None,
+    model: str,
+    no_model: bool,
+    no_big: bool,
+    samples: int,
 ) -> None:
     """Answer the corpus's questions; accuracy, abstention, evidence validity, routes, latency.
 
-    The model settles ties and fills in where the rules abstain; --model none is the rules alone.
+    The model writes queries that are voted on with the rules' answer; --model none is the rules alone.
     """
-    emit(run(corpus, limit, model_choice(model, no_model), not no_big), out)
+    emit(run(corpus, limit, model_choice(model, no_model), not no_big, samples), out)
