@@ -70,6 +70,8 @@ def test_balance_sheet_answer_in_full(balance: Path) -> None:
         "table": "Balance!A3:E12",
         "structure": 4.67,  # 3 header rows: 2, plus 10 x 4 merged of 15 header cells
         "chosen_by": None,
+        "agreement": None,
+        "candidates": [],
     }
 
 

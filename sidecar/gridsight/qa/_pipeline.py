@@ -37,7 +37,7 @@ def expected_type(question: str) -> str | None:
     """The answer type the question's wording asks for (a yes/no question wants TRUE or FALSE)."""
     low = question.casefold().strip()
     if re.match(r"^(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", low):
-        return "boolean"
+        return None if re.search(r"\w \bor\b \w", low) else "boolean"  # "X or Y?" asks which
     if re.search(
         r"\b(list|name the|top \d+|bottom \d+|\d+ (most|least|highest|lowest|largest|smallest))\b", low
     ):

@@ -3,6 +3,7 @@
 A detected table becomes one SQL table ``data`` with one column per leaf header path
 (``Operating revenue › 2018``), the row-label column as its key, section rows (a label alone on its
 row, ``Current assets:``) turned into a ``Section`` column, totals marked in an ``Is total`` column,
+each row's place in the table as ``Position`` (1 = first),
 units attached to their columns, and numbers stored as text (``46,300``, ``$1,694``, ``(12)``,
 ``84.6%``) typed as numbers. Flat tables are the trivial case: one column per header, no key.
 
@@ -32,6 +33,7 @@ SAMPLES = 3
 CATEGORY_MAX = 12
 SECTION = "Section"
 TOTAL = "Is total"
+POSITION = "Position"
 ROW = "Row"
 
 _NUM = re.compile(
@@ -61,7 +63,7 @@ class RelColumn:
     """One column of the relational view and what a prompt says about it."""
 
     name: str  # the SQL name (double-quoted in queries); unique in the view
-    role: str  # "key" (row labels), "section", "total" or "data"
+    role: str  # "key" (row labels), "section", "total", "position" (1 = first row) or "data"
     kind: str  # "number", "text", "date" or "boolean"
     data: Range  # the sheet cells it comes from (evidence)
     unit: str | None = None
@@ -227,6 +229,10 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
             specs.append((SECTION, "section", key_range, sections))
     for name, c, j in zip(_names(table, value_cols), value_cols, values_at, strict=True):
         specs.append((name, "data", Range(top, c, rng.bottom, c), [line[j] for line in picked]))
+    if rows:  # where a row stands: "the last one listed", "the next after X"
+        specs.append(
+            (POSITION, "position", Range(top, rng.left, rng.bottom, rng.left), list(range(1, len(rows) + 1)))
+        )
     if totals & set(rows):
         first = Range(top, rng.left, rng.bottom, rng.left)
         specs.append((TOTAL, "total", first, [int(r in totals) for r in rows]))
@@ -239,6 +245,8 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
             name = f"{name} ({used[name.casefold()]})"
         if role == "total":
             kind, values = "boolean", cells
+        elif role == "position":
+            kind, values = "number", cells
         elif role in ("key", "section"):
             kind, values = "text", [_stored(v) for v in cells]
         else:

@@ -121,7 +121,7 @@ SYSTEM = (
 _EXAMPLE_SCHEMA = (
     "Table data, 6 rows. Columns:\n\"Item\" text, 6 distinct, e.g. 'Desk', 'Lamp', 'Chair'\n"
     '"Store" text, values \'North\', \'South\'\n"Price" number, 12 to 240\n"Sold" number, 0 to 31\n'
-    '"In stock" boolean'
+    '"In stock" boolean\n"Position" number, the row\'s place in the table (1 = first listed)'
 )
 EXAMPLES: tuple[tuple[str, str], ...] = (
     (
@@ -135,6 +135,11 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
         'SELECT "Store" = \'South\' FROM data ORDER BY "Price" ASC LIMIT 1',
     ),
     ("List the 2 best-selling items.", 'SELECT "Item" FROM data ORDER BY "Sold" DESC LIMIT 2'),
+    (
+        "Which item is listed right after the Lamp?",
+        'SELECT "Item" FROM data WHERE "Position" = '
+        '(SELECT "Position" FROM data WHERE "Item" = \'Lamp\') + 1',
+    ),
     (
         "Which store sold more units in total?",
         'SELECT "Store" FROM data GROUP BY "Store" ORDER BY SUM("Sold") DESC LIMIT 1',
@@ -164,6 +169,8 @@ def describe_column(col: RelColumn, literals: list[str] | None) -> str:
         head += ", the row labels"
     elif col.role == "section":
         head += ", the section each row is under"
+    elif col.role == "position":
+        return f"{head}, the row's place in the table (1 = first listed)"
     if col.kind in ("number", "date") and col.low is not None:
         return f"{head}, {_show(col.low)} to {_show(col.high)}"
     if col.kind == "boolean":
@@ -271,7 +278,7 @@ def sql_grammar(rel: Relation, literals: dict[str, list[str]]) -> SqlGrammar:
         'cmp ::= " = " | " != " | " < " | " > " | " <= " | " >= "',
         'where ::= " WHERE " cond ((" AND " | " OR ") cond){0,5}',
         'swhere ::= " WHERE " scond ((" AND " | " OR ") scond){0,5}',
-        'cond ::= cmpcond | expr cmp "(" sub ")" | "NOT " cmpcond',
+        'cond ::= cmpcond | flat cmp "(" sub ")" (arith num)? | "NOT " cmpcond',
         'scond ::= cmpcond | "NOT " cmpcond',
         'group ::= " GROUP BY " col (", " col)? (" HAVING " agg cmp num)?',
         'order ::= " ORDER BY " flat (" ASC" | " DESC")? (", " flat (" ASC" | " DESC")?)?',

@@ -53,7 +53,7 @@ def _range(rel: Relation, name: str) -> str:
         col = rel.column(name)
     except StopIteration:
         raise _Untranslatable(name) from None
-    if col.role in ("section", "total") or col.data.width != 1:
+    if col.role in ("section", "total", "position") or col.data.width != 1:
         raise _Untranslatable(name)  # derived columns have no cells of their own
     return col.data.with_sheet(None).ref()
 
