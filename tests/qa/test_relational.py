@@ -115,7 +115,7 @@ def test_flat_table_keeps_its_headers_and_types_times_dates_and_text_numbers() -
         "Date": "date",
         "Prize": "number",
         "Finished": "boolean",
-        "Position": "number",
+        "Row number": "number",
     }
     rows, _ = run_query('SELECT SUM("Prize") FROM data WHERE "Finished" = 1', rel.view)
     assert rows == [(2250,)]  # "n/a" is no number: left empty, not 0 and not text

@@ -3,7 +3,7 @@
 A detected table becomes one SQL table ``data`` with one column per leaf header path
 (``Operating revenue › 2018``), the row-label column as its key, section rows (a label alone on its
 row, ``Current assets:``) turned into a ``Section`` column, totals marked in an ``Is total`` column,
-each row's place in the table as ``Position`` (1 = first),
+each row's place in the table as ``Row number`` (1 = first),
 units attached to their columns, and numbers stored as text (``46,300``, ``$1,694``, ``(12)``,
 ``84.6%``) typed as numbers. Flat tables are the trivial case: one column per header, no key.
 
@@ -33,7 +33,7 @@ SAMPLES = 3
 CATEGORY_MAX = 12
 SECTION = "Section"
 TOTAL = "Is total"
-POSITION = "Position"
+POSITION = "Row number"
 ROW = "Row"
 
 _NUM = re.compile(
@@ -229,7 +229,8 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
             specs.append((SECTION, "section", key_range, sections))
     for name, c, j in zip(_names(table, value_cols), value_cols, values_at, strict=True):
         specs.append((name, "data", Range(top, c, rng.bottom, c), [line[j] for line in picked]))
-    if rows:  # where a row stands: "the last one listed", "the next after X"
+    taken = {name.casefold() for name, *_ in specs}
+    if rows and POSITION.casefold() not in taken:  # where a row stands: "the last listed", "next after X"
         specs.append(
             (POSITION, "position", Range(top, rng.left, rng.bottom, rng.left), list(range(1, len(rows) + 1)))
         )

@@ -121,7 +121,7 @@ SYSTEM = (
 _EXAMPLE_SCHEMA = (
     "Table data, 6 rows. Columns:\n\"Item\" text, 6 distinct, e.g. 'Desk', 'Lamp', 'Chair'\n"
     '"Store" text, values \'North\', \'South\'\n"Price" number, 12 to 240\n"Sold" number, 0 to 31\n'
-    '"In stock" boolean\n"Position" number, the row\'s place in the table (1 = first listed)'
+    '"In stock" boolean\n"Row number" number, the row\'s place in the table (1 = first listed)'
 )
 EXAMPLES: tuple[tuple[str, str], ...] = (
     (
@@ -137,8 +137,8 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
     ("List the 2 best-selling items.", 'SELECT "Item" FROM data ORDER BY "Sold" DESC LIMIT 2'),
     (
         "Which item is listed right after the Lamp?",
-        'SELECT "Item" FROM data WHERE "Position" = '
-        '(SELECT "Position" FROM data WHERE "Item" = \'Lamp\') + 1',
+        'SELECT "Item" FROM data WHERE "Row number" = '
+        '(SELECT "Row number" FROM data WHERE "Item" = \'Lamp\') + 1',
     ),
     (
         "Which store sold more units in total?",
