@@ -14,7 +14,15 @@ from gridsight.grid import SheetBuilder, Workbook
 from gridsight.llm import ScriptedRuntime
 from gridsight.llm._gbnf import check_grammar
 from gridsight.qa import answer_question
-from gridsight.qa._pipeline import Attempt, expected_type, model_attempts, result_value, same_value, vote
+from gridsight.qa._pipeline import (
+    TIE_ORDER_HEADERS,
+    Attempt,
+    expected_type,
+    model_attempts,
+    result_value,
+    same_value,
+    vote,
+)
 from gridsight.qa._relational import build_relation
 from gridsight.qa._sqlgen import grounded_values, match_score, sql_grammar
 from gridsight.qa._to_formula import translate, verified_formula
@@ -96,7 +104,9 @@ def test_vote_takes_the_majority_then_the_routes_then_the_model() -> None:
     v = vote(a)
     assert v is not None and v.winner.value == 7 and v.agreement == pytest.approx(2 / 3)
     v = vote([Attempt("model", "q1", 5), Attempt("rules", "f", 7)])
-    assert v is not None and v.winner.source == "rules"
+    assert v is not None and v.winner.source == "model"  # a flat table: the model's query first
+    v = vote([Attempt("model", "q1", 5), Attempt("rules", "f", 7)], TIE_ORDER_HEADERS)
+    assert v is not None and v.winner.source == "rules"  # multi-row headers: the header paths first
     v = vote([Attempt("model", "q1", 5), Attempt("rules", error="abstained")])
     assert v is not None and v.winner.source == "model"
     assert vote([Attempt("model", error="x")]) is None

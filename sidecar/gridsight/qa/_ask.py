@@ -16,7 +16,15 @@ from typing import Any
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
-from gridsight.qa._pipeline import Attempt, expected_type, model_attempts, same_value, vote
+from gridsight.qa._pipeline import (
+    TIE_ORDER_FLAT,
+    TIE_ORDER_HEADERS,
+    Attempt,
+    expected_type,
+    model_attempts,
+    same_value,
+    vote,
+)
 from gridsight.qa._relational import relation_of
 from gridsight.qa._route_blocks import by_blocks
 from gridsight.qa._route_formula import by_formula
@@ -200,7 +208,8 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
         )
     else:
         attempts.append(Attempt("rules", error=rules.reason or "the routes abstained"))
-    result = vote(attempts)
+    headers = (rules.structure or 0.0) >= BLOCKS_AT
+    result = vote(attempts, TIE_ORDER_HEADERS if headers else TIE_ORDER_FLAT)
     record = [a.to_dict() for a in attempts]
     if result is None:
         reasons = "; ".join(f"{a.source}: {a.error}" for a in attempts)

@@ -14,7 +14,15 @@ from typing import Any
 from gridsight.formula import evaluate_formula
 from gridsight.formula._generate import Answer, generate_formula, sheet_of
 from gridsight.grid import Range, Sheet, Workbook
-from gridsight.qa._pipeline import Attempt, model_attempts, same_value, vote
+from gridsight.qa._ask import BLOCKS_AT, structure_score
+from gridsight.qa._pipeline import (
+    TIE_ORDER_FLAT,
+    TIE_ORDER_HEADERS,
+    Attempt,
+    model_attempts,
+    same_value,
+    vote,
+)
 from gridsight.qa._relational import relation_of
 from gridsight.qa._to_formula import verified_formula
 
@@ -59,7 +67,8 @@ def formula_from_question(
     attempts = model_attempts(rel, request, model, samples=samples)
     if rules.formula is not None:
         attempts.append(Attempt("rules", rules.formula, rules.value, confidence=rules.confidence))
-    result = vote(attempts)
+    headers = structure_score(table, sh) >= BLOCKS_AT
+    result = vote(attempts, TIE_ORDER_HEADERS if headers else TIE_ORDER_FLAT)
     if result is None:
         return rules
     win = result.winner
