@@ -129,6 +129,7 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
         'SELECT COUNT(*) FROM data WHERE "Sold" > 10 AND "Store" = \'North\'',
     ),
     ("Which item has the highest price?", 'SELECT "Item" FROM data ORDER BY "Price" DESC LIMIT 1'),
+    ("What is the number sold for the Chair?", 'SELECT "Sold" FROM data WHERE "Item" = \'Chair\''),
     ("What is the average price of items in stock?", 'SELECT AVG("Price") FROM data WHERE "In stock" = 1'),
     (
         "Is the cheapest item sold in the South store?",
