@@ -22,6 +22,8 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from gridsight.grid import Range, Sheet
 from gridsight.qa._sql import View, build_view, cached_view
 
@@ -125,32 +127,34 @@ _PLACEHOLDER = re.compile(r"^\s*[$€£]?\s*(?:[-–—]+%?|n/?a|nm|none|null|na
 def _type_column(cells: list[Any]) -> tuple[str, list[Any]]:
     """The column's kind and its stored values (numbers written as text read as numbers; dashes and
     n/a among numbers are empty)."""
-    filled = [v for v in cells if v is not None and not (isinstance(v, str) and not v.strip())]
-    filled = [v for v in filled if not (isinstance(v, str) and _PLACEHOLDER.match(v))]
+    kinds = {type(v) for v in cells} - {type(None)}
+    if kinds <= {int, float}:  # the common case, kept fast for big tables
+        return ("number" if kinds else "text"), [None if v != v else v for v in cells]  # NaN is empty
+    text = [v.strip() if isinstance(v, str) else v for v in cells]
+    filled = [
+        v for v in text if v is not None and v != "" and not (isinstance(v, str) and _PLACEHOLDER.match(v))
+    ]
     if not filled:
         return "text", [None] * len(cells)
     if all(isinstance(v, bool) for v in filled):
         return "boolean", [_stored(v) for v in cells]
     if all(isinstance(v, dt.date | dt.time) for v in filled):
         return "date", [_stored(v) for v in cells]
+    sample = [v for v in filled[:200] if isinstance(v, str)]
+    if kinds == {str} and sum(parse_number(v) is not None for v in sample) < NUMERIC_SHARE * len(sample):
+        return "text", [v or None for v in text]  # words, not numbers: no need to try every cell
     parsed = [
         v
         if isinstance(v, int | float) and not isinstance(v, bool)
         else parse_number(v)
         if isinstance(v, str)
         else None
-        for v in cells
+        for v in text
     ]
-    numeric = sum(1 for v, p in zip(cells, parsed, strict=True) if v is not None and p is not None)
+    numeric = sum(1 for v, p in zip(text, parsed, strict=True) if v is not None and p is not None)
     if numeric >= NUMERIC_SHARE * len(filled):
         return "number", [_stored(p) if p is not None else None for p in parsed]
-    return "text", [_stored(v) if not isinstance(v, int | float) or isinstance(v, bool) else v for v in cells]
-
-
-def _label(line: list[Any], offsets: list[int]) -> str:
-    """The row label: the text of the row-header cells, joined (repeats once)."""
-    parts = [_clean(line[i]) for i in offsets if line[i] is not None and _clean(line[i])]
-    return " › ".join(dict.fromkeys(parts))
+    return "text", [_stored(v) for v in cells]
 
 
 def _body_top(sheet: Sheet, table: Any, label_cols: list[int], value_cols: list[int]) -> int:
@@ -198,37 +202,43 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     labels = [c - rng.left for c in label_cols]
     values_at = [c - rng.left for c in value_cols]
     totals = set(table.total_rows) | set(table.subtotal_rows)
-    grid = sheet.values(Range(top, rng.left, rng.bottom, rng.right)) if top <= rng.bottom else []
+    cells = {c: sheet.column_values(Range(top, c, rng.bottom, c)) for c in range(rng.left, rng.right + 1)}
+    cells = cells if top <= rng.bottom else {c: [] for c in cells}
+    filled = np.array([[v is not None and v != "" for v in cells[c]] for c in cells], dtype=bool).T
     rows: list[int] = []
-    keys: list[str | None] = []
     sections: list[str | None] = []
-    current: list[str] = []
-    after_data = True
-    for i, line in enumerate(grid):
-        filled = [j for j, v in enumerate(line) if v is not None and v != ""]
-        if not filled:
-            continue
-        label = _label(line, labels) if labels else ""
-        if label and filled == labels and len(values_at) > 1:  # a label alone on its row: a section
-            current = [label] if after_data else [*current, label]
-            after_data = False
-            continue
-        rows.append(top + i)
-        keys.append(label or None)
-        sections.append(" › ".join(current) if current else None)
+    if filled.size:
+        any_value = filled[:, values_at].any(axis=1) if values_at else np.zeros(len(filled), bool)
+        label_only = filled[:, labels[0]] & ~any_value if labels else np.zeros(len(filled), bool)
+        label_only &= len(values_at) > 1
+        current: list[str] = []
         after_data = True
-    picked = [grid[r - top] for r in rows]
+        for i in np.flatnonzero(filled.any(axis=1)).tolist():
+            if label_only[i]:  # a label alone on its row: a section
+                label = _clean(cells[label_cols[0]][i])
+                current = [label] if after_data else [*current, label]
+                after_data = False
+                continue
+            rows.append(top + i)
+            sections.append(" › ".join(current) if current else None)
+            after_data = True
+    offsets = [r - top for r in rows]
+
+    def column(c: int) -> list[Any]:
+        return [cells[c][i] for i in offsets]
+
     specs: list[tuple[str, str, Range, list[Any]]] = []
     if label_cols:
         key_name = _names(table, label_cols[:1])[0]
         own = _clean(sheet.value(top, label_cols[0]) or "")
         key_name = ROW if key_name.startswith("Column ") or key_name == own else key_name
         key_range = Range(top, label_cols[0], rng.bottom, label_cols[-1])
+        keys = [_clean(v) or None if v is not None else None for v in column(label_cols[0])]
         specs.append((key_name, "key", key_range, keys))
         if any(sections):
             specs.append((SECTION, "section", key_range, sections))
-    for name, c, j in zip(_names(table, value_cols), value_cols, values_at, strict=True):
-        specs.append((name, "data", Range(top, c, rng.bottom, c), [line[j] for line in picked]))
+    for name, c in zip(_names(table, value_cols), value_cols, strict=True):
+        specs.append((name, "data", Range(top, c, rng.bottom, c), column(c)))
     taken = {name.casefold() for name, *_ in specs}
     if rows and POSITION.casefold() not in taken:  # where a row stands: "the last listed", "next after X"
         specs.append(
@@ -255,7 +265,9 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         unit = _unit_of(table, name) if kind == "number" else None
         columns.append(_describe(name, role, kind, data, values, unit))
         stored.append(values)
-    view = build_view(sheet, _view_key(sheet, table), [(c.name, c.data, None) for c in columns], stored)
+    view = build_view(
+        sheet, _view_key(sheet, table), [(c.name, c.data, None) for c in columns], stored, stored=True
+    )
     return Relation(sheet, table, columns, rows, view, stored)
 
 

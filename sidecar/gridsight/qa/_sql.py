@@ -119,10 +119,11 @@ def build_view(
     *,
     keys: list[tuple[str | None, Range]] | None = None,
     note: str = "",
+    stored: bool = False,
 ) -> View:
     """A view from (name, evidence range, sheet or None) per column and each column's values, cached
     under ``key`` (the newest eight views are kept; callers look in :func:`cached_view` first).
-    Repeated names get a number: ``Name (2)``."""
+    Repeated names get a number: ``Name (2)``. ``stored``: the values are already what sqlite takes."""
     seen: dict[str, int] = {}
     cols = []
     for name, rng, on in columns:
@@ -132,7 +133,7 @@ def build_view(
         cols.append(ViewColumn(unique, rng, on))
     conn = sqlite3.connect(":memory:", check_same_thread=False)
     conn.execute(f"CREATE TABLE {TABLE} ({', '.join(quote(c.name) for c in cols)})")
-    converted = [[_cell(v) for v in col] for col in values]
+    converted = values if stored else [[_cell(v) for v in col] for col in values]
     height = max((len(c) for c in converted), default=0)
     if cols and height:
         marks = ", ".join("?" for _ in cols)
