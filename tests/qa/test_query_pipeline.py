@@ -239,3 +239,21 @@ def test_formula_from_question_says_so_when_no_formula_gives_the_querys_result()
     ans = formula_from_question(question, wb, model=ScriptedRuntime([sql]), samples=1)
     assert ans.formula is None and ans.value == "Trondheim"
     assert ans.reason == f"no Excel formula gives the query's result; the query {sql} gives 'Trondheim'"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "near"),
+    [
+        ("trondhiem", "trondheim", True),
+        ("aldr", "alder", True),
+        ("toasters", "toaster", True),
+        ("west", "best", False),
+        ("oslo", "olso", False),
+        ("bergen", "borgen", True),
+        ("bergen", "mergen", False),
+    ],
+)
+def test_near_words(a: str, b: str, near: bool) -> None:
+    from gridsight.qa._sqlgen import _near
+
+    assert _near(a, b) is near

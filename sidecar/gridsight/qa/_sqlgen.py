@@ -39,15 +39,16 @@ def _tokens(text: str) -> list[str]:
 
 
 def _near(a: str, b: str) -> bool:
-    """Same word, a plural or other ending, or one typo (for words of five letters or more)."""
+    """Same word, a plural or other ending, or one typo after the same first letter (a changed,
+    dropped or swapped letter; four-letter words only a dropped one)."""
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 3:
         return True
-    if len(short) < 5 or len(long_) - len(short) > 1:
-        return False
-    return _edits(a, b) <= 1
+    if len(long_) - len(short) > 1 or len(short) < 4 or (len(short) == 4 and len(long_) == 4):
+        return False  # four-letter words: only a dropped letter ("Aldr"), never a changed one
+    return a[0] == b[0] and _edits(a, b) <= 1
 
 
 def _edits(a: str, b: str) -> int:
