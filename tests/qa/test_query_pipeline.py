@@ -90,7 +90,8 @@ def test_grammar_names_only_the_views_columns_and_checks() -> None:
         ([(3.0,)], "number", 3),
         ([("Oslo",)], "number", None),
         ([("a",), ("b",)], "list", ["a", "b"]),
-        ([("a",), ("b",)], None, ["a", "b"]),
+        ([("a",), ("b",)], None, "a"),
+        ([(None,), ("b",)], None, "b"),
         ([], None, None),
         ([(None,)], None, None),
     ],
@@ -257,3 +258,24 @@ def test_near_words(a: str, b: str, near: bool) -> None:
     from gridsight.qa._sqlgen import _near
 
     assert _near(a, b) is near
+
+
+@pytest.mark.parametrize(
+    ("sql", "tidy"),
+    [
+        (
+            'SELECT "City" FROM data GROUP BY "City" ORDER BY COUNT(*) DESC LIMIT 1',
+            'SELECT "City" FROM data WHERE "City" IS NOT NULL GROUP BY "City" ORDER BY COUNT(*) DESC LIMIT 1',
+        ),
+        (
+            'SELECT "City" FROM data WHERE "Units" > 1 GROUP BY "City" ORDER BY COUNT(*) DESC LIMIT 1',
+            'SELECT "City" FROM data WHERE "Units" > 1 AND "City" IS NOT NULL GROUP BY "City" '
+            "ORDER BY COUNT(*) DESC LIMIT 1",
+        ),
+        ('SELECT COUNT(*) FROM data GROUP BY "City"', 'SELECT COUNT(*) FROM data GROUP BY "City"'),
+    ],
+)
+def test_ranked_groups_leave_out_empty_cells(sql: str, tidy: str) -> None:
+    from gridsight.qa._pipeline import without_empty_group
+
+    assert without_empty_group(sql) == tidy

@@ -98,14 +98,12 @@ def result_value(rows: list[tuple[Any, ...]], expected: str | None, sql: str = "
         return [v for v in first if v is not None], None
     if len(first) > 1 and len({repr(v) for v in first}) == 1:
         first = first[:1]  # the same value on every row (a scalar subquery repeated per row) is one
-    if len(first) == 1:
-        value = first[0]
-        if expected == "number" and (isinstance(value, bool) or not isinstance(value, int | float)):
-            return None, "the question asks for a number"
-        return value, None
-    if expected == "number":
+    if expected == "number" and len(first) > 1:
         return None, "the question asks for one number, the query gave several rows"
-    return [v for v in first if v is not None], None
+    value = next(v for v in first if v is not None)  # several rows for one thing: ties, the first
+    if expected == "number" and (isinstance(value, bool) or not isinstance(value, int | float)):
+        return None, "the question asks for a number"
+    return value, None
 
 
 def _flat(v: Any) -> list[Any]:
@@ -203,21 +201,42 @@ def _grounded(conjunct: str, rel: Relation, question: str) -> bool:
     return True
 
 
+_GROUPED = re.compile(
+    r'^SELECT ("(?:[^"]|"")*") FROM data(?P<where> WHERE .+?)? GROUP BY \1(?P<rest>( |$).*)$'
+)
+
+
+def without_empty_group(sql: str) -> str:
+    """A query that ranks the groups of a column leaves out the group of empty cells (the most
+    common "value" of a sparse column is no value)."""
+    m = _GROUPED.match(sql)
+    if m is None:
+        return sql
+    col, where = m.group(1), m.group("where")
+    cond = f"{col} IS NOT NULL"
+    where = (
+        f"{where} AND {cond}" if where and " OR " not in where else f" WHERE {cond}" if not where else None
+    )
+    if where is None:
+        return sql
+    return f"SELECT {col} FROM data{where} GROUP BY {col}{m.group('rest')}"
+
+
 def prune(sql: str, rel: Relation, question: str) -> str:
     """``sql`` without the top-level AND conditions whose values the question never names (small
     models copy sample values from the schema into conditions nobody asked for)."""
     head, sep, rest = sql.partition(" WHERE ")
     if not sep or " FROM data" not in head:
-        return sql
+        return without_empty_group(sql)
     m = _CLAUSE_END.search(rest)
     where, tail = (rest[: m.start()], rest[m.start() :]) if m else (rest, "")
     if len(_top_level(where, " OR ")) > 1 or len(_top_level(tail, "(")) > 1:
-        return sql
+        return without_empty_group(sql)
     conjuncts = _top_level(where, " AND ")
     kept = [c for c in conjuncts if _grounded(c, rel, question)]
     if len(kept) == len(conjuncts):
-        return sql
-    return head + (" WHERE " + " AND ".join(kept) if kept else "") + tail
+        return without_empty_group(sql)
+    return without_empty_group(head + (" WHERE " + " AND ".join(kept) if kept else "") + tail)
 
 
 def _ask_model(

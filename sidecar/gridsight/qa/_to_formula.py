@@ -6,7 +6,10 @@ shapes are read back with patterns rather than a SQL parser:
 * ``SELECT AGG("c") FROM data [WHERE a AND b ...]`` -> SUM/AVERAGE/MIN/MAX/COUNTA or their ``…IFS``;
 * ``SELECT "x" FROM data WHERE ...`` -> ``FILTER(x, (cond)*(cond))``;
 * ``SELECT "x" FROM data [WHERE ...] ORDER BY "y" DESC LIMIT n`` -> ``TAKE(SORTBY(x, y, -1), n)``;
-* ``SELECT COUNT(DISTINCT "c") FROM data`` -> ``COUNTA(UNIQUE(c))``.
+* ``SELECT COUNT(DISTINCT "c") FROM data`` -> ``COUNTA(UNIQUE(c))``;
+* ``SELECT "g" FROM data GROUP BY "g" ORDER BY SUM("v") DESC LIMIT n`` ->
+  ``TAKE(SORTBY(UNIQUE(g), SUMIFS(v, g, UNIQUE(g)), -1), n)`` (the engine's check tells whether
+  empty cells made a group of their own).
 
 A formula is kept only when the engine evaluates it to the query's own result; otherwise there is
 none, and the caller says so and keeps the query.
@@ -28,7 +31,7 @@ _PICK = re.compile(
     rf"^SELECT {_COL} FROM data(?: WHERE (.+?))?(?: ORDER BY {_COL}( ASC| DESC)? LIMIT (\d+))?$"
 )
 _GROUP = re.compile(
-    rf"^SELECT {_COL} FROM data GROUP BY {_COL} ORDER BY (COUNT\(\*\)|(SUM|AVG|MIN|MAX|COUNT)\({_COL}\))"
+    rf'^SELECT {_COL} FROM data(?: WHERE "(?:[^"]|"")+" IS NOT NULL)? GROUP BY {_COL} ORDER BY (COUNT\(\*\)|(SUM|AVG|MIN|MAX|COUNT)\({_COL}\))"
     r"( ASC| DESC)? LIMIT (\d+)$"
 )
 _COND = re.compile(rf"^{_COL} (=|!=|<|>|<=|>=) ('(?:[^']|'')*'|-?\d+(?:\.\d+)?)$|^{_COL} LIKE '%([^'%]+)%'$")
