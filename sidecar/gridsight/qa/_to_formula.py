@@ -31,7 +31,8 @@ _PICK = re.compile(
     rf"^SELECT {_COL} FROM data(?: WHERE (.+?))?(?: ORDER BY {_COL}( ASC| DESC)? LIMIT (\d+))?$"
 )
 _GROUP = re.compile(
-    rf'^SELECT {_COL} FROM data(?: WHERE "(?:[^"]|"")+" IS NOT NULL)? GROUP BY {_COL} ORDER BY (COUNT\(\*\)|(SUM|AVG|MIN|MAX|COUNT)\({_COL}\))"
+    rf'^SELECT {_COL} FROM data(?: WHERE "(?:[^"]|"")+" IS NOT NULL)? GROUP BY {_COL} '
+    rf"ORDER BY (COUNT\(\*\)|(SUM|AVG|MIN|MAX|COUNT)\({_COL}\))"
     r"( ASC| DESC)? LIMIT (\d+)$"
 )
 _COND = re.compile(rf"^{_COL} (=|!=|<|>|<=|>=) ('(?:[^']|'')*'|-?\d+(?:\.\d+)?)$|^{_COL} LIKE '%([^'%]+)%'$")
