@@ -22,16 +22,12 @@ from gridsight.formula._display import display_value
 from gridsight.formula._evaluate import Evaluation, evaluate_formula
 from gridsight.formula._explain import explain_formula
 from gridsight.grid import Kind, Range, Sheet, Workbook
+from gridsight.text import STOP_WORDS, same
+from gridsight.text import stem as _stem
+from gridsight.text import words as _words
 
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    """
-    a an the of in on for to by with from and or is are was were be been do does did what which who
-    whom whose how many much there any that this these those their its it as at into among all each
-    every dataset data table list give show me tell please value values number count people person
-    rows row records record entries entry have has had s
-    """.split()
-)
+#: Words that never name a column, as request words are matched to headers.
+_STOP = STOP_WORDS
 _DESC = {
     "highest",
     "most",
@@ -146,7 +142,7 @@ _SYNONYMS: dict[str, frozenset[str]] = {
 
 def _mentioned(head_word: str, stems: set[str]) -> bool:
     """A header word is named by the request's stems: itself, a near form, or a synonym."""
-    return head_word in stems or any(_same(head_word, s) or head_word in _SYNONYMS.get(s, ()) for s in stems)
+    return head_word in stems or any(same(head_word, s) or head_word in _SYNONYMS.get(s, ()) for s in stems)
 
 
 #: Header words of identifier columns: people mean the named thing, not its key.
@@ -156,39 +152,6 @@ _ID_WORDS = frozenset({"id", "key", "code", "uuid"})
 #: Words that mean a one-letter code in columns that store codes ("Sex": M / F).
 _CODES = {"male": "m", "man": "m", "men": "m", "female": "f", "woman": "f", "women": "f"}
 _NEGATION = re.compile(r"\b(not|non|no|never|didn t|did not|don t|without|isn t|aren t|wasn t|weren t)\b")
-
-
-def _words(text: str) -> list[str]:
-    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)  # camelCase -> camel case
-    return _WORD.findall(text.lower().replace("'", " "))
-
-
-def _stem(word: str) -> str:
-    if word.endswith(("ss", "us", "is")) and len(word) > 3:  # class, status, analysis: not plurals
-        return word
-    if word.endswith("ies") and len(word) > 5:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "zes", "ches", "shes")) and len(word) > 5:  # classes, boxes
-        return word[:-2]
-    if word.endswith("s") and len(word) > 3:  # fares -> fare (not "far"), sources -> source
-        return word[:-1]
-    for suffix in ("ed", "ing"):  # "retweeted" -> "retweet", "favorited" -> "favorit"
-        if word.endswith(suffix) and len(word) >= len(suffix) + 5:
-            return word[: -len(suffix)]
-    return word
-
-
-def _same(a: str, b: str) -> bool:
-    """Two stems name the same thing: equal, one a near-prefix of the other ("favorit" /
-    "favorite"), or a long word inside a compound header ("class" in "pclass")."""
-    if a == b:
-        return True
-    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) < 5:
-        return False
-    if long_.startswith(short) and len(long_) - len(short) <= 2:
-        return True
-    return len(long_) <= len(short) + 3 and short in long_ and not long_.startswith(short)
 
 
 @dataclass
@@ -649,7 +612,7 @@ class _Request:
                 for c in self.table.columns
                 if c.col not in used
                 and c.kind == "number"
-                and any(_same(h, a) for h in c.words for a in after)
+                and any(same(h, a) for h in c.words for a in after)
             ]
             if zero:
                 col = max(zero, key=self.score)
@@ -690,7 +653,7 @@ class _Request:
             return False
         numeric_words = {w for c in self.table.columns if c.kind == "number" for w in c.words - _STOP}
         for i, w in enumerate(self.words[:-1]):
-            if w == value and any(_same(_stem(self.words[i + 1]), h) for h in numeric_words):
+            if w == value and any(same(_stem(self.words[i + 1]), h) for h in numeric_words):
                 return True
         return False
 
@@ -929,7 +892,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     # "how many X ..." -> count rows matching the conditions
     total_of = re.search(r"\btotal (?:number|count|amount) of\s+(\w+)", low)
     sums_column = bool(
-        total_of and numeric and any(_same(_stem(total_of.group(1)), h) for h in numeric[0].words)
+        total_of and numeric and any(same(_stem(total_of.group(1)), h) for h in numeric[0].words)
     )
     # ranges: "which fare range was the most common: (0-50, 50-100, 100-150, 150+)?"
     bins = _bins(low) if re.search(r"\b(range|group|band|bracket|bucket|bin)s?\b", low) else []
@@ -992,7 +955,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             by_count = False
         sorted_by = re.search(r"\b(?:most|least)\s+(\w+)", low)
         if sorted_by and any(  # "the 5 least favorited posts": sorted by a column, not counted
-            _same(_stem(sorted_by.group(1)), h) for c in numeric for h in c.words - _STOP
+            same(_stem(sorted_by.group(1)), h) for c in numeric for h in c.words - _STOP
         ):
             by_count = False
         target = q.ranked(("text", "bool", "number"))
@@ -1014,7 +977,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             flags = [
                 c
                 for c in table.columns
-                if c.kind == "bool" and any(_same(_stem(by_rate.group(1)), h) for h in c.words)
+                if c.kind == "bool" and any(same(_stem(by_rate.group(1)), h) for h in c.words)
             ]
             groups = [c for c in target if c.kind != "bool"]
             if flags and groups:
@@ -1076,17 +1039,17 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     # total, so the answer is the author whose rows sum highest, not the author of the top row
     qualified = re.search(r"\b(most|least|highest|lowest)\s+(\w+)\s+(\w+)", low)
     if qualified and n is None and numeric:
-        measure = [c for c in numeric if any(_same(_stem(qualified.group(2)), h) for h in c.words - _STOP)]
+        measure = [c for c in numeric if any(same(_stem(qualified.group(2)), h) for h in c.words - _STOP)]
         entity = [
             c
             for c in table.columns
             if c.kind == "text"
             and c.distinct != ()
-            and any(_same(_stem(qualified.group(3)), h) for h in c.words)
+            and any(same(_stem(qualified.group(3)), h) for h in c.words)
         ] or [
             c
             for c in table.columns
-            if c.kind == "text" and any(_same(_stem(qualified.group(3)), h) for h in c.words)
+            if c.kind == "text" and any(same(_stem(qualified.group(3)), h) for h in c.words)
         ]
         if measure and entity and _repeats(entity[0]):
             g, m = entity[0], measure[0]
