@@ -58,7 +58,7 @@ NEGATION_WORDS = frozenset(
     "weren werent hasn hasnt haven havent".split()
 )
 
-#: Words a header adds to the thing it labels: 'author_name' is the author, 'Name' the row's name.
+#: Words a header adds to the thing it labels: 'client_name' is the client, 'Name' the row's name.
 LABEL_WORDS = frozenset({"name", "names"})
 
 #: Every word that tells no column apart: stop, operation, negation and label words (a header made

@@ -515,7 +515,7 @@ class _Request:
             return 0.0
         hit = sum(1 for h in head if _mentioned(h, stems))
         s = hit / len(head) + 0.5 * hit
-        if hit and head & _ID_WORDS:  # "authors": author_name before author_id
+        if hit and head & _ID_WORDS:  # "clients": client_name before client_id
             s -= 0.25
         for adj, nouns in _ADJECTIVE_NOUNS.items():
             if adj in self.words and any(n in head for n in nouns):
@@ -533,7 +533,7 @@ class _Request:
     def conditions(self, exclude: tuple[Column, ...] = ()) -> list[Condition]:
         conds: list[Condition] = []
         used: set[int] = {c.col for c in exclude}
-        # quoted values bind to the column that holds them, however short: "gender 'M'"
+        # quoted values bind to the column that holds them, however short: "grade 'B'"
         for quoted in _QUOTED.findall(self.text):
             value = (quoted[0] or quoted[1]).strip().casefold()
             holders = [
@@ -546,7 +546,7 @@ class _Request:
                 exact = next(v for v in col.distinct if v.casefold() == value)
                 conds.append(Condition(col, "=", exact))
                 used.add(col.col)
-        # quoted or known category values: "in the 'Technology' category", "female passengers"
+        # quoted or known category values: "in the 'Retail' segment", "orders from Lisbon"
         for col in self.table.columns:
             if col.col in used or col.kind != "text" or not col.distinct:
                 continue
@@ -566,7 +566,7 @@ class _Request:
             if best is not None:
                 conds.append(Condition(col, "=", best))
                 used.add(col.col)
-        # boolean columns named in the request: "survivors", "self-made"
+        # yes/no columns named in the request: "the refunded orders", "not in stock"
         for col in self.table.columns:
             if col.col in used or col.kind != "bool":
                 continue
@@ -576,8 +576,8 @@ class _Request:
                 for h in head
                 if h in self.stems or any(s.startswith(h[:5]) for s in self.stems if len(s) >= 5)
             }
-            # most of the header must be named: "sexual" alone does not name "Where have you met
-            # your sexual partners? (Through Friends)"
+            # most of the header must be named: one word of a long question-like header ("Did you
+            # renew your plan? (Online)") does not name it
             if head and len(named) * 2 >= len(head):
                 window = self._around(col)
                 conds.append(Condition(col, "=", not bool(_NEGATION.search(window))))
@@ -604,7 +604,7 @@ class _Request:
                 op = "<=" if top_ranks.group(1) == "top" else ">"
                 conds.append(Condition(ranked[0], op, float(top_ranks.group(2))))
                 used.add(ranked[0].col)
-        # absence of a counted thing: "without any siblings or spouses", "with no children"
+        # absence of a counted thing: "without any returns", "with no complaints"
         for m in re.finditer(r"\b(?:without(?: any)?|no)\s+((?:[a-z]+\s*){1,4})", self.low):
             after = {_stem(w) for w in _words(m.group(1))} - _STOP
             zero = [
@@ -618,8 +618,8 @@ class _Request:
                 col = max(zero, key=self.score)
                 conds.append(Condition(col, "=", 0))
                 used.add(col.col)
-        # numeric comparisons: "philanthropy score above 3", "fare of more than $500"
-        taken: set[int] = set()  # "below the age of 18" is one comparison, not "< 18" and "= 18"
+        # numeric comparisons: "a rating above 3", "a price of more than $500"
+        taken: set[int] = set()  # "below a weight of 18" is one comparison, not "< 18" and "= 18"
         for m in re.finditer(r"\bbetween\s+\$?(-?[\d.,]*\d)\s+and\s+\$?(-?[\d.,]*\d)", self.low):
             col = self._column_near(m.start(1), used)
             if col is None:
@@ -894,7 +894,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     sums_column = bool(
         total_of and numeric and any(same(_stem(total_of.group(1)), h) for h in numeric[0].words)
     )
-    # ranges: "which fare range was the most common: (0-50, 50-100, 100-150, 150+)?"
+    # ranges the request lists: "which <measure> range is the most common: (0-10, 10-20, 20+)?"
     bins = _bins(low) if re.search(r"\b(range|group|band|bracket|bucket|bin)s?\b", low) else []
     if bins:
         lead = re.search(r"(\w+(?:\s+\w+)?)\s+(?:range|group|band|bracket|bucket|bin)s?\b", low)
@@ -914,12 +914,13 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 out.append(("ranges-least", f"=INDEX(SORTBY({labels},{counts},1),1)"))
             else:
                 out.append(("ranges-most", f"=INDEX({labels},MATCH(MAX({counts}),{counts},0))"))
-    # "Do the majority of respondents have a height greater than 170 cm?"
+    # "do most of the rows meet <conditions>": more than half of them
     if is_question and re.search(r"\b(majority|more than half|most of the)\b", low):
         conds = q.conditions()
         if conds:
             out.append(("majority", f"=COUNTIFS({_ifs(conds)})>ROWS({table.columns[0].ref})/2"))
-    # "Which passenger class has the highest number of survivors?": the category counted most
+    # "which <category> has the most / the highest number of <rows meeting conditions>": the
+    # category counted most among those rows
     grouped = re.match(
         r"^\s*(?:which|what)\b(.*?)\b(?:has|have|had|with|is|are)\b.*?\b(most|highest representation|"
         r"highest number of|"
@@ -941,7 +942,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         first = table.columns[0]
         if conds:
             out.append(("count-if", f"=COUNTIFS({_ifs(conds)})"))
-        elif len(q.unmatched()) <= 1 and not q.ranked():  # "how many passengers are there": no column named
+        elif len(q.unmatched()) <= 1 and not q.ranked():  # "how many are there": no column named
             out.append(("count-rows", f"=COUNTA({first.ref})"))
 
     # top/bottom N
@@ -951,10 +952,10 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         by_count = bool(
             re.search(r"\b(most|least|fewest|common|frequen|popular|represented|number of)\w*", low)
         )
-        if numeric and isinstance(numeric[0], Derived):  # "the 4 shortest posts (number of words)"
+        if numeric and isinstance(numeric[0], Derived):  # "the 4 shortest notes (number of words)"
             by_count = False
         sorted_by = re.search(r"\b(?:most|least)\s+(\w+)", low)
-        if sorted_by and any(  # "the 5 least favorited posts": sorted by a column, not counted
+        if sorted_by and any(  # "the 5 least viewed items": sorted by a column, not counted
             same(_stem(sorted_by.group(1)), h) for c in numeric for h in c.words - _STOP
         ):
             by_count = False
@@ -986,7 +987,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 rate = f"COUNTIFS({g.ref},{u},{f.ref},TRUE)/COUNTIF({g.ref},{u})"
                 out.append(("top-n-by-rate", f"=TAKE(SORTBY({u},{rate},{order}),{n})"))
         if not by_count and target and target[0].kind == "text" and not numeric:
-            by_count = True  # "the top 5 sources of wealth": the most frequent ones
+            by_count = True  # "the top 5 suppliers": the most frequent ones
         if by_count and target:
             col = target[0]
             out.append(
@@ -1031,12 +1032,12 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             out.append(("least-common", "=" + _rarest_of(col, conds)))
         else:
             tail = _value_test(q, col) if is_question else ""
-            if tail:  # "Is the most frequent hair color black?": 'black' is the test, not a filter
+            if tail:  # "is the most common colour red?": 'red' is the test, not a filter
                 conds = [c for c in conds if f'"{c.value}"'.lower() != tail[1:].lower()]
             out.append(("most-common", "=" + _mode_of(col, conds) + tail))
 
-    # "the most retweeted author": the superlative qualifies a repeating category by a measure's
-    # total, so the answer is the author whose rows sum highest, not the author of the top row
+    # "the most <measure> <category>": the superlative qualifies a repeating category by a
+    # measure's total, so the answer is the category whose rows sum highest, not the top row's
     qualified = re.search(r"\b(most|least|highest|lowest)\s+(\w+)\s+(\w+)", low)
     if qualified and n is None and numeric:
         measure = [c for c in numeric if any(same(_stem(qualified.group(2)), h) for h in c.words - _STOP)]
@@ -1057,7 +1058,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             totals = f"SUMIFS({m.ref},{g.ref},{_uniq(g)})"
             out.append(("group-total-extreme", f"=INDEX(SORTBY({_uniq(g)},{totals},{order}),1)"))
 
-    # lookups: "the X of the <row> with the highest Y", "youngest billionaire's gender"
+    # lookups: "the X of the <row> with the highest Y", "the lightest parcel's sender"
     if direction is not None and n is None and numeric:
         key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
         conds = q.conditions(exclude=(key,))
@@ -1078,8 +1079,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         if asks_key:
             out.append((f"extreme-{fn.lower()}", f"={fn}({keyref})"))
         if is_question and conds and conds[-1].column is not key:
-            # "Does the oldest billionaire have a philanthropy score of 5?": the condition is the
-            # test of the row found, not a filter on the rows searched
+            # "does the <row> with the highest Y have a Z of 5?": the condition is the test of the
+            # row found, not a filter on the rows searched
             test = conds[-1]
             rest = conds[:-1]
             keyref2 = _filtered(key.ref, rest)
@@ -1095,7 +1096,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             out.append(("lookup-extreme", f"={expr}{tail}"))
         out.append((f"extreme-{fn.lower()}", f"={fn}({keyref})"))
 
-    # aggregates: "average fare", "total worth of ... in the 'Automotive' category"
+    # aggregates: "average price", "total sales of ... in the 'Retail' segment"
     for word, fn in _AGG.items():
         if re.search(rf"\b{word}\b", low) and numeric and n is None:
             # a sum or average of dates means nothing: those take the first number column named
@@ -1151,7 +1152,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             sep = "; " if "semicolon" in low else " " if re.search(r"\bspaces?\b", low) else ", "
             out.append(("text-join", f'=TEXTJOIN("{sep}",TRUE,{values})'))
 
-    # yes/no questions: "Did any children below the age of 18 survive?", "any fare more than $500?"
+    # yes/no questions: "is there any <row> meeting <conditions>?", "any price above $500?"
     if is_question and re.search(r"\b(any|there)\b", low):
         conds = q.conditions()
         if conds:
@@ -1161,11 +1162,11 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 out.insert(0, exists)
             else:
                 out.append(exists)
-    # "Is the city with the most billionaires in the United States?": test the most common one's row
+    # "is the <category> with the most <rows> <value>?": test the most common one's row
     mode_test = re.match(
         r"^\s*(?:is|was|are|were)\s+the\s+(.+?)\s+with\s+the\s+(most|fewest|least)\b(.*)$", low
     )
-    # ...but "the author with the most likes" names a measure after 'most': the row with the highest
+    # ...but "the <row> with the most <measure>" names a measure after 'most': the row with the highest
     if mode_test and q.after_superlative(numeric) is None:
         named = _Request(mode_test.group(1), table).ranked(("text",))
         if named:
