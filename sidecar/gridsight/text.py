@@ -61,6 +61,23 @@ NEGATION_WORDS = frozenset(
 #: Words a header adds to the thing it labels: 'client_name' is the client, 'Name' the row's name.
 LABEL_WORDS = frozenset({"name", "names"})
 
+#: Generic direction words: which end of a column "the highest X" or "the 3 least X" asks for.
+#: Adjectives of one domain ("cheapest", "tallest") are not listed: :func:`superlative` knows them by
+#: their form and :func:`ranked_by` / :func:`direction_of` place them by meaning.
+DESCENDING = frozenset("highest most largest biggest greatest maximum max top best more".split())
+ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less".split())
+
+#: On a date column a superlative is about time, which runs one way whatever the domain: the
+#: earliest / oldest date is the smallest one, the latest / newest / youngest the largest.
+EARLIER = frozenset("earliest oldest first".split())
+LATER = frozenset("latest newest last youngest recent".split())
+
+#: Words ending in -est that are no superlative.
+_NOT_SUPERLATIVE = frozenset(
+    "interest forest honest modest request digest harvest contest protest suggest invest arrest "
+    "priest guest chest west nest rest test quest best zest".split()
+)
+
 #: Every word that tells no column apart: stop, operation, negation and label words (a header made
 #: only of them, such as 'Name', is still named by them: see :func:`header_words`).
 FILLER = STOP_WORDS | OPERATION_WORDS | NEGATION_WORDS | LABEL_WORDS
@@ -88,6 +105,20 @@ def stem(word: str) -> str:
         if w.endswith(suffix) and len(w) - len(suffix) >= 4:
             return w[: -len(suffix)]
     return w
+
+
+def singular(word: str) -> str:
+    """The word without a plural ending, still a word ('genders' -> gender, 'cities' -> city,
+    'boxes' -> box); :func:`stem` goes further ('survived' -> surviv) and is for matching letters,
+    this is for showing a word to the embedder."""
+    w = word.lower()
+    if len(w) <= 3 or w.endswith(("ss", "us", "is")) or not w.endswith("s"):
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("sses", "xes", "zes", "ches", "shes")):
+        return w[:-2]
+    return w[:-1]
 
 
 def stems(text: object) -> list[str]:
@@ -120,6 +151,13 @@ def header_words(header: object) -> list[str]:
     ('Total', 'Number') keeps them, as it has nothing else to be named by."""
     ws = words(header)
     return [w for w in ws if w not in FILLER] or [w for w in ws if w not in STOP_WORDS] or ws
+
+
+def superlative(word: str) -> bool:
+    """A superlative: a generic direction word, or an English -est form ('cheapest', 'newest')."""
+    if word in DESCENDING or word in ASCENDING:
+        return True
+    return len(word) >= 6 and word.endswith("est") and word not in _NOT_SUPERLATIVE
 
 
 # --- meaning (the shipped MiniLM embedder) ------------------------------------------------------
@@ -191,3 +229,78 @@ def closest(phrase: str, texts: Sequence[str], margin: float = 0.05, floor: floa
     if len(order) > 1 and sims[order[0]] - sims[order[1]] < margin:
         return None
     return order[0]
+
+
+def header_text(header: str) -> str:
+    """How a header is shown to the embedder: its words, split and lowercased ('finalScore' -> 'final
+    score')."""
+    return " ".join(words(header)) or str(header)
+
+
+def meaning_map(
+    request_words: Sequence[str], headers: Sequence[str], floor: float = 0.55, margin: float = 0.1
+) -> dict[str, int]:
+    """Synonyms by meaning: for each word of a request that could name a column (no :data:`FILLER`,
+    no number, three letters or more) but names no header by its letters, the header MiniLM puts
+    clearly closest to it -- 'gender' -> 'Sex', 'wage' -> 'Salary', 'older' -> 'Age' -- as
+    {word: header index}. A word maps only when the closest header reaches ``floor`` (cosine) and
+    beats the runner-up by ``margin``; without the embedder the map is empty."""
+    heads = [header_words(h) for h in headers]
+    out: dict[str, int] = {}
+    if len(headers) < 1 or not available():
+        return out
+    texts = [header_text(h) for h in headers]
+    for w in dict.fromkeys(request_words):
+        if w in FILLER or len(w) < 3 or w.isdigit() or any(same(w, h) for hw in heads for h in hw):
+            continue
+        i = closest(singular(w), texts, margin=margin, floor=floor)
+        if i is not None:
+            out[w] = i
+    return out
+
+
+def ranked_by(
+    adjective: str, headers: Sequence[str], floor: float = 0.5, margin: float = 0.05
+) -> tuple[int, str] | None:
+    """Which of ``headers`` (numeric columns) a superlative ranks by, and which end: ``(index,
+    'desc' | 'asc')``, or None. 'the cheapest' is compared in meaning with 'highest <header>' and
+    'lowest <header>' for every header; the header of the closest phrase wins when it reaches
+    ``floor`` and beats every other header by ``margin``, and the end is the closer of its two
+    phrases (the cheapest: the lowest Price)."""
+    if not headers or not available():
+        return None
+    texts = [header_text(h) for h in headers]
+    phrases = [f"highest {t}" for t in texts] + [f"lowest {t}" for t in texts]
+    sims = similarities(f"the {adjective}", phrases)
+    n = len(texts)
+    best = [max(sims[i], sims[n + i]) for i in range(n)]
+    order = sorted(range(n), key=lambda i: -best[i])
+    top = order[0]
+    if best[top] < floor or (n > 1 and best[top] - best[order[1]] < margin):
+        return None
+    return top, ("desc" if sims[top] >= sims[n + top] else "asc")
+
+
+def direction_of(word: str) -> str | None:
+    """'desc' or 'asc' for a superlative when no column is known: the generic lists first, else its
+    meaning compared with 'the highest' / 'the lowest' (None without a clear margin)."""
+    if word in DESCENDING:
+        return "desc"
+    if word in ASCENDING:
+        return "asc"
+    i = closest(f"the {word}", ["the highest", "the lowest"], margin=0.03)
+    return None if i is None else ("desc", "asc")[i]
+
+
+def time_direction(word: str) -> str | None:
+    """On a date column: 'asc' for earliest / oldest / first, 'desc' for latest / newest / youngest."""
+    if word in EARLIER:
+        return "asc"
+    if word in LATER:
+        return "desc"
+    return None
+
+
+def available() -> bool:
+    """Whether closeness in meaning can be measured (the embedding model is installed)."""
+    return _embedder() is not None

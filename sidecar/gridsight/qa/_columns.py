@@ -1,5 +1,6 @@
-"""Which column a phrase names: header words (split camelCase and snake_case, light stemming, a few
-general synonyms) first, sentence embeddings only as a tie-breaker between lexical matches.
+"""Which column a phrase names: header words (split camelCase and snake_case, light stemming) first;
+synonyms by meaning (MiniLM, :func:`gridsight.text.meaning_map`) for words that name no header by
+their letters; embeddings also break ties between lexical matches.
 
 FINDINGS.md: the small model's main failure is choosing the column, so columns are chosen here,
 deterministically, and the model only ever breaks ties between candidates that already fit.
@@ -15,30 +16,6 @@ from gridsight.text import words as split_words
 
 #: Words that name no column (stop, operation and negation words), as the planner reads them.
 STOP = FILLER
-#: General-language words that name the same measure (not tuned to any dataset's headers).
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    "old": ("age",),
-    "older": ("age",),
-    "oldest": ("age",),
-    "young": ("age",),
-    "younger": ("age",),
-    "youngest": ("age",),
-    "rich": ("worth", "wealth", "net"),
-    "richest": ("worth", "wealth", "net"),
-    "wealthiest": ("worth", "wealth", "net"),
-    "wealthy": ("worth", "wealth", "net"),
-    "poorest": ("worth", "wealth", "net"),
-    "expensive": ("price", "cost", "fare"),
-    "cheapest": ("price", "cost", "fare"),
-    "paid": ("fare", "price", "cost", "salary", "pay"),
-    "earn": ("salary", "income", "pay"),
-    "tall": ("height",),
-    "tallest": ("height",),
-    "heavy": ("weight",),
-    "heaviest": ("weight",),
-    "gender": ("sex",),
-    "sex": ("gender",),
-}
 
 
 def content_words(text: str) -> list[str]:
@@ -46,26 +23,23 @@ def content_words(text: str) -> list[str]:
     return [w for w in split_words(text) if w not in STOP]
 
 
-def mentions(question_words: Iterable[str], header: str) -> float:
-    """Share of the header's content words the question names (synonyms count), 0..1."""
+def mentions(question_words: Iterable[str], header: str, meant: Iterable[str] = ()) -> float:
+    """Share of the header's content words the question names, 0..1. ``meant``: question words that
+    mean this header by meaning (:func:`gridsight.text.meaning_map`); one of them names it almost
+    as well as its own words (0.75)."""
     head = header_words(header)
     if not head:
         return 0.0
-    qw = list(question_words)
-    expanded = set(qw) | {s for w in qw for s in SYNONYMS.get(w, ())}
-    hit = sum(1 for h in head if any(same(h, w) for w in expanded))
-    return hit / len(head)
+    qw = set(question_words)
+    hit = sum(1 for h in head if any(same(h, w) for w in qw)) / len(head)
+    return max(hit, 0.75) if any(w in qw for w in meant) else hit
 
 
-def named_at(question_words: list[str], header: str) -> list[int]:
-    """Positions in the question of words that name the header."""
+def named_at(question_words: list[str], header: str, meant: Iterable[str] = ()) -> list[int]:
+    """Positions in the question of words that name the header (by letters, or by meaning: ``meant``)."""
     head = header_words(header)
-    out = []
-    for i, w in enumerate(question_words):
-        cands = (w, *SYNONYMS.get(w, ()))
-        if any(same(h, c) for h in head for c in cands):
-            out.append(i)
-    return out
+    by_meaning = set(meant)
+    return [i for i, w in enumerate(question_words) if w in by_meaning or any(same(h, w) for h in head)]
 
 
 def similarity(phrase: str, headers: list[str]) -> list[float]:
