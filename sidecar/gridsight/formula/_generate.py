@@ -14,6 +14,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -22,65 +23,30 @@ from gridsight.formula._display import display_value
 from gridsight.formula._evaluate import Evaluation, evaluate_formula
 from gridsight.formula._explain import explain_formula
 from gridsight.grid import Kind, Range, Sheet, Workbook
-from gridsight.text import STOP_WORDS, same
+from gridsight.text import (
+    ASCENDING,
+    DESCENDING,
+    FILLER,
+    LABEL_WORDS,
+    STOP_WORDS,
+    closest,
+    direction_of,
+    header_text,
+    meaning_map,
+    ranked_by,
+    same,
+    superlative,
+    time_direction,
+)
 from gridsight.text import stem as _stem
 from gridsight.text import words as _words
 
 #: Words that never name a column, as request words are matched to headers.
 _STOP = STOP_WORDS
-_DESC = {
-    "highest",
-    "most",
-    "largest",
-    "maximum",
-    "max",
-    "greatest",
-    "biggest",
-    "top",
-    "oldest",
-    "longest",
-    "richest",
-    "wealthiest",
-    "latest",
-    "newest",
-    "last",
-    "heaviest",
-    "tallest",
-    "best",
-    "more",
-}
-_ASC = {
-    "lowest",
-    "least",
-    "smallest",
-    "minimum",
-    "min",
-    "fewest",
-    "bottom",
-    "youngest",
-    "shortest",
-    "earliest",
-    "first",
-    "lightest",
-    "cheapest",
-    "worst",
-    "less",
-}
-#: English adjectives that name a quantity rather than a column (kept small and general).
-_ADJECTIVE_NOUNS = {
-    "oldest": ("age", "old", "birth", "year"),
-    "youngest": ("age", "young", "birth", "year"),
-    "richest": ("worth", "wealth", "net", "income", "salary"),
-    "wealthiest": ("worth", "wealth", "net"),
-    "longest": ("length", "long", "words", "duration"),
-    "shortest": ("length", "short", "words", "duration"),
-    "tallest": ("height", "tall"),
-    "heaviest": ("weight",),
-    "lightest": ("weight",),
-    "cheapest": ("price", "cost", "fare"),
-    "latest": ("date", "time", "year"),
-    "earliest": ("date", "time", "year"),
-}
+#: Direction words: the generic ones, and "first" / "last" (a superlative adjective such as
+#: "cheapest" takes its direction from its meaning: see _Request.direction).
+_DESC = DESCENDING | {"last"}
+_ASC = ASCENDING | {"first"}
 _AGG = {
     "total": "SUM",
     "sum": "SUM",
@@ -120,29 +86,11 @@ _COMPARE = (
         "=",
     ),
 )
-#: Everyday words for what headers often call otherwise (kept small: each pair is common in real
-#: sheets). Matching is by stem, in both directions.
-_SYNONYMS: dict[str, frozenset[str]] = {
-    k: frozenset(v)
-    for k, v in {
-        "gender": ("sex",),
-        "sex": ("gender",),
-        "length": ("long",),
-        "country": ("nation", "nationality"),
-        "nationality": ("country",),
-        "salary": ("income", "pay", "wage"),
-        "income": ("salary",),
-        "price": ("cost",),
-        "cost": ("price",),
-        "revenue": ("sale",),
-        "sale": ("revenue",),
-    }.items()
-}
 
 
 def _mentioned(head_word: str, stems: set[str]) -> bool:
-    """A header word is named by the request's stems: itself, a near form, or a synonym."""
-    return head_word in stems or any(same(head_word, s) or head_word in _SYNONYMS.get(s, ()) for s in stems)
+    """A header word is named by the request's stems: itself or a near form."""
+    return head_word in stems or any(same(head_word, s) for s in stems)
 
 
 #: Header words of identifier columns: people mean the named thing, not its key.
@@ -182,18 +130,21 @@ class Derived(Column):
         return self.expr
 
 
-#: Header words of columns that hold running text (posts, reviews...).
-_TEXT_WORDS = frozenset({"text", "post", "tweet", "comment", "review", "message", "body", "content"})
+def _mean_words(sheet: Sheet, col: Column, sample: int = 200) -> float:
+    """Average number of words in the column's first ``sample`` text cells."""
+    rng = Range(col.data.top, col.col, min(col.data.bottom, col.data.top + sample - 1), col.col)
+    texts = [v for row in sheet.values(rng) for v in row if isinstance(v, str) and v.strip()]
+    return sum(len(t.split()) for t in texts) / len(texts) if texts else 0.0
 
 
 def _word_count_column(table: Table) -> Derived | None:
-    """Words per row of the column holding running text: "the post with the most words"."""
-    texts = [c for c in table.columns if c.kind == "text"]
-    named = [c for c in texts if c.words & _TEXT_WORDS]
-    free = [c for c in texts if not c.distinct]  # more than 200 different values: free text
-    col = (named or free or [None])[0]
-    if col is None:
+    """Words per row of the column holding running text ("the note with the most words"): the text
+    column whose cells hold the most words (at least one and a half on average)."""
+    texts = [(_mean_words(table.sheet, c), -c.col, c) for c in table.columns if c.kind == "text"]
+    best = max(texts, key=lambda t: (t[0], t[1]), default=None)
+    if best is None or best[0] < 1.5:
         return None
+    col = best[2]
     x = f"TRIM({col.ref})"
     expr = f'IF({x}="",0,LEN({x})-LEN(SUBSTITUTE({x}," ",""))+1)'
     return Derived(f"words in {col.name}", col.col, col.data, "number", frozenset({"word"}), (), False, expr)
@@ -435,12 +386,56 @@ class _Request:
         self.applied: set[str] = set()
         #: "Who ..." asks for the row's name when no column is named for the answer
         self.asks_who = bool(re.match(r"^\s*(who|whom|whose)\b", self.low))
+        self._meant: dict[str, set[str]] | None = None
+        self._ranked: tuple[Column, str] | None = None
+        self._ranked_looked = False
+
+    @property
+    def meant(self) -> dict[str, set[str]]:
+        """Synonyms by meaning: {column name: request words that mean it} for words that name no
+        header by their letters ('gender' -> Sex), from MiniLM (:func:`gridsight.text.meaning_map`);
+        words that are cell values name a value, not a column, and are left out."""
+        if self._meant is None:
+            asked = [w for w in self.words if w not in self._values]
+            cols = self.table.columns
+            self._meant = {}
+            for w, i in meaning_map(asked, [c.name for c in cols]).items():
+                self._meant.setdefault(cols[i].name, set()).add(w)
+        return self._meant
+
+    def adjective(self) -> str | None:
+        """The first superlative that is no generic direction word ('cheapest', 'newest')."""
+        return next((w for w in self.words if superlative(w) and w not in _DESC and w not in _ASC), None)
+
+    def ranked_by(self) -> tuple[Column, str] | None:
+        """The number or date column the superlative adjective ranks by and its order ('desc' /
+        'asc'), by meaning (:func:`gridsight.text.ranked_by`: "the cheapest" -> Price, asc). Ranking
+        columns are left out (every superlative is near "highest rank"); on a date column the order
+        is time's (the oldest date is the earliest)."""
+        if self._ranked_looked:
+            return self._ranked
+        self._ranked_looked = True
+        word = self.adjective()
+        pool = [c for c in self.table.columns if c.kind in ("number", "date") and not c.words & _RANK_WORDS]
+        if word is not None and pool:
+            found = ranked_by(word, [c.name for c in pool])
+            if found is not None:
+                col = pool[found[0]]
+                self._ranked = (col, (time_direction(word) if col.kind == "date" else None) or found[1])
+        return self._ranked
+
+    def _adjective_direction(self, word: str) -> str:
+        ranked = self.ranked_by()
+        if ranked is not None:
+            return ranked[1]
+        if all(c.kind == "date" for c in self.table.columns if c.kind in ("number", "date")):
+            return time_direction(word) or direction_of(word) or "desc"
+        return direction_of(word) or "desc"
 
     def _top_n(self) -> int | None:
         m = re.search(
-            r"\b(?:top|bottom|first|last|highest|lowest|largest|smallest|oldest|youngest|latest|earliest|"
-            r"newest|longest|shortest|least|most)\s+(\d+)\b|\b(\d+)\s+(?:most|least|highest|lowest|largest|"
-            r"smallest|oldest|youngest|latest|earliest|newest|longest|shortest|top|bottom)\b",
+            r"\b(?:top|bottom|first|last|least|most|\w{3,}est)\s+(\d+)\b"
+            r"|\b(\d+)\s+(?:most|least|top|bottom|\w{3,}est)\b",
             self.low,
         )
         if m:
@@ -455,6 +450,7 @@ class _Request:
             known |= col.words
             for v in col.distinct:
                 known |= {_stem(w) for w in _words(v)}
+        known |= {_stem(w) for ws in self.meant.values() for w in ws}
         vocab = (
             _STOP
             | _DESC
@@ -474,15 +470,19 @@ class _Request:
                 "times",
             }
         )
-        return {s for s in self.stems if s not in known and s not in vocab and not s.isdigit() and len(s) > 2}
+        return {
+            s
+            for s in self.stems
+            if s not in known and s not in vocab and not superlative(s) and not s.isdigit() and len(s) > 2
+        }
 
     def direction(self) -> str | None:
-        """'desc' for highest/most/oldest..., 'asc' for lowest/least/youngest..., by first mention --
-        except that an adjective naming a quantity wins over a bare top/bottom ("the top 4 cities
-        where the youngest live" lists the youngest first)."""
-        adjective = next((w for w in self.words if w in _ADJECTIVE_NOUNS), None)
+        """'desc' for highest/most..., 'asc' for lowest/least..., by first mention; a superlative
+        adjective ("cheapest") goes the way its meaning says -- and wins over a bare top/bottom ("the
+        top 4 regions where the cheapest items sell" lists the cheapest first)."""
+        adjective = self.adjective()
         if adjective is not None and any(w in ("top", "bottom", "first", "last") for w in self.words):
-            return "desc" if adjective in _DESC else "asc"
+            return self._adjective_direction(adjective)
         for i, w in enumerate(self.words):
             if w in ("more", "less") and self.words[i + 1 : i + 2] == ["than"]:
                 continue
@@ -490,18 +490,22 @@ class _Request:
                 return "desc"
             if w in _ASC:
                 return "asc"
+            if superlative(w):
+                return self._adjective_direction(w)
         return None
 
     def after_superlative(self, cols: list[Column], triggers: tuple[str, ...] = ()) -> Column | None:
         """The column named within three words after 'highest', 'most', 'lowest'... (or after one
         of ``triggers``, e.g. 'common'): the key."""
         for i, w in enumerate(self.words):
-            if (w in triggers) if triggers else (w in _DESC or w in _ASC):
-                window = {_stem(x) for x in self.words[i + 1 : i + 4]}
+            if (w in triggers) if triggers else (w in _DESC or w in _ASC or superlative(w)):
+                following = self.words[i + 1 : i + 4]
+                window = {_stem(x) for x in following}
                 hits = [
                     c
                     for c in cols
-                    if (c.words - _STOP) and all(_mentioned(h, window) for h in c.words - _STOP)
+                    if ((c.words - _STOP) and all(_mentioned(h, window) for h in c.words - _STOP))
+                    or self.meant.get(c.name, set()) & set(following)
                 ]
                 if hits:
                     return hits[0]
@@ -514,21 +518,43 @@ class _Request:
         if not head:
             return 0.0
         hit = sum(1 for h in head if _mentioned(h, stems))
+        if not hit and col.name in self.meant:  # a synonym by meaning names the column
+            hit = 1
         s = hit / len(head) + 0.5 * hit
         if hit and head & _ID_WORDS:  # "clients": client_name before client_id
             s -= 0.25
-        for adj, nouns in _ADJECTIVE_NOUNS.items():
-            if adj in self.words and any(n in head for n in nouns):
-                s += 1.0
+        ranked = self.ranked_by() if self.adjective() is not None else None
+        if ranked is not None and ranked[0] is col:  # "the cheapest": the column it ranks by
+            s += 1.0
         name = col.name.lower()
         if len(name) > 3 and name in self.low:
             s += 1.0
         return s
 
     def ranked(self, kinds: tuple[str, ...] | None = None, exclude: tuple[Column, ...] = ()) -> list[Column]:
+        """Columns the request names, best first; a tie at the top goes to the column whose header
+        is clearly closest in meaning to the request's words, else to the leftmost."""
         cols = [c for c in self.table.columns if (kinds is None or c.kind in kinds) and c not in exclude]
         scored = sorted(((self.score(c), -c.col, c) for c in cols), key=lambda t: (t[0], t[1]), reverse=True)
-        return [c for s, _, c in scored if s > 0]
+        out = [c for s, _, c in scored if s > 0]
+        tied = [c for s, _, c in scored if s > 0 and s == scored[0][0]]
+        if len(tied) > 1 and self.phrase:
+            i = closest(self.phrase, [header_text(c.name) for c in tied], margin=0.05)
+            if i:
+                out.remove(tied[i])
+                out.insert(0, tied[i])
+        return out
+
+    @cached_property
+    def _values(self) -> set[str]:
+        """Words of the table's category values (they name a value, not a column)."""
+        return {w for c in self.table.columns for v in c.distinct for w in _words(v)}
+
+    @cached_property
+    def phrase(self) -> str:
+        """The request's words that could name a column (no filler, no cell values), for the embedder."""
+        kept = [w for w in self.words if w not in FILLER and w not in self._values and not w.isdigit()]
+        return " ".join(kept)
 
     def conditions(self, exclude: tuple[Column, ...] = ()) -> list[Condition]:
         conds: list[Condition] = []
@@ -658,13 +684,10 @@ class _Request:
         return False
 
     def adjective_key(self, cols: list[Column]) -> Column | None:
-        """The column an adjective stands for: "wealthiest" -> worth, "youngest" -> age."""
-        for adj, nouns in _ADJECTIVE_NOUNS.items():
-            if adj in self.words:
-                hits = [c for c in cols if any(n in c.words for n in nouns)]
-                if hits:
-                    return hits[0]
-        return None
+        """The column a superlative adjective ranks by, when it is one of ``cols``, by meaning:
+        "the cheapest" -> Price (see :meth:`ranked_by`)."""
+        ranked = self.ranked_by()
+        return ranked[0] if ranked is not None and ranked[0] in cols else None
 
     def _around(self, col: Column) -> str:
         for w in sorted(col.words, key=len, reverse=True):
@@ -682,18 +705,11 @@ class _Request:
                 continue
             head = col.words - _STOP
             s = len(head & {_stem(w) for w in before}) * 2 + len(head & {_stem(w) for w in after})
-            for adj, nouns in _ADJECTIVE_NOUNS.items():
-                if any(adj.startswith(w[:4]) for w in before) and any(n in col.words for n in nouns):
-                    s += 1
-            if "age" in col.words and ("age" in before or "old" in before or "aged" in before):
-                s += 2
+            if self.meant.get(col.name, set()) & set(before[-3:]):
+                s += 2  # "older than 30", "aged 30": a word just before that means the column
             if s > best_s:
                 best, best_s = col, s
         return best
-
-
-#: Header words of the column that names a table's rows (the answer to "who").
-_NAME_WORDS = frozenset({"name", "author", "person", "player", "employee", "customer", "user", "title"})
 
 
 def _name_column(table: Table) -> Column | None:
@@ -701,7 +717,7 @@ def _name_column(table: Table) -> Column | None:
     (nearly) distinct values."""
     texts = [c for c in table.columns if c.kind == "text"]
     for c in texts:
-        if c.words & _NAME_WORDS:
+        if c.words & LABEL_WORDS:
             return c
     for c in texts:
         if not c.distinct or len(c.distinct) >= 0.9 * c.data.height:
@@ -1257,10 +1273,11 @@ def _deterministic(
     if not tables:
         return Answer(request, None, reason=f"sheet {sh.name!r} holds no table to compute on")
     # several tables: the one whose headers the request names best
+    asked = {id(t): _Request(request, t) for t in tables}
     table = max(
         tables,
         key=lambda t: (
-            sum(_Request(request, t).score(c) for c in t.columns),
+            sum(asked[id(t)].score(c) for c in t.columns),
             len(t.columns) * t.columns[0].data.height,
         ),
     )
