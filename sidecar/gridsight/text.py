@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -158,6 +158,27 @@ def superlative(word: str) -> bool:
     if word in DESCENDING or word in ASCENDING:
         return True
     return len(word) >= 6 and word.endswith("est") and word not in _NOT_SUPERLATIVE
+
+
+def adjective_phrase(request_words: Sequence[str], names_something: Callable[[str], bool]) -> str | None:
+    """The first superlative adjective of a request, to be placed by meaning (:func:`ranked_by`):
+    an -est word that is no generic direction word ('cheapest'), or 'most' / 'least' before a word
+    that is no filler, number or plural and for which ``names_something`` (a header or a cell
+    value, by its letters) is false ('most expensive'); None when there is none."""
+    for i, w in enumerate(request_words):
+        if superlative(w) and w not in DESCENDING and w not in ASCENDING:
+            return w
+        if w in ("most", "least") and i + 1 < len(request_words):
+            nxt = request_words[i + 1]
+            if (
+                nxt not in FILLER
+                and not nxt.isdigit()
+                and not nxt.endswith("s")
+                and len(nxt) > 3
+                and not names_something(nxt)
+            ):
+                return f"{w} {nxt}"
+    return None
 
 
 # --- meaning (the shipped MiniLM embedder) ------------------------------------------------------

@@ -29,6 +29,7 @@ from gridsight.text import (
     FILLER,
     LABEL_WORDS,
     STOP_WORDS,
+    adjective_phrase,
     closest,
     direction_of,
     header_text,
@@ -403,9 +404,14 @@ class _Request:
                 self._meant.setdefault(cols[i].name, set()).add(w)
         return self._meant
 
+    @cached_property
     def adjective(self) -> str | None:
-        """The first superlative that is no generic direction word ('cheapest', 'newest')."""
-        return next((w for w in self.words if superlative(w) and w not in _DESC and w not in _ASC), None)
+        """The superlative adjective to place by meaning: 'cheapest', 'most expensive' (see
+        :func:`gridsight.text.adjective_phrase`)."""
+        heads = {h for c in self.table.columns for h in c.words}
+        return adjective_phrase(
+            self.words, lambda w: w in self._values or any(same(_stem(w), h) for h in heads)
+        )
 
     def ranked_by(self) -> tuple[Column, str] | None:
         """The number or date column the superlative adjective ranks by and its order ('desc' /
@@ -415,7 +421,7 @@ class _Request:
         if self._ranked_looked:
             return self._ranked
         self._ranked_looked = True
-        word = self.adjective()
+        word = self.adjective
         pool = [c for c in self.table.columns if c.kind in ("number", "date") and not c.words & _RANK_WORDS]
         if word is not None and pool:
             found = ranked_by(word, [c.name for c in pool])
@@ -480,8 +486,12 @@ class _Request:
         """'desc' for highest/most..., 'asc' for lowest/least..., by first mention; a superlative
         adjective ("cheapest") goes the way its meaning says -- and wins over a bare top/bottom ("the
         top 4 regions where the cheapest items sell" lists the cheapest first)."""
-        adjective = self.adjective()
-        if adjective is not None and any(w in ("top", "bottom", "first", "last") for w in self.words):
+        adjective = self.adjective
+        if (
+            adjective is not None
+            and any(w in ("top", "bottom", "first", "last") for w in self.words)
+            and (" " not in adjective or self.ranked_by() is not None)
+        ):
             return self._adjective_direction(adjective)
         for i, w in enumerate(self.words):
             if w in ("more", "less") and self.words[i + 1 : i + 2] == ["than"]:
@@ -523,7 +533,7 @@ class _Request:
         s = hit / len(head) + 0.5 * hit
         if hit and head & _ID_WORDS:  # "clients": client_name before client_id
             s -= 0.25
-        ranked = self.ranked_by() if self.adjective() is not None else None
+        ranked = self.ranked_by() if self.adjective is not None else None
         if ranked is not None and ranked[0] is col:  # "the cheapest": the column it ranks by
             s += 1.0
         name = col.name.lower()
@@ -972,9 +982,13 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             by_count = False
         sorted_by = re.search(r"\b(?:most|least)\s+(\w+)", low)
         if sorted_by and any(  # "the 5 least viewed items": sorted by a column, not counted
-            same(_stem(sorted_by.group(1)), h) for c in numeric for h in c.words - _STOP
+            same(_stem(sorted_by.group(1)), h) or sorted_by.group(1) in q.meant.get(c.name, ())
+            for c in numeric
+            for h in c.words - _STOP
         ):
             by_count = False
+        if sorted_by and q.adjective == sorted_by.group(0) and q.ranked_by() is not None:
+            by_count = False  # "the 2 most expensive items": the adjective means a column to sort by
         target = q.ranked(("text", "bool", "number"))
         by_agg = re.search(r"\bby (average|mean|total|sum of|median)\s+(.+)$", low)
         if by_agg and target:

@@ -19,9 +19,12 @@ from gridsight.text import (
     ASCENDING,
     DESCENDING,
     NEGATION_WORDS,
+    adjective_phrase,
     direction_of,
+    header_words,
     meaning_map,
     ranked_by,
+    same,
     superlative,
     time_direction,
 )
@@ -377,10 +380,11 @@ class Planner:
         return None
 
     def _adjective(self) -> str | None:
-        """The first superlative of the question that is no generic direction word ('cheapest')."""
-        return next(
-            (w for w in self.words if superlative(w) and w not in DESCENDING and w not in ASCENDING), None
-        )
+        """The superlative adjective to place by meaning: 'cheapest', 'most expensive' (see
+        :func:`gridsight.text.adjective_phrase`)."""
+        values = {w for c in self.cols for v in c.distinct for w in split_words(v)}
+        heads = [h for c in self.cols for h in header_words(c.name)]
+        return adjective_phrase(self.words, lambda w: w in values or any(same(w, h) for h in heads))
 
     def ranked_by(self) -> tuple[Col, str] | None:
         """The number or date column the question's superlative adjective ranks by, and the order
