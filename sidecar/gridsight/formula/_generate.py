@@ -232,7 +232,9 @@ def _table(
         head = sheet.cell(top, c)
         name = path.split(" › ")[-1] if path else (str(head.value).strip() if head.value is not None else "")
         name = name or f"Column {c + 1}"
-        words = _words(path or name)
+        # stop words go before stemming ("Listed" is about listing, though its stem is 'list'); a
+        # header made only of them ("Number") keeps them
+        words = [w for w in _words(path or name) if w not in _STOP] or _words(path or name)
         data = Range(top + 1, c, bottom, c, sheet.name)
         kind, distinct = _column_kind(sheet, data)
         r0, c0 = sheet.origin
@@ -380,6 +382,8 @@ class _Request:
             words = words[1:]
         self.words = words
         self.stems = [_stem(w) for w in self.words]
+        #: stems of the words that could name something (stop words dropped before stemming)
+        self.content_stems = [_stem(w) for w in self.words if w not in _STOP]
         self.table = table
         self.n = self._top_n()
         self.negated = bool(_NEGATION.search(self.low.replace("'", " ")))
@@ -478,8 +482,13 @@ class _Request:
         )
         return {
             s
-            for s in self.stems
-            if s not in known and s not in vocab and not superlative(s) and not s.isdigit() and len(s) > 2
+            for w, s in zip(self.words, self.stems, strict=True)
+            if w not in vocab
+            and s not in known
+            and s not in vocab
+            and not superlative(w)
+            and not s.isdigit()
+            and len(s) > 2
         }
 
     def direction(self) -> str | None:
@@ -514,7 +523,7 @@ class _Request:
                 hits = [
                     c
                     for c in cols
-                    if ((c.words - _STOP) and all(_mentioned(h, window) for h in c.words - _STOP))
+                    if (c.words and all(_mentioned(h, window) for h in c.words))
                     or self.meant.get(c.name, set()) & set(following)
                 ]
                 if hits:
@@ -523,8 +532,8 @@ class _Request:
 
     def score(self, col: Column) -> float:
         """How strongly the request mentions a column by its header words."""
-        stems = set(self.stems) - _STOP
-        head = col.words - _STOP
+        stems = set(self.content_stems)
+        head = col.words
         if not head:
             return 0.0
         hit = sum(1 for h in head if _mentioned(h, stems))
@@ -606,7 +615,7 @@ class _Request:
         for col in self.table.columns:
             if col.col in used or col.kind != "bool":
                 continue
-            head = {w for w in col.words - _STOP if len(w) >= 4}
+            head = {w for w in col.words if len(w) >= 4}
             named = {
                 h
                 for h in head
@@ -642,7 +651,7 @@ class _Request:
                 used.add(ranked[0].col)
         # absence of a counted thing: "without any returns", "with no complaints"
         for m in re.finditer(r"\b(?:without(?: any)?|no)\s+((?:[a-z]+\s*){1,4})", self.low):
-            after = {_stem(w) for w in _words(m.group(1))} - _STOP
+            after = {_stem(w) for w in _words(m.group(1)) if w not in _STOP}
             zero = [
                 c
                 for c in self.table.columns
@@ -687,7 +696,7 @@ class _Request:
         numeric column's name follows it: "the average gross salary" filters nothing."""
         if value not in _AGG and value not in _DESC and value not in _ASC:
             return False
-        numeric_words = {w for c in self.table.columns if c.kind == "number" for w in c.words - _STOP}
+        numeric_words = {w for c in self.table.columns if c.kind == "number" for w in c.words}
         for i, w in enumerate(self.words[:-1]):
             if w == value and any(same(_stem(self.words[i + 1]), h) for h in numeric_words):
                 return True
@@ -713,7 +722,7 @@ class _Request:
         for col in self.table.columns:
             if col.col in used or col.kind != "number":
                 continue
-            head = col.words - _STOP
+            head = col.words
             s = len(head & {_stem(w) for w in before}) * 2 + len(head & {_stem(w) for w in after})
             if self.meant.get(col.name, set()) & set(before[-3:]):
                 s += 2  # "older than 30", "aged 30": a word just before that means the column
@@ -872,9 +881,12 @@ def _mode_of(col: Column, conds: list[Condition]) -> str:
 _RANK_WORDS = frozenset({"rank", "ranking", "position", "place", "placing", "standing"})
 
 
-def _rank_order(key: Column, order: int, low: str) -> int:
+def _rank_order(key: Column, order: int, low: str, adjective: str | None = None) -> int:
     """The SORT order for ``key``: on a ranking column "top 5 ranks" are ranks 1..5 and "the lowest
-    rank" is the last place, so the words' order flips; other columns keep ``order``."""
+    rank" is the last place, so the words' order flips; on a date column a time adjective says it
+    (the earliest / oldest first); other columns keep ``order``."""
+    if key.kind == "date" and adjective is not None and time_direction(adjective):
+        return 1 if time_direction(adjective) == "asc" else -1
     if not (key.words & _RANK_WORDS):
         return order
     if re.search(r"\b(top|best|first|highest|leading)\b", low):
@@ -984,7 +996,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         if sorted_by and any(  # "the 5 least viewed items": sorted by a column, not counted
             same(_stem(sorted_by.group(1)), h) or sorted_by.group(1) in q.meant.get(c.name, ())
             for c in numeric
-            for h in c.words - _STOP
+            for h in c.words
         ):
             by_count = False
         if sorted_by and q.adjective == sorted_by.group(0) and q.ranked_by() is not None:
@@ -1028,7 +1040,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             )
         if numeric:
             key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
-            order = _rank_order(key, order, low)
+            order = _rank_order(key, order, low, q.adjective)
             conds = q.conditions(exclude=(key,))
             # a column the request filters on ("who have a score of 5") is not the one to list
             filtered = {cond.column.col for cond in conds}
@@ -1070,7 +1082,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     # measure's total, so the answer is the category whose rows sum highest, not the top row's
     qualified = re.search(r"\b(most|least|highest|lowest)\s+(\w+)\s+(\w+)", low)
     if qualified and n is None and numeric:
-        measure = [c for c in numeric if any(same(_stem(qualified.group(2)), h) for h in c.words - _STOP)]
+        measure = [c for c in numeric if any(same(_stem(qualified.group(2)), h) for h in c.words)]
         entity = [
             c
             for c in table.columns
@@ -1096,7 +1108,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         answers = [c for c in ranked_all if c is not key]
         if not answers and q.asks_who:
             answers = [c for c in [_name_column(table)] if c is not None and c is not key]
-        fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low) == -1 else "MIN"
+        fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low, q.adjective) == -1 else "MIN"
         keyref = _filtered(key.ref, conds)
         asks_key = (
             bool(ranked_all)

@@ -505,6 +505,9 @@ class Planner:
         target = self.best(("text", "number", "bool", "date"), words_before, exclude=fcols | {order.name})
         o = quote(order.name)
         asc = direction == "ASC"
+        adjective = self._adjective()
+        if order.kind == "date" and adjective is not None and time_direction(adjective):
+            asc = time_direction(adjective) == "asc"  # dates: the earliest / oldest is the smallest
         if set(split_words(order.name)) & _RANK_WORDS:  # a ranking: rank 1 is the top
             if re.search(r"\b(top|best|first|highest|leading)\b", self.low):
                 asc = True
