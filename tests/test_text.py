@@ -96,6 +96,8 @@ def test_singular(word: str, expected: str) -> None:
         ("interest", False),
         ("honest", False),
         ("forest", False),
+        ("southwest", False),  # a compass word in a name ('Southwest Airlines'), not 'the most south'
+        ("latest", True),
         ("test", False),
         ("price", False),
     ],
@@ -119,11 +121,38 @@ def test_header_words(header: str, expected: list[str]) -> None:
     assert header_words(header) == expected
 
 
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("Mean Weight (Kg)", "weight kg"),
+        ("finalScore", "final score"),
+        ("What is your eye colour?", "eye colour"),
+    ],
+)
+def test_header_text(header: str, expected: str) -> None:
+    assert text.header_text(header) == expected
+
+
+def test_words_can_keep_capitals_inside_a_word() -> None:
+    assert words("Flights of SouthWest", camel=False) == ["flights", "of", "southwest"]
+    assert words("Flights of SouthWest") == ["flights", "of", "south", "west"]
+
+
 def test_stop_words_and_filler() -> None:
     assert content_words("How many orders were shipped late?") == ["orders", "shipped", "late"]
-    # cell values that look like function words stay readable: the country code US, the month May
-    assert {"us", "may", "name"}.isdisjoint(STOP_WORDS)
+    # cell values that look like function words stay readable: the country code US, the month May;
+    # row labels keep the words that tell them apart ('Other revenue', 'Cost per unit')
+    assert {"us", "may", "name", "other", "per", "only"}.isdisjoint(text.NOT_NAMES)
+    assert {"the", "of", "which"} <= STOP_WORDS and {"list", "rows"}.isdisjoint(STOP_WORDS)
     assert {"name", "highest", "average", "not", "the"} <= FILLER
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [("Rank", True), ("Final position", True), ("rankings", True), ("Ranked by", False)],
+)
+def test_is_ranking(header: str, expected: bool) -> None:
+    assert text.is_ranking(header) is expected
 
 
 @pytest.mark.parametrize(

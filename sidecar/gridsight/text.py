@@ -8,8 +8,9 @@ these functions, so a header word and a question word are compared the same way 
 - :func:`stem` -- a light suffix stemmer (plurals, -ed, -ing) that keeps short words whole.
 - :func:`same` -- two words name the same thing: equal stems, a near prefix ("favorit" /
   "favorite") or a word inside a compound header ("class" in "pclass").
-- :data:`STOP_WORDS` -- function words and request filler; :data:`OPERATION_WORDS` -- words that say
-  what to compute (count, total, highest...), never which column.
+- :data:`STOP_WORDS` -- function words; :data:`REQUEST_WORDS` and :data:`TABLE_WORDS` -- how a
+  request asks and what it calls the table ("list", "rows"); :data:`OPERATION_WORDS` -- what to
+  compute (count, total, highest...); :data:`FILLER` -- all words that never tell a column apart.
 - :func:`closest` / :func:`similarities` -- closeness in meaning from the shipped sentence embedder
   (MiniLM), cached per text.
 
@@ -29,17 +30,26 @@ import numpy as np
 _WORD = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
-#: Function words and request filler: they never name a column or a value.
+#: Function words: articles, prepositions, pronouns, auxiliaries, question words. They never name a
+#: column, a row label or a value. (Words such as 'other', 'per', 'only' are not here: row labels
+#: like 'Other revenue' and 'Cost per unit' need them.)
 STOP_WORDS = frozenset(
     """
     a an the of in on for to by with from and or is are was were be been being am do does did done
-    have has had having what
-    which who whom whose how many much there any that this these those its it as at into among all
-    each every me show tell give please find get return list could would should can will might must
-    their his her they them than then per your you our we i my he she him also only same other
-    between out up down whether present s t d ll re ve
-    dataset data table sheet value values number numbers count counts row rows record records entry
-    entries people person
+    have has had having what which who whom whose how many much there any that this these those its
+    it as at into among all each every me could would should can will might must their his her they
+    them than then your you our we i my he she him also whether s t d ll re ve
+    """.split()
+)
+
+#: Words a request uses to ask ("show me", "list", "give the value of"), not to name anything.
+REQUEST_WORDS = frozenset("show tell give please find get return list value values".split())
+
+#: Words a request uses about the table and its rows ("how many rows / records / people").
+TABLE_WORDS = frozenset(
+    """
+    dataset data table sheet number numbers count counts row rows record records entry entries
+    people person present
     """.split()
 )
 
@@ -67,26 +77,38 @@ LABEL_WORDS = frozenset({"name", "names"})
 DESCENDING = frozenset("highest most largest biggest greatest maximum max top best more".split())
 ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less".split())
 
+#: Header words of a ranking column, where 1 is the top: "top" there means the smallest numbers.
+RANK_WORDS = frozenset("rank ranking position place placing standing".split())
+
 #: On a date column a superlative is about time, which runs one way whatever the domain: the
 #: earliest / oldest date is the smallest one, the latest / newest / youngest the largest.
 EARLIER = frozenset("earliest oldest first".split())
 LATER = frozenset("latest newest last youngest recent".split())
 
-#: Words ending in -est that are no superlative.
+#: Words ending in -est that are no superlative (English nouns, verbs and names).
 _NOT_SUPERLATIVE = frozenset(
-    "interest forest honest modest request digest harvest contest protest suggest invest arrest "
-    "priest guest chest west nest rest test quest best zest".split()
+    """
+    interest forest honest modest request digest harvest contest protest suggest invest arrest priest
+    guest chest nest rest test quest best zest pest vest jest lest crest manifest conquest earnest
+    inquest behest tempest unrest bequest attest detest infest ingest congest divest
+    west midwest northwest southwest everest budapest bucharest
+    """.split()
 )
 
-#: Every word that tells no column apart: stop, operation, negation and label words (a header made
-#: only of them, such as 'Name', is still named by them: see :func:`header_words`).
-FILLER = STOP_WORDS | OPERATION_WORDS | NEGATION_WORDS | LABEL_WORDS
+#: Words that never name a column in a request: stop, request and table words.
+NOT_NAMES = STOP_WORDS | REQUEST_WORDS | TABLE_WORDS
+
+#: Every word that tells no column apart: the above, and operation, negation and label words (a header
+#: made only of them, such as 'Name', is still named by them: see :func:`header_words`).
+FILLER = NOT_NAMES | OPERATION_WORDS | NEGATION_WORDS | LABEL_WORDS
 
 
-def words(text: object) -> list[str]:
+def words(text: object, camel: bool = True) -> list[str]:
     """Lowercase words of a request or header: 'finalScore' -> final, score; 'net_amount' -> net,
-    amount; "what's" -> what, s."""
-    return _WORD.findall(_CAMEL.sub(" ", str(text)).replace("_", " ").lower())
+    amount; "what's" -> what, s. ``camel=False`` keeps 'SouthWest' one word, for running text whose
+    capitals are not word breaks (row labels, titles, the question matched against them)."""
+    raw = _CAMEL.sub(" ", str(text)) if camel else str(text)
+    return _WORD.findall(raw.replace("_", " ").lower())
 
 
 def stem(word: str) -> str:
@@ -142,15 +164,20 @@ def same(a: str, b: str) -> bool:
 
 
 def content_words(text: object) -> list[str]:
-    """Words without stop words."""
-    return [w for w in words(text) if w not in STOP_WORDS]
+    """Words that could name something: without stop, request and table words."""
+    return [w for w in words(text) if w not in NOT_NAMES]
 
 
 def header_words(header: object) -> list[str]:
     """What a header names: its words without :data:`FILLER`; a header made only of such words
     ('Total', 'Number') keeps them, as it has nothing else to be named by."""
     ws = words(header)
-    return [w for w in ws if w not in FILLER] or [w for w in ws if w not in STOP_WORDS] or ws
+    return [w for w in ws if w not in FILLER] or [w for w in ws if w not in NOT_NAMES] or ws
+
+
+def is_ranking(header: object) -> bool:
+    """A ranking column by its header ('Rank', 'Final position'): rank 1 is the top."""
+    return any(singular(w) in RANK_WORDS for w in words(header))
 
 
 def superlative(word: str) -> bool:
@@ -253,9 +280,9 @@ def closest(phrase: str, texts: Sequence[str], margin: float = 0.05, floor: floa
 
 
 def header_text(header: str) -> str:
-    """How a header is shown to the embedder: its words, split and lowercased ('finalScore' -> 'final
-    score')."""
-    return " ".join(words(header)) or str(header)
+    """How a header is shown to the embedder: the words that name it ('Average Age (Years)' -> 'age
+    years', 'finalScore' -> 'final score'), without the filler that would pull every header alike."""
+    return " ".join(header_words(header)) or str(header)
 
 
 def meaning_map(

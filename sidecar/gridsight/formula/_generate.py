@@ -28,11 +28,13 @@ from gridsight.text import (
     DESCENDING,
     FILLER,
     LABEL_WORDS,
-    STOP_WORDS,
+    NEGATION_WORDS,
+    NOT_NAMES,
     adjective_phrase,
     closest,
     direction_of,
     header_text,
+    is_ranking,
     meaning_map,
     ranked_by,
     same,
@@ -43,7 +45,7 @@ from gridsight.text import stem as _stem
 from gridsight.text import words as _words
 
 #: Words that never name a column, as request words are matched to headers.
-_STOP = STOP_WORDS
+_STOP = NOT_NAMES
 #: Direction words: the generic ones, and "first" / "last" (a superlative adjective such as
 #: "cheapest" takes its direction from its meaning: see _Request.direction).
 _DESC = DESCENDING | {"last"}
@@ -100,7 +102,7 @@ _QUOTED = re.compile(r"(?<![A-Za-z])'([^']+)'(?![A-Za-z])|\"([^\"]+)\"")
 _ID_WORDS = frozenset({"id", "key", "code", "uuid"})
 #: Words that mean a one-letter code in columns that store codes ("Sex": M / F).
 _CODES = {"male": "m", "man": "m", "men": "m", "female": "f", "woman": "f", "women": "f"}
-_NEGATION = re.compile(r"\b(not|non|no|never|didn t|did not|don t|without|isn t|aren t|wasn t|weren t)\b")
+_NEGATION = re.compile(r"\b(" + "|".join(sorted(NEGATION_WORDS)) + r")\b")  # over text with ' as a space
 
 
 @dataclass
@@ -426,7 +428,7 @@ class _Request:
             return self._ranked
         self._ranked_looked = True
         word = self.adjective
-        pool = [c for c in self.table.columns if c.kind in ("number", "date") and not c.words & _RANK_WORDS]
+        pool = [c for c in self.table.columns if c.kind in ("number", "date") and not is_ranking(c.name)]
         if word is not None and pool:
             found = ranked_by(word, [c.name for c in pool])
             if found is not None:
@@ -443,13 +445,13 @@ class _Request:
         return direction_of(word) or "desc"
 
     def _top_n(self) -> int | None:
-        m = re.search(
-            r"\b(?:top|bottom|first|last|least|most|\w{3,}est)\s+(\d+)\b"
-            r"|\b(\d+)\s+(?:most|least|top|bottom|\w{3,}est)\b",
-            self.low,
-        )
-        if m:
-            return int(m.group(1) or m.group(2))
+        """N of "top N", "the N most ...", "the N cheapest", "the highest N"."""
+        ranks = {"top", "bottom", "first", "last", "least", "most"}
+        tokens = re.findall(r"[a-z]+|\d+(?:\.\d+)?[a-z]*", self.low)  # "2nd" is no count
+        for i, t in enumerate(tokens):
+            near = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
+            if t.isdigit() and any(w in ranks or superlative(w) for w in near):
+                return int(t)
         return None
 
     def unmatched(self) -> set[str]:
@@ -643,7 +645,7 @@ class _Request:
             ranked = [
                 c
                 for c in self.table.columns
-                if c.kind == "number" and c.col not in used and c.words & {"rank", "position", "place"}
+                if c.kind == "number" and c.col not in used and is_ranking(c.name)
             ]
             if ranked:
                 op = "<=" if top_ranks.group(1) == "top" else ">"
@@ -877,17 +879,13 @@ def _mode_of(col: Column, conds: list[Condition]) -> str:
     return f"INDEX({uniq},MATCH(MAX({counts}),{counts},0))"
 
 
-#: Header words of a column whose 1 is the best (a ranking): there "top" means the smallest numbers.
-_RANK_WORDS = frozenset({"rank", "ranking", "position", "place", "placing", "standing"})
-
-
 def _rank_order(key: Column, order: int, low: str, adjective: str | None = None) -> int:
     """The SORT order for ``key``: on a ranking column "top 5 ranks" are ranks 1..5 and "the lowest
     rank" is the last place, so the words' order flips; on a date column a time adjective says it
     (the earliest / oldest first); other columns keep ``order``."""
     if key.kind == "date" and adjective is not None and time_direction(adjective):
         return 1 if time_direction(adjective) == "asc" else -1
-    if not (key.words & _RANK_WORDS):
+    if not is_ranking(key.name):
         return order
     if re.search(r"\b(top|best|first|highest|leading)\b", low):
         return 1

@@ -25,14 +25,15 @@ def content_words(text: str) -> list[str]:
 
 def mentions(question_words: Iterable[str], header: str, meant: Iterable[str] = ()) -> float:
     """Share of the header's content words the question names, 0..1. ``meant``: question words that
-    mean this header by meaning (:func:`gridsight.text.meaning_map`); one of them names it almost
-    as well as its own words (0.75)."""
+    mean this header by meaning (:func:`gridsight.text.meaning_map`); when no word names it by its
+    letters, one of them names it half-way (0.5) -- a synonym never outranks a header named by its
+    own words."""
     head = header_words(header)
     if not head:
         return 0.0
     qw = set(question_words)
     hit = sum(1 for h in head if any(same(h, w) for w in qw)) / len(head)
-    return max(hit, 0.75) if any(w in qw for w in meant) else hit
+    return 0.5 if not hit and any(w in qw for w in meant) else hit
 
 
 def named_at(question_words: list[str], header: str, meant: Iterable[str] = ()) -> list[int]:

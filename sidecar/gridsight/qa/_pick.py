@@ -15,7 +15,7 @@ from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._columns import STOP, clearly_closest
-from gridsight.text import STOP_WORDS
+from gridsight.text import REQUEST_WORDS, STOP_WORDS
 from gridsight.text import words as _words
 
 #: How much closer (cosine) one table's description must be to the question to break a lexical tie.
@@ -23,8 +23,9 @@ MEANING_MARGIN = 0.05
 
 
 def words(text: str) -> set[str]:
-    """Lowercase content words (no stop words) of a question, header or label."""
-    return {w for w in _words(text) if w not in STOP_WORDS}
+    """Lowercase words of a question, header or label without stop and request words; capitals are no
+    word breaks here ('SouthWest' is the label 'Southwest')."""
+    return {w for w in _words(text, camel=False) if w not in STOP_WORDS and w not in REQUEST_WORDS}
 
 
 def _matches(word: str, named: set[str]) -> bool:

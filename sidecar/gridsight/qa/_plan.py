@@ -22,6 +22,7 @@ from gridsight.text import (
     adjective_phrase,
     direction_of,
     header_words,
+    is_ranking,
     meaning_map,
     ranked_by,
     same,
@@ -54,8 +55,6 @@ _OPS = {
     "equal to": "=", "exactly": "=",
 }  # fmt: skip
 _NEG = NEGATION_WORDS
-#: Header words of a ranking column (1 is the best): "top" there means the smallest numbers.
-_RANK_WORDS = frozenset("rank ranking position place placing standing".split())
 
 
 @dataclass
@@ -260,7 +259,14 @@ class Planner:
         where = (" WHERE " + " AND ".join(f.sql for f in fs)) if fs else ""
         when = (" where " + " and ".join(f.desc for f in fs)) if fs else ""
         low = self.low
-        n_m = re.search(r"\b(?:top|bottom|first|last|the)?\s*(\d+|" + "|".join(_N) + r")\b", low)
+        n_m = next(
+            (
+                m
+                for m in re.finditer(r"\b(?:top|bottom|first|last|the)?\s*(\d+|" + "|".join(_N) + r")\b", low)
+                if not (re.fullmatch(r"(19|20)\d\d", m.group(1)) and not m.group(0).strip().startswith("top"))
+            ),
+            None,
+        )  # the first count that is not a year ("in 2019"): "top 3", "the 5 most"
         n = None
         if n_m and any(
             w in ("top", "bottom", "first", "last") or (superlative(w) and w not in ("more", "less"))
@@ -395,11 +401,7 @@ class Planner:
             return self._ranked
         self._ranked_looked = True
         word = self._adjective()
-        pool = [
-            c
-            for c in self.cols
-            if c.kind in ("number", "date") and not set(split_words(c.name)) & _RANK_WORDS
-        ]
+        pool = [c for c in self.cols if c.kind in ("number", "date") and not is_ranking(c.name)]
         if word is not None and pool:
             found = ranked_by(word, [c.name for c in pool])
             if found is not None:
@@ -508,7 +510,7 @@ class Planner:
         adjective = self._adjective()
         if order.kind == "date" and adjective is not None and time_direction(adjective):
             asc = time_direction(adjective) == "asc"  # dates: the earliest / oldest is the smallest
-        if set(split_words(order.name)) & _RANK_WORDS:  # a ranking: rank 1 is the top
+        if is_ranking(order.name):  # a ranking: rank 1 is the top
             if re.search(r"\b(top|best|first|highest|leading)\b", self.low):
                 asc = True
             elif re.search(r"\b(bottom|worst|last|lowest)\b", self.low):
