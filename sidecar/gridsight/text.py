@@ -7,12 +7,17 @@ these functions, so a header word and a question word are compared the same way 
   apostrophe ends a word ("what's" -> what, s).
 - :func:`stem` -- a light suffix stemmer (plurals, -ed, -ing) that keeps short words whole.
 - :func:`same` -- two words name the same thing: equal stems, a near prefix ("favorit" /
-  "favorite") or a word inside a compound header ("class" in "pclass").
+  "favorite") or a word inside a compound header ("order" in "reorder").
 - :data:`STOP_WORDS` -- function words; :data:`REQUEST_WORDS` and :data:`TABLE_WORDS` -- how a
   request asks and what it calls the table ("list", "rows"); :data:`OPERATION_WORDS` -- what to
   compute (count, total, highest...); :data:`FILLER` -- all words that never tell a column apart.
-- :func:`closest` / :func:`similarities` -- closeness in meaning from the shipped sentence embedder
-  (MiniLM), cached per text.
+- :func:`superlative` / :func:`adjective_phrase` -- superlatives by form ('cheapest', 'most
+  expensive'); :data:`DESCENDING` / :data:`ASCENDING` -- the generic direction words only.
+- meaning, from the shipped sentence embedder (MiniLM, cached per text): :func:`similarities`,
+  :func:`closest`; :func:`meaning_map` -- synonyms ('gender' -> a column headed 'Sex');
+  :func:`ranked_by` -- the numeric column and end a superlative means ('the cheapest' -> the lowest
+  Unit Price); :func:`direction_of`; :func:`time_direction` for date columns. Every choice by
+  meaning needs a clear margin over the runner-up, else nothing is chosen.
 
 Nothing here knows any dataset: no header names, no domain adjectives.
 """
@@ -62,7 +67,7 @@ OPERATION_WORDS = frozenset(
     """.split()
 )
 
-#: Words that negate what follows ("not self-made", "didn't survive", "without any X").
+#: Words that negate what follows ("not refunded", "didn't ship", "without any X").
 NEGATION_WORDS = frozenset(
     "not non no none never nor without didn didnt doesn doesnt don dont isn isnt wasn wasnt aren arent "
     "weren werent hasn hasnt haven havent".split()
@@ -113,7 +118,7 @@ def words(text: object, camel: bool = True) -> list[str]:
 
 def stem(word: str) -> str:
     """A light stem: plurals, -ed and -ing; short words and -ss/-us/-is endings stay whole
-    ('class', 'status', 'analysis'). 'survivors' -> survivor, 'survived' -> surviv (see :func:`same`)."""
+    ('class', 'status', 'analysis'). 'deliveries' -> delivery, 'delivered' -> deliver (see :func:`same`)."""
     w = word.lower()
     if len(w) <= 3 or w.endswith(("ss", "us", "is")):
         return w
@@ -131,7 +136,7 @@ def stem(word: str) -> str:
 
 def singular(word: str) -> str:
     """The word without a plural ending, still a word ('genders' -> gender, 'cities' -> city,
-    'boxes' -> box); :func:`stem` goes further ('survived' -> surviv) and is for matching letters,
+    'boxes' -> box); :func:`stem` goes further ('favorited' -> favorit) and is for matching letters,
     this is for showing a word to the embedder."""
     w = word.lower()
     if len(w) <= 3 or w.endswith(("ss", "us", "is")) or not w.endswith("s"):
@@ -143,13 +148,9 @@ def singular(word: str) -> str:
     return w[:-1]
 
 
-def stems(text: object) -> list[str]:
-    return [stem(w) for w in words(text)]
-
-
 def same(a: str, b: str) -> bool:
-    """Two words name the same thing: equal stems, one a near prefix of the other ('surviv' /
-    'survivor', 'favorit' / 'favorite'), or a long word inside a short compound ('class' in 'pclass')."""
+    """Two words name the same thing: equal stems, one a near prefix of the other ('deliver' /
+    'delivery', 'favorit' / 'favorite'), or a long word inside a short compound ('order' in 'reorder')."""
     if a == b:
         return True
     a, b = stem(a), stem(b)
@@ -280,8 +281,8 @@ def closest(phrase: str, texts: Sequence[str], margin: float = 0.05, floor: floa
 
 
 def header_text(header: str) -> str:
-    """How a header is shown to the embedder: the words that name it ('Average Age (Years)' -> 'age
-    years', 'finalScore' -> 'final score'), without the filler that would pull every header alike."""
+    """How a header is shown to the embedder: the words that name it ('Mean Weight (Kg)' -> 'weight
+    kg', 'finalScore' -> 'final score'), without the filler that would pull every header alike."""
     return " ".join(header_words(header)) or str(header)
 
 

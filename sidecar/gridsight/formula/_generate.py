@@ -849,7 +849,7 @@ def _row_labelled(table: Table, label: str) -> int | None:
 
 
 def _repeats(col: Column) -> bool:
-    """Whether a column's values repeat (a category such as author), judged on its cells."""
+    """Whether a column's values repeat (a category such as a supplier), judged on its cells."""
     sheet_vals = col.distinct
     if sheet_vals:
         return len(sheet_vals) < col.data.height
