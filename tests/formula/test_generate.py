@@ -48,7 +48,7 @@ def table_at(origin: str = "A1", sheet: str = "People") -> Workbook:
         ("What's the total worth of people from the US?", "aggregate-sum", '=SUMIFS(D2:D6,C2:C6,"US")', 345),
         ("What is the median worth?", "aggregate-median", "=MEDIAN(D2:D6)", 120.5),
         (
-            "Which country does the richest person come from?",
+            "Which country does the person with the highest worth come from?",
             "lookup-extreme",
             "=INDEX(C2:C6,MATCH(MAX(D2:D6),D2:D6,0))",
             "IN",
@@ -88,7 +88,7 @@ def test_shapes(request_text: str, shape: str, formula: str, value: Any) -> None
 def test_same_answers_wherever_the_table_sits(origin: str) -> None:
     for q in (
         "How many people are from US?",
-        "Which country does the richest person come from?",
+        "Which country does the person with the highest worth come from?",
         "List the top 3 worth values.",
         "What's the total worth of people from the US?",
     ):

@@ -14,6 +14,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -22,69 +23,33 @@ from gridsight.formula._display import display_value
 from gridsight.formula._evaluate import Evaluation, evaluate_formula
 from gridsight.formula._explain import explain_formula
 from gridsight.grid import Kind, Range, Sheet, Workbook
-
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    """
-    a an the of in on for to by with from and or is are was were be been do does did what which who
-    whom whose how many much there any that this these those their its it as at into among all each
-    every dataset data table list give show me tell please value values number count people person
-    rows row records record entries entry have has had s
-    """.split()
+from gridsight.text import (
+    ASCENDING,
+    DESCENDING,
+    FILLER,
+    LABEL_WORDS,
+    NEGATION_WORDS,
+    NOT_NAMES,
+    adjective_phrase,
+    closest,
+    direction_of,
+    header_text,
+    is_ranking,
+    meaning_map,
+    ranked_by,
+    same,
+    superlative,
+    time_direction,
 )
-_DESC = {
-    "highest",
-    "most",
-    "largest",
-    "maximum",
-    "max",
-    "greatest",
-    "biggest",
-    "top",
-    "oldest",
-    "longest",
-    "richest",
-    "wealthiest",
-    "latest",
-    "newest",
-    "last",
-    "heaviest",
-    "tallest",
-    "best",
-    "more",
-}
-_ASC = {
-    "lowest",
-    "least",
-    "smallest",
-    "minimum",
-    "min",
-    "fewest",
-    "bottom",
-    "youngest",
-    "shortest",
-    "earliest",
-    "first",
-    "lightest",
-    "cheapest",
-    "worst",
-    "less",
-}
-#: English adjectives that name a quantity rather than a column (kept small and general).
-_ADJECTIVE_NOUNS = {
-    "oldest": ("age", "old", "birth", "year"),
-    "youngest": ("age", "young", "birth", "year"),
-    "richest": ("worth", "wealth", "net", "income", "salary"),
-    "wealthiest": ("worth", "wealth", "net"),
-    "longest": ("length", "long", "words", "duration"),
-    "shortest": ("length", "short", "words", "duration"),
-    "tallest": ("height", "tall"),
-    "heaviest": ("weight",),
-    "lightest": ("weight",),
-    "cheapest": ("price", "cost", "fare"),
-    "latest": ("date", "time", "year"),
-    "earliest": ("date", "time", "year"),
-}
+from gridsight.text import stem as _stem
+from gridsight.text import words as _words
+
+#: Words that never name a column, as request words are matched to headers.
+_STOP = NOT_NAMES
+#: Direction words: the generic ones, and "first" / "last" (a superlative adjective such as
+#: "cheapest" takes its direction from its meaning: see _Request.direction).
+_DESC = DESCENDING | {"last"}
+_ASC = ASCENDING | {"first"}
 _AGG = {
     "total": "SUM",
     "sum": "SUM",
@@ -124,29 +89,11 @@ _COMPARE = (
         "=",
     ),
 )
-#: Everyday words for what headers often call otherwise (kept small: each pair is common in real
-#: sheets). Matching is by stem, in both directions.
-_SYNONYMS: dict[str, frozenset[str]] = {
-    k: frozenset(v)
-    for k, v in {
-        "gender": ("sex",),
-        "sex": ("gender",),
-        "length": ("long",),
-        "country": ("nation", "nationality"),
-        "nationality": ("country",),
-        "salary": ("income", "pay", "wage"),
-        "income": ("salary",),
-        "price": ("cost",),
-        "cost": ("price",),
-        "revenue": ("sale",),
-        "sale": ("revenue",),
-    }.items()
-}
 
 
 def _mentioned(head_word: str, stems: set[str]) -> bool:
-    """A header word is named by the request's stems: itself, a near form, or a synonym."""
-    return head_word in stems or any(_same(head_word, s) or head_word in _SYNONYMS.get(s, ()) for s in stems)
+    """A header word is named by the request's stems: itself or a near form."""
+    return head_word in stems or any(same(head_word, s) for s in stems)
 
 
 #: Header words of identifier columns: people mean the named thing, not its key.
@@ -155,40 +102,7 @@ _QUOTED = re.compile(r"(?<![A-Za-z])'([^']+)'(?![A-Za-z])|\"([^\"]+)\"")
 _ID_WORDS = frozenset({"id", "key", "code", "uuid"})
 #: Words that mean a one-letter code in columns that store codes ("Sex": M / F).
 _CODES = {"male": "m", "man": "m", "men": "m", "female": "f", "woman": "f", "women": "f"}
-_NEGATION = re.compile(r"\b(not|non|no|never|didn t|did not|don t|without|isn t|aren t|wasn t|weren t)\b")
-
-
-def _words(text: str) -> list[str]:
-    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)  # camelCase -> camel case
-    return _WORD.findall(text.lower().replace("'", " "))
-
-
-def _stem(word: str) -> str:
-    if word.endswith(("ss", "us", "is")) and len(word) > 3:  # class, status, analysis: not plurals
-        return word
-    if word.endswith("ies") and len(word) > 5:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "zes", "ches", "shes")) and len(word) > 5:  # classes, boxes
-        return word[:-2]
-    if word.endswith("s") and len(word) > 3:  # fares -> fare (not "far"), sources -> source
-        return word[:-1]
-    for suffix in ("ed", "ing"):  # "retweeted" -> "retweet", "favorited" -> "favorit"
-        if word.endswith(suffix) and len(word) >= len(suffix) + 5:
-            return word[: -len(suffix)]
-    return word
-
-
-def _same(a: str, b: str) -> bool:
-    """Two stems name the same thing: equal, one a near-prefix of the other ("favorit" /
-    "favorite"), or a long word inside a compound header ("class" in "pclass")."""
-    if a == b:
-        return True
-    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) < 5:
-        return False
-    if long_.startswith(short) and len(long_) - len(short) <= 2:
-        return True
-    return len(long_) <= len(short) + 3 and short in long_ and not long_.startswith(short)
+_NEGATION = re.compile(r"\b(" + "|".join(sorted(NEGATION_WORDS)) + r")\b")  # over text with ' as a space
 
 
 @dataclass
@@ -219,18 +133,21 @@ class Derived(Column):
         return self.expr
 
 
-#: Header words of columns that hold running text (posts, reviews...).
-_TEXT_WORDS = frozenset({"text", "post", "tweet", "comment", "review", "message", "body", "content"})
+def _mean_words(sheet: Sheet, col: Column, sample: int = 200) -> float:
+    """Average number of words in the column's first ``sample`` text cells."""
+    rng = Range(col.data.top, col.col, min(col.data.bottom, col.data.top + sample - 1), col.col)
+    texts = [v for row in sheet.values(rng) for v in row if isinstance(v, str) and v.strip()]
+    return sum(len(t.split()) for t in texts) / len(texts) if texts else 0.0
 
 
 def _word_count_column(table: Table) -> Derived | None:
-    """Words per row of the column holding running text: "the post with the most words"."""
-    texts = [c for c in table.columns if c.kind == "text"]
-    named = [c for c in texts if c.words & _TEXT_WORDS]
-    free = [c for c in texts if not c.distinct]  # more than 200 different values: free text
-    col = (named or free or [None])[0]
-    if col is None:
+    """Words per row of the column holding running text ("the note with the most words"): the text
+    column whose cells hold the most words (at least one and a half on average)."""
+    texts = [(_mean_words(table.sheet, c), -c.col, c) for c in table.columns if c.kind == "text"]
+    best = max(texts, key=lambda t: (t[0], t[1]), default=None)
+    if best is None or best[0] < 1.5:
         return None
+    col = best[2]
     x = f"TRIM({col.ref})"
     expr = f'IF({x}="",0,LEN({x})-LEN(SUBSTITUTE({x}," ",""))+1)'
     return Derived(f"words in {col.name}", col.col, col.data, "number", frozenset({"word"}), (), False, expr)
@@ -317,7 +234,9 @@ def _table(
         head = sheet.cell(top, c)
         name = path.split(" › ")[-1] if path else (str(head.value).strip() if head.value is not None else "")
         name = name or f"Column {c + 1}"
-        words = _words(path or name)
+        # stop words go before stemming ("Listed" is about listing, though its stem is 'list'); a
+        # header made only of them ("Number") keeps them
+        words = [w for w in _words(path or name) if w not in _STOP] or _words(path or name)
         data = Range(top + 1, c, bottom, c, sheet.name)
         kind, distinct = _column_kind(sheet, data)
         r0, c0 = sheet.origin
@@ -468,6 +387,8 @@ class _Request:
             words = words[1:]
         self.words = words
         self.stems = [_stem(w) for w in self.words]
+        #: stems of the words that could name something (stop words dropped before stemming)
+        self.content_stems = [_stem(w) for w in self.words if w not in _STOP]
         self.table = table
         self.n = self._top_n()
         self.negated = bool(_NEGATION.search(self.low.replace("'", " ")))
@@ -475,16 +396,65 @@ class _Request:
         self.applied: set[str] = set()
         #: "Who ..." asks for the row's name when no column is named for the answer
         self.asks_who = bool(re.match(r"^\s*(who|whom|whose)\b", self.low))
+        self._meant: dict[str, set[str]] | None = None
+        self._ranked: tuple[Column, str] | None = None
+        self._ranked_looked = False
+
+    @property
+    def meant(self) -> dict[str, set[str]]:
+        """Synonyms by meaning: {column name: request words that mean it} for words that name no
+        header by their letters ('gender' -> Sex), from MiniLM (:func:`gridsight.text.meaning_map`);
+        words that are cell values name a value, not a column, and are left out."""
+        if self._meant is None:
+            asked = [w for w in self.words if w not in self._values]
+            cols = self.table.columns
+            self._meant = {}
+            for w, i in meaning_map(asked, [c.name for c in cols]).items():
+                self._meant.setdefault(cols[i].name, set()).add(w)
+        return self._meant
+
+    @cached_property
+    def adjective(self) -> str | None:
+        """The superlative adjective to place by meaning: 'cheapest', 'most expensive' (see
+        :func:`gridsight.text.adjective_phrase`)."""
+        heads = {h for c in self.table.columns for h in c.words}
+        return adjective_phrase(
+            self.words, lambda w: w in self._values or any(same(_stem(w), h) for h in heads)
+        )
+
+    def ranked_by(self) -> tuple[Column, str] | None:
+        """The number or date column the superlative adjective ranks by and its order ('desc' /
+        'asc'), by meaning (:func:`gridsight.text.ranked_by`: "the cheapest" -> Price, asc). Ranking
+        columns are left out (every superlative is near "highest rank"); on a date column the order
+        is time's (the oldest date is the earliest)."""
+        if self._ranked_looked:
+            return self._ranked
+        self._ranked_looked = True
+        word = self.adjective
+        pool = [c for c in self.table.columns if c.kind in ("number", "date") and not is_ranking(c.name)]
+        if word is not None and pool:
+            found = ranked_by(word, [c.name for c in pool])
+            if found is not None:
+                col = pool[found[0]]
+                self._ranked = (col, (time_direction(word) if col.kind == "date" else None) or found[1])
+        return self._ranked
+
+    def _adjective_direction(self, word: str) -> str:
+        ranked = self.ranked_by()
+        if ranked is not None:
+            return ranked[1]
+        if all(c.kind == "date" for c in self.table.columns if c.kind in ("number", "date")):
+            return time_direction(word) or direction_of(word) or "desc"
+        return direction_of(word) or "desc"
 
     def _top_n(self) -> int | None:
-        m = re.search(
-            r"\b(?:top|bottom|first|last|highest|lowest|largest|smallest|oldest|youngest|latest|earliest|"
-            r"newest|longest|shortest|least|most)\s+(\d+)\b|\b(\d+)\s+(?:most|least|highest|lowest|largest|"
-            r"smallest|oldest|youngest|latest|earliest|newest|longest|shortest|top|bottom)\b",
-            self.low,
-        )
-        if m:
-            return int(m.group(1) or m.group(2))
+        """N of "top N", "the N most ...", "the N cheapest", "the highest N"."""
+        ranks = {"top", "bottom", "first", "last", "least", "most"}
+        tokens = re.findall(r"[a-z]+|\d+(?:\.\d+)?[a-z]*", self.low)  # "2nd" is no count
+        for i, t in enumerate(tokens):
+            near = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
+            if t.isdigit() and any(w in ranks or superlative(w) for w in near):
+                return int(t)
         return None
 
     def unmatched(self) -> set[str]:
@@ -495,6 +465,7 @@ class _Request:
             known |= col.words
             for v in col.distinct:
                 known |= {_stem(w) for w in _words(v)}
+        known |= {_stem(w) for ws in self.meant.values() for w in ws}
         vocab = (
             _STOP
             | _DESC
@@ -514,15 +485,28 @@ class _Request:
                 "times",
             }
         )
-        return {s for s in self.stems if s not in known and s not in vocab and not s.isdigit() and len(s) > 2}
+        return {
+            s
+            for w, s in zip(self.words, self.stems, strict=True)
+            if w not in vocab
+            and s not in known
+            and s not in vocab
+            and not superlative(w)
+            and not s.isdigit()
+            and len(s) > 2
+        }
 
     def direction(self) -> str | None:
-        """'desc' for highest/most/oldest..., 'asc' for lowest/least/youngest..., by first mention --
-        except that an adjective naming a quantity wins over a bare top/bottom ("the top 4 cities
-        where the youngest live" lists the youngest first)."""
-        adjective = next((w for w in self.words if w in _ADJECTIVE_NOUNS), None)
-        if adjective is not None and any(w in ("top", "bottom", "first", "last") for w in self.words):
-            return "desc" if adjective in _DESC else "asc"
+        """'desc' for highest/most..., 'asc' for lowest/least..., by first mention; a superlative
+        adjective ("cheapest") goes the way its meaning says -- and wins over a bare top/bottom ("the
+        top 4 regions where the cheapest items sell" lists the cheapest first)."""
+        adjective = self.adjective
+        if (
+            adjective is not None
+            and any(w in ("top", "bottom", "first", "last") for w in self.words)
+            and (" " not in adjective or self.ranked_by() is not None)
+        ):
+            return self._adjective_direction(adjective)
         for i, w in enumerate(self.words):
             if w in ("more", "less") and self.words[i + 1 : i + 2] == ["than"]:
                 continue
@@ -530,18 +514,22 @@ class _Request:
                 return "desc"
             if w in _ASC:
                 return "asc"
+            if superlative(w):
+                return self._adjective_direction(w)
         return None
 
     def after_superlative(self, cols: list[Column], triggers: tuple[str, ...] = ()) -> Column | None:
         """The column named within three words after 'highest', 'most', 'lowest'... (or after one
         of ``triggers``, e.g. 'common'): the key."""
         for i, w in enumerate(self.words):
-            if (w in triggers) if triggers else (w in _DESC or w in _ASC):
-                window = {_stem(x) for x in self.words[i + 1 : i + 4]}
+            if (w in triggers) if triggers else (w in _DESC or w in _ASC or superlative(w)):
+                following = self.words[i + 1 : i + 4]
+                window = {_stem(x) for x in following}
                 hits = [
                     c
                     for c in cols
-                    if (c.words - _STOP) and all(_mentioned(h, window) for h in c.words - _STOP)
+                    if (c.words and all(_mentioned(h, window) for h in c.words))
+                    or self.meant.get(c.name, set()) & set(following)
                 ]
                 if hits:
                     return hits[0]
@@ -549,31 +537,53 @@ class _Request:
 
     def score(self, col: Column) -> float:
         """How strongly the request mentions a column by its header words."""
-        stems = set(self.stems) - _STOP
-        head = col.words - _STOP
+        stems = set(self.content_stems)
+        head = col.words
         if not head:
             return 0.0
         hit = sum(1 for h in head if _mentioned(h, stems))
+        if not hit and col.name in self.meant:  # a synonym by meaning names the column
+            hit = 1
         s = hit / len(head) + 0.5 * hit
-        if hit and head & _ID_WORDS:  # "authors": author_name before author_id
+        if hit and head & _ID_WORDS:  # "clients": client_name before client_id
             s -= 0.25
-        for adj, nouns in _ADJECTIVE_NOUNS.items():
-            if adj in self.words and any(n in head for n in nouns):
-                s += 1.0
+        ranked = self.ranked_by() if self.adjective is not None else None
+        if ranked is not None and ranked[0] is col:  # "the cheapest": the column it ranks by
+            s += 1.0
         name = col.name.lower()
         if len(name) > 3 and name in self.low:
             s += 1.0
         return s
 
     def ranked(self, kinds: tuple[str, ...] | None = None, exclude: tuple[Column, ...] = ()) -> list[Column]:
+        """Columns the request names, best first; a tie at the top goes to the column whose header
+        is clearly closest in meaning to the request's words, else to the leftmost."""
         cols = [c for c in self.table.columns if (kinds is None or c.kind in kinds) and c not in exclude]
         scored = sorted(((self.score(c), -c.col, c) for c in cols), key=lambda t: (t[0], t[1]), reverse=True)
-        return [c for s, _, c in scored if s > 0]
+        out = [c for s, _, c in scored if s > 0]
+        tied = [c for s, _, c in scored if s > 0 and s == scored[0][0]]
+        if len(tied) > 1 and self.phrase:
+            i = closest(self.phrase, [header_text(c.name) for c in tied], margin=0.05)
+            if i:
+                out.remove(tied[i])
+                out.insert(0, tied[i])
+        return out
+
+    @cached_property
+    def _values(self) -> set[str]:
+        """Words of the table's category values (they name a value, not a column)."""
+        return {w for c in self.table.columns for v in c.distinct for w in _words(v)}
+
+    @cached_property
+    def phrase(self) -> str:
+        """The request's words that could name a column (no filler, no cell values), for the embedder."""
+        kept = [w for w in self.words if w not in FILLER and w not in self._values and not w.isdigit()]
+        return " ".join(kept)
 
     def conditions(self, exclude: tuple[Column, ...] = ()) -> list[Condition]:
         conds: list[Condition] = []
         used: set[int] = {c.col for c in exclude}
-        # quoted values bind to the column that holds them, however short: "gender 'M'"
+        # quoted values bind to the column that holds them, however short: "grade 'B'"
         for quoted in _QUOTED.findall(self.text):
             value = (quoted[0] or quoted[1]).strip().casefold()
             holders = [
@@ -586,7 +596,7 @@ class _Request:
                 exact = next(v for v in col.distinct if v.casefold() == value)
                 conds.append(Condition(col, "=", exact))
                 used.add(col.col)
-        # quoted or known category values: "in the 'Technology' category", "female passengers"
+        # quoted or known category values: "in the 'Retail' segment", "orders from Lisbon"
         for col in self.table.columns:
             if col.col in used or col.kind != "text" or not col.distinct:
                 continue
@@ -606,18 +616,18 @@ class _Request:
             if best is not None:
                 conds.append(Condition(col, "=", best))
                 used.add(col.col)
-        # boolean columns named in the request: "survivors", "self-made"
+        # yes/no columns named in the request: "the refunded orders", "not in stock"
         for col in self.table.columns:
             if col.col in used or col.kind != "bool":
                 continue
-            head = {w for w in col.words - _STOP if len(w) >= 4}
+            head = {w for w in col.words if len(w) >= 4}
             named = {
                 h
                 for h in head
                 if h in self.stems or any(s.startswith(h[:5]) for s in self.stems if len(s) >= 5)
             }
-            # most of the header must be named: "sexual" alone does not name "Where have you met
-            # your sexual partners? (Through Friends)"
+            # most of the header must be named: one word of a long question-like header ("Did you
+            # renew your plan? (Online)") does not name it
             if head and len(named) * 2 >= len(head):
                 window = self._around(col)
                 conds.append(Condition(col, "=", not bool(_NEGATION.search(window))))
@@ -638,28 +648,28 @@ class _Request:
             ranked = [
                 c
                 for c in self.table.columns
-                if c.kind == "number" and c.col not in used and c.words & {"rank", "position", "place"}
+                if c.kind == "number" and c.col not in used and is_ranking(c.name)
             ]
             if ranked:
                 op = "<=" if top_ranks.group(1) == "top" else ">"
                 conds.append(Condition(ranked[0], op, float(top_ranks.group(2))))
                 used.add(ranked[0].col)
-        # absence of a counted thing: "without any siblings or spouses", "with no children"
+        # absence of a counted thing: "without any returns", "with no complaints"
         for m in re.finditer(r"\b(?:without(?: any)?|no)\s+((?:[a-z]+\s*){1,4})", self.low):
-            after = {_stem(w) for w in _words(m.group(1))} - _STOP
+            after = {_stem(w) for w in _words(m.group(1)) if w not in _STOP}
             zero = [
                 c
                 for c in self.table.columns
                 if c.col not in used
                 and c.kind == "number"
-                and any(_same(h, a) for h in c.words for a in after)
+                and any(same(h, a) for h in c.words for a in after)
             ]
             if zero:
                 col = max(zero, key=self.score)
                 conds.append(Condition(col, "=", 0))
                 used.add(col.col)
-        # numeric comparisons: "philanthropy score above 3", "fare of more than $500"
-        taken: set[int] = set()  # "below the age of 18" is one comparison, not "< 18" and "= 18"
+        # numeric comparisons: "a rating above 3", "a price of more than $500"
+        taken: set[int] = set()  # "below a weight of 18" is one comparison, not "< 18" and "= 18"
         for m in re.finditer(r"\bbetween\s+\$?(-?[\d.,]*\d)\s+and\s+\$?(-?[\d.,]*\d)", self.low):
             col = self._column_near(m.start(1), used)
             if col is None:
@@ -691,20 +701,17 @@ class _Request:
         numeric column's name follows it: "the average gross salary" filters nothing."""
         if value not in _AGG and value not in _DESC and value not in _ASC:
             return False
-        numeric_words = {w for c in self.table.columns if c.kind == "number" for w in c.words - _STOP}
+        numeric_words = {w for c in self.table.columns if c.kind == "number" for w in c.words}
         for i, w in enumerate(self.words[:-1]):
-            if w == value and any(_same(_stem(self.words[i + 1]), h) for h in numeric_words):
+            if w == value and any(same(_stem(self.words[i + 1]), h) for h in numeric_words):
                 return True
         return False
 
     def adjective_key(self, cols: list[Column]) -> Column | None:
-        """The column an adjective stands for: "wealthiest" -> worth, "youngest" -> age."""
-        for adj, nouns in _ADJECTIVE_NOUNS.items():
-            if adj in self.words:
-                hits = [c for c in cols if any(n in c.words for n in nouns)]
-                if hits:
-                    return hits[0]
-        return None
+        """The column a superlative adjective ranks by, when it is one of ``cols``, by meaning:
+        "the cheapest" -> Price (see :meth:`ranked_by`)."""
+        ranked = self.ranked_by()
+        return ranked[0] if ranked is not None and ranked[0] in cols else None
 
     def _around(self, col: Column) -> str:
         for w in sorted(col.words, key=len, reverse=True):
@@ -720,20 +727,13 @@ class _Request:
         for col in self.table.columns:
             if col.col in used or col.kind != "number":
                 continue
-            head = col.words - _STOP
+            head = col.words
             s = len(head & {_stem(w) for w in before}) * 2 + len(head & {_stem(w) for w in after})
-            for adj, nouns in _ADJECTIVE_NOUNS.items():
-                if any(adj.startswith(w[:4]) for w in before) and any(n in col.words for n in nouns):
-                    s += 1
-            if "age" in col.words and ("age" in before or "old" in before or "aged" in before):
-                s += 2
+            if self.meant.get(col.name, set()) & set(before[-3:]):
+                s += 2  # "older than 30", "aged 30": a word just before that means the column
             if s > best_s:
                 best, best_s = col, s
         return best
-
-
-#: Header words of the column that names a table's rows (the answer to "who").
-_NAME_WORDS = frozenset({"name", "author", "person", "player", "employee", "customer", "user", "title"})
 
 
 def _name_column(table: Table) -> Column | None:
@@ -741,7 +741,7 @@ def _name_column(table: Table) -> Column | None:
     (nearly) distinct values."""
     texts = [c for c in table.columns if c.kind == "text"]
     for c in texts:
-        if c.words & _NAME_WORDS:
+        if c.words & LABEL_WORDS:
             return c
     for c in texts:
         if not c.distinct or len(c.distinct) >= 0.9 * c.data.height:
@@ -852,7 +852,7 @@ def _row_labelled(table: Table, label: str) -> int | None:
 
 
 def _repeats(col: Column) -> bool:
-    """Whether a column's values repeat (a category such as author), judged on its cells."""
+    """Whether a column's values repeat (a category such as a supplier), judged on its cells."""
     sheet_vals = col.distinct
     if sheet_vals:
         return len(sheet_vals) < col.data.height
@@ -882,14 +882,13 @@ def _mode_of(col: Column, conds: list[Condition]) -> str:
     return f"INDEX({uniq},MATCH(MAX({counts}),{counts},0))"
 
 
-#: Header words of a column whose 1 is the best (a ranking): there "top" means the smallest numbers.
-_RANK_WORDS = frozenset({"rank", "ranking", "position", "place", "placing", "standing"})
-
-
-def _rank_order(key: Column, order: int, low: str) -> int:
+def _rank_order(key: Column, order: int, low: str, adjective: str | None = None) -> int:
     """The SORT order for ``key``: on a ranking column "top 5 ranks" are ranks 1..5 and "the lowest
-    rank" is the last place, so the words' order flips; other columns keep ``order``."""
-    if not (key.words & _RANK_WORDS):
+    rank" is the last place, so the words' order flips; on a date column a time adjective says it
+    (the earliest / oldest first); other columns keep ``order``."""
+    if key.kind == "date" and adjective is not None and time_direction(adjective):
+        return 1 if time_direction(adjective) == "asc" else -1
+    if not is_ranking(key.name):
         return order
     if re.search(r"\b(top|best|first|highest|leading)\b", low):
         return 1
@@ -932,9 +931,9 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     # "how many X ..." -> count rows matching the conditions
     total_of = re.search(r"\btotal (?:number|count|amount) of\s+(\w+)", low)
     sums_column = bool(
-        total_of and numeric and any(_same(_stem(total_of.group(1)), h) for h in numeric[0].words)
+        total_of and numeric and any(same(_stem(total_of.group(1)), h) for h in numeric[0].words)
     )
-    # ranges: "which fare range was the most common: (0-50, 50-100, 100-150, 150+)?"
+    # ranges the request lists: "which <measure> range is the most common: (0-10, 10-20, 20+)?"
     bins = _bins(low) if re.search(r"\b(range|group|band|bracket|bucket|bin)s?\b", low) else []
     if bins:
         lead = re.search(r"(\w+(?:\s+\w+)?)\s+(?:range|group|band|bracket|bucket|bin)s?\b", low)
@@ -954,12 +953,13 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 out.append(("ranges-least", f"=INDEX(SORTBY({labels},{counts},1),1)"))
             else:
                 out.append(("ranges-most", f"=INDEX({labels},MATCH(MAX({counts}),{counts},0))"))
-    # "Do the majority of respondents have a height greater than 170 cm?"
+    # "do most of the rows meet <conditions>": more than half of them
     if is_question and re.search(r"\b(majority|more than half|most of the)\b", low):
         conds = q.conditions()
         if conds:
             out.append(("majority", f"=COUNTIFS({_ifs(conds)})>ROWS({table.columns[0].ref})/2"))
-    # "Which passenger class has the highest number of survivors?": the category counted most
+    # "which <category> has the most / the highest number of <rows meeting conditions>": the
+    # category counted most among those rows
     grouped = re.match(
         r"^\s*(?:which|what)\b(.*?)\b(?:has|have|had|with|is|are)\b.*?\b(most|highest representation|"
         r"highest number of|"
@@ -981,7 +981,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         first = table.columns[0]
         if conds:
             out.append(("count-if", f"=COUNTIFS({_ifs(conds)})"))
-        elif len(q.unmatched()) <= 1 and not q.ranked():  # "how many passengers are there": no column named
+        elif len(q.unmatched()) <= 1 and not q.ranked():  # "how many are there": no column named
             out.append(("count-rows", f"=COUNTA({first.ref})"))
 
     # top/bottom N
@@ -991,13 +991,17 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         by_count = bool(
             re.search(r"\b(most|least|fewest|common|frequen|popular|represented|number of)\w*", low)
         )
-        if numeric and isinstance(numeric[0], Derived):  # "the 4 shortest posts (number of words)"
+        if numeric and isinstance(numeric[0], Derived):  # "the 4 shortest notes (number of words)"
             by_count = False
         sorted_by = re.search(r"\b(?:most|least)\s+(\w+)", low)
-        if sorted_by and any(  # "the 5 least favorited posts": sorted by a column, not counted
-            _same(_stem(sorted_by.group(1)), h) for c in numeric for h in c.words - _STOP
+        if sorted_by and any(  # "the 5 least viewed items": sorted by a column, not counted
+            same(_stem(sorted_by.group(1)), h) or sorted_by.group(1) in q.meant.get(c.name, ())
+            for c in numeric
+            for h in c.words
         ):
             by_count = False
+        if sorted_by and q.adjective == sorted_by.group(0) and q.ranked_by() is not None:
+            by_count = False  # "the 2 most expensive items": the adjective means a column to sort by
         target = q.ranked(("text", "bool", "number"))
         by_agg = re.search(r"\bby (average|mean|total|sum of|median)\s+(.+)$", low)
         if by_agg and target:
@@ -1017,7 +1021,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             flags = [
                 c
                 for c in table.columns
-                if c.kind == "bool" and any(_same(_stem(by_rate.group(1)), h) for h in c.words)
+                if c.kind == "bool" and any(same(_stem(by_rate.group(1)), h) for h in c.words)
             ]
             groups = [c for c in target if c.kind != "bool"]
             if flags and groups:
@@ -1026,7 +1030,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 rate = f"COUNTIFS({g.ref},{u},{f.ref},TRUE)/COUNTIF({g.ref},{u})"
                 out.append(("top-n-by-rate", f"=TAKE(SORTBY({u},{rate},{order}),{n})"))
         if not by_count and target and target[0].kind == "text" and not numeric:
-            by_count = True  # "the top 5 sources of wealth": the most frequent ones
+            by_count = True  # "the top 5 suppliers": the most frequent ones
         if by_count and target:
             col = target[0]
             out.append(
@@ -1037,7 +1041,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             )
         if numeric:
             key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
-            order = _rank_order(key, order, low)
+            order = _rank_order(key, order, low, q.adjective)
             conds = q.conditions(exclude=(key,))
             # a column the request filters on ("who have a score of 5") is not the one to list
             filtered = {cond.column.col for cond in conds}
@@ -1071,25 +1075,25 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             out.append(("least-common", "=" + _rarest_of(col, conds)))
         else:
             tail = _value_test(q, col) if is_question else ""
-            if tail:  # "Is the most frequent hair color black?": 'black' is the test, not a filter
+            if tail:  # "is the most common colour red?": 'red' is the test, not a filter
                 conds = [c for c in conds if f'"{c.value}"'.lower() != tail[1:].lower()]
             out.append(("most-common", "=" + _mode_of(col, conds) + tail))
 
-    # "the most retweeted author": the superlative qualifies a repeating category by a measure's
-    # total, so the answer is the author whose rows sum highest, not the author of the top row
+    # "the most <measure> <category>": the superlative qualifies a repeating category by a
+    # measure's total, so the answer is the category whose rows sum highest, not the top row's
     qualified = re.search(r"\b(most|least|highest|lowest)\s+(\w+)\s+(\w+)", low)
     if qualified and n is None and numeric:
-        measure = [c for c in numeric if any(_same(_stem(qualified.group(2)), h) for h in c.words - _STOP)]
+        measure = [c for c in numeric if any(same(_stem(qualified.group(2)), h) for h in c.words)]
         entity = [
             c
             for c in table.columns
             if c.kind == "text"
             and c.distinct != ()
-            and any(_same(_stem(qualified.group(3)), h) for h in c.words)
+            and any(same(_stem(qualified.group(3)), h) for h in c.words)
         ] or [
             c
             for c in table.columns
-            if c.kind == "text" and any(_same(_stem(qualified.group(3)), h) for h in c.words)
+            if c.kind == "text" and any(same(_stem(qualified.group(3)), h) for h in c.words)
         ]
         if measure and entity and _repeats(entity[0]):
             g, m = entity[0], measure[0]
@@ -1097,7 +1101,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             totals = f"SUMIFS({m.ref},{g.ref},{_uniq(g)})"
             out.append(("group-total-extreme", f"=INDEX(SORTBY({_uniq(g)},{totals},{order}),1)"))
 
-    # lookups: "the X of the <row> with the highest Y", "youngest billionaire's gender"
+    # lookups: "the X of the <row> with the highest Y", "the lightest parcel's sender"
     if direction is not None and n is None and numeric:
         key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
         conds = q.conditions(exclude=(key,))
@@ -1105,7 +1109,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         answers = [c for c in ranked_all if c is not key]
         if not answers and q.asks_who:
             answers = [c for c in [_name_column(table)] if c is not None and c is not key]
-        fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low) == -1 else "MIN"
+        fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low, q.adjective) == -1 else "MIN"
         keyref = _filtered(key.ref, conds)
         asks_key = (
             bool(ranked_all)
@@ -1118,8 +1122,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         if asks_key:
             out.append((f"extreme-{fn.lower()}", f"={fn}({keyref})"))
         if is_question and conds and conds[-1].column is not key:
-            # "Does the oldest billionaire have a philanthropy score of 5?": the condition is the
-            # test of the row found, not a filter on the rows searched
+            # "does the <row> with the highest Y have a Z of 5?": the condition is the test of the
+            # row found, not a filter on the rows searched
             test = conds[-1]
             rest = conds[:-1]
             keyref2 = _filtered(key.ref, rest)
@@ -1135,7 +1139,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             out.append(("lookup-extreme", f"={expr}{tail}"))
         out.append((f"extreme-{fn.lower()}", f"={fn}({keyref})"))
 
-    # aggregates: "average fare", "total worth of ... in the 'Automotive' category"
+    # aggregates: "average price", "total sales of ... in the 'Retail' segment"
     for word, fn in _AGG.items():
         if re.search(rf"\b{word}\b", low) and numeric and n is None:
             # a sum or average of dates means nothing: those take the first number column named
@@ -1191,7 +1195,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             sep = "; " if "semicolon" in low else " " if re.search(r"\bspaces?\b", low) else ", "
             out.append(("text-join", f'=TEXTJOIN("{sep}",TRUE,{values})'))
 
-    # yes/no questions: "Did any children below the age of 18 survive?", "any fare more than $500?"
+    # yes/no questions: "is there any <row> meeting <conditions>?", "any price above $500?"
     if is_question and re.search(r"\b(any|there)\b", low):
         conds = q.conditions()
         if conds:
@@ -1201,11 +1205,11 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 out.insert(0, exists)
             else:
                 out.append(exists)
-    # "Is the city with the most billionaires in the United States?": test the most common one's row
+    # "is the <category> with the most <rows> <value>?": test the most common one's row
     mode_test = re.match(
         r"^\s*(?:is|was|are|were)\s+the\s+(.+?)\s+with\s+the\s+(most|fewest|least)\b(.*)$", low
     )
-    # ...but "the author with the most likes" names a measure after 'most': the row with the highest
+    # ...but "the <row> with the most <measure>" names a measure after 'most': the row with the highest
     if mode_test and q.after_superlative(numeric) is None:
         named = _Request(mode_test.group(1), table).ranked(("text",))
         if named:
@@ -1296,10 +1300,11 @@ def _deterministic(
     if not tables:
         return Answer(request, None, reason=f"sheet {sh.name!r} holds no table to compute on")
     # several tables: the one whose headers the request names best
+    asked = {id(t): _Request(request, t) for t in tables}
     table = max(
         tables,
         key=lambda t: (
-            sum(_Request(request, t).score(c) for c in t.columns),
+            sum(asked[id(t)].score(c) for c in t.columns),
             len(t.columns) * t.columns[0].data.height,
         ),
     )

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridsight.formula._evaluate import validate_formula
-from gridsight.formula._generate import Column, Table, _words, candidates, sheet_of, table_from_sheet
+from gridsight.formula._generate import Column, Table, candidates, sheet_of, table_from_sheet
 from gridsight.grid import Sheet, Workbook
+from gridsight.text import words as _words
 
 
 @dataclass(frozen=True)

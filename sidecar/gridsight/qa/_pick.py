@@ -10,25 +10,22 @@ table rather than letting a model guess.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._columns import STOP, clearly_closest
+from gridsight.text import REQUEST_WORDS, STOP_WORDS
+from gridsight.text import words as _words
 
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    "a an the of in on for to by with from and or is are was were be what which who how many much "
-    "there any that this these those its it as at all each me show tell give value".split()
-)
 #: How much closer (cosine) one table's description must be to the question to break a lexical tie.
 MEANING_MARGIN = 0.05
 
 
 def words(text: str) -> set[str]:
-    """Lowercase content words (no stop words) of a question, header or label."""
-    return {w for w in _WORD.findall(str(text).lower()) if w not in _STOP}
+    """Lowercase words of a question, header or label without stop and request words; capitals are no
+    word breaks here ('SouthWest' is the label 'Southwest')."""
+    return {w for w in _words(text, camel=False) if w not in STOP_WORDS and w not in REQUEST_WORDS}
 
 
 def _matches(word: str, named: set[str]) -> bool:

@@ -15,6 +15,20 @@ from typing import Any
 
 from gridsight.qa._columns import STOP, content_words, mentions, named_at, similarity, split_words
 from gridsight.qa._sql import TABLE, View, quote
+from gridsight.text import (
+    ASCENDING,
+    DESCENDING,
+    NEGATION_WORDS,
+    adjective_phrase,
+    direction_of,
+    header_words,
+    is_ranking,
+    meaning_map,
+    ranked_by,
+    same,
+    superlative,
+    time_direction,
+)
 
 _N = {
     "one": 1,
@@ -28,11 +42,6 @@ _N = {
     "nine": 9,
     "ten": 10,
 }
-_DESC = frozenset(
-    "highest most largest biggest greatest maximum max top oldest richest wealthiest longest tallest "
-    "heaviest best more expensive".split()
-)
-_ASC = frozenset("lowest least smallest minimum min bottom youngest poorest shortest fewest cheapest".split())
 _EMPTY = ("", "[]", "{}", "none", "nan", "null", "n/a", "-")
 _CMP = re.compile(
     r"\b(above|over|more than|greater than|higher than|larger than|exceeding|at least|below|under|"
@@ -45,9 +54,7 @@ _OPS = {
     "fewer than": "<", "lower than": "<", "smaller than": "<", "younger than": "<", "at most": "<=",
     "equal to": "=", "exactly": "=",
 }  # fmt: skip
-_NEG = frozenset("not non no didn didnt never without".split())
-#: Header words of a ranking column (1 is the best): "top" there means the smallest numbers.
-_RANK_WORDS = frozenset("rank ranking position place placing standing".split())
+_NEG = NEGATION_WORDS
 
 
 @dataclass
@@ -116,12 +123,21 @@ class Planner:
         self.view = view
         self.cols = cols
         self.used: set[str] = set()
+        # synonyms by meaning: question words that name no header by their letters, mapped by MiniLM
+        # ('gender' -> Sex); cell values are left out (they name a value, not a column)
+        values = {str(v).lower() for c in cols for v in c.distinct}
+        asked = [w for w in self.words if w not in values]
+        self.meant: dict[str, set[str]] = {}
+        for w, i in meaning_map(asked, [c.name for c in cols]).items():
+            self.meant.setdefault(cols[i].name, set()).add(w)
+        self._ranked: tuple[Col, str] | None = None
+        self._ranked_looked = False
 
     # --- columns --------------------------------------------------------------------------------
 
     def scores(self, words: list[str] | None = None) -> dict[str, float]:
         ws = words if words is not None else self.words
-        return {c.name: mentions(ws, c.name) for c in self.cols}
+        return {c.name: mentions(ws, c.name, self.meant.get(c.name, ())) for c in self.cols}
 
     def best(
         self, kinds: tuple[str, ...], words: list[str] | None = None, exclude: set[str] | None = None
@@ -182,8 +198,8 @@ class Planner:
             before = split_words(low[max(0, m.start() - 40) : m.start()])[-4:]
             inside = split_words(m.group(2))
             col = self.best(("number",), inside) or self.best(("number",), before)
-            if col is None and m.group(1) in ("older than", "younger than"):
-                col = self.best(("number",), ["age"])
+            if col is None and m.group(1).endswith("er than"):  # "older than 30": what 'older' means
+                col = self.best(("number",), m.group(1).split()[:1])
             if col is not None:
                 op, num = _OPS[m.group(1)], _lit(_num(m.group(3)))
                 out.append(
@@ -204,7 +220,7 @@ class Planner:
         for c in self.cols:
             if not c.flag:
                 continue
-            at = named_at(self.words, c.name)
+            at = named_at(self.words, c.name, self.meant.get(c.name, ()))
             if not at:
                 continue
             i = at[0]
@@ -243,11 +259,18 @@ class Planner:
         where = (" WHERE " + " AND ".join(f.sql for f in fs)) if fs else ""
         when = (" where " + " and ".join(f.desc for f in fs)) if fs else ""
         low = self.low
-        n_m = re.search(r"\b(?:top|bottom|first|last|the)?\s*(\d+|" + "|".join(_N) + r")\b", low)
+        n_m = next(
+            (
+                m
+                for m in re.finditer(r"\b(?:top|bottom|first|last|the)?\s*(\d+|" + "|".join(_N) + r")\b", low)
+                if not (re.fullmatch(r"(19|20)\d\d", m.group(1)) and not m.group(0).strip().startswith("top"))
+            ),
+            None,
+        )  # the first count that is not a year ("in 2019"): "top 3", "the 5 most"
         n = None
-        if n_m and re.search(
-            r"\b(top|bottom|first|last|highest|lowest|most|least|largest|smallest|oldest|youngest|longest|shortest|least|fewest)\b",
-            low,
+        if n_m and any(
+            w in ("top", "bottom", "first", "last") or (superlative(w) and w not in ("more", "less"))
+            for w in self.words
         ):
             raw = n_m.group(1)
             n = _N.get(raw) or (int(raw) if raw.isdigit() else None)
@@ -288,8 +311,8 @@ class Planner:
             )
         # any / all
         asks_any = re.search(r"^\s*(is|are|was|were) there\b|\b(any|anyone|anybody)\b", low)
-        superlative = re.search(r"\bthe (most|least|highest|lowest|\w+est)\b", low)
-        if starts_bool and asks_any and fs and not superlative:
+        ranks = re.search(r"\bthe (most|least|highest|lowest|\w+est)\b", low)
+        if starts_bool and asks_any and fs and not ranks:
             return Plan(
                 f"SELECT EXISTS (SELECT 1 FROM {TABLE}{where})",
                 "any",
@@ -316,19 +339,23 @@ class Planner:
                 f"counts the rows{when}",
                 sorted(fcols),
             )
-        # aggregates of a number column
+        # aggregates of a number column ("the age of the youngest": the lowest age)
+        ranked = self.ranked_by()
         for words, fn, name in (
             (r"average|mean", "AVG", "average"),
             (r"total|sum", "SUM", "total"),
-            (r"maximum|max|highest|largest|oldest|most", "MAX", "highest"),
-            (r"minimum|min|lowest|smallest|youngest|least", "MIN", "lowest"),
+            (r"maximum|max|highest|largest|most", "MAX", "highest"),
+            (r"minimum|min|lowest|smallest|least", "MIN", "lowest"),
         ):
+            by_adjective = ranked is not None and ranked[1] == ("DESC" if fn == "MAX" else "ASC")
             if (
-                re.search(rf"\b({words})\b", low)
+                (re.search(rf"\b({words})\b", low) or (fn in ("MAX", "MIN") and by_adjective))
                 and not n
                 and not re.search(r"\b(which|who|whose)\b|\bof the\b.*\b(with|who)\b", low)
             ):
                 col = self.best(("number",), exclude=fcols)
+                if col is None and by_adjective and ranked is not None and ranked[0].kind == "number":
+                    col = ranked[0]
                 if col is None:
                     continue
                 c = quote(col.name)
@@ -358,21 +385,53 @@ class Planner:
                 )
         return None
 
+    def _adjective(self) -> str | None:
+        """The superlative adjective to place by meaning: 'cheapest', 'most expensive' (see
+        :func:`gridsight.text.adjective_phrase`)."""
+        values = {w for c in self.cols for v in c.distinct for w in split_words(v)}
+        heads = [h for c in self.cols for h in header_words(c.name)]
+        return adjective_phrase(self.words, lambda w: w in values or any(same(w, h) for h in heads))
+
+    def ranked_by(self) -> tuple[Col, str] | None:
+        """The number or date column the question's superlative adjective ranks by, and the order
+        (DESC / ASC), by meaning (:func:`gridsight.text.ranked_by`): 'the cheapest' -> Price, ASC.
+        Ranking columns are left out (every superlative is near 'highest rank'); on a date column
+        the order is time's (the oldest date is the earliest)."""
+        if self._ranked_looked:
+            return self._ranked
+        self._ranked_looked = True
+        word = self._adjective()
+        pool = [c for c in self.cols if c.kind in ("number", "date") and not is_ranking(c.name)]
+        if word is not None and pool:
+            found = ranked_by(word, [c.name for c in pool])
+            if found is not None:
+                col = pool[found[0]]
+                way = (time_direction(word) if col.kind == "date" else None) or found[1]
+                self._ranked = (col, way.upper())
+        return self._ranked
+
     def _direction(self) -> str | None:
         for w in self.words:
-            if w in _DESC:
+            if w in DESCENDING:
                 return "DESC"
-            if w in _ASC:
+            if w in ASCENDING:
                 return "ASC"
+            if superlative(w):
+                ranked = self.ranked_by()
+                return ranked[1] if ranked is not None else (direction_of(w) or "desc").upper()
         return None
 
     def _order_col(self, fcols: set[str]) -> Col | None:
-        """The number column the superlative ranks by (words after it first, then the whole question)."""
+        """The number column the superlative ranks by: named in the words after it, else the column
+        its adjective means ('the cheapest' -> Price), else the one the whole question names."""
         for i, w in enumerate(self.words):
-            if w in _DESC or w in _ASC:
+            if superlative(w):
                 col = self.best(("number", "date"), [w, *self.words[i + 1 : i + 4]], exclude=fcols)
                 if col is not None:
                     return col
+                ranked = self.ranked_by()
+                if ranked is not None and ranked[0].name not in fcols:
+                    return ranked[0]
         return self.best(("number", "date"), exclude=fcols)
 
     def _group(
@@ -433,7 +492,7 @@ class Planner:
 
     def _first_super(self) -> int:
         for i, w in enumerate(self.words):
-            if w in _DESC or w in _ASC or w in ("common", "frequent", "by"):
+            if superlative(w) or w in ("common", "frequent", "by"):
                 return i
         return len(self.words)
 
@@ -448,7 +507,10 @@ class Planner:
         target = self.best(("text", "number", "bool", "date"), words_before, exclude=fcols | {order.name})
         o = quote(order.name)
         asc = direction == "ASC"
-        if set(split_words(order.name)) & _RANK_WORDS:  # a ranking: rank 1 is the top
+        adjective = self._adjective()
+        if order.kind == "date" and adjective is not None and time_direction(adjective):
+            asc = time_direction(adjective) == "asc"  # dates: the earliest / oldest is the smallest
+        if is_ranking(order.name):  # a ranking: rank 1 is the top
             if re.search(r"\b(top|best|first|highest|leading)\b", self.low):
                 asc = True
             elif re.search(r"\b(bottom|worst|last|lowest)\b", self.low):

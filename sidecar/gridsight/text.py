@@ -1,0 +1,355 @@
+"""The package's one reading of words: tokenizer, stemmer, stop words, and closeness in meaning.
+
+Every rule tier (formula shapes, the SQL planner, table picking) reads requests and headers through
+these functions, so a header word and a question word are compared the same way everywhere:
+
+- :func:`words` -- lowercase words; ``finalScore`` and ``net_amount`` split into their words, an
+  apostrophe ends a word ("what's" -> what, s).
+- :func:`stem` -- a light suffix stemmer (plurals, -ed, -ing) that keeps short words whole.
+- :func:`same` -- two words name the same thing: equal stems, a near prefix ("favorit" /
+  "favorite") or a word inside a compound header ("order" in "reorder").
+- :data:`STOP_WORDS` -- function words; :data:`REQUEST_WORDS` and :data:`TABLE_WORDS` -- how a
+  request asks and what it calls the table ("list", "rows"); :data:`OPERATION_WORDS` -- what to
+  compute (count, total, highest...); :data:`FILLER` -- all words that never tell a column apart.
+- :func:`superlative` / :func:`adjective_phrase` -- superlatives by form ('cheapest', 'most
+  expensive'); :data:`DESCENDING` / :data:`ASCENDING` -- the generic direction words only.
+- meaning, from the shipped sentence embedder (MiniLM, cached per text): :func:`similarities`,
+  :func:`closest`; :func:`meaning_map` -- synonyms ('gender' -> a column headed 'Sex');
+  :func:`ranked_by` -- the numeric column and end a superlative means ('the cheapest' -> the lowest
+  Unit Price); :func:`direction_of`; :func:`time_direction` for date columns. Every choice by
+  meaning needs a clear margin over the runner-up, else nothing is chosen.
+
+Nothing here knows any dataset: no header names, no domain adjectives.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+_WORD = re.compile(r"[a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+#: Function words: articles, prepositions, pronouns, auxiliaries, question words. They never name a
+#: column, a row label or a value. (Words such as 'other', 'per', 'only' are not here: row labels
+#: like 'Other revenue' and 'Cost per unit' need them.)
+STOP_WORDS = frozenset(
+    """
+    a an the of in on for to by with from and or is are was were be been being am do does did done
+    have has had having what which who whom whose how many much there any that this these those its
+    it as at into among all each every me could would should can will might must their his her they
+    them than then your you our we i my he she him also whether s t d ll re ve
+    """.split()
+)
+
+#: Words a request uses to ask ("show me", "list", "give the value of"), not to name anything.
+REQUEST_WORDS = frozenset("show tell give please find get return list value values".split())
+
+#: Words a request uses about the table and its rows ("how many rows / records / people").
+TABLE_WORDS = frozenset(
+    """
+    dataset data table sheet number numbers count counts row rows record records entry entries
+    people person present
+    """.split()
+)
+
+#: Words that say what to compute -- counting, aggregates, ranking, superlative direction -- and so
+#: never tell which column is meant ("the highest X": X names it, 'highest' does not).
+OPERATION_WORDS = frozenset(
+    """
+    total sum average mean median maximum minimum max min highest lowest largest smallest biggest
+    greatest most least fewest top bottom unique distinct different more less fewer common frequent
+    """.split()
+)
+
+#: Words that negate what follows ("not refunded", "didn't ship", "without any X").
+NEGATION_WORDS = frozenset(
+    "not non no none never nor without didn didnt doesn doesnt don dont isn isnt wasn wasnt aren arent "
+    "weren werent hasn hasnt haven havent".split()
+)
+
+#: Words a header adds to the thing it labels: 'client_name' is the client, 'Name' the row's name.
+LABEL_WORDS = frozenset({"name", "names"})
+
+#: Generic direction words: which end of a column "the highest X" or "the 3 least X" asks for.
+#: Adjectives of one domain ("cheapest", "tallest") are not listed: :func:`superlative` knows them by
+#: their form and :func:`ranked_by` / :func:`direction_of` place them by meaning.
+DESCENDING = frozenset("highest most largest biggest greatest maximum max top best more".split())
+ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less".split())
+
+#: Header words of a ranking column, where 1 is the top: "top" there means the smallest numbers.
+RANK_WORDS = frozenset("rank ranking position place placing standing".split())
+
+#: On a date column a superlative is about time, which runs one way whatever the domain: the
+#: earliest / oldest date is the smallest one, the latest / newest / youngest the largest.
+EARLIER = frozenset("earliest oldest first".split())
+LATER = frozenset("latest newest last youngest recent".split())
+
+#: Words ending in -est that are no superlative (English nouns, verbs and names).
+_NOT_SUPERLATIVE = frozenset(
+    """
+    interest forest honest modest request digest harvest contest protest suggest invest arrest priest
+    guest chest nest rest test quest best zest pest vest jest lest crest manifest conquest earnest
+    inquest behest tempest unrest bequest attest detest infest ingest congest divest
+    west midwest northwest southwest everest budapest bucharest
+    """.split()
+)
+
+#: Words that never name a column in a request: stop, request and table words.
+NOT_NAMES = STOP_WORDS | REQUEST_WORDS | TABLE_WORDS
+
+#: Every word that tells no column apart: the above, and operation, negation and label words (a header
+#: made only of them, such as 'Name', is still named by them: see :func:`header_words`).
+FILLER = NOT_NAMES | OPERATION_WORDS | NEGATION_WORDS | LABEL_WORDS
+
+
+def words(text: object, camel: bool = True) -> list[str]:
+    """Lowercase words of a request or header: 'finalScore' -> final, score; 'net_amount' -> net,
+    amount; "what's" -> what, s. ``camel=False`` keeps 'SouthWest' one word, for running text whose
+    capitals are not word breaks (row labels, titles, the question matched against them)."""
+    raw = _CAMEL.sub(" ", str(text)) if camel else str(text)
+    return _WORD.findall(raw.replace("_", " ").lower())
+
+
+def stem(word: str) -> str:
+    """A light stem: plurals, -ed and -ing; short words and -ss/-us/-is endings stay whole
+    ('class', 'status', 'analysis'). 'deliveries' -> delivery, 'delivered' -> deliver (see :func:`same`)."""
+    w = word.lower()
+    if len(w) <= 3 or w.endswith(("ss", "us", "is")):
+        return w
+    if w.endswith(("ies", "ied")) and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("sses", "xes", "zes", "ches", "shes")):
+        return w[:-2]
+    if w.endswith("s"):
+        return w[:-1]
+    for suffix in ("ing", "ed"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
+            return w[: -len(suffix)]
+    return w
+
+
+def singular(word: str) -> str:
+    """The word without a plural ending, still a word ('genders' -> gender, 'cities' -> city,
+    'boxes' -> box); :func:`stem` goes further ('favorited' -> favorit) and is for matching letters,
+    this is for showing a word to the embedder."""
+    w = word.lower()
+    if len(w) <= 3 or w.endswith(("ss", "us", "is")) or not w.endswith("s"):
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("sses", "xes", "zes", "ches", "shes")):
+        return w[:-2]
+    return w[:-1]
+
+
+def same(a: str, b: str) -> bool:
+    """Two words name the same thing: equal stems, one a near prefix of the other ('deliver' /
+    'delivery', 'favorit' / 'favorite'), or a long word inside a short compound ('order' in 'reorder')."""
+    if a == b:
+        return True
+    a, b = stem(a), stem(b)
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) < 5:
+        return False
+    if long_.startswith(short):
+        return len(long_) - len(short) <= 2
+    return short in long_ and len(long_) <= len(short) + 3
+
+
+def content_words(text: object) -> list[str]:
+    """Words that could name something: without stop, request and table words."""
+    return [w for w in words(text) if w not in NOT_NAMES]
+
+
+def header_words(header: object) -> list[str]:
+    """What a header names: its words without :data:`FILLER`; a header made only of such words
+    ('Total', 'Number') keeps them, as it has nothing else to be named by."""
+    ws = words(header)
+    return [w for w in ws if w not in FILLER] or [w for w in ws if w not in NOT_NAMES] or ws
+
+
+def is_ranking(header: object) -> bool:
+    """A ranking column by its header ('Rank', 'Final position'): rank 1 is the top."""
+    return any(singular(w) in RANK_WORDS for w in words(header))
+
+
+def superlative(word: str) -> bool:
+    """A superlative: a generic direction word, or an English -est form ('cheapest', 'newest')."""
+    if word in DESCENDING or word in ASCENDING:
+        return True
+    return len(word) >= 6 and word.endswith("est") and word not in _NOT_SUPERLATIVE
+
+
+def adjective_phrase(request_words: Sequence[str], names_something: Callable[[str], bool]) -> str | None:
+    """The first superlative adjective of a request, to be placed by meaning (:func:`ranked_by`):
+    an -est word that is no generic direction word ('cheapest'), or 'most' / 'least' before a word
+    that is no filler, number or plural and for which ``names_something`` (a header or a cell
+    value, by its letters) is false ('most expensive'); None when there is none."""
+    for i, w in enumerate(request_words):
+        if superlative(w) and w not in DESCENDING and w not in ASCENDING:
+            return w
+        if w in ("most", "least") and i + 1 < len(request_words):
+            nxt = request_words[i + 1]
+            if (
+                nxt not in FILLER
+                and not nxt.isdigit()
+                and not nxt.endswith("s")
+                and len(nxt) > 3
+                and not names_something(nxt)
+            ):
+                return f"{w} {nxt}"
+    return None
+
+
+# --- meaning (the shipped MiniLM embedder) ------------------------------------------------------
+
+_VECTORS: OrderedDict[str, np.ndarray] = OrderedDict()
+_VECTORS_LOCK = threading.Lock()
+_EMBEDDER: list[Any] = []  # [embedder or None] once looked up
+
+
+def _embedder() -> Any:
+    if not _EMBEDDER:
+        try:
+            from gridsight.llm.embeddings import shared_embedder
+
+            _EMBEDDER.append(shared_embedder())
+        except Exception:  # no embedding model installed: lexical matching alone
+            _EMBEDDER.append(None)
+    return _EMBEDDER[0]
+
+
+def vectors(texts: Sequence[str]) -> np.ndarray | None:
+    """Unit vectors of ``texts`` (cached; the last 4,096 texts), or None without the embedder."""
+    emb = _embedder()
+    if emb is None:
+        return None
+    with _VECTORS_LOCK:
+        missing = list(dict.fromkeys(t for t in texts if t not in _VECTORS))
+    if missing:
+        try:
+            found = emb.embed(missing)
+        except Exception:
+            return None
+        with _VECTORS_LOCK:
+            for t, v in zip(missing, found, strict=True):
+                _VECTORS[t] = v
+            while len(_VECTORS) > 4096:
+                _VECTORS.popitem(last=False)
+    with _VECTORS_LOCK:
+        got = [_VECTORS.get(t) for t in texts]
+    if any(v is None for v in got):  # evicted meanwhile by another thread: embed directly
+        try:
+            return np.asarray(emb.embed(list(texts)))
+        except Exception:
+            return None
+    return np.stack(got) if got else np.zeros((0, 384), dtype=np.float32)
+
+
+def similarities(phrase: str, texts: Sequence[str]) -> list[float]:
+    """Cosine similarity of ``phrase`` to each text (all zero without the embedder)."""
+    if not texts:
+        return []
+    vs = vectors([phrase, *texts])
+    if vs is None:
+        return [0.0] * len(texts)
+    return [float(x) for x in vs[1:] @ vs[0]]
+
+
+def closest(phrase: str, texts: Sequence[str], margin: float = 0.05, floor: float = 0.0) -> int | None:
+    """The text closest in meaning to ``phrase`` when it beats the runner-up by ``margin`` and
+    reaches ``floor`` (cosine); None when none stands out or the embedder is not installed."""
+    if not texts:
+        return None
+    sims = similarities(phrase, texts)
+    if not any(sims):
+        return None
+    order = sorted(range(len(sims)), key=lambda i: -sims[i])
+    if sims[order[0]] < floor:
+        return None
+    if len(order) > 1 and sims[order[0]] - sims[order[1]] < margin:
+        return None
+    return order[0]
+
+
+def header_text(header: str) -> str:
+    """How a header is shown to the embedder: the words that name it ('Mean Weight (Kg)' -> 'weight
+    kg', 'finalScore' -> 'final score'), without the filler that would pull every header alike."""
+    return " ".join(header_words(header)) or str(header)
+
+
+def meaning_map(
+    request_words: Sequence[str], headers: Sequence[str], floor: float = 0.55, margin: float = 0.1
+) -> dict[str, int]:
+    """Synonyms by meaning: for each word of a request that could name a column (no :data:`FILLER`,
+    no number, three letters or more) but names no header by its letters, the header MiniLM puts
+    clearly closest to it -- 'gender' -> 'Sex', 'wage' -> 'Salary', 'older' -> 'Age' -- as
+    {word: header index}. A word maps only when the closest header reaches ``floor`` (cosine) and
+    beats the runner-up by ``margin``; without the embedder the map is empty."""
+    heads = [header_words(h) for h in headers]
+    out: dict[str, int] = {}
+    if len(headers) < 1 or not available():
+        return out
+    texts = [header_text(h) for h in headers]
+    for w in dict.fromkeys(request_words):
+        if w in FILLER or len(w) < 3 or w.isdigit() or any(same(w, h) for hw in heads for h in hw):
+            continue
+        i = closest(singular(w), texts, margin=margin, floor=floor)
+        if i is not None:
+            out[w] = i
+    return out
+
+
+def ranked_by(
+    adjective: str, headers: Sequence[str], floor: float = 0.5, margin: float = 0.05
+) -> tuple[int, str] | None:
+    """Which of ``headers`` (numeric columns) a superlative ranks by, and which end: ``(index,
+    'desc' | 'asc')``, or None. 'the cheapest' is compared in meaning with 'highest <header>' and
+    'lowest <header>' for every header; the header of the closest phrase wins when it reaches
+    ``floor`` and beats every other header by ``margin``, and the end is the closer of its two
+    phrases (the cheapest: the lowest Price)."""
+    if not headers or not available():
+        return None
+    texts = [header_text(h) for h in headers]
+    phrases = [f"highest {t}" for t in texts] + [f"lowest {t}" for t in texts]
+    sims = similarities(f"the {adjective}", phrases)
+    n = len(texts)
+    best = [max(sims[i], sims[n + i]) for i in range(n)]
+    order = sorted(range(n), key=lambda i: -best[i])
+    top = order[0]
+    if best[top] < floor or (n > 1 and best[top] - best[order[1]] < margin):
+        return None
+    return top, ("desc" if sims[top] >= sims[n + top] else "asc")
+
+
+def direction_of(word: str) -> str | None:
+    """'desc' or 'asc' for a superlative when no column is known: the generic lists first, else its
+    meaning compared with 'the highest' / 'the lowest' (None without a clear margin)."""
+    if word in DESCENDING:
+        return "desc"
+    if word in ASCENDING:
+        return "asc"
+    i = closest(f"the {word}", ["the highest", "the lowest"], margin=0.03)
+    return None if i is None else ("desc", "asc")[i]
+
+
+def time_direction(word: str) -> str | None:
+    """On a date column: 'asc' for earliest / oldest / first, 'desc' for latest / newest / youngest."""
+    if word in EARLIER:
+        return "asc"
+    if word in LATER:
+        return "desc"
+    return None
+
+
+def available() -> bool:
+    """Whether closeness in meaning can be measured (the embedding model is installed)."""
+    return _embedder() is not None

@@ -1,0 +1,232 @@
+"""gridsight.text: the package's one tokenizer, stemmer and stop-word list, and closeness in meaning
+(MiniLM) -- synonyms and superlatives placed by the embedder, never by hand lists. Headers here are
+made up for the tests (none comes from a benchmark corpus)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridsight import text
+from gridsight.text import (
+    FILLER,
+    STOP_WORDS,
+    adjective_phrase,
+    content_words,
+    header_words,
+    meaning_map,
+    ranked_by,
+    same,
+    singular,
+    stem,
+    superlative,
+    time_direction,
+    words,
+)
+
+needs_embedder = pytest.mark.skipif(not text.available(), reason="the MiniLM embedding model is missing")
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("finalScore", ["final", "score"]),
+        ("net_amount", ["net", "amount"]),
+        ("What's the TOTAL?", ["what", "s", "the", "total"]),
+        ("Q1 2024 sales", ["q1", "2024", "sales"]),
+        ("  ", []),
+        (12.5, ["12", "5"]),
+    ],
+)
+def test_words(raw: object, expected: list[str]) -> None:
+    assert words(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("survivors", "survivor"),
+        ("survived", "surviv"),
+        ("cities", "city"),
+        ("classes", "class"),
+        ("class", "class"),
+        ("status", "status"),
+        ("boxes", "box"),
+        ("fares", "fare"),
+        ("ranked", "rank"),
+        ("rating", "rating"),  # a three-letter stem stays whole
+        ("speed", "speed"),
+        ("age", "age"),
+    ],
+)
+def test_stem(word: str, expected: str) -> None:
+    assert stem(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("survivors", "survived", True),
+        ("favorited", "favorites", True),
+        ("class", "pclass", True),  # a long word inside a short compound header
+        ("prices", "price", True),
+        ("height", "weight", False),
+        ("age", "agent", False),  # short words must match whole
+        ("price", "priceless", False),  # a near prefix is at most two letters short
+    ],
+)
+def test_same(a: str, b: str, expected: bool) -> None:
+    assert same(a, b) is expected
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("genders", "gender"), ("cities", "city"), ("boxes", "box"), ("class", "class"), ("status", "status")],
+)
+def test_singular(word: str, expected: str) -> None:
+    assert singular(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("highest", True),
+        ("most", True),
+        ("cheapest", True),
+        ("newest", True),
+        ("interest", False),
+        ("honest", False),
+        ("forest", False),
+        ("southwest", False),  # a compass word in a name ('Southwest Airlines'), not 'the most south'
+        ("latest", True),
+        ("test", False),
+        ("price", False),
+    ],
+)
+def test_superlative(word: str, expected: bool) -> None:
+    assert superlative(word) is expected
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("Total", ["total"]),  # made only of filler: keeps it
+        ("Total Sales", ["sales"]),
+        ("Number of open tickets", ["open", "tickets"]),
+        ("client_name", ["client"]),
+        ("Name", ["name"]),
+        ("What is your favourite fruit?", ["favourite", "fruit"]),
+    ],
+)
+def test_header_words(header: str, expected: list[str]) -> None:
+    assert header_words(header) == expected
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("Mean Weight (Kg)", "weight kg"),
+        ("finalScore", "final score"),
+        ("What is your eye colour?", "eye colour"),
+    ],
+)
+def test_header_text(header: str, expected: str) -> None:
+    assert text.header_text(header) == expected
+
+
+def test_words_can_keep_capitals_inside_a_word() -> None:
+    assert words("Flights of SouthWest", camel=False) == ["flights", "of", "southwest"]
+    assert words("Flights of SouthWest") == ["flights", "of", "south", "west"]
+
+
+def test_stop_words_and_filler() -> None:
+    assert content_words("How many orders were shipped late?") == ["orders", "shipped", "late"]
+    # cell values that look like function words stay readable: the country code US, the month May;
+    # row labels keep the words that tell them apart ('Other revenue', 'Cost per unit')
+    assert {"us", "may", "name", "other", "per", "only"}.isdisjoint(text.NOT_NAMES)
+    assert {"the", "of", "which"} <= STOP_WORDS and {"list", "rows"}.isdisjoint(STOP_WORDS)
+    assert {"name", "highest", "average", "not", "the"} <= FILLER
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [("Rank", True), ("Final position", True), ("rankings", True), ("Ranked by", False)],
+)
+def test_is_ranking(header: str, expected: bool) -> None:
+    assert text.is_ranking(header) is expected
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("earliest", "asc"), ("oldest", "asc"), ("newest", "desc"), ("youngest", "desc"), ("cheapest", None)],
+)
+def test_time_direction(word: str, expected: str | None) -> None:
+    assert time_direction(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "named", "expected"),
+    [
+        ("Which item is the cheapest?", set(), "cheapest"),
+        ("List the most expensive item", set(), "most expensive"),
+        ("What is the highest price?", set(), None),  # generic direction word
+        ("What is the most common colour?", set(), None),  # 'common' is an operation word
+        ("Who has the most orders?", set(), None),  # a plural: a count of things
+        ("Which desk has the most drawers?", set(), None),
+        ("Which item has the most stock?", {"stock"}, None),  # names a column: not an adjective
+    ],
+)
+def test_adjective_phrase(question: str, named: set[str], expected: str | None) -> None:
+    assert adjective_phrase(words(question), lambda w: w in named) == expected
+
+
+SHOP = ["Item", "Supplier", "Unit Price", "Weight Kg", "Height Cm", "Rating"]
+
+
+@needs_embedder
+@pytest.mark.parametrize(
+    ("question", "headers", "expected"),
+    [
+        ("What is the average cost?", SHOP, {"cost": "Unit Price"}),
+        ("How many vendors are there?", SHOP, {"vendors": "Supplier"}),
+        ("Who earns the highest wage?", ["Employee", "Salary", "Office"], {"wage": "Salary"}),
+        # a word that names a header by its letters is not mapped again
+        ("What is the highest unit price?", SHOP, {}),
+        # nothing close enough: no guess
+        ("How many zebras are there?", SHOP, {}),
+    ],
+)
+def test_meaning_map(question: str, headers: list[str], expected: dict[str, str]) -> None:
+    found = meaning_map(words(question), headers)
+    assert {w: headers[i] for w, i in found.items()} == expected
+
+
+NUMERIC = ["Unit Price", "Weight Kg", "Height Cm"]
+
+
+@needs_embedder
+@pytest.mark.parametrize(
+    ("adjective", "headers", "expected"),
+    [
+        ("cheapest", NUMERIC, ("Unit Price", "asc")),
+        ("most expensive", NUMERIC, ("Unit Price", "desc")),
+        ("least expensive", NUMERIC, ("Unit Price", "asc")),
+        ("tallest", NUMERIC, ("Height Cm", "desc")),
+        ("heaviest", NUMERIC, ("Weight Kg", "desc")),
+        ("fastest", ["Model Year", "Top Speed Kmh", "Price Usd"], ("Top Speed Kmh", "desc")),
+        ("slowest", ["Model Year", "Top Speed Kmh", "Price Usd"], ("Top Speed Kmh", "asc")),
+        # no column means it: no guess
+        ("fastest", NUMERIC, None),
+    ],
+)
+def test_ranked_by(adjective: str, headers: list[str], expected: tuple[str, str] | None) -> None:
+    found = ranked_by(adjective, headers)
+    assert (None if found is None else (headers[found[0]], found[1])) == expected
+
+
+def test_without_the_embedder_nothing_is_placed_by_meaning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(text, "_EMBEDDER", [None])
+    assert not text.available()
+    assert meaning_map(["cost"], SHOP) == {}
+    assert ranked_by("cheapest", NUMERIC) is None
+    assert text.closest("cost", SHOP) is None
+    assert text.similarities("cost", SHOP) == [0.0] * len(SHOP)
