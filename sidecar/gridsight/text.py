@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+")  # letters of any script: "Pokémon", "Zürich" stay whole
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 #: Function words: articles, prepositions, pronouns, auxiliaries, question words. They never name a

@@ -17,6 +17,7 @@ from typing import Any
 
 from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
+from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, words
 
 #: String values offered per column (those the question names best first).
 LITERALS_PER_COLUMN = 8
@@ -25,17 +26,12 @@ SCAN_MAX = 50_000
 #: Characters of one literal value in the grammar and the prompt.
 LITERAL_MAX = 80
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-# Grammar words shared by the question side: far too common to ground a value by themselves.
-_COMMON = frozenset(
-    "a an the of in on at to for by with from and or not is are was were be been has have had do does did "
-    "what which who whom whose how many much there than that this these those it its as all any each "
-    "me my show tell give list name find number count total".split()
-)
+#: Words that ask or point rather than name a value: they never ground one by themselves.
+_COMMON = STOP_WORDS | REQUEST_WORDS | TABLE_WORDS | frozenset("name total".split())
 
 
 def _tokens(text: str) -> list[str]:
-    return [w.casefold() for w in _WORD.findall(str(text))]
+    return words(text, camel=False)
 
 
 def _near(a: str, b: str) -> bool:
