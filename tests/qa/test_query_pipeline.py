@@ -60,6 +60,8 @@ def _relation() -> Any:
         ("List the three largest orders.", "list"),
         ("What are the cities with more than two orders?", "list"),
         ("Which city ordered the most units?", None),
+        ("What is the highest price?", "number"),
+        ("What is the most common city?", None),
     ],
 )
 def test_expected_type(question: str, expected: str | None) -> None:

@@ -45,9 +45,11 @@ def expected_type(question: str) -> str | None:
     if re.search(r"\b(what|which|who) are the\b", low) or re.search(r"\bwhat are\b", low):
         return "list"
     if re.match(r"^(how many|how much)\b", low) or re.match(
-        r"^what (is|was|were) the (average|mean|median|sum|total|number|count|difference|ratio)\b", low
+        r"^what (is|was|were) the (average|mean|median|sum|total|number|count|difference|ratio|highest|lowest"
+        r"|largest|smallest|maximum|minimum|max|min|biggest|greatest)\b",
+        low,
     ):
-        return "number"
+        return "number"  # "the highest <amount>" is the amount; "which/who has the highest" asks for a name
     return None
 
 
