@@ -159,7 +159,9 @@ def _show(v: Any) -> str:
     return str(v)
 
 
-def describe_column(col: RelColumn, literals: list[str] | None) -> str:
+def describe_column(col: RelColumn) -> str:
+    """One schema line. It does not depend on the question, so a table's whole schema stays in the
+    model's KV cache from one question to the next; what the question names comes after it."""
     head = f'"{col.name}" {col.kind}'
     if col.unit:
         head += f" ({col.unit})"
@@ -175,13 +177,12 @@ def describe_column(col: RelColumn, literals: list[str] | None) -> str:
         return head
     if col.distinct <= CATEGORY_MAX:
         return f"{head}, values {', '.join(_show(v) for v in col.samples)}"
-    shown = list(dict.fromkeys([*(literals or [])[:3], *col.samples]))[:4]
-    return f"{head}, {col.distinct} distinct, e.g. {', '.join(_show(v) for v in shown)}"
+    return f"{head}, {col.distinct} distinct, e.g. {', '.join(_show(v) for v in col.samples[:3])}"
 
 
 def schema_text(rel: Relation, literals: dict[str, list[str]]) -> str:
     lines = [f"Table data, {len(rel.rows)} rows. Columns:"]
-    lines += [describe_column(c, literals.get(c.name)) for c in rel.columns]
+    lines += [describe_column(c) for c in rel.columns]
     named = [
         f'"{c.name}" = {_show(v)}'
         for c in rel.columns
