@@ -281,3 +281,39 @@ def test_ranked_groups_leave_out_empty_cells(sql: str, tidy: str) -> None:
     from gridsight.qa._pipeline import without_empty_group
 
     assert without_empty_group(sql) == tidy
+
+
+@pytest.mark.parametrize(
+    ("sql", "question", "oriented"),
+    [
+        (
+            'SELECT "Product" FROM data ORDER BY "Price" ASC LIMIT 2',
+            "What are the 2 highest priced products?",
+            'SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 2',
+        ),
+        (
+            'SELECT "Product" FROM data ORDER BY "Price" LIMIT 1',
+            "Which product has the top price?",
+            'SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1',
+        ),
+        (
+            'SELECT "City" FROM data GROUP BY "City" ORDER BY SUM("Units") DESC LIMIT 1',
+            "Which city ordered the least units?",
+            'SELECT "City" FROM data GROUP BY "City" ORDER BY SUM("Units") ASC LIMIT 1',
+        ),
+        (
+            'SELECT "Product" FROM data ORDER BY "Price" ASC LIMIT 1',
+            "Which product is the cheapest?",
+            'SELECT "Product" FROM data ORDER BY "Price" ASC LIMIT 1',
+        ),
+        (
+            'SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1',
+            "Which is the most expensive of the least sold?",
+            'SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1',
+        ),
+    ],
+)
+def test_orient_follows_the_questions_direction_word(sql: str, question: str, oriented: str) -> None:
+    from gridsight.qa._pipeline import orient
+
+    assert orient(sql, question) == oriented

@@ -224,6 +224,37 @@ def without_empty_group(sql: str) -> str:
     return f"SELECT {col} FROM data{where} GROUP BY {col}{m.group('rest')}"
 
 
+_ORDER = re.compile(r" ORDER BY (?P<key>.+?)(?P<dir> ASC| DESC)?(?P<rest>(, .+?)?( LIMIT \d+)?)$")
+
+
+def orient(sql: str, question: str) -> str:
+    """The top-level ORDER BY turned the way the question's one generic direction word points
+    ('highest', 'top', 'most' descending; 'lowest', 'bottom', 'least' ascending): the small model
+    often writes the ranking the right way round on the wrong column end."""
+    from gridsight.text import ASCENDING, DESCENDING, words
+
+    said = set(words(question, camel=False))
+    down, up = bool(said & DESCENDING), bool(said & ASCENDING)
+    if down == up:
+        return sql
+    parts = _top_level(sql, " ORDER BY ")
+    if len(parts) != 2:
+        return sql
+    m = _ORDER.match(" ORDER BY " + parts[1])
+    if m is None or "(SELECT" in m.group("key"):
+        return sql
+    want = " DESC" if down else " ASC"
+    if (m.group("dir") or " ASC") == want:
+        return sql
+    return f"{parts[0]} ORDER BY {m.group('key')}{want}{m.group('rest')}"
+
+
+def tidy(sql: str, rel: Relation, question: str) -> str:
+    """The model's query with its ungrounded conditions pruned, its ranking oriented by the
+    question, and ranked groups without the empty one."""
+    return orient(prune(sql, rel, question), question)
+
+
 def prune(sql: str, rel: Relation, question: str) -> str:
     """``sql`` without the top-level AND conditions whose values the question never names (small
     models copy sample values from the schema into conditions nobody asked for)."""
@@ -267,16 +298,16 @@ def model_attempts(rel: Relation, question: str, model: Any, *, samples: int = 0
     if sql is None:
         out.append(Attempt("model", error="the model wrote no complete query"))
     else:
-        first = run_attempt(rel, "model", prune(sql, rel, question), expected)
+        first = run_attempt(rel, "model", tidy(sql, rel, question), expected)
         out.append(first)
         if first.error is not None and first.error.startswith("the query failed"):
             fixed = _ask_model(model, repair_messages(chat, sql, first.error), grammar, 0.0, 0)
             if fixed is not None and fixed != sql:
-                out.append(run_attempt(rel, "model repaired", prune(fixed, rel, question), expected))
+                out.append(run_attempt(rel, "model repaired", tidy(fixed, rel, question), expected))
     for i in range(samples):
         sql = _ask_model(model, chat, grammar, SAMPLE_TEMPERATURE, i + 1)
         if sql is not None:
-            out.append(run_attempt(rel, f"model sample {i + 1}", prune(sql, rel, question), expected))
+            out.append(run_attempt(rel, f"model sample {i + 1}", tidy(sql, rel, question), expected))
     return out
 
 
