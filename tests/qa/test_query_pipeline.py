@@ -317,3 +317,11 @@ def test_orient_follows_the_questions_direction_word(sql: str, question: str, or
     from gridsight.qa._pipeline import orient
 
     assert orient(sql, question) == oriented
+
+
+def test_row_order_is_offered_only_when_the_question_asks_where_a_row_stands() -> None:
+    from gridsight.qa._sqlgen import offered
+
+    rel = _relation()
+    assert "Row number" not in [c.name for c in offered(rel, "What are the top 2 prices?").columns]
+    assert "Row number" in [c.name for c in offered(rel, "Which city is listed after Bergen?").columns]

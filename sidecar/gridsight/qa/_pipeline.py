@@ -23,7 +23,7 @@ from typing import Any
 from gridsight.errors import GridSightError
 from gridsight.qa._relational import Relation
 from gridsight.qa._sql import QueryRefused, run_query
-from gridsight.qa._sqlgen import grounded_values, messages, repair_messages, sql_grammar
+from gridsight.qa._sqlgen import grounded_values, messages, offered, repair_messages, sql_grammar
 
 #: Tokens a query may take (a query longer than this is cut off and dropped).
 MAX_QUERY_TOKENS = 120
@@ -290,6 +290,7 @@ def _ask_model(
 def model_attempts(rel: Relation, question: str, model: Any, *, samples: int = 0) -> list[Attempt]:
     """The model's greedy query (repaired once if it fails to run) and ``samples`` sampled ones."""
     expected = expected_type(question)
+    rel = offered(rel, question)
     literals = grounded_values(rel, question)
     grammar = sql_grammar(rel, literals).grammar
     chat = messages(rel, question, literals)

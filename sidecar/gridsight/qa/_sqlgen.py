@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gridsight.llm.grammars import Grammar
@@ -80,6 +80,24 @@ def match_score(value: str, question_words: Sequence[str], question: str) -> flo
 def question_words(question: str) -> list[str]:
     """The question's words that can ground a value (not grammar words)."""
     return [w for w in _tokens(question) if w not in _COMMON]
+
+
+#: Words that ask where a row stands in the table: only then is the row-order column offered (on
+#: DataBench-style questions the small model otherwise ranked "the top 5" by row number).
+_PLACE_WORDS = frozenset(
+    "first last next previous before after above below listed preceding following prior position chart".split()
+)
+
+
+def offered(rel: Relation, question: str) -> Relation:
+    """``rel`` as the model sees it for ``question``: the row-order column only when the question
+    asks where a row stands."""
+    if _PLACE_WORDS & set(_tokens(question)):
+        return rel
+    keep = [i for i, c in enumerate(rel.columns) if c.role != "position"]
+    if len(keep) == len(rel.columns):
+        return rel
+    return replace(rel, columns=[rel.columns[i] for i in keep], values=[rel.values[i] for i in keep])
 
 
 def grounded_values(rel: Relation, question: str) -> dict[str, list[str]]:
