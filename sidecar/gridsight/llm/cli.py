@@ -1,4 +1,4 @@
-"""`gridsight model status|use|prepare`: which model GridSight runs, and choosing another GGUF."""
+"""`gridsight model status|use|prepare`: which model GridSight runs, choosing a known model or a GGUF."""
 
 from __future__ import annotations
 
@@ -11,7 +11,15 @@ from typing import Any
 import click
 
 from gridsight.llm._gguf import template_label
-from gridsight.llm._locate import DEFAULT_MODEL, check_model_file, ensure_default_model, locate_model
+from gridsight.llm._locate import (
+    DEFAULT_MODEL,
+    KNOWN_MODELS,
+    check_model_file,
+    ensure_model,
+    known_model,
+    locate_model,
+    model_state,
+)
 from gridsight.llm._paths import MODEL_ENV, settings_path, write_setting
 
 SPEED_PROMPT = "Count from 1 to 30, separated by spaces."
@@ -31,7 +39,8 @@ def speed_test(runtime: Any) -> dict[str, float]:
 
 
 def model_status(speed: bool = True) -> dict[str, Any]:
-    """Everything `model status` reports, as plain data (assembles/verifies the default model if needed)."""
+    """Everything `model status` reports, as plain data (assembles/verifies the chosen known model if
+    needed; the other known models are only looked up, never assembled)."""
     from gridsight.llm.embeddings import MODEL_NAME, locate_embedding_files
 
     model = locate_model()
@@ -47,7 +56,9 @@ def model_status(speed: bool = True) -> dict[str, Any]:
         "context_length": info.context_length,
         "chat_template": template_label(info.chat_template, model.chat_format),
         "sha256": model.verified_sha256,
-        "licence": DEFAULT_MODEL.licence if model.source == "default" else None,
+        "known": model.known,
+        "licence": KNOWN_MODELS[model.known].licence if model.known else None,
+        "known_models": [model_state(m) for m in KNOWN_MODELS.values()],
     }
     try:
         emb_path, _, emb_source = locate_embedding_files()
@@ -73,6 +84,8 @@ def format_status(doc: dict[str, Any]) -> str:
     where = {"default": "default model", "env": f"from ${MODEL_ENV}", "settings": "from settings"}[
         doc["source"]
     ]
+    if doc.get("known") and doc["source"] != "default":
+        where = f"{doc['known']}, {where}"
     lines = [
         ("model", f"{doc['name']} ({where})"),
         ("file", doc["path"]),
@@ -92,6 +105,9 @@ def format_status(doc: dict[str, Any]) -> str:
         lines.append(("licence", doc["licence"]))
     emb = doc["embeddings"]
     lines.append(("embeddings", f"{emb['name']}, 384 dims" if emb["ok"] else f"unavailable: {emb['error']}"))
+    for i, known in enumerate(doc.get("known_models", ())):
+        in_use = known["name"] == doc.get("known")
+        lines.append(("known models" if i == 0 else "", format_known(known, in_use)))
     if "speed" in doc:
         sp = doc["speed"]
         lines.append(
@@ -103,6 +119,16 @@ def format_status(doc: dict[str, Any]) -> str:
         )
     width = max(len(k) for k, _ in lines)
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in lines)
+
+
+def format_known(state: dict[str, Any], in_use: bool = False) -> str:
+    """One known model's line: its names, size, and whether it is installed, assembled, in use."""
+    names = ", ".join(state["aliases"])
+    head = f"{state['name']} ({names}), {state['size_bytes'] / 1e9:.2f} GB: "
+    if state["installed"]:
+        head += "assembled" if state["assembled"] else "installed, joined on first use"
+        return head + (", in use" if in_use else "")
+    return head + f"not installed ({state['install']})"
 
 
 @click.group(name="model")
@@ -122,19 +148,42 @@ def status(no_speed: bool, fmt: str) -> None:
         click.echo(format_status(doc))
 
 
+def _assemble(name: str) -> Path:
+    """Assemble (or find in place) a known model, saying what happened; a clear error if not installed."""
+    model = known_model(name)
+    assert model is not None
+    started = time.perf_counter()
+    result = ensure_model(model)
+    verb = "assembled" if result.assembled else "already in place"
+    click.echo(f"{result.path}: {verb}, sha256 verified ({time.perf_counter() - started:.1f} s)")
+    return result.path
+
+
 @command.command("use")
-@click.argument("path", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("model", metavar="NAME|PATH", required=False)
 @click.option("--default", "use_default", is_flag=True, help="Go back to the built-in default model.")
-def use(path: Path | None, use_default: bool) -> None:
-    """Use the GGUF chat model at PATH from now on (checked first; saved in the settings file)."""
-    if use_default == (path is not None):
-        raise click.UsageError("give a GGUF PATH or --default")
-    if use_default:
+def use(model: str | None, use_default: bool) -> None:
+    """Use a known model (NAME: default, 0.5b, 1.5b or its full name; assembled first) or the GGUF chat
+    model at PATH from now on (checked first; saved in the settings file)."""
+    if use_default == (model is not None):
+        raise click.UsageError("give a model NAME, a GGUF PATH or --default")
+    known = None if model is None else known_model(model)
+    if use_default or (model or "").strip().lower() == "default":
         write_setting("model", None)
         click.echo(f"using the default model ({DEFAULT_MODEL.filename})")
+    elif known is not None:
+        info, fallback = check_model_file(_assemble(known.key))
+        saved = write_setting("model", known.key)
+        click.echo(
+            f"using {known.key}: {info.name} ({info.architecture}, {info.context_length:,}-token context,"
+            f" {template_label(info.chat_template, fallback)})"
+        )
+        click.echo(f"saved in {saved}")
     else:
-        assert path is not None
-        path = Path(os.path.abspath(path.expanduser()))  # keep a symlink the user may repoint later
+        assert model is not None
+        path = Path(os.path.abspath(Path(model).expanduser()))  # keep a symlink the user may repoint later
+        if path.is_dir():
+            raise click.BadParameter(f"{path} is a directory, not a GGUF file", param_hint="NAME|PATH")
         info, fallback = check_model_file(path)
         saved = write_setting("model", str(path))
         click.echo(
@@ -147,9 +196,14 @@ def use(path: Path | None, use_default: bool) -> None:
 
 
 @command.command("prepare")
-def prepare() -> None:
-    """Assemble and verify the default model now (the first model request would do it anyway)."""
-    started = time.perf_counter()
-    result = ensure_default_model()
-    verb = "assembled" if result.assembled else "already in place"
-    click.echo(f"{result.path}: {verb}, sha256 verified ({time.perf_counter() - started:.1f} s)")
+@click.argument("name", required=False, default="default")
+def prepare(name: str) -> None:
+    """Assemble and verify a known model now (default: the default model; the first model request
+    would do it anyway)."""
+    if known_model(name) is None:
+        raise click.BadParameter(f"{name!r} is not a known model; known: {_known_names()}", param_hint="NAME")
+    _assemble(name)
+
+
+def _known_names() -> str:
+    return ", ".join(f"{m.key} ({', '.join(m.aliases)})" for m in KNOWN_MODELS.values())
