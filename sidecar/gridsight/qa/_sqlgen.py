@@ -85,7 +85,8 @@ def question_words(question: str) -> list[str]:
 #: Words that ask where a row stands in the table: only then is the row-order column offered (on
 #: DataBench-style questions the small model otherwise ranked "the top 5" by row number).
 _PLACE_WORDS = frozenset(
-    "first last next previous before after above below listed preceding following prior position chart".split()
+    "first last next previous before after above below listed preceding following prior position"
+    " chart".split()
 )
 
 
