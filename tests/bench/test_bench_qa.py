@@ -118,7 +118,7 @@ def test_bench_formula_on_a_workbook_qa_folder(tmp_path: Path) -> None:
 def _scripted(replies: dict[str, Any]) -> Any:
     """An answer_question that replies from a script: value, or (value, agreement), or an exception."""
 
-    def answer(wb: Any, question: str, sheet: Any = None, *, model: Any = None) -> QAAnswer:
+    def answer(wb: Any, question: str, sheet: Any = None, *, model: Any = None, samples: int = 0) -> QAAnswer:
         reply = replies[question]
         if isinstance(reply, BaseException):
             raise reply

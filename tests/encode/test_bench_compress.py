@@ -113,7 +113,7 @@ def test_bench_on_the_shared_corpus(corpus: Path, tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     s = json.loads(out.read_text())["summary"]
-    assert s["sheets"] == 49 and s["labelled_tables"] == 61
+    assert s["sheets"] >= 49 and s["labelled_tables"] >= 61  # the corpus grows (fuste_dev)
     assert s["boundary_retention"] >= 0.99
     assert s["aggregate_ratio"] > s["ratio_anchors_index_aggregate"] > s["ratio_anchors_index"] > 1.0
     assert s["eob0_f1_semantic"] >= s["eob0_f1_lossless"] - 0.02  # semantic's default rests on this

@@ -58,7 +58,7 @@ def test_a_misspelled_value_is_grounded_to_the_cell_text(runtime: LlamaRuntime) 
 def test_formula_from_the_models_query_is_verified(runtime: LlamaRuntime) -> None:
     ans = formula_from_question("Total amount for the West region", _ledger(), model=runtime)
     assert ans.value == 2940
-    assert ans.formula == '=SUMIFS(D2:D7, C2:C7, "West")'
+    assert ans.formula == '=SUMIFS(D2:D7,C2:C7,"West")'
 
 
 @pytest.mark.parametrize(

@@ -146,19 +146,19 @@ def test_answer_question_votes_and_reports_the_candidates() -> None:
     ans = answer_question(wb, "How many units were ordered from Oslo?", model=runtime, samples=1)
     assert ans.status == "answered" and ans.value == 6
     assert ans.agreement is not None and ans.candidates[0]["source"] == "model"
-    assert ans.formula == '=SUMIFS(D2:D7, B2:B7, "Oslo")'
+    assert ans.formula == '=SUMIFS(D2:D7,B2:B7,"Oslo")'
     assert {"sheet": "Orders", "range": "D2:D7"} in ans.evidence
 
 
 @pytest.mark.parametrize(
     ("sql", "formula"),
     [
-        ("SELECT COUNT(*) FROM data WHERE \"City\" = 'Oslo'", '=COUNTIFS(B2:B7, "Oslo")'),
-        ('SELECT AVG("Price") FROM data WHERE "Units" > 1', '=AVERAGEIFS(E2:E7, D2:D7, ">1")'),
+        ("SELECT COUNT(*) FROM data WHERE \"City\" = 'Oslo'", '=COUNTIFS(B2:B7,"Oslo")'),
+        ('SELECT AVG("Price") FROM data WHERE "Units" > 1', '=AVERAGEIFS(E2:E7,D2:D7,">1")'),
         ('SELECT MAX("Units") FROM data', "=MAX(D2:D7)"),
         ('SELECT COUNT(DISTINCT "City") FROM data', "=COUNTA(UNIQUE(B2:B7))"),
-        ('SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1', "=TAKE(SORTBY(C2:C7, E2:E7, -1), 1)"),
-        ('SELECT "City" FROM data WHERE "Order" = 4', "=FILTER(B2:B7, (A2:A7=4))"),
+        ('SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1', "=TAKE(SORTBY(C2:C7,E2:E7,-1),1)"),
+        ('SELECT "City" FROM data WHERE "Order" = 4', "=FILTER(B2:B7,(A2:A7=4))"),
         ('SELECT "City" FROM data WHERE "Units" > 1 OR "Price" > 50', None),
     ],
 )
@@ -171,7 +171,7 @@ def test_formula_is_kept_only_when_the_engine_agrees() -> None:
     sheet = wb.sheets[0]
     rel = build_relation(sheet, detect_tables(sheet).tables[0])
     sql = 'SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1'
-    assert verified_formula(rel, wb, sql, "Blender") == "=TAKE(SORTBY(C2:C7, E2:E7, -1), 1)"
+    assert verified_formula(rel, wb, sql, "Blender") == "=TAKE(SORTBY(C2:C7,E2:E7,-1),1)"
     assert verified_formula(rel, wb, sql, "Kettle") is None
 
 
@@ -219,7 +219,7 @@ def test_formula_from_question_translates_the_winning_query() -> None:
     ans = formula_from_question(
         "What is the average price of orders from Oslo?", wb, model=runtime, samples=1
     )
-    assert ans.formula == '=AVERAGEIFS(E2:E7, B2:B7, "Oslo")'
+    assert ans.formula == '=AVERAGEIFS(E2:E7,B2:B7,"Oslo")'
     assert ans.value == pytest.approx(155 / 3) and ans.agreement is not None
 
 
@@ -230,7 +230,7 @@ def test_formula_from_question_translates_a_group_ranking() -> None:
     runtime = ScriptedRuntime(['SELECT "City" FROM data GROUP BY "City" ORDER BY SUM("Units") DESC LIMIT 1'])
     ans = formula_from_question("Which city ordered the most units?", wb, model=runtime, samples=1)
     assert ans.value == "Oslo"
-    assert ans.formula == "=TAKE(SORTBY(UNIQUE(B2:B7), SUMIFS(D2:D7, B2:B7, UNIQUE(B2:B7)), -1), 1)"
+    assert ans.formula == "=TAKE(SORTBY(UNIQUE(B2:B7),SUMIFS(D2:D7,B2:B7,UNIQUE(B2:B7)),-1),1)"
 
 
 def test_formula_from_question_says_so_when_no_formula_gives_the_querys_result() -> None:

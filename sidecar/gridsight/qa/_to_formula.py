@@ -107,7 +107,7 @@ def _mask(conds: list[tuple[str, str, str]]) -> str:
     parts = []
     for rng, op, operand in conds:
         if op == "LIKE":
-            parts.append(f"ISNUMBER(SEARCH({_excel_text(operand)}, {rng}))")
+            parts.append(f"ISNUMBER(SEARCH({_excel_text(operand)},{rng}))")
         else:
             value, text = _operand(op, operand)
             sign = {"!=": "<>"}.get(op, op)
@@ -126,7 +126,7 @@ def translate(rel: Relation, sql: str) -> str | None:
                 first = rel.columns[0]
                 if not conds:
                     return f"=ROWS({_range(rel, first.name)})" if len(rel.rows) == first.data.height else None
-                return f"=COUNTIFS({', '.join(_criteria(conds))})"
+                return f"=COUNTIFS({','.join(_criteria(conds))})"
             rng = _range(rel, _name(col))
             if distinct:
                 return None if conds or func != "COUNT" else f"=COUNTA(UNIQUE({rng}))"
@@ -136,30 +136,30 @@ def translate(rel: Relation, sql: str) -> str | None:
                 return f'=COUNTIFS({rng}, "<>", {", ".join(_criteria(conds))})'
             if not conds:
                 return f"={_PLAIN[func]}({rng})"
-            return f"={_IFS[func]}({rng}, {', '.join(_criteria(conds))})"
+            return f"={_IFS[func]}({rng},{','.join(_criteria(conds))})"
         m = _GROUP.match(sql)
         if m is not None and m.group(1) == m.group(2):
             groups = _range(rel, _name(m.group(1)))
             keys = f"UNIQUE({groups})"
             if m.group(4) is None:
-                score = f"COUNTIFS({groups}, {keys})"
+                score = f"COUNTIFS({groups},{keys})"
             else:
-                score = f"{_IFS[m.group(4)]}({_range(rel, _name(m.group(5)))}, {groups}, {keys})"
+                score = f"{_IFS[m.group(4)]}({_range(rel, _name(m.group(5)))},{groups},{keys})"
             order = "1" if (m.group(6) or "").strip() == "ASC" else "-1"
-            return f"=TAKE(SORTBY({keys}, {score}, {order}), {int(m.group(7))})"
+            return f"=TAKE(SORTBY({keys},{score},{order}),{int(m.group(7))})"
         m = _PICK.match(sql)
         if m is not None:
             rng = _range(rel, _name(m.group(1)))
             conds = _conditions(rel, m.group(2))
             by = m.group(3)
             if by is None:
-                return f"=FILTER({rng}, {_mask(conds)})" if conds else None
+                return f"=FILTER({rng},{_mask(conds)})" if conds else None
             key = _range(rel, _name(by))
             order = "1" if (m.group(4) or "").strip() == "ASC" else "-1"
             n = int(m.group(5))
             if conds:
-                rng, key = f"FILTER({rng}, {_mask(conds)})", f"FILTER({key}, {_mask(conds)})"
-            return f"=TAKE(SORTBY({rng}, {key}, {order}), {n})"
+                rng, key = f"FILTER({rng},{_mask(conds)})", f"FILTER({key},{_mask(conds)})"
+            return f"=TAKE(SORTBY({rng},{key},{order}),{n})"
     except _Untranslatable:
         return None
     return None
