@@ -128,7 +128,7 @@ def answer_question(
     if pick.table is None:
         return QAAnswer(question, "abstained", reason=pick.reason)
     best = pick.table
-    ans = _route(workbook, best, q, None if model is not None else model, found)
+    ans = _route(workbook, best, q, None, found)  # the routes read alone; the model writes queries
     if model is not None:
         ans = _vote(workbook, best, q, ans, model, samples)
     ans.question = question

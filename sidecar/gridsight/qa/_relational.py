@@ -19,7 +19,7 @@ import math
 import re
 import threading
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -85,6 +85,7 @@ class Relation:
     rows: list[int]  # the sheet row of every record
     view: View
     values: list[list[Any]]  # per column, the stored values (what the view holds)
+    _distinct: dict[str, list[Any]] = field(default_factory=dict, repr=False)  # by column name
 
     @property
     def ref(self) -> str:
@@ -94,10 +95,13 @@ class Relation:
         return next(c for c in self.columns if c.name == name)
 
     def distinct_values(self, name: str) -> list[Any]:
-        """Distinct non-empty values of a column, most frequent first."""
-        i = [c.name for c in self.columns].index(name)
-        counts = Counter(v for v in self.values[i] if v is not None and v != "")
-        return [v for v, _ in counts.most_common()]
+        """Distinct non-empty values of a column, most frequent first (counted once per column: every
+        question on the table grounds its words in them)."""
+        if name not in self._distinct:
+            i = [c.name for c in self.columns].index(name)
+            counts = Counter(v for v in self.values[i] if v is not None and v != "")
+            self._distinct[name] = [v for v, _ in counts.most_common()]
+        return self._distinct[name]
 
 
 def _clean(text: str) -> str:
