@@ -188,6 +188,51 @@ def superlative(word: str) -> bool:
     return len(word) >= 6 and word.endswith("est") and word not in _NOT_SUPERLATIVE
 
 
+#: Counts written as words.
+NUMBER_WORDS = {
+    w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())
+}
+#: Ordinals written as words ('the third generation' names the number 3).
+ORDINAL_WORDS = {
+    w: i + 1
+    for i, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+    )
+}
+_RANK_ENDS = frozenset("top bottom first last".split())
+
+
+def numbers_named(text: str) -> set[str]:
+    """The whole numbers a text names in words ('three', 'the third'), as digits."""
+    return {
+        str(n) for w in words(text, camel=False) for n in (NUMBER_WORDS.get(w), ORDINAL_WORDS.get(w)) if n
+    }
+
+
+def count_asked(text: str) -> int | None:
+    """How many ranked items a request asks for: 'the top 5', '3 highest', 'bottom three', 'which 6
+    players ... the highest'; None when it names no count next to a ranking word (years and other
+    numbers are not counts)."""
+    ws = words(text, camel=False)
+
+    def count(w: str) -> int | None:
+        n = NUMBER_WORDS.get(w) or (int(w) if w.isdigit() and len(w) <= 2 else None)
+        return n if n and n > 1 else None
+
+    ranked = any(superlative(w) or w in _RANK_ENDS for w in ws)
+    for i, w in enumerate(ws):
+        n = count(w)
+        if n is None:
+            continue
+        before = ws[i - 1] if i else ""
+        after = ws[i + 1] if i + 1 < len(ws) else ""
+        if before in _RANK_ENDS or superlative(before) or superlative(after) or after in _RANK_ENDS:
+            return n
+        if ranked and before in ("which", "the", "what", "list", "name", "are"):
+            return n
+    return None
+
+
 def adjective_phrase(request_words: Sequence[str], names_something: Callable[[str], bool]) -> str | None:
     """The first superlative adjective of a request, to be placed by meaning (:func:`ranked_by`):
     an -est word that is no generic direction word ('cheapest'), or 'most' / 'least' before a word

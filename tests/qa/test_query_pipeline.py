@@ -5,6 +5,7 @@ hostile query); tests/llm/test_llm_query.py runs the same pipeline on the real d
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -198,6 +199,11 @@ def test_formula_is_kept_only_when_the_engine_agrees() -> None:
             "How many orders from Oslo?",
             'SELECT COUNT(*) FROM data WHERE "City" = \'Oslo\' OR "Units" = 3',
         ),
+        (  # a number named in words is named
+            'SELECT COUNT(*) FROM data WHERE "Units" = 3 AND "Order" > 2',
+            "How many orders of three units came after the second order?",
+            'SELECT COUNT(*) FROM data WHERE "Units" = 3 AND "Order" > 2',
+        ),
         (
             'SELECT COUNT(*) FROM data WHERE "Price" > (SELECT AVG("Price") FROM data)',
             "How many orders cost more than average?",
@@ -325,3 +331,130 @@ def test_row_order_is_offered_only_when_the_question_asks_where_a_row_stands() -
     rel = _relation()
     assert "Row number" not in [c.name for c in offered(rel, "What are the top 2 prices?").columns]
     assert "Row number" in [c.name for c in offered(rel, "Which city is listed after Bergen?").columns]
+
+
+# A small statement-like table: 14 row labels (more than a category), values by year.
+LEDGER = [
+    ("Item", "2019", "2018"),
+    ("Passenger revenue", 100, 90),
+    ("Cargo revenue", 20, 18),
+    ("Other revenue", 5, 4),
+    ("Salaries and related costs", 40, 38),
+    ("Aircraft fuel", 30, 33),
+    ("Aircraft rent", 7, 8),
+    ("Landing fees", 6, 6),
+    ("Depreciation", 9, 9),
+    ("Maintenance materials", 5, 4),
+    ("Distribution expenses", 4, 4),
+    ("Special charges", 1, 2),
+    ("Interest expense", 3, 3),
+    ("Income tax expense", 2, 1),
+    ("Net income", 18, 9),
+]
+
+
+def _ledger() -> Any:
+    b = SheetBuilder("Ledger")
+    for r, line in enumerate(LEDGER):
+        for c, v in enumerate(line):
+            b.set(r, c, v)
+    sheet = Workbook([b.build()]).sheets[0]
+    return build_relation(sheet, detect_tables(sheet).tables[0])
+
+
+def test_a_small_tables_row_labels_are_listed_whole_in_the_prompt_and_the_grammar() -> None:
+    from gridsight.qa._sqlgen import listed, named_values, schema_text
+
+    rel = _ledger()
+    key = rel.columns[0]
+    assert key.role == "key" and key.distinct == 14 and listed(rel, key)
+    question = "How much was spent to rent planes in 2019?"
+    lits = grounded_values(rel, question)
+    assert set(lits[key.name]) == {line[0] for line in LEDGER[1:]}
+    text = schema_text(rel, named_values(rel, question))
+    assert all(f"'{line[0]}'" in text for line in LEDGER[1:])
+    assert "'Aircraft rent'" in sql_grammar(rel, lits).grammar.gbnf
+
+
+def test_a_row_label_is_offered_by_meaning_when_no_letters_match() -> None:
+    from gridsight.qa._sqlgen import named_values
+    from gridsight.text import available
+
+    if not available():
+        pytest.skip("the embedding model is not installed")
+    named = named_values(_ledger(), "How much did the company pay to lease its airplanes in 2019?")
+    assert named["Item"][0] == "Aircraft rent"  # 'lease airplanes' ~ 'Aircraft rent', no shared word
+
+
+def test_a_condition_on_a_listed_row_label_is_a_choice_and_stays() -> None:
+    from gridsight.qa._pipeline import prune
+
+    rel = _ledger()
+    sql = 'SELECT "2019" FROM data WHERE "Item" = \'Aircraft rent\''
+    assert prune(sql, rel, "What did leasing planes cost in 2019?") == sql
+    # A large table's unnamed value is still a copied example and goes.
+    sql = "SELECT COUNT(*) FROM data WHERE \"City\" = 'Oslo'"
+    assert prune(sql, _relation(), "How many orders are there?") == "SELECT COUNT(*) FROM data"
+
+
+def test_sums_and_averages_take_number_columns_only() -> None:
+    rel = _relation()
+    g = sql_grammar(rel, grounded_values(rel, "total units")).grammar
+    check_grammar(g.gbnf)
+    agg = next(line for line in g.gbnf.splitlines() if line.startswith("agg ::="))
+    sums = set(re.search(r'\("SUM\(" \| "AVG\("\) \(([^)]*)\)', agg).group(1).split(" | "))  # type: ignore[union-attr]
+    names = {c.name: f"c{i}" for i, c in enumerate(rel.columns)}
+    assert {names["Units"], names["Price"]} <= sums
+    assert names["City"] not in sums and names["Product"] not in sums
+
+
+@pytest.mark.parametrize(
+    ("question", "n"),
+    [
+        ("Which 5 products have the lowest prices?", 5),
+        ("List the top 3 most common cities.", 3),
+        ("Name the bottom three orders by units.", 3),
+        ("What are the 4 least common products?", 4),
+        ("Which 6 orders from Oslo have the highest price?", 6),
+        ("How many orders were placed in 2019?", None),
+        ("What is the highest price?", None),
+        ("Which city has 2 orders?", None),
+    ],
+)
+def test_count_asked(question: str, n: int | None) -> None:
+    from gridsight.text import count_asked
+
+    assert count_asked(question) == n
+
+
+@pytest.mark.parametrize(
+    ("sql", "question", "tidied"),
+    [
+        (  # a ranking of groups answers with the group, leaving out the empty one
+            'SELECT COUNT(*) FROM data GROUP BY "City" ORDER BY COUNT(*) DESC LIMIT 1',
+            "Which city has the most orders?",
+            'SELECT "City" FROM data WHERE "City" IS NOT NULL GROUP BY "City" ORDER BY COUNT(*) DESC LIMIT 1',
+        ),
+        (  # ... unless the question asks for the number
+            'SELECT COUNT(*) FROM data GROUP BY "City" ORDER BY COUNT(*) DESC LIMIT 1',
+            "How many orders does the busiest city have?",
+            'SELECT COUNT(*) FROM data GROUP BY "City" ORDER BY COUNT(*) DESC LIMIT 1',
+        ),
+        (  # as many rows as the question asks for
+            'SELECT "Product" FROM data ORDER BY "Price" ASC LIMIT 1',
+            "Which 3 products are the cheapest?",
+            'SELECT "Product" FROM data ORDER BY "Price" ASC LIMIT 3',
+        ),
+        (
+            'SELECT "Product" FROM data ORDER BY "Price" DESC',
+            "List the top 2 products by price.",
+            'SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 2',
+        ),
+    ],
+)
+def test_tidy_answers_a_group_ranking_with_the_group_and_the_asked_count(
+    sql: str, question: str, tidied: str
+) -> None:
+    from gridsight.qa._pipeline import tidy
+
+    assert tidy(sql, _relation(), question) == tidied

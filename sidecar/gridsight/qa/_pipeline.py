@@ -21,9 +21,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsight.errors import GridSightError
-from gridsight.qa._relational import Relation
+from gridsight.qa._relational import CATEGORY_MAX, Relation
 from gridsight.qa._sql import QueryRefused, run_query
-from gridsight.qa._sqlgen import grounded_values, messages, offered, repair_messages, sql_grammar
+from gridsight.qa._sqlgen import (
+    grounded_values,
+    listed,
+    messages,
+    named_values,
+    offered,
+    repair_messages,
+    sql_grammar,
+)
 
 #: Tokens a query may take (a query longer than this is cut off and dropped).
 MAX_QUERY_TOKENS = 120
@@ -175,17 +183,37 @@ def _top_level(text: str, sep: str) -> list[str]:
     return parts
 
 
+def _chosen_from_list(conjunct: str, rel: Relation) -> frozenset[str]:
+    """The values of the row-label or section column a condition tests when the prompt listed that
+    column whole: a row the model picked among all of them by meaning ('total traffic' -> 'Revenue
+    passenger miles') is a choice, not a copied example, and stays."""
+    m = re.match(r'\s*(?:NOT )?"((?:[^"]|"")*)"', conjunct)
+    if not m:
+        return frozenset()
+    try:
+        col = rel.column(m.group(1).replace('""', '"'))
+    except StopIteration:
+        return frozenset()
+    if col.role not in ("key", "section") or col.distinct <= CATEGORY_MAX or not listed(rel, col):
+        return frozenset()
+    return frozenset(v for v in rel.distinct_values(col.name) if isinstance(v, str))
+
+
 def _grounded(conjunct: str, rel: Relation, question: str) -> bool:
     """Whether every value a WHERE condition compares with is named by the question: numbers that
     occur in it, text values it names (typos allowed), flags whose column it names."""
     from gridsight.qa._sqlgen import match_score, question_words
+    from gridsight.text import numbers_named
 
     if "SELECT" in conjunct:
         return True  # a condition against a subquery compares with data, not with a typed value
     plain = question.replace(",", "")
+    spelled = numbers_named(question)
     words = question_words(question)
+    chosen = _chosen_from_list(conjunct, rel)
     for m in _STRING.finditer(conjunct):
-        if match_score(m.group(1).replace("''", "'"), words, question) < 0.5:
+        value = m.group(1).replace("''", "'")
+        if value not in chosen and match_score(value, words, question) < 0.5:
             return False
     text = _STRING.sub("", conjunct)
     for m in _NUMBER.finditer(re.sub(r'"(?:[^"]|"")*"', "", text)):
@@ -198,7 +226,9 @@ def _grounded(conjunct: str, rel: Relation, question: str) -> bool:
                 return False
             if col.kind == "boolean":
                 return match_score(col.name, words, question) >= 0.5
-        if not re.search(r"(?<![\d.])" + re.escape(num.lstrip("-")) + r"(?![\d])", plain):
+        if num.lstrip("-") not in spelled and not re.search(
+            r"(?<![\d.])" + re.escape(num.lstrip("-")) + r"(?![\d])", plain
+        ):
             return False
     return True
 
@@ -216,6 +246,8 @@ def without_empty_group(sql: str) -> str:
         return sql
     col, where = m.group(1), m.group("where")
     cond = f"{col} IS NOT NULL"
+    if where and cond in where:
+        return sql
     where = (
         f"{where} AND {cond}" if where and " OR " not in where else f" WHERE {cond}" if not where else None
     )
@@ -249,10 +281,44 @@ def orient(sql: str, question: str) -> str:
     return f"{parts[0]} ORDER BY {m.group('key')}{want}{m.group('rest')}"
 
 
+_LIMIT = re.compile(r" LIMIT \d+$")
+
+
+def limit_to_count(sql: str, question: str) -> str:
+    """A ranking query keeps as many rows as the question asks for ('the 5 lowest' -> LIMIT 5):
+    the small model copies LIMIT 1 from its examples."""
+    from gridsight.text import count_asked
+
+    n = count_asked(question)
+    parts = _top_level(sql, " ORDER BY ")
+    if n is None or len(parts) != 2 or "(SELECT" in parts[1]:
+        return sql
+    return f"{parts[0]} ORDER BY {_LIMIT.sub('', parts[1])} LIMIT {n}"
+
+
+_AGGREGATE_ITEMS = re.compile(r"^SELECT (?:(?:COUNT|SUM|AVG|MIN|MAX)\([^()]*\)(?:, |(?= FROM)))+ FROM data")
+_GROUP_COLUMN = re.compile(r' GROUP BY ("(?:[^"]|"")*")(?: HAVING .+?)? ORDER BY ')
+
+
+def group_answer(sql: str, question: str) -> str:
+    """A ranking of groups answers with the group, not its count: 'which colour is the most common'
+    is a colour even when the query selects only COUNT(*) ... GROUP BY colour ORDER BY ... LIMIT.
+    A question that asks for a number ('how many') keeps the aggregate."""
+    if expected_type(question) == "number" or "(SELECT" in sql:
+        return sql
+    m = _AGGREGATE_ITEMS.match(sql)
+    g = _GROUP_COLUMN.search(sql)
+    if m is None or g is None:
+        return sql
+    return f"SELECT {g.group(1)} FROM data{sql[m.end() :]}"
+
+
 def tidy(sql: str, rel: Relation, question: str) -> str:
-    """The model's query with its ungrounded conditions pruned, its ranking oriented by the
-    question, and ranked groups without the empty one."""
-    return orient(prune(sql, rel, question), question)
+    """The model's query with its ungrounded conditions pruned, a ranking of groups answering with
+    the group, as many rows as the question asks for, its ranking oriented by the question, and
+    ranked groups without the empty one."""
+    sql = group_answer(prune(sql, rel, question), question)
+    return without_empty_group(orient(limit_to_count(sql, question), question))
 
 
 def prune(sql: str, rel: Relation, question: str) -> str:
@@ -293,7 +359,7 @@ def model_attempts(rel: Relation, question: str, model: Any, *, samples: int = 0
     rel = offered(rel, question)
     literals = grounded_values(rel, question)
     grammar = sql_grammar(rel, literals).grammar
-    chat = messages(rel, question, literals)
+    chat = messages(rel, question, named_values(rel, question))
     out: list[Attempt] = []
     sql = _ask_model(model, chat, grammar, 0.0, 0)
     if sql is None:

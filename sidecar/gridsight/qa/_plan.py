@@ -19,6 +19,7 @@ from gridsight.text import (
     ASCENDING,
     DESCENDING,
     NEGATION_WORDS,
+    NUMBER_WORDS,
     adjective_phrase,
     direction_of,
     header_words,
@@ -30,18 +31,7 @@ from gridsight.text import (
     time_direction,
 )
 
-_N = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
+_N = NUMBER_WORDS
 _EMPTY = ("", "[]", "{}", "none", "nan", "null", "n/a", "-")
 _CMP = re.compile(
     r"\b(above|over|more than|greater than|higher than|larger than|exceeding|at least|below|under|"

@@ -25,6 +25,14 @@ LITERALS_PER_COLUMN = 8
 SCAN_MAX = 50_000
 #: Characters of one literal value in the grammar and the prompt.
 LITERAL_MAX = 80
+#: A row-label or section column with at most this many values is listed whole in the prompt and
+#: the grammar: in a small table the model picks the row a question means among all of them
+#: ("total traffic" is the row 'Revenue passenger miles'), which no spelling match can find.
+LIST_MAX = 40
+#: Values of a listed column offered by meaning (MiniLM) when the question names none by its letters.
+MEANT_PER_COLUMN = 3
+#: Cosine below which a value is not offered by meaning.
+MEANT_FLOOR = 0.35
 
 #: Words that ask or point rather than name a value: they never ground one by themselves.
 _COMMON = STOP_WORDS | REQUEST_WORDS | TABLE_WORDS | frozenset("name total".split())
@@ -101,8 +109,32 @@ def offered(rel: Relation, question: str) -> Relation:
     return replace(rel, columns=[rel.columns[i] for i in keep], values=[rel.values[i] for i in keep])
 
 
-def grounded_values(rel: Relation, question: str) -> dict[str, list[str]]:
-    """Per text column, the values the question names (best first), then small categories whole."""
+def listed(rel: Relation, col: RelColumn) -> bool:
+    """Whether every value of ``col`` is shown and allowed: small categories, and the row labels and
+    sections of a small table."""
+    if col.kind != "text":
+        return False
+    if col.distinct <= CATEGORY_MAX:
+        return True
+    return col.role in ("key", "section") and col.distinct <= LIST_MAX
+
+
+def _meant(rel: Relation, col: RelColumn, question: str, exclude: Sequence[str]) -> list[str]:
+    """The values of a listed column closest in meaning to the question's content words."""
+    from gridsight.text import content_words, header_text, similarities
+
+    phrase = " ".join(w for w in content_words(question) if not w.isdigit())
+    values = [v for v in rel.distinct_values(col.name) if isinstance(v, str) and len(v) <= LITERAL_MAX]
+    if not phrase or not values:
+        return []
+    sims = similarities(phrase, [header_text(v) for v in values])
+    ranked = sorted(zip(sims, values, strict=True), key=lambda p: -p[0])
+    return [v for s, v in ranked if s >= MEANT_FLOOR and v not in exclude][:MEANT_PER_COLUMN]
+
+
+def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
+    """Per text column, the values the question names: by their letters (plurals, one typo) best
+    first, and in a listed row-label or section column by meaning when no letters match."""
     qw = question_words(question)
     out: dict[str, list[str]] = {}
     for col in rel.columns:
@@ -118,10 +150,27 @@ def grounded_values(rel: Relation, question: str) -> dict[str, list[str]]:
                 scored.append((s, v))
         scored.sort(key=lambda p: -p[0])
         chosen = [v for _, v in scored[:LITERALS_PER_COLUMN]]
-        if col.distinct <= CATEGORY_MAX:
-            chosen += [v for v in values if v not in chosen and len(v) <= LITERAL_MAX]
+        if not chosen and col.role in ("key", "section") and listed(rel, col):
+            chosen = _meant(rel, col, question, chosen)
         if chosen:
             out[col.name] = chosen
+    return out
+
+
+def grounded_values(rel: Relation, question: str) -> dict[str, list[str]]:
+    """Per text column, the literals the grammar allows: the values the question names (best
+    first), then every value of a listed column."""
+    out = named_values(rel, question)
+    for col in rel.columns:
+        if listed(rel, col):
+            chosen = out.get(col.name, [])
+            rest = [
+                v
+                for v in rel.distinct_values(col.name)
+                if isinstance(v, str) and v not in chosen and len(v) <= LITERAL_MAX
+            ]
+            if chosen or rest:
+                out[col.name] = chosen + rest
     return out
 
 
@@ -178,9 +227,10 @@ def _show(v: Any) -> str:
     return str(v)
 
 
-def describe_column(col: RelColumn) -> str:
-    """One schema line. It does not depend on the question, so a table's whole schema stays in the
-    model's KV cache from one question to the next; what the question names comes after it."""
+def describe_column(col: RelColumn, values: Sequence[Any] = ()) -> str:
+    """One schema line (``values``: every value of a listed column, shown whole). It does not depend
+    on the question, so a table's whole schema stays in the model's KV cache from one question to
+    the next; what the question names comes after it."""
     head = f'"{col.name}" {col.kind}'
     if col.unit:
         head += f" ({col.unit})"
@@ -194,32 +244,37 @@ def describe_column(col: RelColumn) -> str:
         return f"{head}, {_show(col.low)} to {_show(col.high)}"
     if col.kind == "boolean":
         return head
+    if values:
+        return f"{head}, values {', '.join(_show(v) for v in values)}"
     if col.distinct <= CATEGORY_MAX:
         return f"{head}, values {', '.join(_show(v) for v in col.samples)}"
     return f"{head}, {col.distinct} distinct, e.g. {', '.join(_show(v) for v in col.samples[:3])}"
 
 
-def schema_text(rel: Relation, literals: dict[str, list[str]]) -> str:
+def schema_text(rel: Relation, named: dict[str, list[str]]) -> str:
+    """The table as the model reads it, then the values the question names (``named``)."""
     lines = [f"Table data, {len(rel.rows)} rows. Columns:"]
-    lines += [describe_column(c) for c in rel.columns]
-    named = [
+    for c in rel.columns:
+        whole = listed(rel, c) and c.distinct > CATEGORY_MAX
+        lines.append(describe_column(c, rel.distinct_values(c.name) if whole else ()))
+    shown = [
         f'"{c.name}" = {_show(v)}'
         for c in rel.columns
         if c.distinct > CATEGORY_MAX
-        for v in literals.get(c.name, [])[:3]
+        for v in named.get(c.name, [])[:3]
     ]
-    if named:
-        lines.append("Values the question names: " + "; ".join(named))
+    if shown:
+        lines.append("Values the question names: " + "; ".join(shown))
     return "\n".join(lines)
 
 
-def messages(rel: Relation, question: str, literals: dict[str, list[str]]) -> list[dict[str, str]]:
+def messages(rel: Relation, question: str, named: dict[str, list[str]]) -> list[dict[str, str]]:
     """The chat: the fixed system prompt and worked examples first (a cached prefix), then the table."""
     out = [{"role": "system", "content": SYSTEM}]
     for i, (q, sql) in enumerate(EXAMPLES):
         user = (_EXAMPLE_SCHEMA + "\n" if i == 0 else "") + f"Question: {q}"
         out += [{"role": "user", "content": user}, {"role": "assistant", "content": sql}]
-    out.append({"role": "user", "content": schema_text(rel, literals) + f"\nQuestion: {question}"})
+    out.append({"role": "user", "content": schema_text(rel, named) + f"\nQuestion: {question}"})
     return out
 
 
@@ -250,6 +305,20 @@ def _alts(items: Sequence[str]) -> str:
 class SqlGrammar:
     grammar: Grammar
     literals: dict[str, list[str]]
+
+
+def _aggregates(ids: Sequence[str], cols: Sequence[RelColumn]) -> str:
+    """SUM and AVG over number columns, MIN and MAX over numbers and dates: the 0.5B model summed a
+    text column of row labels (SQLite answers 0) where it meant a number."""
+    nums = [r for r, c in zip(ids, cols, strict=True) if c.kind in ("number", "boolean")]
+    ordered = [r for r, c in zip(ids, cols, strict=True) if c.kind in ("number", "date", "boolean")]
+    out = ""
+    if nums:
+        num_col = _alts(nums)
+        out += f' | ("SUM(" | "AVG(") ({num_col}) (arith (({num_col}) | num))? ")"'
+    if ordered:
+        out += f' | ("MIN(" | "MAX(") ({_alts(ordered)}) (arith (({_alts(nums or ordered)}) | num))? ")"'
+    return out
 
 
 def sql_grammar(rel: Relation, literals: dict[str, list[str]]) -> SqlGrammar:
@@ -291,8 +360,7 @@ def sql_grammar(rel: Relation, literals: dict[str, list[str]]) -> SqlGrammar:
         'term ::= fterm | "(" sub ")"',
         'fterm ::= col | num | agg | "CAST(" col " AS REAL)" | "ROUND(" agg ", " [0-9] ")" | "ABS(" col ")"'
         ' | "LENGTH(" col ")" | "LOWER(" col ")" | "strftime(\'%" [YmdHM] "\', " col ")"',
-        'agg ::= "COUNT(*)" | "COUNT(" ("DISTINCT ")? col ")" | ("SUM(" | "AVG(" | "MIN(" | "MAX(") '
-        'col (arith (col | num))? ")"',
+        'agg ::= "COUNT(*)" | "COUNT(" ("DISTINCT ")? col ")"' + _aggregates(ids, cols),
         'cmp ::= " = " | " != " | " < " | " > " | " <= " | " >= "',
         'where ::= " WHERE " cond ((" AND " | " OR ") cond){0,5}',
         'swhere ::= " WHERE " scond ((" AND " | " OR ") scond){0,5}',
