@@ -122,18 +122,33 @@ def _between_empty(occ: npt.NDArray[np.bool_], a: Box, b: Box) -> bool:
 JoinRule = Callable[[Box, Box], bool]
 
 
+#: Pairs of pieces ``join_columns`` may weigh on one sheet: each join re-weighs every pair, so a
+#: sheet cut into thousands of column strips would take minutes. Real sheets need a few thousand.
+MAX_PAIR_CHECKS = 1_000_000
+
+
 def join_columns(
-    pieces: list[Box], occ: npt.NDArray[np.bool_], belongs: JoinRule, max_pieces: int = 3_000
+    pieces: list[Box],
+    occ: npt.NDArray[np.bool_],
+    belongs: JoinRule,
+    max_pieces: int = 3_000,
+    max_checks: int = MAX_PAIR_CHECKS,
 ) -> list[Box]:
     """Re-join horizontally neighbouring pieces that ``belongs(left, right)`` says are one table.
 
     Pairs are tried best-first (largest shared row fraction); a joined box then absorbs every
     piece it touches, so a row-label column and the several pieces of its value area end as one.
+    Work is bounded: past ``max_pieces`` pieces or ``max_checks`` pair checks, the joins made so far
+    stand.
     """
     boxes = sorted(set(pieces))
     if len(boxes) > max_pieces:
         return boxes
+    checks = 0
     while True:
+        checks += len(boxes) * (len(boxes) - 1) // 2
+        if checks > max_checks:
+            return sorted(boxes)
         best: tuple[float, Box, Box] | None = None
         by_left = sorted(boxes, key=lambda x: x.left)
         for i, a in enumerate(by_left):
