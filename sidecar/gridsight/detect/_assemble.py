@@ -29,6 +29,7 @@ from gridsight.detect._rows import (
     is_numbering_row,
     is_text_line,
     looks_like_note,
+    names_its_columns,
     row_cells,
 )
 from gridsight.detect._segment import Box
@@ -292,15 +293,17 @@ def _row_texts(g: CellGrid, box: Box, r: int, text_at: TextAt) -> list[str]:
 
 
 def _has_header(g: CellGrid, box: Box) -> bool:
-    return _starts_with_header(g, box) or _header_only(g, box)
+    return _starts_with_header(g, box) or _header_only(g, box) or names_its_columns(g, box)
 
 
 def _header_only(g: CellGrid, box: Box) -> bool:
-    """A short piece of label rows only: the header of the values that follow it."""
+    """A short piece of label rows only: the header of the values that follow it. Years and
+    column numbers among the labels are labels too (``2009`` over a column of counts)."""
     if box.height > 6:
         return False
-    sub = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
-    if (sub == VALUE).any():
+    area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
+    sub = g.cls[area]
+    if ((sub == VALUE) & ~g.yearish[area] & (g.ordinal[area] < 0)).any():
         return False
     return bool(((sub == TEXT).sum(axis=1) >= 2).any())
 

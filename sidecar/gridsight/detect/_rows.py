@@ -127,3 +127,13 @@ def looks_like_note(g: CellGrid, box: Box, r: int, text: str) -> bool:
     lens = lens[lens > 0]
     typical = float(np.median(lens)) if lens.size else 0.0
     return len(text.strip()) >= 25 and len(text.strip()) > 2 * typical
+
+
+def names_its_columns(g: CellGrid, box: Box) -> bool:
+    """In a table of labels only with no formatting (a CSV of names and categories), the first row
+    is its header when it fills every column and none of its labels occurs again in its column."""
+    inside = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
+    if box.height < 3 or box.width < 2 or (inside == VALUE).any() or (inside[0] != TEXT).any():
+        return False
+    ids = g.label_ids[box.top : box.bottom + 1, box.left : box.right + 1]
+    return not any((ids[1:, j] == ids[0, j]).any() for j in range(box.width))
