@@ -144,7 +144,7 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
     while bottom > top and is_text_line(g, Box(top, box.left, bottom, box.right), bottom) and widest() >= 2:
         col = int(np.flatnonzero(row_cells(g, box, bottom))[0]) + box.left
         cur = Box(top, box.left, bottom, box.right)
-        if not looks_like_note(g, cur, bottom, text_at(bottom, col)):
+        if not (looks_like_note(g, cur, bottom, text_at(bottom, col)) or _spread_label(g, cur, bottom)):
             break
         out_bottom.append(Piece(Box(bottom, col, bottom, col), True))
         bottom -= 1
@@ -163,6 +163,14 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
         core = _tighten(g, Box(core.top, core.left, cut, core.right)) or core
     core, residue = _trim_residue(g, core)
     return [*out_top, Piece(core, is_line_block(g, core)), *residue, *out_bottom[::-1], *rest]
+
+
+def _spread_label(g: CellGrid, box: Box, r: int) -> bool:
+    """One label repeated in three or more cells across the row: a merged line exported cell by
+    cell (a source or date line under a table), never a row of its data."""
+    ids = g.label_ids[r, box.left : box.right + 1]
+    occ = g.cls[r, box.left : box.right + 1] != 0
+    return bool(occ.sum() >= 3 and (ids[occ] >= 0).all() and (ids[occ] == ids[occ][0]).all())
 
 
 def _total_cut(g: CellGrid, box: Box, text_at: TextAt) -> int | None:
