@@ -15,7 +15,7 @@ from gridsight.detect._assemble import Skeleton, TextAt, assemble, join_rule
 from gridsight.detect._cells import VALUE, CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
-from gridsight.detect._segment import Box, join_columns, xy_cut
+from gridsight.detect._segment import Box, bridge_sections, join_columns, xy_cut
 from gridsight.detect._structure import build_table, is_table
 from gridsight.grid import Range, Sheet, Workbook
 
@@ -30,7 +30,7 @@ def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
     Paragraph lines stand apart from the tables they run beside: each is a piece of its own (it
     becomes a title or note line), never a column of the table.
     """
-    pieces = join_columns(xy_cut(g.occupied), g.occupied, join_rule(g, text_at))
+    pieces = join_columns(bridge_sections(xy_cut(g.occupied), g.occupied), g.occupied, join_rule(g, text_at))
     return pieces + [Box(int(r), int(c), int(r), int(c)) for r, c in np.argwhere(g.prose)]
 
 

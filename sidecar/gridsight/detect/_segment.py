@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -117,6 +118,46 @@ def _between_empty(occ: npt.NDArray[np.bool_], a: Box, b: Box) -> bool:
     inner_top, inner_bottom = max(a.top, b.top), min(a.bottom, b.bottom)
     rows = np.flatnonzero(between.any(axis=1)) + top
     return bool(inner_top <= rows[0] and rows[-1] <= inner_bottom)
+
+
+def bridge_sections(pieces: list[Box], occ: npt.NDArray[np.bool_], max_pieces: int = 500) -> list[Box]:
+    """Stack pieces that share exactly the same columns, one above the other a few rows apart,
+    when a taller piece beside them spans both and the gap: the value columns of one table cut by
+    section rows (``Sex``, ``Age`` alone in the label column) that leave them empty.
+    """
+    boxes = sorted(set(pieces))
+    if len(boxes) > max_pieces:
+        return boxes
+    changed = True
+    while changed:
+        changed = False
+        by_cols: dict[tuple[int, int], list[Box]] = {}
+        for b in boxes:
+            if b.width >= 2:
+                by_cols.setdefault((b.left, b.right), []).append(b)
+        for group in by_cols.values():
+            group.sort()
+            for a, b in pairwise(group):
+                gap = b.top - a.bottom - 1
+                if not 0 < gap <= 3:
+                    continue
+                if occ[a.bottom + 1 : b.top, a.left : a.right + 1].any():
+                    continue
+                beside = any(
+                    c.top <= a.top
+                    and c.bottom >= b.bottom
+                    and (c.right < a.left or c.left > a.right)
+                    and not occ[a.top : b.bottom + 1, min(c.right, a.right) + 1 : max(c.left, a.left)].any()
+                    for c in boxes
+                    if c not in (a, b)
+                )
+                if beside:
+                    boxes = [x for x in boxes if x not in (a, b)] + [a.union(b)]
+                    changed = True
+                    break
+            if changed:
+                break
+    return sorted(boxes)
 
 
 JoinRule = Callable[[Box, Box], bool]
