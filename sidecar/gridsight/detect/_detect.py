@@ -15,6 +15,7 @@ from gridsight.detect._assemble import Skeleton, TextAt, assemble, join_rule
 from gridsight.detect._cells import VALUE, CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
+from gridsight.detect._rows import is_key_value_block
 from gridsight.detect._segment import Box, bridge_sections, join_columns, xy_cut
 from gridsight.detect._structure import build_table, is_table
 from gridsight.grid import Range, Sheet, Workbook
@@ -118,7 +119,11 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
     if len(pieces) > MAX_BLOCKS:
         messages = (f"{len(pieces)} separate blocks on the sheet: only the {MAX_BLOCKS} largest were read",)
         pieces = _largest(g, pieces, MAX_BLOCKS)
-    skeletons = [sk for sk in assemble(g, pieces, text_at) if is_table(g, sk.box)]
+    skeletons = [
+        sk
+        for sk in assemble(g, pieces, text_at)
+        if is_table(g, sk.box) and not is_key_value_block(g, sk.box, text_at)
+    ]
     model: str | None = None
     from_model: set[int] = set()
     asked = skipped = 0
