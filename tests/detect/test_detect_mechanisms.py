@@ -1,0 +1,121 @@
+"""Layout mechanisms of detection, each on a small sheet built here (and its counter-case)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from gridsight.detect import detect_tables
+from gridsight.grid import Sheet
+from gridsight.sources import open_workbook
+
+
+def ranges(sheet: Sheet) -> list[str]:
+    return [t.range.ref() for t in detect_tables(sheet).tables]
+
+
+def _body(top: int, rows: int) -> dict[str, object]:
+    """Records from row ``top``: an id, a name, two figures (columns A..D)."""
+    cells: dict[str, object] = {}
+    for i in range(rows):
+        r = top + i
+        cells.update({f"A{r}": 100 + i, f"B{r}": f"district {i}", f"C{r}": 10 + i, f"D{r}": 1000 * (i + 1)})
+    return cells
+
+
+def test_a_header_block_with_years_heads_the_values_under_a_blank_row() -> None:
+    head = {"C1": 2009, "D1": 2012, "A2": "No.", "B2": "Name", "C2": "Census count", "D2": "Allocation"}
+    assert ranges(Sheet.from_cells("S", {**head, **_body(4, 6)})) == ["A1:D9"]
+
+
+def test_a_value_row_above_a_blank_row_does_not_head_the_rows_under_it() -> None:
+    # the same shape, but the upper block holds a figure that is no year: two tables' worth of rows
+    head = {"C1": 55.5, "D1": 2012, "A2": "No.", "B2": "Name", "C2": "Census count", "D2": "Allocation"}
+    assert "A1:D9" not in ranges(Sheet.from_cells("S", {**head, **_body(4, 6)}))
+
+
+def _names(top: int, rows: int, start: int = 0) -> dict[str, object]:
+    cells: dict[str, object] = {}
+    for i in range(rows):
+        r, k = top + i, start + i
+        cells.update({f"A{r}": f"Person {k}", f"B{r}": f"{k} Main Street", f"C{r}": f"aide_{k}@example.org"})
+    return cells
+
+
+def test_a_list_of_labels_whose_first_row_names_its_columns_continues_across_a_blank_row() -> None:
+    # (more than six rows above the gap: not a short header block over the rows below)
+    cells = {"A1": "Name", "B1": "Office", "C1": "Contact", **_names(2, 8), **_names(11, 4, 8)}
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A1:C14" and t.header_paths == ("Name", "Office", "Contact")
+
+
+def test_a_list_whose_first_row_repeats_lower_down_is_not_one_list() -> None:
+    # a label list's names occurring again in their column: the first row is data, not a header
+    cells = {"A1": "Person 0", "B1": "0 Main Street", "C1": "x", **_names(2, 8), **_names(11, 4, 0)}
+    assert ranges(Sheet.from_cells("S", cells)) != ["A1:C14"]
+
+
+def test_a_merged_source_line_exported_cell_by_cell_is_a_note(tmp_path: Path) -> None:
+    source = "Source: National Statistics Service, Agricultural Prices."
+    rows = [["Month", "North", "South", "East"]] + [
+        [f"m{i}", i + 0.5, i + 0.25, i + 0.75] for i in range(1, 7)
+    ]
+    rows += [[source] * 4, ["Date run: 4/11/2014"] * 4]
+    path = tmp_path / "prices.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    (t,) = detect_tables(next(iter(open_workbook(path)))).tables
+    assert t.range.ref() == "A1:D7"
+    assert [n.text for n in t.notes] == [source, "Date run: 4/11/2014"]
+
+
+def test_a_last_row_with_different_labels_stays_a_row() -> None:
+    cells = {"A1": "Month", "B1": "North", "C1": "South", "D1": "East"}
+    cells.update({f"A{r}": f"m{r}" for r in range(2, 6)})
+    cells.update({f"{c}{r}": r * 1.5 for r in range(2, 6) for c in "BCD"})
+    cells.update({"A6": "Remark", "B6": "high", "C6": "low", "D6": "mid"})
+    assert ranges(Sheet.from_cells("S", cells)) == ["A1:D6"]
+
+
+def _survey(section_rows: bool) -> dict[str, object]:
+    """A label column of sections (``Sex`` alone on its row) and categories, a spacer column E."""
+    cells: dict[str, object] = {"C1": "Count", "D1": "Weighted", "F1": "Share", "G1": "Low", "H1": "High"}
+    r = 2
+    for section, cats in (("Sex", ("Female", "Male")), ("Age", ("18-24", "25-34", "35-44"))):
+        if section_rows:
+            cells[f"A{r}"] = section
+            r += 1
+        for k, cat in enumerate(cats):
+            cells.update({f"B{r}": cat, f"C{r}": 100 + k, f"D{r}": 900.5 + k})
+            cells.update({f"F{r}": 40.1 + k, f"G{r}": 38.2 + k, f"H{r}": 44.9 + k})
+            r += 1
+    return cells
+
+
+def test_section_rows_leaving_the_value_columns_empty_do_not_split_a_table() -> None:
+    assert ranges(Sheet.from_cells("S", _survey(True))) == ["A1:H8"]
+    assert ranges(Sheet.from_cells("S", _survey(False))) == ["B1:H6"]
+
+
+def test_a_key_value_block_of_metadata_is_not_a_table() -> None:
+    cells = {
+        "A1": "Region",
+        "B1": "Q1",
+        "C1": "Q2",
+        **{f"A{r}": f"r{r}" for r in range(2, 6)},
+        **{f"{c}{r}": r * 2 for r in range(2, 6) for c in "BC"},
+        "A8": "Source:",
+        "B8": "National statistics office, annual survey",
+        "A9": "Released:",
+        "B9": "November 2007",
+        "A10": "Version:",
+        "B10": 6,
+    }
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A1:C5"
+
+
+def test_a_two_column_table_of_figures_is_still_a_table() -> None:
+    cells = {"A1": "Item", "B1": "Qty", **{f"A{r}": f"item {r}" for r in range(2, 7)}}
+    cells.update({f"B{r}": r * 3 for r in range(2, 7)})
+    assert ranges(Sheet.from_cells("S", cells)) == ["A1:B6"]
