@@ -108,7 +108,10 @@ def is_text_line(g: CellGrid, box: Box, r: int) -> bool:
         return bool((cells == TEXT).any())
     ids = g.label_ids[r, box.left : box.right + 1][occ]
     return bool(
-        occ.sum() >= 2 and (ids >= 0).all() and (ids == ids[0]).all() and g.text_len[r, box.left] >= 12
+        occ.sum() >= 2
+        and (ids >= 0).all()
+        and (ids == ids[0]).all()
+        and int(g.text_len[r, box.left : box.right + 1].max()) >= 12
     )
 
 
