@@ -119,3 +119,16 @@ def test_a_two_column_table_of_figures_is_still_a_table() -> None:
     cells = {"A1": "Item", "B1": "Qty", **{f"A{r}": f"item {r}" for r in range(2, 7)}}
     cells.update({f"B{r}": r * 3 for r in range(2, 7)})
     assert ranges(Sheet.from_cells("S", cells)) == ["A1:B6"]
+    small = {"A1": "Product", "B1": "Sales", "A2": "Tea", "B2": 5, "A3": "Cake", "B3": 7}
+    assert ranges(Sheet.from_cells("S", small)) == ["A1:B3"]
+
+
+def test_a_title_repeated_across_the_columns_right_of_an_empty_first_column_is_a_title() -> None:
+    # a merged title exported cell by cell over B..E, the label column A empty on its rows
+    title = "Estimated values by group, all years"
+    cells: dict[str, object] = {f"{c}{r}": title for r in (1, 2) for c in "BCDE"}
+    cells.update({"B3": "Total", "C3": "North", "D3": "South", "E3": "East"})
+    cells.update({f"A{r}": f"year {r}" for r in range(4, 9)})
+    cells.update({f"{c}{r}": r * 7 for r in range(4, 9) for c in "BCDE"})
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A3:E8" and t.title is not None and t.title.text == title

@@ -148,7 +148,7 @@ def is_key_value_block(g: CellGrid, box: Box, text_at: Callable[[int, int], str]
     November 2007``): the metadata beside a table, not a table. The left column holds labels; the
     right one is not a column of figures and reads as free text: its entries are longer than the
     keys, mix figures with words, or follow keys ending in a colon."""
-    if box.width != 2 or box.height > 15 or box.height < 2:
+    if box.width != 2 or box.height > 15 or box.height < 2 or is_header_row(g, box, box.top):
         return False
     area = slice(box.top, box.bottom + 1)
     left, right = g.cls[area, box.left], g.cls[area, box.right]

@@ -157,6 +157,8 @@ def _label(sheet: Sheet, g: CellGrid, b: Box, text_at: TextAt) -> Label:
         for c in range(b.left, b.right + 1)
         if g.label_ids[r, c] >= 0
     ]
+    # a merged line exported cell by cell repeats its text in every cell: read it once
+    texts = [t for i, t in enumerate(texts) if i == 0 or t != texts[i - 1]]
     return Label(rng.with_sheet(sheet.name), " ".join(texts))
 
 
