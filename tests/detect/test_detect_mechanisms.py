@@ -132,3 +132,18 @@ def test_a_title_repeated_across_the_columns_right_of_an_empty_first_column_is_a
     cells.update({f"{c}{r}": r * 7 for r in range(4, 9) for c in "BCDE"})
     (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
     assert t.range.ref() == "A3:E8" and t.title is not None and t.title.text == title
+
+
+def test_remarks_typed_beside_a_table_without_a_gap_are_its_notes() -> None:
+    cells: dict[str, object] = {"A1": "Item", "B1": "Qty", "C1": "Price"}
+    for r in range(2, 8):
+        cells.update({f"A{r}": f"item {r}", f"B{r}": r, f"C{r}": r * 1.25})
+    cells["D3"] = "delivered late, the supplier was out of stock"
+    cells["D6"] = "price agreed by phone, invoice to follow"
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A1:C7"
+    assert [n.range.ref() for n in t.notes] == ["D3", "D6"]
+    # a short code column filled on some rows is a field of the table, not remarks
+    cells["D3"], cells["D6"] = "x", "y"
+    cells["D1"] = "Flag"
+    assert ranges(Sheet.from_cells("S", cells)) == ["A1:D7"]

@@ -218,10 +218,32 @@ def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
             and body.size >= 3
             and np.count_nonzero(g.cls[box.top + 1 : box.bottom + 1, box.right - 1]) >= 0.5 * body.size
         )
-        if not (sparse or hollow) or not is_header_row(g, box, box.top):
+        if _notes_column(g, box):
+            # remarks typed beside the table with no empty column between: its notes
+            for r in np.flatnonzero(col != 0):
+                residue.append(Piece(Box(box.top + int(r), box.right, box.top + int(r), box.right), True))
+        elif not (sparse or hollow) or not is_header_row(g, box, box.top):
             break
         box = Box(box.top, box.left, box.bottom, box.right - 1)
     return _tighten(g, box) or box, residue
+
+
+def _notes_column(g: CellGrid, box: Box) -> bool:
+    """The last column holds remarks, not a field: long text (25+ characters, twice as long as
+    the table's other labels) on at most half of the rows, beside a body of values."""
+    col = g.cls[box.top + 1 : box.bottom + 1, box.right]
+    filled = col != 0
+    if not filled.any() or filled.sum() > 0.5 * col.size or (col[filled] != TEXT).any():
+        return False
+    rest = g.cls[box.top + 1 : box.bottom + 1, box.left : box.right]
+    if (rest == VALUE).sum() < 0.3 * max(np.count_nonzero(rest), 1):
+        return False
+    lens = g.text_len[box.top + 1 : box.bottom + 1, box.right][filled]
+    others = g.text_len[box.top : box.bottom + 1, box.left : box.right]
+    typical = float(np.median(others[others > 0])) if (others > 0).any() else 0.0
+    long_ = float(np.median(lens))
+    head = g.text_len[box.top, box.right]
+    return long_ >= 25 and long_ >= 2 * typical and (head == 0 or head >= 25)
 
 
 def _remark_row(g: CellGrid, box: Box) -> bool:
