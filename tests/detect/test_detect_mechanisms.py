@@ -147,3 +147,19 @@ def test_remarks_typed_beside_a_table_without_a_gap_are_its_notes() -> None:
     cells["D3"], cells["D6"] = "x", "y"
     cells["D1"] = "Flag"
     assert ranges(Sheet.from_cells("S", cells)) == ["A1:D7"]
+
+
+def test_a_label_repeated_in_adjacent_header_cells_is_one_merged_label_not_a_copy() -> None:
+    def sheet(first_row: list[str]) -> Sheet:
+        cells: dict[str, object] = {f"{c}1": v for c, v in zip("ABCDEF", first_row, strict=True)}
+        for r in range(2, 7):
+            cells.update({f"A{r}": f"farm {r}", f"B{r}": f"crop {r}", f"C{r}": f"plot {r}"})
+            cells.update({f"D{r}": r * 1.5, f"E{r}": r * 2.5, f"F{r}": r * 3.5})
+        return Sheet.from_cells("S", cells)
+
+    # a CSV export writes a label merged over A..C into each of its cells
+    merged = ["All farms", "All farms", "All farms", "Estimate", "Error", "Share"]
+    assert ranges(sheet(merged)) == ["A1:F6"]
+    # the first label again further right, after other labels: a copy of the table beside it
+    copy = ["All farms", "Crop", "Estimate", "All farms", "Crop", "Estimate"]
+    assert len(ranges(sheet(copy))) == 2

@@ -583,7 +583,10 @@ def _split_copies(g: CellGrid, sk: Skeleton, text_at: TextAt) -> list[Skeleton]:
         cuts = [
             c
             for c in range(box.left + 2, box.right + 1)
-            if g.cls[box.top, c] == TEXT and text_at(box.top, c).strip().casefold() == first
+            if g.cls[box.top, c] == TEXT
+            and text_at(box.top, c).strip().casefold() == first
+            # the same label in the cell before it is one merged label exported cell by cell
+            and g.label_ids[box.top, c - 1] != g.label_ids[box.top, c]
         ]
         if cuts:
             edges = [box.left, *cuts, box.right + 1]
