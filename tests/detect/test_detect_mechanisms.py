@@ -163,3 +163,20 @@ def test_a_label_repeated_in_adjacent_header_cells_is_one_merged_label_not_a_cop
     # the first label again further right, after other labels: a copy of the table beside it
     copy = ["All farms", "Crop", "Estimate", "All farms", "Crop", "Estimate"]
     assert len(ranges(sheet(copy))) == 2
+
+
+def _sections(second_total: bool) -> dict[str, object]:
+    cells: dict[str, object] = {"A1": "Tissue", "B1": "Group", "C1": "Samples", "D1": "Ratio"}
+    rows = [("Blood", "Controls", 414, 1.2), ("Blood", "Cases", 324, 1.5), ("Total", "", 738, 1.3)]
+    rows += [None, ("Liver", "Cases", 74, 0.4), ("Muscle", "Cases", 62, 0.5)]
+    rows += [("Total", "", 136, 0.45)] if second_total else [("Skin", "Cases", 12, 0.9)]
+    for r, row in enumerate(rows, start=2):
+        if row is not None:
+            cells.update({f"{c}{r}": v for c, v in zip("ABCD", row, strict=True) if v != ""})
+    return cells
+
+
+def test_sections_each_closed_by_a_total_are_one_table() -> None:
+    assert ranges(Sheet.from_cells("S", _sections(True))) == ["A1:D8"]
+    # a block after a total that does not end the same way is something else
+    assert ranges(Sheet.from_cells("S", _sections(False)))[0] == "A1:D4"

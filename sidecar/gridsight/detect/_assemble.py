@@ -424,8 +424,13 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             last_bottom = peeled[pending[-1]].box.bottom if pending else sk.box.bottom
             if q.box.top - last_bottom - 1 > MAX_INNER_GAP:
                 break
-            if not headed or _ends_with_total(g, sk.box, text_at):
+            if not headed:
                 break
+            if _ends_with_total(g, sk.box, text_at) and not (
+                _ends_with_total(g, q.box, text_at)
+                and (q.box.left, q.box.right) == (sk.box.left, sk.box.right)
+            ):
+                break  # a total closes a table, unless the next block is a section closed the same way
             # a row cut in pieces by its empty cells continues the table as one row group
             group = _row_group(peeled, j, used, sk.box)
             qbox = q.box
