@@ -113,6 +113,10 @@ def test_a_key_value_block_of_metadata_is_not_a_table() -> None:
     }
     (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
     assert t.range.ref() == "A1:C5"
+    # two lines of it under the table's columns do not continue the table either
+    del cells["A10"], cells["B10"]
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A1:C5"
 
 
 def test_a_two_column_table_of_figures_is_still_a_table() -> None:

@@ -25,6 +25,7 @@ from gridsight.detect._rows import (
     UNIT,
     body_value_cols,
     is_header_row,
+    is_key_value_block,
     is_line_block,
     is_numbering_row,
     is_text_line,
@@ -442,6 +443,8 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
                 pending.append(j)
                 j += 1
                 continue
+            if sk.box.width > 2 and is_key_value_block(g, qbox, text_at):
+                break  # ``Source: | ...`` lines under a wider table: its metadata, not its rows
             closing = _total_line(g, qbox, sk.box, text_at)
             if not closing and (not _compatible(sk.box, qbox) or qbox.width_share(sk.box) < 0.5):
                 break
