@@ -184,3 +184,17 @@ def test_sections_each_closed_by_a_total_are_one_table() -> None:
     assert ranges(Sheet.from_cells("S", _sections(True))) == ["A1:D8"]
     # a block after a total that does not end the same way is something else
     assert ranges(Sheet.from_cells("S", _sections(False)))[0] == "A1:D4"
+
+
+def test_a_header_band_cut_by_spacer_columns_heads_one_body_across_blank_rows() -> None:
+    # Month | price | volume (empty spacer column) price | volume, for two seasons, a group label
+    # over the right half; two blank rows; the monthly figures under every column
+    cells: dict[str, object] = {"A1": "Table 4 -- prices and volumes by month", "F2": "Later season"}
+    cells.update({"B3": "2012/13", "C3": "2012/13", "E3": "2011/12", "F3": "2011/12"})
+    cells.update({"A4": "Month", "B4": "price", "C4": "1,000 cwt", "E4": "price", "F4": "1,000 cwt"})
+    for i, month in enumerate(("August", "September", "October", "November", "December"), start=7):
+        cells.update({f"A{i}": month, f"B{i}": 14.0 + i / 10, f"C{i}": 8000 + i, f"E{i}": 12.0 + i / 10})
+        cells[f"F{i}"] = 9000 + i
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.top == 2 and t.range.ref().endswith(":F11")  # from the header band (row 3) down
+    assert t.header_paths[1] == "2012/13 › price"

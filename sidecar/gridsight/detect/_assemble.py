@@ -401,6 +401,7 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             peeled.append(Piece(box, True))  # a paragraph line
         else:
             peeled.extend(_peel(g, box, text_at))
+    peeled = _join_header_bands(g, peeled)
     peeled.sort(key=lambda p: (p.box.top, p.box.left))
     tables: list[Skeleton] = []
     lines: list[Piece] = []
@@ -474,6 +475,32 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
     ]
     _attach_labels(tables, free)
     return [t for sk in tables for part in _split_at_headers(g, sk) for t in _split_copies(g, part, text_at)]
+
+
+def _join_header_bands(g: CellGrid, peeled: list[Piece]) -> list[Piece]:
+    """Header pieces on exactly the same rows, only empty cells between them, are one header band
+    (spacer columns cut it; titles peeled off its top hid that its pieces share their rows)."""
+    heads = sorted(
+        (p for p in peeled if not p.line and p.box.width >= 2 and _header_only(g, p.box)),
+        key=lambda p: (p.box.top, p.box.bottom, p.box.left),
+    )
+    out = [p for p in peeled if all(p is not h for h in heads)]
+    cur: Piece | None = None
+    for p in heads:
+        b = p.box
+        if (
+            cur is not None
+            and (cur.box.top, cur.box.bottom) == (b.top, b.bottom)
+            and not g.cls[b.top : b.bottom + 1, cur.box.right + 1 : b.left].any()
+        ):
+            cur = Piece(cur.box.union(b), False)
+            continue
+        if cur is not None:
+            out.append(cur)
+        cur = p
+    if cur is not None:
+        out.append(cur)
+    return out
 
 
 def _row_group(peeled: list[Piece], j: int, used: set[int], table: Box) -> list[int]:
