@@ -334,8 +334,10 @@ def _header_only(g: CellGrid, box: Box) -> bool:
         return False
     area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
     sub = g.cls[area]
-    if ((sub == VALUE) & ~g.yearish[area] & (g.ordinal[area] < 0)).any():
-        return False
+    figures = (sub == VALUE) & ~g.yearish[area]
+    for i in np.flatnonzero(figures.any(axis=1)):
+        if not is_numbering_row(g, box, box.top + int(i)):
+            return False
     return bool(((sub == TEXT).sum(axis=1) >= 2).any())
 
 
