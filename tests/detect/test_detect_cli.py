@@ -128,3 +128,7 @@ def test_bench_without_labelled_folders_is_a_clear_error(tmp_path: Path) -> None
     (tmp_path / "labels.json").write_text("{not json")
     res = CliRunner().invoke(cli, ["bench", "detect", "--corpus", str(tmp_path), "--no-model", "--no-big"])
     assert res.exit_code != 0 and "cannot read" in res.output and "Traceback" not in res.output
+    (tmp_path / "labels.json").write_text('{"a.csv": {"regions": [{"region_type": "Table", "top_lx": [0]}]}}')
+    (tmp_path / "a.csv").write_text("x,y\n1,2\n")
+    res = CliRunner().invoke(cli, ["bench", "detect", "--corpus", str(tmp_path), "--no-model", "--no-big"])
+    assert res.exit_code != 0 and "'a.csv' is malformed" in res.output and "Traceback" not in res.output

@@ -1,13 +1,15 @@
 """`gridsight bench detect`: table detection against labelled corpora, EoB-0 / EoB-2.
 
-Corpus layout (root or its ``tables/`` folder): ``tasi/xlsx/*.xlsx`` + ``tasi/labels.json``
-({file: {tables: [{sheet, range}]}}) and ``fuste/csv/*.csv`` + ``fuste/labels.json`` (regions with
-0-based ``top_lx``/``bot_rx`` [col, row]; only ``region_type == "Table"`` is scored). Only labelled
-sheets are scored. Files are also split by sorted position (even / odd) so a rule tuned on one half
-can be checked on the other.
+Corpus layout (root or its ``tables/`` folder): the root itself when it holds a ``labels.json``, and
+every sub-folder that does, whatever its name, is one labelled set. The format is told by each
+entry: ``tables`` ([{sheet, range}], Tasi) names a workbook under ``xlsx/``; ``regions`` (0-based
+``top_lx``/``bot_rx`` [col, row], FUSTE) names a CSV under ``csv/`` (either may also sit beside
+``labels.json``); only ``region_type == "Table"`` regions are scored. Only labelled sheets are
+scored. Figures are given per set (``by_folder``) and over all sheets; files are also split by
+sorted position (even / odd) so a rule tuned on one half can be checked on the other.
 
 Scoring rule (the standard treatment of partially labelled data). Tasi's annotators labelled only
-the tables they chose to structure (about one per file), so on Tasi sheets a detection that
+the tables they chose to structure (about one per file), so on Tasi-format sheets a detection that
 overlaps no labelled table is *unjudged* (``unjudged_detections``; neither a true nor a false
 positive); a detection that overlaps a labelled table without matching it is a false positive.
 FUSTE labels every region, so every FUSTE detection is judged. The headline ``eob0_precision`` /
@@ -63,27 +65,38 @@ def folder_cases(folder: Path, tag: str) -> list[Case]:
         raise SourceNotFoundError(f"{folder / 'labels.json'} is not a mapping of file names to labels")
     cases: list[Case] = []
     for name, entry in sorted(labels.items()):
-        if not isinstance(entry, dict):
-            continue
-        if isinstance(entry.get("tables"), list):
-            path = _find(folder, name, "xlsx")
-            if path is None:
-                continue
-            sheets: dict[str, list[Range]] = {}
-            for t in entry["tables"]:
-                sheets.setdefault(t["sheet"], []).append(Range.parse(t["range"]))
-            cases += [(tag, name, path, sh, rs, True) for sh, rs in sorted(sheets.items())]
-        elif isinstance(entry.get("regions"), list):
-            path = _find(folder, name, "csv")
-            if path is None:
-                continue
-            ranges = [
-                Range(r["top_lx"][1], r["top_lx"][0], r["bot_rx"][1], r["bot_rx"][0])
-                for r in entry["regions"]
-                if r.get("region_type") == "Table"
-            ]
-            cases.append((tag, name, path, "", ranges, False))
+        try:
+            cases += _entry_cases(folder, tag, name, entry)
+        except (KeyError, IndexError, TypeError, ValueError, GridSightError) as exc:
+            raise SourceNotFoundError(
+                f"{folder / 'labels.json'}: the entry for {name!r} is malformed ({type(exc).__name__}: {exc})"
+            ) from None
     return cases
+
+
+def _entry_cases(folder: Path, tag: str, name: str, entry: Any) -> list[Case]:
+    """The scored sheets of one ``labels.json`` entry (none when its file is absent)."""
+    if not isinstance(entry, dict):
+        return []
+    if isinstance(entry.get("tables"), list):
+        path = _find(folder, name, "xlsx")
+        if path is None:
+            return []
+        sheets: dict[str, list[Range]] = {}
+        for t in entry["tables"]:
+            sheets.setdefault(t["sheet"], []).append(Range.parse(t["range"]))
+        return [(tag, name, path, sh, rs, True) for sh, rs in sorted(sheets.items())]
+    if isinstance(entry.get("regions"), list):
+        path = _find(folder, name, "csv")
+        if path is None:
+            return []
+        ranges = [
+            Range(r["top_lx"][1], r["top_lx"][0], r["bot_rx"][1], r["bot_rx"][0])
+            for r in entry["regions"]
+            if r.get("region_type") == "Table"
+        ]
+        return [(tag, name, path, "", ranges, False)]
+    return []
 
 
 def labelled_folders(root: Path) -> list[tuple[str, Path]]:
