@@ -25,10 +25,12 @@ from gridsight.detect._rows import (
     UNIT,
     body_value_cols,
     is_header_row,
+    is_key_value_block,
     is_line_block,
     is_numbering_row,
     is_text_line,
     looks_like_note,
+    names_its_columns,
     row_cells,
 )
 from gridsight.detect._segment import Box
@@ -143,7 +145,7 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
     while bottom > top and is_text_line(g, Box(top, box.left, bottom, box.right), bottom) and widest() >= 2:
         col = int(np.flatnonzero(row_cells(g, box, bottom))[0]) + box.left
         cur = Box(top, box.left, bottom, box.right)
-        if not looks_like_note(g, cur, bottom, text_at(bottom, col)):
+        if not (looks_like_note(g, cur, bottom, text_at(bottom, col)) or _spread_label(g, cur, bottom)):
             break
         out_bottom.append(Piece(Box(bottom, col, bottom, col), True))
         bottom -= 1
@@ -162,6 +164,14 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
         core = _tighten(g, Box(core.top, core.left, cut, core.right)) or core
     core, residue = _trim_residue(g, core)
     return [*out_top, Piece(core, is_line_block(g, core)), *residue, *out_bottom[::-1], *rest]
+
+
+def _spread_label(g: CellGrid, box: Box, r: int) -> bool:
+    """One label repeated in three or more cells across the row: a merged line exported cell by
+    cell (a source or date line under a table), never a row of its data."""
+    ids = g.label_ids[r, box.left : box.right + 1]
+    occ = g.cls[r, box.left : box.right + 1] != 0
+    return bool(occ.sum() >= 3 and (ids[occ] >= 0).all() and (ids[occ] == ids[occ][0]).all())
 
 
 def _total_cut(g: CellGrid, box: Box, text_at: TextAt) -> int | None:
@@ -209,10 +219,32 @@ def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
             and body.size >= 3
             and np.count_nonzero(g.cls[box.top + 1 : box.bottom + 1, box.right - 1]) >= 0.5 * body.size
         )
-        if not (sparse or hollow) or not is_header_row(g, box, box.top):
+        if _notes_column(g, box):
+            # remarks typed beside the table with no empty column between: its notes
+            for r in np.flatnonzero(col != 0):
+                residue.append(Piece(Box(box.top + int(r), box.right, box.top + int(r), box.right), True))
+        elif not (sparse or hollow) or not is_header_row(g, box, box.top):
             break
         box = Box(box.top, box.left, box.bottom, box.right - 1)
     return _tighten(g, box) or box, residue
+
+
+def _notes_column(g: CellGrid, box: Box) -> bool:
+    """The last column holds remarks, not a field: long text (25+ characters, twice as long as
+    the table's other labels) on at most half of the rows, beside a body of values."""
+    col = g.cls[box.top + 1 : box.bottom + 1, box.right]
+    filled = col != 0
+    if not filled.any() or filled.sum() > 0.5 * col.size or (col[filled] != TEXT).any():
+        return False
+    rest = g.cls[box.top + 1 : box.bottom + 1, box.left : box.right]
+    if (rest == VALUE).sum() < 0.3 * max(np.count_nonzero(rest), 1):
+        return False
+    lens = g.text_len[box.top + 1 : box.bottom + 1, box.right][filled]
+    others = g.text_len[box.top : box.bottom + 1, box.left : box.right]
+    typical = float(np.median(others[others > 0])) if (others > 0).any() else 0.0
+    long_ = float(np.median(lens))
+    head = g.text_len[box.top, box.right]
+    return long_ >= 25 and long_ >= 2 * typical and (head == 0 or head >= 25)
 
 
 def _remark_row(g: CellGrid, box: Box) -> bool:
@@ -292,16 +324,20 @@ def _row_texts(g: CellGrid, box: Box, r: int, text_at: TextAt) -> list[str]:
 
 
 def _has_header(g: CellGrid, box: Box) -> bool:
-    return _starts_with_header(g, box) or _header_only(g, box)
+    return _starts_with_header(g, box) or _header_only(g, box) or names_its_columns(g, box)
 
 
 def _header_only(g: CellGrid, box: Box) -> bool:
-    """A short piece of label rows only: the header of the values that follow it."""
+    """A short piece of label rows only: the header of the values that follow it. Years and
+    column numbers among the labels are labels too (``2009`` over a column of counts)."""
     if box.height > 6:
         return False
-    sub = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
-    if (sub == VALUE).any():
-        return False
+    area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
+    sub = g.cls[area]
+    figures = (sub == VALUE) & ~g.yearish[area]
+    for i in np.flatnonzero(figures.any(axis=1)):
+        if not is_numbering_row(g, box, box.top + int(i)):
+            return False
     return bool(((sub == TEXT).sum(axis=1) >= 2).any())
 
 
@@ -367,6 +403,7 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             peeled.append(Piece(box, True))  # a paragraph line
         else:
             peeled.extend(_peel(g, box, text_at))
+    peeled = _join_header_bands(g, peeled)
     peeled.sort(key=lambda p: (p.box.top, p.box.left))
     tables: list[Skeleton] = []
     lines: list[Piece] = []
@@ -391,8 +428,13 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             last_bottom = peeled[pending[-1]].box.bottom if pending else sk.box.bottom
             if q.box.top - last_bottom - 1 > MAX_INNER_GAP:
                 break
-            if not headed or _ends_with_total(g, sk.box, text_at):
+            if not headed:
                 break
+            if _ends_with_total(g, sk.box, text_at) and not (
+                _ends_with_total(g, q.box, text_at)
+                and (q.box.left, q.box.right) == (sk.box.left, sk.box.right)
+            ):
+                break  # a total closes a table, unless the next block is a section closed the same way
             # a row cut in pieces by its empty cells continues the table as one row group
             group = _row_group(peeled, j, used, sk.box)
             qbox = q.box
@@ -404,6 +446,8 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
                 pending.append(j)
                 j += 1
                 continue
+            if sk.box.width > 2 and is_key_value_block(g, qbox, text_at):
+                break  # ``Source: | ...`` lines under a wider table: its metadata, not its rows
             closing = _total_line(g, qbox, sk.box, text_at)
             if not closing and (not _compatible(sk.box, qbox) or qbox.width_share(sk.box) < 0.5):
                 break
@@ -433,6 +477,32 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
     ]
     _attach_labels(tables, free)
     return [t for sk in tables for part in _split_at_headers(g, sk) for t in _split_copies(g, part, text_at)]
+
+
+def _join_header_bands(g: CellGrid, peeled: list[Piece]) -> list[Piece]:
+    """Header pieces on exactly the same rows, only empty cells between them, are one header band
+    (spacer columns cut it; titles peeled off its top hid that its pieces share their rows)."""
+    heads = sorted(
+        (p for p in peeled if not p.line and p.box.width >= 2 and _header_only(g, p.box)),
+        key=lambda p: (p.box.top, p.box.bottom, p.box.left),
+    )
+    out = [p for p in peeled if all(p is not h for h in heads)]
+    cur: Piece | None = None
+    for p in heads:
+        b = p.box
+        if (
+            cur is not None
+            and (cur.box.top, cur.box.bottom) == (b.top, b.bottom)
+            and not g.cls[b.top : b.bottom + 1, cur.box.right + 1 : b.left].any()
+        ):
+            cur = Piece(cur.box.union(b), False)
+            continue
+        if cur is not None:
+            out.append(cur)
+        cur = p
+    if cur is not None:
+        out.append(cur)
+    return out
 
 
 def _row_group(peeled: list[Piece], j: int, used: set[int], table: Box) -> list[int]:
@@ -550,7 +620,10 @@ def _split_copies(g: CellGrid, sk: Skeleton, text_at: TextAt) -> list[Skeleton]:
         cuts = [
             c
             for c in range(box.left + 2, box.right + 1)
-            if g.cls[box.top, c] == TEXT and text_at(box.top, c).strip().casefold() == first
+            if g.cls[box.top, c] == TEXT
+            and text_at(box.top, c).strip().casefold() == first
+            # the same label in the cell before it is one merged label exported cell by cell
+            and g.label_ids[box.top, c - 1] != g.label_ids[box.top, c]
         ]
         if cuts:
             edges = [box.left, *cuts, box.right + 1]

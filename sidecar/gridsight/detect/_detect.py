@@ -12,12 +12,17 @@ import numpy as np
 
 from gridsight.detect._alternatives import uncertain_points
 from gridsight.detect._assemble import Skeleton, TextAt, assemble, join_rule
-from gridsight.detect._cells import CellGrid, cell_grid
+from gridsight.detect._cells import VALUE, CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
-from gridsight.detect._segment import Box, join_columns, xy_cut
+from gridsight.detect._rows import is_key_value_block
+from gridsight.detect._segment import Box, bridge_sections, join_columns, xy_cut
 from gridsight.detect._structure import build_table, is_table
 from gridsight.grid import Range, Sheet, Workbook
+
+#: Separate blocks read on one sheet; beyond this the largest are kept (each costs a few ms; real
+#: sheets hold at most a few hundred, a sheet of thousands is a pattern, not tables).
+MAX_BLOCKS = 500
 
 
 def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
@@ -26,8 +31,32 @@ def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
     Paragraph lines stand apart from the tables they run beside: each is a piece of its own (it
     becomes a title or note line), never a column of the table.
     """
-    pieces = join_columns(xy_cut(g.occupied), g.occupied, join_rule(g, text_at))
+    pieces = join_columns(bridge_sections(xy_cut(g.occupied), g.occupied), g.occupied, join_rule(g, text_at))
     return pieces + [Box(int(r), int(c), int(r), int(c)) for r, c in np.argwhere(g.prose)]
+
+
+def _largest(g: CellGrid, pieces: list[Box], keep: int) -> list[Box]:
+    """The ``keep`` pieces holding the most cells (ties: reading order), in reading order."""
+    counts = [int(np.count_nonzero(g.cls[b.top : b.bottom + 1, b.left : b.right + 1])) for b in pieces]
+    order = sorted(range(len(pieces)), key=lambda i: (-counts[i], pieces[i]))[:keep]
+    return sorted(pieces[i] for i in order)
+
+
+def why_no_table(sheet: Sheet, g: CellGrid | None) -> str:
+    """Why a sheet gave no table, in words for the user."""
+    if sheet.is_empty:
+        extra = " (merged ranges without content)" if sheet.merges else ""
+        return f"no table: the sheet holds no cell values{extra}; charts and comments are not read"
+    assert g is not None
+    filled = (g.cls != 0) | g.prose
+    n = int(np.count_nonzero(filled))
+    if not (g.cls == VALUE).any() and int(filled.sum(axis=1).max()) <= 1:
+        lines = int(np.count_nonzero(filled.any(axis=1)))
+        return f"no table: the sheet holds only {lines} line(s) of text (titles or notes), no block of cells"
+    return (
+        f"no table: none of the sheet's {n} filled cell(s) form a block of at least two rows and two "
+        "columns with two filled cells in each of two rows"
+    )
 
 
 #: The last rule-only detections, per sheet object (sheets are immutable; the question answerer,
@@ -75,7 +104,8 @@ def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
 def _detect(sheet: Sheet, refiner: Any) -> Detection:
     t0 = time.perf_counter()
     if sheet.is_empty:
-        return Detection(sheet.name, (), None, None, time.perf_counter() - t0)
+        why = (why_no_table(sheet, None),)
+        return Detection(sheet.name, (), None, None, time.perf_counter() - t0, why)
     g = cell_grid(sheet)
     tids, texts = g.label_ids, sheet.texts
 
@@ -84,10 +114,18 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
         i = int(tids[r, c])
         return texts[i] if i >= 0 else ""
 
-    skeletons = [sk for sk in assemble(g, candidate_pieces(g, text_at), text_at) if is_table(g, sk.box)]
+    pieces = candidate_pieces(g, text_at)
+    messages: tuple[str, ...] = ()
+    if len(pieces) > MAX_BLOCKS:
+        messages = (f"{len(pieces)} separate blocks on the sheet: only the {MAX_BLOCKS} largest were read",)
+        pieces = _largest(g, pieces, MAX_BLOCKS)
+    skeletons = [
+        sk
+        for sk in assemble(g, pieces, text_at)
+        if is_table(g, sk.box) and not is_key_value_block(g, sk.box, text_at)
+    ]
     model: str | None = None
     from_model: set[int] = set()
-    messages: tuple[str, ...] = ()
     asked = skipped = 0
     if refiner is not None and skeletons:
         model = getattr(refiner, "name", "model")
@@ -96,7 +134,9 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
         skeletons, from_model, asked, skipped = _refine(sheet, g, skeletons, text_at, refiner, deadline)
         if asked or skipped:
             changed = len({id(sk) for sk in skeletons} & from_model)
-            messages = (f"model asked about {asked} doubtful edge(s); its choice changed {changed} table(s)",)
+            messages += (
+                f"model asked about {asked} doubtful edge(s); its choice changed {changed} table(s)",
+            )
             if skipped:
                 messages += (f"{skipped} doubtful edge(s) kept the rules' reading: no time left to ask",)
     tables = [
@@ -107,6 +147,8 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
         if is_table(g, sk.box)
     ]
     tables.sort(key=lambda t: (t.range.top, t.range.left))
+    if not tables:
+        messages += (why_no_table(sheet, g),)
     seconds = time.perf_counter() - t0
     return Detection(sheet.name, tuple(tables), sheet.used_range, model, seconds, messages, asked, skipped)
 

@@ -8,6 +8,7 @@ row is mostly labels (or a run of years) where the body holds values, or it carr
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
@@ -107,7 +108,10 @@ def is_text_line(g: CellGrid, box: Box, r: int) -> bool:
         return bool((cells == TEXT).any())
     ids = g.label_ids[r, box.left : box.right + 1][occ]
     return bool(
-        occ.sum() >= 2 and (ids >= 0).all() and (ids == ids[0]).all() and g.text_len[r, box.left] >= 12
+        occ.sum() >= 2
+        and (ids >= 0).all()
+        and (ids == ids[0]).all()
+        and int(g.text_len[r, box.left : box.right + 1].max()) >= 12
     )
 
 
@@ -127,3 +131,34 @@ def looks_like_note(g: CellGrid, box: Box, r: int, text: str) -> bool:
     lens = lens[lens > 0]
     typical = float(np.median(lens)) if lens.size else 0.0
     return len(text.strip()) >= 25 and len(text.strip()) > 2 * typical
+
+
+def names_its_columns(g: CellGrid, box: Box) -> bool:
+    """In a table of labels only with no formatting (a CSV of names and categories), the first row
+    is its header when it fills every column and none of its labels occurs again in its column."""
+    inside = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
+    if box.height < 3 or box.width < 2 or (inside == VALUE).any() or (inside[0] != TEXT).any():
+        return False
+    ids = g.label_ids[box.top : box.bottom + 1, box.left : box.right + 1]
+    return not any((ids[1:, j] == ids[0, j]).any() for j in range(box.width))
+
+
+def is_key_value_block(g: CellGrid, box: Box, text_at: Callable[[int, int], str]) -> bool:
+    """Two columns of ``key | value`` lines with no header (``Source: | ...``, ``Released |
+    November 2007``): the metadata beside a table, not a table. The left column holds labels; the
+    right one is not a column of figures and reads as free text: its entries are longer than the
+    keys, mix figures with words, or follow keys ending in a colon."""
+    if box.width != 2 or box.height > 15 or box.height < 2 or is_header_row(g, box, box.top):
+        return False
+    area = slice(box.top, box.bottom + 1)
+    left, right = g.cls[area, box.left], g.cls[area, box.right]
+    if (left == VALUE).any() or not (left == TEXT).any() or (g.styled[area, box.left : box.right + 1]).any():
+        return False
+    n_val, n_txt = int((right == VALUE).sum()), int((right == TEXT).sum())
+    if n_val >= 0.7 * max(n_val + n_txt, 1):
+        return False
+    keys = g.text_len[area, box.left][left == TEXT]
+    vals = g.text_len[area, box.right][right == TEXT]
+    colon = sum(text_at(r, box.left).rstrip().endswith(":") for r in range(box.top, box.bottom + 1))
+    longer = vals.size > 0 and float(np.median(vals)) >= 1.5 * float(np.median(keys))
+    return bool((n_val and n_txt) or colon * 2 >= keys.size or longer)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -119,21 +120,76 @@ def _between_empty(occ: npt.NDArray[np.bool_], a: Box, b: Box) -> bool:
     return bool(inner_top <= rows[0] and rows[-1] <= inner_bottom)
 
 
+def bridge_sections(pieces: list[Box], occ: npt.NDArray[np.bool_], max_pieces: int = 500) -> list[Box]:
+    """Stack pieces that share exactly the same columns, one above the other a few rows apart,
+    when a taller piece beside them spans both and the gap: the value columns of one table cut by
+    section rows (``Sex``, ``Age`` alone in the label column) that leave them empty.
+    """
+    boxes = sorted(set(pieces))
+    if len(boxes) > max_pieces:
+        return boxes
+    changed = True
+    while changed:
+        changed = False
+        by_cols: dict[tuple[int, int], list[Box]] = {}
+        for b in boxes:
+            if b.width >= 2:
+                by_cols.setdefault((b.left, b.right), []).append(b)
+        for group in by_cols.values():
+            group.sort()
+            for a, b in pairwise(group):
+                gap = b.top - a.bottom - 1
+                if not 0 < gap <= 3:
+                    continue
+                if occ[a.bottom + 1 : b.top, a.left : a.right + 1].any():
+                    continue
+                beside = any(
+                    c.top <= a.top
+                    and c.bottom >= b.bottom
+                    and (c.right < a.left or c.left > a.right)
+                    and not occ[a.top : b.bottom + 1, min(c.right, a.right) + 1 : max(c.left, a.left)].any()
+                    for c in boxes
+                    if c not in (a, b)
+                )
+                if beside:
+                    boxes = [x for x in boxes if x not in (a, b)] + [a.union(b)]
+                    changed = True
+                    break
+            if changed:
+                break
+    return sorted(boxes)
+
+
 JoinRule = Callable[[Box, Box], bool]
 
 
+#: Pairs of pieces ``join_columns`` may weigh on one sheet: each join re-weighs every pair, so a
+#: sheet cut into thousands of column strips would take minutes. Real sheets need a few thousand.
+MAX_PAIR_CHECKS = 1_000_000
+
+
 def join_columns(
-    pieces: list[Box], occ: npt.NDArray[np.bool_], belongs: JoinRule, max_pieces: int = 3_000
+    pieces: list[Box],
+    occ: npt.NDArray[np.bool_],
+    belongs: JoinRule,
+    max_pieces: int = 3_000,
+    max_checks: int = MAX_PAIR_CHECKS,
 ) -> list[Box]:
     """Re-join horizontally neighbouring pieces that ``belongs(left, right)`` says are one table.
 
     Pairs are tried best-first (largest shared row fraction); a joined box then absorbs every
     piece it touches, so a row-label column and the several pieces of its value area end as one.
+    Work is bounded: past ``max_pieces`` pieces or ``max_checks`` pair checks, the joins made so far
+    stand.
     """
     boxes = sorted(set(pieces))
     if len(boxes) > max_pieces:
         return boxes
+    checks = 0
     while True:
+        checks += len(boxes) * (len(boxes) - 1) // 2
+        if checks > max_checks:
+            return sorted(boxes)
         best: tuple[float, Box, Box] | None = None
         by_left = sorted(boxes, key=lambda x: x.left)
         for i, a in enumerate(by_left):

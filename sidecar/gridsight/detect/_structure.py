@@ -10,7 +10,7 @@ from gridsight.detect._assemble import Skeleton, TextAt
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
 from gridsight.detect._model import DetectedTable, Label
 from gridsight.detect._rows import UNIT as _UNIT
-from gridsight.detect._rows import is_header_row
+from gridsight.detect._rows import is_header_row, names_its_columns
 from gridsight.detect._segment import Box
 from gridsight.grid import Range, Sheet
 
@@ -32,18 +32,8 @@ def header_rows(g: CellGrid, box: Box) -> list[int]:
         rows.append(r)
         found = found or header
     if not found:
-        return [box.top] if _names_its_columns(g, box) else []
+        return [box.top] if names_its_columns(g, box) else []
     return _label_table_header(g, box, rows) if len(rows) > 1 else rows
-
-
-def _names_its_columns(g: CellGrid, box: Box) -> bool:
-    """In a table of labels only with no formatting (a CSV of names and categories), the first row
-    is its header when it fills every column and none of its labels occurs again in its column."""
-    inside = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
-    if box.height < 3 or box.width < 2 or (inside == VALUE).any() or (inside[0] != TEXT).any():
-        return False
-    ids = g.label_ids[box.top : box.bottom + 1, box.left : box.right + 1]
-    return not any((ids[1:, j] == ids[0, j]).any() for j in range(box.width))
 
 
 def _label_table_header(g: CellGrid, box: Box, rows: list[int]) -> list[int]:
@@ -167,6 +157,8 @@ def _label(sheet: Sheet, g: CellGrid, b: Box, text_at: TextAt) -> Label:
         for c in range(b.left, b.right + 1)
         if g.label_ids[r, c] >= 0
     ]
+    # a merged line exported cell by cell repeats its text in every cell: read it once
+    texts = [t for i, t in enumerate(texts) if i == 0 or t != texts[i - 1]]
     return Label(rng.with_sheet(sheet.name), " ".join(texts))
 
 
