@@ -129,5 +129,6 @@ def hand_off(home: Path, paths: list[Path]) -> AlreadyRunningError:
     request_focus(home, last_id)
     extra = f"; opened {', '.join(opened)} there" if opened else ""
     return AlreadyRunningError(
-        f"GridSight is already open{where}: brought it to the front{extra} (one window and one sidecar per user)"
+        f"GridSight is already open{where}: brought it to the front{extra} "
+        "(one window and one sidecar per user)"
     )

@@ -58,7 +58,8 @@ def error_page(title: str, message: str) -> str:
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>GridSight</title><style>"
         "body{font:15px system-ui,sans-serif;margin:32px;color:#1f2328;background:#fff}"
-        "h1{font-size:20px;color:#b42318}p{line-height:1.5;max-width:60em}code{background:#f3f4f6;padding:1px 4px}"
+        "h1{font-size:20px;color:#b42318}p{line-height:1.5;max-width:60em}"
+        "code{background:#f3f4f6;padding:1px 4px}"
         "</style></head><body>"
         f"<h1>{html.escape(title)}</h1><p>{html.escape(message)}</p>"
         "<p>The same message is in the log; close this window to exit.</p></body></html>"

@@ -35,10 +35,15 @@ def display_problem(env: Mapping[str, str], platform: str = sys.platform) -> str
 
 
 def qt_environment(env: Mapping[str, str], is_root: bool) -> dict[str, str]:
-    """QtWebEngine's Chromium refuses to run as root with its sandbox on: add --no-sandbox then."""
+    """QtWebEngine's Chromium refuses to run as root with its sandbox on: add --no-sandbox then; and
+    keep its internal logging to fatal errors."""
     out = dict(env)
-    if is_root and "--no-sandbox" not in out.get(FLAGS_ENV, ""):
-        out[FLAGS_ENV] = (out.get(FLAGS_ENV, "") + " --no-sandbox").strip()
+    flags = out.get(FLAGS_ENV, "")
+    if is_root and "--no-sandbox" not in flags:
+        flags += " --no-sandbox"
+    if "--log-level" not in flags:
+        flags += " --log-level=3"  # Chromium's own GPU/D-Bus chatter is not for users; errors still show
+    out[FLAGS_ENV] = flags.strip()
     return out
 
 
@@ -56,7 +61,8 @@ def backend_problem(platform: str = sys.platform) -> str | None:
         if not missing and importlib.util.find_spec("PySide6.QtWebEngineWidgets") is None:
             missing = ["PySide6-WebEngine"]
         if missing:
-            return f"the desktop window needs Qt WebEngine ({', '.join(missing)} missing): pip install 'gridsight[desktop]'"
+            need = ", ".join(missing)
+            return f"the desktop window needs Qt WebEngine ({need} missing): pip install 'gridsight[desktop]'"
     return None
 
 

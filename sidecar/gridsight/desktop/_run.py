@@ -92,7 +92,7 @@ def _open_plan(sidecar: Sidecar, plan: Plan, home: Path) -> tuple[str, list[str]
         try:
             wid = sidecar.open_file(p)
         except GridSightError as exc:
-            notes.append(f"Could not open {p.name}: {exc}")
+            notes.append(f"Could not open {exc}")
             continue
         first = first or wid
         opened.append(p)
@@ -151,8 +151,10 @@ def run_desktop(req: DesktopRequest, home: Path | None = None) -> Outcome:
             timeout=req.timeout,
             menu=ctl.menu(),
         )
-        outcome = _open(job, ctl)
-        sidecar.stop()
+        try:
+            outcome = _open(job, ctl)
+        finally:
+            sidecar.stop()
     finally:
         instance.release()
     if outcome.error:

@@ -102,8 +102,9 @@ class Sidecar:
 
         try:
             session = session_from_file(path.expanduser().resolve())
-        except ApiError as exc:
-            raise DesktopError(f"{path.name}: {exc.message}") from None
+        except (ApiError, GridSightError) as exc:
+            msg = exc.message if isinstance(exc, ApiError) else str(exc)
+            raise DesktopError(msg if msg.startswith(path.name) else f"{path.name}: {msg}") from None
         return str(self.sessions.add(session).id)
 
     def open_excel(self) -> str:

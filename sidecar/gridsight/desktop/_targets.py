@@ -64,7 +64,8 @@ def plan_targets(target: Path | None, *, excel: bool = False, platform: str = sy
             files = folder_files(target)
             if not files:
                 raise DesktopError(
-                    f"{target} holds no spreadsheet ({', '.join(SPREADSHEET_SUFFIXES)}); give a file or another folder"
+                    f"{target} holds no spreadsheet ({', '.join(SPREADSHEET_SUFFIXES)}); "
+                    "give a file or another folder"
                 )
             return Plan(tuple(files))
         if not target.exists():
@@ -72,8 +73,8 @@ def plan_targets(target: Path | None, *, excel: bool = False, platform: str = sy
         return Plan((target,))
     if excel_platform(platform):
         if importlib.util.find_spec("xlwings") is None:
-            note = "live Excel is off: xlwings is not installed (pip install 'gridsight[excel]'); showing the demo"
-            return Plan((), demo=True, notes=(note,))
+            note = "live Excel is off: xlwings is not installed (pip install 'gridsight[excel]')"
+            return Plan((), demo=True, notes=(note + "; showing the demo",))
         return Plan((), excel=True, demo=True)  # the demo only when Excel has no open workbook
     return Plan((), demo=True)
 

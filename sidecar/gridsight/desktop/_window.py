@@ -41,6 +41,7 @@ class Outcome:
     """What happened in the window: the answer read from the pane, a failure, the PNG written."""
 
     answer: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
     error: str | None = None
     screenshot: Path | None = None
 
@@ -126,6 +127,7 @@ def _drive_pane(window: Any, job: WindowJob, outcome: Outcome) -> None:
         return
     if job.notes:
         window.evaluate_js(_pane.show_notice(" · ".join(job.notes)))
+        outcome.notes = list(job.notes)
     if not job.question:
         return
     log.info("asking: %s", job.question)

@@ -64,6 +64,8 @@ def command(
         click.echo(
             f"wrote {outcome.screenshot} ({facts['width']}x{facts['height']}, {facts['colours']} colours)"
         )
+    for note in outcome.notes:
+        click.echo(f"note: {note}")
     if outcome.answer is not None:
         click.echo("answer: " + json.dumps(outcome.answer, ensure_ascii=False))
     if outcome.error:
