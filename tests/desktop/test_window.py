@@ -60,7 +60,9 @@ def test_screenshot_of_a_workbook_given_by_path(display: dict[str, str], tmp_pat
         ws.append(row)
     wb.save(book)
     png = tmp_path / "desktop-path.png"
-    proc = gridsight(["desktop", str(book), "--port", "0", "--screenshot", str(png)], _env(display, tmp_path / "h"))
+    proc = gridsight(
+        ["desktop", str(book), "--port", "0", "--screenshot", str(png)], _env(display, tmp_path / "h")
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     _assert_not_blank(png)
     recent = json.loads((tmp_path / "h" / "recent.json").read_text(encoding="utf-8"))
@@ -71,7 +73,9 @@ def test_a_corrupt_workbook_is_explained_in_the_window(display: dict[str, str], 
     bad = tmp_path / "broken.xlsx"
     bad.write_bytes(b"PK\x03\x04 this is not really a zip")
     png = tmp_path / "desktop-broken.png"
-    proc = gridsight(["desktop", str(bad), "--port", "0", "--screenshot", str(png)], _env(display, tmp_path / "h"))
+    proc = gridsight(
+        ["desktop", str(bad), "--port", "0", "--screenshot", str(png)], _env(display, tmp_path / "h")
+    )
     assert proc.returncode == 2
     last = proc.stderr.splitlines()[-1]
     assert last.startswith("error: Could not open broken.xlsx: damaged zip archive"), proc.stderr[-500:]
@@ -88,7 +92,9 @@ def test_port_in_use_by_another_program(display: dict[str, str], tmp_path: Path)
         port = busy.getsockname()[1]
         png = tmp_path / "desktop-port.png"
         proc = gridsight(
-            ["desktop", "--port", str(port), "--screenshot", str(png)], _env(display, tmp_path / "h"), timeout=120
+            ["desktop", "--port", str(port), "--screenshot", str(png)],
+            _env(display, tmp_path / "h"),
+            timeout=120,
         )
     assert proc.returncode == 2
     assert f"port {port} is already in use by another program" in proc.stderr
@@ -141,7 +147,9 @@ def test_second_instance_hands_its_workbook_to_the_first(display: dict[str, str]
         import ssl
 
         ctx = ssl.create_default_context(cafile=str(home / "tls" / "gridsight-ca.pem"))
-        req = urllib.request.Request(f"{state['url']}/api/v1/workbooks", headers={"X-GridSight-Secret": secret})
+        req = urllib.request.Request(
+            f"{state['url']}/api/v1/workbooks", headers={"X-GridSight-Secret": secret}
+        )
         with urllib.request.urlopen(req, context=ctx, timeout=30) as resp:
             names = [w["name"] for w in json.loads(resp.read())["workbooks"]]
         assert "second.xlsx" in names and "gridsight-demo.xlsx" in names
