@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import socket
 import subprocess
 import sys
@@ -34,18 +36,40 @@ def _assert_not_blank(png: Path) -> dict[str, int]:
     return facts
 
 
+def _documented_example() -> tuple[list[str], list[str]]:
+    """The command and output of docs/desktop.md's --screenshot example."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "desktop.md").read_text(encoding="utf-8")
+    section = doc.split("## See the window without clicking", 1)[1]
+    lines = re.findall(r"```console\n(.*?)```", section, flags=re.S)[0].splitlines()
+    assert lines[0].startswith("$ gridsight desktop ")
+    return shlex.split(lines[0][2:])[1:], lines[1:]
+
+
 def test_screenshot_answers_a_question_about_the_demo(display: dict[str, str], tmp_path: Path) -> None:
-    png = tmp_path / "desktop-demo-answer.png"
-    args = ["desktop", "--port", "0", "--screenshot", str(png), "--question", "What is the total of North?"]
-    proc = gridsight(args, _env(display, tmp_path / "home"))
+    """The documented example, run as written (plus --port 0: the test must not need port 8765)."""
+    args, expected = _documented_example()
+    proc = subprocess.run(
+        [sys.executable, "-m", "gridsight", *args, "--port", "0"],
+        env=_env(display, tmp_path / "home"),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    answer = json.loads(proc.stdout.split("answer: ", 1)[1].splitlines()[0])
-    assert answer["status"] == "answered"
-    assert answer["value"].startswith("1815")  # North, Jan..Dec of the demo: 1,815 (thousands)
-    assert answer["formula"] == "=SUM(B4:B15)"
-    assert answer["chips"] == ["B4:B15"]
+    out = proc.stdout.splitlines()
+    assert len(out) == len(expected) == 2
+    colours = r"\d+ colours"
+    assert re.fullmatch(re.escape(expected[0]).replace(r"2187\ colours", colours), out[0])
+    assert out[1] == expected[1]  # the answer: 1815, =SUM(B4:B15), evidence B4:B15
+    answer = json.loads(out[1].removeprefix("answer: "))
+    assert answer["status"] == "answered" and answer["value"].startswith("1815")
+    png = tmp_path / "window.png"
     _assert_not_blank(png)
-    keep_shot(png)
+    shot = tmp_path / "desktop-demo-answer.png"
+    png.rename(shot)
+    keep_shot(shot)
     log = (tmp_path / "home" / "logs" / "desktop.log").read_text(encoding="utf-8")
     assert "asking: What is the total of North?" in log and "screenshot written" in log
 

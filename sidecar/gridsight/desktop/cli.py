@@ -61,9 +61,7 @@ def command(
     outcome = run_desktop(req)
     if outcome.screenshot is not None:
         facts = png_facts(outcome.screenshot)
-        click.echo(
-            f"wrote {outcome.screenshot} ({facts['width']}x{facts['height']}, {facts['colours']} colours)"
-        )
+        click.echo(f"wrote {screenshot} ({facts['width']}x{facts['height']}, {facts['colours']} colours)")
     for note in outcome.notes:
         click.echo(f"note: {note}")
     if outcome.answer is not None:
