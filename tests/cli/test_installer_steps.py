@@ -7,6 +7,8 @@ import configparser
 import importlib.util
 import os
 import plistlib
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -191,3 +193,21 @@ def test_built_bundle_smoke() -> None:
     answer = result["answer"]
     answer = answer.get("answer", answer)
     assert str(answer.get("value")).startswith("1815"), answer
+
+
+def test_documented_finish_only_example(tmp_path: Path) -> None:
+    """docs/install.md's --finish-only example, run as written."""
+    doc = (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    lines = re.findall(r"```console\n(.*?)```", doc, flags=re.S)[0].splitlines()
+    args = shlex.split(lines[0].removeprefix("$ "))
+    assert args[:2] == ["python", "build_installer.py"]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "build_installer.py"), *args[2:]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == lines[1:]
+    assert (tmp_path / "setup-macos" / "install.sh").stat().st_mode & 0o111
