@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import logging
+import socket
 import ssl
 import urllib.request
 from dataclasses import dataclass
@@ -31,6 +32,15 @@ def who_listens(port: int, timeout: float = 2.0) -> str | None:
     return "gridsight" if isinstance(doc, dict) and doc.get("service") == "gridsight" else "other"
 
 
+def port_taken(port: int) -> bool:
+    """Something accepts connections on 127.0.0.1:PORT."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
 def port_in_use_message(port: int, who: str | None) -> str:
     if who == "gridsight":
         return (
@@ -53,6 +63,10 @@ class Sidecar:
     def start(cls, port: int, home: Path) -> Sidecar:
         from gridsight.api import build_server
 
+        if port and port_taken(
+            port
+        ):  # checked first: on Windows waitress's SO_REUSEADDR would share the port
+            raise DesktopError(port_in_use_message(port, who_listens(port)))
         try:
             running = build_server(port, home, threads=4)
         except OSError as exc:
