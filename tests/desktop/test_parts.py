@@ -258,3 +258,46 @@ def test_menus_and_manifest(sidecar: Sidecar, tmp_path: Path) -> None:
 def test_png_facts(tmp_path: Path) -> None:
     Image.new("RGB", (300, 200), (255, 255, 255)).save(tmp_path / "blank.png")
     assert png_facts(tmp_path / "blank.png") == {"width": 300, "height": 200, "colours": 1}
+
+
+class _RecordingWindow:
+    """Stands in for the pywebview window: records what the menu actions ask of it."""
+
+    def __init__(self, picked: list[str] | None = None) -> None:
+        self.js: list[str] = []
+        self.urls: list[str] = []
+        self.picked = picked
+
+    def evaluate_js(self, code: str) -> object:
+        self.js.append(code)
+        return True
+
+    def load_url(self, url: str) -> None:
+        self.urls.append(url)
+
+    def create_file_dialog(self, *args: object, **kwargs: object) -> list[str] | None:
+        return self.picked
+
+
+def test_menu_actions_reach_the_sidecar(sidecar: Sidecar, tmp_path: Path) -> None:
+    pytest.importorskip("webview", reason="pywebview is the [desktop] extra (pip install -e '.[dev]')")
+    home = tmp_path / "home"
+    good, bad = _book(tmp_path / "good.xlsx"), tmp_path / "bad.xlsx"
+    bad.write_bytes(b"PK\x03\x04junk")
+    window = _RecordingWindow(picked=[str(good), str(bad)])
+    ctl = Controller(home, sidecar, window)
+    ctl.open_files()
+    names = [s.name for s in sidecar.sessions.list()]
+    assert names == ["good.xlsx"]
+    assert any("Could not open bad.xlsx: damaged zip archive" in js for js in window.js)
+    assert any("switchWorkbook" in js for js in window.js)
+    assert load_recent(home) == [good]  # only what opened
+    ctl.stop_sidecar()
+    assert not sidecar.serving and "The sidecar is stopped" in window.js[-1]
+    ctl.start_sidecar()
+    assert sidecar.serving and window.urls == [sidecar.url + "/"]
+    ctl.copy_manifest_path()
+    manifest = home / "manifest" / "gridsight-manifest.xml"
+    assert manifest.is_file() and str(manifest) in window.js[-1]
+    ctl.show_model()
+    assert "Nothing leaves this machine." in window.js[-1]

@@ -55,14 +55,16 @@ class Controller:
             self.window.evaluate_js(_pane.show_notice(text))
 
     def _open_paths(self, paths: list[Path]) -> None:
-        last = None
+        last, opened = None, []
         for p in paths:
             try:
                 last = self.sidecar.open_file(p)
             except GridSightError as exc:
-                self._say(f"Could not open {p.name}: {exc}")
+                self._say(f"Could not open {exc}")
+                continue
+            opened.append(p)
         if last is not None:
-            remember(self.home, paths)
+            remember(self.home, opened)
             self.window.evaluate_js(_pane.switch_workbook(last))
 
     # -- menu actions -----------------------------------------------------------------------------
