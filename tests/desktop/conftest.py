@@ -31,6 +31,10 @@ def _apt_install(packages: list[str]) -> str:
     if done.returncode != 0:
         subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True, timeout=900, check=False)
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=False)
+    if done.returncode != 0 and len(packages) > 1:
+        # one renamed package (Debian 13's libasound2t64...) must not block the rest: one at a time
+        failed = [p for p in packages if _apt_install([p])]
+        return f"not installed: {' '.join(failed)}" if failed else ""
     return (done.stderr or done.stdout)[-300:] if done.returncode else ""
 
 

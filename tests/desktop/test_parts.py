@@ -301,3 +301,11 @@ def test_menu_actions_reach_the_sidecar(sidecar: Sidecar, tmp_path: Path) -> Non
     assert manifest.is_file() and str(manifest) in window.js[-1]
     ctl.show_model()
     assert "Nothing leaves this machine." in window.js[-1]
+
+
+def test_documented_apt_packages_are_the_ones_the_code_names() -> None:
+    from gridsight.desktop._preflight import QT_APT_PACKAGES
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "desktop.md").read_text(encoding="utf-8")
+    block = doc.split("apt-get install -y ", 1)[1].split("```", 1)[0]
+    assert block.replace("\\", " ").split() == list(QT_APT_PACKAGES)

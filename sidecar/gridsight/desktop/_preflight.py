@@ -12,8 +12,10 @@ from collections.abc import Mapping
 #: Debian/Ubuntu packages Qt's xcb platform plugin and QtWebEngine load at run time.
 QT_APT_PACKAGES = (
     "libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0 "
-    "libxcb-xinerama0 libxcb-xkb1 libxkbcommon-x11-0 libnss3 libxcomposite1 libxdamage1 libxrandr2 "
-    "libxtst6 libxkbfile1 libasound2 libgbm1 libegl1 libgl1 libfontconfig1 fonts-dejavu-core"
+    "libxcb-xinerama0 libxcb-xkb1 libxcb-randr0 libxcb-xfixes0 libxcb-sync1 libxcb-shm0 libxcb-glx0 "
+    "libxcb-dri3-0 libx11-xcb1 libxkbcommon0 libxkbcommon-x11-0 libglib2.0-0 libdbus-1-3 libgssapi-krb5-2 "
+    "libnss3 libxcomposite1 libxdamage1 libxrandr2 libxtst6 libxkbfile1 libasound2 libgbm1 libegl1 libgl1 "
+    "libfontconfig1 fonts-dejavu-core"
 ).split()
 FLAGS_ENV = "QTWEBENGINE_CHROMIUM_FLAGS"
 
