@@ -241,7 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     if importlib.util.find_spec("PyInstaller") is None:
         print("error: PyInstaller is not installed; run `pip install pyinstaller` first", file=sys.stderr)
         return 2
-    code = subprocess.call(cmd)
+    # this checkout's package, even where another copy of gridsight is installed (an editable install
+    # elsewhere would otherwise decide what --collect-submodules finds)
+    paths = [str(ROOT / "sidecar"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    code = subprocess.call(cmd, env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)})
     if code != 0:
         return code
     write_finishing(this_os(), bundle_dir(args.dist) / "setup")
