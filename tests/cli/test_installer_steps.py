@@ -186,6 +186,8 @@ def test_built_bundle_smoke() -> None:
     bundle = b.bundle_dir(ROOT / "dist")
     if not (bundle / "gridsight").is_file():
         pytest.skip(f"no bundle at {bundle}: build it with `python build_installer.py` (see docs/install.md)")
+    helped = subprocess.run([str(bundle / "gridsight"), "desktop", "--help"], capture_output=True, text=True)
+    assert helped.returncode == 0 and "--screenshot" in helped.stdout  # this checkout's package is inside
     result = b.smoke(bundle)
     assert result["health"]["status"] == "ok"
     answer = result["answer"]
