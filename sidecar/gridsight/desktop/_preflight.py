@@ -68,13 +68,24 @@ def backend_problem(platform: str = sys.platform) -> str | None:
     return None
 
 
-_QT_PROBE = (
-    "import sys\n"
-    "from qtpy import QtWebEngineWidgets\n"  # must come before the QApplication
-    "from qtpy.QtWidgets import QApplication\n"
-    "app = QApplication(sys.argv[:1])\n"
-    "print('qt-ok')\n"
-)
+_QT_PROBE = "from gridsight.desktop._preflight import start_qt; start_qt()"
+
+
+def start_qt() -> None:
+    """What the probe runs in its child process: Qt WebEngine and a QApplication on this display."""
+    from qtpy import QtWebEngineWidgets  # noqa: F401  (must come before the QApplication)
+    from qtpy.QtWidgets import QApplication
+
+    QApplication(sys.argv[:1])
+    print("qt-ok", flush=True)
+
+
+def probe_command() -> list[str]:
+    """The child process that starts Qt: ``python -c``, or in a PyInstaller bundle (where
+    sys.executable is gridsight itself) a hidden option of ``gridsight desktop``."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "desktop", "--qt-probe"]
+    return [sys.executable, "-c", _QT_PROBE]
 
 
 def qt_probe(env: Mapping[str, str], timeout: float = 60.0) -> str | None:
@@ -82,7 +93,7 @@ def qt_probe(env: Mapping[str, str], timeout: float = 60.0) -> str | None:
     load (missing system libraries), which must not take the sidecar down without a word."""
     try:
         proc = subprocess.run(
-            [sys.executable, "-c", _QT_PROBE],
+            probe_command(),
             env=dict(env),
             capture_output=True,
             text=True,

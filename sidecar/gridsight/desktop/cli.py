@@ -35,6 +35,7 @@ from gridsight.errors import DesktopError
     show_default=True,
     help="Seconds to wait for the pane and for the answer.",
 )
+@click.option("--qt-probe", is_flag=True, hidden=True, help="Start Qt once and exit (the pre-flight check).")
 def command(
     target: Path | None,
     excel: bool,
@@ -42,9 +43,15 @@ def command(
     screenshot: Path | None,
     question: str | None,
     timeout: float,
+    qt_probe: bool,
 ) -> None:
     """Open GridSight in a desktop window: PATH (a workbook), FOLDER (its spreadsheets), or with
     neither the active Excel workbook (Windows/macOS with xlwings) or the demo workbook."""
+    if qt_probe:
+        from gridsight.desktop._preflight import start_qt
+
+        start_qt()
+        return
     from gridsight.api import DEFAULT_PORT
     from gridsight.desktop import DesktopRequest, png_facts, run_desktop
 
