@@ -309,3 +309,11 @@ def test_documented_apt_packages_are_the_ones_the_code_names() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "desktop.md").read_text(encoding="utf-8")
     block = doc.split("apt-get install -y ", 1)[1].split("```", 1)[0]
     assert block.replace("\\", " ").split() == list(QT_APT_PACKAGES)
+
+
+def test_the_qt_probe_command_inside_and_outside_a_bundle(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridsight.desktop._preflight import probe_command
+
+    assert probe_command()[:2] == [sys.executable, "-c"]
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert probe_command() == [sys.executable, "desktop", "--qt-probe"]
