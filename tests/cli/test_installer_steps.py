@@ -193,6 +193,8 @@ def test_built_bundle_smoke() -> None:
     answer = result["answer"]
     answer = answer.get("answer", answer)
     assert str(answer.get("value")).startswith("1815"), answer
+    formula = result["formula"]  # the formula engine (its functions load by name) works in the bundle
+    assert formula["formula"] == "=SUM(B4:B15)" and formula["value"] == 1815, formula
 
 
 def test_documented_finish_only_example(tmp_path: Path) -> None:
