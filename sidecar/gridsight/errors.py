@@ -7,8 +7,10 @@ The CLI turns any :class:`GridSightError` into one line on stderr and exit code 
 from __future__ import annotations
 
 __all__ = [
+    "AlreadyRunningError",
     "CertificateError",
     "CorruptFileError",
+    "DesktopError",
     "EditConflictError",
     "EditPlanError",
     "EncodingError",
@@ -158,3 +160,11 @@ class CertificateError(GridSightError):
 
 class TokenizerError(GridSightError):
     """A tokenizer needed for token counts is missing or unreadable (e.g. cl100k_base offline data)."""
+
+
+class DesktopError(GridSightError):
+    """The desktop window cannot open: no display, no GUI backend, a busy port, a failed page."""
+
+
+class AlreadyRunningError(DesktopError):
+    """Another GridSight desktop window already owns the sidecar (it was brought to the front)."""

@@ -125,7 +125,7 @@ def session_from_xlwings(spec: Any) -> Session:
         raise ApiError(
             503,
             "feature_unavailable",
-            "live Excel needs xlwings (pip install xlwings) and Excel on Windows or macOS",
+            "live Excel needs xlwings (pip install 'gridsight[excel]') and Excel running on Windows or macOS",
         )
     from gridsight.sources.live_excel import LiveExcelSource
 

@@ -24,7 +24,7 @@ def _xlwings() -> Any:
         import xlwings
     except ImportError:
         raise SourceNotFoundError(
-            "live Excel needs xlwings (pip install xlwings) and Excel on Windows or macOS"
+            "live Excel needs xlwings (pip install 'gridsight[excel]') and Excel running on Windows or macOS"
         ) from None
     return xlwings
 
