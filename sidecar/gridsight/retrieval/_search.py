@@ -1,0 +1,297 @@
+"""Retrieval: which tables of the library a question is about, with the reason each was picked.
+
+Two strategies, each measurable on its own, and their fusion (the default):
+
+- ``columns`` -- the question is split into sub-queries (:func:`split_question`); each sub-query is
+  searched over the column cards three ways -- meaning (MiniLM vector of the card), exact header words
+  (full text over the header) and the column's own values (full text over its most frequent values,
+  so a question naming "Southampton" finds the column that holds it) -- and the three ranked lists
+  are fused by reciprocal rank. A table scores the sum of its best three columns; the best table of
+  each sub-query is kept near the top so that a question spanning tables retrieves each of them.
+- ``sheets`` -- query-sheet matching: the whole question against each table's sheet card (vector and
+  full text), fused the same way.
+- ``hybrid`` -- the reciprocal-rank fusion of the two tables rankings.
+
+Nothing here knows any dataset or any question: the signals are the cards' words, vectors and values.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gridsight.retrieval._split import split_question
+from gridsight.retrieval._store import COLUMNS, SHEETS, Store
+
+STRATEGIES = ("hybrid", "columns", "sheets")
+#: Candidates each ranked list contributes before fusion.
+DEPTH = 40
+#: Reciprocal rank fusion constant (Cormack et al. 2009 use 60).
+RRF_K = 60
+#: Columns of a table summed into its score.
+TOP_COLUMNS = 3
+#: Below this cosine (question to the best column card) and without any header-word match, no table is
+#: about the question: retrieval abstains and names the closest tables.
+ABSTAIN_COSINE = 0.30
+
+
+@dataclass
+class ColumnHit:
+    """One column card the question (or one of its sub-queries) found."""
+
+    table_id: str
+    file: str
+    column: str
+    kind: str
+    score: float
+    cosine: float = 0.0
+    header: bool = False  # exact header words matched
+    values: bool = False  # the column holds words of the question
+
+    def why(self) -> str:
+        parts = [f"meaning {self.cosine:.2f}"]
+        if self.header:
+            parts.append("header words")
+        if self.values:
+            parts.append("its values")
+        return f"{self.column} ({', '.join(parts)})"
+
+
+@dataclass
+class TableHit:
+    """A retrieved table: where it is, its score, and why it was picked."""
+
+    table_id: str
+    file: str
+    sheet: str
+    range: str
+    title: str
+    score: float
+    reason: str
+    columns: list[ColumnHit] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "sheet": self.sheet,
+            "range": self.range,
+            "title": self.title,
+            "score": round(self.score, 5),
+            "reason": self.reason,
+            "columns": [c.column for c in self.columns],
+        }
+
+
+@dataclass
+class Retrieval:
+    """What retrieval returns for one question."""
+
+    question: str
+    strategy: str
+    subqueries: list[str]
+    tables: list[TableHit]
+    columns: list[ColumnHit]  # ranked column hits across all tables (columns strategy)
+    answerable: bool
+    reason: str
+    seconds: float
+    #: Every table id ranked by each strategy that ran ("columns", "sheets", and the one asked for).
+    rankings: dict[str, list[str]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "strategy": self.strategy,
+            "subqueries": self.subqueries,
+            "answerable": self.answerable,
+            "reason": self.reason,
+            "tables": [t.to_dict() for t in self.tables],
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def _cosine(distance: float) -> float:
+    """lancedb's default metric is squared L2; card vectors are unit length."""
+    return 1.0 - float(distance) / 2.0
+
+
+def _safe(run: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    try:
+        return run()
+    except Exception:  # no full-text index yet (an empty library): that list is simply empty
+        return []
+
+
+class Library:
+    """An indexed folder opened for search (read only)."""
+
+    def __init__(self, db: Path, embedder: Any = None) -> None:
+        if embedder is None:
+            from gridsight.llm.embeddings import shared_embedder
+
+            embedder = shared_embedder()
+        self.embedder = embedder
+        self.store = Store(db, embedder.name, create=False)
+        self.sheets = {s["table_id"]: s for s in self.store.sheets()}
+
+    # -- the ranked lists ---------------------------------------------------------------------------
+    def _columns(self, text: str, vec: np.ndarray) -> dict[tuple[str, str], ColumnHit]:
+        table = self.store.tables[COLUMNS]
+        fields = ["table_id", "file", "column", "kind"]
+        lists = [
+            ("vector", _safe(lambda: table.search(vec.tolist()).limit(DEPTH).select([*fields]).to_list())),
+            (
+                "header",
+                _safe(
+                    lambda: table.search(text, query_type="fts", fts_columns="header_text")
+                    .limit(DEPTH)
+                    .select(fields)
+                    .to_list()
+                ),
+            ),
+            (
+                "values",
+                _safe(
+                    lambda: table.search(text, query_type="fts", fts_columns="values_text")
+                    .limit(DEPTH)
+                    .select(fields)
+                    .to_list()
+                ),
+            ),
+        ]
+        hits: dict[tuple[str, str], ColumnHit] = {}
+        for how, rows in lists:
+            for rank, row in enumerate(rows, 1):
+                key = (row["table_id"], row["column"])
+                hit = hits.setdefault(key, ColumnHit(row["table_id"], row["file"], row["column"], row["kind"], 0.0))
+                hit.score += 1.0 / (RRF_K + rank)
+                if how == "vector":
+                    hit.cosine = max(hit.cosine, _cosine(row["_distance"]))
+                elif how == "header":
+                    hit.header = True
+                else:
+                    hit.values = True
+        return hits
+
+    def _column_strategy(
+        self, parts: list[str], vecs: np.ndarray
+    ) -> tuple[list[str], list[ColumnHit], list[str]]:
+        """Tables ranked by their columns, the column hits ranked, and each sub-query's best table."""
+        merged: dict[tuple[str, str], ColumnHit] = {}
+        best_of_part: list[str] = []
+        for text, vec in zip(parts, vecs, strict=True):
+            hits = self._columns(text, vec)
+            per_table: dict[str, list[float]] = defaultdict(list)
+            for key, h in hits.items():
+                per_table[h.table_id].append(h.score)
+                m = merged.get(key)
+                if m is None:
+                    merged[key] = h
+                else:
+                    m.score += h.score
+                    m.cosine = max(m.cosine, h.cosine)
+                    m.header |= h.header
+                    m.values |= h.values
+            if per_table:
+                best_of_part.append(max(per_table, key=lambda t: sum(sorted(per_table[t])[-TOP_COLUMNS:])))
+        by_table: dict[str, list[ColumnHit]] = defaultdict(list)
+        for h in merged.values():
+            by_table[h.table_id].append(h)
+        scores = {
+            t: sum(sorted((h.score for h in hs), reverse=True)[:TOP_COLUMNS]) for t, hs in by_table.items()
+        }
+        order = sorted(scores, key=lambda t: -scores[t])
+        # the best table of each sub-query stays near the top (a question may span tables)
+        head = [*order[:1], *(t for t in best_of_part[1:] if t not in order[:1])]
+        ranked = list(dict.fromkeys([*head, *order]))
+        columns = sorted(merged.values(), key=lambda h: -h.score)
+        return ranked, columns, best_of_part
+
+    def _sheet_strategy(self, question: str, vec: np.ndarray) -> tuple[list[str], dict[str, float]]:
+        table = self.store.tables[SHEETS]
+        vec_rows = _safe(lambda: table.search(vec.tolist()).limit(DEPTH).select(["table_id"]).to_list())
+        fts_rows = _safe(
+            lambda: table.search(question, query_type="fts", fts_columns="description")
+            .limit(DEPTH)
+            .select(["table_id"])
+            .to_list()
+        )
+        scores: dict[str, float] = defaultdict(float)
+        for rows in (vec_rows, fts_rows):
+            for rank, row in enumerate(rows, 1):
+                scores[row["table_id"]] += 1.0 / (RRF_K + rank)
+        return sorted(scores, key=lambda t: -scores[t]), dict(scores)
+
+    # -- the public search --------------------------------------------------------------------------
+    def search(self, question: str, k: int = 5, strategy: str = "hybrid") -> Retrieval:
+        """The top ``k`` tables for ``question`` by ``strategy`` (hybrid, columns or sheets)."""
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+        start = time.perf_counter()
+        parts = split_question(question)
+        if not parts or not self.sheets:
+            why = "the library holds no tables" if not self.sheets else "the question is empty"
+            return Retrieval(question, strategy, parts, [], [], False, why, time.perf_counter() - start)
+        vecs = np.asarray(self.embedder.embed(parts), dtype=np.float32)
+        col_rank: list[str] = []
+        columns: list[ColumnHit] = []
+        part_best: list[str] = []
+        if strategy in ("hybrid", "columns"):
+            col_rank, columns, part_best = self._column_strategy(parts, vecs)
+        sheet_rank: list[str] = []
+        if strategy in ("hybrid", "sheets"):
+            sheet_rank, _ = self._sheet_strategy(parts[0], vecs[0])
+        if strategy == "columns":
+            ranked = col_rank
+        elif strategy == "sheets":
+            ranked = sheet_rank
+        else:
+            fused: dict[str, float] = defaultdict(float)
+            for rank_list in (col_rank, sheet_rank):
+                for r, t in enumerate(rank_list, 1):
+                    fused[t] += 1.0 / (RRF_K + r)
+            by_score = sorted(fused, key=lambda t: -fused[t])
+            ranked = list(dict.fromkeys([*by_score[:1], *part_best[1:], *by_score]))  # each part's best
+        cols_of: dict[str, list[ColumnHit]] = defaultdict(list)
+        for h in columns:
+            cols_of[h.table_id].append(h)
+        hits: list[TableHit] = []
+        for i, tid in enumerate(ranked[:k]):
+            s = self.sheets.get(tid)
+            if s is None:
+                continue
+            mine = cols_of.get(tid, [])[:TOP_COLUMNS]
+            reason = (
+                "columns " + "; ".join(h.why() for h in mine)
+                if mine
+                else "its description is close to the question"
+            )
+            hits.append(TableHit(tid, s["file"], s["sheet"], s["range"], s["title"], 1.0 / (i + 1), reason, mine))
+        answerable, why = _answerable(hits, columns, strategy)
+        rankings = {"columns": col_rank, "sheets": sheet_rank, strategy: ranked}
+        seconds = time.perf_counter() - start
+        return Retrieval(question, strategy, parts, hits, columns, answerable, why, seconds, rankings)
+
+    def columns_of(self, table_id: str) -> list[str]:
+        s = self.sheets.get(table_id)
+        return list(json.loads(s["columns"])) if s else []
+
+
+def _answerable(hits: list[TableHit], columns: list[ColumnHit], strategy: str) -> tuple[bool, str]:
+    """Whether any table is about the question; else the reason, naming the closest tables."""
+    if not hits:
+        return False, "no table in the library"
+    if strategy == "sheets":
+        return True, f"closest table: {hits[0].file} {hits[0].sheet}!{hits[0].range}"
+    best = max(columns, key=lambda h: h.cosine, default=None)
+    worded = any(h.header for h in columns[: DEPTH // 2])
+    if (best is not None and best.cosine >= ABSTAIN_COSINE) or worded:
+        return True, f"{hits[0].file} {hits[0].sheet}!{hits[0].range}: {hits[0].reason}"
+    closest = ", ".join(f"{h.file} {h.sheet}!{h.range}" for h in hits[:3])
+    return False, f"no table's columns are about the question; the closest are {closest}"
