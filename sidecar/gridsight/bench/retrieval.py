@@ -56,14 +56,28 @@ def columns_used(root: Path) -> dict[str, list[str]]:
     for path in [*files, *sorted(root.glob("*.qa.jsonl"))]:
         for where, obj in _lines(path):
             used = obj.get("columns_used")
-            if isinstance(used, str):
-                try:
-                    used = ast.literal_eval(used)
-                except (ValueError, SyntaxError):
-                    used = [used]
-            if isinstance(used, list | tuple) and used:
-                out[where] = [str(u) for u in used]
+            used = _names(used)
+            if used:
+                out[where] = used
     return out
+
+
+def _names(used: Any) -> list[str] | None:
+    """``columns_used`` as a list of names. DataBench writes a Python literal; some of its lines hold the
+    literal split into single characters (``['[', "'", 'W', ...]``): those are joined and read again."""
+    for _ in range(2):
+        if isinstance(used, str):
+            try:
+                used = ast.literal_eval(used)
+            except (ValueError, SyntaxError):
+                used = [used.strip("[]'\" ")]
+        if isinstance(used, list | tuple) and used and all(isinstance(c, str) and len(c) == 1 for c in used):
+            used = "".join(used)
+            continue
+        break
+    if isinstance(used, list | tuple) and used:
+        return [str(u) for u in used]
+    return None
 
 
 def _rank(ranking: list[str], files: dict[str, str], own: str) -> int | None:

@@ -25,6 +25,9 @@ VALUES_MAX = 200
 VALUES_CHARS = 6000
 #: Characters of one value on a card.
 VALUE_CHARS = 60
+#: Words of a value at most for it to be searched as a name: values ground the names and categories a
+#: question mentions; sentences (comments, posts, questions) would match any question's words.
+NAME_WORDS = 6
 #: Sample values shown in a card's embedded text.
 SHOWN = 3
 
@@ -52,6 +55,7 @@ class ColumnCard:
     null_share: float
     date_format: str | None
     text: str  # what is embedded: header words, type, unit, value summary, the table's name
+    header: str  # the header as words (embedded on its own: a question's words meet it one by one)
     header_text: str  # full-text field for exact header words
     values_text: str  # full-text field for the column's most frequent values (text columns)
 
@@ -141,6 +145,8 @@ def column_cards(rel: Relation, tid: str, title: str) -> list[ColumnCard]:
         if col.kind == "text":
             for v in rel.distinct_values(col.name)[:VALUES_MAX]:
                 s = _show(v)
+                if len(s.split()) > NAME_WORDS or len(s) >= VALUE_CHARS:
+                    continue
                 if size + len(s) > VALUES_CHARS:
                     break
                 shown.append(s)
@@ -158,6 +164,7 @@ def column_cards(rel: Relation, tid: str, title: str) -> list[ColumnCard]:
                 round(empty / n, 4),
                 fmt,
                 text,
+                spoken(col.name),
                 f"{col.name} {spoken(col.name)}",
                 " | ".join(shown),
             )

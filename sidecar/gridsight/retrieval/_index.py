@@ -193,12 +193,16 @@ def build_index(
                 store.remove_files(replace)
             sheet_cards = [s for _, _, cards in pending for s, _ in cards]
             col_cards = [(c, s.file) for _, _, cards in pending for s, cols in cards for c in cols]
-            vectors = embedder.embed([s.description for s in sheet_cards] + [c.text for c, _ in col_cards])
-            n = len(sheet_cards)
+            texts = [s.description for s in sheet_cards] + [c.text for c, _ in col_cards]
+            vectors = embedder.embed(texts + [c.header for c, _ in col_cards])
+            n, m = len(sheet_cards), len(texts)
             store.add(
                 [row for _, row, _ in pending],
                 list(zip(sheet_cards, vectors[:n], strict=True)),
-                [(c, f, v) for (c, f), v in zip(col_cards, vectors[n:], strict=True)],
+                [
+                    (c, f, v, h)
+                    for (c, f), v, h in zip(col_cards, vectors[n:m], vectors[m:], strict=True)
+                ],
             )
             report.tables += len(sheet_cards)
             report.columns += len(col_cards)

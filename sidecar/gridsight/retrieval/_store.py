@@ -26,7 +26,7 @@ from gridsight.errors import GridSightError
 from gridsight.retrieval._cards import ColumnCard, SheetCard
 
 #: Bump when cards, fields or their meaning change: an older index is rebuilt.
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 VERSION_FILE = "index.json"
 LOCK_FILE = ".lock"
 FILES, SHEETS, COLUMNS = "files", "sheets", "columns"
@@ -88,9 +88,11 @@ def _schemas() -> dict[str, Any]:
                 ("null_share", pa.float32()),
                 ("date_format", pa.string()),
                 ("text", pa.string()),
+                ("header", pa.string()),
                 ("header_text", pa.string()),
                 ("values_text", pa.string()),
                 ("vector", vec),
+                ("header_vector", vec),
             ]
         ),
     }
@@ -175,9 +177,9 @@ class Store:
         self,
         file_rows: Sequence[dict[str, Any]],
         sheets: Sequence[tuple[SheetCard, np.ndarray]],
-        columns: Sequence[tuple[ColumnCard, str, np.ndarray]],
+        columns: Sequence[tuple[ColumnCard, str, np.ndarray, np.ndarray]],
     ) -> None:
-        """Append file rows, sheet cards and column cards (column: card, file, vector)."""
+        """Append file rows, sheet cards and column cards (column: card, file, card vector, header vector)."""
         if file_rows:
             self.tables[FILES].add(list(file_rows))
         if sheets:
@@ -190,11 +192,12 @@ class Store:
             self.tables[SHEETS].add(rows)
         if columns:
             rows = []
-            for card, file, vec in columns:
+            for card, file, vec, head in columns:
                 row = asdict(card)
                 row["file"] = file
                 row["samples"] = json.dumps(list(card.samples), ensure_ascii=False)
                 row["vector"] = vec.astype(np.float32).tolist()
+                row["header_vector"] = head.astype(np.float32).tolist()
                 rows.append(row)
             self.tables[COLUMNS].add(rows)
 
