@@ -113,7 +113,8 @@ def title_of(rel: Relation, file: str) -> str:
     if titles:
         return _show(" ".join(titles))
     stem = re.sub(r"\.[A-Za-z0-9]+$", "", file.rsplit("/", 1)[-1])
-    return stem if rel.sheet.name in (stem, "Sheet1", "Sheet") else f"{stem} / {rel.sheet.name}"
+    same = rel.sheet.name.casefold() in (stem.casefold(), "sheet1", "sheet")
+    return stem if same else f"{stem} / {rel.sheet.name}"
 
 
 def column_cards(rel: Relation, tid: str, title: str) -> list[ColumnCard]:

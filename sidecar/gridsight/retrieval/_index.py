@@ -218,8 +218,8 @@ def build_index(
                 digest, size, event.status, event.reason = "", 0, "skipped", f"cannot read: {exc}"
             old = known.get(rel)
             if event.status != "skipped" and old is not None and old["sha256"] == digest:
-                event.status = "unchanged"
-                event.reason = old["reason"] if old["status"] == "skipped" else None
+                event.status = "skipped" if old["status"] == "skipped" else "unchanged"
+                event.reason = old["reason"] or None if old["status"] == "skipped" else None
                 event.tables, event.cells = int(old["tables"] or 0), int(old["cells"] or 0)
                 report.unchanged.append(rel)
             elif event.status != "skipped":

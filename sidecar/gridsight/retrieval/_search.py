@@ -40,6 +40,8 @@ RRF_K = 60
 #: ("youngest" -> age 0.62, "survivors" -> Survived 0.66; unrelated pairs stay under 0.45).
 WORD_DEPTH = 10
 WORD_COSINE = 0.45
+#: A question word this close to a header makes the question about that column (for abstaining).
+WORD_SURE = 0.6
 #: Question words probed one by one.
 MAX_WORDS = 10
 #: Columns of a table summed into its score.
@@ -62,6 +64,7 @@ class ColumnHit:
     header: bool = False  # exact header words matched
     values: bool = False  # the column holds words of the question
     words: list[str] = field(default_factory=list)  # question words whose meaning names the header
+    word_cosine: float = 0.0  # the closest of those words
 
     def why(self) -> str:
         parts = [f"meaning {self.cosine:.2f}"]
@@ -155,13 +158,21 @@ class Library:
         table = self.store.tables[COLUMNS]
         fields = ["table_id", "file", "column", "kind"]
         lists = [
-            ("vector", _safe(lambda: table.search(vec.tolist()).limit(DEPTH).select([*fields]).to_list())),
+            (
+                "vector",
+                _safe(
+                    lambda: table.search(vec.tolist(), vector_column_name="vector")
+                    .limit(DEPTH)
+                    .select([*fields, "_distance"])
+                    .to_list()
+                ),
+            ),
             (
                 "header",
                 _safe(
                     lambda: table.search(text, query_type="fts", fts_columns="header_text")
                     .limit(DEPTH)
-                    .select(fields)
+                    .select([*fields, "_score"])
                     .to_list()
                 ),
             ),
@@ -170,7 +181,7 @@ class Library:
                 _safe(
                     lambda: table.search(text, query_type="fts", fts_columns="values_text")
                     .limit(DEPTH)
-                    .select(fields)
+                    .select([*fields, "_score"])
                     .to_list()
                 ),
             ),
@@ -197,7 +208,7 @@ class Library:
             rows = _safe(
                 lambda v=vec: table.search(v.tolist(), vector_column_name="header_vector")
                 .limit(WORD_DEPTH)
-                .select(fields)
+                .select([*fields, "_distance"])
                 .to_list()
             )
             for rank, row in enumerate(rows, 1):
@@ -208,6 +219,7 @@ class Library:
                 hit = merged.setdefault(key, ColumnHit(row["table_id"], row["file"], row["column"], row["kind"], 0.0))
                 hit.score += 1.0 / (RRF_K + rank)
                 hit.words.append(word)
+                hit.word_cosine = max(hit.word_cosine, cos)
 
     def _column_strategy(
         self, parts: list[str], vecs: np.ndarray, probes: list[str], pvecs: np.ndarray
@@ -246,11 +258,16 @@ class Library:
 
     def _sheet_strategy(self, question: str, vec: np.ndarray) -> tuple[list[str], dict[str, float]]:
         table = self.store.tables[SHEETS]
-        vec_rows = _safe(lambda: table.search(vec.tolist()).limit(DEPTH).select(["table_id"]).to_list())
+        vec_rows = _safe(
+            lambda: table.search(vec.tolist(), vector_column_name="vector")
+            .limit(DEPTH)
+            .select(["table_id", "_distance"])
+            .to_list()
+        )
         fts_rows = _safe(
             lambda: table.search(question, query_type="fts", fts_columns="description")
             .limit(DEPTH)
-            .select(["table_id"])
+            .select(["table_id", "_score"])
             .to_list()
         )
         scores: dict[str, float] = defaultdict(float)
@@ -332,7 +349,7 @@ def _answerable(hits: list[TableHit], columns: list[ColumnHit], strategy: str) -
     if strategy == "sheets":
         return True, f"closest table: {hits[0].file} {hits[0].sheet}!{hits[0].range}"
     best = max(columns, key=lambda h: h.cosine, default=None)
-    worded = any(h.header or h.words for h in columns[: DEPTH // 2])
+    worded = any(h.header or h.values or h.word_cosine >= WORD_SURE for h in columns[: DEPTH // 2])
     if (best is not None and best.cosine >= ABSTAIN_COSINE) or worded:
         return True, f"{hits[0].file} {hits[0].sheet}!{hits[0].range}: {hits[0].reason}"
     closest = ", ".join(f"{h.file} {h.sheet}!{h.range}" for h in hits[:3])
