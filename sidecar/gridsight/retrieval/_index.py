@@ -123,6 +123,16 @@ def _read(path: Path, rel: str) -> tuple[list[tuple[SheetCard, list[ColumnCard]]
     return cards, cells
 
 
+def _embed_unique(embedder: Any, texts: list[str]) -> Any:
+    """Vectors of ``texts``, each distinct text embedded once (headers such as 'Year' repeat a lot)."""
+    import numpy as np
+
+    unique = list(dict.fromkeys(texts))
+    at = {t: i for i, t in enumerate(unique)}
+    vectors = np.asarray(embedder.embed(unique), dtype=np.float32)
+    return vectors[[at[t] for t in texts]] if texts else vectors
+
+
 def _reason(exc: BaseException) -> str:
     from gridsight.errors import GridSightError
 
@@ -194,7 +204,7 @@ def build_index(
             sheet_cards = [s for _, _, cards in pending for s, _ in cards]
             col_cards = [(c, s.file) for _, _, cards in pending for s, cols in cards for c in cols]
             texts = [s.description for s in sheet_cards] + [c.text for c, _ in col_cards]
-            vectors = embedder.embed(texts + [c.header for c, _ in col_cards])
+            vectors = _embed_unique(embedder, texts + [c.header for c, _ in col_cards])
             n, m = len(sheet_cards), len(texts)
             store.add(
                 [row for _, row, _ in pending],

@@ -153,6 +153,17 @@ class Library:
         self.store = Store(db, embedder.name, create=False)
         self.sheets = {s["table_id"]: s for s in self.store.sheets()}
 
+    @staticmethod
+    def warm_up() -> Any:
+        """Load lancedb and the shared embedder (seconds on a busy machine); returns the embedder."""
+        import lancedb  # noqa: F401
+
+        from gridsight.llm.embeddings import shared_embedder
+
+        embedder = shared_embedder()
+        embedder.embed(["warm up"])
+        return embedder
+
     # -- the ranked lists ---------------------------------------------------------------------------
     def _columns(self, text: str, vec: np.ndarray) -> dict[tuple[str, str], ColumnHit]:
         table = self.store.tables[COLUMNS]
