@@ -21,7 +21,9 @@ def test_answer_comes_from_the_retrieved_table(library_dir: tuple[Path, Path], l
     fares = [r[4] for r in PASSENGERS[1:]]
     assert ans.status == "answered" and abs(ans.value - sum(fares) / len(fares)) < 1e-9
     assert result.file == "passengers.xlsx"
-    assert ans.evidence and all(e["file"] == "passengers.xlsx" and e["sheet"] == "Passengers" for e in ans.evidence)
+    assert ans.evidence and all(
+        e["file"] == "passengers.xlsx" and e["sheet"] == "Passengers" for e in ans.evidence
+    )
     assert "retrieved from passengers.xlsx" in ans.explanation
 
 
@@ -45,7 +47,9 @@ def test_ask_folder_builds_the_index_when_missing(tmp_path: Path, embedder: obje
     db = tmp_path / "index"
     result = ask_folder(folder, "How old is the youngest billionaire?", db=db, embedder=embedder)
     assert (db / "index.json").is_file()
-    assert result.answer.status == "answered" and result.answer.value == 27 and result.file == "billionaires.csv"
+    assert (
+        result.answer.status == "answered" and result.answer.value == 27 and result.file == "billionaires.csv"
+    )
 
 
 def test_cli_index_and_ask(tmp_path: Path) -> None:

@@ -29,7 +29,9 @@ def test_column_cards_hold_the_facts(tmp_path: Path) -> None:
     assert (age.kind, age.low, age.high, age.distinct) == ("number", "2", "54", 5)
     assert by["Survived"].kind == "boolean"
     sex = by["Sex"]
-    assert sex.kind == "text" and sex.distinct == 2 and set(sex.values_text.split(" | ")) == {"female", "male"}
+    assert (
+        sex.kind == "text" and sex.distinct == 2 and set(sex.values_text.split(" | ")) == {"female", "male"}
+    )
     assert "age" in age.text and "from 2 to 54" in age.text
     assert card.description.startswith("passengers: a table of 5 rows")
 

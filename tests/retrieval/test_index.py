@@ -58,7 +58,9 @@ def test_unreadable_files_are_skipped_with_a_reason(tmp_path: Path, embedder: ob
     assert "broken.xlsx" in again.skipped and again.indexed == []
 
 
-def test_a_file_that_changes_while_read(tmp_path: Path, embedder: object, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_that_changes_while_read(
+    tmp_path: Path, embedder: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder, db = make_library(tmp_path / "books"), tmp_path / "index"
     real = index_mod._read
     writes = {"n": 0}

@@ -122,7 +122,9 @@ def run(
     try:
         if not own_db and db.exists() and any(db.iterdir()):
             if not (db / VERSION_FILE).is_file():
-                raise click.ClickException(f"{db} is not empty and holds no GridSight index; name another --db")
+                raise click.ClickException(
+                    f"{db} is not empty and holds no GridSight index; name another --db"
+                )
             shutil.rmtree(db)  # a fresh build is what is timed
         workbooks = len(spreadsheet_files(root, skip=db))
         started = time.perf_counter()
@@ -246,7 +248,7 @@ def _answer_both(
         given = answer_question(books(q.path), q.question, q.sheet, model=runtime)
     except GridSightError as exc:
         given = QAAnswer(q.question, "abstained", reason=str(exc))
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         err = err or f"{type(exc).__name__}: {exc}"
         given = QAAnswer(q.question, "error", reason=str(exc))
     ok_lib = lib_ans.status == "answered" and score(lib_ans.value, q) is not None

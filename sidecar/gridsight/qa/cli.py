@@ -31,7 +31,7 @@ from gridsight.qa._ask import answer_question
 )
 @format_option
 def command(path: Path, question: str, sheet: str | None, use_model: bool, db: Path | None, fmt: str) -> None:
-    """Answer a question about a workbook (or a folder of them), with the formula and the cells it came from."""
+    """Answer a question about a workbook (or a folder of them), with the formula and the cells used."""
     if path.is_dir():
         from gridsight.retrieval.cli import ask_folder_cli
 

@@ -209,10 +209,7 @@ def build_index(
             store.add(
                 [row for _, row, _ in pending],
                 list(zip(sheet_cards, vectors[:n], strict=True)),
-                [
-                    (c, f, v, h)
-                    for (c, f), v, h in zip(col_cards, vectors[n:m], vectors[m:], strict=True)
-                ],
+                [(c, f, v, h) for (c, f), v, h in zip(col_cards, vectors[n:m], vectors[m:], strict=True)],
             )
             report.tables += len(sheet_cards)
             report.columns += len(col_cards)
@@ -281,4 +278,3 @@ def _read_stable(path: Path, rel: str, digest: str) -> tuple[list[Any], int, str
             return cards, cells, None, digest
         digest = after
     return [], 0, "the file changed while it was being indexed; index again when it is saved", ""
-

@@ -172,28 +172,34 @@ class Library:
             (
                 "vector",
                 _safe(
-                    lambda: table.search(vec.tolist(), vector_column_name="vector")
-                    .limit(DEPTH)
-                    .select([*fields, "_distance"])
-                    .to_list()
+                    lambda: (
+                        table.search(vec.tolist(), vector_column_name="vector")
+                        .limit(DEPTH)
+                        .select([*fields, "_distance"])
+                        .to_list()
+                    )
                 ),
             ),
             (
                 "header",
                 _safe(
-                    lambda: table.search(text, query_type="fts", fts_columns="header_text")
-                    .limit(DEPTH)
-                    .select([*fields, "_score"])
-                    .to_list()
+                    lambda: (
+                        table.search(text, query_type="fts", fts_columns="header_text")
+                        .limit(DEPTH)
+                        .select([*fields, "_score"])
+                        .to_list()
+                    )
                 ),
             ),
             (
                 "values",
                 _safe(
-                    lambda: table.search(text, query_type="fts", fts_columns="values_text")
-                    .limit(DEPTH)
-                    .select([*fields, "_score"])
-                    .to_list()
+                    lambda: (
+                        table.search(text, query_type="fts", fts_columns="values_text")
+                        .limit(DEPTH)
+                        .select([*fields, "_score"])
+                        .to_list()
+                    )
                 ),
             ),
         ]
@@ -201,7 +207,9 @@ class Library:
         for how, rows in lists:
             for rank, row in enumerate(rows, 1):
                 key = (row["table_id"], row["column"])
-                hit = hits.setdefault(key, ColumnHit(row["table_id"], row["file"], row["column"], row["kind"], 0.0))
+                hit = hits.setdefault(
+                    key, ColumnHit(row["table_id"], row["file"], row["column"], row["kind"], 0.0)
+                )
                 hit.score += 1.0 / (RRF_K + rank)
                 if how == "vector":
                     hit.cosine = max(hit.cosine, _cosine(row["_distance"]))
@@ -217,17 +225,21 @@ class Library:
         fields = ["table_id", "file", "column", "kind"]
         for word, vec in zip(probes, vecs, strict=True):
             rows = _safe(
-                lambda v=vec: table.search(v.tolist(), vector_column_name="header_vector")
-                .limit(WORD_DEPTH)
-                .select([*fields, "_distance"])
-                .to_list()
+                lambda v=vec: (
+                    table.search(v.tolist(), vector_column_name="header_vector")
+                    .limit(WORD_DEPTH)
+                    .select([*fields, "_distance"])
+                    .to_list()
+                )
             )
             for rank, row in enumerate(rows, 1):
                 cos = _cosine(row["_distance"])
                 if cos < WORD_COSINE:
                     break
                 key = (row["table_id"], row["column"])
-                hit = merged.setdefault(key, ColumnHit(row["table_id"], row["file"], row["column"], row["kind"], 0.0))
+                hit = merged.setdefault(
+                    key, ColumnHit(row["table_id"], row["file"], row["column"], row["kind"], 0.0)
+                )
                 hit.score += 1.0 / (RRF_K + rank)
                 hit.words.append(word)
                 hit.word_cosine = max(hit.word_cosine, cos)
@@ -270,16 +282,20 @@ class Library:
     def _sheet_strategy(self, question: str, vec: np.ndarray) -> tuple[list[str], dict[str, float]]:
         table = self.store.tables[SHEETS]
         vec_rows = _safe(
-            lambda: table.search(vec.tolist(), vector_column_name="vector")
-            .limit(DEPTH)
-            .select(["table_id", "_distance"])
-            .to_list()
+            lambda: (
+                table.search(vec.tolist(), vector_column_name="vector")
+                .limit(DEPTH)
+                .select(["table_id", "_distance"])
+                .to_list()
+            )
         )
         fts_rows = _safe(
-            lambda: table.search(question, query_type="fts", fts_columns="description")
-            .limit(DEPTH)
-            .select(["table_id", "_score"])
-            .to_list()
+            lambda: (
+                table.search(question, query_type="fts", fts_columns="description")
+                .limit(DEPTH)
+                .select(["table_id", "_score"])
+                .to_list()
+            )
         )
         scores: dict[str, float] = defaultdict(float)
         for rows in (vec_rows, fts_rows):
@@ -333,7 +349,9 @@ class Library:
                 if mine
                 else "its description is close to the question"
             )
-            hits.append(TableHit(tid, s["file"], s["sheet"], s["range"], s["title"], 1.0 / (i + 1), reason, mine))
+            hits.append(
+                TableHit(tid, s["file"], s["sheet"], s["range"], s["title"], 1.0 / (i + 1), reason, mine)
+            )
         answerable, why = _answerable(hits, columns, strategy)
         rankings = {"columns": col_rank, "sheets": sheet_rank, strategy: ranked}
         seconds = time.perf_counter() - start

@@ -12,6 +12,7 @@ writers hold ``.lock`` (:mod:`filelock`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -213,5 +214,5 @@ class Store:
         for table in self.tables.values():
             try:
                 table.optimize()
-            except Exception:  # noqa: S110 -- compaction is an optimisation; a failure leaves a valid index
+            except Exception:
                 pass

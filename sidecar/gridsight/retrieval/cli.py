@@ -59,16 +59,17 @@ def command(folder: Path, db: Path | None, fmt: str) -> None:
     console = stdout_console()
     console.print(
         Text(
-            f"{len(report.indexed)} indexed, {len(report.unchanged)} unchanged, {len(report.removed)} removed, "
-            f"{len(report.skipped)} skipped; {report.tables} new tables, {report.columns} new columns "
+            f"{len(report.indexed)} indexed, {len(report.unchanged)} unchanged, "
+            f"{len(report.removed)} removed, {len(report.skipped)} skipped; {report.tables} new tables, {report.columns} new columns "
             f"in {report.seconds:.1f} s"
-        )
+        ),
+        soft_wrap=True,
     )
     for file, reason in sorted(report.skipped.items()):
-        console.print(Text(f"skipped {file}: {reason}"))
+        console.print(Text(f"skipped {file}: {reason}"), soft_wrap=True)
     if report.rebuilt:
-        console.print(Text("the index was written by another version and has been rebuilt"))
-    console.print(Text(f"index: {report.db} ({report.size_bytes / 1e6:.1f} MB)"))
+        console.print(Text("the index was written by another version and has been rebuilt"), soft_wrap=True)
+    console.print(Text(f"index: {report.db} ({report.size_bytes / 1e6:.1f} MB)"), soft_wrap=True)
 
 
 def ask_folder_cli(folder: Path, question: str, db: Path | None, use_model: bool, fmt: str) -> None:
@@ -96,14 +97,16 @@ def ask_folder_cli(folder: Path, question: str, db: Path | None, use_model: bool
     else:
         console = stdout_console()
         if ans.status != "answered":
-            console.print(Text(f"cannot answer: {ans.reason}"))
+            console.print(Text(f"cannot answer: {ans.reason}"), soft_wrap=True)
         else:
             unit = f" ({ans.unit})" if ans.unit else ""
-            console.print(Text(f"{ans.display}{unit}", style="bold"))
-            console.print(Text(ans.explanation))
+            console.print(Text(f"{ans.display}{unit}", style="bold"), soft_wrap=True)
+            console.print(Text(ans.explanation), soft_wrap=True)
             how = f"query: {ans.query}" if ans.route == "sql" else f"formula: {ans.formula}"
-            console.print(Text(f"{how}  route: {ans.route}  confidence: {ans.confidence:.2f}"))
+            console.print(
+                Text(f"{how}  route: {ans.route}  confidence: {ans.confidence:.2f}"), soft_wrap=True
+            )
             where = ", ".join(f"{e['file']} {e['sheet']}!{e['range']}" for e in ans.evidence)
-            console.print(Text(f"evidence: {where}"))
+            console.print(Text(f"evidence: {where}"), soft_wrap=True)
     if ans.status != "answered":
         raise click.exceptions.Exit(1)
