@@ -212,7 +212,5 @@ class Store:
                 if table.count_rows():
                     table.create_index(f, config=FTS(), replace=True)
         for table in self.tables.values():
-            try:
+            with contextlib.suppress(Exception):  # compaction is an optimisation; the index stays valid
                 table.optimize()
-            except Exception:
-                pass

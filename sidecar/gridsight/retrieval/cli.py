@@ -60,7 +60,8 @@ def command(folder: Path, db: Path | None, fmt: str) -> None:
     console.print(
         Text(
             f"{len(report.indexed)} indexed, {len(report.unchanged)} unchanged, "
-            f"{len(report.removed)} removed, {len(report.skipped)} skipped; {report.tables} new tables, {report.columns} new columns "
+            f"{len(report.removed)} removed, {len(report.skipped)} skipped; "
+            f"{report.tables} new tables, {report.columns} new columns "
             f"in {report.seconds:.1f} s"
         ),
         soft_wrap=True,
