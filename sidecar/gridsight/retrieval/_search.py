@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,10 +133,18 @@ def _cosine(distance: float) -> float:
     return 1.0 - float(distance) / 2.0
 
 
-def _safe(run: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+def nearest(table: Any, vec: np.ndarray, column: str, fields: list[str], depth: int) -> list[dict[str, Any]]:
+    """The ``depth`` rows whose vector ``column`` is nearest ``vec`` (with ``_distance``)."""
+    search = table.search(vec.tolist(), vector_column_name=column).limit(depth)
+    return search.select([*fields, "_distance"]).to_list()  # type: ignore[no-any-return]
+
+
+def matching(table: Any, text: str, column: str, fields: list[str], depth: int) -> list[dict[str, Any]]:
+    """The ``depth`` best full-text matches of ``text`` in ``column`` (BM25, with ``_score``)."""
     try:
-        return run()
-    except Exception:  # no full-text index yet (an empty library): that list is simply empty
+        search = table.search(text, query_type="fts", fts_columns=column).limit(depth)
+        return search.select([*fields, "_score"]).to_list()  # type: ignore[no-any-return]
+    except Exception:  # no full-text index yet (an empty library): no matches
         return []
 
 
@@ -169,39 +176,9 @@ class Library:
         table = self.store.tables[COLUMNS]
         fields = ["table_id", "file", "column", "kind"]
         lists = [
-            (
-                "vector",
-                _safe(
-                    lambda: (
-                        table.search(vec.tolist(), vector_column_name="vector")
-                        .limit(DEPTH)
-                        .select([*fields, "_distance"])
-                        .to_list()
-                    )
-                ),
-            ),
-            (
-                "header",
-                _safe(
-                    lambda: (
-                        table.search(text, query_type="fts", fts_columns="header_text")
-                        .limit(DEPTH)
-                        .select([*fields, "_score"])
-                        .to_list()
-                    )
-                ),
-            ),
-            (
-                "values",
-                _safe(
-                    lambda: (
-                        table.search(text, query_type="fts", fts_columns="values_text")
-                        .limit(DEPTH)
-                        .select([*fields, "_score"])
-                        .to_list()
-                    )
-                ),
-            ),
+            ("vector", nearest(table, vec, "vector", fields, DEPTH)),
+            ("header", matching(table, text, "header_text", fields, DEPTH)),
+            ("values", matching(table, text, "values_text", fields, DEPTH)),
         ]
         hits: dict[tuple[str, str], ColumnHit] = {}
         for how, rows in lists:
@@ -224,14 +201,7 @@ class Library:
         table = self.store.tables[COLUMNS]
         fields = ["table_id", "file", "column", "kind"]
         for word, vec in zip(probes, vecs, strict=True):
-            rows = _safe(
-                lambda v=vec: (
-                    table.search(v.tolist(), vector_column_name="header_vector")
-                    .limit(WORD_DEPTH)
-                    .select([*fields, "_distance"])
-                    .to_list()
-                )
-            )
+            rows = nearest(table, vec, "header_vector", fields, WORD_DEPTH)
             for rank, row in enumerate(rows, 1):
                 cos = _cosine(row["_distance"])
                 if cos < WORD_COSINE:
@@ -281,22 +251,8 @@ class Library:
 
     def _sheet_strategy(self, question: str, vec: np.ndarray) -> tuple[list[str], dict[str, float]]:
         table = self.store.tables[SHEETS]
-        vec_rows = _safe(
-            lambda: (
-                table.search(vec.tolist(), vector_column_name="vector")
-                .limit(DEPTH)
-                .select(["table_id", "_distance"])
-                .to_list()
-            )
-        )
-        fts_rows = _safe(
-            lambda: (
-                table.search(question, query_type="fts", fts_columns="description")
-                .limit(DEPTH)
-                .select(["table_id", "_score"])
-                .to_list()
-            )
-        )
+        vec_rows = nearest(table, vec, "vector", ["table_id"], DEPTH)
+        fts_rows = matching(table, question, "description", ["table_id"], DEPTH)
         scores: dict[str, float] = defaultdict(float)
         for rows in (vec_rows, fts_rows):
             for rank, row in enumerate(rows, 1):
