@@ -63,8 +63,22 @@ def ask_library(
     model: Any = None,
     tries: int = TRY_TABLES,
     opener: Callable[[Path], Workbook] = _open,
+    compose: bool = True,
 ) -> FolderAnswer:
-    """Answer ``question`` from the library's tables (see the module docstring)."""
+    """Answer ``question`` from the library's tables (see the module docstring). A question that compares
+    two things (:mod:`gridsight.retrieval._compose`) is answered side by side when both sides answer."""
+    if compose:
+        from gridsight.retrieval._compose import answer_composed
+
+        def side(q: str) -> tuple[QAAnswer, str | None]:
+            one = ask_library(library, folder, q, model=model, tries=tries, opener=opener, compose=False)
+            return one.answer, one.file
+
+        composed = answer_composed(question, side)
+        if composed is not None and composed.status == "answered":
+            found = library.search(question, k=max(tries, 5))
+            files = sorted({e["file"] for e in composed.evidence if "file" in e})
+            return FolderAnswer(composed, ", ".join(files) or None, found)
     found = library.search(question, k=max(tries, 5))
     if not found.answerable:
         return FolderAnswer(QAAnswer(question, "abstained", reason=found.reason), None, found)
