@@ -18,11 +18,19 @@ from .conftest import BILLIONAIRES, PASSENGERS
     [
         (
             "Is the average age of the passengers higher than the average age of the billionaires?",
-            Plan("gt", "What is the average age of the passengers?", "What is the average age of the billionaires?"),
+            Plan(
+                "gt",
+                "What is the average age of the passengers?",
+                "What is the average age of the billionaires?",
+            ),
         ),
         (
             "Are the youngest surviving passenger and the youngest billionaire the same sex?",
-            Plan("eq", "What is the sex of the youngest surviving passenger?", "What is the sex of the youngest billionaire?"),
+            Plan(
+                "eq",
+                "What is the sex of the youngest surviving passenger?",
+                "What is the sex of the youngest billionaire?",
+            ),
         ),
         ("Is the lowest fare less than 10?", Plan("lt", "What is the lowest fare?", "What is 10?")),
         (

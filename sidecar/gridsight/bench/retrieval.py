@@ -14,11 +14,13 @@ spreadsheet under it becomes one workbook of a single library, indexed from scra
 
 Summary keys: questions, dataset_recall_at_{1,3,5,10} (hybrid), dataset_recall_by_strategy,
 column_questions, column_recall_at_{1,3,5,10}, accuracy_single (whole library), accuracy_given,
-accuracy_multi (None: the multi-dataset question set is not written yet), index_seconds,
-index_size_bytes, workbooks, workbooks_per_minute, index_cpu_seconds and workbooks_per_cpu_minute (CPU
-time of every thread of the process: the wall clock of a shared machine also counts other work), tables, columns, reindex_seconds (nothing
-changed), query_p50_seconds, query_p95_seconds, abstained_retrieval (questions retrieval found no
-table for), answer_errors.
+accuracy_multi (``--multi FILE``: questions that need several datasets; None without it),
+multi_questions, multi_dataset_recall_at_5 (share of them whose every dataset is among the 5 best
+tables), index_seconds, index_size_bytes, workbooks, workbooks_per_minute, index_cpu_seconds and
+workbooks_per_cpu_minute (CPU time of every thread of the process: on a shared machine the wall clock
+also counts other work), tables, columns, reindex_seconds (nothing changed), startup_seconds (loading
+lancedb and the embedder), query_p50_seconds, query_p95_seconds, abstained_retrieval (questions
+retrieval found no table for), answer_errors.
 """
 
 from __future__ import annotations
@@ -108,6 +110,7 @@ def run(
     model: str | None,
     answer: bool,
     answer_limit: int | None,
+    multi_file: Path | None = None,
 ) -> BenchResult:
     from gridsight.retrieval import Library, build_index
     from gridsight.retrieval._answer import ask_library
@@ -181,6 +184,8 @@ def run(
                 errors += err is not None
                 row |= {"right_library": ok_lib, "right_given": ok_given, "error": err}
             rows.append(row)
+        multi = _multi(multi_file, library, root, runtime, books, ask_library) if multi_file else None
+        rows.extend(multi["rows"] if multi else [])
         n = len(scored)
         summary: dict[str, Any] = {
             "questions": n,
@@ -193,7 +198,9 @@ def run(
             "accuracy_single": share(right_lib, asked) if asked else None,
             "accuracy_given": share(right_given, asked) if asked else None,
             "answered_questions": asked,
-            "accuracy_multi": None,
+            "accuracy_multi": multi["accuracy"] if multi else None,
+            "multi_questions": multi["questions"] if multi else 0,
+            "multi_dataset_recall_at_5": multi["recall_at_5"] if multi else None,
             "index_seconds": round(report.seconds, 3),
             "index_size_bytes": report.size_bytes,
             "workbooks": workbooks,
@@ -221,6 +228,8 @@ def run(
         else ""
     )
     col = f", column recall@5 {summary['column_recall_at_5']:.1%}" if col_n else ""
+    if multi:
+        acc += f", multi-dataset accuracy {multi['accuracy']:.1%} ({multi['questions']} q)"
     headline = (
         f"retrieval: {n} questions over {workbooks} workbooks ({report.tables} tables): dataset recall@1 "
         f"{summary['dataset_recall_at_1']:.1%}, @5 {summary['dataset_recall_at_5']:.1%}{col}{acc}; index "
@@ -235,6 +244,44 @@ def run(
         headline,
         extra={"corpus": str(root), "skipped": report.skipped},
     )
+
+
+def _multi(
+    path: Path, library: Any, root: Path, runtime: Any, books: _Books, ask_library: Any
+) -> dict[str, Any]:
+    """Questions that need several datasets (lines: question, answer, type, datasets = file names):
+    accuracy over the whole library, and the share whose every dataset is among the 5 best tables."""
+    right = found_all = 0
+    rows: list[dict[str, Any]] = []
+    lines = list(_lines(path))
+    for where, obj in lines:
+        q = Question(str(obj["question"]), obj["answer"], str(obj.get("type", "category")), "multi", None, "")
+        q.where = where
+        want = {str(d) for d in obj.get("datasets", [])}
+        top = library.search(q.question, k=5)
+        got = {t.file.rsplit("/", 1)[-1] for t in top.tables}
+        all_found = bool(want) and want <= got
+        try:
+            ans = ask_library(library, root, q.question, model=runtime, opener=books).answer
+        except Exception as exc:  # one question's failure is one wrong answer
+            ans = QAAnswer(q.question, "error", reason=f"{type(exc).__name__}: {exc}")
+        ok = ans.status == "answered" and score(ans.value, q) is not None
+        right += ok
+        found_all += all_found
+        rows.append(
+            {
+                "dataset": "+".join(sorted(want)),
+                "question": q.question,
+                "rank": None,
+                "top": ", ".join(sorted(got)),
+                "right_library": ok,
+                "value": str(ans.value)[:60] if ans.status == "answered" else None,
+                "gold": str(q.answer)[:60],
+                "reason": ans.reason,
+            }
+        )
+    n = len(lines)
+    return {"questions": n, "accuracy": share(right, n), "recall_at_5": share(found_all, n), "rows": rows}
 
 
 def _answer_both(
@@ -273,6 +320,13 @@ def _answer_both(
 @model_options("none")
 @click.option("--no-answer", is_flag=True, help="Retrieval only: skip end-to-end answering.")
 @click.option(
+    "--multi",
+    "multi_file",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="JSONL of questions that need several datasets (question, answer, type, datasets).",
+)
+@click.option(
     "--answer-limit",
     type=click.IntRange(min=1),
     default=None,
@@ -287,9 +341,10 @@ def command(
     no_model: bool,
     no_answer: bool,
     answer_limit: int | None,
+    multi_file: Path | None,
 ) -> None:
     """Index every file of a question folder as one library; recall@k, latency, end-to-end accuracy.
 
     The QA pipeline answers with its rules alone unless --model names a model.
     """
-    emit(run(corpus, limit, db, model_choice(model, no_model), not no_answer, answer_limit), out)
+    emit(run(corpus, limit, db, model_choice(model, no_model), not no_answer, answer_limit, multi_file), out)

@@ -29,7 +29,8 @@ _COMPARE = re.compile(
     rf"^{_AUX}\s+(?P<a>.+?)\s+(?P<cmp>{_HIGHER}|{_LOWER}|\w+er)\s+than\s+(?P<b>.+?)\s*\??$", re.IGNORECASE
 )
 _SAME_ATTR = re.compile(
-    rf"^{_AUX}\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+(?:of\s+)?the\s+same\s+(?P<attr>[\w ]+?)\s*\??$", re.IGNORECASE
+    rf"^{_AUX}\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+(?:of\s+)?the\s+same\s+(?P<attr>[\w ]+?)\s*\??$",
+    re.IGNORECASE,
 )
 _SAME_AS = re.compile(rf"^{_AUX}\s+(?P<a>.+?)\s+the\s+same\s+as\s+(?P<b>.+?)\s*\??$", re.IGNORECASE)
 _ARITH = re.compile(
@@ -50,7 +51,9 @@ class Plan:
 
 def _ask(side: str) -> str:
     side = side.strip(" ,")
-    return side[0].upper() + side[1:] + "?" if re.match(r"(?i)what|which|who|how", side) else f"What is {side}?"
+    if re.match(r"(?i)what|which|who|how", side):
+        return side[0].upper() + side[1:] + "?"
+    return f"What is {side}?"
 
 
 def plan(question: str) -> Plan | None:
