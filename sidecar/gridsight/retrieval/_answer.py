@@ -76,10 +76,10 @@ def ask_library(
 
         composed = answer_composed(question, side)
         if composed is not None and composed.status == "answered":
-            found = library.search(question, k=max(tries, 5))
+            found = library.search(question, k=max(tries, 5), model=model)
             files = sorted({e["file"] for e in composed.evidence if "file" in e})
             return FolderAnswer(composed, ", ".join(files) or None, found)
-    found = library.search(question, k=max(tries, 5))
+    found = library.search(question, k=max(tries, 5), model=model)
     if not found.answerable:
         return FolderAnswer(QAAnswer(question, "abstained", reason=found.reason), None, found)
     tried: list[str] = []

@@ -260,12 +260,18 @@ class Library:
         return sorted(scores, key=lambda t: -scores[t]), dict(scores)
 
     # -- the public search --------------------------------------------------------------------------
-    def search(self, question: str, k: int = 5, strategy: str = "hybrid") -> Retrieval:
-        """The top ``k`` tables for ``question`` by ``strategy`` (hybrid, columns or sheets)."""
+    def search(self, question: str, k: int = 5, strategy: str = "hybrid", model: Any = None) -> Retrieval:
+        """The top ``k`` tables for ``question`` by ``strategy`` (hybrid, columns or sheets); with a
+        ``model``, its sub-queries (:mod:`gridsight.retrieval._model_split`) join the deterministic ones."""
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
         start = time.perf_counter()
         parts = split_question(question)
+        if model is not None and parts:
+            from gridsight.retrieval._model_split import model_parts
+
+            seen = {p.casefold() for p in parts}
+            parts += [p for p in model_parts(model, question) if p.casefold() not in seen]
         if not parts or not self.sheets:
             why = "the library holds no tables" if not self.sheets else "the question is empty"
             return Retrieval(question, strategy, parts, [], [], False, why, time.perf_counter() - start)
