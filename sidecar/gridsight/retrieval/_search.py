@@ -175,10 +175,13 @@ class Library:
     def _columns(self, text: str, vec: np.ndarray) -> dict[tuple[str, str], ColumnHit]:
         table = self.store.tables[COLUMNS]
         fields = ["table_id", "file", "column", "kind"]
+        # full text reads only the words that may name something: "how many ... in the dataset" must not
+        # find a column headed "dataset"
+        named = " ".join(w for w in words(text) if w not in FILLER)
         lists = [
             ("vector", nearest(table, vec, "vector", fields, DEPTH)),
-            ("header", matching(table, text, "header_text", fields, DEPTH)),
-            ("values", matching(table, text, "values_text", fields, DEPTH)),
+            ("header", matching(table, named, "header_text", fields, DEPTH) if named else []),
+            ("values", matching(table, named, "values_text", fields, DEPTH) if named else []),
         ]
         hits: dict[tuple[str, str], ColumnHit] = {}
         for how, rows in lists:
@@ -252,7 +255,8 @@ class Library:
     def _sheet_strategy(self, question: str, vec: np.ndarray) -> tuple[list[str], dict[str, float]]:
         table = self.store.tables[SHEETS]
         vec_rows = nearest(table, vec, "vector", ["table_id"], DEPTH)
-        fts_rows = matching(table, question, "description", ["table_id"], DEPTH)
+        named = " ".join(w for w in words(question) if w not in FILLER)
+        fts_rows = matching(table, named, "description", ["table_id"], DEPTH) if named else []
         scores: dict[str, float] = defaultdict(float)
         for rows in (vec_rows, fts_rows):
             for rank, row in enumerate(rows, 1):
