@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gridsight.grid import Sheet
@@ -23,6 +23,8 @@ from gridsight.text import words
 VALUES_MAX = 200
 #: Characters of the full-text values field of one column card.
 VALUES_CHARS = 6000
+#: Characters of a table's values together on its sheet card (a question naming a value finds the table).
+TABLE_VALUES_CHARS = 20_000
 #: Characters of one value on a card.
 VALUE_CHARS = 60
 #: Words of a value at most for it to be searched as a name: values ground the names and categories a
@@ -72,6 +74,7 @@ class SheetCard:
     rows: int
     columns: tuple[str, ...]
     description: str  # deterministic one-paragraph summary (embedded, full-text indexed)
+    values_text: str = ""  # the name-like values of all its text columns (full-text indexed)
 
 
 def table_id(file: str, sheet: str, rng: str) -> str:
@@ -208,5 +211,7 @@ def cards_of(sheet: Sheet, tables: list[Any], file: str) -> list[tuple[SheetCard
             continue
         tid = table_id(file, sheet.name, table.range.ref())
         title = title_of(rel, file)
-        out.append((sheet_card(rel, file, tid, title), column_cards(rel, tid, title)))
+        cols = column_cards(rel, tid, title)
+        values = " | ".join(c.values_text for c in cols if c.values_text)[:TABLE_VALUES_CHARS]
+        out.append((replace(sheet_card(rel, file, tid, title), values_text=values), cols))
     return out

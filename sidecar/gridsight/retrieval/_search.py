@@ -8,8 +8,8 @@ Two strategies, each measurable on its own, and their fusion (the default):
   so a question naming "Southampton" finds the column that holds it) -- and the three ranked lists
   are fused by reciprocal rank. A table scores the sum of its best three columns; the best table of
   each sub-query is kept near the top so that a question spanning tables retrieves each of them.
-- ``sheets`` -- query-sheet matching: the whole question against each table's sheet card (vector and
-  full text), fused the same way.
+- ``sheets`` -- query-sheet matching: the whole question against each table's sheet card (vector, full
+  text of its description, full text of all its name-like values), fused the same way.
 - ``hybrid`` -- the reciprocal-rank fusion of the two tables rankings.
 
 Nothing here knows any dataset or any question: the signals are the cards' words, vectors and values.
@@ -257,8 +257,9 @@ class Library:
         vec_rows = nearest(table, vec, "vector", ["table_id"], DEPTH)
         named = " ".join(w for w in words(question) if w not in FILLER)
         fts_rows = matching(table, named, "description", ["table_id"], DEPTH) if named else []
+        value_rows = matching(table, named, "values_text", ["table_id"], DEPTH) if named else []
         scores: dict[str, float] = defaultdict(float)
-        for rows in (vec_rows, fts_rows):
+        for rows in (vec_rows, fts_rows, value_rows):
             for rank, row in enumerate(rows, 1):
                 scores[row["table_id"]] += 1.0 / (RRF_K + rank)
         return sorted(scores, key=lambda t: -scores[t]), dict(scores)

@@ -27,13 +27,13 @@ from gridsight.errors import GridSightError
 from gridsight.retrieval._cards import ColumnCard, SheetCard
 
 #: Bump when cards, fields or their meaning change: an older index is rebuilt.
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 VERSION_FILE = "index.json"
 LOCK_FILE = ".lock"
 FILES, SHEETS, COLUMNS = "files", "sheets", "columns"
 DIMENSIONS = 384
 #: Full-text indexed fields, by table.
-FTS_FIELDS = {SHEETS: ("description",), COLUMNS: ("header_text", "values_text")}
+FTS_FIELDS = {SHEETS: ("description", "values_text"), COLUMNS: ("header_text", "values_text")}
 
 
 class IndexError_(GridSightError):
@@ -72,6 +72,7 @@ def _schemas() -> dict[str, Any]:
                 ("rows", pa.int64()),
                 ("columns", pa.string()),  # JSON list of column names
                 ("description", pa.string()),
+                ("values_text", pa.string()),
                 ("vector", vec),
             ]
         ),
