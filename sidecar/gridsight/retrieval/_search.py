@@ -64,6 +64,7 @@ class ColumnHit:
     values: bool = False  # the column holds words of the question
     words: list[str] = field(default_factory=list)  # question words whose meaning names the header
     word_cosine: float = 0.0  # the closest of those words
+    named: list[str] = field(default_factory=list)  # its values the question names
 
     def why(self) -> str:
         parts = [f"meaning {self.cosine:.2f}"]
@@ -72,7 +73,7 @@ class ColumnHit:
         if self.header:
             parts.append("header words")
         if self.values:
-            parts.append("its values")
+            parts.append("its values " + ", ".join(repr(v) for v in self.named[:3]))
         return f"{self.column} ({', '.join(parts)})"
 
 
@@ -159,6 +160,14 @@ class Library:
         self.embedder = embedder
         self.store = Store(db, embedder.name, create=False)
         self.sheets = {s["table_id"]: s for s in self.store.sheets()}
+        heads = (
+            self.store.tables[COLUMNS]
+            .to_arrow()
+            .select(["table_id", "file", "column", "kind", "header_vector"])
+        )
+        self._header_meta = heads.select(["table_id", "file", "column", "kind"]).to_pylist()
+        flat = heads.column("header_vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        self._header_vectors = np.asarray(flat, dtype=np.float32).reshape(len(self._header_meta), -1)
 
     @staticmethod
     def warm_up() -> Any:
@@ -178,10 +187,11 @@ class Library:
         # full text reads only the words that may name something: "how many ... in the dataset" must not
         # find a column headed "dataset"
         named = " ".join(w for w in words(text) if w not in FILLER)
+        value_rows = matching(table, named, "values_text", [*fields, "values_text"], DEPTH) if named else []
         lists = [
             ("vector", nearest(table, vec, "vector", fields, DEPTH)),
             ("header", matching(table, named, "header_text", fields, DEPTH) if named else []),
-            ("values", matching(table, named, "values_text", fields, DEPTH) if named else []),
+            ("values", named_values(value_rows, text)),
         ]
         hits: dict[tuple[str, str], ColumnHit] = {}
         for how, rows in lists:
@@ -197,21 +207,26 @@ class Library:
                     hit.header = True
                 else:
                     hit.values = True
+                    hit.named = row["named"]
         return hits
 
     def _words(self, probes: list[str], vecs: np.ndarray, merged: dict[tuple[str, str], ColumnHit]) -> None:
-        """Each question word against the header vectors: a word that means a header adds to its column."""
-        table = self.store.tables[COLUMNS]
-        fields = ["table_id", "file", "column", "kind"]
-        for word, vec in zip(probes, vecs, strict=True):
-            rows = nearest(table, vec, "header_vector", fields, WORD_DEPTH)
-            for rank, row in enumerate(rows, 1):
-                cos = _cosine(row["_distance"])
+        """Each question word against the header vectors: a word that means a header adds to its column.
+        All words are scored at once against the header vectors read from the index when it was opened
+        (one matrix product instead of one search per word)."""
+        if not probes or self._header_vectors.size == 0:
+            return
+        sims = vecs @ self._header_vectors.T  # unit vectors: cosine
+        for word, row in zip(probes, sims, strict=True):
+            best = np.argsort(-row)[:WORD_DEPTH]
+            for rank, j in enumerate(best.tolist(), 1):
+                cos = float(row[j])
                 if cos < WORD_COSINE:
                     break
-                key = (row["table_id"], row["column"])
+                meta = self._header_meta[j]
+                key = (meta["table_id"], meta["column"])
                 hit = merged.setdefault(
-                    key, ColumnHit(row["table_id"], row["file"], row["column"], row["kind"], 0.0)
+                    key, ColumnHit(meta["table_id"], meta["file"], meta["column"], meta["kind"], 0.0)
                 )
                 hit.score += 1.0 / (RRF_K + rank)
                 hit.words.append(word)
@@ -257,7 +272,10 @@ class Library:
         vec_rows = nearest(table, vec, "vector", ["table_id"], DEPTH)
         named = " ".join(w for w in words(question) if w not in FILLER)
         fts_rows = matching(table, named, "description", ["table_id"], DEPTH) if named else []
-        value_rows = matching(table, named, "values_text", ["table_id"], DEPTH) if named else []
+        value_rows = named_values(
+            matching(table, named, "values_text", ["table_id", "values_text"], DEPTH) if named else [],
+            question,
+        )
         scores: dict[str, float] = defaultdict(float)
         for rows in (vec_rows, fts_rows, value_rows):
             for rank, row in enumerate(rows, 1):
@@ -327,6 +345,29 @@ class Library:
     def columns_of(self, table_id: str) -> list[str]:
         s = self.sheets.get(table_id)
         return list(json.loads(s["columns"])) if s else []
+
+
+def named_values(rows: list[dict[str, Any]], question: str) -> list[dict[str, Any]]:
+    """The full-text hits whose values the question really names (every content word of a value, with
+    plurals and one typo: :func:`gridsight.qa._sqlgen.match_score`), most named words first; each row
+    gets ``named``, the values. Bag-of-words overlap alone ("age" inside a long list of values) is
+    dropped: a value grounds a table only when the question says it."""
+    from gridsight.qa._sqlgen import match_score
+    from gridsight.qa._sqlgen import question_words as value_words
+
+    qwords = value_words(question)
+    heads = {w[:4] for w in qwords}
+    kept: list[tuple[int, int, dict[str, Any]]] = []
+    for i, row in enumerate(rows):
+        named: list[str] = []
+        for v in (row.get("values_text") or "").split(" | "):
+            toks = words(v, camel=False)
+            if toks and any(t[:4] in heads for t in toks) and match_score(v, qwords, question) >= 1.0:
+                named.append(v)
+        if named:
+            size = sum(len(words(v, camel=False)) for v in named)
+            kept.append((-size, i, {**row, "named": named}))
+    return [row for *_, row in sorted(kept, key=lambda x: (x[0], x[1]))]
 
 
 def question_words(question: str) -> list[str]:
