@@ -99,11 +99,10 @@ def spreadsheet_files(folder: Path, skip: Path | None = None) -> list[Path]:
 
 
 def file_hash(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    """sha256 of the file's bytes: what "unchanged" means to the index."""
+    from gridsight.llm._locate import sha256_file
+
+    return sha256_file(path)
 
 
 def _read(path: Path, rel: str) -> tuple[list[tuple[SheetCard, list[ColumnCard]]], int]:
