@@ -75,3 +75,18 @@ def test_cli_index_and_ask(tmp_path: Path) -> None:
 def test_cli_bad_folder(tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, ["index", str(tmp_path / "missing"), "--db", str(tmp_path / "i")])
     assert res.exit_code == 2 and "does not exist" in res.output
+
+
+def test_the_progress_bar_counts_files_and_cells(tmp_path: Path, embedder: object) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from gridsight.retrieval.cli import index_folder
+
+    folder = make_library(tmp_path / "books")
+    out = StringIO()
+    console = Console(file=out, force_terminal=True, width=120, color_system=None)
+    report = index_folder(folder, tmp_path / "index", console=console, embedder=embedder)
+    text = out.getvalue()
+    assert f"3/3 files, {report.cells:,} cells" in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -21,9 +22,16 @@ db_option = click.option(
 )
 
 
-def index_folder(folder: Path, db: Path | None, *, quiet: bool = False) -> IndexReport:
-    """Build or update the index with a progress bar (files and cells) on stderr."""
-    err = Console(stderr=True)
+def index_folder(
+    folder: Path,
+    db: Path | None,
+    *,
+    quiet: bool = False,
+    console: Console | None = None,
+    embedder: Any = None,
+) -> IndexReport:
+    """Build or update the index with a progress bar (files and cells) on stderr (or ``console``)."""
+    err = console or Console(stderr=True)
     progress = Progress(
         TextColumn("indexing"),
         BarColumn(),
@@ -43,7 +51,7 @@ def index_folder(folder: Path, db: Path | None, *, quiet: bool = False) -> Index
         progress.update(task, completed=event.done, total=event.total, cells=cells)
 
     with progress:
-        return build_index(folder, db, on_file=tick)
+        return build_index(folder, db, on_file=tick, embedder=embedder)
 
 
 @click.command("index")
