@@ -90,3 +90,13 @@ def test_the_progress_bar_counts_files_and_cells(tmp_path: Path, embedder: objec
     report = index_folder(folder, tmp_path / "index", console=console, embedder=embedder)
     text = out.getvalue()
     assert f"3/3 files, {report.cells:,} cells" in text
+
+
+def test_an_empty_folder(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    db = str(tmp_path / "index")
+    runner = CliRunner()
+    res = runner.invoke(cli, ["index", str(tmp_path / "empty"), "--db", db])
+    assert res.exit_code == 0 and res.output.startswith("0 indexed")
+    res = runner.invoke(cli, ["ask", str(tmp_path / "empty"), "What is the total?", "--db", db])
+    assert res.exit_code == 1 and res.output == "cannot answer: the library holds no tables\n"

@@ -98,3 +98,23 @@ def test_missing_folder_and_missing_index(tmp_path: Path, embedder: object) -> N
         build_index(tmp_path / "nope", tmp_path / "index", embedder=embedder)
     with pytest.raises(GridSightError, match="holds no GridSight index"):
         Library(tmp_path, embedder)
+
+
+def test_a_damaged_index_is_rebuilt_by_a_writer_and_refused_by_a_reader(
+    tmp_path: Path, embedder: object
+) -> None:
+    import shutil
+
+    from gridsight.errors import GridSightError
+
+    folder, db = make_library(tmp_path / "books"), tmp_path / "index"
+    build_index(folder, db, embedder=embedder)
+    shutil.rmtree(db / "columns.lance" / "_versions")  # a half-deleted table
+    with pytest.raises(GridSightError, match="damaged"):
+        Library(db, embedder)
+    report = build_index(folder, db, embedder=embedder)
+    assert report.rebuilt and len(report.indexed) == 3
+    assert (
+        Library(db, embedder).search("How old is the youngest billionaire?").tables[0].file
+        == "billionaires.csv"
+    )

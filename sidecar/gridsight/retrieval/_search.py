@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from gridsight.retrieval._split import split_question
-from gridsight.retrieval._store import COLUMNS, SHEETS, Store
+from gridsight.retrieval._store import COLUMNS, DIMENSIONS, SHEETS, Store
 from gridsight.text import FILLER, words
 
 STRATEGIES = ("hybrid", "columns", "sheets")
@@ -167,7 +167,7 @@ class Library:
         )
         self._header_meta = heads.select(["table_id", "file", "column", "kind"]).to_pylist()
         flat = heads.column("header_vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
-        self._header_vectors = np.asarray(flat, dtype=np.float32).reshape(len(self._header_meta), -1)
+        self._header_vectors = np.asarray(flat, dtype=np.float32).reshape(len(self._header_meta), DIMENSIONS)
 
     @staticmethod
     def warm_up() -> Any:

@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -136,7 +137,24 @@ class Store:
                 self.db.create_table(name, schema=schema)
         if meta != want and create:
             (path / VERSION_FILE).write_text(json.dumps(want) + "\n", encoding="utf-8")
-        self.tables = {name: self.db.open_table(name) for name in _schemas()}
+        try:
+            self.tables = {name: self._open(name) for name in _schemas()}
+        except Exception as exc:  # lancedb's own errors: a damaged or half-deleted table
+            if not create:
+                raise IndexError_(
+                    f"the index {path} is damaged ({type(exc).__name__}); index the folder again"
+                ) from None
+            self.rebuilt = True  # a writer starts again from nothing rather than fail
+            for name in _schemas():
+                shutil.rmtree(path / f"{name}.lance", ignore_errors=True)
+            self.tables = {
+                name: self.db.create_table(name, schema=s, mode="overwrite") for name, s in _schemas().items()
+            }
+
+    def _open(self, name: str) -> Any:
+        table = self.db.open_table(name)
+        table.count_rows()  # reads the manifest: a damaged table fails here, not in the middle of a run
+        return table
 
     def _names(self) -> list[str]:
         listing = self.db.list_tables() if hasattr(self.db, "list_tables") else self.db.table_names()
