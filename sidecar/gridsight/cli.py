@@ -32,6 +32,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "formula": "gridsight.formula.cli:formula_command",
     "explain": "gridsight.commands.explain",
     "ask": "gridsight.qa.cli",
+    "index": "gridsight.retrieval.cli",
     "manifest": "gridsight.manifest",
     "desktop": "gridsight.desktop.cli",
 }

@@ -19,6 +19,7 @@ def test_every_template_is_versioned_and_named() -> None:
         "qa_ask_about",
         "qa_choose",
         "qa_pick_table",
+        "retrieval_split",
         "suggest",
     ]
     for name, template in PROMPTS.items():
@@ -38,6 +39,7 @@ def test_every_template_is_versioned_and_named() -> None:
         ("qa_ask_about", ["option"]),
         ("formula", ["columns", "task"]),
         ("chat", ["context", "question"]),
+        ("retrieval_split", ["question"]),
     ],
 )
 def test_template_fields(name: str, fields: list[str]) -> None:

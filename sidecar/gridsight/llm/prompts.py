@@ -262,6 +262,28 @@ CHAT = PromptTemplate(
     user=("{context}", "{question}"),
 )
 
+RETRIEVAL_SPLIT = PromptTemplate(
+    name="retrieval_split",
+    version=1,
+    source="GridSight (multi-spreadsheet QA, Hou et al.: sub-queries matched to columns); made-up examples",
+    system=(
+        "You split a question into the separate things it asks about, so that each can be looked up in "
+        "its own table. Copy the words from the question. Reply with JSON only."
+    ),
+    examples=(
+        (
+            "Question: Is the average salary of the engineers higher than the average price of the houses?",
+            '{"parts": ["average salary of the engineers", "average price of the houses"]}',
+        ),
+        (
+            "Question: Do the tallest tree and the oldest statue stand in the same park?",
+            '{"parts": ["park of the tallest tree", "park of the oldest statue"]}',
+        ),
+        ("Question: Which city has the most stores?", '{"parts": ["city with the most stores"]}'),
+    ),
+    user=("Question: {question}",),
+)
+
 PROMPTS: dict[str, PromptTemplate] = {
     t.name: t
     for t in (
@@ -274,6 +296,7 @@ PROMPTS: dict[str, PromptTemplate] = {
         FORMULA,
         SUGGEST,
         CHAT,
+        RETRIEVAL_SPLIT,
     )
 }
 

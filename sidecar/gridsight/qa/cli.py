@@ -1,4 +1,5 @@
-"""`gridsight ask PATH "question" [--sheet S] [--format json] [--model]`."""
+"""`gridsight ask PATH "question" [--sheet S] [--format json] [--model]`; PATH may be a folder
+(:mod:`gridsight.retrieval` picks the tables, ``--db`` names the folder's index)."""
 
 from __future__ import annotations
 
@@ -22,9 +23,20 @@ from gridsight.qa._ask import answer_question
     is_flag=True,
     help="The local model writes queries over the table, voted on with the rules' answer.",
 )
+@click.option(
+    "--db",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="When PATH is a folder: its index (default: one per folder in GridSight's data folder).",
+)
 @format_option
-def command(path: Path, question: str, sheet: str | None, use_model: bool, fmt: str) -> None:
-    """Answer a question about a workbook, with the formula and the cells it came from."""
+def command(path: Path, question: str, sheet: str | None, use_model: bool, db: Path | None, fmt: str) -> None:
+    """Answer a question about a workbook (or a folder of them), with the formula and the cells used."""
+    if path.is_dir():
+        from gridsight.retrieval.cli import ask_folder_cli
+
+        ask_folder_cli(path, question, db, use_model, fmt)
+        return
     wb = load(path, sheets=[sheet] if sheet else None)
     runtime = None
     if use_model:

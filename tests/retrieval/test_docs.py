@@ -1,0 +1,52 @@
+"""docs/retrieval.md's example, run as written: the same files, the same commands, the same output (the
+seconds and the meaning scores excepted)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gridsight.cli import cli
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "retrieval.md"
+
+
+def _steps() -> list[tuple[str, list[str]]]:
+    block = re.search(r"```console\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
+    assert block is not None
+    steps: list[tuple[str, list[str]]] = []
+    for line in block.group(1).splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    return steps
+
+
+def _loose(line: str) -> str:
+    """A line with its varying figures (seconds, meaning scores, sizes) blanked."""
+    line = re.sub(r"in \d+(\.\d+)? s$", "in _ s", line)
+    line = re.sub(r"meaning \d\.\d\d", "meaning _", line)
+    return re.sub(r"\(\d+\.\d MB\)", "(_ MB)", line)
+
+
+def test_documented_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    for command, expected in _steps():
+        if command.startswith("mkdir "):
+            Path(command.split()[1]).mkdir()
+            continue
+        printf = re.fullmatch(r"printf '(.*)' > (\S+)", command)
+        if printf:
+            Path(printf.group(2)).write_text(printf.group(1).replace("\\n", "\n"), encoding="utf-8")
+            continue
+        args = shlex.split(command)
+        assert args[0] == "gridsight"
+        res = runner.invoke(cli, args[1:], terminal_width=400)
+        got = [_loose(x) for x in res.output.splitlines()]
+        assert got == [_loose(x) for x in expected], res.output
