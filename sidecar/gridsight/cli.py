@@ -33,6 +33,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "explain": "gridsight.commands.explain",
     "ask": "gridsight.qa.cli",
     "manifest": "gridsight.manifest",
+    "recalc": "gridsight.commands.recalc",
 }
 
 

@@ -6,8 +6,11 @@ the engine's ExcelModel takes seconds per 100k cells -- far too slow while a use
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime as dt
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -244,7 +247,18 @@ def _cell_input(
             f"{rng.ref()} has {h * w:,} cells; formulas here may read at most {MAX_INPUT_CELLS:,}"
         )
     out = _empties((h, w))
-    if sheet is not None and sheet.used_range is not None:
+    grids = _OVERRIDE.get()
+    grid = grids.get(sheet.name.casefold()) if grids is not None and sheet is not None else None
+    if grid is not None and sheet is not None and sheet.used_range is not None:
+        r0, c0 = sheet.origin
+        gh, gw = grid.shape
+        t, b = max(rng.top, r0), min(bottom, r0 + gh - 1)
+        left, rt = max(rng.left, c0), min(right, c0 + gw - 1)
+        if t <= b and left <= rt:
+            out[t - rng.top : b - rng.top + 1, left - rng.left : rt - rng.left + 1] = grid[
+                t - r0 : b - r0 + 1, left - c0 : rt - c0 + 1
+            ]
+    elif sheet is not None and sheet.used_range is not None:
         r0, c0 = sheet.origin
         sh_h, sh_w = sheet.shape
         t, b = max(rng.top, r0), min(bottom, r0 + sh_h - 1)
@@ -272,6 +286,37 @@ def _cell_input(
     if h == 1 and w == 1:
         return out[0, 0]
     return out
+
+
+#: Values that replace a sheet's saved ones while formulas are recalculated (see :func:`values_override`).
+_OVERRIDE: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("_OVERRIDE", default=None)
+
+
+def engine_values(sheet: Sheet) -> Any:
+    """The whole sheet (its stored rectangle, from ``sheet.origin``) as the engine sees its cells:
+    a writable object array of numbers, text, bools, error values and EMPTY."""
+    if sheet.used_range is None:
+        return _empties((0, 0))
+    r0, c0 = sheet.origin
+    h, w = sheet.shape
+    out = _cell_input(sheet, Range(r0, c0, r0 + h - 1, c0 + w - 1), None, compute=False)
+    if not isinstance(out, np.ndarray):
+        block = _empties((1, 1))
+        block[0, 0] = out
+        return block
+    return out
+
+
+@contextlib.contextmanager
+def values_override(grids: dict[str, Any]) -> Iterator[None]:
+    """Within the block, formulas read sheet values from ``grids`` (sheet name casefolded -> an array
+    as :func:`engine_values` returns) instead of the saved ones: how a recalculation feeds each formula
+    the values computed before it."""
+    token = _OVERRIDE.set(grids)
+    try:
+        yield
+    finally:
+        _OVERRIDE.reset(token)
 
 
 def _empties(shape: tuple[int, ...]) -> Any:

@@ -1,0 +1,427 @@
+"""Recalculate a workbook's formulas and compare each with the result Excel saved in the file.
+
+Every formula is evaluated in dependency order from the saved values of the non-formula cells: a
+formula that reads another formula's cell reads the value GridSight computed for it (a true
+recalculation), so errors propagate as they would after a change. Each cell's result is compared with
+Excel's own saved result. A cell whose inputs differ from Excel's is evaluated a second time from
+Excel's saved inputs, which separates an error of its own (``saved_inputs_agree`` False) from one that
+only propagated into it.
+
+Not counted as differences, but reported: cells on circular references and cells calling volatile or
+environment functions (NOW, RAND, CELL...). Both keep Excel's saved value for the cells that read them.
+A formula GridSight cannot run (an unknown function, a defined name, an external link) keeps its saved
+value too and is counted as unsupported, with the reason.
+
+Time is bounded: each cell has a guard (where the platform allows an interval timer) and the whole
+workbook a budget; cells left when the budget runs out are reported as skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import signal
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gridsight.errors import GridSightError
+from gridsight.formula._compare import cell_value, difference_kind, same
+from gridsight.formula._depgraph import CellKey, FormulaIndex, evaluation_order
+from gridsight.formula._evaluate import Evaluation, engine_values, evaluate_formula, values_override
+from gridsight.formula._tree import Call, Ref, parse_formula, walk
+from gridsight.grid import ERROR_VALUES, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
+
+#: Functions whose result depends on the moment or the machine, not on the workbook.
+VOLATILE = frozenset({"NOW", "TODAY", "RAND", "RANDBETWEEN", "RANDARRAY", "CELL", "INFO"})
+#: Default time limits (seconds): one cell, one workbook.
+CELL_BUDGET_S = 10.0
+WORKBOOK_BUDGET_S = 300.0
+
+ArrayAreas = Mapping[str, Mapping[tuple[int, int], Range]]
+
+
+@dataclass(frozen=True)
+class CellCheck:
+    """One formula cell: what Excel saved, what GridSight computed, and how they compare.
+
+    ``status``: agree | differ | unsupported | skipped | circular | volatile | unsaved (no saved result
+    to compare with). ``kind`` names the difference or the reason a cell was not computed."""
+
+    sheet: str
+    cell: str
+    formula: str
+    status: str
+    kind: str | None = None
+    excel: Any = None
+    ours: Any = None
+    reason: str | None = None
+    saved_inputs_agree: bool | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: _plain(v) for k, v in asdict(self).items()}
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, float | int | bool | str) or v is None:
+        return str(v) if type(v).__name__ == "CellError" else v
+    return str(v)
+
+
+@dataclass(frozen=True)
+class RecalcResult:
+    """Every formula cell's check, in evaluation order, and the time it took."""
+
+    workbook: str | None
+    cells: tuple[CellCheck, ...]
+    seconds: float
+    stopped: str | None = None
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+    def count(self, status: str) -> int:
+        return sum(1 for c in self.cells if c.status == status)
+
+    @property
+    def formulas(self) -> int:
+        """Formulas compared: agreed + differ + unsupported (skipped ones count as unsupported)."""
+        return sum(1 for c in self.cells if c.status in ("agree", "differ", "unsupported", "skipped"))
+
+    @property
+    def agreed(self) -> int:
+        return self.count("agree")
+
+    @property
+    def agreement(self) -> float:
+        return round(self.agreed / self.formulas, 4) if self.formulas else 0.0
+
+    @property
+    def saved_inputs_agreed(self) -> int:
+        """Cells that agree when evaluated from Excel's saved inputs (each formula on its own)."""
+        return sum(
+            1
+            for c in self.cells
+            if c.status in ("agree", "differ")
+            and (c.saved_inputs_agree if c.saved_inputs_agree is not None else c.status == "agree")
+        )
+
+    def by_kind(self) -> dict[str, int]:
+        """Differences and unsupported cells counted by kind, largest first."""
+        kinds = Counter(
+            f"{c.status}: {c.kind}" for c in self.cells if c.status in ("differ", "unsupported", "skipped")
+        )
+        return dict(kinds.most_common())
+
+    def summary(self) -> dict[str, Any]:
+        n = self.formulas
+        return {
+            "formulas": n,
+            "agreed": self.agreed,
+            "differ": self.count("differ"),
+            "unsupported": self.count("unsupported") + self.count("skipped"),
+            "agreement": self.agreement,
+            "saved_inputs_agreed": self.saved_inputs_agreed,
+            "saved_inputs_agreement": round(self.saved_inputs_agreed / n, 4) if n else 0.0,
+            "circular": self.count("circular"),
+            "volatile": self.count("volatile"),
+            "unsaved": self.count("unsaved"),
+            "skipped": self.count("skipped"),
+            "by_kind": self.by_kind(),
+            "seconds": round(self.seconds, 3),
+            "stopped": self.stopped,
+        }
+
+
+class _CellTimeout(BaseException):
+    """Raised by the interval timer inside a cell's evaluation (a BaseException so that the
+    engine's broad ``except Exception`` cannot swallow it)."""
+
+
+@contextlib.contextmanager
+def _cell_guard(seconds: float) -> Iterator[None]:
+    """Interrupt one evaluation after ``seconds`` (POSIX main thread only; elsewhere a no-op)."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable or seconds <= 0:
+        yield
+        return
+
+    def ring(_sig: int, _frame: Any) -> None:
+        raise _CellTimeout
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _unsupported_kind(problem: str) -> str:
+    """A short, countable name for why a formula cannot be run."""
+    m = re.match(r"(\S+) is not a function GridSight can check", problem)
+    if m:
+        return f"unknown function {m.group(1)}"
+    if "is not a cell reference or known name" in problem:
+        return "defined name"
+    if problem.startswith("it links outside"):
+        return "external link"
+    if " is not allowed" in problem:
+        return "refused by policy"
+    if problem.startswith("the engine cannot compile"):
+        return "engine cannot compile"
+    if problem.startswith("the engine failed"):
+        return problem.removeprefix("the engine ").split(" on it ")[0] + " " + problem.rsplit(" ", 1)[-1]
+    if problem.startswith("cannot parse"):
+        return "formula text the parser rejects"
+    if "formulas here may read at most" in problem:
+        return "reads too many cells"
+    if "does not exist (#REF!)" in problem:
+        return "missing sheet"
+    if "circular reference" in problem:
+        return "circular reference"
+    return re.sub(r"'[^']*'|\"[^\"]*\"|[A-Z]+[0-9]+", "…", problem)[:60]
+
+
+def _engine_value(v: Any) -> Any:
+    """A computed cell value as the engine reads it back (errors as the engine's error values)."""
+    from formulas.functions import Error
+
+    if isinstance(v, str) and v in ERROR_VALUES:
+        return Error.errors.get(v, Error.errors["#VALUE!"])
+    if v is None:
+        return 0.0
+    return v
+
+
+def _intersect(value: list[list[Any]], at: tuple[int, int], refs: Sequence[Range]) -> Any:
+    """Excel's implicit intersection of an array result with the formula's own row and column: the
+    item in the formula's row of a range as tall as the array (its column, for a wide one), else
+    ``#VALUE!``; an array no range explains gives its top-left item."""
+    h, w = len(value), len(value[0]) if value else 0
+    row = col = 0
+    if h > 1:
+        tall = [r for r in refs if r.height == h]
+        if not tall:
+            return value[0][0]
+        hits = [at[0] - r.top for r in tall if r.top <= at[0] <= r.bottom]
+        if not hits:
+            return "#VALUE!"
+        row = hits[0]
+    if w > 1:
+        wide = [r for r in refs if r.width == w]
+        if not wide:
+            return value[row][0]
+        hits = [at[1] - r.left for r in wide if r.left <= at[1] <= r.right]
+        if not hits:
+            return "#VALUE!"
+        col = hits[0]
+    return value[row][col]
+
+
+class _Book:
+    """The workbook's formula cells, their precedents, and the values being recalculated."""
+
+    def __init__(self, wb: Workbook, arrays: ArrayAreas) -> None:
+        self.wb = wb
+        self.sheets = {s.name.casefold(): s for s in wb.sheets}
+        self.arrays = {k.casefold(): v for k, v in arrays.items()}
+        self.formulas: dict[CellKey, str] = {}
+        for s in wb.sheets:
+            r0, c0 = s.origin
+            for i, j in zip(*np.nonzero(s.formula_ids >= 0), strict=True):
+                self.formulas[(s.name.casefold(), r0 + int(i), c0 + int(j))] = s.formulas[
+                    int(s.formula_ids[i, j])
+                ]
+        self.index = FormulaIndex(self.formulas)
+        self._refs: dict[CellKey, tuple[Range, ...]] = {}
+        self._names: dict[CellKey, frozenset[str]] = {}
+
+    def refs(self, key: CellKey) -> tuple[Range, ...]:
+        """The ranges a formula reads (structured references expanded), each with its sheet."""
+        if key not in self._refs:
+            self._parse(key)
+        return self._refs[key]
+
+    def functions(self, key: CellKey) -> frozenset[str]:
+        if key not in self._names:
+            self._parse(key)
+        return self._names[key]
+
+    def _parse(self, key: CellKey) -> None:
+        from gridsight.formula._evaluate import _runnable
+
+        sheet = self.sheets[key[0]]
+        refs: list[Range] = []
+        names: set[str] = set()
+        try:
+            tree = parse_formula(_runnable(self.formulas[key], self.wb, sheet, (key[1], key[2])))
+            for node in walk(tree):
+                if isinstance(node, Ref) and node.rng is not None:
+                    refs.append(node.rng.with_sheet(node.sheet or sheet.name))
+                elif isinstance(node, Call):
+                    names.add(node.name.removeprefix("_XLFN.").removeprefix("_XLWS."))
+        except (GridSightError, RecursionError, ValueError):
+            pass
+        self._refs[key] = tuple(refs)
+        self._names[key] = frozenset(names)
+
+    def precedents(self, key: CellKey) -> list[CellKey]:
+        out: list[CellKey] = []
+        for rng in self.refs(key):
+            name = (rng.sheet or "").casefold()
+            if name in self.sheets:
+                out.extend(self.index.inside(name, rng))
+        return out
+
+
+def _saved(sheet: Sheet, row: int, col: int) -> tuple[bool, Any]:
+    """(has a saved result, the saved value as a number, text, bool or error code)."""
+    cell = sheet.cell(row, col)
+    if cell.kind == Kind.EMPTY:
+        return False, None
+    v = cell.value
+    if cell.kind == Kind.DATETIME and not isinstance(v, int | float):
+        v = datetime_to_serial(v, date1904=sheet.date1904)  # type: ignore[arg-type]
+    return True, v
+
+
+def recalculate(
+    wb: Workbook,
+    *,
+    sheets: Sequence[str] | None = None,
+    arrays: ArrayAreas | None = None,
+    budget_s: float = WORKBOOK_BUDGET_S,
+    cell_budget_s: float = CELL_BUDGET_S,
+) -> RecalcResult:
+    """Recalculate ``wb`` (only the formulas of ``sheets`` and what they read, when given).
+
+    ``arrays`` names the array-formula anchors and their areas (:func:`read_array_formulas`); other
+    formulas get Excel's implicit intersection when they yield an array."""
+    start = time.perf_counter()
+    book = _Book(wb, arrays or {})
+    wanted = {wb.sheet(s).name.casefold() for s in sheets} if sheets else None
+    roots = [k for k in book.formulas if wanted is None or k[0] in wanted]
+    plan = evaluation_order(roots, book.precedents, frozenset(book.formulas))
+    grids: dict[str, Any] = {}
+    for name, sheet in book.sheets.items():
+        try:
+            grids[name] = engine_values(sheet)
+        except GridSightError:
+            continue  # a sheet too large to hold: its formulas read saved values
+    changed: set[CellKey] = set()
+    checks: list[CellCheck] = []
+    stopped: str | None = None
+    for key in plan.order:
+        sheet = book.sheets[key[0]]
+        formula = book.formulas[key]
+        at = (key[1], key[2])
+        address = rc_to_a1(*at)
+        has_saved, excel = _saved(sheet, *at)
+        if key in plan.circular:
+            checks.append(CellCheck(sheet.name, address, formula, "circular", "circular reference", excel))
+            continue
+        volatile = book.functions(key) & VOLATILE
+        if volatile:
+            kind = "volatile: " + ", ".join(sorted(volatile))
+            checks.append(CellCheck(sheet.name, address, formula, "volatile", kind, excel))
+            continue
+        if stopped is None and time.perf_counter() - start > budget_s:
+            stopped = f"the workbook's time budget of {budget_s:g} s ran out"
+        if stopped is not None:
+            checks.append(CellCheck(sheet.name, address, formula, "skipped", "time budget", excel))
+            continue
+        tainted = any(p in changed for p in book.precedents(key))
+        ev = _evaluate(formula, wb, sheet, at, grids, cell_budget_s)
+        if not ev.ok:
+            reason = ev.problems[0] if ev.problems else "cannot be evaluated"
+            checks.append(
+                CellCheck(sheet.name, address, formula, "unsupported", _unsupported_kind(reason), excel, None, reason)
+            )
+            continue
+        area = book.arrays.get(key[0], {}).get(at)
+        ours = _shown(ev, at, area, book.refs(key))
+        _store(grids.get(key[0]), sheet, at, ev, area, ours, book)
+        if not has_saved:
+            checks.append(CellCheck(sheet.name, address, formula, "unsaved", None, None, ours))
+            continue
+        if not same(excel, ours):
+            changed.add(key)
+        saved_agree = None
+        if tainted:
+            alone = _evaluate(formula, wb, sheet, at, None, cell_budget_s)
+            saved_agree = alone.ok and same(excel, _shown(alone, at, area, book.refs(key)))
+        if same(excel, ours):
+            checks.append(CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree))
+            continue
+        kind = difference_kind(excel, ours)
+        if saved_agree:
+            kind = "propagated from inputs that differ"
+        reason = ev.error_source if ev.error is not None else None
+        checks.append(CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, reason, saved_agree))
+    return RecalcResult(wb.name, tuple(checks), time.perf_counter() - start, stopped)
+
+
+def _evaluate(
+    formula: str,
+    wb: Workbook,
+    sheet: Sheet,
+    at: tuple[int, int],
+    grids: dict[str, Any] | None,
+    cell_budget_s: float,
+) -> Evaluation:
+    """One cell's evaluation, from ``grids`` (None: from the saved values), within its time guard."""
+    try:
+        with _cell_guard(cell_budget_s), values_override(grids) if grids is not None else contextlib.nullcontext():
+            return evaluate_formula(formula, wb, sheet, at=at)
+    except _CellTimeout:
+        return Evaluation(formula, False, problems=(f"the engine took more than {cell_budget_s:g} s",))
+    except GridSightError as exc:
+        return Evaluation(formula, False, problems=(str(exc),))
+    except RecursionError:
+        return Evaluation(formula, False, problems=("the engine failed on it (RecursionError)",))
+
+
+def _shown(ev: Evaluation, at: tuple[int, int], area: Range | None, refs: Sequence[Range]) -> Any:
+    """The value the formula's own cell shows."""
+    if ev.error is not None:
+        return ev.error
+    value = ev.value
+    if isinstance(value, list) and area is None and (len(value) > 1 or (value and len(value[0]) > 1)):
+        value = _intersect(value, at, refs)
+    return cell_value(value)
+
+
+def _store(
+    grid: Any,
+    sheet: Sheet,
+    at: tuple[int, int],
+    ev: Evaluation,
+    area: Range | None,
+    shown: Any,
+    book: _Book,
+) -> None:
+    """Write the computed value (and, for an array formula, the cells it fills) where later
+    formulas read it."""
+    if grid is None:
+        return
+    r0, c0 = sheet.origin
+    h, w = grid.shape
+
+    def put(r: int, c: int, v: Any) -> None:
+        if 0 <= r - r0 < h and 0 <= c - c0 < w:
+            grid[r - r0, c - c0] = _engine_value(v)
+
+    put(at[0], at[1], shown)
+    if area is None or ev.error is not None or not isinstance(ev.value, list):
+        return
+    name = sheet.name.casefold()
+    for i, line in enumerate(ev.value):
+        for j, v in enumerate(line):
+            r, c = at[0] + i, at[1] + j
+            if (i or j) and area.contains(r, c) and (name, r, c) not in book.formulas:
+                put(r, c, cell_value(v))
