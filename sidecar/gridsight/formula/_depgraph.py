@@ -24,6 +24,8 @@ class Order:
 
     order: tuple[CellKey, ...]
     circular: frozenset[CellKey]
+    #: The cells on each cycle (strongly connected component), each sorted by sheet, row, column.
+    cycles: tuple[tuple[CellKey, ...], ...] = ()
 
 
 class FormulaIndex:
@@ -66,6 +68,7 @@ def evaluation_order(
     stack: list[CellKey] = []
     order: list[CellKey] = []
     circular: set[CellKey] = set()
+    cycles: list[tuple[CellKey, ...]] = []
     edges: dict[CellKey, list[CellKey]] = {}
     known = known if known is not None else frozenset(cells)
     counter = 0
@@ -104,5 +107,6 @@ def evaluation_order(
                         break
                 if len(component) > 1 or node in edges[node]:
                     circular.update(component)
+                    cycles.append(tuple(sorted(component)))
                 order.extend(reversed(component))
-    return Order(tuple(order), frozenset(circular))
+    return Order(tuple(order), frozenset(circular), tuple(cycles))

@@ -10,7 +10,7 @@ import contextlib
 import contextvars
 import datetime as dt
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,8 +18,17 @@ import numpy as np
 
 from gridsight.errors import GridSightError, UnknownSheetError
 from gridsight.formula._engine import compile_formula, engine_lock, known_functions
+from gridsight.formula._intersect import implicit_intersection
 from gridsight.formula._policy import policy_violations
-from gridsight.formula._translate import OffsetError, expand_structured, inline_lambdas, resolve_offsets
+from gridsight.formula._translate import (
+    OffsetError,
+    expand_names,
+    expand_structured,
+    inline_lambdas,
+    own_cell,
+    r1c1_to_a1,
+    resolve_offsets,
+)
 from gridsight.formula._tree import Call, Node, Ref, external_link, parse_formula, walk
 from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
 
@@ -149,13 +158,25 @@ def validate_formula(
 
 
 def _runnable(
-    text: str, workbook: Workbook | None, sheet: str | Sheet | None, at: str | tuple[int, int] | None
+    text: str,
+    workbook: Workbook | None,
+    sheet: str | Sheet | None,
+    at: str | tuple[int, int] | None,
+    intersect: bool = False,
 ) -> str:
-    """The formula with structured references expanded and applied LAMBDAs inlined."""
+    """The formula with structured references and defined names expanded, applied LAMBDAs inlined,
+    and (``intersect``, for a formula that is not an array formula) Excel's implicit intersection."""
     current = _resolve_current(workbook, sheet)
     cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
-    expanded = expand_structured(text, workbook, current.name if current else None, cell)
-    return inline_lambdas(expanded)
+    name = current.name if current else None
+    expanded = expand_structured(text, workbook, name, cell)
+    expanded = expand_names(expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell))
+    expanded = inline_lambdas(expanded)
+    if cell is not None:
+        expanded = own_cell(parse_formula(expanded), cell) or expanded
+    if intersect and cell is not None:
+        expanded = implicit_intersection(parse_formula(expanded), cell) or expanded
+    return expanded
 
 
 def _is_let_variable(tree: Node, ref: Ref) -> bool:
@@ -368,6 +389,7 @@ def evaluate_formula(
     sheet: str | Sheet | None = None,
     *,
     at: str | tuple[int, int] | None = None,
+    intersect: bool = False,
 ) -> Evaluation:
     """Validate, then run a formula on the workbook's current values.
 
@@ -376,12 +398,14 @@ def evaluate_formula(
         workbook: where references point (None for formulas of constants).
         sheet: the sheet unqualified references belong to (default: the first).
         at: the cell the formula would live in; needed to tell whether a spill area is free.
+        intersect: evaluate it as a plain (not array) formula stored at ``at`` in a file: a range where
+            one value is expected gives the value in ``at``'s row or column (implicit intersection).
     """
     v = validate_formula(formula, workbook, sheet, at=at)
     if not v.ok:
         return Evaluation(v.formula, False, problems=v.problems, references=v.references)
     current = _resolve_current(workbook, sheet)
-    run = _runnable(v.formula, workbook, sheet, at)
+    run = _runnable(v.formula, workbook, sheet, at, intersect)
 
     def number(text: str) -> Any:
         inner = evaluate_formula(text, workbook, sheet)
@@ -390,7 +414,7 @@ def evaluate_formula(
         return inner.value
 
     try:
-        run = resolve_offsets(parse_formula(run), number) or run
+        run = resolve_offsets(parse_formula(run), number, _indirect_resolver(workbook, current, at)) or run
     except OffsetError as exc:
         return Evaluation(v.formula, True, error=exc.error, error_source=str(exc), references=v.references)
     except GridSightError as exc:
@@ -429,6 +453,51 @@ def evaluate_formula(
     if isinstance(raw, np.ndarray):
         raw = raw.ravel()[0] if raw.size else None
     return Evaluation(v.formula, True, value=_python(raw), references=v.references)
+
+
+def _indirect_resolver(
+    workbook: Workbook | None, current: Sheet | None, at: str | tuple[int, int] | None
+) -> Callable[[str, bool], str]:
+    """INDIRECT's text -> range text: an A1 or R1C1 reference (with or without a sheet), a structured
+    reference or a defined name; anything else is ``#REF!``, as in Excel."""
+    cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
+    name = current.name if current else None
+
+    def reference(text: str, a1: bool) -> str:
+        candidate = text if a1 else r1c1_to_a1(text, cell)
+        if candidate is not None and _plain_reference(candidate, workbook, current):
+            return candidate
+        if a1 and "[" in text and workbook is not None:
+            try:
+                expanded = expand_structured("=" + text, workbook, name, cell)[1:]
+            except GridSightError:
+                expanded = ""
+            if _plain_reference(expanded, workbook, current):
+                return expanded
+        if a1 and workbook is not None:
+            found = workbook.defined_name(text, name)
+            if found is not None and _plain_reference(found.text, workbook, current):
+                return found.text
+        raise OffsetError("#REF!", f"INDIRECT({text!r}) is not a reference in this workbook")
+
+    return reference
+
+
+def _plain_reference(text: str, workbook: Workbook | None, current: Sheet | None) -> bool:
+    """``text`` is one range, on a sheet that exists."""
+    try:
+        rng = Range.parse(text)
+    except GridSightError:
+        return False
+    if rng.sheet is None:
+        return True
+    if workbook is None:
+        return current is not None and rng.sheet.casefold() == current.name.casefold()
+    try:
+        workbook.sheet(rng.sheet)
+    except UnknownSheetError:
+        return False
+    return True
 
 
 def _spill_free(sheet: Sheet | None, at: str | tuple[int, int], h: int, w: int) -> bool:

@@ -259,7 +259,8 @@ class _Book:
         refs: list[Range] = []
         names: set[str] = set()
         try:
-            tree = parse_formula(_runnable(self.formulas[key], self.wb, sheet, (key[1], key[2])))
+            intersect = (key[1], key[2]) not in self.arrays.get(key[0], {})
+            tree = parse_formula(_runnable(self.formulas[key], self.wb, sheet, (key[1], key[2]), intersect))
             for node in walk(tree):
                 if isinstance(node, Ref) and node.rng is not None:
                     refs.append(node.rng.with_sheet(node.sheet or sheet.name))
@@ -313,57 +314,106 @@ def recalculate(
             grids[name] = engine_values(sheet)
         except GridSightError:
             continue  # a sheet too large to hold: its formulas read saved values
-    changed: set[CellKey] = set()
+    run = _Run(book, grids, start, budget_s, cell_budget_s)
+    cycle_of = {k: cycle for cycle in plan.cycles for k in cycle}
     checks: list[CellCheck] = []
-    stopped: str | None = None
+    done: set[CellKey] = set()
     for key in plan.order:
+        if key in done:
+            continue
+        if key in cycle_of:
+            checks.extend(run.cycle(cycle_of[key]))
+            done.update(cycle_of[key])
+        else:
+            checks.append(run.check(key))
+    return RecalcResult(wb.name, tuple(checks), time.perf_counter() - start, run.stopped)
+
+
+#: A cycle of formula cells is evaluated over and over, in sheet order, until no value changes (a
+#: cycle only in the static references, such as ``INDEX(Table[Col], ROW()-1)`` down its own column,
+#: settles at once); one that does not settle within this many passes is a true circular reference.
+MAX_CYCLE_PASSES = 10
+MAX_CYCLE_CELLS = 5000
+
+
+class _Run:
+    """One recalculation's state: the values so far, which cells differ, the time spent."""
+
+    def __init__(
+        self, book: _Book, grids: dict[str, Any], start: float, budget_s: float, cell_budget_s: float
+    ) -> None:
+        self.book, self.grids = book, grids
+        self.start, self.budget_s, self.cell_budget_s = start, budget_s, cell_budget_s
+        self.changed: set[CellKey] = set()
+        self.stopped: str | None = None
+
+    def cycle(self, cells: tuple[CellKey, ...]) -> list[CellCheck]:
+        """Evaluate a cycle until it settles; report its cells as circular when it does not."""
+        previous: list[Any] | None = None
+        if len(cells) <= MAX_CYCLE_CELLS:
+            for _ in range(MAX_CYCLE_PASSES):
+                results = [self.check(k) for k in cells]
+                if any(r.status in ("skipped", "volatile") for r in results):
+                    break
+                values = [r.ours for r in results]
+                if previous is not None and all(same(a, b) for a, b in zip(previous, values, strict=True)):
+                    return results
+                previous = values
+        out = []
+        for key in cells:  # what reads these cells reads Excel's values again
+            sheet = self.book.sheets[key[0]]
+            _has, excel = _saved(sheet, key[1], key[2])
+            grid = self.grids.get(key[0])
+            if grid is not None:
+                r0, c0 = sheet.origin
+                grid[key[1] - r0, key[2] - c0] = _engine_value(excel) if _has else _engine_value(None)
+            self.changed.discard(key)
+            out.append(
+                CellCheck(sheet.name, rc_to_a1(key[1], key[2]), self.book.formulas[key], "circular", "circular reference", excel)
+            )
+        return out
+
+    def check(self, key: CellKey) -> CellCheck:
+        """Evaluate one formula cell from the values so far, store its value, compare with Excel's."""
+        book = self.book
         sheet = book.sheets[key[0]]
         formula = book.formulas[key]
         at = (key[1], key[2])
         address = rc_to_a1(*at)
         has_saved, excel = _saved(sheet, *at)
-        if key in plan.circular:
-            checks.append(CellCheck(sheet.name, address, formula, "circular", "circular reference", excel))
-            continue
         volatile = book.functions(key) & VOLATILE
         if volatile:
             kind = "volatile: " + ", ".join(sorted(volatile))
-            checks.append(CellCheck(sheet.name, address, formula, "volatile", kind, excel))
-            continue
-        if stopped is None and time.perf_counter() - start > budget_s:
-            stopped = f"the workbook's time budget of {budget_s:g} s ran out"
-        if stopped is not None:
-            checks.append(CellCheck(sheet.name, address, formula, "skipped", "time budget", excel))
-            continue
-        tainted = any(p in changed for p in book.precedents(key))
-        ev = _evaluate(formula, wb, sheet, at, grids, cell_budget_s)
+            return CellCheck(sheet.name, address, formula, "volatile", kind, excel)
+        if self.stopped is None and time.perf_counter() - self.start > self.budget_s:
+            self.stopped = f"the workbook's time budget of {self.budget_s:g} s ran out"
+        if self.stopped is not None:
+            return CellCheck(sheet.name, address, formula, "skipped", "time budget", excel)
+        tainted = any(p in self.changed for p in book.precedents(key))
+        area = book.arrays.get(key[0], {}).get(at)
+        ev = _evaluate(formula, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None)
         if not ev.ok:
             reason = ev.problems[0] if ev.problems else "cannot be evaluated"
-            checks.append(
-                CellCheck(sheet.name, address, formula, "unsupported", _unsupported_kind(reason), excel, None, reason)
-            )
-            continue
-        area = book.arrays.get(key[0], {}).get(at)
+            kind = _unsupported_kind(reason)
+            return CellCheck(sheet.name, address, formula, "unsupported", kind, excel, None, reason)
         ours = _shown(ev, at, area, book.refs(key))
-        _store(grids.get(key[0]), sheet, at, ev, area, ours, book)
+        _store(self.grids.get(key[0]), sheet, at, ev, area, ours, book)
         if not has_saved:
-            checks.append(CellCheck(sheet.name, address, formula, "unsaved", None, None, ours))
-            continue
-        if not same(excel, ours):
-            changed.add(key)
+            return CellCheck(sheet.name, address, formula, "unsaved", None, None, ours)
+        agree = same(excel, ours)
+        if agree:
+            self.changed.discard(key)
+        else:
+            self.changed.add(key)
         saved_agree = None
         if tainted:
-            alone = _evaluate(formula, wb, sheet, at, None, cell_budget_s)
+            alone = _evaluate(formula, book.wb, sheet, at, None, self.cell_budget_s, area is None)
             saved_agree = alone.ok and same(excel, _shown(alone, at, area, book.refs(key)))
-        if same(excel, ours):
-            checks.append(CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree))
-            continue
-        kind = difference_kind(excel, ours)
-        if saved_agree:
-            kind = "propagated from inputs that differ"
+        if agree:
+            return CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree)
+        kind = "propagated from inputs that differ" if saved_agree else difference_kind(excel, ours)
         reason = ev.error_source if ev.error is not None else None
-        checks.append(CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, reason, saved_agree))
-    return RecalcResult(wb.name, tuple(checks), time.perf_counter() - start, stopped)
+        return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, reason, saved_agree)
 
 
 def _evaluate(
@@ -373,11 +423,12 @@ def _evaluate(
     at: tuple[int, int],
     grids: dict[str, Any] | None,
     cell_budget_s: float,
+    intersect: bool,
 ) -> Evaluation:
     """One cell's evaluation, from ``grids`` (None: from the saved values), within its time guard."""
     try:
         with _cell_guard(cell_budget_s), values_override(grids) if grids is not None else contextlib.nullcontext():
-            return evaluate_formula(formula, wb, sheet, at=at)
+            return evaluate_formula(formula, wb, sheet, at=at, intersect=intersect)
     except _CellTimeout:
         return Evaluation(formula, False, problems=(f"the engine took more than {cell_budget_s:g} s",))
     except GridSightError as exc:

@@ -84,6 +84,9 @@ def walk(node: Node) -> list[Node]:
 def _tokens(formula: str) -> list[Any]:
     import formulas
 
+    from gridsight.formula._engine import patch_engine
+
+    patch_engine()  # the tokenizer's own patches (``--``) apply to what we walk too
     try:
         tokens, _builder = formulas.Parser().ast(formula)
     except Exception as exc:  # the tokenizer raises FormulaError, ParenthesesError, TokenError...
@@ -138,10 +141,10 @@ class _Parser:
 
     def unary(self) -> Node:
         tok = self.peek()
-        if tok is not None and type(tok).__name__ == "OperatorToken" and tok.name in ("u-", "u+"):
+        if tok is not None and type(tok).__name__ == "OperatorToken" and tok.name in ("u-", "u+", "u--"):
             self.take()
             operand = self.unary()
-            return UnaryOp(tok.attr.get("expr", f"-{operand.text}"), tok.name[1], operand)
+            return UnaryOp(tok.attr.get("expr", f"-{operand.text}"), tok.name[1:], operand)
         return self.primary()
 
     def primary(self) -> Node:
