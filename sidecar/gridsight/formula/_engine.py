@@ -249,43 +249,6 @@ def _error_codes() -> set[str]:
     return set(Error.errors)
 
 
-def _patch_double_minus() -> None:
-    """``--x`` coerces to a number (``--"09"`` is 9, ``--(A1>0)`` is 1 or 0), but the engine's tokenizer
-    folds a run of signs by parity into one ``+``, and a unary ``+`` leaves text as text. The run is
-    kept apart instead: a unary run with an even, non-zero count of minus signs becomes the operator
-    ``u--`` (registered as a numeric identity, the way ``U-`` is a numeric negation). A binary run
-    (``A1--B1``) is still ``+``, which is right for numbers."""
-    from formulas.functions.operators import OPERATORS, numeric_wrap
-    from formulas.tokens.operator import Operator, OperatorToken
-
-    Operator._precedences.setdefault("u--", Operator._precedences["u-"])
-    Operator._n_args["u--"] = 1
-    OPERATORS["U--"] = numeric_wrap(lambda x: +x)
-    process, update_name, set_expr = OperatorToken.process, Operator.update_name, Operator.set_expr
-
-    def process_run(self: Any, match: Any, context: Any = None, parser: Any = None) -> Any:
-        attr = process(self, match, context=context, parser=parser)
-        run = attr.get("sum_minus") if isinstance(attr, dict) else None
-        if run and run.count("-") >= 2 and run.count("-") % 2 == 0:
-            attr["double_minus"] = True
-        return attr
-
-    def update_run(self: Any, tokens: Any, stack: Any) -> None:
-        update_name(self, tokens, stack)
-        if self.name == "u+" and self.attr.get("double_minus"):
-            self.attr["name"] = "u--"
-
-    def expr_run(self: Any, *tokens: Any) -> None:
-        if self.name == "u--":
-            self.attr["expr"] = "--{}".format(*[t.get_expr for t in tokens])
-            return
-        set_expr(self, *tokens)
-
-    OperatorToken.process = process_run
-    Operator.update_name = update_run
-    Operator.set_expr = expr_run
-
-
 def patch_engine() -> None:
     """Register GridSight's additions in the engine's function table (idempotent)."""
     global _PATCHED
@@ -306,7 +269,9 @@ def patch_engine() -> None:
             engine_functions.text2num,
             FoundError,
         )
-        _patch_double_minus()
+        from gridsight.formula._engine_excel import patch_all
+
+        patch_all()  # Excel's rules where the engine differs, one named patch each
         fns = formulas.get_functions()
         for name, fn in (
             ("SEQUENCE", _sequence),

@@ -1,0 +1,217 @@
+"""Patches that make the `formulas` engine (pinned ``>=1.3,<1.4``) follow Excel where it does not.
+
+Each function below patches one behaviour, names the Excel rule in its docstring and is called once
+from :func:`gridsight.formula._engine.patch_engine`. Each is tested in ``tests/formula/test_engine_excel.py``
+against values from Excel's documentation, and each is a candidate for an upstream fix:
+
+* ``patch_double_minus``: ``--x`` coerces to a number (the tokenizer folded it into a unary ``+``);
+* ``patch_number_text``: numbers become text with 15 significant digits;
+* ``patch_text_numbers``: ``"1,234"``, ``"12%"``, ``"$5"``, ``"(7)"`` and date text are numbers in
+  arithmetic and VALUE;
+* ``patch_rounding``: ROUND/ROUNDUP/ROUNDDOWN on the shown decimal value, TEXT rounds halves away
+  from zero;
+* ``patch_trim``: TRIM collapses inner runs of spaces;
+* ``patch_comparisons``: numbers compare on 15 significant digits.
+
+They replace entries of the engine's own tables (``OPERATORS``, ``get_functions()``) or module-level
+helpers the engine looks up at call time; nothing in the installed package is edited.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gridsight.formula._excel_values import excel_round, excel_trim, number_text, significant, text_number
+
+
+def patch_double_minus() -> None:
+    """``--x`` coerces to a number (``--"09"`` is 9, ``--(A1>0)`` is 1 or 0), but the engine's tokenizer
+    folds a run of signs by parity into one ``+``, and a unary ``+`` leaves text as text. The run is
+    kept apart instead: a unary run with an even, non-zero count of minus signs becomes the operator
+    ``u--`` (registered as a numeric identity, the way ``U-`` is a numeric negation). A binary run
+    (``A1--B1``) is still ``+``, which is right for numbers."""
+    from formulas.functions.operators import OPERATORS
+    from formulas.tokens.operator import Operator, OperatorToken
+
+    Operator._precedences.setdefault("u--", Operator._precedences["u-"])
+    Operator._n_args["u--"] = 1
+    OPERATORS["U--"] = _numeric(lambda x: +x)
+    process, update_name, set_expr = OperatorToken.process, Operator.update_name, Operator.set_expr
+
+    def process_run(self: Any, match: Any, context: Any = None, parser: Any = None) -> Any:
+        attr = process(self, match, context=context, parser=parser)
+        run = attr.get("sum_minus") if isinstance(attr, dict) else None
+        if run and run.count("-") >= 2 and run.count("-") % 2 == 0:
+            attr["double_minus"] = True
+        return attr
+
+    def update_run(self: Any, tokens: Any, stack: Any) -> None:
+        update_name(self, tokens, stack)
+        if self.name == "u+" and self.attr.get("double_minus"):
+            self.attr["name"] = "u--"
+
+    def expr_run(self: Any, *tokens: Any) -> None:
+        if self.name == "u--":
+            self.attr["expr"] = "--{}".format(*[t.get_expr for t in tokens])
+            return
+        set_expr(self, *tokens)
+
+    OperatorToken.process = process_run
+    Operator.update_name = update_run
+    Operator.set_expr = expr_run
+
+
+def _as_text(v: Any) -> str:
+    import numpy as np
+
+    if isinstance(v, bool | np.bool_):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, int | float | np.integer | np.floating):
+        return number_text(float(v))
+    return str(v)
+
+
+def patch_number_text() -> None:
+    """A number turned into text (``&``, CONCATENATE, LEFT, LEN...) has at most 15 significant digits
+    in Excel: ``=1/3&""`` is ``0.333333333333333``, ``=0.1+0.2&""`` is ``0.3``. The engine used Python's
+    17-digit repr. Its helper ``_str`` is looked up at call time by the text functions and ``&``."""
+    import formulas.functions.operators as operators
+    import formulas.functions.text as text
+
+    text._str = _as_text
+    operators._str = _as_text
+
+
+def to_number(v: Any) -> float:
+    """Excel's arithmetic view of a value: text that reads as a number or a date is one; other text
+    raises ValueError (``#VALUE!``)."""
+    if isinstance(v, str):
+        n = text_number(v)
+        if n is not None:
+            return n
+        from formulas.functions import _text2num
+
+        converted = _text2num(v)
+        if isinstance(converted, str):
+            raise ValueError(v)
+        return float(converted)
+    return float(v)
+
+
+def _numeric(fn: Any) -> Any:
+    from formulas.functions import wrap_ufunc
+
+    return wrap_ufunc(fn, input_parser=lambda *a: map(to_number, a))
+
+
+def patch_text_numbers() -> None:
+    """Text in arithmetic and VALUE reads as Excel reads it: ``"1,234"+1`` is 1235, ``"12%"*1`` is 0.12,
+    ``"$5"+0`` is 5, ``"(7)"+0`` is -7, ``"1/15/2024"+0`` is 45306. The engine used ``float()``
+    (``#VALUE!``), and its VALUE took ``"1,234"`` for a date."""
+    import formulas
+    import formulas.functions.text as text
+    from formulas.functions import Error, wrap_ufunc
+    from formulas.functions.operators import OPERATORS
+
+    for name, fn in {
+        "+": lambda x, y: x + y,
+        "-": lambda x, y: x - y,
+        "U-": lambda x: -x,
+        "*": lambda x, y: x * y,
+        "/": lambda x, y: (x / y) if y else Error.errors["#DIV/0!"],
+        "^": lambda x, y: x**y,
+        "%": lambda x: x / 100.0,
+    }.items():
+        OPERATORS[name] = _numeric(fn)
+    original = text.xvalue
+
+    def xvalue(value: Any) -> Any:
+        if isinstance(value, str) and not isinstance(value, Error):
+            n = text_number(value)
+            if n is not None:
+                return n
+        return original(value)
+
+    text.xvalue = xvalue  # TEXT converts its value through this name too
+    formulas.get_functions()["VALUE"] = wrap_ufunc(xvalue, input_parser=lambda *a: a)
+
+
+_QUOTED = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.')
+_DATE_CODES = re.compile(r"[dmyhs]|AM/PM|A/P", re.IGNORECASE)
+
+
+def format_decimals(code: str) -> tuple[int, int] | None:
+    """(decimal places, number of %) of a number format's first section; None for dates, times,
+    scientific or General formats (whose rounding the engine already does like Excel)."""
+    section = _QUOTED.sub("", code).split(";")[0]
+    if not section or _DATE_CODES.search(section) or "E" in section.upper() or "GENERAL" in section.upper():
+        return None
+    if not re.search(r"[0#?]", section):
+        return None
+    decimals = 0
+    if "." in section:
+        decimals = len(re.findall(r"[0#?]", section.split(".", 1)[1]))
+    return decimals, section.count("%")
+
+
+def patch_rounding() -> None:
+    """ROUND, ROUNDUP and ROUNDDOWN round the decimal value Excel shows, halves away from zero:
+    ``ROUND(1.005,2)`` is 1.01 (the engine: 1.0), ``ROUNDUP(0.1+0.2,1)`` is 0.3 (the engine: 0.4).
+    TEXT rounds halves away from zero too: ``TEXT(1234.5,"#,##0")`` is ``1,235`` (the engine: 1,234)."""
+    import formulas
+    import formulas.functions.text as text
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    fns["ROUND"] = wrap_ufunc(lambda x, d: excel_round(x, d, "round"))
+    fns["ROUNDUP"] = wrap_ufunc(lambda x, d: excel_round(x, d, "up"))
+    fns["ROUNDDOWN"] = wrap_ufunc(lambda x, d: excel_round(x, d, "down"))
+    original = text.xtext
+
+    def xtext(value: Any, format_code: Any) -> Any:
+        spec = format_decimals(str(format_code))
+        if spec is not None and isinstance(value, int | float) and not isinstance(value, bool):
+            decimals, percents = spec
+            scale = 100.0**percents
+            value = excel_round(float(value) * scale, decimals) / scale
+        return original(value, format_code)
+
+    text.xtext = xtext
+    fns["TEXT"] = wrap_ufunc(xtext, input_parser=lambda *a: a)
+
+
+def patch_trim() -> None:
+    """TRIM removes leading and trailing spaces and leaves single spaces between words:
+    ``TRIM("  a  b ")`` is ``"a b"`` (the engine kept ``"a  b"``)."""
+    import formulas
+    import formulas.functions.text as text
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    fns["TRIM"] = wrap_ufunc(excel_trim, **text._kw1)
+
+
+def _snapped(side: Any) -> Any:
+    type_id, v = side
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        return type_id, significant(float(v))
+    return side
+
+
+def patch_comparisons() -> None:
+    """Excel compares numbers on 15 significant digits: ``=0.1+0.2=0.3`` is TRUE (the engine: FALSE)."""
+    from formulas.functions.operators import LOGIC_OPERATORS, OPERATORS, logic_wrap
+
+    for name, fn in LOGIC_OPERATORS.items():
+        OPERATORS[name] = logic_wrap(lambda x, y, fn=fn: fn(_snapped(x), _snapped(y)))
+
+
+def patch_all() -> None:
+    """Every patch of this module, in order."""
+    patch_double_minus()
+    patch_number_text()
+    patch_text_numbers()
+    patch_rounding()
+    patch_trim()
+    patch_comparisons()
