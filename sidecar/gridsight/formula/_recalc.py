@@ -226,8 +226,9 @@ def _intersect(value: list[list[Any]], at: tuple[int, int], refs: Sequence[Range
 class _Book:
     """The workbook's formula cells, their precedents, and the values being recalculated."""
 
-    def __init__(self, wb: Workbook, arrays: ArrayAreas) -> None:
+    def __init__(self, wb: Workbook, arrays: ArrayAreas, deadline: float = float("inf")) -> None:
         self.wb = wb
+        self.deadline = deadline  # past it, formulas are no longer analysed (they will be skipped)
         self.sheets = {s.name.casefold(): s for s in wb.sheets}
         self.arrays = {k.casefold(): v for k, v in arrays.items()}
         self.formulas: dict[CellKey, str] = {}
@@ -273,6 +274,8 @@ class _Book:
 
     def precedents(self, key: CellKey) -> list[CellKey]:
         out: list[CellKey] = []
+        if key not in self._refs and time.perf_counter() > self.deadline:
+            return out
         for rng in self.refs(key):
             name = (rng.sheet or "").casefold()
             if name in self.sheets:
@@ -304,7 +307,7 @@ def recalculate(
     ``arrays`` names the array-formula anchors and their areas (:func:`read_array_formulas`); other
     formulas get Excel's implicit intersection when they yield an array."""
     start = time.perf_counter()
-    book = _Book(wb, arrays or {})
+    book = _Book(wb, arrays or {}, start + budget_s)
     wanted = {wb.sheet(s).name.casefold() for s in sheets} if sheets else None
     roots = [k for k in book.formulas if wanted is None or k[0] in wanted]
     plan = evaluation_order(roots, book.precedents, frozenset(book.formulas))

@@ -17,7 +17,11 @@ from gridsight.grid import Range
 
 # Excel precedence, tightest last: comparisons < & < + - < * / < ^ < % < unary -
 _BINARY = {"=": 1, "<>": 1, "<": 1, ">": 1, "<=": 1, ">=": 1, "&": 2, "+": 3, "-": 3, "*": 4, "/": 4, "^": 5}
-_EXTERNAL = re.compile(r"\[[^\]]*\.(xl[a-z]*|csv|ods)\]|'?[a-z]:\\|https?://[^\"]*!", re.IGNORECASE)
+# an external workbook: by file name, drive or URL as typed, or by index (``[1]Sheet1!A1``) as saved
+_EXTERNAL = re.compile(
+    r"\[[^\]]*\.(xl[a-z]*|csv|ods)\]|'?[a-z]:\\|https?://[^\"]*!|(?<![\w\]])'?\[\d+\][^!\"(),]*!",
+    re.IGNORECASE,
+)
 _DDE = re.compile(r"(?:^|[=+\-*/&,(])\s*'?[A-Za-z0-9_.]+\|'?[^|]*'?!", re.IGNORECASE)
 
 
