@@ -260,8 +260,10 @@ def patch_engine() -> None:
         from formulas.errors import FoundError
         from formulas.functions import wrap_func
 
+        from gridsight.formula._engine_excel import patch_all
         from gridsight.formula._fastifs import make_fast_xfilter
 
+        patch_all()  # Excel's rules where the engine differs, one named patch each (criteria first)
         # xfilter/xfilters look `_xfilter` up in their module at call time: swap in the grouped path
         engine_functions._xfilter = make_fast_xfilter(
             engine_functions._xfilter,
@@ -269,9 +271,6 @@ def patch_engine() -> None:
             engine_functions.text2num,
             FoundError,
         )
-        from gridsight.formula._engine_excel import patch_all
-
-        patch_all()  # Excel's rules where the engine differs, one named patch each
         fns = formulas.get_functions()
         for name, fn in (
             ("SEQUENCE", _sequence),

@@ -11,7 +11,9 @@ against values from Excel's documentation, and each is a candidate for an upstre
 * ``patch_rounding``: ROUND/ROUNDUP/ROUNDDOWN on the shown decimal value, TEXT rounds halves away
   from zero;
 * ``patch_trim``: TRIM collapses inner runs of spaces;
-* ``patch_comparisons``: numbers compare on 15 significant digits.
+* ``patch_comparisons``: numbers compare on 15 significant digits;
+* ``patch_criteria``: ``"<>x"`` matches every cell that is not ``x``; wildcards match whole text,
+  ignoring case.
 
 They replace entries of the engine's own tables (``OPERATORS``, ``get_functions()``) or module-level
 helpers the engine looks up at call time; nothing in the installed package is edited.
@@ -207,8 +209,69 @@ def patch_comparisons() -> None:
         OPERATORS[name] = logic_wrap(lambda x, y, fn=fn: fn(_snapped(x), _snapped(y)))
 
 
+def wildcard_pattern(text: str) -> re.Pattern[str] | None:
+    """Excel's criteria wildcards as a case-insensitive whole-text regex: ``*`` any run, ``?`` one
+    character, ``~*``/``~?``/``~~`` the character itself; None when ``text`` has no wildcard."""
+    out, i, wild = [], 0, False
+    while i < len(text):
+        ch = text[i]
+        if ch == "~" and i + 1 < len(text) and text[i + 1] in "*?~":
+            out.append(re.escape(text[i + 1]))
+            i += 2
+            continue
+        if ch in "*?":
+            wild = True
+            out.append(".*" if ch == "*" else ".")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    return re.compile("".join(out), re.IGNORECASE | re.DOTALL) if wild else None
+
+
+def patch_criteria() -> None:
+    """Criteria (COUNTIF, SUMIF, ...IFS) as Excel matches them:
+
+    * ``"<>x"`` matches every cell that is not ``x``: cells of another type, blanks and errors included
+      (``SUMIF(D2:D9,"<>#N/A")`` totals a column with #N/A in it); ``"<>"`` alone matches non-blank
+      cells. The engine matched only cells of ``x``'s type, so numbers never matched ``"<>x"``.
+    * wildcards match the whole text, ignoring case: ``"t*"`` counts ``Tea``; ``"a?c"`` does not count
+      ``abcd``. The engine matched case-sensitively and only a prefix.
+
+    Installed before the grouped COUNTIF path takes the engine's criterion test, so both use this one."""
+    import formulas.functions as engine_functions
+    import numpy as np
+
+    original = getattr(engine_functions, "__xfilter")
+
+    def text_mask(test_range: Any, pattern: re.Pattern[str]) -> Any:
+        raw = np.asarray(test_range["raw"], dtype=object)
+        return np.vectorize(lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None, otypes=[bool])(raw)
+
+    def equal(test_range: Any, value: str) -> Any:
+        pattern = wildcard_pattern(value)
+        if pattern is not None:
+            return text_mask(test_range, pattern)
+        return original(test_range, "=" + value)
+
+    def mask(test_range: Any, condition: Any) -> Any:
+        if isinstance(condition, str):
+            if condition.startswith("<>"):
+                rest = condition[2:]
+                if not rest:
+                    raw = np.asarray(test_range["raw"], dtype=object)
+                    return np.vectorize(lambda v: not (isinstance(v, str) and v == ""), otypes=[bool])(raw)
+                return ~np.asarray(equal(test_range, rest), dtype=bool)
+            rest = condition[1:] if condition.startswith("=") else condition
+            if not condition.startswith(("<", ">")) and rest and wildcard_pattern(rest) is not None:
+                return equal(test_range, rest)
+        return original(test_range, condition)
+
+    setattr(engine_functions, "__xfilter", mask)
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
+    patch_criteria()
     patch_double_minus()
     patch_number_text()
     patch_text_numbers()

@@ -372,7 +372,7 @@ class _Run:
                 grid[key[1] - r0, key[2] - c0] = _engine_value(excel) if _has else _engine_value(None)
             self.changed.discard(key)
             out.append(
-                CellCheck(sheet.name, rc_to_a1(key[1], key[2]), self.book.formulas[key], "circular", "circular reference", excel)
+                CellCheck(sheet.name, rc_to_a1(key[1], key[2]), self.book.formulas[key], "circular", None, excel)
             )
         return out
 
@@ -386,7 +386,7 @@ class _Run:
         has_saved, excel = _saved(sheet, *at)
         volatile = book.functions(key) & VOLATILE
         if volatile:
-            kind = "volatile: " + ", ".join(sorted(volatile))
+            kind = ", ".join(sorted(volatile))
             return CellCheck(sheet.name, address, formula, "volatile", kind, excel)
         if self.stopped is None and time.perf_counter() - self.start > self.budget_s:
             self.stopped = f"the workbook's time budget of {self.budget_s:g} s ran out"
