@@ -9,13 +9,15 @@ import zipfile
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from xml.sax.saxutils import escape
 
 import pytest
-from xml.sax.saxutils import escape
 
 from gridsight.grid import ERROR_VALUES, Range
 
 _MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+_PKG = "http://schemas.openxmlformats.org/package/2006"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
 
@@ -55,7 +57,7 @@ def _sheet_xml(cells: dict[str, Any]) -> str:
     body = "".join(
         f'<row r="{r}">' + "".join(x for _, x in sorted(cs)) + "</row>" for r, cs in sorted(rows.items())
     )
-    return f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="{_MAIN}"><sheetData>{body}</sheetData></worksheet>'
+    return f'{_XML}<worksheet xmlns="{_MAIN}"><sheetData>{body}</sheetData></worksheet>'
 
 
 def write_xlsx(path: Path, sheets: dict[str, dict[str, Any]], names: dict[str, str] | None = None) -> Path:
@@ -65,13 +67,15 @@ def write_xlsx(path: Path, sheets: dict[str, dict[str, Any]], names: dict[str, s
         'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
         for i in range(1, len(sheets) + 1)
     )
-    defined = "".join(f'<definedName name="{escape(n)}">{escape(t)}</definedName>' for n, t in (names or {}).items())
+    defined = "".join(
+        f'<definedName name="{escape(n)}">{escape(t)}</definedName>' for n, t in (names or {}).items()
+    )
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(
             "[Content_Types].xml",
-            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+            f'{_XML}<Types xmlns="{_PKG}/content-types">'
+            '<Default Extension="rels" '
+            'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
             '<Default Extension="xml" ContentType="application/xml"/>'
             '<Override PartName="/xl/workbook.xml" '
             'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
@@ -79,18 +83,18 @@ def write_xlsx(path: Path, sheets: dict[str, dict[str, Any]], names: dict[str, s
         )
         zf.writestr(
             "_rels/.rels",
-            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
-            'officeDocument" Target="xl/workbook.xml"/></Relationships>',
+            f'{_XML}<Relationships xmlns="{_PKG}/relationships">'
+            f'<Relationship Id="rId1" Type="{_R}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
         )
         entries = "".join(
             f'<sheet name="{escape(n)}" sheetId="{i}" r:id="rId{i}"/>' for i, n in enumerate(sheets, start=1)
         )
         zf.writestr(
             "xl/workbook.xml",
-            f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="{_MAIN}" xmlns:r="{_R}">'
-            f"<sheets>{entries}</sheets>" + (f"<definedNames>{defined}</definedNames>" if defined else "") + "</workbook>",
+            f'{_XML}<workbook xmlns="{_MAIN}" xmlns:r="{_R}">'
+            f"<sheets>{entries}</sheets>"
+            + (f"<definedNames>{defined}</definedNames>" if defined else "")
+            + "</workbook>",
         )
         rels = "".join(
             f'<Relationship Id="rId{i}" Type="{_R}/worksheet" Target="worksheets/sheet{i}.xml"/>'
@@ -98,8 +102,7 @@ def write_xlsx(path: Path, sheets: dict[str, dict[str, Any]], names: dict[str, s
         )
         zf.writestr(
             "xl/_rels/workbook.xml.rels",
-            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-            f'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{rels}</Relationships>',
+            f'{_XML}<Relationships xmlns="{_PKG}/relationships">{rels}</Relationships>',
         )
         for i, cells in enumerate(sheets.values(), start=1):
             zf.writestr(f"xl/worksheets/sheet{i}.xml", _sheet_xml(cells))

@@ -12,11 +12,14 @@ from gridsight.cli import cli
 
 
 def test_bench_excel_over_any_folder(tmp_path: Path, excel: SimpleNamespace) -> None:
-    F = excel.F  # noqa: N806
+    F = excel.F
     corpus = tmp_path / "whatever name"
     (corpus / "nested" / "deeper").mkdir(parents=True)
     excel.write(corpus / "a.xlsx", {"S": {"A1": 2, "B1": F("A1*2", 4), "C1": F("B1+1", 9)}})
-    excel.write(corpus / "nested" / "deeper" / "b.xlsx", {"T": {"A1": "x", "B1": F('A1&"y"', "xy"), "C1": F("TODAY()", 1)}})
+    excel.write(
+        corpus / "nested" / "deeper" / "b.xlsx",
+        {"T": {"A1": "x", "B1": F('A1&"y"', "xy"), "C1": F("TODAY()", 1)}},
+    )
     (corpus / "nested" / "broken.xlsx").write_bytes(b"PK\x03\x04 a damaged package")
     (corpus / "notes.txt").write_text("not a workbook", encoding="utf-8")
     out = tmp_path / "out" / "excel.json"

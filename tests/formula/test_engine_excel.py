@@ -16,7 +16,17 @@ from gridsight.grid import Workbook
 
 BOOK = Workbook.from_dict(
     {
-        "S": {"A1": 1, "A2": 2, "A3": 3, "B1": "apple", "B2": "banana", "B3": "cherry", "C1": 10, "C2": 20, "C3": 30},
+        "S": {
+            "A1": 1,
+            "A2": 2,
+            "A3": 3,
+            "B1": "apple",
+            "B2": "banana",
+            "B3": "cherry",
+            "C1": 10,
+            "C2": 20,
+            "C3": 30,
+        },
         "Other sheet": {"A1": 5},
     }
 )

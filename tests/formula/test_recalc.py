@@ -30,7 +30,7 @@ def _by_cell(result: object) -> dict[str, object]:
 def book(tmp_path_factory: pytest.TempPathFactory, excel: SimpleNamespace) -> Path:
     """One sheet of each case; cached values are Excel's, except B1's, which is made wrong."""
     path = tmp_path_factory.mktemp("recalc") / "book.xlsx"
-    F = excel.F  # noqa: N806
+    F = excel.F
     cells = {
         "A1": 2,
         "A2": 3,
@@ -51,8 +51,8 @@ def book(tmp_path_factory: pytest.TempPathFactory, excel: SimpleNamespace) -> Pa
         "C3": 30,
         "D2": F("C3+1", 31),  # reads the array's second cell
         "B3": F('--"09"+ROUND(1.005,2)', 10.01),  # coercion by --, Excel's decimal rounding
-        "B4": F("1/3&\"\"", "0.333333333333333"),  # 15 significant digits as text
-        "B5": F("TRIM(\"  a  b \")", "a b"),
+        "B4": F('1/3&""', "0.333333333333333"),  # 15 significant digits as text
+        "B5": F('TRIM("  a  b ")', "a b"),
         "B6": F("INDEX(B1:B6,ROW()-1)", "a b"),  # a cycle only in the static references
     }
     return excel.write(path, {"Sheet1": cells}, names={"Rate": "Sheet1!$A$1"})
@@ -86,7 +86,7 @@ def test_agreement_counts_and_kinds(result: object) -> None:
 
 def test_dependency_order_uses_our_values(tmp_path: Path, excel: SimpleNamespace) -> None:
     """C1 reads B1: evaluated after it, from our B1 (C1 comes first in the file)."""
-    F = excel.F  # noqa: N806
+    F = excel.F
     path = excel.write(tmp_path / "chain.xlsx", {"S": {"A1": 1, "C1": F("B1*2", 4), "B1": F("A1+1", 2)}})
     cells = _by_cell(recalc_file(path))
     assert [c.status for c in cells.values()] == ["agree", "agree"]
@@ -141,7 +141,11 @@ def test_cli_text_json_and_bad_input(book: Path, tmp_path: Path) -> None:
     assert doc["summary"]["agreed"] == 10 and all(c["status"] != "agree" for c in doc["cells"])
     broken = tmp_path / "broken.xlsx"
     broken.write_bytes(b"PK\x03\x04 not really a zip")
-    for args in (["recalc", str(broken)], ["recalc", str(tmp_path / "missing.xlsx")], ["recalc", str(book), "--sheet", "Nope"]):
+    for args in (
+        ["recalc", str(broken)],
+        ["recalc", str(tmp_path / "missing.xlsx")],
+        ["recalc", str(book), "--sheet", "Nope"],
+    ):
         r = runner.invoke(cli, args)
         assert r.exit_code == 2 and "error:" in r.output and "Traceback" not in r.output
 

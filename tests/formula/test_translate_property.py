@@ -46,7 +46,9 @@ def reference(draw: st.DrawFn) -> str:
     return sheet + ref
 
 
-DECOYS = st.sampled_from(['"A1:B2"', "Table1[End01]", "Table1[[#This Row],[AB12]]", "LOG10(2)", "1.5", '"2:2"'])
+DECOYS = st.sampled_from(
+    ['"A1:B2"', "Table1[End01]", "Table1[[#This Row],[AB12]]", "LOG10(2)", "1.5", '"2:2"']
+)
 
 
 @st.composite
@@ -57,7 +59,11 @@ def formula(draw: st.DrawFn) -> str:
 
 
 @settings(max_examples=300, deadline=None)
-@given(formula(), st.tuples(st.integers(0, 300), st.integers(0, 300)), st.tuples(st.integers(0, 300), st.integers(0, 300)))
+@given(
+    formula(),
+    st.tuples(st.integers(0, 300), st.integers(0, 300)),
+    st.tuples(st.integers(0, 300), st.integers(0, 300)),
+)
 def test_translate_matches_openpyxl(text: str, src: tuple[int, int], dst: tuple[int, int]) -> None:
     try:
         expected = Translator(text, origin=rc_to_a1(*src)).translate_formula(rc_to_a1(*dst))
@@ -81,7 +87,9 @@ def test_translate_matches_openpyxl(text: str, src: tuple[int, int], dst: tuple[
         ('=COUNTIF(A:A,"B2")+Table1[B2]', (0, 0), (0, 1), '=COUNTIF(B:B,"B2")+Table1[B2]'),
     ],
 )
-def test_whole_columns_and_rows_move(text: str, src: tuple[int, int], dst: tuple[int, int], excel: str) -> None:
+def test_whole_columns_and_rows_move(
+    text: str, src: tuple[int, int], dst: tuple[int, int], excel: str
+) -> None:
     assert translate(text, src, dst) == excel
 
 

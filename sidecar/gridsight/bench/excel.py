@@ -37,7 +37,9 @@ EXAMPLES_PER_KIND = 10
 def workbooks(root: Path) -> list[Path]:
     """Every workbook under ``root``, in a stable order (Office's ~$ lock files left out)."""
     return sorted(
-        p for p in root.rglob("*") if p.suffix.lower() in _SUFFIXES and p.is_file() and not p.name.startswith("~$")
+        p
+        for p in root.rglob("*")
+        if p.suffix.lower() in _SUFFIXES and p.is_file() and not p.name.startswith("~$")
     )
 
 
@@ -62,7 +64,15 @@ def run(corpus: Path | None, budget_s: float) -> BenchResult:
             continue
         s = result.summary()
         with_formulas += s["formulas"] > 0
-        for key in ("formulas", "agreed", "differ", "unsupported", "saved_inputs_agreed", "circular", "volatile"):
+        for key in (
+            "formulas",
+            "agreed",
+            "differ",
+            "unsupported",
+            "saved_inputs_agreed",
+            "circular",
+            "volatile",
+        ):
             totals[key] += s[key]
         kinds.update(s["by_kind"])
         for c in result.cells:

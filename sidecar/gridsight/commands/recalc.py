@@ -54,7 +54,12 @@ def print_result(result: RecalcResult, name: str, limit: int) -> None:
         for col in ("cell", "formula", "Excel", "GridSight"):
             table.add_column(col, overflow="fold")
         for c in cells[:limit]:
-            table.add_row(escape(f"{c.sheet}!{c.cell}"), escape(c.formula), escape(_shown(c.excel)), escape(_shown(c.ours)))
+            table.add_row(
+                escape(f"{c.sheet}!{c.cell}"),
+                escape(c.formula),
+                escape(_shown(c.excel)),
+                escape(_shown(c.ours)),
+            )
         console.print(table)
         if len(cells) > limit:
             console.print(f"  ... {len(cells) - limit} more", highlight=False)
@@ -81,7 +86,9 @@ def print_result(result: RecalcResult, name: str, limit: int) -> None:
     show_default=True,
     help="Seconds for the whole workbook; cells left after it are reported as skipped.",
 )
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True, help="Cells shown per kind.")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=20, show_default=True, help="Cells shown per kind."
+)
 @format_option
 def command(path: Path, sheets: tuple[str, ...], budget: float, limit: int, fmt: str) -> None:
     """Recalculate every formula from the saved values of the other cells and compare each with the

@@ -245,7 +245,9 @@ def patch_criteria() -> None:
 
     def text_mask(test_range: Any, pattern: re.Pattern[str]) -> Any:
         raw = np.asarray(test_range["raw"], dtype=object)
-        return np.vectorize(lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None, otypes=[bool])(raw)
+        return np.vectorize(lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None, otypes=[bool])(
+            raw
+        )
 
     def equal(test_range: Any, value: str) -> Any:
         pattern = wildcard_pattern(value)

@@ -24,8 +24,9 @@ SCALAR, REF, ARRAY, PASS, OPS = "scalar", "ref", "array", "pass", "ops"
 _ARRAY_FUNCTIONS = frozenset(
     (
         "SUMPRODUCT MMULT MDETERM MINVERSE TRANSPOSE FREQUENCY LINEST LOGEST TREND GROWTH CORREL COVAR "
-        "COVARIANCE.P COVARIANCE.S PEARSON RSQ SLOPE INTERCEPT STEYX SUMX2MY2 SUMX2PY2 SUMXMY2 PROB IRR MIRR "
-        "XNPV XIRR FILTER SORT SORTBY UNIQUE TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSECOLS CHOOSEROWS EXPAND "
+        "COVARIANCE.P COVARIANCE.S PEARSON RSQ SLOPE INTERCEPT STEYX SUMX2MY2 SUMX2PY2 SUMXMY2 PROB IRR "
+        "MIRR XNPV XIRR FILTER SORT SORTBY UNIQUE TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSECOLS CHOOSEROWS "
+        "EXPAND "
         "WRAPROWS WRAPCOLS MAP REDUCE SCAN BYROW BYCOL MAKEARRAY ARRAYTOTEXT ANCHORARRAY"
     ).split()
 )
@@ -34,8 +35,8 @@ _REF_FUNCTIONS = frozenset(
     (
         "SUM SUMSQ PRODUCT AVERAGE AVERAGEA COUNT COUNTA COUNTBLANK MAX MAXA MIN MINA MEDIAN MODE MODE.SNGL "
         "MODE.MULT STDEV STDEV.S STDEV.P STDEVP STDEVA STDEVPA VAR VAR.S VAR.P VARP VARA VARPA AND OR XOR "
-        "CONCAT GEOMEAN HARMEAN AVEDEV DEVSQ KURT SKEW ROW COLUMN ROWS COLUMNS AREAS ISREF GCD LCM MULTINOMIAL "
-        "IMSUM IMPRODUCT"
+        "CONCAT GEOMEAN HARMEAN AVEDEV DEVSQ KURT SKEW ROW COLUMN ROWS COLUMNS AREAS ISREF GCD LCM "
+        "MULTINOMIAL IMSUM IMPRODUCT"
     ).split()
 )
 #: Argument positions (0-based) of other functions: ``(kind, positions)``; ``"k+"`` means k and after.
@@ -81,7 +82,10 @@ _POSITIONS: dict[str, tuple[tuple[str, tuple[int | str, ...]], ...]] = {
     "WORKDAY.INTL": ((REF, (3,)),),
     "FVSCHEDULE": ((REF, (1,)),),
     "SERIESSUM": ((REF, (3,)),),
-    **{d: ((REF, (0, 2)),) for d in "DSUM DCOUNT DCOUNTA DAVERAGE DMAX DMIN DGET DPRODUCT DSTDEV DSTDEVP DVAR DVARP".split()},
+    **{
+        d: ((REF, (0, 2)),)
+        for d in "DSUM DCOUNT DCOUNTA DAVERAGE DMAX DMIN DGET DPRODUCT DSTDEV DSTDEVP DVAR DVARP".split()
+    },
     # value arguments that pass what they are given through (a reference stays a reference)
     "IF": ((PASS, (1, 2)),),
     "IFERROR": ((PASS, (0, 1)),),
@@ -157,7 +161,12 @@ def implicit_intersection(tree: Node, at: tuple[int, int]) -> str | None:
                 changed = True
                 return _cell_text(inner, at)
             return None
-        if isinstance(node, Ref) and node.rng is not None and node.rng.size > 1 and contexts.get(id(node)) == SCALAR:
+        if (
+            isinstance(node, Ref)
+            and node.rng is not None
+            and node.rng.size > 1
+            and contexts.get(id(node)) == SCALAR
+        ):
             changed = True
             return _cell_text(node, at)
         return None
@@ -173,4 +182,3 @@ def _cell_text(ref: Ref, at: tuple[int, int]) -> str:
         return "#VALUE!"
     sheet = ref.sheet
     return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{hit.ref()}" if sheet else hit.ref()
-

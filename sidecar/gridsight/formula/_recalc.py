@@ -372,7 +372,9 @@ class _Run:
                 grid[key[1] - r0, key[2] - c0] = _engine_value(excel) if _has else _engine_value(None)
             self.changed.discard(key)
             out.append(
-                CellCheck(sheet.name, rc_to_a1(key[1], key[2]), self.book.formulas[key], "circular", None, excel)
+                CellCheck(
+                    sheet.name, rc_to_a1(key[1], key[2]), self.book.formulas[key], "circular", None, excel
+                )
             )
         return out
 
@@ -430,7 +432,10 @@ def _evaluate(
 ) -> Evaluation:
     """One cell's evaluation, from ``grids`` (None: from the saved values), within its time guard."""
     try:
-        with _cell_guard(cell_budget_s), values_override(grids) if grids is not None else contextlib.nullcontext():
+        with (
+            _cell_guard(cell_budget_s),
+            values_override(grids) if grids is not None else contextlib.nullcontext(),
+        ):
             return evaluate_formula(formula, wb, sheet, at=at, intersect=intersect)
     except _CellTimeout:
         return Evaluation(formula, False, problems=(f"the engine took more than {cell_budget_s:g} s",))

@@ -173,7 +173,11 @@ def resolve_offsets(
     def swap(node: Node) -> str | None:
         if isinstance(node, Call) and node.name.removeprefix("_XLFN.") == "OFFSET":
             return _offset_text(node, swap, number)
-        if reference is not None and isinstance(node, Call) and node.name.removeprefix("_XLFN.") == "INDIRECT":
+        if (
+            reference is not None
+            and isinstance(node, Call)
+            and node.name.removeprefix("_XLFN.") == "INDIRECT"
+        ):
             return _indirect_text(node, swap, number, reference)
         return None
 
@@ -187,7 +191,9 @@ def _indirect_text(
     reference: Callable[[str, bool], str],
 ) -> str:
     if not 1 <= len(node.args) <= 2:
-        raise OffsetError("#VALUE!", "INDIRECT takes the reference's text and optionally whether it is A1-style")
+        raise OffsetError(
+            "#VALUE!", "INDIRECT takes the reference's text and optionally whether it is A1-style"
+        )
     text = number("=" + to_text(node.args[0], swap))
     a1 = True
     if len(node.args) == 2 and not isinstance(node.args[1], Missing):
@@ -327,7 +333,7 @@ def expand_names(
         tree = parse_formula(formula)
         bound = _bound_names(tree)
 
-        def lookup(node: Node) -> Any:
+        def lookup(node: Node, bound: set[str] = bound) -> Any:
             if not isinstance(node, Ref) or node.rng is not None:
                 return None
             name = node.name or node.text

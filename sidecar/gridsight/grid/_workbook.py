@@ -48,7 +48,11 @@ class Workbook:
         workbook's (case-insensitive, as in Excel); None when there is none."""
         folded = name.casefold()
         found = [n for n in self.names if n.name.casefold() == folded]
-        local = [n for n in found if sheet is not None and n.sheet is not None and n.sheet.casefold() == sheet.casefold()]
+        local = [
+            n
+            for n in found
+            if sheet is not None and n.sheet is not None and n.sheet.casefold() == sheet.casefold()
+        ]
         return (local or [n for n in found if n.sheet is None] or [None])[0]
 
     def __setattr__(self, key: str, value: Any) -> None:
