@@ -74,6 +74,25 @@ def value(formula: str, at: str | None = "H10", intersect: bool = False) -> Any:
         ('=TEXT(2.5,"0")', "3"),
         ('=TEXT(0.125,"0.00%")', "12.50%"),
         ('=TEXT(45351,"yyyy-mm-dd")', "2024-02-29"),
+        ('=TEXT(-5,"0;(0)")', "(5)"),
+        ('=TEXT(-1234.5,"#,##0.00;[Red](#,##0.00)")', "(1,234.50)"),
+        ('=TEXT(45351,"[$-409]mmm d, yyyy")', "Feb 29, 2024"),
+        ('=TEXT(1/3,"General")', "0.333333333333333"),
+        # functions the engine got wrong or lacked
+        ("=CEILING.MATH(-1.5)", -1),
+        ("=CEILING.MATH(-1.5,1,1)", -2),
+        ("=FLOOR.MATH(-1.5)", -2),
+        ("=FLOOR.MATH(-1.5,1,1)", -1),
+        ('=DATEDIF(DATE(2024,1,31),DATE(2024,2,29),"d")', 29),
+        ("=QUOTIENT(-7,2)", -3),
+        ("=COMBIN(5,2)", 10),
+        ("=DOLLAR(-1234.567)", "($1,234.57)"),
+        # criteria: "<>x" matches every other cell; wildcards match whole text, ignoring case
+        ('=COUNTIF(B1:B3,"<>apple")', 2),
+        ('=COUNTIF(A1:C3,"<>apple")', 8),
+        ('=COUNTIF(B1:B3,"B*")', 1),
+        ('=COUNTIF(B1:B3,"?an")', 0),
+        ('=SUMIFS(C1:C3,B1:B3,"<>b*")', 40),
         # TRIM collapses inner spaces
         ('=TRIM("  a  b ")', "a b"),
         # comparisons on 15 significant digits

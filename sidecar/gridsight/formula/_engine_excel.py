@@ -12,6 +12,8 @@ against values from Excel's documentation, and each is a candidate for an upstre
   from zero;
 * ``patch_trim``: TRIM collapses inner runs of spaces;
 * ``patch_comparisons``: numbers compare on 15 significant digits;
+* ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, and
+  QUOTIENT, COMBIN, DOLLAR;
 * ``patch_criteria``: ``"<>x"`` matches every cell that is not ``x``; wildcards match whole text,
   ignoring case.
 
@@ -21,6 +23,7 @@ helpers the engine looks up at call time; nothing in the installed package is ed
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -139,8 +142,29 @@ def patch_text_numbers() -> None:
     formulas.get_functions()["VALUE"] = wrap_ufunc(xvalue, input_parser=lambda *a: a)
 
 
+#: Colours (``[Red]``, ``[Color10]``) and locale tags (``[$-409]``, ``[$€-407]`` keeps ``€``) in number
+#: formats: TEXT ignores colours and locales; the engine rejected the format.
+_COLOURS = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color\s*\d+)\]", re.IGNORECASE)
+_LOCALE = re.compile(r"\[\$([^\]-]*)-[0-9A-Fa-f]+\]")
 _QUOTED = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.')
 _DATE_CODES = re.compile(r"[dmyhs]|AM/PM|A/P", re.IGNORECASE)
+
+
+def format_sections(code: str) -> list[str]:
+    """A number format's ``;``-separated sections (a ``;`` inside quotes or after ``\\`` is text)."""
+    out, start, i, quoted = [], 0, 0, False
+    while i < len(code):
+        ch = code[i]
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "\\" and not quoted:
+            i += 1
+        elif ch == ";" and not quoted:
+            out.append(code[start:i])
+            start = i + 1
+        i += 1
+    out.append(code[start:])
+    return out
 
 
 def format_decimals(code: str) -> tuple[int, int] | None:
@@ -160,7 +184,10 @@ def format_decimals(code: str) -> tuple[int, int] | None:
 def patch_rounding() -> None:
     """ROUND, ROUNDUP and ROUNDDOWN round the decimal value Excel shows, halves away from zero:
     ``ROUND(1.005,2)`` is 1.01 (the engine: 1.0), ``ROUNDUP(0.1+0.2,1)`` is 0.3 (the engine: 0.4).
-    TEXT rounds halves away from zero too: ``TEXT(1234.5,"#,##0")`` is ``1,235`` (the engine: 1,234)."""
+    TEXT rounds halves away from zero too: ``TEXT(1234.5,"#,##0")`` is ``1,235`` (the engine: 1,234);
+    it shows a negative number in the format's second section without a minus (``TEXT(-5,"0;(0)")`` is
+    ``(5)``; the engine: ``-(5)``), ``"General"`` as a number's own text (the engine: #VALUE!), and
+    ignores colours and locale tags (``[Red]``, ``[$-409]``; the engine: #VALUE!)."""
     import formulas
     import formulas.functions.text as text
     from formulas.functions import wrap_ufunc
@@ -172,12 +199,24 @@ def patch_rounding() -> None:
     original = text.xtext
 
     def xtext(value: Any, format_code: Any) -> Any:
-        spec = format_decimals(str(format_code))
-        if spec is not None and isinstance(value, int | float) and not isinstance(value, bool):
-            decimals, percents = spec
-            scale = 100.0**percents
-            value = excel_round(float(value) * scale, decimals) / scale
-        return original(value, format_code)
+        code = _COLOURS.sub("", str(format_code))
+        code = _LOCALE.sub(lambda m: m.group(1) or "", code)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            sections = format_sections(code)
+            if len(sections) >= 2 and value < 0:  # the negative section shows the size: "0;(0)"
+                code, value = sections[1], -value
+            elif len(sections) >= 3 and value == 0:
+                code = sections[2]
+            elif len(sections) >= 2:
+                code = sections[0]
+            if code.strip().casefold() == "general":
+                return number_text(float(value))
+            spec = format_decimals(code)
+            if spec is not None:
+                decimals, percents = spec
+                scale = 100.0**percents
+                value = excel_round(float(value) * scale, decimals) / scale
+        return original(value, code)
 
     text.xtext = xtext
     fns["TEXT"] = wrap_ufunc(xtext, input_parser=lambda *a: a)
@@ -271,6 +310,83 @@ def patch_criteria() -> None:
     setattr(engine_functions, "__xfilter", mask)
 
 
+def _ceiling_math(number: float, significance: float = 1, mode: float = 0) -> float:
+    step = abs(significance) or 0.0
+    if step == 0:
+        return 0.0
+    q = number / step
+    if number < 0 and mode:
+        return -math.ceil(-q) * step  # away from zero
+    return math.ceil(q) * step
+
+
+def _floor_math(number: float, significance: float = 1, mode: float = 0) -> float:
+    step = abs(significance) or 0.0
+    if step == 0:
+        return 0.0
+    q = number / step
+    if number < 0 and mode:
+        return -math.floor(-q) * step  # toward zero
+    return math.floor(q) * step
+
+
+def _quotient(numerator: float, denominator: float) -> Any:
+    from formulas.functions import Error
+
+    if denominator == 0:
+        return Error.errors["#DIV/0!"]
+    return float(math.trunc(numerator / denominator))
+
+
+def _combin(n: float, k: float) -> Any:
+    from formulas.functions import Error
+
+    n, k = math.trunc(n), math.trunc(k)
+    if n < 0 or k < 0 or k > n:
+        return Error.errors["#NUM!"]
+    return float(math.comb(n, k))
+
+
+def _dollar(number: float, decimals: float = 2) -> str:
+    d = int(decimals)
+    value = excel_round(number, d)
+    body = f"{abs(value):,.{max(d, 0)}f}"
+    return f"(${body})" if value < 0 else f"${body}"
+
+
+def patch_functions() -> None:
+    """Functions the engine gets wrong or lacks:
+
+    * CEILING.MATH and FLOOR.MATH of negative numbers (``CEILING.MATH(-1.5)`` is -1, ``FLOOR.MATH(-1.5)``
+      is -2, the engine: 2 and 1); with a non-zero mode, away from / toward zero;
+    * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!);
+    * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``)."""
+    import formulas
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    for name, fn in (
+        ("CEILING.MATH", _ceiling_math),
+        ("FLOOR.MATH", _floor_math),
+        ("QUOTIENT", _quotient),
+        ("COMBIN", _combin),
+        ("DOLLAR", _dollar),
+    ):
+        fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(fn)
+    datedif = fns["DATEDIF"]
+
+    def datedif_any_case(start: Any, end: Any, unit: Any) -> Any:
+        import numpy as np
+
+        if isinstance(unit, str):
+            unit = unit.upper()
+        elif isinstance(unit, np.ndarray):
+            unit = np.vectorize(lambda u: u.upper() if isinstance(u, str) else u, otypes=[object])(unit)
+        return datedif(start, end, unit)
+
+    fns["DATEDIF"] = datedif_any_case
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -280,3 +396,4 @@ def patch_all() -> None:
     patch_rounding()
     patch_trim()
     patch_comparisons()
+    patch_functions()
