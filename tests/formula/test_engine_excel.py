@@ -169,6 +169,25 @@ def test_defined_names_and_structured_text_in_names() -> None:
     assert not ev.ok and "refer to each other" in ev.problems[0]
 
 
+def test_aggregates_skip_text_in_ranges() -> None:
+    """3, "5" (a number stored as text), TRUE, "abc", 2 in A1:A5: Excel counts only the numbers."""
+    wb = Workbook.from_dict({"S": {"A1": 3, "A2": "5", "A3": True, "A4": "abc", "A5": 2}})
+    for formula, excel in (
+        ("=SUM(A1:A5)", 5),
+        ("=AVERAGE(A1:A5)", 2.5),
+        ("=MIN(A1:A5)", 2),
+        ("=MAX(A1:A5)", 3),
+        ("=COUNT(A1:A5)", 2),
+        ("=MEDIAN(A1:A5)", 2.5),
+        ("=SUMPRODUCT(A1:A5)", 5),
+        ("=COUNTA(A1:A5)", 5),
+        ('=SUM(A1:A5,"5")', 10),  # a value given directly is converted
+        ("=SUM(A1:A5*1)", "#VALUE!"),
+    ):
+        ev = evaluate_formula(formula, wb, "S")
+        assert (ev.error or ev.value) == excel, formula
+
+
 def test_value_helpers() -> None:
     assert number_text(123456789012345678) == "1.23456789012346E+17"
     assert number_text(999999999999999) == "999999999999999"

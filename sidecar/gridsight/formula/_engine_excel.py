@@ -14,6 +14,7 @@ against values from Excel's documentation, and each is a candidate for an upstre
 * ``patch_comparisons``: numbers compare on 15 significant digits;
 * ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, and
   QUOTIENT, COMBIN, DOLLAR;
+* ``patch_range_text``: SUM, AVERAGE, MIN, MAX, COUNT... skip text in ranges, numeric text included;
 * ``patch_criteria``: ``"<>x"`` matches every cell that is not ``x``; wildcards match whole text,
   ignoring case.
 
@@ -387,6 +388,50 @@ def patch_functions() -> None:
     fns["DATEDIF"] = datedif_any_case
 
 
+#: Aggregates that ignore text in ranges and arrays, numeric text included (Excel's SUM(A1:A3) over
+#: 3, "5", 2 is 5; the engine made it 10, and AVERAGE, MIN, MAX, MEDIAN... #VALUE!).
+TEXT_BLIND = (
+    "SUM PRODUCT AVERAGE MIN MAX MEDIAN COUNT STDEV STDEV.S STDEV.P STDEVP VAR VAR.S VAR.P VARP "
+    "SUMPRODUCT GEOMEAN HARMEAN AVEDEV DEVSQ"
+).split()
+
+
+def drop_text(values: Any) -> Any:
+    """An array with its text items (not error values) replaced by the engine's blank."""
+    import numpy as np
+    import schedula as sh
+    from formulas.functions import XlError
+
+    blank_type = type(sh.EMPTY)
+    out = np.array(values, dtype=object, copy=True)
+    flat = out.reshape(-1)
+    for i, v in enumerate(flat):
+        if isinstance(v, str | np.str_) and not isinstance(v, XlError | blank_type):
+            flat[i] = sh.EMPTY
+    return out.view(type(values)) if isinstance(values, np.ndarray) else out
+
+
+def patch_range_text() -> None:
+    """SUM, AVERAGE, MIN, MAX, COUNT, MEDIAN, STDEV, VAR, SUMPRODUCT... skip text in ranges and arrays,
+    numeric text such as ``"5"`` included, as Excel does (a number stored as text is not counted). The
+    engine counted numeric text in SUM and COUNT and gave #VALUE! in AVERAGE, MIN, MAX and the rest.
+    Values given directly (``SUM("5")``) are still converted."""
+    import formulas
+    import numpy as np
+
+    fns = formulas.get_functions()
+    for name in TEXT_BLIND:
+        for key in (name, f"_XLFN.{name}"):
+            original = fns.get(key)
+            if not callable(original) or getattr(original, "__name__", "") == "not_implemented":
+                continue
+
+            def blind(*args: Any, _original: Any = original) -> Any:
+                return _original(*(drop_text(a) if isinstance(a, np.ndarray) and a.ndim else a for a in args))
+
+            fns[key] = blind
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -397,3 +442,4 @@ def patch_all() -> None:
     patch_trim()
     patch_comparisons()
     patch_functions()
+    patch_range_text()
