@@ -198,3 +198,20 @@ def test_value_helpers() -> None:
     assert format_decimals("yyyy-mm-dd") is None and format_decimals("General") is None
     assert r1c1_to_a1("R[1]C[-1]", (4, 4)) == "D6" and r1c1_to_a1("R1C1:R2C3", None) == "A1:C2"
     assert r1c1_to_a1("A1", None) is None
+
+
+def test_one_compile_per_relative_formula(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A filled column compiles once; formulas that differ in text or in $ are never confused."""
+    from gridsight.formula import _relcompile
+
+    compiled: list[str] = []
+    real = _relcompile.compile_formula
+    monkeypatch.setattr(_relcompile, "compile_formula", lambda t: compiled.append(t) or real(t))
+    monkeypatch.setattr(_relcompile, "_FORMS", {})
+    wb = Workbook.from_dict({"S": {"A1": 1, "A2": 2, "A3": 3, "B1": "x", "B2": "y", "B3": "z"}})
+    got = [evaluate_formula(f"=A{r}*10+$A$1&B{r}", wb, "S", at=(r - 1, 4)).value for r in (1, 2, 3)]
+    assert got == ["11x", "21y", "31z"] and len(compiled) == 1
+    assert evaluate_formula('=A1&"q"', wb, "S", at=(0, 5)).value == "1q"
+    assert evaluate_formula('=A2&"Q"', wb, "S", at=(1, 5)).value == "2Q"  # another string: compiled apart
+    assert evaluate_formula("=A1+$A$1", wb, "S", at=(0, 6)).value == 2
+    assert evaluate_formula("=A2+$A$1", wb, "S", at=(1, 6)).value == 3  # D4 and $D$4 kept apart

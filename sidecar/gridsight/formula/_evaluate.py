@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from gridsight.errors import GridSightError, UnknownSheetError
-from gridsight.formula._engine import compile_formula, engine_lock, known_functions
+from gridsight.formula._engine import engine_lock, known_functions
 from gridsight.formula._intersect import implicit_intersection
 from gridsight.formula._policy import policy_violations
+from gridsight.formula._relcompile import compile_at
 from gridsight.formula._translate import (
     OffsetError,
     expand_names,
@@ -419,15 +420,16 @@ def evaluate_formula(
         return Evaluation(v.formula, True, error=exc.error, error_source=str(exc), references=v.references)
     except GridSightError as exc:
         return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
+    cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
     try:
-        fn = compile_formula(run)
+        fn, keys = compile_at(run, cell)
     except Exception as exc:
         return Evaluation(
             v.formula, False, problems=(f"the engine cannot compile it ({type(exc).__name__})",)
         )
     try:
         args = []
-        for key in fn.inputs:
+        for key in keys:
             sheet_name, rng = _input_range(key)
             args.append(_cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook))
     except GridSightError as exc:
