@@ -103,8 +103,9 @@ def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str]]:
                 mapping = []
                 break
             mapping.append((names.index(inp), inp))
-        plain = len(mapping) == len(fn.inputs) and len(set(names)) == len(names)  # D4 and $D$4: apart
-        entry = (fn, tuple(mapping)) if plain else None
+        if len(set(names)) != len(names):  # D4 and $D$4 in this cell: the next cell may anchor the form
+            return fn, list(fn.inputs)
+        entry = (fn, tuple(mapping)) if len(mapping) == len(fn.inputs) else None
         with _LOCK:
             if len(_FORMS) >= MAX_FORMS:
                 _FORMS.clear()
