@@ -112,6 +112,20 @@ def test_long_chain_has_no_recursion_limit() -> None:
     assert result.agreed == 1199
 
 
+def test_filled_columns_reuse_analysis_without_mixing_forms() -> None:
+    """A column filled with one relative formula is analysed once; neighbours that need a rewrite
+    (implicit intersection, ROW()) or read other cells keep their own."""
+    b = SheetBuilder("S")
+    for r in range(40):
+        b.set(r, 0, r + 1)
+        b.set(r, 1, (r + 1) * 2 + 1, formula=f"=A{r + 1}*2+$A$1")
+        b.set(r, 2, (r + 1) * 3, formula="=A1:A40*3")  # intersected with its own row
+        b.set(r, 3, r + 1, formula="=ROW()")
+        b.set(r, 4, (r + 1) * 2 + 1 + (r + 1), formula=f"=B{r + 1}+A{r + 1}")
+    result = recalculate(Workbook([b.build()]))
+    assert result.agreed == 160, [c for c in result.cells if c.status != "agree"][:3]
+
+
 def test_time_budget_reports_what_it_skipped() -> None:
     b = SheetBuilder("S")
     b.set(0, 0, 1)

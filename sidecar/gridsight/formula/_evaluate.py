@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import datetime as dt
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from gridsight.errors import GridSightError, UnknownSheetError
 from gridsight.formula._engine import engine_lock, known_functions
 from gridsight.formula._intersect import implicit_intersection
 from gridsight.formula._policy import policy_violations
-from gridsight.formula._relcompile import compile_at
+from gridsight.formula._relcompile import compile_at, relative_key
 from gridsight.formula._translate import (
     OffsetError,
     expand_names,
@@ -33,6 +34,8 @@ from gridsight.formula._translate import (
 from gridsight.formula._tree import Call, Node, Ref, external_link, parse_formula, walk
 from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
 
+#: Calls rewritten to the range they point at before the engine runs.
+_DYNAMIC_REF = re.compile(r"(?:OFFSET|INDIRECT)\s*\(", re.IGNORECASE)
 #: Largest range a formula may read here (cells), to keep evaluation interactive.
 MAX_INPUT_CELLS = 5_000_000
 
@@ -391,6 +394,7 @@ def evaluate_formula(
     *,
     at: str | tuple[int, int] | None = None,
     intersect: bool = False,
+    forms: dict[Any, bool] | None = None,
 ) -> Evaluation:
     """Validate, then run a formula on the workbook's current values.
 
@@ -401,12 +405,23 @@ def evaluate_formula(
         at: the cell the formula would live in; needed to tell whether a spill area is free.
         intersect: evaluate it as a plain (not array) formula stored at ``at`` in a file: a range where
             one value is expected gives the value in ``at``'s row or column (implicit intersection).
+        forms: a cache for many formulas of one workbook (a recalculation): a formula one fill away
+            from one that validated and needed no rewriting (no names, tables, ROW(), intersection)
+            needs neither either, so it skips both.
     """
-    v = validate_formula(formula, workbook, sheet, at=at)
-    if not v.ok:
-        return Evaluation(v.formula, False, problems=v.problems, references=v.references)
+    cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
+    form = (intersect, relative_key(_normal(formula), cell)[0]) if forms is not None and cell else None
+    if form is not None and forms is not None and forms.get(form):
+        v = Validation(_normal(formula), True)
+        run = v.formula
+    else:
+        v = validate_formula(formula, workbook, sheet, at=at)
+        if not v.ok:
+            return Evaluation(v.formula, False, problems=v.problems, references=v.references)
+        run = _runnable(v.formula, workbook, sheet, at, intersect)
+        if form is not None and forms is not None and run == v.formula:
+            forms[form] = True
     current = _resolve_current(workbook, sheet)
-    run = _runnable(v.formula, workbook, sheet, at, intersect)
 
     def number(text: str) -> Any:
         inner = evaluate_formula(text, workbook, sheet)
@@ -415,12 +430,14 @@ def evaluate_formula(
         return inner.value
 
     try:
-        run = resolve_offsets(parse_formula(run), number, _indirect_resolver(workbook, current, at)) or run
+        if _DYNAMIC_REF.search(run):
+            run = (
+                resolve_offsets(parse_formula(run), number, _indirect_resolver(workbook, current, at)) or run
+            )
     except OffsetError as exc:
         return Evaluation(v.formula, True, error=exc.error, error_source=str(exc), references=v.references)
     except GridSightError as exc:
         return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
-    cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
     try:
         fn, keys = compile_at(run, cell)
     except Exception as exc:

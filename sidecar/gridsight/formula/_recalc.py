@@ -34,6 +34,7 @@ from gridsight.errors import GridSightError
 from gridsight.formula._compare import cell_value, difference_kind, same
 from gridsight.formula._depgraph import CellKey, FormulaIndex, evaluation_order
 from gridsight.formula._evaluate import Evaluation, engine_values, evaluate_formula, values_override
+from gridsight.formula._relcompile import relative_key
 from gridsight.formula._tree import Call, Ref, parse_formula, walk
 from gridsight.grid import ERROR_VALUES, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
 
@@ -241,6 +242,10 @@ class _Book:
         self.index = FormulaIndex(self.formulas)
         self._refs: dict[CellKey, tuple[Range, ...]] = {}
         self._names: dict[CellKey, frozenset[str]] = {}
+        #: relative forms of formulas that need no rewriting -> their functions (see ``_parse``)
+        self.plain: dict[tuple[bool, str], frozenset[str]] = {}
+        #: the same for evaluation (``evaluate_formula(forms=...)``)
+        self.forms: dict[Any, bool] = {}
 
     def refs(self, key: CellKey) -> tuple[Range, ...]:
         """The ranges a formula reads (structured references expanded), each with its sheet."""
@@ -257,16 +262,32 @@ class _Book:
         from gridsight.formula._evaluate import _runnable
 
         sheet = self.sheets[key[0]]
+        at = (key[1], key[2])
+        text = self.formulas[key]
+        intersect = at not in self.arrays.get(key[0], {})
+        form, matches = relative_key(text, at)
+        known = self.plain.get((intersect, form))
+        if (
+            known is not None
+        ):  # one fill away from a formula needing no rewrite: its references are as written
+            try:
+                self._refs[key] = tuple(_as_range(m.group(0), sheet.name) for m in matches)
+                self._names[key] = known
+                return
+            except GridSightError:
+                pass
         refs: list[Range] = []
         names: set[str] = set()
         try:
-            intersect = (key[1], key[2]) not in self.arrays.get(key[0], {})
-            tree = parse_formula(_runnable(self.formulas[key], self.wb, sheet, (key[1], key[2]), intersect))
-            for node in walk(tree):
+            run = _runnable(text, self.wb, sheet, at, intersect)
+            for node in walk(parse_formula(run)):
                 if isinstance(node, Ref) and node.rng is not None:
                     refs.append(node.rng.with_sheet(node.sheet or sheet.name))
                 elif isinstance(node, Call):
                     names.add(node.name.removeprefix("_XLFN.").removeprefix("_XLWS."))
+            written = {_key(_as_range(m.group(0), sheet.name)) for m in matches}
+            if run == text and written == {_key(r) for r in refs}:
+                self.plain[(intersect, form)] = frozenset(names)
         except (GridSightError, RecursionError, ValueError):
             pass
         self._refs[key] = tuple(refs)
@@ -281,6 +302,15 @@ class _Book:
             if name in self.sheets:
                 out.extend(self.index.inside(name, rng))
         return out
+
+
+def _as_range(text: str, sheet: str) -> Range:
+    rng = Range.parse(text)
+    return rng if rng.sheet is not None else rng.with_sheet(sheet)
+
+
+def _key(rng: Range) -> tuple[int, int, int, int, str]:
+    return rng.top, rng.left, rng.bottom, rng.right, (rng.sheet or "").casefold()
 
 
 def _saved(sheet: Sheet, row: int, col: int) -> tuple[bool, Any]:
@@ -386,17 +416,17 @@ class _Run:
         at = (key[1], key[2])
         address = rc_to_a1(*at)
         has_saved, excel = _saved(sheet, *at)
-        volatile = book.functions(key) & VOLATILE
-        if volatile:
-            kind = ", ".join(sorted(volatile))
-            return CellCheck(sheet.name, address, formula, "volatile", kind, excel)
         if self.stopped is None and time.perf_counter() - self.start > self.budget_s:
             self.stopped = f"the workbook's time budget of {self.budget_s:g} s ran out"
         if self.stopped is not None:
             return CellCheck(sheet.name, address, formula, "skipped", "time budget", excel)
+        volatile = book.functions(key) & VOLATILE
+        if volatile:
+            kind = ", ".join(sorted(volatile))
+            return CellCheck(sheet.name, address, formula, "volatile", kind, excel)
         tainted = any(p in self.changed for p in book.precedents(key))
         area = book.arrays.get(key[0], {}).get(at)
-        ev = _evaluate(formula, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None)
+        ev = _evaluate(formula, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
         if not ev.ok:
             reason = ev.problems[0] if ev.problems else "cannot be evaluated"
             kind = _unsupported_kind(reason)
@@ -412,7 +442,7 @@ class _Run:
             self.changed.add(key)
         saved_agree = None
         if tainted:
-            alone = _evaluate(formula, book.wb, sheet, at, None, self.cell_budget_s, area is None)
+            alone = _evaluate(formula, book.wb, sheet, at, None, self.cell_budget_s, area is None, book.forms)
             saved_agree = alone.ok and same(excel, _shown(alone, at, area, book.refs(key)))
         if agree:
             return CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree)
@@ -429,6 +459,7 @@ def _evaluate(
     grids: dict[str, Any] | None,
     cell_budget_s: float,
     intersect: bool,
+    forms: dict[Any, bool] | None = None,
 ) -> Evaluation:
     """One cell's evaluation, from ``grids`` (None: from the saved values), within its time guard."""
     try:
@@ -436,7 +467,7 @@ def _evaluate(
             _cell_guard(cell_budget_s),
             values_override(grids) if grids is not None else contextlib.nullcontext(),
         ):
-            return evaluate_formula(formula, wb, sheet, at=at, intersect=intersect)
+            return evaluate_formula(formula, wb, sheet, at=at, intersect=intersect, forms=forms)
     except _CellTimeout:
         return Evaluation(formula, False, problems=(f"the engine took more than {cell_budget_s:g} s",))
     except GridSightError as exc:
