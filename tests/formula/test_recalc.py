@@ -84,6 +84,29 @@ def test_agreement_counts_and_kinds(result: object) -> None:
     assert s["by_kind"]["unsupported: external link"] == 1
 
 
+def test_dynamic_arrays_as_excel_saves_them(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """Excel 365 saves a spilling formula as an array formula over its spill area, with _xlfn/_xlws
+    prefixes, spill references as ANCHORARRAY, @ as SINGLE and LET names with _xlpm."""
+    F = excel.F  # noqa: N806
+    cells = {
+        "A1": 3,
+        "A2": 1,
+        "A3": 2,
+        "B1": F("_xlfn._xlws.SORT(A1:A3,,-1)", 3, array="B1:B3"),
+        "B2": 2,
+        "B3": 1,
+        "C1": F("SUM(_xlfn.ANCHORARRAY(B1))", 6),
+        "C2": F("B2*10", 20),  # reads the spilled value GridSight computed
+        "C3": F("_xlfn.SINGLE(A1:A3)", 2),
+        "D1": F("_xlfn.LET(_xlpm.x,A1,_xlpm.x*2)", 6),
+        "D2": F("SUM(_xlfn.ANCHORARRAY(A1))", "#REF!"),  # A1 does not spill
+    }
+    path = excel.write(tmp_path / "dyn.xlsx", {"S": cells})
+    result = recalc_file(path)
+    assert [(c.cell, c.status) for c in result.cells if c.status != "agree"] == []
+    assert result.agreed == 6
+
+
 def test_dependency_order_uses_our_values(tmp_path: Path, excel: SimpleNamespace) -> None:
     """C1 reads B1: evaluated after it, from our B1 (C1 comes first in the file)."""
     F = excel.F

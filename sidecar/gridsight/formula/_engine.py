@@ -285,6 +285,7 @@ def patch_engine() -> None:
             wrapped = wrap_func(fn)
             fns[name] = wrapped
             fns[f"_XLFN.{name}"] = wrapped
+            fns[f"_XLFN._XLWS.{name}"] = wrapped  # how files name SORT and FILTER
         _PATCHED = True
 
 

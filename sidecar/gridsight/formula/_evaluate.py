@@ -34,6 +34,8 @@ from gridsight.formula._translate import (
 from gridsight.formula._tree import Call, Node, Ref, external_link, parse_formula, walk
 from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
 
+#: The prefix files give LET and LAMBDA parameter names (``_xlpm.x``), outside string literals.
+_XLPM = re.compile(r'_xlpm\.(?=(?:[^"]*"[^"]*")*[^"]*$)', re.IGNORECASE)
 #: Calls rewritten to the range they point at before the engine runs.
 _DYNAMIC_REF = re.compile(r"(?:OFFSET|INDIRECT)\s*\(", re.IGNORECASE)
 #: Largest range a formula may read here (cells), to keep evaluation interactive.
@@ -173,21 +175,23 @@ def _runnable(
     current = _resolve_current(workbook, sheet)
     cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
     name = current.name if current else None
-    expanded = expand_structured(text, workbook, name, cell)
+    expanded = _XLPM.sub("", text) if "_xlpm." in text.lower() else text  # LET/LAMBDA names, as saved
+    expanded = expand_structured(expanded, workbook, name, cell)
     expanded = expand_names(expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell))
     expanded = inline_lambdas(expanded)
     if cell is not None:
         expanded = own_cell(parse_formula(expanded), cell) or expanded
-    if intersect and cell is not None:
-        expanded = implicit_intersection(parse_formula(expanded), cell) or expanded
+    if cell is not None and (intersect or "SINGLE(" in expanded.upper()):
+        expanded = implicit_intersection(parse_formula(expanded), cell, single_only=not intersect) or expanded
     return expanded
 
 
 def _is_let_variable(tree: Node, ref: Ref) -> bool:
     """Names bound by LET/LAMBDA are variables, not unknown names."""
     for node in walk(tree):
-        if isinstance(node, Call) and node.name in ("LET", "LAMBDA"):
-            params = node.args[:-1] if node.name == "LAMBDA" else node.args[0:-1:2]
+        name = node.name.removeprefix("_XLFN.") if isinstance(node, Call) else ""
+        if name in ("LET", "LAMBDA"):
+            params = node.args[:-1] if name == "LAMBDA" else node.args[0:-1:2]  # type: ignore[attr-defined]
             if any(isinstance(p, Ref) and p.text.upper() == ref.text.upper() for p in params):
                 return True
     return False

@@ -131,9 +131,10 @@ def intersect_range(rng: Range, at: tuple[int, int]) -> Range | None:
     return Range(row, col, row, col, rng.sheet)
 
 
-def implicit_intersection(tree: Node, at: tuple[int, int]) -> str | None:
+def implicit_intersection(tree: Node, at: tuple[int, int], single_only: bool = False) -> str | None:
     """The formula with every range in a one-value place intersected with ``at``'s row and column;
-    None when nothing changes."""
+    None when nothing changes. ``single_only``: only the explicit ``@`` (``_xlfn.SINGLE``), which an
+    array formula keeps too."""
     changed = False
     contexts: dict[int, str] = {}
 
@@ -162,7 +163,8 @@ def implicit_intersection(tree: Node, at: tuple[int, int]) -> str | None:
                 return _cell_text(inner, at)
             return None
         if (
-            isinstance(node, Ref)
+            not single_only
+            and isinstance(node, Ref)
             and node.rng is not None
             and node.rng.size > 1
             and contexts.get(id(node)) == SCALAR

@@ -240,6 +240,11 @@ class _Book:
                     int(s.formula_ids[i, j])
                 ]
         self.index = FormulaIndex(self.formulas)
+        #: the text each formula is evaluated from: spill references (``C1#``) made ranges
+        self.texts = {
+            k: _spill_refs(f, self.sheets[k[0]].name, self.arrays) if "ANCHORARRAY(" in f.upper() else f
+            for k, f in self.formulas.items()
+        }
         self._refs: dict[CellKey, tuple[Range, ...]] = {}
         self._names: dict[CellKey, frozenset[str]] = {}
         #: relative forms of formulas that need no rewriting -> their functions (see ``_parse``)
@@ -263,7 +268,7 @@ class _Book:
 
         sheet = self.sheets[key[0]]
         at = (key[1], key[2])
-        text = self.formulas[key]
+        text = self.texts[key]
         intersect = at not in self.arrays.get(key[0], {})
         form, matches = relative_key(text, at)
         known = self.plain.get((intersect, form))
@@ -302,6 +307,31 @@ class _Book:
             if name in self.sheets:
                 out.extend(self.index.inside(name, rng))
         return out
+
+
+_ANCHOR = re.compile(
+    r"_xlfn\.ANCHORARRAY\(\s*(?:(?P<sheet>'(?:[^']|'')*'|[A-Za-z0-9_.]+)!)?\$?(?P<col>[A-Za-z]{1,3})\$?(?P<row>[0-9]+)\s*\)",
+    re.IGNORECASE,
+)
+
+
+def _spill_refs(formula: str, sheet: str, arrays: Mapping[str, Mapping[tuple[int, int], Range]]) -> str:
+    """``_xlfn.ANCHORARRAY(C1)`` (``C1#`` in Excel) -> the area the array formula at C1 fills, as the
+    file records it; ``#REF!`` when C1 holds no array formula (Excel's answer)."""
+
+    def area(m: re.Match[str]) -> str:
+        name = m.group("sheet")
+        target = name.strip("'").replace("''", "'") if name else sheet
+        try:
+            anchor = Range.parse(f"{m.group('col')}{m.group('row')}")
+        except GridSightError:
+            return "#REF!"
+        found = arrays.get(target.casefold(), {}).get((anchor.top, anchor.left))
+        if found is None:
+            return "#REF!"
+        return f"{name}!{found.ref()}" if name else found.ref()
+
+    return _ANCHOR.sub(area, formula)
 
 
 def _as_range(text: str, sheet: str) -> Range:
@@ -426,7 +456,8 @@ class _Run:
             return CellCheck(sheet.name, address, formula, "volatile", kind, excel)
         tainted = any(p in self.changed for p in book.precedents(key))
         area = book.arrays.get(key[0], {}).get(at)
-        ev = _evaluate(formula, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
+        text = book.texts[key]
+        ev = _evaluate(text, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
         if not ev.ok:
             reason = ev.problems[0] if ev.problems else "cannot be evaluated"
             kind = _unsupported_kind(reason)
@@ -442,7 +473,7 @@ class _Run:
             self.changed.add(key)
         saved_agree = None
         if tainted:
-            alone = _evaluate(formula, book.wb, sheet, at, None, self.cell_budget_s, area is None, book.forms)
+            alone = _evaluate(text, book.wb, sheet, at, None, self.cell_budget_s, area is None, book.forms)
             saved_agree = alone.ok and same(excel, _shown(alone, at, area, book.refs(key)))
         if agree:
             return CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree)
