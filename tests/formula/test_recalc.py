@@ -87,7 +87,7 @@ def test_agreement_counts_and_kinds(result: object) -> None:
 def test_dynamic_arrays_as_excel_saves_them(tmp_path: Path, excel: SimpleNamespace) -> None:
     """Excel 365 saves a spilling formula as an array formula over its spill area, with _xlfn/_xlws
     prefixes, spill references as ANCHORARRAY, @ as SINGLE and LET names with _xlpm."""
-    F = excel.F  # noqa: N806
+    F = excel.F
     cells = {
         "A1": 3,
         "A2": 1,
