@@ -78,6 +78,17 @@ def value(formula: str, at: str | None = "H10", intersect: bool = False) -> Any:
         ('=TEXT(-1234.5,"#,##0.00;[Red](#,##0.00)")', "(1,234.50)"),
         ('=TEXT(45351,"[$-409]mmm d, yyyy")', "Feb 29, 2024"),
         ('=TEXT(1/3,"General")', "0.333333333333333"),
+        # one-letter date codes keep the zero of 10, 20, 30 and of midnight
+        ('=TEXT(45565,"m/d/yyyy")', "9/30/2024"),
+        ('=TEXT(45575,"d-m")', "10-10"),
+        ('=TEXT(45341,"h")', "0"),
+        # Excel's 1900 calendar: a 29 February, and serial 1 on a Sunday
+        ('=TEXT(60,"yyyy-mm-dd")', "1900-02-29"),
+        ('=TEXT(1,"dddd")', "Sunday"),
+        ('=TEXT(59,"ddd d/m/yy")', "Tue 28/2/00"),
+        ('=TEXT(61,"dddd yyyy-mm-dd")', "Thursday 1900-03-01"),
+        ("=DATE(1900,3,1)-DATE(1900,2,28)", 2),
+        ("=WEEKDAY(60)", 4),
         # functions the engine got wrong or lacked
         ("=CEILING.MATH(-1.5)", -1),
         ("=CEILING.MATH(-1.5,1,1)", -2),

@@ -11,6 +11,7 @@ against values from Excel's documentation, and each is a candidate for an upstre
 * ``patch_rounding``: ROUND/ROUNDUP/ROUNDDOWN on the shown decimal value, TEXT rounds halves away
   from zero;
 * ``patch_trim``: TRIM collapses inner runs of spaces;
+* ``patch_date_parts``: TEXT's ``d``/``m``/``h`` codes keep the zero of 10, 20, 30 and midnight;
 * ``patch_comparisons``: numbers compare on 15 significant digits;
 * ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, and
   QUOTIENT, COMBIN, DOLLAR;
@@ -151,6 +152,18 @@ _QUOTED = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.')
 _DATE_CODES = re.compile(r"[dmyhs]|AM/PM|A/P", re.IGNORECASE)
 
 
+#: Excel's first 60 serials follow a calendar where 1900 is a leap year starting on a Sunday (serial 60
+#: is the fictitious 29 February 1900). 1928 is such a year: serial s < 61 is shown as serial
+#: s + 10227 (1928-01-01 is serial 10228), with the year written as 1900.
+_LEAP_PROXY = 10227
+_YEAR_CODE = re.compile(r'("[^"]*"|\\.|\[[^\]]*\])|(y+)', re.IGNORECASE)
+
+
+def _fixed_year(code: str) -> str:
+    """The format with its year codes replaced by 1900 (``yyyy``) or 00 (``yy``) as literal text."""
+    return _YEAR_CODE.sub(lambda m: m.group(1) or ('"1900"' if len(m.group(2)) > 2 else '"00"'), code)
+
+
 def format_sections(code: str) -> list[str]:
     """A number format's ``;``-separated sections (a ``;`` inside quotes or after ``\\`` is text)."""
     out, start, i, quoted = [], 0, 0, False
@@ -188,7 +201,9 @@ def patch_rounding() -> None:
     TEXT rounds halves away from zero too: ``TEXT(1234.5,"#,##0")`` is ``1,235`` (the engine: 1,234);
     it shows a negative number in the format's second section without a minus (``TEXT(-5,"0;(0)")`` is
     ``(5)``; the engine: ``-(5)``), ``"General"`` as a number's own text (the engine: #VALUE!), and
-    ignores colours and locale tags (``[Red]``, ``[$-409]``; the engine: #VALUE!)."""
+    ignores colours and locale tags (``[Red]``, ``[$-409]``; the engine: #VALUE!). Dates before
+    1 March 1900 follow Excel's calendar, which has a 29 February 1900: ``TEXT(60,"yyyy-mm-dd")`` is
+    ``1900-02-29`` and serial 1 is a Sunday (the engine: #VALUE! and Monday)."""
     import formulas
     import formulas.functions.text as text
     from formulas.functions import wrap_ufunc
@@ -212,6 +227,8 @@ def patch_rounding() -> None:
                 code = sections[0]
             if code.strip().casefold() == "general":
                 return number_text(float(value))
+            if 1 <= value < 61 and format_decimals(code) is None and _DATE_CODES.search(code):
+                return original(value + _LEAP_PROXY, _fixed_year(code))
             spec = format_decimals(code)
             if spec is not None:
                 decimals, percents = spec
@@ -221,6 +238,54 @@ def patch_rounding() -> None:
 
     text.xtext = xtext
     fns["TEXT"] = wrap_ufunc(xtext, input_parser=lambda *a: a)
+
+
+def patch_date_parts() -> None:
+    """TEXT's one-letter date and time codes (``d``, ``m``, ``h``, ``s``) drop a leading zero only:
+    day 30 is ``30`` and midnight's hour is ``0``. The engine stripped zeros on both sides (``"30"`` ->
+    ``"3"``, October's ``m`` -> ``"1"``, hour 0 -> ``""``). Its ``_format_datetime``, which TEXT looks up
+    at call time, is replaced by the same code with that one line corrected."""
+    import datetime as dt
+    import json
+
+    import formulas.functions.text as text
+    from formulas.functions.date import _int2date, _n2time
+
+    def format_datetime(value: Any, codes: Any, types: Any) -> Any:
+        codes = codes.copy()
+        moment = dt.datetime(*(_int2date(value) + _n2time(value)))
+        parts = json.loads(
+            format(
+                moment,
+                '{"yyy":"%Y","yy":"%y","mm":"%m","mmm":"%b","mmmm":"%B",'
+                '"dd":"%d","ddd":"%a","dddd":"%A","HH":"%H","MM":"%M",'
+                '"SS":"%S","AM/PM":"%p"}',
+            )
+        )
+        for k in "mdHSM":
+            parts[k] = parts[f"{k}{k}"].lstrip("0") or "0"
+        parts["mmmmm"] = parts["mmm"][0]
+        parts["m+"] = parts["mmmm"]
+        parts["d+"] = parts["dddd"]
+        parts["y"] = parts["yy"]
+        parts["y+"] = parts["yyy"]
+        parts["H+"] = parts["HH"]
+        parts["S+"] = parts["SS"]
+        parts["A/P"] = parts["AM/PM"].replace("M", "")
+        parts["a/P"] = parts["A/P"].replace("A", "a")
+        parts["A/p"] = parts["A/P"].replace("P", "p")
+        parts["a/p"] = parts["A/P"].lower()
+        for k in ("date", "time"):
+            for i in types.get(k, ()):
+                v = codes[i]
+                try:
+                    v = parts[v]
+                except KeyError:
+                    v = parts[f"{v[0]}+"]
+                codes[i] = v
+        return codes
+
+    text._format_datetime = format_datetime
 
 
 def patch_trim() -> None:
@@ -440,6 +505,7 @@ def patch_all() -> None:
     patch_text_numbers()
     patch_rounding()
     patch_trim()
+    patch_date_parts()
     patch_comparisons()
     patch_functions()
     patch_range_text()
