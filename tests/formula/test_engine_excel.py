@@ -180,6 +180,19 @@ def test_defined_names_and_structured_text_in_names() -> None:
     assert not ev.ok and "refer to each other" in ev.problems[0]
 
 
+def test_3d_references() -> None:
+    """SUM(Jan:Mar!B2) sums B2 on every sheet from Jan to Mar, in workbook order."""
+    from gridsight.formula._translate import expand_3d
+
+    wb = Workbook.from_dict(
+        {"Sum": {"A1": 0}, "Jan": {"B2": 1}, "Feb": {"B2": 2}, "My Mar": {"B2": 4}, "Apr": {"B2": 8}}
+    )
+    assert evaluate_formula("=SUM(Jan:'My Mar'!B2)", wb, "Sum").value == 7
+    assert evaluate_formula("=SUM('Feb:Apr'!B2)", wb, "Sum").value == 14
+    assert expand_3d('="Jan:Feb!B2"', wb.sheet_names) == '="Jan:Feb!B2"'  # text stays text
+    assert not evaluate_formula("=SUM(Jan:Dec!B2)", wb, "Sum").ok  # no sheet Dec: reported
+
+
 def test_aggregates_skip_text_in_ranges() -> None:
     """3, "5" (a number stored as text), TRUE, "abc", 2 in A1:A5: Excel counts only the numbers."""
     wb = Workbook.from_dict({"S": {"A1": 3, "A2": "5", "A3": True, "A4": "abc", "A5": 2}})

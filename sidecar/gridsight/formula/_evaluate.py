@@ -24,6 +24,7 @@ from gridsight.formula._policy import policy_violations
 from gridsight.formula._relcompile import compile_at, relative_key
 from gridsight.formula._translate import (
     OffsetError,
+    expand_3d,
     expand_names,
     expand_structured,
     inline_lambdas,
@@ -176,6 +177,8 @@ def _runnable(
     cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
     name = current.name if current else None
     expanded = _XLPM.sub("", text) if "_xlpm." in text.lower() else text  # LET/LAMBDA names, as saved
+    if workbook is not None and ":" in expanded and "!" in expanded:
+        expanded = expand_3d(expanded, workbook.sheet_names)
     expanded = expand_structured(expanded, workbook, name, cell)
     expanded = expand_names(expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell))
     expanded = inline_lambdas(expanded)

@@ -165,6 +165,8 @@ def _cell_guard(seconds: float) -> Iterator[None]:
 def _unsupported_kind(problem: str) -> str:
     """A short, countable name for why a formula cannot be run."""
     m = re.match(r"(\S+) is not a function GridSight can check", problem)
+    if m and m.group(1) == "TABLE":
+        return "what-if data table (TABLE)"
     if m:
         return f"unknown function {m.group(1)}"
     if "is not a cell reference or known name" in problem:

@@ -305,6 +305,38 @@ def own_cell(tree: Node, at: tuple[int, int] | None) -> str | None:
     return "=" + to_text(tree, constant)
 
 
+# --- 3D references ---------------------------------------------------------------------------------
+_3D = re.compile(
+    r"(?<![\w.!'])(?:'(?P<q1>(?:[^']|'')+)'|(?P<p1>[A-Za-z_][\w.]*)):(?:'(?P<q2>(?:[^']|'')+)'|(?P<p2>[A-Za-z_][\w.]*))"
+    r"!(?P<ref>\$?[A-Za-z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Za-z]{1,3}\$?[0-9]{1,7})?)"
+)
+_3D_QUOTED = re.compile(r"^'(?P<q1>(?:[^']|'')+):(?P<q2>(?:[^']|'')+)'!")
+
+
+def expand_3d(formula: str, sheet_names: list[str]) -> str:
+    """``SUM(Jan:Mar!B2)`` -> ``SUM(Jan!B2,Feb!B2,Mar!B2)``: a reference through a run of sheets, in
+    workbook order, as the list of the same reference on each (SUM, AVERAGE, COUNT, MAX... take it
+    so). Sheets that do not exist leave the text as it is (the parser then reports it)."""
+    if ":" not in formula or "!" not in formula:
+        return formula
+    folded = [n.casefold() for n in sheet_names]
+
+    def one(m: re.Match[str]) -> str:
+        first = (m.group("q1") or m.group("p1")).replace("''", "'")
+        last = (m.group("q2") or m.group("p2")).replace("''", "'")
+        if first.casefold() not in folded or last.casefold() not in folded:
+            return m.group(0)
+        i, j = sorted((folded.index(first.casefold()), folded.index(last.casefold())))
+        return ",".join(
+            f"'{n.replace(chr(39), chr(39) * 2)}'!{m.group('ref')}" for n in sheet_names[i : j + 1]
+        )
+
+    pieces = re.split(r'("(?:[^"]|"")*")', formula)
+    for k in range(0, len(pieces), 2):
+        pieces[k] = _3D.sub(one, re.sub(r"'((?:[^':]|'')+):((?:[^':]|'')+)'!", r"'\1':'\2'!", pieces[k]))
+    return "".join(pieces)
+
+
 # --- defined names --------------------------------------------------------------------------------
 #: Names that refer to names are followed this many times (Excel allows chains; cycles are #NAME?).
 MAX_NAME_DEPTH = 8
