@@ -21,12 +21,19 @@ _PKG = "http://schemas.openxmlformats.org/package/2006"
 _R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
 
+class D:
+    """A date cell: its serial number, shown with a date format (style 1, built-in format 14)."""
+
+    def __init__(self, serial: float) -> None:
+        self.serial = serial
+
+
 class F:
     """A formula cell: text (without '=') and the result Excel saved; ``array`` for an array formula's
     area (its anchor is this cell)."""
 
-    def __init__(self, text: str, cached: Any, array: str | None = None) -> None:
-        self.text, self.cached, self.array = text, cached, array
+    def __init__(self, text: str, cached: Any, array: str | None = None, date: bool = False) -> None:
+        self.text, self.cached, self.array, self.date = text, cached, array, date
 
 
 def _value(v: Any, formula: bool) -> tuple[str, str]:
@@ -49,7 +56,10 @@ def _sheet_xml(cells: dict[str, Any]) -> str:
         if isinstance(v, F):
             t, inner = _value(v.cached, True) if v.cached is not None else ("", "")
             attrs = f' t="array" ref="{v.array}"' if v.array else ""
-            xml = f'<c r="{ref}"{t}><f{attrs}>{escape(v.text)}</f>{inner}</c>'
+            style = ' s="1"' if v.date else ""
+            xml = f'<c r="{ref}"{style}{t}><f{attrs}>{escape(v.text)}</f>{inner}</c>'
+        elif isinstance(v, D):
+            xml = f'<c r="{ref}" s="1"><v>{v.serial!r}</v></c>'
         else:
             t, inner = _value(v, False)
             xml = f'<c r="{ref}"{t}>{inner}</c>'
@@ -60,7 +70,9 @@ def _sheet_xml(cells: dict[str, Any]) -> str:
     return f'{_XML}<worksheet xmlns="{_MAIN}"><sheetData>{body}</sheetData></worksheet>'
 
 
-def write_xlsx(path: Path, sheets: dict[str, dict[str, Any]], names: dict[str, str] | None = None) -> Path:
+def write_xlsx(
+    path: Path, sheets: dict[str, dict[str, Any]], names: dict[str, str] | None = None, date1904: bool = False
+) -> Path:
     """``{"Sheet1": {"A1": 2, "B1": F("A1*3", 6)}}`` -> an .xlsx at ``path``; ``names``: defined names."""
     overrides = "".join(
         f'<Override PartName="/xl/worksheets/sheet{i}.xml" '
@@ -79,6 +91,8 @@ def write_xlsx(path: Path, sheets: dict[str, dict[str, Any]], names: dict[str, s
             '<Default Extension="xml" ContentType="application/xml"/>'
             '<Override PartName="/xl/workbook.xml" '
             'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+            '<Override PartName="/xl/styles.xml" '
+            'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>'
             f"{overrides}</Types>",
         )
         zf.writestr(
@@ -92,13 +106,25 @@ def write_xlsx(path: Path, sheets: dict[str, dict[str, Any]], names: dict[str, s
         zf.writestr(
             "xl/workbook.xml",
             f'{_XML}<workbook xmlns="{_MAIN}" xmlns:r="{_R}">'
-            f"<sheets>{entries}</sheets>"
+            + ('<workbookPr date1904="1"/>' if date1904 else "")
+            + f"<sheets>{entries}</sheets>"
             + (f"<definedNames>{defined}</definedNames>" if defined else "")
             + "</workbook>",
         )
-        rels = "".join(
-            f'<Relationship Id="rId{i}" Type="{_R}/worksheet" Target="worksheets/sheet{i}.xml"/>'
-            for i in range(1, len(sheets) + 1)
+        rels = (
+            "".join(
+                f'<Relationship Id="rId{i}" Type="{_R}/worksheet" Target="worksheets/sheet{i}.xml"/>'
+                for i in range(1, len(sheets) + 1)
+            )
+            + f'<Relationship Id="rIdS" Type="{_R}/styles" Target="styles.xml"/>'
+        )
+        zf.writestr(
+            "xl/styles.xml",
+            f'{_XML}<styleSheet xmlns="{_MAIN}"><fonts count="1"><font/></fonts>'
+            '<fills count="1"><fill><patternFill patternType="none"/></fill></fills>'
+            '<borders count="1"><border/></borders>'
+            '<cellStyleXfs count="1"><xf/></cellStyleXfs><cellXfs count="2"><xf/>'
+            '<xf numFmtId="14" applyNumberFormat="1"/></cellXfs></styleSheet>',
         )
         zf.writestr(
             "xl/_rels/workbook.xml.rels",
@@ -111,5 +137,6 @@ def write_xlsx(path: Path, sheets: dict[str, dict[str, Any]], names: dict[str, s
 
 @pytest.fixture(scope="session")
 def excel() -> SimpleNamespace:
-    """``excel.F(text, cached, array=None)`` and ``excel.write(path, sheets, names)``."""
-    return SimpleNamespace(F=F, write=write_xlsx)
+    """``excel.F(text, cached, array=None, date=False)``, ``excel.D(serial)`` and
+    ``excel.write(path, sheets, names, date1904)``."""
+    return SimpleNamespace(F=F, D=D, write=write_xlsx)

@@ -107,6 +107,22 @@ def test_dynamic_arrays_as_excel_saves_them(tmp_path: Path, excel: SimpleNamespa
     assert result.agreed == 6
 
 
+def test_1904_date_system(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A workbook in the 1904 date system saves serials 1,462 days lower; dates still agree."""
+    F, D = excel.F, excel.D
+    cells = {
+        "A1": D(45292 - 1462),  # 2024-01-01
+        "B1": F("YEAR(A1)", 2024),
+        "C1": F("A1+1", 45293 - 1462, date=True),
+        "D1": F("DATE(2024,1,1)", 45292 - 1462, date=True),
+        "E1": F("A1-DATE(2023,12,31)", 1),
+    }
+    path = excel.write(tmp_path / "mac.xlsx", {"S": cells}, date1904=True)
+    assert open_workbook(path).date1904
+    result = recalc_file(path)
+    assert [(c.cell, c.excel, c.ours) for c in result.cells if c.status != "agree"] == []
+
+
 def test_dependency_order_uses_our_values(tmp_path: Path, excel: SimpleNamespace) -> None:
     """C1 reads B1: evaluated after it, from our B1 (C1 comes first in the file)."""
     F = excel.F

@@ -352,8 +352,22 @@ def _saved(sheet: Sheet, row: int, col: int) -> tuple[bool, Any]:
         return False, None
     v = cell.value
     if cell.kind == Kind.DATETIME and not isinstance(v, int | float):
-        v = datetime_to_serial(v, date1904=sheet.date1904)  # type: ignore[arg-type]
+        v = datetime_to_serial(v)  # type: ignore[arg-type]  # 1900 serials, as the engine counts
     return True, v
+
+
+#: Days between the 1904 and the 1900 date systems (1904-01-01 is serial 1462 in the 1900 system).
+DAYS_1904 = 1462
+
+
+def _grid(sheet: Sheet) -> Any:
+    """The sheet's values as the engine reads them; a 1904-date workbook's dates as 1900 serials
+    (the engine's DATE, YEAR, TODAY... count from 1900)."""
+    grid = engine_values(sheet)
+    if sheet.date1904 and grid.size:
+        dates = sheet.kinds == Kind.DATETIME
+        grid[dates] = sheet.numbers[dates] + DAYS_1904
+    return grid
 
 
 def recalculate(
@@ -374,12 +388,14 @@ def recalculate(
     roots = [k for k in book.formulas if wanted is None or k[0] in wanted]
     plan = evaluation_order(roots, book.precedents, frozenset(book.formulas))
     grids: dict[str, Any] = {}
+    saved: dict[str, Any] = {}
     for name, sheet in book.sheets.items():
         try:
-            grids[name] = engine_values(sheet)
+            grids[name] = _grid(sheet)
         except GridSightError:
             continue  # a sheet too large to hold: its formulas read saved values
-    run = _Run(book, grids, start, budget_s, cell_budget_s)
+        saved[name] = grids[name].copy()
+    run = _Run(book, grids, start, budget_s, cell_budget_s, saved)
     cycle_of = {k: cycle for cycle in plan.cycles for k in cycle}
     checks: list[CellCheck] = []
     done: set[CellKey] = set()
@@ -405,9 +421,15 @@ class _Run:
     """One recalculation's state: the values so far, which cells differ, the time spent."""
 
     def __init__(
-        self, book: _Book, grids: dict[str, Any], start: float, budget_s: float, cell_budget_s: float
+        self,
+        book: _Book,
+        grids: dict[str, Any],
+        start: float,
+        budget_s: float,
+        cell_budget_s: float,
+        saved: dict[str, Any] | None = None,
     ) -> None:
-        self.book, self.grids = book, grids
+        self.book, self.grids, self.saved = book, grids, saved
         self.start, self.budget_s, self.cell_budget_s = start, budget_s, cell_budget_s
         self.changed: set[CellKey] = set()
         self.stopped: str | None = None
@@ -475,7 +497,9 @@ class _Run:
             self.changed.add(key)
         saved_agree = None
         if tainted:
-            alone = _evaluate(text, book.wb, sheet, at, None, self.cell_budget_s, area is None, book.forms)
+            alone = _evaluate(
+                text, book.wb, sheet, at, self.saved, self.cell_budget_s, area is None, book.forms
+            )
             saved_agree = alone.ok and same(excel, _shown(alone, at, area, book.refs(key)))
         if agree:
             return CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree)
