@@ -27,7 +27,8 @@ _ARRAY_FUNCTIONS = frozenset(
         "COVARIANCE.P COVARIANCE.S PEARSON RSQ SLOPE INTERCEPT STEYX SUMX2MY2 SUMX2PY2 SUMXMY2 PROB IRR "
         "MIRR XNPV XIRR FILTER SORT SORTBY UNIQUE TAKE DROP VSTACK HSTACK TOCOL TOROW CHOOSECOLS CHOOSEROWS "
         "EXPAND "
-        "WRAPROWS WRAPCOLS MAP REDUCE SCAN BYROW BYCOL MAKEARRAY ARRAYTOTEXT ANCHORARRAY"
+        "WRAPROWS WRAPCOLS MAP REDUCE SCAN BYROW BYCOL MAKEARRAY ARRAYTOTEXT ANCHORARRAY T.TEST TTEST F.TEST "
+        "FTEST CHISQ.TEST CHITEST"
     ).split()
 )
 #: Functions whose arguments all take a reference as it is (an expression in them is one value).
@@ -36,7 +37,7 @@ _REF_FUNCTIONS = frozenset(
         "SUM SUMSQ PRODUCT AVERAGE AVERAGEA COUNT COUNTA COUNTBLANK MAX MAXA MIN MINA MEDIAN MODE MODE.SNGL "
         "MODE.MULT STDEV STDEV.S STDEV.P STDEVP STDEVA STDEVPA VAR VAR.S VAR.P VARP VARA VARPA AND OR XOR "
         "CONCAT GEOMEAN HARMEAN AVEDEV DEVSQ KURT SKEW ROW COLUMN ROWS COLUMNS AREAS ISREF GCD LCM "
-        "MULTINOMIAL IMSUM IMPRODUCT"
+        "MULTINOMIAL IMSUM IMPRODUCT SKEW.P"
     ).split()
 )
 #: Argument positions (0-based) of other functions: ``(kind, positions)``; ``"k+"`` means k and after.
@@ -81,6 +82,8 @@ _POSITIONS: dict[str, tuple[tuple[str, tuple[int | str, ...]], ...]] = {
     "WORKDAY": ((REF, (2,)),),
     "WORKDAY.INTL": ((REF, (3,)),),
     "FVSCHEDULE": ((REF, (1,)),),
+    "Z.TEST": ((REF, (0,)),),
+    "ZTEST": ((REF, (0,)),),
     "SERIESSUM": ((REF, (3,)),),
     **{
         d: ((REF, (0, 2)),)
@@ -91,6 +94,7 @@ _POSITIONS: dict[str, tuple[tuple[str, tuple[int | str, ...]], ...]] = {
     "IFERROR": ((PASS, (0, 1)),),
     "IFNA": ((PASS, (0, 1)),),
     "CHOOSE": ((PASS, ("1+",)),),
+    "LET": ((PASS, ("0+",)),),
 }
 #: Criteria functions: ranges at positions ``start``, ``start + 2``...; SUMIFS & co. also at 0.
 _CRITERIA_PAIRS = {"SUMIFS": 1, "AVERAGEIFS": 1, "MAXIFS": 1, "MINIFS": 1, "COUNTIFS": 0}
