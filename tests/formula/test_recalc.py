@@ -203,6 +203,19 @@ def test_cli_text_json_and_bad_input(book: Path, tmp_path: Path) -> None:
         assert r.exit_code == 2 and "error:" in r.output and "Traceback" not in r.output
 
 
+def test_sheet_option_reports_only_that_sheet(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """--sheet Report: its formulas, computed after the Data formulas they read (wrong there on purpose)."""
+    F = excel.F
+    path = excel.write(
+        tmp_path / "two.xlsx",
+        {"Data": {"A1": 2, "B1": F("A1*2", 5)}, "Report": {"A1": F("Data!B1+1", 6)}},
+    )
+    result = recalc_file(path, sheets=["report"])
+    assert [(c.sheet, c.cell, c.status, c.kind) for c in result.cells] == [
+        ("Report", "A1", "differ", "propagated from inputs that differ")
+    ]
+
+
 def test_unsaved_results_are_not_compared(tmp_path: Path, excel: SimpleNamespace) -> None:
     """A file written by a program (no cached results) has nothing to compare: reported, not counted."""
     path = excel.write(tmp_path / "p.xlsx", {"S": {"A1": 1, "B1": excel.F("A1+1", None)}})

@@ -407,6 +407,8 @@ def recalculate(
             done.update(cycle_of[key])
         else:
             checks.append(run.check(key))
+    if wanted is not None:  # the formulas they read on other sheets were evaluated, not reported
+        checks = [c for c in checks if c.sheet.casefold() in wanted]
     return RecalcResult(wb.name, tuple(checks), time.perf_counter() - start, run.stopped)
 
 
