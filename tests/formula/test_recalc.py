@@ -178,6 +178,21 @@ def test_time_budget_reports_what_it_skipped() -> None:
     assert s["unsupported"] == s["skipped"]  # skipped cells are counted, not hidden
 
 
+def test_per_cell_guard() -> None:
+    """One slow cell is stopped and reported; the others go on."""
+    b = SheetBuilder("S")
+    for r in range(20000):
+        b.set(r, 0, r)
+    b.set(0, 1, 20000, formula='=SUMPRODUCT(--(TEXT(A1:A20000,"0000")=TEXT(A1:A20000,"0000")))')
+    b.set(1, 1, 1, formula="=A2")
+    start = time.perf_counter()
+    result = recalculate(Workbook([b.build()]), cell_budget_s=0.2)
+    assert time.perf_counter() - start < 30  # generous: the machine is shared
+    kinds = {c.cell: (c.status, c.kind) for c in result.cells}
+    assert kinds["B1"] == ("unsupported", "took longer than the per-cell limit")
+    assert kinds["B2"] == ("agree", None)
+
+
 def test_sheet_option_and_array_reader(book: Path) -> None:
     assert read_array_formulas(book) == {"Sheet1": {(1, 2): Range.parse("C2:C3")}}
     assert read_array_formulas(Path(__file__)) == {}  # not a package: nothing, no exception

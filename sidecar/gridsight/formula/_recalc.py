@@ -175,6 +175,8 @@ def _unsupported_kind(problem: str) -> str:
         return "external link"
     if " is not allowed" in problem:
         return "refused by policy"
+    if problem.startswith("the engine took more than"):
+        return "took longer than the per-cell limit"
     if problem.startswith("the engine cannot compile"):
         return "engine cannot compile"
     if problem.startswith("the engine failed"):
