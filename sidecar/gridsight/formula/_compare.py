@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from typing import Any
 
 from gridsight.grid import ERROR_VALUES, CellError, datetime_to_serial
@@ -75,3 +76,33 @@ def difference_kind(excel: Any, ours: Any) -> str:
     if "blank" in (a, b):
         return "blank vs value"
     return f"{a} vs {b}"
+
+
+def unsupported_kind(problem: str) -> str:
+    """A short, countable name for why a formula cannot be run."""
+    m = re.match(r"(\S+) is not a function GridSight can check", problem)
+    if m and m.group(1) == "TABLE":
+        return "what-if data table (TABLE)"
+    if m:
+        return f"unknown function {m.group(1)}"
+    if "is not a cell reference or known name" in problem:
+        return "defined name"
+    if problem.startswith("it links outside"):
+        return "external link"
+    if " is not allowed" in problem:
+        return "refused by policy"
+    if problem.startswith("the engine took more than"):
+        return "took longer than the per-cell limit"
+    if problem.startswith("the engine cannot compile"):
+        return "engine cannot compile"
+    if problem.startswith("the engine failed"):
+        return problem.removeprefix("the engine ").split(" on it ")[0] + " " + problem.rsplit(" ", 1)[-1]
+    if problem.startswith("cannot parse"):
+        return "formula text the parser rejects"
+    if "formulas here may read at most" in problem:
+        return "reads too many cells"
+    if "does not exist (#REF!)" in problem:
+        return "missing sheet"
+    if "circular reference" in problem:
+        return "circular reference"
+    return re.sub(r"'[^']*'|\"[^\"]*\"|[A-Z]+[0-9]+", "…", problem)[:60]

@@ -189,6 +189,10 @@ def _runnable(
     return expanded
 
 
+#: The text the engine runs for a formula (for callers that analyse what a formula reads).
+runnable_text = _runnable
+
+
 def _is_let_variable(tree: Node, ref: Ref) -> bool:
     """Names bound by LET/LAMBDA are variables, not unknown names."""
     for node in walk(tree):

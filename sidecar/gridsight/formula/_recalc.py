@@ -20,20 +20,25 @@ from __future__ import annotations
 
 import contextlib
 import re
-import signal
-import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
 from gridsight.errors import GridSightError
-from gridsight.formula._compare import cell_value, difference_kind, same
+from gridsight.formula._compare import cell_value, difference_kind, same, unsupported_kind
 from gridsight.formula._depgraph import CellKey, FormulaIndex, evaluation_order
-from gridsight.formula._evaluate import Evaluation, engine_values, evaluate_formula, values_override
+from gridsight.formula._evaluate import (
+    Evaluation,
+    engine_values,
+    evaluate_formula,
+    runnable_text,
+    values_override,
+)
+from gridsight.formula._guard import CellTimeout, cell_guard
 from gridsight.formula._relcompile import relative_key
 from gridsight.formula._tree import Call, Ref, parse_formula, walk
 from gridsight.grid import ERROR_VALUES, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
@@ -82,7 +87,6 @@ class RecalcResult:
     cells: tuple[CellCheck, ...]
     seconds: float
     stopped: str | None = None
-    counts: Mapping[str, int] = field(default_factory=dict)
 
     def count(self, status: str) -> int:
         return sum(1 for c in self.cells if c.status == status)
@@ -135,61 +139,6 @@ class RecalcResult:
             "seconds": round(self.seconds, 3),
             "stopped": self.stopped,
         }
-
-
-class _CellTimeout(BaseException):
-    """Raised by the interval timer inside a cell's evaluation (a BaseException so that the
-    engine's broad ``except Exception`` cannot swallow it)."""
-
-
-@contextlib.contextmanager
-def _cell_guard(seconds: float) -> Iterator[None]:
-    """Interrupt one evaluation after ``seconds`` (POSIX main thread only; elsewhere a no-op)."""
-    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not usable or seconds <= 0:
-        yield
-        return
-
-    def ring(_sig: int, _frame: Any) -> None:
-        raise _CellTimeout
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def _unsupported_kind(problem: str) -> str:
-    """A short, countable name for why a formula cannot be run."""
-    m = re.match(r"(\S+) is not a function GridSight can check", problem)
-    if m and m.group(1) == "TABLE":
-        return "what-if data table (TABLE)"
-    if m:
-        return f"unknown function {m.group(1)}"
-    if "is not a cell reference or known name" in problem:
-        return "defined name"
-    if problem.startswith("it links outside"):
-        return "external link"
-    if " is not allowed" in problem:
-        return "refused by policy"
-    if problem.startswith("the engine took more than"):
-        return "took longer than the per-cell limit"
-    if problem.startswith("the engine cannot compile"):
-        return "engine cannot compile"
-    if problem.startswith("the engine failed"):
-        return problem.removeprefix("the engine ").split(" on it ")[0] + " " + problem.rsplit(" ", 1)[-1]
-    if problem.startswith("cannot parse"):
-        return "formula text the parser rejects"
-    if "formulas here may read at most" in problem:
-        return "reads too many cells"
-    if "does not exist (#REF!)" in problem:
-        return "missing sheet"
-    if "circular reference" in problem:
-        return "circular reference"
-    return re.sub(r"'[^']*'|\"[^\"]*\"|[A-Z]+[0-9]+", "…", problem)[:60]
 
 
 def _engine_value(v: Any) -> Any:
@@ -268,17 +217,14 @@ class _Book:
         return self._names[key]
 
     def _parse(self, key: CellKey) -> None:
-        from gridsight.formula._evaluate import _runnable
-
         sheet = self.sheets[key[0]]
         at = (key[1], key[2])
         text = self.texts[key]
         intersect = at not in self.arrays.get(key[0], {})
         form, matches = relative_key(text, at)
         known = self.plain.get((intersect, form))
-        if (
-            known is not None
-        ):  # one fill away from a formula needing no rewrite: its references are as written
+        if known is not None:
+            # one fill away from a formula that needed no rewrite: its references are as written
             try:
                 self._refs[key] = tuple(_as_range(m.group(0), sheet.name) for m in matches)
                 self._names[key] = known
@@ -288,7 +234,7 @@ class _Book:
         refs: list[Range] = []
         names: set[str] = set()
         try:
-            run = _runnable(text, self.wb, sheet, at, intersect)
+            run = runnable_text(text, self.wb, sheet, at, intersect)
             for node in walk(parse_formula(run)):
                 if isinstance(node, Ref) and node.rng is not None:
                     refs.append(node.rng.with_sheet(node.sheet or sheet.name))
@@ -488,7 +434,7 @@ class _Run:
         ev = _evaluate(text, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
         if not ev.ok:
             reason = ev.problems[0] if ev.problems else "cannot be evaluated"
-            kind = _unsupported_kind(reason)
+            kind = unsupported_kind(reason)
             return CellCheck(sheet.name, address, formula, "unsupported", kind, excel, None, reason)
         ours = _shown(ev, at, area, book.refs(key))
         _store(self.grids.get(key[0]), sheet, at, ev, area, ours, book)
@@ -525,11 +471,11 @@ def _evaluate(
     """One cell's evaluation, from ``grids`` (None: from the saved values), within its time guard."""
     try:
         with (
-            _cell_guard(cell_budget_s),
+            cell_guard(cell_budget_s),
             values_override(grids) if grids is not None else contextlib.nullcontext(),
         ):
             return evaluate_formula(formula, wb, sheet, at=at, intersect=intersect, forms=forms)
-    except _CellTimeout:
+    except CellTimeout:
         return Evaluation(formula, False, problems=(f"the engine took more than {cell_budget_s:g} s",))
     except GridSightError as exc:
         return Evaluation(formula, False, problems=(str(exc),))
