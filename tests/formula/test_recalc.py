@@ -132,6 +132,25 @@ def test_dependency_order_uses_our_values(tmp_path: Path, excel: SimpleNamespace
     assert list(cells) == ["S!B1", "S!C1"]
 
 
+def test_static_indirect_and_offset_targets_come_first(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A1 and A2 read B1:B2 through INDIRECT and OFFSET with constant arguments: B2 is evaluated first,
+    so they see our B2 (made to differ from the saved one) and their difference is marked propagated."""
+    F = excel.F
+    cells = {
+        "A1": F('SUM(INDIRECT("B1:B2"))', 7),
+        "A2": F("SUM(OFFSET(C1,0,-1,2,1))", 7),
+        "B1": 2,
+        "B2": F("C2*2", 5),  # Excel would give 4: wrong on purpose; it comes after A1 and A2 in the file
+        "C2": 2,
+    }
+    path = excel.write(tmp_path / "ind.xlsx", {"S": cells})
+    result = recalc_file(path)
+    order = [c.cell for c in result.cells]
+    assert order.index("B2") < order.index("A1") and order.index("B2") < order.index("A2")
+    kinds = {c.cell: c.kind for c in result.cells}
+    assert kinds["A1"] == kinds["A2"] == "propagated from inputs that differ"
+
+
 def test_tarjan_order_and_cycles() -> None:
     cells = [("s", 0, 0), ("s", 1, 0), ("s", 2, 0), ("s", 3, 0)]
     edges = {cells[0]: [cells[1]], cells[1]: [cells[2]], cells[2]: [], cells[3]: [cells[3]]}

@@ -513,6 +513,10 @@ def _indirect_resolver(
     return reference
 
 
+#: INDIRECT's text -> range text, for callers that resolve references ahead of evaluation.
+indirect_resolver = _indirect_resolver
+
+
 def _plain_reference(text: str, workbook: Workbook | None, current: Sheet | None) -> bool:
     """``text`` is one range, on a sheet that exists."""
     try:

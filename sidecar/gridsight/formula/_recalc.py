@@ -35,12 +35,14 @@ from gridsight.formula._evaluate import (
     Evaluation,
     engine_values,
     evaluate_formula,
+    indirect_resolver,
     runnable_text,
     values_override,
 )
 from gridsight.formula._guard import CellTimeout, cell_guard
 from gridsight.formula._relcompile import relative_key
-from gridsight.formula._tree import Call, Ref, parse_formula, walk
+from gridsight.formula._translate import OffsetError, resolve_offsets
+from gridsight.formula._tree import Call, Literal, Node, Ref, UnaryOp, parse_formula, walk
 from gridsight.grid import ERROR_VALUES, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
 
 #: Functions whose result depends on the moment or the machine, not on the workbook.
@@ -235,7 +237,9 @@ class _Book:
         names: set[str] = set()
         try:
             run = runnable_text(text, self.wb, sheet, at, intersect)
-            for node in walk(parse_formula(run)):
+            tree = parse_formula(run)
+            static = _static_targets(tree, self.wb, sheet, at)
+            for node in walk(static or tree):
                 if isinstance(node, Ref) and node.rng is not None:
                     refs.append(node.rng.with_sheet(node.sheet or sheet.name))
                 elif isinstance(node, Call):
@@ -282,6 +286,33 @@ def _spill_refs(formula: str, sheet: str, arrays: Mapping[str, Mapping[tuple[int
         return f"{name}!{found.ref()}" if name else found.ref()
 
     return _ANCHOR.sub(area, formula)
+
+
+def _static_targets(tree: Node, wb: Workbook, sheet: Sheet, at: tuple[int, int]) -> Node | None:
+    """The formula with INDIRECT and OFFSET replaced by the ranges they point at, when their
+    arguments are constants (``INDIRECT("B1:B9")``, ``OFFSET(A1,2,0,3,1)``), so that the formula cells
+    there come first; None when there are none or they depend on other cells."""
+    if not any(
+        isinstance(n, Call) and n.name.removeprefix("_XLFN.") in ("INDIRECT", "OFFSET") for n in walk(tree)
+    ):
+        return None
+
+    def constant(text: str) -> Any:
+        node = parse_formula(text)
+        sign = 1
+        while isinstance(node, UnaryOp) and node.op in ("-", "+"):
+            sign, node = (-sign if node.op == "-" else sign), node.operand
+        if isinstance(node, Literal) and node.kind == "number":
+            return sign * node.value
+        if isinstance(node, Literal) and node.kind in ("text", "bool") and sign == 1:
+            return node.value
+        raise OffsetError("#VALUE!", "not a constant")
+
+    try:
+        resolved = resolve_offsets(tree, constant, indirect_resolver(wb, sheet, at))
+        return parse_formula(resolved) if resolved else None
+    except (OffsetError, GridSightError):
+        return None
 
 
 def _as_range(text: str, sheet: str) -> Range:
