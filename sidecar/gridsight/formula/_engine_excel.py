@@ -462,18 +462,23 @@ TEXT_BLIND = (
 
 
 def drop_text(values: Any) -> Any:
-    """An array with its text items (not error values) replaced by the engine's blank."""
+    """An array with its text items (not error values) replaced by the engine's blank; the array
+    itself when it holds no text."""
     import numpy as np
     import schedula as sh
     from formulas.functions import XlError
 
+    if values.dtype != object:
+        return values
     blank_type = type(sh.EMPTY)
+    is_text = np.frompyfunc(
+        lambda v: isinstance(v, str | np.str_) and not isinstance(v, XlError | blank_type), 1, 1
+    )(values).astype(bool)
+    if not is_text.any():
+        return values
     out = np.array(values, dtype=object, copy=True)
-    flat = out.reshape(-1)
-    for i, v in enumerate(flat):
-        if isinstance(v, str | np.str_) and not isinstance(v, XlError | blank_type):
-            flat[i] = sh.EMPTY
-    return out.view(type(values)) if isinstance(values, np.ndarray) else out
+    out[is_text] = sh.EMPTY
+    return out.view(type(values))
 
 
 def patch_range_text() -> None:
