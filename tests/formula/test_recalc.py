@@ -54,6 +54,7 @@ def book(tmp_path_factory: pytest.TempPathFactory, excel: SimpleNamespace) -> Pa
         "B4": F('1/3&""', "0.333333333333333"),  # 15 significant digits as text
         "B5": F('TRIM("  a  b ")', "a b"),
         "B6": F("INDEX(B1:B6,ROW()-1)", "a b"),  # a cycle only in the static references
+        "B7": F('HYPERLINK("mailto:"&A3,A3)', "x"),  # evaluated (it opens nothing), not refused
     }
     return excel.write(path, {"Sheet1": cells}, names={"Rate": "Sheet1!$A$1"})
 
@@ -70,16 +71,16 @@ def test_agreement_counts_and_kinds(result: object) -> None:
     assert (cells["Sheet1!B1"].excel, cells["Sheet1!B1"].ours) == (7, 6)
     assert cells["Sheet1!C1"].kind == "propagated from inputs that differ"
     assert cells["Sheet1!C1"].saved_inputs_agree is True
-    for agreeing in ("D1", "I1", "J1", "B2", "C2", "D2", "B3", "B4", "B5", "B6"):
+    for agreeing in ("D1", "I1", "J1", "B2", "C2", "D2", "B3", "B4", "B5", "B6", "B7"):
         assert cells[f"Sheet1!{agreeing}"].status == "agree", cells[f"Sheet1!{agreeing}"]
     assert cells["Sheet1!E1"].status == cells["Sheet1!F1"].status == "circular"
     assert cells["Sheet1!G1"].status == "volatile"
     assert cells["Sheet1!H1"].kind == "unknown function FOOBAR"
     assert cells["Sheet1!K1"].kind == "formula text the parser rejects"
     assert cells["Sheet1!L1"].kind == "external link"
-    assert s["formulas"] == 15 and s["agreed"] == 10 and s["differ"] == 2 and s["unsupported"] == 3
-    assert s["agreement"] == round(10 / 15, 4)
-    assert s["saved_inputs_agreed"] == 11  # C1 agrees from Excel's saved B1
+    assert s["formulas"] == 16 and s["agreed"] == 11 and s["differ"] == 2 and s["unsupported"] == 3
+    assert s["agreement"] == round(11 / 16, 4)
+    assert s["saved_inputs_agreed"] == 12  # C1 agrees from Excel's saved B1
     assert s["circular"] == 2 and s["volatile"] == 1
     assert s["by_kind"]["unsupported: external link"] == 1
 
@@ -222,10 +223,10 @@ def test_cli_text_json_and_bad_input(book: Path, tmp_path: Path) -> None:
     r = runner.invoke(cli, ["recalc", str(book)])
     assert r.exit_code == 0, r.output
     assert "differ: number (1)" in r.output and "Sheet1!B1" in r.output
-    assert "10/15 formulas agree with Excel (66.7%)" in r.output.splitlines()[-1]
+    assert "11/16 formulas agree with Excel (68.8%)" in r.output.splitlines()[-1]
     r = runner.invoke(cli, ["recalc", str(book), "--format", "json", "--sheet", "sheet1"])
     doc = json.loads(r.stdout)
-    assert doc["summary"]["agreed"] == 10 and all(c["status"] != "agree" for c in doc["cells"])
+    assert doc["summary"]["agreed"] == 11 and all(c["status"] != "agree" for c in doc["cells"])
     broken = tmp_path / "broken.xlsx"
     broken.write_bytes(b"PK\x03\x04 not really a zip")
     for args in (

@@ -110,10 +110,13 @@ def validate_formula(
     sheet: str | Sheet | None = None,
     *,
     at: str | tuple[int, int] | None = None,
+    links: bool = False,
 ) -> Validation:
     """Parse, apply the policy, check every function is known and every reference exists.
 
-    ``at`` is the formula's cell, for this-row structured references (``Sales[@Amount]``)."""
+    ``at`` is the formula's cell, for this-row structured references (``Sales[@Amount]``).
+    ``links``: accept HYPERLINK with any target, for formulas already in a workbook that are only
+    evaluated (HYPERLINK shows its text and opens nothing); what GridSight writes keeps the policy."""
     text = _normal(formula)
     link = external_link(text)
     if link:
@@ -124,6 +127,8 @@ def validate_formula(
         return Validation(text, False, (str(exc),))
     problems: list[str] = []
     refused = policy_violations(tree, text)
+    if links:
+        refused = [r for r in refused if not r.startswith("HYPERLINK")]
     problems.extend(refused)
     known = known_functions()
     functions: list[str] = []
@@ -406,6 +411,7 @@ def evaluate_formula(
     at: str | tuple[int, int] | None = None,
     intersect: bool = False,
     forms: dict[Any, bool] | None = None,
+    links: bool = False,
 ) -> Evaluation:
     """Validate, then run a formula on the workbook's current values.
 
@@ -416,17 +422,18 @@ def evaluate_formula(
         at: the cell the formula would live in; needed to tell whether a spill area is free.
         intersect: evaluate it as a plain (not array) formula stored at ``at`` in a file: a range where
             one value is expected gives the value in ``at``'s row or column (implicit intersection).
+        links: accept HYPERLINK with any target (see :func:`validate_formula`).
         forms: a cache for many formulas of one workbook (a recalculation): a formula one fill away
             from one that validated and needed no rewriting (no names, tables, ROW(), intersection)
             needs neither either, so it skips both.
     """
     cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
-    form = (intersect, relative_key(_normal(formula), cell)[0]) if forms is not None and cell else None
+    form = (intersect, links, relative_key(_normal(formula), cell)[0]) if forms is not None and cell else None
     if form is not None and forms is not None and forms.get(form):
         v = Validation(_normal(formula), True)
         run = v.formula
     else:
-        v = validate_formula(formula, workbook, sheet, at=at)
+        v = validate_formula(formula, workbook, sheet, at=at, links=links)
         if not v.ok:
             return Evaluation(v.formula, False, problems=v.problems, references=v.references)
         run = _runnable(v.formula, workbook, sheet, at, intersect)

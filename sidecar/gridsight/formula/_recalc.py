@@ -505,7 +505,7 @@ def _evaluate(
             cell_guard(cell_budget_s),
             values_override(grids) if grids is not None else contextlib.nullcontext(),
         ):
-            return evaluate_formula(formula, wb, sheet, at=at, intersect=intersect, forms=forms)
+            return evaluate_formula(formula, wb, sheet, at=at, intersect=intersect, forms=forms, links=True)
     except CellTimeout:
         return Evaluation(formula, False, problems=(f"the engine took more than {cell_budget_s:g} s",))
     except GridSightError as exc:
