@@ -376,24 +376,23 @@ def patch_criteria() -> None:
     setattr(engine_functions, "__xfilter", mask)
 
 
-def _ceiling_math(number: float, significance: float = 1, mode: float = 0) -> float:
-    step = abs(significance) or 0.0
+def _to_step(number: float, significance: float, mode: float, up: bool) -> float:
+    """CEILING.MATH (``up``) / FLOOR.MATH: to a multiple of |significance|; a negative number with a
+    non-zero mode goes the other way (away from zero for CEILING, toward zero for FLOOR)."""
+    step = abs(significance)
     if step == 0:
         return 0.0
     q = number / step
-    if number < 0 and mode:
-        return -math.ceil(-q) * step  # away from zero
-    return math.ceil(q) * step
+    towards_plus = up != bool(number < 0 and mode)
+    return (math.ceil(q) if towards_plus else math.floor(q)) * step
+
+
+def _ceiling_math(number: float, significance: float = 1, mode: float = 0) -> float:
+    return _to_step(number, significance, mode, up=True)
 
 
 def _floor_math(number: float, significance: float = 1, mode: float = 0) -> float:
-    step = abs(significance) or 0.0
-    if step == 0:
-        return 0.0
-    q = number / step
-    if number < 0 and mode:
-        return -math.floor(-q) * step  # toward zero
-    return math.floor(q) * step
+    return _to_step(number, significance, mode, up=False)
 
 
 def _quotient(numerator: float, denominator: float) -> Any:
