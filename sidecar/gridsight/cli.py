@@ -35,6 +35,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "index": "gridsight.retrieval.cli",
     "manifest": "gridsight.manifest",
     "desktop": "gridsight.desktop.cli",
+    "recalc": "gridsight.commands.recalc",
 }
 
 

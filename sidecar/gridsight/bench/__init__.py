@@ -21,6 +21,7 @@ BENCHMARKS: dict[str, str] = {
     "serve": "gridsight.bench.serve",
     "qa": "gridsight.bench.qa",
     "retrieval": "gridsight.bench.retrieval",
+    "excel": "gridsight.bench.excel",
 }
 
 

@@ -6,6 +6,7 @@ from gridsight.formula._explain import explain_formula
 from gridsight.formula._generate import Answer, generate_formula
 from gridsight.formula._pattern import FillSuggestion, relative_form, suggest_fill, translate
 from gridsight.formula._policy import REFUSED_FUNCTIONS, policy_violations
+from gridsight.formula._recalc import CellCheck, RecalcResult, recalculate
 from gridsight.formula._suggest import Suggestion, suggest
 from gridsight.formula._tree import (
     BinOp,
@@ -25,11 +26,13 @@ __all__ = [
     "Answer",
     "BinOp",
     "Call",
+    "CellCheck",
     "Evaluation",
     "FillSuggestion",
     "Literal",
     "Missing",
     "Node",
+    "RecalcResult",
     "Ref",
     "Suggestion",
     "UnaryOp",
@@ -42,6 +45,7 @@ __all__ = [
     "parse_formula",
     "patch_engine",
     "policy_violations",
+    "recalculate",
     "relative_form",
     "suggest",
     "suggest_fill",

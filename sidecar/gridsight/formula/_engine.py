@@ -260,8 +260,10 @@ def patch_engine() -> None:
         from formulas.errors import FoundError
         from formulas.functions import wrap_func
 
+        from gridsight.formula._engine_excel import patch_all
         from gridsight.formula._fastifs import make_fast_xfilter
 
+        patch_all()  # Excel's rules where the engine differs, one named patch each (criteria first)
         # xfilter/xfilters look `_xfilter` up in their module at call time: swap in the grouped path
         engine_functions._xfilter = make_fast_xfilter(
             engine_functions._xfilter,
@@ -283,6 +285,7 @@ def patch_engine() -> None:
             wrapped = wrap_func(fn)
             fns[name] = wrapped
             fns[f"_XLFN.{name}"] = wrapped
+            fns[f"_XLFN._XLWS.{name}"] = wrapped  # how files name SORT and FILTER
         _PATCHED = True
 
 
@@ -298,6 +301,7 @@ def known_functions() -> frozenset[str]:
         if getattr(fn, "__name__", "") != "not_implemented":
             names.add(key.upper().removeprefix("_XLFN.").removeprefix("_XLWS."))
     names.add("OFFSET")  # rewritten to the range it points at before the engine runs (_translate)
+    names.add("INDIRECT")  # the same, from its text (_evaluate._indirect_resolver)
     return frozenset(names)
 
 

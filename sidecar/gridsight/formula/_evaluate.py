@@ -6,20 +6,39 @@ the engine's ExcelModel takes seconds per 100k cells -- far too slow while a use
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime as dt
+import re
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from gridsight.errors import GridSightError, UnknownSheetError
-from gridsight.formula._engine import compile_formula, engine_lock, known_functions
+from gridsight.formula._engine import engine_lock, known_functions
+from gridsight.formula._intersect import implicit_intersection
 from gridsight.formula._policy import policy_violations
-from gridsight.formula._translate import OffsetError, expand_structured, inline_lambdas, resolve_offsets
+from gridsight.formula._relcompile import compile_at, relative_key
+from gridsight.formula._translate import (
+    OffsetError,
+    expand_3d,
+    expand_names,
+    expand_structured,
+    inline_lambdas,
+    own_cell,
+    r1c1_to_a1,
+    resolve_offsets,
+)
 from gridsight.formula._tree import Call, Node, Ref, external_link, parse_formula, walk
 from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
 
+#: The prefix files give LET and LAMBDA parameter names (``_xlpm.x``), outside string literals.
+_XLPM = re.compile(r'_xlpm\.(?=(?:[^"]*"[^"]*")*[^"]*$)', re.IGNORECASE)
+#: Calls rewritten to the range they point at before the engine runs.
+_DYNAMIC_REF = re.compile(r"(?:OFFSET|INDIRECT)\s*\(", re.IGNORECASE)
 #: Largest range a formula may read here (cells), to keep evaluation interactive.
 MAX_INPUT_CELLS = 5_000_000
 
@@ -91,10 +110,13 @@ def validate_formula(
     sheet: str | Sheet | None = None,
     *,
     at: str | tuple[int, int] | None = None,
+    links: bool = False,
 ) -> Validation:
     """Parse, apply the policy, check every function is known and every reference exists.
 
-    ``at`` is the formula's cell, for this-row structured references (``Sales[@Amount]``)."""
+    ``at`` is the formula's cell, for this-row structured references (``Sales[@Amount]``).
+    ``links``: accept HYPERLINK with any target, for formulas already in a workbook that are only
+    evaluated (HYPERLINK shows its text and opens nothing); what GridSight writes keeps the policy."""
     text = _normal(formula)
     link = external_link(text)
     if link:
@@ -105,6 +127,8 @@ def validate_formula(
         return Validation(text, False, (str(exc),))
     problems: list[str] = []
     refused = policy_violations(tree, text)
+    if links:
+        refused = [r for r in refused if not r.startswith("HYPERLINK")]
     problems.extend(refused)
     known = known_functions()
     functions: list[str] = []
@@ -146,20 +170,40 @@ def validate_formula(
 
 
 def _runnable(
-    text: str, workbook: Workbook | None, sheet: str | Sheet | None, at: str | tuple[int, int] | None
+    text: str,
+    workbook: Workbook | None,
+    sheet: str | Sheet | None,
+    at: str | tuple[int, int] | None,
+    intersect: bool = False,
 ) -> str:
-    """The formula with structured references expanded and applied LAMBDAs inlined."""
+    """The formula with structured references and defined names expanded, applied LAMBDAs inlined,
+    and (``intersect``, for a formula that is not an array formula) Excel's implicit intersection."""
     current = _resolve_current(workbook, sheet)
     cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
-    expanded = expand_structured(text, workbook, current.name if current else None, cell)
-    return inline_lambdas(expanded)
+    name = current.name if current else None
+    expanded = _XLPM.sub("", text) if "_xlpm." in text.lower() else text  # LET/LAMBDA names, as saved
+    if workbook is not None and ":" in expanded and "!" in expanded:
+        expanded = expand_3d(expanded, workbook.sheet_names)
+    expanded = expand_structured(expanded, workbook, name, cell)
+    expanded = expand_names(expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell))
+    expanded = inline_lambdas(expanded)
+    if cell is not None:
+        expanded = own_cell(parse_formula(expanded), cell) or expanded
+    if cell is not None and (intersect or "SINGLE(" in expanded.upper()):
+        expanded = implicit_intersection(parse_formula(expanded), cell, single_only=not intersect) or expanded
+    return expanded
+
+
+#: The text the engine runs for a formula (for callers that analyse what a formula reads).
+runnable_text = _runnable
 
 
 def _is_let_variable(tree: Node, ref: Ref) -> bool:
     """Names bound by LET/LAMBDA are variables, not unknown names."""
     for node in walk(tree):
-        if isinstance(node, Call) and node.name in ("LET", "LAMBDA"):
-            params = node.args[:-1] if node.name == "LAMBDA" else node.args[0:-1:2]
+        name = node.name.removeprefix("_XLFN.") if isinstance(node, Call) else ""
+        if name in ("LET", "LAMBDA"):
+            params = node.args[:-1] if name == "LAMBDA" else node.args[0:-1:2]  # type: ignore[attr-defined]
             if any(isinstance(p, Ref) and p.text.upper() == ref.text.upper() for p in params):
                 return True
     return False
@@ -244,7 +288,18 @@ def _cell_input(
             f"{rng.ref()} has {h * w:,} cells; formulas here may read at most {MAX_INPUT_CELLS:,}"
         )
     out = _empties((h, w))
-    if sheet is not None and sheet.used_range is not None:
+    grids = _OVERRIDE.get()
+    grid = grids.get(sheet.name.casefold()) if grids is not None and sheet is not None else None
+    if grid is not None and sheet is not None and sheet.used_range is not None:
+        r0, c0 = sheet.origin
+        gh, gw = grid.shape
+        t, b = max(rng.top, r0), min(bottom, r0 + gh - 1)
+        left, rt = max(rng.left, c0), min(right, c0 + gw - 1)
+        if t <= b and left <= rt:
+            out[t - rng.top : b - rng.top + 1, left - rng.left : rt - rng.left + 1] = grid[
+                t - r0 : b - r0 + 1, left - c0 : rt - c0 + 1
+            ]
+    elif sheet is not None and sheet.used_range is not None:
         r0, c0 = sheet.origin
         sh_h, sh_w = sheet.shape
         t, b = max(rng.top, r0), min(bottom, r0 + sh_h - 1)
@@ -272,6 +327,37 @@ def _cell_input(
     if h == 1 and w == 1:
         return out[0, 0]
     return out
+
+
+#: Values that replace a sheet's saved ones while formulas are recalculated (see :func:`values_override`).
+_OVERRIDE: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar("_OVERRIDE", default=None)
+
+
+def engine_values(sheet: Sheet) -> Any:
+    """The whole sheet (its stored rectangle, from ``sheet.origin``) as the engine sees its cells:
+    a writable object array of numbers, text, bools, error values and EMPTY."""
+    if sheet.used_range is None:
+        return _empties((0, 0))
+    r0, c0 = sheet.origin
+    h, w = sheet.shape
+    out = _cell_input(sheet, Range(r0, c0, r0 + h - 1, c0 + w - 1), None, compute=False)
+    if not isinstance(out, np.ndarray):
+        block = _empties((1, 1))
+        block[0, 0] = out
+        return block
+    return out
+
+
+@contextlib.contextmanager
+def values_override(grids: dict[str, Any]) -> Iterator[None]:
+    """Within the block, formulas read sheet values from ``grids`` (sheet name casefolded -> an array
+    as :func:`engine_values` returns) instead of the saved ones: how a recalculation feeds each formula
+    the values computed before it."""
+    token = _OVERRIDE.set(grids)
+    try:
+        yield
+    finally:
+        _OVERRIDE.reset(token)
 
 
 def _empties(shape: tuple[int, ...]) -> Any:
@@ -323,6 +409,9 @@ def evaluate_formula(
     sheet: str | Sheet | None = None,
     *,
     at: str | tuple[int, int] | None = None,
+    intersect: bool = False,
+    forms: dict[Any, bool] | None = None,
+    links: bool = False,
 ) -> Evaluation:
     """Validate, then run a formula on the workbook's current values.
 
@@ -331,12 +420,26 @@ def evaluate_formula(
         workbook: where references point (None for formulas of constants).
         sheet: the sheet unqualified references belong to (default: the first).
         at: the cell the formula would live in; needed to tell whether a spill area is free.
+        intersect: evaluate it as a plain (not array) formula stored at ``at`` in a file: a range where
+            one value is expected gives the value in ``at``'s row or column (implicit intersection).
+        links: accept HYPERLINK with any target (see :func:`validate_formula`).
+        forms: a cache for many formulas of one workbook (a recalculation): a formula one fill away
+            from one that validated and needed no rewriting (no names, tables, ROW(), intersection)
+            needs neither either, so it skips both.
     """
-    v = validate_formula(formula, workbook, sheet, at=at)
-    if not v.ok:
-        return Evaluation(v.formula, False, problems=v.problems, references=v.references)
+    cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
+    form = (intersect, links, relative_key(_normal(formula), cell)[0]) if forms is not None and cell else None
+    if form is not None and forms is not None and forms.get(form):
+        v = Validation(_normal(formula), True)
+        run = v.formula
+    else:
+        v = validate_formula(formula, workbook, sheet, at=at, links=links)
+        if not v.ok:
+            return Evaluation(v.formula, False, problems=v.problems, references=v.references)
+        run = _runnable(v.formula, workbook, sheet, at, intersect)
+        if form is not None and forms is not None and run == v.formula:
+            forms[form] = True
     current = _resolve_current(workbook, sheet)
-    run = _runnable(v.formula, workbook, sheet, at)
 
     def number(text: str) -> Any:
         inner = evaluate_formula(text, workbook, sheet)
@@ -345,20 +448,23 @@ def evaluate_formula(
         return inner.value
 
     try:
-        run = resolve_offsets(parse_formula(run), number) or run
+        if _DYNAMIC_REF.search(run):
+            run = (
+                resolve_offsets(parse_formula(run), number, _indirect_resolver(workbook, current, at)) or run
+            )
     except OffsetError as exc:
         return Evaluation(v.formula, True, error=exc.error, error_source=str(exc), references=v.references)
     except GridSightError as exc:
         return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
     try:
-        fn = compile_formula(run)
+        fn, keys = compile_at(run, cell)
     except Exception as exc:
         return Evaluation(
             v.formula, False, problems=(f"the engine cannot compile it ({type(exc).__name__})",)
         )
     try:
         args = []
-        for key in fn.inputs:
+        for key in keys:
             sheet_name, rng = _input_range(key)
             args.append(_cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook))
     except GridSightError as exc:
@@ -384,6 +490,55 @@ def evaluate_formula(
     if isinstance(raw, np.ndarray):
         raw = raw.ravel()[0] if raw.size else None
     return Evaluation(v.formula, True, value=_python(raw), references=v.references)
+
+
+def _indirect_resolver(
+    workbook: Workbook | None, current: Sheet | None, at: str | tuple[int, int] | None
+) -> Callable[[str, bool], str]:
+    """INDIRECT's text -> range text: an A1 or R1C1 reference (with or without a sheet), a structured
+    reference or a defined name; anything else is ``#REF!``, as in Excel."""
+    cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
+    name = current.name if current else None
+
+    def reference(text: str, a1: bool) -> str:
+        candidate = text if a1 else r1c1_to_a1(text, cell)
+        if candidate is not None and _plain_reference(candidate, workbook, current):
+            return candidate
+        if a1 and "[" in text and workbook is not None:
+            try:
+                expanded = expand_structured("=" + text, workbook, name, cell)[1:]
+            except GridSightError:
+                expanded = ""
+            if _plain_reference(expanded, workbook, current):
+                return expanded
+        if a1 and workbook is not None:
+            found = workbook.defined_name(text, name)
+            if found is not None and _plain_reference(found.text, workbook, current):
+                return found.text
+        raise OffsetError("#REF!", f"INDIRECT({text!r}) is not a reference in this workbook")
+
+    return reference
+
+
+#: INDIRECT's text -> range text, for callers that resolve references ahead of evaluation.
+indirect_resolver = _indirect_resolver
+
+
+def _plain_reference(text: str, workbook: Workbook | None, current: Sheet | None) -> bool:
+    """``text`` is one range, on a sheet that exists."""
+    try:
+        rng = Range.parse(text)
+    except GridSightError:
+        return False
+    if rng.sheet is None:
+        return True
+    if workbook is None:
+        return current is not None and rng.sheet.casefold() == current.name.casefold()
+    try:
+        workbook.sheet(rng.sheet)
+    except UnknownSheetError:
+        return False
+    return True
 
 
 def _spill_free(sheet: Sheet | None, at: str | tuple[int, int], h: int, w: int) -> bool:

@@ -5,21 +5,28 @@ the cells above (or to the left) repeat one relative formula -- the fill-down Ex
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gridsight.errors import RangeSyntaxError
 from gridsight.formula._evaluate import Evaluation, evaluate_formula
 from gridsight.grid import MAX_COLS, MAX_ROWS, Sheet, Workbook, col_to_letters, letters_to_col
 
-# A cell reference outside strings: optional $, letters, optional $, digits; not part of a name,
-# a function call (LOG10(...)) or a sheet name (Sheet1!).
-_REF = re.compile(r"(?<![A-Za-z0-9_.])(\$?)([A-Za-z]{1,3})(\$?)([0-9]{1,7})(?![A-Za-z0-9_(!])")
-_STRING = re.compile(r'"(?:[^"]|"")*"')
+# References outside strings, quoted sheet names and structured-reference brackets: a whole-column
+# range (B:B, $A:C), a whole-row range (2:2, $3:$5) or a cell (optional $, letters, optional $, digits),
+# each not part of a name, a function call (LOG10(...)) or a sheet name (Sheet1!).
+_REF = re.compile(
+    r"(?<![A-Za-z0-9_.$])(?P<c1abs>\$?)(?P<c1>[A-Za-z]{1,3}):(?P<c2abs>\$?)(?P<c2>[A-Za-z]{1,3})(?![A-Za-z0-9_(!.])"
+    r"|(?<![A-Za-z0-9_.$:])(?P<r1abs>\$?)(?P<r1>[0-9]{1,7}):(?P<r2abs>\$?)(?P<r2>[0-9]{1,7})(?![A-Za-z0-9_.(!:])"
+    r"|(?<![A-Za-z0-9_.])(?P<cabs>\$?)(?P<letters>[A-Za-z]{1,3})(?P<rabs>\$?)(?P<digits>[0-9]{1,7})(?![A-Za-z0-9_(!])"
+)
+# What no reference is found in: string literals, quoted sheet names, [structured] references.
+_OPAQUE = re.compile(r'"(?:[^"]|"")*"|\'(?:[^\']|\'\')*\'|\[(?:[^\[\]]|\[[^\[\]]*\])*\]')
 
 
-def _map_refs(formula: str, fn: callable) -> str:  # type: ignore[valid-type]
+def _map_refs(formula: str, fn: Callable[[re.Match[str]], str]) -> str:
     out, last = [], 0
-    for m in _STRING.finditer(formula):
+    for m in _OPAQUE.finditer(formula):
         out.append(_REF.sub(fn, formula[last : m.start()]))
         out.append(m.group(0))
         last = m.end()
@@ -27,43 +34,78 @@ def _map_refs(formula: str, fn: callable) -> str:  # type: ignore[valid-type]
     return "".join(out)
 
 
+def _column(letters: str) -> int | None:
+    try:
+        return letters_to_col(letters)
+    except RangeSyntaxError:
+        return None
+
+
 def translate(formula: str, src: tuple[int, int], dst: tuple[int, int]) -> str:
     """The formula as Excel would write it after copying from ``src`` to ``dst`` (0-based cells):
-    relative parts move, $-anchored parts stay. Raises RangeSyntaxError if a reference would
-    leave the grid (Excel shows #REF!)."""
+    relative parts move, $-anchored parts stay, for cells, ranges, whole columns (``B:B``) and whole
+    rows (``2:2``). Raises RangeSyntaxError if a reference would leave the grid (Excel shows #REF!)."""
     dr, dc = dst[0] - src[0], dst[1] - src[1]
 
+    def moved_col(absolute: str, letters: str, whole: str) -> str:
+        col = _column(letters)
+        if col is None:
+            raise _Unchanged
+        col += 0 if absolute else dc
+        if not 0 <= col < MAX_COLS:
+            raise RangeSyntaxError(f"copying {whole} by ({dr}, {dc}) leaves the sheet (#REF!)")
+        return absolute + col_to_letters(col)
+
+    def moved_row(absolute: str, digits: str, whole: str) -> str:
+        row = int(digits) - 1 + (0 if absolute else dr)
+        if not 0 <= row < MAX_ROWS:
+            raise RangeSyntaxError(f"copying {whole} by ({dr}, {dc}) leaves the sheet (#REF!)")
+        return f"{absolute}{row + 1}"
+
     def shift(m: re.Match[str]) -> str:
-        cabs, letters, rabs, digits = m.groups()
+        g, whole = m.groupdict(), m.group(0)
         try:
-            col = letters_to_col(letters)
-        except RangeSyntaxError:
-            return m.group(0)
-        row = int(digits) - 1
-        if not cabs:
-            col += dc
-        if not rabs:
-            row += dr
-        if not (0 <= col < MAX_COLS and 0 <= row < MAX_ROWS):
-            raise RangeSyntaxError(f"copying {m.group(0)} by ({dr}, {dc}) leaves the sheet (#REF!)")
-        return f"{cabs}{col_to_letters(col)}{rabs}{row + 1}"
+            if g["c1"] is not None:
+                return f"{moved_col(g['c1abs'], g['c1'], whole)}:{moved_col(g['c2abs'], g['c2'], whole)}"
+            if g["r1"] is not None:
+                if not (1 <= int(g["r1"]) <= MAX_ROWS and 1 <= int(g["r2"]) <= MAX_ROWS):
+                    return whole
+                return f"{moved_row(g['r1abs'], g['r1'], whole)}:{moved_row(g['r2abs'], g['r2'], whole)}"
+            if not 1 <= int(g["digits"]) <= MAX_ROWS:
+                return whole
+            return moved_col(g["cabs"], g["letters"], whole) + moved_row(g["rabs"], g["digits"], whole)
+        except _Unchanged:
+            return whole
 
     return _map_refs(formula, shift)
+
+
+class _Unchanged(Exception):
+    """Letters that are not a column (beyond XFD): the text is not a reference, left as it is."""
 
 
 def relative_form(formula: str, at: tuple[int, int]) -> str:
     """R1C1-style text of a formula at a cell: equal for formulas that are one fill-down apart."""
 
-    def rel(m: re.Match[str]) -> str:
-        cabs, letters, rabs, digits = m.groups()
-        try:
-            col = letters_to_col(letters)
-        except RangeSyntaxError:
-            return m.group(0)
+    def col_part(absolute: str, letters: str) -> str | None:
+        col = _column(letters)
+        if col is None:
+            return None
+        return f"C{col + 1}" if absolute else f"C[{col - at[1]}]"
+
+    def row_part(absolute: str, digits: str) -> str:
         row = int(digits) - 1
-        r = f"R{row + 1}" if rabs else f"R[{row - at[0]}]"
-        c = f"C{col + 1}" if cabs else f"C[{col - at[1]}]"
-        return r + c
+        return f"R{row + 1}" if absolute else f"R[{row - at[0]}]"
+
+    def rel(m: re.Match[str]) -> str:
+        g = m.groupdict()
+        if g["c1"] is not None:
+            a, b = col_part(g["c1abs"], g["c1"]), col_part(g["c2abs"], g["c2"])
+            return f"{a}:{b}" if a and b else m.group(0)
+        if g["r1"] is not None:
+            return f"{row_part(g['r1abs'], g['r1'])}:{row_part(g['r2abs'], g['r2'])}"
+        c = col_part(g["cabs"], g["letters"])
+        return row_part(g["rabs"], g["digits"]) + c if c else m.group(0)
 
     return _map_refs(formula.upper(), rel)
 

@@ -158,19 +158,76 @@ def to_text(node: Node, swap: Callable[[Node], str | None] = lambda n: None) -> 
     return node.text
 
 
-def resolve_offsets(tree: Node, number: Callable[[str], Any]) -> str | None:
-    """The formula with every OFFSET replaced by its static range, or None when it has none.
+def resolve_offsets(
+    tree: Node, number: Callable[[str], Any], reference: Callable[[str, bool], str] | None = None
+) -> str | None:
+    """The formula with every OFFSET (and, given ``reference``, INDIRECT) replaced by the static range
+    it points at, or None when it has neither.
 
-    ``number(text)`` evaluates an argument's formula text to a value (raising on errors)."""
-    if not any(isinstance(n, Call) and n.name.removeprefix("_XLFN.") == "OFFSET" for n in walk(tree)):
+    ``number(text)`` evaluates an argument's formula text to a value (raising on errors);
+    ``reference(text, a1)`` turns INDIRECT's text into range text (raising OffsetError for #REF!)."""
+    names = ("OFFSET", "INDIRECT") if reference is not None else ("OFFSET",)
+    if not any(isinstance(n, Call) and n.name.removeprefix("_XLFN.") in names for n in walk(tree)):
         return None
 
     def swap(node: Node) -> str | None:
         if isinstance(node, Call) and node.name.removeprefix("_XLFN.") == "OFFSET":
             return _offset_text(node, swap, number)
+        if (
+            reference is not None
+            and isinstance(node, Call)
+            and node.name.removeprefix("_XLFN.") == "INDIRECT"
+        ):
+            return _indirect_text(node, swap, number, reference)
         return None
 
     return "=" + to_text(tree, swap)
+
+
+def _indirect_text(
+    node: Call,
+    swap: Callable[[Node], str | None],
+    number: Callable[[str], Any],
+    reference: Callable[[str, bool], str],
+) -> str:
+    if not 1 <= len(node.args) <= 2:
+        raise OffsetError(
+            "#VALUE!", "INDIRECT takes the reference's text and optionally whether it is A1-style"
+        )
+    text = number("=" + to_text(node.args[0], swap))
+    a1 = True
+    if len(node.args) == 2 and not isinstance(node.args[1], Missing):
+        a1 = bool(number("=" + to_text(node.args[1], swap)))
+    if not isinstance(text, str) or not text.strip():
+        raise OffsetError("#REF!", "INDIRECT's text is not a reference")
+    return reference(text.strip(), a1)
+
+
+_R1C1 = re.compile(r"^R(\[-?\d+\]|\d+)?C(\[-?\d+\]|\d+)?$", re.IGNORECASE)
+
+
+def r1c1_to_a1(text: str, at: tuple[int, int] | None) -> str | None:
+    """``R2C3`` -> ``C2``; ``R[1]C[-1]`` relative to ``at``; a range ``R1C1:R2C2``; None if not R1C1."""
+    sheet, _, ref = text.rpartition("!")
+    corners = []
+    for part in ref.split(":"):
+        m = _R1C1.match(part.strip())
+        if m is None:
+            return None
+        pos = []
+        for got, own in ((m.group(1), at[0] if at else None), (m.group(2), at[1] if at else None)):
+            if got is None or got.startswith("["):
+                if own is None:
+                    return None
+                pos.append(own + (int(got[1:-1]) if got else 0))
+            else:
+                pos.append(int(got) - 1)
+        corners.append(pos)
+    try:
+        rng = Range.from_cells(corners[0][0], corners[0][1], corners[-1][0], corners[-1][1])
+    except Exception:
+        return None
+    return f"{sheet}!{rng.ref()}" if sheet else rng.ref()
 
 
 def _offset_text(node: Call, swap: Callable[[Node], str | None], number: Callable[[str], Any]) -> str:
@@ -215,6 +272,129 @@ def _sheet_of_text(text: str) -> str | None:
     if "!" not in text:
         return None
     return text.rsplit("!", 1)[0].strip("'").replace("''", "'")
+
+
+def own_cell(tree: Node, at: tuple[int, int] | None) -> str | None:
+    """``ROW``/``COLUMN`` made constants the engine can compute: ``ROW()`` (the formula's own cell) and
+    ``ROW(B7)`` give 7, ``ROW(B2:B4)`` gives ``{2;3;4}``, ``COLUMN(B1:D1)`` gives ``{2,3,4}`` (the engine
+    sees only a range's values, not where it lies). None when the formula has neither."""
+
+    def constant(node: Node) -> str | None:
+        if not isinstance(node, Call) or node.name.removeprefix("_XLFN.") not in ("ROW", "COLUMN"):
+            return None
+        if not node.args:
+            if at is None:
+                return None
+            rng = Range(at[0], at[1], at[0], at[1])
+        elif len(node.args) == 1 and isinstance(node.args[0], Ref) and node.args[0].rng is not None:
+            rng = node.args[0].rng
+        else:
+            return None
+        if node.name.endswith("ROW"):
+            if rng.is_whole_columns or rng.height > 100_000:
+                return None
+            items = [str(r + 1) for r in range(rng.top, rng.bottom + 1)]
+            return items[0] if len(items) == 1 else "{" + ";".join(items) + "}"
+        if rng.is_whole_rows or rng.width > 100_000:
+            return None
+        items = [str(c + 1) for c in range(rng.left, rng.right + 1)]
+        return items[0] if len(items) == 1 else "{" + ",".join(items) + "}"
+
+    if not any(constant(n) is not None for n in walk(tree)):
+        return None
+    return "=" + to_text(tree, constant)
+
+
+# --- 3D references ---------------------------------------------------------------------------------
+_3D = re.compile(
+    r"(?<![\w.!'])(?:'(?P<q1>(?:[^']|'')+)'|(?P<p1>[A-Za-z_][\w.]*)):(?:'(?P<q2>(?:[^']|'')+)'|(?P<p2>[A-Za-z_][\w.]*))"
+    r"!(?P<ref>\$?[A-Za-z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Za-z]{1,3}\$?[0-9]{1,7})?)"
+)
+_3D_QUOTED = re.compile(r"^'(?P<q1>(?:[^']|'')+):(?P<q2>(?:[^']|'')+)'!")
+
+
+def expand_3d(formula: str, sheet_names: list[str]) -> str:
+    """``SUM(Jan:Mar!B2)`` -> ``SUM(Jan!B2,Feb!B2,Mar!B2)``: a reference through a run of sheets, in
+    workbook order, as the list of the same reference on each (SUM, AVERAGE, COUNT, MAX... take it
+    so). Sheets that do not exist leave the text as it is (the parser then reports it)."""
+    if ":" not in formula or "!" not in formula:
+        return formula
+    folded = [n.casefold() for n in sheet_names]
+
+    def one(m: re.Match[str]) -> str:
+        first = (m.group("q1") or m.group("p1")).replace("''", "'")
+        last = (m.group("q2") or m.group("p2")).replace("''", "'")
+        if first.casefold() not in folded or last.casefold() not in folded:
+            return m.group(0)
+        i, j = sorted((folded.index(first.casefold()), folded.index(last.casefold())))
+        return ",".join(
+            f"'{n.replace(chr(39), chr(39) * 2)}'!{m.group('ref')}" for n in sheet_names[i : j + 1]
+        )
+
+    pieces = re.split(r'("(?:[^"]|"")*")', formula)
+    for k in range(0, len(pieces), 2):
+        pieces[k] = _3D.sub(one, re.sub(r"'((?:[^':]|'')+):((?:[^':]|'')+)'!", r"'\1':'\2'!", pieces[k]))
+    return "".join(pieces)
+
+
+# --- defined names --------------------------------------------------------------------------------
+#: Names that refer to names are followed this many times (Excel allows chains; cycles are #NAME?).
+MAX_NAME_DEPTH = 8
+
+
+def _is_reference(text: str) -> bool:
+    try:
+        Range.parse(text)
+    except Exception:
+        return False
+    return True
+
+
+def expand_names(
+    formula: str, workbook: Any, sheet: str | None, inner: Callable[[str], str] = lambda t: t
+) -> str:
+    """``=U*Area`` -> ``=NUMERIC1!$B$8*NUMERIC1!$B$7`` using the workbook's defined names (a name
+    local to ``sheet`` first, then the workbook's); a name that stands for a constant or a formula
+    is put in parentheses. ``inner`` rewrites a name's own text first (its structured references).
+    LET and LAMBDA variables are left alone. Text without names comes back unchanged."""
+    if not getattr(workbook, "names", ()):
+        return formula
+    from gridsight.formula._tree import parse_formula
+
+    for _ in range(MAX_NAME_DEPTH):
+        tree = parse_formula(formula)
+        bound = _bound_names(tree)
+
+        def lookup(node: Node, bound: set[str] = bound) -> Any:
+            if not isinstance(node, Ref) or node.rng is not None:
+                return None
+            name = node.name or node.text
+            if name.upper() in bound:
+                return None
+            return workbook.defined_name(name, node.sheet or sheet)
+
+        if not any(lookup(n) is not None for n in walk(tree)):
+            return formula
+
+        def swap(node: Node) -> str | None:
+            found = lookup(node)
+            if found is None:
+                return None
+            text = inner("=" + found.text)[1:]
+            return text if _is_reference(text) else f"({text})"
+
+        formula = "=" + to_text(tree, swap)
+    raise FormulaSyntaxError(f"defined names refer to each other more than {MAX_NAME_DEPTH} deep (#NAME?)")
+
+
+def _bound_names(tree: Node) -> set[str]:
+    """Names bound by LET and LAMBDA in a tree (upper-case)."""
+    out: set[str] = set()
+    for node in walk(tree):
+        if isinstance(node, Call) and node.name in ("LET", "LAMBDA", "_XLFN.LET", "_XLFN.LAMBDA"):
+            params = node.args[:-1] if node.name.endswith("LAMBDA") else node.args[0:-1:2]
+            out.update(p.text.upper() for p in params if isinstance(p, Ref))
+    return out
 
 
 # --- structured references ------------------------------------------------------------------------

@@ -17,7 +17,11 @@ from gridsight.grid import Range
 
 # Excel precedence, tightest last: comparisons < & < + - < * / < ^ < % < unary -
 _BINARY = {"=": 1, "<>": 1, "<": 1, ">": 1, "<=": 1, ">=": 1, "&": 2, "+": 3, "-": 3, "*": 4, "/": 4, "^": 5}
-_EXTERNAL = re.compile(r"\[[^\]]*\.(xl[a-z]*|csv|ods)\]|'?[a-z]:\\|https?://[^\"]*!", re.IGNORECASE)
+# an external workbook: by file name, drive or URL as typed, or by index (``[1]Sheet1!A1``) as saved
+_EXTERNAL = re.compile(
+    r"\[[^\]]*\.(xl[a-z]*|csv|ods)\]|'?[a-z]:\\|https?://[^\"]*!|(?<![\w\]])'?\[\d+\][^!\"(),]*!",
+    re.IGNORECASE,
+)
 _DDE = re.compile(r"(?:^|[=+\-*/&,(])\s*'?[A-Za-z0-9_.]+\|'?[^|]*'?!", re.IGNORECASE)
 
 
@@ -84,6 +88,9 @@ def walk(node: Node) -> list[Node]:
 def _tokens(formula: str) -> list[Any]:
     import formulas
 
+    from gridsight.formula._engine import patch_engine
+
+    patch_engine()  # the tokenizer's own patches (``--``) apply to what we walk too
     try:
         tokens, _builder = formulas.Parser().ast(formula)
     except Exception as exc:  # the tokenizer raises FormulaError, ParenthesesError, TokenError...
@@ -138,10 +145,10 @@ class _Parser:
 
     def unary(self) -> Node:
         tok = self.peek()
-        if tok is not None and type(tok).__name__ == "OperatorToken" and tok.name in ("u-", "u+"):
+        if tok is not None and type(tok).__name__ == "OperatorToken" and tok.name in ("u-", "u+", "u--"):
             self.take()
             operand = self.unary()
-            return UnaryOp(tok.attr.get("expr", f"-{operand.text}"), tok.name[1], operand)
+            return UnaryOp(tok.attr.get("expr", f"-{operand.text}"), tok.name[1:], operand)
         return self.primary()
 
     def primary(self) -> Node:

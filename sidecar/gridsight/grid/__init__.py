@@ -13,7 +13,7 @@ from gridsight.grid._address import (
 from gridsight.grid._display import format_number, format_value
 from gridsight.grid._range import Range, quote_sheet
 from gridsight.grid._sheet import MAX_SHEET_CELLS, Cell, CellError, CellValue, Sheet, SheetBuilder, classify
-from gridsight.grid._tables import ExcelTable
+from gridsight.grid._tables import DefinedName, ExcelTable
 from gridsight.grid._values import (
     ERROR_VALUES,
     Kind,
@@ -32,6 +32,7 @@ __all__ = [
     "Cell",
     "CellError",
     "CellValue",
+    "DefinedName",
     "ExcelTable",
     "Kind",
     "Range",

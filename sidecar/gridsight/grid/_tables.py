@@ -64,3 +64,14 @@ class ExcelTable:
             int(doc.get("header_rows", 1)),
             int(doc.get("totals_rows", 0)),
         )
+
+
+@dataclass(frozen=True)
+class DefinedName:
+    """A workbook's defined name (``TaxRate`` -> ``Inputs!$B$2``, or a constant or formula), as the
+    file holds it: ``text`` without the leading '='; ``sheet`` is the sheet it is local to, or None
+    for a name the whole workbook sees."""
+
+    name: str
+    text: str
+    sheet: str | None = None

@@ -7,17 +7,18 @@ from typing import Any
 
 from gridsight.errors import UnknownSheetError
 from gridsight.grid._sheet import Sheet
-from gridsight.grid._tables import ExcelTable
+from gridsight.grid._tables import DefinedName, ExcelTable
 
 
 class Workbook:
     """Sheets in workbook order. Sheet lookup is case-insensitive, as in Excel."""
 
-    __slots__ = ("date1904", "name", "sheets", "tables")
+    __slots__ = ("date1904", "name", "names", "sheets", "tables")
     sheets: tuple[Sheet, ...]
     name: str | None
     date1904: bool
     tables: tuple[ExcelTable, ...]  # Excel tables (ListObjects), for structured references
+    names: tuple[DefinedName, ...]  # defined names, for formulas that use them
 
     def __init__(
         self,
@@ -26,17 +27,33 @@ class Workbook:
         name: str | None = None,
         date1904: bool = False,
         tables: tuple[ExcelTable, ...] | list[ExcelTable] = (),
+        names: tuple[DefinedName, ...] | list[DefinedName] = (),
     ) -> None:
         object.__setattr__(self, "sheets", tuple(sheets))
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "date1904", date1904)
-        names = {s.name.casefold() for s in self.sheets}
-        object.__setattr__(self, "tables", tuple(t for t in tables if t.sheet.casefold() in names))
+        folded = {s.name.casefold() for s in self.sheets}
+        object.__setattr__(self, "tables", tuple(t for t in tables if t.sheet.casefold() in folded))
+        object.__setattr__(
+            self, "names", tuple(n for n in names if n.sheet is None or n.sheet.casefold() in folded)
+        )
 
     def table(self, name: str) -> ExcelTable | None:
         """An Excel table by name (case-insensitive, as in formulas), or None."""
         folded = name.casefold()
         return next((t for t in self.tables if t.name.casefold() == folded), None)
+
+    def defined_name(self, name: str, sheet: str | None = None) -> DefinedName | None:
+        """A defined name as a formula on ``sheet`` sees it: the sheet's own first, then the
+        workbook's (case-insensitive, as in Excel); None when there is none."""
+        folded = name.casefold()
+        found = [n for n in self.names if n.name.casefold() == folded]
+        local = [
+            n
+            for n in found
+            if sheet is not None and n.sheet is not None and n.sheet.casefold() == sheet.casefold()
+        ]
+        return (local or [n for n in found if n.sheet is None] or [None])[0]
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError(f"Workbook is immutable; cannot set {key!r}")

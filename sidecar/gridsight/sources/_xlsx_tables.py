@@ -14,7 +14,7 @@ from pathlib import Path
 
 from defusedxml import ElementTree
 
-from gridsight.grid import ExcelTable, Range
+from gridsight.grid import DefinedName, ExcelTable, Range
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
@@ -93,3 +93,35 @@ def _table(zf: zipfile.ZipFile, part: str, sheet: str) -> ExcelTable | None:
     return ExcelTable(
         name, sheet, rng, columns, int(root.get("headerRowCount", "1")), int(root.get("totalsRowCount", "0"))
     )
+
+
+def read_defined_names(path: str | Path) -> tuple[DefinedName, ...]:
+    """The workbook's defined names (``<definedNames>`` in workbook.xml), each with the sheet it is
+    local to; empty when there are none or the part cannot be read."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            raw = _part(zf, "xl/workbook.xml")
+            if raw is None:
+                return ()
+            root = ElementTree.fromstring(raw)
+            sheets = [s.get("name", "") for s in root.iter(f"{_MAIN}sheet")]
+            out: list[DefinedName] = []
+            for el in root.iter(f"{_MAIN}definedName"):
+                name, text = el.get("name", ""), (el.text or "").strip()
+                if not name or not text:
+                    continue
+                local = el.get("localSheetId")
+                sheet = None
+                if local is not None:
+                    try:
+                        sheet = sheets[int(local)]
+                    except (ValueError, IndexError):
+                        continue
+                out.append(DefinedName(name, text.removeprefix("="), sheet))
+            return tuple(out)
+    except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
+        return ()
+    except Exception as exc:  # defusedxml refusals: no names rather than no workbook
+        if type(exc).__module__.startswith("defusedxml"):
+            return ()
+        raise

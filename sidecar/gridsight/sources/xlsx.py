@@ -31,7 +31,7 @@ from gridsight.grid import (
 )
 from gridsight.sources._base import choose_sheets
 from gridsight.sources._safety import check_zip
-from gridsight.sources._xlsx_tables import read_tables
+from gridsight.sources._xlsx_tables import read_defined_names, read_tables
 
 ProgressFn = Callable[[str, int], None]
 
@@ -187,7 +187,9 @@ class XlsxSource:
             wb.close()
         names = {s.name for s in out}
         tables = tuple(t for t in read_tables(self.path) if t.sheet in names)
-        return Workbook(out, name=self.path.name, date1904=date1904, tables=tables)
+        return Workbook(
+            out, name=self.path.name, date1904=date1904, tables=tables, names=read_defined_names(self.path)
+        )
 
     def _read_sheet(self, wb: Any, ws: Any, styles: _StyleTable, date1904: bool) -> Sheet:
         parser_cls = _make_parser_class()

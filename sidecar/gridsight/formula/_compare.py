@@ -1,0 +1,108 @@
+"""Compare a value GridSight computed with the one Excel saved, and name the kind of difference."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from typing import Any
+
+from gridsight.grid import ERROR_VALUES, CellError, datetime_to_serial
+
+#: Relative and absolute tolerance for numbers (Excel keeps 15 significant digits).
+REL_TOL = 1e-9
+ABS_TOL = 1e-9
+
+
+def cell_value(value: Any) -> Any:
+    """What a cell shows for a formula result: an array shows its top-left item, an empty result
+    shows 0 (``=A1`` over a blank cell), dates are serial numbers."""
+    while isinstance(value, list):
+        value = value[0] if value else None
+        if isinstance(value, list) and not value:
+            value = None
+    if value is None:
+        return 0
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return datetime_to_serial(value)
+    return value
+
+
+def _is_error(v: Any) -> bool:
+    return isinstance(v, CellError) or (isinstance(v, str) and v in ERROR_VALUES)
+
+
+def same(excel: Any, ours: Any) -> bool:
+    """Excel's saved value and ours agree (numbers within tolerance, text exactly, errors by code)."""
+    if isinstance(excel, dt.datetime | dt.date | dt.time):
+        excel = datetime_to_serial(excel)
+    if isinstance(excel, bool) or isinstance(ours, bool):
+        return isinstance(excel, bool) and isinstance(ours, bool) and excel == ours
+    if isinstance(excel, int | float) and isinstance(ours, int | float):
+        if math.isnan(float(ours)) or math.isinf(float(ours)):
+            return False
+        return math.isclose(float(excel), float(ours), rel_tol=REL_TOL, abs_tol=ABS_TOL)
+    if excel is None:
+        return ours in (None, "")
+    return _is_error(excel) == _is_error(ours) and str(excel) == str(ours)
+
+
+def _type(v: Any) -> str:
+    if isinstance(v, bool):
+        return "logical"
+    if _is_error(v):
+        return "error"
+    if isinstance(v, int | float):
+        return "number"
+    if v is None or v == "":
+        return "blank"
+    return "text"
+
+
+def difference_kind(excel: Any, ours: Any) -> str:
+    """A short name for how two values differ: ``error lost``, ``error added``, ``other error``,
+    ``number``, ``text``, ``blank vs value`` or ``type`` (``number vs text`` and the like)."""
+    if isinstance(excel, dt.datetime | dt.date | dt.time):
+        excel = datetime_to_serial(excel)
+    a, b = _type(excel), _type(ours)
+    if a == "error" and b != "error":
+        return "error lost"
+    if b == "error" and a != "error":
+        return "error added"
+    if a == b == "error":
+        return "other error"
+    if a == b:
+        return a
+    if "blank" in (a, b):
+        return "blank vs value"
+    return f"{a} vs {b}"
+
+
+def unsupported_kind(problem: str) -> str:
+    """A short, countable name for why a formula cannot be run."""
+    m = re.match(r"(\S+) is not a function GridSight can check", problem)
+    if m and m.group(1) == "TABLE":
+        return "what-if data table (TABLE)"
+    if m:
+        return f"unknown function {m.group(1)}"
+    if "is not a cell reference or known name" in problem:
+        return "defined name"
+    if problem.startswith("it links outside"):
+        return "external link"
+    if " is not allowed" in problem:
+        return "refused by policy"
+    if problem.startswith("the engine took more than"):
+        return "took longer than the per-cell limit"
+    if problem.startswith("the engine cannot compile"):
+        return "engine cannot compile"
+    if problem.startswith("the engine failed"):
+        return problem.removeprefix("the engine ").split(" on it ")[0] + " " + problem.rsplit(" ", 1)[-1]
+    if problem.startswith("cannot parse"):
+        return "formula text the parser rejects"
+    if "formulas here may read at most" in problem:
+        return "reads too many cells"
+    if "does not exist (#REF!)" in problem:
+        return "missing sheet"
+    if "circular reference" in problem:
+        return "circular reference"
+    return re.sub(r"'[^']*'|\"[^\"]*\"|[A-Z]+[0-9]+", "…", problem)[:60]

@@ -1,0 +1,515 @@
+"""Patches that make the `formulas` engine (pinned ``>=1.3,<1.4``) follow Excel where it does not.
+
+Each function below patches one behaviour, names the Excel rule in its docstring and is called once
+from :func:`gridsight.formula._engine.patch_engine`. Each is tested in ``tests/formula/test_engine_excel.py``
+against values from Excel's documentation, and each is a candidate for an upstream fix:
+
+* ``patch_double_minus``: ``--x`` coerces to a number (the tokenizer folded it into a unary ``+``);
+* ``patch_number_text``: numbers become text with 15 significant digits;
+* ``patch_text_numbers``: ``"1,234"``, ``"12%"``, ``"$5"``, ``"(7)"`` and date text are numbers in
+  arithmetic and VALUE;
+* ``patch_rounding``: ROUND/ROUNDUP/ROUNDDOWN on the shown decimal value, TEXT rounds halves away
+  from zero;
+* ``patch_trim``: TRIM collapses inner runs of spaces;
+* ``patch_date_parts``: TEXT's ``d``/``m``/``h`` codes keep the zero of 10, 20, 30 and midnight;
+* ``patch_comparisons``: numbers compare on 15 significant digits;
+* ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, and
+  QUOTIENT, COMBIN, DOLLAR;
+* ``patch_range_text``: SUM, AVERAGE, MIN, MAX, COUNT... skip text in ranges, numeric text included;
+* ``patch_criteria``: ``"<>x"`` matches every cell that is not ``x``; wildcards match whole text,
+  ignoring case.
+
+They replace entries of the engine's own tables (``OPERATORS``, ``get_functions()``) or module-level
+helpers the engine looks up at call time; nothing in the installed package is edited.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from gridsight.formula._excel_values import excel_round, excel_trim, number_text, significant, text_number
+
+
+def patch_double_minus() -> None:
+    """``--x`` coerces to a number (``--"09"`` is 9, ``--(A1>0)`` is 1 or 0), but the engine's tokenizer
+    folds a run of signs by parity into one ``+``, and a unary ``+`` leaves text as text. The run is
+    kept apart instead: a unary run with an even, non-zero count of minus signs becomes the operator
+    ``u--`` (registered as a numeric identity, the way ``U-`` is a numeric negation). A binary run
+    (``A1--B1``) is still ``+``, which is right for numbers."""
+    from formulas.functions.operators import OPERATORS
+    from formulas.tokens.operator import Operator, OperatorToken
+
+    Operator._precedences.setdefault("u--", Operator._precedences["u-"])
+    Operator._n_args["u--"] = 1
+    OPERATORS["U--"] = _numeric(lambda x: +x)
+    process, update_name, set_expr = OperatorToken.process, Operator.update_name, Operator.set_expr
+
+    def process_run(self: Any, match: Any, context: Any = None, parser: Any = None) -> Any:
+        attr = process(self, match, context=context, parser=parser)
+        run = attr.get("sum_minus") if isinstance(attr, dict) else None
+        if run and run.count("-") >= 2 and run.count("-") % 2 == 0:
+            attr["double_minus"] = True
+        return attr
+
+    def update_run(self: Any, tokens: Any, stack: Any) -> None:
+        update_name(self, tokens, stack)
+        if self.name == "u+" and self.attr.get("double_minus"):
+            self.attr["name"] = "u--"
+
+    def expr_run(self: Any, *tokens: Any) -> None:
+        if self.name == "u--":
+            self.attr["expr"] = "--{}".format(*[t.get_expr for t in tokens])
+            return
+        set_expr(self, *tokens)
+
+    OperatorToken.process = process_run
+    Operator.update_name = update_run
+    Operator.set_expr = expr_run
+
+
+def _as_text(v: Any) -> str:
+    import numpy as np
+
+    if isinstance(v, bool | np.bool_):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, int | float | np.integer | np.floating):
+        return number_text(float(v))
+    return str(v)
+
+
+def patch_number_text() -> None:
+    """A number turned into text (``&``, CONCATENATE, LEFT, LEN...) has at most 15 significant digits
+    in Excel: ``=1/3&""`` is ``0.333333333333333``, ``=0.1+0.2&""`` is ``0.3``. The engine used Python's
+    17-digit repr. Its helper ``_str`` is looked up at call time by the text functions and ``&``."""
+    import formulas.functions.operators as operators
+    import formulas.functions.text as text
+
+    text._str = _as_text
+    operators._str = _as_text
+
+
+def to_number(v: Any) -> float:
+    """Excel's arithmetic view of a value: text that reads as a number or a date is one; other text
+    raises ValueError (``#VALUE!``)."""
+    if isinstance(v, str):
+        n = text_number(v)
+        if n is not None:
+            return n
+        from formulas.functions import _text2num
+
+        converted = _text2num(v)
+        if isinstance(converted, str):
+            raise ValueError(v)
+        return float(converted)
+    return float(v)
+
+
+def _numeric(fn: Any) -> Any:
+    from formulas.functions import wrap_ufunc
+
+    return wrap_ufunc(fn, input_parser=lambda *a: map(to_number, a))
+
+
+def patch_text_numbers() -> None:
+    """Text in arithmetic and VALUE reads as Excel reads it: ``"1,234"+1`` is 1235, ``"12%"*1`` is 0.12,
+    ``"$5"+0`` is 5, ``"(7)"+0`` is -7, ``"1/15/2024"+0`` is 45306. The engine used ``float()``
+    (``#VALUE!``), and its VALUE took ``"1,234"`` for a date."""
+    import formulas
+    import formulas.functions.text as text
+    from formulas.functions import Error, wrap_ufunc
+    from formulas.functions.operators import OPERATORS
+
+    for name, fn in {
+        "+": lambda x, y: x + y,
+        "-": lambda x, y: x - y,
+        "U-": lambda x: -x,
+        "*": lambda x, y: x * y,
+        "/": lambda x, y: (x / y) if y else Error.errors["#DIV/0!"],
+        "^": lambda x, y: x**y,
+        "%": lambda x: x / 100.0,
+    }.items():
+        OPERATORS[name] = _numeric(fn)
+    original = text.xvalue
+
+    def xvalue(value: Any) -> Any:
+        if isinstance(value, str) and not isinstance(value, Error):
+            n = text_number(value)
+            if n is not None:
+                return n
+        return original(value)
+
+    text.xvalue = xvalue  # TEXT converts its value through this name too
+    formulas.get_functions()["VALUE"] = wrap_ufunc(xvalue, input_parser=lambda *a: a)
+
+
+#: Colours (``[Red]``, ``[Color10]``) and locale tags (``[$-409]``, ``[$€-407]`` keeps ``€``) in number
+#: formats: TEXT ignores colours and locales; the engine rejected the format.
+_COLOURS = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color\s*\d+)\]", re.IGNORECASE)
+_LOCALE = re.compile(r"\[\$([^\]-]*)-[0-9A-Fa-f]+\]")
+_QUOTED = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.')
+_DATE_CODES = re.compile(r"[dmyhs]|AM/PM|A/P", re.IGNORECASE)
+
+
+#: Excel's first 60 serials follow a calendar where 1900 is a leap year starting on a Sunday (serial 60
+#: is the fictitious 29 February 1900). 1928 is such a year: serial s < 61 is shown as serial
+#: s + 10227 (1928-01-01 is serial 10228), with the year written as 1900.
+_LEAP_PROXY = 10227
+_YEAR_CODE = re.compile(r'("[^"]*"|\\.|\[[^\]]*\])|(y+)', re.IGNORECASE)
+
+
+def _fixed_year(code: str) -> str:
+    """The format with its year codes replaced by 1900 (``yyyy``) or 00 (``yy``) as literal text."""
+    return _YEAR_CODE.sub(lambda m: m.group(1) or ('"1900"' if len(m.group(2)) > 2 else '"00"'), code)
+
+
+def format_sections(code: str) -> list[str]:
+    """A number format's ``;``-separated sections (a ``;`` inside quotes or after ``\\`` is text)."""
+    out, start, i, quoted = [], 0, 0, False
+    while i < len(code):
+        ch = code[i]
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "\\" and not quoted:
+            i += 1
+        elif ch == ";" and not quoted:
+            out.append(code[start:i])
+            start = i + 1
+        i += 1
+    out.append(code[start:])
+    return out
+
+
+def format_decimals(code: str) -> tuple[int, int] | None:
+    """(decimal places, number of %) of a number format's first section; None for dates, times,
+    scientific or General formats (whose rounding the engine already does like Excel)."""
+    section = _QUOTED.sub("", code).split(";")[0]
+    if not section or _DATE_CODES.search(section) or "E" in section.upper() or "GENERAL" in section.upper():
+        return None
+    if not re.search(r"[0#?]", section):
+        return None
+    decimals = 0
+    if "." in section:
+        decimals = len(re.findall(r"[0#?]", section.split(".", 1)[1]))
+    return decimals, section.count("%")
+
+
+def patch_rounding() -> None:
+    """ROUND, ROUNDUP and ROUNDDOWN round the decimal value Excel shows, halves away from zero:
+    ``ROUND(1.005,2)`` is 1.01 (the engine: 1.0), ``ROUNDUP(0.1+0.2,1)`` is 0.3 (the engine: 0.4).
+    TEXT rounds halves away from zero too: ``TEXT(1234.5,"#,##0")`` is ``1,235`` (the engine: 1,234);
+    it shows a negative number in the format's second section without a minus (``TEXT(-5,"0;(0)")`` is
+    ``(5)``; the engine: ``-(5)``), ``"General"`` as a number's own text (the engine: #VALUE!), and
+    ignores colours and locale tags (``[Red]``, ``[$-409]``; the engine: #VALUE!). Dates before
+    1 March 1900 follow Excel's calendar, which has a 29 February 1900: ``TEXT(60,"yyyy-mm-dd")`` is
+    ``1900-02-29`` and serial 1 is a Sunday (the engine: #VALUE! and Monday)."""
+    import formulas
+    import formulas.functions.text as text
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    fns["ROUND"] = wrap_ufunc(lambda x, d: excel_round(x, d, "round"))
+    fns["ROUNDUP"] = wrap_ufunc(lambda x, d: excel_round(x, d, "up"))
+    fns["ROUNDDOWN"] = wrap_ufunc(lambda x, d: excel_round(x, d, "down"))
+    original = text.xtext
+
+    def xtext(value: Any, format_code: Any) -> Any:
+        code = _COLOURS.sub("", str(format_code))
+        code = _LOCALE.sub(lambda m: m.group(1) or "", code)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            sections = format_sections(code)
+            if len(sections) >= 2 and value < 0:  # the negative section shows the size: "0;(0)"
+                code, value = sections[1], -value
+            elif len(sections) >= 3 and value == 0:
+                code = sections[2]
+            elif len(sections) >= 2:
+                code = sections[0]
+            if code.strip().casefold() == "general":
+                return number_text(float(value))
+            if 1 <= value < 61 and format_decimals(code) is None and _DATE_CODES.search(code):
+                return original(value + _LEAP_PROXY, _fixed_year(code))
+            spec = format_decimals(code)
+            if spec is not None:
+                decimals, percents = spec
+                scale = 100.0**percents
+                value = excel_round(float(value) * scale, decimals) / scale
+        return original(value, code)
+
+    text.xtext = xtext
+    fns["TEXT"] = wrap_ufunc(xtext, input_parser=lambda *a: a)
+
+
+def patch_date_parts() -> None:
+    """TEXT's one-letter date and time codes (``d``, ``m``, ``h``, ``s``) drop a leading zero only:
+    day 30 is ``30`` and midnight's hour is ``0``. The engine stripped zeros on both sides (``"30"`` ->
+    ``"3"``, October's ``m`` -> ``"1"``, hour 0 -> ``""``). Its ``_format_datetime``, which TEXT looks up
+    at call time, is replaced by the same code with that one line corrected."""
+    import datetime as dt
+    import json
+
+    import formulas.functions.text as text
+    from formulas.functions.date import _int2date, _n2time
+
+    def format_datetime(value: Any, codes: Any, types: Any) -> Any:
+        codes = codes.copy()
+        moment = dt.datetime(*(_int2date(value) + _n2time(value)))
+        parts = json.loads(
+            format(
+                moment,
+                '{"yyy":"%Y","yy":"%y","mm":"%m","mmm":"%b","mmmm":"%B",'
+                '"dd":"%d","ddd":"%a","dddd":"%A","HH":"%H","MM":"%M",'
+                '"SS":"%S","AM/PM":"%p"}',
+            )
+        )
+        for k in "mdHSM":
+            parts[k] = parts[f"{k}{k}"].lstrip("0") or "0"
+        parts["mmmmm"] = parts["mmm"][0]
+        parts["m+"] = parts["mmmm"]
+        parts["d+"] = parts["dddd"]
+        parts["y"] = parts["yy"]
+        parts["y+"] = parts["yyy"]
+        parts["H+"] = parts["HH"]
+        parts["S+"] = parts["SS"]
+        parts["A/P"] = parts["AM/PM"].replace("M", "")
+        parts["a/P"] = parts["A/P"].replace("A", "a")
+        parts["A/p"] = parts["A/P"].replace("P", "p")
+        parts["a/p"] = parts["A/P"].lower()
+        for k in ("date", "time"):
+            for i in types.get(k, ()):
+                v = codes[i]
+                try:
+                    v = parts[v]
+                except KeyError:
+                    v = parts[f"{v[0]}+"]
+                codes[i] = v
+        return codes
+
+    text._format_datetime = format_datetime
+
+
+def patch_trim() -> None:
+    """TRIM removes leading and trailing spaces and leaves single spaces between words:
+    ``TRIM("  a  b ")`` is ``"a b"`` (the engine kept ``"a  b"``)."""
+    import formulas
+    import formulas.functions.text as text
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    fns["TRIM"] = wrap_ufunc(excel_trim, **text._kw1)
+
+
+def _snapped(side: Any) -> Any:
+    type_id, v = side
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        return type_id, significant(float(v))
+    return side
+
+
+def patch_comparisons() -> None:
+    """Excel compares numbers on 15 significant digits: ``=0.1+0.2=0.3`` is TRUE (the engine: FALSE)."""
+    from formulas.functions.operators import LOGIC_OPERATORS, OPERATORS, logic_wrap
+
+    for name, fn in LOGIC_OPERATORS.items():
+        OPERATORS[name] = logic_wrap(lambda x, y, fn=fn: fn(_snapped(x), _snapped(y)))
+
+
+def wildcard_pattern(text: str) -> re.Pattern[str] | None:
+    """Excel's criteria wildcards as a case-insensitive whole-text regex: ``*`` any run, ``?`` one
+    character, ``~*``/``~?``/``~~`` the character itself; None when ``text`` has no wildcard."""
+    out, i, wild = [], 0, False
+    while i < len(text):
+        ch = text[i]
+        if ch == "~" and i + 1 < len(text) and text[i + 1] in "*?~":
+            out.append(re.escape(text[i + 1]))
+            i += 2
+            continue
+        if ch in "*?":
+            wild = True
+            out.append(".*" if ch == "*" else ".")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    return re.compile("".join(out), re.IGNORECASE | re.DOTALL) if wild else None
+
+
+def patch_criteria() -> None:
+    """Criteria (COUNTIF, SUMIF, ...IFS) as Excel matches them:
+
+    * ``"<>x"`` matches every cell that is not ``x``: cells of another type, blanks and errors included
+      (``SUMIF(D2:D9,"<>#N/A")`` totals a column with #N/A in it); ``"<>"`` alone matches non-blank
+      cells. The engine matched only cells of ``x``'s type, so numbers never matched ``"<>x"``.
+    * wildcards match the whole text, ignoring case: ``"t*"`` counts ``Tea``; ``"a?c"`` does not count
+      ``abcd``. The engine matched case-sensitively and only a prefix.
+
+    Installed before the grouped COUNTIF path takes the engine's criterion test, so both use this one."""
+    import formulas.functions as engine_functions
+    import numpy as np
+
+    original = getattr(engine_functions, "__xfilter")
+
+    def text_mask(test_range: Any, pattern: re.Pattern[str]) -> Any:
+        raw = np.asarray(test_range["raw"], dtype=object)
+        return np.vectorize(lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None, otypes=[bool])(
+            raw
+        )
+
+    def equal(test_range: Any, value: str) -> Any:
+        pattern = wildcard_pattern(value)
+        if pattern is not None:
+            return text_mask(test_range, pattern)
+        return original(test_range, "=" + value)
+
+    def mask(test_range: Any, condition: Any) -> Any:
+        if isinstance(condition, str):
+            if condition.startswith("<>"):
+                rest = condition[2:]
+                if not rest:
+                    raw = np.asarray(test_range["raw"], dtype=object)
+                    return np.vectorize(lambda v: not (isinstance(v, str) and v == ""), otypes=[bool])(raw)
+                return ~np.asarray(equal(test_range, rest), dtype=bool)
+            rest = condition[1:] if condition.startswith("=") else condition
+            if not condition.startswith(("<", ">")) and rest and wildcard_pattern(rest) is not None:
+                return equal(test_range, rest)
+        return original(test_range, condition)
+
+    setattr(engine_functions, "__xfilter", mask)
+
+
+def _to_step(number: float, significance: float, mode: float, up: bool) -> float:
+    """CEILING.MATH (``up``) / FLOOR.MATH: to a multiple of |significance|; a negative number with a
+    non-zero mode goes the other way (away from zero for CEILING, toward zero for FLOOR)."""
+    step = abs(significance)
+    if step == 0:
+        return 0.0
+    q = number / step
+    towards_plus = up != bool(number < 0 and mode)
+    return (math.ceil(q) if towards_plus else math.floor(q)) * step
+
+
+def _ceiling_math(number: float, significance: float = 1, mode: float = 0) -> float:
+    return _to_step(number, significance, mode, up=True)
+
+
+def _floor_math(number: float, significance: float = 1, mode: float = 0) -> float:
+    return _to_step(number, significance, mode, up=False)
+
+
+def _quotient(numerator: float, denominator: float) -> Any:
+    from formulas.functions import Error
+
+    if denominator == 0:
+        return Error.errors["#DIV/0!"]
+    return float(math.trunc(numerator / denominator))
+
+
+def _combin(n: float, k: float) -> Any:
+    from formulas.functions import Error
+
+    n, k = math.trunc(n), math.trunc(k)
+    if n < 0 or k < 0 or k > n:
+        return Error.errors["#NUM!"]
+    return float(math.comb(n, k))
+
+
+def _dollar(number: float, decimals: float = 2) -> str:
+    d = int(decimals)
+    value = excel_round(number, d)
+    body = f"{abs(value):,.{max(d, 0)}f}"
+    return f"(${body})" if value < 0 else f"${body}"
+
+
+def patch_functions() -> None:
+    """Functions the engine gets wrong or lacks:
+
+    * CEILING.MATH and FLOOR.MATH of negative numbers (``CEILING.MATH(-1.5)`` is -1, ``FLOOR.MATH(-1.5)``
+      is -2, the engine: 2 and 1); with a non-zero mode, away from / toward zero;
+    * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!);
+    * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``)."""
+    import formulas
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    for name, fn in (
+        ("CEILING.MATH", _ceiling_math),
+        ("FLOOR.MATH", _floor_math),
+        ("QUOTIENT", _quotient),
+        ("COMBIN", _combin),
+        ("DOLLAR", _dollar),
+    ):
+        fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(fn)
+    datedif = fns["DATEDIF"]
+
+    def datedif_any_case(start: Any, end: Any, unit: Any) -> Any:
+        import numpy as np
+
+        if isinstance(unit, str):
+            unit = unit.upper()
+        elif isinstance(unit, np.ndarray):
+            unit = np.vectorize(lambda u: u.upper() if isinstance(u, str) else u, otypes=[object])(unit)
+        return datedif(start, end, unit)
+
+    fns["DATEDIF"] = datedif_any_case
+
+
+#: Aggregates that ignore text in ranges and arrays, numeric text included (Excel's SUM(A1:A3) over
+#: 3, "5", 2 is 5; the engine made it 10, and AVERAGE, MIN, MAX, MEDIAN... #VALUE!).
+TEXT_BLIND = (
+    "SUM PRODUCT AVERAGE MIN MAX MEDIAN COUNT STDEV STDEV.S STDEV.P STDEVP VAR VAR.S VAR.P VARP "
+    "SUMPRODUCT GEOMEAN HARMEAN AVEDEV DEVSQ"
+).split()
+
+
+def drop_text(values: Any) -> Any:
+    """An array with its text items (not error values) replaced by the engine's blank; the array
+    itself when it holds no text."""
+    import numpy as np
+    import schedula as sh
+    from formulas.functions import XlError
+
+    if values.dtype != object:
+        return values
+    blank_type = type(sh.EMPTY)
+    is_text = np.frompyfunc(
+        lambda v: isinstance(v, str | np.str_) and not isinstance(v, XlError | blank_type), 1, 1
+    )(values).astype(bool)
+    if not is_text.any():
+        return values
+    out = np.array(values, dtype=object, copy=True)
+    out[is_text] = sh.EMPTY
+    return out.view(type(values))
+
+
+def patch_range_text() -> None:
+    """SUM, AVERAGE, MIN, MAX, COUNT, MEDIAN, STDEV, VAR, SUMPRODUCT... skip text in ranges and arrays,
+    numeric text such as ``"5"`` included, as Excel does (a number stored as text is not counted). The
+    engine counted numeric text in SUM and COUNT and gave #VALUE! in AVERAGE, MIN, MAX and the rest.
+    Values given directly (``SUM("5")``) are still converted."""
+    import formulas
+    import numpy as np
+
+    fns = formulas.get_functions()
+    for name in TEXT_BLIND:
+        for key in (name, f"_XLFN.{name}"):
+            original = fns.get(key)
+            if not callable(original) or getattr(original, "__name__", "") == "not_implemented":
+                continue
+
+            def blind(*args: Any, _original: Any = original) -> Any:
+                return _original(*(drop_text(a) if isinstance(a, np.ndarray) and a.ndim else a for a in args))
+
+            fns[key] = blind
+
+
+def patch_all() -> None:
+    """Every patch of this module, in order."""
+    patch_criteria()
+    patch_double_minus()
+    patch_number_text()
+    patch_text_numbers()
+    patch_rounding()
+    patch_trim()
+    patch_date_parts()
+    patch_comparisons()
+    patch_functions()
+    patch_range_text()

@@ -1,0 +1,555 @@
+"""Recalculate a workbook's formulas and compare each with the result Excel saved in the file.
+
+Every formula is evaluated in dependency order from the saved values of the non-formula cells: a
+formula that reads another formula's cell reads the value GridSight computed for it (a true
+recalculation), so errors propagate as they would after a change. Each cell's result is compared with
+Excel's own saved result. A cell whose inputs differ from Excel's is evaluated a second time from
+Excel's saved inputs, which separates an error of its own (``saved_inputs_agree`` False) from one that
+only propagated into it.
+
+Not counted as differences, but reported: cells on circular references and cells calling volatile or
+environment functions (NOW, RAND, CELL...). Both keep Excel's saved value for the cells that read them.
+A formula GridSight cannot run (an unknown function, a defined name, an external link) keeps its saved
+value too and is counted as unsupported, with the reason.
+
+Time is bounded: each cell has a guard (where the platform allows an interval timer) and the whole
+workbook a budget; cells left when the budget runs out are reported as skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from gridsight.errors import GridSightError
+from gridsight.formula._compare import cell_value, difference_kind, same, unsupported_kind
+from gridsight.formula._depgraph import CellKey, FormulaIndex, evaluation_order
+from gridsight.formula._evaluate import (
+    Evaluation,
+    engine_values,
+    evaluate_formula,
+    indirect_resolver,
+    runnable_text,
+    values_override,
+)
+from gridsight.formula._guard import CellTimeout, cell_guard
+from gridsight.formula._relcompile import relative_key
+from gridsight.formula._translate import OffsetError, resolve_offsets
+from gridsight.formula._tree import Call, Literal, Node, Ref, UnaryOp, parse_formula, walk
+from gridsight.grid import ERROR_VALUES, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
+
+#: Functions whose result depends on the moment or the machine, not on the workbook.
+VOLATILE = frozenset({"NOW", "TODAY", "RAND", "RANDBETWEEN", "RANDARRAY", "CELL", "INFO"})
+#: Default time limits (seconds): one cell, one workbook.
+CELL_BUDGET_S = 10.0
+WORKBOOK_BUDGET_S = 300.0
+
+ArrayAreas = Mapping[str, Mapping[tuple[int, int], Range]]
+
+
+@dataclass(frozen=True)
+class CellCheck:
+    """One formula cell: what Excel saved, what GridSight computed, and how they compare.
+
+    ``status``: agree | differ | unsupported | skipped | circular | volatile | unsaved (no saved result
+    to compare with). ``kind`` names the difference or the reason a cell was not computed."""
+
+    sheet: str
+    cell: str
+    formula: str
+    status: str
+    kind: str | None = None
+    excel: Any = None
+    ours: Any = None
+    reason: str | None = None
+    saved_inputs_agree: bool | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: _plain(v) for k, v in asdict(self).items()}
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, float | int | bool | str) or v is None:
+        return str(v) if type(v).__name__ == "CellError" else v
+    return str(v)
+
+
+@dataclass(frozen=True)
+class RecalcResult:
+    """Every formula cell's check, in evaluation order, and the time it took."""
+
+    workbook: str | None
+    cells: tuple[CellCheck, ...]
+    seconds: float
+    stopped: str | None = None
+
+    def count(self, status: str) -> int:
+        return sum(1 for c in self.cells if c.status == status)
+
+    @property
+    def formulas(self) -> int:
+        """Formulas compared: agreed + differ + unsupported (skipped ones count as unsupported)."""
+        return sum(1 for c in self.cells if c.status in ("agree", "differ", "unsupported", "skipped"))
+
+    @property
+    def agreed(self) -> int:
+        return self.count("agree")
+
+    @property
+    def agreement(self) -> float:
+        return round(self.agreed / self.formulas, 4) if self.formulas else 0.0
+
+    @property
+    def saved_inputs_agreed(self) -> int:
+        """Cells that agree when evaluated from Excel's saved inputs (each formula on its own)."""
+        return sum(
+            1
+            for c in self.cells
+            if c.status in ("agree", "differ")
+            and (c.saved_inputs_agree if c.saved_inputs_agree is not None else c.status == "agree")
+        )
+
+    def by_kind(self) -> dict[str, int]:
+        """Differences and unsupported cells counted by kind, largest first."""
+        kinds = Counter(
+            f"{c.status}: {c.kind}" for c in self.cells if c.status in ("differ", "unsupported", "skipped")
+        )
+        return dict(kinds.most_common())
+
+    def summary(self) -> dict[str, Any]:
+        n = self.formulas
+        return {
+            "formulas": n,
+            "agreed": self.agreed,
+            "differ": self.count("differ"),
+            "unsupported": self.count("unsupported") + self.count("skipped"),
+            "agreement": self.agreement,
+            "saved_inputs_agreed": self.saved_inputs_agreed,
+            "saved_inputs_agreement": round(self.saved_inputs_agreed / n, 4) if n else 0.0,
+            "circular": self.count("circular"),
+            "volatile": self.count("volatile"),
+            "unsaved": self.count("unsaved"),
+            "skipped": self.count("skipped"),
+            "by_kind": self.by_kind(),
+            "seconds": round(self.seconds, 3),
+            "stopped": self.stopped,
+        }
+
+
+def _engine_value(v: Any) -> Any:
+    """A computed cell value as the engine reads it back (errors as the engine's error values)."""
+    from formulas.functions import Error
+
+    if isinstance(v, str) and v in ERROR_VALUES:
+        return Error.errors.get(v, Error.errors["#VALUE!"])
+    if v is None:
+        return 0.0
+    return v
+
+
+def _intersect(value: list[list[Any]], at: tuple[int, int], refs: Sequence[Range]) -> Any:
+    """Excel's implicit intersection of an array result with the formula's own row and column: the
+    item in the formula's row of a range as tall as the array (its column, for a wide one), else
+    ``#VALUE!``; an array no range explains gives its top-left item."""
+    h, w = len(value), len(value[0]) if value else 0
+    row = col = 0
+    if h > 1:
+        tall = [r for r in refs if r.height == h]
+        if not tall:
+            return value[0][0]
+        hits = [at[0] - r.top for r in tall if r.top <= at[0] <= r.bottom]
+        if not hits:
+            return "#VALUE!"
+        row = hits[0]
+    if w > 1:
+        wide = [r for r in refs if r.width == w]
+        if not wide:
+            return value[row][0]
+        hits = [at[1] - r.left for r in wide if r.left <= at[1] <= r.right]
+        if not hits:
+            return "#VALUE!"
+        col = hits[0]
+    return value[row][col]
+
+
+class _Book:
+    """The workbook's formula cells, their precedents, and the values being recalculated."""
+
+    def __init__(self, wb: Workbook, arrays: ArrayAreas, deadline: float = float("inf")) -> None:
+        self.wb = wb
+        self.deadline = deadline  # past it, formulas are no longer analysed (they will be skipped)
+        self.sheets = {s.name.casefold(): s for s in wb.sheets}
+        self.arrays = {k.casefold(): v for k, v in arrays.items()}
+        self.formulas: dict[CellKey, str] = {}
+        for s in wb.sheets:
+            r0, c0 = s.origin
+            for i, j in zip(*np.nonzero(s.formula_ids >= 0), strict=True):
+                self.formulas[(s.name.casefold(), r0 + int(i), c0 + int(j))] = s.formulas[
+                    int(s.formula_ids[i, j])
+                ]
+        self.index = FormulaIndex(self.formulas)
+        #: the text each formula is evaluated from: spill references (``C1#``) made ranges
+        self.texts = {
+            k: _spill_refs(f, self.sheets[k[0]].name, self.arrays) if "ANCHORARRAY(" in f.upper() else f
+            for k, f in self.formulas.items()
+        }
+        self._refs: dict[CellKey, tuple[Range, ...]] = {}
+        self._names: dict[CellKey, frozenset[str]] = {}
+        #: relative forms of formulas that need no rewriting -> their functions (see ``_parse``)
+        self.plain: dict[tuple[bool, str], frozenset[str]] = {}
+        #: the same for evaluation (``evaluate_formula(forms=...)``)
+        self.forms: dict[Any, bool] = {}
+
+    def refs(self, key: CellKey) -> tuple[Range, ...]:
+        """The ranges a formula reads (structured references expanded), each with its sheet."""
+        if key not in self._refs:
+            self._parse(key)
+        return self._refs[key]
+
+    def functions(self, key: CellKey) -> frozenset[str]:
+        if key not in self._names:
+            self._parse(key)
+        return self._names[key]
+
+    def _parse(self, key: CellKey) -> None:
+        sheet = self.sheets[key[0]]
+        at = (key[1], key[2])
+        text = self.texts[key]
+        intersect = at not in self.arrays.get(key[0], {})
+        form, matches = relative_key(text, at)
+        known = self.plain.get((intersect, form))
+        if known is not None:
+            # one fill away from a formula that needed no rewrite: its references are as written
+            try:
+                self._refs[key] = tuple(_as_range(m.group(0), sheet.name) for m in matches)
+                self._names[key] = known
+                return
+            except GridSightError:
+                pass
+        refs: list[Range] = []
+        names: set[str] = set()
+        try:
+            run = runnable_text(text, self.wb, sheet, at, intersect)
+            tree = parse_formula(run)
+            static = _static_targets(tree, self.wb, sheet, at)
+            for node in walk(static or tree):
+                if isinstance(node, Ref) and node.rng is not None:
+                    refs.append(node.rng.with_sheet(node.sheet or sheet.name))
+                elif isinstance(node, Call):
+                    names.add(node.name.removeprefix("_XLFN.").removeprefix("_XLWS."))
+            written = {_key(_as_range(m.group(0), sheet.name)) for m in matches}
+            if run == text and written == {_key(r) for r in refs}:
+                self.plain[(intersect, form)] = frozenset(names)
+        except (GridSightError, RecursionError, ValueError):
+            pass
+        self._refs[key] = tuple(refs)
+        self._names[key] = frozenset(names)
+
+    def precedents(self, key: CellKey) -> list[CellKey]:
+        out: list[CellKey] = []
+        if key not in self._refs and time.perf_counter() > self.deadline:
+            return out
+        for rng in self.refs(key):
+            name = (rng.sheet or "").casefold()
+            if name in self.sheets:
+                out.extend(self.index.inside(name, rng))
+        return out
+
+
+_ANCHOR = re.compile(
+    r"_xlfn\.ANCHORARRAY\(\s*(?:(?P<sheet>'(?:[^']|'')*'|[A-Za-z0-9_.]+)!)?\$?(?P<col>[A-Za-z]{1,3})\$?(?P<row>[0-9]+)\s*\)",
+    re.IGNORECASE,
+)
+
+
+def _spill_refs(formula: str, sheet: str, arrays: Mapping[str, Mapping[tuple[int, int], Range]]) -> str:
+    """``_xlfn.ANCHORARRAY(C1)`` (``C1#`` in Excel) -> the area the array formula at C1 fills, as the
+    file records it; ``#REF!`` when C1 holds no array formula (Excel's answer)."""
+
+    def area(m: re.Match[str]) -> str:
+        name = m.group("sheet")
+        target = name.strip("'").replace("''", "'") if name else sheet
+        try:
+            anchor = Range.parse(f"{m.group('col')}{m.group('row')}")
+        except GridSightError:
+            return "#REF!"
+        found = arrays.get(target.casefold(), {}).get((anchor.top, anchor.left))
+        if found is None:
+            return "#REF!"
+        return f"{name}!{found.ref()}" if name else found.ref()
+
+    return _ANCHOR.sub(area, formula)
+
+
+def _static_targets(tree: Node, wb: Workbook, sheet: Sheet, at: tuple[int, int]) -> Node | None:
+    """The formula with INDIRECT and OFFSET replaced by the ranges they point at, when their
+    arguments are constants (``INDIRECT("B1:B9")``, ``OFFSET(A1,2,0,3,1)``), so that the formula cells
+    there come first; None when there are none or they depend on other cells."""
+    if not any(
+        isinstance(n, Call) and n.name.removeprefix("_XLFN.") in ("INDIRECT", "OFFSET") for n in walk(tree)
+    ):
+        return None
+
+    def constant(text: str) -> Any:
+        node = parse_formula(text)
+        sign = 1
+        while isinstance(node, UnaryOp) and node.op in ("-", "+"):
+            sign, node = (-sign if node.op == "-" else sign), node.operand
+        if isinstance(node, Literal) and node.kind == "number":
+            return sign * node.value
+        if isinstance(node, Literal) and node.kind in ("text", "bool") and sign == 1:
+            return node.value
+        raise OffsetError("#VALUE!", "not a constant")
+
+    try:
+        resolved = resolve_offsets(tree, constant, indirect_resolver(wb, sheet, at))
+        return parse_formula(resolved) if resolved else None
+    except (OffsetError, GridSightError):
+        return None
+
+
+def _as_range(text: str, sheet: str) -> Range:
+    rng = Range.parse(text)
+    return rng if rng.sheet is not None else rng.with_sheet(sheet)
+
+
+def _key(rng: Range) -> tuple[int, int, int, int, str]:
+    return rng.top, rng.left, rng.bottom, rng.right, (rng.sheet or "").casefold()
+
+
+def _saved(sheet: Sheet, row: int, col: int) -> tuple[bool, Any]:
+    """(has a saved result, the saved value as a number, text, bool or error code)."""
+    cell = sheet.cell(row, col)
+    if cell.kind == Kind.EMPTY:
+        return False, None
+    v = cell.value
+    if cell.kind == Kind.DATETIME and not isinstance(v, int | float):
+        v = datetime_to_serial(v)  # type: ignore[arg-type]  # 1900 serials, as the engine counts
+    return True, v
+
+
+#: Days between the 1904 and the 1900 date systems (1904-01-01 is serial 1462 in the 1900 system).
+DAYS_1904 = 1462
+
+
+def _grid(sheet: Sheet) -> Any:
+    """The sheet's values as the engine reads them; a 1904-date workbook's dates as 1900 serials
+    (the engine's DATE, YEAR, TODAY... count from 1900)."""
+    grid = engine_values(sheet)
+    if sheet.date1904 and grid.size:
+        dates = sheet.kinds == Kind.DATETIME
+        grid[dates] = sheet.numbers[dates] + DAYS_1904
+    return grid
+
+
+def recalculate(
+    wb: Workbook,
+    *,
+    sheets: Sequence[str] | None = None,
+    arrays: ArrayAreas | None = None,
+    budget_s: float = WORKBOOK_BUDGET_S,
+    cell_budget_s: float = CELL_BUDGET_S,
+) -> RecalcResult:
+    """Recalculate ``wb`` (only the formulas of ``sheets`` and what they read, when given).
+
+    ``arrays`` names the array-formula anchors and their areas (:func:`read_array_formulas`); other
+    formulas get Excel's implicit intersection when they yield an array."""
+    start = time.perf_counter()
+    book = _Book(wb, arrays or {}, start + budget_s)
+    wanted = {wb.sheet(s).name.casefold() for s in sheets} if sheets else None
+    roots = [k for k in book.formulas if wanted is None or k[0] in wanted]
+    plan = evaluation_order(roots, book.precedents, frozenset(book.formulas))
+    grids: dict[str, Any] = {}
+    saved: dict[str, Any] = {}
+    for name, sheet in book.sheets.items():
+        try:
+            grids[name] = _grid(sheet)
+        except GridSightError:
+            continue  # a sheet too large to hold: its formulas read saved values
+        saved[name] = grids[name].copy()
+    run = _Run(book, grids, start, budget_s, cell_budget_s, saved)
+    cycle_of = {k: cycle for cycle in plan.cycles for k in cycle}
+    checks: list[CellCheck] = []
+    done: set[CellKey] = set()
+    for key in plan.order:
+        if key in done:
+            continue
+        if key in cycle_of:
+            checks.extend(run.cycle(cycle_of[key]))
+            done.update(cycle_of[key])
+        else:
+            checks.append(run.check(key))
+    if wanted is not None:  # the formulas they read on other sheets were evaluated, not reported
+        checks = [c for c in checks if c.sheet.casefold() in wanted]
+    return RecalcResult(wb.name, tuple(checks), time.perf_counter() - start, run.stopped)
+
+
+#: A cycle of formula cells is evaluated over and over, in sheet order, until no value changes (a
+#: cycle only in the static references, such as ``INDEX(Table[Col], ROW()-1)`` down its own column,
+#: settles at once); one that does not settle within this many passes is a true circular reference.
+MAX_CYCLE_PASSES = 10
+MAX_CYCLE_CELLS = 5000
+
+
+class _Run:
+    """One recalculation's state: the values so far, which cells differ, the time spent."""
+
+    def __init__(
+        self,
+        book: _Book,
+        grids: dict[str, Any],
+        start: float,
+        budget_s: float,
+        cell_budget_s: float,
+        saved: dict[str, Any] | None = None,
+    ) -> None:
+        self.book, self.grids, self.saved = book, grids, saved
+        self.start, self.budget_s, self.cell_budget_s = start, budget_s, cell_budget_s
+        self.changed: set[CellKey] = set()
+        self.stopped: str | None = None
+
+    def cycle(self, cells: tuple[CellKey, ...]) -> list[CellCheck]:
+        """Evaluate a cycle until it settles; report its cells as circular when it does not."""
+        previous: list[Any] | None = None
+        if len(cells) <= MAX_CYCLE_CELLS:
+            for _ in range(MAX_CYCLE_PASSES):
+                results = [self.check(k) for k in cells]
+                if any(r.status in ("skipped", "volatile") for r in results):
+                    break
+                values = [r.ours for r in results]
+                if previous is not None and all(same(a, b) for a, b in zip(previous, values, strict=True)):
+                    return results
+                previous = values
+        out = []
+        for key in cells:  # what reads these cells reads Excel's values again
+            sheet = self.book.sheets[key[0]]
+            _has, excel = _saved(sheet, key[1], key[2])
+            grid = self.grids.get(key[0])
+            if grid is not None:
+                r0, c0 = sheet.origin
+                grid[key[1] - r0, key[2] - c0] = _engine_value(excel) if _has else _engine_value(None)
+            self.changed.discard(key)
+            out.append(
+                CellCheck(
+                    sheet.name, rc_to_a1(key[1], key[2]), self.book.formulas[key], "circular", None, excel
+                )
+            )
+        return out
+
+    def check(self, key: CellKey) -> CellCheck:
+        """Evaluate one formula cell from the values so far, store its value, compare with Excel's."""
+        book = self.book
+        sheet = book.sheets[key[0]]
+        formula = book.formulas[key]
+        at = (key[1], key[2])
+        address = rc_to_a1(*at)
+        has_saved, excel = _saved(sheet, *at)
+        if self.stopped is None and time.perf_counter() - self.start > self.budget_s:
+            self.stopped = f"the workbook's time budget of {self.budget_s:g} s ran out"
+        if self.stopped is not None:
+            return CellCheck(sheet.name, address, formula, "skipped", "time budget", excel)
+        volatile = book.functions(key) & VOLATILE
+        if volatile:
+            kind = ", ".join(sorted(volatile))
+            return CellCheck(sheet.name, address, formula, "volatile", kind, excel)
+        tainted = any(p in self.changed for p in book.precedents(key))
+        area = book.arrays.get(key[0], {}).get(at)
+        text = book.texts[key]
+        ev = _evaluate(text, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
+        if not ev.ok:
+            reason = ev.problems[0] if ev.problems else "cannot be evaluated"
+            kind = unsupported_kind(reason)
+            return CellCheck(sheet.name, address, formula, "unsupported", kind, excel, None, reason)
+        ours = _shown(ev, at, area, book.refs(key))
+        _store(self.grids.get(key[0]), sheet, at, ev, area, ours, book)
+        if not has_saved:
+            return CellCheck(sheet.name, address, formula, "unsaved", None, None, ours)
+        agree = same(excel, ours)
+        if agree:
+            self.changed.discard(key)
+        else:
+            self.changed.add(key)
+        saved_agree = None
+        if tainted:
+            alone = _evaluate(
+                text, book.wb, sheet, at, self.saved, self.cell_budget_s, area is None, book.forms
+            )
+            saved_agree = alone.ok and same(excel, _shown(alone, at, area, book.refs(key)))
+        if agree:
+            return CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree)
+        kind = "propagated from inputs that differ" if saved_agree else difference_kind(excel, ours)
+        reason = ev.error_source if ev.error is not None else None
+        return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, reason, saved_agree)
+
+
+def _evaluate(
+    formula: str,
+    wb: Workbook,
+    sheet: Sheet,
+    at: tuple[int, int],
+    grids: dict[str, Any] | None,
+    cell_budget_s: float,
+    intersect: bool,
+    forms: dict[Any, bool] | None = None,
+) -> Evaluation:
+    """One cell's evaluation, from ``grids`` (None: from the saved values), within its time guard."""
+    try:
+        with (
+            cell_guard(cell_budget_s),
+            values_override(grids) if grids is not None else contextlib.nullcontext(),
+        ):
+            return evaluate_formula(formula, wb, sheet, at=at, intersect=intersect, forms=forms, links=True)
+    except CellTimeout:
+        return Evaluation(formula, False, problems=(f"the engine took more than {cell_budget_s:g} s",))
+    except GridSightError as exc:
+        return Evaluation(formula, False, problems=(str(exc),))
+    except RecursionError:
+        return Evaluation(formula, False, problems=("the engine failed on it (RecursionError)",))
+
+
+def _shown(ev: Evaluation, at: tuple[int, int], area: Range | None, refs: Sequence[Range]) -> Any:
+    """The value the formula's own cell shows."""
+    if ev.error is not None:
+        return ev.error
+    value = ev.value
+    if isinstance(value, list) and area is None and (len(value) > 1 or (value and len(value[0]) > 1)):
+        value = _intersect(value, at, refs)
+    return cell_value(value)
+
+
+def _store(
+    grid: Any,
+    sheet: Sheet,
+    at: tuple[int, int],
+    ev: Evaluation,
+    area: Range | None,
+    shown: Any,
+    book: _Book,
+) -> None:
+    """Write the computed value (and, for an array formula, the cells it fills) where later
+    formulas read it."""
+    if grid is None:
+        return
+    r0, c0 = sheet.origin
+    h, w = grid.shape
+
+    def put(r: int, c: int, v: Any) -> None:
+        if 0 <= r - r0 < h and 0 <= c - c0 < w:
+            grid[r - r0, c - c0] = _engine_value(v)
+
+    put(at[0], at[1], shown)
+    if area is None or ev.error is not None or not isinstance(ev.value, list):
+        return
+    name = sheet.name.casefold()
+    for i, line in enumerate(ev.value):
+        for j, v in enumerate(line):
+            r, c = at[0] + i, at[1] + j
+            if (i or j) and area.contains(r, c) and (name, r, c) not in book.formulas:
+                put(r, c, cell_value(v))

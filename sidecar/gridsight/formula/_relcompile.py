@@ -1,0 +1,118 @@
+"""Compile once per *relative* formula: a column of ``=B2*C2``, ``=B3*C3``... shares one compiled function.
+
+Compiling costs the engine several milliseconds per formula text, and a workbook's formulas are mostly
+fills of a few relative formulas. Formulas that differ only in where their relative references point
+(their R1C1 form is the same) compile to the same function with different inputs: the first one's
+function is kept, and each later one gets the input ranges its own references name. When the engine's
+input names cannot be matched to the references in the text (an intersection of ranges, a name), the
+formula is simply compiled on its own.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+from gridsight.formula._engine import compile_formula
+
+# references outside strings: an optional sheet prefix, then a cell, a cell range, whole columns or rows
+_REF = re.compile(
+    r"(?<![A-Za-z0-9_.$'!])(?P<sheet>(?:'(?:[^']|'')*'|[A-Za-z_][A-Za-z0-9_.]*)!)?"
+    r"(?P<ref>\$?[A-Za-z]{1,3}\$?[0-9]{1,7}(?::\$?[A-Za-z]{1,3}\$?[0-9]{1,7})?"
+    r"|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}|\$?[0-9]{1,7}:\$?[0-9]{1,7})(?![A-Za-z0-9_(!.:])"
+)
+_STRING = re.compile(r'"(?:[^"]|"")*"')
+_PART = re.compile(r"(\$?)([A-Za-z]{1,3})?(\$?)([0-9]{1,7})?")
+#: Relative forms kept (each holds one compiled function).
+MAX_FORMS = 4096
+_LOCK = threading.Lock()
+_FORMS: dict[str, tuple[Any, tuple[tuple[int, str], ...]] | None] = {}
+
+
+def _segments(text: str) -> list[tuple[bool, int, int]]:
+    """(is a string literal, start, end) pieces of the text, in order."""
+    out, last = [], 0
+    for s in _STRING.finditer(text):
+        out.append((False, last, s.start()))
+        out.append((True, s.start(), s.end()))
+        last = s.end()
+    out.append((False, last, len(text)))
+    return out
+
+
+def _letters_to_col(letters: str) -> int:
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - 64
+    return n - 1
+
+
+def _relative_part(part: str, at: tuple[int, int]) -> str:
+    m = _PART.fullmatch(part)
+    if m is None:
+        return part
+    cabs, letters, rabs, digits = m.groups()
+    out = ""
+    if digits:
+        row = int(digits) - 1
+        out += f"R{row + 1}" if rabs else f"R[{row - at[0]}]"
+    if letters:
+        col = _letters_to_col(letters)
+        out += f"C{col + 1}" if cabs else f"C[{col - at[1]}]"
+    return out
+
+
+def relative_key(text: str, at: tuple[int, int]) -> tuple[str, list[re.Match[str]]]:
+    """The formula's R1C1 form at ``at`` (equal for formulas one fill apart; string literals kept as
+    they are) and its reference matches, in order."""
+    pieces: list[str] = []
+    matches: list[re.Match[str]] = []
+    for literal, start, end in _segments(text):
+        if literal:
+            pieces.append(text[start:end])
+            continue
+        last = start
+        for m in _REF.finditer(text, start, end):
+            matches.append(m)
+            pieces.append(text[last : m.start("ref")].upper())
+            pieces.append(":".join(_relative_part(p, at) for p in m.group("ref").split(":")))
+            last = m.end()
+        pieces.append(text[last:end].upper())
+    return "".join(pieces), matches
+
+
+def _engine_name(m: re.Match[str]) -> str:
+    return ((m.group("sheet") or "") + m.group("ref").replace("$", "")).upper()
+
+
+def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str]]:
+    """The compiled function for ``text`` and the input names to feed it, in its order."""
+    if at is None:
+        fn = compile_formula(text)
+        return fn, list(fn.inputs)
+    key, matches = relative_key(text, at)
+    with _LOCK:
+        known = _FORMS.get(key, False)
+    if known is False:
+        fn = compile_formula(text)
+        names = [_engine_name(m) for m in matches]
+        mapping: list[tuple[int, str]] = []
+        for inp in fn.inputs:
+            if inp not in names:
+                mapping = []
+                break
+            mapping.append((names.index(inp), inp))
+        if len(set(names)) != len(names):  # D4 and $D$4 in this cell: the next cell may anchor the form
+            return fn, list(fn.inputs)
+        entry = (fn, tuple(mapping)) if len(mapping) == len(fn.inputs) else None
+        with _LOCK:
+            if len(_FORMS) >= MAX_FORMS:
+                _FORMS.clear()
+            _FORMS[key] = entry
+        return fn, list(fn.inputs)
+    if known is None:  # inputs the text does not name plainly: compile this one on its own
+        fn = compile_formula(text)
+        return fn, list(fn.inputs)
+    fn, mapping = known
+    return fn, [_engine_name(matches[i]) for i, _ in mapping]

@@ -1,0 +1,66 @@
+"""Which formula cells of an .xlsx hold array formulas (``<f t="array" ref="...">``), and their areas.
+
+The cell model keeps a formula's text only. Whether Excel treats it as an array formula (legacy
+Ctrl+Shift+Enter or a dynamic-array formula that spills) changes its value: a plain formula that meets
+a range where one value is expected takes the value in its own row or column (implicit intersection),
+an array formula keeps the whole array. Recalculation needs to know which is which, so the anchors are
+read here straight from the sheet parts, streaming, like the table parts in ``_xlsx_tables``.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+from defusedxml import ElementTree
+
+from gridsight.errors import GridSightError
+from gridsight.grid import Range
+from gridsight.sources._xlsx_tables import _MAIN, _REL, _part, _rels
+
+#: sheet name -> {(row, col) of an array formula's anchor: the area it fills}
+ArrayAreas = dict[str, dict[tuple[int, int], Range]]
+
+
+def read_array_formulas(path: str | Path) -> ArrayAreas:
+    """Array-formula anchors per sheet (empty for files that are not xlsx packages or have none)."""
+    out: ArrayAreas = {}
+    try:
+        with zipfile.ZipFile(path) as zf:
+            raw = _part(zf, "xl/workbook.xml")
+            if raw is None:
+                return out
+            book_rels = _rels(zf, "xl/workbook.xml")
+            for sheet in ElementTree.fromstring(raw).iter(f"{_MAIN}sheet"):
+                target = book_rels.get(sheet.get(f"{_REL}id", ""))
+                if target is None or target[1] not in zf.namelist():
+                    continue
+                areas = _areas(zf, target[1])
+                if areas:
+                    out[sheet.get("name", "")] = areas
+    except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
+        return out
+    except Exception as exc:  # defusedxml refusals: no array knowledge rather than no workbook
+        if type(exc).__module__.startswith("defusedxml"):
+            return out
+        raise
+    return out
+
+
+def _areas(zf: zipfile.ZipFile, part: str) -> dict[tuple[int, int], Range]:
+    areas: dict[tuple[int, int], Range] = {}
+    with zf.open(part) as fh:
+        for _event, el in ElementTree.iterparse(fh, events=("end",)):
+            if el.tag != f"{_MAIN}c":
+                continue
+            f = el.find(f"{_MAIN}f")
+            if f is not None and f.get("t") == "array" and el.get("r"):
+                try:
+                    anchor = Range.parse(el.get("r", ""))
+                    area = Range.parse(f.get("ref") or el.get("r", ""))
+                except GridSightError:
+                    el.clear()
+                    continue
+                areas[(anchor.top, anchor.left)] = area
+            el.clear()
+    return areas

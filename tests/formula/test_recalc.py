@@ -1,0 +1,264 @@
+"""Recalculation against Excel's saved results: order, comparison, kinds, bad input, time bounds.
+
+Every workbook here is a real .xlsx package written the way Excel saves it (formula + cached result),
+built by the test; the 'Excel' results are what Excel gives for these formulas by its documentation."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from gridsight.cli import cli
+from gridsight.commands.recalc import recalc_file
+from gridsight.formula._depgraph import FormulaIndex, evaluation_order
+from gridsight.formula._recalc import recalculate
+from gridsight.grid import Range, SheetBuilder, Workbook
+from gridsight.sources import open_workbook
+from gridsight.sources._xlsx_arrays import read_array_formulas
+
+
+def _by_cell(result: object) -> dict[str, object]:
+    return {f"{c.sheet}!{c.cell}": c for c in result.cells}  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory: pytest.TempPathFactory, excel: SimpleNamespace) -> Path:
+    """One sheet of each case; cached values are Excel's, except B1's, which is made wrong."""
+    path = tmp_path_factory.mktemp("recalc") / "book.xlsx"
+    F = excel.F
+    cells = {
+        "A1": 2,
+        "A2": 3,
+        "A3": "x",
+        "B1": F("A1*3", 7),  # wrong on purpose: Excel gives 6
+        "C1": F("B1+1", 8),  # right from Excel's saved B1, so its difference only propagated
+        "D1": F("Rate*10", 20),  # a defined name
+        "E1": F("F1+1", 0),  # a true cycle
+        "F1": F("E1+1", 0),
+        "G1": F("NOW()", 45000.5),  # volatile
+        "H1": F("FOOBAR(1)", 1),  # a function the engine does not know
+        "I1": F("IFERROR(1/0,NA())", "#N/A"),  # an error value carried to the end
+        "J1": F('INDIRECT("A"&"2")*2', 6),  # INDIRECT with static text
+        "K1": F("SUM(", 0),  # corrupt formula text
+        "L1": F("[1]Sheet1!A1", 5),  # an external link
+        "B2": F("A1:A3*2", 6),  # implicit intersection: row 2 of A1:A3
+        "C2": F("A1:A2*10", 20, array="C2:C3"),  # an array formula over C2:C3
+        "C3": 30,
+        "D2": F("C3+1", 31),  # reads the array's second cell
+        "B3": F('--"09"+ROUND(1.005,2)', 10.01),  # coercion by --, Excel's decimal rounding
+        "B4": F('1/3&""', "0.333333333333333"),  # 15 significant digits as text
+        "B5": F('TRIM("  a  b ")', "a b"),
+        "B6": F("INDEX(B1:B6,ROW()-1)", "a b"),  # a cycle only in the static references
+        "B7": F('HYPERLINK("mailto:"&A3,A3)', "x"),  # evaluated (it opens nothing), not refused
+    }
+    return excel.write(path, {"Sheet1": cells}, names={"Rate": "Sheet1!$A$1"})
+
+
+@pytest.fixture(scope="module")
+def result(book: Path) -> object:
+    return recalc_file(book)
+
+
+def test_agreement_counts_and_kinds(result: object) -> None:
+    s = result.summary()  # type: ignore[attr-defined]
+    cells = _by_cell(result)
+    assert cells["Sheet1!B1"].status == "differ" and cells["Sheet1!B1"].kind == "number"
+    assert (cells["Sheet1!B1"].excel, cells["Sheet1!B1"].ours) == (7, 6)
+    assert cells["Sheet1!C1"].kind == "propagated from inputs that differ"
+    assert cells["Sheet1!C1"].saved_inputs_agree is True
+    for agreeing in ("D1", "I1", "J1", "B2", "C2", "D2", "B3", "B4", "B5", "B6", "B7"):
+        assert cells[f"Sheet1!{agreeing}"].status == "agree", cells[f"Sheet1!{agreeing}"]
+    assert cells["Sheet1!E1"].status == cells["Sheet1!F1"].status == "circular"
+    assert cells["Sheet1!G1"].status == "volatile"
+    assert cells["Sheet1!H1"].kind == "unknown function FOOBAR"
+    assert cells["Sheet1!K1"].kind == "formula text the parser rejects"
+    assert cells["Sheet1!L1"].kind == "external link"
+    assert s["formulas"] == 16 and s["agreed"] == 11 and s["differ"] == 2 and s["unsupported"] == 3
+    assert s["agreement"] == round(11 / 16, 4)
+    assert s["saved_inputs_agreed"] == 12  # C1 agrees from Excel's saved B1
+    assert s["circular"] == 2 and s["volatile"] == 1
+    assert s["by_kind"]["unsupported: external link"] == 1
+
+
+def test_dynamic_arrays_as_excel_saves_them(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """Excel 365 saves a spilling formula as an array formula over its spill area, with _xlfn/_xlws
+    prefixes, spill references as ANCHORARRAY, @ as SINGLE and LET names with _xlpm."""
+    F = excel.F
+    cells = {
+        "A1": 3,
+        "A2": 1,
+        "A3": 2,
+        "B1": F("_xlfn._xlws.SORT(A1:A3,,-1)", 3, array="B1:B3"),
+        "B2": 2,
+        "B3": 1,
+        "C1": F("SUM(_xlfn.ANCHORARRAY(B1))", 6),
+        "C2": F("B2*10", 20),  # reads the spilled value GridSight computed
+        "C3": F("_xlfn.SINGLE(A1:A3)", 2),
+        "D1": F("_xlfn.LET(_xlpm.x,A1,_xlpm.x*2)", 6),
+        "D2": F("SUM(_xlfn.ANCHORARRAY(A1))", "#REF!"),  # A1 does not spill
+    }
+    path = excel.write(tmp_path / "dyn.xlsx", {"S": cells})
+    result = recalc_file(path)
+    assert [(c.cell, c.status) for c in result.cells if c.status != "agree"] == []
+    assert result.agreed == 6
+
+
+def test_1904_date_system(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A workbook in the 1904 date system saves serials 1,462 days lower; dates still agree."""
+    F, D = excel.F, excel.D
+    cells = {
+        "A1": D(45292 - 1462),  # 2024-01-01
+        "B1": F("YEAR(A1)", 2024),
+        "C1": F("A1+1", 45293 - 1462, date=True),
+        "D1": F("DATE(2024,1,1)", 45292 - 1462, date=True),
+        "E1": F("A1-DATE(2023,12,31)", 1),
+    }
+    path = excel.write(tmp_path / "mac.xlsx", {"S": cells}, date1904=True)
+    assert open_workbook(path).date1904
+    result = recalc_file(path)
+    assert [(c.cell, c.excel, c.ours) for c in result.cells if c.status != "agree"] == []
+
+
+def test_dependency_order_uses_our_values(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """C1 reads B1: evaluated after it, from our B1 (C1 comes first in the file)."""
+    F = excel.F
+    path = excel.write(tmp_path / "chain.xlsx", {"S": {"A1": 1, "C1": F("B1*2", 4), "B1": F("A1+1", 2)}})
+    cells = _by_cell(recalc_file(path))
+    assert [c.status for c in cells.values()] == ["agree", "agree"]
+    assert list(cells) == ["S!B1", "S!C1"]
+
+
+def test_static_indirect_and_offset_targets_come_first(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A1 and A2 read B1:B2 through INDIRECT and OFFSET with constant arguments: B2 is evaluated first,
+    so they see our B2 (made to differ from the saved one) and their difference is marked propagated."""
+    F = excel.F
+    cells = {
+        "A1": F('SUM(INDIRECT("B1:B2"))', 7),
+        "A2": F("SUM(OFFSET(C1,0,-1,2,1))", 7),
+        "B1": 2,
+        "B2": F("C2*2", 5),  # Excel would give 4: wrong on purpose; it comes after A1 and A2 in the file
+        "C2": 2,
+    }
+    path = excel.write(tmp_path / "ind.xlsx", {"S": cells})
+    result = recalc_file(path)
+    order = [c.cell for c in result.cells]
+    assert order.index("B2") < order.index("A1") and order.index("B2") < order.index("A2")
+    kinds = {c.cell: c.kind for c in result.cells}
+    assert kinds["A1"] == kinds["A2"] == "propagated from inputs that differ"
+
+
+def test_tarjan_order_and_cycles() -> None:
+    cells = [("s", 0, 0), ("s", 1, 0), ("s", 2, 0), ("s", 3, 0)]
+    edges = {cells[0]: [cells[1]], cells[1]: [cells[2]], cells[2]: [], cells[3]: [cells[3]]}
+    order = evaluation_order(cells, lambda k: edges[k])
+    assert order.order.index(cells[2]) < order.order.index(cells[1]) < order.order.index(cells[0])
+    assert order.circular == {cells[3]}
+    index = FormulaIndex(cells)
+    assert index.inside("s", Range.parse("A2:B3")) == [cells[1], cells[2]]
+
+
+def test_long_chain_has_no_recursion_limit() -> None:
+    b = SheetBuilder("S")
+    b.set(0, 0, 1)
+    for r in range(1, 1200):
+        b.set(r, 0, r + 1, formula=f"=A{r}+1")
+    result = recalculate(Workbook([b.build()]))
+    assert result.agreed == 1199
+
+
+def test_filled_columns_reuse_analysis_without_mixing_forms() -> None:
+    """A column filled with one relative formula is analysed once; neighbours that need a rewrite
+    (implicit intersection, ROW()) or read other cells keep their own."""
+    b = SheetBuilder("S")
+    for r in range(40):
+        b.set(r, 0, r + 1)
+        b.set(r, 1, (r + 1) * 2 + 1, formula=f"=A{r + 1}*2+$A$1")
+        b.set(r, 2, (r + 1) * 3, formula="=A1:A40*3")  # intersected with its own row
+        b.set(r, 3, r + 1, formula="=ROW()")
+        b.set(r, 4, (r + 1) * 2 + 1 + (r + 1), formula=f"=B{r + 1}+A{r + 1}")
+    result = recalculate(Workbook([b.build()]))
+    assert result.agreed == 160, [c for c in result.cells if c.status != "agree"][:3]
+
+
+def test_time_budget_reports_what_it_skipped() -> None:
+    b = SheetBuilder("S")
+    b.set(0, 0, 1)
+    for r in range(1, 1001):
+        b.set(r, 0, 2, formula=f"=A1+{r}*0+1")
+    start = time.perf_counter()
+    result = recalculate(Workbook([b.build()]), budget_s=0.3)
+    assert time.perf_counter() - start < 3
+    s = result.summary()
+    assert s["skipped"] > 0 and s["stopped"] and s["formulas"] == 1000
+    assert s["unsupported"] == s["skipped"]  # skipped cells are counted, not hidden
+
+
+def test_per_cell_guard() -> None:
+    """One slow cell is stopped and reported; the others go on."""
+    b = SheetBuilder("S")
+    for r in range(20000):
+        b.set(r, 0, r)
+    b.set(0, 1, 20000, formula='=SUMPRODUCT(--(TEXT(A1:A20000,"0000")=TEXT(A1:A20000,"0000")))')
+    b.set(1, 1, 1, formula="=A2")
+    start = time.perf_counter()
+    result = recalculate(Workbook([b.build()]), cell_budget_s=0.2)
+    assert time.perf_counter() - start < 30  # generous: the machine is shared
+    kinds = {c.cell: (c.status, c.kind) for c in result.cells}
+    assert kinds["B1"] == ("unsupported", "took longer than the per-cell limit")
+    assert kinds["B2"] == ("agree", None)
+
+
+def test_sheet_option_and_array_reader(book: Path) -> None:
+    assert read_array_formulas(book) == {"Sheet1": {(1, 2): Range.parse("C2:C3")}}
+    assert read_array_formulas(Path(__file__)) == {}  # not a package: nothing, no exception
+
+
+def test_cli_text_json_and_bad_input(book: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    r = runner.invoke(cli, ["recalc", str(book)])
+    assert r.exit_code == 0, r.output
+    assert "differ: number (1)" in r.output and "Sheet1!B1" in r.output
+    assert "11/16 formulas agree with Excel (68.8%)" in r.output.splitlines()[-1]
+    r = runner.invoke(cli, ["recalc", str(book), "--format", "json", "--sheet", "sheet1"])
+    doc = json.loads(r.stdout)
+    assert doc["summary"]["agreed"] == 11 and all(c["status"] != "agree" for c in doc["cells"])
+    broken = tmp_path / "broken.xlsx"
+    broken.write_bytes(b"PK\x03\x04 not really a zip")
+    for args in (
+        ["recalc", str(broken)],
+        ["recalc", str(tmp_path / "missing.xlsx")],
+        ["recalc", str(book), "--sheet", "Nope"],
+    ):
+        r = runner.invoke(cli, args)
+        assert r.exit_code == 2 and "error:" in r.output and "Traceback" not in r.output
+
+
+def test_sheet_option_reports_only_that_sheet(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """--sheet Report: its formulas, computed after the Data formulas they read (wrong there on purpose)."""
+    F = excel.F
+    path = excel.write(
+        tmp_path / "two.xlsx",
+        {"Data": {"A1": 2, "B1": F("A1*2", 5)}, "Report": {"A1": F("Data!B1+1", 6)}},
+    )
+    result = recalc_file(path, sheets=["report"])
+    assert [(c.sheet, c.cell, c.status, c.kind) for c in result.cells] == [
+        ("Report", "A1", "differ", "propagated from inputs that differ")
+    ]
+
+
+def test_unsaved_results_are_not_compared(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A file written by a program (no cached results) has nothing to compare: reported, not counted."""
+    path = excel.write(tmp_path / "p.xlsx", {"S": {"A1": 1, "B1": excel.F("A1+1", None)}})
+    s = recalc_file(path).summary()
+    assert s["unsaved"] == 1 and s["formulas"] == 0
+
+
+def test_defined_names_read_and_scoped(book: Path) -> None:
+    wb = open_workbook(book)
+    assert wb.defined_name("rate") is not None and wb.defined_name("rate").text == "Sheet1!$A$1"
+    assert wb.defined_name("Missing") is None
