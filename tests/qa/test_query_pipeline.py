@@ -458,3 +458,27 @@ def test_tidy_answers_a_group_ranking_with_the_group_and_the_asked_count(
     from gridsight.qa._pipeline import tidy
 
     assert tidy(sql, _relation(), question) == tidied
+
+
+def test_the_totals_marker_filters_rows_but_is_never_selected_bare() -> None:
+    b = SheetBuilder("Costs")
+    for r, line in enumerate([("Item", "2019"), ("Fuel", 30), ("Rent", 7), ("Total", 37)]):
+        for c, v in enumerate(line):
+            b.set(r, c, v)
+    sheet = Workbook([b.build()]).sheets[0]
+    rel = build_relation(sheet, detect_tables(sheet).tables[0])
+    marker = next(i for i, c in enumerate(rel.columns) if c.role == "total")
+    g = sql_grammar(rel, grounded_values(rel, "fuel in 2019")).grammar
+    check_grammar(g.gbnf)
+    answers = next(line for line in g.gbnf.splitlines() if line.startswith("icol ::="))
+    assert f"c{marker}" not in answers.split() and "c0" in answers.split()
+    assert f"c{marker}" in next(line for line in g.gbnf.splitlines() if line.startswith("col ::=")).split()
+
+
+def test_only_a_yes_no_question_may_select_a_comparison() -> None:
+    rel = _relation()
+    lits = grounded_values(rel, "units to Oslo")
+    plain = sql_grammar(rel, lits, compare=False).grammar.gbnf
+    assert "item ::= iexpr\n" in plain + "\n"
+    check_grammar(plain)
+    assert "item ::= iexpr (cmp" in sql_grammar(rel, lits).grammar.gbnf

@@ -358,7 +358,7 @@ def model_attempts(rel: Relation, question: str, model: Any, *, samples: int = 0
     expected = expected_type(question)
     rel = offered(rel, question)
     literals = grounded_values(rel, question)
-    grammar = sql_grammar(rel, literals).grammar
+    grammar = sql_grammar(rel, literals, compare=expected == "boolean").grammar
     chat = messages(rel, question, named_values(rel, question))
     out: list[Attempt] = []
     sql = _ask_model(model, chat, grammar, 0.0, 0)

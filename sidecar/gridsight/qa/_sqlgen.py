@@ -321,8 +321,10 @@ def _aggregates(ids: Sequence[str], cols: Sequence[RelColumn]) -> str:
     return out
 
 
-def sql_grammar(rel: Relation, literals: dict[str, list[str]]) -> SqlGrammar:
-    """A GBNF grammar for SELECT queries over ``rel``'s view (see the module docstring)."""
+def sql_grammar(rel: Relation, literals: dict[str, list[str]], *, compare: bool = True) -> SqlGrammar:
+    """A GBNF grammar for SELECT queries over ``rel``'s view (see the module docstring). With
+    ``compare`` False (a question that is not yes/no) a selected item is a value, never a comparison:
+    the small model answered "show the capacity" with ``SELECT "Section" = '...'``, i.e. 1."""
     cols = rel.columns
     rules: list[str] = []
     ids = [f"c{i}" for i in range(len(cols))]
@@ -330,6 +332,10 @@ def sql_grammar(rel: Relation, literals: dict[str, list[str]]) -> SqlGrammar:
         rules.append(f"{rid} ::= {_gbnf_str(chr(34) + c.name + chr(34))}")
     txt_cols = [r for r, c in zip(ids, cols, strict=True) if c.kind in ("text", "date")]
     rules.append(f"col ::= {_alts(ids)}")
+    # What a query may select bare: every column but the totals marker, which filters rows and is
+    # never an answer (the small model selected it for "what is the goodwill value", answering 0).
+    answers = [r for r, c in zip(ids, cols, strict=True) if c.role != "total"]
+    rules.append(f"icol ::= {_alts(answers or ids)}")
     # Comparisons: a text column with one of its own values; any column with a number.
     conds = []
     all_lits: list[str] = []
@@ -353,12 +359,16 @@ def sql_grammar(rel: Relation, literals: dict[str, list[str]]) -> SqlGrammar:
     rules += [
         'root ::= "SELECT " ("DISTINCT ")? item (", " item)* " FROM data" where? group? order? limit?',
         'sub ::= "SELECT " flat " FROM data" swhere? group? order? limit?',
-        'item ::= expr (cmp (expr | lit))? | "(" sub ")" cmp (lit | num | "(" sub ")")',
+        'item ::= iexpr (cmp (expr | lit))? | "(" sub ")" cmp (lit | num | "(" sub ")")'
+        if compare
+        else "item ::= iexpr",
+        'iexpr ::= (icol | num | agg | fcall | "(" sub ")") (arith term)?',
         "expr ::= term (arith term)?",
         "flat ::= fterm (arith fterm)?",
         'arith ::= " + " | " - " | " * " | " / "',
         'term ::= fterm | "(" sub ")"',
-        'fterm ::= col | num | agg | "CAST(" col " AS REAL)" | "ROUND(" agg ", " [0-9] ")" | "ABS(" col ")"'
+        "fterm ::= col | num | agg | fcall",
+        'fcall ::= "CAST(" col " AS REAL)" | "ROUND(" agg ", " [0-9] ")" | "ABS(" col ")"'
         ' | "LENGTH(" col ")" | "LOWER(" col ")" | "strftime(\'%" [YmdHM] "\', " col ")"',
         'agg ::= "COUNT(*)" | "COUNT(" ("DISTINCT ")? col ")"' + _aggregates(ids, cols),
         'cmp ::= " = " | " != " | " < " | " > " | " <= " | " >= "',
