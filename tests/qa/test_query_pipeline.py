@@ -482,3 +482,13 @@ def test_only_a_yes_no_question_may_select_a_comparison() -> None:
     assert "item ::= iexpr\n" in plain + "\n"
     check_grammar(plain)
     assert "item ::= iexpr (cmp" in sql_grammar(rel, lits).grammar.gbnf
+
+
+def test_the_columns_the_question_names_follow_the_schema() -> None:
+    from gridsight.qa._sqlgen import messages, named_columns, named_values
+
+    rel = _relation()
+    assert set(named_columns(rel, "How many units went to each city?")[:2]) == {"Units", "City"}
+    assert named_columns(rel, "What is 2 + 2?") == []
+    chat = messages(rel, "units by city", named_values(rel, "units by city"), ["Units", "City"])
+    assert 'Columns the question names: "Units", "City"\nQuestion: units by city' in chat[-1]["content"]

@@ -27,6 +27,7 @@ from gridsight.qa._sqlgen import (
     grounded_values,
     listed,
     messages,
+    named_columns,
     named_values,
     offered,
     repair_messages,
@@ -359,7 +360,7 @@ def model_attempts(rel: Relation, question: str, model: Any, *, samples: int = 0
     rel = offered(rel, question)
     literals = grounded_values(rel, question)
     grammar = sql_grammar(rel, literals, compare=expected == "boolean").grammar
-    chat = messages(rel, question, named_values(rel, question))
+    chat = messages(rel, question, named_values(rel, question), named_columns(rel, question))
     out: list[Attempt] = []
     sql = _ask_model(model, chat, grammar, 0.0, 0)
     if sql is None:

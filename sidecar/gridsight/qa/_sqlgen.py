@@ -157,6 +157,32 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
     return out
 
 
+#: Columns named after the schema (the question's words in a header, or a header closest in meaning).
+NAMED_COLUMNS = 3
+
+
+def named_columns(rel: Relation, question: str) -> list[str]:
+    """The columns the question names, best first: by their header's words (plurals and stems alike;
+    a year in a header path counts whole), then by meaning (MiniLM: 'gender' -> 'Sex'). In a wide
+    table the small model otherwise picks a column by position ('eye colour' -> the first scale)."""
+    from gridsight.text import header_words, meaning_map, same
+
+    qw = question_words(question)
+    scored: list[tuple[float, int]] = []
+    cols = [c for c in rel.columns if c.role in ("data", "key")]
+    for i, c in enumerate(cols):
+        hw = header_words(c.name)
+        hits = [h for h in hw if any(same(h, q) for q in qw)]
+        if hits and (len(hits) / len(hw) >= 0.5 or any(h.isdigit() and len(h) >= 3 for h in hits)):
+            scored.append((len(hits) / len(hw) + len(hits), i))
+    scored.sort(key=lambda p: -p[0])
+    out = [cols[i].name for _, i in scored]
+    for i in dict.fromkeys(meaning_map(qw, [c.name for c in cols]).values()):
+        if cols[i].name not in out:
+            out.append(cols[i].name)
+    return out[:NAMED_COLUMNS]
+
+
 def grounded_values(rel: Relation, question: str) -> dict[str, list[str]]:
     """Per text column, the literals the grammar allows: the values the question names (best
     first), then every value of a listed column."""
@@ -268,13 +294,19 @@ def schema_text(rel: Relation, named: dict[str, list[str]]) -> str:
     return "\n".join(lines)
 
 
-def messages(rel: Relation, question: str, named: dict[str, list[str]]) -> list[dict[str, str]]:
-    """The chat: the fixed system prompt and worked examples first (a cached prefix), then the table."""
+def messages(
+    rel: Relation, question: str, named: dict[str, list[str]], columns: Sequence[str] = ()
+) -> list[dict[str, str]]:
+    """The chat: the fixed system prompt and worked examples first (a cached prefix), then the table,
+    the columns the question names (``columns``) and the question."""
     out = [{"role": "system", "content": SYSTEM}]
     for i, (q, sql) in enumerate(EXAMPLES):
         user = (_EXAMPLE_SCHEMA + "\n" if i == 0 else "") + f"Question: {q}"
         out += [{"role": "user", "content": user}, {"role": "assistant", "content": sql}]
-    out.append({"role": "user", "content": schema_text(rel, named) + f"\nQuestion: {question}"})
+    text = schema_text(rel, named)
+    if columns:
+        text += "\nColumns the question names: " + ", ".join(f'"{c}"' for c in columns)
+    out.append({"role": "user", "content": text + f"\nQuestion: {question}"})
     return out
 
 
