@@ -158,3 +158,11 @@ class CertificateError(GridSightError):
 
 class TokenizerError(GridSightError):
     """A tokenizer needed for token counts is missing or unreadable (e.g. cl100k_base offline data)."""
+
+
+class ExtractSchemaError(GridSightError, ValueError):
+    """An extraction schema that is not valid JSON Schema or JSON templates."""
+
+
+class ExtractInputError(GridSightError, ValueError):
+    """A table given for extraction that cannot be read, or holds no numeric cells."""

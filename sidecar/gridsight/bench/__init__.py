@@ -20,6 +20,7 @@ BENCHMARKS: dict[str, str] = {
     "formula": "gridsight.bench.formula",
     "serve": "gridsight.bench.serve",
     "qa": "gridsight.bench.qa",
+    "extract": "gridsight.bench.extract",
 }
 
 

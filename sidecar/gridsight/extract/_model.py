@@ -1,0 +1,237 @@
+"""The model's part: it judges what the table does not state, one record at a time, under a grammar.
+
+For each target cell (scaffold order) the model sees a short prompt -- caption, header rows, the record
+templates, then the cell's own row and the cell -- and writes one JSON object under a JSON-schema
+grammar: ``value`` (one of the next few scaffold values), ``type`` (one of the schema's types) and each
+judged attribute (one of the texts around the cell -- header pieces, row labels, section, their words --
+or null). The copied attributes (unit, header path, row label) never go through the model.
+
+Order check and recovery (the paper's): a record whose ``value`` is not the next scaffold cell's left the
+left-to-right, top-down order; it is dropped (truncated) and the model is prompted again with that next
+cell's value fixed. Prompts share their beginning (table and templates first, the row and the cell
+last), so the model's prompt cache evaluates each table's head once and each cell's tail only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridsight.errors import GrammarError, ModelError
+from gridsight.extract._detect import Structure, TargetCell
+from gridsight.extract._records import STRONG, Record, fill_attributes, types_named
+from gridsight.extract._schema import ExtractSchema
+from gridsight.extract._table import TableGrid
+from gridsight.llm import Grammar, Message
+
+#: Scaffold values the model may name for the next record (the next cell and this many - 1 after it).
+VALUE_WINDOW = 3
+#: Texts offered per judged attribute, and their length.
+MAX_CHOICES = 24
+CHOICE_CHARS = 60
+#: Characters of the caption, a header row, the cell's row, the context text in the prompt.
+CAPTION_CHARS = 200
+ROW_CHARS = 240
+CONTEXT_CHARS = 400
+MAX_TOKENS = 96
+TIMEOUT_S = 60.0
+
+SYSTEM = (
+    "You describe numeric cells of a table as JSON records that follow the given templates. "
+    "Pick the record type the cell's column, row and caption support; use the fallback type when none "
+    "fits. Fill each attribute with the table text it names, or null when the table does not say."
+)
+
+
+@dataclass
+class ModelStats:
+    """What the model cost for one extraction."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    recoveries: int = 0  # records dropped for leaving the order, then asked again
+    failures: int = 0  # cells the model could not describe (the rules' record was kept)
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "recoveries": self.recoveries,
+            "failures": self.failures,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def in_order(values: Sequence[str], expected: Sequence[str]) -> int:
+    """How many leading generated records follow the scaffold order (the paper's order check): the
+    output is truncated after them and the next prompt starts at ``expected[n]``."""
+    n = 0
+    for got, want in zip(values, expected, strict=False):
+        if got != want:
+            break
+        n += 1
+    return n
+
+
+_FOOTNOTE = re.compile(r"(?<=[)\]\w])[a-z*†‡§]$")
+_BRACKETS = re.compile(r"[(\[][^()\[\]]*[)\]]")
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def choices(grid: TableGrid, st: Structure, cell: TargetCell, schema: ExtractSchema) -> list[str]:
+    """Texts a judged attribute may take: the cell's row labels, its header levels, both without
+    brackets, footnote marks and type names, their words, the section title."""
+    raw: list[str] = []
+    raw += [grid.text(cell.row, c) for c in st.label_cols]
+    raw.append(st.row_labels[cell.row])
+    levels = [grid.text(r, cell.col) for r in range(st.header_rows)]
+    raw += levels
+    raw.append(st.sections[cell.row])
+    out: list[str] = []
+    for text in raw:
+        for piece in (text, *_stripped(text, schema)):
+            piece = piece.strip(" /,;:")
+            if piece and len(piece) <= CHOICE_CHARS and piece not in out and not _is_number_only(piece):
+                out.append(piece)
+    return out[:MAX_CHOICES]
+
+
+def _is_number_only(text: str) -> bool:
+    return re.fullmatch(r"[\d.,\s%±-]+", text) is not None and not re.fullmatch(r"\d{1,3}[a-z]?", text)
+
+
+def _stripped(text: str, schema: ExtractSchema) -> list[str]:
+    """The text without bracketed parts, a trailing footnote mark and type names, then its words."""
+    s = _BRACKETS.sub(" ", text)
+    s = re.sub(r"\s+", " ", s).strip()
+    s = _FOOTNOTE.sub("", s)
+    for name in types_named(schema, s):
+        s = re.sub(re.escape(name), " ", s, flags=re.I)
+    s = re.sub(r"\s+", " ", s).strip(" -–,")
+    words = [w.strip(",;:") for w in s.split() if len(w.strip(",;:")) >= 2]
+    return [s, *words] if len(words) > 1 else [s]
+
+
+def table_head(grid: TableGrid, st: Structure, schema: ExtractSchema, context: str | None) -> str:
+    """The part of the prompt shared by every cell of the table."""
+    lines = []
+    if context:
+        lines.append("Context: " + _short(context, CONTEXT_CHARS))
+    if grid.caption:
+        lines.append("Caption: " + _short(grid.caption, CAPTION_CHARS))
+    for r in range(st.header_rows):
+        lines.append("Header: " + _short(" | ".join(grid.rows[r]), ROW_CHARS))
+    lines.append("")
+    lines.append(f"JSON templates for {len(schema.types)} record types:")
+    lines += schema.templates()
+    if schema.fallback:
+        lines.append(f'Use "{schema.fallback}" for a cell no other type fits.')
+    return "\n".join(lines)
+
+
+def cell_prompt(grid: TableGrid, st: Structure, cell: TargetCell, head: str) -> list[Message]:
+    """Chat messages for one cell: the table head, then its row, then the cell."""
+    row = _short(" | ".join(grid.rows[cell.row]), ROW_CHARS)
+    col = st.header_paths[cell.col] if cell.col < len(st.header_paths) else ""
+    label = st.row_labels[cell.row]
+    tail = f"\n\nRow: {row}\n\nCell: {cell.text!r} in column {col!r}" + (f", row {label!r}" if label else "")
+    tail += ". Describe it as one JSON record."
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": head + tail}]
+
+
+def record_schema(
+    schema: ExtractSchema, values: Sequence[str], type_options: Sequence[str], options: Sequence[str]
+) -> dict[str, Any]:
+    """The JSON schema the model's record must match."""
+    props: dict[str, Any] = {"value": {"enum": list(dict.fromkeys(values))}, "type": {"enum": list(type_options)}}
+    for t in schema.types:
+        if t.name not in type_options:
+            continue
+        for a in t.attributes:
+            if a.judged and a.name not in props:
+                props[a.name] = {"enum": [*options, None]} if options else {"type": "null"}
+    return {"type": "object", "properties": props, "required": list(props)}
+
+
+def type_options(schema: ExtractSchema, rec: Record) -> list[str]:
+    """The types the model may choose: the rules' own when the cell's labels name exactly one (the table
+    states it), else all."""
+    if rec.evidence in STRONG and rec.type is not None:
+        return [rec.type] + ([schema.fallback] if schema.fallback and schema.fallback != rec.type else [])
+    return schema.names
+
+
+def ask(
+    model: Any, messages: list[Message], grammar_doc: dict[str, Any], stats: ModelStats
+) -> dict[str, Any] | None:
+    """One constrained completion; the parsed object, or None when the model gave nothing usable."""
+    try:
+        grammar = Grammar.from_json_schema(grammar_doc, name="extract-record")
+    except GrammarError as exc:
+        stats.notes.append(f"grammar: {exc}")
+        return None
+    started = time.perf_counter()
+    try:
+        done = model.complete(messages, grammar=grammar, max_tokens=MAX_TOKENS, timeout_s=TIMEOUT_S)
+    except ModelError as exc:
+        stats.failures += 1
+        stats.notes.append(str(exc)[:200])
+        return None
+    finally:
+        stats.seconds += time.perf_counter() - started
+    stats.calls += 1
+    stats.prompt_tokens += done.prompt_tokens
+    stats.completion_tokens += done.completion_tokens
+    if done.truncated:
+        return None
+    try:
+        doc = json.loads(done.text)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def judge(
+    model: Any,
+    grid: TableGrid,
+    st: Structure,
+    schema: ExtractSchema,
+    cells: Sequence[TargetCell],
+    index: int,
+    rec: Record,
+    head: str,
+    stats: ModelStats,
+) -> Record:
+    """The model's record for ``cells[index]`` (the rules' record kept where the model fails)."""
+    cell = cells[index]
+    messages = cell_prompt(grid, st, cell, head)
+    options = choices(grid, st, cell, schema)
+    types = type_options(schema, rec)
+    upcoming = [c.value for c in cells[index : index + VALUE_WINDOW]]
+    doc = ask(model, messages, record_schema(schema, upcoming, types, options), stats)
+    if doc is not None and in_order([str(doc.get("value"))], [cell.value]) == 0:
+        stats.recoveries += 1  # out of order: truncate, and prompt again from this cell
+        doc = ask(model, messages, record_schema(schema, [cell.value], types, options), stats)
+    if doc is None or doc.get("value") != cell.value:
+        stats.failures += doc is not None
+        return rec
+    chosen = doc.get("type")
+    if isinstance(chosen, str) and schema.get(chosen) is not None:
+        if chosen != rec.type:
+            rec.evidence = "model"
+        rec.type = chosen
+    judged = {k: v for k, v in doc.items() if k not in ("value", "type") and isinstance(v, str)}
+    fill_attributes(rec, schema, grid, judged)
+    rec.filled_by = "model"
+    return rec
