@@ -32,6 +32,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "formula": "gridsight.formula.cli:formula_command",
     "explain": "gridsight.commands.explain",
     "ask": "gridsight.qa.cli",
+    "extract": "gridsight.extract.cli",
     "manifest": "gridsight.manifest",
 }
 

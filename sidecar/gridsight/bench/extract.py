@@ -170,7 +170,9 @@ def score_table(
     return fuzzy, exact, records, info
 
 
-def run(corpus: Path | None, model_name: str | None, limit: int | None, only: str | None) -> BenchResult:
+def run(
+    corpus: Path | None, model_name: str | None, limit: int | None, only: str | None, threads: int | None = None
+) -> BenchResult:
     root = resolve_corpus(corpus, "schema2json")
     tables = load_tables(root)
     if only:
@@ -185,7 +187,7 @@ def run(corpus: Path | None, model_name: str | None, limit: int | None, only: st
             if by_file[stem] <= limit:
                 kept.append((stem, row))
         tables = kept
-    model = load_model(model_name)
+    model = load_model(model_name, **({"n_threads": threads} if threads else {}))
     rows: list[dict[str, Any]] = []
     per_file: dict[str, list[tuple[float, float, float, ModelStats]]] = {}
     for stem, row in tables:
@@ -258,8 +260,15 @@ def run(corpus: Path | None, model_name: str | None, limit: int | None, only: st
 @model_options("default")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N tables of each file.")
 @click.option("--only", default=None, help="Only the table files whose name holds this text (e.g. chem).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="CPU threads for the model.")
 def command(
-    corpus: Path | None, out: Path | None, model: str, no_model: bool, limit: int | None, only: str | None
+    corpus: Path | None,
+    out: Path | None,
+    model: str,
+    no_model: bool,
+    limit: int | None,
+    only: str | None,
+    threads: int | None,
 ) -> None:
     """Extract records from every table and score them (Table-F1, exact and token-thresholded)."""
-    emit(run(corpus, model_choice(model, no_model), limit, only), out)
+    emit(run(corpus, model_choice(model, no_model), limit, only, threads), out)

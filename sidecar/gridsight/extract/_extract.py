@@ -8,7 +8,7 @@ from typing import Any
 
 from gridsight.errors import ExtractInputError
 from gridsight.extract._detect import Structure, structure, target_cells
-from gridsight.extract._model import ModelStats, judge, table_head
+from gridsight.extract._model import ModelStats, Roles, judge, table_head
 from gridsight.extract._records import Record, rule_record
 from gridsight.extract._schema import ExtractSchema
 from gridsight.extract._table import TableGrid
@@ -55,10 +55,11 @@ def iter_records(
         raise ExtractInputError("the table has no numeric cells to extract")
     stats = stats if stats is not None else ModelStats()
     head = table_head(grid, st, schema, context) if model is not None else ""
+    roles = Roles()
     for i, cell in enumerate(cells):
         rec = rule_record(grid, st, schema, cell)
         if model is not None:
-            rec = judge(model, grid, st, schema, cells, i, rec, head, stats)
+            rec = judge(model, grid, st, schema, cells, i, rec, head, stats, roles)
         yield rec
 
 

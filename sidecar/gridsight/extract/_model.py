@@ -89,22 +89,49 @@ def _short(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def choices(grid: TableGrid, st: Structure, cell: TargetCell, schema: ExtractSchema) -> list[str]:
-    """Texts a judged attribute may take: the cell's row labels, its header levels, both without
-    brackets, footnote marks and type names, their words, the section title."""
-    raw: list[str] = []
-    raw += [grid.text(cell.row, c) for c in st.label_cols]
-    raw.append(st.row_labels[cell.row])
-    levels = [grid.text(r, cell.col) for r in range(st.header_rows)]
-    raw += levels
-    raw.append(st.sections[cell.row])
-    out: list[str] = []
-    for text in raw:
-        for piece in (text, *_stripped(text, schema)):
+def choices(grid: TableGrid, st: Structure, cell: TargetCell, schema: ExtractSchema) -> dict[str, str]:
+    """Texts a judged attribute may take, each with the side of the table it comes from (``row``:
+    the cell's row labels and section; ``column``: its header levels): the texts without brackets,
+    footnote marks and type names first, then as written, then their words."""
+    raw: list[tuple[str, str]] = [("row", grid.text(cell.row, c)) for c in st.label_cols]
+    raw.append(("row", st.row_labels[cell.row]))
+    raw += [("column", grid.text(r, cell.col)) for r in range(st.header_rows)]
+    raw.append(("row", st.sections[cell.row]))
+    out: dict[str, str] = {}
+    for side, text in raw:
+        stripped = _stripped(text, schema)
+        for piece in (stripped[0], text, *stripped[1:]):
             piece = piece.strip(" /,;:")
             if piece and len(piece) <= CHOICE_CHARS and piece not in out and not _is_number_only(piece):
-                out.append(piece)
-    return out[:MAX_CHOICES]
+                out[piece] = side
+    return dict(list(out.items())[:MAX_CHOICES])
+
+
+@dataclass
+class Roles:
+    """Which side of the table (row labels or column headers) each judged attribute is read from, by a
+    vote over the model's records so far. Once an attribute's vote is clear, later records offer it
+    only texts from that side: one table reads one way, not a different way per cell."""
+
+    votes: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def add(self, attribute: str, side: str | None) -> None:
+        if side is not None:
+            counts = self.votes.setdefault(attribute, {})
+            counts[side] = counts.get(side, 0) + 1
+
+    def side(self, attribute: str) -> str | None:
+        counts = self.votes.get(attribute, {})
+        total = sum(counts.values())
+        if total < ROLE_VOTES:
+            return None
+        best = max(counts, key=lambda k: counts[k])
+        return best if counts[best] / total >= ROLE_SHARE else None
+
+
+#: Records an attribute's side is voted on before it is fixed, and the share the winner needs.
+ROLE_VOTES = 6
+ROLE_SHARE = 0.6
 
 
 def _is_number_only(text: str) -> bool:
@@ -151,16 +178,25 @@ def cell_prompt(grid: TableGrid, st: Structure, cell: TargetCell, head: str) -> 
 
 
 def record_schema(
-    schema: ExtractSchema, values: Sequence[str], type_options: Sequence[str], options: Sequence[str]
+    schema: ExtractSchema,
+    values: Sequence[str],
+    type_options: Sequence[str],
+    options: dict[str, str],
+    roles: Roles | None = None,
 ) -> dict[str, Any]:
-    """The JSON schema the model's record must match."""
+    """The JSON schema the model's record must match: the value, the type, then each judged text
+    attribute (one of ``options``, those of its voted side only once the vote is clear, or null).
+    Object-valued attributes are left to the code (empty)."""
     props: dict[str, Any] = {"value": {"enum": list(dict.fromkeys(values))}, "type": {"enum": list(type_options)}}
     for t in schema.types:
         if t.name not in type_options:
             continue
         for a in t.attributes:
-            if a.judged and a.name not in props:
-                props[a.name] = {"enum": [*options, None]} if options else {"type": "null"}
+            if not a.judged or a.kind != "string" or a.name in props:
+                continue
+            side = roles.side(a.name) if roles is not None else None
+            texts = [text for text, s in options.items() if side is None or s == side]
+            props[a.name] = {"enum": [*texts, None]} if texts else {"type": "null"}
     return {"type": "object", "properties": props, "required": list(props)}
 
 
@@ -169,7 +205,9 @@ def type_options(schema: ExtractSchema, rec: Record) -> list[str]:
     states it), else all."""
     if rec.evidence in STRONG and rec.type is not None:
         return [rec.type] + ([schema.fallback] if schema.fallback and schema.fallback != rec.type else [])
-    return schema.names
+    first = [rec.type] if rec.type is not None and rec.type != schema.fallback else []
+    rest = [n for n in schema.names if n != schema.fallback and n not in first]
+    return first + rest + ([schema.fallback] if schema.fallback else [])
 
 
 def ask(
@@ -212,6 +250,7 @@ def judge(
     rec: Record,
     head: str,
     stats: ModelStats,
+    roles: Roles | None = None,
 ) -> Record:
     """The model's record for ``cells[index]`` (the rules' record kept where the model fails)."""
     cell = cells[index]
@@ -219,10 +258,10 @@ def judge(
     options = choices(grid, st, cell, schema)
     types = type_options(schema, rec)
     upcoming = [c.value for c in cells[index : index + VALUE_WINDOW]]
-    doc = ask(model, messages, record_schema(schema, upcoming, types, options), stats)
+    doc = ask(model, messages, record_schema(schema, upcoming, types, options, roles), stats)
     if doc is not None and in_order([str(doc.get("value"))], [cell.value]) == 0:
         stats.recoveries += 1  # out of order: truncate, and prompt again from this cell
-        doc = ask(model, messages, record_schema(schema, [cell.value], types, options), stats)
+        doc = ask(model, messages, record_schema(schema, [cell.value], types, options, roles), stats)
     if doc is None or doc.get("value") != cell.value:
         stats.failures += doc is not None
         return rec
@@ -232,6 +271,9 @@ def judge(
             rec.evidence = "model"
         rec.type = chosen
     judged = {k: v for k, v in doc.items() if k not in ("value", "type") and isinstance(v, str)}
+    if roles is not None and rec.type != schema.fallback:
+        for name, text in judged.items():
+            roles.add(name, options.get(text))
     fill_attributes(rec, schema, grid, judged)
     rec.filled_by = "model"
     return rec

@@ -54,8 +54,12 @@ class Record:
         return out
 
 
+#: A footnote mark glued to a word (``IC50a``, ``Ki*``): dropped before names are compared.
+_GLUED_MARK = re.compile(r"(?<=[A-Z0-9])[a-h](?![A-Za-z0-9])")
+
+
 def _tokens(text: str) -> list[str]:
-    return re.findall(r"[0-9a-zµμα-ω]+", text.casefold())
+    return re.findall(r"[0-9a-zµμα-ω]+", _GLUED_MARK.sub("", text).casefold())
 
 
 def _names(name: str, text: str) -> bool:
