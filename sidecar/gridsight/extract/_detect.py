@@ -76,6 +76,8 @@ def header_unit(header: str) -> str | None:
     h = _FOOTNOTE_TAIL.sub("", clean(header))
     for piece in reversed(_BRACKETED.findall(h)):
         cand = re.split(r"\s*[±,;]\s*", piece.strip())[0].strip()
+        if re.search(r"[A-Z]{2,}\d", cand):
+            continue  # an identifier ("CHK2/CHK1"), not a unit
         if cand and _UNIT_CHARS.match(cand) and not _NOT_UNIT.match(cand) and len(cand.split()) <= 2:
             if any(ch.isalpha() or ch in "%$€£¥°" for ch in cand) and not re.fullmatch(r"[A-Z][a-z]{3,}", cand):
                 return cand

@@ -8,7 +8,7 @@ from typing import Any
 
 from gridsight.errors import ExtractInputError
 from gridsight.extract._detect import Structure, structure, target_cells
-from gridsight.extract._model import ModelStats, Roles, judge, table_head
+from gridsight.extract._model import ModelStats, Roles, judge, score_roles, table_head
 from gridsight.extract._records import Record, rule_record
 from gridsight.extract._schema import ExtractSchema
 from gridsight.extract._table import TableGrid
@@ -41,13 +41,14 @@ def iter_records(
     context: str | None = None,
     stats: ModelStats | None = None,
 ) -> Iterator[Record]:
-    """Yield one record per numeric cell, left to right and top down, as each is ready.
+    """One record per numeric cell, left to right and top down, each yielded as soon as it is ready.
 
     ``model`` (a runtime or a :class:`~gridsight.llm.ModelQueue`) judges the record type and the
-    attributes the table does not state; without it the rules alone fill what they can.
+    attributes the table does not state; without it the rules alone fill what they can. A cell the
+    model fails on (time-out, prompt too long) keeps the rules' record: no record is ever lost.
 
     Raises:
-        ExtractInputError: the table has no numeric cells.
+        ExtractInputError: the table has no numeric cells (raised here, before any record).
     """
     st = structure(grid)
     cells = target_cells(grid, st)
@@ -55,12 +56,18 @@ def iter_records(
         raise ExtractInputError("the table has no numeric cells to extract")
     stats = stats if stats is not None else ModelStats()
     head = table_head(grid, st, schema, context) if model is not None else ""
-    roles = Roles()
-    for i, cell in enumerate(cells):
-        rec = rule_record(grid, st, schema, cell)
+
+    def records() -> Iterator[Record]:
+        rules = [rule_record(grid, st, schema, cell) for cell in cells]
+        roles = Roles()
         if model is not None:
-            rec = judge(model, grid, st, schema, cells, i, rec, head, stats, roles)
-        yield rec
+            roles.fixed = score_roles(model, grid, st, schema, cells, rules, head, stats)
+        for i, rec in enumerate(rules):
+            if model is not None:
+                rec = judge(model, grid, st, schema, cells, i, rec, head, stats, roles)
+            yield rec
+
+    return records()
 
 
 def extract_table(

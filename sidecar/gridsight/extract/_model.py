@@ -14,6 +14,7 @@ last), so the model's prompt cache evaluates each table's head once and each cel
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -109,11 +110,15 @@ def choices(grid: TableGrid, st: Structure, cell: TargetCell, schema: ExtractSch
 
 @dataclass
 class Roles:
-    """Which side of the table (row labels or column headers) each judged attribute is read from, by a
-    vote over the model's records so far. Once an attribute's vote is clear, later records offer it
-    only texts from that side: one table reads one way, not a different way per cell."""
+    """Which side of the table (row labels or column headers) each judged attribute is read from.
+
+    Decided once per table when the model can score text (:func:`score_roles`: the likeliest reading
+    of a few cells, all attributes together), else by a vote over the model's records so far. Once an
+    attribute's side is known, later records offer it only texts from that side: one table reads one
+    way, not a different way per cell."""
 
     votes: dict[str, dict[str, int]] = field(default_factory=dict)
+    fixed: dict[str, str] = field(default_factory=dict)
 
     def add(self, attribute: str, side: str | None) -> None:
         if side is not None:
@@ -121,6 +126,8 @@ class Roles:
             counts[side] = counts.get(side, 0) + 1
 
     def side(self, attribute: str) -> str | None:
+        if attribute in self.fixed:
+            return self.fixed[attribute]
         counts = self.votes.get(attribute, {})
         total = sum(counts.values())
         if total < ROLE_VOTES:
@@ -177,6 +184,96 @@ def cell_prompt(grid: TableGrid, st: Structure, cell: TargetCell, head: str) -> 
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": head + tail}]
 
 
+#: Cells whose readings are scored to decide the sides, and the most judged attributes decided jointly.
+ROLE_CELLS = 3
+ROLE_ATTRIBUTES = 3
+
+
+def judged_attributes(schema: ExtractSchema) -> list[str]:
+    """Judged text attributes of the non-fallback types, in template order."""
+    out: list[str] = []
+    for t in schema.types:
+        if t.name == schema.fallback:
+            continue
+        out += [a.name for a in t.attributes if a.judged and a.kind == "string" and a.name not in out]
+    return out
+
+
+def _first(options: dict[str, str], side: str) -> str | None:
+    return next((text for text, s in options.items() if s == side), None)
+
+
+def _score(model: Any, messages: list[Message], text: str, stats: ModelStats) -> float | None:
+    started = time.perf_counter()
+    try:
+        value = float(model.score(messages, text, timeout_s=TIMEOUT_S))
+    except (ModelError, AttributeError, TypeError) as exc:
+        stats.notes.append(f"score: {exc}"[:200])
+        return None
+    finally:
+        stats.seconds += time.perf_counter() - started
+    stats.calls += 1
+    return value
+
+
+def score_roles(
+    model: Any,
+    grid: TableGrid,
+    st: Structure,
+    schema: ExtractSchema,
+    cells: Sequence[TargetCell],
+    records: Sequence[Record],
+    head: str,
+    stats: ModelStats,
+) -> dict[str, str]:
+    """Each judged attribute's side, from the likeliest joint reading of the first few typed cells:
+    every assignment of row/column to the attributes is scored as the record's continuation."""
+    if not getattr(model, "can_score", False):
+        return {}
+    attrs = judged_attributes(schema)[:ROLE_ATTRIBUTES]
+    if not attrs:
+        return {}
+    picked = [i for i, r in enumerate(records) if r.type not in (None, schema.fallback)][:ROLE_CELLS]
+    totals: dict[tuple[str, ...], float] = {}
+    for i in picked or range(min(ROLE_CELLS, len(cells))):
+        cell, rec = cells[i], records[i]
+        options = choices(grid, st, cell, schema)
+        texts = {side: _first(options, side) for side in ("row", "column")}
+        if None in texts.values():
+            continue
+        messages = cell_prompt(grid, st, cell, head)
+        rtype = rec.type if rec.type not in (None, schema.fallback) else judged_type_name(schema)
+        for combo in itertools.product(("row", "column"), repeat=len(attrs)):
+            body = ", ".join(f"{json.dumps(a)}: {json.dumps(texts[side])}" for a, side in zip(attrs, combo, strict=True))
+            text = "{" + f'"value": {json.dumps(cell.value)}, "type": {json.dumps(rtype)}, ' + body
+            value = _score(model, messages, text, stats)
+            if value is None:
+                return {}
+            totals[combo] = totals.get(combo, 0.0) + value
+    if not totals:
+        return {}
+    best = max(totals, key=lambda k: totals[k])
+    return dict(zip(attrs, best, strict=True))
+
+
+def judged_type_name(schema: ExtractSchema) -> str:
+    return next((t.name for t in schema.types if t.name != schema.fallback), schema.types[0].name)
+
+
+def score_type(model: Any, messages: list[Message], cell: TargetCell, names: Sequence[str], stats: ModelStats) -> str | None:
+    """The likeliest record type for a cell whose labels do not settle it."""
+    if not getattr(model, "can_score", False) or len(names) < 2:
+        return None
+    best, best_score = None, float("-inf")
+    for name in names:
+        value = _score(model, messages, "{" + f'"value": {json.dumps(cell.value)}, "type": {json.dumps(name)}', stats)
+        if value is None:
+            return None
+        if value > best_score:
+            best, best_score = name, value
+    return best
+
+
 def record_schema(
     schema: ExtractSchema,
     values: Sequence[str],
@@ -187,7 +284,9 @@ def record_schema(
     """The JSON schema the model's record must match: the value, the type, then each judged text
     attribute (one of ``options``, those of its voted side only once the vote is clear, or null).
     Object-valued attributes are left to the code (empty)."""
-    props: dict[str, Any] = {"value": {"enum": list(dict.fromkeys(values))}, "type": {"enum": list(type_options)}}
+    props: dict[str, Any] = {"value": {"enum": list(dict.fromkeys(values))}}
+    if len(type_options) > 1:
+        props["type"] = {"enum": list(type_options)}  # one settled type is not written by the model
     for t in schema.types:
         if t.name not in type_options:
             continue
@@ -201,10 +300,10 @@ def record_schema(
 
 
 def type_options(schema: ExtractSchema, rec: Record) -> list[str]:
-    """The types the model may choose: the rules' own when the cell's labels name exactly one (the table
-    states it), else all."""
+    """The types the model may choose: the rules' own alone when the cell's labels name exactly one (the
+    table states it), else all (the rules' guess first, the fallback last)."""
     if rec.evidence in STRONG and rec.type is not None:
-        return [rec.type] + ([schema.fallback] if schema.fallback and schema.fallback != rec.type else [])
+        return [rec.type]
     first = [rec.type] if rec.type is not None and rec.type != schema.fallback else []
     rest = [n for n in schema.names if n != schema.fallback and n not in first]
     return first + rest + ([schema.fallback] if schema.fallback else [])
@@ -252,11 +351,25 @@ def judge(
     stats: ModelStats,
     roles: Roles | None = None,
 ) -> Record:
-    """The model's record for ``cells[index]`` (the rules' record kept where the model fails)."""
+    """The model's record for ``cells[index]`` (the rules' record kept where the model fails).
+
+    The type: the rules' when the cell's own labels name it; else the likeliest by score (or, for a
+    model that cannot score, the model's choice under the grammar). The judged attributes: one
+    constrained completion, order-checked against the scaffold.
+    """
     cell = cells[index]
     messages = cell_prompt(grid, st, cell, head)
-    options = choices(grid, st, cell, schema)
     types = type_options(schema, rec)
+    if len(types) > 1:  # the labels do not settle the type: the likeliest one, by score
+        scored = score_type(model, messages, cell, types, stats)
+        if scored is not None:
+            types = [scored]
+    if types == [schema.fallback]:
+        if rec.type != schema.fallback:
+            rec.type, rec.evidence, rec.filled_by = schema.fallback, "model", "model"
+            fill_attributes(rec, schema, grid, {})
+        return rec  # nothing left to judge
+    options = choices(grid, st, cell, schema)
     upcoming = [c.value for c in cells[index : index + VALUE_WINDOW]]
     doc = ask(model, messages, record_schema(schema, upcoming, types, options, roles), stats)
     if doc is not None and in_order([str(doc.get("value"))], [cell.value]) == 0:
@@ -265,7 +378,7 @@ def judge(
     if doc is None or doc.get("value") != cell.value:
         stats.failures += doc is not None
         return rec
-    chosen = doc.get("type")
+    chosen = doc.get("type", types[0])
     if isinstance(chosen, str) and schema.get(chosen) is not None:
         if chosen != rec.type:
             rec.evidence = "model"

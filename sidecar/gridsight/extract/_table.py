@@ -88,15 +88,15 @@ class _TableParser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         name = self._name(tag)
+        if name in ("caption", "title") and self._depth == 0:
+            self._where.append("caption")
+        elif name in ("table-wrap-foot", "tfoot", "fn"):
+            self._where.append("notes")
         if self._done:
             return
         if name == "table":
             self._depth += 1
             return
-        if name in ("caption", "title") and self._depth == 0:
-            self._where.append("caption")
-        elif name in ("table-wrap-foot", "tfoot", "fn"):
-            self._where.append("notes")
         if self._depth != 1:
             return
         if name == "thead":
@@ -119,6 +119,8 @@ class _TableParser(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         name = self._name(tag)
+        if name in ("caption", "title", "table-wrap-foot", "tfoot", "fn") and self._where:
+            self._where.pop()
         if self._done:
             return
         if name == "table":
@@ -126,8 +128,6 @@ class _TableParser(HTMLParser):
             if self._depth == 0 and self.rows:
                 self._done = True
             return
-        if name in ("caption", "title", "table-wrap-foot", "tfoot", "fn") and self._where:
-            self._where.pop()
         if self._depth != 1:
             return
         if name == "thead":
