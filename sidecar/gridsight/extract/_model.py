@@ -82,7 +82,7 @@ def in_order(values: Sequence[str], expected: Sequence[str]) -> int:
     return n
 
 
-_FOOTNOTE = re.compile(r"(?<=[)\]\w])[a-z*†‡§]$")
+_FOOTNOTE = re.compile(r"(?<=[)\]A-Z0-9])[a-h*†‡§](?=\s|$)")
 _BRACKETS = re.compile(r"[(\[][^()\[\]]*[)\]]")
 
 
@@ -147,9 +147,8 @@ def _is_number_only(text: str) -> bool:
 
 def _stripped(text: str, schema: ExtractSchema) -> list[str]:
     """The text without bracketed parts, a trailing footnote mark and type names, then its words."""
-    s = _BRACKETS.sub(" ", text)
+    s = _BRACKETS.sub(" ", _FOOTNOTE.sub("", text))
     s = re.sub(r"\s+", " ", s).strip()
-    s = _FOOTNOTE.sub("", s)
     for name in types_named(schema, s):
         s = re.sub(re.escape(name), " ", s, flags=re.I)
     s = re.sub(r"\s+", " ", s).strip(" -–,")
