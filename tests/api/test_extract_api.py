@@ -18,7 +18,11 @@ def _open(client: Any, tmp_path: Path) -> str:
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = "Assay"
-    for row in (["Compound", "Kinase A IC50 (nM)", "Solubility (mg/mL)"], ["C-1", 12, 0.5], ["C-2", 8.5, 1.2]):
+    for row in (
+        ["Compound", "Kinase A IC50 (nM)", "Solubility (mg/mL)"],
+        ["C-1", 12, 0.5],
+        ["C-2", 8.5, 1.2],
+    ):
         ws.append(row)
     wb.save(tmp_path / "assay.xlsx")
     r = client.post("/workbooks", {"path": str(tmp_path / "assay.xlsx")})

@@ -14,7 +14,11 @@ from gridsight.cli import cli
 
 @pytest.mark.parametrize(
     ("gold", "pred", "f1"),
-    [("CoNLL 2003", "CoNLL 03", 0.5), ("Named Entity Recognition", "Entity Recognition", 0.8), ("F1", "Accuracy", 0.0)],
+    [
+        ("CoNLL 2003", "CoNLL 03", 0.5),
+        ("Named Entity Recognition", "Entity Recognition", 0.8),
+        ("F1", "Accuracy", 0.0),
+    ],
 )
 def test_token_f1(gold: str, pred: str, f1: float) -> None:
     assert token_f1(normalise(gold), normalise(pred)) == pytest.approx(f1)
@@ -45,7 +49,14 @@ def test_bench_extract_on_a_small_corpus(tmp_path: Path) -> None:
         "<td>0.38</td></tr><tr><td>4</td><td>1.5</td><td>0.27</td></tr></tbody></table></table-wrap>"
     )
     gold = [
-        {"cell_index": f"CA({r},1)", "value": v, "type": "IC50", "target": "CHK1", "treatment": t, "unit": "μM"}
+        {
+            "cell_index": f"CA({r},1)",
+            "value": v,
+            "type": "IC50",
+            "target": "CHK1",
+            "treatment": t,
+            "unit": "μM",
+        }
         for r, v, t in ((1, "1.0", "2"), (2, "1.5", "4"))
     ]
     folder = tmp_path / "s2j"
@@ -54,7 +65,9 @@ def test_bench_extract_on_a_small_corpus(tmp_path: Path) -> None:
         json.dumps({"id": "t1", "table_processed": table, "cell_list_gold": gold}) + "\n", encoding="utf-8"
     )
     out = tmp_path / "r.json"
-    r = CliRunner().invoke(cli, ["bench", "extract", "--corpus", str(folder), "--model", "none", "--out", str(out)])
+    r = CliRunner().invoke(
+        cli, ["bench", "extract", "--corpus", str(folder), "--model", "none", "--out", str(out)]
+    )
     assert r.exit_code == 0, r.output
     summary = json.loads(out.read_text(encoding="utf-8"))["summary"]
     assert {"tables", "table_f1", "table_f1_exact", "seconds_per_table"} <= set(summary)

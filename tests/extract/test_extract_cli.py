@@ -63,16 +63,30 @@ def test_out_file_and_new_sheet_with_undo(files: tuple[Path, Path], tmp_path: Pa
     assert code == 0 and "wrote 3 records" in err
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3
     before = book.read_bytes()
-    code, out_text, _ = _run("extract", str(book), "--schema", str(schema), "--range", "A3:C5", "--to-sheet", "Records", "--dry-run")
+    code, out_text, _ = _run(
+        "extract",
+        str(book),
+        "--schema",
+        str(schema),
+        "--range",
+        "A3:C5",
+        "--to-sheet",
+        "Records",
+        "--dry-run",
+    )
     assert code == 0 and json.loads(out_text)["applied"] is False and book.read_bytes() == before
-    code, out_text, _ = _run("extract", str(book), "--schema", str(schema), "--range", "A3:C5", "--to-sheet", "Records")
+    code, out_text, _ = _run(
+        "extract", str(book), "--schema", str(schema), "--range", "A3:C5", "--to-sheet", "Records"
+    )
     assert code == 0 and json.loads(out_text)["applied"] is True
     wb = openpyxl.load_workbook(book)
     assert wb.sheetnames == ["Assay", "Records"]
     rows = [[c.value for c in r] for r in wb["Records"].iter_rows()]
     assert rows[0][:4] == ["address", "value", "type", "unit"] and rows[1][:4] == ["B4", "12", "IC50", "nM"]
     # the same name again is refused, nothing written
-    code, _, err = _run("extract", str(book), "--schema", str(schema), "--range", "A3:C5", "--to-sheet", "Records")
+    code, _, err = _run(
+        "extract", str(book), "--schema", str(schema), "--range", "A3:C5", "--to-sheet", "Records"
+    )
     assert code == 2 and "already has a sheet named 'Records'" in err
     code, out_text, _ = _run("extract", str(book), "--undo")
     assert code == 0 and json.loads(out_text)["cells_restored"] > 0
@@ -92,7 +106,9 @@ def test_bad_input_is_one_clear_line(files: tuple[Path, Path], tmp_path: Path) -
     code, _, err = _run("extract", str(tmp_path / "missing.xlsx"), "--schema", str(schema))
     assert code == 2 and "does not exist" in err
     html = tmp_path / "t.html"
-    html.write_text("<table><tr><th>a</th><th>b</th></tr><tr><td>x</td><td>1.5 nM</td></tr></table>", encoding="utf-8")
+    html.write_text(
+        "<table><tr><th>a</th><th>b</th></tr><tr><td>x</td><td>1.5 nM</td></tr></table>", encoding="utf-8"
+    )
     code, _, err = _run("extract", str(html), "--schema", str(schema), "--to-sheet", "R")
     assert code == 2 and "--to-sheet writes into an .xlsx" in err
     code, out, _ = _run("extract", str(html), "--schema", str(schema))

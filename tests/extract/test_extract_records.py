@@ -90,12 +90,19 @@ def test_rules_only_records() -> None:
 
 def test_no_numeric_cells_is_a_clear_error() -> None:
     with pytest.raises(ExtractInputError, match="no numeric cells"):
-        iter_records(from_text("<table><tr><th>a</th></tr><tr><td>x</td></tr></table>"), parse_schema(TEMPLATES))
+        iter_records(
+            from_text("<table><tr><th>a</th></tr><tr><td>x</td></tr></table>"), parse_schema(TEMPLATES)
+        )
 
 
 @pytest.mark.parametrize(
     ("got", "want", "n"),
-    [(["1", "2", "3"], ["1", "2", "3"], 3), (["1", "3"], ["1", "2", "3"], 1), (["9"], ["1"], 0), ([], ["1"], 0)],
+    [
+        (["1", "2", "3"], ["1", "2", "3"], 3),
+        (["1", "3"], ["1", "2", "3"], 1),
+        (["9"], ["1"], 0),
+        ([], ["1"], 0),
+    ],
 )
 def test_order_check(got: list[str], want: list[str], n: int) -> None:
     assert in_order(got, want) == n

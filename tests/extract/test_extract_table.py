@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from gridsight.errors import ExtractInputError
-from gridsight.extract import from_csv, from_latex, from_markup, from_text, numeric_value, structure, target_cells
+from gridsight.extract import (
+    from_csv,
+    from_latex,
+    from_markup,
+    from_text,
+    numeric_value,
+    structure,
+    target_cells,
+)
 from gridsight.extract._detect import cell_unit, header_unit
 
 SPANNED = """<table-wrap><caption><title>Potency of the series</title></caption><table>

@@ -24,12 +24,21 @@ BODY = {
             "description": "JSON Schema (object) or the paper's JSON templates (list of objects)",
             "type": ["object", "array", "string"],
         },
-        "range": {"type": "string", "description": "The table's range, e.g. 'Sheet1!A1:F20' (default: used range)"},
+        "range": {
+            "type": "string",
+            "description": "The table's range, e.g. 'Sheet1!A1:F20' (default: used range)",
+        },
         "sheet": {"type": "string", "description": "The sheet (default: the first)"},
-        "table": {"type": "string", "description": "A table given as HTML/XML/LaTeX/CSV text instead of a range"},
+        "table": {
+            "type": "string",
+            "description": "A table given as HTML/XML/LaTeX/CSV text instead of a range",
+        },
         "format": {"type": "string", "enum": ["html", "xml", "latex", "csv"]},
         "context": {"type": "string", "maxLength": 20000, "description": "Text around the table"},
-        "model": {"type": "boolean", "description": "Let the local model judge types and attributes (default true)"},
+        "model": {
+            "type": "boolean",
+            "description": "Let the local model judge types and attributes (default true)",
+        },
     },
 }
 
@@ -44,7 +53,7 @@ def register(api: Api) -> None:
     @api.route(
         "/workbooks/{wid}/extract",
         "POST",
-        summary="One JSON record per numeric cell of a table, following a schema (streamed as `record` events)",
+        summary="One JSON record per numeric cell of a table, following a schema (streamed: `record` events)",
         tag="extract",
         body=BODY,
         result={"type": "object"},
@@ -56,7 +65,13 @@ def register(api: Api) -> None:
         schema = parse_schema(doc.get("schema"))  # a bad schema is a 400 before anything runs
         rng, sheet, table, fmt = doc.get("range"), doc.get("sheet"), doc.get("table"), doc.get("format")
         context, use_model = doc.get("context"), doc.get("model", True)
-        for name, value in (("range", rng), ("sheet", sheet), ("table", table), ("format", fmt), ("context", context)):
+        for name, value in (
+            ("range", rng),
+            ("sheet", sheet),
+            ("table", table),
+            ("format", fmt),
+            ("context", context),
+        ):
             if value is not None and not isinstance(value, str):
                 raise ApiError(400, "bad_request", f"`{name}` must be text")
         if not isinstance(use_model, bool):
@@ -66,7 +81,9 @@ def register(api: Api) -> None:
             if rng is not None:
                 raise ApiError(400, "bad_request", "give `table` text or a `range`, not both")
             if len(table) > MAX_TABLE_TEXT:
-                raise ApiError(413, "payload_too_large", f"`table` is longer than {MAX_TABLE_TEXT:,} characters")
+                raise ApiError(
+                    413, "payload_too_large", f"`table` is longer than {MAX_TABLE_TEXT:,} characters"
+                )
             grid = from_text(table, fmt)
         else:
             area = Range.parse(rng) if rng else None

@@ -22,11 +22,27 @@ from typing import Any
 
 import click
 
-from gridsight.bench._common import BenchResult, corpus_options, emit, load_model, model_choice, model_options
-from gridsight.bench._common import resolve_corpus, share
+from gridsight.bench._common import (
+    BenchResult,
+    corpus_options,
+    emit,
+    load_model,
+    model_choice,
+    model_options,
+    resolve_corpus,
+    share,
+)
 from gridsight.bench._tablef1 import EMPTY, Counts, table_counts
 from gridsight.errors import GridSightError, SourceNotFoundError
-from gridsight.extract import ExtractSchema, ModelStats, Record, from_latex, from_text, iter_records, parse_schema
+from gridsight.extract import (
+    ExtractSchema,
+    ModelStats,
+    Record,
+    from_latex,
+    from_text,
+    iter_records,
+    parse_schema,
+)
 
 _CHEM_TYPES = ("IC50", "EC50", "CC50", "MIC", "GI50")
 #: The paper's ChemTables templates (Table 6).
@@ -166,12 +182,21 @@ def score_table(
     exact = table_counts(gold_rows, preds, key, exact=True)
     gold_cells = {str(g[key]) for g in gold_rows}
     found = {str(p[key]) for p in preds}
-    info = {"gold": len(gold_rows), "predicted": len(preds), "cells": len(records), "typed_hit": len(gold_cells & found)}
+    info = {
+        "gold": len(gold_rows),
+        "predicted": len(preds),
+        "cells": len(records),
+        "typed_hit": len(gold_cells & found),
+    }
     return fuzzy, exact, records, info
 
 
 def run(
-    corpus: Path | None, model_name: str | None, limit: int | None, only: str | None, threads: int | None = None
+    corpus: Path | None,
+    model_name: str | None,
+    limit: int | None,
+    only: str | None,
+    threads: int | None = None,
 ) -> BenchResult:
     root = resolve_corpus(corpus, "schema2json")
     tables = load_tables(root)
@@ -231,8 +256,9 @@ def run(
         summary[f"{stem}_table_f1"] = share(sum(i[0] for i in items), k)
         summary[f"{stem}_table_f1_exact"] = share(sum(i[1] for i in items), k)
     headline = (
-        f"extract: Table-F1 {summary['table_f1'] * 100:.1f} (exact {summary['table_f1_exact'] * 100:.1f}) over {n}"
-        f" tables, model {summary['model']}, {summary['seconds_per_table']:.1f} s/table"
+        f"extract: Table-F1 {summary['table_f1'] * 100:.1f}"
+        f" (exact {summary['table_f1_exact'] * 100:.1f}) over {n} tables, model {summary['model']},"
+        f" {summary['seconds_per_table']:.1f} s/table"
     )
     return BenchResult(
         "extract",
@@ -258,7 +284,9 @@ def run(
 @click.command("extract")
 @corpus_options
 @model_options("default")
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N tables of each file.")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, help="Only the first N tables of each file."
+)
 @click.option("--only", default=None, help="Only the table files whose name holds this text (e.g. chem).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="CPU threads for the model.")
 def command(

@@ -89,7 +89,9 @@ def apply_plan(
         raise EditPlanError(f"edit plan {plan.id} did not validate; nothing was written", problems)
     after = {(c.write.sheet, c.write.row, c.write.col): c.after for c in preview.cells}
     if plan.new_sheets and path is None:
-        raise EditPlanError("a plan that adds sheets can only be applied to a workbook file; nothing was written")
+        raise EditPlanError(
+            "a plan that adds sheets can only be applied to a workbook file; nothing was written"
+        )
     with journal.lock():
         if journal.was_applied(key, plan.id):
             raise PlanStateError(f"edit plan {plan.id} was already applied; it cannot be applied twice")

@@ -310,8 +310,10 @@ def apply_to_file(
         put_raw(_sheet(wb, rec["sheet"], path.name).cell(row=r + 1, column=c + 1), rec["after"])
     for name in drop_sheets:
         ws = next((w for w in wb.worksheets if w.title == name), None)
-        if ws is not None and len(wb.worksheets) > 1 and all(
-            cell.value is None for row in ws.iter_rows() for cell in row
+        if (
+            ws is not None
+            and len(wb.worksheets) > 1
+            and all(cell.value is None for row in ws.iter_rows() for cell in row)
         ):
             wb.remove(ws)
     with contextlib.suppress(AttributeError):

@@ -78,9 +78,10 @@ def header_unit(header: str) -> str | None:
         cand = re.split(r"\s*[±,;]\s*", piece.strip())[0].strip()
         if re.search(r"[A-Z]{2,}\d", cand):
             continue  # an identifier ("CHK2/CHK1"), not a unit
-        if cand and _UNIT_CHARS.match(cand) and not _NOT_UNIT.match(cand) and len(cand.split()) <= 2:
-            if any(ch.isalpha() or ch in "%$€£¥°" for ch in cand) and not re.fullmatch(r"[A-Z][a-z]{3,}", cand):
-                return cand
+        plausible = bool(cand) and _UNIT_CHARS.match(cand) is not None and not _NOT_UNIT.match(cand)
+        symbol = any(ch.isalpha() or ch in "%$€£¥°" for ch in cand)
+        if plausible and len(cand.split()) <= 2 and symbol and not re.fullmatch(r"[A-Z][a-z]{3,}", cand):
+            return cand
     m = _TRAILING.search(h)
     if m and _UNIT_CHARS.match(m.group(1)) and not _NOT_UNIT.match(m.group(1)):
         return m.group(1)
@@ -162,7 +163,12 @@ def structure(grid: TableGrid) -> Structure:
             continue
         filled = [c for c in range(grid.width) if grid.text(r, c)]
         distinct = {grid.text(r, c) for c in filled}
-        if filled and len(distinct) == 1 and grid.width > 2 and numeric_value(grid.text(r, filled[0])) is None:
+        if (
+            filled
+            and len(distinct) == 1
+            and grid.width > 2
+            and numeric_value(grid.text(r, filled[0])) is None
+        ):
             section = grid.text(r, filled[0])  # a title alone on its row (or spanning it)
         row_labels.append(_join([grid.text(r, c) for c in labels]))
         sections.append(section)

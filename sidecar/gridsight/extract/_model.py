@@ -243,7 +243,9 @@ def score_roles(
         messages = cell_prompt(grid, st, cell, head)
         rtype = rec.type if rec.type not in (None, schema.fallback) else judged_type_name(schema)
         for combo in itertools.product(("row", "column"), repeat=len(attrs)):
-            body = ", ".join(f"{json.dumps(a)}: {json.dumps(texts[side])}" for a, side in zip(attrs, combo, strict=True))
+            body = ", ".join(
+                f"{json.dumps(a)}: {json.dumps(texts[side])}" for a, side in zip(attrs, combo, strict=True)
+            )
             text = "{" + f'"value": {json.dumps(cell.value)}, "type": {json.dumps(rtype)}, ' + body
             value = _score(model, messages, text, stats)
             if value is None:
@@ -259,13 +261,17 @@ def judged_type_name(schema: ExtractSchema) -> str:
     return next((t.name for t in schema.types if t.name != schema.fallback), schema.types[0].name)
 
 
-def score_type(model: Any, messages: list[Message], cell: TargetCell, names: Sequence[str], stats: ModelStats) -> str | None:
+def score_type(
+    model: Any, messages: list[Message], cell: TargetCell, names: Sequence[str], stats: ModelStats
+) -> str | None:
     """The likeliest record type for a cell whose labels do not settle it."""
     if not getattr(model, "can_score", False) or len(names) < 2:
         return None
     best, best_score = None, float("-inf")
     for name in names:
-        value = _score(model, messages, "{" + f'"value": {json.dumps(cell.value)}, "type": {json.dumps(name)}', stats)
+        value = _score(
+            model, messages, "{" + f'"value": {json.dumps(cell.value)}, "type": {json.dumps(name)}', stats
+        )
         if value is None:
             return None
         if value > best_score:

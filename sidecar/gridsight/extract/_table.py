@@ -221,7 +221,9 @@ _MULTI = re.compile(r"\\multi(?:column|row)\{(\d+)\}\{[^{}]*\}\{((?:[^{}]|\{[^{}
 def from_latex(text: str) -> TableGrid:
     """A LaTeX ``tabular``: rows split on ``\\\\``, cells on ``&``, ``\\multicolumn`` spans kept."""
     body = text
-    m = re.search(r"\\begin\{tabular\*?\}(?:\{[^{}]*\})?\{(?:[^{}]|\{[^{}]*\})*\}(.*?)\\end\{tabular", text, re.S)
+    m = re.search(
+        r"\\begin\{tabular\*?\}(?:\{[^{}]*\})?\{(?:[^{}]|\{[^{}]*\})*\}(.*?)\\end\{tabular", text, re.S
+    )
     if m:
         body = m.group(1)
     cap = re.search(r"\\caption\{((?:[^{}]|\{[^{}]*\})*)\}", text)

@@ -65,8 +65,8 @@ def records_plan(
     cols = record_columns(records)
     if (len(records) + 1) * len(cols) > MAX_WRITES:
         raise EditPlanError(
-            f"{len(records):,} records x {len(cols)} columns is more than an edit plan's {MAX_WRITES:,} cells;"
-            " write them with --out records.jsonl, or extract a smaller range"
+            f"{len(records):,} records x {len(cols)} columns is more than an edit plan's"
+            f" {MAX_WRITES:,} cells; write them with --out records.jsonl, or extract a smaller range"
         )
     writes = [CellWrite(name, 0, c, CellContent("s", title), EMPTY) for c, title in enumerate(cols)]
     for r, rec in enumerate(records, start=1):
@@ -76,8 +76,14 @@ def records_plan(
             if content != EMPTY:
                 writes.append(CellWrite(name, r, c, content, EMPTY))
     empty: Sheet = SheetBuilder(name).build()
-    model = Workbook([*workbook.sheets, empty], name=workbook.name, date1904=workbook.date1904, tables=workbook.tables)
+    model = Workbook(
+        [*workbook.sheets, empty], name=workbook.name, date1904=workbook.date1904, tables=workbook.tables
+    )
     plan = EditPlan(
-        new_plan_id(), workbook_id, tuple(writes), f"extract {len(records)} records to {name}", new_sheets=(name,)
+        new_plan_id(),
+        workbook_id,
+        tuple(writes),
+        f"extract {len(records)} records to {name}",
+        new_sheets=(name,),
     )
     return plan, model

@@ -88,10 +88,9 @@ def _to_sheet(path: Path, wb: Any, records: list[Record], name: str, dry_run: bo
 
 
 def _undo(path: Path) -> dict[str, Any]:
+    from gridsight.commands._shared import load
     from gridsight.edits import Journal, undo_last
     from gridsight.paths import data_dir
-
-    from gridsight.commands._shared import load
 
     wb = load(path)
     done = undo_last(wb, Journal(data_dir() / "journal"), str(path.resolve()), path=path)
@@ -100,15 +99,37 @@ def _undo(path: Path) -> dict[str, Any]:
 
 @click.command("extract")
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--schema", "schema_path", type=click.Path(path_type=Path, dir_okay=False), help="JSON Schema or templates.")
-@click.option("--range", "rng", default=None, help="The table's range, e.g. 'Sheet1!A1:F20' (default: the used range).")
+@click.option(
+    "--schema",
+    "schema_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="JSON Schema or templates.",
+)
+@click.option(
+    "--range", "rng", default=None, help="The table's range, e.g. 'Sheet1!A1:F20' (default: the used range)."
+)
 @click.option("--sheet", default=None, help="The sheet (default: the first).")
-@click.option("--format", "fmt", type=click.Choice(["html", "xml", "latex", "csv"]), default=None, help="Read PATH as table text.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "xml", "latex", "csv"]),
+    default=None,
+    help="Read PATH as table text.",
+)
 @click.option("--context", default=None, help="Text around the table (a paragraph) the model may read.")
-@click.option("--model", default="none", show_default=True, help="'default', a model NAME or GGUF PATH, or 'none' (rules).")
+@click.option(
+    "--model",
+    default="none",
+    show_default=True,
+    help="'default', a model NAME or GGUF PATH, or 'none' (rules).",
+)
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="CPU threads for the model.")
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Write records.jsonl here.")
-@click.option("--to-sheet", "to_sheet", default=None, help="Write the records to this new sheet (an edit plan).")
+@click.option(
+    "--out", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Write records.jsonl here."
+)
+@click.option(
+    "--to-sheet", "to_sheet", default=None, help="Write the records to this new sheet (an edit plan)."
+)
 @click.option("--dry-run", is_flag=True, help="With --to-sheet: preview the plan, write nothing.")
 @click.option("--undo", is_flag=True, help="Undo the last plan written to PATH (e.g. a --to-sheet) and exit.")
 def command(
