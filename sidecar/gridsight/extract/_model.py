@@ -93,7 +93,7 @@ def _short(text: str, n: int) -> str:
 def choices(grid: TableGrid, st: Structure, cell: TargetCell, schema: ExtractSchema) -> dict[str, str]:
     """Texts a judged attribute may take, each with the side of the table it comes from (``row``:
     the cell's row labels and section; ``column``: its header levels): the texts without brackets,
-    footnote marks and type names first, then as written, then their words."""
+    footnote marks and type names, then their words."""
     raw: list[tuple[str, str]] = [("row", grid.text(cell.row, c)) for c in st.label_cols]
     raw.append(("row", st.row_labels[cell.row]))
     raw += [("column", grid.text(r, cell.col)) for r in range(st.header_rows)]
@@ -101,7 +101,10 @@ def choices(grid: TableGrid, st: Structure, cell: TargetCell, schema: ExtractSch
     out: dict[str, str] = {}
     for side, text in raw:
         stripped = _stripped(text, schema)
-        for piece in (stripped[0], text, *stripped[1:]):
+        # the text as written only when stripping left it whole: its unit and type name belong to
+        # other attributes, which the code fills
+        pieces = stripped if stripped[0] and stripped[0] != text else [text, *stripped[1:]]
+        for piece in pieces:
             piece = piece.strip(" /,;:")
             if piece and len(piece) <= CHOICE_CHARS and piece not in out and not _is_number_only(piece):
                 out[piece] = side

@@ -214,7 +214,19 @@ def from_csv(text: str, delimiter: str | None = None) -> TableGrid:
     return TableGrid(rows=tuple(tuple(r + [""] * (width - len(r))) for r in rows))
 
 
-_LATEX_CMD = re.compile(r"\\(?:textbf|textit|emph|mathbf|mathrm|text|underline|bf|it|rm)\s*")
+#: Commands whose (first) braced argument is a look, not content: dropped with it.
+_LATEX_LOOKS = re.compile(r"\\(?:cellcolor|rowcolor|color|textcolor|colorbox|hspace|vspace|rule)\*?(?:\[[^\]]*\])?\{[^{}]*\}")
+#: Any other command name (its braced arguments stay, as text).
+_LATEX_CMD = re.compile(r"\\[a-zA-Z]+\*?(?:\[[^\]]*\])?")
+
+
+def _latex_text(cell: str) -> str:
+    """A LaTeX cell as plain text: looks dropped, commands unwrapped, math signs kept."""
+    s = cell.replace("\\%", "%").replace("\\pm", "±").replace("\\times", "×").replace("\\&", "&")
+    s = re.sub(r"^\s*\[[\d.]+\w*\]", "", s)  # the spacing of a "\\\\[2pt]" row end
+    s = _LATEX_LOOKS.sub("", s)
+    s = _LATEX_CMD.sub(" ", s)
+    return clean(s.replace("$", "").replace("{", "").replace("}", "").replace("~", " "))
 _MULTI = re.compile(r"\\multi(?:column|row)\{(\d+)\}\{[^{}]*\}\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
@@ -239,8 +251,7 @@ def from_latex(text: str) -> TableGrid:
             mm = _MULTI.search(cell)
             if mm and cell.strip().startswith("\\multicolumn"):
                 span, cell = int(mm.group(1)), mm.group(2)
-            cell = _LATEX_CMD.sub("", cell).replace("$", "").replace("{", "").replace("}", "")
-            cells.append((clean(cell.replace("\\%", "%").replace("\\pm", "±")), 1, _span(str(span))))
+            cells.append((_latex_text(cell), 1, _span(str(span))))
         rows.append(cells)
     if not rows:
         raise ExtractInputError("no tabular rows were found in the LaTeX text")
