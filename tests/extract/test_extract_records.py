@@ -150,3 +150,22 @@ def test_model_failure_keeps_the_rules_record() -> None:
         ("0.5", "Other", "rules"),
         (">100", "IC50", "rules"),
     ]
+
+
+def test_a_wide_long_table_keeps_every_record_in_order_with_short_prompts() -> None:
+    cols = [f"Target {i} IC50 (nM)" for i in range(30)]
+    rows = "".join(
+        "<tr><td>C-%d</td>%s</tr>" % (r, "".join(f"<td>{r}.{c}</td>" for c in range(30))) for r in range(20)
+    )
+    table = f"<table><thead><tr><th>Compound</th>{''.join(f'<th>{c}</th>' for c in cols)}</tr></thead>{rows}</table>"
+
+    def reply(messages: Sequence[Message]) -> str:
+        cell = messages[-1]["content"].rsplit("Cell: ", 1)[1].split(" ", 1)[0].strip("'")
+        return json.dumps({"value": cell, "compound": None, "target": None})
+
+    runtime = ScriptedRuntime(reply)
+    records = list(iter_records(from_text(table), parse_schema(TEMPLATES), model=runtime))
+    assert len(records) == 600 and [r.value for r in records[:3]] == ["0.0", "0.1", "0.2"]
+    assert [(r.row, r.col) for r in records] == sorted((r.row, r.col) for r in records)
+    longest = max(runtime.prompt_tokens(q.messages) for q in runtime.requests)
+    assert longest < 700  # the header and the cell's row are cut to a fixed size: any table fits
