@@ -154,10 +154,11 @@ def test_model_failure_keeps_the_rules_record() -> None:
 
 def test_a_wide_long_table_keeps_every_record_in_order_with_short_prompts() -> None:
     cols = [f"Target {i} IC50 (nM)" for i in range(30)]
-    rows = "".join(
-        "<tr><td>C-%d</td>%s</tr>" % (r, "".join(f"<td>{r}.{c}</td>" for c in range(30))) for r in range(20)
+    body = "".join(
+        f"<tr><td>C-{r}</td>" + "".join(f"<td>{r}.{c}</td>" for c in range(30)) + "</tr>" for r in range(20)
     )
-    table = f"<table><thead><tr><th>Compound</th>{''.join(f'<th>{c}</th>' for c in cols)}</tr></thead>{rows}</table>"
+    head = "".join(f"<th>{c}</th>" for c in cols)
+    table = f"<table><thead><tr><th>Compound</th>{head}</tr></thead>{body}</table>"
 
     def reply(messages: Sequence[Message]) -> str:
         cell = messages[-1]["content"].rsplit("Cell: ", 1)[1].split(" ", 1)[0].strip("'")

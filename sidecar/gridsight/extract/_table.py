@@ -215,7 +215,9 @@ def from_csv(text: str, delimiter: str | None = None) -> TableGrid:
 
 
 #: Commands whose (first) braced argument is a look, not content: dropped with it.
-_LATEX_LOOKS = re.compile(r"\\(?:cellcolor|rowcolor|color|textcolor|colorbox|hspace|vspace|rule)\*?(?:\[[^\]]*\])?\{[^{}]*\}")
+_LATEX_LOOKS = re.compile(
+    r"\\(?:cellcolor|rowcolor|color|textcolor|colorbox|hspace|vspace|rule)\*?(?:\[[^\]]*\])?\{[^{}]*\}"
+)
 #: Any other command name (its braced arguments stay, as text).
 _LATEX_CMD = re.compile(r"\\[a-zA-Z]+\*?(?:\[[^\]]*\])?")
 
@@ -227,6 +229,8 @@ def _latex_text(cell: str) -> str:
     s = _LATEX_LOOKS.sub("", s)
     s = _LATEX_CMD.sub(" ", s)
     return clean(s.replace("$", "").replace("{", "").replace("}", "").replace("~", " "))
+
+
 _MULTI = re.compile(r"\\multi(?:column|row)\{(\d+)\}\{[^{}]*\}\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
