@@ -170,3 +170,20 @@ def test_a_wide_long_table_keeps_every_record_in_order_with_short_prompts() -> N
     assert [(r.row, r.col) for r in records] == sorted((r.row, r.col) for r in records)
     longest = max(runtime.prompt_tokens(q.messages) for q in runtime.requests)
     assert longest < 700  # the header and the cell's row are cut to a fixed size: any table fits
+
+
+def test_a_caption_type_yields_to_columns_that_name_theirs() -> None:
+    caption_only = TABLE.replace("Activity of the series", "MIC of the series").replace(
+        "Kinase A IC50", "S. aureus"
+    )
+    assert [r.type for r in extract_table(from_text(caption_only), parse_schema(TEMPLATES)).records] == [
+        "MIC",
+        "MIC",
+        "MIC",
+    ]
+    named = TABLE.replace("Activity of the series", "MIC of the series")  # column B names IC50 itself
+    assert [r.type for r in extract_table(from_text(named), parse_schema(TEMPLATES)).records] == [
+        "IC50",
+        "Other",
+        "IC50",
+    ]

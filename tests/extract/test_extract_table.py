@@ -74,6 +74,7 @@ def test_numeric_value(text: str, value: str | None) -> None:
         ("Price, $", "$"),
         ("Selectivity (CHK2/CHK1)b", None),
         ("Hill slope", None),
+        ("EC50 (nM)a [35S]GTPγS", "nM"),
         ("Yield (n = 3)", None),
     ],
 )

@@ -26,7 +26,7 @@ _LEADING_NUMBER = re.compile(
 #: Text after the number that still makes the cell a measurement (unit, footnote mark, spread).
 _TAIL_OK = re.compile(r"^(?:$|[\s(\[±%*†‡§¶#,;/]|[a-zA-Zµμ°]{1,6}\b|[a-h]$|[a-h][\s,*†‡]|\))")
 #: Bracketed pieces of a header, and "in X" / ", X" trailing pieces: unit candidates.
-_BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,24})[)\]]")
+_BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,24})[)\]](?![A-Za-z0-9]{2})")
 _TRAILING = re.compile(r"(?:,|\bin)\s+([^\s,()]{1,12})\s*$")
 _UNIT_CHARS = re.compile(r"^[A-Za-zµμ°%/·\-−–^\d$€£¥ .²³⁻¹]+$")
 #: Cell units: what follows the number directly (``127 nM``, ``25 µg/mL``, ``12%``).
@@ -76,8 +76,8 @@ def header_unit(header: str) -> str | None:
     h = _FOOTNOTE_TAIL.sub("", clean(header))
     for piece in reversed(_BRACKETED.findall(h)):
         cand = re.split(r"\s*[±,;]\s*", piece.strip())[0].strip()
-        if re.search(r"[A-Z]{2,}\d", cand):
-            continue  # an identifier ("CHK2/CHK1"), not a unit
+        if re.search(r"[A-Z]{2,}\d", cand) or cand[:1].isdigit():
+            continue  # an identifier ("CHK2/CHK1") or a label ("[35S]"), not a unit
         plausible = bool(cand) and _UNIT_CHARS.match(cand) is not None and not _NOT_UNIT.match(cand)
         symbol = any(ch.isalpha() or ch in "%$€£¥°" for ch in cand)
         if plausible and len(cand.split()) <= 2 and symbol and not re.fullmatch(r"[A-Z][a-z]{3,}", cand):

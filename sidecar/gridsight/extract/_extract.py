@@ -9,7 +9,7 @@ from typing import Any
 from gridsight.errors import ExtractInputError
 from gridsight.extract._detect import Structure, structure, target_cells
 from gridsight.extract._model import ModelStats, Roles, judge, score_roles, table_head
-from gridsight.extract._records import Record, rule_record
+from gridsight.extract._records import Record, demote_caption_types, rule_record
 from gridsight.extract._schema import ExtractSchema
 from gridsight.extract._table import TableGrid
 
@@ -58,7 +58,7 @@ def iter_records(
     head = table_head(grid, st, schema, context) if model is not None else ""
 
     def records() -> Iterator[Record]:
-        rules = [rule_record(grid, st, schema, cell) for cell in cells]
+        rules = demote_caption_types([rule_record(grid, st, schema, cell) for cell in cells], schema, grid)
         roles = Roles()
         if model is not None:
             roles.fixed = score_roles(model, grid, st, schema, cells, rules, head, stats)

@@ -145,6 +145,17 @@ def rule_record(grid: TableGrid, st: Structure, schema: ExtractSchema, cell: Tar
     return rec
 
 
+def demote_caption_types(records: list[Record], schema: ExtractSchema, grid: TableGrid) -> list[Record]:
+    """When some cells' own labels name their type, the table says which cells hold which type: a type
+    the caption alone suggests is then dropped (those cells name another quantity)."""
+    if any(r.evidence in STRONG for r in records):
+        for r in records:
+            if r.evidence.startswith("caption"):
+                r.type, r.evidence = schema.fallback, "none"
+                fill_attributes(r, schema, grid, {})
+    return records
+
+
 def fill_attributes(rec: Record, schema: ExtractSchema, grid: TableGrid, judged: dict[str, Any]) -> None:
     """Set the record's attributes for its type: copied ones from the table, judged ones from
     ``judged`` (null when absent)."""
