@@ -88,7 +88,7 @@ class _TableParser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         name = self._name(tag)
-        if name in ("caption", "title") and self._depth == 0:
+        if name in ("caption", "title") and self._depth <= 1 and not self.rows:
             self._where.append("caption")
         elif name in ("table-wrap-foot", "tfoot", "fn"):
             self._where.append("notes")
