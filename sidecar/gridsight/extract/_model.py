@@ -122,6 +122,8 @@ class Roles:
 
     votes: dict[str, dict[str, int]] = field(default_factory=dict)
     fixed: dict[str, str] = field(default_factory=dict)
+    #: Scored types by header path: cells under one header whose labels name no type share the judgement.
+    types: dict[str, str] = field(default_factory=dict)
 
     def add(self, attribute: str, side: str | None) -> None:
         if side is not None:
@@ -369,9 +371,12 @@ def judge(
     messages = cell_prompt(grid, st, cell, head)
     types = type_options(schema, rec)
     if len(types) > 1:  # the labels do not settle the type: the likeliest one, by score
-        scored = score_type(model, messages, cell, types, stats)
+        known = roles.types.get(rec.header_path) if roles is not None else None
+        scored = known or score_type(model, messages, cell, types, stats)
         if scored is not None:
             types = [scored]
+            if roles is not None and rec.header_path:
+                roles.types[rec.header_path] = scored
     if types == [schema.fallback]:
         if rec.type != schema.fallback:
             rec.type, rec.evidence, rec.filled_by = schema.fallback, "model", "model"
