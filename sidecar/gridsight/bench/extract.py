@@ -197,6 +197,7 @@ def run(
     limit: int | None,
     only: str | None,
     threads: int | None = None,
+    start: int = 0,
 ) -> BenchResult:
     root = resolve_corpus(corpus, "schema2json")
     tables = load_tables(root)
@@ -204,12 +205,12 @@ def run(
         tables = [(stem, row) for stem, row in tables if only.lower() in stem.lower()]
         if not tables:
             raise SourceNotFoundError(f"no table file in {root} has {only!r} in its name")
-    if limit:
+    if limit or start:
         by_file: dict[str, int] = {}
         kept = []
         for stem, row in tables:
             by_file[stem] = by_file.get(stem, 0) + 1
-            if by_file[stem] <= limit:
+            if start < by_file[stem] <= start + (limit or len(tables)):
                 kept.append((stem, row))
         tables = kept
     model = load_model(model_name, **({"n_threads": threads} if threads else {}))
@@ -249,6 +250,7 @@ def run(
         "recoveries": sum(r["recoveries"] for r in rows),
         "model": model_name or "none",
         "limit_per_file": limit or 0,
+        "start_per_file": start,
     }
     for stem, items in sorted(per_file.items()):
         k = len(items)
@@ -289,6 +291,7 @@ def run(
 )
 @click.option("--only", default=None, help="Only the table files whose name holds this text (e.g. chem).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="CPU threads for the model.")
+@click.option("--start", type=click.IntRange(min=0), default=0, help="Skip the first N tables of each file.")
 def command(
     corpus: Path | None,
     out: Path | None,
@@ -297,6 +300,7 @@ def command(
     limit: int | None,
     only: str | None,
     threads: int | None,
+    start: int,
 ) -> None:
     """Extract records from every table and score them (Table-F1, exact and token-thresholded)."""
-    emit(run(corpus, model_choice(model, no_model), limit, only, threads), out)
+    emit(run(corpus, model_choice(model, no_model), limit, only, threads, start), out)
