@@ -215,11 +215,13 @@ def run(
         tables = kept
     model = load_model(model_name, **({"n_threads": threads} if threads else {}))
     rows: list[dict[str, Any]] = []
+    predictions: dict[str, list[dict[str, Any]]] = {}
     per_file: dict[str, list[tuple[float, float, float, ModelStats]]] = {}
     for stem, row in tables:
         stats = ModelStats()
         started = time.perf_counter()
-        fuzzy, exact, _, info = score_table(row, model, stats)
+        fuzzy, exact, records, info = score_table(row, model, stats)
+        predictions[f"{stem}/{row.get('id') or len(rows)}"] = [r.to_dict() for r in records]
         seconds = time.perf_counter() - started
         per_file.setdefault(stem, []).append((fuzzy.f1, exact.f1, seconds, stats))
         rows.append(
@@ -279,7 +281,7 @@ def run(
         rows,
         summary,
         headline,
-        extra={"corpus": str(root)},
+        extra={"corpus": str(root), "records": predictions},
     )
 
 
