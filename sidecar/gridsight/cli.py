@@ -33,6 +33,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "explain": "gridsight.commands.explain",
     "ask": "gridsight.qa.cli",
     "index": "gridsight.retrieval.cli",
+    "extract": "gridsight.extract.cli",
     "manifest": "gridsight.manifest",
     "desktop": "gridsight.desktop.cli",
     "recalc": "gridsight.commands.recalc",

@@ -168,3 +168,11 @@ class DesktopError(GridSightError):
 
 class AlreadyRunningError(DesktopError):
     """Another GridSight desktop window already owns the sidecar (it was brought to the front)."""
+
+
+class ExtractSchemaError(GridSightError, ValueError):
+    """An extraction schema that is not valid JSON Schema or JSON templates."""
+
+
+class ExtractInputError(GridSightError, ValueError):
+    """A table given for extraction that cannot be read, or holds no numeric cells."""

@@ -39,6 +39,7 @@ FEATURES: dict[str, Feature] = {
     "model": Feature("gridsight.llm", "gridsight.api._feat_model", ()),
     "explain-region": Feature("gridsight.region", "gridsight.api._feat_region", ("explain_region",)),
     "qa": Feature("gridsight.qa", "gridsight.api._feat_qa", ("answer_question",)),
+    "extract": Feature("gridsight.extract", "gridsight.api._feat_extract", ("iter_records", "parse_schema")),
 }
 
 

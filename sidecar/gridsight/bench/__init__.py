@@ -22,6 +22,7 @@ BENCHMARKS: dict[str, str] = {
     "qa": "gridsight.bench.qa",
     "retrieval": "gridsight.bench.retrieval",
     "excel": "gridsight.bench.excel",
+    "extract": "gridsight.bench.extract",
 }
 
 

@@ -168,15 +168,15 @@ def model_choice(model: str | None, no_model: bool = False) -> str | None:
     return model.strip()
 
 
-def load_model(model: str | None) -> Any:
+def load_model(model: str | None, **kwargs: Any) -> Any:
     """The runtime for ``model`` ("default", a NAME or a PATH); None for None. Any failure to load is a
-    ClickException that says how to run without a model."""
+    ClickException that says how to run without a model. ``kwargs`` go to the runtime (``n_threads``)."""
     if model is None:
         return None
     try:
         from gridsight.llm import load_runtime
 
-        return load_runtime(None if model == "default" else model)
+        return load_runtime(None if model == "default" else model, **kwargs)
     except Exception as exc:  # a missing file, a damaged one, llama-cpp-python absent: all say the same
         raise click.ClickException(
             f"cannot load the model {model!r}: {exc} (use --model none, or --no-model, for the rules alone)"

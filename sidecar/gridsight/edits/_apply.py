@@ -88,6 +88,10 @@ def apply_plan(
         ]
         raise EditPlanError(f"edit plan {plan.id} did not validate; nothing was written", problems)
     after = {(c.write.sheet, c.write.row, c.write.col): c.after for c in preview.cells}
+    if plan.new_sheets and path is None:
+        raise EditPlanError(
+            "a plan that adds sheets can only be applied to a workbook file; nothing was written"
+        )
     with journal.lock():
         if journal.was_applied(key, plan.id):
             raise PlanStateError(f"edit plan {plan.id} was already applied; it cannot be applied twice")
@@ -96,6 +100,7 @@ def apply_plan(
                 path,
                 [FileWrite(w.sheet, w.row, w.col, w.expected, w.new) for w in plan.writes],
                 expect_sha=plan.preview_fingerprint,
+                create_sheets=plan.new_sheets,
             )
             cells = []
             for w, rec in zip(plan.writes, done.cells, strict=True):
@@ -114,6 +119,7 @@ def apply_plan(
                 "description": plan.description,
                 "cells": cells,
                 "sha_after": done.sha_after,
+                "created_sheets": list(done.created_sheets),
             }
             journal.push(key, entry)
             result = {
@@ -211,6 +217,7 @@ def undo_last(
                     FileWrite(c["sheet"], r, col, content_of_raw(c["after"]), c["before"])
                     for c, r, col, _b, _a in restore
                 ],
+                drop_sheets=entry.get("created_sheets", ()),
             )
             result: dict[str, Any] = {
                 "target": "file",
@@ -250,5 +257,8 @@ def undo_last(
             result = {"target": "snapshot", "cells_restored": len(restore), "editplan": doc}
             fp = None
         journal.pop(key, entry["id"])
-    new_wb = patch_workbook(workbook, [(c["sheet"], r, col, before) for c, r, col, before, _a in restore])
+    names = {s.name for s in workbook.sheets}
+    new_wb = patch_workbook(
+        workbook, [(c["sheet"], r, col, before) for c, r, col, before, _a in restore if c["sheet"] in names]
+    )
     return Applied(new_wb, {"undone_plan_id": entry["id"], **result}, fp)

@@ -65,6 +65,8 @@ class EditPlan:
     created: float = field(default_factory=time.time)
     preview_fingerprint: str | None = None
     preview_ok: bool = False
+    #: Sheets the plan adds to a workbook file before writing (undo removes them again).
+    new_sheets: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {

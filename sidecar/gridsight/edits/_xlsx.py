@@ -84,6 +84,7 @@ class FileApplied:
     sha_before: str
     sha_after: str
     cells: tuple[dict[str, Any], ...]  # {sheet, cell, before: raw, after: raw}
+    created_sheets: tuple[str, ...] = ()  # sheets this write added to the file
 
 
 def raw_of(cell: Any) -> RawCell:
@@ -246,9 +247,20 @@ def read_raw(path: Path, cells: Sequence[tuple[str, int, int]]) -> list[RawCell]
         wb.close()
 
 
-def apply_to_file(path: Path, writes: Sequence[FileWrite], *, expect_sha: str | None = None) -> FileApplied:
+def apply_to_file(
+    path: Path,
+    writes: Sequence[FileWrite],
+    *,
+    expect_sha: str | None = None,
+    create_sheets: Sequence[str] = (),
+    drop_sheets: Sequence[str] = (),
+) -> FileApplied:
     """Write all cells or none. Raises FileChangedError when the bytes differ from ``expect_sha``,
-    EditConflictError (listing every cell) when a target cell does not hold its expected content."""
+    EditConflictError (listing every cell) when a target cell does not hold its expected content.
+
+    ``create_sheets`` are added (at the end) when the file lacks them, before the writes; ``drop_sheets``
+    are removed after the writes when they are left with no content (an undo of a plan that added them).
+    """
     path = Path(path)
     check_writable(path)
     try:
@@ -264,6 +276,11 @@ def apply_to_file(path: Path, writes: Sequence[FileWrite], *, expect_sha: str | 
             [{"reason": "file changed", "expected_sha256": expect_sha, "found_sha256": sha}],
         )
     wb = _load(data, path)
+    created = []
+    for name in create_sheets:
+        if not any(ws.title.casefold() == name.casefold() for ws in wb.worksheets):
+            wb.create_sheet(title=name)
+            created.append(name)
     conflicts: list[dict[str, Any]] = []
     records: list[dict[str, Any]] = []
     for w in writes:
@@ -291,11 +308,19 @@ def apply_to_file(path: Path, writes: Sequence[FileWrite], *, expect_sha: str | 
     for rec in records:
         r, c = a1_to_rc(rec["cell"])
         put_raw(_sheet(wb, rec["sheet"], path.name).cell(row=r + 1, column=c + 1), rec["after"])
+    for name in drop_sheets:
+        ws = next((w for w in wb.worksheets if w.title == name), None)
+        if (
+            ws is not None
+            and len(wb.worksheets) > 1
+            and all(cell.value is None for row in ws.iter_rows() for cell in row)
+        ):
+            wb.remove(ws)
     with contextlib.suppress(AttributeError):
         wb.calculation.fullCalcOnLoad = True  # cached results of other formulas are gone: Excel recomputes
     backup = path.with_name(path.name + ".bak")
     _atomic_save(wb, path, backup, st_before)
-    return FileApplied(path, backup, sha, fingerprint(path), tuple(records))
+    return FileApplied(path, backup, sha, fingerprint(path), tuple(records), tuple(created))
 
 
 def _atomic_save(wb: Any, path: Path, backup: Path, st_before: os.stat_result) -> None:
