@@ -199,6 +199,16 @@ def test_formula_is_kept_only_when_the_engine_agrees() -> None:
             "How many orders from Oslo?",
             'SELECT COUNT(*) FROM data WHERE "City" = \'Oslo\' OR "Units" = 3',
         ),
+        (  # BETWEEN's AND joins no conditions: the range is one condition, kept or dropped whole
+            'SELECT COUNT(*) FROM data WHERE "Units" BETWEEN 2 AND 4 AND "Price" = 25',
+            "How many orders have between 2 and 4 units?",
+            'SELECT COUNT(*) FROM data WHERE "Units" BETWEEN 2 AND 4',
+        ),
+        (
+            'SELECT COUNT(*) FROM data WHERE "Units" BETWEEN 2 AND 4',
+            "How many orders are there?",
+            "SELECT COUNT(*) FROM data",
+        ),
         (  # a number named in words is named
             'SELECT COUNT(*) FROM data WHERE "Units" = 3 AND "Order" > 2',
             "How many orders of three units came after the second order?",

@@ -322,6 +322,20 @@ def tidy(sql: str, rel: Relation, question: str) -> str:
     return without_empty_group(orient(limit_to_count(sql, question), question))
 
 
+_BETWEEN_OPEN = re.compile(r"\bBETWEEN \S+$")
+
+
+def _conjuncts(where: str) -> list[str]:
+    """A WHERE clause's top-level AND conditions; ``x BETWEEN a AND b`` stays one condition."""
+    out: list[str] = []
+    for part in _top_level(where, " AND "):
+        if out and _BETWEEN_OPEN.search(out[-1]):
+            out[-1] += " AND " + part
+        else:
+            out.append(part)
+    return out
+
+
 def prune(sql: str, rel: Relation, question: str) -> str:
     """``sql`` without the top-level AND conditions whose values the question never names (small
     models copy sample values from the schema into conditions nobody asked for)."""
@@ -332,7 +346,7 @@ def prune(sql: str, rel: Relation, question: str) -> str:
     where, tail = (rest[: m.start()], rest[m.start() :]) if m else (rest, "")
     if len(_top_level(where, " OR ")) > 1 or len(_top_level(tail, "(")) > 1:
         return without_empty_group(sql)
-    conjuncts = _top_level(where, " AND ")
+    conjuncts = _conjuncts(where)
     kept = [c for c in conjuncts if _grounded(c, rel, question)]
     if len(kept) == len(conjuncts):
         return without_empty_group(sql)
