@@ -377,7 +377,7 @@ def test_a_small_tables_row_labels_are_listed_whole_in_the_prompt_and_the_gramma
 
     rel = _ledger()
     key = rel.columns[0]
-    assert key.role == "key" and key.distinct == 14 and listed(rel, key)
+    assert key.role == "key" and key.distinct == 14 and listed(key)
     question = "How much was spent to rent planes in 2019?"
     lits = grounded_values(rel, question)
     assert set(lits[key.name]) == {line[0] for line in LEDGER[1:]}

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsight.errors import GridSightError
-from gridsight.qa._relational import CATEGORY_MAX, Relation
+from gridsight.qa._relational import Relation
 from gridsight.qa._sql import QueryRefused, run_query
 from gridsight.qa._sqlgen import (
     grounded_values,
-    listed,
+    labels_listed,
     messages,
     named_columns,
     named_values,
@@ -195,7 +195,7 @@ def _chosen_from_list(conjunct: str, rel: Relation) -> frozenset[str]:
         col = rel.column(m.group(1).replace('""', '"'))
     except StopIteration:
         return frozenset()
-    if col.role not in ("key", "section") or col.distinct <= CATEGORY_MAX or not listed(rel, col):
+    if not labels_listed(col):
         return frozenset()
     return frozenset(v for v in rel.distinct_values(col.name) if isinstance(v, str))
 
@@ -372,9 +372,10 @@ def model_attempts(rel: Relation, question: str, model: Any, *, samples: int = 0
     """The model's greedy query (repaired once if it fails to run) and ``samples`` sampled ones."""
     expected = expected_type(question)
     rel = offered(rel, question)
-    literals = grounded_values(rel, question)
+    named = named_values(rel, question)
+    literals = grounded_values(rel, question, named)
     grammar = sql_grammar(rel, literals, compare=expected == "boolean").grammar
-    chat = messages(rel, question, named_values(rel, question), named_columns(rel, question))
+    chat = messages(rel, question, named, named_columns(rel, question))
     out: list[Attempt] = []
     sql = _ask_model(model, chat, grammar, 0.0, 0)
     if sql is None:

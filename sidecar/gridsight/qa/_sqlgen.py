@@ -109,14 +109,16 @@ def offered(rel: Relation, question: str) -> Relation:
     return replace(rel, columns=[rel.columns[i] for i in keep], values=[rel.values[i] for i in keep])
 
 
-def listed(rel: Relation, col: RelColumn) -> bool:
+def labels_listed(col: RelColumn) -> bool:
+    """Whether ``col`` is the row labels or sections of a small table, listed whole though it is
+    more than a category: the model picks among all of them, and its pick is a choice."""
+    return col.kind == "text" and col.role in ("key", "section") and CATEGORY_MAX < col.distinct <= LIST_MAX
+
+
+def listed(col: RelColumn) -> bool:
     """Whether every value of ``col`` is shown and allowed: small categories, and the row labels and
     sections of a small table."""
-    if col.kind != "text":
-        return False
-    if col.distinct <= CATEGORY_MAX:
-        return True
-    return col.role in ("key", "section") and col.distinct <= LIST_MAX
+    return (col.kind == "text" and col.distinct <= CATEGORY_MAX) or labels_listed(col)
 
 
 def _meant(rel: Relation, col: RelColumn, question: str, exclude: Sequence[str]) -> list[str]:
@@ -150,7 +152,7 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
                 scored.append((s, v))
         scored.sort(key=lambda p: -p[0])
         chosen = [v for _, v in scored[:LITERALS_PER_COLUMN]]
-        if not chosen and col.role in ("key", "section") and listed(rel, col):
+        if not chosen and col.role in ("key", "section") and listed(col):
             chosen = _meant(rel, col, question, chosen)
         if chosen:
             out[col.name] = chosen
@@ -183,12 +185,14 @@ def named_columns(rel: Relation, question: str) -> list[str]:
     return out[:NAMED_COLUMNS]
 
 
-def grounded_values(rel: Relation, question: str) -> dict[str, list[str]]:
-    """Per text column, the literals the grammar allows: the values the question names (best
-    first), then every value of a listed column."""
-    out = named_values(rel, question)
+def grounded_values(
+    rel: Relation, question: str, named: dict[str, list[str]] | None = None
+) -> dict[str, list[str]]:
+    """Per text column, the literals the grammar allows: the values the question names (``named``,
+    :func:`named_values` when not given; best first), then every value of a listed column."""
+    out = dict(named_values(rel, question) if named is None else named)
     for col in rel.columns:
-        if listed(rel, col):
+        if listed(col):
             chosen = out.get(col.name, [])
             rest = [
                 v
@@ -281,8 +285,7 @@ def schema_text(rel: Relation, named: dict[str, list[str]]) -> str:
     """The table as the model reads it, then the values the question names (``named``)."""
     lines = [f"Table data, {len(rel.rows)} rows. Columns:"]
     for c in rel.columns:
-        whole = listed(rel, c) and c.distinct > CATEGORY_MAX
-        lines.append(describe_column(c, rel.distinct_values(c.name) if whole else ()))
+        lines.append(describe_column(c, rel.distinct_values(c.name) if labels_listed(c) else ()))
     shown = [
         f'"{c.name}" = {_show(v)}'
         for c in rel.columns
