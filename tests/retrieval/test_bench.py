@@ -105,3 +105,20 @@ def test_multi_dataset_gold_is_computed_from_the_corpus() -> None:
     assert len(questions) >= 25
     assert all(2 <= len(g["datasets"]) <= 3 for g in questions)
     assert {g["answer"] for g in questions if g["type"] == "boolean"} == {"True", "False"}
+
+
+def test_bench_retrieval_bad_corpora_are_one_clear_error_and_no_output(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "qa.jsonl").write_text("garbage\n", encoding="utf-8")
+    for corpus, message in (
+        (tmp_path / "missing", "does not exist"),
+        (empty, "holds neither"),
+        (broken, "not valid JSON"),
+    ):
+        res = CliRunner().invoke(cli, ["bench", "retrieval", "--corpus", str(corpus), "--out", str(out)])
+        assert res.exit_code != 0 and message in res.output, res.output
+        assert "Traceback" not in res.output and not out.exists()
