@@ -47,6 +47,11 @@ FIELDS = {"schema", "range", "sheet", "table", "format", "context", "model"}
 
 
 def register(api: Api) -> None:
+    register_sheet(api)
+    _register_extract(api)
+
+
+def _register_extract(api: Api) -> None:
     from gridsight.extract import from_sheet, from_text, iter_records, parse_schema
     from gridsight.extract._model import ModelStats
     from gridsight.grid import Range
@@ -112,3 +117,77 @@ def register(api: Api) -> None:
             return {"count": count, "model_stats": stats.to_dict()}
 
         return stream(work)
+
+
+SHEET_BODY = {
+    "type": "object",
+    "required": ["records", "sheet_name"],
+    "additionalProperties": False,
+    "properties": {
+        "records": {
+            "type": "array",
+            "minItems": 1,
+            "items": {"type": "object"},
+            "description": "The records to write (as the extract route returned them and the user previewed)",
+        },
+        "sheet_name": {"type": "string", "description": "The new sheet (1-31 characters, not in use)"},
+    },
+}
+#: Longest attribute name accepted in a record.
+MAX_KEY = 100
+
+
+def checked_records(raw: Any) -> list[dict[str, Any]]:
+    """Records from a client: objects of plain values, or a 400 naming the first bad one."""
+    from gridsight.edits import MAX_WRITES
+
+    if not isinstance(raw, list) or not raw:
+        raise ApiError(400, "bad_request", "`records` must be a non-empty list of record objects")
+    if len(raw) > MAX_WRITES:
+        raise ApiError(413, "too_large", f"{len(raw):,} records is more than a sheet plan's {MAX_WRITES:,}")
+    for i, rec in enumerate(raw):
+        if not isinstance(rec, dict):
+            raise ApiError(400, "bad_request", f"records[{i}] must be an object, not {type(rec).__name__}")
+        for key, value in rec.items():
+            if not key or len(key) > MAX_KEY:
+                raise ApiError(400, "bad_request", f"records[{i}] has a key that is empty or too long")
+            if value is not None and not isinstance(value, str | int | float | bool):
+                raise ApiError(
+                    400, "bad_request", f"records[{i}].{key[:40]} must be text, a number, true/false or null"
+                )
+    return raw
+
+
+def register_sheet(api: Api) -> None:
+    from gridsight.extract._write import rows_plan
+
+    @api.route(
+        "/workbooks/{wid}/extract/sheet",
+        "POST",
+        summary="An edit plan that writes records to a new sheet (then preview, apply, undo it as any plan)",
+        tag="extract",
+        body=SHEET_BODY,
+        ok=201,
+        result={"$ref": "#/components/schemas/EditPlan"},
+        errors=(400, 404, 413, 422),
+    )
+    def extract_to_sheet(wid: str) -> Any:
+        """One header row and one row per record; every cell is expected empty, and undo removes the
+        sheet again. Text is written as text (a value starting with `=` never becomes a formula)."""
+        doc = body_object({"records", "sheet_name"})
+        name = doc.get("sheet_name")
+        if not isinstance(name, str):
+            raise ApiError(400, "bad_request", "`sheet_name` must be text")
+        records = checked_records(doc.get("records"))
+        s = state().sessions.get(wid)
+        if s.kind != "file":
+            raise ApiError(
+                422,
+                "needs_file",
+                "records can be written to a new sheet only in a workbook opened from its file; "
+                "download them as JSON instead",
+            )
+        with s.lock:
+            plan, _model = rows_plan(records, s.workbook, name, s.id)
+            s.add_plan(plan)
+        return jsonify({**plan.to_json(), "sheet": plan.new_sheets[0], "rows": len(records) + 1}), 201

@@ -40,6 +40,7 @@ FEATURES: dict[str, Feature] = {
     "explain-region": Feature("gridsight.region", "gridsight.api._feat_region", ("explain_region",)),
     "qa": Feature("gridsight.qa", "gridsight.api._feat_qa", ("answer_question",)),
     "extract": Feature("gridsight.extract", "gridsight.api._feat_extract", ("iter_records", "parse_schema")),
+    "library": Feature("gridsight.retrieval", "gridsight.api._feat_library", ("build_index", "Library")),
 }
 
 

@@ -19,6 +19,7 @@ from gridsight.edits import (
     parse_writes,
     preview_writes,
     undo_last,
+    with_sheets,
 )
 from gridsight.errors import FileChangedError, PlanStateError
 
@@ -188,7 +189,7 @@ def register(api: Api) -> None:
             if plan.status == "applied":
                 raise PlanStateError(f"edit plan {pid} was already applied")
             _check_file_unchanged(s)
-            preview = preview_writes(plan.writes, s.workbook)
+            preview = preview_writes(plan.writes, with_sheets(s.workbook, added=plan.new_sheets))
             plan.status = "previewed"
             plan.preview_ok = preview.ok
             plan.preview_fingerprint = s.fingerprint
@@ -214,7 +215,7 @@ def register(api: Api) -> None:
             applied = apply_plan(
                 plan,
                 preview,
-                s.workbook,
+                with_sheets(s.workbook, added=plan.new_sheets),
                 st.journal,
                 s.journal_key,  # type: ignore[arg-type]
                 path=s.path if s.kind == "file" else None,

@@ -11,7 +11,7 @@ from gridsight.edits._apply import Applied, apply_plan, undo_last
 from gridsight.edits._check import REFUSED, FormulaCheck, check_formula, checker_name, house_policy
 from gridsight.edits._content import CellContent, content_from_json, content_of_cell, same_value
 from gridsight.edits._journal import Journal
-from gridsight.edits._patch import patch_workbook
+from gridsight.edits._patch import patch_workbook, with_sheets
 from gridsight.edits._plan import (
     MAX_WRITES,
     SCHEMA_ID,
@@ -68,4 +68,5 @@ __all__ = [
     "same_value",
     "undo_last",
     "validate_editplan",
+    "with_sheets",
 ]

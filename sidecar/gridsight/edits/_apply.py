@@ -19,7 +19,7 @@ from typing import Any
 
 from gridsight.edits._content import CellContent, content_from_json, content_of_cell
 from gridsight.edits._journal import Journal
-from gridsight.edits._patch import patch_workbook
+from gridsight.edits._patch import patch_workbook, with_sheets
 from gridsight.edits._plan import CellWrite, EditPlan, editplan_document
 from gridsight.edits._preview import Preview
 from gridsight.edits._xlsx import FileWrite, apply_to_file
@@ -257,8 +257,11 @@ def undo_last(
             result = {"target": "snapshot", "cells_restored": len(restore), "editplan": doc}
             fp = None
         journal.pop(key, entry["id"])
-    names = {s.name for s in workbook.sheets}
+    created = {n.casefold() for n in entry.get("created_sheets", ())}
+    names = {s.name for s in workbook.sheets if s.name.casefold() not in created}
     new_wb = patch_workbook(
         workbook, [(c["sheet"], r, col, before) for c, r, col, before, _a in restore if c["sheet"] in names]
     )
+    if created:
+        new_wb = with_sheets(new_wb, dropped=created)
     return Applied(new_wb, {"undone_plan_id": entry["id"], **result}, fp)

@@ -33,6 +33,18 @@ def patch_workbook(workbook: Workbook, changes: Iterable[tuple[str, int, int, Ce
     return Workbook(sheets, name=workbook.name, date1904=workbook.date1904, tables=workbook.tables)
 
 
+def with_sheets(workbook: Workbook, added: Iterable[str] = (), dropped: Iterable[str] = ()) -> Workbook:
+    """The workbook with empty sheets ``added`` at the end and the sheets ``dropped`` left out (a plan
+    that adds a sheet is previewed against the first; its undo leaves the second)."""
+    gone = {n.casefold() for n in dropped}
+    have = {s.name.casefold() for s in workbook.sheets}
+    sheets = [s for s in workbook.sheets if s.name.casefold() not in gone]
+    sheets += [SheetBuilder(n).build() for n in added if n.casefold() not in have]
+    return Workbook(
+        sheets, name=workbook.name, date1904=workbook.date1904, tables=workbook.tables, names=workbook.names
+    )
+
+
 def _patch_sheet(sheet: Sheet, cells: dict[tuple[int, int], CellContent]) -> Sheet:
     b = SheetBuilder(sheet.name, date1904=sheet.date1904)
     r0, c0 = sheet.origin

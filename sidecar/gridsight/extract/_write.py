@@ -11,11 +11,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gridsight.edits import MAX_WRITES, CellWrite, EditPlan, new_plan_id
+from gridsight.edits import MAX_WRITES, CellWrite, EditPlan, new_plan_id, with_sheets
 from gridsight.edits._content import CellContent
 from gridsight.errors import EditPlanError
 from gridsight.extract._records import Record
-from gridsight.grid import Sheet, SheetBuilder, Workbook
+from gridsight.grid import Workbook
 
 #: Characters Excel refuses in sheet names.
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
@@ -32,17 +32,20 @@ def check_sheet_name(name: str, workbook: Workbook) -> str:
     return name
 
 
-def record_columns(records: Sequence[Record]) -> list[str]:
-    """Column titles: address, value, type, the attributes in first-seen order, then the copied texts."""
+def record_columns(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """Column titles: address, value, type, the other keys in first-seen order, then the copied texts
+    (the model's bookkeeping, ``text`` and ``filled_by``, is left out)."""
     cols = ["address", "value", "type"]
-    for rec in records:
-        for key in rec.attributes:
-            if key not in cols:
+    for row in rows:
+        for key in row:
+            if key not in cols and key not in _BOOKKEEPING:
                 cols.append(key)
-    for key in ("header_path", "row_label", "unit"):
-        if key not in cols:
-            cols.append(key)
+    cols += [k for k in _COPIED if k not in cols]
     return cols
+
+
+_COPIED = ("header_path", "row_label", "unit")
+_BOOKKEEPING = frozenset({"text", "filled_by"})
 
 
 def _content(value: Any) -> CellContent:
@@ -53,7 +56,7 @@ def _content(value: Any) -> CellContent:
     if isinstance(value, int | float):
         return CellContent("n", value)
     text = value if isinstance(value, str) else str(value)
-    return CellContent("s", text[:32767])
+    return CellContent("s", text[:32767])  # text stays text: "=..." is never written as a formula
 
 
 def records_plan(
@@ -61,29 +64,31 @@ def records_plan(
 ) -> tuple[EditPlan, Workbook]:
     """The plan that writes ``records`` to a new sheet, and the workbook model with that (empty) sheet
     added, which the plan is previewed and applied against."""
+    return rows_plan([r.to_dict() for r in records], workbook, sheet_name, workbook_id)
+
+
+def rows_plan(
+    rows: Sequence[dict[str, Any]], workbook: Workbook, sheet_name: str, workbook_id: str = "cli"
+) -> tuple[EditPlan, Workbook]:
+    """:func:`records_plan` for records as plain dicts (what the API and the task pane previewed)."""
     name = check_sheet_name(sheet_name, workbook)
-    cols = record_columns(records)
-    if (len(records) + 1) * len(cols) > MAX_WRITES:
+    cols = record_columns(rows)
+    if (len(rows) + 1) * len(cols) > MAX_WRITES:
         raise EditPlanError(
-            f"{len(records):,} records x {len(cols)} columns is more than an edit plan's"
+            f"{len(rows):,} records x {len(cols)} columns is more than an edit plan's"
             f" {MAX_WRITES:,} cells; write them with --out records.jsonl, or extract a smaller range"
         )
     writes = [CellWrite(name, 0, c, CellContent("s", title), EMPTY) for c, title in enumerate(cols)]
-    for r, rec in enumerate(records, start=1):
-        doc = rec.to_dict()
+    for r, doc in enumerate(rows, start=1):
         for c, key in enumerate(cols):
             content = _content(doc.get(key))
             if content != EMPTY:
                 writes.append(CellWrite(name, r, c, content, EMPTY))
-    empty: Sheet = SheetBuilder(name).build()
-    model = Workbook(
-        [*workbook.sheets, empty], name=workbook.name, date1904=workbook.date1904, tables=workbook.tables
-    )
     plan = EditPlan(
         new_plan_id(),
         workbook_id,
         tuple(writes),
-        f"extract {len(records)} records to {name}",
+        f"extract {len(rows)} records to {name}",
         new_sheets=(name,),
     )
-    return plan, model
+    return plan, with_sheets(workbook, added=(name,))

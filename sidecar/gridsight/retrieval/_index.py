@@ -73,13 +73,13 @@ class IndexReport:
         }
 
 
-def default_db(folder: Path) -> Path:
-    """Where a folder's index lives when no --db is given: the user's data folder, one per folder path
-    (the spreadsheet folder itself may be read-only or shared)."""
+def default_db(folder: Path, home: Path | None = None) -> Path:
+    """Where a folder's index lives when no --db is given: ``home`` (default: the user's data folder)
+    / indexes, one per folder path (the spreadsheet folder itself may be read-only or shared)."""
     from gridsight.paths import data_dir
 
     key = hashlib.sha256(str(folder.resolve()).encode("utf-8")).hexdigest()[:16]
-    return data_dir() / "indexes" / f"{folder.resolve().name or 'root'}-{key}"
+    return (home or data_dir()) / "indexes" / f"{folder.resolve().name or 'root'}-{key}"
 
 
 def spreadsheet_files(folder: Path, skip: Path | None = None) -> list[Path]:

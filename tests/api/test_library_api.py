@@ -1,0 +1,138 @@
+"""A folder as one library over the real HTTPS server: open (index into a real lancedb folder), watch
+progress, ask across files with file/sheet/range evidence, and every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+
+def write_folder(folder: Path) -> Path:
+    """Two CSVs and one .xlsx in a subfolder: three small tables about different things."""
+    (folder / "sub").mkdir(parents=True)
+    (folder / "passengers.csv").write_text(
+        "Name,Sex,Age,Fare\nAnn,female,4,16.7\nBob,male,40,7.25\nCid,male,2,21\n", encoding="utf-8"
+    )
+    (folder / "billionaires.csv").write_text(
+        "personName,gender,age,finalWorth\nAda,F,31,2100\nBen,M,58,5400\nCal,M,27,1300\n", encoding="utf-8"
+    )
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Harvest"
+    ws.append(["Crop", "Tonnes", "Hectares"])
+    for row in (("Wheat", 120, 40), ("Barley", 80, 30), ("Oats", 45, 20)):
+        ws.append(row)
+    wb.save(folder / "sub" / "farm.xlsx")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_folder(tmp_path_factory.mktemp("library") / "books")
+
+
+def _events(body: bytes) -> list[tuple[str, Any]]:
+    frames = [f for f in body.decode().split("\n\n") if f.strip() and not f.startswith(":")]
+    out = []
+    for f in frames:
+        head, data = f.split("\n", 1)
+        out.append((head.removeprefix("event: "), json.loads(data.removeprefix("data: "))))
+    return out
+
+
+def test_open_index_status_and_ask(client: Any, folder: Path, home: Path) -> None:
+    r = client.post("/libraries", {"path": str(folder)}, headers={"Accept": "text/event-stream"})
+    assert r.status == 200, r.body
+    events = _events(r.body)
+    progress = [d for e, d in events if e == "progress"]
+    assert [p["files_done"] for p in progress] == [1, 2, 3] and {p["files_total"] for p in progress} == {3}
+    assert {p["file"] for p in progress} == {"billionaires.csv", "passengers.csv", "sub/farm.xlsx"}
+    assert progress[-1]["cells"] > 0
+    kind, info = events[-1]
+    assert kind == "result" and info["status"] == "ready" and info["report"]["tables"] == 3
+    lid = info["id"]
+    assert Path(info["report"]["db"]).is_relative_to(home / "indexes")  # the sidecar's home, not the folder
+    assert (Path(info["report"]["db"]) / "index.json").is_file()
+
+    status = client.get(f"/libraries/{lid}")
+    assert status.status == 200 and status.json["status"] == "ready"
+    assert status.json["files_done"] == status.json["files_total"] == 3
+    assert [x["id"] for x in client.get("/libraries").json["libraries"]] == [lid]
+
+    ans = client.post(f"/libraries/{lid}/ask", {"question": "How old is the youngest billionaire?", "model": False})
+    assert ans.status == 200, ans.body
+    a = ans.json["answer"]
+    assert a["status"] == "answered" and a["value"] == 27 and a["file"] == "billionaires.csv"
+    assert a["evidence"] == [{"file": "billionaires.csv", "sheet": "billionaires", "range": "C2:C4"}]
+    assert a["retrieval"]["tables"][0]["file"] == "billionaires.csv"
+
+    ans = client.post(
+        f"/libraries/{lid}/ask",
+        {"question": "What is the total of Tonnes?", "model": False},
+        headers={"Accept": "text/event-stream"},
+    )
+    events = _events(ans.body)
+    assert events[0][0] == "progress" and events[-1][0] == "result"
+    a = events[-1][1]["answer"]
+    assert a["value"] == 245 and a["evidence"][0]["file"] == "sub/farm.xlsx"
+    assert a["evidence"][0]["sheet"] == "Harvest" and a["evidence"][0]["range"] == "B2:B4"
+
+    nothing = client.post(f"/libraries/{lid}/ask", {"question": "What is the capital of Mars?", "model": False})
+    assert nothing.status == 200 and nothing.json["answer"]["status"] == "abstained"
+    assert "closest" in nothing.json["answer"]["reason"]
+
+    # Opening it again is incremental: nothing changed, same id.
+    again = client.post("/libraries", {"path": str(folder)})
+    assert again.status == 201 and again.json["id"] == lid and again.json["report"]["unchanged"] == 3
+    assert client.delete(f"/libraries/{lid}").status == 204
+    assert client.get(f"/libraries/{lid}").status == 404
+
+
+def test_bad_folders_and_bad_requests(client: Any, folder: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    (empty / ".hidden").mkdir(parents=True)
+    (empty / "notes.txt").write_text("no spreadsheets here", encoding="utf-8")
+    (empty / ".hidden" / "x.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "bad.xlsx").write_bytes(b"this is not a zip file")
+    for body, status, code, words in (
+        ({"path": str(tmp_path / "nope")}, 404, "folder_not_found", "does not exist"),
+        ({"path": str(folder / "passengers.csv")}, 400, "not_a_folder", "not a folder"),
+        ({"path": str(empty)}, 422, "no_spreadsheets", "holds no spreadsheet"),
+        ({"path": str(broken)}, 422, "no_tables", "no table was found in the 1 spreadsheet"),
+        ({"path": "relative/folder"}, 400, "bad_request", "absolute"),
+        ({"path": ""}, 400, "bad_request", "folder"),
+        ({"path": 7}, 400, "bad_request", "folder"),
+        ({"path": "/tmp/\x00evil"}, 400, "bad_request", "path"),
+        ({"path": str(folder), "db": "/etc"}, 400, "bad_request", "unknown field"),
+        ({}, 400, "bad_request", "folder"),
+    ):
+        r = client.post("/libraries", body)
+        assert r.status == status, (body, r.body)
+        assert r.error["code"] == code and words in r.error["message"], r.error
+    assert client.post("/libraries", b"{not json").error["code"] == "bad_json"
+    assert client.post("/libraries", b"[1, 2]").status == 400
+    # A library whose files could not be read reports why, and refuses questions with a 409.
+    failed = [x for x in client.get("/libraries").json["libraries"] if x["path"] == str(broken)]
+    assert failed and failed[0]["status"] == "failed" and "no table" in failed[0]["error"]
+    r = client.post(f"/libraries/{failed[0]['id']}/ask", {"question": "total?"})
+    assert r.status == 409 and r.error["code"] == "library_not_ready"
+    # Questions: unknown library, malformed, empty, too long, wrong types.
+    assert client.post("/libraries/lib_nope/ask", {"question": "x"}).error["code"] == "unknown_library"
+    lid = client.post("/libraries", {"path": str(folder)}).json["id"]
+    for body in ({"question": ""}, {"question": "x" * 2001}, {"question": 3}, {"question": "q", "model": "yes"},
+                 {"question": "q", "sheet": "A"}):
+        r = client.post(f"/libraries/{lid}/ask", body)
+        assert r.status == 400, (body, r.body)
+    assert client.post(f"/libraries/{lid}/ask", b'{"question": ').error["code"] == "bad_json"
+
+
+def test_library_routes_are_documented(client: Any) -> None:
+    doc = client.get("/openapi.json").json
+    assert {"/api/v1/libraries", "/api/v1/libraries/{lid}", "/api/v1/libraries/{lid}/ask"} <= set(doc["paths"])
+    assert client.get("/health").json["features"]["library"]["available"] is True
