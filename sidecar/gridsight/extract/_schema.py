@@ -27,6 +27,8 @@ SOURCES = ("unit", "row_label", "column_header", "caption")
 RESERVED = frozenset({"value", "type", "cell_index", "address"})
 MAX_TYPES = 64
 MAX_ATTRIBUTES = 32
+#: Deepest nesting of a JSON Schema accepted (real extraction schemas are a few levels deep).
+MAX_DEPTH = 64
 
 
 @dataclass(frozen=True)
@@ -120,12 +122,27 @@ def _type_names(prop: Any) -> list[str]:
     return []
 
 
+def _depth(doc: Any, limit: int = 1000) -> int:
+    """How deep JSON nests (counted without recursion; stops counting past ``limit``)."""
+    deepest, stack = 0, [(doc, 1)]
+    while stack and deepest <= limit:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        stack.extend((c, d + 1) for c in children if isinstance(c, dict | list))
+    return deepest
+
+
 def _from_json_schema(doc: dict[str, Any]) -> ExtractSchema:
     from jsonschema import validators
     from jsonschema.exceptions import SchemaError
 
+    if _depth(doc) > MAX_DEPTH:
+        raise ExtractSchemaError(f"the schema is nested more than {MAX_DEPTH} levels deep")
     try:
         validators.validator_for(doc).check_schema(doc)
+    except RecursionError:
+        raise ExtractSchemaError("the schema is nested too deeply to check") from None
     except SchemaError as exc:
         raise ExtractSchemaError(f"not a valid JSON Schema: {exc.message}") from None
     branches = doc.get("oneOf") or doc.get("anyOf") or [doc]
