@@ -6,6 +6,9 @@
 import { formatRange, intersect, parseRange, quoteSheet, rangeSize } from "/addin/a1.js";
 import { bindApp } from "/addin/commands.js";
 import { GridSightFailure, isAbort } from "./api.js";
+import { $, el, fmtValue } from "./dom.js";
+import { ExtractPanel } from "./extract.js";
+import { FolderMode } from "./folder.js";
 import { SheetView } from "./sheetview.js";
 
 /** Cells "Explain this region" accepts after clipping the selection to the used range. */
@@ -14,29 +17,8 @@ const SUGGEST_DELAY_MS = 120;
 // After this long without a keystroke, ask the sidecar to let the model reorder the suggestions.
 const REFINE_IDLE_MS = 900;
 /** Failures about the connection itself: shown once in the banner with what to do. */
-const BANNER_CODES = new Set(["offline", "cut_off", "stale_secret", "workbook_gone"]);
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
-
-function fmtValue(v) {
-  if (v === null || v === undefined) return "";
-  if (typeof v === "number") return Number.isInteger(v) ? v.toLocaleString("en-US") : v.toLocaleString("en-US", { maximumFractionDigits: 6 });
-  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
-  if (Array.isArray(v)) return v.map((row) => (Array.isArray(row) ? row.map(fmtValue).join(", ") : fmtValue(row))).join("; ");
-  return String(v);
-}
+export const BANNER_CODES = new Set(["offline", "cut_off", "stale_secret", "workbook_gone"]);
+const TABS = ["chat", "map", "sheet", "extract"];
 
 function contentText(c) {
   if (!c) return "(empty)";
@@ -58,6 +40,8 @@ export class App {
     this.suggestCtl = null;
     this.sheetView = null;
     this.tab = "chat";
+    this.folder = new FolderMode(this);
+    this.extract = new ExtractPanel(this);
     bindApp(this);
   }
 
@@ -84,7 +68,12 @@ export class App {
     this.host.onStale?.(() => this._scheduleRefresh());
     window.addEventListener("resize", () => this._layout());
     this._layout();
+    this.folder.wire();
+    this.extract.wire();
+    const folder = new URLSearchParams(location.search).get("folder");
+    if (folder) this.folder.setMode("folder", folder);
     await this.connect();
+    if (folder) await this.folder.open(folder);
   }
 
   async connect(wantedId = null) {
@@ -108,7 +97,8 @@ export class App {
       this._modelStatus();
     } catch (err) {
       this._status("Not connected");
-      if (err?.code === "no_workbook") this._showOpenForm(err);
+      if (err?.code === "no_workbook" && this.folder.on) this._status("Folder mode: open a folder above");
+      else if (err?.code === "no_workbook") this._showOpenForm(err);
       else this.showFailure(err);
     }
   }
@@ -236,7 +226,7 @@ export class App {
 
   // ------------------------------------------------------------------ tabs and layout
   _wireTabs() {
-    const tabs = ["chat", "map", "sheet"];
+    const tabs = TABS;
     for (const t of tabs) $(`tab-${t}`).addEventListener("click", () => this.showTab(t));
     document.querySelector(".tabs").addEventListener("keydown", (e) => {
       if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
@@ -257,6 +247,7 @@ export class App {
     this.tab = name;
     if (name !== "chat") this.side = name;
     this._layout();
+    if (name === "extract") this.extract.shown();
   }
 
   _layout() {
@@ -264,7 +255,7 @@ export class App {
     document.body.classList.toggle("wide", wide);
     let active = this.tab;
     if (wide && active === "chat") active = this.side || (this.sheetView ? "sheet" : "map");
-    for (const t of ["chat", "map", "sheet"]) {
+    for (const t of TABS) {
       const on = t === active;
       $(`tab-${t}`).setAttribute("aria-selected", String(on));
       $(`tab-${t}`).tabIndex = on ? 0 : -1;
@@ -405,6 +396,7 @@ export class App {
   }
 
   async ask(text) {
+    if (this.folder.on) return this.folder.ask(text);
     text = text.trim();
     if (!text || !this.wid) return;
     this._closeSuggestions();
@@ -613,6 +605,8 @@ export class App {
   async _afterWrite() {
     try {
       this.info = await this.api.get(`/workbooks/${encodeURIComponent(this.wid)}`);
+      const shown = $("sheet-select").value;
+      $("sheet-select").replaceChildren(...(this.info.sheets || []).map((s) => el("option", { value: s.name, text: s.name, selected: s.name === shown })));
     } catch {
       /* the preview keeps its old picture */
     }
@@ -727,7 +721,7 @@ export class App {
   async _suggest(text) {
     this.suggestCtl?.abort(); // the newest keystroke wins: older requests are cancelled
     const seq = ++this.suggestSeq;
-    if (text.trim().length < 2 || !this.wid) return this._closeSuggestions();
+    if (text.trim().length < 2 || !this.wid || this.folder.on) return this._closeSuggestions();
     const ctl = new AbortController();
     this.suggestCtl = ctl;
     const sheet = this._sheetName();

@@ -1,0 +1,25 @@
+// Small DOM helpers shared by the pane's modules (no framework: the pane must load inside Excel).
+
+export const $ = (id) => document.getElementById(id);
+
+/** el("p", {class: "x", text: "hi", onclick: f}, child, ...) -> a new element. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+export function fmtValue(v) {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "number") return Number.isInteger(v) ? v.toLocaleString("en-US") : v.toLocaleString("en-US", { maximumFractionDigits: 6 });
+  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+  if (Array.isArray(v)) return v.map((row) => (Array.isArray(row) ? row.map(fmtValue).join(", ") : fmtValue(row))).join("; ");
+  return String(v);
+}
