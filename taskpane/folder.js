@@ -15,6 +15,7 @@ export class FolderMode {
     this.lib = null; // the opened library's info
     this.opened = new Map(); // file -> workbook id, for evidence
     this.ctl = null;
+    this.opening = null; // the newest open(), while it runs and after
   }
 
   wire() {
@@ -52,7 +53,12 @@ export class FolderMode {
   }
 
   /** Index (or update) the folder, showing each file as it is read. Returns the library or null. */
-  async open(path) {
+  open(path) {
+    this.opening = this._open(path);
+    return this.opening;
+  }
+
+  async _open(path) {
     path = (path || "").trim();
     if (!path) {
       this._say("Type or paste the path of a folder that holds spreadsheets.", "error");
@@ -109,6 +115,7 @@ export class FolderMode {
   async ask(text) {
     text = (text || "").trim();
     if (!text) return;
+    if (!this.lib && this.opening) await this.opening; // asked while the folder is still being indexed
     if (!this.lib) {
       this.app._note("Open a folder first: type its path above and press Open.");
       return;

@@ -26,7 +26,7 @@ from gridsight.desktop._preflight import (
 from gridsight.desktop._run import _open_plan
 from gridsight.desktop._shot import png_facts
 from gridsight.desktop._sidecar import Sidecar
-from gridsight.desktop._targets import MAX_RECENT, Plan, load_recent, plan_targets, remember
+from gridsight.desktop._targets import MAX_RECENT, Plan, load_recent, pane_url, plan_targets, remember
 from gridsight.errors import AlreadyRunningError, DesktopError, SourceNotFoundError
 
 HAS_XLWINGS = importlib.util.find_spec("xlwings") is not None
@@ -85,8 +85,17 @@ def test_plan_a_folder_opens_its_spreadsheets(tmp_path: Path) -> None:
     c.write_text("x,y\n1,2\n", encoding="utf-8")
     (tmp_path / "notes.txt").write_text("not a spreadsheet", encoding="utf-8")
     (tmp_path / "~$b.xlsx").write_bytes(b"excel lock file")
-    assert plan_targets(tmp_path, platform="linux") == Plan((c, a))
+    assert plan_targets(tmp_path, platform="linux") == Plan((c, a), folder=tmp_path.resolve())
     assert plan_targets(a, platform="linux") == Plan((a,))
+
+
+def test_a_folder_opens_the_pane_in_folder_mode() -> None:
+    folder = Path("/data/Q3 reports & more")
+    url = pane_url("https://localhost:8765", "wb_1", folder)
+    assert url == "https://localhost:8765/?wb=wb_1&folder=%2Fdata%2FQ3+reports+%26+more"
+    assert pane_url("https://localhost:8765", "wb_1") == "https://localhost:8765/?wb=wb_1"
+    js = _pane.open_folder('C:\\it\'s "here"')
+    assert json.dumps('C:\\it\'s "here"') in js and "setMode('folder'" in js
 
 
 def test_plan_bad_targets(tmp_path: Path) -> None:
@@ -301,6 +310,9 @@ def test_menu_actions_reach_the_sidecar(sidecar: Sidecar, tmp_path: Path) -> Non
     assert manifest.is_file() and str(manifest) in window.js[-1]
     ctl.show_model()
     assert "Nothing leaves this machine." in window.js[-1]
+    window.picked = [str(tmp_path)]
+    ctl.open_folder()  # its spreadsheets as workbooks, and the pane in folder mode on it
+    assert json.dumps(str(tmp_path)) in window.js[-1] and "f.open(" in window.js[-1]
 
 
 def test_documented_apt_packages_are_the_ones_the_code_names() -> None:

@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -91,6 +92,23 @@ def test_screenshot_of_a_workbook_given_by_path(display: dict[str, str], tmp_pat
     _assert_not_blank(png)
     recent = json.loads((tmp_path / "h" / "recent.json").read_text(encoding="utf-8"))
     assert recent == [str(book.resolve())]
+
+
+def test_a_folder_opens_in_folder_mode_and_answers_across_files(
+    display: dict[str, str], tmp_path: Path, spreadsheet_folder: Any
+) -> None:
+    folder = spreadsheet_folder(tmp_path / "books")
+    png = tmp_path / "desktop-folder.png"
+    env = _env(display, tmp_path / "h", GRIDSIGHT_MODEL=str(tmp_path / "no-model.gguf"))  # rules only: fast
+    args = ["desktop", str(folder), "--port", "0", "--screenshot", str(png)]
+    proc = gridsight([*args, "--question", "How old is the youngest billionaire?"], env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    answer = json.loads(next(x for x in proc.stdout.splitlines() if x.startswith("answer: "))[8:])
+    assert answer["status"] == "answered" and answer["value"] == "27", answer
+    assert answer["chips"] == ["billionaires.csv · billionaires!C2:C4"]
+    _assert_not_blank(png)
+    keep_shot(png)
+    assert (tmp_path / "h" / "indexes").is_dir()  # the folder's index lives in the data folder
 
 
 def test_a_corrupt_workbook_is_explained_in_the_window(display: dict[str, str], tmp_path: Path) -> None:

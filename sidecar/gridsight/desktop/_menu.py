@@ -84,6 +84,7 @@ class Controller:
         picked = self.window.create_file_dialog(webview.FileDialog.FOLDER)
         if picked:
             self._open_paths(folder_files(Path(picked[0])))
+            self.window.evaluate_js(_pane.open_folder(str(Path(picked[0]))))
 
     def open_recent(self, path: Path) -> None:
         self._open_paths([path])

@@ -41,6 +41,14 @@ def switch_workbook(workbook_id: str) -> str:
     return f"(() => {{ window.GridSight.app.switchWorkbook({json.dumps(workbook_id)}); return true; }})()"
 
 
+def open_folder(path: str) -> str:
+    """Folder mode on ``path``: the pane indexes it (progress in the pane) and asks across its files."""
+    return (
+        f"(() => {{ const f = window.GridSight.app.folder; f.setMode('folder', {json.dumps(path)});"
+        f" f.open({json.dumps(path)}); return true; }})()"
+    )
+
+
 def show_notice(text: str) -> str:
     """Put ``text`` in the pane's banner (the place connection problems are shown)."""
     return (

@@ -22,7 +22,7 @@ from gridsight.desktop._preflight import (
     uses_qt,
 )
 from gridsight.desktop._sidecar import Sidecar
-from gridsight.desktop._targets import Plan, plan_targets, remember
+from gridsight.desktop._targets import Plan, pane_url, plan_targets, remember
 from gridsight.desktop._window import Outcome, WindowJob, open_window
 from gridsight.errors import DesktopError, GridSightError
 
@@ -144,7 +144,7 @@ def run_desktop(req: DesktopRequest, home: Path | None = None) -> Outcome:
         job = WindowJob(
             "GridSight",
             home,
-            url=f"{sidecar.url}/?wb={first}",
+            url=pane_url(sidecar.url, first, plan.folder),
             notes=notes,
             screenshot=req.screenshot,
             question=req.question,

@@ -27,6 +27,7 @@ class Plan:
     excel: bool = False
     demo: bool = False
     notes: tuple[str, ...] = ()
+    folder: Path | None = None  # a folder: the pane starts in folder mode, asking across its files
 
 
 def excel_platform(platform: str = sys.platform) -> bool:
@@ -46,7 +47,8 @@ def folder_files(folder: Path) -> list[Path]:
 def plan_targets(target: Path | None, *, excel: bool = False, platform: str = sys.platform) -> Plan:
     """Decide what to open, before anything is read.
 
-    ``target`` a file: that file; a folder: its spreadsheets (at most :data:`MAX_FOLDER_FILES`);
+    ``target`` a file: that file; a folder: its spreadsheets (at most :data:`MAX_FOLDER_FILES`), and the
+    folder itself as a library the pane asks across (folder mode);
     ``excel``: the active Excel workbook (an error when xlwings or Excel cannot be had); neither: the
     active Excel workbook when this OS has Excel and xlwings is installed, else the demo workbook.
     """
@@ -67,7 +69,7 @@ def plan_targets(target: Path | None, *, excel: bool = False, platform: str = sy
                     f"{target} holds no spreadsheet ({', '.join(SPREADSHEET_SUFFIXES)}); "
                     "give a file or another folder"
                 )
-            return Plan(tuple(files))
+            return Plan(tuple(files), folder=target)
         if not target.exists():
             raise SourceNotFoundError(f"{target} does not exist")
         return Plan((target,))
@@ -101,3 +103,11 @@ def remember(home: Path, paths: list[Path]) -> list[Path]:
     tmp.write_text(json.dumps([str(p) for p in seen], indent=1), encoding="utf-8")
     tmp.replace(home / RECENT_FILE)
     return seen
+
+
+def pane_url(base: str, workbook_id: str, folder: Path | None = None) -> str:
+    """The task pane's address: the workbook to show first and, for a folder, folder mode on it."""
+    from urllib.parse import urlencode
+
+    query = {"wb": workbook_id, **({"folder": str(folder)} if folder is not None else {})}
+    return f"{base}/?{urlencode(query)}"
