@@ -11,6 +11,7 @@ from typing import Any
 import openpyxl
 import pytest
 
+
 @pytest.fixture(scope="module")
 def sidecar(sidecar: Any, workdir: Path) -> Any:
     """The shared sidecar without a chat model: these tests are about the pane; answering with the real

@@ -18,7 +18,11 @@ def _open(client: Any, path: Path) -> str:
     wb = openpyxl.Workbook()
     ws = wb.active
     ws.title = "Assay"
-    for row in (["Compound", "Kinase A IC50 (nM)", "Solubility (mg/mL)"], ["C-1", 12, 0.5], ["C-2", 8.5, 1.2]):
+    for row in (
+        ["Compound", "Kinase A IC50 (nM)", "Solubility (mg/mL)"],
+        ["C-1", 12, 0.5],
+        ["C-2", 8.5, 1.2],
+    ):
         ws.append(row)
     wb.save(path)
     r = client.post("/workbooks", {"path": str(path)})
@@ -81,7 +85,7 @@ def test_hostile_records_and_names(client: Any, tmp_path: Path) -> None:
         assert words.lower() in r.error["message"].lower(), r.error
     assert client.post(f"/workbooks/{wid}/extract/sheet", b'{"records": [').error["code"] == "bad_json"
     # A value that looks like a formula is written as text, never as a formula.
-    evil = [{"address": "B2", "value": "=HYPERLINK(\"file:///etc/passwd\")", "type": "=CALL(1)"}]
+    evil = [{"address": "B2", "value": '=HYPERLINK("file:///etc/passwd")', "type": "=CALL(1)"}]
     pid = client.post(f"/workbooks/{wid}/extract/sheet", {"records": evil, "sheet_name": "R"}).json["id"]
     assert client.post(f"/workbooks/{wid}/plans/{pid}/preview").json["ok"] is True
     assert client.post(f"/workbooks/{wid}/plans/{pid}/apply").status == 200
@@ -100,7 +104,7 @@ def test_hostile_schemas_are_400s(client: Any, tmp_path: Path) -> None:
     for schema in (
         {"$ref": "https://example.invalid/schema.json"},  # never fetched
         deep,
-        "[{\"value\": ",
+        '[{"value": ',
         [{"value": "xx", "type": "Other"}] * 100,
         {"type": 12},
         [],

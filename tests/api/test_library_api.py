@@ -43,7 +43,9 @@ def test_open_index_status_and_ask(client: Any, folder: Path, home: Path) -> Non
     assert status.json["files_done"] == status.json["files_total"] == 3
     assert [x["id"] for x in client.get("/libraries").json["libraries"]] == [lid]
 
-    ans = client.post(f"/libraries/{lid}/ask", {"question": "How old is the youngest billionaire?", "model": False})
+    ans = client.post(
+        f"/libraries/{lid}/ask", {"question": "How old is the youngest billionaire?", "model": False}
+    )
     assert ans.status == 200, ans.body
     a = ans.json["answer"]
     assert a["status"] == "answered" and a["value"] == 27 and a["file"] == "billionaires.csv"
@@ -61,7 +63,9 @@ def test_open_index_status_and_ask(client: Any, folder: Path, home: Path) -> Non
     assert a["value"] == 245 and a["evidence"][0]["file"] == "sub/farm.xlsx"
     assert a["evidence"][0]["sheet"] == "Harvest" and a["evidence"][0]["range"] == "B2:B4"
 
-    nothing = client.post(f"/libraries/{lid}/ask", {"question": "What is the capital of Mars?", "model": False})
+    nothing = client.post(
+        f"/libraries/{lid}/ask", {"question": "What is the capital of Mars?", "model": False}
+    )
     assert nothing.status == 200 and nothing.json["answer"]["status"] == "abstained"
     assert "closest" in nothing.json["answer"]["reason"]
 
@@ -105,8 +109,13 @@ def test_bad_folders_and_bad_requests(client: Any, folder: Path, tmp_path: Path)
     # Questions: unknown library, malformed, empty, too long, wrong types.
     assert client.post("/libraries/lib_nope/ask", {"question": "x"}).error["code"] == "unknown_library"
     lid = client.post("/libraries", {"path": str(folder)}).json["id"]
-    for body in ({"question": ""}, {"question": "x" * 2001}, {"question": 3}, {"question": "q", "model": "yes"},
-                 {"question": "q", "sheet": "A"}):
+    for body in (
+        {"question": ""},
+        {"question": "x" * 2001},
+        {"question": 3},
+        {"question": "q", "model": "yes"},
+        {"question": "q", "sheet": "A"},
+    ):
         r = client.post(f"/libraries/{lid}/ask", body)
         assert r.status == 400, (body, r.body)
     assert client.post(f"/libraries/{lid}/ask", b'{"question": ').error["code"] == "bad_json"
@@ -114,7 +123,9 @@ def test_bad_folders_and_bad_requests(client: Any, folder: Path, tmp_path: Path)
 
 def test_library_routes_are_documented(client: Any) -> None:
     doc = client.get("/openapi.json").json
-    assert {"/api/v1/libraries", "/api/v1/libraries/{lid}", "/api/v1/libraries/{lid}/ask"} <= set(doc["paths"])
+    assert {"/api/v1/libraries", "/api/v1/libraries/{lid}", "/api/v1/libraries/{lid}/ask"} <= set(
+        doc["paths"]
+    )
     assert client.get("/health").json["features"]["library"]["available"] is True
 
 
@@ -131,4 +142,6 @@ def test_ask_with_the_real_model(client: Any, folder: Path) -> None:
     kind, result = _events(r.body)[-1]
     assert kind == "result", result
     a = result["answer"]
-    assert a["value"] == 27 and a["evidence"] == [{"file": "billionaires.csv", "sheet": "billionaires", "range": "C2:C4"}]
+    assert a["value"] == 27 and a["evidence"] == [
+        {"file": "billionaires.csv", "sheet": "billionaires", "range": "C2:C4"}
+    ]

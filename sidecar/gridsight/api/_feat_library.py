@@ -170,7 +170,9 @@ def checked_folder(raw: Any) -> Path:
             )
         files = spreadsheet_files(folder)
     except OSError as exc:
-        raise ApiError(422, "unreadable_folder", f"cannot read folder {folder}: {exc.strerror or exc}") from None
+        raise ApiError(
+            422, "unreadable_folder", f"cannot read folder {folder}: {exc.strerror or exc}"
+        ) from None
     if not files:
         raise ApiError(
             422,
