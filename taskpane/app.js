@@ -6,7 +6,7 @@
 import { formatRange, intersect, parseRange, quoteSheet, rangeSize } from "/addin/a1.js";
 import { bindApp } from "/addin/commands.js";
 import { GridSightFailure, isAbort } from "./api.js";
-import { $, el, fmtValue } from "./dom.js";
+import { $, answerLines, el, fmtValue } from "./dom.js";
 import { ExtractPanel } from "./extract.js";
 import { FolderMode } from "./folder.js";
 import { SheetView } from "./sheetview.js";
@@ -452,11 +452,7 @@ export class App {
       if (ev) li.append(ev);
       return;
     }
-    const shown = a.display ?? fmtValue(a.value);
-    li.append(el("p", { class: "value", text: `${shown}${a.unit ? ` ${a.unit}` : ""}` }));
-    if (a.formula) li.append(el("p", { class: "formula" }, el("code", { text: a.formula })));
-    if (a.query) li.append(el("p", { class: "query" }, el("code", { text: a.query })));
-    if (a.explanation) li.append(el("p", { class: "explanation", text: a.explanation }));
+    li.append(...answerLines(a));
     const ev = this._evidence(a.evidence, sheet);
     if (ev) li.append(ev);
     if (a.table?.rows?.length) li.append(renderTable(a.table));

@@ -23,3 +23,14 @@ export function fmtValue(v) {
   if (Array.isArray(v)) return v.map((row) => (Array.isArray(row) ? row.map(fmtValue).join(", ") : fmtValue(row))).join("; ");
   return String(v);
 }
+
+/** The lines every answer shows: its value (with unit), formula or query, and explanation. */
+export function answerLines(a) {
+  const shown = a.display ?? fmtValue(a.value);
+  return [
+    el("p", { class: "value", text: `${shown}${a.unit ? ` ${a.unit}` : ""}` }),
+    a.formula ? el("p", { class: "formula" }, el("code", { text: a.formula })) : null,
+    a.query ? el("p", { class: "query" }, el("code", { text: a.query })) : null,
+    a.explanation ? el("p", { class: "explanation", text: a.explanation }) : null,
+  ].filter(Boolean);
+}

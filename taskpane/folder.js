@@ -4,7 +4,7 @@
 // browser and desktop window a chip opens that file in the sheet view with the cells marked.
 
 import { isAbort } from "./api.js";
-import { $, el, fmtValue } from "./dom.js";
+import { $, answerLines, el } from "./dom.js";
 
 const LAST_FOLDER = "gridsight.folder";
 
@@ -149,11 +149,7 @@ export class FolderMode {
       li.append(el("p", { class: "abstain", text: a.reason || "No table in the folder answers that." }));
       return;
     }
-    const shown = a.display ?? fmtValue(a.value);
-    li.append(el("p", { class: "value", text: `${shown}${a.unit ? ` ${a.unit}` : ""}` }));
-    if (a.formula) li.append(el("p", { class: "formula" }, el("code", { text: a.formula })));
-    if (a.query) li.append(el("p", { class: "query" }, el("code", { text: a.query })));
-    if (a.explanation) li.append(el("p", { class: "explanation", text: a.explanation }));
+    li.append(...answerLines(a));
     const chips = (a.evidence || []).map((ev) => this._chip(ev));
     if (chips.length) li.append(el("p", { class: "evidence-row" }, el("span", { class: "muted small", text: "From " }), chips));
   }

@@ -133,3 +133,20 @@ def write_xlsx(path: Path) -> Path:
     other["A1"] = "=Sales!B2+1"
     wb.save(path)
     return path
+
+
+def write_assay(path: Path) -> Path:
+    """The extraction examples' table: compounds with an IC50 column and a solubility column (Assay!A1:C3)."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Assay"
+    for row in (
+        ["Compound", "Kinase A IC50 (nM)", "Solubility (mg/mL)"],
+        ["C-1", 12, 0.5],
+        ["C-2", 8.5, 1.2],
+    ):
+        ws.append(row)
+    wb.save(path)
+    return path

@@ -18,6 +18,8 @@ import pytest
 
 from gridsight.api import Running, start_server
 
+from .conftest import write_assay
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 DEFAULT_URL = "https://localhost:8765"
 DEFAULT_HOME = "~/.local/share/gridsight"
@@ -115,15 +117,6 @@ def test_folder_library_example(server: tuple[Running, Path], tmp_path: Path) ->
 
 def test_extract_to_sheet_example(server: tuple[Running, Path], tmp_path: Path) -> None:
     running, home = server
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Assay"
-    for row in (
-        ["Compound", "Kinase A IC50 (nM)", "Solubility (mg/mL)"],
-        ["C-1", 12, 0.5],
-        ["C-2", 8.5, 1.2],
-    ):
-        ws.append(row)
-    wb.save(tmp_path / "assay.xlsx")
+    write_assay(tmp_path / "assay.xlsx")
     run_session(documented_session("extract.md"), running, home, tmp_path)
     assert openpyxl.load_workbook(tmp_path / "assay.xlsx").sheetnames == ["Assay"]  # undone

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import openpyxl
+from .conftest import write_assay
 
 SCHEMA = [
     {"value": "xx", "type": "Other"},
@@ -15,17 +15,7 @@ SCHEMA = [
 
 
 def _open(client: Any, tmp_path: Path) -> str:
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Assay"
-    for row in (
-        ["Compound", "Kinase A IC50 (nM)", "Solubility (mg/mL)"],
-        ["C-1", 12, 0.5],
-        ["C-2", 8.5, 1.2],
-    ):
-        ws.append(row)
-    wb.save(tmp_path / "assay.xlsx")
-    r = client.post("/workbooks", {"path": str(tmp_path / "assay.xlsx")})
+    r = client.post("/workbooks", {"path": str(write_assay(tmp_path / "assay.xlsx"))})
     assert r.status == 201, r.body
     return str(r.json["id"])
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import openpyxl
 
+from .conftest import write_assay
+
 SCHEMA = [
     {"value": "xx", "type": "Other"},
     {"value": "xx", "type": "IC50", "unit": "xx", "compound": "xx"},
@@ -15,17 +17,7 @@ SCHEMA = [
 
 
 def _open(client: Any, path: Path) -> str:
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "Assay"
-    for row in (
-        ["Compound", "Kinase A IC50 (nM)", "Solubility (mg/mL)"],
-        ["C-1", 12, 0.5],
-        ["C-2", 8.5, 1.2],
-    ):
-        ws.append(row)
-    wb.save(path)
-    r = client.post("/workbooks", {"path": str(path)})
+    r = client.post("/workbooks", {"path": str(write_assay(path))})
     assert r.status == 201, r.body
     return str(r.json["id"])
 
