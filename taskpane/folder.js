@@ -127,12 +127,18 @@ export class FolderMode {
     const spin = this.app._spinner(li, "Finding the tables…");
     const token = {};
     this.app.busy.add(token);
+    const askOnce = () =>
+      this.app.api.stream(`/libraries/${encodeURIComponent(this.lib.id)}/ask`, { question: text }, { onEvent: () => spin.set("Answering…") });
     try {
-      const res = await this.app.api.stream(
-        `/libraries/${encodeURIComponent(this.lib.id)}/ask`,
-        { question: text },
-        { onEvent: () => spin.set("Answering…") },
-      );
+      let res;
+      try {
+        res = await askOnce();
+      } catch (err) {
+        if (err.code !== "unknown_library") throw err;
+        spin.set("The helper restarted: opening the folder again…"); // its libraries live in memory
+        if (!(await this.open(this.lib.path))) throw err;
+        res = await askOnce();
+      }
       spin.done();
       this.render(li, res.answer || res);
     } catch (err) {

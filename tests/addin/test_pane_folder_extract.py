@@ -27,7 +27,7 @@ SCHEMA = json.dumps(
 
 
 def test_folder_mode_open_ask_and_show_evidence(
-    open_pane: Any, workdir: Path, snap: Any, spreadsheet_folder: Any
+    open_pane: Any, sidecar: Any, workdir: Path, snap: Any, spreadsheet_folder: Any
 ) -> None:
     folder = spreadsheet_folder(workdir / "books")
     page = open_pane(800)
@@ -72,6 +72,14 @@ def test_folder_mode_open_ask_and_show_evidence(
     last.locator(".abstain").wait_for(timeout=90_000)
     assert "closest" in last.inner_text()
     assert page.locator("#suggestions").is_hidden()
+    # The helper forgot the folder (a restart): the pane opens it again and answers.
+    lid = page.evaluate("window.GridSight.app.folder.lib.id")
+    sidecar.app.extensions["gridsight_libraries"].remove(lid)
+    page.fill("#ask-input", "What is the total of Tonnes?")
+    page.click("#ask-send")
+    last = page.locator(".msg.answer.folder").last
+    last.locator(".value, .abstain, .error").first.wait_for(timeout=90_000)
+    assert last.locator(".value").inner_text() == "245", last.inner_text()
     # Back to workbook mode: questions go to the open workbook again.
     page.check("#mode-workbook")
     assert page.locator("#folder-bar").is_hidden() and page.locator(".wb-pick").is_visible()

@@ -76,7 +76,7 @@ def test_open_index_status_and_ask(client: Any, folder: Path, home: Path) -> Non
     assert client.get(f"/libraries/{lid}").status == 404
 
 
-def test_bad_folders_and_bad_requests(client: Any, folder: Path, tmp_path: Path) -> None:
+def test_bad_folders_and_bad_requests(client: Any, folder: Path, tmp_path: Path, home: Path) -> None:
     empty = tmp_path / "empty"
     (empty / ".hidden").mkdir(parents=True)
     (empty / "notes.txt").write_text("no spreadsheets here", encoding="utf-8")
@@ -99,6 +99,22 @@ def test_bad_folders_and_bad_requests(client: Any, folder: Path, tmp_path: Path)
         r = client.post("/libraries", body)
         assert r.status == status, (body, r.body)
         assert r.error["code"] == code and words in r.error["message"], r.error
+    # A folder with more spreadsheets than a library takes (a pasted "/") is refused before indexing.
+    from gridsight.api import _feat_library
+
+    many = tmp_path / "many"
+    (many / "deep" / "er").mkdir(parents=True)
+    for i in range(4):
+        (many / "deep" / "er" / f"t{i}.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_feat_library, "MAX_FILES", 3)
+        r = client.post("/libraries", {"path": str(many)})
+        assert r.status == 413 and "more than 3 spreadsheets" in r.error["message"], r.body
+        mp.setattr(_feat_library, "MAX_FILES", 10)
+        mp.setattr(_feat_library, "SCAN_SECONDS", -1.0)  # looking takes too long
+        r = client.post("/libraries", {"path": str(many)})
+        assert r.status == 413 and r.error["code"] == "folder_too_large", r.body
+    assert not (home / "indexes" / "many").exists() and not list((home / "indexes").glob("many-*"))
     assert client.post("/libraries", b"{not json").error["code"] == "bad_json"
     assert client.post("/libraries", b"[1, 2]").status == 400
     # A library whose files could not be read reports why, and refuses questions with a 409.

@@ -11,6 +11,7 @@ table used, and what retrieval found. The engine is :mod:`gridsight.retrieval`; 
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -62,6 +63,10 @@ LIBRARY_INFO = {
 }
 #: Longest path text accepted.
 MAX_PATH = 4096
+#: Spreadsheets one library may hold, and the seconds spent looking before a folder is called too big
+#: (a pasted "/" or "C:\\" must be a clear refusal, not an hour of indexing).
+MAX_FILES = 5000
+SCAN_SECONDS = 10.0
 
 
 @dataclass
@@ -147,9 +152,28 @@ def libraries() -> Libraries:
     return current_app.extensions.setdefault("gridsight_libraries", Libraries())  # type: ignore[no-any-return]
 
 
+def count_spreadsheets(folder: Path, stop_at: int, seconds: float) -> int | None:
+    """Spreadsheets under ``folder`` as the index sees them (hidden folders and ``~$`` lock files left
+    out), counted up to ``stop_at``; None when looking took longer than ``seconds``."""
+    from gridsight.retrieval._index import SUFFIXES
+
+    deadline = time.monotonic() + seconds
+    found = 0
+    with os.scandir(folder):  # the folder itself must be readable (a subfolder that is not is skipped)
+        pass
+    for _root, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += sum(1 for n in names if n.lower().endswith(SUFFIXES) and not n.startswith(("~$", ".")))
+        if found >= stop_at:
+            return found
+        if time.monotonic() > deadline:
+            return None
+    return found
+
+
 def checked_folder(raw: Any) -> Path:
     """A readable folder holding at least one spreadsheet, or a 4xx saying what is wrong with it."""
-    from gridsight.retrieval._index import SUFFIXES, spreadsheet_files
+    from gridsight.retrieval._index import SUFFIXES
 
     if not isinstance(raw, str) or not raw.strip():
         raise ApiError(400, "bad_request", "`path` must be the path of a folder")
@@ -168,11 +192,18 @@ def checked_folder(raw: Any) -> Path:
                 "not_a_folder",
                 f"{folder} is a file, not a folder; open it as a workbook instead (Workbook mode)",
             )
-        files = spreadsheet_files(folder)
+        files = count_spreadsheets(folder, MAX_FILES + 1, SCAN_SECONDS)
     except OSError as exc:
         raise ApiError(
             422, "unreadable_folder", f"cannot read folder {folder}: {exc.strerror or exc}"
         ) from None
+    if files is None or files > MAX_FILES:
+        raise ApiError(
+            413,
+            "folder_too_large",
+            f"{folder} holds more than {MAX_FILES:,} spreadsheets (or too many files to look through in "
+            f"{SCAN_SECONDS:.0f} s); choose the folder that holds the workbooks you mean",
+        )
     if not files:
         raise ApiError(
             422,
