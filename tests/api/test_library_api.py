@@ -161,3 +161,30 @@ def test_ask_with_the_real_model(client: Any, folder: Path) -> None:
     assert a["value"] == 27 and a["evidence"] == [
         {"file": "billionaires.csv", "sheet": "billionaires", "range": "C2:C4"}
     ]
+
+
+def test_status_and_a_second_open_while_indexing(running: Any, client: Any, tmp_path: Path) -> None:
+    """While a folder is being indexed, GET shows how far it got and a second open is a 409; checked from
+    inside the indexing run itself (its progress callback), so the timing is certain."""
+    from gridsight.api._feat_library import index, libraries
+
+    folder = tmp_path / "growing"
+    folder.mkdir()
+    for i in range(3):
+        (folder / f"t{i}.csv").write_text(f"Item,Count\nA,{i}\nB,{i + 1}\n", encoding="utf-8")
+    with running.app.app_context():
+        entry = libraries().open(folder.resolve(), running.config.home)  # what POST /libraries registers
+    seen: list[tuple[str, Any]] = []
+
+    def probe(event: str, data: Any) -> None:
+        if len(seen) < 2:  # after the first file: one status read, one competing open
+            seen.append(("status", client.get(f"/libraries/{entry.id}").json))
+            seen.append(("open", client.post("/libraries", {"path": str(folder)})))
+
+    done = index(entry, probe)
+    status = seen[0][1]
+    assert status["status"] == "indexing" and status["files_done"] == 1 and status["files_total"] == 3
+    assert status["current"] == "t0.csv" and status["cells"] == 6
+    second = seen[1][1]
+    assert second.status == 409 and second.error["code"] == "indexing" and entry.id in second.error["message"]
+    assert done["status"] == "ready" and done["files_done"] == 3 and done["current"] is None
