@@ -87,7 +87,7 @@ def test_folder_mode_open_ask_and_show_evidence(
 
 
 def test_folder_given_in_the_address_opens_in_folder_mode(
-    open_pane: Any, sidecar: Any, workdir: Path, spreadsheet_folder: Any
+    open_pane: Any, sidecar: Any, workdir: Path, snap: Any, spreadsheet_folder: Any
 ) -> None:
     """What the desktop window does for `gridsight desktop FOLDER` (?folder=PATH)."""
     folder = spreadsheet_folder(workdir / "books2")
@@ -103,6 +103,7 @@ def test_folder_given_in_the_address_opens_in_folder_mode(
     answer.locator(".value, .abstain, .error").first.wait_for(timeout=90_000)
     assert answer.locator(".value").inner_text() == "245"
     assert answer.locator(".chip").first.inner_text() == "sub/farm.xlsx · Harvest!B2:B4"
+    snap(page, "pane-320-folder-answer")
 
 
 def test_extract_preview_download_and_new_sheet_with_undo(

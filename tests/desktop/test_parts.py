@@ -162,6 +162,8 @@ def test_hand_off_without_a_reachable_first_window(tmp_path: Path) -> None:
     assert read_focus(tmp_path, 0.0) is not None
     request_focus(tmp_path, "w1")
     assert read_focus(tmp_path, 0.0)["workbook"] == "w1"  # type: ignore[index]
+    request_focus(tmp_path, None, tmp_path / "books")
+    assert read_focus(tmp_path, 0.0)["folder"] == str(tmp_path / "books")  # type: ignore[index]
     assert read_focus(tmp_path, 1e12) is None
 
 

@@ -158,7 +158,9 @@ def test_corrupt_model_is_reported_in_the_window_and_the_log(display: dict[str, 
     keep_shot(png)
 
 
-def test_second_instance_hands_its_workbook_to_the_first(display: dict[str, str], tmp_path: Path) -> None:
+def test_second_instance_hands_its_workbook_to_the_first(
+    display: dict[str, str], tmp_path: Path, spreadsheet_folder: Any
+) -> None:
     home = tmp_path / "h"
     env = _env(display, home)
     first = subprocess.Popen(
@@ -196,6 +198,21 @@ def test_second_instance_hands_its_workbook_to_the_first(display: dict[str, str]
             names = [w["name"] for w in json.loads(resp.read())["workbooks"]]
         assert "second.xlsx" in names and "gridsight-demo.xlsx" in names
         assert json.loads((home / "desktop.focus").read_text(encoding="utf-8"))["workbook"]
+        # A folder goes the same way, and the first window's pane opens it in folder mode.
+        folder = spreadsheet_folder(tmp_path / "books")
+        proc = gridsight(["desktop", str(folder), "--port", "0"], env, timeout=120)
+        assert proc.returncode == 2 and "(folder mode on books)" in proc.stderr, proc.stderr
+        req = urllib.request.Request(
+            f"{state['url']}/api/v1/libraries", headers={"X-GridSight-Secret": secret}
+        )
+        deadline = time.monotonic() + 90
+        while True:
+            with urllib.request.urlopen(req, context=ctx, timeout=30) as resp:
+                libs = json.loads(resp.read())["libraries"]
+            if any(x["path"] == str(folder.resolve()) and x["status"] == "ready" for x in libs):
+                break
+            assert time.monotonic() < deadline, libs
+            time.sleep(0.5)
     finally:
         first.terminate()
         first.wait(timeout=30)

@@ -62,9 +62,10 @@ def running_state(home: Path) -> dict[str, object] | None:
     return doc if isinstance(doc, dict) else None
 
 
-def request_focus(home: Path, workbook_id: str | None = None) -> None:
-    """Ask the first window to come to the front (and show ``workbook_id`` when given)."""
-    doc = {"t": time.time(), "workbook": workbook_id}
+def request_focus(home: Path, workbook_id: str | None = None, folder: Path | None = None) -> None:
+    """Ask the first window to come to the front (and show ``workbook_id``, or folder mode on ``folder``,
+    when given)."""
+    doc = {"t": time.time(), "workbook": workbook_id, "folder": str(folder) if folder else None}
     tmp = home / (FOCUS_FILE + ".tmp")
     tmp.write_text(json.dumps(doc), encoding="utf-8")
     tmp.replace(home / FOCUS_FILE)
@@ -98,8 +99,9 @@ def post_json(
         return json.loads(resp.read().decode("utf-8"))
 
 
-def hand_off(home: Path, paths: list[Path]) -> AlreadyRunningError:
-    """Open ``paths`` in the window that already runs, bring it forward, and say so."""
+def hand_off(home: Path, paths: list[Path], folder: Path | None = None) -> AlreadyRunningError:
+    """Open ``paths`` in the window that already runs (in folder mode on ``folder`` when given), bring
+    it forward, and say so."""
     from gridsight.api._security import load_or_create_secret
     from gridsight.api._tls import cert_paths
 
@@ -126,8 +128,10 @@ def hand_off(home: Path, paths: list[Path]) -> AlreadyRunningError:
         if isinstance(doc, dict) and isinstance(doc.get("id"), str):
             last_id = doc["id"]
             opened.append(p.name)
-    request_focus(home, last_id)
+    request_focus(home, last_id, folder)
     extra = f"; opened {', '.join(opened)} there" if opened else ""
+    if folder is not None and url:
+        extra += f" (folder mode on {folder.name})"
     return AlreadyRunningError(
         f"GridSight is already open{where}: brought it to the front{extra} "
         "(one window and one sidecar per user)"

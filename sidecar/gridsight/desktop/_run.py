@@ -122,7 +122,7 @@ def run_desktop(req: DesktopRequest, home: Path | None = None) -> Outcome:
         raise _fail(req, home, why_not, window_ok=False)
     instance = claim(home)
     if instance is None:
-        err = hand_off(home, list(plan.paths))
+        err = hand_off(home, list(plan.paths), plan.folder)
         log.info("%s", err)
         raise err
     try:

@@ -161,5 +161,8 @@ def _answer_focus_requests(window: Any, home: Path) -> None:
             wid = req.get("workbook")
             if isinstance(wid, str):
                 window.evaluate_js(_pane.switch_workbook(wid))
+            folder = req.get("folder")
+            if isinstance(folder, str):
+                window.evaluate_js(_pane.open_folder(folder))
         except Exception as exc:  # a window being closed while we focus it
             log.warning("could not bring the window forward: %s", exc)
