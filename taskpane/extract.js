@@ -126,7 +126,9 @@ export class ExtractPanel {
       $("extract-actions").hidden = n === 0;
       const canWrite = app.info?.kind === "file";
       $("extract-to-sheet").disabled = !canWrite;
-      $("extract-to-sheet").title = canWrite ? "" : "Writing a new sheet needs a workbook opened from its file; download the JSON instead";
+      $("extract-plan").replaceChildren(
+        canWrite ? "" : el("p", { class: "muted small", text: "Writing a new sheet needs a workbook opened from its file (a browser or the desktop window); here, download the JSON." }),
+      );
       document.body.dataset.extract = "done";
     } catch (err) {
       if (isAbort(err)) return;

@@ -169,3 +169,36 @@ def test_extract_preview_download_and_new_sheet_with_undo(
     page.locator("#extract-plan .done", has_text="Undone").wait_for()
     assert openpyxl.load_workbook(book).sheetnames == ["Sales", "Big"]
     assert page.locator("[aria-busy='true']").count() == 0
+
+
+def test_extract_from_a_snapshot_session_downloads_only(open_pane: Any) -> None:
+    """A workbook sent as a snapshot (what Excel's add-in does): records preview as usual, and writing a
+    sheet is off with the reason (the add-in cannot add sheets through an edit plan yet)."""
+    page = open_pane(320)
+    wid = page.evaluate(
+        """async () => {
+        const b = await import('/addin/bridge.js');
+        const values = [['Compound', 'IC50 (nM)'], ['C-1', 12], ['C-2', 8.5]];
+        const types = [['String', 'String'], ['String', 'Double'], ['String', 'Double']];
+        const fmts = values.map(r => r.map(() => 'General'));
+        const docs = b.packChunks([b.blockEntry('Assay', 0, 0, values, values, fmts, types, null)], {name: 'live.xlsx'});
+        return (await b.uploadSnapshot(window.GridSight.api, docs, 'live.xlsx')).id;
+    }"""
+    )
+    page.evaluate("id => window.GridSight.app.switchWorkbook(id)", wid)
+    page.wait_for_function("id => document.body.dataset.workbook === id", arg=wid)
+    page.click("#tab-extract")
+    page.fill("#extract-range", "Assay!A1:B3")
+    page.fill("#extract-schema", SCHEMA.replace("Units", "IC50"))
+    page.click("#extract-run")
+    page.wait_for_selector("body[data-extract='done']", timeout=30_000)
+    assert page.inner_text("#extract-status").startswith("2 records from Assay!A1:B3")
+    assert page.locator(".records-table tbody tr").first.locator("td").all_inner_texts()[:4] == [
+        "B2",
+        "12",
+        "IC50",
+        "nM",
+    ]
+    assert page.is_disabled("#extract-to-sheet")
+    assert "opened from its file" in page.inner_text("#extract-plan")
+    assert page.is_enabled("#extract-download")
