@@ -181,7 +181,8 @@ def test_extract_from_a_snapshot_session_downloads_only(open_pane: Any) -> None:
         const values = [['Compound', 'IC50 (nM)'], ['C-1', 12], ['C-2', 8.5]];
         const types = [['String', 'String'], ['String', 'Double'], ['String', 'Double']];
         const fmts = values.map(r => r.map(() => 'General'));
-        const docs = b.packChunks([b.blockEntry('Assay', 0, 0, values, values, fmts, types, null)], {name: 'live.xlsx'});
+        const entry = b.blockEntry('Assay', 0, 0, values, values, fmts, types, null);
+        const docs = b.packChunks([entry], {name: 'live.xlsx'});
         return (await b.uploadSnapshot(window.GridSight.api, docs, 'live.xlsx')).id;
     }"""
     )
