@@ -104,6 +104,10 @@ def test_folder_given_in_the_address_opens_in_folder_mode(
     assert answer.locator(".value").inner_text() == "245"
     assert answer.locator(".chip").first.inner_text() == "sub/farm.xlsx · Harvest!B2:B4"
     snap(page, "pane-320-folder-answer")
+    page.goto(f"{sidecar.url}/")  # next time: Folder mode offers the last folder
+    page.wait_for_selector("body[data-ready='1']", timeout=15_000)
+    page.check("#mode-folder")
+    assert page.input_value("#folder-path") == str(folder)
 
 
 def test_extract_preview_download_and_new_sheet_with_undo(
