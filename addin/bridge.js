@@ -241,6 +241,18 @@ export function sameContent(expected, values, formulas, valueTypes, fmt) {
 }
 
 /**
+ * How one edit-plan write reaches a cell: a formula, a clear, or a value. Text always lands as text:
+ * Excel parses a value it is given as if typed ("=1+1" becomes a formula, "1e3" a number), so a text
+ * value goes with Excel's text marker, a leading apostrophe, which Excel keeps out of the value.
+ */
+export function cellWrite(w) {
+  if (w.formula) return { formula: w.formula };
+  if (w.type === "e" || w.value === null || w.value === undefined) return { clear: true };
+  if (typeof w.value === "string") return { value: "'" + w.value };
+  return { value: w.value };
+}
+
+/**
  * Apply an editplan.v1 document: read every target, compare with `expected`, write only when all
  * match. Returns {ok, written, conflicts: [{sheet, cell, expected, found}]}.
  */
@@ -263,9 +275,10 @@ export async function applyEditPlan(doc, state = {}) {
       if (conflicts.length) return { ok: false, written: 0, conflicts };
       for (const { a, r } of targets) {
         const w = a.write;
-        if (w.formula) r.formulas = [[w.formula]];
-        else if (w.type === "e" || w.value === null) r.clear("Contents");
-        else r.values = [[w.value]];
+        const how = cellWrite(w);
+        if (how.formula !== undefined) r.formulas = [[how.formula]];
+        else if (how.clear) r.clear("Contents");
+        else r.values = [[how.value]];
         if (w.number_format) r.numberFormat = [[w.number_format]];
       }
       await ctx.sync();

@@ -251,3 +251,32 @@ def test_bridge_conflict_rule(open_pane: Any) -> None:
     }"""
     )
     assert got == [True, False, True, False, True, False, True, False, False]
+
+
+def test_bridge_writes_text_as_text(open_pane: Any) -> None:
+    """Text from a plan (a record value, a label) never becomes a formula or a number in Excel: it is
+    written with Excel's text marker; formulas, numbers, booleans and clears go as they are."""
+    page = open_pane(320)
+    got = page.evaluate(
+        """async () => {
+        const {cellWrite} = await import('/addin/bridge.js');
+        return [
+          cellWrite({type: 's', value: '=HYPERLINK("http://x.test","click")'}),
+          cellWrite({type: 's', value: '00123'}),
+          cellWrite({type: 's', value: 'North'}),
+          cellWrite({type: 'n', value: 5}),
+          cellWrite({type: 'b', value: true}),
+          cellWrite({type: 'n', value: 54, formula: '=SUM(C2:C6)'}),
+          cellWrite({type: 'e', value: null}),
+        ];
+    }"""
+    )
+    assert got == [
+        {"value": "'=HYPERLINK(\"http://x.test\",\"click\")"},
+        {"value": "'00123"},
+        {"value": "'North"},
+        {"value": 5},
+        {"value": True},
+        {"formula": "=SUM(C2:C6)"},
+        {"clear": True},
+    ]
