@@ -12,7 +12,7 @@ from gridsight.grid import Range, Sheet, col_to_letters
 from gridsight.llm import Grammar, formula_grammar, get_prompt, parse_ranges, range_grammar
 from gridsight.llm._gbnf import check_grammar
 from gridsight.llm._llama import LlamaRuntime
-from gridsight.llm.grammars import DANGEROUS_FUNCTIONS, column_range_gbnf, int_range_gbnf
+from gridsight.llm.grammars import DANGEROUS_FUNCTIONS, column_range_gbnf, forced_text, int_range_gbnf
 
 
 def _as_regex(alternatives: str) -> re.Pattern[str]:
@@ -335,3 +335,60 @@ def test_range_grammar_with_the_real_model(runtime: LlamaRuntime) -> None:
     assert re.fullmatch(r"NONE|[A-F]\d+:[A-F]\d+(, [A-F]\d+:[A-F]\d+)*", done.text), done.text
     ranges = parse_ranges(done.text, area)
     assert all(r.intersect(area) == r for r in ranges)
+
+
+# -- jump-forward decoding --------------------------------------------------------------------------
+_PHRASES = tuple(sorted(['"Name"', '"Nation"', '"Price"', "'North'", " FROM data"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('SELECT "Na', (0, "")),  # "Name" or "Nation": the model chooses
+        ('SELECT "Nam', (4, 'e"')),
+        ('SELECT "P', (2, 'rice"')),
+        ('SELECT "Price"', (0, "")),  # a finished phrase forces nothing
+        ("SELECT 1 WHERE x = 'N", (2, "orth'")),
+        ('SELECT "Price" F', (2, "ROM data")),
+        ('SELECT "', (0, "")),  # one character chooses nothing yet
+        ("", (0, "")),
+    ],
+)
+def test_forced_text(text: str, expected: tuple[int, str]) -> None:
+    assert forced_text(_PHRASES, text) == expected
+
+
+def test_with_phrases_sorts_and_keeps_the_grammar() -> None:
+    g = Grammar.from_gbnf('root ::= "a"').with_phrases(['"b"', '"a"', '"a"', "x"])
+    assert g.phrases == ('"a"', '"b"') and g.gbnf == 'root ::= "a"'
+
+
+def test_jump_forward_with_the_real_model(runtime: LlamaRuntime) -> None:
+    """Forcing the rest of a begun phrase writes what the model writes alone, in fewer model steps."""
+    names = ["Quarterly revenue before tax", "Quarterly revenue after tax", "Region of the sales office"]
+    ids = " | ".join('"\\"' + n + '\\""' for n in names)
+    grammar = Grammar.from_gbnf(f'root ::= "SELECT " col " FROM data"\ncol ::= {ids}')
+    chat = [
+        {"role": "system", "content": "Write one SQLite query over the table data."},
+        {
+            "role": "user",
+            "content": "Columns: "
+            + ", ".join(f'"{n}"' for n in names)
+            + "\nQuestion: list the region of each sales office.",
+        },
+    ]
+    steps: list[int] = []
+    llm = runtime._llm
+    plain_eval = llm.eval
+    try:
+        llm.eval = lambda tokens: (steps.append(len(tokens)), plain_eval(tokens))[1]
+        alone = runtime.complete(chat, grammar=grammar, max_tokens=40, timeout_s=300)
+        alone_steps = len(steps)
+        steps.clear()
+        jumped = runtime.complete(
+            chat, grammar=grammar.with_phrases(f'"{n}"' for n in names), max_tokens=40, timeout_s=300
+        )
+    finally:
+        llm.eval = plain_eval
+    assert alone.text == jumped.text == 'SELECT "Region of the sales office" FROM data'
+    assert len(steps) < alone_steps and max(steps) > 1

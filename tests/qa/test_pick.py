@@ -110,3 +110,28 @@ def test_a_cell_tie_with_every_word_placed_asks_which(tmp_path: Path) -> None:
     assert "the question fits several columns (Inventory for 2023 H1 Actual; Inventory for 2023 H2" in str(
         ans.reason
     )
+
+
+def test_a_total_row_is_the_whole_of_what_its_label_names(tmp_path: Path) -> None:
+    """'the operating revenue' fits "Total operating revenue" and "Other operating revenue" word for
+    word; the total is the whole of it, the other line a part, so the total answers."""
+    from openpyxl import Workbook as XlWorkbook
+
+    from gridsight.qa import answer_question
+    from gridsight.sources import open_workbook
+
+    xl = XlWorkbook()
+    ws = xl.active
+    ws.append(["Line", "2023", "2022"])
+    for line in [
+        ("Ticket sales", 900, 800),
+        ("Freight", 50, 45),
+        ("Other operating revenue", 30, 25),
+        ("Total operating revenue", 980, 870),
+        ("Fuel", 300, 280),
+        ("Total operating expense", 700, 650),
+    ]:
+        ws.append(list(line))
+    xl.save(tmp_path / "statement.xlsx")
+    ans = answer_question(open_workbook(tmp_path / "statement.xlsx"), "What was the operating revenue in 2022?")
+    assert ans.value == 870

@@ -132,3 +132,21 @@ def test_empty_table_has_no_rows() -> None:
     for table in detect_tables(sheet).tables:
         rel = build_relation(sheet, table)
         assert len(rel.rows) <= 1
+
+
+def test_a_wrong_section_guess_is_dropped_when_the_row_label_names_the_row(tmp_path: Path) -> None:
+    """The small model names a row by its label and guesses its section wrong: the query finds no
+    rows, so it runs again without the section test (only then, and only beside a label test)."""
+    from gridsight.qa._pipeline import run_attempt, without_section
+
+    wb = open_workbook(_statement(tmp_path / "ops.xlsx"))
+    sheet = wb.sheets[0]
+    rel = build_relation(sheet, detect_tables(sheet).tables[0])
+    wrong = 'SELECT "2022 › Q2" FROM data WHERE "Section" = \'Cargo flights:\' AND "Row" = \'Block hours\''
+    assert without_section(wrong, rel) == 'SELECT "2022 › Q2" FROM data WHERE "Row" = \'Block hours\''
+    attempt = run_attempt(rel, "model", wrong, "number")
+    assert attempt.value == 3100 and "Section" not in str(attempt.sql)
+    # A right section guess runs as written; a section test alone is not dropped.
+    right = 'SELECT "2022 › Q1" FROM data WHERE "Row" = \'Departures\' AND "Section" = \'Cargo flights:\''
+    assert run_attempt(rel, "model", right, "number").value == 90
+    assert without_section('SELECT COUNT(*) FROM data WHERE "Section" = \'Cargo flights:\'', rel) is None

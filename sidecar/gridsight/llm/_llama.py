@@ -20,7 +20,7 @@ from gridsight.errors import GrammarError, ModelIntegrityError, ModelNotFoundErr
 from gridsight.llm._gbnf import check_grammar
 from gridsight.llm._locate import ModelFile, check_model_file, locate_model
 from gridsight.llm._runtime import Control, Message, Request, Runtime
-from gridsight.llm.grammars import Grammar
+from gridsight.llm.grammars import Grammar, forced_text
 
 PREFILL_CHUNK = 256  # prompt tokens evaluated between two cancel/timeout checks (~2 s on 2 cores)
 #: Within this many seconds of a deadline, prefill in short chunks (measured: 64-token chunks cost
@@ -271,8 +271,10 @@ class LlamaRuntime(Runtime):
         n_vocab = llm.n_vocab()
         rng = np.random.default_rng(request.seed)
         pending = b""
+        done: list[tuple[int, str]] = []  # the tokens written so far, with their text
+        phrases = request.grammar.phrases
         try:
-            for _ in range(request.max_tokens):
+            while control.tokens < request.max_tokens:
                 logits = np.ctypeslib.as_array(lib.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(n_vocab,))
                 token = self._pick(smpl, logits, request.temperature, rng)
                 if token is None or lib.llama_vocab_is_eog(vocab, token):
@@ -286,13 +288,63 @@ class LlamaRuntime(Runtime):
                     text, pending = pending.decode("utf-8"), b""
                 except UnicodeDecodeError:
                     text = ""  # a character split over tokens: wait for the rest of it
+                batch = [token]
+                done.append((token, text))
+                if text and phrases:
+                    rest = self._phrase_rest(done, phrases)
+                    forced = self._accepted(smpl, rest, request.max_tokens, control)
+                    for t in forced:
+                        piece = llm.detokenize([t], special=False).decode("utf-8", errors="replace")
+                        done.append((t, piece))
+                        text += piece
+                    batch += forced
                 if text:
                     yield text
-                llm.eval([token])
+                llm.eval(batch)  # forced tokens go in one batch: about the cost of one sampled token
             else:
                 control.finish_reason = "length"
         finally:
             lib.llama_sampler_free(smpl)
+
+    def _phrase_rest(self, done: list[tuple[int, str]], phrases: Sequence[str]) -> list[int]:
+        """The tokens that finish the phrase the model has begun (see :func:`forced_text`) but its
+        last, split as the tokenizer splits the whole phrase: the model reads its usual tokens, not
+        odd pieces. None when the tokens already written are not how the tokenizer would begin it."""
+        begun, rest = forced_text(phrases, "".join(s for _, s in done))
+        if not rest:
+            return []
+        k, covered = len(done), 0
+        while k > 0 and covered < begun:
+            k -= 1
+            covered += len(done[k][1])
+        head = [t for t, _ in done[k:]]
+        whole = "".join(s for _, s in done[k:]) + rest
+        canon = list(self._llm.tokenize(whole.encode("utf-8"), add_bos=False, special=False))
+        # The phrase's last token is left to the model: it often merges with what follows ('")').
+        return canon[len(head) : -1] if canon[: len(head)] == head else []
+
+    def _accepted(self, smpl: Any, tokens: list[int], budget: int, control: Control) -> list[int]:
+        """The leading ``tokens`` the grammar accepts in turn (accepted into ``smpl``), within the
+        token budget: jump-forward decoding of a phrase the model has begun."""
+        import ctypes
+
+        import numpy as np
+
+        lib = self._llama_cpp
+        out: list[int] = []
+        for token in tokens:
+            if control.tokens >= budget:
+                break
+            data = np.zeros(1, dtype=_TOKEN_DATA)
+            data["id"], data["logit"] = token, 0.0
+            pointer = data.ctypes.data_as(ctypes.POINTER(lib.llama_token_data))
+            arr = lib.llama_token_data_array(pointer, 1, -1, False)
+            lib.llama_sampler_apply(smpl, ctypes.byref(arr))
+            if arr.size < 1 or not np.isfinite(data["logit"][0]) or control.on_token():
+                break
+            lib.llama_sampler_accept(smpl, token)
+            out.append(int(token))
+        return out
 
     def _pick(self, smpl: Any, logits: Any, temperature: float, rng: Any) -> int | None:
         """The next token the grammar allows: the likeliest (or a sample) among the top tokens, else

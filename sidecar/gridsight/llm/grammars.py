@@ -14,10 +14,11 @@ that can match nothing is a :class:`GrammarError` here, not a crash inside llama
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gridsight.errors import GrammarError, RangeSyntaxError
@@ -49,12 +50,22 @@ _FUNCTION_NAME = re.compile(r"^[A-Z_][A-Z0-9_.]*$")
 
 @dataclass(frozen=True)
 class Grammar:
-    """A checked GBNF grammar (text) plus a name for logs and errors."""
+    """A checked GBNF grammar (text) plus a name for logs and errors.
+
+    ``phrases``: strings the grammar only ever writes whole (quoted names and values). Once the
+    model has begun one, the part every phrase that fits shares is written for it without asking
+    the model token by token (see :func:`forced_text`): jump-forward decoding.
+    """
 
     gbnf: str
     name: str = "custom"
     root: str = "root"
     info: dict[str, Any] = field(default_factory=dict, compare=False)
+    phrases: tuple[str, ...] = field(default=(), compare=False)
+
+    def with_phrases(self, phrases: Iterable[str]) -> Grammar:
+        """The same grammar with ``phrases`` (sorted, unique) for jump-forward decoding."""
+        return replace(self, phrases=tuple(sorted(set(p for p in phrases if len(p) > 1))))
 
     @classmethod
     def from_gbnf(cls, text: str, name: str = "custom") -> Grammar:
@@ -315,3 +326,25 @@ def parse_ranges(text: str, area: Range | None = None) -> list[Range]:
         if rng not in out:
             out.append(rng)
     return out
+
+
+#: Characters of a phrase the model writes itself before the rest may be forced.
+FORCE_AFTER = 2
+
+
+def forced_text(phrases: Sequence[str], text: str) -> tuple[int, str]:
+    """What must follow ``text`` when it ends inside a phrase, and how many characters of the phrase
+    ``text`` has written: the longest tail of ``text`` (at least FORCE_AFTER characters) that begins
+    some of ``phrases`` (sorted), extended by what all those phrases share. ``"Na`` with the phrases
+    ``"Name"`` and ``"Nation"`` forces nothing; with only ``"Name"`` it forces ``me"``."""
+    longest = max((len(p) for p in phrases), default=0)
+    for n in range(min(len(text), longest - 1), FORCE_AFTER - 1, -1):
+        tail = text[-n:]
+        lo = bisect.bisect_left(phrases, tail)
+        hi = bisect.bisect_left(phrases, tail + "\U0010ffff", lo)
+        fits = [p for p in phrases[lo:hi] if len(p) > n]
+        if fits:  # sorted: what the first and the last share, all share
+            first, last = fits[0], fits[-1]
+            k = next((i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b), len(first))
+            return (n, first[n:k]) if k > n else (0, "")
+    return 0, ""

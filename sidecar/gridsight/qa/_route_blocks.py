@@ -87,15 +87,20 @@ class _Labels:
         return self.text[row - self.top]
 
 
+#: Label words that name the whole of what the rest of the label names: "Total operating revenue" is
+#: the operating revenue, where "Other operating revenue" is a part of it.
+_WHOLE = frozenset({"total", "totals"})
+
+
 def _rows(block: Block, asked: set[str], labels: _Labels) -> list[tuple[int, int]]:
     """Rows of one block whose whole label the question names; scores count the words matched,
-    minus the label's words the question leaves out."""
+    minus the label's words the question leaves out (a total's own word costs nothing)."""
     rows: list[tuple[int, int]] = []
     for r in range(block.body.top, block.body.bottom + 1):
         label_words = words(labels[r])
         hit = len(asked & label_words)
         if hit and hit == len(label_words & asked) and label_words:
-            rows.append((hit * 10 - len(label_words - asked), r))
+            rows.append((hit * 10 - len(label_words - asked - _WHOLE), r))
     return rows
 
 

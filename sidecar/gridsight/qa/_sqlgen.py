@@ -417,4 +417,6 @@ def sql_grammar(rel: Relation, literals: dict[str, list[str]], *, compare: bool 
         'num ::= "-"? [0-9]{1,12} ("." [0-9]{1,6})?',
         "like ::= [^'%\\n\"]{1,40}",
     ]
-    return SqlGrammar(Grammar.from_gbnf("\n".join(rules), name="sql"), literals)
+    phrases = [f'"{c.name}"' for c in cols] + [_sql_str(v) for vs in literals.values() for v in vs]
+    grammar = Grammar.from_gbnf("\n".join(rules), name="sql").with_phrases([*phrases, " FROM data"])
+    return SqlGrammar(grammar, literals)
