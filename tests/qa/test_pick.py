@@ -133,5 +133,6 @@ def test_a_total_row_is_the_whole_of_what_its_label_names(tmp_path: Path) -> Non
     ]:
         ws.append(list(line))
     xl.save(tmp_path / "statement.xlsx")
-    ans = answer_question(open_workbook(tmp_path / "statement.xlsx"), "What was the operating revenue in 2022?")
+    book = open_workbook(tmp_path / "statement.xlsx")
+    ans = answer_question(book, "What was the operating revenue in 2022?")
     assert ans.value == 870
