@@ -272,7 +272,7 @@ def test_bridge_writes_text_as_text(open_pane: Any) -> None:
     }"""
     )
     assert got == [
-        {"value": "'=HYPERLINK(\"http://x.test\",\"click\")"},
+        {"value": '\'=HYPERLINK("http://x.test","click")'},
         {"value": "'00123"},
         {"value": "'North"},
         {"value": 5},

@@ -149,4 +149,4 @@ def test_a_wrong_section_guess_is_dropped_when_the_row_label_names_the_row(tmp_p
     # A right section guess runs as written; a section test alone is not dropped.
     right = 'SELECT "2022 › Q1" FROM data WHERE "Row" = \'Departures\' AND "Section" = \'Cargo flights:\''
     assert run_attempt(rel, "model", right, "number").value == 90
-    assert without_section('SELECT COUNT(*) FROM data WHERE "Section" = \'Cargo flights:\'', rel) is None
+    assert without_section("SELECT COUNT(*) FROM data WHERE \"Section\" = 'Cargo flights:'", rel) is None
