@@ -257,7 +257,11 @@ def test_formula_from_question_says_so_when_no_formula_gives_the_querys_result()
     question = "Which city placed the first big order?"
     ans = formula_from_question(question, wb, model=ScriptedRuntime([sql]), samples=1)
     assert ans.formula is None and ans.value == "Trondheim"
-    assert ans.reason == f"no Excel formula gives the query's result; the query {sql} gives 'Trondheim'"
+    ran = (
+        'SELECT "City" FROM data WHERE ("Units" > 3 OR "Price" > 50) AND "Order" IS NOT NULL'
+        ' ORDER BY "Order" ASC LIMIT 1'
+    )
+    assert ans.reason == f"no Excel formula gives the query's result; the query {ran} gives 'Trondheim'"
 
 
 @pytest.mark.parametrize(
@@ -453,12 +457,12 @@ def test_count_asked(question: str, n: int | None) -> None:
         (  # as many rows as the question asks for
             'SELECT "Product" FROM data ORDER BY "Price" ASC LIMIT 1',
             "Which 3 products are the cheapest?",
-            'SELECT "Product" FROM data ORDER BY "Price" ASC LIMIT 3',
+            'SELECT "Product" FROM data WHERE "Price" IS NOT NULL ORDER BY "Price" ASC LIMIT 3',
         ),
         (
             'SELECT "Product" FROM data ORDER BY "Price" DESC',
             "List the top 2 products by price.",
-            'SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 2',
+            'SELECT "Product" FROM data WHERE "Price" IS NOT NULL ORDER BY "Price" DESC LIMIT 2',
         ),
     ],
 )
@@ -502,3 +506,86 @@ def test_the_columns_the_question_names_follow_the_schema() -> None:
     assert named_columns(rel, "What is 2 + 2?") == []
     chat = messages(rel, "units by city", named_values(rel, "units by city"), ["Units", "City"])
     assert 'Columns the question names: "Units", "City"\nQuestion: units by city' in chat[-1]["content"]
+
+
+# Passengers: a yes/no column, a text column, an age column with an unknown value.
+SHIP = [
+    ("Passenger", "Survived", "Sex", "Age", "Fare"),
+    ("Ann", True, "female", 30, 70.0),
+    ("Bob", False, "male", 40, 8.0),
+    ("Carl", False, "male", 22, 7.5),
+    ("Dora", True, "female", None, 30.0),
+    ("Emil", False, "male", 35, 9.0),
+    ("Frida", True, "female", 61, 80.0),
+]
+
+
+def _ship() -> Any:
+    b = SheetBuilder("Ship")
+    for r, line in enumerate(SHIP):
+        for c, v in enumerate(line):
+            if v is not None:
+                b.set(r, c, v)
+    sheet = Workbook([b.build()]).sheets[0]
+    return build_relation(sheet, detect_tables(sheet).tables[0])
+
+
+@pytest.mark.parametrize(
+    ("sql", "question", "tidied"),
+    [
+        (  # a ranking leaves out the rows whose key is empty (SQLite sorts NULL first)
+            'SELECT "Passenger" FROM data ORDER BY "Age" ASC LIMIT 1',
+            "Who is the youngest passenger?",
+            'SELECT "Passenger" FROM data WHERE "Age" IS NOT NULL ORDER BY "Age" ASC LIMIT 1',
+        ),
+        (  # several plain columns: the one the question names
+            'SELECT "Passenger", "Fare" FROM data WHERE "Fare" IS NOT NULL ORDER BY "Fare" DESC LIMIT 2',
+            "List the 2 highest fares.",
+            'SELECT "Fare" FROM data WHERE "Fare" IS NOT NULL ORDER BY "Fare" DESC LIMIT 2',
+        ),
+        (  # ... and for 'which'/'who' the row labels
+            'SELECT "Fare", "Passenger" FROM data WHERE "Fare" IS NOT NULL ORDER BY "Fare" DESC LIMIT 1',
+            "Who paid the highest fare?",
+            'SELECT "Passenger" FROM data WHERE "Fare" IS NOT NULL ORDER BY "Fare" DESC LIMIT 1',
+        ),
+        (  # a yes/no column the question names, never tested by the query, filters the rows
+            'SELECT AVG("Fare") FROM data',
+            "What is the average fare of the survivors?",
+            'SELECT AVG("Fare") FROM data WHERE "Survived" = 1',
+        ),
+        (  # ... not when the question negates (which side is meant is unclear)
+            'SELECT AVG("Fare") FROM data',
+            "What is the average fare of those who did not survive?",
+            'SELECT AVG("Fare") FROM data',
+        ),
+        (  # ... and a test the model wrote on it stays
+            'SELECT COUNT(*) FROM data WHERE "Survived" = 1 AND "Sex" = \'male\'',
+            "How many male passengers survived?",
+            'SELECT COUNT(*) FROM data WHERE "Survived" = 1 AND "Sex" = \'male\'',
+        ),
+    ],
+)
+def test_tidy_reads_the_query_as_the_question_means_it(sql: str, question: str, tidied: str) -> None:
+    from gridsight.qa._pipeline import tidy
+
+    assert tidy(sql, _ship(), question) == tidied
+
+
+def test_median_runs_in_the_view_and_translates_to_excel() -> None:
+    from gridsight.qa._pipeline import run_attempt
+
+    rel = _ship()
+    ages = run_attempt(rel, "model", 'SELECT MEDIAN("Age") FROM data', "number")
+    assert ages.value == 35  # 22, 30, 35, 40, 61: the empty age is left out, as Excel does
+    women = run_attempt(rel, "model", 'SELECT MEDIAN("Fare") FROM data WHERE "Sex" = \'female\'', "number")
+    assert women.value == 70
+    assert "MEDIAN(" in sql_grammar(rel, {}).grammar.gbnf
+    assert translate(rel, 'SELECT MEDIAN("Age") FROM data') == "=MEDIAN(D2:D7)"
+    formula = translate(rel, 'SELECT MEDIAN("Fare") FROM data WHERE "Sex" = \'female\'')
+    assert formula == '=MEDIAN(FILTER(E2:E7,(C2:C7="female")))'
+    book = Workbook([rel.sheet])  # the engine agrees, so the formula is kept
+    assert (
+        verified_formula(rel, book, 'SELECT MEDIAN("Fare") FROM data WHERE "Sex" = \'female\'', 70) == formula
+    )
+    youngest = 'SELECT "Passenger" FROM data WHERE "Age" IS NOT NULL ORDER BY "Age" ASC LIMIT 1'
+    assert verified_formula(rel, book, youngest, "Carl") is not None

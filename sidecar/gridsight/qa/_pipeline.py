@@ -183,12 +183,7 @@ def without_section(sql: str, rel: Relation) -> str | None:
 def _role(conjunct: str, rel: Relation) -> str | None:
     """The role of the column a condition tests (key, section, ...), None for anything else."""
     m = re.match(r'\s*"((?:[^"]|"")*)" (?:=|IN|LIKE) ', conjunct)
-    if m is None:
-        return None
-    try:
-        return rel.column(m.group(1).replace('""', '"')).role
-    except StopIteration:
-        return None
+    return None if m is None else _column_role(rel, m.group(1).replace('""', '"'))
 
 
 _CLAUSE_END = re.compile(r" (GROUP BY|ORDER BY|LIMIT) ")
@@ -261,7 +256,9 @@ def _grounded(conjunct: str, rel: Relation, question: str) -> bool:
             except StopIteration:
                 return False
             if col.kind == "boolean":
-                return match_score(col.name, words, question) >= 0.5
+                return match_score(col.name, words, question) >= 0.5 or col.name in _flags_named(
+                    rel, question
+                )
         if num.lstrip("-") not in spelled and not re.search(
             r"(?<![\d.])" + re.escape(num.lstrip("-")) + r"(?![\d])", plain
         ):
@@ -350,11 +347,101 @@ def group_answer(sql: str, question: str) -> str:
 
 
 def tidy(sql: str, rel: Relation, question: str) -> str:
-    """The model's query with its ungrounded conditions pruned, a ranking of groups answering with
-    the group, as many rows as the question asks for, its ranking oriented by the question, and
-    ranked groups without the empty one."""
-    sql = group_answer(prune(sql, rel, question), question)
-    return without_empty_group(orient(limit_to_count(sql, question), question))
+    """The model's query with its ungrounded conditions pruned, one answer column, the rows a named
+    yes/no column implies, a ranking of
+    groups answering with the group, as many rows as the question asks for, its ranking oriented by
+    the question and over known values only, and ranked groups without the empty one."""
+    sql = implied_flag(one_column(prune(sql, rel, question), rel, question), rel, question)
+    sql = group_answer(sql, question)
+    return without_empty_group(known_order(orient(limit_to_count(sql, question), question)))
+
+
+_NEGATION = re.compile(r"\b(not|non|no|never|without|nor)\b|n't\b", re.IGNORECASE)
+
+
+def _flags_named(rel: Relation, question: str) -> list[str]:
+    """The yes/no columns the question names, by their header's words or by meaning ('survivors'
+    -> 'Survived')."""
+    from gridsight.qa._sqlgen import named_columns
+
+    flags = {c.name for c in rel.columns if c.kind == "boolean" and c.role == "data"}
+    return [n for n in named_columns(rel, question) if n in flags] if flags else []
+
+
+def implied_flag(sql: str, rel: Relation, question: str) -> str:
+    """A yes/no column the question names but the query never tests filters the rows: 'the most
+    common gender among the survivors' counts survivors only. Not when the question negates
+    anything (which side it means is then unclear)."""
+    if _NEGATION.search(question):
+        return sql
+    for name in _flags_named(rel, question):
+        quoted = '"' + name.replace('"', '""') + '"'
+        if quoted not in sql:
+            sql = add_condition(sql, f"{quoted} = 1")
+    return sql
+
+
+def add_condition(sql: str, cond: str) -> str:
+    """``sql`` with ``cond`` AND-ed to its top-level WHERE (one made when it has none)."""
+    parts = _top_level(sql, " WHERE ")
+    if len(parts) == 2:
+        where = parts[1]
+        m = _CLAUSE_END.search(where)
+        body, tail = (where[: m.start()], where[m.start() :]) if m else (where, "")
+        body = f"({body})" if len(_top_level(body, " OR ")) > 1 else body
+        return f"{parts[0]} WHERE {body} AND {cond}{tail}"
+    m = _CLAUSE_END.search(sql)
+    head, tail = (sql[: m.start()], sql[m.start() :]) if m else (sql, "")
+    return f"{head} WHERE {cond}{tail}"
+
+
+_KEY_ORDER = re.compile(r' ORDER BY ("(?:[^"]|"")*")(?: ASC| DESC)? LIMIT \d+$')
+
+
+def known_order(sql: str) -> str:
+    """A ranking by a column leaves out the rows where that column is empty: SQLite sorts NULL
+    first, so 'the oldest' (ascending birth dates) was a row with no birth date."""
+    parts = _top_level(sql, " ORDER BY ")
+    if len(parts) != 2 or "(SELECT" in parts[1]:
+        return sql
+    m = _KEY_ORDER.match(" ORDER BY " + parts[1])
+    if m is None:
+        return sql
+    cond = f"{m.group(1)} IS NOT NULL"
+    return sql if cond in parts[0] else add_condition(sql, cond)
+
+
+_PLAIN_ITEMS = re.compile(r'^SELECT ((?:"(?:[^"]|"")*", )+"(?:[^"]|"")*") FROM data')
+_QUOTED = re.compile(r'"(?:[^"]|"")*"')
+
+
+def one_column(sql: str, rel: Relation, question: str) -> str:
+    """A query that selects several plain columns answers with one: the column the question names
+    first ('the 6 lowest total stats' -> total, not the name beside it); for 'which'/'who' questions
+    the row labels' column when selected; else the first. An answer is read from its first column,
+    so the choice must be deliberate."""
+    from gridsight.qa._sqlgen import named_columns
+
+    m = _PLAIN_ITEMS.match(sql)
+    if m is None:
+        return sql
+    items = _QUOTED.findall(m.group(1))
+    names = [i[1:-1].replace('""', '"') for i in items]
+    pick = names[0]
+    if re.match(r"^\s*(which|who)\b", question, re.IGNORECASE):
+        keys = [n for n in names if _column_role(rel, n) == "key"]
+        pick = keys[0] if keys else pick
+    else:
+        named = [n for n in named_columns(rel, question) if n in names]
+        pick = named[0] if named else pick
+    return f'SELECT "{pick.replace(chr(34), chr(34) * 2)}"{sql[m.end(1) :]}'
+
+
+def _column_role(rel: Relation, name: str) -> str | None:
+    try:
+        return rel.column(name).role
+    except StopIteration:
+        return None
 
 
 _BETWEEN_OPEN = re.compile(r"\bBETWEEN \S+$")

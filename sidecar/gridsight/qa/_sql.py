@@ -30,7 +30,7 @@ TIME_CAP_S = 5.0
 #: Functions a query may call (aggregates, text and number helpers; nothing that touches files).
 FUNCTIONS = frozenset(
     "count sum avg min max total lower upper length trim round abs coalesce ifnull instr substr cast"
-    " typeof nullif strftime".split()
+    " typeof nullif strftime median".split()
 )
 _KEYWORDS = frozenset(
     "select distinct from where group by having order asc desc limit offset and or not is null as in "
@@ -132,6 +132,7 @@ def build_view(
         unique = base if seen[base.casefold()] == 1 else f"{base} ({seen[base.casefold()]})"
         cols.append(ViewColumn(unique, rng, on))
     conn = sqlite3.connect(":memory:", check_same_thread=False)
+    conn.create_aggregate("median", 1, _Median)  # type: ignore[arg-type]
     conn.execute(f"CREATE TABLE {TABLE} ({', '.join(quote(c.name) for c in cols)})")
     converted = values if stored else [[_cell(v) for v in col] for col in values]
     height = max((len(c) for c in converted), default=0)
@@ -145,6 +146,24 @@ def build_view(
         while len(_VIEWS) > 8:
             _VIEWS.popitem(last=False)[1][1].conn.close()
     return view
+
+
+class _Median:
+    """MEDIAN(x): SQLite has none; Excel's MEDIAN over the numbers (text and empty cells ignored)."""
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+
+    def step(self, value: Any) -> None:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            self.values.append(float(value))
+
+    def finalize(self) -> float | None:
+        v = sorted(self.values)
+        n = len(v)
+        if not n:
+            return None
+        return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def check_query(sql: str, view: View) -> list[str]:

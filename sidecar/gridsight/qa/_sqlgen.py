@@ -209,7 +209,8 @@ SYSTEM = (
     "You write one SQLite query that answers a question about a table named data. "
     "Quote every column name in double quotes, exactly as listed. Compare text columns only with the "
     "values listed for them. For a yes/no question, select a comparison (it gives 1 or 0). "
-    "For 'which'/'who' questions select the name column, not the number. Reply with the query only."
+    "For 'which'/'who' questions select the name column, not the number. MEDIAN() is available. "
+    "Reply with the query only."
 )
 
 #: Worked examples on a made-up table (not from any benchmark): the fixed part of every prompt.
@@ -343,7 +344,7 @@ class SqlGrammar:
 
 
 def _aggregates(ids: Sequence[str], cols: Sequence[RelColumn]) -> str:
-    """SUM and AVG over number columns, MIN and MAX over numbers and dates: the 0.5B model summed a
+    """SUM, AVG and MEDIAN over number columns, MIN and MAX over numbers and dates: the 0.5B model summed a
     text column of row labels (SQLite answers 0) where it meant a number."""
     nums = [r for r, c in zip(ids, cols, strict=True) if c.kind in ("number", "boolean")]
     ordered = [r for r, c in zip(ids, cols, strict=True) if c.kind in ("number", "date", "boolean")]
@@ -351,6 +352,7 @@ def _aggregates(ids: Sequence[str], cols: Sequence[RelColumn]) -> str:
     if nums:
         num_col = _alts(nums)
         out += f' | ("SUM(" | "AVG(") ({num_col}) (arith (({num_col}) | num))? ")"'
+        out += f' | "MEDIAN(" ({num_col}) ")"'
     if ordered:
         out += f' | ("MIN(" | "MAX(") ({_alts(ordered)}) (arith (({_alts(nums or ordered)}) | num))? ")"'
     return out

@@ -25,7 +25,7 @@ from gridsight.qa._relational import Relation
 
 _COL = r'"((?:[^"]|"")+)"'
 _AGG = re.compile(
-    rf"^SELECT (COUNT\(\*\)|(COUNT|SUM|AVG|MIN|MAX)\((DISTINCT )?{_COL}\)) FROM data(?: WHERE (.+))?$"
+    rf"^SELECT (COUNT\(\*\)|(COUNT|SUM|AVG|MIN|MAX|MEDIAN)\((DISTINCT )?{_COL}\)) FROM data(?: WHERE (.+))?$"
 )
 _PICK = re.compile(
     rf"^SELECT {_COL} FROM data(?: WHERE (.+?))?(?: ORDER BY {_COL}( ASC| DESC)? LIMIT (\d+))?$"
@@ -35,9 +35,12 @@ _GROUP = re.compile(
     rf"ORDER BY (COUNT\(\*\)|(SUM|AVG|MIN|MAX|COUNT)\({_COL}\))"
     r"( ASC| DESC)? LIMIT (\d+)$"
 )
-_COND = re.compile(rf"^{_COL} (=|!=|<|>|<=|>=) ('(?:[^']|'')*'|-?\d+(?:\.\d+)?)$|^{_COL} LIKE '%([^'%]+)%'$")
+_COND = re.compile(
+    rf"^{_COL} (=|!=|<|>|<=|>=) ('(?:[^']|'')*'|-?\d+(?:\.\d+)?)$|^{_COL} LIKE '%([^'%]+)%'$"
+    rf"|^{_COL} IS NOT NULL$"
+)
 _IFS = {"SUM": "SUMIFS", "AVG": "AVERAGEIFS", "MIN": "MINIFS", "MAX": "MAXIFS", "COUNT": "COUNTIFS"}
-_PLAIN = {"SUM": "SUM", "AVG": "AVERAGE", "MIN": "MIN", "MAX": "MAX"}
+_PLAIN = {"SUM": "SUM", "AVG": "AVERAGE", "MIN": "MIN", "MAX": "MAX", "MEDIAN": "MEDIAN"}
 
 
 def _name(quoted: str) -> str:
@@ -75,8 +78,10 @@ def _conditions(rel: Relation, where: str | None) -> list[tuple[str, str, str]]:
             raise _Untranslatable(part)
         if m.group(1) is not None:
             out.append((_range(rel, _name(m.group(1))), m.group(2), m.group(3)))
-        else:
+        elif m.group(4) is not None:
             out.append((_range(rel, _name(m.group(4))), "LIKE", m.group(5)))
+        else:
+            out.append((_range(rel, _name(m.group(6))), "!=", "''"))  # IS NOT NULL: not empty
     return out
 
 
@@ -136,6 +141,8 @@ def translate(rel: Relation, sql: str) -> str | None:
                 return f'=COUNTIFS({rng}, "<>", {", ".join(_criteria(conds))})'
             if not conds:
                 return f"={_PLAIN[func]}({rng})"
+            if func == "MEDIAN":
+                return f"=MEDIAN(FILTER({rng},{_mask(conds)}))"
             return f"={_IFS[func]}({rng},{','.join(_criteria(conds))})"
         m = _GROUP.match(sql)
         if m is not None and m.group(1) == m.group(2):
