@@ -191,7 +191,7 @@ def superlative(word: str) -> bool:
 #: Counts written as words.
 NUMBER_WORDS = {
     w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())
-}
+} | {"dozen": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100, "thousand": 1000}
 #: Ordinals written as words ('the third generation' names the number 3).
 ORDINAL_WORDS = {
     w: i + 1

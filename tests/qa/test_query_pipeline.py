@@ -558,6 +558,25 @@ def _ship() -> Any:
             "What is the average fare of those who did not survive?",
             'SELECT AVG("Fare") FROM data',
         ),
+        (  # a difference between two looked-up values is a size
+            'SELECT (SELECT "Age" FROM data WHERE "Passenger" = \'Ann\') - '
+            '(SELECT "Age" FROM data WHERE "Passenger" = \'Bob\')',
+            "What is the difference in age between Ann and Bob?",
+            'SELECT ABS((SELECT "Age" FROM data WHERE "Passenger" = \'Ann\') - '
+            '(SELECT "Age" FROM data WHERE "Passenger" = \'Bob\'))',
+        ),
+        (  # ... a change keeps its sign
+            'SELECT (SELECT "Age" FROM data WHERE "Passenger" = \'Ann\') - '
+            '(SELECT "Age" FROM data WHERE "Passenger" = \'Bob\')',
+            "How much older is Ann than Bob?",
+            'SELECT (SELECT "Age" FROM data WHERE "Passenger" = \'Ann\') - '
+            '(SELECT "Age" FROM data WHERE "Passenger" = \'Bob\')',
+        ),
+        (  # a number said in words grounds a condition ('over a dozen' is 12)
+            'SELECT COUNT(*) FROM data WHERE "Fare" > 12',
+            "How many passengers paid over a dozen?",
+            'SELECT COUNT(*) FROM data WHERE "Fare" > 12',
+        ),
         (  # ... and a test the model wrote on it stays
             'SELECT COUNT(*) FROM data WHERE "Survived" = 1 AND "Sex" = \'male\'',
             "How many male passengers survived?",

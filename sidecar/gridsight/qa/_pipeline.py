@@ -348,11 +348,11 @@ def group_answer(sql: str, question: str) -> str:
 
 def tidy(sql: str, rel: Relation, question: str) -> str:
     """The model's query with its ungrounded conditions pruned, one answer column, the rows a named
-    yes/no column implies, a ranking of
+    yes/no column implies, a difference as a size, a ranking of
     groups answering with the group, as many rows as the question asks for, its ranking oriented by
     the question and over known values only, and ranked groups without the empty one."""
     sql = implied_flag(one_column(prune(sql, rel, question), rel, question), rel, question)
-    sql = group_answer(sql, question)
+    sql = magnitude(group_answer(sql, question), question)
     return without_empty_group(known_order(orient(limit_to_count(sql, question), question)))
 
 
@@ -379,6 +379,19 @@ def implied_flag(sql: str, rel: Relation, question: str) -> str:
         if quoted not in sql:
             sql = add_condition(sql, f"{quoted} = 1")
     return sql
+
+
+def magnitude(sql: str, question: str) -> str:
+    """'The difference between A and B' is a size, whichever the model subtracted from which: a
+    query that subtracts one looked-up value from another answers with its absolute value. A
+    question about change ('how much did it change') keeps its sign."""
+    if not re.search(r"\bdifferen(ce|t)\b", question, re.IGNORECASE) or not sql.startswith("SELECT ("):
+        return sql
+    body = sql[len("SELECT ") :]
+    parts = _top_level(body, " - ")
+    if len(parts) != 2 or not all(p.startswith("(") and p.endswith(")") for p in parts):
+        return sql
+    return f"SELECT ABS({body})"
 
 
 def add_condition(sql: str, cond: str) -> str:
