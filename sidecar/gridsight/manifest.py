@@ -97,4 +97,4 @@ def command(port: int, out: Path | None) -> None:
     except OSError as exc:
         raise GridSightError(f"cannot write {out}: {exc.strerror or exc}") from None
     click.echo(f"wrote {out} (add-in served from https://localhost:{port}/)")
-    click.echo("Sideload it in Excel: Insert > Add-ins > My Add-ins > Upload My Add-in (see README).")
+    click.echo("Sideload it in Excel: Insert > Add-ins > My Add-ins > Upload My Add-in (see docs/addin.md).")

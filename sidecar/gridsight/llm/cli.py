@@ -80,7 +80,7 @@ def model_status(speed: bool = True) -> dict[str, Any]:
 
 
 def format_status(doc: dict[str, Any]) -> str:
-    """The human-readable status block (stable text: it is quoted in the README and asserted in tests)."""
+    """The human-readable status block (stable text: it is quoted in docs/models.md and asserted in tests)."""
     size = doc["size_bytes"]
     where = {"default": "default model", "env": f"from ${MODEL_ENV}", "settings": "from settings"}[
         doc["source"]
