@@ -82,7 +82,8 @@ def test_rules_only_records() -> None:
         ("B3", ">100", "IC50"),
     ]
     first = docs[0]
-    assert first["unit"] == "nM" and first["compound"] is None and first["target"] is None
+    # the label column is headed "Compound": that attribute reads the row labels, the other the columns
+    assert first["unit"] == "nM" and first["compound"] == "C-1" and first["target"] == "Kinase A"
     assert first["header_path"] == "Kinase A IC50 (nM)a" and first["row_label"] == "C-1"
     assert docs[1]["unit"] == "mg/mL" and "compound" not in docs[1]
     assert result.model is None and result.stats.calls == 0

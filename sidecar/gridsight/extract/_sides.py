@@ -1,0 +1,247 @@
+"""Judged attributes from the table's two sides: which attribute reads the row labels, which the column
+headers, and the text each side gives a cell.
+
+A table states most of what a record needs on its two sides: the row labels name the thing a row is
+about, the column headers the thing a column measures. A judged attribute (``treatment compound``,
+``target compound``, ``metric``, ``model/method``) is read from one side, the same side for the whole
+table:
+
+* :func:`side_texts` -- per cell, the text each side gives: ``row`` is the row's *identifying* label
+  column (the label column with the most distinct values, so a substituent column ``R1`` next to the
+  compound number is not read), ``column`` is the cell's header path without the record type's name,
+  the unit, brackets, footnote marks and dispersion tails (``± SD``), keeping only the header levels
+  that tell apart the columns holding the same record type (``CHO-D2 / EC50 (nM)`` and
+  ``CHO-D3 / EC50 (nM)`` differ by their upper level: ``CHO-D2``).
+* :func:`assign_sides` -- one side per attribute, at most one attribute per side: the assignment with
+  the highest similarity between the attribute's own name (the words it does not share with the other
+  judged attributes: ``treatment``, ``target``) and the side's description (its header text), with
+  MiniLM sentence embeddings; near-ties (below :data:`MARGIN`) go to the schema's order (the first
+  judged attribute reads the rows: a table lists the things it is about down its rows).
+
+No word list: the names come from the user's schema, the texts from the table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from gridsight.extract._detect import Structure, TargetCell, header_unit
+from gridsight.extract._schema import ExtractSchema
+from gridsight.extract._table import TableGrid
+
+SIDES = ("row", "column")
+#: Below this similarity advantage an assignment is a tie and the schema's order decides.
+MARGIN = 0.05
+#: Characters of a side's description compared with the attribute names.
+DESCRIPTION_CHARS = 200
+
+_FOOTNOTE_MARK = re.compile(r"(?<=[A-Z0-9])[a-h*†‡§¶](?=\s|$|[(\[/])|(?<=\S)[*†‡§¶]+(?=\s|$)")
+_GLUED_MARK = re.compile(r"(?<=[)\]])[a-h*†‡§¶]{1,2}(?=\s|$)")
+_BRACKETED = re.compile(r"[(\[][^()\[\]]*[)\]]")
+_DISPERSION = re.compile(r"\s*(?:±|\+/-)\s*\S*\s*$")
+
+Embed = Callable[[Sequence[str]], np.ndarray]
+
+
+def judged_names(schema: ExtractSchema) -> list[str]:
+    """Judged text attributes of the schema's non-fallback types, in template order."""
+    out: list[str] = []
+    for t in schema.types:
+        if t.name == schema.fallback:
+            continue
+        out += [a.name for a in t.attributes if a.judged and a.kind == "string" and a.name not in out]
+    return out
+
+
+def identifying_column(grid: TableGrid, st: Structure) -> int | None:
+    """The label column with the most distinct values over the data rows (the leftmost on ties)."""
+    best, best_n = None, 0
+    for c in st.label_cols:
+        values = {grid.text(r, c) for r in range(st.header_rows, grid.height) if grid.text(r, c)}
+        if len(values) > best_n:
+            best, best_n = c, len(values)
+    return best
+
+
+def strip_header(text: str, schema: ExtractSchema) -> str:
+    """A header without the record types' names, its unit, brackets, footnote marks and ``± SD``."""
+    s = _GLUED_MARK.sub("", text)
+    unit = header_unit(s)
+    s = _BRACKETED.sub(" ", s)
+    s = _FOOTNOTE_MARK.sub("", s)
+    for t in schema.types:
+        s = re.sub(r"(?<![\w])" + re.escape(t.name) + r"(?![\w])", " ", s, flags=re.IGNORECASE)
+    if unit:
+        s = re.sub(r"(?:\bin\s+|,\s*)?" + re.escape(unit) + r"\s*$", " ", s.strip())
+    s = _DISPERSION.sub("", s)
+    return re.sub(r"\s+", " ", s).strip(" -–,;:/")
+
+
+def distinguishing_levels(grid: TableGrid, st: Structure, cols: Sequence[int]) -> list[int]:
+    """Header rows whose texts differ among ``cols`` (all rows when one column or none differ)."""
+    levels = list(range(st.header_rows))
+    if len(cols) < 2:
+        return levels
+    kept = [r for r in levels if len({grid.text(r, c) for c in cols}) > 1]
+    return kept or levels
+
+
+@dataclass(frozen=True)
+class SideReader:
+    """Per table: the identifying label column and, per record type, the header levels kept."""
+
+    id_col: int | None
+    levels: dict[str, list[int]]
+
+    def texts(
+        self, grid: TableGrid, st: Structure, schema: ExtractSchema, cell: TargetCell, rtype: str | None
+    ) -> dict[str, str]:
+        out: dict[str, str] = {}
+        row = grid.text(cell.row, self.id_col) if self.id_col is not None else ""
+        out["row"] = row or st.row_labels[cell.row]
+        levels = self.levels.get(rtype or "", list(range(st.header_rows)))
+        parts: list[str] = []
+        for r in levels:
+            piece = strip_header(grid.text(r, cell.col), schema)
+            if piece and piece not in parts:
+                parts.append(piece)
+        out["column"] = " / ".join(parts)
+        return {k: v for k, v in out.items() if v}
+
+
+def side_reader(
+    grid: TableGrid, st: Structure, cells: Sequence[TargetCell], types: Sequence[str | None]
+) -> SideReader:
+    """The reader for one table; ``types`` are the record types of ``cells`` (the rules' or model's)."""
+    by_type: dict[str, list[int]] = {}
+    for cell, t in zip(cells, types, strict=True):
+        if t is not None and cell.col not in by_type.setdefault(t, []):
+            by_type[t].append(cell.col)
+    levels = {t: distinguishing_levels(grid, st, cols) for t, cols in by_type.items()}
+    return SideReader(identifying_column(grid, st), levels)
+
+
+def own_words(names: Sequence[str]) -> dict[str, str]:
+    """Each name without the words every other name shares (``treatment compound`` -> ``treatment``)."""
+    words = {n: re.findall(r"[\w.\-]+", n.casefold()) for n in names}
+    out = {}
+    for n in names:
+        others = [set(words[m]) for m in names if m != n]
+        shared = set.intersection(*others) if others else set()
+        own = [w for w in words[n] if w not in shared]
+        out[n] = " ".join(own) if own else n
+    return out
+
+
+def side_descriptions(
+    grid: TableGrid, st: Structure, reader: SideReader, header_texts: Sequence[str]
+) -> dict[str, str]:
+    """What each side is about: the identifying label column's header, and the column headers read."""
+    row = ""
+    if reader.id_col is not None:
+        row = " ".join(dict.fromkeys(grid.text(r, reader.id_col) for r in range(st.header_rows)))
+    column = "; ".join(dict.fromkeys(t for t in header_texts if t))
+    return {"row": row.strip()[:DESCRIPTION_CHARS], "column": column[:DESCRIPTION_CHARS]}
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[^\W_]+", text.casefold()))
+
+
+def assign_sides(attributes: Sequence[str], descriptions: dict[str, str]) -> dict[str, str]:
+    """Each attribute's side (at most one attribute per side): the assignment under which the most
+    sides' descriptions contain words of their attribute's own name (``model/method`` reads a column
+    headed ``Method``); where nothing is named, the schema's order (the first attribute on the rows,
+    the next on the columns) when there are no more attributes than sides, else none."""
+    if not attributes:
+        return {}
+    own = {a: _words(w) for a, w in own_words(attributes).items()}
+    seen = {s: _words(descriptions.get(s, "")) for s in SIDES}
+
+    def named(assignment: dict[str, str]) -> int:
+        return sum(1 for a, s in assignment.items() if own[a] & seen[s])
+
+    # the schema's order is evidence only when there are no more attributes than sides
+    few = len(attributes) <= len(SIDES)
+    best = dict(zip(attributes, SIDES, strict=False)) if few else {}
+    best_score = named(best)
+    for picked in itertools.permutations(attributes, min(len(SIDES), len(attributes))):
+        candidate = {a: s for a, s in zip(picked, SIDES, strict=False) if few or own[a] & seen[s]}
+        if named(candidate) > best_score:
+            best, best_score = candidate, named(candidate)
+    return best
+
+
+def default_embed() -> Embed | None:
+    """The local MiniLM embedder's ``embed``, or None when it is not installed (the schema's order
+    then decides the sides)."""
+    from gridsight.errors import GridSightError
+
+    try:
+        from gridsight.llm.embeddings import shared_embedder
+
+        return shared_embedder().embed
+    except (GridSightError, ImportError):
+        return None
+
+
+@dataclass(frozen=True)
+class TableSides:
+    """One table's reading: the side reader and each judged attribute's side."""
+
+    reader: SideReader
+    sides: dict[str, str]
+
+    def values(
+        self, grid: TableGrid, st: Structure, schema: ExtractSchema, cell: TargetCell, rtype: str | None
+    ) -> dict[str, str]:
+        """The judged attributes' texts for one cell (those whose side gives it a text)."""
+        texts = self.reader.texts(grid, st, schema, cell, rtype)
+        return {a: texts[s] for a, s in self.sides.items() if s in texts}
+
+
+def table_sides(
+    grid: TableGrid,
+    st: Structure,
+    schema: ExtractSchema,
+    cells: Sequence[TargetCell],
+    types: Sequence[str | None],
+    embed: Embed | None = None,
+) -> TableSides:
+    """Read the table's sides and assign the schema's judged attributes to them (see the module)."""
+    typed = [None if t == schema.fallback else t for t in types]
+    reader = side_reader(grid, st, cells, typed)
+    headers = [
+        reader.texts(grid, st, schema, cell, t).get("column", "")
+        for cell, t in zip(cells, typed, strict=True)
+        if t is not None
+    ]
+    descriptions = side_descriptions(grid, st, reader, headers)
+    return TableSides(reader, assign_sides(judged_names(schema), descriptions))
+
+
+def type_description(schema: ExtractSchema, name: str) -> str:
+    """A record type as text: its name, then its attribute names (and its description, if any)."""
+    rtype = schema.get(name)
+    if rtype is None:
+        return name
+    attrs = ", ".join(a.name for a in rtype.attributes)
+    return " ".join(p for p in (f"{name}: {attrs}" if attrs else name, rtype.description) if p)
+
+
+def types_by_similarity(texts: Sequence[str], schema: ExtractSchema, embed: Embed) -> list[str | None]:
+    """Per text (a cell's caption, header path and row label), the non-fallback record type whose
+    description (:func:`type_description`) is the most similar, by sentence embeddings."""
+    names = [t.name for t in schema.types if t.name != schema.fallback]
+    if not names or not texts:
+        return [None] * len(texts)
+    unique = list(dict.fromkeys(texts))
+    vectors = embed([type_description(schema, n) for n in names] + unique)
+    sim = vectors[len(names) :] @ vectors[: len(names)].T
+    best = {text: names[int(np.argmax(row))] for text, row in zip(unique, sim, strict=True)}
+    return [best[t] for t in texts]
