@@ -100,7 +100,13 @@ def test_bench_extract_on_a_small_corpus(tmp_path: Path) -> None:
     assert r.output.strip().splitlines()[-1].startswith("extract: Table-F1 100.0 (exact 100.0) over 1 tables")
     by = summary["f1_by_attribute"]["chem_small"]
     assert by["cell"] == {"f1": 1.0, "tp": 2, "fp": 0, "fn": 0}
-    assert {k: v["tp"] for k, v in by.items()} == {"cell": 2, "type": 2, "unit": 2, "target": 2, "treatment": 2}
+    assert {k: v["tp"] for k, v in by.items()} == {
+        "cell": 2,
+        "type": 2,
+        "unit": 2,
+        "target": 2,
+        "treatment": 2,
+    }
     empty = tmp_path / "empty"
     empty.mkdir()
     r = CliRunner().invoke(cli, ["bench", "extract", "--corpus", str(empty), "--model", "none"])

@@ -17,7 +17,7 @@ from gridsight.extract._records import (
     type_by_embedding,
 )
 from gridsight.extract._schema import ExtractSchema
-from gridsight.extract._sides import Embed, default_embed, table_sides
+from gridsight.extract._sides import Embed, default_embed, judged_names, table_sides
 from gridsight.extract._table import TableGrid
 
 
@@ -74,8 +74,12 @@ def iter_records(
         sides = table_sides(grid, st, schema, cells, [r.type for r in rules], embedder)
         for cell, rec in zip(cells, rules, strict=True):
             fill_attributes(rec, schema, grid, sides.values(grid, st, schema, cell, rec.type))
-        roles = Roles()
-        if model is not None:
+        roles = Roles(
+            copied=frozenset(sides.sides),
+            types_named=any(r.evidence not in ("none", "embedding") for r in rules),
+            sides=sides,
+        )
+        if model is not None and len(roles.copied) < len(judged_names(schema)):
             roles.fixed = score_roles(model, grid, st, schema, cells, rules, head, stats)
         for i, rec in enumerate(rules):
             if model is not None:
@@ -86,10 +90,15 @@ def iter_records(
 
 
 def extract_table(
-    grid: TableGrid, schema: ExtractSchema, *, model: Any = None, context: str | None = None
+    grid: TableGrid,
+    schema: ExtractSchema,
+    *,
+    model: Any = None,
+    context: str | None = None,
+    embed: Embed | bool | None = True,
 ) -> Extraction:
     """All records of a table (see :func:`iter_records`)."""
     stats = ModelStats()
-    records = list(iter_records(grid, schema, model=model, context=context, stats=stats))
+    records = list(iter_records(grid, schema, model=model, context=context, stats=stats, embed=embed))
     name = getattr(model, "name", None) if model is not None else None
     return Extraction(records, structure(grid), stats, str(name) if name else ("model" if model else None))
