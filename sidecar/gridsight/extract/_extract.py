@@ -71,7 +71,7 @@ def iter_records(
         rules = demote_caption_types([rule_record(grid, st, schema, cell) for cell in cells], schema, grid)
         embedder = default_embed() if embed is True else (embed or None)
         rules = type_by_embedding(rules, schema, grid, embedder)
-        sides = table_sides(grid, st, schema, cells, [r.type for r in rules], embedder)
+        sides = table_sides(grid, st, schema, cells, [r.type for r in rules])
         for cell, rec in zip(cells, rules, strict=True):
             fill_attributes(rec, schema, grid, sides.values(grid, st, schema, cell, rec.type))
         roles = Roles(
