@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from gridsight.extract import extract_table, from_latex, from_text, parse_schema
-from gridsight.extract._sides import assign_sides, own_words, strip_header, types_by_similarity
+from gridsight.extract._sides import (
+    assign_sides,
+    caption_hints,
+    own_words,
+    strip_header,
+    types_by_similarity,
+)
 
 CHEM = parse_schema(
     [{"value": "xx", "type": "Other"}]
@@ -88,6 +94,27 @@ def test_a_transposed_table_reads_its_attributes_from_the_named_side() -> None:
     assert [(d["treatment compound"], d["target compound"], d["unit"]) for d in docs] == [
         ("INDO", "mCOX-2", "nM"),
         ("CF3-INDO", "mCOX-2", "nM"),
+    ]
+
+
+def test_the_caption_ties_an_attribute_to_a_side() -> None:
+    words = {"row": {"cell", "types", "jurkat", "k562"}, "column": {"polyphenols", "quercetin", "apigenin"}}
+    two = ["treatment compound", "target compound"]
+    caption = "IC50 values in each leukemic cell line after 24 h treatment with each polyphenol."
+    assert caption_hints(caption, two, words) == {"treatment compound": "column"}
+    assert caption_hints("Inhibition of kinases by the series", two, words) == {}  # no attribute word
+    # the hint beats the schema's order: the treatment reads the columns, so the target the rows
+    table = """<table><caption>Growth inhibition of cell lines after treatment with each polyphenol</caption>
+    <thead><tr><th rowspan="2">Cell line</th><th colspan="2">Polyphenols IC50 in µM</th></tr>
+    <tr><th>Quercetin</th><th>Apigenin</th></tr></thead>
+    <tbody><tr><td>JURKAT</td><td>10</td><td>143</td></tr><tr><td>K562</td><td>33</td><td>20</td></tr></tbody>
+    </table>"""
+    docs = _rows(table)
+    assert [(d["treatment compound"], d["target compound"]) for d in docs] == [
+        ("Quercetin", "JURKAT"),
+        ("Apigenin", "JURKAT"),
+        ("Quercetin", "K562"),
+        ("Apigenin", "K562"),
     ]
 
 

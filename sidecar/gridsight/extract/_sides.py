@@ -158,7 +158,37 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[^\W_]+", text.casefold()))
 
 
-def assign_sides(attributes: Sequence[str], descriptions: dict[str, str]) -> dict[str, str]:
+#: Caption words after an attribute's own word that may name what it is (``treatment with each X``).
+CAPTION_WINDOW = 4
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def caption_hints(caption: str, attributes: Sequence[str], side_words: dict[str, set[str]]) -> dict[str, str]:
+    """Sides the caption ties to attributes: where a word of an attribute's own name is followed, within
+    :data:`CAPTION_WINDOW` words, by a word found on exactly one side of the table (``... treatment with
+    each polyphenols`` and a column header ``Polyphenols IC50 in µM``: the treatment reads the columns)."""
+    tokens = [_stem(w) for w in re.findall(r"[^\W_]+", caption.casefold())]
+    stems = {side: {_stem(w) for w in words if len(w) >= 3} for side, words in side_words.items()}
+    only = {side: stems[side] - set().union(*(v for k, v in stems.items() if k != side)) for side in stems}
+    own = {a: {_stem(w) for w in _words(n)} for a, n in own_words(attributes).items()}
+    hints: dict[str, str] = {}
+    for a in attributes:
+        found = set()
+        for i, tok in enumerate(tokens):
+            if tok in own[a]:
+                window = set(tokens[i + 1 : i + 1 + CAPTION_WINDOW])
+                found |= {side for side, words in only.items() if window & words}
+        if len(found) == 1:
+            hints[a] = found.pop()
+    return hints
+
+
+def assign_sides(
+    attributes: Sequence[str], descriptions: dict[str, str], hints: dict[str, str] | None = None
+) -> dict[str, str]:
     """Each attribute's side (at most one attribute per side): the assignment under which the most
     sides' descriptions contain words of their attribute's own name (``model/method`` reads a column
     headed ``Method``); where nothing is named, the schema's order (the first attribute on the rows,
@@ -168,15 +198,19 @@ def assign_sides(attributes: Sequence[str], descriptions: dict[str, str]) -> dic
     own = {a: _words(w) for a, w in own_words(attributes).items()}
     seen = {s: _words(descriptions.get(s, "")) for s in SIDES}
 
+    hinted = hints or {}
+
     def named(assignment: dict[str, str]) -> int:
-        return sum(1 for a, s in assignment.items() if own[a] & seen[s])
+        return sum(1 for a, s in assignment.items() if own[a] & seen[s] or hinted.get(a) == s)
 
     # the schema's order is evidence only when there are no more attributes than sides
     few = len(attributes) <= len(SIDES)
     best = dict(zip(attributes, SIDES, strict=False)) if few else {}
     best_score = named(best)
     for picked in itertools.permutations(attributes, min(len(SIDES), len(attributes))):
-        candidate = {a: s for a, s in zip(picked, SIDES, strict=False) if few or own[a] & seen[s]}
+        candidate = {
+            a: s for a, s in zip(picked, SIDES, strict=False) if few or own[a] & seen[s] or hinted.get(a) == s
+        }
         if named(candidate) > best_score:
             best, best_score = candidate, named(candidate)
     return best
@@ -226,7 +260,32 @@ def table_sides(
         if t is not None
     ]
     descriptions = side_descriptions(grid, st, reader, headers)
-    return TableSides(reader, assign_sides(judged_names(schema), descriptions))
+    names = judged_names(schema)
+    hints = caption_hints(grid.caption, names, side_words(grid, st, schema, reader, cells, typed))
+    return TableSides(reader, assign_sides(names, descriptions, hints))
+
+
+def side_words(
+    grid: TableGrid,
+    st: Structure,
+    schema: ExtractSchema,
+    reader: SideReader,
+    cells: Sequence[TargetCell],
+    typed: Sequence[str | None],
+) -> dict[str, set[str]]:
+    """The words on each side: the identifying label column (header and values), and every header
+    level of the typed columns (without the type names)."""
+    row: set[str] = set()
+    if reader.id_col is not None:
+        for r in range(grid.height):
+            row |= _words(grid.text(r, reader.id_col))
+    column: set[str] = set()
+    for cell, t in zip(cells, typed, strict=True):
+        if t is not None:
+            for r in range(st.header_rows):
+                column |= _words(grid.text(r, cell.col))
+    types = set().union(*(_words(t.name) for t in schema.types))
+    return {"row": row - types, "column": column - types}
 
 
 def type_description(schema: ExtractSchema, name: str) -> str:
