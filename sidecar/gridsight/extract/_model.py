@@ -26,6 +26,7 @@ from gridsight.errors import GrammarError, ModelError
 from gridsight.extract._detect import Structure, TargetCell
 from gridsight.extract._records import STRONG, Record, fill_attributes, types_named
 from gridsight.extract._schema import ExtractSchema
+from gridsight.extract._sides import judged_names
 from gridsight.extract._table import TableGrid
 from gridsight.llm import Grammar, Message
 
@@ -199,16 +200,6 @@ ROLE_CELLS = 3
 ROLE_ATTRIBUTES = 3
 
 
-def judged_attributes(schema: ExtractSchema) -> list[str]:
-    """Judged text attributes of the non-fallback types, in template order."""
-    out: list[str] = []
-    for t in schema.types:
-        if t.name == schema.fallback:
-            continue
-        out += [a.name for a in t.attributes if a.judged and a.kind == "string" and a.name not in out]
-    return out
-
-
 def _first(options: dict[str, str], side: str) -> str | None:
     return next((text for text, s in options.items() if s == side), None)
 
@@ -240,7 +231,7 @@ def score_roles(
     every assignment of row/column to the attributes is scored as the record's continuation."""
     if not getattr(model, "can_score", False):
         return {}
-    attrs = judged_attributes(schema)[:ROLE_ATTRIBUTES]
+    attrs = judged_names(schema)[:ROLE_ATTRIBUTES]
     if not attrs:
         return {}
     picked = [i for i, r in enumerate(records) if r.type not in (None, schema.fallback)][:ROLE_CELLS]
