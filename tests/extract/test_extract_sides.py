@@ -43,7 +43,8 @@ def test_header_levels_that_tell_same_type_columns_apart() -> None:
     <tr><th>compd</th><th>EC50 (nM)</th><th>Emax</th><th>EC50 (nM)</th><th>Emax</th></tr></thead>
     <tbody><tr><td>1a</td><td>33</td><td>104</td><td>1.5</td><td>90</td></tr></tbody></table>"""
     docs = [d for d in _rows(upper) if d["type"] == "EC50"]
-    assert [d["target compound"] for d in docs] == ["CHO-D2", "CHO-D3"]  # the lower level is the same
+    # the lower level is the same for both; of the upper one, the word both share ("CHO") goes too
+    assert [d["target compound"] for d in docs] == ["D2", "D3"]
     lower = """<table><thead><tr><th></th><th colspan="2">Kinases IC50 in µM</th></tr>
     <tr><th>compd</th><th>ABL</th><th>SRC</th></tr></thead>
     <tbody><tr><td>1a</td><td>3</td><td>4</td></tr></tbody></table>"""
@@ -51,6 +52,17 @@ def test_header_levels_that_tell_same_type_columns_apart() -> None:
     assert [(d["type"], d["target compound"], d["unit"]) for d in docs] == [
         ("IC50", "ABL", "µM"),
         ("IC50", "SRC", "µM"),
+    ]
+
+
+def test_words_all_same_type_columns_share_are_dropped() -> None:
+    table = """<table><thead><tr><th>compd</th><th>CHK1 Inhibition IC50 (μM)a</th>
+    <th>CHK2 Inhibition IC50 (μM)a</th><th>Kinase X EC50 (nM)</th></tr></thead>
+    <tbody><tr><td>2</td><td>1.0</td><td>50</td><td>7</td></tr></tbody></table>"""
+    assert [(d["type"], d["target compound"]) for d in _rows(table)] == [
+        ("IC50", "CHK1"),
+        ("IC50", "CHK2"),
+        ("EC50", "Kinase X"),  # the only EC50 column: nothing to compare with, its words stay
     ]
 
 
@@ -91,6 +103,7 @@ def test_a_transposed_table_reads_its_attributes_from_the_named_side() -> None:
     table = """<table><thead><tr><th>target</th><th>INDO IC50</th><th>CF3-INDO IC50</th></tr></thead>
     <tbody><tr><td>mCOX-2</td><td>127 nM</td><td>267 nM</td></tr></tbody></table>"""
     docs = _rows(table)
+    # "INDO" and "CF3-INDO" share "INDO", but dropping it would leave "INDO" no name: both stay whole
     assert [(d["treatment compound"], d["target compound"], d["unit"]) for d in docs] == [
         ("INDO", "mCOX-2", "nM"),
         ("CF3-INDO", "mCOX-2", "nM"),

@@ -33,7 +33,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -102,6 +102,9 @@ class SideReader:
 
     id_col: int | None
     levels: dict[str, list[int]]
+    #: Per record type, the header words all its columns share (``Inhibition`` in ``CHK1 Inhibition``
+    #: and ``CHK2 Inhibition``): they tell no column apart, so a column's text goes without them.
+    shared: dict[str, set[str]] = field(default_factory=dict)
 
     def texts(
         self, grid: TableGrid, st: Structure, schema: ExtractSchema, cell: TargetCell, rtype: str | None
@@ -115,12 +118,26 @@ class SideReader:
             piece = strip_header(grid.text(r, cell.col), schema)
             if piece and piece not in parts:
                 parts.append(piece)
-        out["column"] = " / ".join(parts)
+        out["column"] = without_words(" / ".join(parts), self.shared.get(rtype or "", set()))
         return {k: v for k, v in out.items() if v}
 
 
+def without_words(text: str, words: set[str]) -> str:
+    """``text`` without the given whole words (case ignored); ``text`` itself if nothing would be left."""
+    out = text
+    for w in words:
+        out = re.sub(r"(?<![^\W_])" + re.escape(w) + r"(?![^\W_])", " ", out, flags=re.IGNORECASE)
+    out = re.sub(r"\s+", " ", out).strip(" -–/,;:")
+    out = re.sub(r"^[-–]+|[-–]+$", "", out).strip()
+    return out or text
+
+
 def side_reader(
-    grid: TableGrid, st: Structure, cells: Sequence[TargetCell], types: Sequence[str | None]
+    grid: TableGrid,
+    st: Structure,
+    schema: ExtractSchema,
+    cells: Sequence[TargetCell],
+    types: Sequence[str | None],
 ) -> SideReader:
     """The reader for one table; ``types`` are the record types of ``cells`` (the rules' or model's)."""
     by_type: dict[str, list[int]] = {}
@@ -128,7 +145,14 @@ def side_reader(
         if t is not None and cell.col not in by_type.setdefault(t, []):
             by_type[t].append(cell.col)
     levels = {t: distinguishing_levels(grid, st, cols) for t, cols in by_type.items()}
-    return SideReader(identifying_column(grid, st), levels)
+    reader = SideReader(identifying_column(grid, st), levels)
+    shared: dict[str, set[str]] = {}
+    for t, cols in by_type.items():
+        texts = {reader.texts(grid, st, schema, TargetCell(0, c, "", ""), t).get("column", "") for c in cols}
+        common = set.intersection(*(_words(x) for x in texts)) if len(texts) > 1 and all(texts) else set()
+        if common and all(_words(x) - common for x in texts):  # every column keeps a name of its own
+            shared[t] = common
+    return replace(reader, shared=shared)
 
 
 def own_words(names: Sequence[str]) -> dict[str, str]:
@@ -253,7 +277,7 @@ def table_sides(
 ) -> TableSides:
     """Read the table's sides and assign the schema's judged attributes to them (see the module)."""
     typed = [None if t == schema.fallback else t for t in types]
-    reader = side_reader(grid, st, cells, typed)
+    reader = side_reader(grid, st, schema, cells, typed)
     headers = [
         reader.texts(grid, st, schema, cell, t).get("column", "")
         for cell, t in zip(cells, typed, strict=True)
