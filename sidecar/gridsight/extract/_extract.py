@@ -69,8 +69,9 @@ def iter_records(
 
     def records() -> Iterator[Record]:
         rules = demote_caption_types([rule_record(grid, st, schema, cell) for cell in cells], schema, grid)
-        embedder = default_embed() if embed is True else (embed or None)
-        rules = type_by_embedding(rules, schema, grid, embedder)
+        if all(r.evidence == "none" for r in rules):  # no text names a type: the embeddings judge
+            embedder = default_embed() if embed is True else (embed or None)
+            rules = type_by_embedding(rules, schema, grid, embedder)
         sides = table_sides(grid, st, schema, cells, [r.type for r in rules])
         for cell, rec in zip(cells, rules, strict=True):
             fill_attributes(rec, schema, grid, sides.values(grid, st, schema, cell, rec.type))
