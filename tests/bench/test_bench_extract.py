@@ -42,6 +42,29 @@ def test_table_counts_follow_the_paper() -> None:
     assert Counts(3, 2, 2).f1 == pytest.approx(0.6)
 
 
+def test_breakdown_counts_each_attribute_and_the_cells() -> None:
+    gold = [
+        {"cell_index": "CA(1,1)", "value": "1", "type": "IC50", "target": "CHK1", "unit": "μM"},
+        {"cell_index": "CA(2,1)", "value": "2", "type": "IC50", "target": "CHK1", "unit": "xx"},
+    ]
+    pred = [
+        {"cell_index": "CA(1,1)", "type": "IC50", "target": "CHK2", "unit": "μM"},
+        {"cell_index": "CA(3,1)", "type": "IC50", "target": "xx", "unit": "nM"},
+    ]
+    by: dict[str, Counts] = {}
+    total = table_counts(gold, pred, "cell_index", exact=False, by=by)
+    assert {k: (c.tp, c.fp, c.fn) for k, c in by.items()} == {
+        "cell": (1, 1, 1),  # one pair, one extra prediction, one missed gold cell
+        "type": (1, 1, 1),
+        "target": (0, 1, 2),  # wrong on the pair (fp + fn), missed on the unpaired gold record
+        "unit": (1, 1, 0),
+    }
+    # the per-attribute counts add up to the table's (cells are not attributes)
+    assert sum(c.tp for k, c in by.items() if k != "cell") == total.tp
+    assert sum(c.fp for k, c in by.items() if k != "cell") == total.fp
+    assert sum(c.fn for k, c in by.items() if k != "cell") == total.fn
+
+
 def test_bench_extract_on_a_small_corpus(tmp_path: Path) -> None:
     table = (
         "<table-wrap><caption><title>Potency</title></caption><table><thead><tr><th>compd</th>"
@@ -71,9 +94,19 @@ def test_bench_extract_on_a_small_corpus(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     summary = json.loads(out.read_text(encoding="utf-8"))["summary"]
     assert {"tables", "table_f1", "table_f1_exact", "seconds_per_table"} <= set(summary)
-    # rules alone: type and unit right on both gold cells, treatment and target left empty -> P 1, R 0.5
-    assert summary["tables"] == 1 and summary["table_f1"] == pytest.approx(0.6667, abs=1e-3)
-    assert r.output.strip().splitlines()[-1].startswith("extract: Table-F1 66.7 (exact 66.7) over 1 tables")
+    # rules alone: type and unit from the header; the compound column gives the treatment, the header
+    # (without type name, unit and footnote mark) the target; the LE column is "Other" (not scored)
+    assert summary["tables"] == 1 and summary["table_f1"] == pytest.approx(1.0)
+    assert r.output.strip().splitlines()[-1].startswith("extract: Table-F1 100.0 (exact 100.0) over 1 tables")
+    by = summary["f1_by_attribute"]["chem_small"]
+    assert by["cell"] == {"f1": 1.0, "tp": 2, "fp": 0, "fn": 0}
+    assert {k: v["tp"] for k, v in by.items()} == {
+        "cell": 2,
+        "type": 2,
+        "unit": 2,
+        "target": 2,
+        "treatment": 2,
+    }
     empty = tmp_path / "empty"
     empty.mkdir()
     r = CliRunner().invoke(cli, ["bench", "extract", "--corpus", str(empty), "--model", "none"])

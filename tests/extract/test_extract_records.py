@@ -16,6 +16,11 @@ TEMPLATES = [
     {"value": "xx", "type": "IC50", "unit": "xx", "compound": "xx", "target": "xx"},
     {"value": "xx", "type": "MIC", "unit": "xx", "compound": "xx", "target": "xx"},
 ]
+#: A third judged attribute no side of TABLE names: the model is asked for it (and for "target").
+ASKED = [
+    {"value": "xx", "type": "Other"},
+    {"value": "xx", "type": "IC50", "unit": "xx", "compound": "xx", "target": "xx", "assay": "xx"},
+]
 TABLE = """<table><caption>Activity of the series</caption>
 <thead><tr><th>Compound</th><th>Kinase A IC50 (nM)a</th><th>Solubility (mg/mL)</th></tr></thead>
 <tbody><tr><td>C-1</td><td>12</td><td>0.5</td></tr><tr><td>C-2</td><td>&gt;100</td><td>n.d.</td></tr></tbody></table>"""
@@ -82,7 +87,8 @@ def test_rules_only_records() -> None:
         ("B3", ">100", "IC50"),
     ]
     first = docs[0]
-    assert first["unit"] == "nM" and first["compound"] is None and first["target"] is None
+    # the label column is headed "Compound": that attribute reads the row labels, the other the columns
+    assert first["unit"] == "nM" and first["compound"] == "C-1" and first["target"] == "Kinase A"
     assert first["header_path"] == "Kinase A IC50 (nM)a" and first["row_label"] == "C-1"
     assert docs[1]["unit"] == "mg/mL" and "compound" not in docs[1]
     assert result.model is None and result.stats.calls == 0
@@ -125,26 +131,31 @@ def test_model_loop_recovers_from_an_out_of_order_record() -> None:
 
     runtime = ScriptedRuntime(reply)
     stats = ModelStats()
-    records = list(iter_records(from_text(TABLE), parse_schema(TEMPLATES), model=runtime, stats=stats))
-    assert asked == ["12", "12", "0.5", ">100"]
-    assert stats.recoveries == 1 and stats.calls == 4
+    records = list(iter_records(from_text(TABLE), parse_schema(ASKED), model=runtime, stats=stats))
+    # "0.5" sits under a header that names no type while another header names one: the table types
+    # it (the fallback), and its type's attributes are none -- nothing to ask
+    assert asked == ["12", "12", ">100"]
+    assert stats.recoveries == 1 and stats.calls == 3
     assert [(r.value, r.type, r.attributes.get("compound")) for r in records] == [
         ("12", "IC50", "C-1"),
         ("0.5", "Other", None),
         (">100", "IC50", "C-2"),
     ]
     assert records[0].attributes["unit"] == "nM"  # copied by code, never by the model
+    assert records[0].attributes["target"] == "Kinase A"
     assert all(r.filled_by == "model" for r in (records[0], records[2]))
     # the value the model may name is one of the next scaffold cells; the settled type is not asked
     first_prompt = runtime.requests[0]
     gbnf = first_prompt.grammar.gbnf if first_prompt.grammar is not None else ""
     assert 'value- ::= "\\"12\\"" | "\\"0.5\\"" | "\\">100\\""' in gbnf
     assert "type-kv" not in gbnf and '"\\"Kinase A\\""' in gbnf
+    # "compound" is read from the side whose header names it (the label column): never asked
+    assert "compound" not in gbnf and "assay" in gbnf
 
 
 def test_model_failure_keeps_the_rules_record() -> None:
     runtime = ScriptedRuntime(["not json at all"])
-    records = list(iter_records(from_text(TABLE), parse_schema(TEMPLATES), model=runtime))
+    records = list(iter_records(from_text(TABLE), parse_schema(ASKED), model=runtime))
     assert [(r.value, r.type, r.filled_by) for r in records] == [
         ("12", "IC50", "rules"),
         ("0.5", "Other", "rules"),
@@ -165,7 +176,7 @@ def test_a_wide_long_table_keeps_every_record_in_order_with_short_prompts() -> N
         return json.dumps({"value": cell, "compound": None, "target": None})
 
     runtime = ScriptedRuntime(reply)
-    records = list(iter_records(from_text(table), parse_schema(TEMPLATES), model=runtime))
+    records = list(iter_records(from_text(table), parse_schema(ASKED), model=runtime))
     assert len(records) == 600 and [r.value for r in records[:3]] == ["0.0", "0.1", "0.2"]
     assert [(r.row, r.col) for r in records] == sorted((r.row, r.col) for r in records)
     longest = max(runtime.prompt_tokens(q.messages) for q in runtime.requests)

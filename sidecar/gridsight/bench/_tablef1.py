@@ -88,34 +88,56 @@ class Counts:
 
 
 SKIP = frozenset({"value", "cell_index", "char_index"})
+#: The breakdown's name for cell coverage (records paired, extra, missing).
+CELL = "cell"
 
 
 def _filled(record: Mapping[str, Any]) -> int:
     return sum(1 for k, v in record.items() if k not in SKIP and not is_empty(v))
 
 
-def pair_counts(gold: Mapping[str, Any], pred: Mapping[str, Any], exact: bool) -> Counts:
+def _bump(by: dict[str, Counts] | None, key: str, tp: int = 0, fp: int = 0, fn: int = 0) -> None:
+    if by is not None:
+        by.setdefault(key, Counts()).add(Counts(tp, fp, fn))
+
+
+def pair_counts(
+    gold: Mapping[str, Any], pred: Mapping[str, Any], exact: bool, by: dict[str, Counts] | None = None
+) -> Counts:
+    """Counts for one pair of records; ``by`` (when given) collects them per attribute too."""
     c = Counts()
-    for key in (set(gold) | set(pred)) - SKIP:
+    for key in sorted((set(gold) | set(pred)) - SKIP):
         g, p = gold.get(key), pred.get(key)
         if is_empty(g) and is_empty(p):
             continue
         if is_empty(g):
             c.fp += 1
+            _bump(by, key, fp=1)
         elif is_empty(p):
             c.fn += 1
+            _bump(by, key, fn=1)
         elif attribute_match(g, p, exact):
             c.tp += 1
+            _bump(by, key, tp=1)
         else:
             c.fp += 1
             c.fn += 1
+            _bump(by, key, fp=1, fn=1)
     return c
 
 
 def table_counts(
-    gold: Iterable[Mapping[str, Any]], pred: Iterable[Mapping[str, Any]], key: str, exact: bool
+    gold: Iterable[Mapping[str, Any]],
+    pred: Iterable[Mapping[str, Any]],
+    key: str,
+    exact: bool,
+    by: dict[str, Counts] | None = None,
 ) -> Counts:
-    """Counts for one table; records are paired on ``key`` (e.g. ``cell_index``)."""
+    """Counts for one table; records are paired on ``key`` (e.g. ``cell_index``).
+
+    ``by`` (when given) collects the same counts per attribute, plus ``cell``: paired records (tp),
+    predicted records with no gold partner (fp) and gold records with none (fn) -- where the F1 is
+    lost, for the benchmark's breakdown."""
     gold_by = {str(g[key]): g for g in gold}
     pred_by = {str(p[key]): p for p in pred}
     c = Counts()
@@ -123,9 +145,18 @@ def table_counts(
         g = gold_by.get(k)
         if g is None:
             c.fp += _filled(p)
+            _bump(by, CELL, fp=1)
+            for a, v in p.items():
+                if a not in SKIP and not is_empty(v):
+                    _bump(by, a, fp=1)
         else:
-            c.add(pair_counts(g, p, exact))
+            c.add(pair_counts(g, p, exact, by))
+            _bump(by, CELL, tp=1)
     for k, g in gold_by.items():
         if k not in pred_by:
             c.fn += _filled(g)
+            _bump(by, CELL, fn=1)
+            for a, v in g.items():
+                if a not in SKIP and not is_empty(v):
+                    _bump(by, a, fn=1)
     return c

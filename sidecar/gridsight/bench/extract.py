@@ -107,16 +107,27 @@ def load_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
 
 
 def gold_key(attr: str, keys: set[str]) -> str | None:
-    """The gold field a schema attribute is scored against: the same name, or its first word."""
+    """The gold field a schema attribute is scored against: the same name, the name with one of its
+    ``a/b`` alternatives (``model/method settings`` -> ``model settings``), or its first word."""
     if attr in keys:
         return attr
-    first = attr.split()[0] if attr.split() else attr
+    words = attr.split()
+    for i, word in enumerate(words):
+        if "/" in word:
+            for alt in word.split("/"):
+                cand = " ".join([*words[:i], alt, *words[i + 1 :]])
+                if cand in keys:
+                    return cand
+    first = words[0] if words else attr
     return first if first in keys else None
 
 
-def as_scored(rec: Record, schema: ExtractSchema, key: str, keys: set[str]) -> dict[str, Any] | None:
-    """A record as the scorer reads it; None for the fallback type (not a prediction)."""
-    if rec.type is None or rec.type == schema.fallback:
+def as_scored(
+    rec: Record, schema: ExtractSchema, key: str, keys: set[str], fallback_scored: bool = False
+) -> dict[str, Any] | None:
+    """A record as the scorer reads it; None for the fallback type unless the gold scores it (the
+    paper's MLTables scoring counts "Other" records, its ChemTables scoring drops them)."""
+    if rec.type is None or (rec.type == schema.fallback and not fallback_scored):
         return None
     out: dict[str, Any] = {key: None, "type": rec.type}
     for name, value in rec.attributes.items():
@@ -126,6 +137,16 @@ def as_scored(rec: Record, schema: ExtractSchema, key: str, keys: set[str]) -> d
     return out
 
 
+def _same_number(a: str, b: str) -> bool:
+    a, b = (x.lstrip("+").replace("−", "-").replace("–", "-").replace(",", "") for x in (a, b))
+    if a == b:
+        return True
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return False
+
+
 def _align_ml(records: list[Record], cells: list[list[Any]]) -> list[Any]:
     """Each record's gold ``char_index``, by walking the annotated numeric cells in the same order."""
     out: list[Any] = []
@@ -133,7 +154,8 @@ def _align_ml(records: list[Record], cells: list[list[Any]]) -> list[Any]:
     for rec in records:
         found = None
         for k in range(j, min(j + 6, len(cells))):
-            if str(cells[k][1]).lstrip("+") == rec.value.lstrip("+") or str(cells[k][0]) == rec.text:
+            # an annotated cell is [value, raw text, value start, value end, ...]
+            if _same_number(str(cells[k][0]), rec.value):
                 found = k
                 break
         if found is None:
@@ -158,6 +180,7 @@ def score_table(
         grid = from_latex(row["table_code"])
         key, context = "char_index", (row.get("text_chunk_selected") or None)
     keys = {k for g in gold for k in g} - {key, "value"}
+    fallback_scored = any(g.get("type") == schema.fallback for g in gold)
     try:
         records = list(iter_records(grid, schema, model=model, context=context, stats=stats))
     except GridSightError:
@@ -165,7 +188,7 @@ def score_table(
     preds = []
     if kind == "markup":
         for rec in records:
-            p = as_scored(rec, schema, key, keys)
+            p = as_scored(rec, schema, key, keys, fallback_scored)
             if p is not None:
                 p[key] = f"CA({rec.row},{rec.col})"
                 preds.append(p)
@@ -173,12 +196,13 @@ def score_table(
     else:
         spans = _align_ml(records, row.get("table_numeric_cells") or [])
         for rec, span in zip(records, spans, strict=True):
-            p = as_scored(rec, schema, key, keys)
+            p = as_scored(rec, schema, key, keys, fallback_scored)
             if p is not None and span is not None:
                 p[key] = json.dumps(span)
                 preds.append(p)
         gold_rows = [{**g, key: json.dumps(list(g[key]))} for g in gold]
-    fuzzy = table_counts(gold_rows, preds, key, exact=False)
+    by: dict[str, Counts] = {}
+    fuzzy = table_counts(gold_rows, preds, key, exact=False, by=by)
     exact = table_counts(gold_rows, preds, key, exact=True)
     gold_cells = {str(g[key]) for g in gold_rows}
     found = {str(p[key]) for p in preds}
@@ -187,8 +211,21 @@ def score_table(
         "predicted": len(preds),
         "cells": len(records),
         "typed_hit": len(gold_cells & found),
+        "by_attribute": by,
     }
     return fuzzy, exact, records, info
+
+
+def breakdown(by_file: dict[str, dict[str, Counts]]) -> dict[str, dict[str, dict[str, float | int]]]:
+    """Per table file and attribute (``cell`` = records paired by cell): token-matched F1 and the
+    counts summed over its tables, so a reader sees where the F1 is lost."""
+    return {
+        stem: {
+            attr: {"f1": round(c.f1, 4), "tp": c.tp, "fp": c.fp, "fn": c.fn}
+            for attr, c in sorted(attrs.items(), key=lambda kv: -(kv[1].fp + kv[1].fn))
+        }
+        for stem, attrs in sorted(by_file.items())
+    }
 
 
 def run(
@@ -217,10 +254,13 @@ def run(
     rows: list[dict[str, Any]] = []
     predictions: dict[str, list[dict[str, Any]]] = {}
     per_file: dict[str, list[tuple[float, float, float, ModelStats]]] = {}
+    by_attribute: dict[str, dict[str, Counts]] = {}
     for stem, row in tables:
         stats = ModelStats()
         started = time.perf_counter()
         fuzzy, exact, records, info = score_table(row, model, stats)
+        for attr, counts in info.pop("by_attribute").items():
+            by_attribute.setdefault(stem, {}).setdefault(attr, Counts()).add(counts)
         predictions[f"{stem}/{row.get('id') or len(rows)}"] = [r.to_dict() for r in records]
         seconds = time.perf_counter() - started
         per_file.setdefault(stem, []).append((fuzzy.f1, exact.f1, seconds, stats))
@@ -259,6 +299,7 @@ def run(
         summary[f"{stem}_tables"] = k
         summary[f"{stem}_table_f1"] = share(sum(i[0] for i in items), k)
         summary[f"{stem}_table_f1_exact"] = share(sum(i[1] for i in items), k)
+    summary["f1_by_attribute"] = breakdown(by_attribute)
     headline = (
         f"extract: Table-F1 {summary['table_f1'] * 100:.1f}"
         f" (exact {summary['table_f1_exact'] * 100:.1f}) over {n} tables, model {summary['model']},"

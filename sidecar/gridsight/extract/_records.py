@@ -156,6 +156,24 @@ def demote_caption_types(records: list[Record], schema: ExtractSchema, grid: Tab
     return records
 
 
+def type_by_embedding(
+    records: list[Record], schema: ExtractSchema, grid: TableGrid, embed: Any
+) -> list[Record]:
+    """When no text of the table names any record type (no header, row label, section or caption),
+    the rules know nothing: each cell then takes the type whose description is the most similar to its
+    caption, header path and row label (:func:`gridsight.extract._sides.types_by_similarity`)."""
+    from gridsight.extract._sides import types_by_similarity
+
+    if embed is None or any(r.evidence != "none" for r in records):
+        return records
+    texts = [" ".join(p for p in (grid.caption, r.header_path, r.row_label) if p) for r in records]
+    for rec, name in zip(records, types_by_similarity(texts, schema, embed), strict=True):
+        if name is not None:
+            rec.type, rec.evidence = name, "embedding"
+            fill_attributes(rec, schema, grid, {})
+    return records
+
+
 def fill_attributes(rec: Record, schema: ExtractSchema, grid: TableGrid, judged: dict[str, Any]) -> None:
     """Set the record's attributes for its type: copied ones from the table, judged ones from
     ``judged`` (null when absent)."""

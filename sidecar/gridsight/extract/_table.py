@@ -234,8 +234,29 @@ def _latex_text(cell: str) -> str:
 _MULTI = re.compile(r"\\multi(?:column|row)\{(\d+)\}\{[^{}]*\}\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
+_INNER_TABULAR = re.compile(
+    r"\\begin\{tabular\*?\}(?:\[[^\]]*\])?\{(?:[^{}]|\{[^{}]*\})*\}((?:(?!\\begin\{tabular).)*?)\\end\{tabular\*?\}",
+    re.S,
+)
+
+
+def _flatten_nested(text: str) -> str:
+    """A ``tabular`` inside a cell (a two-line header) becomes that cell's text, its lines joined."""
+    while len(re.findall(r"\\begin\{tabular", text)) > 1:
+        m = None
+        for m in _INNER_TABULAR.finditer(text):
+            if text[: m.start()].count("\\begin{tabular") >= 1:
+                break
+        else:
+            return text
+        inner = re.sub(r"\\\\", " ", m.group(1)).replace("&", " ")
+        text = text[: m.start()] + inner + text[m.end() :]
+    return text
+
+
 def from_latex(text: str) -> TableGrid:
     """A LaTeX ``tabular``: rows split on ``\\\\``, cells on ``&``, ``\\multicolumn`` spans kept."""
+    text = _flatten_nested(text)
     body = text
     m = re.search(
         r"\\begin\{tabular\*?\}(?:\{[^{}]*\})?\{(?:[^{}]|\{[^{}]*\})*\}(.*?)\\end\{tabular", text, re.S
@@ -244,6 +265,7 @@ def from_latex(text: str) -> TableGrid:
         body = m.group(1)
     cap = re.search(r"\\caption\{((?:[^{}]|\{[^{}]*\})*)\}", text)
     rows: list[list[tuple[str, int, int]]] = []
+    down: list[tuple[int, int, int]] = []  # \multirow cells: (row, cell number, rows spanned)
     for line in re.split(r"\\\\", body):
         line = re.sub(r"\\(?:hline|toprule|midrule|bottomrule|cline\{[^}]*\}|hdashline)", "", line)
         line = re.sub(r"(?<!\\)%.*", "", line)
@@ -255,10 +277,18 @@ def from_latex(text: str) -> TableGrid:
             mm = _MULTI.search(cell)
             if mm and cell.strip().startswith("\\multicolumn"):
                 span, cell = int(mm.group(1)), mm.group(2)
+                mm = _MULTI.search(cell)
+            if mm and cell.strip().startswith("\\multirow"):
+                down.append((len(rows), len(cells), _span(mm.group(1))))
+                cell = mm.group(2)
             cells.append((_latex_text(cell), 1, _span(str(span))))
         rows.append(cells)
     if not rows:
         raise ExtractInputError("no tabular rows were found in the LaTeX text")
+    for r, k, n in down:  # LaTeX leaves the covered cells empty: the text fills them
+        for below in rows[r + 1 : r + n]:
+            if k < len(below) and not below[k][0]:
+                below[k] = (rows[r][k][0], below[k][1], below[k][2])
     grid = _expand(rows)
     return TableGrid(rows=tuple(tuple(r) for r in grid), caption=clean(cap.group(1)) if cap else "")
 
