@@ -97,6 +97,10 @@ def unsupported_kind(problem: str) -> str:
         return "engine cannot compile"
     if problem.startswith("the engine failed"):
         return problem.removeprefix("the engine ").split(" on it ")[0] + " " + problem.rsplit(" ", 1)[-1]
+    if problem.startswith("the union reference"):
+        return "union reference outside SUM, COUNT, MAX..."
+    if problem.startswith("the intersection"):
+        return "intersection of computed references"
     if problem.startswith("cannot parse"):
         return "formula text the parser rejects"
     if "formulas here may read at most" in problem:

@@ -333,45 +333,126 @@ def wildcard_pattern(text: str) -> re.Pattern[str] | None:
     return re.compile("".join(out), re.IGNORECASE | re.DOTALL) if wild else None
 
 
+_CRITERIA_OPERATORS = (">=", "<=", "<>", "<", ">", "=")
+
+
+def parse_criterion(condition: Any) -> tuple[str, Any]:
+    """A criterion as (operator, operand): ``">=10"`` is (">=", 10.0), ``"<>b*"`` is ("<>", "b*"),
+    ``"TRUE"`` is ("=", True), ``"#N/A"`` the error, ``"="`` is ("=", None) (blank cells); a value that is
+    not text is compared as it is."""
+    import schedula as sh
+    from formulas.functions import Error, XlError, _text2num
+
+    if condition is sh.EMPTY or (type(condition) is type(sh.EMPTY) and str(condition) == "empty"):
+        return "=", 0.0  # COUNTIFS' documentation: a reference to an empty cell is the value 0
+    if not isinstance(condition, str) or isinstance(condition, XlError):
+        if isinstance(condition, int | float) and not isinstance(condition, bool):
+            return "=", float(condition)
+        return "=", condition
+    op = next((k for k in _CRITERIA_OPERATORS if condition.startswith(k)), "")
+    rest = condition[len(op) :]
+    if op == "=" and rest == "":
+        return "=", None
+    upper = rest.upper()
+    if upper in ("TRUE", "FALSE"):
+        return op or "=", upper == "TRUE"
+    if upper in Error.errors:
+        return op or "=", Error.errors[upper]
+    number = text_number(rest)
+    if number is None and rest and not wildcard_pattern(rest):
+        converted = _text2num(rest)  # dates and times as text: "1/15/2024", ">=2024-01-01"
+        if not isinstance(converted, str):
+            number = float(converted)
+    return op or "=", number if number is not None else rest
+
+
+def _criterion_test(op: str, operand: Any) -> Any:
+    """A function of one cell value (blanks are ``""``): whether it meets ``op operand``."""
+    import numpy as np
+    from formulas.functions import XlError, _text2num
+
+    compare = {
+        ">=": lambda a, b: a >= b,
+        "<=": lambda a, b: a <= b,
+        "<": lambda a, b: a < b,
+        ">": lambda a, b: a > b,
+        "=": lambda a, b: a == b,
+    }[op]
+    if operand is None:  # "=": blank cells only
+        return lambda v: isinstance(v, str) and v == "" and not isinstance(v, XlError)
+    if isinstance(operand, XlError):
+        return lambda v: isinstance(v, XlError) and str(v) == str(operand) and op == "="
+    if isinstance(operand, bool):
+        return lambda v: isinstance(v, bool | np.bool_) and compare(bool(v), operand)
+    if isinstance(operand, float):
+        target = significant(operand)
+
+        def number_test(v: Any) -> bool:
+            if isinstance(v, bool | np.bool_ | XlError):
+                return False
+            if isinstance(v, str):  # a number stored as text counts (COUNTIF(A:A,5) counts "5")
+                if v == "":
+                    return False
+                n = text_number(v)
+                if n is None:
+                    converted = _text2num(v)
+                    if isinstance(converted, str):
+                        return False
+                    n = float(converted)
+                v = n
+            if not isinstance(v, int | float | np.number):
+                return False
+            return bool(compare(significant(float(v)), target))
+
+        return number_test
+    text = str(operand)
+    if op == "=":
+        pattern = wildcard_pattern(text)
+        if pattern is not None:
+            return lambda v: isinstance(v, str) and not isinstance(v, XlError) and pattern.fullmatch(v) is not None
+        folded = text.casefold()
+        return lambda v: isinstance(v, str) and not isinstance(v, XlError) and v.casefold() == folded
+    folded = text.casefold()
+    return lambda v: isinstance(v, str) and not isinstance(v, XlError) and v != "" and compare(v.casefold(), folded)
+
+
+def criteria_mask(raw: Any, condition: Any) -> Any:
+    """Which cells of ``raw`` (blanks as ``""``) meet an Excel criterion, as a boolean array."""
+    import numpy as np
+
+    op, operand = parse_criterion(condition)
+    values = np.asarray(raw, dtype=object)
+    if op == "<>":
+        if operand == "":  # "<>": every cell that is not blank
+            test = _criterion_test("=", None)
+            return ~np.vectorize(test, otypes=[bool])(values) if values.size else np.zeros(values.shape, bool)
+        test = _criterion_test("=", operand)
+        return ~np.vectorize(test, otypes=[bool])(values) if values.size else np.zeros(values.shape, bool)
+    if op == "=" and isinstance(operand, str) and operand == "":
+        test = _criterion_test("=", None)  # "": blank cells (and cells of empty text)
+    else:
+        test = _criterion_test(op, operand)
+    return np.vectorize(test, otypes=[bool])(values) if values.size else np.zeros(values.shape, bool)
+
+
 def patch_criteria() -> None:
-    """Criteria (COUNTIF, SUMIF, ...IFS) as Excel matches them:
+    """Criteria (COUNTIF, SUMIF, ...IFS) as Excel matches them (:func:`criteria_mask`):
 
     * ``"<>x"`` matches every cell that is not ``x``: cells of another type, blanks and errors included
       (``SUMIF(D2:D9,"<>#N/A")`` totals a column with #N/A in it); ``"<>"`` alone matches non-blank
       cells. The engine matched only cells of ``x``'s type, so numbers never matched ``"<>x"``.
     * wildcards match the whole text, ignoring case: ``"t*"`` counts ``Tea``; ``"a?c"`` does not count
       ``abcd``. The engine matched case-sensitively and only a prefix.
+    * text compares ignoring case: ``">=BANANA"`` does not count ``apple`` (the engine: it did).
+    * ``TRUE`` counts the cells holding TRUE and ``1`` the cells holding 1: the engine cached its test
+      by value, and True == 1 in Python, so whichever came first answered for both.
+    * ``"="`` counts blank cells (the engine: none).
 
     Installed before the grouped COUNTIF path takes the engine's criterion test, so both use this one."""
     import formulas.functions as engine_functions
-    import numpy as np
-
-    original = getattr(engine_functions, "__xfilter")
-
-    def text_mask(test_range: Any, pattern: re.Pattern[str]) -> Any:
-        raw = np.asarray(test_range["raw"], dtype=object)
-        return np.vectorize(lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None, otypes=[bool])(
-            raw
-        )
-
-    def equal(test_range: Any, value: str) -> Any:
-        pattern = wildcard_pattern(value)
-        if pattern is not None:
-            return text_mask(test_range, pattern)
-        return original(test_range, "=" + value)
 
     def mask(test_range: Any, condition: Any) -> Any:
-        if isinstance(condition, str):
-            if condition.startswith("<>"):
-                rest = condition[2:]
-                if not rest:
-                    raw = np.asarray(test_range["raw"], dtype=object)
-                    return np.vectorize(lambda v: not (isinstance(v, str) and v == ""), otypes=[bool])(raw)
-                return ~np.asarray(equal(test_range, rest), dtype=bool)
-            rest = condition[1:] if condition.startswith("=") else condition
-            if not condition.startswith(("<", ">")) and rest and wildcard_pattern(rest) is not None:
-                return equal(test_range, rest)
-        return original(test_range, condition)
+        return criteria_mask(test_range["raw"], condition)
 
     setattr(engine_functions, "__xfilter", mask)
 
@@ -501,6 +582,127 @@ def patch_range_text() -> None:
             fns[key] = blind
 
 
+#: Conditional aggregates and the argument (0-based) that holds the values they add, average or
+#: compare; for SUMIF and AVERAGEIF it may be omitted, and then the tested range is the one.
+CONDITIONAL_VALUES = {
+    "SUMIF": 2,
+    "AVERAGEIF": 2,
+    "SUMIFS": 0,
+    "AVERAGEIFS": 0,
+    "MAXIFS": 0,
+    "MINIFS": 0,
+}
+
+
+def patch_conditional_text() -> None:
+    """SUMIF, SUMIFS, AVERAGEIF(S), MAXIFS and MINIFS skip text in the range they add up, numbers
+    stored as text included: ``SUMIF(A1:A3,">0",B1:B3)`` over 2, "5", 7 is 9 (the engine: 14). The
+    criteria are still tested against the text (a criterion ``"5"`` matches a text ``"5"``)."""
+    import formulas
+    import numpy as np
+
+    fns = formulas.get_functions()
+    for name, position in CONDITIONAL_VALUES.items():
+        for key in (name, f"_XLFN.{name}"):
+            original = fns.get(key)
+            if not callable(original) or getattr(original, "__name__", "") == "not_implemented":
+                continue
+
+            def blind(*args: Any, _original: Any = original, _at: int = position) -> Any:
+                values = list(args)
+                if _at == 2 and len(values) == 2:
+                    values.append(values[0])
+                if len(values) > _at and isinstance(values[_at], np.ndarray) and values[_at].ndim:
+                    values[_at] = drop_text(values[_at])
+                return _original(*values)
+
+            fns[key] = blind
+
+
+def _whole_line(array: Any, row: Any, col: Any) -> Any:
+    """INDEX's row or column 0: the whole column (``INDEX(A1:C3,0,2)``), row (``INDEX(A1:C3,2,0)``) or
+    array (both 0), or ``INDEX(A1:C3,2)`` of a range of several rows and columns (its row 2); None when
+    neither argument asks for a whole line (or they are not plain numbers)."""
+    import numpy as np
+    from formulas.functions import Array, Error
+
+    def number(v: Any) -> float | None:
+        if isinstance(v, np.ndarray):
+            if v.size != 1:
+                return None
+            v = v.ravel()[0]
+        if isinstance(v, bool | np.bool_) or not isinstance(v, int | float | np.number):
+            return None
+        return float(v)
+
+    if not isinstance(array, np.ndarray) or array.ndim != 2:
+        return None
+    r = number(row)
+    c = number(col) if col is not None else None
+    if r is None or (col is not None and c is None):
+        return None
+    h, w = array.shape
+    if col is None:
+        if h == 1 or w == 1:
+            return None if r != 0 else array.view(Array)
+        if r == 0:
+            return array.view(Array)
+        c, col_all = 0.0, True  # a row of a two-dimensional range
+    else:
+        col_all = c == 0
+    if r != 0 and not col_all:
+        return None
+    r_i, c_i = int(r) - 1, int(c) - 1
+    if r_i >= h or c_i >= w or r_i < -1 or c_i < -1:
+        return Error.errors["#REF!"]
+    rows = slice(None) if r == 0 else slice(r_i, r_i + 1)
+    cols = slice(None) if col_all else slice(c_i, c_i + 1)
+    return np.asarray(array[rows, cols], dtype=object).view(Array)
+
+
+def patch_index() -> None:
+    """INDEX with row 0 gives the whole column and with column 0 the whole row: ``SUM(INDEX(A1:C3,0,3))``
+    is the total of C1:C3 and ``INDEX(A1:C3,2,0)`` is row 2 (the engine read 0 as 1: C1 alone). With
+    only a row number, a range of several rows and columns gives that whole row."""
+    import formulas
+
+    entry = formulas.get_functions()["INDEX"]
+    original = entry["function"]
+
+    def index(compiling: Any, array: Any, row: Any = None, col: Any = None, *rest: Any) -> Any:
+        if not compiling and not rest and row is not None:
+            line = _whole_line(array, row, col)
+            if line is not None:
+                return line
+        args = [a for a in (array, row, col, *rest)]
+        while len(args) > 1 and args[-1] is None:
+            args.pop()
+        return original(compiling, *args)
+
+    entry["function"] = index
+
+
+def _is_number(v: Any) -> bool:
+    import numpy as np
+    from formulas.functions import XlError
+
+    return isinstance(v, int | float | np.number) and not isinstance(v, bool | np.bool_ | XlError)
+
+
+def patch_isnumber() -> None:
+    """ISNUMBER is TRUE for numbers only: ``ISNUMBER("5")`` and ISNUMBER of a cell holding the text
+    ``5`` are FALSE (the engine: TRUE, it tried ``float()`` on text)."""
+    import functools
+
+    import formulas
+    from formulas.functions import wrap_ranges_func
+    from formulas.functions.info import FalseArray, iserror
+
+    formulas.get_functions()["ISNUMBER"] = wrap_ranges_func(
+        functools.partial(iserror, check=_is_number, array=FalseArray)
+    )
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -513,3 +715,6 @@ def patch_all() -> None:
     patch_comparisons()
     patch_functions()
     patch_range_text()
+    patch_conditional_text()
+    patch_index()
+    patch_isnumber()

@@ -21,6 +21,7 @@ from gridsight.errors import GridSightError, UnknownSheetError
 from gridsight.formula._engine import engine_lock, known_functions
 from gridsight.formula._intersect import implicit_intersection
 from gridsight.formula._policy import policy_violations
+from gridsight.formula._refops import reference_operators
 from gridsight.formula._relcompile import compile_at, relative_key
 from gridsight.formula._translate import (
     OffsetError,
@@ -187,6 +188,8 @@ def _runnable(
     expanded = expand_structured(expanded, workbook, name, cell)
     expanded = expand_names(expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell))
     expanded = inline_lambdas(expanded)
+    if "," in expanded or " " in expanded:  # (A1:A2,C1:C2) and A1:C3 B2:D4
+        expanded = reference_operators(expanded) or expanded
     if cell is not None:
         expanded = own_cell(parse_formula(expanded), cell) or expanded
     if cell is not None and (intersect or "SINGLE(" in expanded.upper()):
@@ -266,11 +269,18 @@ def _uncalculated(workbook: Workbook | None, sheet: Sheet, row: int, col: int, f
 
 
 def _cell_input(
-    sheet: Sheet | None, rng: Range, workbook: Workbook | None = None, compute: bool = True
+    sheet: Sheet | None,
+    rng: Range,
+    workbook: Workbook | None = None,
+    compute: bool = True,
+    as_reference: bool = False,
 ) -> Any:
     """The engine's view of a range: numbers, text, bools, errors, EMPTY; dates as serials.
 
-    Formula cells with no saved result (files written by programs, not Excel) are computed."""
+    Formula cells with no saved result (files written by programs, not Excel) are computed.
+    ``as_reference``: a single cell stays a 1x1 array, as the engine's own workbook model passes a
+    reference, so functions tell a reference (``SUM(A1)`` skips a TRUE in A1) from a value
+    (``SUM(TRUE)`` is 1)."""
     from formulas.functions import Error
 
     bottom, right = rng.bottom, rng.right
@@ -324,7 +334,7 @@ def _cell_input(
                     formula = sheet.formulas[int(fids[i, j])]
                     block[i, j] = _uncalculated(workbook, sheet, t + int(i), left + int(j), formula)
             out[t - rng.top : b - rng.top + 1, left - rng.left : rt - rng.left + 1] = block
-    if h == 1 and w == 1:
+    if h == 1 and w == 1 and not as_reference:
         return out[0, 0]
     return out
 
@@ -466,7 +476,7 @@ def evaluate_formula(
         args = []
         for key in keys:
             sheet_name, rng = _input_range(key)
-            args.append(_cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook))
+            args.append(_cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook, as_reference=True))
     except GridSightError as exc:
         return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
     with engine_lock():

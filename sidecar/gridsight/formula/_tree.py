@@ -124,6 +124,11 @@ class _Parser:
         left = self.unary()
         while True:
             tok = self.peek()
+            if tok is not None and type(tok).__name__ == "Intersect":  # A1:C3 B2:D4, Excel's space operator
+                self.take()
+                right = self.unary()
+                left = BinOp(f"({left.text} {right.text})", " ", left, right)
+                continue
             if tok is None or type(tok).__name__ != "OperatorToken":
                 return left
             op = tok.name
@@ -172,6 +177,10 @@ class _Parser:
         if kind == "Parenthesis" and tok.name == "(":
             inner = self.expression()
             close = self.take()
+            while close is not None and type(close).__name__ == "Separator" and close.name == ",":
+                right = self.expression()  # (A1:A2,C1:C2): Excel's union operator
+                inner = BinOp(f"({inner.text},{right.text})", ",", inner, right)
+                close = self.take()
             if close is None or close.name != ")":
                 raise FormulaSyntaxError("unbalanced parentheses")
             return inner
