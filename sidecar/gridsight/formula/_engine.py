@@ -305,13 +305,25 @@ def known_functions() -> frozenset[str]:
     return frozenset(names)
 
 
-@lru_cache(maxsize=4096)
 def compile_formula(text: str) -> Any:
-    """Compile once per formula text (the first compile in a process costs ~1 s)."""
+    """Compile once per formula text and date system (the first compile in a process costs ~1 s).
+
+    The engine computes constant parts while compiling (``DATE(2024,1,1)``), so a 1904-date
+    workbook's formulas are compiled apart, in that date system."""
+    from gridsight.formula._date1904 import is_1904
+
+    return _compile(text, is_1904())
+
+
+@lru_cache(maxsize=4096)
+def _compile(text: str, date1904: bool) -> Any:
     import formulas
 
+    from gridsight.formula._date1904 import date_system
+
     patch_engine()
-    return formulas.Parser().ast(text)[1].compile()
+    with date_system(date1904):
+        return formulas.Parser().ast(text)[1].compile()
 
 
 def warm_up() -> None:

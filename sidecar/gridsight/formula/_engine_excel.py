@@ -29,6 +29,7 @@ import math
 import re
 from typing import Any
 
+from gridsight.formula._date1904 import DAYS_1904, is_1904, patch_date1904
 from gridsight.formula._excel_values import excel_round, excel_trim, number_text, significant, text_number
 
 
@@ -102,7 +103,7 @@ def to_number(v: Any) -> float:
         converted = _text2num(v)
         if isinstance(converted, str):
             raise ValueError(v)
-        return float(converted)
+        return float(converted) - (DAYS_1904 if is_1904() else 0)  # date text: the workbook's serial
     return float(v)
 
 
@@ -138,6 +139,9 @@ def patch_text_numbers() -> None:
             n = text_number(value)
             if n is not None:
                 return n
+            if is_1904():
+                out = original(value)
+                return out - DAYS_1904 if isinstance(out, int | float) and not isinstance(out, bool) else out
         return original(value)
 
     text.xvalue = xvalue  # TEXT converts its value through this name too
@@ -227,6 +231,8 @@ def patch_rounding() -> None:
                 code = sections[0]
             if code.strip().casefold() == "general":
                 return number_text(float(value))
+            if is_1904() and format_decimals(code) is None and _DATE_CODES.search(code):
+                value = value + DAYS_1904  # a 1904 workbook's date shown by the 1900 calendar
             if 1 <= value < 61 and format_decimals(code) is None and _DATE_CODES.search(code):
                 return original(value + _LEAP_PROXY, _fixed_year(code))
             spec = format_decimals(code)
@@ -362,7 +368,7 @@ def parse_criterion(condition: Any) -> tuple[str, Any]:
     if number is None and rest and not wildcard_pattern(rest):
         converted = _text2num(rest)  # dates and times as text: "1/15/2024", ">=2024-01-01"
         if not isinstance(converted, str):
-            number = float(converted)
+            number = float(converted) - (DAYS_1904 if is_1904() and float(converted) >= 1 else 0)
     return op or "=", number if number is not None else rest
 
 
@@ -703,6 +709,69 @@ def patch_isnumber() -> None:
     )
 
 
+#: WORKDAY.INTL's weekend numbers as numpy week masks (Monday first, 1 = a working day).
+_WEEKENDS = {
+    1: "1111100",
+    2: "0111110",
+    3: "0011111",
+    4: "1001111",
+    5: "1100111",
+    6: "1110011",
+    7: "1111001",
+    **{11 + i: "".join("0" if d == (6 + i) % 7 else "1" for d in range(7)) for i in range(7)},
+}
+
+
+def _workday_intl(start_date: Any, days: Any, weekend: Any = 1, holidays: Any = ()) -> Any:
+    """WORKDAY.INTL counting working days after ``start_date``, which may itself be a weekend day or
+    a holiday (the engine: #VALUE!, numpy refuses such a start)."""
+    import datetime as dt
+
+    import numpy as np
+    from formulas.functions import Error, FoundError, raise_errors
+    from formulas.functions.date import xdate, xday
+
+    raise_errors(start_date)
+    start = dt.date(*xday(start_date, slice(0, 3)))
+    raise_errors(days)
+    n = math.trunc(to_number(days))
+    if isinstance(weekend, bool) or isinstance(weekend, int | float):
+        mask = _WEEKENDS.get(int(weekend))
+        if mask is None:
+            raise FoundError(err=Error.errors["#NUM!"])
+    elif isinstance(weekend, str) and re.fullmatch("[01]{7}", weekend) and weekend != "1111111":
+        mask = "".join("1" if v == "0" else "0" for v in weekend)
+    else:
+        raise FoundError(err=Error.errors["#VALUE!" if isinstance(weekend, str) else "#NUM!"])
+    if n == 0:
+        end = start
+    else:  # from the nearest working day on the side away from the count: the same days follow
+        end = np.busday_offset(
+            start, n, roll="backward" if n > 0 else "forward", weekmask=mask, holidays=list(holidays)
+        ).astype("O")
+    return xdate(end.year, end.month, end.day)
+
+
+def patch_workday() -> None:
+    """WORKDAY and WORKDAY.INTL from a start date on a weekend or a holiday: ``WORKDAY(Saturday,1)`` is
+    the Monday after, ``WORKDAY(Saturday,-1)`` the Friday before, ``WORKDAY(d,0)`` is ``d`` (the engine:
+    #VALUE! for any such start)."""
+    import formulas
+    from formulas.functions import wrap_ufunc
+    from formulas.functions.date import args_xworkday_intl
+
+    fns = formulas.get_functions()
+    common = {"input_parser": lambda *a: a, "check_error": lambda *a: None, "excluded": {3}}
+    fns["WORKDAY.INTL"] = fns["_XLFN.WORKDAY.INTL"] = wrap_ufunc(
+        _workday_intl, args_parser=args_xworkday_intl, **common
+    )
+    fns["WORKDAY"] = wrap_ufunc(
+        _workday_intl,
+        args_parser=lambda start_date, days, hdays=(): args_xworkday_intl(start_date, days, 1, hdays, True),
+        **common,
+    )
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -718,3 +787,5 @@ def patch_all() -> None:
     patch_conditional_text()
     patch_index()
     patch_isnumber()
+    patch_workday()
+    patch_date1904()  # last: it wraps the date functions installed above

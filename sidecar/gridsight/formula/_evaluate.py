@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from gridsight.errors import GridSightError, UnknownSheetError
+from gridsight.formula._date1904 import date_system
 from gridsight.formula._engine import engine_lock, known_functions
 from gridsight.formula._intersect import implicit_intersection
 from gridsight.formula._policy import policy_violations
@@ -264,7 +265,7 @@ def _uncalculated(workbook: Workbook | None, sheet: Sheet, row: int, col: int, f
     if value is None:
         return ""
     if isinstance(value, dt.datetime | dt.date):
-        return datetime_to_serial(value)
+        return datetime_to_serial(value, date1904=sheet.date1904)
     return value
 
 
@@ -466,8 +467,10 @@ def evaluate_formula(
         return Evaluation(v.formula, True, error=exc.error, error_source=str(exc), references=v.references)
     except GridSightError as exc:
         return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
+    date1904 = bool(workbook.date1904 if workbook is not None else current is not None and current.date1904)
     try:
-        fn, keys = compile_at(run, cell)
+        with date_system(date1904):
+            fn, keys = compile_at(run, cell)
     except Exception as exc:
         return Evaluation(
             v.formula, False, problems=(f"the engine cannot compile it ({type(exc).__name__})",)
@@ -479,7 +482,7 @@ def evaluate_formula(
             args.append(_cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook, as_reference=True))
     except GridSightError as exc:
         return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
-    with engine_lock():
+    with engine_lock(), date_system(date1904):
         try:
             raw = fn(*args)
         except Exception as exc:

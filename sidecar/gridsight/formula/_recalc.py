@@ -331,22 +331,14 @@ def _saved(sheet: Sheet, row: int, col: int) -> tuple[bool, Any]:
         return False, None
     v = cell.value
     if cell.kind == Kind.DATETIME and not isinstance(v, int | float):
-        v = datetime_to_serial(v)  # type: ignore[arg-type]  # 1900 serials, as the engine counts
+        v = datetime_to_serial(v, date1904=sheet.date1904)  # type: ignore[arg-type]  # the workbook's serial
     return True, v
 
 
-#: Days between the 1904 and the 1900 date systems (1904-01-01 is serial 1462 in the 1900 system).
-DAYS_1904 = 1462
-
-
 def _grid(sheet: Sheet) -> Any:
-    """The sheet's values as the engine reads them; a 1904-date workbook's dates as 1900 serials
-    (the engine's DATE, YEAR, TODAY... count from 1900)."""
-    grid = engine_values(sheet)
-    if sheet.date1904 and grid.size:
-        dates = sheet.kinds == Kind.DATETIME
-        grid[dates] = sheet.numbers[dates] + DAYS_1904
-    return grid
+    """The sheet's values as the engine reads them (a 1904-date workbook's dates as its own serials:
+    its formulas run in the 1904 date system, see ``_date1904``)."""
+    return engine_values(sheet)
 
 
 def recalculate(
