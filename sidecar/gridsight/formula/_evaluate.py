@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from gridsight.errors import GridSightError, UnknownSheetError
+from gridsight.formula._context import workbook_functions
 from gridsight.formula._date1904 import date_system
 from gridsight.formula._engine import engine_lock, known_functions
 from gridsight.formula._intersect import implicit_intersection
@@ -146,7 +147,7 @@ def validate_formula(
                 and name not in ("ARRAY", "LET", "LAMBDA")
                 and not any(p.startswith(name) for p in problems)
             ):
-                problems.append(f"{name} is not a function GridSight can check (#NAME?)")
+                problems.append(f"{name} {_not_run(name)}")
         elif isinstance(node, Ref):
             if node.rng is None:
                 if not _is_let_variable(tree, node):
@@ -171,6 +172,25 @@ def validate_formula(
     return Validation(text, not problems, tuple(problems), tuple(functions), tuple(references), bool(refused))
 
 
+#: Functions whose results come from outside the cells, never evaluated here, by what they read.
+_OUTSIDE_CELLS = {
+    "GETPIVOTDATA": "reads a pivot table's cache, which GridSight does not evaluate (pivot table)",
+    "STOCKHISTORY": "fetches data from the internet, which GridSight does not do (external data)",
+    "WEBSERVICE": "fetches data from the internet, which GridSight does not do (external data)",
+    "RTD": "reads a real-time data server, which GridSight does not do (external data)",
+    "IMAGE": "fetches a picture from the internet, which GridSight does not do (external data)",
+}
+
+
+def _not_run(name: str) -> str:
+    """Why a function the engine lacks is not run, in words (its kind in brackets)."""
+    if name in _OUTSIDE_CELLS:
+        return _OUTSIDE_CELLS[name]
+    if name.startswith("CUBE"):
+        return "reads an OLAP cube or the Data Model, which GridSight does not evaluate (cube function)"
+    return "is not a function GridSight can check (#NAME?)"
+
+
 def _runnable(
     text: str,
     workbook: Workbook | None,
@@ -193,6 +213,8 @@ def _runnable(
         expanded = reference_operators(expanded) or expanded
     if cell is not None:
         expanded = own_cell(parse_formula(expanded), cell) or expanded
+    if "SHEET" in expanded.upper() or "FORMULA" in expanded.upper():
+        expanded = workbook_functions(parse_formula(expanded), workbook, current) or expanded
     if cell is not None and (intersect or "SINGLE(" in expanded.upper()):
         expanded = implicit_intersection(parse_formula(expanded), cell, single_only=not intersect) or expanded
     return expanded
