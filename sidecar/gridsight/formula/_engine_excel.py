@@ -30,7 +30,16 @@ import re
 from typing import Any
 
 from gridsight.formula._date1904 import DAYS_1904, is_1904, patch_date1904
-from gridsight.formula._excel_values import excel_round, excel_trim, number_text, significant, text_number
+from gridsight.formula._excel_values import (
+    elapsed_time,
+    excel_round,
+    excel_trim,
+    fraction_text,
+    number_text,
+    scale_thousands,
+    significant,
+    text_number,
+)
 
 
 def patch_double_minus() -> None:
@@ -168,6 +177,33 @@ def _fixed_year(code: str) -> str:
     return _YEAR_CODE.sub(lambda m: m.group(1) or ('"1900"' if len(m.group(2)) > 2 else '"00"'), code)
 
 
+_DATE_TOKEN = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|AM/PM|A/P|d+|m+|y+|h+|s+|.', re.IGNORECASE)
+
+
+def day_zero_code(code: str) -> str:
+    """A date format for Excel's day 0, ``1900-01-00`` (a Saturday), shown through the proxy serial
+    10227 (1927-12-31, also a Saturday): year, month and day codes become that date's text, weekday
+    names and times are left to the engine. A blank cell formatted ``TEXT(A1,"dd/mm/yyyy")`` is
+    ``00/01/1900``. An ``m`` after ``h`` or before ``s`` is minutes and stays."""
+    tokens = [m.group(0) for m in _DATE_TOKEN.finditer(code)]
+    codes = [i for i, t in enumerate(tokens) if t[:1].lower() in "dmyhs" and not t.startswith(("[", '"'))]
+    out = list(tokens)
+    for k, i in enumerate(codes):
+        tok = tokens[i]
+        low = tok.lower()
+        if low[0] == "y":
+            out[i] = '"1900"' if len(low) > 2 else '"00"'
+        elif low[0] == "d" and len(low) <= 2:
+            out[i] = '"0"' if len(low) == 1 else '"00"'
+        elif low[0] == "m":
+            before = tokens[codes[k - 1]].lower()[0] if k else ""
+            after = tokens[codes[k + 1]].lower()[0] if k + 1 < len(codes) else ""
+            if len(low) <= 2 and (before == "h" or after == "s"):
+                continue
+            out[i] = {1: '"1"', 2: '"01"', 3: '"Jan"', 4: '"January"', 5: '"J"'}.get(len(low), '"January"')
+    return "".join(out)
+
+
 def format_sections(code: str) -> list[str]:
     """A number format's ``;``-separated sections (a ``;`` inside quotes or after ``\\`` is text)."""
     out, start, i, quoted = [], 0, 0, False
@@ -231,8 +267,17 @@ def patch_rounding() -> None:
                 code = sections[0]
             if code.strip().casefold() == "general":
                 return number_text(float(value))
+            shown = elapsed_time(float(value), code)
+            if shown is None and not _DATE_CODES.search(_QUOTED.sub("", code)):
+                shown = fraction_text(float(value), code)
+                if shown is None:
+                    value, code = scale_thousands(float(value), code)
+            if shown is not None:
+                return shown
             if is_1904() and format_decimals(code) is None and _DATE_CODES.search(code):
                 value = value + DAYS_1904  # a 1904 workbook's date shown by the 1900 calendar
+            if 0 <= value < 1 and format_decimals(code) is None and re.search("[dmy]", _QUOTED.sub("", code), re.I):
+                return original(value + _LEAP_PROXY, day_zero_code(code))
             if 1 <= value < 61 and format_decimals(code) is None and _DATE_CODES.search(code):
                 return original(value + _LEAP_PROXY, _fixed_year(code))
             spec = format_decimals(code)
