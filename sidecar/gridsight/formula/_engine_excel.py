@@ -13,8 +13,8 @@ against values from Excel's documentation, and each is a candidate for an upstre
 * ``patch_trim``: TRIM collapses inner runs of spaces;
 * ``patch_date_parts``: TEXT's ``d``/``m``/``h`` codes keep the zero of 10, 20, 30 and midnight;
 * ``patch_comparisons``: numbers compare on 15 significant digits;
-* ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, and
-  QUOTIENT, COMBIN, DOLLAR;
+* ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, MROUND's
+  halves, ``0^0``, and QUOTIENT, COMBIN, DOLLAR;
 * ``patch_range_text``: SUM, AVERAGE, MIN, MAX, COUNT... skip text in ranges, numeric text included;
 * ``patch_criteria``: ``"<>x"`` matches every cell that is not ``x``; wildcards match whole text,
   ignoring case.
@@ -137,7 +137,7 @@ def patch_text_numbers() -> None:
         "U-": lambda x: -x,
         "*": lambda x, y: x * y,
         "/": lambda x, y: (x / y) if y else Error.errors["#DIV/0!"],
-        "^": lambda x, y: x**y,
+        "^": _power,
         "%": lambda x: x / 100.0,
     }.items():
         OPERATORS[name] = _numeric(fn)
@@ -357,12 +357,38 @@ def _snapped(side: Any) -> Any:
     return side
 
 
+def _comparable(x: Any, y: Any) -> tuple[Any, Any]:
+    """Both sides as the engine's (type id, value) pairs, a blank taking the other side's type: ``""``
+    beside text, FALSE beside a logical, 0 otherwise."""
+    import numpy as np
+    import schedula as sh
+    from formulas.functions.operators import logic_input_parser
+
+    def blank_as(other: Any) -> Any:
+        if isinstance(other, bool | np.bool_):
+            return False
+        return sh.EMPTY
+
+    if x is sh.EMPTY and y is not sh.EMPTY:
+        x = blank_as(y)
+    if y is sh.EMPTY and x is not sh.EMPTY:
+        y = blank_as(x)
+    return logic_input_parser(x, y)
+
+
 def patch_comparisons() -> None:
-    """Excel compares numbers on 15 significant digits: ``=0.1+0.2=0.3`` is TRUE (the engine: FALSE)."""
-    from formulas.functions.operators import LOGIC_OPERATORS, OPERATORS, logic_wrap
+    """Excel compares numbers on 15 significant digits: ``=0.1+0.2=0.3`` is TRUE (the engine: FALSE);
+    a blank cell equals FALSE beside a logical (``=A1=FALSE`` over a blank is TRUE; the engine: FALSE),
+    ``""`` beside text and 0 beside a number."""
+    from formulas.functions import wrap_ufunc
+    from formulas.functions.operators import LOGIC_OPERATORS, OPERATORS
 
     for name, fn in LOGIC_OPERATORS.items():
-        OPERATORS[name] = logic_wrap(lambda x, y, fn=fn: fn(_snapped(x), _snapped(y)))
+        OPERATORS[name] = wrap_ufunc(
+            lambda x, y, fn=fn: fn(_snapped(x), _snapped(y)),
+            input_parser=_comparable,
+            args_parser=lambda *a: a,
+        )
 
 
 def wildcard_pattern(text: str) -> re.Pattern[str] | None:
@@ -551,6 +577,35 @@ def _dollar(number: float, decimals: float = 2) -> str:
     return f"(${body})" if value < 0 else f"${body}"
 
 
+def _mround(number: float, multiple: float) -> Any:
+    """MROUND: to the nearest multiple, halves away from zero (``MROUND(2.5,1)`` is 3); #NUM! when the
+    signs differ."""
+    from formulas.functions import Error
+
+    if multiple == 0:
+        return 0.0
+    if (number < 0 < multiple) or (multiple < 0 < number):
+        return Error.errors["#NUM!"]
+    return excel_round(number / multiple, 0) * multiple
+
+
+def _power(base: float, exponent: float) -> Any:
+    """``^`` and POWER: ``0^0`` is #NUM!, ``0^-1`` #DIV/0!, a negative base to a fraction #NUM!."""
+    from formulas.functions import Error
+
+    if base == 0 and exponent == 0:
+        return Error.errors["#NUM!"]
+    if base == 0 and exponent < 0:
+        return Error.errors["#DIV/0!"]
+    try:
+        out = base**exponent
+    except OverflowError:
+        return Error.errors["#NUM!"]
+    if isinstance(out, complex) or not math.isfinite(out):
+        return Error.errors["#NUM!"]
+    return out
+
+
 def patch_functions() -> None:
     """Functions the engine gets wrong or lacks:
 
@@ -568,6 +623,8 @@ def patch_functions() -> None:
         ("QUOTIENT", _quotient),
         ("COMBIN", _combin),
         ("DOLLAR", _dollar),
+        ("MROUND", _mround),
+        ("POWER", _power),
     ):
         fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(fn)
     datedif = fns["DATEDIF"]
@@ -817,6 +874,78 @@ def patch_workday() -> None:
     )
 
 
+def patch_lookups() -> None:
+    """Lookups as Excel 365 gives them:
+
+    * ``#CALC!`` and ``#SPILL!`` are error values (the engine knew only the eight older ones), and
+      FILTER with no match and no ``if_empty`` is ``#CALC!`` (the engine: #VALUE!);
+    * XLOOKUP returning several columns (or rows) gives the whole matched row (or column):
+      ``XLOOKUP(2,A1:A3,A1:C3)`` is A2:C2 (the engine flattened the return array and gave one cell);
+    * VLOOKUP and HLOOKUP with a column or row index below 1 are ``#VALUE!`` (the engine: a value)."""
+    import formulas
+    import numpy as np
+    import schedula as sh
+    from formulas.functions import Array, Error, XlError
+    from formulas.tokens.operand import Error as ErrorToken
+
+    for code in ("#CALC!", "#SPILL!"):
+        if code not in ErrorToken.errors:
+            ErrorToken.errors[code] = XlError(code)
+    errors = Error.errors
+    fns = formulas.get_functions()
+
+    filter_fn = fns["FILTER"]
+
+    def filter_calc(array: Any, include: Any, if_empty: Any = errors["#CALC!"]) -> Any:
+        return filter_fn(array, include, if_empty)
+
+    for key in ("FILTER", "_XLFN.FILTER", "_XLFN._XLWS.FILTER"):
+        fns[key] = filter_calc
+
+    xlookup, xmatch = fns["XLOOKUP"], fns["XMATCH"]
+
+    def first(v: Any) -> Any:
+        return v.ravel()[0] if isinstance(v, np.ndarray) and v.size else v
+
+    def is_missing(v: Any) -> bool:
+        return v is None or v is sh.EMPTY or (type(v) is type(sh.EMPTY) and str(v) == "empty")
+
+    def xlookup_lines(lookup: Any, vector: Any, result: Any, *rest: Any) -> Any:
+        if (
+            isinstance(vector, np.ndarray)
+            and isinstance(result, np.ndarray)
+            and vector.ndim == result.ndim == 2
+            and not (isinstance(lookup, np.ndarray) and lookup.size > 1)
+        ):
+            h, w = vector.shape
+            rh, rw = result.shape
+            down = w == 1 and h == rh and rw > 1
+            across = h == 1 and w == rw and rh > 1 and w > 1
+            if down or across:
+                not_found = rest[0] if rest and not is_missing(first(rest[0])) else errors["#N/A"]
+                position = first(xmatch(lookup, vector, *rest[1:3]))
+                if isinstance(position, XlError):
+                    return not_found if str(position) == "#N/A" else position
+                i = int(position) - 1
+                line = result[i : i + 1, :] if down else result[:, i : i + 1]
+                return np.asarray(line, dtype=object).view(Array)
+        return xlookup(lookup, vector, result, *rest)
+
+    for key in ("XLOOKUP", "_XLFN.XLOOKUP"):
+        fns[key] = xlookup_lines
+
+    for name in ("VLOOKUP", "HLOOKUP"):
+        original = fns[name]
+
+        def checked(value: Any, table: Any, index: Any, *rest: Any, _original: Any = original) -> Any:
+            i = first(index)
+            if isinstance(i, int | float) and not isinstance(i, bool) and i < 1:
+                return errors["#VALUE!"]
+            return _original(value, table, index, *rest)
+
+        fns[name] = checked
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -833,4 +962,5 @@ def patch_all() -> None:
     patch_index()
     patch_isnumber()
     patch_workday()
+    patch_lookups()
     patch_date1904()  # last: it wraps the date functions installed above
