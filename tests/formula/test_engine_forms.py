@@ -1,0 +1,259 @@
+"""Formula forms real workbooks hold that the engine got wrong, each against Excel's documented result
+(the function's page on support.microsoft.com, or "Number format codes" for TEXT)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from gridsight.formula import evaluate_formula, recalculate, validate_formula
+from gridsight.formula._compare import unsupported_kind
+from gridsight.formula._excel_values import elapsed_time, fraction_text, scale_thousands
+from gridsight.grid import Workbook
+from gridsight.sources import open_workbook, read_array_formulas
+
+BOOK = Workbook.from_dict(
+    {
+        "S": {
+            "A1": 1,
+            "A2": 2,
+            "A3": 3,
+            "B1": "apple",
+            "B2": "banana",
+            "B3": "cherry",
+            "C1": 10,
+            "C2": 20,
+            "C3": 30,
+            "D1": True,
+            "D2": "5",  # a number stored as text
+            "D3": 7,
+            "G1": "=_xlfn.SUM(A1:A3)",
+        },
+        "T": {"A1": 5},
+    }
+)
+
+
+def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
+    """What the formula gives in S!H10: as a plain formula (Excel's implicit intersection), or as an
+    array formula / dynamic array (``array``)."""
+    ev = evaluate_formula(formula, book, "S", at="H10", intersect=not array)
+    assert ev.ok, ev.problems
+    return ev.error if ev.error is not None else ev.value
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        # SUM & co.: logicals and text in references are ignored, values typed as arguments counted
+        ("=SUM(D1)", 0),
+        ("=SUM(TRUE)", 1),
+        ("=MAX(D1)", 0),
+        ("=SUM(D1:D3)", 7),
+        ("=COUNT(D1:D3)", 1),
+        # SUMIF/SUMIFS/AVERAGEIF(S)/MAXIFS skip text (numbers stored as text too) in the summed range
+        ('=SUMIF(A1:A3,">0",D1:D3)', 7),
+        ('=SUMIFS(D1:D3,A1:A3,">0")', 7),
+        ('=AVERAGEIF(A1:A3,">0",D1:D3)', 7),
+        ('=MAXIFS(D1:D3,A1:A3,">0")', 7),
+        ('=SUMIF(D1:D3,"5")', 0),
+        ('=COUNTIF(D1:D3,"5")', 1),  # ...but the criterion still matches the text "5"
+        # criteria: TRUE is not 1, text compares ignoring case, "=" is a blank cell
+        ("=COUNTIF(A1:D3,TRUE)", 1),
+        ("=COUNTIF(A1:D3,1)", 1),
+        ('=COUNTIF(B1:B3,">=BANANA")', 2),
+        ('=COUNTIF(B1:F3,"=")', 6),
+        ("=COUNTIF(A1:A3,F1)", 0),  # an empty criterion cell is the value 0
+        # reference operators: union in SUM-like functions, intersection
+        ("=SUM((A1:A2,C1:C2))", 33),
+        ("=SUM((A1:A2,C1:C2),A3)", 36),
+        ("=COUNT((A1:A3,C1:C3))", 6),
+        ("=AREAS((A1,B1:B3))", 2),
+        ("=INDEX((A1:A3,C1:C3),2,1,2)", 20),
+        ("=SUM(A1:C3 C2:D3)", 50),
+        ("=A1:C3 C2:D2", 20),
+        ("=SUM(A1:A2 C1:C2)", "#NULL!"),
+        # INDEX: row 0 is the whole column, column 0 the whole row
+        ("=SUM(INDEX(A1:C3,0,3))", 60),
+        ("=SUM(INDEX(A1:C3,2,0))", 22),
+        ("=SUM(INDEX(A1:C3,0,0))", 66),
+        ("=MATCH(20,INDEX(A1:C3,0,3),0)", 2),
+        ("=INDEX(A1:C3,0,4)", "#REF!"),
+        # ISNUMBER of text is FALSE
+        ("=ISNUMBER(D2)", False),
+        ('=ISNUMBER("5")', False),
+        ("=ISNUMBER(A1)", True),
+        # functions from the workbook itself
+        ("=SHEET()", 1),
+        ("=SHEET(T!A1)", 2),
+        ('=SHEET("T")', 2),
+        ('=SHEET("nope")', "#N/A"),
+        ("=SHEETS()", 2),
+        ("=FORMULATEXT(G1)", "=SUM(A1:A3)"),
+        ("=FORMULATEXT(A1)", "#N/A"),
+        ("=ISFORMULA(G1)", True),
+        ("=ISFORMULA(A1)", False),
+        # BASE and SERIESSUM (the documented examples)
+        ("=BASE(7,2)", "111"),
+        ("=BASE(100,16)", "64"),
+        ("=BASE(15,2,10)", "0000001111"),
+        ("=BASE(-1,2)", "#NUM!"),
+        ("=ROUND(SERIESSUM(PI()/4,0,2,{1,-0.5,0.041666666666667,-0.001388888888889}),6)", 0.707103),
+        # TEXT: elapsed time, fractions, thousands scaling, day 0
+        ('=TEXT(1.5,"[h]:mm")', "36:00"),
+        ('=TEXT(0.75,"[mm]:ss")', "1080:00"),
+        ('=TEXT(1.25,"# ?/?")', "1 1/4"),
+        ('=TEXT(0.3333,"?/?")', "1/3"),
+        ('=TEXT(3.66,"# ??/??")', "3 33/50"),
+        ('=TEXT(1234567,"#,##0,")', "1,235"),
+        ('=TEXT(12200000,"0.0,,")', "12.2"),
+        ('=TEXT(1234567,"#,##0,""K""")', "1,235K"),
+        ('=TEXT(1234567,"#,##0")', "1,234,567"),
+        ('=TEXT(F1,"dd/mm/yyyy")', "00/01/1900"),
+        ('=TEXT(0,"dddd")', "Saturday"),
+        # blanks, logicals, rounding, powers
+        ("=F1=FALSE", True),
+        ("=F1=0", True),
+        ('=F1=""', True),
+        ("=MROUND(2.5,1)", 3),
+        ("=MROUND(-2.5,-1)", -3),
+        ("=MROUND(5,-2)", "#NUM!"),
+        ("=0^0", "#NUM!"),
+        ("=POWER(0,-1)", "#DIV/0!"),
+        ("=(-8)^(1/3)", "#NUM!"),
+        # WORKDAY from a weekend day or a holiday (45311 is Saturday 20 January 2024)
+        ("=WORKDAY(45311,1)", 45313),
+        ("=WORKDAY(45311,-1)", 45310),
+        ("=WORKDAY(45311,0)", 45311),
+        ("=WORKDAY(45306,1,45306)", 45307),
+        ("=WORKDAY.INTL(45306,5,7)", 45313),
+        # lookups
+        ("=VLOOKUP(2,A1:C3,0,FALSE)", "#VALUE!"),
+        ('=XLOOKUP(5,A1:A3,B1:B3,"none")', "none"),
+        ("=XLOOKUP(2.5,A1:A3,B1:B3,,-1)", "banana"),
+        ("=XLOOKUP(2.5,A1:A3,B1:B3,,1)", "cherry"),
+        ("=MATCH(TRUE,D1:D3,0)", 1),
+    ],
+)
+def test_excel_forms(formula: str, excel: Any) -> None:
+    got = value(formula)
+    if isinstance(excel, float):
+        assert got == pytest.approx(excel, rel=1e-12)
+    else:
+        assert got == excel
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        ("=INDEX(A1:C3,0,3)", [[10], [20], [30]]),
+        ("=INDEX(A1:C3,2,0)", [[2, "banana", 20]]),
+        ("=INDEX(A1:C3,2)", [[2, "banana", 20]]),
+        ("=XLOOKUP(2,A1:A3,A1:C3)", [[2, "banana", 20]]),
+        ("=XLOOKUP(20,C1:C3,A1:C3,,0)", [[2, "banana", 20]]),
+        ("=FILTER(A1:A3,A1:A3>5)", "#CALC!"),
+        ('=FILTER(A1:A3,A1:A3>5,"none")', "none"),
+        ("=SUM(IF(A1:A3>1,A1:A3))", 5),
+    ],
+)
+def test_array_forms(formula: str, excel: Any) -> None:
+    assert value(formula, array=True) == excel
+
+
+def test_union_elsewhere_is_reported() -> None:
+    """A union where GridSight cannot spread it is one clear, countable problem, never a wrong value."""
+    v = validate_formula("=LARGE((A1:A3,C1:C3),2)", BOOK, "S")
+    assert not v.ok and unsupported_kind(v.problems[0]) == "union reference outside SUM, COUNT, MAX..."
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        ('=GETPIVOTDATA("Sales",A1)', "pivot table (GETPIVOTDATA)"),
+        ('=CUBEVALUE("ThisWorkbookDataModel","[Measures].[x]")', "cube function (CUBEVALUE)"),
+        ('=CUBEMEMBER("ThisWorkbookDataModel","[x]")', "cube function (CUBEMEMBER)"),
+        ('=STOCKHISTORY("MSFT",45292)', "external data (STOCKHISTORY)"),
+        ("=NOSUCHFUNCTION(1)", "unknown function NOSUCHFUNCTION"),
+    ],
+)
+def test_functions_outside_cells_by_kind(formula: str, kind: str) -> None:
+    v = validate_formula(formula, BOOK, "S")
+    assert not v.ok and unsupported_kind(v.problems[0]) == kind
+
+
+def test_format_helpers() -> None:
+    assert scale_thousands(1234567, "#,##0,") == (1234.567, "#,##0")
+    assert scale_thousands(5, '0,"x"') == (0.005, '0"x"')
+    assert scale_thousands(5, "#,##0") == (5, "#,##0")
+    assert elapsed_time(1.5, "[h]:mm") == "36:00" and elapsed_time(-0.5, "[h]:mm") == "-12:00"
+    assert elapsed_time(1.0001, "[h]:mm:ss.00") == "24:00:08.64" and elapsed_time(0.5, "h:mm") is None
+    assert fraction_text(1.5, "# ???/???") == "1   1/2  "  # ? pads with spaces on both sides
+    assert fraction_text(1.3, "# ?/8") == "1 2/8" and fraction_text(-1.25, "# ?/?") == "-1 1/4"
+    assert fraction_text(2, "# ?/?") == "2    " and fraction_text(1.5, "0.00") is None
+
+
+def test_1904_date_system_functions() -> None:
+    """In a 1904-date workbook serial 0 is 1 January 1904: DATE gives 1,462 less, YEAR reads it so."""
+    dated = Workbook.from_dict({"S": {"A1": 45306 - 1462}})  # 15 January 2024 in the 1904 system
+    mac = Workbook(dated.sheets, name="mac.xlsx", date1904=True)
+    for formula, excel in (
+        ("=DATE(2024,1,1)", 45292 - 1462),
+        ("=YEAR(A1)", 2024),
+        ("=MONTH(A1)+DAY(A1)", 16),
+        ("=WEEKDAY(A1)", 2),
+        ('=TEXT(A1,"yyyy-mm-dd")', "2024-01-15"),
+        ("=EOMONTH(A1,0)", 45322 - 1462),
+        ('="1/15/2024"+0', 45306 - 1462),
+        ('=DATEVALUE("2024-01-01")', 45292 - 1462),
+        ('=COUNTIF(A1,">=1/1/2024")', 1),
+        ("=WORKDAY(A1,1)", 45307 - 1462),
+        ("=A1-DATE(2024,1,1)", 14),
+        ("=YEAR(0)", 1904),
+        ("=DATE(1903,1,1)", "#NUM!"),
+    ):
+        ev = evaluate_formula(formula, mac, "S")
+        assert (ev.error or ev.value) == excel, formula
+    # the same text in a 1900 workbook is compiled apart (DATE(2024,1,1) is computed while compiling)
+    assert evaluate_formula("=DATE(2024,1,1)", dated, "S").value == 45292
+
+
+def test_workbook_with_these_forms_agrees(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A workbook saved by Excel with these forms and Excel's saved results: every formula agrees, and
+    the pivot lookup is unsupported by kind."""
+    F = excel.F
+    cells = {
+        "A1": 1, "A2": 2, "A3": 3, "B1": True, "B2": "5", "B3": 7, "C1": 10, "C2": 20, "C3": 30,
+        "E1": F("SUM(B1)", 0),
+        "E2": F('SUMIF(A1:A3,">0",B1:B3)', 7),
+        "E3": F("SUM((A1:A2,C1:C2))", 33),
+        "E4": F("SUM(A1:C3 C2:C3)", 50),
+        "E5": F("SUM(INDEX(A1:C3,0,3))", 60),
+        "E6": F("FORMULATEXT(E1)", "=SUM(B1)"),
+        "E7": F("SHEET()+SHEETS()", 3),
+        "E8": F('TEXT(1.5,"[h]:mm")&" "&TEXT(1.25,"# ?/?")&" "&TEXT(1234567,"#,##0,")', "36:00 1 1/4 1,235"),
+        "E9": F("ISNUMBER(B2)", False),
+        "E10": F('GETPIVOTDATA("Sales",Other!A3)', 99),
+    }  # fmt: skip
+    path = excel.write(tmp_path / "forms.xlsx", {"S": cells, "Other": {"A1": 1}})
+    result = recalculate(open_workbook(path), arrays=read_array_formulas(path), budget_s=60)
+    bad = [(c.cell, c.status, c.kind, c.excel, c.ours) for c in result.cells if c.status != "agree"]
+    assert bad == [("E10", "unsupported", "pivot table (GETPIVOTDATA)", 99, None)]
+
+
+def test_1904_workbook_recalculates_in_its_own_system(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """Results saved as plain numbers (no date format) are 1904 serials too."""
+    F, D = excel.F, excel.D
+    cells = {
+        "A1": D(45292 - 1462),  # 2024-01-01
+        "B1": F("A1+1", 45293 - 1462),  # a plain number: the 1904 serial
+        "C1": F("DATE(2024,3,1)", 45352 - 1462),
+        "D1": F('TEXT(A1,"yyyy-mm-dd")', "2024-01-01"),
+        "E1": F("WEEKDAY(A1)", 2),
+        "F1": F("EDATE(A1,1)", 45323 - 1462),
+    }
+    path = excel.write(tmp_path / "mac.xlsx", {"S": cells}, date1904=True)
+    result = recalculate(open_workbook(path), arrays=read_array_formulas(path), budget_s=60)
+    assert [(c.cell, c.excel, c.ours) for c in result.cells if c.status != "agree"] == []
