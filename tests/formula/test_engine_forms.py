@@ -136,6 +136,21 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=XLOOKUP(2.5,A1:A3,B1:B3,,-1)", "banana"),
         ("=XLOOKUP(2.5,A1:A3,B1:B3,,1)", "cherry"),
         ("=MATCH(TRUE,D1:D3,0)", 1),
+        # COUNT, COUNTA and TEXTJOIN with values typed as arguments
+        ('=COUNT(1,"2","x")', 2),
+        ("=COUNT(TRUE,D1)", 1),
+        ('=COUNTA(1,"","x")', 3),
+        ('=TEXTJOIN("-",TRUE,"a","","b")', "a-b"),
+        ('=TEXTJOIN("-",FALSE,"a","","b")', "a--b"),
+        ('=TEXTJOIN({"-","+"},TRUE,"a","b","c")', "a-b+c"),
+        # TEXT: 12-hour clock, named locale tags, "@"; times typed as text
+        ('=TEXT(45351.75,"h:mm AM/PM")', "6:00 PM"),
+        ('=TEXT(45351,"hh:mm AM/PM")', "12:00 AM"),
+        ('=TEXT(45351,"[$-en-US]mmmm d, yyyy")', "February 29, 2024"),
+        ('=TEXT(1234.5,"@")', "1234.5"),
+        ('=VALUE("18:00")', 0.75),
+        ('="6:00 PM"+0', 0.75),
+        ('=VALUE("25:00")', 25 / 24),
     ],
 )
 def test_excel_forms(formula: str, excel: Any) -> None:

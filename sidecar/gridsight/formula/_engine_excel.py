@@ -39,6 +39,7 @@ from gridsight.formula._excel_values import (
     scale_thousands,
     significant,
     text_number,
+    time_text,
 )
 
 
@@ -105,6 +106,8 @@ def to_number(v: Any) -> float:
     raises ValueError (``#VALUE!``)."""
     if isinstance(v, str):
         n = text_number(v)
+        if n is None:
+            n = time_text(v)
         if n is not None:
             return n
         from formulas.functions import _text2num
@@ -146,6 +149,8 @@ def patch_text_numbers() -> None:
     def xvalue(value: Any) -> Any:
         if isinstance(value, str) and not isinstance(value, Error):
             n = text_number(value)
+            if n is None:
+                n = time_text(value)
             if n is not None:
                 return n
             if is_1904():
@@ -160,7 +165,7 @@ def patch_text_numbers() -> None:
 #: Colours (``[Red]``, ``[Color10]``) and locale tags (``[$-409]``, ``[$€-407]`` keeps ``€``) in number
 #: formats: TEXT ignores colours and locales; the engine rejected the format.
 _COLOURS = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color\s*\d+)\]", re.IGNORECASE)
-_LOCALE = re.compile(r"\[\$([^\]-]*)-[0-9A-Fa-f]+\]")
+_LOCALE = re.compile(r"\[\$([^\]-]*)-[0-9A-Za-z-]+\]")
 _QUOTED = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.')
 _DATE_CODES = re.compile(r"[dmyhs]|AM/PM|A/P", re.IGNORECASE)
 
@@ -265,7 +270,7 @@ def patch_rounding() -> None:
                 code = sections[2]
             elif len(sections) >= 2:
                 code = sections[0]
-            if code.strip().casefold() == "general":
+            if code.strip().casefold() == "general" or code.strip() == "@":
                 return number_text(float(value))
             shown = elapsed_time(float(value), code)
             if shown is None and not _DATE_CODES.search(_QUOTED.sub("", code)):
@@ -293,7 +298,8 @@ def patch_rounding() -> None:
 
 def patch_date_parts() -> None:
     """TEXT's one-letter date and time codes (``d``, ``m``, ``h``, ``s``) drop a leading zero only:
-    day 30 is ``30`` and midnight's hour is ``0``. The engine stripped zeros on both sides (``"30"`` ->
+    day 30 is ``30`` and midnight's hour is ``0``; with ``AM/PM`` or ``A/P`` hours run 1-12
+    (``TEXT(0.75,"h:mm AM/PM")`` is ``6:00 PM``; the engine: ``18:00 PM``). The engine stripped zeros on both sides (``"30"`` ->
     ``"3"``, October's ``m`` -> ``"1"``, hour 0 -> ``""``). Its ``_format_datetime``, which TEXT looks up
     at call time, is replaced by the same code with that one line corrected."""
     import datetime as dt
@@ -305,11 +311,12 @@ def patch_date_parts() -> None:
     def format_datetime(value: Any, codes: Any, types: Any) -> Any:
         codes = codes.copy()
         moment = dt.datetime(*(_int2date(value) + _n2time(value)))
+        twelve = any(str(codes[i]).upper() in ("AM/PM", "A/P") for i in types.get("time", ()))
         parts = json.loads(
             format(
                 moment,
                 '{"yyy":"%Y","yy":"%y","mm":"%m","mmm":"%b","mmmm":"%B",'
-                '"dd":"%d","ddd":"%a","dddd":"%A","HH":"%H","MM":"%M",'
+                '"dd":"%d","ddd":"%a","dddd":"%A","HH":"' + ("%I" if twelve else "%H") + '","MM":"%M",'
                 '"SS":"%S","AM/PM":"%p"}',
             )
         )
@@ -946,6 +953,94 @@ def patch_lookups() -> None:
         fns[name] = checked
 
 
+def _is_blank(v: Any) -> bool:
+    import schedula as sh
+
+    return v is None or v is sh.EMPTY or (type(v) is type(sh.EMPTY) and str(v) == "empty")
+
+
+def _count(*args: Any) -> Any:
+    """COUNT: numbers in references and arrays; values typed as arguments count when they are numbers,
+    logicals or text that reads as a number (``COUNT(1,"2","x")`` is 2; the engine: #VALUE!)."""
+    import numpy as np
+    from formulas.functions import XlError
+
+    n = 0
+    for a in args:
+        if isinstance(a, np.ndarray):
+            n += sum(1 for v in a.ravel() if _is_number(v))
+        elif _is_blank(a) or isinstance(a, XlError):
+            continue
+        elif isinstance(a, bool | int | float | np.number):
+            n += 1
+        elif isinstance(a, str):
+            try:
+                to_number(a)
+            except (ValueError, TypeError):
+                continue
+            n += 1
+    return float(n)
+
+
+def _counta(*args: Any) -> Any:
+    """COUNTA: every value that is not a blank cell, error values and empty text included
+    (``COUNTA(1,"","x")`` is 3; the engine: #VALUE!)."""
+    import numpy as np
+
+    n = 0
+    for a in args:
+        values = a.ravel() if isinstance(a, np.ndarray) else (a,)
+        n += sum(1 for v in values if not _is_blank(v))
+    return float(n)
+
+
+def _textjoin(delimiter: Any, ignore_empty: Any, *texts: Any) -> Any:
+    """TEXTJOIN with ``ignore_empty`` skipping empty text as well as blank cells
+    (``TEXTJOIN("-",TRUE,"a","","b")`` is ``a-b``; the engine: ``a--b``). Errors are returned."""
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    def items(v: Any) -> list[Any]:
+        return list(v.ravel()) if isinstance(v, np.ndarray) else [v]
+
+    delims = [d for d in items(delimiter) if not _is_blank(d)] or [""]
+    for d in delims:
+        if isinstance(d, XlError):
+            return d
+    skip = items(ignore_empty)[0]
+    if isinstance(skip, XlError):
+        return skip
+    skip_empty = bool(to_number(skip)) if isinstance(skip, str) and not _is_blank(skip) else bool(
+        False if _is_blank(skip) else skip
+    )
+    parts: list[str] = []
+    for t in texts:
+        for v in items(t):
+            if isinstance(v, XlError):
+                return v
+            text = "" if _is_blank(v) else _as_text(v)
+            if skip_empty and text == "":
+                continue
+            parts.append(text)
+    out = ""
+    for i, part in enumerate(parts):
+        out += (delims[(i - 1) % len(delims)] if i else "") + part
+    if len(out) > 32767:
+        return Error.errors["#VALUE!"]
+    return out
+
+
+def patch_counts() -> None:
+    """COUNT, COUNTA and TEXTJOIN over values typed as arguments, as Excel reads them."""
+    import formulas
+    from formulas.functions import wrap_func
+
+    fns = formulas.get_functions()
+    fns["COUNT"] = wrap_func(_count)
+    fns["COUNTA"] = wrap_func(_counta)
+    fns["TEXTJOIN"] = fns["_XLFN.TEXTJOIN"] = wrap_func(_textjoin)
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -957,6 +1052,7 @@ def patch_all() -> None:
     patch_date_parts()
     patch_comparisons()
     patch_functions()
+    patch_counts()
     patch_range_text()
     patch_conditional_text()
     patch_index()

@@ -205,3 +205,26 @@ def _fraction_body(num: int, den: int, num_code: str, den_code: str) -> str:
     top = _placeholders(str(num), num_code, left=True)
     bottom = str(den) if den_code.isdigit() else _placeholders(str(den), den_code, left=False)
     return f"{top}/{bottom}"
+
+
+_TIME_TEXT = re.compile(
+    r"^\s*(?P<h>\d{1,4}):(?P<m>\d{1,2})(?::(?P<s>\d{1,2}(?:\.\d+)?))?\s*(?P<ampm>[AaPp][Mm]?)?\s*$"
+)
+
+
+def time_text(text: str) -> float | None:
+    """A time of day typed as text, as a fraction of a day: ``"12:30"`` is 0.5208..., ``"6:00 PM"``
+    0.75, ``"25:00"`` 1.0417 (hours past 24 without AM/PM); None when it is not a time alone (a date
+    with a time is for the engine's date parser)."""
+    m = _TIME_TEXT.match(text)
+    if m is None:
+        return None
+    hours, minutes = int(m.group("h")), int(m.group("m"))
+    seconds = float(m.group("s") or 0)
+    if minutes > 59 or seconds >= 60:
+        return None
+    if m.group("ampm"):
+        if not 1 <= hours <= 12 and hours != 0:
+            return None
+        hours = hours % 12 + (12 if m.group("ampm")[0] in "Pp" else 0)
+    return (hours * 3600 + minutes * 60 + seconds) / 86400
