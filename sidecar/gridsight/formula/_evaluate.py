@@ -412,6 +412,9 @@ def _python(v: Any) -> Any:
     import schedula as sh
     from formulas.functions import XlError
 
+    if isinstance(v, list | tuple | np.ndarray):  # an engine function that put a list in one cell
+        flat = np.ravel(np.asarray(v, dtype=object))
+        return _python(flat[0]) if flat.size else None
     if v is sh.EMPTY or v is None or (type(v) is type(sh.EMPTY) and str(v) == "empty"):
         return None
     if isinstance(v, XlError):

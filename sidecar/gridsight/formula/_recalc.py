@@ -309,7 +309,7 @@ def _static_targets(tree: Node, wb: Workbook, sheet: Sheet, at: tuple[int, int])
         raise OffsetError("#VALUE!", "not a constant")
 
     try:
-        resolved = resolve_offsets(tree, constant, indirect_resolver(wb, sheet, at))
+        resolved = resolve_offsets(tree, constant, indirect_resolver(wb, sheet, at), errors_as_values=False)
         return parse_formula(resolved) if resolved else None
     except (OffsetError, GridSightError):
         return None
@@ -541,7 +541,7 @@ def _store(
         return
     name = sheet.name.casefold()
     for i, line in enumerate(ev.value):
-        for j, v in enumerate(line):
+        for j, v in enumerate(line if isinstance(line, list) else [line]):
             r, c = at[0] + i, at[1] + j
             if (i or j) and area.contains(r, c) and (name, r, c) not in book.formulas:
                 put(r, c, cell_value(v))

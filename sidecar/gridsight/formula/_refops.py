@@ -5,7 +5,8 @@ inside parentheses (union).
   written in the text are intersected here, so the engine sees one plain range.
 * ``(A1:A2,C1:C2)`` is a reference made of several areas. Functions whose arguments are all lists of
   values (SUM, COUNT, MAX, AVERAGE...) read ``SUM((A1:A2,C1:C2),E1)`` as ``SUM(A1:A2,C1:C2,E1)``;
-  ``AREAS`` counts the areas, ``INDEX(union, r, c, n)`` with a constant ``n`` is ``INDEX`` of area ``n``.
+  ``AREAS`` counts the areas, ``INDEX(union, r, c, n)`` with a constant ``n`` is ``INDEX`` of area ``n``,
+  ``ROWS`` and ``COLUMNS`` of several areas are ``#REF!``.
   A union anywhere else is reported (:class:`UnionError`), never evaluated wrongly.
 
 Pure tree rewrites (the engine's tokenizer reads both operators, but its evaluator treats the result
@@ -39,21 +40,36 @@ def _areas(node: Node) -> list[Node]:
     return [node]
 
 
-def _intersection(left: Node, right: Node) -> str | None:
-    """The text of two written ranges' shared cells (``#NULL!`` when none); None when either side is
-    not a plain range or they lie on different sheets."""
-    if not (isinstance(left, Ref) and isinstance(right, Ref) and left.rng is not None and right.rng is not None):
+def _static(node: Node) -> tuple[str | None, Range] | str | None:
+    """(sheet, range) of a written range or of an intersection of written ranges, ``"#NULL!"`` when
+    an intersection is empty, None when it is anything else or spans sheets."""
+    if isinstance(node, Ref) and node.rng is not None:
+        return node.sheet, node.rng
+    if not (isinstance(node, BinOp) and node.op == " "):
         return None
-    a, b = left.rng, right.rng
-    if (left.sheet or "").casefold() != (right.sheet or left.sheet or "").casefold():
+    left, right = _static(node.left), _static(node.right)
+    if left == "#NULL!" or right == "#NULL!":
+        return "#NULL!"
+    if not isinstance(left, tuple) or not isinstance(right, tuple):
+        return None
+    (sheet, a), (other, b) = left, right
+    if (sheet or "").casefold() != (other or sheet or "").casefold():
         return None
     top, bottom = max(a.top, b.top), min(a.bottom, b.bottom)
     first, last = max(a.left, b.left), min(a.right, b.right)
     if top > bottom or first > last:
         return "#NULL!"
-    ref = Range(top, first, bottom, last).ref()
-    sheet = left.sheet
-    return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{ref}" if sheet else ref
+    return sheet, Range(top, first, bottom, last)
+
+
+def _intersection(node: BinOp) -> str | None:
+    """The text of an intersection's cells (``#NULL!`` when none); None when it is not of written
+    ranges on one sheet."""
+    found = _static(node)
+    if found is None or isinstance(found, str):
+        return found
+    sheet, rng = found
+    return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{rng.ref()}" if sheet else rng.ref()
 
 
 def _name(node: Call) -> str:
@@ -72,8 +88,7 @@ def reference_operators(formula: str) -> str | None:
 
     def swap(node: Node) -> str | None:
         if isinstance(node, BinOp) and node.op == " ":
-            left, right = to_text(node.left, swap), to_text(node.right, swap)
-            done = _intersection(parse_formula(left), parse_formula(right))
+            done = _intersection(node)
             if done is None:
                 raise UnionError(f"the intersection {node.text} is not of two written ranges")
             return done
@@ -82,6 +97,8 @@ def reference_operators(formula: str) -> str | None:
         if not isinstance(node, Call):
             return None
         name = _name(node)
+        if name == "AREAS" and len(node.args) == 1 and isinstance(_static(node.args[0]), str):
+            return "#NULL!"  # AREAS of an empty intersection
         unions = [isinstance(a, BinOp) and a.op == "," for a in node.args]
         if not any(unions):
             return None
@@ -90,6 +107,8 @@ def reference_operators(formula: str) -> str | None:
             return f"{node.name}(" + ",".join(args) + ")"
         if name == "AREAS" and len(node.args) == 1:
             return str(len(_areas(node.args[0])))
+        if name in ("ROWS", "COLUMNS") and len(node.args) == 1:
+            return "#REF!"  # a reference of several areas has no one size
         if name == "INDEX" and unions[0] and not any(unions[1:]):
             areas = _areas(node.args[0])
             n = node.args[3] if len(node.args) > 3 else Literal("1", 1.0, "number")
