@@ -151,6 +151,28 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ('=VALUE("18:00")', 0.75),
         ('="6:00 PM"+0', 0.75),
         ('=VALUE("25:00")', 25 / 24),
+        ('=VALUE("23:99")', (23 * 60 + 99) / 1440),  # the last part may run past 59...
+        ('=VALUE("24:99")', "#VALUE!"),  # ...when the parts before it are in range
+        ('=VALUE("59:30.5")', (59 * 60 + 30.5) / 86400),  # a decimal fraction: minutes and seconds
+        # TEXT: spacing and fill codes, the integer part without placeholders, sections for text,
+        # no date before day 0, an empty format
+        ('=TEXT(1234.5,"#,##0.00_);(#,##0.00)")', "1,234.50 "),
+        ('=TEXT(-1234.5,"#,##0.00_);(#,##0.00)")', "(1,234.50)"),
+        ('=TEXT(1234.56,"$x*y#,##0* ")', "$x1,235"),
+        ('=TEXT(890123.456789,".#")', "890123.5"),
+        ('=TEXT("-1","##.00;-  ##.0;""ZERO""")', "-  1.0"),
+        ('=TEXT("X","##.00;-  ##.0;""ZERO"";->@<-@")', "->X<-X"),
+        ('=TEXT(0,"w;x;z@")', "w"),
+        ('=TEXT(-1,"h")', "#VALUE!"),
+        ('=TEXT(2958466,"yy")', "#VALUE!"),
+        ('=TEXT(-1,"")', "-"),
+        ('=TEXT(1,"")', ""),
+        # complex numbers as text: 15 significant digits
+        ('=IMEXP("1+i")', "1.46869393991589+2.28735528717884i"),
+        ("=COMPLEX(0,-1)", "-i"),
+        # an INDIRECT or OFFSET that fails inside a formula is an error value IFERROR sees
+        ("=IFERROR(OFFSET(A1,-5,0),7)", 7),
+        ('=IFERROR(INDIRECT("Nope!A1"),0)', 0),
     ],
 )
 def test_excel_forms(formula: str, excel: Any) -> None:
@@ -176,6 +198,12 @@ def test_excel_forms(formula: str, excel: Any) -> None:
 )
 def test_array_forms(formula: str, excel: Any) -> None:
     assert value(formula, array=True) == excel
+
+
+def test_chained_intersections_and_sizes_of_unions() -> None:
+    assert value("=SUM(A1:C3 B2:D4 B1:C2)") == 20  # B2:C3 then B2:C2: "banana" and 20
+    assert value("=AREAS((E4:H4 J4:K4 L4:O4))") == "#NULL!"
+    assert value("=ROWS((A1,B2))") == "#REF!" and value("=COLUMNS((A1:A2 A1))") == 1
 
 
 def test_union_elsewhere_is_reported() -> None:

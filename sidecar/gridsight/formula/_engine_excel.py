@@ -38,6 +38,7 @@ from gridsight.formula._excel_values import (
     number_text,
     scale_thousands,
     significant,
+    looks_like_time,
     text_number,
     time_text,
 )
@@ -110,6 +111,8 @@ def to_number(v: Any) -> float:
             n = time_text(v)
         if n is not None:
             return n
+        if looks_like_time(v):
+            raise ValueError(v)  # a time out of range ("24:99") is text
         from formulas.functions import _text2num
 
         converted = _text2num(v)
@@ -117,6 +120,12 @@ def to_number(v: Any) -> float:
             raise ValueError(v)
         return float(converted) - (DAYS_1904 if is_1904() else 0)  # date text: the workbook's serial
     return float(v)
+
+
+def _is_blank(v: Any) -> bool:
+    import schedula as sh
+
+    return v is None or v is sh.EMPTY or (type(v) is type(sh.EMPTY) and str(v) == "empty")
 
 
 def _numeric(fn: Any) -> Any:
@@ -153,6 +162,8 @@ def patch_text_numbers() -> None:
                 n = time_text(value)
             if n is not None:
                 return n
+            if looks_like_time(value):
+                return Error.errors["#VALUE!"]
             if is_1904():
                 out = original(value)
                 return out - DAYS_1904 if isinstance(out, int | float) and not isinstance(out, bool) else out
@@ -209,6 +220,40 @@ def day_zero_code(code: str) -> str:
     return "".join(out)
 
 
+#: ``_x`` (a space as wide as ``x``) and ``*x`` (repeat ``x`` to fill the cell) outside quotes: TEXT
+#: shows a space for the first and nothing for the second (``#,##0.00_)`` is ``1,234.50 ``).
+_SPACING = re.compile(r'("[^"]*"|\\.|\[[^\]]*\])|_.|\*.')
+
+
+def text_section(code: str) -> str | None:
+    """The section a format shows text with: the fourth, or the last when it holds ``@``."""
+    sections = format_sections(code)
+    if len(sections) >= 4:
+        return sections[3]
+    if "@" in _QUOTED.sub("", sections[-1]):
+        return sections[-1]
+    return None
+
+
+def show_text(section: str, text: str) -> str:
+    """A text section with ``@`` as the text, quoted parts and escaped characters as themselves."""
+    out = []
+    for m in re.finditer(r'"([^"]*)"|\\(.)|(@)|(.)', section):
+        quoted, escaped, at, other = m.groups()
+        out.append(quoted if quoted is not None else escaped or (text if at else other or ""))
+    return "".join(out)
+
+
+def integer_digits(code: str) -> str:
+    """A number format whose decimal point has no digit placeholder before it still shows the whole
+    number (``.#`` shows 890123.45 as ``890123.5``): a ``#`` is put before the point."""
+    masked = _QUOTED.sub(lambda m: "\0" * len(m.group(0)), code)
+    point = masked.find(".")
+    if point < 0 or re.search("[0#?]", masked[:point]) or not re.search("[0#?]", masked[point:]):
+        return code
+    return code[:point] + "#" + code[point:]
+
+
 def format_sections(code: str) -> list[str]:
     """A number format's ``;``-separated sections (a ``;`` inside quotes or after ``\\`` is text)."""
     out, start, i, quoted = [], 0, 0, False
@@ -260,30 +305,49 @@ def patch_rounding() -> None:
     original = text.xtext
 
     def xtext(value: Any, format_code: Any) -> Any:
+        from formulas.functions import Error, XlError
+
         code = _COLOURS.sub("", str(format_code))
         code = _LOCALE.sub(lambda m: m.group(1) or "", code)
+        code = _SPACING.sub(lambda m: m.group(1) or (" " if m.group(0)[0] == "_" else ""), code)
+        if isinstance(value, str) and not isinstance(value, XlError) and not _is_blank(value):
+            number = text_number(value)
+            if number is None:
+                number = time_text(value)
+            if number is None:
+                section = text_section(code)
+                return original(value, code) if section is None else show_text(section, value)
+            value = number
         if isinstance(value, int | float) and not isinstance(value, bool):
+            if code == "":
+                return "-" if value < 0 else ""
             sections = format_sections(code)
+            if len(sections) >= 2 and "@" in _QUOTED.sub("", sections[-1]):
+                sections = sections[:-1]  # the text section
             if len(sections) >= 2 and value < 0:  # the negative section shows the size: "0;(0)"
                 code, value = sections[1], -value
             elif len(sections) >= 3 and value == 0:
                 code = sections[2]
-            elif len(sections) >= 2:
+            else:
                 code = sections[0]
             if code.strip().casefold() == "general" or code.strip() == "@":
                 return number_text(float(value))
+            dated = _DATE_CODES.search(_QUOTED.sub("", code)) is not None and format_decimals(code) is None
+            if dated and (value < 0 or value >= 2958466):
+                return Error.errors["#VALUE!"]  # no date or time before day 0 or after 9999
             shown = elapsed_time(float(value), code)
-            if shown is None and not _DATE_CODES.search(_QUOTED.sub("", code)):
+            if shown is None and not dated:
                 shown = fraction_text(float(value), code)
                 if shown is None:
                     value, code = scale_thousands(float(value), code)
+                    code = integer_digits(code)
             if shown is not None:
                 return shown
-            if is_1904() and format_decimals(code) is None and _DATE_CODES.search(code):
+            if is_1904() and dated:
                 value = value + DAYS_1904  # a 1904 workbook's date shown by the 1900 calendar
-            if 0 <= value < 1 and format_decimals(code) is None and re.search("[dmy]", _QUOTED.sub("", code), re.I):
+            if 0 <= value < 1 and dated and re.search("[dmy]", _QUOTED.sub("", code), re.I):
                 return original(value + _LEAP_PROXY, day_zero_code(code))
-            if 1 <= value < 61 and format_decimals(code) is None and _DATE_CODES.search(code):
+            if 1 <= value < 61 and dated:
                 return original(value + _LEAP_PROXY, _fixed_year(code))
             spec = format_decimals(code)
             if spec is not None:
@@ -953,12 +1017,6 @@ def patch_lookups() -> None:
         fns[name] = checked
 
 
-def _is_blank(v: Any) -> bool:
-    import schedula as sh
-
-    return v is None or v is sh.EMPTY or (type(v) is type(sh.EMPTY) and str(v) == "empty")
-
-
 def _count(*args: Any) -> Any:
     """COUNT: numbers in references and arrays; values typed as arguments count when they are numbers,
     logicals or text that reads as a number (``COUNT(1,"2","x")`` is 2; the engine: #VALUE!)."""
@@ -1041,6 +1099,30 @@ def patch_counts() -> None:
     fns["TEXTJOIN"] = fns["_XLFN.TEXTJOIN"] = wrap_func(_textjoin)
 
 
+def complex_text(real: float, imaginary: float, suffix: str = "i") -> str:
+    """A complex number as Excel writes it (COMPLEX, IMSUM, IMEXP...): each part with 15 significant
+    digits, ``i`` alone for a coefficient of 1, no zero parts: ``1.11340206185567+1.49484536082474i``
+    (the engine wrote Python's 17 digits)."""
+    from formulas.functions import Error, FoundError
+
+    if not (math.isfinite(real) and math.isfinite(imaginary)):
+        raise FoundError(err=Error.errors["#NUM!"])
+    real, imaginary = significant(real), significant(imaginary)
+    if imaginary == 0:
+        return number_text(real)
+    coefficient = "" if abs(imaginary) == 1 else number_text(abs(imaginary))
+    sign = "-" if imaginary < 0 else ("+" if real != 0 else "")
+    return (number_text(real) if real != 0 else "") + sign + coefficient + suffix
+
+
+def patch_complex_text() -> None:
+    """Complex results as text with 15 significant digits (the engine's helper ``_fmt_complex``, looked
+    up at call time by every IM... function, is replaced)."""
+    import formulas.functions.eng as eng
+
+    eng._fmt_complex = lambda r, i, suffix="j": complex_text(float(r), float(i), suffix)
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -1059,4 +1141,5 @@ def patch_all() -> None:
     patch_isnumber()
     patch_workday()
     patch_lookups()
+    patch_complex_text()
     patch_date1904()  # last: it wraps the date functions installed above

@@ -208,23 +208,44 @@ def _fraction_body(num: int, den: int, num_code: str, den_code: str) -> str:
 
 
 _TIME_TEXT = re.compile(
-    r"^\s*(?P<h>\d{1,4}):(?P<m>\d{1,2})(?::(?P<s>\d{1,2}(?:\.\d+)?))?\s*(?P<ampm>[AaPp][Mm]?)?\s*$"
+    r"^\s*(?P<a>\d+):(?P<b>\d+)(?::(?P<c>\d+))?(?P<f>\.\d*)?\s*(?P<ampm>[AaPp][Mm]?)?\s*$"
 )
 
 
+def looks_like_time(text: str) -> bool:
+    """Whether ``text`` has the shape of a time (``12:30``, ``1:02:03.5 PM``), valid or not."""
+    return _TIME_TEXT.match(text) is not None
+
+
 def time_text(text: str) -> float | None:
-    """A time of day typed as text, as a fraction of a day: ``"12:30"`` is 0.5208..., ``"6:00 PM"``
-    0.75, ``"25:00"`` 1.0417 (hours past 24 without AM/PM); None when it is not a time alone (a date
-    with a time is for the engine's date parser)."""
+    """A time typed as text, as a fraction of a day, as Excel reads it: ``"12:30"`` is 0.5208...,
+    ``"6:00 PM"`` 0.75, ``"25:00"`` 1.0417; the last part may run past 59 (up to 9999) when the parts
+    before it are in range (``"23:99"`` is 23 h 99 min, ``"24:99"`` is no time); ``"59:30.5"`` (a
+    decimal fraction) is minutes and seconds. None when it is not such a time (a date with a time is
+    for the engine's date parser)."""
     m = _TIME_TEXT.match(text)
     if m is None:
         return None
-    hours, minutes = int(m.group("h")), int(m.group("m"))
-    seconds = float(m.group("s") or 0)
-    if minutes > 59 or seconds >= 60:
+    a, b = int(m.group("a")), int(m.group("b"))
+    c = int(m.group("c")) if m.group("c") is not None else None
+    fraction = float("0" + m.group("f")) if m.group("f") and len(m.group("f")) > 1 else 0.0
+    ampm = m.group("ampm")
+    if max(a, b, c or 0) > 9999:
         return None
-    if m.group("ampm"):
-        if not 1 <= hours <= 12 and hours != 0:
+    if c is not None:  # h:m:s
+        if b > 59 or (c > 59 and a > 23):
             return None
-        hours = hours % 12 + (12 if m.group("ampm")[0] in "Pp" else 0)
+        hours, minutes, seconds = a, b, c + fraction
+    elif m.group("f") and len(m.group("f")) > 1:  # m:s.f
+        if b > 59 and a > 59:
+            return None
+        hours, minutes, seconds = 0, a, b + fraction
+    else:  # h:m
+        if b > 59 and a > 23:
+            return None
+        hours, minutes, seconds = a, b, 0.0
+    if ampm:
+        if hours > 12 or minutes > 59 or seconds >= 60:
+            return None
+        hours = hours % 12 + (12 if ampm[0] in "Pp" else 0)
     return (hours * 3600 + minutes * 60 + seconds) / 86400

@@ -215,8 +215,15 @@ class _Parser:
                 raise FormulaSyntaxError(f"unexpected {sep.name!r} in the arguments of {tok.name}")
 
 
-def _ref(tok: Any, expr: str) -> Ref:
+_INDIRECT_TEXT = re.compile(r'^\s*(?:_xlfn\.)?INDIRECT\(\s*"((?:[^"]|"")*)"\s*\)\s*$', re.IGNORECASE)
+
+
+def _ref(tok: Any, expr: str) -> Node:
     attr = tok.attr
+    indirect = _INDIRECT_TEXT.match(attr.get("indirect") or "")
+    if indirect:  # the tokenizer reads INDIRECT("B2") as the range; keep the call, resolved later
+        text = indirect.group(1).replace('""', '"')
+        return Call(attr["indirect"], "INDIRECT", (Literal(f'"{indirect.group(1)}"', text, "text"),))
     sheet = attr.get("sheet") or None
     if "r1" not in attr and "c1" not in attr:
         return Ref(expr, None, sheet, name=attr.get("ref") or tok.name)
