@@ -172,7 +172,17 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=COMPLEX(0,-1)", "-i"),
         # an INDIRECT or OFFSET that fails inside a formula is an error value IFERROR sees
         ("=IFERROR(OFFSET(A1,-5,0),7)", 7),
+        # N, ISREF, AREAS, SWITCH, INDEX below 1
+        ("=N(D1)", 1),
+        ('=N("x")', 0),
+        ("=ISREF(A1:B2)", True),
+        ("=ISREF(1)", False),
+        ("=AREAS(A1:C3)", 1),
+        ('=SWITCH("UPPER","Upper","match")', "match"),
+        ('=SWITCH(9,1,"a")', "#N/A"),
+        ("=INDEX(A1:C3,-1)", "#VALUE!"),
         ('=IFERROR(INDIRECT("Nope!A1"),0)', 0),
+        ('=IFERROR(INDIRECT(B1&"!A1"),0)', 0),
     ],
 )
 def test_excel_forms(formula: str, excel: Any) -> None:
@@ -188,7 +198,8 @@ def test_excel_forms(formula: str, excel: Any) -> None:
     [
         ("=INDEX(A1:C3,0,3)", [[10], [20], [30]]),
         ("=INDEX(A1:C3,2,0)", [[2, "banana", 20]]),
-        ("=INDEX(A1:C3,2)", [[2, "banana", 20]]),
+        ("=INDEX(A1:C3,2)", "#REF!"),  # a range of cells needs both numbers (Excel saves #REF!)
+        ("=INDEX({1,2;3,4},2)", [[3, 4]]),  # an array gives its row
         ("=XLOOKUP(2,A1:A3,A1:C3)", [[2, "banana", 20]]),
         ("=XLOOKUP(20,C1:C3,A1:C3,,0)", [[2, "banana", 20]]),
         ("=FILTER(A1:A3,A1:A3>5)", "#CALC!"),

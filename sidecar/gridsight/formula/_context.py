@@ -8,7 +8,8 @@ as ``ROW()`` is (:func:`gridsight.formula._translate.own_cell`):
 * ``SHEETS()`` is the number of sheets, ``SHEETS(A1)`` 1 (a 3D reference ``Jan:Mar!A1`` is one per
   sheet it spans, as it is written out by then);
 * ``FORMULATEXT(A1)`` is A1's formula as Excel shows it (without the file's ``_xlfn.`` prefixes), and
-  ``#N/A`` when A1 holds no formula; ``ISFORMULA(A1)`` whether it holds one.
+  ``#N/A`` when A1 holds no formula; ``ISFORMULA(A1)`` whether it holds one;
+* ``ISREF(A1)`` (or of INDIRECT, OFFSET, INDEX) is TRUE.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from gridsight.formula._translate import to_text
 from gridsight.formula._tree import Call, Literal, Node, Ref, walk
 from gridsight.grid import Sheet, Workbook
 
-_NAMES = ("SHEET", "SHEETS", "FORMULATEXT", "ISFORMULA")
+_NAMES = ("SHEET", "SHEETS", "FORMULATEXT", "ISFORMULA", "ISREF")
+#: Functions that give a reference.
+_REFS = frozenset(("INDIRECT", "OFFSET", "INDEX"))
 #: The prefixes a file gives newer functions and LET/LAMBDA names; Excel does not show them.
 _FILE_PREFIXES = re.compile(r"_xlfn\.(?:_xlws\.)?|_xlws\.|_xlpm\.", re.IGNORECASE)
 
@@ -63,6 +66,12 @@ def workbook_functions(tree: Node, workbook: Workbook | None, current: Sheet | N
         if name not in _NAMES:
             return None
         args = node.args
+        if name == "ISREF":  # the engine sees a reference's values, never the reference
+            if len(args) == 1 and isinstance(args[0], Ref) and args[0].rng is not None:
+                return "TRUE"
+            if len(args) == 1 and isinstance(args[0], Call) and args[0].name.removeprefix("_XLFN.") in _REFS:
+                return "TRUE"
+            return None
         if name == "SHEETS":
             if not args:
                 return str(len(workbook.sheet_names))

@@ -316,7 +316,9 @@ def patch_rounding() -> None:
                 number = time_text(value)
             if number is None:
                 section = text_section(code)
-                return original(value, code) if section is None else show_text(section, value)
+                if section is not None:
+                    return show_text(section, value)
+                return value if looks_like_time(value) else original(value, code)  # "24:99" is text
             value = number
         if isinstance(value, int | float) and not isinstance(value, bool):
             if code == "":
@@ -821,18 +823,22 @@ def _whole_line(array: Any, row: Any, col: Any) -> Any:
     if r is None or (col is not None and c is None):
         return None
     h, w = array.shape
+    if r < 0 or (c is not None and c < 0):
+        return Error.errors["#VALUE!"]
     if col is None:
         if h == 1 or w == 1:
             return None if r != 0 else array.view(Array)
         if r == 0:
             return array.view(Array)
-        c, col_all = 0.0, True  # a row of a two-dimensional range
+        if type(array) is np.ndarray:  # a range read from cells: a reference needs both numbers
+            return Error.errors["#REF!"]
+        c, col_all = 0.0, True  # a row of a two-dimensional array
     else:
         col_all = c == 0
     if r != 0 and not col_all:
         return None
     r_i, c_i = int(r) - 1, int(c) - 1
-    if r_i >= h or c_i >= w or r_i < -1 or c_i < -1:
+    if r_i >= h or c_i >= w:
         return Error.errors["#REF!"]
     rows = slice(None) if r == 0 else slice(r_i, r_i + 1)
     cols = slice(None) if col_all else slice(c_i, c_i + 1)
@@ -842,7 +848,8 @@ def _whole_line(array: Any, row: Any, col: Any) -> Any:
 def patch_index() -> None:
     """INDEX with row 0 gives the whole column and with column 0 the whole row: ``SUM(INDEX(A1:C3,0,3))``
     is the total of C1:C3 and ``INDEX(A1:C3,2,0)`` is row 2 (the engine read 0 as 1: C1 alone). With
-    only a row number, a range of several rows and columns gives that whole row."""
+    only a row number, an array of several rows and columns gives that whole row, a range of cells
+    ``#REF!`` (as Excel saves ``INDEX(C52:E53,2)``); a negative number is ``#VALUE!``."""
     import formulas
 
     entry = formulas.get_functions()["INDEX"]
@@ -1108,11 +1115,20 @@ def complex_text(real: float, imaginary: float, suffix: str = "i") -> str:
     if not (math.isfinite(real) and math.isfinite(imaginary)):
         raise FoundError(err=Error.errors["#NUM!"])
     real, imaginary = significant(real), significant(imaginary)
+
+    def part(x: float) -> str:
+        text = number_text(x)
+        if x != 0 and abs(x) < 1e-5 and "E" not in text:  # complex parts turn scientific sooner
+            mantissa, exponent = f"{x:.14e}".split("e")
+            e = int(exponent)
+            text = f"{mantissa.rstrip('0').rstrip('.')}E{'+' if e >= 0 else '-'}{abs(e):02d}"
+        return text
+
     if imaginary == 0:
-        return number_text(real)
-    coefficient = "" if abs(imaginary) == 1 else number_text(abs(imaginary))
+        return part(real)
+    coefficient = "" if abs(imaginary) == 1 else part(abs(imaginary))
     sign = "-" if imaginary < 0 else ("+" if real != 0 else "")
-    return (number_text(real) if real != 0 else "") + sign + coefficient + suffix
+    return (part(real) if real != 0 else "") + sign + coefficient + suffix
 
 
 def patch_complex_text() -> None:
@@ -1121,6 +1137,57 @@ def patch_complex_text() -> None:
     import formulas.functions.eng as eng
 
     eng._fmt_complex = lambda r, i, suffix="j": complex_text(float(r), float(i), suffix)
+
+
+def _excel_equal(a: Any, b: Any) -> bool:
+    """Excel's ``=``: the same type, text ignoring case, numbers on 15 significant digits."""
+    (ta, va), (tb, vb) = _comparable(a, b)
+    return bool(ta == tb and _snapped((ta, va))[1] == _snapped((tb, vb))[1])
+
+
+def _switch(value: Any, *pairs: Any) -> Any:
+    """SWITCH comparing as ``=`` does, text ignoring case (``SWITCH("UPPER","Upper","match")`` is
+    ``match``; the engine compared case-sensitively)."""
+    from formulas.functions import Error, XlError
+
+    if isinstance(value, XlError):
+        return value
+    for key, result in zip(pairs[::2], pairs[1::2], strict=False):
+        if isinstance(key, XlError):
+            return key
+        if _excel_equal(value, key):
+            return result
+    return pairs[-1] if len(pairs) % 2 else Error.errors["#N/A"]
+
+
+def _n(value: Any) -> Any:
+    """N: a number is itself, TRUE 1, FALSE 0, text 0, an error itself (the engine: TRUE stayed TRUE)."""
+    import numpy as np
+    from formulas.functions import XlError
+
+    if isinstance(value, np.ndarray):
+        value = value.ravel()[0] if value.size else 0.0
+    if isinstance(value, XlError):
+        return value
+    if isinstance(value, bool | np.bool_):
+        return float(bool(value))
+    if isinstance(value, int | float | np.number):
+        return float(value)
+    return 0.0
+
+
+def patch_logic() -> None:
+    """SWITCH and N as Excel compares and converts."""
+    import formulas
+    from formulas.functions import get_error, wrap_func, wrap_ufunc
+
+    fns = formulas.get_functions()
+    fns["SWITCH"] = fns["_XLFN.SWITCH"] = {
+        "function": wrap_ufunc(
+            _switch, input_parser=lambda *a: a, check_error=lambda first, *a: get_error(first)
+        )
+    }
+    fns["N"] = wrap_func(_n)
 
 
 def patch_all() -> None:
@@ -1142,4 +1209,5 @@ def patch_all() -> None:
     patch_workday()
     patch_lookups()
     patch_complex_text()
+    patch_logic()
     patch_date1904()  # last: it wraps the date functions installed above

@@ -209,11 +209,11 @@ def _runnable(
     expanded = expand_structured(expanded, workbook, name, cell)
     expanded = expand_names(expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell))
     expanded = inline_lambdas(expanded)
-    if "," in expanded or " " in expanded:  # (A1:A2,C1:C2) and A1:C3 B2:D4
+    if "," in expanded or " " in expanded or "AREAS" in expanded.upper():  # (A1,C1), A1:C3 B2:D4
         expanded = reference_operators(expanded) or expanded
     if cell is not None:
         expanded = own_cell(parse_formula(expanded), cell) or expanded
-    if "SHEET" in expanded.upper() or "FORMULA" in expanded.upper():
+    if any(word in expanded.upper() for word in ("SHEET", "FORMULA", "ISREF")):
         expanded = workbook_functions(parse_formula(expanded), workbook, current) or expanded
     if cell is not None and (intersect or "SINGLE(" in expanded.upper()):
         expanded = implicit_intersection(parse_formula(expanded), cell, single_only=not intersect) or expanded

@@ -30,6 +30,10 @@ _LISTS = frozenset(
 )
 
 
+#: Functions of a reference's size or place: of an empty intersection they are ``#NULL!``.
+_SIZES = frozenset(("AREAS", "ROWS", "COLUMNS", "ROW", "COLUMN"))
+
+
 class UnionError(FormulaSyntaxError):
     """A union reference where GridSight cannot run it."""
 
@@ -80,10 +84,13 @@ def reference_operators(formula: str) -> str | None:
     """The formula with written intersections replaced by their range and unions spread over the
     arguments that take them; None when it has neither. Raises :class:`UnionError` for a union that
     cannot be run."""
-    if "," not in formula and " " not in formula:
+    if "," not in formula and " " not in formula and "AREAS" not in formula.upper():
         return None
     tree = parse_formula(formula)
-    if not any(isinstance(n, BinOp) and n.op in (" ", ",") for n in walk(tree)):
+    if not any(
+        (isinstance(n, BinOp) and n.op in (" ", ",")) or (isinstance(n, Call) and _name(n) == "AREAS")
+        for n in walk(tree)
+    ):
         return None
 
     def swap(node: Node) -> str | None:
@@ -97,8 +104,10 @@ def reference_operators(formula: str) -> str | None:
         if not isinstance(node, Call):
             return None
         name = _name(node)
-        if name == "AREAS" and len(node.args) == 1 and isinstance(_static(node.args[0]), str):
-            return "#NULL!"  # AREAS of an empty intersection
+        if name in _SIZES and len(node.args) == 1 and isinstance(_static(node.args[0]), str):
+            return "#NULL!"  # the size or place of an empty intersection
+        if name == "AREAS" and len(node.args) == 1 and isinstance(_static(node.args[0]), tuple):
+            return "1"  # one range (the engine sees only its values)
         unions = [isinstance(a, BinOp) and a.op == "," for a in node.args]
         if not any(unions):
             return None
