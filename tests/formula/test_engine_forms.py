@@ -172,6 +172,14 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=COMPLEX(0,-1)", "-i"),
         # an INDIRECT or OFFSET that fails inside a formula is an error value IFERROR sees
         ("=IFERROR(OFFSET(A1,-5,0),7)", 7),
+        # YEARFRAC: the documented example in three bases, and Excel's actual/actual and 30/360 rules
+        ("=ROUND(YEARFRAC(DATE(2012,1,1),DATE(2012,7,30)),8)", 0.58055556),
+        ("=ROUND(YEARFRAC(DATE(2012,1,1),DATE(2012,7,30),1),8)", 0.57650273),
+        ("=ROUND(YEARFRAC(DATE(2012,1,1),DATE(2012,7,30),3),8)", 0.57808219),
+        ("=YEARFRAC(DATE(2024,1,31),DATE(2025,1,31),1)", 1),
+        ("=YEARFRAC(DATE(2023,2,28),DATE(2024,2,29),0)", 1),
+        ("=YEARFRAC(0,200,0)", 0.55),
+        ("=YEARFRAC(1,200,5)", "#NUM!"),
         # N, ISREF, AREAS, SWITCH, INDEX below 1
         ("=N(D1)", 1),
         ('=N("x")', 0),

@@ -1190,6 +1190,103 @@ def patch_logic() -> None:
     fns["N"] = wrap_func(_n)
 
 
+def _serial_ymd(serial: int) -> tuple[int, int, int]:
+    """A serial as (year, month, day) of Excel's 1900 calendar: 0 is 1900-01-00, 60 is 1900-02-29."""
+    import datetime as dt
+
+    if serial == 0:
+        return 1900, 1, 0
+    if serial == 60:
+        return 1900, 2, 29
+    day = dt.date(1899, 12, 30 if serial > 60 else 31) + dt.timedelta(days=serial)
+    return day.year, day.month, day.day
+
+
+def _feb_end(y: int, m: int, d: int) -> bool:
+    import calendar
+
+    return m == 2 and d == (29 if y == 1900 else calendar.monthrange(y, 2)[1])
+
+
+def _days360(d1: tuple[int, int, int], d2: tuple[int, int, int], us: bool) -> float:
+    (y1, m1, day1), (y2, m2, day2) = d1, d2
+    if not us:
+        day1, day2 = min(day1, 30), min(day2, 30)
+    elif day1 == 31 and day2 == 31:
+        day1 = day2 = 30
+    elif day1 == 31:
+        day1 = 30
+    elif day1 == 30 and day2 == 31:
+        day2 = 30
+    elif _feb_end(*d1) and _feb_end(*d2):
+        day1 = day2 = 30
+    elif _feb_end(*d1):
+        day1 = 30
+    return float((y2 - y1) * 360 + (m2 - m1) * 30 + (day2 - day1))
+
+
+def _yearfrac(start_date: Any, end_date: Any, basis: Any = 0) -> Any:
+    """YEARFRAC as Excel counts (the rules D. A. Wheeler worked out against Excel): US 30/360 with
+    its end-of-February rules (basis 0), actual/actual over the years spanned (1), actual/360 (2),
+    actual/365 (3), European 30/360 (4); the basis is checked first; serial 0 is 1900-01-00."""
+    import calendar
+
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    values = []
+    for v in (basis, start_date, end_date):
+        if isinstance(v, np.ndarray):
+            v = v.ravel()[0] if v.size else 0.0
+        v = 0.0 if _is_blank(v) else v
+        if isinstance(v, XlError):
+            return v
+        if isinstance(v, bool):
+            return Error.errors["#VALUE!"]
+        try:
+            values.append(math.trunc(to_number(v)))
+        except (TypeError, ValueError):
+            return Error.errors["#VALUE!"]
+        if not (0 <= values[0] <= 4) or not 0 <= values[-1] <= 2958465:
+            return Error.errors["#NUM!"]
+    b, start, end = values
+    if start > end:
+        start, end = end, start
+    d1, d2 = _serial_ymd(start), _serial_ymd(end)
+    days = float(end - start)
+    if b in (0, 4):
+        return _days360(d1, d2, us=b == 0) / 360
+    if b == 2:
+        return days / 360
+    if b == 3:
+        return days / 365
+    (y1, m1, day1), (y2, m2, day2) = d1, d2
+
+    def leap(y: int) -> bool:
+        return y == 1900 or calendar.isleap(y)
+
+    if y1 == y2 or (y2 == y1 + 1 and (m1 > m2 or (m1 == m2 and day1 >= day2))):
+        if y1 == y2 and leap(y1):
+            length = 366.0
+        elif (leap(y1) and (m1, day1) < (3, 1)) or (leap(y2) and (m2, day2) >= (3, 1)):
+            length = 366.0
+        else:
+            length = 365.0
+        return days / length
+    span = sum(366 if leap(y) else 365 for y in range(y1, y2 + 1))
+    return days / (span / (y2 - y1 + 1))
+
+
+def patch_yearfrac() -> None:
+    """YEARFRAC as Excel counts: ``YEARFRAC(DATE(2024,1,31),DATE(2025,1,31),1)`` is 1 (the engine:
+    0.9986), US 30/360 month ends, #NUM! for a basis outside 0-4."""
+    import formulas
+    from formulas.functions import wrap_func
+
+    fns = formulas.get_functions()
+    fns["YEARFRAC"] = fns["_XLFN.YEARFRAC"] = wrap_func(_yearfrac)
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -1210,4 +1307,5 @@ def patch_all() -> None:
     patch_lookups()
     patch_complex_text()
     patch_logic()
+    patch_yearfrac()
     patch_date1904()  # last: it wraps the date functions installed above
