@@ -211,6 +211,9 @@ def test_excel_forms(formula: str, excel: Any) -> None:
         ("=XLOOKUP(2,A1:A3,A1:C3)", [[2, "banana", 20]]),
         ("=XLOOKUP(20,C1:C3,A1:C3,,0)", [[2, "banana", 20]]),
         ("=FILTER(A1:A3,A1:A3>5)", "#CALC!"),
+        ("=LOOKUP(2,A1:C3)", 20),  # a square range: the first column searched, the last one given
+        ("=LOOKUP(2.5,{1,2,3;10,20,30})", 20),  # wider than tall: the first row, the last row
+        ('=LOOKUP(2,1/(B1:B3="banana"),C1:C3)', 20),
         ('=FILTER(A1:A3,A1:A3>5,"none")', "none"),
         ("=SUM(IF(A1:A3>1,A1:A3))", 5),
     ],
@@ -319,3 +322,15 @@ def test_1904_workbook_recalculates_in_its_own_system(tmp_path: Path, excel: Sim
     path = excel.write(tmp_path / "mac.xlsx", {"S": cells}, date1904=True)
     result = recalculate(open_workbook(path), arrays=read_array_formulas(path), budget_s=60)
     assert [(c.cell, c.excel, c.ours) for c in result.cells if c.status != "agree"] == []
+
+
+def test_cells_an_array_fills_are_not_formulas(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """Excel writes ``<f ca="1"/>`` (an empty formula) in the cells a volatile array formula fills:
+    they hold values, not formulas to report as unparseable."""
+    F = excel.F
+    cells = {"A1": 1, "A2": 2, "B1": F("A1:A2*2", 2, array="B1:B2"), "B2": F("", 4), "C1": F("B2+1", 5)}
+    path = excel.write(tmp_path / "fill.xlsx", {"S": cells})
+    wb = open_workbook(path)
+    assert wb.sheet("S").cell("B2").formula is None and wb.sheet("S").cell("B2").value == 4
+    result = recalculate(wb, arrays=read_array_formulas(path), budget_s=60)
+    assert [(c.cell, c.status) for c in result.cells] == [("B1", "agree"), ("C1", "agree")]

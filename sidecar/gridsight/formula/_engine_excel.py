@@ -959,7 +959,9 @@ def patch_lookups() -> None:
       FILTER with no match and no ``if_empty`` is ``#CALC!`` (the engine: #VALUE!);
     * XLOOKUP returning several columns (or rows) gives the whole matched row (or column):
       ``XLOOKUP(2,A1:A3,A1:C3)`` is A2:C2 (the engine flattened the return array and gave one cell);
-    * VLOOKUP and HLOOKUP with a column or row index below 1 are ``#VALUE!`` (the engine: a value)."""
+    * VLOOKUP and HLOOKUP with a column or row index below 1 are ``#VALUE!`` (the engine: a value);
+    * LOOKUP's array form searches the first row of an array wider than tall, else the first column,
+      and gives the last row's or column's value (``LOOKUP(2,A1:C3)`` is C2)."""
     import formulas
     import numpy as np
     import schedula as sh
@@ -1011,6 +1013,18 @@ def patch_lookups() -> None:
 
     for key in ("XLOOKUP", "_XLFN.XLOOKUP"):
         fns[key] = xlookup_lines
+
+    lookup = fns["LOOKUP"]
+
+    def lookup_array_form(value: Any, array: Any, *result: Any) -> Any:
+        if not result and isinstance(array, np.ndarray) and array.ndim == 2 and min(array.shape) > 1:
+            h, w = array.shape  # wider than tall: search the first row, else the first column
+            if w > h:
+                return lookup(value, array[:1, :].view(Array), array[-1:, :].view(Array))
+            return lookup(value, array[:, :1].view(Array), array[:, -1:].view(Array))
+        return lookup(value, array, *result)
+
+    fns["LOOKUP"] = lookup_array_form
 
     for name in ("VLOOKUP", "HLOOKUP"):
         original = fns[name]
