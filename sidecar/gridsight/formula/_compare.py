@@ -100,6 +100,8 @@ def unsupported_kind(problem: str) -> str:
         return "engine cannot compile"
     if problem.startswith("the engine failed"):
         return problem.removeprefix("the engine ").split(" on it ")[0] + " " + problem.rsplit(" ", 1)[-1]
+    if problem.startswith("_xleta."):
+        return "function passed by name (_xleta.)"
     if problem.startswith("the union reference"):
         return "union reference outside SUM, COUNT, MAX..."
     if problem.startswith("the intersection"):

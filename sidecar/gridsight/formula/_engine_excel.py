@@ -307,7 +307,7 @@ def patch_rounding() -> None:
     def xtext(value: Any, format_code: Any) -> Any:
         from formulas.functions import Error, XlError
 
-        code = _COLOURS.sub("", str(format_code))
+        code = "" if _is_blank(format_code) else _COLOURS.sub("", str(format_code))
         code = _LOCALE.sub(lambda m: m.group(1) or "", code)
         code = _SPACING.sub(lambda m: m.group(1) or (" " if m.group(0)[0] == "_" else ""), code)
         if isinstance(value, str) and not isinstance(value, XlError) and not _is_blank(value):
@@ -335,7 +335,8 @@ def patch_rounding() -> None:
             if code.strip().casefold() == "general" or code.strip() == "@":
                 return number_text(float(value))
             dated = _DATE_CODES.search(_QUOTED.sub("", code)) is not None and format_decimals(code) is None
-            if dated and (value < 0 or value >= 2958466):
+            elapsed = re.search(r"\[(h+|m+|s+)\]", code, re.IGNORECASE) is not None
+            if (dated or elapsed) and (value < 0 or value >= 2958466):
                 return Error.errors["#VALUE!"]  # no date or time before day 0 or after 9999
             shown = elapsed_time(float(value), code)
             if shown is None and not dated:
@@ -359,7 +360,11 @@ def patch_rounding() -> None:
         return original(value, code)
 
     text.xtext = xtext
-    fns["TEXT"] = wrap_ufunc(xtext, input_parser=lambda *a: a)
+    def text_of(value: Any, format_code: Any) -> Any:
+        """TEXT's arguments with blanks kept apart: a blank value is 0, a blank format is ``""``."""
+        return xtext(0.0 if _is_blank(value) else value, format_code)
+
+    fns["TEXT"] = wrap_ufunc(text_of, input_parser=lambda *a: a, args_parser=lambda *a: a)
 
 
 def patch_date_parts() -> None:
