@@ -180,6 +180,14 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=YEARFRAC(DATE(2023,2,28),DATE(2024,2,29),0)", 1),
         ("=YEARFRAC(0,200,0)", 0.55),
         ("=YEARFRAC(1,200,5)", "#NUM!"),
+        # ISEVEN/ISODD of text, TIMEVALUE of a number as text, TEXT with a blank format cell
+        ('=ISEVEN("abc")', "#VALUE!"),
+        ("=ISEVEN(-2.5)", True),
+        ('=TIMEVALUE("1.25")', "#VALUE!"),
+        ('=TIMEVALUE("6:00 PM")', 0.75),
+        ("=TEXT(A1,F1)", ""),
+        ("=TEXT(-1,F1)", "-"),
+        ("=TEXT(-1,\"[s].000\")", "#VALUE!"),
         # N, ISREF, AREAS, SWITCH, INDEX below 1
         ("=N(D1)", 1),
         ('=N("x")', 0),

@@ -1195,12 +1195,54 @@ def _n(value: Any) -> Any:
     return 0.0
 
 
+def _even_odd(value: Any, odd: bool) -> Any:
+    """ISEVEN / ISODD: of the number's integer part; text that is no number and logicals are
+    #VALUE! (the engine raised on such text)."""
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    if isinstance(value, np.ndarray):
+        value = value.ravel()[0] if value.size else 0.0
+    if isinstance(value, XlError):
+        return value
+    if isinstance(value, bool | np.bool_):
+        return Error.errors["#VALUE!"]
+    try:
+        number = 0.0 if _is_blank(value) else to_number(value)
+    except (TypeError, ValueError):
+        return Error.errors["#VALUE!"]
+    return (math.trunc(number) % 2 == 1) == odd
+
+
+def _timevalue(text: Any, original: Any) -> Any:
+    """TIMEVALUE: the time of day in a text; a plain number as text is #VALUE! (the engine: 0)."""
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    if isinstance(text, np.ndarray):
+        text = text.ravel()[0] if text.size else ""
+    if isinstance(text, XlError):
+        return text
+    if not isinstance(text, str) or _is_blank(text) or text_number(text) is not None:
+        return Error.errors["#VALUE!"]
+    number = time_text(text)
+    if number is not None:
+        return number - math.floor(number)
+    if looks_like_time(text):
+        return Error.errors["#VALUE!"]
+    return original(text)
+
+
 def patch_logic() -> None:
-    """SWITCH and N as Excel compares and converts."""
+    """SWITCH, N, ISEVEN, ISODD and TIMEVALUE as Excel compares and converts."""
     import formulas
     from formulas.functions import get_error, wrap_func, wrap_ufunc
 
     fns = formulas.get_functions()
+    fns["ISEVEN"] = wrap_func(lambda v: _even_odd(v, odd=False))
+    fns["ISODD"] = wrap_func(lambda v: _even_odd(v, odd=True))
+    timevalue = fns["TIMEVALUE"]
+    fns["TIMEVALUE"] = wrap_func(lambda text: _timevalue(text, timevalue))
     fns["SWITCH"] = fns["_XLFN.SWITCH"] = {
         "function": wrap_ufunc(
             _switch, input_parser=lambda *a: a, check_error=lambda first, *a: get_error(first)
