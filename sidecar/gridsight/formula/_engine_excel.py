@@ -323,6 +323,8 @@ def patch_rounding() -> None:
         if isinstance(value, int | float) and not isinstance(value, bool):
             if code == "":
                 return "-" if value < 0 else ""
+            if re.search(r"\[[<>=]", code):  # conditional sections ([<=1]a;[=2]b): the engine's own
+                return original(value, code)
             sections = format_sections(code)
             if len(sections) >= 2 and "@" in _QUOTED.sub("", sections[-1]):
                 sections = sections[:-1]  # the text section
@@ -362,6 +364,8 @@ def patch_rounding() -> None:
     text.xtext = xtext
     def text_of(value: Any, format_code: Any) -> Any:
         """TEXT's arguments with blanks kept apart: a blank value is 0, a blank format is ``""``."""
+        if isinstance(format_code, int | float) and not isinstance(format_code, bool):
+            format_code = number_text(float(format_code))  # TEXT(3,3): the format "3"
         return xtext(0.0 if _is_blank(value) else value, format_code)
 
     fns["TEXT"] = wrap_ufunc(text_of, input_parser=lambda *a: a, args_parser=lambda *a: a)
@@ -1348,6 +1352,40 @@ def patch_yearfrac() -> None:
     fns["YEARFRAC"] = fns["_XLFN.YEARFRAC"] = wrap_func(_yearfrac)
 
 
+def patch_scalar_arguments() -> None:
+    """A single-cell reference reaches the engine as a 1x1 array (so that ``SUM(A1)`` can skip a TRUE
+    in A1, as Excel does for references); where a function takes one value (by the argument table of
+    :mod:`gridsight.formula._intersect`), the value itself is passed, as the engine's own functions
+    expect (``DEC2HEX(3,A1)``, ``BAHTTEXT(A1)``). Functions registered with extra inputs (INDEX, IF...)
+    are left as they are."""
+    import formulas
+    import numpy as np
+
+    from gridsight.formula._intersect import SCALAR, param_kind
+
+    fns = formulas.get_functions()
+    for key, fn in list(fns.items()):
+        if not callable(fn) or getattr(fn, "__name__", "") == "not_implemented":
+            continue
+        name = key.removeprefix("_XLFN.").removeprefix("_XLWS.")
+        scalar_at = [param_kind(name, i) == SCALAR for i in range(16)]
+        if not any(scalar_at):
+            continue
+
+        def unwrapped(*args: Any, _fn: Any = fn, _at: list[bool] = scalar_at) -> Any:
+            return _fn(
+                *(
+                    a.ravel()[0]
+                    if i < len(_at) and _at[i] and isinstance(a, np.ndarray) and a.ndim == 2 and a.size == 1
+                    else a
+                    for i, a in enumerate(args)
+                )
+            )
+
+        unwrapped.__name__ = getattr(fn, "__name__", name)
+        fns[key] = unwrapped
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -1369,4 +1407,5 @@ def patch_all() -> None:
     patch_complex_text()
     patch_logic()
     patch_yearfrac()
-    patch_date1904()  # last: it wraps the date functions installed above
+    patch_date1904()  # it wraps the date functions installed above
+    patch_scalar_arguments()  # last: it wraps every function that takes single values
