@@ -188,6 +188,15 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=TEXT(A1,F1)", ""),
         ("=TEXT(-1,F1)", "-"),
         ("=TEXT(-1,\"[s].000\")", "#VALUE!"),
+        # single-cell references where a function takes one value; TYPE
+        ("=DEC2HEX(A3,3)", "003"),
+        ("=TEXT(A3,A3)", "3"),
+        ('=TEXT(2,"[<=1]a;[=2]xx;xcx")', "xx"),
+        ("=TYPE(F1)", 1),
+        ("=TYPE(B1)", 2),
+        ("=TYPE(D1)", 4),
+        ("=TYPE(NA())", 16),
+        ("=TYPE({1,2})", 64),
         # N, ISREF, AREAS, SWITCH, INDEX below 1
         ("=N(D1)", 1),
         ('=N("x")', 0),

@@ -1237,12 +1237,31 @@ def _timevalue(text: Any, original: Any) -> Any:
     return original(text)
 
 
+def _type(value: Any) -> Any:
+    """TYPE: 1 number (a blank cell too), 2 text, 4 logical, 16 error, 64 an array of several values."""
+    import numpy as np
+    from formulas.functions import XlError
+
+    if isinstance(value, np.ndarray):
+        if value.size != 1:
+            return 64.0
+        value = value.ravel()[0]
+    if isinstance(value, XlError):
+        return 16.0
+    if isinstance(value, bool | np.bool_):
+        return 4.0
+    if isinstance(value, str) and not _is_blank(value):
+        return 2.0
+    return 1.0
+
+
 def patch_logic() -> None:
-    """SWITCH, N, ISEVEN, ISODD and TIMEVALUE as Excel compares and converts."""
+    """SWITCH, N, TYPE, ISEVEN, ISODD and TIMEVALUE as Excel compares and converts."""
     import formulas
     from formulas.functions import get_error, wrap_func, wrap_ufunc
 
     fns = formulas.get_functions()
+    fns["TYPE"] = _type  # errors are its argument, not its result: no wrapper that raises them
     fns["ISEVEN"] = wrap_func(lambda v: _even_odd(v, odd=False))
     fns["ISODD"] = wrap_func(lambda v: _even_odd(v, odd=True))
     timevalue = fns["TIMEVALUE"]
