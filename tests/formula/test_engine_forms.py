@@ -187,7 +187,7 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ('=TIMEVALUE("6:00 PM")', 0.75),
         ("=TEXT(A1,F1)", ""),
         ("=TEXT(-1,F1)", "-"),
-        ("=TEXT(-1,\"[s].000\")", "#VALUE!"),
+        ('=TEXT(-1,"[s].000")', "#VALUE!"),
         # single-cell references where a function takes one value; TYPE
         ("=DEC2HEX(A3,3)", "003"),
         ("=TEXT(A3,A3)", "3"),

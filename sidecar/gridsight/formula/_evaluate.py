@@ -504,7 +504,9 @@ def evaluate_formula(
         args = []
         for key in keys:
             sheet_name, rng = _input_range(key)
-            args.append(_cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook, as_reference=True))
+            args.append(
+                _cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook, as_reference=True)
+            )
     except GridSightError as exc:
         return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
     with engine_lock(), date_system(date1904):

@@ -142,7 +142,7 @@ def elapsed_time(value: float, code: str) -> str | None:
         elif low[0] == "h":
             out.append(str(whole // 3600 % 24).rjust(len(low), "0"))
         elif low[0] == "m":
-            amount = whole // 60 if largest == "h" else whole // 60
+            amount = whole // 60
             out.append(str(amount % 60 if largest == "h" else amount).rjust(min(len(low), 2), "0"))
         elif low[0] == "s":
             secs = whole % 60 if largest in "hm" else whole
@@ -164,7 +164,8 @@ def _placeholders(digits: str, pattern: str, left: bool) -> str:
     pad = len(pattern) - len(digits)
     if pad <= 0:
         return digits
-    fill = "".join("0" if p == "0" else " " if p == "?" else "" for p in (pattern[:pad] if left else pattern[-pad:]))
+    padding = pattern[:pad] if left else pattern[-pad:]
+    fill = "".join("0" if p == "0" else " " if p == "?" else "" for p in padding)
     return fill + digits if left else digits + fill
 
 
