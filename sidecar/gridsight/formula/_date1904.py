@@ -58,6 +58,18 @@ def date_system(date1904: bool) -> Iterator[None]:
         _DATE1904.reset(token)
 
 
+def _each(value: Any, one: Any) -> Any:
+    """``one`` applied to a value, or to each item of an array (keeping its type)."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        out = np.empty(value.shape, dtype=object)
+        for idx, v in np.ndenumerate(value):
+            out[idx] = one(v)
+        return out.view(type(value))
+    return one(value)
+
+
 def _shift(value: Any, days: int) -> Any:
     """``value`` with its numbers (and blanks, which are day 0) moved by ``days``; text, logicals and
     errors as they are."""
@@ -72,12 +84,7 @@ def _shift(value: Any, days: int) -> Any:
             return v
         return float(v) + days
 
-    if isinstance(value, np.ndarray):
-        out = np.empty(value.shape, dtype=object)
-        for idx, v in np.ndenumerate(value):
-            out[idx] = one(v)
-        return out.view(type(value))
-    return one(value)
+    return _each(value, one)
 
 
 def from_1900(value: Any) -> Any:
@@ -91,12 +98,7 @@ def from_1900(value: Any) -> Any:
         moved = float(v) - DAYS_1904
         return Error.errors["#NUM!"] if moved < 0 else moved
 
-    if isinstance(value, np.ndarray):
-        out = np.empty(value.shape, dtype=object)
-        for idx, v in np.ndenumerate(value):
-            out[idx] = one(v)
-        return out.view(type(value))
-    return one(value)
+    return _each(value, one)
 
 
 def _wrap(fn: Any, positions: tuple[int | str, ...], date_out: bool) -> Any:

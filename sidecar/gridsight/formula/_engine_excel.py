@@ -48,7 +48,7 @@ from gridsight.formula._excel_functions import (
     patch_yearfrac,
 )
 from gridsight.formula._excel_text import patch_date_parts, patch_rounding, patch_trim
-from gridsight.formula._excel_values import looks_like_time, significant, text_number, time_text
+from gridsight.formula._excel_values import looks_like_time, significant, text_number, text_value
 
 
 def patch_double_minus() -> None:
@@ -122,9 +122,7 @@ def patch_text_numbers() -> None:
 
     def xvalue(value: Any) -> Any:
         if isinstance(value, str) and not isinstance(value, Error):
-            n = text_number(value)
-            if n is None:
-                n = time_text(value)
+            n = text_value(value)
             if n is not None:
                 return n
             if looks_like_time(value):

@@ -12,7 +12,12 @@ import math
 from typing import Any
 
 from gridsight.formula._date1904 import DAYS_1904, is_1904
-from gridsight.formula._excel_values import looks_like_time, number_text, significant, text_number, time_text
+from gridsight.formula._excel_values import (
+    looks_like_time,
+    number_text,
+    significant,
+    text_value,
+)
 
 
 def as_text(v: Any) -> str:
@@ -29,9 +34,7 @@ def to_number(v: Any) -> float:
     """Excel's arithmetic view of a value: text that reads as a number or a date is one; other text
     raises ValueError (``#VALUE!``)."""
     if isinstance(v, str):
-        n = text_number(v)
-        if n is None:
-            n = time_text(v)
+        n = text_value(v)
         if n is not None:
             return n
         if looks_like_time(v):

@@ -24,8 +24,7 @@ from gridsight.formula._excel_values import (
     looks_like_time,
     number_text,
     scale_thousands,
-    text_number,
-    time_text,
+    text_value,
 )
 
 #: Colours (``[Red]``, ``[Color10]``) and locale tags (``[$-409]``, ``[$€-407]`` keeps ``€``) in number
@@ -174,9 +173,7 @@ def patch_rounding() -> None:
         code = _LOCALE.sub(lambda m: m.group(1) or "", code)
         code = _SPACING.sub(lambda m: m.group(1) or (" " if m.group(0)[0] == "_" else ""), code)
         if isinstance(value, str) and not isinstance(value, XlError) and not is_blank(value):
-            number = text_number(value)
-            if number is None:
-                number = time_text(value)
+            number = text_value(value)
             if number is None:
                 section = text_section(code)
                 if section is not None:

@@ -250,3 +250,10 @@ def time_text(text: str) -> float | None:
             return None
         hours = hours % 12 + (12 if ampm[0] in "Pp" else 0)
     return (hours * 3600 + minutes * 60 + seconds) / 86400
+
+
+def text_value(text: str) -> float | None:
+    """The number a text reads as, a plain number (``"1,234"``, ``"12%"``) or a time (``"18:00"``);
+    None for other text (dates are for the engine's date parser)."""
+    number = text_number(text)
+    return time_text(text) if number is None else number
