@@ -180,6 +180,12 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=YEARFRAC(DATE(2023,2,28),DATE(2024,2,29),0)", 1),
         ("=YEARFRAC(0,200,0)", 0.55),
         ("=YEARFRAC(1,200,5)", "#NUM!"),
+        # DAYS360: the documented examples, and a start on the last day of February
+        ("=DAYS360(DATE(2011,1,1),DATE(2011,12,31))", 360),
+        ("=DAYS360(DATE(2011,1,30),DATE(2011,2,1))", 1),
+        ("=DAYS360(DATE(2024,2,29),DATE(2024,3,31))", 30),
+        ("=DAYS360(DATE(2024,1,31),DATE(2024,3,31),TRUE)", 60),
+        ("=DAYS360(DATE(2024,3,31),DATE(2024,1,31))", -60),
         # ISEVEN/ISODD of text, TIMEVALUE of a number as text, TEXT with a blank format cell
         ('=ISEVEN("abc")', "#VALUE!"),
         ("=ISEVEN(-2.5)", True),

@@ -578,11 +578,49 @@ def _yearfrac(start_date: Any, end_date: Any, basis: Any = 0) -> Any:
     return days / (span / (y2 - y1 + 1))
 
 
+def _days360_function(start_date: Any, end_date: Any, method: Any = False) -> Any:
+    """DAYS360: a start on the last day of its month (February's too) is the 30th; an end on the 31st
+    is the 30th when the start is the 30th or later (else it counts as the 1st of the next month);
+    ``method`` TRUE: the European rule, any 31st is the 30th. Negative when the end comes first."""
+    import calendar
+
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    values: list[Any] = []
+    for v in (start_date, end_date, method):
+        if isinstance(v, np.ndarray):
+            v = v.ravel()[0] if v.size else 0.0
+        v = 0.0 if is_blank(v) else v
+        if isinstance(v, XlError):
+            return v
+        values.append(v)
+    try:
+        start, end = (math.trunc(to_number(v)) for v in values[:2])
+    except (TypeError, ValueError):
+        return Error.errors["#VALUE!"]
+    european = bool(values[2]) if not isinstance(values[2], str) else values[2].upper() == "TRUE"
+    if not (0 <= start <= 2958465 and 0 <= end <= 2958465):
+        return Error.errors["#NUM!"]
+    (y1, m1, day1), (y2, m2, day2) = _serial_ymd(start), _serial_ymd(end)
+    if european:
+        day1, day2 = min(day1, 30), min(day2, 30)
+    else:
+        last = 29 if (y1, m1) == (1900, 2) else calendar.monthrange(y1, m1)[1] if day1 else 0
+        if day1 == last:
+            day1 = 30
+        if day2 == 31 and day1 >= 30:
+            day2 = 30
+    return float((y2 - y1) * 360 + (m2 - m1) * 30 + (day2 - day1))
+
+
 def patch_yearfrac() -> None:
     """YEARFRAC as Excel counts: ``YEARFRAC(DATE(2024,1,31),DATE(2025,1,31),1)`` is 1 (the engine:
-    0.9986), US 30/360 month ends, #NUM! for a basis outside 0-4."""
+    0.9986), US 30/360 month ends, #NUM! for a basis outside 0-4; DAYS360 from the last day of
+    February (``DAYS360(DATE(2024,2,29),DATE(2024,3,31))`` is 30; the engine: 31)."""
     import formulas
     from formulas.functions import wrap_func
 
     fns = formulas.get_functions()
     fns["YEARFRAC"] = fns["_XLFN.YEARFRAC"] = wrap_func(_yearfrac)
+    fns["DAYS360"] = fns["_XLFN.DAYS360"] = wrap_func(_days360_function)
