@@ -194,6 +194,15 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=TEXT(A1,F1)", ""),
         ("=TEXT(-1,F1)", "-"),
         ('=TEXT(-1,"[s].000")', "#VALUE!"),
+        # CHAR and CODE in code page 1252; SEARCH with wildcards
+        ("=CHAR(233)", "é"),
+        ("=CHAR(128)", "€"),
+        ("=CODE(CHAR(160))", 160),
+        ('=CODE("é")', 233),
+        ('=SEARCH("?n","banana")', 2),
+        ('=SEARCH("*na","banana")', 1),
+        ('=SEARCH("~*","a*b")', 2),
+        ('=SEARCH("N","banana",4)', 5),
         # single-cell references where a function takes one value; TYPE
         ("=DEC2HEX(A3,3)", "003"),
         ("=TEXT(A3,A3)", "3"),

@@ -47,7 +47,7 @@ from gridsight.formula._excel_functions import (
     patch_workday,
     patch_yearfrac,
 )
-from gridsight.formula._excel_text import patch_date_parts, patch_rounding, patch_trim
+from gridsight.formula._excel_text import patch_characters, patch_date_parts, patch_rounding, patch_trim
 from gridsight.formula._excel_values import looks_like_time, significant, text_number, text_value
 
 
@@ -510,6 +510,7 @@ def patch_all() -> None:
     patch_text_numbers()
     patch_rounding()
     patch_trim()
+    patch_characters()
     patch_date_parts()
     patch_comparisons()
     patch_functions()

@@ -6,7 +6,8 @@
   29 February 1900, the 1904 date system, no date below 0 or after 9999;
 * ``patch_date_parts``: TEXT's ``d``/``m``/``h`` keep the zero of 10, 20, 30 and midnight, 12-hour
   clock with AM/PM;
-* ``patch_trim``: TRIM collapses inner runs of spaces.
+* ``patch_trim``: TRIM collapses inner runs of spaces;
+* ``patch_characters``: CHAR and CODE in Windows' code page 1252, SEARCH with wildcards.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from typing import Any
 
 from gridsight.formula._date1904 import DAYS_1904, is_1904
-from gridsight.formula._excel_coerce import is_blank
+from gridsight.formula._excel_coerce import as_text, is_blank
 from gridsight.formula._excel_values import (
     elapsed_time,
     excel_round,
@@ -292,3 +293,66 @@ def patch_trim() -> None:
 
     fns = formulas.get_functions()
     fns["TRIM"] = wrap_ufunc(excel_trim, **text._kw1)
+
+
+def _char(number: float) -> Any:
+    """CHAR: the character of code page 1252 (``CHAR(160)`` a no-break space, ``CHAR(128)`` ``€``);
+    the engine used the Macintosh character set (``CHAR(233)`` was ``È``, not ``é``)."""
+    from formulas.functions import Error
+
+    n = int(number)
+    if not 1 <= n <= 255:
+        return Error.errors["#VALUE!"]
+    try:
+        return bytes([n]).decode("cp1252")
+    except UnicodeDecodeError:  # the five codes cp1252 leaves unassigned
+        return chr(n)
+
+
+def _code(text: Any) -> Any:
+    """CODE: the code page 1252 code of the first character (63, ``?``, for one outside it)."""
+    from formulas.functions import Error, XlError
+
+    if isinstance(text, XlError):
+        return text
+    text = as_text(text) if not is_blank(text) else ""
+    if not text:
+        return Error.errors["#VALUE!"]
+    first = text[0]
+    try:
+        return float(first.encode("cp1252")[0])
+    except UnicodeEncodeError:
+        return float(ord(first)) if ord(first) < 256 else 63.0
+
+
+def _search(find_text: Any, within_text: Any, start_num: Any = 1) -> Any:
+    """SEARCH: the position of the first match, ignoring case, from ``start_num``; ``?`` and ``*`` are
+    wildcards and ``~`` escapes them (``SEARCH("?n","banana")`` is 2; the engine: #VALUE!)."""
+    from formulas.functions import Error
+
+    find, within = as_text(find_text), as_text(within_text)
+    start = int(start_num) if not is_blank(start_num) else 1
+    if start < 1 or start > len(within) + 1:
+        return Error.errors["#VALUE!"]
+    parts, i = [], 0
+    while i < len(find):
+        ch = find[i]
+        if ch == "~" and i + 1 < len(find) and find[i + 1] in "*?~":
+            parts.append(re.escape(find[i + 1]))
+            i += 2
+            continue
+        parts.append(".*?" if ch == "*" else "." if ch == "?" else re.escape(ch))
+        i += 1
+    found = re.compile("".join(parts), re.IGNORECASE | re.DOTALL).search(within, start - 1)
+    return Error.errors["#VALUE!"] if found is None else float(found.start() + 1)
+
+
+def patch_characters() -> None:
+    """CHAR, CODE and SEARCH as Excel for Windows has them."""
+    import formulas
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    fns["CHAR"] = wrap_ufunc(_char)
+    fns["CODE"] = wrap_ufunc(_code, args_parser=lambda *a: a, input_parser=lambda *a: a)
+    fns["SEARCH"] = fns["SEARCHB"] = wrap_ufunc(_search, args_parser=lambda *a: a, input_parser=lambda *a: a)
