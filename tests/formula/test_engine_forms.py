@@ -194,6 +194,12 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=TEXT(A1,F1)", ""),
         ("=TEXT(-1,F1)", "-"),
         ('=TEXT(-1,"[s].000")', "#VALUE!"),
+        # AND/OR/XOR: text in references skipped, text typed as an argument an error unless TRUE/FALSE
+        ('=AND(TRUE,"x")', "#VALUE!"),
+        ('=AND(TRUE,"true")', True),
+        ("=AND(B1:B3)", "#VALUE!"),
+        ("=AND(D1:D3)", True),
+        ("=XOR(TRUE,FALSE,TRUE)", False),
         # CHAR and CODE in code page 1252; SEARCH with wildcards
         ("=CHAR(233)", "é"),
         ("=CHAR(128)", "€"),

@@ -8,7 +8,7 @@
 * ``patch_lookups``: ``#CALC!``/``#SPILL!``, FILTER with no match, XLOOKUP of whole rows, LOOKUP's
   array form, VLOOKUP/HLOOKUP index below 1;
 * ``patch_complex_text``: complex numbers as text with 15 significant digits;
-* ``patch_logic``: SWITCH ignoring case, N, TYPE, ISEVEN/ISODD, TIMEVALUE;
+* ``patch_logic``: AND/OR/XOR over text, SWITCH ignoring case, N, TYPE, ISEVEN/ISODD, TIMEVALUE;
 * ``patch_yearfrac``: YEARFRAC's day counts.
 """
 
@@ -476,12 +476,49 @@ def _type(value: Any) -> Any:
     return 1.0
 
 
+def _logical(kind: str, *args: Any) -> Any:
+    """AND, OR, XOR: text and blanks in references and arrays are skipped; a value typed as an
+    argument counts when it is a number, a logical or the text TRUE/FALSE (other text: #VALUE!; the
+    engine: TRUE for ``AND(TRUE,"x")``); no logical value at all is #VALUE!."""
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    seen: list[bool] = []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            for v in a.ravel():
+                if isinstance(v, XlError):
+                    return v
+                if isinstance(v, bool | np.bool_) or is_number(v):
+                    seen.append(bool(v))
+            continue
+        if is_blank(a):
+            continue
+        if isinstance(a, XlError):
+            return a
+        if isinstance(a, str):
+            if a.upper() not in ("TRUE", "FALSE"):
+                return Error.errors["#VALUE!"]
+            seen.append(a.upper() == "TRUE")
+        else:
+            seen.append(bool(a))
+    if not seen:
+        return Error.errors["#VALUE!"]
+    if kind == "AND":
+        return all(seen)
+    if kind == "OR":
+        return any(seen)
+    return sum(seen) % 2 == 1
+
+
 def patch_logic() -> None:
-    """SWITCH, N, TYPE, ISEVEN, ISODD and TIMEVALUE as Excel compares and converts."""
+    """AND, OR, XOR, SWITCH, N, TYPE, ISEVEN, ISODD and TIMEVALUE as Excel compares and converts."""
     import formulas
     from formulas.functions import get_error, wrap_func, wrap_ufunc
 
     fns = formulas.get_functions()
+    for kind in ("AND", "OR", "XOR"):
+        fns[kind] = fns[f"_XLFN.{kind}"] = wrap_func(lambda *a, _kind=kind: _logical(_kind, *a))
     fns["TYPE"] = _type  # errors are its argument, not its result: no wrapper that raises them
     fns["ISEVEN"] = wrap_func(lambda v: _even_odd(v, odd=False))
     fns["ISODD"] = wrap_func(lambda v: _even_odd(v, odd=True))
