@@ -372,3 +372,38 @@ def test_cells_an_array_fills_are_not_formulas(tmp_path: Path, excel: SimpleName
     assert wb.sheet("S").cell("B2").formula is None and wb.sheet("S").cell("B2").value == 4
     result = recalculate(wb, arrays=read_array_formulas(path), budget_s=60)
     assert [(c.cell, c.status) for c in result.cells] == [("B1", "agree"), ("C1", "agree")]
+
+
+def _saved_by(path: Path, application: str) -> Path:
+    """The package with a ``docProps/app.xml`` naming the application that saved it."""
+    import zipfile
+
+    app = (
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Properties xmlns='
+        '"http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">'
+        f"<Application>{application}</Application></Properties>"
+    )
+    with zipfile.ZipFile(path, "a") as zf:
+        zf.writestr("docProps/app.xml", app)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("application", "char_233", "code_e_acute"),
+    [("Microsoft Excel", "é", 233), ("Microsoft Macintosh Excel", "È", 142)],
+)
+def test_char_follows_the_platform_that_saved(
+    tmp_path: Path, excel: SimpleNamespace, application: str, char_233: str, code_e_acute: int
+) -> None:
+    """CHAR and CODE use Windows' code page 1252, or the Macintosh set for a file Excel for Mac saved
+    (Microsoft's CHAR page: "Macintosh: Macintosh character set; Windows: ANSI")."""
+    from gridsight.commands.recalc import recalc_file
+    from gridsight.sources import read_application
+
+    F = excel.F
+    cells = {"A1": 233, "B1": F("CHAR(A1)", char_233), "C1": F('CODE("é")', code_e_acute)}
+    path = _saved_by(excel.write(tmp_path / "chars.xlsx", {"S": cells}), application)
+    assert read_application(path) == application
+    result = recalc_file(path)
+    assert [(c.cell, c.status) for c in result.cells] == [("B1", "agree"), ("C1", "agree")]
+    assert read_application(tmp_path / "missing.xlsx") is None

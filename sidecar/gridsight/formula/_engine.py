@@ -352,21 +352,24 @@ def known_functions() -> frozenset[str]:
 def compile_formula(text: str) -> Any:
     """Compile once per formula text and date system (the first compile in a process costs ~1 s).
 
-    The engine computes constant parts while compiling (``DATE(2024,1,1)``), so a 1904-date
-    workbook's formulas are compiled apart, in that date system."""
+    The engine computes constant parts while compiling (``DATE(2024,1,1)``, ``CHAR(233)``), so a
+    1904-date workbook's formulas, and those of a workbook Excel for Mac calculated, are compiled
+    apart, in that date system and character set."""
     from gridsight.formula._date1904 import is_1904
+    from gridsight.formula._platform import is_mac
 
-    return _compile(text, is_1904())
+    return _compile(text, is_1904(), is_mac())
 
 
 @lru_cache(maxsize=4096)
-def _compile(text: str, date1904: bool) -> Any:
+def _compile(text: str, date1904: bool, mac: bool) -> Any:
     import formulas
 
     from gridsight.formula._date1904 import date_system
+    from gridsight.formula._platform import character_set
 
     patch_engine()
-    with date_system(date1904):
+    with date_system(date1904), character_set(mac):
         return formulas.Parser().ast(text)[1].compile()
 
 

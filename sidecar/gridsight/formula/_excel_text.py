@@ -7,7 +7,8 @@
 * ``patch_date_parts``: TEXT's ``d``/``m``/``h`` keep the zero of 10, 20, 30 and midnight, 12-hour
   clock with AM/PM;
 * ``patch_trim``: TRIM collapses inner runs of spaces;
-* ``patch_characters``: CHAR and CODE in Windows' code page 1252, SEARCH with wildcards.
+* ``patch_characters``: CHAR and CODE in the platform's character set (:mod:`_platform`), SEARCH
+  with wildcards.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from gridsight.formula._excel_values import (
     scale_thousands,
     text_value,
 )
+from gridsight.formula._platform import encoding
 
 #: Colours (``[Red]``, ``[Color10]``) and locale tags (``[$-409]``, ``[$€-407]`` keeps ``€``) in number
 #: formats: TEXT ignores colours and locales; the engine rejected the format.
@@ -296,21 +298,21 @@ def patch_trim() -> None:
 
 
 def _char(number: float) -> Any:
-    """CHAR: the character of code page 1252 (``CHAR(160)`` a no-break space, ``CHAR(128)`` ``€``);
-    the engine used the Macintosh character set (``CHAR(233)`` was ``È``, not ``é``)."""
+    """CHAR: the character of the platform's set, code page 1252 on Windows (``CHAR(160)`` a no-break
+    space, ``CHAR(128)`` ``€``), the Macintosh set for a workbook Excel for Mac calculated."""
     from formulas.functions import Error
 
     n = int(number)
     if not 1 <= n <= 255:
         return Error.errors["#VALUE!"]
     try:
-        return bytes([n]).decode("cp1252")
+        return bytes([n]).decode(encoding())
     except UnicodeDecodeError:  # the five codes cp1252 leaves unassigned
         return chr(n)
 
 
 def _code(text: Any) -> Any:
-    """CODE: the code page 1252 code of the first character (63, ``?``, for one outside it)."""
+    """CODE: the code of the first character in the platform's set (63, ``?``, for one outside it)."""
     from formulas.functions import Error, XlError
 
     if isinstance(text, XlError):
@@ -320,9 +322,9 @@ def _code(text: Any) -> Any:
         return Error.errors["#VALUE!"]
     first = text[0]
     try:
-        return float(first.encode("cp1252")[0])
+        return float(first.encode(encoding())[0])
     except UnicodeEncodeError:
-        return float(ord(first)) if ord(first) < 256 else 63.0
+        return float(ord(first)) if ord(first) < 256 and encoding() == "cp1252" else 63.0
 
 
 def _search(find_text: Any, within_text: Any, start_num: Any = 1) -> Any:
@@ -348,7 +350,8 @@ def _search(find_text: Any, within_text: Any, start_num: Any = 1) -> Any:
 
 
 def patch_characters() -> None:
-    """CHAR, CODE and SEARCH as Excel for Windows has them."""
+    """CHAR and CODE in the character set of the platform that calculated the workbook (the engine
+    always used the Macintosh set), SEARCH with wildcards."""
     import formulas
     from formulas.functions import wrap_ufunc
 

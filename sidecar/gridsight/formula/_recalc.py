@@ -40,6 +40,7 @@ from gridsight.formula._evaluate import (
     values_override,
 )
 from gridsight.formula._guard import CellTimeout, cell_guard
+from gridsight.formula._platform import character_set
 from gridsight.formula._relcompile import relative_key
 from gridsight.formula._translate import OffsetError, resolve_offsets
 from gridsight.formula._tree import Call, Literal, Node, Ref, UnaryOp, parse_formula, walk
@@ -348,11 +349,24 @@ def recalculate(
     arrays: ArrayAreas | None = None,
     budget_s: float = WORKBOOK_BUDGET_S,
     cell_budget_s: float = CELL_BUDGET_S,
+    mac: bool = False,
 ) -> RecalcResult:
     """Recalculate ``wb`` (only the formulas of ``sheets`` and what they read, when given).
 
     ``arrays`` names the array-formula anchors and their areas (:func:`read_array_formulas`); other
-    formulas get Excel's implicit intersection when they yield an array."""
+    formulas get Excel's implicit intersection when they yield an array. ``mac``: Excel for Mac last
+    calculated it (CHAR and CODE use the Macintosh character set, see ``_platform``)."""
+    with character_set(mac):
+        return _recalculate(wb, sheets, arrays, budget_s, cell_budget_s)
+
+
+def _recalculate(
+    wb: Workbook,
+    sheets: Sequence[str] | None,
+    arrays: ArrayAreas | None,
+    budget_s: float,
+    cell_budget_s: float,
+) -> RecalcResult:
     start = time.perf_counter()
     book = _Book(wb, arrays or {}, start + budget_s)
     wanted = {wb.sheet(s).name.casefold() for s in sheets} if sheets else None
