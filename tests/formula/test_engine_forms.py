@@ -194,9 +194,10 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=TEXT(A1,F1)", ""),
         ("=TEXT(-1,F1)", "-"),
         ('=TEXT(-1,"[s].000")', "#VALUE!"),
-        # AND/OR/XOR: text in references skipped, text typed as an argument an error unless TRUE/FALSE
-        ('=AND(TRUE,"x")', "#VALUE!"),
-        ('=AND(TRUE,"true")', True),
+        # AND/OR/XOR: text skipped (Excel saves TRUE for AND(TRUE,"0")), errors kept, no logical #VALUE!
+        ('=AND(TRUE,"0")', True),
+        ('=AND(TRUE,"ciao",#REF!,"0")', "#REF!"),
+        ('=AND("x")', "#VALUE!"),
         ("=AND(B1:B3)", "#VALUE!"),
         ("=AND(D1:D3)", True),
         ("=XOR(TRUE,FALSE,TRUE)", False),
@@ -209,6 +210,7 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ('=SEARCH("*na","banana")', 1),
         ('=SEARCH("~*","a*b")', 2),
         ('=SEARCH("N","banana",4)', 5),
+        ('=SEARCH("N","banana",F1)', "#VALUE!"),  # a blank start is 0
         # single-cell references where a function takes one value; TYPE
         ("=DEC2HEX(A3,3)", "003"),
         ("=TEXT(A3,A3)", "3"),

@@ -8,7 +8,7 @@
 * ``patch_lookups``: ``#CALC!``/``#SPILL!``, FILTER with no match, XLOOKUP of whole rows, LOOKUP's
   array form, VLOOKUP/HLOOKUP index below 1;
 * ``patch_complex_text``: complex numbers as text with 15 significant digits;
-* ``patch_logic``: AND/OR/XOR over text, SWITCH ignoring case, N, TYPE, ISEVEN/ISODD, TIMEVALUE;
+* ``patch_logic``: AND/OR/XOR skipping text, SWITCH ignoring case, N, TYPE, ISEVEN/ISODD, TIMEVALUE;
 * ``patch_yearfrac``: YEARFRAC's day counts.
 """
 
@@ -477,9 +477,9 @@ def _type(value: Any) -> Any:
 
 
 def _logical(kind: str, *args: Any) -> Any:
-    """AND, OR, XOR: text and blanks in references and arrays are skipped; a value typed as an
-    argument counts when it is a number, a logical or the text TRUE/FALSE (other text: #VALUE!; the
-    engine: TRUE for ``AND(TRUE,"x")``); no logical value at all is #VALUE!."""
+    """AND, OR, XOR: text and blanks are skipped (a value typed as an argument counts when it is a
+    number, a logical or the text TRUE/FALSE: Excel saves TRUE for ``AND(TRUE,"0")``), an error value
+    is the result; no logical value at all is #VALUE!."""
     import numpy as np
     from formulas.functions import Error, XlError
 
@@ -497,9 +497,8 @@ def _logical(kind: str, *args: Any) -> Any:
         if isinstance(a, XlError):
             return a
         if isinstance(a, str):
-            if a.upper() not in ("TRUE", "FALSE"):
-                return Error.errors["#VALUE!"]
-            seen.append(a.upper() == "TRUE")
+            if a.upper() in ("TRUE", "FALSE"):
+                seen.append(a.upper() == "TRUE")
         else:
             seen.append(bool(a))
     if not seen:

@@ -333,7 +333,7 @@ def _search(find_text: Any, within_text: Any, start_num: Any = 1) -> Any:
     from formulas.functions import Error
 
     find, within = as_text(find_text), as_text(within_text)
-    start = int(start_num) if not is_blank(start_num) else 1
+    start = int(start_num) if not is_blank(start_num) else 0  # a blank start is 0: #VALUE!
     if start < 1 or start > len(within) + 1:
         return Error.errors["#VALUE!"]
     parts, i = [], 0
