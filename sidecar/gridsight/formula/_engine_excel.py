@@ -257,23 +257,39 @@ def _criterion_test(op: str, operand: Any) -> Any:
     )
 
 
+def _mask(values: Any, test: Any) -> Any:
+    """``test`` over every cell, computed once per distinct value (columns repeat their values); the
+    key keeps the type apart, so TRUE and 1 are never taken for each other."""
+    import numpy as np
+
+    if not values.size:
+        return np.zeros(values.shape, bool)
+    seen: dict[tuple[str, Any], bool] = {}
+
+    def cached(v: Any) -> bool:
+        try:
+            key = (type(v).__name__, v)
+            hit = seen.get(key)
+        except TypeError:  # an unhashable value
+            return bool(test(v))
+        if hit is None:
+            hit = seen[key] = bool(test(v))
+        return hit
+
+    return np.frompyfunc(cached, 1, 1)(values).astype(bool)
+
+
 def criteria_mask(raw: Any, condition: Any) -> Any:
     """Which cells of ``raw`` (blanks as ``""``) meet an Excel criterion, as a boolean array."""
     import numpy as np
 
     op, operand = parse_criterion(condition)
     values = np.asarray(raw, dtype=object)
-    if op == "<>":
-        if operand == "":  # "<>": every cell that is not blank
-            test = _criterion_test("=", None)
-            return ~np.vectorize(test, otypes=[bool])(values) if values.size else np.zeros(values.shape, bool)
-        test = _criterion_test("=", operand)
-        return ~np.vectorize(test, otypes=[bool])(values) if values.size else np.zeros(values.shape, bool)
+    if op == "<>":  # "<>": every cell that is not blank; "<>x" every cell that is not x
+        return ~_mask(values, _criterion_test("=", None if operand == "" else operand))
     if op == "=" and isinstance(operand, str) and operand == "":
-        test = _criterion_test("=", None)  # "": blank cells (and cells of empty text)
-    else:
-        test = _criterion_test(op, operand)
-    return np.vectorize(test, otypes=[bool])(values) if values.size else np.zeros(values.shape, bool)
+        return _mask(values, _criterion_test("=", None))  # "": blank cells (and cells of empty text)
+    return _mask(values, _criterion_test(op, operand))
 
 
 def patch_criteria() -> None:
