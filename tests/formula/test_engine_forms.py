@@ -12,6 +12,7 @@ import pytest
 from gridsight.formula import evaluate_formula, recalculate, validate_formula
 from gridsight.formula._compare import unsupported_kind
 from gridsight.formula._excel_values import elapsed_time, fraction_text, scale_thousands
+from gridsight.formula._refops import eta_lambdas
 from gridsight.grid import Workbook
 from gridsight.sources import open_workbook, read_array_formulas
 
@@ -409,3 +410,21 @@ def test_char_follows_the_platform_that_saved(
     result = recalc_file(path)
     assert [(c.cell, c.status) for c in result.cells] == [("B1", "agree"), ("C1", "agree")]
     assert read_application(tmp_path / "missing.xlsx") is None
+
+
+def test_functions_passed_by_name(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """Excel 365's ``=BYROW(A1:C2,SUM)`` is saved as ``_xleta.SUM``: run as the LAMBDA it stands for."""
+    F = excel.F
+    cells = {
+        "A1": 1, "B1": 2, "C1": 3, "A2": 4, "B2": 5, "C2": 6,
+        "E1": F("_xlfn.BYROW(A1:C2,_xleta.SUM)", 6, array="E1:E2"),
+        "F1": F("_xlfn.REDUCE(0,A1:C2,_xleta.SUM)", 21),
+        "G1": F("_xlfn.MAP(A1:C1,A2:C2,_xleta.SUM)", 5, array="G1:I1"),
+        "A4": F("E2+1", 16),
+    }  # fmt: skip
+    path = excel.write(tmp_path / "eta.xlsx", {"S": cells})
+    result = recalculate(open_workbook(path), arrays=read_array_formulas(path), budget_s=60)
+    assert [(c.cell, c.status) for c in result.cells if c.status != "agree"] == []
+    assert eta_lambdas('=BYROW(A1:C2,_xleta.SUM)&"_xleta.X"') == (
+        '=BYROW(A1:C2,_xlfn.LAMBDA(_xlpm.eta_a,SUM(_xlpm.eta_a)))&"_xleta.X"'
+    )

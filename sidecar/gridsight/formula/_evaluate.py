@@ -23,7 +23,7 @@ from gridsight.formula._date1904 import date_system
 from gridsight.formula._engine import engine_lock, known_functions
 from gridsight.formula._intersect import implicit_intersection
 from gridsight.formula._policy import policy_violations
-from gridsight.formula._refops import reference_operators
+from gridsight.formula._refops import eta_lambdas, reference_operators
 from gridsight.formula._relcompile import compile_at, relative_key
 from gridsight.formula._translate import (
     OffsetError,
@@ -203,7 +203,8 @@ def _runnable(
     current = _resolve_current(workbook, sheet)
     cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
     name = current.name if current else None
-    expanded = _XLPM.sub("", text) if "_xlpm." in text.lower() else text  # LET/LAMBDA names, as saved
+    expanded = eta_lambdas(text)  # BYROW(A1:C3,SUM), saved as _xleta.SUM: the LAMBDA it stands for
+    expanded = _XLPM.sub("", expanded) if "_xlpm." in expanded.lower() else expanded  # LET/LAMBDA names
     if workbook is not None and ":" in expanded and "!" in expanded:
         expanded = expand_3d(expanded, workbook.sheet_names)
     expanded = expand_structured(expanded, workbook, name, cell)

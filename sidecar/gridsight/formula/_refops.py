@@ -15,6 +15,8 @@ as one input it cannot be given).
 
 from __future__ import annotations
 
+import re
+
 from gridsight.errors import FormulaSyntaxError
 from gridsight.formula._translate import to_text
 from gridsight.formula._tree import BinOp, Call, Literal, Node, Ref, parse_formula, walk
@@ -130,3 +132,56 @@ def reference_operators(formula: str) -> str | None:
         raise UnionError(f"the union reference in {name} is only supported in SUM, COUNT, MAX...")
 
     return "=" + to_text(tree, swap)
+
+
+#: Functions that call a function given by name, and how many values they pass it (None: MAP passes
+#: one per array before it).
+_ETA_ARITY: dict[str, int | None] = {
+    "BYROW": 1,
+    "BYCOL": 1,
+    "MAP": None,
+    "REDUCE": 2,
+    "SCAN": 2,
+    "MAKEARRAY": 2,
+}
+_ETA = re.compile(r"_xleta\.([A-Za-z][A-Za-z0-9_.]*)", re.IGNORECASE)
+_STRING = re.compile(r'"(?:[^"]|"")*"')
+
+
+def eta_lambdas(formula: str) -> str:
+    """A function passed by name (Excel 365's ``BYROW(A1:C3,SUM)``, saved as ``_xleta.SUM``) as the
+    LAMBDA it stands for: ``BYROW(A1:C3,LAMBDA(eta_a,SUM(eta_a)))``; REDUCE and SCAN pass two values,
+    MAP one per array. Left as it is inside other functions (GROUPBY, PIVOTBY), which are reported."""
+    strings = [(m.start(), m.end()) for m in _STRING.finditer(formula)]
+
+    def in_string(i: int) -> bool:
+        return any(a <= i < b for a, b in strings)
+
+    def caller(at: int) -> tuple[str, int] | None:
+        depth, commas, i = 0, 0, at - 1
+        while i >= 0:
+            ch = formula[i]
+            if not in_string(i):
+                if ch == ")":
+                    depth += 1
+                elif ch == "(" and depth:
+                    depth -= 1
+                elif ch == "(":
+                    name = re.search(r"([A-Za-z_][A-Za-z0-9_.]*)$", formula[:i])
+                    return (name.group(1).upper().split(".")[-1], commas) if name else None
+                elif ch == "," and not depth:
+                    commas += 1
+            i -= 1
+        return None
+
+    def swap(m: re.Match[str]) -> str:
+        if in_string(m.start()):
+            return m.group(0)
+        found = caller(m.start())
+        if found is None or found[0] not in _ETA_ARITY:
+            return m.group(0)
+        arity = _ETA_ARITY[found[0]] or found[1]
+        names = ",".join(f"_xlpm.eta_{chr(96 + k)}" for k in range(1, arity + 1))  # not cell names
+        return f"_xlfn.LAMBDA({names},{m.group(1)}({names}))"
+
+    return _ETA.sub(swap, formula) if "_xleta." in formula.lower() else formula
