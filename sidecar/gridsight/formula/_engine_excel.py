@@ -48,7 +48,13 @@ from gridsight.formula._excel_functions import (
     patch_yearfrac,
 )
 from gridsight.formula._excel_text import patch_characters, patch_date_parts, patch_rounding, patch_trim
-from gridsight.formula._excel_values import looks_like_time, significant, text_number, text_value
+from gridsight.formula._excel_values import (
+    looks_like_time,
+    significant,
+    text_number,
+    text_value,
+    wildcard_regex,
+)
 
 
 def patch_double_minus() -> None:
@@ -152,22 +158,10 @@ def patch_comparisons() -> None:
 
 
 def wildcard_pattern(text: str) -> re.Pattern[str] | None:
-    """Excel's criteria wildcards as a case-insensitive whole-text regex: ``*`` any run, ``?`` one
-    character, ``~*``/``~?``/``~~`` the character itself; None when ``text`` has no wildcard."""
-    out, i, wild = [], 0, False
-    while i < len(text):
-        ch = text[i]
-        if ch == "~" and i + 1 < len(text) and text[i + 1] in "*?~":
-            out.append(re.escape(text[i + 1]))
-            i += 2
-            continue
-        if ch in "*?":
-            wild = True
-            out.append(".*" if ch == "*" else ".")
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    return re.compile("".join(out), re.IGNORECASE | re.DOTALL) if wild else None
+    """Excel's criteria wildcards as a case-insensitive whole-text regex (``*`` any run, ``?`` one
+    character, ``~`` escapes them); None when ``text`` has no wildcard."""
+    regex, wild = wildcard_regex(text)
+    return re.compile(regex, re.IGNORECASE | re.DOTALL) if wild else None
 
 
 _CRITERIA_OPERATORS = (">=", "<=", "<>", "<", ">", "=")

@@ -108,3 +108,12 @@ def power(base: float, exponent: float) -> Any:
     if isinstance(out, complex) or not math.isfinite(out):
         return Error.errors["#NUM!"]
     return out
+
+
+def single(v: Any, blank: Any = 0.0) -> Any:
+    """The one value of an argument: a 1x1 array's item (an empty array or a blank cell: ``blank``)."""
+    import numpy as np
+
+    if isinstance(v, np.ndarray):
+        v = v.ravel()[0] if v.size else blank
+    return blank if is_blank(v) else v

@@ -18,7 +18,7 @@ import math
 import re
 from typing import Any
 
-from gridsight.formula._excel_coerce import comparable, is_blank, is_number, power, snapped, to_number
+from gridsight.formula._excel_coerce import comparable, is_blank, is_number, power, single, snapped, to_number
 from gridsight.formula._excel_values import (
     excel_round,
     looks_like_time,
@@ -572,14 +572,10 @@ def _yearfrac(start_date: Any, end_date: Any, basis: Any = 0) -> Any:
     actual/365 (3), European 30/360 (4); the basis is checked first; serial 0 is 1900-01-00."""
     import calendar
 
-    import numpy as np
     from formulas.functions import Error, XlError
 
     values = []
-    for v in (basis, start_date, end_date):
-        if isinstance(v, np.ndarray):
-            v = v.ravel()[0] if v.size else 0.0
-        v = 0.0 if is_blank(v) else v
+    for v in map(single, (basis, start_date, end_date)):
         if isinstance(v, XlError):
             return v
         if isinstance(v, bool):
@@ -620,17 +616,12 @@ def _days360_function(start_date: Any, end_date: Any, method: Any = False) -> An
     ``method`` TRUE: the European rule, any 31st is the 30th. Negative when the end comes first."""
     import calendar
 
-    import numpy as np
     from formulas.functions import Error, XlError
 
-    values: list[Any] = []
-    for v in (start_date, end_date, method):
-        if isinstance(v, np.ndarray):
-            v = v.ravel()[0] if v.size else 0.0
-        v = 0.0 if is_blank(v) else v
+    values = [single(v) for v in (start_date, end_date, method)]
+    for v in values:
         if isinstance(v, XlError):
             return v
-        values.append(v)
     try:
         start, end = (math.trunc(to_number(v)) for v in values[:2])
     except (TypeError, ValueError):

@@ -27,6 +27,7 @@ from gridsight.formula._excel_values import (
     number_text,
     scale_thousands,
     text_value,
+    wildcard_regex,
 )
 from gridsight.formula._platform import encoding
 
@@ -336,16 +337,8 @@ def _search(find_text: Any, within_text: Any, start_num: Any = 1) -> Any:
     start = int(start_num) if not is_blank(start_num) else 0  # a blank start is 0: #VALUE!
     if start < 1 or start > len(within) + 1:
         return Error.errors["#VALUE!"]
-    parts, i = [], 0
-    while i < len(find):
-        ch = find[i]
-        if ch == "~" and i + 1 < len(find) and find[i + 1] in "*?~":
-            parts.append(re.escape(find[i + 1]))
-            i += 2
-            continue
-        parts.append(".*?" if ch == "*" else "." if ch == "?" else re.escape(ch))
-        i += 1
-    found = re.compile("".join(parts), re.IGNORECASE | re.DOTALL).search(within, start - 1)
+    regex, _wild = wildcard_regex(find)
+    found = re.compile(regex, re.IGNORECASE | re.DOTALL).search(within, start - 1)
     return Error.errors["#VALUE!"] if found is None else float(found.start() + 1)
 
 

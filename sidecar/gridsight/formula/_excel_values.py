@@ -257,3 +257,22 @@ def text_value(text: str) -> float | None:
     None for other text (dates are for the engine's date parser)."""
     number = text_number(text)
     return time_text(text) if number is None else number
+
+
+def wildcard_regex(text: str) -> tuple[str, bool]:
+    """Excel's wildcards as regex text: ``*`` any run, ``?`` one character, ``~*``/``~?``/``~~`` the
+    character itself; and whether ``text`` had a wildcard."""
+    out, i, wild = [], 0, False
+    while i < len(text):
+        ch = text[i]
+        if ch == "~" and i + 1 < len(text) and text[i + 1] in "*?~":
+            out.append(re.escape(text[i + 1]))
+            i += 2
+            continue
+        if ch in "*?":
+            wild = True
+            out.append(".*" if ch == "*" else ".")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    return "".join(out), wild
