@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gridsight.formula import evaluate_formula, parse_formula
-from gridsight.formula._engine_excel import format_decimals
+from gridsight.formula._excel_text import format_decimals
 from gridsight.formula._excel_values import excel_round, excel_trim, number_text, text_number
 from gridsight.formula._intersect import implicit_intersection, param_kind
 from gridsight.formula._translate import r1c1_to_a1

@@ -12,8 +12,9 @@ from rich.table import Table
 
 from gridsight._console import stdout_console
 from gridsight.commands._shared import echo_json, format_option, load, path_argument
+from gridsight.formula._platform import MAC_EXCEL
 from gridsight.formula._recalc import CELL_BUDGET_S, WORKBOOK_BUDGET_S, CellCheck, RecalcResult, recalculate
-from gridsight.sources._xlsx_arrays import read_array_formulas
+from gridsight.sources._xlsx_arrays import read_application, read_array_formulas
 
 
 def recalc_file(
@@ -23,10 +24,14 @@ def recalc_file(
     budget_s: float = WORKBOOK_BUDGET_S,
     cell_budget_s: float = CELL_BUDGET_S,
 ) -> RecalcResult:
-    """Read a workbook (with its array-formula areas) and recalculate it."""
+    """Read a workbook (with its array-formula areas and the platform that saved it) and recalculate it."""
     wb = load(path)
-    arrays = read_array_formulas(path) if path.suffix.lower() in (".xlsx", ".xlsm", ".xltx", ".xltm") else {}
-    return recalculate(wb, sheets=sheets, arrays=arrays, budget_s=budget_s, cell_budget_s=cell_budget_s)
+    package = path.suffix.lower() in (".xlsx", ".xlsm", ".xltx", ".xltm")
+    arrays = read_array_formulas(path) if package else {}
+    mac = package and read_application(path) == MAC_EXCEL
+    return recalculate(
+        wb, sheets=sheets, arrays=arrays, budget_s=budget_s, cell_budget_s=cell_budget_s, mac=mac
+    )
 
 
 def _shown(v: Any) -> str:

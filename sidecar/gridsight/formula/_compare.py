@@ -85,6 +85,9 @@ def unsupported_kind(problem: str) -> str:
         return "what-if data table (TABLE)"
     if m:
         return f"unknown function {m.group(1)}"
+    m = re.match(r"(\S+) .* \((pivot table|external data|cube function)\)$", problem)
+    if m:
+        return f"{m.group(2)} ({m.group(1)})"
     if "is not a cell reference or known name" in problem:
         return "defined name"
     if problem.startswith("it links outside"):
@@ -97,6 +100,12 @@ def unsupported_kind(problem: str) -> str:
         return "engine cannot compile"
     if problem.startswith("the engine failed"):
         return problem.removeprefix("the engine ").split(" on it ")[0] + " " + problem.rsplit(" ", 1)[-1]
+    if problem.startswith("_xleta."):
+        return "function passed by name (_xleta.)"
+    if problem.startswith("the union reference"):
+        return "union reference outside SUM, COUNT, MAX..."
+    if problem.startswith("the intersection"):
+        return "intersection of computed references"
     if problem.startswith("cannot parse"):
         return "formula text the parser rejects"
     if "formulas here may read at most" in problem:

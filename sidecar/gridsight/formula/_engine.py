@@ -243,6 +243,48 @@ def _hyperlink(link: Any, friendly_name: Any = None) -> Any:
     return shown if shown is not None else _scalar(link, "")
 
 
+def _base(number: Any, radix: Any, min_length: Any = None) -> Any:
+    """BASE: a non-negative integer below 2**53 written in base 2..36, left-padded with zeros to
+    ``min_length`` (at most 255); ``BASE(255,16)`` is ``FF``."""
+    from formulas.functions import XlError
+
+    args = [_scalar(number, 0), _scalar(radix, 0), _scalar(min_length, 0)]
+    for a in args:
+        if isinstance(a, XlError):
+            return a
+    try:
+        n, r, width = (int(float(a)) for a in args)
+    except (TypeError, ValueError):
+        return _err("#VALUE!")
+    if n < 0 or n >= 2**53 or not 2 <= r <= 36 or not 0 <= width <= 255:
+        return _err("#NUM!")
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    out = ""
+    while n:
+        n, d = divmod(n, r)
+        out = digits[d] + out
+    return (out or "0").rjust(width, "0")
+
+
+def _seriessum(x: Any, n: Any, m: Any, coefficients: Any) -> Any:
+    """SERIESSUM: the sum of ``a_i * x**(n + i*m)`` over the coefficients ``a_0, a_1...``."""
+    from formulas.functions import XlError
+
+    values = [_scalar(x, 0), _scalar(n, 0), _scalar(m, 0)]
+    for v in [*values, *_flat((coefficients,))]:
+        if isinstance(v, XlError):
+            return v
+    try:
+        xv, nv, mv = (float(v) for v in values)
+        coefs = [float(c) for c in _flat((coefficients,)) if not _is_blank(c)]
+    except (TypeError, ValueError):
+        return _err("#VALUE!")
+    try:
+        return float(sum(a * xv ** (nv + i * mv) for i, a in enumerate(coefs)))
+    except (ZeroDivisionError, OverflowError):
+        return _err("#NUM!")
+
+
 def _error_codes() -> set[str]:
     from formulas.functions import Error
 
@@ -281,6 +323,8 @@ def patch_engine() -> None:
             ("SORT", _sort),
             ("UNIQUE", _unique),
             ("HYPERLINK", _hyperlink),
+            ("BASE", _base),
+            ("SERIESSUM", _seriessum),
         ):
             wrapped = wrap_func(fn)
             fns[name] = wrapped
@@ -305,13 +349,28 @@ def known_functions() -> frozenset[str]:
     return frozenset(names)
 
 
-@lru_cache(maxsize=4096)
 def compile_formula(text: str) -> Any:
-    """Compile once per formula text (the first compile in a process costs ~1 s)."""
+    """Compile once per formula text and date system (the first compile in a process costs ~1 s).
+
+    The engine computes constant parts while compiling (``DATE(2024,1,1)``, ``CHAR(233)``), so a
+    1904-date workbook's formulas, and those of a workbook Excel for Mac calculated, are compiled
+    apart, in that date system and character set."""
+    from gridsight.formula._date1904 import is_1904
+    from gridsight.formula._platform import is_mac
+
+    return _compile(text, is_1904(), is_mac())
+
+
+@lru_cache(maxsize=4096)
+def _compile(text: str, date1904: bool, mac: bool) -> Any:
     import formulas
 
+    from gridsight.formula._date1904 import date_system
+    from gridsight.formula._platform import character_set
+
     patch_engine()
-    return formulas.Parser().ast(text)[1].compile()
+    with date_system(date1904), character_set(mac):
+        return formulas.Parser().ast(text)[1].compile()
 
 
 def warm_up() -> None:

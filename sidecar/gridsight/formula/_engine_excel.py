@@ -1,23 +1,21 @@
 """Patches that make the `formulas` engine (pinned ``>=1.3,<1.4``) follow Excel where it does not.
 
-Each function below patches one behaviour, names the Excel rule in its docstring and is called once
-from :func:`gridsight.formula._engine.patch_engine`. Each is tested in ``tests/formula/test_engine_excel.py``
-against values from Excel's documentation, and each is a candidate for an upstream fix:
+Each function patches one behaviour, names the Excel rule in its docstring and is called once from
+:func:`patch_all` (from :func:`gridsight.formula._engine.patch_engine`). Each is tested in
+``tests/formula/test_engine_excel.py`` or ``tests/formula/test_engine_forms.py`` against Excel's
+documented result, and each is a candidate for an upstream fix. This module holds the operators,
+criteria and aggregates; TEXT and rounding are in :mod:`_excel_text`, single functions in
+:mod:`_excel_functions`, the 1904 date system in :mod:`_date1904`:
 
 * ``patch_double_minus``: ``--x`` coerces to a number (the tokenizer folded it into a unary ``+``);
 * ``patch_number_text``: numbers become text with 15 significant digits;
-* ``patch_text_numbers``: ``"1,234"``, ``"12%"``, ``"$5"``, ``"(7)"`` and date text are numbers in
-  arithmetic and VALUE;
-* ``patch_rounding``: ROUND/ROUNDUP/ROUNDDOWN on the shown decimal value, TEXT rounds halves away
-  from zero;
-* ``patch_trim``: TRIM collapses inner runs of spaces;
-* ``patch_date_parts``: TEXT's ``d``/``m``/``h`` codes keep the zero of 10, 20, 30 and midnight;
-* ``patch_comparisons``: numbers compare on 15 significant digits;
-* ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, and
-  QUOTIENT, COMBIN, DOLLAR;
-* ``patch_range_text``: SUM, AVERAGE, MIN, MAX, COUNT... skip text in ranges, numeric text included;
-* ``patch_criteria``: ``"<>x"`` matches every cell that is not ``x``; wildcards match whole text,
-  ignoring case.
+* ``patch_text_numbers``: ``"1,234"``, ``"12%"``, ``"$5"``, ``"(7)"``, times and date text are numbers
+  in arithmetic and VALUE;
+* ``patch_comparisons``: numbers compare on 15 significant digits, a blank as the other side's type;
+* ``patch_criteria``: Excel's criteria (``"<>x"``, wildcards, text order ignoring case, TRUE vs 1);
+* ``patch_range_text`` / ``patch_conditional_text``: aggregates skip text in ranges;
+* ``patch_counts``: COUNT, COUNTA and TEXTJOIN with values typed as arguments;
+* ``patch_scalar_arguments``: a single-cell reference is a value where a function takes one.
 
 They replace entries of the engine's own tables (``OPERATORS``, ``get_functions()``) or module-level
 helpers the engine looks up at call time; nothing in the installed package is edited.
@@ -25,11 +23,38 @@ helpers the engine looks up at call time; nothing in the installed package is ed
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
-from gridsight.formula._excel_values import excel_round, excel_trim, number_text, significant, text_number
+from gridsight.formula._date1904 import DAYS_1904, is_1904, patch_date1904
+from gridsight.formula._excel_coerce import (
+    as_text,
+    comparable,
+    is_blank,
+    is_number,
+    numeric,
+    power,
+    snapped,
+    to_number,
+)
+from gridsight.formula._excel_functions import (
+    patch_complex_text,
+    patch_functions,
+    patch_index,
+    patch_isnumber,
+    patch_logic,
+    patch_lookups,
+    patch_workday,
+    patch_yearfrac,
+)
+from gridsight.formula._excel_text import patch_characters, patch_date_parts, patch_rounding, patch_trim
+from gridsight.formula._excel_values import (
+    looks_like_time,
+    significant,
+    text_number,
+    text_value,
+    wildcard_regex,
+)
 
 
 def patch_double_minus() -> None:
@@ -43,7 +68,7 @@ def patch_double_minus() -> None:
 
     Operator._precedences.setdefault("u--", Operator._precedences["u-"])
     Operator._n_args["u--"] = 1
-    OPERATORS["U--"] = _numeric(lambda x: +x)
+    OPERATORS["U--"] = numeric(lambda x: +x)
     process, update_name, set_expr = OperatorToken.process, Operator.update_name, Operator.set_expr
 
     def process_run(self: Any, match: Any, context: Any = None, parser: Any = None) -> Any:
@@ -69,16 +94,6 @@ def patch_double_minus() -> None:
     Operator.set_expr = expr_run
 
 
-def _as_text(v: Any) -> str:
-    import numpy as np
-
-    if isinstance(v, bool | np.bool_):
-        return "TRUE" if v else "FALSE"
-    if isinstance(v, int | float | np.integer | np.floating):
-        return number_text(float(v))
-    return str(v)
-
-
 def patch_number_text() -> None:
     """A number turned into text (``&``, CONCATENATE, LEFT, LEN...) has at most 15 significant digits
     in Excel: ``=1/3&""`` is ``0.333333333333333``, ``=0.1+0.2&""`` is ``0.3``. The engine used Python's
@@ -86,30 +101,8 @@ def patch_number_text() -> None:
     import formulas.functions.operators as operators
     import formulas.functions.text as text
 
-    text._str = _as_text
-    operators._str = _as_text
-
-
-def to_number(v: Any) -> float:
-    """Excel's arithmetic view of a value: text that reads as a number or a date is one; other text
-    raises ValueError (``#VALUE!``)."""
-    if isinstance(v, str):
-        n = text_number(v)
-        if n is not None:
-            return n
-        from formulas.functions import _text2num
-
-        converted = _text2num(v)
-        if isinstance(converted, str):
-            raise ValueError(v)
-        return float(converted)
-    return float(v)
-
-
-def _numeric(fn: Any) -> Any:
-    from formulas.functions import wrap_ufunc
-
-    return wrap_ufunc(fn, input_parser=lambda *a: map(to_number, a))
+    text._str = as_text
+    operators._str = as_text
 
 
 def patch_text_numbers() -> None:
@@ -127,329 +120,192 @@ def patch_text_numbers() -> None:
         "U-": lambda x: -x,
         "*": lambda x, y: x * y,
         "/": lambda x, y: (x / y) if y else Error.errors["#DIV/0!"],
-        "^": lambda x, y: x**y,
+        "^": power,
         "%": lambda x: x / 100.0,
     }.items():
-        OPERATORS[name] = _numeric(fn)
+        OPERATORS[name] = numeric(fn)
     original = text.xvalue
 
     def xvalue(value: Any) -> Any:
         if isinstance(value, str) and not isinstance(value, Error):
-            n = text_number(value)
+            n = text_value(value)
             if n is not None:
                 return n
+            if looks_like_time(value):
+                return Error.errors["#VALUE!"]
+            if is_1904():
+                out = original(value)
+                return out - DAYS_1904 if isinstance(out, int | float) and not isinstance(out, bool) else out
         return original(value)
 
     text.xvalue = xvalue  # TEXT converts its value through this name too
     formulas.get_functions()["VALUE"] = wrap_ufunc(xvalue, input_parser=lambda *a: a)
 
 
-#: Colours (``[Red]``, ``[Color10]``) and locale tags (``[$-409]``, ``[$€-407]`` keeps ``€``) in number
-#: formats: TEXT ignores colours and locales; the engine rejected the format.
-_COLOURS = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color\s*\d+)\]", re.IGNORECASE)
-_LOCALE = re.compile(r"\[\$([^\]-]*)-[0-9A-Fa-f]+\]")
-_QUOTED = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.')
-_DATE_CODES = re.compile(r"[dmyhs]|AM/PM|A/P", re.IGNORECASE)
-
-
-#: Excel's first 60 serials follow a calendar where 1900 is a leap year starting on a Sunday (serial 60
-#: is the fictitious 29 February 1900). 1928 is such a year: serial s < 61 is shown as serial
-#: s + 10227 (1928-01-01 is serial 10228), with the year written as 1900.
-_LEAP_PROXY = 10227
-_YEAR_CODE = re.compile(r'("[^"]*"|\\.|\[[^\]]*\])|(y+)', re.IGNORECASE)
-
-
-def _fixed_year(code: str) -> str:
-    """The format with its year codes replaced by 1900 (``yyyy``) or 00 (``yy``) as literal text."""
-    return _YEAR_CODE.sub(lambda m: m.group(1) or ('"1900"' if len(m.group(2)) > 2 else '"00"'), code)
-
-
-def format_sections(code: str) -> list[str]:
-    """A number format's ``;``-separated sections (a ``;`` inside quotes or after ``\\`` is text)."""
-    out, start, i, quoted = [], 0, 0, False
-    while i < len(code):
-        ch = code[i]
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "\\" and not quoted:
-            i += 1
-        elif ch == ";" and not quoted:
-            out.append(code[start:i])
-            start = i + 1
-        i += 1
-    out.append(code[start:])
-    return out
-
-
-def format_decimals(code: str) -> tuple[int, int] | None:
-    """(decimal places, number of %) of a number format's first section; None for dates, times,
-    scientific or General formats (whose rounding the engine already does like Excel)."""
-    section = _QUOTED.sub("", code).split(";")[0]
-    if not section or _DATE_CODES.search(section) or "E" in section.upper() or "GENERAL" in section.upper():
-        return None
-    if not re.search(r"[0#?]", section):
-        return None
-    decimals = 0
-    if "." in section:
-        decimals = len(re.findall(r"[0#?]", section.split(".", 1)[1]))
-    return decimals, section.count("%")
-
-
-def patch_rounding() -> None:
-    """ROUND, ROUNDUP and ROUNDDOWN round the decimal value Excel shows, halves away from zero:
-    ``ROUND(1.005,2)`` is 1.01 (the engine: 1.0), ``ROUNDUP(0.1+0.2,1)`` is 0.3 (the engine: 0.4).
-    TEXT rounds halves away from zero too: ``TEXT(1234.5,"#,##0")`` is ``1,235`` (the engine: 1,234);
-    it shows a negative number in the format's second section without a minus (``TEXT(-5,"0;(0)")`` is
-    ``(5)``; the engine: ``-(5)``), ``"General"`` as a number's own text (the engine: #VALUE!), and
-    ignores colours and locale tags (``[Red]``, ``[$-409]``; the engine: #VALUE!). Dates before
-    1 March 1900 follow Excel's calendar, which has a 29 February 1900: ``TEXT(60,"yyyy-mm-dd")`` is
-    ``1900-02-29`` and serial 1 is a Sunday (the engine: #VALUE! and Monday)."""
-    import formulas
-    import formulas.functions.text as text
-    from formulas.functions import wrap_ufunc
-
-    fns = formulas.get_functions()
-    fns["ROUND"] = wrap_ufunc(lambda x, d: excel_round(x, d, "round"))
-    fns["ROUNDUP"] = wrap_ufunc(lambda x, d: excel_round(x, d, "up"))
-    fns["ROUNDDOWN"] = wrap_ufunc(lambda x, d: excel_round(x, d, "down"))
-    original = text.xtext
-
-    def xtext(value: Any, format_code: Any) -> Any:
-        code = _COLOURS.sub("", str(format_code))
-        code = _LOCALE.sub(lambda m: m.group(1) or "", code)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            sections = format_sections(code)
-            if len(sections) >= 2 and value < 0:  # the negative section shows the size: "0;(0)"
-                code, value = sections[1], -value
-            elif len(sections) >= 3 and value == 0:
-                code = sections[2]
-            elif len(sections) >= 2:
-                code = sections[0]
-            if code.strip().casefold() == "general":
-                return number_text(float(value))
-            if 1 <= value < 61 and format_decimals(code) is None and _DATE_CODES.search(code):
-                return original(value + _LEAP_PROXY, _fixed_year(code))
-            spec = format_decimals(code)
-            if spec is not None:
-                decimals, percents = spec
-                scale = 100.0**percents
-                value = excel_round(float(value) * scale, decimals) / scale
-        return original(value, code)
-
-    text.xtext = xtext
-    fns["TEXT"] = wrap_ufunc(xtext, input_parser=lambda *a: a)
-
-
-def patch_date_parts() -> None:
-    """TEXT's one-letter date and time codes (``d``, ``m``, ``h``, ``s``) drop a leading zero only:
-    day 30 is ``30`` and midnight's hour is ``0``. The engine stripped zeros on both sides (``"30"`` ->
-    ``"3"``, October's ``m`` -> ``"1"``, hour 0 -> ``""``). Its ``_format_datetime``, which TEXT looks up
-    at call time, is replaced by the same code with that one line corrected."""
-    import datetime as dt
-    import json
-
-    import formulas.functions.text as text
-    from formulas.functions.date import _int2date, _n2time
-
-    def format_datetime(value: Any, codes: Any, types: Any) -> Any:
-        codes = codes.copy()
-        moment = dt.datetime(*(_int2date(value) + _n2time(value)))
-        parts = json.loads(
-            format(
-                moment,
-                '{"yyy":"%Y","yy":"%y","mm":"%m","mmm":"%b","mmmm":"%B",'
-                '"dd":"%d","ddd":"%a","dddd":"%A","HH":"%H","MM":"%M",'
-                '"SS":"%S","AM/PM":"%p"}',
-            )
-        )
-        for k in "mdHSM":
-            parts[k] = parts[f"{k}{k}"].lstrip("0") or "0"
-        parts["mmmmm"] = parts["mmm"][0]
-        parts["m+"] = parts["mmmm"]
-        parts["d+"] = parts["dddd"]
-        parts["y"] = parts["yy"]
-        parts["y+"] = parts["yyy"]
-        parts["H+"] = parts["HH"]
-        parts["S+"] = parts["SS"]
-        parts["A/P"] = parts["AM/PM"].replace("M", "")
-        parts["a/P"] = parts["A/P"].replace("A", "a")
-        parts["A/p"] = parts["A/P"].replace("P", "p")
-        parts["a/p"] = parts["A/P"].lower()
-        for k in ("date", "time"):
-            for i in types.get(k, ()):
-                v = codes[i]
-                try:
-                    v = parts[v]
-                except KeyError:
-                    v = parts[f"{v[0]}+"]
-                codes[i] = v
-        return codes
-
-    text._format_datetime = format_datetime
-
-
-def patch_trim() -> None:
-    """TRIM removes leading and trailing spaces and leaves single spaces between words:
-    ``TRIM("  a  b ")`` is ``"a b"`` (the engine kept ``"a  b"``)."""
-    import formulas
-    import formulas.functions.text as text
-    from formulas.functions import wrap_ufunc
-
-    fns = formulas.get_functions()
-    fns["TRIM"] = wrap_ufunc(excel_trim, **text._kw1)
-
-
-def _snapped(side: Any) -> Any:
-    type_id, v = side
-    if isinstance(v, int | float) and not isinstance(v, bool):
-        return type_id, significant(float(v))
-    return side
-
-
 def patch_comparisons() -> None:
-    """Excel compares numbers on 15 significant digits: ``=0.1+0.2=0.3`` is TRUE (the engine: FALSE)."""
-    from formulas.functions.operators import LOGIC_OPERATORS, OPERATORS, logic_wrap
+    """Excel compares numbers on 15 significant digits: ``=0.1+0.2=0.3`` is TRUE (the engine: FALSE);
+    a blank cell equals FALSE beside a logical (``=A1=FALSE`` over a blank is TRUE; the engine: FALSE),
+    ``""`` beside text and 0 beside a number."""
+    from formulas.functions import wrap_ufunc
+    from formulas.functions.operators import LOGIC_OPERATORS, OPERATORS
 
     for name, fn in LOGIC_OPERATORS.items():
-        OPERATORS[name] = logic_wrap(lambda x, y, fn=fn: fn(_snapped(x), _snapped(y)))
+        OPERATORS[name] = wrap_ufunc(
+            lambda x, y, fn=fn: fn(snapped(x), snapped(y)),
+            input_parser=comparable,
+            args_parser=lambda *a: a,
+        )
 
 
 def wildcard_pattern(text: str) -> re.Pattern[str] | None:
-    """Excel's criteria wildcards as a case-insensitive whole-text regex: ``*`` any run, ``?`` one
-    character, ``~*``/``~?``/``~~`` the character itself; None when ``text`` has no wildcard."""
-    out, i, wild = [], 0, False
-    while i < len(text):
-        ch = text[i]
-        if ch == "~" and i + 1 < len(text) and text[i + 1] in "*?~":
-            out.append(re.escape(text[i + 1]))
-            i += 2
-            continue
-        if ch in "*?":
-            wild = True
-            out.append(".*" if ch == "*" else ".")
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    return re.compile("".join(out), re.IGNORECASE | re.DOTALL) if wild else None
+    """Excel's criteria wildcards as a case-insensitive whole-text regex (``*`` any run, ``?`` one
+    character, ``~`` escapes them); None when ``text`` has no wildcard."""
+    regex, wild = wildcard_regex(text)
+    return re.compile(regex, re.IGNORECASE | re.DOTALL) if wild else None
+
+
+_CRITERIA_OPERATORS = (">=", "<=", "<>", "<", ">", "=")
+
+
+def parse_criterion(condition: Any) -> tuple[str, Any]:
+    """A criterion as (operator, operand): ``">=10"`` is (">=", 10.0), ``"<>b*"`` is ("<>", "b*"),
+    ``"TRUE"`` is ("=", True), ``"#N/A"`` the error, ``"="`` is ("=", None) (blank cells); a value that is
+    not text is compared as it is."""
+    import schedula as sh
+    from formulas.functions import Error, XlError, _text2num
+
+    if condition is sh.EMPTY or (type(condition) is type(sh.EMPTY) and str(condition) == "empty"):
+        return "=", 0.0  # COUNTIFS' documentation: a reference to an empty cell is the value 0
+    if not isinstance(condition, str) or isinstance(condition, XlError):
+        if isinstance(condition, int | float) and not isinstance(condition, bool):
+            return "=", float(condition)
+        return "=", condition
+    op = next((k for k in _CRITERIA_OPERATORS if condition.startswith(k)), "")
+    rest = condition[len(op) :]
+    if op == "=" and rest == "":
+        return "=", None
+    upper = rest.upper()
+    if upper in ("TRUE", "FALSE"):
+        return op or "=", upper == "TRUE"
+    if upper in Error.errors:
+        return op or "=", Error.errors[upper]
+    number = text_number(rest)
+    if number is None and rest and not wildcard_pattern(rest):
+        converted = _text2num(rest)  # dates and times as text: "1/15/2024", ">=2024-01-01"
+        if not isinstance(converted, str):
+            number = float(converted) - (DAYS_1904 if is_1904() and float(converted) >= 1 else 0)
+    return op or "=", number if number is not None else rest
+
+
+def _criterion_test(op: str, operand: Any) -> Any:
+    """A function of one cell value (blanks are ``""``): whether it meets ``op operand``."""
+    import numpy as np
+    from formulas.functions import XlError, _text2num
+
+    compare = {
+        ">=": lambda a, b: a >= b,
+        "<=": lambda a, b: a <= b,
+        "<": lambda a, b: a < b,
+        ">": lambda a, b: a > b,
+        "=": lambda a, b: a == b,
+    }[op]
+    if operand is None:  # "=": blank cells only
+        return lambda v: isinstance(v, str) and v == "" and not isinstance(v, XlError)
+    if isinstance(operand, XlError):
+        return lambda v: isinstance(v, XlError) and str(v) == str(operand) and op == "="
+    if isinstance(operand, bool):
+        return lambda v: isinstance(v, bool | np.bool_) and compare(bool(v), operand)
+    if isinstance(operand, float):
+        target = significant(operand)
+
+        def number_test(v: Any) -> bool:
+            if isinstance(v, bool | np.bool_ | XlError):
+                return False
+            if isinstance(v, str):  # a number stored as text counts (COUNTIF(A:A,5) counts "5")
+                if v == "":
+                    return False
+                n = text_number(v)
+                if n is None:
+                    converted = _text2num(v)
+                    if isinstance(converted, str):
+                        return False
+                    n = float(converted)
+                v = n
+            if not isinstance(v, int | float | np.number):
+                return False
+            return bool(compare(significant(float(v)), target))
+
+        return number_test
+    text = str(operand)
+    if op == "=":
+        pattern = wildcard_pattern(text)
+        if pattern is not None:
+            return lambda v: (
+                isinstance(v, str) and not isinstance(v, XlError) and pattern.fullmatch(v) is not None
+            )
+        folded = text.casefold()
+        return lambda v: isinstance(v, str) and not isinstance(v, XlError) and v.casefold() == folded
+    folded = text.casefold()
+    return lambda v: (
+        isinstance(v, str) and not isinstance(v, XlError) and v != "" and compare(v.casefold(), folded)
+    )
+
+
+def _mask(values: Any, test: Any) -> Any:
+    """``test`` over every cell, computed once per distinct value (columns repeat their values); the
+    key keeps the type apart, so TRUE and 1 are never taken for each other."""
+    import numpy as np
+
+    if not values.size:
+        return np.zeros(values.shape, bool)
+    seen: dict[tuple[str, Any], bool] = {}
+
+    def cached(v: Any) -> bool:
+        try:
+            key = (type(v).__name__, v)
+            hit = seen.get(key)
+        except TypeError:  # an unhashable value
+            return bool(test(v))
+        if hit is None:
+            hit = seen[key] = bool(test(v))
+        return hit
+
+    return np.frompyfunc(cached, 1, 1)(values).astype(bool)
+
+
+def criteria_mask(raw: Any, condition: Any) -> Any:
+    """Which cells of ``raw`` (blanks as ``""``) meet an Excel criterion, as a boolean array."""
+    import numpy as np
+
+    op, operand = parse_criterion(condition)
+    values = np.asarray(raw, dtype=object)
+    if op == "<>":  # "<>": every cell that is not blank; "<>x" every cell that is not x
+        return ~_mask(values, _criterion_test("=", None if operand == "" else operand))
+    if op == "=" and isinstance(operand, str) and operand == "":
+        return _mask(values, _criterion_test("=", None))  # "": blank cells (and cells of empty text)
+    return _mask(values, _criterion_test(op, operand))
 
 
 def patch_criteria() -> None:
-    """Criteria (COUNTIF, SUMIF, ...IFS) as Excel matches them:
+    """Criteria (COUNTIF, SUMIF, ...IFS) as Excel matches them (:func:`criteria_mask`):
 
     * ``"<>x"`` matches every cell that is not ``x``: cells of another type, blanks and errors included
       (``SUMIF(D2:D9,"<>#N/A")`` totals a column with #N/A in it); ``"<>"`` alone matches non-blank
       cells. The engine matched only cells of ``x``'s type, so numbers never matched ``"<>x"``.
     * wildcards match the whole text, ignoring case: ``"t*"`` counts ``Tea``; ``"a?c"`` does not count
       ``abcd``. The engine matched case-sensitively and only a prefix.
+    * text compares ignoring case: ``">=BANANA"`` does not count ``apple`` (the engine: it did).
+    * ``TRUE`` counts the cells holding TRUE and ``1`` the cells holding 1: the engine cached its test
+      by value, and True == 1 in Python, so whichever came first answered for both.
+    * ``"="`` counts blank cells (the engine: none).
 
     Installed before the grouped COUNTIF path takes the engine's criterion test, so both use this one."""
     import formulas.functions as engine_functions
-    import numpy as np
-
-    original = getattr(engine_functions, "__xfilter")
-
-    def text_mask(test_range: Any, pattern: re.Pattern[str]) -> Any:
-        raw = np.asarray(test_range["raw"], dtype=object)
-        return np.vectorize(lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None, otypes=[bool])(
-            raw
-        )
-
-    def equal(test_range: Any, value: str) -> Any:
-        pattern = wildcard_pattern(value)
-        if pattern is not None:
-            return text_mask(test_range, pattern)
-        return original(test_range, "=" + value)
 
     def mask(test_range: Any, condition: Any) -> Any:
-        if isinstance(condition, str):
-            if condition.startswith("<>"):
-                rest = condition[2:]
-                if not rest:
-                    raw = np.asarray(test_range["raw"], dtype=object)
-                    return np.vectorize(lambda v: not (isinstance(v, str) and v == ""), otypes=[bool])(raw)
-                return ~np.asarray(equal(test_range, rest), dtype=bool)
-            rest = condition[1:] if condition.startswith("=") else condition
-            if not condition.startswith(("<", ">")) and rest and wildcard_pattern(rest) is not None:
-                return equal(test_range, rest)
-        return original(test_range, condition)
+        return criteria_mask(test_range["raw"], condition)
 
     setattr(engine_functions, "__xfilter", mask)
-
-
-def _to_step(number: float, significance: float, mode: float, up: bool) -> float:
-    """CEILING.MATH (``up``) / FLOOR.MATH: to a multiple of |significance|; a negative number with a
-    non-zero mode goes the other way (away from zero for CEILING, toward zero for FLOOR)."""
-    step = abs(significance)
-    if step == 0:
-        return 0.0
-    q = number / step
-    towards_plus = up != bool(number < 0 and mode)
-    return (math.ceil(q) if towards_plus else math.floor(q)) * step
-
-
-def _ceiling_math(number: float, significance: float = 1, mode: float = 0) -> float:
-    return _to_step(number, significance, mode, up=True)
-
-
-def _floor_math(number: float, significance: float = 1, mode: float = 0) -> float:
-    return _to_step(number, significance, mode, up=False)
-
-
-def _quotient(numerator: float, denominator: float) -> Any:
-    from formulas.functions import Error
-
-    if denominator == 0:
-        return Error.errors["#DIV/0!"]
-    return float(math.trunc(numerator / denominator))
-
-
-def _combin(n: float, k: float) -> Any:
-    from formulas.functions import Error
-
-    n, k = math.trunc(n), math.trunc(k)
-    if n < 0 or k < 0 or k > n:
-        return Error.errors["#NUM!"]
-    return float(math.comb(n, k))
-
-
-def _dollar(number: float, decimals: float = 2) -> str:
-    d = int(decimals)
-    value = excel_round(number, d)
-    body = f"{abs(value):,.{max(d, 0)}f}"
-    return f"(${body})" if value < 0 else f"${body}"
-
-
-def patch_functions() -> None:
-    """Functions the engine gets wrong or lacks:
-
-    * CEILING.MATH and FLOOR.MATH of negative numbers (``CEILING.MATH(-1.5)`` is -1, ``FLOOR.MATH(-1.5)``
-      is -2, the engine: 2 and 1); with a non-zero mode, away from / toward zero;
-    * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!);
-    * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``)."""
-    import formulas
-    from formulas.functions import wrap_ufunc
-
-    fns = formulas.get_functions()
-    for name, fn in (
-        ("CEILING.MATH", _ceiling_math),
-        ("FLOOR.MATH", _floor_math),
-        ("QUOTIENT", _quotient),
-        ("COMBIN", _combin),
-        ("DOLLAR", _dollar),
-    ):
-        fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(fn)
-    datedif = fns["DATEDIF"]
-
-    def datedif_any_case(start: Any, end: Any, unit: Any) -> Any:
-        import numpy as np
-
-        if isinstance(unit, str):
-            unit = unit.upper()
-        elif isinstance(unit, np.ndarray):
-            unit = np.vectorize(lambda u: u.upper() if isinstance(u, str) else u, otypes=[object])(unit)
-        return datedif(start, end, unit)
-
-    fns["DATEDIF"] = datedif_any_case
 
 
 #: Aggregates that ignore text in ranges and arrays, numeric text included (Excel's SUM(A1:A3) over
@@ -501,6 +357,161 @@ def patch_range_text() -> None:
             fns[key] = blind
 
 
+#: Conditional aggregates and the argument (0-based) that holds the values they add, average or
+#: compare; for SUMIF and AVERAGEIF it may be omitted, and then the tested range is the one.
+CONDITIONAL_VALUES = {
+    "SUMIF": 2,
+    "AVERAGEIF": 2,
+    "SUMIFS": 0,
+    "AVERAGEIFS": 0,
+    "MAXIFS": 0,
+    "MINIFS": 0,
+}
+
+
+def patch_conditional_text() -> None:
+    """SUMIF, SUMIFS, AVERAGEIF(S), MAXIFS and MINIFS skip text in the range they add up, numbers
+    stored as text included: ``SUMIF(A1:A3,">0",B1:B3)`` over 2, "5", 7 is 9 (the engine: 14). The
+    criteria are still tested against the text (a criterion ``"5"`` matches a text ``"5"``)."""
+    import formulas
+    import numpy as np
+
+    fns = formulas.get_functions()
+    for name, position in CONDITIONAL_VALUES.items():
+        for key in (name, f"_XLFN.{name}"):
+            original = fns.get(key)
+            if not callable(original) or getattr(original, "__name__", "") == "not_implemented":
+                continue
+
+            def blind(*args: Any, _original: Any = original, _at: int = position) -> Any:
+                values = list(args)
+                if _at == 2 and len(values) == 2:
+                    values.append(values[0])
+                if len(values) > _at and isinstance(values[_at], np.ndarray) and values[_at].ndim:
+                    values[_at] = drop_text(values[_at])
+                return _original(*values)
+
+            fns[key] = blind
+
+
+def _count(*args: Any) -> Any:
+    """COUNT: numbers in references and arrays; values typed as arguments count when they are numbers,
+    logicals or text that reads as a number (``COUNT(1,"2","x")`` is 2; the engine: #VALUE!)."""
+    import numpy as np
+    from formulas.functions import XlError
+
+    n = 0
+    for a in args:
+        if isinstance(a, np.ndarray):
+            n += sum(1 for v in a.ravel() if is_number(v))
+        elif is_blank(a) or isinstance(a, XlError):
+            continue
+        elif isinstance(a, bool | int | float | np.number):
+            n += 1
+        elif isinstance(a, str):
+            try:
+                to_number(a)
+            except (ValueError, TypeError):
+                continue
+            n += 1
+    return float(n)
+
+
+def _counta(*args: Any) -> Any:
+    """COUNTA: every value that is not a blank cell, error values and empty text included
+    (``COUNTA(1,"","x")`` is 3; the engine: #VALUE!)."""
+    import numpy as np
+
+    n = 0
+    for a in args:
+        values = a.ravel() if isinstance(a, np.ndarray) else (a,)
+        n += sum(1 for v in values if not is_blank(v))
+    return float(n)
+
+
+def _textjoin(delimiter: Any, ignore_empty: Any, *texts: Any) -> Any:
+    """TEXTJOIN with ``ignore_empty`` skipping empty text as well as blank cells
+    (``TEXTJOIN("-",TRUE,"a","","b")`` is ``a-b``; the engine: ``a--b``). Errors are returned."""
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    def items(v: Any) -> list[Any]:
+        return list(v.ravel()) if isinstance(v, np.ndarray) else [v]
+
+    delims = [d for d in items(delimiter) if not is_blank(d)] or [""]
+    for d in delims:
+        if isinstance(d, XlError):
+            return d
+    skip = items(ignore_empty)[0]
+    if isinstance(skip, XlError):
+        return skip
+    skip_empty = (
+        bool(to_number(skip))
+        if isinstance(skip, str) and not is_blank(skip)
+        else bool(False if is_blank(skip) else skip)
+    )
+    parts: list[str] = []
+    for t in texts:
+        for v in items(t):
+            if isinstance(v, XlError):
+                return v
+            text = "" if is_blank(v) else as_text(v)
+            if skip_empty and text == "":
+                continue
+            parts.append(text)
+    out = ""
+    for i, part in enumerate(parts):
+        out += (delims[(i - 1) % len(delims)] if i else "") + part
+    if len(out) > 32767:
+        return Error.errors["#VALUE!"]
+    return out
+
+
+def patch_counts() -> None:
+    """COUNT, COUNTA and TEXTJOIN over values typed as arguments, as Excel reads them."""
+    import formulas
+    from formulas.functions import wrap_func
+
+    fns = formulas.get_functions()
+    fns["COUNT"] = wrap_func(_count)
+    fns["COUNTA"] = wrap_func(_counta)
+    fns["TEXTJOIN"] = fns["_XLFN.TEXTJOIN"] = wrap_func(_textjoin)
+
+
+def patch_scalar_arguments() -> None:
+    """A single-cell reference reaches the engine as a 1x1 array (so that ``SUM(A1)`` can skip a TRUE
+    in A1, as Excel does for references); where a function takes one value (by the argument table of
+    :mod:`gridsight.formula._intersect`), the value itself is passed, as the engine's own functions
+    expect (``DEC2HEX(3,A1)``, ``BAHTTEXT(A1)``). Functions registered with extra inputs (INDEX, IF...)
+    are left as they are."""
+    import formulas
+    import numpy as np
+
+    from gridsight.formula._intersect import SCALAR, param_kind
+
+    fns = formulas.get_functions()
+    for key, fn in list(fns.items()):
+        if not callable(fn) or getattr(fn, "__name__", "") == "not_implemented":
+            continue
+        name = key.removeprefix("_XLFN.").removeprefix("_XLWS.")
+        scalar_at = [param_kind(name, i) == SCALAR for i in range(16)]
+        if not any(scalar_at):
+            continue
+
+        def unwrapped(*args: Any, _fn: Any = fn, _at: list[bool] = scalar_at) -> Any:
+            return _fn(
+                *(
+                    a.ravel()[0]
+                    if i < len(_at) and _at[i] and isinstance(a, np.ndarray) and a.ndim == 2 and a.size == 1
+                    else a
+                    for i, a in enumerate(args)
+                )
+            )
+
+        unwrapped.__name__ = getattr(fn, "__name__", name)
+        fns[key] = unwrapped
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -509,7 +520,19 @@ def patch_all() -> None:
     patch_text_numbers()
     patch_rounding()
     patch_trim()
+    patch_characters()
     patch_date_parts()
     patch_comparisons()
     patch_functions()
+    patch_counts()
     patch_range_text()
+    patch_conditional_text()
+    patch_index()
+    patch_isnumber()
+    patch_workday()
+    patch_lookups()
+    patch_complex_text()
+    patch_logic()
+    patch_yearfrac()
+    patch_date1904()  # it wraps the date functions installed above
+    patch_scalar_arguments()  # last: it wraps every function that takes single values

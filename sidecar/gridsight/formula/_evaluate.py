@@ -18,9 +18,12 @@ from typing import Any
 import numpy as np
 
 from gridsight.errors import GridSightError, UnknownSheetError
+from gridsight.formula._context import workbook_functions
+from gridsight.formula._date1904 import date_system
 from gridsight.formula._engine import engine_lock, known_functions
 from gridsight.formula._intersect import implicit_intersection
 from gridsight.formula._policy import policy_violations
+from gridsight.formula._refops import eta_lambdas, reference_operators
 from gridsight.formula._relcompile import compile_at, relative_key
 from gridsight.formula._translate import (
     OffsetError,
@@ -144,7 +147,7 @@ def validate_formula(
                 and name not in ("ARRAY", "LET", "LAMBDA")
                 and not any(p.startswith(name) for p in problems)
             ):
-                problems.append(f"{name} is not a function GridSight can check (#NAME?)")
+                problems.append(f"{name} {_not_run(name)}")
         elif isinstance(node, Ref):
             if node.rng is None:
                 if not _is_let_variable(tree, node):
@@ -169,6 +172,25 @@ def validate_formula(
     return Validation(text, not problems, tuple(problems), tuple(functions), tuple(references), bool(refused))
 
 
+#: Functions whose results come from outside the cells, never evaluated here, by what they read.
+_OUTSIDE_CELLS = {
+    "GETPIVOTDATA": "reads a pivot table's cache, which GridSight does not evaluate (pivot table)",
+    "STOCKHISTORY": "fetches data from the internet, which GridSight does not do (external data)",
+    "WEBSERVICE": "fetches data from the internet, which GridSight does not do (external data)",
+    "RTD": "reads a real-time data server, which GridSight does not do (external data)",
+    "IMAGE": "fetches a picture from the internet, which GridSight does not do (external data)",
+}
+
+
+def _not_run(name: str) -> str:
+    """Why a function the engine lacks is not run, in words (its kind in brackets)."""
+    if name in _OUTSIDE_CELLS:
+        return _OUTSIDE_CELLS[name]
+    if name.startswith("CUBE"):
+        return "reads an OLAP cube or the Data Model, which GridSight does not evaluate (cube function)"
+    return "is not a function GridSight can check (#NAME?)"
+
+
 def _runnable(
     text: str,
     workbook: Workbook | None,
@@ -181,14 +203,19 @@ def _runnable(
     current = _resolve_current(workbook, sheet)
     cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
     name = current.name if current else None
-    expanded = _XLPM.sub("", text) if "_xlpm." in text.lower() else text  # LET/LAMBDA names, as saved
+    expanded = eta_lambdas(text)  # BYROW(A1:C3,SUM), saved as _xleta.SUM: the LAMBDA it stands for
+    expanded = _XLPM.sub("", expanded) if "_xlpm." in expanded.lower() else expanded  # LET/LAMBDA names
     if workbook is not None and ":" in expanded and "!" in expanded:
         expanded = expand_3d(expanded, workbook.sheet_names)
     expanded = expand_structured(expanded, workbook, name, cell)
     expanded = expand_names(expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell))
     expanded = inline_lambdas(expanded)
+    if "," in expanded or " " in expanded or "AREAS" in expanded.upper():  # (A1,C1), A1:C3 B2:D4
+        expanded = reference_operators(expanded) or expanded
     if cell is not None:
         expanded = own_cell(parse_formula(expanded), cell) or expanded
+    if any(word in expanded.upper() for word in ("SHEET", "FORMULA", "ISREF")):
+        expanded = workbook_functions(parse_formula(expanded), workbook, current) or expanded
     if cell is not None and (intersect or "SINGLE(" in expanded.upper()):
         expanded = implicit_intersection(parse_formula(expanded), cell, single_only=not intersect) or expanded
     return expanded
@@ -261,16 +288,23 @@ def _uncalculated(workbook: Workbook | None, sheet: Sheet, row: int, col: int, f
     if value is None:
         return ""
     if isinstance(value, dt.datetime | dt.date):
-        return datetime_to_serial(value)
+        return datetime_to_serial(value, date1904=sheet.date1904)
     return value
 
 
 def _cell_input(
-    sheet: Sheet | None, rng: Range, workbook: Workbook | None = None, compute: bool = True
+    sheet: Sheet | None,
+    rng: Range,
+    workbook: Workbook | None = None,
+    compute: bool = True,
+    as_reference: bool = False,
 ) -> Any:
     """The engine's view of a range: numbers, text, bools, errors, EMPTY; dates as serials.
 
-    Formula cells with no saved result (files written by programs, not Excel) are computed."""
+    Formula cells with no saved result (files written by programs, not Excel) are computed.
+    ``as_reference``: a single cell stays a 1x1 array, as the engine's own workbook model passes a
+    reference, so functions tell a reference (``SUM(A1)`` skips a TRUE in A1) from a value
+    (``SUM(TRUE)`` is 1)."""
     from formulas.functions import Error
 
     bottom, right = rng.bottom, rng.right
@@ -324,7 +358,7 @@ def _cell_input(
                     formula = sheet.formulas[int(fids[i, j])]
                     block[i, j] = _uncalculated(workbook, sheet, t + int(i), left + int(j), formula)
             out[t - rng.top : b - rng.top + 1, left - rng.left : rt - rng.left + 1] = block
-    if h == 1 and w == 1:
+    if h == 1 and w == 1 and not as_reference:
         return out[0, 0]
     return out
 
@@ -379,6 +413,9 @@ def _python(v: Any) -> Any:
     import schedula as sh
     from formulas.functions import XlError
 
+    if isinstance(v, list | tuple | np.ndarray):  # an engine function that put a list in one cell
+        flat = np.ravel(np.asarray(v, dtype=object))
+        return _python(flat[0]) if flat.size else None
     if v is sh.EMPTY or v is None or (type(v) is type(sh.EMPTY) and str(v) == "empty"):
         return None
     if isinstance(v, XlError):
@@ -456,8 +493,10 @@ def evaluate_formula(
         return Evaluation(v.formula, True, error=exc.error, error_source=str(exc), references=v.references)
     except GridSightError as exc:
         return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
+    date1904 = bool(workbook.date1904 if workbook is not None else current is not None and current.date1904)
     try:
-        fn, keys = compile_at(run, cell)
+        with date_system(date1904):
+            fn, keys = compile_at(run, cell)
     except Exception as exc:
         return Evaluation(
             v.formula, False, problems=(f"the engine cannot compile it ({type(exc).__name__})",)
@@ -466,10 +505,12 @@ def evaluate_formula(
         args = []
         for key in keys:
             sheet_name, rng = _input_range(key)
-            args.append(_cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook))
+            args.append(
+                _cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook, as_reference=True)
+            )
     except GridSightError as exc:
         return Evaluation(v.formula, False, problems=(str(exc),), references=v.references)
-    with engine_lock():
+    with engine_lock(), date_system(date1904):
         try:
             raw = fn(*args)
         except Exception as exc:

@@ -90,3 +90,189 @@ def excel_round(x: float, digits: float, mode: str = "round") -> float:
 def excel_trim(text: str) -> str:
     """TRIM: no leading or trailing spaces and single spaces between words (only the space, char 32)."""
     return re.sub(" +", " ", text.strip(" "))
+
+
+# --- number formats the engine's TEXT lacks -------------------------------------------------------
+#: Quoted text, an escaped character, a bracketed tag, ``_x`` (a space as wide as x) and ``*x`` (fill).
+_LITERAL = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.')
+_ELAPSED = re.compile(r"\[(h+|m+|s+)\]", re.IGNORECASE)
+_TIME_TOKEN = re.compile(r'"[^"]*"|\\.|\[(?:h+|m+|s+)\]|h+|m+|s+(?:\.0+)?|.', re.IGNORECASE)
+_FRACTION = re.compile(r"^(?:(?P<int>[#0?,]+)(?P<gap> +))?(?P<num>[#0?]+)/(?P<den>[#0?]+|[1-9][0-9]*)$")
+
+
+def _masked(code: str) -> str:
+    """``code`` with its literal parts (quotes, escapes, tags) blanked out, same length."""
+    return _LITERAL.sub(lambda m: "\0" * len(m.group(0)), code)
+
+
+def scale_thousands(value: float, code: str) -> tuple[float, str]:
+    """A format's scaling commas: each comma right after the last digit placeholder of the integer
+    part (before the decimal point or the end) divides by 1,000 and is not shown: ``#,##0,`` shows
+    1234567 as ``1,235``, ``0.0,,`` as ``1.2``. Other commas (``#,##0``) group thousands as usual."""
+    masked = _masked(code)
+    scaling: list[int] = []
+    for m in re.finditer(r"(?<=[0#?]),+", masked):
+        after = masked[m.end() :]
+        if after.startswith(".") or not re.search(r"[0#?]", after):
+            scaling.extend(range(m.start(), m.end()))
+    if not scaling:
+        return value, code
+    kept = "".join(ch for i, ch in enumerate(code) if i not in set(scaling))
+    return value / 1000.0 ** len(scaling), kept
+
+
+def elapsed_time(value: float, code: str) -> str | None:
+    """Elapsed-time formats, which count past 24 hours: ``[h]:mm`` shows 1.5 (days) as ``36:00``,
+    ``[mm]:ss`` shows 0.75 as ``1080:00``; None when ``code`` has no ``[h]``, ``[m]`` or ``[s]``."""
+    if not _ELAPSED.search(code) or re.search(r"[dy]", _masked(code), re.IGNORECASE):
+        return None
+    tokens = [t.group(0) for t in _TIME_TOKEN.finditer(code)]
+    decimals = max((len(t.split(".")[1]) for t in tokens if t[:1] in "sS" and "." in t), default=0)
+    scale = 10**decimals
+    total = int(Decimal(repr(abs(value) * 86400 * scale)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    whole, fraction = divmod(total, scale)
+    largest = next(m.group(1)[0].lower() for m in _ELAPSED.finditer(code))
+    out = []
+    for tok in tokens:
+        low = tok.lower()
+        if low.startswith("["):
+            unit, width = low[1], len(low) - 2
+            amount = {"h": whole // 3600, "m": whole // 60, "s": whole}[unit]
+            out.append(str(amount).rjust(width, "0"))
+        elif low[0] == "h":
+            out.append(str(whole // 3600 % 24).rjust(len(low), "0"))
+        elif low[0] == "m":
+            amount = whole // 60
+            out.append(str(amount % 60 if largest == "h" else amount).rjust(min(len(low), 2), "0"))
+        elif low[0] == "s":
+            secs = whole % 60 if largest in "hm" else whole
+            text = str(secs).rjust(2 if low.startswith("ss") else 1, "0")
+            if decimals:
+                text += "." + str(fraction).rjust(decimals, "0")
+            out.append(text)
+        elif tok.startswith('"'):
+            out.append(tok[1:-1])
+        elif tok.startswith("\\"):
+            out.append(tok[1:])
+        else:
+            out.append(tok)
+    return ("-" if value < 0 else "") + "".join(out)
+
+
+def _placeholders(digits: str, pattern: str, left: bool) -> str:
+    """``digits`` in a run of ``#0?`` placeholders: ``0`` pads with zeros, ``?`` with spaces."""
+    pad = len(pattern) - len(digits)
+    if pad <= 0:
+        return digits
+    padding = pattern[:pad] if left else pattern[-pad:]
+    fill = "".join("0" if p == "0" else " " if p == "?" else "" for p in padding)
+    return fill + digits if left else digits + fill
+
+
+def fraction_text(value: float, code: str) -> str | None:
+    """Fraction formats: ``# ?/?`` shows 1.25 as ``1 1/4``, ``?/?`` 0.3333 as ``1/3``, ``# ??/16`` with
+    sixteenths; the closest fraction whose denominator has at most as many digits as the format's.
+    None when ``code`` is not a fraction format."""
+    from fractions import Fraction
+
+    m = _FRACTION.match(code.strip())
+    if m is None:
+        return None
+    negative, x = value < 0, abs(value)
+    den_code = m.group("den")
+    whole = int(x) if m.group("int") else 0
+    rest = x - whole
+    if den_code.isdigit():
+        den = int(den_code)
+        num = int(Decimal(repr(rest * den)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    else:
+        best = Fraction(repr(rest)).limit_denominator(10 ** len(den_code) - 1)
+        num, den = best.numerator, best.denominator
+    if m.group("int") and num == den:
+        whole, num = whole + 1, 0
+    sign = "-" if negative and (whole or num) else ""
+    width = len(m.group("num")) + 1 + len(den_code)
+    if m.group("int"):
+        head = str(whole) if whole or num == 0 else ""
+        if num == 0:
+            return sign + (head or "0") + " " * (len(m.group("gap")) + width)
+        head = head or ("0" if m.group("int").endswith("0") else "")
+        gap = m.group("gap")
+        return sign + head + gap + _fraction_body(num, den, m.group("num"), den_code)
+    return sign + _fraction_body(num, den, m.group("num"), den_code)
+
+
+def _fraction_body(num: int, den: int, num_code: str, den_code: str) -> str:
+    top = _placeholders(str(num), num_code, left=True)
+    bottom = str(den) if den_code.isdigit() else _placeholders(str(den), den_code, left=False)
+    return f"{top}/{bottom}"
+
+
+_TIME_TEXT = re.compile(
+    r"^\s*(?P<a>\d+):(?P<b>\d+)(?::(?P<c>\d+))?(?P<f>\.\d*)?\s*(?P<ampm>[AaPp][Mm]?)?\s*$"
+)
+
+
+def looks_like_time(text: str) -> bool:
+    """Whether ``text`` has the shape of a time (``12:30``, ``1:02:03.5 PM``), valid or not."""
+    return _TIME_TEXT.match(text) is not None
+
+
+def time_text(text: str) -> float | None:
+    """A time typed as text, as a fraction of a day, as Excel reads it: ``"12:30"`` is 0.5208...,
+    ``"6:00 PM"`` 0.75, ``"25:00"`` 1.0417; the last part may run past 59 (up to 9999) when the parts
+    before it are in range (``"23:99"`` is 23 h 99 min, ``"24:99"`` is no time); ``"59:30.5"`` (a
+    decimal fraction) is minutes and seconds. None when it is not such a time (a date with a time is
+    for the engine's date parser)."""
+    m = _TIME_TEXT.match(text)
+    if m is None:
+        return None
+    a, b = int(m.group("a")), int(m.group("b"))
+    c = int(m.group("c")) if m.group("c") is not None else None
+    fraction = float("0" + m.group("f")) if m.group("f") and len(m.group("f")) > 1 else 0.0
+    ampm = m.group("ampm")
+    if max(a, b, c or 0) > 9999:
+        return None
+    if c is not None:  # h:m:s
+        if b > 59 or (c > 59 and a > 23):
+            return None
+        hours, minutes, seconds = a, b, c + fraction
+    elif m.group("f") and len(m.group("f")) > 1:  # m:s.f
+        if b > 59 and a > 59:
+            return None
+        hours, minutes, seconds = 0, a, b + fraction
+    else:  # h:m
+        if b > 59 and a > 23:
+            return None
+        hours, minutes, seconds = a, b, 0.0
+    if ampm:
+        if hours > 12 or minutes > 59 or seconds >= 60:
+            return None
+        hours = hours % 12 + (12 if ampm[0] in "Pp" else 0)
+    return (hours * 3600 + minutes * 60 + seconds) / 86400
+
+
+def text_value(text: str) -> float | None:
+    """The number a text reads as, a plain number (``"1,234"``, ``"12%"``) or a time (``"18:00"``);
+    None for other text (dates are for the engine's date parser)."""
+    number = text_number(text)
+    return time_text(text) if number is None else number
+
+
+def wildcard_regex(text: str) -> tuple[str, bool]:
+    """Excel's wildcards as regex text: ``*`` any run, ``?`` one character, ``~*``/``~?``/``~~`` the
+    character itself; and whether ``text`` had a wildcard."""
+    out, i, wild = [], 0, False
+    while i < len(text):
+        ch = text[i]
+        if ch == "~" and i + 1 < len(text) and text[i + 1] in "*?~":
+            out.append(re.escape(text[i + 1]))
+            i += 2
+            continue
+        if ch in "*?":
+            wild = True
+            out.append(".*" if ch == "*" else ".")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    return "".join(out), wild

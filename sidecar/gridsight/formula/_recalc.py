@@ -40,6 +40,7 @@ from gridsight.formula._evaluate import (
     values_override,
 )
 from gridsight.formula._guard import CellTimeout, cell_guard
+from gridsight.formula._platform import character_set
 from gridsight.formula._relcompile import relative_key
 from gridsight.formula._translate import OffsetError, resolve_offsets
 from gridsight.formula._tree import Call, Literal, Node, Ref, UnaryOp, parse_formula, walk
@@ -309,7 +310,7 @@ def _static_targets(tree: Node, wb: Workbook, sheet: Sheet, at: tuple[int, int])
         raise OffsetError("#VALUE!", "not a constant")
 
     try:
-        resolved = resolve_offsets(tree, constant, indirect_resolver(wb, sheet, at))
+        resolved = resolve_offsets(tree, constant, indirect_resolver(wb, sheet, at), errors_as_values=False)
         return parse_formula(resolved) if resolved else None
     except (OffsetError, GridSightError):
         return None
@@ -331,22 +332,14 @@ def _saved(sheet: Sheet, row: int, col: int) -> tuple[bool, Any]:
         return False, None
     v = cell.value
     if cell.kind == Kind.DATETIME and not isinstance(v, int | float):
-        v = datetime_to_serial(v)  # type: ignore[arg-type]  # 1900 serials, as the engine counts
+        v = datetime_to_serial(v, date1904=sheet.date1904)  # type: ignore[arg-type]  # the workbook's serial
     return True, v
 
 
-#: Days between the 1904 and the 1900 date systems (1904-01-01 is serial 1462 in the 1900 system).
-DAYS_1904 = 1462
-
-
 def _grid(sheet: Sheet) -> Any:
-    """The sheet's values as the engine reads them; a 1904-date workbook's dates as 1900 serials
-    (the engine's DATE, YEAR, TODAY... count from 1900)."""
-    grid = engine_values(sheet)
-    if sheet.date1904 and grid.size:
-        dates = sheet.kinds == Kind.DATETIME
-        grid[dates] = sheet.numbers[dates] + DAYS_1904
-    return grid
+    """The sheet's values as the engine reads them (a 1904-date workbook's dates as its own serials:
+    its formulas run in the 1904 date system, see ``_date1904``)."""
+    return engine_values(sheet)
 
 
 def recalculate(
@@ -356,11 +349,24 @@ def recalculate(
     arrays: ArrayAreas | None = None,
     budget_s: float = WORKBOOK_BUDGET_S,
     cell_budget_s: float = CELL_BUDGET_S,
+    mac: bool = False,
 ) -> RecalcResult:
     """Recalculate ``wb`` (only the formulas of ``sheets`` and what they read, when given).
 
     ``arrays`` names the array-formula anchors and their areas (:func:`read_array_formulas`); other
-    formulas get Excel's implicit intersection when they yield an array."""
+    formulas get Excel's implicit intersection when they yield an array. ``mac``: Excel for Mac last
+    calculated it (CHAR and CODE use the Macintosh character set, see ``_platform``)."""
+    with character_set(mac):
+        return _recalculate(wb, sheets, arrays, budget_s, cell_budget_s)
+
+
+def _recalculate(
+    wb: Workbook,
+    sheets: Sequence[str] | None,
+    arrays: ArrayAreas | None,
+    budget_s: float,
+    cell_budget_s: float,
+) -> RecalcResult:
     start = time.perf_counter()
     book = _Book(wb, arrays or {}, start + budget_s)
     wanted = {wb.sheet(s).name.casefold() for s in sheets} if sheets else None
@@ -549,7 +555,7 @@ def _store(
         return
     name = sheet.name.casefold()
     for i, line in enumerate(ev.value):
-        for j, v in enumerate(line):
+        for j, v in enumerate(line if isinstance(line, list) else [line]):
             r, c = at[0] + i, at[1] + j
             if (i or j) and area.contains(r, c) and (name, r, c) not in book.formulas:
                 put(r, c, cell_value(v))

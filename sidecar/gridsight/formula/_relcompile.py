@@ -14,7 +14,9 @@ import re
 import threading
 from typing import Any
 
+from gridsight.formula._date1904 import is_1904
 from gridsight.formula._engine import compile_formula
+from gridsight.formula._platform import is_mac
 
 # references outside strings: an optional sheet prefix, then a cell, a cell range, whole columns or rows
 _REF = re.compile(
@@ -27,7 +29,7 @@ _PART = re.compile(r"(\$?)([A-Za-z]{1,3})?(\$?)([0-9]{1,7})?")
 #: Relative forms kept (each holds one compiled function).
 MAX_FORMS = 4096
 _LOCK = threading.Lock()
-_FORMS: dict[str, tuple[Any, tuple[tuple[int, str], ...]] | None] = {}
+_FORMS: dict[tuple[str, bool, bool], tuple[Any, tuple[tuple[int, str], ...]] | None] = {}
 
 
 def _segments(text: str) -> list[tuple[bool, int, int]]:
@@ -91,7 +93,8 @@ def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str]]:
     if at is None:
         fn = compile_formula(text)
         return fn, list(fn.inputs)
-    key, matches = relative_key(text, at)
+    form, matches = relative_key(text, at)
+    key = (form, is_1904(), is_mac())  # constants are computed while compiling: date system, charset
     with _LOCK:
         known = _FORMS.get(key, False)
     if known is False:

@@ -159,29 +159,43 @@ def to_text(node: Node, swap: Callable[[Node], str | None] = lambda n: None) -> 
 
 
 def resolve_offsets(
-    tree: Node, number: Callable[[str], Any], reference: Callable[[str, bool], str] | None = None
+    tree: Node,
+    number: Callable[[str], Any],
+    reference: Callable[[str, bool], str] | None = None,
+    errors_as_values: bool = True,
 ) -> str | None:
     """The formula with every OFFSET (and, given ``reference``, INDIRECT) replaced by the static range
     it points at, or None when it has neither.
 
     ``number(text)`` evaluates an argument's formula text to a value (raising on errors);
-    ``reference(text, a1)`` turns INDIRECT's text into range text (raising OffsetError for #REF!)."""
+    ``reference(text, a1)`` turns INDIRECT's text into range text (raising OffsetError for #REF!).
+    ``errors_as_values``: a call inside the formula that gives an error becomes that error value
+    (``IFERROR(INDIRECT(bad),0)`` is 0); otherwise, and for the whole formula, OffsetError is raised."""
     names = ("OFFSET", "INDIRECT") if reference is not None else ("OFFSET",)
     if not any(isinstance(n, Call) and n.name.removeprefix("_XLFN.") in names for n in walk(tree)):
         return None
 
     def swap(node: Node) -> str | None:
-        if isinstance(node, Call) and node.name.removeprefix("_XLFN.") == "OFFSET":
-            return _offset_text(node, swap, number)
-        if (
-            reference is not None
-            and isinstance(node, Call)
-            and node.name.removeprefix("_XLFN.") == "INDIRECT"
-        ):
-            return _indirect_text(node, swap, number, reference)
+        try:
+            if isinstance(node, Call) and node.name.removeprefix("_XLFN.") == "OFFSET":
+                return _offset_text(node, swap, number)
+            if (
+                reference is not None
+                and isinstance(node, Call)
+                and node.name.removeprefix("_XLFN.") == "INDIRECT"
+            ):
+                return _indirect_text(node, swap, number, reference)
+        except OffsetError as exc:
+            if node is tree or not errors_as_values or exc.error not in _LITERAL_ERRORS:
+                raise  # the whole formula's error, with its reason
+            return exc.error  # the call's error value, for IFERROR and ISERROR around it to see
         return None
 
     return "=" + to_text(tree, swap)
+
+
+#: Error values the engine's tokenizer reads as literals.
+_LITERAL_ERRORS = frozenset(("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"))
 
 
 def _indirect_text(

@@ -124,6 +124,11 @@ class _Parser:
         left = self.unary()
         while True:
             tok = self.peek()
+            if tok is not None and type(tok).__name__ == "Intersect":  # A1:C3 B2:D4, Excel's space operator
+                self.take()
+                right = self.unary()
+                left = BinOp(f"({left.text} {right.text})", " ", left, right)
+                continue
             if tok is None or type(tok).__name__ != "OperatorToken":
                 return left
             op = tok.name
@@ -172,6 +177,10 @@ class _Parser:
         if kind == "Parenthesis" and tok.name == "(":
             inner = self.expression()
             close = self.take()
+            while close is not None and type(close).__name__ == "Separator" and close.name == ",":
+                right = self.expression()  # (A1:A2,C1:C2): Excel's union operator
+                inner = BinOp(f"({inner.text},{right.text})", ",", inner, right)
+                close = self.take()
             if close is None or close.name != ")":
                 raise FormulaSyntaxError("unbalanced parentheses")
             return inner
@@ -206,8 +215,15 @@ class _Parser:
                 raise FormulaSyntaxError(f"unexpected {sep.name!r} in the arguments of {tok.name}")
 
 
-def _ref(tok: Any, expr: str) -> Ref:
+_INDIRECT_TEXT = re.compile(r'^\s*(?:_xlfn\.)?INDIRECT\(\s*"((?:[^"]|"")*)"\s*\)\s*$', re.IGNORECASE)
+
+
+def _ref(tok: Any, expr: str) -> Node:
     attr = tok.attr
+    indirect = _INDIRECT_TEXT.match(attr.get("indirect") or "")
+    if indirect:  # the tokenizer reads INDIRECT("B2") as the range; keep the call, resolved later
+        text = indirect.group(1).replace('""', '"')
+        return Call(attr["indirect"], "INDIRECT", (Literal(f'"{indirect.group(1)}"', text, "text"),))
     sheet = attr.get("sheet") or None
     if "r1" not in attr and "c1" not in attr:
         return Ref(expr, None, sheet, name=attr.get("ref") or tok.name)

@@ -19,7 +19,7 @@ from gridsight.sources._base import (
     register_source,
     source_for_path,
 )
-from gridsight.sources._xlsx_arrays import read_array_formulas
+from gridsight.sources._xlsx_arrays import read_application, read_array_formulas
 from gridsight.sources.calamine import CalamineSource
 from gridsight.sources.csv import CsvSource
 from gridsight.sources.live_excel import LiveExcelSource
@@ -104,6 +104,7 @@ __all__ = [
     "list_sources",
     "load_snapshot",
     "open_workbook",
+    "read_application",
     "read_array_formulas",
     "register_source",
     "snapshot_schema",

@@ -64,3 +64,24 @@ def _areas(zf: zipfile.ZipFile, part: str) -> dict[tuple[int, int], Range]:
                 areas[(anchor.top, anchor.left)] = area
             el.clear()
     return areas
+
+
+_APP = "{http://schemas.openxmlformats.org/officeDocument/2006/extended-properties}"
+
+
+def read_application(path: str | Path) -> str | None:
+    """The application that last saved an .xlsx package (``docProps/app.xml``'s ``Application``, e.g.
+    ``Microsoft Excel`` or ``Microsoft Macintosh Excel``), or None when the file does not say."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            raw = _part(zf, "docProps/app.xml")
+            if raw is None:
+                return None
+            found = ElementTree.fromstring(raw).find(f"{_APP}Application")
+    except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
+        return None
+    except Exception as exc:  # defusedxml refusals: unknown rather than unreadable
+        if type(exc).__module__.startswith("defusedxml"):
+            return None
+        raise
+    return found.text.strip() if found is not None and found.text else None

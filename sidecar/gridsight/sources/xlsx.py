@@ -222,6 +222,8 @@ class XlsxSource:
                     formula = None
                     if dtype == "f":
                         formula = _formula_text(value)
+                        if formula.strip() in ("", "="):  # <f ca="1"/>: a cell a volatile array fills
+                            formula = None
                         dtype, value = _cached(cell["cached"], ws._shared_strings)
                     if value is None or (dtype == "n" and value == ""):
                         kind, num, text = Kind.EMPTY, 0.0, None

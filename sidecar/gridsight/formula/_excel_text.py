@@ -1,0 +1,354 @@
+"""TEXT, ROUND and TRIM as Excel formats and rounds (patches of the `formulas` engine).
+
+* ``patch_rounding``: ROUND/ROUNDUP/ROUNDDOWN on the shown decimal value, and TEXT: halves away from
+  zero, a format's negative, zero and text sections, ``General`` and ``@``, colours and locale tags
+  ignored, ``_x`` and ``*x``, elapsed time, fractions, thousands scaling, Excel's day 0 and its
+  29 February 1900, the 1904 date system, no date below 0 or after 9999;
+* ``patch_date_parts``: TEXT's ``d``/``m``/``h`` keep the zero of 10, 20, 30 and midnight, 12-hour
+  clock with AM/PM;
+* ``patch_trim``: TRIM collapses inner runs of spaces;
+* ``patch_characters``: CHAR and CODE in the platform's character set (:mod:`_platform`), SEARCH
+  with wildcards.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gridsight.formula._date1904 import DAYS_1904, is_1904
+from gridsight.formula._excel_coerce import as_text, is_blank
+from gridsight.formula._excel_values import (
+    elapsed_time,
+    excel_round,
+    excel_trim,
+    fraction_text,
+    looks_like_time,
+    number_text,
+    scale_thousands,
+    text_value,
+    wildcard_regex,
+)
+from gridsight.formula._platform import encoding
+
+#: Colours (``[Red]``, ``[Color10]``) and locale tags (``[$-409]``, ``[$€-407]`` keeps ``€``) in number
+#: formats: TEXT ignores colours and locales; the engine rejected the format.
+_COLOURS = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color\s*\d+)\]", re.IGNORECASE)
+
+
+_LOCALE = re.compile(r"\[\$([^\]-]*)-[0-9A-Za-z-]+\]")
+
+
+_QUOTED = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.')
+
+
+_DATE_CODES = re.compile(r"[dmyhs]|AM/PM|A/P", re.IGNORECASE)
+
+
+#: Excel's first 60 serials follow a calendar where 1900 is a leap year starting on a Sunday (serial 60
+#: is the fictitious 29 February 1900). 1928 is such a year: serial s < 61 is shown as serial
+#: s + 10227 (1928-01-01 is serial 10228), with the year written as 1900.
+_LEAP_PROXY = 10227
+
+
+_YEAR_CODE = re.compile(r'("[^"]*"|\\.|\[[^\]]*\])|(y+)', re.IGNORECASE)
+
+
+def _fixed_year(code: str) -> str:
+    """The format with its year codes replaced by 1900 (``yyyy``) or 00 (``yy``) as literal text."""
+    return _YEAR_CODE.sub(lambda m: m.group(1) or ('"1900"' if len(m.group(2)) > 2 else '"00"'), code)
+
+
+_DATE_TOKEN = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|AM/PM|A/P|d+|m+|y+|h+|s+|.', re.IGNORECASE)
+
+
+def day_zero_code(code: str) -> str:
+    """A date format for Excel's day 0, ``1900-01-00`` (a Saturday), shown through the proxy serial
+    10227 (1927-12-31, also a Saturday): year, month and day codes become that date's text, weekday
+    names and times are left to the engine. A blank cell formatted ``TEXT(A1,"dd/mm/yyyy")`` is
+    ``00/01/1900``. An ``m`` after ``h`` or before ``s`` is minutes and stays."""
+    tokens = [m.group(0) for m in _DATE_TOKEN.finditer(code)]
+    codes = [i for i, t in enumerate(tokens) if t[:1].lower() in "dmyhs" and not t.startswith(("[", '"'))]
+    out = list(tokens)
+    for k, i in enumerate(codes):
+        tok = tokens[i]
+        low = tok.lower()
+        if low[0] == "y":
+            out[i] = '"1900"' if len(low) > 2 else '"00"'
+        elif low[0] == "d" and len(low) <= 2:
+            out[i] = '"0"' if len(low) == 1 else '"00"'
+        elif low[0] == "m":
+            before = tokens[codes[k - 1]].lower()[0] if k else ""
+            after = tokens[codes[k + 1]].lower()[0] if k + 1 < len(codes) else ""
+            if len(low) <= 2 and (before == "h" or after == "s"):
+                continue
+            out[i] = {1: '"1"', 2: '"01"', 3: '"Jan"', 4: '"January"', 5: '"J"'}.get(len(low), '"January"')
+    return "".join(out)
+
+
+#: ``_x`` (a space as wide as ``x``) and ``*x`` (repeat ``x`` to fill the cell) outside quotes: TEXT
+#: shows a space for the first and nothing for the second (``#,##0.00_)`` is ``1,234.50 ``).
+_SPACING = re.compile(r'("[^"]*"|\\.|\[[^\]]*\])|_.|\*.')
+
+
+def text_section(code: str) -> str | None:
+    """The section a format shows text with: the fourth, or the last when it holds ``@``."""
+    sections = format_sections(code)
+    if len(sections) >= 4:
+        return sections[3]
+    if "@" in _QUOTED.sub("", sections[-1]):
+        return sections[-1]
+    return None
+
+
+def show_text(section: str, text: str) -> str:
+    """A text section with ``@`` as the text, quoted parts and escaped characters as themselves."""
+    out = []
+    for m in re.finditer(r'"([^"]*)"|\\(.)|(@)|(.)', section):
+        quoted, escaped, at, other = m.groups()
+        out.append(quoted if quoted is not None else escaped or (text if at else other or ""))
+    return "".join(out)
+
+
+def integer_digits(code: str) -> str:
+    """A number format whose decimal point has no digit placeholder before it still shows the whole
+    number (``.#`` shows 890123.45 as ``890123.5``): a ``#`` is put before the point."""
+    masked = _QUOTED.sub(lambda m: "\0" * len(m.group(0)), code)
+    point = masked.find(".")
+    if point < 0 or re.search("[0#?]", masked[:point]) or not re.search("[0#?]", masked[point:]):
+        return code
+    return code[:point] + "#" + code[point:]
+
+
+def format_sections(code: str) -> list[str]:
+    """A number format's ``;``-separated sections (a ``;`` inside quotes or after ``\\`` is text)."""
+    out, start, i, quoted = [], 0, 0, False
+    while i < len(code):
+        ch = code[i]
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "\\" and not quoted:
+            i += 1
+        elif ch == ";" and not quoted:
+            out.append(code[start:i])
+            start = i + 1
+        i += 1
+    out.append(code[start:])
+    return out
+
+
+def format_decimals(code: str) -> tuple[int, int] | None:
+    """(decimal places, number of %) of a number format's first section; None for dates, times,
+    scientific or General formats (whose rounding the engine already does like Excel)."""
+    section = _QUOTED.sub("", code).split(";")[0]
+    if not section or _DATE_CODES.search(section) or "E" in section.upper() or "GENERAL" in section.upper():
+        return None
+    if not re.search(r"[0#?]", section):
+        return None
+    decimals = 0
+    if "." in section:
+        decimals = len(re.findall(r"[0#?]", section.split(".", 1)[1]))
+    return decimals, section.count("%")
+
+
+def patch_rounding() -> None:
+    """ROUND, ROUNDUP and ROUNDDOWN round the decimal value Excel shows, halves away from zero:
+    ``ROUND(1.005,2)`` is 1.01 (the engine: 1.0), ``ROUNDUP(0.1+0.2,1)`` is 0.3 (the engine: 0.4).
+    TEXT rounds halves away from zero too: ``TEXT(1234.5,"#,##0")`` is ``1,235`` (the engine: 1,234);
+    it shows a negative number in the format's second section without a minus (``TEXT(-5,"0;(0)")`` is
+    ``(5)``; the engine: ``-(5)``), ``"General"`` as a number's own text (the engine: #VALUE!), and
+    ignores colours and locale tags (``[Red]``, ``[$-409]``; the engine: #VALUE!). Dates before
+    1 March 1900 follow Excel's calendar, which has a 29 February 1900: ``TEXT(60,"yyyy-mm-dd")`` is
+    ``1900-02-29`` and serial 1 is a Sunday (the engine: #VALUE! and Monday)."""
+    import formulas
+    import formulas.functions.text as text
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    fns["ROUND"] = wrap_ufunc(lambda x, d: excel_round(x, d, "round"))
+    fns["ROUNDUP"] = wrap_ufunc(lambda x, d: excel_round(x, d, "up"))
+    fns["ROUNDDOWN"] = wrap_ufunc(lambda x, d: excel_round(x, d, "down"))
+    original = text.xtext
+
+    def xtext(value: Any, format_code: Any) -> Any:
+        from formulas.functions import Error, XlError
+
+        code = "" if is_blank(format_code) else _COLOURS.sub("", str(format_code))
+        code = _LOCALE.sub(lambda m: m.group(1) or "", code)
+        code = _SPACING.sub(lambda m: m.group(1) or (" " if m.group(0)[0] == "_" else ""), code)
+        if isinstance(value, str) and not isinstance(value, XlError) and not is_blank(value):
+            number = text_value(value)
+            if number is None:
+                section = text_section(code)
+                if section is not None:
+                    return show_text(section, value)
+                return value if looks_like_time(value) else original(value, code)  # "24:99" is text
+            value = number
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if code == "":
+                return "-" if value < 0 else ""
+            if re.search(r"\[[<>=]", code):  # conditional sections ([<=1]a;[=2]b): the engine's own
+                return original(value, code)
+            sections = format_sections(code)
+            if len(sections) >= 2 and "@" in _QUOTED.sub("", sections[-1]):
+                sections = sections[:-1]  # the text section
+            if len(sections) >= 2 and value < 0:  # the negative section shows the size: "0;(0)"
+                code, value = sections[1], -value
+            elif len(sections) >= 3 and value == 0:
+                code = sections[2]
+            else:
+                code = sections[0]
+            if code.strip().casefold() == "general" or code.strip() == "@":
+                return number_text(float(value))
+            dated = _DATE_CODES.search(_QUOTED.sub("", code)) is not None and format_decimals(code) is None
+            elapsed = re.search(r"\[(h+|m+|s+)\]", code, re.IGNORECASE) is not None
+            if (dated or elapsed) and (value < 0 or value >= 2958466):
+                return Error.errors["#VALUE!"]  # no date or time before day 0 or after 9999
+            shown = elapsed_time(float(value), code)
+            if shown is None and not dated:
+                shown = fraction_text(float(value), code)
+                if shown is None:
+                    value, code = scale_thousands(float(value), code)
+                    code = integer_digits(code)
+            if shown is not None:
+                return shown
+            if is_1904() and dated:
+                value = value + DAYS_1904  # a 1904 workbook's date shown by the 1900 calendar
+            if 0 <= value < 1 and dated and re.search("[dmy]", _QUOTED.sub("", code), re.I):
+                return original(value + _LEAP_PROXY, day_zero_code(code))
+            if 1 <= value < 61 and dated:
+                return original(value + _LEAP_PROXY, _fixed_year(code))
+            spec = format_decimals(code)
+            if spec is not None:
+                decimals, percents = spec
+                scale = 100.0**percents
+                value = excel_round(float(value) * scale, decimals) / scale
+        return original(value, code)
+
+    text.xtext = xtext
+
+    def text_of(value: Any, format_code: Any) -> Any:
+        """TEXT's arguments with blanks kept apart: a blank value is 0, a blank format is ``""``."""
+        if isinstance(format_code, int | float) and not isinstance(format_code, bool):
+            format_code = number_text(float(format_code))  # TEXT(3,3): the format "3"
+        return xtext(0.0 if is_blank(value) else value, format_code)
+
+    fns["TEXT"] = wrap_ufunc(text_of, input_parser=lambda *a: a, args_parser=lambda *a: a)
+
+
+def patch_date_parts() -> None:
+    """TEXT's one-letter date and time codes (``d``, ``m``, ``h``, ``s``) drop a leading zero only:
+    day 30 is ``30`` and midnight's hour is ``0``; with ``AM/PM`` or ``A/P`` hours run 1-12
+    (``TEXT(0.75,"h:mm AM/PM")`` is ``6:00 PM``; the engine: ``18:00 PM``). The engine stripped zeros
+    on both sides (``"30"`` -> ``"3"``, October's ``m`` -> ``"1"``, hour 0 -> ``""``). Its
+    ``_format_datetime``, which TEXT looks up at call time, is replaced by the same code with those
+    lines corrected."""
+    import datetime as dt
+    import json
+
+    import formulas.functions.text as text
+    from formulas.functions.date import _int2date, _n2time
+
+    def format_datetime(value: Any, codes: Any, types: Any) -> Any:
+        codes = codes.copy()
+        moment = dt.datetime(*(_int2date(value) + _n2time(value)))
+        twelve = any(str(codes[i]).upper() in ("AM/PM", "A/P") for i in types.get("time", ()))
+        parts = json.loads(
+            format(
+                moment,
+                '{"yyy":"%Y","yy":"%y","mm":"%m","mmm":"%b","mmmm":"%B",'
+                '"dd":"%d","ddd":"%a","dddd":"%A","HH":"' + ("%I" if twelve else "%H") + '","MM":"%M",'
+                '"SS":"%S","AM/PM":"%p"}',
+            )
+        )
+        for k in "mdHSM":
+            parts[k] = parts[f"{k}{k}"].lstrip("0") or "0"
+        parts["mmmmm"] = parts["mmm"][0]
+        parts["m+"] = parts["mmmm"]
+        parts["d+"] = parts["dddd"]
+        parts["y"] = parts["yy"]
+        parts["y+"] = parts["yyy"]
+        parts["H+"] = parts["HH"]
+        parts["S+"] = parts["SS"]
+        parts["A/P"] = parts["AM/PM"].replace("M", "")
+        parts["a/P"] = parts["A/P"].replace("A", "a")
+        parts["A/p"] = parts["A/P"].replace("P", "p")
+        parts["a/p"] = parts["A/P"].lower()
+        for k in ("date", "time"):
+            for i in types.get(k, ()):
+                v = codes[i]
+                try:
+                    v = parts[v]
+                except KeyError:
+                    v = parts[f"{v[0]}+"]
+                codes[i] = v
+        return codes
+
+    text._format_datetime = format_datetime
+
+
+def patch_trim() -> None:
+    """TRIM removes leading and trailing spaces and leaves single spaces between words:
+    ``TRIM("  a  b ")`` is ``"a b"`` (the engine kept ``"a  b"``)."""
+    import formulas
+    import formulas.functions.text as text
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    fns["TRIM"] = wrap_ufunc(excel_trim, **text._kw1)
+
+
+def _char(number: float) -> Any:
+    """CHAR: the character of the platform's set, code page 1252 on Windows (``CHAR(160)`` a no-break
+    space, ``CHAR(128)`` ``€``), the Macintosh set for a workbook Excel for Mac calculated."""
+    from formulas.functions import Error
+
+    n = int(number)
+    if not 1 <= n <= 255:
+        return Error.errors["#VALUE!"]
+    try:
+        return bytes([n]).decode(encoding())
+    except UnicodeDecodeError:  # the five codes cp1252 leaves unassigned
+        return chr(n)
+
+
+def _code(text: Any) -> Any:
+    """CODE: the code of the first character in the platform's set (63, ``?``, for one outside it)."""
+    from formulas.functions import Error, XlError
+
+    if isinstance(text, XlError):
+        return text
+    text = as_text(text) if not is_blank(text) else ""
+    if not text:
+        return Error.errors["#VALUE!"]
+    first = text[0]
+    try:
+        return float(first.encode(encoding())[0])
+    except UnicodeEncodeError:
+        return float(ord(first)) if ord(first) < 256 and encoding() == "cp1252" else 63.0
+
+
+def _search(find_text: Any, within_text: Any, start_num: Any = 1) -> Any:
+    """SEARCH: the position of the first match, ignoring case, from ``start_num``; ``?`` and ``*`` are
+    wildcards and ``~`` escapes them (``SEARCH("?n","banana")`` is 2; the engine: #VALUE!)."""
+    from formulas.functions import Error
+
+    find, within = as_text(find_text), as_text(within_text)
+    start = int(start_num) if not is_blank(start_num) else 0  # a blank start is 0: #VALUE!
+    if start < 1 or start > len(within) + 1:
+        return Error.errors["#VALUE!"]
+    regex, _wild = wildcard_regex(find)
+    found = re.compile(regex, re.IGNORECASE | re.DOTALL).search(within, start - 1)
+    return Error.errors["#VALUE!"] if found is None else float(found.start() + 1)
+
+
+def patch_characters() -> None:
+    """CHAR and CODE in the character set of the platform that calculated the workbook (the engine
+    always used the Macintosh set), SEARCH with wildcards."""
+    import formulas
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    fns["CHAR"] = wrap_ufunc(_char)
+    fns["CODE"] = wrap_ufunc(_code, args_parser=lambda *a: a, input_parser=lambda *a: a)
+    fns["SEARCH"] = fns["SEARCHB"] = wrap_ufunc(_search, args_parser=lambda *a: a, input_parser=lambda *a: a)

@@ -1,0 +1,187 @@
+"""Excel's reference operators that the engine cannot run: the space (intersection) and the comma
+inside parentheses (union).
+
+* ``A1:C3 B2:D4`` is the cells both ranges share, ``B2:C3``; no shared cell is ``#NULL!``. Ranges
+  written in the text are intersected here, so the engine sees one plain range.
+* ``(A1:A2,C1:C2)`` is a reference made of several areas. Functions whose arguments are all lists of
+  values (SUM, COUNT, MAX, AVERAGE...) read ``SUM((A1:A2,C1:C2),E1)`` as ``SUM(A1:A2,C1:C2,E1)``;
+  ``AREAS`` counts the areas, ``INDEX(union, r, c, n)`` with a constant ``n`` is ``INDEX`` of area ``n``,
+  ``ROWS`` and ``COLUMNS`` of several areas are ``#REF!``.
+  A union anywhere else is reported (:class:`UnionError`), never evaluated wrongly.
+
+Pure tree rewrites (the engine's tokenizer reads both operators, but its evaluator treats the result
+as one input it cannot be given).
+"""
+
+from __future__ import annotations
+
+import re
+
+from gridsight.errors import FormulaSyntaxError
+from gridsight.formula._translate import to_text
+from gridsight.formula._tree import BinOp, Call, Literal, Node, Ref, parse_formula, walk
+from gridsight.grid import Range
+
+#: Functions whose every argument is a list of values: a union argument is its areas, one by one.
+_LISTS = frozenset(
+    (
+        "SUM SUMSQ PRODUCT AVERAGE AVERAGEA COUNT COUNTA COUNTBLANK MAX MAXA MIN MINA MEDIAN MODE "
+        "MODE.SNGL STDEV STDEV.S STDEV.P STDEVP STDEVA STDEVPA VAR VAR.S VAR.P VARP VARA VARPA AND OR "
+        "XOR CONCAT GEOMEAN HARMEAN AVEDEV DEVSQ KURT SKEW GCD LCM"
+    ).split()
+)
+
+
+#: Functions of a reference's size or place: of an empty intersection they are ``#NULL!``.
+_SIZES = frozenset(("AREAS", "ROWS", "COLUMNS", "ROW", "COLUMN"))
+
+
+class UnionError(FormulaSyntaxError):
+    """A union reference where GridSight cannot run it."""
+
+
+def _areas(node: Node) -> list[Node]:
+    if isinstance(node, BinOp) and node.op == ",":
+        return _areas(node.left) + _areas(node.right)
+    return [node]
+
+
+def _static(node: Node) -> tuple[str | None, Range] | str | None:
+    """(sheet, range) of a written range or of an intersection of written ranges, ``"#NULL!"`` when
+    an intersection is empty, None when it is anything else or spans sheets."""
+    if isinstance(node, Ref) and node.rng is not None:
+        return node.sheet, node.rng
+    if not (isinstance(node, BinOp) and node.op == " "):
+        return None
+    left, right = _static(node.left), _static(node.right)
+    if left == "#NULL!" or right == "#NULL!":
+        return "#NULL!"
+    if not isinstance(left, tuple) or not isinstance(right, tuple):
+        return None
+    (sheet, a), (other, b) = left, right
+    if (sheet or "").casefold() != (other or sheet or "").casefold():
+        return None
+    top, bottom = max(a.top, b.top), min(a.bottom, b.bottom)
+    first, last = max(a.left, b.left), min(a.right, b.right)
+    if top > bottom or first > last:
+        return "#NULL!"
+    return sheet, Range(top, first, bottom, last)
+
+
+def _intersection(node: BinOp) -> str | None:
+    """The text of an intersection's cells (``#NULL!`` when none); None when it is not of written
+    ranges on one sheet."""
+    found = _static(node)
+    if found is None or isinstance(found, str):
+        return found
+    sheet, rng = found
+    return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{rng.ref()}" if sheet else rng.ref()
+
+
+def _name(node: Call) -> str:
+    return node.name.removeprefix("_XLFN.").removeprefix("_XLWS.")
+
+
+def reference_operators(formula: str) -> str | None:
+    """The formula with written intersections replaced by their range and unions spread over the
+    arguments that take them; None when it has neither. Raises :class:`UnionError` for a union that
+    cannot be run."""
+    if "," not in formula and " " not in formula and "AREAS" not in formula.upper():
+        return None
+    tree = parse_formula(formula)
+    if not any(
+        (isinstance(n, BinOp) and n.op in (" ", ",")) or (isinstance(n, Call) and _name(n) == "AREAS")
+        for n in walk(tree)
+    ):
+        return None
+
+    def swap(node: Node) -> str | None:
+        if isinstance(node, BinOp) and node.op == " ":
+            done = _intersection(node)
+            if done is None:
+                raise UnionError(f"the intersection {node.text} is not of two written ranges")
+            return done
+        if isinstance(node, BinOp) and node.op == ",":
+            raise UnionError(f"the union reference {node.text} is only supported in SUM, COUNT, MAX...")
+        if not isinstance(node, Call):
+            return None
+        name = _name(node)
+        if name in _SIZES and len(node.args) == 1 and isinstance(_static(node.args[0]), str):
+            return "#NULL!"  # the size or place of an empty intersection
+        if name == "AREAS" and len(node.args) == 1 and isinstance(_static(node.args[0]), tuple):
+            return "1"  # one range (the engine sees only its values)
+        unions = [isinstance(a, BinOp) and a.op == "," for a in node.args]
+        if not any(unions):
+            return None
+        if name in _LISTS:
+            args = [to_text(x, swap) for a in node.args for x in _areas(a)]
+            return f"{node.name}(" + ",".join(args) + ")"
+        if name == "AREAS" and len(node.args) == 1:
+            return str(len(_areas(node.args[0])))
+        if name in ("ROWS", "COLUMNS") and len(node.args) == 1:
+            return "#REF!"  # a reference of several areas has no one size
+        if name == "INDEX" and unions[0] and not any(unions[1:]):
+            areas = _areas(node.args[0])
+            n = node.args[3] if len(node.args) > 3 else Literal("1", 1.0, "number")
+            if isinstance(n, Literal) and n.kind == "number":
+                k = int(n.value)
+                if not 1 <= k <= len(areas):
+                    return "#REF!"
+                rest = [to_text(a, swap) for a in node.args[1:3]]
+                return "INDEX(" + ",".join([to_text(areas[k - 1], swap), *rest]) + ")"
+        raise UnionError(f"the union reference in {name} is only supported in SUM, COUNT, MAX...")
+
+    return "=" + to_text(tree, swap)
+
+
+#: Functions that call a function given by name, and how many values they pass it (None: MAP passes
+#: one per array before it).
+_ETA_ARITY: dict[str, int | None] = {
+    "BYROW": 1,
+    "BYCOL": 1,
+    "MAP": None,
+    "REDUCE": 2,
+    "SCAN": 2,
+    "MAKEARRAY": 2,
+}
+_ETA = re.compile(r"_xleta\.([A-Za-z][A-Za-z0-9_.]*)", re.IGNORECASE)
+_STRING = re.compile(r'"(?:[^"]|"")*"')
+
+
+def eta_lambdas(formula: str) -> str:
+    """A function passed by name (Excel 365's ``BYROW(A1:C3,SUM)``, saved as ``_xleta.SUM``) as the
+    LAMBDA it stands for: ``BYROW(A1:C3,LAMBDA(eta_a,SUM(eta_a)))``; REDUCE and SCAN pass two values,
+    MAP one per array. Left as it is inside other functions (GROUPBY, PIVOTBY), which are reported."""
+    strings = [(m.start(), m.end()) for m in _STRING.finditer(formula)]
+
+    def in_string(i: int) -> bool:
+        return any(a <= i < b for a, b in strings)
+
+    def caller(at: int) -> tuple[str, int] | None:
+        depth, commas, i = 0, 0, at - 1
+        while i >= 0:
+            ch = formula[i]
+            if not in_string(i):
+                if ch == ")":
+                    depth += 1
+                elif ch == "(" and depth:
+                    depth -= 1
+                elif ch == "(":
+                    name = re.search(r"([A-Za-z_][A-Za-z0-9_.]*)$", formula[:i])
+                    return (name.group(1).upper().split(".")[-1], commas) if name else None
+                elif ch == "," and not depth:
+                    commas += 1
+            i -= 1
+        return None
+
+    def swap(m: re.Match[str]) -> str:
+        if in_string(m.start()):
+            return m.group(0)
+        found = caller(m.start())
+        if found is None or found[0] not in _ETA_ARITY:
+            return m.group(0)
+        arity = _ETA_ARITY[found[0]] or found[1]
+        names = ",".join(f"_xlpm.eta_{chr(96 + k)}" for k in range(1, arity + 1))  # not cell names
+        return f"_xlfn.LAMBDA({names},{m.group(1)}({names}))"
+
+    return _ETA.sub(swap, formula) if "_xleta." in formula.lower() else formula
