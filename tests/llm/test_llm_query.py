@@ -105,3 +105,38 @@ def test_documented_example(
     assert r.exit_code == 0, r.output
     a = json.loads(r.stdout)
     assert f"{a['value']} {a['formula']} {[c['source'] for c in a['candidates']]}" == lines[2]
+
+
+def test_warm_up_puts_the_tables_prompt_in_the_kv_cache(runtime: LlamaRuntime) -> None:
+    """After the open-time warm-up, the first question's prompt finds all but its question-specific
+    tail already evaluated, and is answered right."""
+    from gridsight.qa._relational import relation_of
+    from gridsight.qa._sqlgen import messages, named_columns, named_values, offered
+    from gridsight.qa._warm import warm
+
+    wb = _ledger()
+    runtime.complete([{"role": "user", "content": "Say hi."}], max_tokens=2)  # something else cached
+    assert warm(wb, runtime) == "Ledger!A1:E7"
+    question = "What is the total amount of the invoices from the East region?"
+    sheet = wb.sheets[0]
+    from gridsight.detect import detect_tables
+
+    rel = offered(relation_of(sheet, detect_tables(sheet).tables[0]), question)
+    prompt = runtime.prompt_token_ids(
+        messages(rel, question, named_values(rel, question), named_columns(rel, question))
+    )
+    llm = runtime._llm
+    cached = 0
+    for a, b in zip(llm.input_ids[: llm.n_tokens], prompt, strict=False):
+        if a != b:
+            break
+        cached += 1
+    assert cached >= len(prompt) - 60  # the question, the columns it names, the reply header
+    assert answer_question(wb, question, model=runtime).value == 2550
+
+
+def test_warm_up_without_a_table_or_a_model() -> None:
+    from gridsight.qa._warm import warm
+
+    assert warm(Workbook([SheetBuilder("Empty").build()]), None) is None
+    assert warm(_ledger(), None) == "Ledger!A1:E7"  # the view is built; nothing to prefill

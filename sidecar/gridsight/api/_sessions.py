@@ -94,6 +94,7 @@ class SessionStore:
             while len(self._sessions) > self.max_sessions:
                 _, old = self._sessions.popitem(last=False)
                 _close_source(old)
+        warm_soon(session.workbook)
         return session
 
     def get(self, wid: str) -> Session:
@@ -195,3 +196,23 @@ class ChunkUploads:
     def discard(self, uid: str) -> None:
         with self._lock:
             self._pending.pop(uid, None)
+
+
+def warm_soon(workbook: Workbook) -> threading.Thread | None:
+    """Prepare a newly opened workbook for its first question in the background
+    (:func:`gridsight.qa._warm.warm`), when the model is already loaded; nothing is loaded for it."""
+    from gridsight.llm._queue import loaded_queue
+
+    queue = loaded_queue()
+    if queue is None:
+        return None
+
+    def run() -> None:
+        from gridsight.qa._warm import warm
+
+        with contextlib.suppress(Exception):  # a warm-up that fails costs the first question, nothing else
+            warm(workbook, queue)
+
+    thread = threading.Thread(target=run, name="gridsight-warm", daemon=True)
+    thread.start()
+    return thread

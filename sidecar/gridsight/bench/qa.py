@@ -27,6 +27,7 @@ A GridSightError, or a workbook that cannot be opened, is an abstention with its
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections import Counter, defaultdict
@@ -122,10 +123,19 @@ class Books:
 
 
 def run(
-    corpus: Path | None, limit: int | None, model: str | None, big: bool = True, samples: int = 0
+    corpus: Path | None,
+    limit: int | None,
+    model: str | None,
+    big: bool = True,
+    samples: int = 0,
+    cold: bool = False,
 ) -> BenchResult:
     """``model``: None for the rules alone, "default" (the bundled model), a model name or a GGUF path;
-    ``samples``: sampled queries per question beyond the model's greedy one."""
+    ``samples``: sampled queries per question beyond the model's greedy one. Each workbook is warmed
+    when it is opened, as the sidecar does (:func:`gridsight.qa._warm.warm`), timed apart from the
+    questions; ``cold`` leaves that out, so the first question on each workbook pays it."""
+    from gridsight.qa._warm import warm
+
     root = resolve_corpus(corpus, "databench")
     qs = load_questions(root)
     qs = qs[:limit] if limit else qs
@@ -140,9 +150,16 @@ def run(
     by_dataset: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     agreements: list[float] = []
     seconds: list[float] = []
+    warmed: dict[tuple[Path | None, str | None], float] = {}
     for q in qs:
         wb = books.get(q)
         error = None
+        if not cold and not isinstance(wb, str) and (q.path, q.sheet) not in warmed:
+            start = time.perf_counter()
+            with contextlib.suppress(GridSightError):  # the question itself says what is wrong
+                warm(wb, runtime, q.sheet)
+            warmed[(q.path, q.sheet)] = time.perf_counter() - start
+        took: float | None = None
         if isinstance(wb, str):
             ans = QAAnswer(q.question, "abstained", reason=wb)
         else:
@@ -154,7 +171,8 @@ def run(
             except Exception as exc:  # a bug on one question must not lose the other answers
                 error = f"{type(exc).__name__}: {exc}"
                 ans = QAAnswer(q.question, "error", reason=error)
-            seconds.append(time.perf_counter() - start)
+            took = time.perf_counter() - start
+            seconds.append(took)
         is_answered = ans.status == "answered"
         how = score(ans.value, q) if is_answered else None
         ok = how is not None
@@ -194,6 +212,7 @@ def run(
                 "agreement": agreement,
                 "reason": ans.reason,
                 "error": error,
+                "seconds": round(took, 3) if took is not None else None,
             }
         )
     n = len(qs)
@@ -212,6 +231,8 @@ def run(
         "right_by": dict(right_by),
         "routes": dict(routes),
         "ties_settled_by": dict(chosen),
+        "workbooks_warmed": len(warmed),
+        "warm_seconds_per_workbook": round(sum(warmed.values()) / len(warmed), 4) if warmed else 0.0,
     }
     if big:
         summary |= _time_big(runtime)
@@ -220,6 +241,11 @@ def run(
         f"evidence valid {summary['evidence_valid_rate']:.1%}, routes {dict(routes)}, "
         f"{summary['seconds_per_question'] * 1000:.0f} ms/question "
         f"(p95 {summary['p95_seconds'] * 1000:.0f} ms) (model {summary['model'] or 'off'})"
+        + (
+            f", warm-up on open {summary['warm_seconds_per_workbook'] * 1000:.0f} ms/workbook apart"
+            if warmed
+            else ", cold"
+        )
     )
     return BenchResult(
         "qa",
@@ -239,6 +265,9 @@ def run(
 @click.option(
     "--samples", type=click.IntRange(0, 8), default=0, show_default=True, help="Sampled queries per question."
 )
+@click.option(
+    "--cold", is_flag=True, help="No warm-up when a workbook is opened: its first question pays it."
+)
 def command(
     corpus: Path | None,
     out: Path | None,
@@ -247,9 +276,11 @@ def command(
     no_model: bool,
     no_big: bool,
     samples: int,
+    cold: bool,
 ) -> None:
     """Answer the corpus's questions; accuracy, abstention, evidence validity, routes, latency.
 
     The model writes queries that are voted on with the rules' answer; --model none is the rules alone.
+    Each workbook is warmed when it is opened, as the sidecar does, and that time is reported apart.
     """
-    emit(run(corpus, limit, model_choice(model, no_model), not no_big, samples), out)
+    emit(run(corpus, limit, model_choice(model, no_model), not no_big, samples, cold), out)

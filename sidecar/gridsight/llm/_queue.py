@@ -107,6 +107,11 @@ class ModelQueue:
         self.current: Ticket | None = None
 
     @property
+    def loaded(self) -> bool:
+        """Whether the runtime is loaded (reading this never loads it)."""
+        return self._runtime is not None
+
+    @property
     def runtime(self) -> Runtime:
         """The runtime, loading it on first use (in the caller's thread)."""
         with self._lock:
@@ -230,6 +235,13 @@ class ModelQueue:
 
 _shared: ModelQueue | None = None
 _shared_lock = threading.Lock()
+
+
+def loaded_queue() -> ModelQueue | None:
+    """The shared queue when its model is already loaded; None otherwise (nothing is loaded for it)."""
+    with _shared_lock:
+        q = _shared
+    return q if q is not None and q.loaded else None
 
 
 def shared_queue() -> ModelQueue:
