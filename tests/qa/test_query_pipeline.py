@@ -103,6 +103,15 @@ def test_result_value(rows: list[tuple[Any, ...]], expected: str | None, value: 
     assert result_value(rows, expected)[0] == value
 
 
+def test_a_count_answers_yes_no_only_when_it_counts_some_rows() -> None:
+    """'Are there orders from Bergen?' may be a count of matching rows; a count of every row only
+    says the table is not empty, and is no answer."""
+    some = "SELECT COUNT(*) FROM data WHERE \"City\" = 'Bergen'"
+    assert result_value([(2,)], "boolean", some) == (True, None)
+    value, why = result_value([(6,)], "boolean", "SELECT COUNT(*) FROM data")
+    assert value is None and why
+
+
 def test_vote_takes_the_majority_then_the_routes_then_the_model() -> None:
     a = [Attempt("model", "q1", 5), Attempt("model sample 1", "q2", 7), Attempt("rules", "f", 7)]
     v = vote(a)
@@ -608,3 +617,24 @@ def test_median_runs_in_the_view_and_translates_to_excel() -> None:
     )
     youngest = 'SELECT "Passenger" FROM data WHERE "Age" IS NOT NULL ORDER BY "Age" ASC LIMIT 1'
     assert verified_formula(rel, book, youngest, "Carl") is not None
+
+
+def test_a_value_named_only_by_words_of_another_columns_header_is_not_named() -> None:
+    """'home' in "non-home-grown" names the yes/no column, not the sector 'home goods'."""
+    from gridsight.qa._pipeline import prune
+
+    b = SheetBuilder("Firms")
+    sectors = ["home goods", "oil", "retail", "tech", "banking", "media", "autos", "games", "food", "steel"]
+    for c, v in enumerate(("Firm", "Sector", "homeGrown", "Rank")):
+        b.set(0, c, v)
+    for r, sector in enumerate(sectors, 1):
+        for c, v in enumerate((f"F{r}", sector, r % 2 == 0, r)):
+            b.set(r, c, v)
+    sheet = Workbook([b.build()]).sheets[0]
+    rel = build_relation(sheet, detect_tables(sheet).tables[0])
+    sql = 'SELECT "Rank" FROM data WHERE "Sector" = \'home goods\' AND "homeGrown" = 0'
+    assert prune(sql, rel, "What is the rank of the largest non-home-grown firm?") == (
+        'SELECT "Rank" FROM data WHERE "homeGrown" = 0'
+    )
+    sql = "SELECT COUNT(*) FROM data WHERE \"Sector\" = 'home goods'"
+    assert prune(sql, rel, "How many firms sell home goods?") == sql  # named whole: it stays

@@ -100,8 +100,8 @@ def result_value(rows: list[tuple[Any, ...]], expected: str | None, sql: str = "
     if expected == "boolean":
         if len(first) == 1 and (first[0] in (0, 1) or isinstance(first[0], bool)):
             return bool(first[0]), None
-        if len(first) == 1 and isinstance(first[0], int) and _COUNTS.match(sql):
-            return first[0] > 0, None
+        if len(first) == 1 and isinstance(first[0], int) and _COUNTS.match(sql) and " WHERE " in sql:
+            return first[0] > 0, None  # (a count of every row says nothing: the table is not empty)
         return None, "a yes/no question needs one TRUE or FALSE"
     if all(v is None for v in first):
         return None, "the query gave only empty values"
@@ -230,6 +230,17 @@ def _chosen_from_list(conjunct: str, rel: Relation) -> frozenset[str]:
     return frozenset(v for v in rel.distinct_values(col.name) if isinstance(v, str))
 
 
+def _names_another_column(word: str, conjunct: str, rel: Relation) -> bool:
+    """Whether ``word`` is a word of the header of a column other than the one ``conjunct`` tests:
+    in "the largest non-home-grown firm", 'home' names the column ``homeGrown`` and does not name
+    the value 'home goods' of another column."""
+    from gridsight.text import header_words, same
+
+    m = re.match(r'\s*(?:NOT )?"((?:[^"]|"")*)"', conjunct)
+    tested = m.group(1).replace('""', '"') if m else None
+    return any(c.name != tested and any(same(word, h) for h in header_words(c.name)) for c in rel.columns)
+
+
 def _grounded(conjunct: str, rel: Relation, question: str) -> bool:
     """Whether every value a WHERE condition compares with is named by the question: numbers that
     occur in it, text values it names (typos allowed), flags whose column it names."""
@@ -242,10 +253,14 @@ def _grounded(conjunct: str, rel: Relation, question: str) -> bool:
     spelled = numbers_named(question)
     words = question_words(question)
     chosen = _chosen_from_list(conjunct, rel)
+    own = [w for w in words if not _names_another_column(w, conjunct, rel)]
     for m in _STRING.finditer(conjunct):
         value = m.group(1).replace("''", "'")
-        if value not in chosen and match_score(value, words, question) < 0.5:
-            return False
+        if value in chosen:
+            continue
+        score = match_score(value, words, question)
+        if score < 0.5 or (score < 1.0 and match_score(value, own, question) < 0.5):
+            return False  # not named, or named only by words that name other columns
     text = _STRING.sub("", conjunct)
     for m in _NUMBER.finditer(re.sub(r'"(?:[^"]|"")*"', "", text)):
         num = m.group(0)
