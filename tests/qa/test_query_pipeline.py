@@ -170,6 +170,16 @@ def test_answer_question_votes_and_reports_the_candidates() -> None:
         ('SELECT "Product" FROM data ORDER BY "Price" DESC LIMIT 1', "=TAKE(SORTBY(C2:C7,E2:E7,-1),1)"),
         ('SELECT "City" FROM data WHERE "Order" = 4', "=FILTER(B2:B7,(A2:A7=4))"),
         ('SELECT "City" FROM data WHERE "Units" > 1 OR "Price" > 50', None),
+        (  # a ranking of groups over some rows only
+            'SELECT "City" FROM data WHERE "Price" < 50 GROUP BY "City" ORDER BY COUNT(*) DESC LIMIT 2',
+            "=TAKE(SORTBY(UNIQUE(FILTER(B2:B7,(E2:E7<50))),COUNTIFS(B2:B7,UNIQUE(FILTER(B2:B7,(E2:E7<50))),"
+            'E2:E7,"<50"),-1),2)',
+        ),
+        (  # DISTINCT beside GROUP BY the same column changes nothing
+            'SELECT DISTINCT "City" FROM data GROUP BY "City" ORDER BY SUM("Units") ASC LIMIT 1',
+            "=TAKE(SORTBY(UNIQUE(B2:B7),SUMIFS(D2:D7,B2:B7,UNIQUE(B2:B7)),1),1)",
+        ),
+        ('SELECT MEDIAN("Price") FROM data WHERE "City" = \'Oslo\'', '=MEDIAN(FILTER(E2:E7,(B2:B7="Oslo")))'),
     ],
 )
 def test_translate(sql: str, formula: str | None) -> None:

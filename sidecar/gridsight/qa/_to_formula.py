@@ -31,7 +31,7 @@ _PICK = re.compile(
     rf"^SELECT {_COL} FROM data(?: WHERE (.+?))?(?: ORDER BY {_COL}( ASC| DESC)? LIMIT (\d+))?$"
 )
 _GROUP = re.compile(
-    rf'^SELECT {_COL} FROM data(?: WHERE "(?:[^"]|"")+" IS NOT NULL)? GROUP BY {_COL} '
+    rf"^SELECT (?:DISTINCT )?{_COL} FROM data(?: WHERE (.+?))? GROUP BY {_COL} "
     rf"ORDER BY (COUNT\(\*\)|(SUM|AVG|MIN|MAX|COUNT)\({_COL}\))"
     r"( ASC| DESC)? LIMIT (\d+)$"
 )
@@ -145,15 +145,18 @@ def translate(rel: Relation, sql: str) -> str | None:
                 return f"=MEDIAN(FILTER({rng},{_mask(conds)}))"
             return f"={_IFS[func]}({rng},{','.join(_criteria(conds))})"
         m = _GROUP.match(sql)
-        if m is not None and m.group(1) == m.group(2):
+        if m is not None and m.group(1) == m.group(3):
             groups = _range(rel, _name(m.group(1)))
-            keys = f"UNIQUE({groups})"
-            if m.group(4) is None:
-                score = f"COUNTIFS({groups},{keys})"
+            conds = [c for c in _conditions(rel, m.group(2)) if not (c[0] == groups and c[2] == "''")]
+            # (the group column's own "not empty" test: COUNTIFS over UNIQUE keys never counts blanks)
+            keys = f"UNIQUE(FILTER({groups},{_mask(conds)}))" if conds else f"UNIQUE({groups})"
+            crit = "".join("," + a for a in _criteria(conds))
+            if m.group(5) is None:
+                score = f"COUNTIFS({groups},{keys}{crit})"
             else:
-                score = f"{_IFS[m.group(4)]}({_range(rel, _name(m.group(5)))},{groups},{keys})"
-            order = "1" if (m.group(6) or "").strip() == "ASC" else "-1"
-            return f"=TAKE(SORTBY({keys},{score},{order}),{int(m.group(7))})"
+                score = f"{_IFS[m.group(5)]}({_range(rel, _name(m.group(6)))},{groups},{keys}{crit})"
+            order = "1" if (m.group(7) or "").strip() == "ASC" else "-1"
+            return f"=TAKE(SORTBY({keys},{score},{order}),{int(m.group(8))})"
         m = _PICK.match(sql)
         if m is not None:
             rng = _range(rel, _name(m.group(1)))
