@@ -236,16 +236,16 @@ def run(
     }
     if big:
         summary |= _time_big(runtime)
+    warm_part = (
+        f"; warm-up on open {summary['warm_seconds_per_workbook'] * 1000:.0f} ms/workbook, apart"
+        if warmed
+        else ", cold"
+    )
     headline = (
         f"qa: {right}/{n} right ({summary['accuracy']:.1%}), {abstained} abstained, {errors} errors, "
         f"evidence valid {summary['evidence_valid_rate']:.1%}, routes {dict(routes)}, "
         f"{summary['seconds_per_question'] * 1000:.0f} ms/question "
-        f"(p95 {summary['p95_seconds'] * 1000:.0f} ms) (model {summary['model'] or 'off'})"
-        + (
-            f", warm-up on open {summary['warm_seconds_per_workbook'] * 1000:.0f} ms/workbook apart"
-            if warmed
-            else ", cold"
-        )
+        f"(p95 {summary['p95_seconds'] * 1000:.0f} ms{warm_part}) (model {summary['model'] or 'off'})"
     )
     return BenchResult(
         "qa",

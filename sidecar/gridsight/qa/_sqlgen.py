@@ -209,7 +209,7 @@ SYSTEM = (
     "You write one SQLite query that answers a question about a table named data. "
     "Quote every column name in double quotes, exactly as listed. Compare text columns only with the "
     "values listed for them. For a yes/no question, select a comparison (it gives 1 or 0). "
-    "For 'which'/'who' questions select the name column, not the number. MEDIAN() is available. "
+    "For 'which'/'who' questions select the name column, not the number. "
     "Reply with the query only."
 )
 

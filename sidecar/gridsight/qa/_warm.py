@@ -34,7 +34,7 @@ def warm(workbook: Workbook, model: Any = None, sheet: str | None = None) -> str
     rel = relation_of(best.sheet, best.table)
     if not rel.rows or not rel.columns:
         return None
-    if model is not None:
+    if model is not None and hasattr(model, "complete"):
         chat = messages(offered(rel, ""), "", {}, ())
         chat[-1]["content"] = chat[-1]["content"].rsplit("\nQuestion: ", 1)[0]
         with contextlib.suppress(GridSightError):  # a busy or slow model: the question reads it itself
