@@ -253,15 +253,31 @@ export function cellWrite(w) {
 }
 
 /**
- * Apply an editplan.v1 document: read every target, compare with `expected`, write only when all
- * match. Returns {ok, written, conflicts: [{sheet, cell, expected, found}]}.
+ * Apply an editplan.v1 document: add its `new_sheets` (a sheet of that name already there is a
+ * conflict), read every target, compare with `expected`, write only when all match (else the added
+ * sheets go again), then delete its `drop_sheets` (an undo's). Returns {ok, written, conflicts}.
  */
 export async function applyEditPlan(doc, state = {}) {
   state.applying = true;
   try {
     return await Excel.run(async (ctx) => {
+      const sheets = ctx.workbook.worksheets;
+      const adding = doc.new_sheets || [];
+      const dropping = new Set((doc.drop_sheets || []).map((n) => n.toLowerCase()));
+      const there = adding.map((name) => {
+        const ws = sheets.getItemOrNullObject(name);
+        ws.load("isNullObject");
+        return { name, ws };
+      });
+      await ctx.sync();
+      const taken = there.filter((t) => !t.ws.isNullObject);
+      if (taken.length) {
+        const conflicts = taken.map((t) => ({ sheet: t.name, cell: "", expected: "no such sheet", found: "a sheet of that name" }));
+        return { ok: false, written: 0, conflicts };
+      }
+      const added = adding.map((name) => sheets.add(name));
       const targets = doc.actions.map((a) => {
-        const r = ctx.workbook.worksheets.getItem(a.sheet).getRange(a.cell);
+        const r = sheets.getItem(a.sheet).getRange(a.cell);
         r.load("values,formulas,valueTypes,numberFormat");
         return { a, r };
       });
@@ -272,17 +288,25 @@ export async function applyEditPlan(doc, state = {}) {
           conflicts.push({ sheet: a.sheet, cell: a.cell, expected: a.expected, found: { value: r.values[0][0], formula: r.formulas[0][0] } });
         }
       }
-      if (conflicts.length) return { ok: false, written: 0, conflicts };
+      if (conflicts.length) {
+        for (const ws of added) ws.delete(); // nothing written: the sheets this plan added go again
+        await ctx.sync();
+        return { ok: false, written: 0, conflicts };
+      }
+      let written = 0;
       for (const { a, r } of targets) {
+        if (dropping.has(a.sheet.toLowerCase())) continue; // the whole sheet goes below
         const w = a.write;
         const how = cellWrite(w);
         if (how.formula !== undefined) r.formulas = [[how.formula]];
         else if (how.clear) r.clear("Contents");
         else r.values = [[how.value]];
         if (w.number_format) r.numberFormat = [[w.number_format]];
+        written += 1;
       }
+      for (const name of doc.drop_sheets || []) sheets.getItem(name).delete();
       await ctx.sync();
-      return { ok: true, written: targets.length, conflicts: [] };
+      return { ok: true, written, conflicts: [] };
     });
   } finally {
     setTimeout(() => {

@@ -124,10 +124,10 @@ export class ExtractPanel {
       const more = n > SHOW_ROWS ? ` (the first ${SHOW_ROWS} are shown)` : "";
       this._say(`${n} record${n === 1 ? "" : "s"}${range ? ` from ${range}` : ""}${more}. Nothing is written until you choose below.`, "done");
       $("extract-actions").hidden = n === 0;
-      const canWrite = app.info?.kind === "file";
+      const canWrite = ["file", "snapshot"].includes(app.info?.kind); // not live Excel through xlwings
       $("extract-to-sheet").disabled = !canWrite;
       $("extract-plan").replaceChildren(
-        canWrite ? "" : el("p", { class: "muted small", text: "Writing a new sheet needs a workbook opened from its file (a browser or the desktop window); here, download the JSON." }),
+        canWrite ? "" : el("p", { class: "muted small", text: "Writing a new sheet needs a workbook opened from its file or sent by the Excel add-in; here, download the JSON." }),
       );
       document.body.dataset.extract = "done";
     } catch (err) {

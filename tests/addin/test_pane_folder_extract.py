@@ -175,9 +175,9 @@ def test_extract_preview_download_and_new_sheet_with_undo(
     assert page.locator("[aria-busy='true']").count() == 0
 
 
-def test_extract_from_a_snapshot_session_downloads_only(open_pane: Any) -> None:
-    """A workbook sent as a snapshot (what Excel's add-in does): records preview as usual, and writing a
-    sheet is off with the reason (the add-in cannot add sheets through an edit plan yet)."""
+def test_extract_from_a_snapshot_session(open_pane: Any) -> None:
+    """A workbook sent as a snapshot (what Excel's add-in does): records preview as usual, and both
+    exports are offered (the add-in adds the sheet through the edit plan's new_sheets)."""
     page = open_pane(320)
     wid = page.evaluate(
         """async () => {
@@ -204,6 +204,81 @@ def test_extract_from_a_snapshot_session_downloads_only(open_pane: Any) -> None:
         "IC50",
         "nM",
     ]
-    assert page.is_disabled("#extract-to-sheet")
-    assert "opened from its file" in page.inner_text("#extract-plan")
+    assert page.is_enabled("#extract-to-sheet")
     assert page.is_enabled("#extract-download")
+
+
+#: A small stand-in for Excel's object model (worksheets, ranges, sync), enough for applyEditPlan.
+FAKE_EXCEL = """
+(() => {
+  const book = {Assay: {}};
+  const raw = {};
+  const range = (sheet, cell) => ({
+    load() {},
+    get values() { return [[book[sheet][cell] ?? '']]; },
+    set values(v) {  // Excel keeps a leading apostrophe out of the value: it marks text
+      const x = v[0][0];
+      raw[sheet + '!' + cell] = x;
+      book[sheet][cell] = typeof x === 'string' && x.startsWith("'") ? x.slice(1) : x;
+    },
+    get formulas() { return [[book[sheet][cell] ?? '']]; },
+    set formulas(v) { book[sheet][cell] = v[0][0]; },
+    get valueTypes() { return [[cell in book[sheet] ? 'String' : 'Empty']]; },
+    get numberFormat() { return [['General']]; },
+    set numberFormat(_v) {},
+    clear() { delete book[sheet][cell]; },
+  });
+  const sheet = (name) => ({
+    getRange: (cell) => range(name, cell),
+    delete() { delete book[name]; },
+  });
+  const worksheets = {
+    getItemOrNullObject: (name) => ({load() {}, isNullObject: !(name in book)}),
+    getItem: (name) => { if (!(name in book)) throw new Error('no sheet ' + name); return sheet(name); },
+    add: (name) => { book[name] = {}; return sheet(name); },
+  };
+  window.Excel = {run: async (fn) => fn({workbook: {worksheets}, sync: async () => {}})};
+  window.fakeBook = book;
+  window.fakeRaw = raw;
+})();
+"""
+
+
+def test_the_add_in_adds_the_records_sheet_and_undo_deletes_it(open_pane: Any) -> None:
+    """A snapshot session (Excel's add-in): the plan's editplan.v1 names the new sheet; the bridge adds
+    it, writes the records as text, and the undo's editplan deletes it again. A sheet of that name
+    already in Excel is a conflict: nothing is added or written."""
+    page = open_pane(320)
+    page.evaluate(FAKE_EXCEL)
+    out = page.evaluate(
+        """async (schema) => {
+        const b = await import('/addin/bridge.js');
+        const api = window.GridSight.api;
+        const values = [['Compound', 'IC50 (nM)'], ['C-1', 12], ['C-2', 8.5]];
+        const types = [['String', 'String'], ['String', 'Double'], ['String', 'Double']];
+        const fmts = values.map(r => r.map(() => 'General'));
+        const entry = b.blockEntry('Assay', 0, 0, values, values, fmts, types, null);
+        const wid = (await b.uploadSnapshot(api, b.packChunks([entry], {name: 'live.xlsx'}), 'live.xlsx')).id;
+        const got = await api.post(`/workbooks/${wid}/extract`, {schema, range: 'Assay!A1:B3'});
+        const plan = await api.post(`/workbooks/${wid}/extract/sheet`,
+                                    {records: got.records, sheet_name: 'Records'});
+        await api.post(`/workbooks/${wid}/plans/${plan.id}/preview`);
+        const applied = await api.post(`/workbooks/${wid}/plans/${plan.id}/apply`);
+        const done = await b.applyEditPlan(applied.editplan);
+        const written = JSON.parse(JSON.stringify(window.fakeRaw));
+        const undo = await api.post(`/workbooks/${wid}/undo`);
+        const undone = await b.applyEditPlan(undo.editplan);
+        const sheetsAfter = Object.keys(window.fakeBook);
+        window.fakeBook.Records = {A1: 'mine'};  // the user made a sheet of that name meanwhile
+        const clash = await b.applyEditPlan(applied.editplan);
+        return {newSheets: applied.editplan.new_sheets, drop: undo.editplan.drop_sheets, done, written,
+                undone, sheetsAfter, clash, mine: window.fakeBook.Records};
+    }""",
+        SCHEMA.replace("Units", "IC50"),
+    )
+    assert out["newSheets"] == ["Records"] and out["drop"] == ["Records"]
+    assert out["done"]["ok"] and out["done"]["written"] > 0
+    assert out["written"]["Records!A1"] == "'address" and out["written"]["Records!B2"] == "'12"  # as text
+    assert out["undone"]["ok"] and out["sheetsAfter"] == ["Assay"]
+    assert not out["clash"]["ok"] and out["clash"]["conflicts"][0]["sheet"] == "Records"
+    assert out["mine"] == {"A1": "mine"}  # nothing of the user's was touched

@@ -180,12 +180,12 @@ def register_sheet(api: Api) -> None:
             raise ApiError(400, "bad_request", "`sheet_name` must be text")
         records = checked_records(doc.get("records"))
         s = state().sessions.get(wid)
-        if s.kind != "file":
+        if s.kind == "xlwings":
             raise ApiError(
                 422,
                 "needs_file",
-                "records can be written to a new sheet only in a workbook opened from its file; "
-                "download them as JSON instead",
+                "records can be written to a new sheet in a workbook opened from its file or sent by "
+                "the Excel add-in, not through xlwings; download them as JSON instead",
             )
         with s.lock:
             plan, _model = rows_plan(records, s.workbook, name, s.id)

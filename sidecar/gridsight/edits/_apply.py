@@ -88,9 +88,9 @@ def apply_plan(
         ]
         raise EditPlanError(f"edit plan {plan.id} did not validate; nothing was written", problems)
     after = {(c.write.sheet, c.write.row, c.write.col): c.after for c in preview.cells}
-    if plan.new_sheets and path is None:
+    if plan.new_sheets and live is not None:
         raise EditPlanError(
-            "a plan that adds sheets can only be applied to a workbook file; nothing was written"
+            "a plan that adds sheets cannot be applied to live Excel through xlwings; nothing was written"
         )
     with journal.lock():
         if journal.was_applied(key, plan.id):
@@ -162,6 +162,7 @@ def apply_plan(
                 workbook_id=plan.workbook_id,
                 workbook_name=workbook_name,
                 description=plan.description,
+                new_sheets=plan.new_sheets,
             )
             cells = [
                 {
@@ -173,7 +174,14 @@ def apply_plan(
                 for w, cur in pairs
             ]
             journal.push(
-                key, {"id": plan.id, "target": "snapshot", "description": plan.description, "cells": cells}
+                key,
+                {
+                    "id": plan.id,
+                    "target": "snapshot",
+                    "description": plan.description,
+                    "cells": cells,
+                    "created_sheets": list(plan.new_sheets),
+                },
             )
             result = {"target": "snapshot", "cells_written": len(cells), "editplan": doc}
             fp = None
@@ -253,6 +261,7 @@ def undo_last(
                 workbook_id=workbook_id,
                 workbook_name=workbook_name,
                 description=f"undo {entry['id']}",
+                drop_sheets=entry.get("created_sheets", ()),
             )
             result = {"target": "snapshot", "cells_restored": len(restore), "editplan": doc}
             fp = None

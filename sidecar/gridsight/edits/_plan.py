@@ -171,9 +171,13 @@ def editplan_document(
     workbook_id: str | None = None,
     workbook_name: str | None = None,
     description: str = "",
+    new_sheets: Sequence[str] = (),
+    drop_sheets: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """An editplan.v1 document: what the add-in applies (checking each ``expected`` first)."""
-    return {
+    """An editplan.v1 document: what the add-in applies (checking each ``expected`` first).
+    ``new_sheets`` are added before the writes (a sheet of that name already there is a conflict);
+    ``drop_sheets`` (an undo's) are deleted after the check, their cells' writes left out."""
+    doc: dict[str, Any] = {
         "schema": SCHEMA_ID,
         "id": plan_id,
         "kind": kind,
@@ -181,6 +185,11 @@ def editplan_document(
         "description": description,
         "actions": [a.to_json() for a in actions],
     }
+    if new_sheets:
+        doc["new_sheets"] = list(new_sheets)
+    if drop_sheets:
+        doc["drop_sheets"] = list(drop_sheets)
+    return doc
 
 
 @cache
