@@ -161,15 +161,24 @@ def run_attempt(rel: Relation, source: str, sql: str, expected: str | None) -> A
     return Attempt(source, sql, value, why, read)
 
 
+def _where_split(sql: str) -> tuple[str, str, str] | None:
+    """(what comes before the first WHERE, its conditions, the GROUP BY / ORDER BY / LIMIT tail), or
+    None for a query with no WHERE."""
+    head, sep, rest = sql.partition(" WHERE ")
+    if not sep:
+        return None
+    m = _CLAUSE_END.search(rest)
+    return (head, rest[: m.start()], rest[m.start() :]) if m else (head, rest, "")
+
+
 def without_section(sql: str, rel: Relation) -> str | None:
     """``sql`` without its top-level conditions on the section column when another condition names
     the row by its label (the small model guesses the section of a row it found: 'Cargo' under
     'Operating expense:'); None when there is nothing to drop."""
-    head, sep, rest = sql.partition(" WHERE ")
-    if not sep or "(SELECT" in head:
+    parts = _where_split(sql)
+    if parts is None or "(SELECT" in parts[0]:
         return None
-    m = _CLAUSE_END.search(rest)
-    where, tail = (rest[: m.start()], rest[m.start() :]) if m else (rest, "")
+    head, where, tail = parts
     if len(_top_level(where, " OR ")) > 1:
         return None
     conjuncts = _conjuncts(where)
@@ -489,11 +498,10 @@ def _conjuncts(where: str) -> list[str]:
 def prune(sql: str, rel: Relation, question: str) -> str:
     """``sql`` without the top-level AND conditions whose values the question never names (small
     models copy sample values from the schema into conditions nobody asked for)."""
-    head, sep, rest = sql.partition(" WHERE ")
-    if not sep or " FROM data" not in head:
+    parts = _where_split(sql)
+    if parts is None or " FROM data" not in parts[0]:
         return without_empty_group(sql)
-    m = _CLAUSE_END.search(rest)
-    where, tail = (rest[: m.start()], rest[m.start() :]) if m else (rest, "")
+    head, where, tail = parts
     if len(_top_level(where, " OR ")) > 1 or len(_top_level(tail, "(")) > 1:
         return without_empty_group(sql)
     conjuncts = _conjuncts(where)
