@@ -298,15 +298,27 @@ def schema_text(rel: Relation, named: dict[str, list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _preamble() -> list[dict[str, str]]:
+    """The system prompt and the worked examples: the same in every prompt."""
+    out = [{"role": "system", "content": SYSTEM}]
+    for i, (q, sql) in enumerate(EXAMPLES):
+        user = (_EXAMPLE_SCHEMA + "\n" if i == 0 else "") + f"Question: {q}"
+        out += [{"role": "user", "content": user}, {"role": "assistant", "content": sql}]
+    return out
+
+
+def table_prompt(rel: Relation) -> list[dict[str, str]]:
+    """What every prompt on ``rel`` begins with, whatever the question: the preamble and the table's
+    schema (what the open-time warm-up reads into the KV cache)."""
+    return [*_preamble(), {"role": "user", "content": schema_text(rel, {})}]
+
+
 def messages(
     rel: Relation, question: str, named: dict[str, list[str]], columns: Sequence[str] = ()
 ) -> list[dict[str, str]]:
     """The chat: the fixed system prompt and worked examples first (a cached prefix), then the table,
     the columns the question names (``columns``) and the question."""
-    out = [{"role": "system", "content": SYSTEM}]
-    for i, (q, sql) in enumerate(EXAMPLES):
-        user = (_EXAMPLE_SCHEMA + "\n" if i == 0 else "") + f"Question: {q}"
-        out += [{"role": "user", "content": user}, {"role": "assistant", "content": sql}]
+    out = _preamble()
     text = schema_text(rel, named)
     if columns:
         text += "\nColumns the question names: " + ", ".join(f'"{c}"' for c in columns)

@@ -17,7 +17,7 @@ from gridsight.errors import GridSightError
 from gridsight.grid import Workbook
 from gridsight.qa._pick import candidates
 from gridsight.qa._relational import relation_of
-from gridsight.qa._sqlgen import messages, offered
+from gridsight.qa._sqlgen import offered, table_prompt
 
 #: Seconds the prefill may take before it is given up (the first question then pays the rest).
 WARM_TIMEOUT_S = 60.0
@@ -35,8 +35,6 @@ def warm(workbook: Workbook, model: Any = None, sheet: str | None = None) -> str
     if not rel.rows or not rel.columns:
         return None
     if model is not None and hasattr(model, "complete"):
-        chat = messages(offered(rel, ""), "", {}, ())
-        chat[-1]["content"] = chat[-1]["content"].rsplit("\nQuestion: ", 1)[0]
         with contextlib.suppress(GridSightError):  # a busy or slow model: the question reads it itself
-            model.complete(chat, max_tokens=1, timeout_s=WARM_TIMEOUT_S)
+            model.complete(table_prompt(offered(rel, "")), max_tokens=1, timeout_s=WARM_TIMEOUT_S)
     return best.ref
