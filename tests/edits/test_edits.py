@@ -275,6 +275,13 @@ def test_editplan_documents_validate_against_the_schema() -> None:
     broken = {**doc, "actions": [{**doc["actions"][0], "cell": "A1:B2"}]}
     with pytest.raises(EditPlanError, match=r"editplan\.v1 invalid at actions/0/cell"):
         validate_editplan(broken)
+    sheets = editplan_document("p", writes, new_sheets=["Records"], drop_sheets=["Old"])
+    validate_editplan(sheets)
+    assert sheets["new_sheets"] == ["Records"] and sheets["drop_sheets"] == ["Old"]
+    assert "new_sheets" not in doc and "drop_sheets" not in doc  # only when a plan adds or drops one
+    for bad in ({"new_sheets": ["x" * 32]}, {"new_sheets": "Records"}, {"drop_sheets": [""]}):
+        with pytest.raises(EditPlanError, match=r"editplan\.v1 invalid"):
+            validate_editplan({**doc, **bad})
 
 
 def test_raw_dates_compare_as_serials() -> None:
