@@ -574,6 +574,11 @@ def _interrupting_header(g: CellGrid, box: Box) -> int | None:
         r = int(i) + box.top
         if r < box.top + 2 or r >= box.bottom:
             continue
+        if all(
+            n_val[x - box.top] == 0 or is_header_row(g, Box(x, box.left, box.bottom, box.right), x)
+            for x in range(box.top, r)
+        ):
+            continue  # only header lines above (years over a unit line): one more line of the same header
         above = r - 1
         while above > box.top and (n_val[above - box.top] == 0 and n_text[above - box.top] <= 1):
             above -= 1  # skip blank rows and lone label lines

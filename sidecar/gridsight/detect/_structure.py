@@ -33,7 +33,15 @@ def header_rows(g: CellGrid, box: Box) -> list[int]:
         found = found or header
     if not found:
         return [box.top] if names_its_columns(g, box) else []
+    while len(rows) > 1 and _stub_only(g, box, rows[-1]):
+        rows.pop()  # a section label under the header (``Field crops``) opens the body
     return _label_table_header(g, box, rows) if len(rows) > 1 else rows
+
+
+def _stub_only(g: CellGrid, box: Box, r: int) -> bool:
+    """A row whose one label sits in the table's first column and spans nothing."""
+    occ = g.cls[r, box.left : box.right + 1] != 0
+    return bool(occ[0] and occ.sum() == 1 and g.merge_span[r, box.left] < 2)
 
 
 def _label_table_header(g: CellGrid, box: Box, rows: list[int]) -> list[int]:
