@@ -72,7 +72,7 @@ F = FARMS
         ("How much did orchid farms in Upland increase between 2019 and 2021?", 25 - 20),
         ("How many more farms grew lentils in Coast than in Upland in 2021?", 400 - 280),
         ("What fraction of the nation's lentil farms in 2019 were in Upland?", 300 / 900),
-        ("What percentage of farms reporting melons in 2021 were in Coast, out of the Nation?", 100 * 330 / 520),
+        ("What percentage of farms with melons in 2021 were in Coast, out of the Nation?", 100 * 330 / 520),
         ("How many farms reported lentils and barley combined in Coast in 2019?", 250 + 100),
         ("What was the total number of farms reporting greenhouse crops in Upland in 2021?", 60 + 25),
         ("What was the average number of farms per field crop in Coast in 2019?", (250 + 100) / 2),
