@@ -283,9 +283,14 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
         if top >= bottom or len(set(ids.tolist())) < 2 or int(np.diff(cols).min()) < 2:
             return False
         below = g.cls[top + 1, box.left : box.right + 1] != 0
+        if bool(below[cols].all()) and int(below.sum()) >= len(ids):
+            return True
         if col > box.left:
             return int(below.sum()) > len(ids)
-        return bool(below[cols].all()) and int(below.sum()) >= len(ids)
+        # three or more column names spread over the row, the row-label column's among them,
+        # over a finer header row: the first line of a two-line header (``Measure | Baseline |
+        # Targets`` over years); a title with a date or a place beside it has fewer parts
+        return len(set(ids.tolist())) >= 3 and is_header_row(g, Box(top + 1, box.left, bottom, box.right), top + 1)
     if g.merge_span[top, col] >= 2:
         # a group spans some of the columns (``Revenue`` over years may span them all); a label
         # over every column that states a unit (``Unemployment (thousands)``) is the table's
@@ -339,6 +344,50 @@ def _header_only(g: CellGrid, box: Box) -> bool:
         if not is_numbering_row(g, box, box.top + int(i)):
             return False
     return bool(((sub == TEXT).sum(axis=1) >= 2).any())
+
+
+#: Rows a header band spread over blank rows may span before its body starts.
+MAX_BAND_ROWS = 12
+
+
+def _header_band(g: CellGrid, box: Box) -> bool:
+    """Label rows with no figure yet (years and column numbers are labels): a header whose body is
+    still to come, however many blank rows its lines are spread over."""
+    if box.height > MAX_BAND_ROWS:
+        return False
+    area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
+    figures = (g.cls[area] == VALUE) & ~g.yearish[area]
+    return all(is_numbering_row(g, box, box.top + int(i)) for i in np.flatnonzero(figures.any(axis=1)))
+
+
+def _join_split_headers(g: CellGrid, pieces: list[Box]) -> list[Box]:
+    """Label pieces side by side that end on the same row with only empty cells between them, over
+    one piece of values that spans them: one header band that empty spacer columns cut apart
+    (group labels on its upper rows stand over only some of its pieces). Joined before titles are
+    peeled, or a group label would read as the title of the piece it stands on."""
+    heads = [b for b in pieces if _header_band(g, b) and (g.cls[b.top : b.bottom + 1, b.left : b.right + 1] == TEXT).any()]
+    bodies = [b for b in pieces if not _header_band(g, b) and b.width >= 2]
+    if len(heads) < 2 or not bodies:
+        return pieces
+    out = [b for b in pieces if b not in heads]
+    by_bottom: dict[int, list[Box]] = {}
+    for h in heads:
+        by_bottom.setdefault(h.bottom, []).append(h)
+    for bottom, group in by_bottom.items():
+        group.sort(key=lambda b: b.left)
+        under = [b for b in bodies if 0 <= b.top - bottom - 1 <= MAX_INNER_GAP]
+        cur = group[0]
+        for h in group[1:]:
+            top = min(cur.top, h.top)
+            gap_empty = not g.cls[top : bottom + 1, cur.right + 1 : h.left].any()
+            spans = any(b.cols_overlap(cur) and b.cols_overlap(h) for b in under)
+            if h.left > cur.right and gap_empty and spans:
+                cur = cur.union(h)
+            else:
+                out.append(cur)
+                cur = h
+        out.append(cur)
+    return sorted(out)
 
 
 def _starts_with_header(g: CellGrid, box: Box) -> bool:
@@ -398,7 +447,7 @@ def _ends_with_total(g: CellGrid, box: Box, text_at: TextAt) -> bool:
 def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
     """Group pieces into table skeletons with their titles and notes."""
     peeled: list[Piece] = []
-    for box in pieces:
+    for box in _join_split_headers(g, pieces):
         if box.height == box.width == 1 and g.prose[box.top, box.left]:
             peeled.append(Piece(box, True))  # a paragraph line
         else:
@@ -454,8 +503,8 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             own_header = any(
                 _starts_with_header(g, b) for b in (qbox, *(peeled[k].box for k in [j, *group]))
             ) or _repeats_header(g, head_box, qbox.top, qbox, text_at)
-            if own_header:
-                break
+            if own_header and not (_header_band(g, sk.box) and qbox.height <= 3):
+                break  # (a few label rows under a header that has no body yet are more of it)
             for k in [*pending, j, *group]:
                 used.add(k)
                 sk.parts.append(peeled[k])
