@@ -27,6 +27,7 @@ from gridsight.detect._rows import (
     is_header_row,
     is_key_value_block,
     is_line_block,
+    is_notes_block,
     is_numbering_row,
     is_text_line,
     looks_like_note,
@@ -290,7 +291,9 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
         # three or more column names spread over the row, the row-label column's among them,
         # over a finer header row: the first line of a two-line header (``Measure | Baseline |
         # Targets`` over years); a title with a date or a place beside it has fewer parts
-        return len(set(ids.tolist())) >= 3 and is_header_row(g, Box(top + 1, box.left, bottom, box.right), top + 1)
+        return len(set(ids.tolist())) >= 3 and is_header_row(
+            g, Box(top + 1, box.left, bottom, box.right), top + 1
+        )
     if g.merge_span[top, col] >= 2:
         # a group spans some of the columns (``Revenue`` over years may span them all); a label
         # over every column that states a unit (``Unemployment (thousands)``) is the table's
@@ -365,7 +368,11 @@ def _join_split_headers(g: CellGrid, pieces: list[Box]) -> list[Box]:
     one piece of values that spans them: one header band that empty spacer columns cut apart
     (group labels on its upper rows stand over only some of its pieces). Joined before titles are
     peeled, or a group label would read as the title of the piece it stands on."""
-    heads = [b for b in pieces if _header_band(g, b) and (g.cls[b.top : b.bottom + 1, b.left : b.right + 1] == TEXT).any()]
+    heads = [
+        b
+        for b in pieces
+        if _header_band(g, b) and (g.cls[b.top : b.bottom + 1, b.left : b.right + 1] == TEXT).any()
+    ]
     bodies = [b for b in pieces if not _header_band(g, b) and b.width >= 2]
     if len(heads) < 2 or not bodies:
         return pieces
@@ -450,6 +457,8 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
     for box in _join_split_headers(g, pieces):
         if box.height == box.width == 1 and g.prose[box.top, box.left]:
             peeled.append(Piece(box, True))  # a paragraph line
+        elif is_notes_block(g, box, text_at):
+            peeled.extend(Piece(line, True) for line in _row_lines(g, box))
         else:
             peeled.extend(_peel(g, box, text_at))
     peeled = _join_header_bands(g, peeled)
@@ -526,6 +535,16 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
     ]
     _attach_labels(tables, free)
     return [t for sk in tables for part in _split_at_headers(g, sk) for t in _split_copies(g, part, text_at)]
+
+
+def _row_lines(g: CellGrid, box: Box) -> list[Box]:
+    """Each filled row of ``box``, tight around its cells."""
+    out = []
+    for r in range(box.top, box.bottom + 1):
+        cols = np.flatnonzero(row_cells(g, box, r))
+        if cols.size:
+            out.append(Box(r, box.left + int(cols[0]), r, box.left + int(cols[-1])))
+    return out
 
 
 def _join_header_bands(g: CellGrid, peeled: list[Piece]) -> list[Piece]:

@@ -168,7 +168,6 @@ def is_key_value_block(g: CellGrid, box: Box, text_at: Callable[[int, int], str]
     return bool((n_val and n_txt) or colon * 2 >= keys.size or longer)
 
 
-
 def is_notes_block(g: CellGrid, box: Box, text_at: Callable[[int, int], str]) -> bool:
     """Footnotes set side by side (the same notes in two languages, or in two columns): every
     filled cell is a label that starts with a note marker (``1)``, ``*``, ``Note:``). A numbered

@@ -1,0 +1,128 @@
+"""Header mechanisms on small sheets built here: header bands that spacer columns or blank rows cut,
+wide first header rows, repeated page headers, footnotes set side by side (each with a counter-case)."""
+
+from __future__ import annotations
+
+from gridsight.detect import detect_tables
+from gridsight.grid import Sheet
+
+
+def ranges(cells: dict[str, object]) -> list[str]:
+    return [t.range.ref() for t in detect_tables(Sheet.from_cells("S", cells)).tables]
+
+
+def _months(top: int, cols: str) -> dict[str, object]:
+    """Six rows of a month label in A and figures in ``cols`` from row ``top``."""
+    cells: dict[str, object] = {}
+    for i, m in enumerate(("Aug", "Sep", "Oct", "Nov", "Dec", "Jan")):
+        cells[f"A{top + i}"] = m
+        cells.update({f"{c}{top + i}": 10.5 + i + j for j, c in enumerate(cols)})
+    return cells
+
+
+def _rice(spacer_filled: bool) -> dict[str, object]:
+    """A header the empty column E cuts in three pieces ending on row 4; group labels on row 2
+    stand over only some of them (the left piece holds the title row too)."""
+    cells: dict[str, object] = {"A1": "Table 4 -- monthly prices and sales by class"}
+    cells.update({"D2": "Long grain", "I2": "Short grain"})
+    cells.update({"C3": "2012/13", "F3": "2011/12", "H3": "2012/13", "J3": "2011/12"})
+    cells.update({"A4": "Month", "B4": "$/cwt", "D4": "1,000 cwt", "F4": "$/cwt", "G4": "1,000 cwt"})
+    cells.update({"H4": "$/cwt", "I4": "1,000 cwt", "J4": "$/cwt", "K4": "1,000 cwt"})
+    cells.update(_months(6, "BCDEFGHIJK" if spacer_filled else "BCD"))
+    return cells
+
+
+def test_a_header_band_cut_by_spacer_columns_keeps_its_group_labels() -> None:
+    # one body under all three pieces (it fills the column E the header leaves empty)
+    (t,) = detect_tables(Sheet.from_cells("S", _rice(True))).tables
+    assert t.range.ref() == "A2:K11"
+    assert [x.text for x in t.titles] == ["Table 4 -- monthly prices and sales by class"]
+    assert t.header_paths[3].startswith("Long grain ›")
+
+
+def test_header_pieces_over_separate_bodies_stay_separate_tables() -> None:
+    # the counter-case: the header pieces end on the same row, but each heads its own body
+    cells: dict[str, object] = {"F1": "Cities"}
+    cells.update({"A2": "Product", "B2": "Q1", "C2": "Q2", "E2": "City", "F2": "Q1", "G2": "Q2"})
+    for r in range(4, 8):
+        cells.update(
+            {f"A{r}": f"p{r}", f"B{r}": r, f"C{r}": r * 2, f"E{r}": f"c{r}", f"F{r}": r, f"G{r}": r * 3}
+        )
+    assert sorted(ranges(cells)) == ["A2:C7", "E1:G7"]
+
+
+def _goals(first_row: dict[str, object]) -> dict[str, object]:
+    cells: dict[str, object] = {"A1": "State race to the top goals", **first_row}
+    cells.update({f"{c}4": f"{2009 + j}-{10 + j}" for j, c in enumerate("DEFGHIJK")})
+    for r in range(5, 10):
+        cells.update({f"A{r}": f"goal {r}", f"C{r}": f"measure {r}"})
+        cells.update({f"{c}{r}": 0.5 + r / 100 for c in "DEFGHIJK"})
+    return cells
+
+
+def test_a_first_header_row_of_column_names_over_a_row_of_years_is_the_tables() -> None:
+    # four names over eleven columns, most over nothing, the row-label column's among them
+    cells = _goals({"A3": "Goal", "C3": "Measure", "E3": "Baseline", "G3": "Targets"})
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A3:K9"
+    assert t.header_rows[0] == 2
+
+
+def test_a_title_with_a_date_beside_it_over_the_header_stays_a_title() -> None:
+    (t,) = detect_tables(
+        Sheet.from_cells("S", _goals({"A3": "Targets by goal", "H3": "as of May 2011"}))
+    ).tables
+    assert t.range.ref() == "A4:K9"
+    assert any("Targets by goal" in x.text for x in t.titles)
+
+
+def _codes(top: int, n: int, start: int) -> dict[str, object]:
+    cells: dict[str, object] = {}
+    for i in range(n):
+        r, k = top + i, start + i
+        cells.update({f"A{r}": f"Code {k}", f"B{r}": f"Topic {k % 3}", f"C{r}": f"Knowledge item {k}"})
+    return cells
+
+
+def test_a_label_list_with_its_header_repeated_on_every_page_is_one_table() -> None:
+    head = {"A1": "Code", "B1": "Topic", "C1": "Knowledge"}
+    again = {"A6": "Code", "B6": "Topic", "C6": "Knowledge"}
+    cells = {**head, **_codes(2, 4, 0), **again, **_codes(7, 3, 4), **_codes(11, 5, 7)}
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A1:C15" and t.header_paths == ("Code", "Topic", "Knowledge")
+
+
+def test_a_label_list_whose_first_row_repeats_in_part_is_not_headed_by_it() -> None:
+    # only two of its three labels come again: a record, not the header printed again
+    head = {"A1": "Code 0", "B1": "Topic 0", "C1": "Knowledge item 0"}
+    again = {"A6": "Code 0", "B6": "Topic 0", "C6": "another item"}
+    cells = {**head, **_codes(2, 4, 1), **again, **_codes(7, 3, 4), **_codes(11, 5, 7)}
+    assert ranges(cells) != ["A1:C15"]
+
+
+def test_a_header_spread_over_blank_rows_heads_the_body_under_it() -> None:
+    cells: dict[str, object] = {"B1": "Type of dwelling", "D1": "Total", "E1": "Floor area"}
+    cells.update({"E2": "29 m2 or less", "F2": "30 to 49", "G2": "50 and over"})
+    cells.update({"B5": "Type (English)", "D5": "Total", "E5": "and under", "G5": "and over", "D6": "1)"})
+    for r in range(8, 14):
+        cells.update({f"B{r}": f"kind {r}", f"C{r}": f"{r}-A"})
+        cells.update({f"{c}{r}": 100 * r + j for j, c in enumerate("DEFG")})
+    assert ranges(cells) == ["B1:G13"]  # the header rows under its blank rows carry a note mark
+
+
+def test_footnotes_set_side_by_side_are_no_table() -> None:
+    cells: dict[str, object] = {"A1": "Region", "B1": "Count", "C1": "Share"}
+    cells.update({f"{c}{r}": r * (j + 1) for r in range(2, 7) for j, c in enumerate("BC")})
+    cells.update({f"A{r}": f"region {r}" for r in range(2, 7)})
+    cells.update({"A9": "1) counted at the census", "C9": "1) recensé au recensement"})
+    cells.update({"A10": "2) estimated", "C10": "2) estimé"})
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A1:C6"
+    assert any("1) counted at the census" in n.text for n in t.notes)
+
+
+def test_a_numbered_list_with_the_marker_in_its_first_column_is_a_table() -> None:
+    cells: dict[str, object] = {"A1": "Step", "B1": "Action", "C1": "Owner"}
+    for r in range(2, 7):
+        cells.update({f"A{r}": f"{r - 1}. step", f"B{r}": f"do thing {r}", f"C{r}": f"person {r % 2}"})
+    assert ranges(cells) == ["A1:C6"]
