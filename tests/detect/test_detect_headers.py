@@ -126,3 +126,22 @@ def test_a_numbered_list_with_the_marker_in_its_first_column_is_a_table() -> Non
     for r in range(2, 7):
         cells.update({f"A{r}": f"{r - 1}. step", f"B{r}": f"do thing {r}", f"C{r}": f"person {r % 2}"})
     assert ranges(cells) == ["A1:C6"]
+
+
+def _anova(extra: dict[str, object]) -> dict[str, object]:
+    cells: dict[str, object] = {"A1": "Source", "B1": "D.F.", "C1": "SS", "D1": "F"}
+    for r, name in enumerate(("Block", "Treatment", "Error", "Total"), start=2):
+        cells.update({f"A{r}": name, f"B{r}": r * 3, f"C{r}": r * 7.25, f"D{r}": r * 0.5})
+    return {**cells, **extra}
+
+
+def test_a_few_label_figure_lines_without_a_header_are_no_table() -> None:
+    lines = {"A8": "LSD(0.05)", "B8": 2.2432, "A9": "LSD(0.01)", "B9": 3.1135}
+    assert ranges(_anova(lines)) == ["A1:D5"]
+
+
+def test_a_small_block_with_a_header_is_a_table() -> None:
+    # the counter-case: the same lines under a header of their own
+    block = {"A8": "Level", "B8": "LSD", "A9": "0.05", "B9": 2.2432, "A10": "0.01", "B10": 3.1135}
+    block.update({"A9": "five percent", "A10": "one percent"})
+    assert ranges(_anova(block)) == ["A1:D5", "A8:B10"]

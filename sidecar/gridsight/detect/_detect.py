@@ -15,7 +15,7 @@ from gridsight.detect._assemble import Skeleton, TextAt, assemble, join_rule
 from gridsight.detect._cells import VALUE, CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
-from gridsight.detect._rows import is_key_value_block, is_notes_block
+from gridsight.detect._rows import is_key_value_block, is_label_value_lines, is_notes_block
 from gridsight.detect._segment import Box, bridge_sections, join_columns, xy_cut
 from gridsight.detect._structure import build_table, is_table
 from gridsight.grid import Range, Sheet, Workbook
@@ -125,6 +125,7 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
         if is_table(g, sk.box)
         and not is_key_value_block(g, sk.box, text_at)
         and not is_notes_block(g, sk.box, text_at)
+        and not is_label_value_lines(g, sk.box)
     ]
     model: str | None = None
     from_model: set[int] = set()

@@ -179,3 +179,18 @@ def is_notes_block(g: CellGrid, box: Box, text_at: Callable[[int, int], str]) ->
         and (area[area != 0] == TEXT).all()
         and all(NOTE_MARKER.match(text_at(box.top + int(r), box.left + int(c))) for r, c in cells)
     )
+
+
+#: Rows and columns up to which a block without a header is a few labelled figures, not a table.
+MAX_LINES_BLOCK = 3
+
+
+def is_label_value_lines(g: CellGrid, box: Box) -> bool:
+    """A few lines of ``label | figure`` (``LSD(0.05) | 2.24``, ``Energy use | MJ/TEU | 41``)
+    with no header: results or parameters written beside a table, not a table of their own. A
+    table shows a header, or enough rows and columns to make a pattern."""
+    if box.height > MAX_LINES_BLOCK or box.width > MAX_LINES_BLOCK or is_header_row(g, box, box.top):
+        return False
+    rows = slice(box.top, box.bottom + 1)
+    first, rest = g.cls[rows, box.left], g.cls[rows, box.left + 1 : box.right + 1]
+    return bool((first == TEXT).all() and (rest == VALUE).any(axis=1).all())
