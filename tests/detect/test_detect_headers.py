@@ -145,3 +145,33 @@ def test_a_small_block_with_a_header_is_a_table() -> None:
     block = {"A8": "Level", "B8": "LSD", "A9": "0.05", "B9": 2.2432, "A10": "0.01", "B10": 3.1135}
     block.update({"A9": "five percent", "A10": "one percent"})
     assert ranges(_anova(block)) == ["A1:D5", "A8:B10"]
+
+
+def _long(top: int, bottom: int, cols: str = "ABCDE") -> dict[str, object]:
+    """Rows ``top..bottom`` of a label and figures, a blank spacing row after every fourth."""
+    cells: dict[str, object] = {}
+    for r in range(top, bottom + 1):
+        if (r - top + 1) % 5 == 0:
+            continue
+        cells[f"{cols[0]}{r}"] = f"item {r}"
+        cells.update({f"{c}{r}": r * (j + 2) + 0.5 for j, c in enumerate(cols[1:])})
+    return cells
+
+
+def test_a_column_left_empty_by_chance_between_two_blank_rows_does_not_split_the_table() -> None:
+    cells = {"A1": "Item", "B1": "North", "C1": "South", "D1": "East", "E1": "West", **_long(2, 31)}
+    for r in range(12, 15):
+        cells.pop(f"C{r}", None)  # one band of rows between spacing rows leaves column C empty
+    assert ranges(cells) == ["A1:E30"]
+
+
+def test_tables_side_by_side_between_wider_tables_stay_apart() -> None:
+    # the counter-case: the band's right part starts with labels of its own (a header)
+    cells = {"A1": "Item", "B1": "North", "C1": "South", "D1": "East", "E1": "West", **_long(2, 8)}
+    cells.update({"A11": "Name", "B11": "Value", "D11": "Name", "E11": "Value"})
+    for r in range(12, 15):
+        cells.update({f"A{r}": f"a{r}", f"B{r}": r, f"D{r}": f"d{r}", f"E{r}": r * 2})
+    cells.update({"A17": "Item", "B17": "North", "C17": "South", "D17": "East", "E17": "West"})
+    cells.update(_long(18, 23))
+    found = ranges(cells)
+    assert "A11:B14" in found and "D11:E14" in found

@@ -360,6 +360,10 @@ def _header_band(g: CellGrid, box: Box) -> bool:
         return False
     area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
     figures = (g.cls[area] == VALUE) & ~g.yearish[area]
+    if not figures.any():
+        return True
+    if (g.ordinal[area][figures] < 0).any():
+        return False  # a figure that is no column number
     return all(is_numbering_row(g, box, box.top + int(i)) for i in np.flatnonzero(figures.any(axis=1)))
 
 

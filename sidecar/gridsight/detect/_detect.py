@@ -31,7 +31,8 @@ def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
     Paragraph lines stand apart from the tables they run beside: each is a piece of its own (it
     becomes a title or note line), never a column of the table.
     """
-    pieces = join_columns(bridge_sections(xy_cut(g.occupied), g.occupied), g.occupied, join_rule(g, text_at))
+    cut = xy_cut(g.occupied, g.cls == VALUE)
+    pieces = join_columns(bridge_sections(cut, g.occupied), g.occupied, join_rule(g, text_at))
     return pieces + [Box(int(r), int(c), int(r), int(c)) for r, c in np.argwhere(g.prose)]
 
 
