@@ -143,3 +143,22 @@ def test_thousands_of_tiny_tables_are_bounded() -> None:
     assert time.perf_counter() - t < 10
     assert 0 < len(det.tables) <= 500
     assert any("only the 500 largest were read" in m for m in det.notes)
+
+
+def test_a_long_table_cut_by_blank_rows_into_more_blocks_than_are_read_stays_one_table() -> None:
+    # 1,200 bands of four rows: more blocks than detection reads one by one; its sparse value
+    # columns leave one column or another empty in some bands
+    b = SheetBuilder("long")
+    for c, name in enumerate(("Item", "North", "South", "East", "West")):
+        b.set(0, c, name)
+    for r in range(1, 6001):
+        if r % 5 == 0:
+            continue
+        b.set(r, 0, f"item {r}")
+        for c in range(1, 5):
+            if (r * 7 + c * 3) % 4:  # a quarter of the figures missing
+                b.set(r, c, float(r * c))
+    t = time.perf_counter()
+    det = detect_tables(b.build())
+    assert time.perf_counter() - t < 10
+    assert [x.range.ref() for x in det.tables] == ["A1:E6000"]

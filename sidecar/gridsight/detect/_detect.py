@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from gridsight.detect._alternatives import uncertain_points
-from gridsight.detect._assemble import Skeleton, TextAt, assemble, join_rule
+from gridsight.detect._assemble import MAX_INNER_GAP, Skeleton, TextAt, assemble, join_rule
 from gridsight.detect._cells import VALUE, CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
@@ -23,6 +23,9 @@ from gridsight.grid import Range, Sheet, Workbook
 #: Separate blocks read on one sheet; beyond this the largest are kept (each costs a few ms; real
 #: sheets hold at most a few hundred, a sheet of thousands is a pattern, not tables).
 MAX_BLOCKS = 500
+#: Beyond MAX_BLOCKS, blocks are first stacked into runs (:func:`stack_runs`), up to this many
+#: (a long table cut by blank rows every few rows); more than this is noise (a grid of dots).
+MAX_STACKED = 10 * MAX_BLOCKS
 
 
 def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
@@ -34,6 +37,36 @@ def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
     cut = xy_cut(g.occupied, g.cls == VALUE)
     pieces = join_columns(bridge_sections(cut, g.occupied), g.occupied, join_rule(g, text_at))
     return pieces + [Box(int(r), int(c), int(r), int(c)) for r, c in np.argwhere(g.prose)]
+
+
+def stack_runs(g: CellGrid, pieces: list[Box], max_gap: int = MAX_INNER_GAP) -> list[Box]:
+    """Too many blocks to assemble one by one: first stack each block onto the one right above it
+    (at most ``max_gap`` blank rows between, under the same columns, both two columns wide or
+    more: lone cells are dots, not bands) when its first row holds figures -- the bands of one long table that blank rows cut, not a new table, which would
+    start with its header. One pass in reading order."""
+    out: list[Box] = []
+    open_: list[int] = []  # indexes into ``out`` of boxes that may still grow downwards
+    for b in sorted(pieces):
+        first = g.cls[b.top, b.left : b.right + 1]
+        starts_with_figures = b.width >= 2 and bool((first == VALUE).any())
+        open_ = [i for i in open_ if b.top - out[i].bottom - 1 <= max_gap]
+        target = next(
+            (
+                i
+                for i in open_
+                if starts_with_figures
+                and b.top > out[i].bottom
+                and out[i].width >= 2
+                and b.cols_overlap(out[i]) >= 0.7 * min(b.width, out[i].width)
+            ),
+            None,
+        )
+        if target is None:
+            out.append(b)
+            open_.append(len(out) - 1)
+        else:
+            out[target] = out[target].union(b)
+    return sorted(out)
 
 
 def _largest(g: CellGrid, pieces: list[Box], keep: int) -> list[Box]:
@@ -117,6 +150,8 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
 
     pieces = candidate_pieces(g, text_at)
     messages: tuple[str, ...] = ()
+    if MAX_BLOCKS < len(pieces) <= MAX_STACKED:
+        pieces = stack_runs(g, pieces)
     if len(pieces) > MAX_BLOCKS:
         messages = (f"{len(pieces)} separate blocks on the sheet: only the {MAX_BLOCKS} largest were read",)
         pieces = _largest(g, pieces, MAX_BLOCKS)
