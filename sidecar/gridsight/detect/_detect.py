@@ -42,8 +42,9 @@ def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
 def stack_runs(g: CellGrid, pieces: list[Box], max_gap: int = MAX_INNER_GAP) -> list[Box]:
     """Too many blocks to assemble one by one: first stack each block onto the one right above it
     (at most ``max_gap`` blank rows between, under the same columns, both two columns wide or
-    more: lone cells are dots, not bands) when its first row holds figures -- the bands of one long table that blank rows cut, not a new table, which would
-    start with its header. One pass in reading order."""
+    more: lone cells are dots, not bands) when its first row holds figures -- the bands of one
+    long table that blank rows cut, not a new table, which would start with its header. One pass
+    in reading order."""
     out: list[Box] = []
     open_: list[int] = []  # indexes into ``out`` of boxes that may still grow downwards
     for b in sorted(pieces):
