@@ -76,30 +76,6 @@ def test_a_title_with_a_date_beside_it_over_the_header_stays_a_title() -> None:
     assert any("Targets by goal" in x.text for x in t.titles)
 
 
-def _codes(top: int, n: int, start: int) -> dict[str, object]:
-    cells: dict[str, object] = {}
-    for i in range(n):
-        r, k = top + i, start + i
-        cells.update({f"A{r}": f"Code {k}", f"B{r}": f"Topic {k % 3}", f"C{r}": f"Knowledge item {k}"})
-    return cells
-
-
-def test_a_label_list_with_its_header_repeated_on_every_page_is_one_table() -> None:
-    head = {"A1": "Code", "B1": "Topic", "C1": "Knowledge"}
-    again = {"A6": "Code", "B6": "Topic", "C6": "Knowledge"}
-    cells = {**head, **_codes(2, 4, 0), **again, **_codes(7, 3, 4), **_codes(11, 5, 7)}
-    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
-    assert t.range.ref() == "A1:C15" and t.header_paths == ("Code", "Topic", "Knowledge")
-
-
-def test_a_label_list_whose_first_row_repeats_in_part_is_not_headed_by_it() -> None:
-    # only two of its three labels come again: a record, not the header printed again
-    head = {"A1": "Code 0", "B1": "Topic 0", "C1": "Knowledge item 0"}
-    again = {"A6": "Code 0", "B6": "Topic 0", "C6": "another item"}
-    cells = {**head, **_codes(2, 4, 1), **again, **_codes(7, 3, 4), **_codes(11, 5, 7)}
-    assert ranges(cells) != ["A1:C15"]
-
-
 def test_a_header_spread_over_blank_rows_heads_the_body_under_it() -> None:
     cells: dict[str, object] = {"B1": "Type of dwelling", "D1": "Total", "E1": "Floor area"}
     cells.update({"E2": "29 m2 or less", "F2": "30 to 49", "G2": "50 and over"})
