@@ -18,7 +18,7 @@ from openpyxl.comments import Comment
 
 from gridsight.cli import cli
 from gridsight.detect import detect_tables
-from gridsight.grid import SheetBuilder
+from gridsight.grid import Sheet, SheetBuilder
 from gridsight.sources import open_workbook
 
 
@@ -162,3 +162,20 @@ def test_a_long_table_cut_by_blank_rows_into_more_blocks_than_are_read_stays_one
     det = detect_tables(b.build())
     assert time.perf_counter() - t < 10
     assert [x.range.ref() for x in det.tables] == ["A1:E6000"]
+
+
+@pytest.mark.parametrize(
+    ("cells", "reason"),
+    [
+        ({"A1": "LSD(0.05)", "B1": 2.24, "A2": "LSD(0.01)", "B2": 3.11}, "a few label | figure lines"),
+        (
+            {"A1": "Source:", "B1": "national survey office", "A2": "Released:", "B2": "May 2024"},
+            "key | value lines (metadata)",
+        ),
+        ({"A1": "1) counted", "C1": "1) compté", "A2": "2) estimated", "C2": "2) estimé"}, "only footnotes"),
+    ],
+    ids=["label-figure-lines", "key-value-metadata", "footnotes-side-by-side"],
+)
+def test_blocks_that_are_no_table_say_what_they_read_as(cells: dict[str, object], reason: str) -> None:
+    det = detect_tables(Sheet.from_cells("S", cells))
+    assert det.tables == () and len(det.notes) == 1 and reason in det.notes[0]

@@ -77,8 +77,19 @@ def _largest(g: CellGrid, pieces: list[Box], keep: int) -> list[Box]:
     return sorted(pieces[i] for i in order)
 
 
-def why_no_table(sheet: Sheet, g: CellGrid | None) -> str:
-    """Why a sheet gave no table, in words for the user."""
+def not_a_table(g: CellGrid, box: Box, text_at: TextAt) -> str:
+    """What a block of two rows and two columns reads as when it is no table ('' for a table)."""
+    if is_key_value_block(g, box, text_at):
+        return "key | value lines (metadata)"
+    if is_notes_block(g, box, text_at):
+        return "footnotes"
+    if is_label_value_lines(g, box):
+        return "a few label | figure lines"
+    return ""
+
+
+def why_no_table(sheet: Sheet, g: CellGrid | None, rejected: list[str] | None = None) -> str:
+    """Why a sheet gave no table, in words for the user (``rejected``: what its blocks read as)."""
     if sheet.is_empty:
         extra = " (merged ranges without content)" if sheet.merges else ""
         return f"no table: the sheet holds no cell values{extra}; charts and comments are not read"
@@ -88,6 +99,12 @@ def why_no_table(sheet: Sheet, g: CellGrid | None) -> str:
     if not (g.cls == VALUE).any() and int(filled.sum(axis=1).max()) <= 1:
         lines = int(np.count_nonzero(filled.any(axis=1)))
         return f"no table: the sheet holds only {lines} line(s) of text (titles or notes), no block of cells"
+    if rejected:
+        kinds = ", ".join(dict.fromkeys(rejected))
+        return f"no table: the sheet's block(s) of cells read as {kinds}, not as tables"
+    whole = Box(0, 0, g.cls.shape[0] - 1, g.cls.shape[1] - 1)
+    if is_notes_block(g, whole, lambda r, c: sheet.texts[i] if (i := int(g.label_ids[r, c])) >= 0 else ""):
+        return "no table: the sheet holds only footnotes"
     return (
         f"no table: none of the sheet's {n} filled cell(s) form a block of at least two rows and two "
         "columns with two filled cells in each of two rows"
@@ -156,14 +173,16 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
     if len(pieces) > MAX_BLOCKS:
         messages = (f"{len(pieces)} separate blocks on the sheet: only the {MAX_BLOCKS} largest were read",)
         pieces = _largest(g, pieces, MAX_BLOCKS)
-    skeletons = [
-        sk
-        for sk in assemble(g, pieces, text_at)
-        if is_table(g, sk.box)
-        and not is_key_value_block(g, sk.box, text_at)
-        and not is_notes_block(g, sk.box, text_at)
-        and not is_label_value_lines(g, sk.box)
-    ]
+    skeletons: list[Skeleton] = []
+    rejected: list[str] = []  # what blocks of two rows and columns read as instead of tables
+    for sk in assemble(g, pieces, text_at):
+        if not is_table(g, sk.box):
+            continue
+        why = not_a_table(g, sk.box, text_at)
+        if why:
+            rejected.append(why)
+        else:
+            skeletons.append(sk)
     model: str | None = None
     from_model: set[int] = set()
     asked = skipped = 0
@@ -188,7 +207,7 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
     ]
     tables.sort(key=lambda t: (t.range.top, t.range.left))
     if not tables:
-        messages += (why_no_table(sheet, g),)
+        messages += (why_no_table(sheet, g, rejected),)
     seconds = time.perf_counter() - t0
     return Detection(sheet.name, tuple(tables), sheet.used_range, model, seconds, messages, asked, skipped)
 
