@@ -151,3 +151,31 @@ def test_tables_side_by_side_between_wider_tables_stay_apart() -> None:
     cells.update(_long(18, 23))
     found = ranges(cells)
     assert "A11:B14" in found and "D11:E14" in found
+
+
+def _pair(second_label: str) -> dict[str, object]:
+    """Regions and their figures, then (no empty column between) a column of labels and figures."""
+    cells: dict[str, object] = {
+        "A1": "Region",
+        "B1": "Q1",
+        "C1": "Q2",
+        "D1": second_label,
+        "E1": "Staff",
+        "F1": "Sites",
+    }
+    for r in range(2, 8):
+        cells.update({f"A{r}": f"region {r}", f"B{r}": r * 1.5, f"C{r}": r * 2.5, f"E{r}": r * 3, f"F{r}": r})
+    return cells
+
+
+def test_a_second_column_of_row_names_starts_a_table_touching_the_first() -> None:
+    cells = _pair("City")
+    cells.update({f"D{r}": f"city {r}" for r in range(2, 8)})
+    assert ranges(cells) == ["A1:C7", "D1:F7"]
+
+
+def test_a_column_of_repeated_categories_is_a_field_of_the_table() -> None:
+    # the counter-case: the labels repeat (a category, not the names of rows)
+    cells = _pair("Continent")
+    cells.update({f"D{r}": ("Europe", "Asia")[r % 2] for r in range(2, 8)})
+    assert ranges(cells) == ["A1:F7"]

@@ -538,7 +538,51 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
         and not any(sk.box.rows_overlap(p.box) and sk.box.cols_overlap(p.box) for sk in tables)
     ]
     _attach_labels(tables, free)
-    return [t for sk in tables for part in _split_at_headers(g, sk) for t in _split_copies(g, part, text_at)]
+    return [
+        t
+        for sk in tables
+        for part in _split_at_headers(g, sk)
+        for copy in _split_copies(g, part, text_at)
+        for t in _split_at_row_labels(g, copy)
+    ]
+
+
+def _row_label_column(g: CellGrid, box: Box, c: int, first_data: int) -> bool:
+    """Column ``c`` holds one distinct label on (nearly) every body row: the names of a table's rows."""
+    col = g.cls[first_data : box.bottom + 1, c]
+    ids = g.label_ids[first_data : box.bottom + 1, c]
+    named = ids[col == TEXT]
+    return bool(col.size >= 2 and named.size >= 0.9 * col.size and np.unique(named).size == named.size)
+
+
+def _split_at_row_labels(g: CellGrid, sk: Skeleton) -> list[Skeleton]:
+    """Cut a table in front of a second column of row names: two tables touching side by side,
+    each a column of distinct row names (under a header label) followed by columns of figures
+    (``Region | Q1 | Q2 | City | Staff | Sites``). A column of labels that repeat (a category
+    such as ``Continent``) is a field of one table."""
+    box = sk.box
+    if box.width < 5 or box.height < 3 or not _row_label_column(g, box, box.left, box.top + 1):
+        return [sk]
+    body = slice(box.top + 1, box.bottom + 1)
+    figures = (g.cls[body, box.left : box.right + 1] == VALUE).sum(axis=0) >= 0.5 * (box.height - 1)
+    for j in range(2, box.width - 1):
+        c = box.left + j
+        if (
+            g.cls[box.top, c] == TEXT
+            and figures[1:j].all()
+            and figures[j + 1]
+            and _row_label_column(g, box, c, box.top + 1)
+        ):
+            left = Skeleton(
+                Box(box.top, box.left, box.bottom, c - 1),
+                [Piece(Box(box.top, box.left, box.bottom, c - 1), False)],
+                list(sk.titles),
+                [],
+            )
+            right = Box(box.top, c, box.bottom, box.right)
+            rest = Skeleton(right, [Piece(right, False)], [], list(sk.notes))
+            return [left, *_split_at_row_labels(g, rest)]
+    return [sk]
 
 
 def _row_lines(g: CellGrid, box: Box) -> list[Box]:
