@@ -55,6 +55,22 @@ def test_a_list_whose_first_row_repeats_lower_down_is_not_one_list() -> None:
     assert ranges(Sheet.from_cells("S", cells)) != ["A1:C14"]
 
 
+def test_a_label_list_with_its_header_repeated_on_every_page_is_one_table() -> None:
+    head = {"A1": "Name", "B1": "Office", "C1": "Contact"}
+    cells = {**head, **_names(2, 4), **{k.replace("1", "6"): v for k, v in head.items()}}
+    cells.update({**_names(7, 3, 4), **_names(11, 5, 7)})
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A1:C15" and t.header_paths == ("Name", "Office", "Contact")
+
+
+def test_a_label_list_whose_first_row_repeats_in_part_is_not_headed_by_it() -> None:
+    # only two of its three labels come again: a record, not the header printed again
+    first = {"A1": "Person 0", "B1": "0 Main Street", "C1": "aide_0@example.org"}
+    again = {"A6": "Person 0", "B6": "0 Main Street", "C6": "other@example.org"}
+    cells = {**first, **_names(2, 4, 1), **again, **_names(7, 3, 5), **_names(11, 5, 8)}
+    assert ranges(Sheet.from_cells("S", cells)) != ["A1:C15"]
+
+
 def test_a_merged_source_line_exported_cell_by_cell_is_a_note(tmp_path: Path) -> None:
     source = "Source: National Statistics Service, Agricultural Prices."
     rows = [["Month", "North", "South", "East"]] + [

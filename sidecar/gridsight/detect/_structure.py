@@ -135,16 +135,28 @@ def total_rows(
     subs: list[int] = []
     r0, c0 = g.origin
     area = slice(first_data, box.bottom + 1), slice(box.left, box.right + 1)
-    has_text = (g.cls[area] == TEXT).any(axis=1)
+    is_text = g.cls[area] == TEXT
+    has_text = is_text.any(axis=1)
+    first_text = np.argmax(is_text, axis=1)  # each row's first label (read once per distinct text)
     has_formula = (sheet.formula_ids[area] >= 0).any(axis=1)
-    for r in (int(x) + first_data for x in np.flatnonzero(has_text | has_formula)):
-        texts = [text_at(r, c) for c in range(box.left, box.right + 1) if g.cls[r, c] == TEXT]
-        label = texts[0] if texts else ""
-        if _SUBTOTAL.search(label):
+    kinds: dict[int, str] = {}  # label id -> "sub", "total" or ""
+    for i in np.flatnonzero(has_text | has_formula):
+        r = int(i) + first_data
+        kind = ""
+        if has_text[i]:
+            c = box.left + int(first_text[i])
+            tid = int(g.label_ids[r, c])
+            if tid not in kinds:
+                label = text_at(r, c)
+                kinds[tid] = "sub" if _SUBTOTAL.search(label) else "total" if _TOTAL.search(label) else ""
+            kind = kinds[tid]
+        if kind == "sub":
             subs.append(r)
             continue
-        if _TOTAL.search(label):
+        if kind == "total":
             totals.append(r)
+            continue
+        if not has_formula[i]:
             continue
         fids = sheet.formula_ids[r, box.left : box.right + 1]
         forms = [sheet.formulas[f] for f in fids if f >= 0]
