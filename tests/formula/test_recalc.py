@@ -262,3 +262,66 @@ def test_defined_names_read_and_scoped(book: Path) -> None:
     wb = open_workbook(book)
     assert wb.defined_name("rate") is not None and wb.defined_name("rate").text == "Sheet1!$A$1"
     assert wb.defined_name("Missing") is None
+
+
+def test_circular_references_as_excel_saves_them(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """Without iterative calculation Excel does not calculate a circular reference: it saves 0 in its
+    cells and in the cells that read them. A cycle only as written (an IF whose branch leaves it) is
+    calculated as usual; OR evaluates every argument, so it closes its cycle."""
+    F = excel.F
+    cells = {
+        "A1": True,
+        "B1": F("C1", 0),  # B1 -> C1 -> D1 -> B1, live: A1 is TRUE
+        "C1": F("D1", 0),
+        "D1": F("IF(A1,B1,1)", 0),
+        "E1": F("B1+1", 0),  # reads the circular reference: Excel saved 0, not 1
+        "F1": F("E1*2", 0),  # and what reads that
+        "A2": False,
+        "B2": F("C2", 1),  # the same cycle as written, but IF leaves it: calculated
+        "C2": F("D2", 1),
+        "D2": F("IF(A2,B2,1)", 1),
+        "E2": F("B2+1", 2),
+        "A3": True,
+        "B3": F("OR(A3,C3)", 0),  # OR(TRUE, ...) still reads C3
+        "C3": F("B3", 0),
+        "G1": F("G1", 0),  # reads itself
+    }
+    path = excel.write(tmp_path / "circ.xlsx", {"Sheet1": cells})
+    by = _by_cell(recalc_file(path))
+    for ref in ("B1", "C1", "D1", "B3", "C3", "G1"):
+        assert (by[f"Sheet1!{ref}"].status, by[f"Sheet1!{ref}"].kind) == ("circular", "circular reference")
+    for ref in ("E1", "F1"):
+        assert (by[f"Sheet1!{ref}"].status, by[f"Sheet1!{ref}"].kind) == (
+            "circular",
+            "reads a circular reference",
+        )
+    for ref in ("B2", "C2", "D2", "E2"):
+        assert by[f"Sheet1!{ref}"].status == "agree", by[f"Sheet1!{ref}"]
+
+
+def test_iterative_calculation_setting(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """With iterative calculation on (``<calcPr iterate="1">``), Excel evaluates a cycle until no value
+    changes by more than iterateDelta: a cycle that settles on Excel's value agrees; one whose saved value
+    depends on Excel's earlier passes is reported as circular, not as a difference."""
+    F = excel.F
+    cells = {
+        "A1": 5,
+        "B1": F("MIN(A1,C1+1)", 5),  # settles at 5 at once
+        "C1": F("B1", 5),
+        "A2": 10,
+        # B2 = 10 + B2/2 from 0: 10, 15, 17.5 ... stops within 0.001 of its last pass at 19.99939
+        "B2": F("A2+B2/2", 20 - 10 / 2**14),
+        "D1": F("B2*0+1", 1),  # reads the cycle: compared as usual
+    }
+    calc = {"iterate": "1", "iterateCount": "100", "iterateDelta": "0.001"}
+    path = excel.write(tmp_path / "iter.xlsx", {"Sheet1": cells}, calc=calc)
+    by = _by_cell(recalc_file(path))
+    assert by["Sheet1!B1"].status == by["Sheet1!C1"].status == "agree"
+    assert (by["Sheet1!B2"].status, by["Sheet1!B2"].kind) == ("circular", "iterative calculation")
+    assert by["Sheet1!D1"].status == "agree"
+    # the same cycle without the setting: Excel did not calculate it
+    plain = excel.write(tmp_path / "plain.xlsx", {"Sheet1": {**cells, "B2": F("A2+B2/2", 0)}})
+    by = _by_cell(recalc_file(plain))
+    assert (by["Sheet1!B2"].status, by["Sheet1!B2"].kind) == ("circular", "circular reference")
+    assert by["Sheet1!D1"].kind == "reads a circular reference"
+    assert by["Sheet1!B1"].status == "circular"  # MIN reads C1 whatever A1 is

@@ -10,6 +10,7 @@ read here straight from the sheet parts, streaming, like the table parts in ``_x
 from __future__ import annotations
 
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from defusedxml import ElementTree
@@ -85,3 +86,39 @@ def read_application(path: str | Path) -> str | None:
             return None
         raise
     return found.text.strip() if found is not None and found.text else None
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """Excel's iterative-calculation setting (File > Options > Formulas, ``<calcPr iterate="1"
+    iterateCount="100" iterateDelta="0.001"/>``): without it a circular reference is not calculated
+    (Excel warns and saves 0); with it Excel evaluates the cycle up to ``count`` times, stopping when
+    no value changes by more than ``delta``. The defaults are Excel's."""
+
+    enabled: bool = False
+    count: int = 100
+    delta: float = 0.001
+
+
+def read_iteration(path: str | Path) -> Iteration:
+    """The workbook's iterative-calculation setting (Excel's defaults when the file does not say)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            raw = _part(zf, "xl/workbook.xml")
+            if raw is None:
+                return Iteration()
+            calc = ElementTree.fromstring(raw).find(f"{_MAIN}calcPr")
+    except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
+        return Iteration()
+    except Exception as exc:  # defusedxml refusals: Excel's defaults rather than no workbook
+        if type(exc).__module__.startswith("defusedxml"):
+            return Iteration()
+        raise
+    if calc is None:
+        return Iteration()
+    try:
+        count = max(1, int(calc.get("iterateCount", "100")))
+        delta = abs(float(calc.get("iterateDelta", "0.001")))
+    except ValueError:
+        count, delta = 100, 0.001
+    return Iteration(calc.get("iterate", "0").strip().lower() in ("1", "true"), count, delta)
