@@ -133,6 +133,9 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=WORKDAY.INTL(45306,5,7)", 45313),
         # lookups
         ("=VLOOKUP(2,A1:C3,0,FALSE)", "#VALUE!"),
+        # LOOKUP's vector form over a two-dimensional lookup vector searches its first column
+        ("=LOOKUP(2,A1:B3,C1:C3)", 20),
+        ("=LOOKUP(2,A1:A3,B1:C3)", "#N/A"),
         ('=XLOOKUP(5,A1:A3,B1:B3,"none")', "none"),
         ("=XLOOKUP(2.5,A1:A3,B1:B3,,-1)", "banana"),
         ("=XLOOKUP(2.5,A1:A3,B1:B3,,1)", "cherry"),
@@ -257,6 +260,14 @@ def test_excel_forms(formula: str, excel: Any) -> None:
         ('=LOOKUP(2,1/(B1:B3="banana"),C1:C3)', 20),
         ('=FILTER(A1:A3,A1:A3>5,"none")', "none"),
         ("=SUM(IF(A1:A3>1,A1:A3))", 5),
+        # the Analysis ToolPak's functions do not lift over a range given as one value
+        ("=ISEVEN(A1:A3)", "#VALUE!"),
+        ("=MROUND(A1:A3,2)", "#VALUE!"),
+        ("=YEARFRAC(A1:A3,C1:C3)", "#VALUE!"),
+        ("=WORKDAY(45306,1,A1:A3)", 45307),  # holidays take a range
+        # PERCENTOF: the subset's sum over the whole's, text skipped
+        ("=_xlfn.PERCENTOF(A1,A1:B3)", 1 / 6),
+        ("=_xlfn.PERCENTOF(A1,B1:B3)", "#DIV/0!"),
     ],
 )
 def test_array_forms(formula: str, excel: Any) -> None:

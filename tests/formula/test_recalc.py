@@ -325,3 +325,14 @@ def test_iterative_calculation_setting(tmp_path: Path, excel: SimpleNamespace) -
     assert (by["Sheet1!B2"].status, by["Sheet1!B2"].kind) == ("circular", "circular reference")
     assert by["Sheet1!D1"].kind == "reads a circular reference"
     assert by["Sheet1!B1"].status == "circular"  # MIN reads C1 whatever A1 is
+
+
+def test_control_characters_as_the_file_escapes_them(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """XML cannot hold CHAR(1): Excel saves it as ``_x0001_`` (ECMA-376 ST_Xstring), in a formula's
+    result and in a text cell alike; read back, it is the character again."""
+    F = excel.F
+    cells = {"A1": 1, "B1": F("CHAR(A1)", "_x0001_"), "D1": "a_x0002_", "C1": F("CODE(RIGHT(D1))", 2)}
+    path = excel.write(tmp_path / "ctl.xlsx", {"Sheet1": cells})
+    by = _by_cell(recalc_file(path))
+    assert by["Sheet1!B1"].status == by["Sheet1!C1"].status == "agree"
+    assert open_workbook(path).sheets[0].value("D1") == "a\x02"

@@ -21,7 +21,7 @@ from gridsight.errors import GridSightError, UnknownSheetError
 from gridsight.formula._context import workbook_functions
 from gridsight.formula._date1904 import date_system
 from gridsight.formula._engine import engine_lock, known_functions
-from gridsight.formula._intersect import implicit_intersection
+from gridsight.formula._intersect import NO_RANGES, implicit_intersection
 from gridsight.formula._policy import policy_violations
 from gridsight.formula._refops import eta_lambdas, reference_operators
 from gridsight.formula._relcompile import compile_at, relative_key
@@ -216,7 +216,8 @@ def _runnable(
         expanded = own_cell(parse_formula(expanded), cell) or expanded
     if any(word in expanded.upper() for word in ("SHEET", "FORMULA", "ISREF")):
         expanded = workbook_functions(parse_formula(expanded), workbook, current) or expanded
-    if cell is not None and (intersect or "SINGLE(" in expanded.upper()):
+    upper = expanded.upper()
+    if cell is not None and (intersect or "SINGLE(" in upper or any(f in upper for f in NO_RANGES)):
         expanded = implicit_intersection(parse_formula(expanded), cell, single_only=not intersect) or expanded
     return expanded
 

@@ -1,7 +1,7 @@
 """Functions the `formulas` engine gets wrong or lacks, as Excel documents and saves them.
 
 * ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, MROUND's
-  halves, POWER's errors, QUOTIENT, COMBIN, DOLLAR;
+  halves, POWER's errors, QUOTIENT, COMBIN, DOLLAR, PERCENTOF;
 * ``patch_index``: INDEX's row or column 0, one number for a range, negative numbers;
 * ``patch_isnumber``: ISNUMBER of text is FALSE;
 * ``patch_workday``: WORKDAY(.INTL) from a weekend day or a holiday;
@@ -90,7 +90,9 @@ def patch_functions() -> None:
     * CEILING.MATH and FLOOR.MATH of negative numbers (``CEILING.MATH(-1.5)`` is -1, ``FLOOR.MATH(-1.5)``
       is -2, the engine: 2 and 1); with a non-zero mode, away from / toward zero;
     * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!);
-    * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``)."""
+    * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``);
+    * PERCENTOF (Excel 365), which it lacks: the sum of a subset over the sum of all
+      (``PERCENTOF(A1,A1:A3)`` is 1/6 for 1, 2, 3), skipping text in ranges as SUM does."""
     import formulas
     from formulas.functions import wrap_ufunc
 
@@ -105,6 +107,18 @@ def patch_functions() -> None:
         ("POWER", power),
     ):
         fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(fn)
+
+    def percentof(subset: Any, total: Any) -> Any:
+        from formulas.functions import Error, XlError
+
+        add_up = fns["SUM"]  # at call time: SUM as patched later (skipping text in ranges)
+        part, whole = add_up(subset), add_up(total)
+        for v in (part, whole):
+            if isinstance(v, XlError):
+                return v
+        return Error.errors["#DIV/0!"] if whole == 0 else float(part) / float(whole)
+
+    fns["PERCENTOF"] = fns["_XLFN.PERCENTOF"] = percentof
     datedif = fns["DATEDIF"]
 
     def datedif_any_case(start: Any, end: Any, unit: Any) -> Any:
@@ -273,7 +287,9 @@ def patch_lookups() -> None:
       ``XLOOKUP(2,A1:A3,A1:C3)`` is A2:C2 (the engine flattened the return array and gave one cell);
     * VLOOKUP and HLOOKUP with a column or row index below 1 are ``#VALUE!`` (the engine: a value);
     * LOOKUP's array form searches the first row of an array wider than tall, else the first column,
-      and gives the last row's or column's value (``LOOKUP(2,A1:C3)`` is C2)."""
+      and gives the last row's or column's value (``LOOKUP(2,A1:C3)`` is C2); its vector form searches
+      a two-dimensional lookup vector the same way (``LOOKUP(2,A1:B3,C1:C3)`` is C2; the engine:
+      #VALUE!) and a result vector of several rows and columns is ``#N/A``."""
     import formulas
     import numpy as np
     import schedula as sh
@@ -329,11 +345,16 @@ def patch_lookups() -> None:
     lookup = fns["LOOKUP"]
 
     def lookup_array_form(value: Any, array: Any, *result: Any) -> Any:
-        if not result and isinstance(array, np.ndarray) and array.ndim == 2 and min(array.shape) > 1:
+        from formulas.functions import Error
+
+        if result and isinstance(result[0], np.ndarray) and result[0].ndim == 2 and min(result[0].shape) > 1:
+            return Error.errors["#N/A"]  # a result vector is one row or one column
+        if isinstance(array, np.ndarray) and array.ndim == 2 and min(array.shape) > 1:
             h, w = array.shape  # wider than tall: search the first row, else the first column
-            if w > h:
-                return lookup(value, array[:1, :].view(Array), array[-1:, :].view(Array))
-            return lookup(value, array[:, :1].view(Array), array[:, -1:].view(Array))
+            keys = array[:1, :] if w > h else array[:, :1]
+            if not result:  # the array form: the last row's or column's value
+                result = ((array[-1:, :] if w > h else array[:, -1:]).view(Array),)
+            return lookup(value, keys.view(Array), *result)
         return lookup(value, array, *result)
 
     fns["LOOKUP"] = lookup_array_form

@@ -152,8 +152,9 @@ def format_decimals(code: str) -> tuple[int, int] | None:
 
 
 def patch_rounding() -> None:
-    """ROUND, ROUNDUP and ROUNDDOWN round the decimal value Excel shows, halves away from zero:
-    ``ROUND(1.005,2)`` is 1.01 (the engine: 1.0), ``ROUNDUP(0.1+0.2,1)`` is 0.3 (the engine: 0.4).
+    """ROUND, ROUNDUP, ROUNDDOWN and TRUNC round the decimal value Excel shows, halves away from zero:
+    ``ROUND(1.005,2)`` is 1.01 (the engine: 1.0), ``ROUNDUP(0.1+0.2,1)`` is 0.3 (the engine: 0.4),
+    ``TRUNC(0.2-1,1)`` is -0.8 (the engine: -0.7, from -0.7999999999999998).
     TEXT rounds halves away from zero too: ``TEXT(1234.5,"#,##0")`` is ``1,235`` (the engine: 1,234);
     it shows a negative number in the format's second section without a minus (``TEXT(-5,"0;(0)")`` is
     ``(5)``; the engine: ``-(5)``), ``"General"`` as a number's own text (the engine: #VALUE!), and
@@ -168,6 +169,7 @@ def patch_rounding() -> None:
     fns["ROUND"] = wrap_ufunc(lambda x, d: excel_round(x, d, "round"))
     fns["ROUNDUP"] = wrap_ufunc(lambda x, d: excel_round(x, d, "up"))
     fns["ROUNDDOWN"] = wrap_ufunc(lambda x, d: excel_round(x, d, "down"))
+    fns["TRUNC"] = wrap_ufunc(lambda x, d=0: excel_round(x, d, "down"))
     original = text.xtext
 
     def xtext(value: Any, format_code: Any) -> Any:
