@@ -235,6 +235,15 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=INDEX(A1:C3,-1)", "#VALUE!"),
         ('=IFERROR(INDIRECT("Nope!A1"),0)', 0),
         ('=IFERROR(INDIRECT(B1&"!A1"),0)', 0),
+        # Bessel functions as Excel saves them (its approximations; exactly, I0(1) is 1.2660658777520084)
+        ("=BESSELI(1,0)", 1.2660658480342601),
+        ("=BESSELI(2.3,2)", 1.0054316669125958),
+        ("=BESSELJ(-1,0)", 0.7651976837548592),
+        ("=BESSELJ(2.3,2)", 0.41391458970875217),
+        ("=BESSELY(2.3,2)", -0.4726168566767928),
+        ("=BESSELJ(10000000,2)", 8.683739567294922e-05),
+        ("=BESSELY(0,1)", "#NUM!"),
+        ("=BESSELI(1,-1)", "#NUM!"),
     ],
 )
 def test_excel_forms(formula: str, excel: Any) -> None:

@@ -27,6 +27,7 @@ import re
 from typing import Any
 
 from gridsight.formula._date1904 import DAYS_1904, is_1904, patch_date1904
+from gridsight.formula._excel_bessel import patch_bessel
 from gridsight.formula._excel_coerce import (
     as_text,
     comparable,
@@ -534,5 +535,6 @@ def patch_all() -> None:
     patch_complex_text()
     patch_logic()
     patch_yearfrac()
+    patch_bessel()
     patch_date1904()  # it wraps the date functions installed above
     patch_scalar_arguments()  # last: it wraps every function that takes single values

@@ -92,7 +92,8 @@ def patch_functions() -> None:
     * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!);
     * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``);
     * PERCENTOF (Excel 365), which it lacks: the sum of a subset over the sum of all
-      (``PERCENTOF(A1,A1:A3)`` is 1/6 for 1, 2, 3), skipping text in ranges as SUM does."""
+      (``PERCENTOF(A1,A1:A3)`` is 1/6 for 1, 2, 3), skipping text and logicals in ranges; an error
+      in either is ``#NUM!`` (as Excel saves it)."""
     import formulas
     from formulas.functions import wrap_ufunc
 
@@ -109,14 +110,16 @@ def patch_functions() -> None:
         fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(fn)
 
     def percentof(subset: Any, total: Any) -> Any:
+        import numpy as np
         from formulas.functions import Error, XlError
 
-        add_up = fns["SUM"]  # at call time: SUM as patched later (skipping text in ranges)
-        part, whole = add_up(subset), add_up(total)
-        for v in (part, whole):
-            if isinstance(v, XlError):
-                return v
-        return Error.errors["#DIV/0!"] if whole == 0 else float(part) / float(whole)
+        sums = []
+        for arg in (subset, total):
+            items = np.asarray(arg, dtype=object).ravel()
+            if any(isinstance(v, XlError) for v in items):
+                return Error.errors["#NUM!"]  # Excel saves #NUM! for an error in either range
+            sums.append(sum(float(v) for v in items if is_number(v)))
+        return Error.errors["#DIV/0!"] if sums[1] == 0 else sums[0] / sums[1]
 
     fns["PERCENTOF"] = fns["_XLFN.PERCENTOF"] = percentof
     datedif = fns["DATEDIF"]
