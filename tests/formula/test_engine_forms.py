@@ -244,6 +244,12 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=BESSELJ(10000000,2)", 8.683739567294922e-05),
         ("=BESSELY(0,1)", "#NUM!"),
         ("=BESSELI(1,-1)", "#NUM!"),
+        # BAHTTEXT: Thai baht in words, ถ้วน when there are no satang
+        ("=BAHTTEXT(157)", "หนึ่งร้อยห้าสิบเจ็ดบาทถ้วน"),
+        ("=BAHTTEXT(65.8)", "หกสิบห้าบาทแปดสิบสตางค์"),
+        ("=BAHTTEXT(-1)", "ลบหนึ่งบาทถ้วน"),
+        ("=BAHTTEXT(0)", "ศูนย์บาทถ้วน"),
+        ("=BAHTTEXT(21)", "ยี่สิบเอ็ดบาทถ้วน"),
     ],
 )
 def test_excel_forms(formula: str, excel: Any) -> None:

@@ -1,7 +1,7 @@
 """Functions the `formulas` engine gets wrong or lacks, as Excel documents and saves them.
 
 * ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, MROUND's
-  halves, POWER's errors, QUOTIENT, COMBIN, DOLLAR, PERCENTOF;
+  halves, POWER's errors, QUOTIENT, COMBIN, DOLLAR, BAHTTEXT, PERCENTOF;
 * ``patch_index``: INDEX's row or column 0, one number for a range, negative numbers;
 * ``patch_isnumber``: ISNUMBER of text is FALSE;
 * ``patch_workday``: WORKDAY(.INTL) from a weekend day or a holiday;
@@ -84,6 +84,43 @@ def _mround(number: float, multiple: float) -> Any:
     return excel_round(number / multiple, 0) * multiple
 
 
+_THAI_DIGITS = ("ศูนย์", "หนึ่ง", "สอง", "สาม", "สี่", "ห้า", "หก", "เจ็ด", "แปด", "เก้า")
+_THAI_PLACES = ((100000, "แสน"), (10000, "หมื่น"), (1000, "พัน"), (100, "ร้อย"))
+
+
+def _thai_block(n: int) -> str:
+    """1..999999 in Thai words: 21 is ยี่สิบเอ็ด (20 is ยี่สิบ, a final 1 after tens is เอ็ด)."""
+    out = []
+    for size, word in _THAI_PLACES:
+        if n >= size:
+            out.append(_THAI_DIGITS[n // size] + word)
+            n %= size
+    tens, ones = divmod(n, 10)
+    if tens:
+        out.append(("" if tens == 1 else "ยี่" if tens == 2 else _THAI_DIGITS[tens]) + "สิบ")
+    if ones:
+        out.append("เอ็ด" if tens and ones == 1 else _THAI_DIGITS[ones])
+    return "".join(out)
+
+
+def _bahttext(number: float) -> str:
+    """BAHTTEXT: a number as Thai baht in words (``BAHTTEXT(65.8)`` is หกสิบห้าบาทแปดสิบสตางค์; ถ้วน
+    means no satang), in blocks of six digits joined by ล้าน (million)."""
+    value = excel_round(abs(number), 2)
+    baht = int(value)
+    satang = round((value - baht) * 100)
+    text = ""
+    if baht == 0:
+        text = "ศูนย์" if satang == 0 else ""
+    while baht > 0:
+        baht, block = divmod(baht, 1000000)
+        text = ("ล้าน" if baht > 0 else "") + (_thai_block(block) if block else "") + text
+    if text:
+        text += "บาท"
+    text += "ถ้วน" if satang == 0 else _thai_block(satang) + "สตางค์"
+    return ("ลบ" if number < 0 and value > 0 else "") + text
+
+
 def patch_functions() -> None:
     """Functions the engine gets wrong or lacks:
 
@@ -91,6 +128,8 @@ def patch_functions() -> None:
       is -2, the engine: 2 and 1); with a non-zero mode, away from / toward zero;
     * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!);
     * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``);
+    * BAHTTEXT, which it lacks (``BAHTTEXT(157)`` is หนึ่งร้อยห้าสิบเจ็ดบาทถ้วน, LibreOffice's reading of
+      Excel's rules);
     * PERCENTOF (Excel 365), which it lacks: the sum of a subset over the sum of all
       (``PERCENTOF(A1,A1:A3)`` is 1/6 for 1, 2, 3), skipping text and logicals in ranges; an error
       in either is ``#NUM!`` (as Excel saves it)."""
@@ -104,6 +143,7 @@ def patch_functions() -> None:
         ("QUOTIENT", _quotient),
         ("COMBIN", _combin),
         ("DOLLAR", _dollar),
+        ("BAHTTEXT", _bahttext),
         ("MROUND", _mround),
         ("POWER", power),
     ):
