@@ -275,6 +275,14 @@ def test_excel_forms(formula: str, excel: Any) -> None:
         ('=LOOKUP(2,1/(B1:B3="banana"),C1:C3)', 20),
         ('=FILTER(A1:A3,A1:A3>5,"none")', "none"),
         ("=SUM(IF(A1:A3>1,A1:A3))", 5),
+        # SORT by several keys; a blank cell as the index, or more orders than indexes, is #VALUE!
+        ("=_xlfn._xlws.SORT({1,9;2,5;1,7},{1,2},{-1,1})", [[2, 5], [1, 7], [1, 9]]),
+        ("=_xlfn._xlws.SORT({1,9;2,5;1,7},,-1)", [[2, 5], [1, 9], [1, 7]]),
+        ("=_xlfn._xlws.SORT(A1:C3,F1)", "#VALUE!"),
+        ("=_xlfn._xlws.SORT({2,1,2,1},1,{1;-1})", "#VALUE!"),
+        # FILTER's include: a row as wide as the array or a column as tall
+        ("=_xlfn._xlws.FILTER(A1:C1,A1)", "#VALUE!"),
+        ("=_xlfn._xlws.FILTER(A1:C3,{TRUE,FALSE,TRUE})", [[1, 10], [2, 20], [3, 30]]),
         # the Analysis ToolPak's functions do not lift over a range given as one value
         ("=ISEVEN(A1:A3)", "#VALUE!"),
         ("=MROUND(A1:A3,2)", "#VALUE!"),

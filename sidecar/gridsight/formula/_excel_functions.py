@@ -326,6 +326,8 @@ def patch_lookups() -> None:
 
     * ``#CALC!`` and ``#SPILL!`` are error values (the engine knew only the eight older ones), and
       FILTER with no match and no ``if_empty`` is ``#CALC!`` (the engine: #VALUE!);
+    * FILTER's include must be a row as wide as the array or a column as tall (#VALUE! otherwise; the
+      engine repeated a single value);
     * XLOOKUP returning several columns (or rows) gives the whole matched row (or column):
       ``XLOOKUP(2,A1:A3,A1:C3)`` is A2:C2 (the engine flattened the return array and gave one cell);
     * VLOOKUP and HLOOKUP with a column or row index below 1 are ``#VALUE!`` (the engine: a value);
@@ -348,6 +350,11 @@ def patch_lookups() -> None:
     filter_fn = fns["FILTER"]
 
     def filter_calc(array: Any, include: Any, if_empty: Any = errors["#CALC!"]) -> Any:
+        shape, kept = np.shape(array), np.shape(include)
+        if len(shape) == 2 and len(kept) == 2 and shape != (1, 1):
+            h, w = shape  # include: a row as wide as the array, or a column as tall (of 2 rows or more)
+            if kept != (1, w) and not (kept == (h, 1) and h > 1):
+                return errors["#VALUE!"]
         return filter_fn(array, include, if_empty)
 
     for key in ("FILTER", "_XLFN.FILTER", "_XLFN._XLWS.FILTER"):
