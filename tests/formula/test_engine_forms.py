@@ -198,6 +198,19 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=TEXT(A1,F1)", ""),
         ("=TEXT(-1,F1)", "-"),
         ('=TEXT(-1,"[s].000")', "#VALUE!"),
+        # a lone elapsed code has no calendar: past 9999 and below 0 too
+        ('=TEXT(-1,"[h]")', "-24"),
+        ('=TEXT(2958466,"[h]")', "71003184"),
+        ('=TEXT(-1,"[h]:m")', "#VALUE!"),
+        # a date with a time as text keeps its fraction of a second
+        ('=TEXT("2007-02-03 19:08:07.0123","[s]")', "3379691287"),
+        ('=VALUE("2007-02-03 19:08:07.5")', 39116.79730902778),
+        ('="1/15/2024 6:00 PM"+0', 45306.75),
+        # formats Excel rejects: @ beside digits, date codes beside digits, @ outside the text section
+        ('=TEXT(5,"#,#""ZZ""#.0""YY""00@")', "#VALUE!"),
+        ('=TEXT(5,"#,#""ZZ""#.0Y00")', "#VALUE!"),
+        ('=TEXT("X",";-  ##.0;""ZERO""@;""X""")', "#VALUE!"),
+        ('=TEXT(1.5,"[h]:mm:ss.00")', "36:00:00.00"),
         # AND/OR/XOR: text skipped (Excel saves TRUE for AND(TRUE,"0")), errors kept, no logical #VALUE!
         ('=AND(TRUE,"0")', True),
         ('=AND(TRUE,"ciao",#REF!,"0")', "#REF!"),

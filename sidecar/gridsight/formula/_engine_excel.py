@@ -50,6 +50,7 @@ from gridsight.formula._excel_functions import (
 )
 from gridsight.formula._excel_text import patch_characters, patch_date_parts, patch_rounding, patch_trim
 from gridsight.formula._excel_values import (
+    date_time_value,
     looks_like_time,
     significant,
     text_number,
@@ -134,6 +135,9 @@ def patch_text_numbers() -> None:
                 return n
             if looks_like_time(value):
                 return Error.errors["#VALUE!"]
+            stamp = date_time_value(value)
+            if stamp is not None:
+                return stamp - (DAYS_1904 if is_1904() else 0)
             if is_1904():
                 out = original(value)
                 return out - DAYS_1904 if isinstance(out, int | float) and not isinstance(out, bool) else out
