@@ -336,3 +336,33 @@ def test_control_characters_as_the_file_escapes_them(tmp_path: Path, excel: Simp
     by = _by_cell(recalc_file(path))
     assert by["Sheet1!B1"].status == by["Sheet1!C1"].status == "agree"
     assert open_workbook(path).sheets[0].value("D1") == "a\x02"
+
+
+def test_a_large_workbook_is_bounded_in_time_and_memory(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """20,000 formulas with a 1-second budget: the command ends in bounded time and memory (measured
+    on the child process), exits 0, and reports every formula (those past the budget as skipped)."""
+    import resource
+    import subprocess
+    import sys
+
+    F = excel.F
+    cells: dict[str, object] = {}
+    for r in range(1, 10_001):
+        cells[f"A{r}"] = r
+        cells[f"B{r}"] = F(f"A{r}*2", 2 * r)
+        cells[f"C{r}"] = F(f"B{r}+A{r}", 3 * r)
+    path = excel.write(tmp_path / "large.xlsx", {"S": cells})
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "gridsight", "recalc", str(path), "--budget", "1", "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert time.perf_counter() - start < 120  # generous: the machine is shared
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 1_000_000  # KiB: under 1 GB
+    s = json.loads(done.stdout)["summary"]
+    assert s["formulas"] == 20_000 and s["agreed"] + s["skipped"] == 20_000
+    assert s["seconds"] < 30 and s["stopped"]
