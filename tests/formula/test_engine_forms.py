@@ -257,6 +257,12 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=BESSELJ(10000000,2)", 8.683739567294922e-05),
         ("=BESSELY(0,1)", "#NUM!"),
         ("=BESSELI(1,-1)", "#NUM!"),
+        # LINEST/TREND: a collinear x column is dropped (coefficient 0), an omitted const is TRUE
+        ("=INDEX(LINEST({1,3,6,9,12},{1,1,1,1,1}),1,1)", 0),
+        ("=INDEX(LINEST({1,3,6,9,12},{1,1,1,1,1}),1,2)", 6.2),
+        ("=TREND({1,3,6,9,12},{1,1,1,1,1},2.5)", 6.2),
+        ("=INDEX(LINEST({1,2,4},{1,2,3},,TRUE),1,1)", 1.5),
+        ("=TREND({1,2,4,5},{1,2,3,5},5)", 5.314285714285713),
         # BAHTTEXT: Thai baht in words, ถ้วน when there are no satang
         ("=BAHTTEXT(157)", "หนึ่งร้อยห้าสิบเจ็ดบาทถ้วน"),
         ("=BAHTTEXT(65.8)", "หกสิบห้าบาทแปดสิบสตางค์"),

@@ -48,6 +48,7 @@ from gridsight.formula._excel_functions import (
     patch_workday,
     patch_yearfrac,
 )
+from gridsight.formula._excel_regression import patch_linest
 from gridsight.formula._excel_text import patch_characters, patch_date_parts, patch_rounding, patch_trim
 from gridsight.formula._excel_values import (
     date_time_value,
@@ -540,5 +541,6 @@ def patch_all() -> None:
     patch_logic()
     patch_yearfrac()
     patch_bessel()
+    patch_linest()
     patch_date1904()  # it wraps the date functions installed above
     patch_scalar_arguments()  # last: it wraps every function that takes single values

@@ -21,6 +21,7 @@ from gridsight.errors import GridSightError, UnknownSheetError
 from gridsight.formula._context import workbook_functions
 from gridsight.formula._date1904 import date_system
 from gridsight.formula._engine import engine_lock, known_functions
+from gridsight.formula._excel_regression import DEFAULT_WORDS, omitted_defaults
 from gridsight.formula._intersect import NO_RANGES, implicit_intersection
 from gridsight.formula._policy import policy_violations
 from gridsight.formula._refops import eta_lambdas, reference_operators
@@ -217,6 +218,8 @@ def _runnable(
     if any(word in expanded.upper() for word in ("SHEET", "FORMULA", "ISREF")):
         expanded = workbook_functions(parse_formula(expanded), workbook, current) or expanded
     upper = expanded.upper()
+    if any(word in upper for word in DEFAULT_WORDS):
+        expanded = omitted_defaults(parse_formula(expanded)) or expanded
     if cell is not None and (intersect or "SINGLE(" in upper or any(f in upper for f in NO_RANGES)):
         expanded = implicit_intersection(parse_formula(expanded), cell, single_only=not intersect) or expanded
     return expanded
