@@ -343,6 +343,27 @@ def test_functions_outside_cells_by_kind(formula: str, kind: str) -> None:
     assert not v.ok and unsupported_kind(v.problems[0]) == kind
 
 
+def test_a_function_that_needs_a_missing_package_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """FORECAST.ETS runs in the engine only with statsmodels; without it the engine's #VALUE! would
+    pass for a result, so the formula is reported as unsupported, by kind."""
+    import importlib.util
+
+    from gridsight.formula import _engine
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "statsmodels" else real(name, *a)
+    )
+    _engine.known_functions.cache_clear()
+    try:
+        v = validate_formula("=_xlfn.FORECAST.ETS(4,{1,2,3},{1,2,3})", BOOK, "S")
+        assert not v.ok and unsupported_kind(v.problems[0]) == "needs statsmodels (FORECAST.ETS)"
+        assert validate_formula("=FORECAST(4,{1,2,3},{1,2,3})", BOOK, "S").ok
+    finally:
+        monkeypatch.undo()
+        _engine.known_functions.cache_clear()
+
+
 def test_format_helpers() -> None:
     assert scale_thousands(1234567, "#,##0,") == (1234.567, "#,##0")
     assert scale_thousands(5, '0,"x"') == (0.005, '0"x"')

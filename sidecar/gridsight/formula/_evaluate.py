@@ -20,7 +20,7 @@ import numpy as np
 from gridsight.errors import GridSightError, UnknownSheetError
 from gridsight.formula._context import workbook_functions
 from gridsight.formula._date1904 import date_system
-from gridsight.formula._engine import engine_lock, known_functions
+from gridsight.formula._engine import engine_lock, known_functions, missing_dependency
 from gridsight.formula._excel_regression import DEFAULT_WORDS, omitted_defaults
 from gridsight.formula._intersect import NO_RANGES, implicit_intersection
 from gridsight.formula._policy import policy_violations
@@ -189,6 +189,9 @@ def _not_run(name: str) -> str:
         return _OUTSIDE_CELLS[name]
     if name.startswith("CUBE"):
         return "reads an OLAP cube or the Data Model, which GridSight does not evaluate (cube function)"
+    package = missing_dependency(name)
+    if package:
+        return f"needs the {package} package, which is not installed (optional package)"
     return "is not a function GridSight can check (#NAME?)"
 
 
