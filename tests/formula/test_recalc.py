@@ -366,3 +366,58 @@ def test_a_large_workbook_is_bounded_in_time_and_memory(tmp_path: Path, excel: S
     s = json.loads(done.stdout)["summary"]
     assert s["formulas"] == 20_000 and s["agreed"] + s["skipped"] == 20_000
     assert s["seconds"] < 30 and s["stopped"]
+
+
+def _with_external_link(path: Path, cells_xml: str, sheet: str = "Prices") -> Path:
+    """Add to a package what Excel saves for a link to another workbook: the reference in
+    workbook.xml and the values it last read there (``xl/externalLinks/externalLink1.xml``)."""
+    import zipfile
+
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    with zipfile.ZipFile(path) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    book = parts["xl/workbook.xml"].decode()
+    book = book.replace(
+        "</sheets>", '</sheets><externalReferences><externalReference r:id="rIdX"/></externalReferences>'
+    )
+    parts["xl/workbook.xml"] = book.encode()
+    rels = (
+        parts["xl/_rels/workbook.xml.rels"]
+        .decode()
+        .replace(
+            "</Relationships>",
+            f'<Relationship Id="rIdX" Type="{rel}/externalLink" Target="externalLinks/externalLink1.xml"/>'
+            "</Relationships>",
+        )
+    )
+    parts["xl/_rels/workbook.xml.rels"] = rels.encode()
+    parts["xl/externalLinks/externalLink1.xml"] = (
+        f'<externalLink xmlns="{main}"><externalBook xmlns:r="{rel}" r:id="rId1"><sheetNames>'
+        f'<sheetName val="{sheet}"/></sheetNames><sheetDataSet><sheetData sheetId="0">{cells_xml}'
+        "</sheetData></sheetDataSet></externalBook></externalLink>"
+    ).encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    return path
+
+
+def test_external_links_read_the_values_excel_kept(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A reference to another workbook reads the values Excel saved with the link; one to a sheet
+    Excel kept nothing of stays an external link, reported per cell."""
+    F = excel.F
+    cells = {
+        "A1": F("[1]Prices!$B$2*2", 10),
+        "A2": F("SUM([1]Prices!B2:B4)", 12),  # B4 blank there
+        "A3": F("'[1]Prices'!B3&\" kg\"", "7 kg"),
+        "A4": F("[1]Other!A1", 1),  # no values kept for that sheet
+    }
+    path = excel.write(tmp_path / "linked.xlsx", {"Sheet1": cells})
+    _with_external_link(
+        path, '<row r="2"><cell r="B2"><v>5</v></cell></row><row r="3"><cell r="B3"><v>7</v></cell></row>'
+    )
+    by = _by_cell(recalc_file(path))
+    for ref in ("A1", "A2", "A3"):
+        assert by[f"Sheet1!{ref}"].status == "agree", by[f"Sheet1!{ref}"]
+    assert (by["Sheet1!A4"].status, by["Sheet1!A4"].kind) == ("unsupported", "external link")

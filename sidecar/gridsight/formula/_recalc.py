@@ -40,6 +40,7 @@ from gridsight.formula._evaluate import (
     values_override,
 )
 from gridsight.formula._guard import CellTimeout, cell_guard
+from gridsight.formula._links import LinkCache, linked_values
 from gridsight.formula._platform import character_set
 from gridsight.formula._relcompile import relative_key
 from gridsight.formula._translate import OffsetError, resolve_offsets
@@ -189,7 +190,13 @@ MAX_FILL_CHECKS = 2000
 class _Book:
     """The workbook's formula cells, their precedents, and the values being recalculated."""
 
-    def __init__(self, wb: Workbook, arrays: ArrayAreas, deadline: float = float("inf")) -> None:
+    def __init__(
+        self,
+        wb: Workbook,
+        arrays: ArrayAreas,
+        deadline: float = float("inf"),
+        links: LinkCache | None = None,
+    ) -> None:
         self.wb = wb
         self.deadline = deadline  # past it, formulas are no longer analysed (they will be skipped)
         self.sheets = {s.name.casefold(): s for s in wb.sheets}
@@ -213,6 +220,10 @@ class _Book:
             k: _spill_refs(f, self.sheets[k[0]].name, self.arrays) if "ANCHORARRAY(" in f.upper() else f
             for k, f in self.formulas.items()
         }
+        if links:  # references to other workbooks: the values Excel kept of them
+            for k, f in self.texts.items():
+                if "[" in f:
+                    self.texts[k] = linked_values(f, links) or f
         self._refs: dict[CellKey, tuple[Range, ...]] = {}
         self._names: dict[CellKey, frozenset[str]] = {}
         #: relative forms of formulas that need no rewriting -> their functions (see ``_parse``)
@@ -367,6 +378,7 @@ def recalculate(
     cell_budget_s: float = CELL_BUDGET_S,
     mac: bool = False,
     iteration: Iteration | None = None,
+    links: LinkCache | None = None,
 ) -> RecalcResult:
     """Recalculate ``wb`` (only the formulas of ``sheets`` and what they read, when given).
 
@@ -374,9 +386,10 @@ def recalculate(
     formulas get Excel's implicit intersection when they yield an array. ``mac``: Excel for Mac last
     calculated it (CHAR and CODE use the Macintosh character set, see ``_platform``). ``iteration``: the
     file's iterative-calculation setting (:func:`read_iteration`), which decides what Excel saved for
-    circular references."""
+    circular references. ``links``: the values Excel kept of the workbooks it links to
+    (:func:`read_external_links`), which references to them read."""
     with character_set(mac):
-        return _recalculate(wb, sheets, arrays, budget_s, cell_budget_s, iteration)
+        return _recalculate(wb, sheets, arrays, budget_s, cell_budget_s, iteration, links)
 
 
 def _recalculate(
@@ -386,9 +399,10 @@ def _recalculate(
     budget_s: float,
     cell_budget_s: float,
     iteration: Iteration | None = None,
+    links: LinkCache | None = None,
 ) -> RecalcResult:
     start = time.perf_counter()
-    book = _Book(wb, arrays or {}, start + budget_s)
+    book = _Book(wb, arrays or {}, start + budget_s, links)
     wanted = {wb.sheet(s).name.casefold() for s in sheets} if sheets else None
     roots = [k for k in book.formulas if wanted is None or k[0] in wanted]
     plan = evaluation_order(roots, book.precedents, frozenset(book.formulas))
