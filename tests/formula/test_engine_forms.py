@@ -257,6 +257,15 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=BESSELJ(10000000,2)", 8.683739567294922e-05),
         ("=BESSELY(0,1)", "#NUM!"),
         ("=BESSELI(1,-1)", "#NUM!"),
+        # the range operator between ranges spans them all
+        ("=SUM(A1:A2:C3)", 66),
+        ("=ROW(C4:E4:G3:I4 E3:F3)", 3),
+        # an intersection with a union distributes over its areas
+        ("=SUM((A1:A3,C1:C3) A2:C2)", 22),
+        ("=AREAS((A1:A3,C1:C3) A2:C2)", 2),
+        ("=ROWS((A1:A3,C1:C3) A2:C2)", "#REF!"),
+        ("=ROWS((A1:A3,C1:C3) A2:B2)", 1),
+        ("=AREAS((A1:A3,C1:C3) B1)", "#NULL!"),
         # LINEST/TREND: a collinear x column is dropped (coefficient 0), an omitted const is TRUE
         ("=INDEX(LINEST({1,3,6,9,12},{1,1,1,1,1}),1,1)", 0),
         ("=INDEX(LINEST({1,3,6,9,12},{1,1,1,1,1}),1,2)", 6.2),
