@@ -354,23 +354,15 @@ def test_functions_outside_cells_by_kind(formula: str, kind: str) -> None:
 
 def test_a_function_that_needs_a_missing_package_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     """FORECAST.ETS runs in the engine only with statsmodels; without it the engine's #VALUE! would
-    pass for a result, so the formula is reported as unsupported, by kind."""
-    import importlib.util
+    pass for a result, so the formula is reported as unsupported, by kind, after the engine's own
+    argument checks (a seasonality out of range is still Excel's #NUM!)."""
+    from gridsight.formula import _excel_ets
 
-    from gridsight.formula import _engine
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "statsmodels" else real(name, *a)
-    )
-    _engine.known_functions.cache_clear()
-    try:
-        v = validate_formula("=_xlfn.FORECAST.ETS(4,{1,2,3},{1,2,3})", BOOK, "S")
-        assert not v.ok and unsupported_kind(v.problems[0]) == "needs statsmodels (FORECAST.ETS)"
-        assert validate_formula("=FORECAST(4,{1,2,3},{1,2,3})", BOOK, "S").ok
-    finally:
-        monkeypatch.undo()
-        _engine.known_functions.cache_clear()
+    monkeypatch.setattr(_excel_ets, "package_missing", lambda: True)
+    ev = evaluate_formula("=_xlfn.FORECAST.ETS(4,{1,2,3},{1,2,3})", BOOK, "S", at="H10")
+    assert not ev.ok and unsupported_kind(ev.problems[0]) == "needs statsmodels (FORECAST.ETS)"
+    assert value("=_xlfn.FORECAST.ETS(4,{1,2,3},{1,2,3},9000)") == "#NUM!"
+    assert value("=FORECAST(4,{1,2,3},{1,2,3})") == 4
 
 
 def test_format_helpers() -> None:

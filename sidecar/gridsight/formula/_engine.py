@@ -375,22 +375,7 @@ def known_functions() -> frozenset[str]:
             names.add(key.upper().removeprefix("_XLFN.").removeprefix("_XLWS."))
     names.add("OFFSET")  # rewritten to the range it points at before the engine runs (_translate)
     names.add("INDIRECT")  # the same, from its text (_evaluate._indirect_resolver)
-    return frozenset(n for n in names if not missing_dependency(n))
-
-
-#: Functions the engine runs only with an optional package, by name prefix: without it, the engine
-#: catches the ImportError and gives #VALUE!, which would pass for a result.
-NEEDS_PACKAGE = {"FORECAST.ETS": "statsmodels"}
-
-
-def missing_dependency(name: str) -> str | None:
-    """The optional package function ``name`` needs and that is not installed, or None."""
-    import importlib.util
-
-    for prefix, package in NEEDS_PACKAGE.items():
-        if name.upper().startswith(prefix) and importlib.util.find_spec(package) is None:
-            return package
-    return None
+    return frozenset(names)
 
 
 def compile_formula(text: str) -> Any:

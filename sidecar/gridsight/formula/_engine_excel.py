@@ -38,6 +38,7 @@ from gridsight.formula._excel_coerce import (
     snapped,
     to_number,
 )
+from gridsight.formula._excel_ets import patch_ets
 from gridsight.formula._excel_functions import (
     patch_complex_text,
     patch_functions,
@@ -542,5 +543,6 @@ def patch_all() -> None:
     patch_yearfrac()
     patch_bessel()
     patch_linest()
+    patch_ets()
     patch_date1904()  # it wraps the date functions installed above
     patch_scalar_arguments()  # last: it wraps every function that takes single values

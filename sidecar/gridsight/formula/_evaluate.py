@@ -20,7 +20,8 @@ import numpy as np
 from gridsight.errors import GridSightError, UnknownSheetError
 from gridsight.formula._context import workbook_functions
 from gridsight.formula._date1904 import date_system
-from gridsight.formula._engine import engine_lock, known_functions, missing_dependency
+from gridsight.formula._engine import engine_lock, known_functions
+from gridsight.formula._excel_ets import reason_of
 from gridsight.formula._excel_regression import DEFAULT_WORDS, omitted_defaults
 from gridsight.formula._intersect import NO_RANGES, implicit_intersection
 from gridsight.formula._policy import policy_violations
@@ -189,9 +190,6 @@ def _not_run(name: str) -> str:
         return _OUTSIDE_CELLS[name]
     if name.startswith("CUBE"):
         return "reads an OLAP cube or the Data Model, which GridSight does not evaluate (cube function)"
-    package = missing_dependency(name)
-    if package:
-        return f"needs the {package} package, which is not installed (optional package)"
     return "is not a function GridSight can check (#NAME?)"
 
 
@@ -507,7 +505,9 @@ def evaluate_formula(
             fn, keys = compile_at(run, cell)
     except Exception as exc:
         return Evaluation(
-            v.formula, False, problems=(f"the engine cannot compile it ({type(exc).__name__})",)
+            v.formula,
+            False,
+            problems=(reason_of(exc) or f"the engine cannot compile it ({type(exc).__name__})",),
         )
     try:
         args = []
@@ -522,7 +522,8 @@ def evaluate_formula(
         try:
             raw = fn(*args)
         except Exception as exc:
-            return Evaluation(v.formula, False, problems=(f"the engine failed on it ({type(exc).__name__})",))
+            reason = reason_of(exc) or f"the engine failed on it ({type(exc).__name__})"
+            return Evaluation(v.formula, False, problems=(reason,))
         solution = list(fn.solution.items()) if getattr(fn, "solution", None) else []
     inputs = set(fn.inputs)
     if _is_error(raw):
