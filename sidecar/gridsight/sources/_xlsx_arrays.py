@@ -17,7 +17,7 @@ from defusedxml import ElementTree
 
 from gridsight.errors import GridSightError
 from gridsight.grid import Range
-from gridsight.sources._xlsx_tables import _MAIN, _REL, _part, _rels
+from gridsight.sources._xlsx_tables import _MAIN, _REL, _part, _rels, read_package
 
 #: sheet name -> {(row, col) of an array formula's anchor: the area it fills}
 ArrayAreas = dict[str, dict[tuple[int, int], Range]]
@@ -102,18 +102,12 @@ class Iteration:
 
 def read_iteration(path: str | Path) -> Iteration:
     """The workbook's iterative-calculation setting (Excel's defaults when the file does not say)."""
-    try:
-        with zipfile.ZipFile(path) as zf:
-            raw = _part(zf, "xl/workbook.xml")
-            if raw is None:
-                return Iteration()
-            calc = ElementTree.fromstring(raw).find(f"{_MAIN}calcPr")
-    except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
-        return Iteration()
-    except Exception as exc:  # defusedxml refusals: Excel's defaults rather than no workbook
-        if type(exc).__module__.startswith("defusedxml"):
-            return Iteration()
-        raise
+    return read_package(path, _iteration, Iteration())
+
+
+def _iteration(zf: zipfile.ZipFile) -> Iteration:
+    raw = _part(zf, "xl/workbook.xml")
+    calc = ElementTree.fromstring(raw).find(f"{_MAIN}calcPr") if raw is not None else None
     if calc is None:
         return Iteration()
     try:

@@ -15,7 +15,7 @@ from typing import Any
 from defusedxml import ElementTree
 
 from gridsight.grid import Range
-from gridsight.sources._xlsx_tables import _MAIN, _REL, _part, _rels
+from gridsight.sources._xlsx_tables import _MAIN, _REL, _part, _rels, read_package
 
 #: link number (1-based) -> sheet name (casefolded) -> (row, col) 0-based -> value Excel kept
 ExternalCache = dict[int, dict[str, dict[tuple[int, int], Any]]]
@@ -24,27 +24,21 @@ ExternalCache = dict[int, dict[str, dict[tuple[int, int], Any]]]
 def read_external_links(path: str | Path) -> ExternalCache:
     """The cached values of every external workbook link (empty when there are none or the package
     cannot be read: the formulas then stay unsupported)."""
+    return read_package(path, _links, {})
+
+
+def _links(zf: zipfile.ZipFile) -> ExternalCache:
     out: ExternalCache = {}
-    try:
-        with zipfile.ZipFile(path) as zf:
-            raw = _part(zf, "xl/workbook.xml")
-            if raw is None:
-                return out
-            refs = ElementTree.fromstring(raw).find(f"{_MAIN}externalReferences")
-            if refs is None:
-                return out
-            rels = _rels(zf, "xl/workbook.xml")
-            for number, ref in enumerate(refs.iter(f"{_MAIN}externalReference"), start=1):
-                target = rels.get(ref.get(f"{_REL}id", ""))
-                part = _part(zf, target[1]) if target else None
-                if part is not None:
-                    out[number] = _book(ElementTree.fromstring(part))
-    except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
-        return {}
-    except Exception as exc:  # defusedxml refusals: no cached values rather than no workbook
-        if type(exc).__module__.startswith("defusedxml"):
-            return {}
-        raise
+    raw = _part(zf, "xl/workbook.xml")
+    refs = ElementTree.fromstring(raw).find(f"{_MAIN}externalReferences") if raw is not None else None
+    if refs is None:
+        return out
+    rels = _rels(zf, "xl/workbook.xml")
+    for number, ref in enumerate(refs.iter(f"{_MAIN}externalReference"), start=1):
+        target = rels.get(ref.get(f"{_REL}id", ""))
+        part = _part(zf, target[1]) if target else None
+        if part is not None:
+            out[number] = _book(ElementTree.fromstring(part))
     return out
 
 
