@@ -257,6 +257,11 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=BESSELJ(10000000,2)", 8.683739567294922e-05),
         ("=BESSELY(0,1)", "#NUM!"),
         ("=BESSELI(1,-1)", "#NUM!"),
+        # IF and NOT read the text TRUE or FALSE as that logical, other text is #VALUE!
+        ('=IF("TRUE",1,2)', 1),
+        ('=IF("false",1,2)', 2),
+        ('=IF("abc",1,2)', "#VALUE!"),
+        ('=NOT("TRUE")', False),
         # the range operator between ranges spans them all
         ("=SUM(A1:A2:C3)", 66),
         ("=ROW(C4:E4:G3:I4 E3:F3)", 3),

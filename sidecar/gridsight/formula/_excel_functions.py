@@ -582,7 +582,8 @@ def _logical(kind: str, *args: Any) -> Any:
 
 
 def patch_logic() -> None:
-    """AND, OR, XOR, SWITCH, N, TYPE, ISEVEN, ISODD and TIMEVALUE as Excel compares and converts."""
+    """AND, OR, XOR, SWITCH, N, TYPE, ISEVEN, ISODD and TIMEVALUE as Excel compares and converts;
+    IF and NOT read the text TRUE or FALSE as that logical (``IF("TRUE",1,2)`` is 1)."""
     import formulas
     from formulas.functions import get_error, wrap_func, wrap_ufunc
 
@@ -600,6 +601,44 @@ def patch_logic() -> None:
         )
     }
     fns["N"] = wrap_func(_n)
+    if isinstance(fns.get("IF"), dict):  # IF keeps the engine's cycle solver beside its function
+        fns["IF"] = {
+            **fns["IF"],
+            "function": wrap_ufunc(
+                _if, input_parser=lambda *a: a, check_nan=False, check_error=lambda c, *a: get_error(c)
+            ),
+        }
+    fns["NOT"] = {"function": wrap_ufunc(_not, input_parser=lambda *a: a)}
+
+
+def _truth(v: Any) -> Any:
+    """A condition's logical: the text TRUE or FALSE (any case) is that logical, other text
+    ``#VALUE!`` (None here); numbers and logicals as they are."""
+    from formulas.functions import XlError
+
+    if isinstance(v, str) and not isinstance(v, XlError):
+        return {"TRUE": True, "FALSE": False}.get(v.upper())
+    return v
+
+
+def _if(condition: Any, x: Any, y: Any = False) -> Any:
+    """IF: ``IF("TRUE",1,2)`` is 1 (the engine: #VALUE!); other text is #VALUE!."""
+    from formulas.functions import Error
+
+    truth = _truth(condition)
+    if truth is None:
+        return Error.errors["#VALUE!"]
+    return x if truth else y
+
+
+def _not(value: Any) -> Any:
+    """NOT: ``NOT("TRUE")`` is FALSE; other text is #VALUE!."""
+    from formulas.functions import Error
+
+    truth = _truth(value)
+    if truth is None:
+        return Error.errors["#VALUE!"]
+    return not truth if not is_blank(truth) else True
 
 
 def _serial_ymd(serial: int) -> tuple[int, int, int]:
