@@ -314,7 +314,8 @@ def test_excel_forms(formula: str, excel: Any) -> None:
         ("=_xlfn._xlws.SORT(A1:C3,F1)", "#VALUE!"),
         ("=_xlfn._xlws.SORT({2,1,2,1},1,{1;-1})", "#VALUE!"),
         # FILTER's include: a row as wide as the array or a column as tall
-        ("=_xlfn._xlws.FILTER(A1:C1,A1)", "#VALUE!"),
+        ("=_xlfn._xlws.FILTER(A1:C1,{TRUE,FALSE})", "#VALUE!"),
+        ("=_xlfn._xlws.FILTER(A1:C1,TRUE)", [[1, "apple", 10]]),
         ("=_xlfn._xlws.FILTER(A1:C3,{TRUE,FALSE,TRUE})", [[1, 10], [2, 20], [3, 30]]),
         # the Analysis ToolPak's functions do not lift over a range given as one value
         ("=ISEVEN(A1:A3)", "#VALUE!"),

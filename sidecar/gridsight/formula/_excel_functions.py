@@ -352,8 +352,8 @@ def patch_lookups() -> None:
     def filter_calc(array: Any, include: Any, if_empty: Any = errors["#CALC!"]) -> Any:
         shape, kept = np.shape(array), np.shape(include)
         if len(shape) == 2 and len(kept) == 2 and shape != (1, 1):
-            h, w = shape  # include: a row as wide as the array, or a column as tall (of 2 rows or more)
-            if kept != (1, w) and not (kept == (h, 1) and h > 1):
+            h, w = shape  # include: a row as wide as the array, or a column as tall
+            if kept not in ((1, w), (h, 1)):
                 return errors["#VALUE!"]
         return filter_fn(array, include, if_empty)
 
