@@ -257,6 +257,9 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=BESSELJ(10000000,2)", 8.683739567294922e-05),
         ("=BESSELY(0,1)", "#NUM!"),
         ("=BESSELI(1,-1)", "#NUM!"),
+        # an error argument comes back before DATEDIF checks its dates
+        ("=DATEDIF(2,1,NA())", "#N/A"),
+        ('=DATEDIF(2,1,"d")', "#NUM!"),
         # IF and NOT read the text TRUE or FALSE as that logical, other text is #VALUE!
         ('=IF("TRUE",1,2)', 1),
         ('=IF("false",1,2)', 2),

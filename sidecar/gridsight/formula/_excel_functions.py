@@ -126,7 +126,8 @@ def patch_functions() -> None:
 
     * CEILING.MATH and FLOOR.MATH of negative numbers (``CEILING.MATH(-1.5)`` is -1, ``FLOOR.MATH(-1.5)``
       is -2, the engine: 2 and 1); with a non-zero mode, away from / toward zero;
-    * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!);
+    * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!), and an error argument given back
+      before the dates are checked (``DATEDIF(2,1,NA())`` is #N/A, the engine: #NUM!);
     * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``);
     * BAHTTEXT, which it lacks (``BAHTTEXT(157)`` is หนึ่งร้อยห้าสิบเจ็ดบาทถ้วน, LibreOffice's reading of
       Excel's rules);
@@ -166,7 +167,12 @@ def patch_functions() -> None:
 
     def datedif_any_case(start: Any, end: Any, unit: Any) -> Any:
         import numpy as np
+        from formulas.functions import XlError
 
+        for arg in (start, end, unit):  # an error argument comes before any check of the dates
+            first_value = np.asarray(arg, dtype=object).ravel()[:1] if isinstance(arg, np.ndarray) else [arg]
+            if len(first_value) and isinstance(first_value[0], XlError):
+                return first_value[0]
         if isinstance(unit, str):
             unit = unit.upper()
         elif isinstance(unit, np.ndarray):
