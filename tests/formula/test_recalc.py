@@ -285,10 +285,12 @@ def test_circular_references_as_excel_saves_them(tmp_path: Path, excel: SimpleNa
         "B3": F("OR(A3,C3)", 0),  # OR(TRUE, ...) still reads C3
         "C3": F("B3", 0),
         "G1": F("G1", 0),  # reads itself
+        "H1": F("IFERROR(H2,0)+1", 0),  # IFERROR would catch an error value: still a cycle
+        "H2": F("H1", 0),
     }
     path = excel.write(tmp_path / "circ.xlsx", {"Sheet1": cells})
     by = _by_cell(recalc_file(path))
-    for ref in ("B1", "C1", "D1", "B3", "C3", "G1"):
+    for ref in ("B1", "C1", "D1", "B3", "C3", "G1", "H1", "H2"):
         assert (by[f"Sheet1!{ref}"].status, by[f"Sheet1!{ref}"].kind) == ("circular", "circular reference")
     for ref in ("E1", "F1"):
         assert (by[f"Sheet1!{ref}"].status, by[f"Sheet1!{ref}"].kind) == (

@@ -438,9 +438,10 @@ MAX_CYCLE_PASSES = 10
 MAX_CYCLE_CELLS = 5000
 #: At most this many passes for a workbook with iterative calculation on (Excel's default is 100).
 MAX_ITERATIONS = 100
-#: The value a cycle's cells start from when testing whether they read themselves: a cell whose value
-#: does not depend on it never reads the cycle (its references only go round as written).
-_SEED = "#NULL!"
+#: The values a cycle's cells start from when testing whether they read themselves: a cell whose value
+#: depends on none of them never reads the cycle (its references only go round as written). An error
+#: goes through most functions; a number goes through IFERROR, which catches the error.
+_SEEDS: tuple[Any, ...] = ("#NULL!", 7919.0001)
 
 
 class _Run:
@@ -480,21 +481,21 @@ class _Run:
             previous = values
         return None
 
-    def _seed(self, cells: tuple[CellKey, ...]) -> None:
+    def _seed(self, cells: tuple[CellKey, ...], seed: Any) -> None:
         for key in cells:
             sheet = self.book.sheets[key[0]]
             grid = self.grids.get(key[0])
             if grid is not None:
                 r0, c0 = sheet.origin
-                grid[key[1] - r0, key[2] - c0] = _engine_value(_SEED)
+                grid[key[1] - r0, key[2] - c0] = _engine_value(seed)
 
     def cycle(self, cells: tuple[CellKey, ...]) -> list[CellCheck]:
         """Evaluate a cycle of formula cells (each reads the next, as written).
 
         Without iterative calculation Excel does not calculate a circular reference: it warns and
         saves 0 in its cells and in the cells that read them. So the cycle is evaluated until it
-        settles from the saved values, then again from an error value in every cell: when a value
-        depends on where the cycle started, the cycle truly reads itself and its cells are reported as
+        settles from the saved values, then again from an error value and from a number in every cell:
+        when a value depends on where the cycle started, the cycle truly reads itself and its cells are reported as
         circular (with what reads them), as is a cycle through an array formula (which evaluates
         every argument); otherwise (a cycle only in the references as written, such as ``INDEX``
         down its own column, or an ``IF`` whose branch leaves the cycle) they are compared as usual.
@@ -519,11 +520,13 @@ class _Run:
         if results is None:
             return self._circular("circular reference", cells, mark=True)
         first = [r.ours for r in results]
-        self._seed(cells)
-        again = self._settle(cells, MAX_CYCLE_PASSES, 0.0)
-        if again is not None and all(same(a, b.ours) for a, b in zip(first, again, strict=True)):
-            return again
-        return self._circular("circular reference", cells, mark=True)
+        for seed in _SEEDS:
+            self._seed(cells, seed)
+            again = self._settle(cells, MAX_CYCLE_PASSES, 0.0)
+            if again is None or not all(same(a, b.ours) for a, b in zip(first, again, strict=True)):
+                return self._circular("circular reference", cells, mark=True)
+            results = again
+        return results
 
     def _replace(
         self,
