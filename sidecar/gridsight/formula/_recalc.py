@@ -492,15 +492,15 @@ class _Run:
     def cycle(self, cells: tuple[CellKey, ...]) -> list[CellCheck]:
         """Evaluate a cycle of formula cells (each reads the next, as written).
 
-        Without iterative calculation Excel does not calculate a circular reference: it warns and
-        saves 0 in its cells and in the cells that read them. So the cycle is evaluated until it
-        settles from the saved values, then again from an error value and from a number in every cell:
-        when a value depends on where the cycle started, the cycle truly reads itself and its cells are reported as
-        circular (with what reads them), as is a cycle through an array formula (which evaluates
-        every argument); otherwise (a cycle only in the references as written, such as ``INDEX``
-        down its own column, or an ``IF`` whose branch leaves the cycle) they are compared as usual.
-        With iterative calculation on, it runs up to the file's ``iterateCount`` passes (at most
-        100) until no value changes by more than its ``iterateDelta``; a cell that does not settle, or
+        Without iterative calculation Excel does not calculate a circular reference: it warns and saves
+        0 in its cells and in the cells that read them. So the cycle is evaluated until it settles from
+        the saved values, then again from an error value and from a number in every cell: when a value
+        depends on where the cycle started, the cycle truly reads itself and its cells are reported as
+        circular (with what reads them), as is a cycle through an array formula (which evaluates every
+        argument); otherwise (a cycle only in the references as written, such as ``INDEX`` down its own
+        column, or an ``IF`` whose branch leaves the cycle) they are compared as usual.
+        With iterative calculation on, it runs up to the file's ``iterateCount`` passes (at most 100)
+        until no value changes by more than its ``iterateDelta``; a cell that does not settle, or
         settles elsewhere than Excel's value (which depends on the passes Excel made before it was
         saved), is reported as circular."""
         it = self.iteration
