@@ -423,3 +423,23 @@ def test_external_links_read_the_values_excel_kept(tmp_path: Path, excel: Simple
     for ref in ("A1", "A2", "A3"):
         assert by[f"Sheet1!{ref}"].status == "agree", by[f"Sheet1!{ref}"]
     assert (by["Sheet1!A4"].status, by["Sheet1!A4"].kind) == ("unsupported", "external link")
+
+
+def test_a_name_the_workbook_does_not_define_is_excels_name_error(
+    tmp_path: Path, excel: SimpleNamespace
+) -> None:
+    """Excel computes a name no one defined as #NAME?, which IFERROR catches; recalculation does the
+    same, while a formula GridSight would write with such a name is still refused."""
+    from gridsight.formula import validate_formula
+
+    F = excel.F
+    cells = {
+        "A1": F("Nowhere", "#NAME?"),
+        "A2": F("IFERROR(Nowhere*2,0)", 0),
+        "A3": F('"Nowhere"&1', "Nowhere1"),
+    }
+    path = excel.write(tmp_path / "names.xlsx", {"Sheet1": cells})
+    by = _by_cell(recalc_file(path))
+    for ref in ("A1", "A2", "A3"):
+        assert by[f"Sheet1!{ref}"].status == "agree", by[f"Sheet1!{ref}"]
+    assert not validate_formula("=Nowhere*2", open_workbook(path), "Sheet1").ok

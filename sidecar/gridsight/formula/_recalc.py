@@ -586,6 +586,10 @@ class _Run:
         area = book.arrays.get(key[0], {}).get(at)
         text = book.texts[key]
         ev = _evaluate(text, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
+        named = None if ev.ok else unknown_names_as_errors(text, ev.problems)
+        if named is not None:  # a name the workbook does not define: Excel's #NAME?, as it computes it
+            text = named
+            ev = _evaluate(text, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
         if not ev.ok:
             reason = ev.problems[0] if ev.problems else "cannot be evaluated"
             kind = unsupported_kind(reason)
@@ -610,6 +614,27 @@ class _Run:
         kind = "propagated from inputs that differ" if saved_agree else difference_kind(excel, ours)
         reason = ev.error_source if ev.error is not None else None
         return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, reason, saved_agree)
+
+
+_UNKNOWN_NAME = re.compile(r"^([A-Za-z_\\][A-Za-z0-9_.]*) is not a cell reference or known name \(#NAME\?\)$")
+_QUOTED = re.compile(r'"(?:[^"]|"")*"')
+
+
+def unknown_names_as_errors(formula: str, problems: Sequence[str]) -> str | None:
+    """A file's formula with each name its workbook does not define written as ``#NAME?``, what Excel
+    computes for it (``=IFERROR(Broken,0)`` is 0); None unless every problem is such a name. Only for
+    recalculation: a formula GridSight writes with an unknown name is refused instead."""
+    names = [m.group(1) for m in map(_UNKNOWN_NAME.match, problems) if m]
+    if not names or len(names) != len(problems):
+        return None
+    strings = [(m.start(), m.end()) for m in _QUOTED.finditer(formula)]
+    pattern = re.compile(
+        r"(?<![\w.!'\]$])(?:" + "|".join(map(re.escape, names)) + r")(?![\w.(!])", re.IGNORECASE
+    )
+    out = pattern.sub(
+        lambda m: m.group(0) if any(a <= m.start() < b for a, b in strings) else "#NAME?", formula
+    )
+    return out if out != formula else None
 
 
 def _within(a: Any, b: Any, delta: float) -> bool:
