@@ -80,23 +80,17 @@ def i1(x: float) -> float:
 
 
 def i_n(n: int, x: float) -> float:
-    if n == 0:
-        return i0(x)
-    if n == 1:
-        return i1(x)
+    if n < 2:
+        return (i0, i1)[n](x)
     if x == 0:
         return 0.0
     tox = 2.0 / abs(x)
     bip = ans = 0.0
     bi = 1.0
     for j in range(2 * (n + int(math.sqrt(40.0 * n))), 0, -1):  # Miller's downward recurrence
-        bim = bip + j * tox * bi
-        bip = bi
-        bi = bim
-        if abs(bi) > 1e10:
-            ans *= 1e-10
-            bi *= 1e-10
-            bip *= 1e-10
+        bip, bi = bi, bip + j * tox * bi
+        if abs(bi) > 1e10:  # rescaled to stay in range (the ratio is what counts)
+            ans, bi, bip = ans * 1e-10, bi * 1e-10, bip * 1e-10
         if j == n:
             ans = bip
     ans *= i0(x) / bi
@@ -132,10 +126,8 @@ def j1(x: float) -> float:
 
 
 def j_n(n: int, x: float) -> float:
-    if n == 0:
-        return j0(x)
-    if n == 1:
-        return j1(x)
+    if n < 2:
+        return (j0, j1)[n](x)
     ax = abs(x)
     if ax == 0:
         return 0.0
@@ -151,14 +143,9 @@ def j_n(n: int, x: float) -> float:
         bjp = ans = total = 0.0
         bj = 1.0
         for j in range(m, 0, -1):
-            bjm = j * tox * bj - bjp
-            bjp = bj
-            bj = bjm
+            bjp, bj = bj, j * tox * bj - bjp
             if abs(bj) > 1e10:
-                bj *= 1e-10
-                bjp *= 1e-10
-                ans *= 1e-10
-                total *= 1e-10
+                bj, bjp, ans, total = bj * 1e-10, bjp * 1e-10, ans * 1e-10, total * 1e-10
             if even:
                 total += bj
             even = not even
@@ -183,10 +170,8 @@ def y1(x: float) -> float:
 
 
 def y_n(n: int, x: float) -> float:
-    if n == 0:
-        return y0(x)
-    if n == 1:
-        return y1(x)
+    if n < 2:
+        return (y0, y1)[n](x)
     tox = 2.0 / x
     bym, by = y0(x), y1(x)
     for j in range(1, n):  # upward recurrence
