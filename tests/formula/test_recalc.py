@@ -370,7 +370,7 @@ def test_a_large_workbook_is_bounded_in_time_and_memory(tmp_path: Path, excel: S
     assert s["seconds"] < 30 and s["stopped"]
 
 
-def _with_external_link(path: Path, cells_xml: str, sheet: str = "Prices") -> Path:
+def _with_external_link(path: Path, cells_xml: str, sheet: str = "Prices", raw: bytes | None = None) -> Path:
     """Add to a package what Excel saves for a link to another workbook: the reference in
     workbook.xml and the values it last read there (``xl/externalLinks/externalLink1.xml``)."""
     import zipfile
@@ -395,10 +395,13 @@ def _with_external_link(path: Path, cells_xml: str, sheet: str = "Prices") -> Pa
     )
     parts["xl/_rels/workbook.xml.rels"] = rels.encode()
     parts["xl/externalLinks/externalLink1.xml"] = (
-        f'<externalLink xmlns="{main}"><externalBook xmlns:r="{rel}" r:id="rId1"><sheetNames>'
-        f'<sheetName val="{sheet}"/></sheetNames><sheetDataSet><sheetData sheetId="0">{cells_xml}'
-        "</sheetData></sheetDataSet></externalBook></externalLink>"
-    ).encode()
+        raw
+        or (
+            f'<externalLink xmlns="{main}"><externalBook xmlns:r="{rel}" r:id="rId1"><sheetNames>'
+            f'<sheetName val="{sheet}"/></sheetNames><sheetDataSet><sheetData sheetId="0">{cells_xml}'
+            "</sheetData></sheetDataSet></externalBook></externalLink>"
+        ).encode()
+    )
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in parts.items():
             zf.writestr(name, data)
@@ -423,6 +426,13 @@ def test_external_links_read_the_values_excel_kept(tmp_path: Path, excel: Simple
     for ref in ("A1", "A2", "A3"):
         assert by[f"Sheet1!{ref}"].status == "agree", by[f"Sheet1!{ref}"]
     assert (by["Sheet1!A4"].status, by["Sheet1!A4"].kind) == ("unsupported", "external link")
+    # a damaged link part: no values, each linking formula reported, no traceback
+    broken = excel.write(tmp_path / "broken.xlsx", {"Sheet1": cells})
+    _with_external_link(broken, "", raw=b"<externalLink><sheetData")
+    result = CliRunner().invoke(cli, ["recalc", str(broken), "--format", "json"])
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    kinds = {c["cell"]: c["kind"] for c in json.loads(result.output)["cells"]}
+    assert kinds == dict.fromkeys(("A1", "A2", "A3", "A4"), "external link")
 
 
 def test_a_name_the_workbook_does_not_define_is_excels_name_error(
