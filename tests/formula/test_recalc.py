@@ -341,8 +341,9 @@ def test_control_characters_as_the_file_escapes_them(tmp_path: Path, excel: Simp
 
 
 def test_a_large_workbook_is_bounded_in_time_and_memory(tmp_path: Path, excel: SimpleNamespace) -> None:
-    """20,000 formulas with a 1-second budget: the command ends in bounded time and memory (measured
-    on the child process), exits 0, and reports every formula (those past the budget as skipped)."""
+    """20,000 formulas with a 3-second budget: the command ends in bounded time and memory (measured
+    on the child process), exits 0, and reports every formula (those past the budget as skipped); the
+    budget is the workbook's (loading the engine is not counted), so some formulas are checked."""
     import resource
     import subprocess
     import sys
@@ -356,7 +357,7 @@ def test_a_large_workbook_is_bounded_in_time_and_memory(tmp_path: Path, excel: S
     path = excel.write(tmp_path / "large.xlsx", {"S": cells})
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "gridsight", "recalc", str(path), "--budget", "1", "--format", "json"],
+        [sys.executable, "-m", "gridsight", "recalc", str(path), "--budget", "3", "--format", "json"],
         capture_output=True,
         text=True,
         timeout=240,
@@ -367,7 +368,7 @@ def test_a_large_workbook_is_bounded_in_time_and_memory(tmp_path: Path, excel: S
     assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 1_000_000  # KiB: under 1 GB
     s = json.loads(done.stdout)["summary"]
     assert s["formulas"] == 20_000 and s["agreed"] + s["skipped"] == 20_000
-    assert s["seconds"] < 30 and s["stopped"]
+    assert s["agreed"] > 0 and s["seconds"] < 30 and s["stopped"]
 
 
 def _with_external_link(path: Path, cells_xml: str, sheet: str = "Prices", raw: bytes | None = None) -> Path:

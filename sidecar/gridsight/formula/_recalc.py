@@ -31,6 +31,7 @@ import numpy as np
 from gridsight.errors import GridSightError
 from gridsight.formula._compare import cell_value, difference_kind, same, unsupported_kind
 from gridsight.formula._depgraph import CellKey, FormulaIndex, evaluation_order
+from gridsight.formula._engine import patch_engine
 from gridsight.formula._evaluate import (
     Evaluation,
     engine_values,
@@ -401,6 +402,7 @@ def _recalculate(
     iteration: Iteration | None = None,
     links: LinkCache | None = None,
 ) -> RecalcResult:
+    patch_engine()  # loading the engine (seconds, once a process) is not the workbook's time
     start = time.perf_counter()
     book = _Book(wb, arrays or {}, start + budget_s, links)
     wanted = {wb.sheet(s).name.casefold() for s in sheets} if sheets else None
