@@ -166,7 +166,7 @@ class Sheet:
     # -- shape ---------------------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, int]:
-        return self.kinds.shape  # type: ignore[return-value]
+        return self.kinds.shape
 
     @property
     def used_range(self) -> Range | None:

@@ -175,7 +175,7 @@ class Store:
 
     def sheets(self) -> list[dict[str, Any]]:
         cols = ["table_id", "file", "sheet", "range", "title", "rows", "columns", "description"]
-        return self.tables[SHEETS].to_arrow().select(cols).to_pylist()  # type: ignore[no-any-return]
+        return self.tables[SHEETS].to_arrow().select(cols).to_pylist()
 
     def count(self, name: str) -> int:
         return int(self.tables[name].count_rows())
