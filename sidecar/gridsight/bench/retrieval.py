@@ -30,7 +30,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -297,7 +297,7 @@ def _answer_both(
         err = f"{type(exc).__name__}: {exc}"
         lib_ans = QAAnswer(q.question, "error", reason=err)
     try:
-        given = answer_question(books(q.path), q.question, q.sheet, model=runtime)
+        given = answer_question(books(cast(Path, q.path)), q.question, q.sheet, model=runtime)  # scored: a path
     except GridSightError as exc:
         given = QAAnswer(q.question, "abstained", reason=str(exc))
     except Exception as exc:

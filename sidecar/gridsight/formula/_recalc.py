@@ -491,8 +491,8 @@ class _Run:
         if agree:
             return CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree)
         kind = "propagated from inputs that differ" if saved_agree else difference_kind(excel, ours)
-        reason = ev.error_source if ev.error is not None else None
-        return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, reason, saved_agree)
+        why = ev.error_source if ev.error is not None else None
+        return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, why, saved_agree)
 
 
 def _evaluate(
