@@ -296,8 +296,8 @@ def _answer_both(
     except Exception as exc:  # one question's bug must not lose the others
         err = f"{type(exc).__name__}: {exc}"
         lib_ans = QAAnswer(q.question, "error", reason=err)
-    try:
-        given = answer_question(books(cast(Path, q.path)), q.question, q.sheet, model=runtime)  # scored: a path
+    try:  # only scored questions come here: each has a path
+        given = answer_question(books(cast(Path, q.path)), q.question, q.sheet, model=runtime)
     except GridSightError as exc:
         given = QAAnswer(q.question, "abstained", reason=str(exc))
     except Exception as exc:

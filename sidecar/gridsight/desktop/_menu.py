@@ -118,7 +118,9 @@ class Controller:
         from webview.menu import Menu, MenuAction, MenuSeparator
 
         recent: list[Menu | MenuAction | MenuSeparator] = [
-            MenuAction(p.name, functools.partial(self.open_recent, p)) for p in load_recent(self.home) if p.exists()
+            MenuAction(p.name, functools.partial(self.open_recent, p))
+            for p in load_recent(self.home)
+            if p.exists()
         ]
         return [
             Menu(

@@ -212,10 +212,10 @@ class Store:
             self.tables[SHEETS].add(rows)
         if columns:
             rows = []
-            for card, file, vec, head in columns:
-                row = asdict(card)
+            for col_card, file, vec, head in columns:
+                row = asdict(col_card)
                 row["file"] = file
-                row["samples"] = json.dumps(list(card.samples), ensure_ascii=False)
+                row["samples"] = json.dumps(list(col_card.samples), ensure_ascii=False)
                 row["vector"] = vec.astype(np.float32).tolist()
                 row["header_vector"] = head.astype(np.float32).tolist()
                 rows.append(row)
