@@ -140,7 +140,7 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
             if skipped:
                 messages += (f"{skipped} doubtful edge(s) kept the rules' reading: no time left to ask",)
     tables = [
-        replace(build_table(sheet, g, sk, text_at), source=cast(str, model))  # named if from_model is filled
+        replace(build_table(sheet, g, sk, text_at), source=cast(str, model))  # set whenever from_model is
         if id(sk) in from_model
         else build_table(sheet, g, sk, text_at)
         for sk in skeletons
