@@ -34,9 +34,9 @@ def test_the_package_type_checks() -> None:
     assert "Success: no issues found" in proc.stdout, proc.stdout + proc.stderr
 
 
-def test_the_config_checks_untyped_functions_and_stale_ignores(tmp_path: Path) -> None:
-    """The config is live: a type error inside an unannotated function and an unneeded
-    ``type: ignore`` are both reported, so the test above cannot pass by checking nothing."""
+def test_the_config_refuses_unannotated_functions_and_stale_ignores(tmp_path: Path) -> None:
+    """The config is live: an unannotated function, a type error inside it and an unneeded
+    ``type: ignore`` are all reported, so the test above cannot pass by checking nothing."""
     bad = tmp_path / "bad_module.py"
     bad.write_text(
         textwrap.dedent(
@@ -52,5 +52,6 @@ def test_the_config_checks_untyped_functions_and_stale_ignores(tmp_path: Path) -
     )
     proc = _mypy(bad)
     assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "bad_module.py:1: error: Function is missing a return type annotation" in proc.stdout, proc.stdout
     assert "bad_module.py:2: error: Incompatible types in assignment" in proc.stdout, proc.stdout
     assert 'bad_module.py:5: error: Unused "type: ignore" comment' in proc.stdout, proc.stdout
