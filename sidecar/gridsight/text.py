@@ -28,7 +28,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -312,7 +312,7 @@ def vectors(texts: Sequence[str]) -> np.ndarray | None:
             return np.asarray(emb.embed(list(texts)))
         except Exception:
             return None
-    return np.stack(got) if got else np.zeros((0, 384), dtype=np.float32)
+    return np.stack(cast(list[np.ndarray], got)) if got else np.zeros((0, 384), dtype=np.float32)
 
 
 def similarities(phrase: str, texts: Sequence[str]) -> list[float]:

@@ -238,7 +238,7 @@ def _notes_column(g: CellGrid, box: Box) -> bool:
     if not filled.any() or filled.sum() > 0.5 * col.size or (col[filled] != TEXT).any():
         return False
     rest = g.cls[box.top + 1 : box.bottom + 1, box.left : box.right]
-    if (rest == VALUE).sum() < 0.3 * max(np.count_nonzero(rest), 1):
+    if (rest == VALUE).sum() < 0.3 * max(int(np.count_nonzero(rest)), 1):
         return False
     lens = g.text_len[box.top + 1 : box.bottom + 1, box.right][filled]
     others = g.text_len[box.top : box.bottom + 1, box.left : box.right]

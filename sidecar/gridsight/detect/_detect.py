@@ -6,7 +6,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -199,7 +199,7 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
             if skipped:
                 messages += (f"{skipped} doubtful edge(s) kept the rules' reading: no time left to ask",)
     tables = [
-        replace(build_table(sheet, g, sk, text_at), source=model)
+        replace(build_table(sheet, g, sk, text_at), source=cast(str, model))  # set whenever from_model is
         if id(sk) in from_model
         else build_table(sheet, g, sk, text_at)
         for sk in skeletons

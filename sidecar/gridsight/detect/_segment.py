@@ -105,8 +105,8 @@ def xy_cut(occ: npt.NDArray[np.bool_], figures: npt.NDArray[np.bool_] | None = N
     while stack:
         b = stack.pop()
         sub = occ[b.top : b.bottom + 1, b.left : b.right + 1]
-        row_runs = _runs(sub.any(axis=1))
-        col_runs = _runs(sub.any(axis=0))
+        row_runs = _runs(np.any(sub, axis=1))
+        col_runs = _runs(np.any(sub, axis=0))
         if not row_runs:
             continue
         if len(out) + len(stack) > MAX_PIECES:

@@ -410,8 +410,8 @@ def _empties(shape: tuple[int, ...]) -> Any:
 
 
 def _input_range(key: str) -> tuple[str | None, Range]:
-    sheet, _, ref = key.rpartition("!")
-    sheet = sheet.strip("'").replace("''", "'") if sheet else None
+    prefix, _, ref = key.rpartition("!")
+    sheet = prefix.strip("'").replace("''", "'") if prefix else None
     return sheet or None, Range.parse(ref)
 
 

@@ -219,6 +219,7 @@ def _whole_line(array: Any, row: Any, col: Any) -> Any:
         col_all = c == 0
     if r != 0 and not col_all:
         return None
+    assert c is not None  # col's number, or 0.0 for a row of a two-dimensional array
     r_i, c_i = int(r) - 1, int(c) - 1
     if r_i >= h or c_i >= w:
         return Error.errors["#REF!"]

@@ -614,8 +614,8 @@ class _Run:
         if agree:
             return CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree)
         kind = "propagated from inputs that differ" if saved_agree else difference_kind(excel, ours)
-        reason = ev.error_source if ev.error is not None else None
-        return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, reason, saved_agree)
+        why = ev.error_source if ev.error is not None else None
+        return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, why, saved_agree)
 
 
 _UNKNOWN_NAME = re.compile(r"^([A-Za-z_\\][A-Za-z0-9_.]*) is not a cell reference or known name \(#NAME\?\)$")

@@ -158,7 +158,11 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             plan, view, _join = joined  # the query reads the other table's columns: only SQL can
     if structure >= BLOCKS_AT:
         order = ("cells", "blocks", "formula", "sql")
-    elif plan is not None and (plan.kind in SQL_FIRST or view.joined) and plan.confidence >= 0.7:
+    elif (
+        plan is not None
+        and (plan.kind in SQL_FIRST or (view is not None and view.joined))
+        and plan.confidence >= 0.7
+    ):
         order = ("sql", "formula", "blocks", "cells")
     elif plan is not None and plan.kind == "lookup":
         order = ("formula", "blocks", "sql", "cells")  # the cell itself is better evidence than its column

@@ -104,7 +104,7 @@ class Relation:
         return self._distinct[name]
 
 
-def _clean(text: str) -> str:
+def _clean(text: object) -> str:
     return re.sub(r"\s+", " ", str(text)).strip()
 
 
@@ -256,18 +256,18 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     columns: list[RelColumn] = []
     stored: list[list[Any]] = []
     used: Counter[str] = Counter()
-    for name, role, data, cells in specs:
+    for name, role, data, raw in specs:
         used[name.casefold()] += 1
         if used[name.casefold()] > 1:
             name = f"{name} ({used[name.casefold()]})"
         if role == "total":
-            kind, values = "boolean", cells
+            kind, values = "boolean", raw
         elif role == "position":
-            kind, values = "number", cells
+            kind, values = "number", raw
         elif role in ("key", "section"):
-            kind, values = "text", [_stored(v) for v in cells]
+            kind, values = "text", [_stored(v) for v in raw]
         else:
-            kind, values = _type_column(cells)
+            kind, values = _type_column(raw)
         unit = _unit_of(table, name) if kind == "number" else None
         columns.append(_describe(name, role, kind, data, values, unit))
         stored.append(values)

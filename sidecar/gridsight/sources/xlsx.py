@@ -48,7 +48,7 @@ def _load_openpyxl() -> Any:
 def _make_parser_class() -> Any:
     from openpyxl.worksheet._reader import VALUE_TAG, WorkSheetParser
 
-    class _Parser(WorkSheetParser):  # type: ignore[misc]
+    class _Parser(WorkSheetParser):
         """openpyxl's parser, also keeping each formula cell's cached value."""
 
         def parse_cell(self, element: Any) -> dict[str, Any]:
