@@ -156,8 +156,8 @@ def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
 def _detect(sheet: Sheet, refiner: Any) -> Detection:
     t0 = time.perf_counter()
     if sheet.is_empty:
-        why = (why_no_table(sheet, None),)
-        return Detection(sheet.name, (), None, None, time.perf_counter() - t0, why)
+        reasons = (why_no_table(sheet, None),)
+        return Detection(sheet.name, (), None, None, time.perf_counter() - t0, reasons)
     g = cell_grid(sheet)
     tids, texts = g.label_ids, sheet.texts
 

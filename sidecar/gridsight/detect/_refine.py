@@ -149,7 +149,7 @@ class TableRangeRefiner:
             "root ::= " + " | ".join(f'"{a}"' for a in answers) + "\n", "detect-choice"
         )
         template = get_prompt("detect_choose")
-        picks = []
+        picks: list[Any] = []
         for first, second in (answers, answers[::-1]):
             messages = template.render(sheet=text, first=first, second=second)
             if picks and deadline is not None and time.monotonic() + cost > deadline:

@@ -138,7 +138,7 @@ def total_rows(
     is_text = g.cls[area] == TEXT
     has_text = is_text.any(axis=1)
     first_text = np.argmax(is_text, axis=1)  # each row's first label (read once per distinct text)
-    has_formula = (sheet.formula_ids[area] >= 0).any(axis=1)
+    has_formula: np.ndarray = np.any(sheet.formula_ids[area] >= 0, axis=1)
     kinds: dict[int, str] = {}  # label id -> "sub", "total" or ""
     for i in np.flatnonzero(has_text | has_formula):
         r = int(i) + first_data

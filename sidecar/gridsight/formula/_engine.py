@@ -7,6 +7,7 @@ by hand from Excel's documentation.
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from functools import lru_cache
@@ -158,6 +159,10 @@ def _columns(x: Any) -> Any:
     return float(x.shape[1]) if isinstance(x, np.ndarray) and x.ndim == 2 else 1.0
 
 
+def _rank_at(i: int, row: Any) -> tuple[int, Any]:
+    return _rank(row[i])
+
+
 def _rank(v: Any) -> tuple[int, Any]:
     """Excel's sort order: numbers, text (case-insensitive), logicals, errors; blanks apart."""
     from formulas.functions import XlError
@@ -232,7 +237,7 @@ def _sort(array: Any, sort_index: Any = 1, sort_order: Any = 1, by_col: Any = Fa
     for i, o in reversed(list(zip(idx, order, strict=True))):  # stable: the first key decides last
         filled = [r for r in rows if not _is_blank(r[i - 1])]
         blanks = [r for r in rows if _is_blank(r[i - 1])]
-        filled.sort(key=lambda r, i=i: _rank(r[i - 1]), reverse=o == -1)
+        filled.sort(key=functools.partial(_rank_at, i - 1), reverse=o == -1)
         rows = filled + blanks
     out = np.array(rows, dtype=object)
     out = out.T if cols else out

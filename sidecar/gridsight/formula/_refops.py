@@ -16,6 +16,7 @@ as one input it cannot be given).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gridsight.errors import FormulaSyntaxError
 from gridsight.formula._translate import to_text
@@ -157,7 +158,7 @@ def reference_operators(formula: str) -> str | None:
         if not any(unions) and all(x is None for x in spread):
             return None
         if name in _LISTS:
-            args = []
+            args: list[Any] = []
             for a, parts in zip(node.args, spread, strict=True):
                 if parts is not None:  # an intersection with a union: its areas
                     args.extend(_area_text(*p) for p in parts) if parts else args.append("#NULL!")
