@@ -236,10 +236,19 @@ def _not_total(rel: Relation) -> list[str]:
 def _whole(rel: Relation, col: str, siblings: dict[str, str]) -> str | None:
     """What a share of one cell is a share of: the table's total row (in the named section, if
     any), else the sum of the named section's rows; None when neither is there."""
-    if any(c.name == TOTAL for c in rel.columns):
-        idx = [c.name for c in rel.columns].index(TOTAL)
-        if any(v == 1 for v in rel.values[idx]):
-            return f"(SELECT {quote(col)} FROM data{_where(siblings, [f'{quote(TOTAL)} = 1'])} LIMIT 1)"
+    names = [c.name for c in rel.columns]
+    if TOTAL in names:
+        flags, sections = (
+            rel.values[names.index(TOTAL)],
+            rel.values[names.index(SECTION)] if SECTION in names else None,
+        )
+        inside = [
+            i
+            for i, v in enumerate(flags)
+            if v == 1 and (sections is None or sections[i] == siblings.get(SECTION, sections[i]))
+        ]
+        if len(inside) == 1:  # one total for the rows in question: the whole they are parts of
+            return f"(SELECT {quote(col)} FROM data{_where(siblings, [f'{quote(TOTAL)} = 1'])})"
     if siblings:
         return f"(SELECT SUM({quote(col)}) FROM data{_where(siblings, _not_total(rel))})"
     return None
@@ -337,7 +346,8 @@ def _one_column(
         cell = _cell(col, fixed)
         siblings = {k: v for k, v in fixed.items() if k != key.name}
         whole = _whole(rel, col, siblings)
-        if _SHARE.search(question) and whole is not None and not _is_percent(rel.column(col)):
+        already = _is_percent(rel.column(col)) or any(_PERCENT.search(v) for v in fixed.values())
+        if _SHARE.search(question) and whole is not None and not already:
             scale = " * 100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else " * 1.0"
             return CellPlan(f"SELECT {cell}{scale} / {whole}", "share", "number")
         if expected in (None, "number"):
