@@ -241,6 +241,7 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
     else:
         out = _from_query(best, rel, q, win)
         out.structure = rules.structure
+        out.route = "cells" if win.source == "cells" else out.route
         if win.sql is not None:
             out.formula = verified_formula(rel, workbook, win.sql, win.value)
             if out.formula is None:
