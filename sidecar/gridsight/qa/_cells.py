@@ -269,7 +269,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         return None
     rows, touched, meant = _rows(rel, question, chosen)
     key = _key(rel)
-    if meant and key is not None and (_WHICH.match(question) or len(rows) > 1):
+    if meant and key is not None and (_asks_which(question) or len(rows) > 1):
         # "which crop ...": the answer is a row label, not a row to read; and where the question's
         # letters name a section, the section is what its words meant
         del rows[key.name]
@@ -315,7 +315,10 @@ def _ordered(cells: list[tuple[str, str]]) -> bool:
 def _asks_which(question: str) -> bool:
     """Whether the question asks for a name: it opens with which/who, or a clause does ("A versus B:
     which one ...")."""
-    return bool(_WHICH.match(question) or re.search(r"[:;,\u2013\u2014-]\s*(which|who)\b", question, re.I))
+    return bool(
+        _WHICH.match(question)
+        or re.search(r"[:;,\u2013\u2014-]\s*(which|who)\b|\b(in|for|during|at) which\b", question, re.I)
+    )
 
 
 def _all_named(question: str, labels: list[str]) -> bool:
@@ -357,7 +360,7 @@ def _one_column(
         return None  # a row label named in part, not enough to place it: no aggregate over all rows
     rest = _where(fixed, [*_not_total(rel), f"{quote(col)} IS NOT NULL"])
     top = qwords & (DESCENDING | ASCENDING)
-    if key is not None and top and expected != "number" and _WHICH.match(question):
+    if key is not None and top and expected != "number" and _asks_which(question):
         order = "DESC" if qwords & DESCENDING else "ASC"
         return CellPlan(
             f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {quote(col)} {order} LIMIT 1",
