@@ -133,3 +133,20 @@ def test_the_words_of_a_flat_table_are_left_to_the_other_routes(tmp_path: Path) 
     sheet = open_workbook(tmp_path / "flat.xlsx").sheets[0]
     rel = relation_of(sheet, detect_tables(sheet).tables[0])
     assert cell_plan(rel, "What is the average score?", "number") is None
+
+
+def test_a_row_that_sums_the_others_is_not_ranked_among_them(tmp_path: Path) -> None:
+    # "Whole country" carries no total mark, but its figure is the others' sum in the asked column
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Region", "Jobs", "Jobs"])
+    ws.append([None, 2020, 2021])
+    for row in [["Whole country", 60, 66], ["Hills", 10, 12], ["Plains", 30, 24], ["Shore", 20, 30]]:
+        ws.append(row)
+    ws.merge_cells("B1:C1")
+    wb.save(tmp_path / "jobs.xlsx")
+    book = open_workbook(tmp_path / "jobs.xlsx")
+    assert answer_question(book, "Which region had the most jobs in 2021?").value == "Shore"
+    assert answer_question(book, "Which region had the fewest jobs in 2020?").value == "Hills"
+    assert answer_question(book, "How many regions had more than 15 jobs in 2021?").value == 2

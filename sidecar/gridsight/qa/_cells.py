@@ -269,9 +269,14 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         return None
     rows, touched, meant = _rows(rel, question, chosen)
     key = _key(rel)
-    if meant and key is not None and (_asks_which(question) or len(rows) > 1):
-        # "which crop ...": the answer is a row label, not a row to read; and where the question's
-        # letters name a section, the section is what its words meant
+    asked = re.findall(
+        r"\b(?:many|all|each|every|across|among|per|which|what)\s+([^\W_]+)", question.casefold()
+    )
+    names_rows = key is not None and any(near_word(w, q) for w in tokens(key.name) for q in asked)
+    if meant and key is not None and (_asks_which(question) or len(rows) > 1 or names_rows):
+        # "which crop ...": the answer is a row label, not a row to read; "how many regions ...":
+        # the rows are the subject; and where the question's letters name a section, the section is
+        # what its words meant
         del rows[key.name]
     if any(len(v) > MAX_NAMED for v in rows.values()):
         return None
@@ -358,7 +363,8 @@ def _one_column(
         return None
     if touched:
         return None  # a row label named in part, not enough to place it: no aggregate over all rows
-    rest = _where(fixed, [*_not_total(rel), f"{quote(col)} IS NOT NULL"])
+    unmarked = _summing_rows(rel, col, fixed, key)
+    rest = _where(fixed, [*_not_total(rel), f"{quote(col)} IS NOT NULL", *unmarked])
     top = qwords & (DESCENDING | ASCENDING)
     if key is not None and top and expected != "number" and _asks_which(question):
         order = "DESC" if qwords & DESCENDING else "ASC"
@@ -373,11 +379,35 @@ def _one_column(
     if m and re.match(r"^\s*how many\b", question, re.IGNORECASE):
         cond = f"{quote(col)} {_COMPARE_OPS[m.group(1)]} {m.group(2)}"
         return CellPlan(
-            f"SELECT COUNT(*) FROM data{_where(fixed, [*_not_total(rel), cond])}", "count", "number"
+            f"SELECT COUNT(*) FROM data{_where(fixed, [*_not_total(rel), *unmarked, cond])}",
+            "count",
+            "number",
         )
     if qwords & SUM_WORDS and expected in (None, "number"):
         return CellPlan(f"SELECT SUM({quote(col)}) FROM data{rest}", "sum", "number")
     return None
+
+
+def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn | None) -> list[str]:
+    """Conditions that leave out rows no total mark names but whose figure is the sum of the other
+    rows' (``Canada`` above its provinces): they are not one of the rows a ranking or count is over."""
+    if key is None:
+        return []
+    names = [c.name for c in rel.columns]
+    keys, values = rel.values[names.index(key.name)], rel.values[names.index(col)]
+    inside = [
+        i
+        for i in range(len(rel.rows))
+        if all(rel.values[names.index(k)][i] == v for k, v in fixed.items())
+        and isinstance(values[i], int | float)
+    ]
+    total = sum(values[i] for i in inside)
+    out = []
+    for i in inside:
+        rest = total - values[i]
+        if rest and len(inside) > 2 and abs(values[i] - rest) <= 1e-6 * max(1.0, abs(rest)) and keys[i]:
+            out.append(f"{quote(key.name)} <> {_lit(str(keys[i]))}")
+    return out
 
 
 def _across(
