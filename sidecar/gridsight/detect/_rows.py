@@ -46,7 +46,7 @@ def _yearish(g: CellGrid, r: int, box: Box) -> bool:
     y = g.yearish[r, box.left : box.right + 1]
     occ = g.cls[r, box.left : box.right + 1] != 0
     return bool(
-        occ.sum() >= 2 and (y | ~occ | (g.cls[r, box.left : box.right + 1] == TEXT)).all() and y.any()
+        occ.sum() >= 2 and (y | ~occ | (g.cls[r, box.left : box.right + 1] == TEXT)).all() and y.sum() >= 2
     )
 
 

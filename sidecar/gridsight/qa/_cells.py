@@ -36,6 +36,9 @@ from gridsight.text import (
 )
 
 PATH_SEP = " › "
+_YEAR = re.compile(r"(1[89]|20)\d\d")
+#: Values read per column when looking for the numbers a table holds.
+SCAN = 20_000
 #: Values named in one column at most (more is a list, not a comparison of cells).
 MAX_NAMED = 4
 #: A column whose value is at least this share of the sum of its siblings' in every row is their
@@ -264,10 +267,14 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         c.name == SECTION for c in rel.columns
     ):
         return None  # a flat table: the general planner and the model read it
+    if expected == "list":
+        return None  # several values: the general planner and the model read it
     chosen = _columns(rel, question)
-    if not chosen:
+    if not chosen or _names_another_column(rel, question, chosen):
         return None
     rows, touched, meant = _rows(rel, question, chosen)
+    if _unexplained_numbers(rel, question, chosen, rows):
+        return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
     key = _key(rel)
     asked = re.findall(
         r"\b(?:many|all|each|every|across|among|per|which|what)\s+([^\W_]+)", question.casefold()
@@ -315,6 +322,53 @@ def _number(label: str) -> float:
 def _ordered(cells: list[tuple[str, str]]) -> bool:
     """Whether the members are numbers (years): a change runs from the smaller to the larger."""
     return all(re.fullmatch(r"\d+(\.\d+)?", label.strip()) for label, _ in cells)
+
+
+def _names_another_column(rel: Relation, question: str, chosen: list[RelColumn]) -> bool:
+    """Whether "which/what X" names a column other than the row labels and the chosen ones (``which
+    year`` over a Year column): the answer is that column's value, not a row label or a header."""
+    key = _key(rel)
+    mine = {w for c in chosen for p in parts(c.name) for w in tokens(p)} | set(
+        tokens(key.name) if key else []
+    )
+    for x in re.findall(r"\b(?:which|what)\s+([^\W_]+)", question.casefold()):
+        if any(near_word(x, w) for w in mine):
+            continue
+        if any(c.role == "data" and any(near_word(x, w) for w in tokens(c.name)) for c in rel.columns):
+            return True
+    return False
+
+
+def _unexplained_numbers(
+    rel: Relation, question: str, chosen: list[RelColumn], rows: dict[str, list[str]]
+) -> bool:
+    """Whether the question holds a number that the table holds elsewhere (another header, a label,
+    a figure) while no chosen header part, named value or comparison ("more than 8") accounts for
+    it. A number the table holds nowhere ("in 2018" over a table of 2018 alone) is context."""
+    said = set(re.findall(r"\d+(?:\.\d+)?", question.replace(",", "")))
+    said &= _numbers_held(rel)
+    known = {w for c in chosen for p in parts(c.name) for w in re.findall(r"\d+(?:\.\d+)?", p)}
+    known |= {w for vs in rows.values() for v in vs for w in re.findall(r"\d+(?:\.\d+)?", v)}
+    m = _COMPARE.search(question.casefold())
+    known |= {m.group(2)} if m else set()
+    return bool(said - known)
+
+
+def _numbers_held(rel: Relation) -> set[str]:
+    """Every number written in the table's labels and its whole figures, and in its headers except
+    years: a year another column is headed by is another period, which the choice of column already
+    weighed ("the increase in 2017" reads the increase column beside the 2017 one)."""
+    out = {w for c in rel.columns for w in re.findall(r"\d+(?:\.\d+)?", c.name) if not _YEAR.fullmatch(w)}
+    for c, values in zip(rel.columns, rel.values, strict=True):
+        if c.kind == "text":
+            out |= {
+                w for v in rel.distinct_values(c.name)[:SCAN] for w in re.findall(r"\d+(?:\.\d+)?", str(v))
+            }
+        elif c.kind == "number" and c.role == "data":
+            out |= {
+                str(int(v)) for v in values[:SCAN] if isinstance(v, int | float) and float(v).is_integer()
+            }
+    return out
 
 
 def _asks_which(question: str) -> bool:
@@ -373,6 +427,8 @@ def _one_column(
             "top-row",
             "text",
         )
+    if _asks_which(question):
+        return None  # "what competition had a total of ...": a row by its figure, not a figure
     if qwords & AVERAGE_WORDS:
         return CellPlan(f"SELECT AVG({quote(col)}) FROM data{rest}", "average", "number")
     m = _COMPARE.search(question.casefold())
@@ -436,7 +492,7 @@ def _across(
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
             if qwords & RATIO_WORDS:
                 return CellPlan(f"SELECT {a} * 1.0 / {b}", "ratio", "number")
-            if qwords & {"than", "compared", "versus", "vs"} and (more or less):
+            if qwords & {"than", "compared", "versus", "vs"} and more != less:
                 return CellPlan(f"SELECT {a} - {b}", "difference", "number")
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE
             if changed or re.search(r"\bfrom\b.+\bto\b", question, re.I):
