@@ -78,6 +78,12 @@ def _check(book: tuple[Workbook, Relation], sql: str, expected: str | None = Non
             "SUMIFS(C2:C8",
             73 / 133,
         ),
+        (  # integers divide as integers in SQLite
+            'SELECT (SELECT SUM("Points") FROM data WHERE "Team" = \'Red\') / COUNT(*) FROM data',
+            "number",
+            "TRUNC(",
+            10,
+        ),
         (
             'SELECT COUNT(DISTINCT "Team") FROM data WHERE "Games" > 5',
             "number",

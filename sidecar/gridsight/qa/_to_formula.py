@@ -159,6 +159,28 @@ class _Compiler:
         col = self.rel.columns[i]
         return len(self.rel.rows) != col.data.height or any(v is None for v in self.rel.values[i])
 
+    def is_int(self, node: exp.Expression) -> bool:
+        """Whether SQLite computes ``node`` as an integer (its type, from the view's stored values)."""
+        if isinstance(node, exp.Paren | exp.Neg | exp.Abs | exp.Alias):
+            return self.is_int(node.this)
+        if isinstance(node, exp.Literal):
+            return not node.is_string and re.fullmatch(r"-?\d+", str(node.this)) is not None
+        if isinstance(node, exp.Column):
+            i = [c.name for c in self.rel.columns].index(node.name)
+            filled = [v for v in self.rel.values[i] if v is not None]
+            return bool(filled) and all(isinstance(v, int) and not isinstance(v, bool) for v in filled)
+        if isinstance(node, exp.Count | exp.Length):
+            return True
+        if isinstance(node, exp.Sum | exp.Min | exp.Max):
+            return self.is_int(node.this)
+        if isinstance(node, exp.Add | exp.Sub | exp.Mul | exp.Div):
+            return self.is_int(node.this) and self.is_int(node.expression)
+        if isinstance(node, exp.Cast):
+            return node.to.this in (exp.DataType.Type.INT, exp.DataType.Type.BIGINT)
+        if isinstance(node, exp.Subquery) and isinstance(node.this, exp.Select) and node.this.expressions:
+            return self.is_int(node.this.expressions[0])
+        return False
+
     def is_date(self, node: exp.Expression) -> bool:
         return isinstance(node, exp.Column) and self._kind(node) == "date"
 
@@ -195,7 +217,10 @@ class _Compiler:
             return f"-{self.expr(node.this, mask)}"
         for cls, op in _ARITH.items():
             if isinstance(node, cls):
-                return f"{self.expr(node.this, mask)}{op}{self.expr(node.expression, mask)}"
+                out = f"{self.expr(node.this, mask)}{op}{self.expr(node.expression, mask)}"
+                if op == "/" and self.is_int(node.this) and self.is_int(node.expression):
+                    return f"TRUNC({out})"  # SQLite divides integers as integers
+                return out
         if type(node) in _CMP or isinstance(
             node, exp.And | exp.Or | exp.Not | exp.In | exp.Between | exp.Like
         ):
