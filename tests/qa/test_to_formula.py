@@ -68,7 +68,7 @@ def _check(book: tuple[Workbook, Relation], sql: str, expected: str | None = Non
             'SELECT (SELECT "Points" FROM data WHERE "Player" = \'Eve\') - '
             '(SELECT "Points" FROM data WHERE "Player" = \'Bob\') FROM data',
             "number",
-            'INDEX(FILTER(C2:C8,(A2:A8="Eve")),1)-INDEX(FILTER(C2:C8,(A2:A8="Bob")),1)',
+            'XLOOKUP("Eve",A2:A8,C2:C8)-XLOOKUP("Bob",A2:A8,C2:C8)',
             28,
         ),
         (  # a ratio of two aggregates

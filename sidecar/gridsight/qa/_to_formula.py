@@ -93,6 +93,16 @@ def _columns(node: exp.Expression) -> list[exp.Column]:
     return [c for child in node.iter_expressions() for c in _columns(child)]
 
 
+def _paren(text: str) -> str:
+    """``text`` in one pair of parentheses (as it is when it already is one group)."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and i < len(text) - 1:
+            return f"({text})"
+    return text if text.startswith("(") else f"({text})"
+
+
 #: A condition every row meets (``IS NOT NULL`` on a column with no empty cell): left out of masks.
 _TRUE = "TRUE"
 
@@ -270,6 +280,21 @@ class _Compiler:
         """A subquery's one value: its aggregate, or the first of its rows."""
         if not isinstance(select, exp.Select):
             raise _Untranslatable(select.sql())
+        where = select.args.get("where")
+        item = select.expressions[0] if select.expressions else None
+        if (  # one row by one key: a lookup
+            isinstance(item, exp.Column)
+            and where is not None
+            and isinstance(where.this, exp.EQ)
+            and isinstance(where.this.this, exp.Column)
+            and _literal(where.this.expression) is not None
+            and not select.args.get("order")
+            and not select.args.get("group")
+            and not select.args.get("distinct")
+            and not self.guard
+        ):
+            key = self.literal(where.this.expression, where.this.this)
+            return f"XLOOKUP({key},{self.range(where.this.this)},{self.range(item)})"
         body, rows = self.query(select)
         return f"INDEX({body},1)" if rows else body
 
@@ -404,7 +429,7 @@ class _Compiler:
             if crit:
                 return f"COUNTIFS({','.join(crit)})"
             if mask:
-                return f"SUM(--({mask}))"
+                return f"SUM(--{_paren(mask)})"
             first = self.rel.columns[0]
             if len(self.rel.rows) != first.data.height:
                 raise _Untranslatable("COUNT(*) of a table with gaps")
@@ -420,7 +445,7 @@ class _Compiler:
                 return f'COUNTIFS({values},"<>",{",".join(crit)})'
             if not mask:
                 return f"COUNTA({values})" if isinstance(arg, exp.Column) else f"SUM(--({known or 1}))"
-            return f"SUM({_and(known, mask)})"
+            return f"SUM(--{_paren(_and(known, mask) or mask)})"
         if name is None:
             raise _Untranslatable(node.sql())
         if crit and name in _IFS and isinstance(arg, exp.Column):
