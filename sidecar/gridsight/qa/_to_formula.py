@@ -526,30 +526,26 @@ class _Compiler:
             inner = self.expr(agg, _and(f"({g}=k)", mask))
             return f"MAP({keys},LAMBDA(k,{inner}))"
 
-        if isinstance(item, exp.Column) and item.name == group[0].name:
-            out = keys
-        elif _has_agg(item):
-            out = per_group(item)
-        else:
-            raise _Untranslatable("a grouped item")
+        def per_row(node: exp.Expression) -> str:
+            """One array over the groups: the group itself or an aggregate of each group."""
+            if isinstance(node, exp.Column) and node.name == group[0].name:
+                return keys
+            if not _has_agg(node):
+                raise _Untranslatable("a grouped item")
+            return per_group(node)
+
         having = select.args.get("having")
-        if having is not None:
-            test = having.this
-            out = f"FILTER({out},{self._group_test(test, per_group)})"
+        test = self._group_test(having.this, per_group) if having is not None else None
+
+        def kept(groups: str) -> str:
+            return f"FILTER({groups},{test})" if test else groups
+
+        out = kept(per_row(item))
         order = select.args.get("order")
         if order is not None:
             args: list[str] = []
             for o in order.expressions:
-                key = o.this
-                if isinstance(key, exp.Column) and key.name == group[0].name:
-                    score = keys
-                elif _has_agg(key):
-                    score = per_group(key)
-                else:
-                    raise _Untranslatable("ORDER BY")
-                if having is not None:
-                    score = f"FILTER({score},{self._group_test(having.this, per_group)})"
-                args += [score, "-1" if o.args.get("desc") else "1"]
+                args += [kept(per_row(o.this)), "-1" if o.args.get("desc") else "1"]
             out = f"SORTBY({out},{','.join(args)})"
         limit = select.args.get("limit")
         if limit is not None:
