@@ -19,14 +19,14 @@ from gridsight.qa._to_formula import translate, translations, verified_formula
 from gridsight.sources import open_workbook
 
 ROWS = [
-    ("Player", "Team", "Points", "Games", "Joined"),
-    ("Ann", "Red", 30, 10, dt.date(2019, 3, 1)),
-    ("Bob", "Blue", 12, 6, dt.date(2020, 5, 17)),
-    ("Cyd", "Red", 25, 10, dt.date(2021, 1, 9)),
-    ("Dee", None, 8, 4, dt.date(2018, 7, 30)),
-    ("Eve", "Green", 40, 12, dt.date(2022, 2, 2)),
-    ("Fay", "Blue", None, 3, dt.date(2020, 11, 5)),
-    ("Gus", "Red", 18, 9, dt.date(2019, 8, 21)),
+    ("Player", "Team", "Points", "Games", "Joined", "Active"),
+    ("Ann", "Red", 30, 10, dt.date(2019, 3, 1), True),
+    ("Bob", "Blue", 12, 6, dt.date(2020, 5, 17), False),
+    ("Cyd", "Red", 25, 10, dt.date(2021, 1, 9), False),
+    ("Dee", None, 8, 4, dt.date(2018, 7, 30), True),
+    ("Eve", "Green", 40, 12, dt.date(2022, 2, 2), True),
+    ("Fay", "Blue", None, 3, dt.date(2020, 11, 5), False),
+    ("Gus", "Red", 18, 9, dt.date(2019, 8, 21), True),
 ]
 
 
@@ -156,6 +156,15 @@ def _check(book: tuple[Workbook, Relation], sql: str, expected: str | None = Non
         ),
         ("SELECT COUNT(*) FROM data WHERE \"Joined\" >= '2020-01-01'", "number", "DATE(2020,1,1)", 4),
         ('SELECT DISTINCT "Team" FROM data WHERE "Points" > 10', "list", "UNIQUE(", ["Red", "Blue", "Green"]),
+        # TRUE/FALSE cells are SQL's 1/0
+        ('SELECT COUNT(*) FROM data WHERE "Active" = 1', "number", "F2:F8,TRUE", 4),
+        ('SELECT AVG("Active") FROM data WHERE "Team" = \'Red\'', "number", "--(F2:F8)", 2 / 3),
+        (
+            'SELECT "Player" FROM data WHERE "Active" AND "Points" > 20',
+            "list",
+            "(F2:F8=TRUE)",
+            ["Ann", "Eve"],
+        ),
     ],
 )
 def test_each_construct_translates_and_the_engine_agrees(

@@ -191,6 +191,9 @@ class _Compiler:
             return self.is_int(node.this.expressions[0])
         return False
 
+    def is_bool(self, node: exp.Expression) -> bool:
+        return isinstance(node, exp.Column) and self._kind(node) == "boolean"
+
     def is_date(self, node: exp.Expression) -> bool:
         return isinstance(node, exp.Column) and self._kind(node) == "date"
 
@@ -206,6 +209,8 @@ class _Compiler:
             return None
         text, is_text = lit
         if not is_text:
+            if text in ("0", "1") and beside is not None and self.is_bool(beside):
+                return "TRUE" if text == "1" else "FALSE"  # SQL's 1/0, the cells' TRUE/FALSE
             return text
         m = _ISO_DATE.match(text)
         if m and beside is not None and self.is_date(beside):  # a date column holds serials in Excel
@@ -346,6 +351,8 @@ class _Compiler:
             return f"ISNUMBER(MATCH({self.expr(node.this)},{{{','.join(i for i in items if i)}}},0))"
         if isinstance(node, exp.Like):
             return self.like(node)
+        if isinstance(node, exp.Column) and self.is_bool(node):
+            return f"({self.expr(node)}=TRUE)"
         if isinstance(node, exp.Column | exp.Boolean):
             return f"({self.expr(node)}<>0)"
         raise _Untranslatable(node.sql())
@@ -405,6 +412,9 @@ class _Compiler:
         if lit is None or (lit[1] and op not in ("=", "<>")) or (lit[1] and _ISO_DATE.match(lit[0])):
             return None
         value, text = lit
+        if self.is_bool(node.this):
+            truth = self.literal(node.expression, node.this)
+            return [self.range(node.this), truth] if op == "=" and truth in ("TRUE", "FALSE") else None
         sign = "" if op == "=" else op
         crit = _excel_text(sign + _tilde(value)) if (sign or text) else value
         ref = self.range(node.this)
@@ -435,6 +445,8 @@ class _Compiler:
                 raise _Untranslatable("COUNT(*) of a table with gaps")
             return f"ROWS({self.range(exp.column(first.name, quoted=True))})"
         values = self.expr(arg)
+        if self.is_bool(arg) and name != "COUNT":  # SUM and the like skip TRUE/FALSE: as 1/0, like SQL
+            values, arg = f"--{_paren(values)}", exp.Paren(this=arg)
         known = self._known(arg)
         if distinct and not mask and not self.guard:
             return f"COUNTA(UNIQUE({values}))"
