@@ -191,6 +191,27 @@ class _Compiler:
             return self.is_int(node.this.expressions[0])
         return False
 
+    def _role(self, node: exp.Column) -> str:
+        try:
+            return self.rel.column(node.name).role
+        except StopIteration:
+            raise _Untranslatable(node.name) from None
+
+    @staticmethod
+    def count_of(values: str, known: str | None) -> str:
+        return f"SUM(--{_paren(known)})" if known else f"ROWS({values})"
+
+    def ranged(self, node: exp.Expression) -> bool:
+        """Whether ``node`` is a column with cells of its own (what ``…IFS`` functions take)."""
+        return isinstance(node, exp.Column) and self._role(node) != "position"
+
+    def position(self) -> str:
+        """Each row's place in the table (1 = first), where the table's rows have no gaps."""
+        col = next((c for c in self.rel.columns if c.role not in ("section", "total", "position")), None)
+        if col is None or len(self.rel.rows) != col.data.height:
+            raise _Untranslatable("a row number with gaps")
+        return f"SEQUENCE(ROWS({self.range(exp.column(col.name, quoted=True))}))"
+
     def is_bool(self, node: exp.Expression) -> bool:
         return isinstance(node, exp.Column) and self._kind(node) == "boolean"
 
@@ -224,7 +245,7 @@ class _Compiler:
         if isinstance(node, exp.Alias):
             return self.expr(node.this, mask)
         if isinstance(node, exp.Column):
-            return self.range(node)
+            return self.position() if self._role(node) == "position" else self.range(node)
         lit = self.literal(node)
         if lit is not None:
             return lit
@@ -379,12 +400,18 @@ class _Compiler:
     def criteria(self, node: exp.Expression | None) -> list[str] | None:
         """``COUNTIFS``-style (range, criterion) arguments for AND-ed simple conditions; None when
         some condition is no criterion."""
+        try:
+            return self._criteria(node)
+        except _Untranslatable:
+            return None  # (a column with no range of its own: the mask spells it)
+
+    def _criteria(self, node: exp.Expression | None) -> list[str] | None:
         if node is None:
             return []
         if isinstance(node, exp.Paren):
-            return self.criteria(node.this)
+            return self._criteria(node.this)
         if isinstance(node, exp.And):
-            a, b = self.criteria(node.this), self.criteria(node.expression)
+            a, b = self._criteria(node.this), self._criteria(node.expression)
             return None if a is None or b is None else a + b
         if isinstance(node, exp.Between) and isinstance(node.this, exp.Column):
             lo, hi = _literal(node.args["low"]), _literal(node.args["high"])
@@ -453,16 +480,16 @@ class _Compiler:
         if distinct:
             return f"COUNTA(UNIQUE(FILTER({values},{_and(known, mask)})))"
         if name == "COUNT":
-            if crit and isinstance(arg, exp.Column):
+            if crit and self.ranged(arg):
                 return f'COUNTIFS({values},"<>",{",".join(crit)})'
             if not mask:
-                return f"COUNTA({values})" if isinstance(arg, exp.Column) else f"SUM(--({known or 1}))"
+                return f"COUNTA({values})" if self.ranged(arg) else self.count_of(values, known)
             return f"SUM(--{_paren(_and(known, mask) or mask)})"
         if name is None:
             raise _Untranslatable(node.sql())
-        if crit and name in _IFS and isinstance(arg, exp.Column):
+        if crit and name in _IFS and self.ranged(arg):
             return f"{_IFS[name]}({values},{','.join(crit)})"
-        if not mask and isinstance(arg, exp.Column):
+        if not mask and self.ranged(arg):
             return f"{_PLAIN[name]}({values})"
         keep = _and(known, mask)
         return f"{_PLAIN[name]}(FILTER({values},{keep}))" if keep else f"{_PLAIN[name]}({values})"
