@@ -160,6 +160,7 @@ def _check(book: tuple[Workbook, Relation], sql: str, expected: str | None = Non
         ('SELECT "Player" FROM data ORDER BY "Row number" DESC LIMIT 1', "category", "SEQUENCE(ROWS(", "Gus"),
         ('SELECT MAX("Row number") FROM data WHERE "Team" = \'Red\'', "number", "MAX(FILTER(SEQUENCE(", 7),
         ('SELECT COUNT("Row number") FROM data', "number", "ROWS(SEQUENCE(", 7),
+        ('SELECT CAST(AVG("Games") AS INTEGER) FROM data', "number", "TRUNC(AVERAGE(", 7),
         # TRUE/FALSE cells are SQL's 1/0
         ('SELECT COUNT(*) FROM data WHERE "Active" = 1', "number", "F2:F8,TRUE", 4),
         ('SELECT AVG("Active") FROM data WHERE "Team" = \'Red\'', "number", "--(F2:F8)", 2 / 3),

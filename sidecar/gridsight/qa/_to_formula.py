@@ -272,7 +272,9 @@ class _Compiler:
             if isinstance(node, cls):
                 return f"{fn}({self.expr(node.this, mask)})"
         if isinstance(node, exp.Cast):
-            return self.expr(node.this, mask)
+            value = self.expr(node.this, mask)
+            whole = node.to.this in (exp.DataType.Type.INT, exp.DataType.Type.BIGINT)
+            return f"TRUNC({value})" if whole and not self.is_int(node.this) else value
         if isinstance(node, exp.Case):
             return self.case(node, mask)
         raise _Untranslatable(node.sql())
