@@ -230,3 +230,9 @@ def test_a_formula_the_engine_does_not_agree_with_is_not_kept(book: tuple[Workbo
         '=TAKE(SORTBY(FILTER(A2:A8,(C2:C8<>"")),FILTER(C2:C8,(C2:C8<>"")),-1),1)'
     )
     assert verified_formula(rel, wb, sql, "Ann") is None
+
+
+def test_one_value_from_several_rows_is_the_first(book: tuple[Workbook, Relation]) -> None:
+    """The pipeline answers a one-value question from several rows with the first; so does the formula."""
+    formula, value = _check(book, 'SELECT "Player" FROM data WHERE "Team" = \'Red\'', "category")
+    assert value == "Ann" and formula == '=INDEX(FILTER(A2:A8,(B2:B8="Red")),1)'
