@@ -200,6 +200,18 @@ def test_a_plain_spelling_first(book: tuple[Workbook, Relation]) -> None:
     )
 
 
+def test_a_group_column_tested_not_empty_needs_no_criterion_of_its_own(
+    book: tuple[Workbook, Relation],
+) -> None:
+    sql = (
+        'SELECT "Team" FROM data WHERE "Team" IS NOT NULL GROUP BY "Team" ORDER BY SUM("Games") DESC LIMIT 1'
+    )
+    formula, value = _check(book, sql, "category")
+    assert value == "Red"
+    keys = 'UNIQUE(FILTER(B2:B8,(B2:B8<>"")))'
+    assert formula == f"=TAKE(SORTBY({keys},SUMIFS(D2:D8,B2:B8,{keys}),-1),1)"
+
+
 def test_a_yes_no_count_is_the_count_above_zero(book: tuple[Workbook, Relation]) -> None:
     wb, rel = book
     sql = "SELECT COUNT(*) FROM data WHERE \"Team\" = 'Green'"

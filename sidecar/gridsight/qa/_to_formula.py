@@ -555,6 +555,9 @@ class _Compiler:
         keep = _and(mask, self._known(group[0]) if self.guard else None)
         keys = f"UNIQUE(FILTER({g},{keep}))" if keep else f"UNIQUE({g})"
         crit = self.criteria(where)
+        if crit is not None:  # the group column's own "not empty" test: the keys are never empty
+            pairs = [(crit[i], crit[i + 1]) for i in range(0, len(crit), 2)]
+            crit = [x for r, c in pairs if (r, c) != (g, '"<>"') for x in (r, c)]
 
         def per_group(agg: exp.Expression) -> str:
             """Each group's value of ``agg`` (an aggregate, or a test or sum of aggregates)."""
