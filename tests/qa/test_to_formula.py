@@ -227,6 +227,13 @@ def test_a_yes_no_count_is_the_count_above_zero(book: tuple[Workbook, Relation])
         'SELECT "Player" FROM other',
         "SELECT strftime('%Y', \"Joined\") FROM data",
         "not a query at all (",
+        'SELECT COUNT(*) FROM data WHERE "No such column" = 1',
+        "SELECT 1",
+        'SELECT "Player" FROM data AS a JOIN data AS b ON a."Team" = b."Team"',
+        'SELECT "Player" FROM data LIMIT "Points"',
+        'SELECT "Player" FROM data WHERE "Team" IN (SELECT "Team" FROM data)',
+        'SELECT SUM(DISTINCT "Points") FROM data',
+        "DROP TABLE data",
     ],
 )
 def test_no_translation_is_none(book: tuple[Workbook, Relation], sql: str) -> None:

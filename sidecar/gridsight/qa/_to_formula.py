@@ -627,7 +627,8 @@ def translations(rel: Relation, sql: str) -> list[str]:
     for guard in (False, True):
         try:
             body, _rows = _Compiler(rel, guard).query(tree)
-        except (_Untranslatable, KeyError, ValueError):
+        except (_Untranslatable, KeyError, ValueError, TypeError, AttributeError, IndexError):
+            # (a query shape the compiler does not know: no formula, never a traceback)
             continue
         if "=" + body not in out:
             out.append("=" + body)
