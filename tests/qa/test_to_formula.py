@@ -255,3 +255,21 @@ def test_one_value_from_several_rows_is_the_first(book: tuple[Workbook, Relation
     """The pipeline answers a one-value question from several rows with the first; so does the formula."""
     formula, value = _check(book, 'SELECT "Player" FROM data WHERE "Team" = \'Red\'', "category")
     assert value == "Ann" and formula == '=INDEX(FILTER(A2:A8,(B2:B8="Red")),1)'
+
+
+def test_numbers_written_as_text_are_read_as_numbers(tmp_path: Path) -> None:
+    """A column of numbers the file holds as text: the view reads them as numbers, so does ``--``."""
+    path = tmp_path / "scores.xlsx"
+    xb = XlsxWorkbook()
+    ws = xb.active
+    ws.title = "Players"
+    for line in [("Player", "Score"), ("Ann", "0.25"), ("Bob", "0.75"), ("Cyd", "0.5"), ("Dee", "0.125")]:
+        ws.append(list(line))
+    xb.save(path)
+    wb = open_workbook(path)
+    sheet = wb.sheets[0]
+    rel = build_relation(sheet, detect_tables(sheet).tables[0])
+    formula, value = _check((wb, rel), 'SELECT MAX("Score") FROM data', "number")
+    assert value == 0.75 and formula == "=MAX((--B2:B5))"
+    formula, value = _check((wb, rel), 'SELECT COUNT(*) FROM data WHERE "Score" > 0.3', "number")
+    assert value == 2 and formula == "=SUM(--((--B2:B5)>0.3))"

@@ -202,8 +202,16 @@ class _Compiler:
         return f"SUM(--{_paren(known)})" if known else f"ROWS({values})"
 
     def ranged(self, node: exp.Expression) -> bool:
-        """Whether ``node`` is a column with cells of its own (what ``…IFS`` functions take)."""
-        return isinstance(node, exp.Column) and self._role(node) != "position"
+        """Whether ``node`` is a column with cells of its own (what ``…IFS`` functions take) that
+        hold what the view holds (numbers written as text are read as numbers only by ``--``)."""
+        return isinstance(node, exp.Column) and self._role(node) != "position" and not self.text_numbers(node)
+
+    def text_numbers(self, node: exp.Column) -> bool:
+        """Whether a column of numbers has cells that hold them as text."""
+        col = self.rel.column(node.name)
+        if col.kind != "number" or col.role != "data":
+            return False
+        return any(isinstance(v, str) for v in self.rel.sheet.column_values(col.data))
 
     def position(self) -> str:
         """Each row's place in the table (1 = first), where the table's rows have no gaps."""
@@ -245,7 +253,9 @@ class _Compiler:
         if isinstance(node, exp.Alias):
             return self.expr(node.this, mask)
         if isinstance(node, exp.Column):
-            return self.position() if self._role(node) == "position" else self.range(node)
+            if self._role(node) == "position":
+                return self.position()
+            return f"(--{self.range(node)})" if self.text_numbers(node) else self.range(node)
         lit = self.literal(node)
         if lit is not None:
             return lit
@@ -435,7 +445,7 @@ class _Compiler:
                 return None
             return [self.range(node.this), _excel_text(_tilde(lit[0]).replace("%", "*"))]
         op = next((o for cls, o in _CMP.items() if isinstance(node, cls)), None)
-        if op is None or not isinstance(node.this, exp.Column):
+        if op is None or not isinstance(node.this, exp.Column) or self.text_numbers(node.this):
             return None
         lit = _literal(node.expression)
         if lit is None or (lit[1] and op not in ("=", "<>")) or (lit[1] and _ISO_DATE.match(lit[0])):
