@@ -16,8 +16,9 @@ sheet's used range), ``seconds_per_question, p95_seconds`` (the first ask only),
 ``by_dataset``, ``candidates_agree_rate`` (mean of an answer's ``agreement`` where it has one; 0.0 if
 none), ``model``, ``execution_accuracy``, ``invalid_formulas_returned`` (a count: formulas returned that
 do not evaluate), ``position_accuracy`` (right on the moved copy), ``valid_formula_rate``, ``abstained``,
-``errors`` (questions that raised something other than a GridSightError; counted wrong), ``right_by``,
-``model_answers`` and ``model_answers_right``.
+``untranslated_queries`` (abstentions where a query won but no formula gives its result; each row's
+``query`` holds the winning query), ``errors`` (questions that raised something other than a
+GridSightError; counted wrong), ``right_by``, ``model_answers`` and ``model_answers_right``.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def run(corpus: Path | None, limit: int | None, model: str | None = None) -> Ben
     books: dict[tuple[Path, str | None], _Book | str] = {}
     rows: list[dict[str, Any]] = []
     right = right_moved = valid = invalid = abstained = by_model = right_by_model = 0
-    errors = evidence_good = returned = 0
+    errors = evidence_good = returned = untranslated = 0
     right_by: Counter[str] = Counter()
     by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     by_dataset: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -131,6 +132,7 @@ def run(corpus: Path | None, limit: int | None, model: str | None = None) -> Ben
             errors += 1
         elif ans.formula is None:
             abstained += 1
+            untranslated += ans.query is not None
         elif ans.evaluation is not None and ans.evaluation.ok:
             valid += 1
         else:
@@ -170,6 +172,7 @@ def run(corpus: Path | None, limit: int | None, model: str | None = None) -> Ben
                 "reason": ans.reason,
                 "error": error,
                 "tier": "model" if ans.shape in ("model", "query") else "rules",
+                "query": ans.query,
             }
         )
     n = len(qs)
@@ -189,6 +192,7 @@ def run(corpus: Path | None, limit: int | None, model: str | None = None) -> Ben
         "position_accuracy": share(right_moved, n),
         "valid_formula_rate": share(valid, n),
         "abstained": abstained,
+        "untranslated_queries": untranslated,
         "errors": errors,
         "right_by": dict(right_by),
         "model_answers": by_model,
@@ -201,7 +205,9 @@ def run(corpus: Path | None, limit: int | None, model: str | None = None) -> Ben
     )
     headline = (
         f"formula: {right}/{n} right ({summary['execution_accuracy']:.1%}), moved to C5: "
-        f"{right_moved}/{n}, {valid} valid, {invalid} invalid, {abstained} abstained, {errors} errors, "
+        f"{right_moved}/{n}, {valid} valid, {invalid} invalid, {abstained} abstained "
+        f"({summary['abstention_rate']:.0%}; {untranslated} of them a query with no formula), "
+        f"{errors} errors, "
         f"{summary['seconds_per_question'] * 1000:.0f} ms/question ({tier})"
     )
     return BenchResult(

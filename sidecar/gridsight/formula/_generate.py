@@ -361,6 +361,8 @@ class Answer:
     display: str | None = None  # the value as Excel would show it, when that differs (dates)
     #: Share of the query pipeline's candidates that agree with this answer (None: no vote was held).
     agreement: float | None = None
+    #: The query pipeline's winning query the formula was translated from (or, with no formula, kept).
+    query: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -82,7 +82,9 @@ def formula_from_question(
         formula = rules.formula
     if formula is None:  # a formula that computes something else would mislead: say so, keep the query
         why = f"no Excel formula gives the query's result; the query {win.sql} gives {win.value!r}"
-        return Answer(request, None, win.value, reason=why, agreement=round(result.agreement, 4))
+        return Answer(
+            request, None, win.value, reason=why, agreement=round(result.agreement, 4), query=win.sql
+        )
     run = evaluate_formula(formula, workbook, sh)
     evidence = tuple(f"{sh.name}!{rel.column(n).data.with_sheet(None).ref()}" for n in win.read)
     return Answer(
@@ -95,4 +97,5 @@ def formula_from_question(
         0.8,
         shape="query",
         agreement=round(result.agreement, 4),
+        query=win.sql,
     )

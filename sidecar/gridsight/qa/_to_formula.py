@@ -1,193 +1,687 @@
 """The winning query as an Excel formula over the real ranges, verified by the formula engine.
 
-Queries come out of :func:`gridsight.qa._sqlgen.sql_grammar` in a fixed spelling, so the common
-shapes are read back with patterns rather than a SQL parser:
+The query is parsed (sqlglot, SQLite dialect) and its tree compiled into Excel 365 array formulas:
 
-* ``SELECT AGG("c") FROM data [WHERE a AND b ...]`` -> SUM/AVERAGE/MIN/MAX/COUNTA or their ``…IFS``;
-* ``SELECT "x" FROM data WHERE ...`` -> ``FILTER(x, (cond)*(cond))``;
-* ``SELECT "x" FROM data [WHERE ...] ORDER BY "y" DESC LIMIT n`` -> ``TAKE(SORTBY(x, y, -1), n)``;
-* ``SELECT COUNT(DISTINCT "c") FROM data`` -> ``COUNTA(UNIQUE(c))``;
-* ``SELECT "g" FROM data GROUP BY "g" ORDER BY SUM("v") DESC LIMIT n`` ->
-  ``TAKE(SORTBY(UNIQUE(g), SUMIFS(v, g, UNIQUE(g)), -1), n)`` (the engine's check tells whether
-  empty cells made a group of their own).
+* a condition becomes a 1/0 row mask: comparisons ``(B2:B9="x")``, ``AND`` a product, ``OR`` a sum
+  tested ``>0``, ``NOT`` ``1-(…)``, ``IN`` ``ISNUMBER(MATCH(B2:B9,{…},0))``, ``BETWEEN`` two
+  comparisons, ``LIKE`` ``ISNUMBER(SEARCH(…))`` with ``%``/``_`` as ``*``/``?`` (anchored ends through
+  LEFT/RIGHT), ``IS [NOT] NULL`` ``(B2:B9[<>]="")``; a comparison SQL leaves unknown on an empty cell
+  (``!=``, ``<``, a number) is also 0 there, as in SQL;
+* an aggregate over the rows the mask keeps: ``SUMIFS``/``AVERAGEIFS``/``MINIFS``/``MAXIFS``/``COUNTIFS``
+  where every condition is a criterion, else ``SUM(FILTER(expr, mask))`` and the like,
+  ``COUNT(DISTINCT c)`` ``COUNTA(UNIQUE(FILTER(c, …)))``;
+* a scalar subquery (``WHERE x = (SELECT MAX(x) FROM data)``, ``(SELECT …) - (SELECT …)``) the
+  formula of its own query, its first row where it is rows;
+* rows: ``FILTER(expr, mask)``, ``ORDER BY`` ``SORTBY`` over the same rows, ``DISTINCT`` ``UNIQUE``,
+  ``LIMIT n`` ``TAKE(…, n)``;
+* ``GROUP BY g``: the groups ``UNIQUE(g)`` (of the kept rows), each group's aggregate by ``…IFS`` over
+  the keys or ``MAP(keys, LAMBDA(k, …))``, ``HAVING`` a FILTER of the keys, ranked by SORTBY;
+* ``CASE WHEN … THEN … ELSE … END`` ``IF``, ``ROUND``/``ABS``/``LENGTH``/``LOWER``/``UPPER``, ``CAST``.
 
-A formula is kept only when the engine evaluates it to the query's own result; otherwise there is
-none, and the caller says so and keeps the query.
+Several spellings may be tried (the plain one first); a formula is kept only when the engine evaluates
+it to the query's own result, otherwise there is none, and the caller says so and keeps the query.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
+
+import sqlglot
+from sqlglot import exp
 
 from gridsight.grid import Workbook
 from gridsight.qa._relational import Relation
 
-_COL = r'"((?:[^"]|"")+)"'
-_AGG = re.compile(
-    rf"^SELECT (COUNT\(\*\)|(COUNT|SUM|AVG|MIN|MAX|MEDIAN)\((DISTINCT )?{_COL}\)) FROM data(?: WHERE (.+))?$"
-)
-_PICK = re.compile(
-    rf"^SELECT {_COL} FROM data(?: WHERE (.+?))?(?: ORDER BY {_COL}( ASC| DESC)? LIMIT (\d+))?$"
-)
-_GROUP = re.compile(
-    rf"^SELECT (?:DISTINCT )?{_COL} FROM data(?: WHERE (.+?))? GROUP BY {_COL} "
-    rf"ORDER BY (COUNT\(\*\)|(SUM|AVG|MIN|MAX|COUNT)\({_COL}\))"
-    r"( ASC| DESC)? LIMIT (\d+)$"
-)
-_COND = re.compile(
-    rf"^{_COL} (=|!=|<|>|<=|>=) ('(?:[^']|'')*'|-?\d+(?:\.\d+)?)$|^{_COL} LIKE '%([^'%]+)%'$"
-    rf"|^{_COL} IS NOT NULL$"
-)
-_IFS = {"SUM": "SUMIFS", "AVG": "AVERAGEIFS", "MIN": "MINIFS", "MAX": "MAXIFS", "COUNT": "COUNTIFS"}
+#: SQL aggregate -> Excel function over plain values, and its ``…IFS`` form.
 _PLAIN = {"SUM": "SUM", "AVG": "AVERAGE", "MIN": "MIN", "MAX": "MAX", "MEDIAN": "MEDIAN"}
-
-
-def _name(quoted: str) -> str:
-    return quoted.replace('""', '"')
-
-
-def _excel_text(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"'
+_IFS = {"SUM": "SUMIFS", "AVG": "AVERAGEIFS", "MIN": "MINIFS", "MAX": "MAXIFS"}
+_AGG_NODES: dict[type, str] = {
+    exp.Sum: "SUM",
+    exp.Avg: "AVG",
+    exp.Min: "MIN",
+    exp.Max: "MAX",
+    exp.Count: "COUNT",
+    exp.Median: "MEDIAN",
+}
+_CMP: dict[type, str] = {exp.EQ: "=", exp.NEQ: "<>", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}
+_ARITH: dict[type, str] = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/"}
+_FUNCS: dict[type, str] = {exp.Abs: "ABS", exp.Length: "LEN", exp.Lower: "LOWER", exp.Upper: "UPPER"}
+_ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+#: How many spellings of one query the engine checks at most.
+MAX_TRIES = 4
 
 
 class _Untranslatable(Exception):
     pass
 
 
-def _range(rel: Relation, name: str) -> str:
-    try:
-        col = rel.column(name)
-    except StopIteration:
-        raise _Untranslatable(name) from None
-    if col.role in ("section", "total", "position") or col.data.width != 1:
-        raise _Untranslatable(name)  # derived columns have no cells of their own
-    return col.data.with_sheet(None).ref()
+def _excel_text(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
 
 
-def _conditions(rel: Relation, where: str | None) -> list[tuple[str, str, str]]:
-    """(range, operator, operand as SQL text) per AND-ed condition; untranslatable otherwise."""
-    if not where:
-        return []
-    if " OR " in where or where.startswith("NOT ") or "(" in where:
-        raise _Untranslatable(where)
-    out = []
-    for part in where.split(" AND "):
-        m = _COND.match(part.strip())
-        if m is None:
-            raise _Untranslatable(part)
-        if m.group(1) is not None:
-            out.append((_range(rel, _name(m.group(1))), m.group(2), m.group(3)))
-        elif m.group(4) is not None:
-            out.append((_range(rel, _name(m.group(4))), "LIKE", m.group(5)))
-        else:
-            out.append((_range(rel, _name(m.group(6))), "!=", "''"))  # IS NOT NULL: not empty
-    return out
+def _tilde(text: str) -> str:
+    """Excel's wildcards in a criterion, escaped."""
+    return re.sub(r"([*?~])", r"~\1", text)
 
 
-def _operand(op: str, operand: str) -> tuple[str, bool]:
-    """The operand as Excel text or number, and whether it is text."""
-    if operand.startswith("'"):
-        return operand[1:-1].replace("''", "'"), True
-    return operand, False
-
-
-def _criteria(conds: list[tuple[str, str, str]]) -> list[str]:
-    """COUNTIFS-style (range, criterion) argument pairs."""
-    args = []
-    for rng, op, operand in conds:
-        if op == "LIKE":
-            crit = _excel_text("*" + re.sub(r"([*?~])", r"~\1", operand) + "*")
-        else:
-            value, _text = _operand(op, operand)
-            value = re.sub(r"([*?~])", r"~\1", value)
-            sign = {"=": "", "!=": "<>"}.get(op, op)
-            crit = _excel_text(sign + value) if (sign or _text) else value
-        args += [rng, crit]
-    return args
-
-
-def _mask(conds: list[tuple[str, str, str]]) -> str:
-    """A 1/0 row mask for FILTER: (cond)*(cond)."""
-    parts = []
-    for rng, op, operand in conds:
-        if op == "LIKE":
-            parts.append(f"ISNUMBER(SEARCH({_excel_text(operand)},{rng}))")
-        else:
-            value, text = _operand(op, operand)
-            sign = {"!=": "<>"}.get(op, op)
-            parts.append(f"({rng}{sign}{_excel_text(value) if text else value})")
-    return "*".join(parts)
-
-
-def translate(rel: Relation, sql: str) -> str | None:
-    """An Excel formula for ``sql`` over ``rel``'s ranges, or None when no shape fits."""
-    try:
-        m = _AGG.match(sql)
-        if m is not None:
-            func, distinct, col, where = m.group(2), m.group(3), m.group(4), m.group(5)
-            conds = _conditions(rel, where)
-            if func is None:  # COUNT(*)
-                first = rel.columns[0]
-                if not conds:
-                    return f"=ROWS({_range(rel, first.name)})" if len(rel.rows) == first.data.height else None
-                return f"=COUNTIFS({','.join(_criteria(conds))})"
-            rng = _range(rel, _name(col))
-            if distinct:
-                return None if conds or func != "COUNT" else f"=COUNTA(UNIQUE({rng}))"
-            if func == "COUNT":
-                if not conds:
-                    return f"=COUNTA({rng})"
-                return f'=COUNTIFS({rng}, "<>", {", ".join(_criteria(conds))})'
-            if not conds:
-                return f"={_PLAIN[func]}({rng})"
-            if func == "MEDIAN":
-                return f"=MEDIAN(FILTER({rng},{_mask(conds)}))"
-            return f"={_IFS[func]}({rng},{','.join(_criteria(conds))})"
-        m = _GROUP.match(sql)
-        if m is not None and m.group(1) == m.group(3):
-            groups = _range(rel, _name(m.group(1)))
-            conds = [c for c in _conditions(rel, m.group(2)) if not (c[0] == groups and c[2] == "''")]
-            # (the group column's own "not empty" test: COUNTIFS over UNIQUE keys never counts blanks)
-            keys = f"UNIQUE(FILTER({groups},{_mask(conds)}))" if conds else f"UNIQUE({groups})"
-            crit = "".join("," + a for a in _criteria(conds))
-            if m.group(5) is None:
-                score = f"COUNTIFS({groups},{keys}{crit})"
-            else:
-                score = f"{_IFS[m.group(5)]}({_range(rel, _name(m.group(6)))},{groups},{keys}{crit})"
-            order = "1" if (m.group(7) or "").strip() == "ASC" else "-1"
-            return f"=TAKE(SORTBY({keys},{score},{order}),{int(m.group(8))})"
-        m = _PICK.match(sql)
-        if m is not None:
-            rng = _range(rel, _name(m.group(1)))
-            conds = _conditions(rel, m.group(2))
-            by = m.group(3)
-            if by is None:
-                return f"=FILTER({rng},{_mask(conds)})" if conds else None
-            key = _range(rel, _name(by))
-            order = "1" if (m.group(4) or "").strip() == "ASC" else "-1"
-            n = int(m.group(5))
-            if conds:
-                rng, key = f"FILTER({rng},{_mask(conds)})", f"FILTER({key},{_mask(conds)})"
-            return f"=TAKE(SORTBY({rng},{key},{order}),{n})"
-    except _Untranslatable:
-        return None
+def _agg_name(node: exp.Expression) -> str | None:
+    for cls, name in _AGG_NODES.items():
+        if isinstance(node, cls):
+            return name
+    if isinstance(node, exp.Anonymous) and str(node.name).upper() in _PLAIN:
+        return str(node.name).upper()
     return None
 
 
-def verified_formula(rel: Relation, workbook: Workbook, sql: str, value: Any) -> str | None:
-    """:func:`translate`, kept only when the engine evaluates it to ``value``."""
-    from gridsight.formula import evaluate_formula
-    from gridsight.qa._pipeline import same_value
+def _has_agg(node: exp.Expression) -> bool:
+    """Whether ``node`` aggregates rows of its own query (aggregates inside subqueries do not count)."""
+    if _agg_name(node) is not None:
+        return True
+    if isinstance(node, exp.Subquery | exp.Select):
+        return False
+    return any(_has_agg(c) for c in node.iter_expressions())
 
-    formula = translate(rel, sql)
-    if formula is None:
+
+def _columns(node: exp.Expression) -> list[exp.Column]:
+    """The columns ``node`` reads in its own query (not in its subqueries)."""
+    if isinstance(node, exp.Column):
+        return [node]
+    if isinstance(node, exp.Subquery | exp.Select):
+        return []
+    return [c for child in node.iter_expressions() for c in _columns(child)]
+
+
+def _paren(text: str) -> str:
+    """``text`` in one pair of parentheses (as it is when it already is one group)."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and i < len(text) - 1:
+            return f"({text})"
+    return text if text.startswith("(") else f"({text})"
+
+
+#: A condition every row meets (``IS NOT NULL`` on a column with no empty cell): left out of masks.
+_TRUE = "TRUE"
+
+
+def _and(*masks: str | None) -> str | None:
+    kept = [m for m in masks if m and m != _TRUE]
+    return "*".join(kept) if kept else None
+
+
+def _literal(node: exp.Expression) -> tuple[str, bool] | None:
+    """(SQL text of a literal, whether it is text), or None for anything else."""
+    if isinstance(node, exp.Literal):
+        return str(node.this), bool(node.is_string)
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal) and not node.this.is_string:
+        return "-" + str(node.this.this), False
+    if isinstance(node, exp.Paren):
+        return _literal(node.this)
+    return None
+
+
+def _blank_fails(left: exp.Expression, op: str, right: exp.Expression) -> bool:
+    """Whether ``column op literal`` is false on an empty cell in Excel too (an empty cell compares
+    as 0 with a number and as "" with text), so SQL's NULL needs no test of its own."""
+    if not isinstance(left, exp.Column):
+        left, right = right, left
+        op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+    lit = _literal(right)
+    if not isinstance(left, exp.Column) or lit is None:
+        return False
+    text, is_text = lit
+    blank: Any = "" if is_text else 0.0
+    value: Any = text.casefold() if is_text else float(text)
+    tests: dict[str, Callable[[Any, Any], bool]] = {
+        "=": lambda a, b: a == b,
+        "<>": lambda a, b: a != b,
+        ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b,
+        "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b,
+    }
+    return not tests[op](blank, value)
+
+
+class _Compiler:
+    def __init__(self, rel: Relation, guard: bool = False) -> None:
+        self.rel = rel
+        self.guard = guard  # leave empty cells out of selected columns and groups, as answers do
+        self.wheres: dict[str, exp.Expression] = {}  # a query's mask -> its WHERE (for …IFS criteria)
+
+    # -- references and values ------------------------------------------------------------------
+    def range(self, node: exp.Column) -> str:
+        name = node.name
+        try:
+            col = self.rel.column(name)
+        except StopIteration:
+            raise _Untranslatable(name) from None
+        if col.role in ("section", "total", "position") or col.data.width != 1:
+            raise _Untranslatable(name)  # derived columns have no cells of their own
+        return col.data.with_sheet(None).ref()
+
+    def has_blanks(self, node: exp.Column) -> bool:
+        """Whether some cell of the column's range is empty (or holds no value SQL reads: ``n/a``)."""
+        i = [c.name for c in self.rel.columns].index(node.name)
+        col = self.rel.columns[i]
+        return len(self.rel.rows) != col.data.height or any(v is None for v in self.rel.values[i])
+
+    def is_int(self, node: exp.Expression) -> bool:
+        """Whether SQLite computes ``node`` as an integer (its type, from the view's stored values)."""
+        if isinstance(node, exp.Paren | exp.Neg | exp.Abs | exp.Alias):
+            return self.is_int(node.this)
+        if isinstance(node, exp.Literal):
+            return not node.is_string and re.fullmatch(r"-?\d+", str(node.this)) is not None
+        if isinstance(node, exp.Column):
+            i = [c.name for c in self.rel.columns].index(node.name)
+            filled = [v for v in self.rel.values[i] if v is not None]
+            return bool(filled) and all(isinstance(v, int) and not isinstance(v, bool) for v in filled)
+        if isinstance(node, exp.Count | exp.Length):
+            return True
+        if isinstance(node, exp.Sum | exp.Min | exp.Max):
+            return self.is_int(node.this)
+        if isinstance(node, exp.Add | exp.Sub | exp.Mul | exp.Div):
+            return self.is_int(node.this) and self.is_int(node.expression)
+        if isinstance(node, exp.Cast):
+            return node.to.this in (exp.DataType.Type.INT, exp.DataType.Type.BIGINT)
+        if isinstance(node, exp.Subquery) and isinstance(node.this, exp.Select) and node.this.expressions:
+            return self.is_int(node.this.expressions[0])
+        return False
+
+    def _role(self, node: exp.Column) -> str:
+        try:
+            return self.rel.column(node.name).role
+        except StopIteration:
+            raise _Untranslatable(node.name) from None
+
+    @staticmethod
+    def count_of(values: str, known: str | None) -> str:
+        return f"SUM(--{_paren(known)})" if known else f"ROWS({values})"
+
+    def ranged(self, node: exp.Expression) -> bool:
+        """Whether ``node`` is a column with cells of its own (what ``…IFS`` functions take) that
+        hold what the view holds (numbers written as text are read as numbers only by ``--``)."""
+        return isinstance(node, exp.Column) and self._role(node) != "position" and not self.text_numbers(node)
+
+    def text_numbers(self, node: exp.Column) -> bool:
+        """Whether a column of numbers has cells that hold them as text."""
+        col = self.rel.column(node.name)
+        if col.kind != "number" or col.role != "data":
+            return False
+        return any(isinstance(v, str) for v in self.rel.sheet.column_values(col.data))
+
+    def position(self) -> str:
+        """Each row's place in the table (1 = first), where the table's rows have no gaps."""
+        col = next((c for c in self.rel.columns if c.role not in ("section", "total", "position")), None)
+        if col is None or len(self.rel.rows) != col.data.height:
+            raise _Untranslatable("a row number with gaps")
+        return f"SEQUENCE(ROWS({self.range(exp.column(col.name, quoted=True))}))"
+
+    def is_bool(self, node: exp.Expression) -> bool:
+        return isinstance(node, exp.Column) and self._kind(node) == "boolean"
+
+    def is_date(self, node: exp.Expression) -> bool:
+        return isinstance(node, exp.Column) and self._kind(node) == "date"
+
+    def _kind(self, node: exp.Column) -> str:
+        try:
+            return self.rel.column(node.name).kind
+        except StopIteration:
+            raise _Untranslatable(node.name) from None
+
+    def literal(self, node: exp.Expression, beside: exp.Expression | None = None) -> str | None:
+        lit = _literal(node)
+        if lit is None:
+            return None
+        text, is_text = lit
+        if not is_text:
+            if text in ("0", "1") and beside is not None and self.is_bool(beside):
+                return "TRUE" if text == "1" else "FALSE"  # SQL's 1/0, the cells' TRUE/FALSE
+            return text
+        m = _ISO_DATE.match(text)
+        if m and beside is not None and self.is_date(beside):  # a date column holds serials in Excel
+            return f"DATE({int(m.group(1))},{int(m.group(2))},{int(m.group(3))})"
+        return _excel_text(text)
+
+    def expr(self, node: exp.Expression, mask: str | None = None) -> str:
+        """A value or a per-row array; aggregates in it run over the rows ``mask`` keeps."""
+        if isinstance(node, exp.Paren):
+            return f"({self.expr(node.this, mask)})"
+        if isinstance(node, exp.Alias):
+            return self.expr(node.this, mask)
+        if isinstance(node, exp.Column):
+            if self._role(node) == "position":
+                return self.position()
+            return f"(--{self.range(node)})" if self.text_numbers(node) else self.range(node)
+        lit = self.literal(node)
+        if lit is not None:
+            return lit
+        if isinstance(node, exp.Neg):
+            return f"-{self.expr(node.this, mask)}"
+        for cls, op in _ARITH.items():
+            if isinstance(node, cls):
+                out = f"{self.expr(node.this, mask)}{op}{self.expr(node.expression, mask)}"
+                if op == "/" and self.is_int(node.this) and self.is_int(node.expression):
+                    return f"TRUNC({out})"  # SQLite divides integers as integers
+                return out
+        if type(node) in _CMP or isinstance(
+            node, exp.And | exp.Or | exp.Not | exp.In | exp.Between | exp.Like
+        ):
+            return f"({self.pred(node)})" if not _has_agg(node) else self.agg_pred(node, mask)
+        if isinstance(node, exp.Subquery):
+            return self.scalar(node.this)
+        if _agg_name(node) is not None:
+            return self.aggregate(node, mask)
+        if isinstance(node, exp.Round):
+            digits = node.args.get("decimals")
+            return f"ROUND({self.expr(node.this, mask)},{self.expr(digits) if digits is not None else 0})"
+        for cls, fn in _FUNCS.items():
+            if isinstance(node, cls):
+                return f"{fn}({self.expr(node.this, mask)})"
+        if isinstance(node, exp.Cast):
+            value = self.expr(node.this, mask)
+            whole = node.to.this in (exp.DataType.Type.INT, exp.DataType.Type.BIGINT)
+            return f"TRUNC({value})" if whole and not self.is_int(node.this) else value
+        if isinstance(node, exp.Case):
+            return self.case(node, mask)
+        raise _Untranslatable(node.sql())
+
+    def case(self, node: exp.Case, mask: str | None) -> str:
+        if node.this is not None:
+            raise _Untranslatable("CASE x WHEN")
+        default = node.args.get("default")
+        out = self.expr(default, mask) if default is not None else '""'
+        for when in reversed(node.args.get("ifs") or []):
+            cond = when.this
+            test = self.agg_pred(cond, mask) if _has_agg(cond) else self.pred(cond)
+            out = f"IF({test},{self.expr(when.args['true'], mask)},{out})"
+        return out
+
+    def agg_pred(self, node: exp.Expression, mask: str | None) -> str:
+        """A test over aggregates (``COUNT(*) > 0``): plain Excel comparisons and logic."""
+        if isinstance(node, exp.Paren):
+            return self.agg_pred(node.this, mask)
+        for cls, op in _CMP.items():
+            if isinstance(node, cls):
+                return f"({self.expr(node.this, mask)}{op}{self.expr(node.expression, mask)})"
+        if isinstance(node, exp.And | exp.Or):
+            fn = "AND" if isinstance(node, exp.And) else "OR"
+            return f"{fn}({self.agg_pred(node.this, mask)},{self.agg_pred(node.expression, mask)})"
+        if isinstance(node, exp.Not):
+            return f"NOT({self.agg_pred(node.this, mask)})"
+        raise _Untranslatable(node.sql())
+
+    def scalar(self, select: exp.Expression) -> str:
+        """A subquery's one value: its aggregate, or the first of its rows."""
+        if not isinstance(select, exp.Select):
+            raise _Untranslatable(select.sql())
+        where = select.args.get("where")
+        item = select.expressions[0] if select.expressions else None
+        if (  # one row by one key: a lookup
+            isinstance(item, exp.Column)
+            and where is not None
+            and isinstance(where.this, exp.EQ)
+            and isinstance(where.this.this, exp.Column)
+            and _literal(where.this.expression) is not None
+            and not select.args.get("order")
+            and not select.args.get("group")
+            and not select.args.get("distinct")
+            and not self.guard
+        ):
+            key = self.literal(where.this.expression, where.this.this)
+            return f"XLOOKUP({key},{self.range(where.this.this)},{self.range(item)})"
+        body, rows = self.query(select)
+        return f"INDEX({body},1)" if rows else body
+
+    # -- conditions -------------------------------------------------------------------------------
+    def _known(self, *nodes: exp.Expression) -> str | None:
+        """1 where every column in ``nodes`` has a value (SQL's comparisons with NULL are unknown)."""
+        ranges = dict.fromkeys(self.range(c) for n in nodes for c in _columns(n) if self.has_blanks(c))
+        return _and(*(f'({r}<>"")' for r in ranges))
+
+    def pred(self, node: exp.Expression) -> str:
+        """A 1/0 (or TRUE/FALSE) array: the rows where ``node`` holds, as SQL decides it."""
+        if isinstance(node, exp.Paren):
+            return self.pred(node.this)
+        if isinstance(node, exp.And):
+            return _and(self.pred(node.this), self.pred(node.expression)) or _TRUE
+        if isinstance(node, exp.Or):
+            a, b = self.pred(node.this), self.pred(node.expression)
+            return _TRUE if _TRUE in (a, b) else f"({a}+{b}>0)"
+        if isinstance(node, exp.Not):
+            inner = node.this.this if isinstance(node.this, exp.Paren) else node.this
+            if isinstance(inner, exp.Is) and isinstance(inner.this, exp.Column):
+                return self._known(inner.this) or _TRUE
+            return _and(f"(1-{self.pred(inner)})", self._known(inner)) or ""
+        if isinstance(node, exp.Is):
+            if not isinstance(node.expression, exp.Null):
+                raise _Untranslatable(node.sql())
+            return f'({self.expr(node.this)}="")'
+        for cls, op in _CMP.items():
+            if isinstance(node, cls):
+                left, right = node.this, node.expression
+                a = self.literal(left, right) or self.expr(left)
+                b = self.literal(right, left) or self.expr(right)
+                cmp = f"({a}{op}{b})"
+                if _blank_fails(left, op, right):
+                    return cmp
+                return _and(cmp, self._known(left, right)) or cmp
+        if isinstance(node, exp.Between):
+            col = node.this
+            lo = self.literal(node.args["low"], col) or self.expr(node.args["low"])
+            hi = self.literal(node.args["high"], col) or self.expr(node.args["high"])
+            ref = self.expr(col)
+            return f"({ref}>={lo})*({ref}<={hi})" + (f"*{k}" if (k := self._known(col)) else "")
+        if isinstance(node, exp.In):
+            if node.args.get("query") is not None:
+                raise _Untranslatable(node.sql())
+            items = [self.literal(v, node.this) for v in node.expressions]
+            if not items or any(i is None or i.startswith("DATE(") for i in items):
+                raise _Untranslatable(node.sql())
+            return f"ISNUMBER(MATCH({self.expr(node.this)},{{{','.join(i for i in items if i)}}},0))"
+        if isinstance(node, exp.Like):
+            return self.like(node)
+        if isinstance(node, exp.Column) and self.is_bool(node):
+            return f"({self.expr(node)}=TRUE)"
+        if isinstance(node, exp.Column | exp.Boolean):
+            return f"({self.expr(node)}<>0)"
+        raise _Untranslatable(node.sql())
+
+    def like(self, node: exp.Like) -> str:
+        lit = _literal(node.expression)
+        if lit is None or not lit[1] or node.args.get("escape") is not None:
+            raise _Untranslatable(node.sql())
+        pattern, ref = lit[0], self.expr(node.this)
+        core = pattern.strip("%")
+        if not core or "%" in core or "_" in core:  # a wildcard inside: SEARCH's own wildcards
+            body = _tilde(core).replace("%", "*").replace("_", "?")
+            if pattern.startswith("%") and pattern.endswith("%"):
+                return f"ISNUMBER(SEARCH({_excel_text(body)},{ref}))"
+            raise _Untranslatable(node.sql())
+        if pattern.startswith("%") and pattern.endswith("%"):
+            return f"ISNUMBER(SEARCH({_excel_text(_tilde(core))},{ref}))"
+        if pattern.endswith("%"):
+            return f"(LEFT({ref},{len(core)})={_excel_text(core)})"
+        if pattern.startswith("%"):
+            return f"(RIGHT({ref},{len(core)})={_excel_text(core)})"
+        return f"({ref}={_excel_text(core)})"
+
+    def criteria(self, node: exp.Expression | None) -> list[str] | None:
+        """``COUNTIFS``-style (range, criterion) arguments for AND-ed simple conditions; None when
+        some condition is no criterion."""
+        try:
+            return self._criteria(node)
+        except _Untranslatable:
+            return None  # (a column with no range of its own: the mask spells it)
+
+    def _criteria(self, node: exp.Expression | None) -> list[str] | None:
+        if node is None:
+            return []
+        if isinstance(node, exp.Paren):
+            return self._criteria(node.this)
+        if isinstance(node, exp.And):
+            a, b = self._criteria(node.this), self._criteria(node.expression)
+            return None if a is None or b is None else a + b
+        if isinstance(node, exp.Between) and isinstance(node.this, exp.Column):
+            lo, hi = _literal(node.args["low"]), _literal(node.args["high"])
+            if lo is None or hi is None or lo[1] or hi[1]:
+                return None
+            ref = self.range(node.this)
+            inside = [ref, f'">={lo[0]}"', ref, f'"<={hi[0]}"']
+            blank_in = self.has_blanks(node.this) and float(lo[0]) <= 0 <= float(hi[0])
+            return [*inside, ref, '"<>"'] if blank_in else inside
+        if (
+            isinstance(node, exp.Not)
+            and isinstance(node.this, exp.Is)
+            and isinstance(node.this.this, exp.Column)
+        ):
+            return [self.range(node.this.this), '"<>"'] if self.has_blanks(node.this.this) else []
+        if isinstance(node, exp.Like) and isinstance(node.this, exp.Column):
+            lit = _literal(node.expression)
+            if lit is None or not lit[1] or "_" in lit[0]:
+                return None
+            return [self.range(node.this), _excel_text(_tilde(lit[0]).replace("%", "*"))]
+        op = next((o for cls, o in _CMP.items() if isinstance(node, cls)), None)
+        if op is None or not isinstance(node.this, exp.Column) or self.text_numbers(node.this):
+            return None
+        lit = _literal(node.expression)
+        if lit is None or (lit[1] and op not in ("=", "<>")) or (lit[1] and _ISO_DATE.match(lit[0])):
+            return None
+        value, text = lit
+        if self.is_bool(node.this):
+            truth = self.literal(node.expression, node.this)
+            return [self.range(node.this), truth] if op == "=" and truth in ("TRUE", "FALSE") else None
+        sign = "" if op == "=" else op
+        crit = _excel_text(sign + _tilde(value)) if (sign or text) else value
+        ref = self.range(node.this)
+        # an empty cell meets "<>x" and "<5" in Excel; in SQL it meets nothing
+        blank_in = self.has_blanks(node.this) and not _blank_fails(node.this, op, node.expression)
+        return [ref, crit, ref, '"<>"'] if blank_in else [ref, crit]
+
+    # -- aggregates -------------------------------------------------------------------------------
+    def aggregate(self, node: exp.Expression, mask: str | None, where: exp.Expression | None = None) -> str:
+        """One aggregate over the rows ``mask`` keeps (``where``, when given, is the same condition
+        as a tree, for the ``…IFS`` spelling)."""
+        name = _agg_name(node)
+        arg = node.this
+        distinct = isinstance(arg, exp.Distinct)
+        if distinct:
+            if name != "COUNT" or len(arg.expressions) != 1:
+                raise _Untranslatable(node.sql())
+            arg = arg.expressions[0]
+        where = where if where is not None else self.wheres.get(mask or "")
+        crit = self.criteria(where) if where is not None else None
+        if name == "COUNT" and (arg is None or isinstance(arg, exp.Star)):
+            if crit:
+                return f"COUNTIFS({','.join(crit)})"
+            if mask:
+                return f"SUM(--{_paren(mask)})"
+            first = self.rel.columns[0]
+            if len(self.rel.rows) != first.data.height:
+                raise _Untranslatable("COUNT(*) of a table with gaps")
+            return f"ROWS({self.range(exp.column(first.name, quoted=True))})"
+        values = self.expr(arg)
+        if self.is_bool(arg) and name != "COUNT":  # SUM and the like skip TRUE/FALSE: as 1/0, like SQL
+            values, arg = f"--{_paren(values)}", exp.Paren(this=arg)
+        known = self._known(arg)
+        if distinct and not mask and not self.guard:
+            return f"COUNTA(UNIQUE({values}))"
+        if distinct:
+            return f"COUNTA(UNIQUE(FILTER({values},{_and(known, mask)})))"
+        if name == "COUNT":
+            if crit and self.ranged(arg):
+                return f'COUNTIFS({values},"<>",{",".join(crit)})'
+            if not mask:
+                return f"COUNTA({values})" if self.ranged(arg) else self.count_of(values, known)
+            return f"SUM(--{_paren(_and(known, mask) or mask)})"
+        if name is None:
+            raise _Untranslatable(node.sql())
+        if crit and name in _IFS and self.ranged(arg):
+            return f"{_IFS[name]}({values},{','.join(crit)})"
+        if not mask and self.ranged(arg):
+            return f"{_PLAIN[name]}({values})"
+        keep = _and(known, mask)
+        return f"{_PLAIN[name]}(FILTER({values},{keep}))" if keep else f"{_PLAIN[name]}({values})"
+
+    # -- queries ----------------------------------------------------------------------------------
+    def query(self, select: exp.Select) -> tuple[str, bool]:
+        """The query's formula body and whether it gives rows (True) or one value (False)."""
+        source = select.args.get("from_") or select.args.get("from")
+        table = source.this if source is not None else None
+        if not isinstance(table, exp.Table) or table.name.lower() != "data" or select.args.get("joins"):
+            raise _Untranslatable("FROM")
+        if not select.expressions or isinstance(select.expressions[0], exp.Star):
+            raise _Untranslatable("*")
+        item = select.expressions[0]
+        item = item.this if isinstance(item, exp.Alias) else item
+        where_node = select.args["where"].this if select.args.get("where") else None
+        mask = _and(self.pred(where_node)) if where_node is not None else None
+        if mask is not None and where_node is not None:
+            self.wheres[mask] = where_node
+        if select.args.get("group"):
+            return self.grouped(select, item, where_node, mask), True
+        if _has_agg(item):
+            if _agg_name(item) is not None:
+                return self.aggregate(item, mask, where_node), False
+            return self.expr(item, mask), False
+        if not _columns(item):  # one value repeated on every row (scalar subqueries): the value
+            return self.expr(item), False
+        values = self.expr(item)
+        order = select.args.get("order")
+        sorted_by = [o.this for o in order.expressions] if order is not None else []
+        keep = _and(mask, self._known(item, *sorted_by) if self.guard else None)
+        rows = f"FILTER({values},{keep})" if keep else values
+        if order is not None:
+            keys: list[str] = []
+            for o in order.expressions:
+                key = self.expr(o.this)
+                keys += [f"FILTER({key},{keep})" if keep else key, "-1" if o.args.get("desc") else "1"]
+            rows = f"SORTBY({rows},{','.join(keys)})"
+        if select.args.get("distinct"):
+            rows = f"UNIQUE({rows})"
+        limit = select.args.get("limit")
+        if limit is not None:
+            rows = f"TAKE({rows},{self.limit(limit)})"
+        return rows, True
+
+    @staticmethod
+    def limit(limit: exp.Expression) -> int:
+        n = limit.expression if isinstance(limit, exp.Limit) else limit
+        if not isinstance(n, exp.Literal) or n.is_string:
+            raise _Untranslatable("LIMIT")
+        return int(str(n.this))
+
+    def grouped(
+        self, select: exp.Select, item: exp.Expression, where: exp.Expression | None, mask: str | None
+    ) -> str:
+        """``GROUP BY g``: the groups (of the rows ``mask`` keeps), or one aggregate per group."""
+        group = select.args["group"].expressions
+        if len(group) != 1 or not isinstance(group[0], exp.Column):
+            raise _Untranslatable("GROUP BY")
+        g = self.range(group[0])
+        keep = _and(mask, self._known(group[0]) if self.guard else None)
+        keys = f"UNIQUE(FILTER({g},{keep}))" if keep else f"UNIQUE({g})"
+        crit = self.criteria(where)
+        if crit is not None:  # the group column's own "not empty" test: the keys are never empty
+            pairs = [(crit[i], crit[i + 1]) for i in range(0, len(crit), 2)]
+            crit = [x for r, c in pairs if (r, c) != (g, '"<>"') for x in (r, c)]
+
+        def per_group(agg: exp.Expression) -> str:
+            """Each group's value of ``agg`` (an aggregate, or a test or sum of aggregates)."""
+            name = _agg_name(agg)
+            arg = agg.this if name is not None else None
+            if crit is not None and name in ("SUM", "AVG", "MIN", "MAX") and isinstance(arg, exp.Column):
+                return f"{_IFS[name]}({self.range(arg)},{g},{keys}{''.join(',' + c for c in crit)})"
+            if crit is not None and name == "COUNT" and (arg is None or isinstance(arg, exp.Star)):
+                return f"COUNTIFS({g},{keys}{''.join(',' + c for c in crit)})"
+            inner = self.expr(agg, _and(f"({g}=k)", mask))
+            return f"MAP({keys},LAMBDA(k,{inner}))"
+
+        def per_row(node: exp.Expression) -> str:
+            """One array over the groups: the group itself or an aggregate of each group."""
+            if isinstance(node, exp.Column) and node.name == group[0].name:
+                return keys
+            if not _has_agg(node):
+                raise _Untranslatable("a grouped item")
+            return per_group(node)
+
+        having = select.args.get("having")
+        test = self._group_test(having.this, per_group) if having is not None else None
+
+        def kept(groups: str) -> str:
+            return f"FILTER({groups},{test})" if test else groups
+
+        out = kept(per_row(item))
+        order = select.args.get("order")
+        if order is not None:
+            args: list[str] = []
+            for o in order.expressions:
+                args += [kept(per_row(o.this)), "-1" if o.args.get("desc") else "1"]
+            out = f"SORTBY({out},{','.join(args)})"
+        limit = select.args.get("limit")
+        if limit is not None:
+            out = f"TAKE({out},{self.limit(limit)})"
+        return out
+
+    def _group_test(self, node: exp.Expression, per_group: Callable[[exp.Expression], str]) -> str:
+        if isinstance(node, exp.Paren):
+            return self._group_test(node.this, per_group)
+        for cls, op in _CMP.items():
+            if isinstance(node, cls):
+                sides = []
+                for side in (node.this, node.expression):
+                    lit = self.literal(side)
+                    sides.append(lit if lit is not None else per_group(side))
+                return f"({sides[0]}{op}{sides[1]})"
+        raise _Untranslatable(node.sql())
+
+
+def _parse(sql: str) -> exp.Select | None:
+    try:
+        tree = sqlglot.parse_one(sql, read="sqlite")
+    except sqlglot.errors.SqlglotError:
         return None
-    result = evaluate_formula(formula, workbook, rel.sheet)
-    if not result.ok or result.error is not None:
-        return None
-    got = result.value
+    return tree if isinstance(tree, exp.Select) else None
+
+
+def translations(rel: Relation, sql: str) -> list[str]:
+    """Excel formulas that may compute ``sql`` over ``rel``'s ranges, the plainest first; none when
+    some part of the query has no translation."""
+    tree = _parse(sql)
+    if tree is None:
+        return []
+    out: list[str] = []
+    for guard in (False, True):
+        try:
+            body, _rows = _Compiler(rel, guard).query(tree)
+        except (_Untranslatable, KeyError, ValueError, TypeError, AttributeError, IndexError):
+            # (a query shape the compiler does not know: no formula, never a traceback)
+            continue
+        if "=" + body not in out:
+            out.append("=" + body)
+    return out
+
+
+def translate(rel: Relation, sql: str) -> str | None:
+    """The plainest Excel formula for ``sql`` over ``rel``'s ranges, or None when none fits."""
+    found = translations(rel, sql)
+    return found[0] if found else None
+
+
+def _flat_result(got: Any, value: Any) -> Any:
     if isinstance(got, list):
         got = [x for row in got for x in (row if isinstance(row, list) else [row])]
         got = got[0] if len(got) == 1 and not isinstance(value, list) else got
-    return formula if same_value(got, value) else None
+    return got
+
+
+def verified_formula(rel: Relation, workbook: Workbook, sql: str, value: Any) -> str | None:
+    """The first of :func:`translations` that the engine evaluates to ``value`` (the query's answer:
+    a yes/no answer from a count is the count above 0, one value from several rows is the first)."""
+    from gridsight.formula import evaluate_formula
+    from gridsight.qa._pipeline import same_value
+
+    tries = 0
+    for formula in translations(rel, sql):
+        body = formula[1:]
+        spellings = [formula]
+        if isinstance(value, bool):
+            spellings.append(f"=({body})>0")
+        elif not isinstance(value, list):
+            spellings.append(f"=INDEX({body},1)")
+        for candidate in spellings:
+            if tries >= MAX_TRIES:
+                return None
+            tries += 1
+            result = evaluate_formula(candidate, workbook, rel.sheet)
+            if not result.ok or result.error is not None:
+                break  # the other spellings wrap the same failing body
+            got = _flat_result(result.value, value)
+            if same_value(got, value):
+                return candidate
+            if isinstance(value, bool) is isinstance(got, bool) and not isinstance(got, list):
+                break  # a value of the right shape that differs: no wrapper changes that
+    return None
