@@ -263,11 +263,9 @@ def test_a_label_alone_above_the_header_line_stays_in_the_header() -> None:
 def test_records_that_start_with_a_year_are_not_header_rows() -> None:
     # a CSV-like list (no styling): Year | Film | Role -- one year per record is data, not a header
     cells: dict[str, object] = {"A1": "Year", "B1": "Film", "C1": "Role"}
-    for i, (year, film, role) in enumerate(
-        [(1971, "The Devils", "Phillippe"), (1972, "The Boy Friend", "Fay"), (1973, "Eagle", "Betty")]
-        + [(1974, "The Love Ban", "Joyce"), (1975, "Mahler", "Alma")],
-        start=2,
-    ):
+    records = [(1971, "The Devils", "Phillippe"), (1972, "The Boy Friend", "Fay"), (1973, "Eagle", "Betty")]
+    records += [(1974, "The Love Ban", "Joyce"), (1975, "Mahler", "Alma")]
+    for i, (year, film, role) in enumerate(records, start=2):
         cells |= {f"A{i}": year, f"B{i}": film, f"C{i}": role}
     (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
     assert t.header_rows == (0,) and t.header_paths == ("Year", "Film", "Role")
