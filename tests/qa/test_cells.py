@@ -150,3 +150,11 @@ def test_a_row_that_sums_the_others_is_not_ranked_among_them(tmp_path: Path) -> 
     assert answer_question(book, "Which region had the most jobs in 2021?").value == "Shore"
     assert answer_question(book, "Which region had the fewest jobs in 2020?").value == "Hills"
     assert answer_question(book, "How many regions had more than 15 jobs in 2021?").value == 2
+
+
+def test_a_change_between_two_cells_has_a_verified_formula(farms: Any) -> None:
+    ans = answer_question(
+        farms, "By how much did the number of farms with melons in Coast change from 2019 to 2021?"
+    )
+    assert ans.route == "cells" and ans.value == 330 - 380
+    assert ans.formula is not None and ans.formula.count("XLOOKUP(") == 2

@@ -173,7 +173,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
     tried: list[str] = []
     for route in order:
         if route == "cells":
-            ans, kind = by_cells(best, q)
+            ans, kind = by_cells(workbook, best, q)
             if kind is None:
                 continue  # no plan: nothing to report
             if ans.status == "answered" and kind == "lookup":
@@ -255,7 +255,7 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
     return out
 
 
-def by_cells(best: Candidate, q: str) -> tuple[QAAnswer, str | None]:
+def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str | None]:
     """The cells route: the question's cells and operation over the table's header paths
     (:mod:`gridsight.qa._cells`), run as one query on the relational view; and the plan's kind
     (None: no plan)."""
@@ -268,6 +268,8 @@ def by_cells(best: Candidate, q: str) -> tuple[QAAnswer, str | None]:
         return QAAnswer(q, "abstained", reason=f"the cells' query: {run.error}", route="cells"), planned.kind
     ans = _from_query(best, rel, q, run)
     ans.route, ans.confidence = "cells", CELLS_CONFIDENCE
+    if planned.kind != "lookup":  # (a lookup cites its cell through the header-path route)
+        ans.formula = verified_formula(rel, workbook, planned.sql, run.value)
     return ans, planned.kind
 
 

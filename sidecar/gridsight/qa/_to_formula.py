@@ -511,6 +511,9 @@ class _Compiler:
         """The query's formula body and whether it gives rows (True) or one value (False)."""
         source = select.args.get("from_") or select.args.get("from")
         table = source.this if source is not None else None
+        only = select.expressions[0] if len(select.expressions) == 1 else None
+        if source is None and only is not None and only.find(exp.Select) is not None and not _columns(only):
+            return self.expr(select.expressions[0]), False  # SELECT (subquery) - (subquery): one value
         if not isinstance(table, exp.Table) or table.name.lower() != "data" or select.args.get("joins"):
             raise _Untranslatable("FROM")
         if not select.expressions or isinstance(select.expressions[0], exp.Star):
