@@ -6,6 +6,7 @@ hostile query); tests/llm/test_llm_query.py runs the same pipeline on the real d
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -652,3 +653,30 @@ def test_a_value_named_only_by_words_of_another_columns_header_is_not_named() ->
     )
     sql = "SELECT COUNT(*) FROM data WHERE \"Sector\" = 'home goods'"
     assert prune(sql, rel, "How many firms sell home goods?") == sql  # named whole: it stays
+
+
+def test_a_like_pattern_must_be_text_the_question_names(tmp_path: Path) -> None:
+    from openpyxl import Workbook
+
+    from gridsight.detect import detect_tables
+    from gridsight.qa._pipeline import unnamed_pattern
+    from gridsight.qa._relational import relation_of
+    from gridsight.sources import open_workbook
+
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    for row in [["Author", "Text", "Height"], ["Ann", "hello world", 171], ["Bo", "SFC The World", 160]]:
+        ws.append(row)
+    wb.save(tmp_path / "posts.xlsx")
+    sheet = open_workbook(tmp_path / "posts.xlsx").sheets[0]
+    rel = relation_of(sheet, detect_tables(sheet).tables[0])
+    ok = """SELECT COUNT(*) FROM data WHERE "Text" LIKE '%world%'"""
+    assert unnamed_pattern(ok, rel, "How many posts mention the world?") is None
+    copied = (
+        """SELECT COUNT(*) FROM data WHERE "Text" LIKE '%SFC The World%' ORDER BY COUNT(*) DESC LIMIT 3"""
+    )
+    assert unnamed_pattern(copied, rel, "What are the word counts of the 3 longest posts?")
+    number = """SELECT COUNT(*) FROM data WHERE "Text" LIKE '%.170%'"""
+    assert unnamed_pattern(number, rel, "Are most people taller than 170?")
+    assert unnamed_pattern("""SELECT COUNT(*) FROM data WHERE "Height" LIKE '%17%'""", rel, "17 tall?")

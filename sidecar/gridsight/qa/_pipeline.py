@@ -539,17 +539,46 @@ def model_attempts(rel: Relation, question: str, model: Any, *, samples: int = 0
     if sql is None:
         out.append(Attempt("model", error="the model wrote no complete query"))
     else:
-        first = run_attempt(rel, "model", tidy(sql, rel, question), expected)
+        first = _checked(rel, "model", tidy(sql, rel, question), question, expected)
         out.append(first)
         if first.error is not None and first.error.startswith("the query failed"):
             fixed = _ask_model(model, repair_messages(chat, sql, first.error), grammar, 0.0, 0)
             if fixed is not None and fixed != sql:
-                out.append(run_attempt(rel, "model repaired", tidy(fixed, rel, question), expected))
+                out.append(_checked(rel, "model repaired", tidy(fixed, rel, question), question, expected))
     for i in range(samples):
         sql = _ask_model(model, chat, grammar, SAMPLE_TEMPERATURE, i + 1)
         if sql is not None:
-            out.append(run_attempt(rel, f"model sample {i + 1}", tidy(sql, rel, question), expected))
+            out.append(_checked(rel, f"model sample {i + 1}", tidy(sql, rel, question), question, expected))
     return out
+
+
+_LIKE = re.compile(r'"((?:[^"]|"")*)" (?:NOT )?LIKE \'((?:[^\']|\'\')*)\'')
+
+
+def unnamed_pattern(sql: str, rel: Relation, question: str) -> str | None:
+    """Why a LIKE test in ``sql`` cannot stand: its pattern is not text the question names in full,
+    its column holds no text, or it is a bare number that is no year (the grammar lets the model
+    type any pattern; "%.170%" for "taller than 170", or a sample value copied from the schema, says
+    nothing the question asked). None: fine."""
+    from gridsight.qa._sqlgen import match_score, question_words
+
+    for m in _LIKE.finditer(sql):
+        name, pattern = m.group(1).replace('""', '"'), m.group(2).replace("''", "'")
+        text = re.sub(r"[%_]+", " ", pattern).strip()
+        try:
+            kind = rel.column(name).kind
+        except StopIteration:
+            return f"LIKE over {name}, which is not a column"
+        words_or_year = re.search(r"[^\W\d_]", text) or re.fullmatch(r"(1[89]|20)\d\d", text)
+        if kind != "text" or not words_or_year or match_score(text, question_words(question), question) < 1.0:
+            return f"the pattern {pattern!r} is not text the question names"
+    return None
+
+
+def _checked(rel: Relation, source: str, sql: str, question: str, expected: str | None) -> Attempt:
+    """A model query run as an attempt, unless a LIKE pattern in it is the model's own invention."""
+    why = unnamed_pattern(sql, rel, question)
+    return Attempt(source, sql, error=why) if why else run_attempt(rel, source, sql, expected)
 
 
 @dataclass
