@@ -67,7 +67,9 @@ def _rows(table: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     return [dict(zip(table[0], r, strict=True)) for r in table[1:]]
 
 
-def joined(many: list[tuple[Any, ...]], many_key: str, one: list[tuple[Any, ...]], one_key: str) -> list[dict[str, Any]]:
+def joined(
+    many: list[tuple[Any, ...]], many_key: str, one: list[tuple[Any, ...]], one_key: str
+) -> list[dict[str, Any]]:
     """Each row of ``many`` widened by the row of ``one`` with the same key."""
     lookup = {r[one_key]: r for r in _rows(one)}
     return [{**lookup[r[many_key]], **r} for r in _rows(many)]
@@ -115,5 +117,12 @@ def gold() -> list[dict[str, Any]]:
         value = compute()
         if isinstance(value, float) and value.is_integer():
             value = int(value)
-        out.append({"question": question, "answer": str(value) if kind == "boolean" else value, "type": kind, "datasets": list(files)})
+        out.append(
+            {
+                "question": question,
+                "answer": str(value) if kind == "boolean" else value,
+                "type": kind,
+                "datasets": list(files),
+            }
+        )
     return out

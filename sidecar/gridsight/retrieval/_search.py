@@ -29,8 +29,7 @@ import numpy as np
 
 from gridsight.retrieval._split import split_question
 from gridsight.retrieval._store import COLUMNS, DIMENSIONS, SHEETS, Store
-from gridsight.qa._columns import header_words
-from gridsight.text import FILLER, same, words
+from gridsight.text import FILLER, header_words, same, words
 
 STRATEGIES = ("hybrid", "columns", "sheets")
 #: Candidates each ranked list contributes before fusion.
