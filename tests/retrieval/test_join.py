@@ -51,7 +51,8 @@ def test_a_column_of_another_file_is_read_over_the_join(joins: tuple[Path, Libra
         {"file": "branches.csv", "sheet": "branches", "range": "A2:A4"},
     ]
     assert result.file == "branches.csv, sales.xlsx"
-    assert "joined with branches.csv branches!A1:C4 on Branch" in ans.explanation
+    note = "(over sales.xlsx Sales!A1:D7 joined with branches.csv branches!A1:C4 on Branch)"
+    assert note in ans.explanation
 
 
 def test_a_value_only_the_other_file_holds_asks_for_the_join(joins: tuple[Path, Library]) -> None:

@@ -67,5 +67,7 @@ def answer_joined(
         evidence.append({"file": file or files[id(left)], **e, "sheet": sheet})
     ans.evidence = evidence
     used = sorted({e["file"] for e in evidence})
-    ans.explanation = ans.explanation + f" (tables retrieved from {', '.join(used)})"
+    own = f"(over {left.ref} joined"
+    ans.explanation = ans.explanation.replace(own, f"(over {files[id(left)]} {left.ref} joined", 1)
+    ans.explanation += f" (tables retrieved from {', '.join(used)})"
     return ans
