@@ -58,9 +58,10 @@ def answer_joined(
     if ans is None:
         return None
     right = {e["sheet"] for e in ans.evidence if parse_label(e["sheet"])[0] is not None}
-    left = next(
-        c for c in tables if c.ref == ans.table and across(c) not in right
-    )  # the table the query reads from; the other's cells carry their label
+    # the table the query reads from (the other's cells carry their label; two tables of one sheet
+    # share it)
+    mine = [c for c in tables if c.ref == ans.table]
+    left = next((c for c in mine if across(c) not in right), mine[0])
     evidence: list[dict[str, Any]] = []
     for e in ans.evidence:
         file, sheet = parse_label(e["sheet"])
