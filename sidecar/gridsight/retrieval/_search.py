@@ -11,7 +11,8 @@ Two strategies, each measurable on its own, and their fusion (the default):
 - ``sheets`` -- query-sheet matching: the whole question against each table's sheet card (vector, full
   text of its description, full text of all its name-like values), fused the same way.
 - ``hybrid`` -- the reciprocal-rank fusion of the two tables rankings; its first three tables are then
-  ordered by how many of the question's words their headers name (ties keep the fused order).
+  ordered by how many of the question's words their headers or named values hold (ties keep the
+  fused order).
 
 Nothing here knows any dataset or any question: the signals are the cards' words, vectors and values.
 """
@@ -46,7 +47,7 @@ WORD_SURE = 0.6
 MAX_WORDS = 10
 #: Columns of a table summed into its score.
 TOP_COLUMNS = 3
-#: Tables of the fused ranking re-ordered by the question words their headers name.
+#: Tables of the fused ranking re-ordered by the question words their headers and named values hold.
 RERANK = 3
 #: Below this cosine (question to the best column card) and without any header-word match, no table is
 #: about the question: retrieval abstains and names the closest tables.
@@ -323,7 +324,7 @@ class Library:
                     fused[t] += 1.0 / (RRF_K + r)
             by_score = sorted(fused, key=lambda t: -fused[t])
             ranked = list(dict.fromkeys([*by_score[:1], *part_best[1:], *by_score]))  # each part's best
-            ranked = self._by_headers(parts[0], ranked)
+            ranked = self._by_words(parts[0], ranked, columns)
         cols_of: dict[str, list[ColumnHit]] = defaultdict(list)
         for h in columns:
             cols_of[h.table_id].append(h)
@@ -346,16 +347,20 @@ class Library:
         seconds = time.perf_counter() - start
         return Retrieval(question, strategy, parts, hits, columns, answerable, why, seconds, rankings)
 
-    def _by_headers(self, question: str, ranked: list[str]) -> list[str]:
-        """The first :data:`RERANK` tables re-ordered by how many of the question's words their headers
-        name (by their letters: plurals and -ed/-ing forms count), the fused order breaking ties. The
-        fusion weighs meaning and values as much as headers, so a table whose values or description
-        echo the question can come first while another table's headers name more of what is asked."""
+    def _by_words(self, question: str, ranked: list[str], columns: list[ColumnHit]) -> list[str]:
+        """The first :data:`RERANK` tables re-ordered by how many of the question's words they name --
+        by a header (by its letters: plurals and -ed/-ing forms count) or by a value of theirs the
+        question names -- the fused order breaking ties. The fusion weighs a table's meaning as much as
+        its words, so a table that is merely about the same things can come first while another names
+        more of what is asked."""
         qw = question_words(question)
         head = ranked[:RERANK]
-        heads = {t: [h for c in self.columns_of(t) for h in header_words(c)] for t in head}
-        named = {t: sum(1 for w in qw if any(same(h, w) for h in heads[t])) for t in head}
-        return sorted(head, key=lambda t: -named[t]) + ranked[RERANK:]
+        count: dict[str, int] = {}
+        for t in head:
+            heads = [h for c in self.columns_of(t) for h in header_words(c)]
+            held = {w for h in columns if h.table_id == t for v in h.named for w in words(v, camel=False)}
+            count[t] = sum(1 for w in qw if w in held or any(same(h, w) for h in heads))
+        return sorted(head, key=lambda t: -count[t]) + ranked[RERANK:]
 
     def columns_of(self, table_id: str) -> list[str]:
         s = self.sheets.get(table_id)
