@@ -133,3 +133,41 @@ def test_a_question_no_table_holds_abstains_naming_the_closest(joins: tuple[Path
         assert ans.status == "abstained", ans.to_dict()
         assert (ans.reason or "").startswith("none of the closest tables (")
         assert ans.reason.split(") answered")[0].count("!A1:") == 3
+
+
+def _tables(tmp_path: Path, q: str, left: list[tuple[object, ...]], right: list[tuple[object, ...]]):  # type: ignore[no-untyped-def]
+    tmp_path.mkdir()
+    write_xlsx(tmp_path / "left.xlsx", {"L": left})
+    write_xlsx(tmp_path / "right.xlsx", {"R": right})
+    a = candidates(open_workbook(tmp_path / "left.xlsx"), None, q)[0]
+    b = candidates(open_workbook(tmp_path / "right.xlsx"), None, q)[0]
+    return a, [b]
+
+
+def test_between_files_a_lookup_adds_columns_and_ids_are_not_row_numbers(tmp_path: Path) -> None:
+    def across(c: object) -> str:
+        return label_of("right.xlsx", "R")
+
+    nations = ["Kenya", "Chile", "Japan", "Norway", "Peru"]
+    medals = [("Nation", "Gold", "Silver"), *((n, i, 5 - i) for i, n in enumerate(nations[:4]))]
+    q = "How many gold medals did Peru win?"
+    # last year's medal table repeats this one's columns: no lookup of it, though Peru is only there
+    older = [("Nation", "Gold", "Silver"), *((n, i + 1, i) for i, n in enumerate(nations[1:]))]
+    assert find_join(q, *_tables(tmp_path / "a", q, medals, older), across) is None
+    # a table that adds a column (the continent) is one
+    places = [
+        ("Nation", "Continent", "Area"),
+        *((n, f"continent {i}", 10 * i + 3) for i, n in enumerate(nations[1:])),
+    ]
+    q = "How many gold medals did the nations of continent 2 win?"
+    join = find_join(q, *_tables(tmp_path / "b", q, medals, places), across)
+    assert join is not None and join.right_key.name == "Nation" and join.label == "right.xlsx\x1fR"
+    # numbers named alike join when they are ids, not when they count rows (1, 2, 3 ...)
+    q = "What is the total of the orders of the customers in Lima?"
+    orders = [("Customer ID", "Total"), (1041, 10.0), (1007, 4.5), (1041, 2.0), (1999, 8.0)]
+    ids = [("Customer ID", "City", "Since"), (1041, "Lima", 2001), (1007, "Oslo", 2015), (1999, "Kyiv", 2012)]
+    join = find_join(q, *_tables(tmp_path / "c", q, orders, ids), across)
+    assert join is not None and join.left_key.name == "Customer ID"
+    rows = [("Customer ID", "City", "Since"), (1, "Lima", 2001), (2, "Oslo", 2015), (3, "Kyiv", 2012)]
+    counted = [("Customer ID", "Total"), (1, 10.0), (2, 4.5), (1, 2.0), (3, 8.0)]
+    assert find_join(q, *_tables(tmp_path / "d", q, counted, rows), across) is None

@@ -12,8 +12,11 @@ on its own sheet.
 
 The two tables may come from different workbooks (a folder library, :mod:`gridsight.retrieval`): then
 ``across`` names where the other table lives (its evidence label), and the key must be a text column
-or two columns whose headers name each other -- between unrelated files, a column of small whole
-numbers (ages, ranks) is found inside any other column of ids, which says nothing about a link.
+or two columns whose headers name each other, never a rank or position nor a run of row numbers
+(1, 2, 3 ...) -- between unrelated files, a column of small whole numbers (ages, ranks, seasons) is
+found inside any other column of counted rows, which says nothing about a link. The other table must
+also add columns rather than repeat the first's: two medal tables of different years share a Nation
+column but are no lookup of each other.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 
 from gridsight.qa._columns import mentions, split_words
 from gridsight.qa._pick import Candidate, table_area
+from gridsight.text import is_ranking
 
 #: Share of the chosen table's distinct key values the other table must hold.
 MIN_OVERLAP = 0.5
@@ -123,16 +127,35 @@ def find_join(
         if right is None or not _wanted(question, best, left, other, right):
             continue
         key = _key(best, left, other, right, strict=label is not None)
-        if key is not None:
+        if key is not None and (label is None or not _siblings(left, right, key[1])):
             return Join(best, other, left, right, *key, label=label)
     return None
 
 
 def _related(lc: Any, rc: Any) -> bool:
-    """Text keys, or two columns whose headers name each other (a key between unrelated files)."""
+    """A key between unrelated files: no ranking column (a rank or a position says where a row sits in
+    its own table, not what it is), and text, or two columns whose headers name each other."""
+    if is_ranking(lc.name) or is_ranking(rc.name):
+        return False
     if lc.kind == "text":
         return True
     return mentions(split_words(lc.name), rc.name) == 1.0 or mentions(split_words(rc.name), lc.name) == 1.0
+
+
+def _counting(values: list[Any]) -> bool:
+    """Whole numbers that count rows: every value of a run with no gap (3, 1, 2, 4)."""
+    nums = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    if len(nums) != len(values) or any(float(v) != int(v) for v in nums):
+        return False
+    return max(nums) - min(nums) + 1 == len(set(nums))
+
+
+def _siblings(left: Any, right: Any, right_key: Any) -> bool:
+    """Two tables of the same kind (this year's medal table and last year's): at least half of the
+    other table's columns besides the key repeat a header of the first. A lookup table adds columns."""
+    own = {c.name.strip().casefold() for c in left.columns}
+    rest = [c for c in right.columns if c is not right_key]
+    return not rest or 2 * sum(1 for c in rest if c.name.strip().casefold() in own) >= len(rest)
 
 
 def _key(
@@ -148,6 +171,8 @@ def _key(
         rvals = [v for v in _keys(other, rc) if v not in (None, "")]
         if len(rvals) < 2 or len(set(rvals)) != len(rvals) or len(rvals) > MAX_KEYS:
             continue  # not a lookup table on this column: each key must occur once
+        if strict and rc.kind == "number" and _counting(rvals):
+            continue  # row numbers (No., #, 1..n): between files they say where a row is, not which
         rset = set(rvals)
         for j, lc in enumerate(left.columns):
             if lc.kind != rc.kind or (strict and not _related(lc, rc)):
