@@ -52,7 +52,7 @@ class _Group(click.Group):
         if cmd_name in LAZY_COMMANDS:
             module_name, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
             module = importlib.import_module(module_name)
-            return getattr(module, attr or "command")  # type: ignore[no-any-return]
+            return getattr(module, attr or "command")
         return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:

@@ -28,7 +28,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -81,6 +81,22 @@ LABEL_WORDS = frozenset({"name", "names"})
 #: their form and :func:`ranked_by` / :func:`direction_of` place them by meaning.
 DESCENDING = frozenset("highest most largest biggest greatest maximum max top best more".split())
 ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less".split())
+
+#: Words that ask how two figures relate (the cells planner, :mod:`gridsight.qa._cells`): a change
+#: or difference, a ratio, a sum or average, and which way a comparison points.
+CHANGE_WORDS = frozenset(
+    "change changed changes difference differ gap increase increased decrease decreased grow grew growth"
+    " rise rose fall fell drop dropped decline declined".split()
+)
+RISE_WORDS = frozenset("increase increased rise rose grow grew gain gained climb climbed up".split())
+FALL_WORDS = frozenset(
+    "decrease decreased fall fell drop dropped decline declined shrink shrank down".split()
+)
+RATIO_WORDS = frozenset("ratio times".split())
+SUM_WORDS = frozenset("total combined sum together altogether add".split())
+AVERAGE_WORDS = frozenset("average averaged mean".split())
+MORE_WORDS = frozenset("more higher larger greater bigger above exceed exceeded".split())
+LESS_WORDS = frozenset("less fewer lower smaller below".split())
 
 #: Header words of a ranking column, where 1 is the top: "top" there means the smallest numbers.
 RANK_WORDS = frozenset("rank ranking position place placing standing".split())
@@ -296,7 +312,7 @@ def vectors(texts: Sequence[str]) -> np.ndarray | None:
             return np.asarray(emb.embed(list(texts)))
         except Exception:
             return None
-    return np.stack(got) if got else np.zeros((0, 384), dtype=np.float32)
+    return np.stack(cast(list[np.ndarray], got)) if got else np.zeros((0, 384), dtype=np.float32)
 
 
 def similarities(phrase: str, texts: Sequence[str]) -> list[float]:

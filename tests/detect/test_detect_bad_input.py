@@ -18,7 +18,7 @@ from openpyxl.comments import Comment
 
 from gridsight.cli import cli
 from gridsight.detect import detect_tables
-from gridsight.grid import SheetBuilder
+from gridsight.grid import Sheet, SheetBuilder
 from gridsight.sources import open_workbook
 
 
@@ -143,3 +143,39 @@ def test_thousands_of_tiny_tables_are_bounded() -> None:
     assert time.perf_counter() - t < 10
     assert 0 < len(det.tables) <= 500
     assert any("only the 500 largest were read" in m for m in det.notes)
+
+
+def test_a_long_table_cut_by_blank_rows_into_more_blocks_than_are_read_stays_one_table() -> None:
+    # 1,200 bands of four rows: more blocks than detection reads one by one; its sparse value
+    # columns leave one column or another empty in some bands
+    b = SheetBuilder("long")
+    for c, name in enumerate(("Item", "North", "South", "East", "West")):
+        b.set(0, c, name)
+    for r in range(1, 6001):
+        if r % 5 == 0:
+            continue
+        b.set(r, 0, f"item {r}")
+        for c in range(1, 5):
+            if (r * 7 + c * 3) % 4:  # a quarter of the figures missing
+                b.set(r, c, float(r * c))
+    t = time.perf_counter()
+    det = detect_tables(b.build())
+    assert time.perf_counter() - t < 10
+    assert [x.range.ref() for x in det.tables] == ["A1:E6000"]
+
+
+@pytest.mark.parametrize(
+    ("cells", "reason"),
+    [
+        ({"A1": "LSD(0.05)", "B1": 2.24, "A2": "LSD(0.01)", "B2": 3.11}, "a few label | figure lines"),
+        (
+            {"A1": "Source:", "B1": "national survey office", "A2": "Released:", "B2": "May 2024"},
+            "key | value lines (metadata)",
+        ),
+        ({"A1": "1) counted", "C1": "1) compté", "A2": "2) estimated", "C2": "2) estimé"}, "only footnotes"),
+    ],
+    ids=["label-figure-lines", "key-value-metadata", "footnotes-side-by-side"],
+)
+def test_blocks_that_are_no_table_say_what_they_read_as(cells: dict[str, object], reason: str) -> None:
+    det = detect_tables(Sheet.from_cells("S", cells))
+    assert det.tables == () and len(det.notes) == 1 and reason in det.notes[0]

@@ -55,6 +55,22 @@ def test_a_list_whose_first_row_repeats_lower_down_is_not_one_list() -> None:
     assert ranges(Sheet.from_cells("S", cells)) != ["A1:C14"]
 
 
+def test_a_label_list_with_its_header_repeated_on_every_page_is_one_table() -> None:
+    head = {"A1": "Name", "B1": "Office", "C1": "Contact"}
+    cells = {**head, **_names(2, 4), **{k.replace("1", "6"): v for k, v in head.items()}}
+    cells.update({**_names(7, 3, 4), **_names(11, 5, 7)})
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A1:C15" and t.header_paths == ("Name", "Office", "Contact")
+
+
+def test_a_label_list_whose_first_row_repeats_in_part_is_not_headed_by_it() -> None:
+    # only two of its three labels come again: a record, not the header printed again
+    first = {"A1": "Person 0", "B1": "0 Main Street", "C1": "aide_0@example.org"}
+    again = {"A6": "Person 0", "B6": "0 Main Street", "C6": "other@example.org"}
+    cells = {**first, **_names(2, 4, 1), **again, **_names(7, 3, 5), **_names(11, 5, 8)}
+    assert ranges(Sheet.from_cells("S", cells)) != ["A1:C15"]
+
+
 def test_a_merged_source_line_exported_cell_by_cell_is_a_note(tmp_path: Path) -> None:
     source = "Source: National Statistics Service, Agricultural Prices."
     rows = [["Month", "North", "South", "East"]] + [
@@ -198,3 +214,47 @@ def test_a_header_band_cut_by_spacer_columns_heads_one_body_across_blank_rows() 
     (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
     assert t.range.top == 2 and t.range.ref().endswith(":F11")  # from the header band (row 3) down
     assert t.header_paths[1] == "2012/13 › price"
+
+
+def _regions(top: int) -> dict[str, object]:
+    cells: dict[str, object] = {}
+    for i, name in enumerate(["North", "South", "East", "West"]):
+        r = top + i
+        cells.update({f"A{r}": name, f"B{r}": 1000.5 + i, f"C{r}": 1010.25 + i})
+        cells.update({f"D{r}": 5.5 + i, f"E{r}": 6.5 + i})
+    return cells
+
+
+def test_a_unit_line_under_a_row_of_years_is_one_more_header_line() -> None:
+    head = {"A1": "Region", "B1": "Jobs", "C1": "Jobs", "D1": "Rate", "E1": "Rate"}
+    head |= {"B2": 2022, "C2": 2023, "D2": 2022, "E2": 2023}
+    head |= {"B3": "thousands", "C3": "thousands", "D3": "%", "E3": "%"}
+    (t,) = detect_tables(Sheet.from_cells("S", {**head, **_regions(4)})).tables
+    assert t.range.ref() == "A1:E7" and t.header_rows == (0, 1, 2)
+    assert t.header_paths[1] == "Jobs › 2022 › thousands"
+
+
+def test_a_header_under_rows_of_values_still_starts_a_new_table() -> None:
+    # the counter-case: the same header stacked under another table's body is a table of its own
+    head = {"A1": "Region", "B1": "Jobs", "C1": "Jobs", "D1": "Rate", "E1": "Rate"}
+    lower = {f"{c}8": v for c, v in zip("ABCDE", ["Area", "Farms", "Farms", "Share", "Share"], strict=True)}
+    cells = {**head, **_regions(2), "A6": "Town", "B6": 1, "C6": 2, "D6": 3, "E6": 4, **lower, **_regions(9)}
+    assert len(detect_tables(Sheet.from_cells("S", cells)).tables) == 2
+
+
+def test_a_section_label_under_the_header_opens_the_body() -> None:
+    cells: dict[str, object] = {"A1": "Crop", "B1": 2011, "C1": 2016, "A2": "Field crops"}
+    for i, crop in enumerate(["Kale", "Garlic"]):
+        cells |= {f"A{3 + i}": crop, f"B{3 + i}": 10 + i, f"C{3 + i}": 20 + i}
+    cells |= {"A5": "Greenhouse crops", "A6": "Tomatoes", "B6": 30, "C6": 40}
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.header_rows == (0,) and t.header_paths == ("Crop", "2011", "2016")
+
+
+def test_a_label_alone_above_the_header_line_stays_in_the_header() -> None:
+    # the counter-case: the stub's name on a line of its own above the years is not a section
+    cells: dict[str, object] = {"B1": "Farms", "C1": "Farms", "A2": "Crop", "B2": 2011, "C2": 2016}
+    for i, crop in enumerate(["Kale", "Garlic", "Leek"]):
+        cells |= {f"A{3 + i}": crop, f"B{3 + i}": 10 + i, f"C{3 + i}": 20 + i}
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.header_rows == (0, 1)

@@ -3,6 +3,7 @@ model answers under, and the gate that keeps a position-biased model from overri
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -265,3 +266,23 @@ def test_no_time_at_all_asks_nothing(budget: float) -> None:
     )
     assert [t.range.ref() for t in det.tables] == ["A2:C6"]
     assert model.calls == [] and det.model_questions == 0 and det.model_skipped == 1
+
+
+def test_the_refiner_prices_questions_at_the_speed_it_last_saw() -> None:
+    """Reading a prompt cannot be cut short, and a machine shared with other work reads slower
+    than at warm-up: once a question took longer than priced, the next is priced at that speed
+    and, where the sheet's time cannot cover it, not asked."""
+
+    class Sleepy(SlowModel):
+        def complete(self, messages: Sequence[dict[str, str]], *, grammar: Any, **kw: Any) -> Completion:
+            time.sleep(0.2)
+            return super().complete(messages, grammar=grammar, **kw)
+
+    model = Sleepy()
+    refiner = TableRangeRefiner(model, "sleepy", sheet_budget_s=5.0)
+    refiner.seconds_per_token = 1e-6  # what a fast warm-up measured
+    first = detect_tables(Sheet.from_cells("S", DOUBTFUL), refiner=refiner)
+    assert first.model_questions == 1 and len(model.calls) == 1
+    refiner.sheet_budget_s = 0.15  # less than the question took
+    second = detect_tables(Sheet.from_cells("S", DOUBTFUL), refiner=refiner)
+    assert second.model_questions == 0 and second.model_skipped == 1 and len(model.calls) == 1

@@ -85,8 +85,10 @@ CASES = [
             "A5": "n",
             "B5": 7,
             "C5": 8,
+            # (four columns: two lines of label | figures in three or fewer are no table at all)
+            **{f"D{r}": 10 * r for r in (1, 2, 4, 5)},
         },
-        ["A1:C2", "A4:C5"],
+        ["A1:D2", "A4:D5"],
     ),
     (
         "a header row repeated without a gap starts another table",

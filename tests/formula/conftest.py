@@ -71,9 +71,14 @@ def _sheet_xml(cells: dict[str, Any]) -> str:
 
 
 def write_xlsx(
-    path: Path, sheets: dict[str, dict[str, Any]], names: dict[str, str] | None = None, date1904: bool = False
+    path: Path,
+    sheets: dict[str, dict[str, Any]],
+    names: dict[str, str] | None = None,
+    date1904: bool = False,
+    calc: dict[str, str] | None = None,
 ) -> Path:
-    """``{"Sheet1": {"A1": 2, "B1": F("A1*3", 6)}}`` -> an .xlsx at ``path``; ``names``: defined names."""
+    """``{"Sheet1": {"A1": 2, "B1": F("A1*3", 6)}}`` -> an .xlsx at ``path``; ``names``: defined names;
+    ``calc``: the workbook's ``<calcPr>`` attributes (``{"iterate": "1"}``)."""
     overrides = "".join(
         f'<Override PartName="/xl/worksheets/sheet{i}.xml" '
         'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
@@ -109,6 +114,7 @@ def write_xlsx(
             + ('<workbookPr date1904="1"/>' if date1904 else "")
             + f"<sheets>{entries}</sheets>"
             + (f"<definedNames>{defined}</definedNames>" if defined else "")
+            + ("<calcPr " + " ".join(f'{k}="{escape(v)}"' for k, v in calc.items()) + "/>" if calc else "")
             + "</workbook>",
         )
         rels = (
@@ -138,5 +144,5 @@ def write_xlsx(
 @pytest.fixture(scope="session")
 def excel() -> SimpleNamespace:
     """``excel.F(text, cached, array=None, date=False)``, ``excel.D(serial)`` and
-    ``excel.write(path, sheets, names, date1904)``."""
+    ``excel.write(path, sheets, names, date1904, calc)``."""
     return SimpleNamespace(F=F, D=D, write=write_xlsx)

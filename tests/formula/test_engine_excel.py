@@ -69,6 +69,10 @@ def value(formula: str, at: str | None = "H10", intersect: bool = False) -> Any:
         ("=ROUND(-2.5,0)", -3),
         ("=ROUNDUP(0.1+0.2,1)", 0.3),
         ("=ROUNDDOWN(-1.29,1)", -1.2),
+        # TRUNC too: 0.2-1 is -0.7999999999999998, shown -0.8
+        ("=TRUNC(0.2-1,1)", -0.8),
+        ("=TRUNC(-8.9)", -8),
+        ("=TRUNC(1234.5,-2)", 1200),
         ("=ROUND(1234.5,-2)", 1200),
         ('=TEXT(1234.5,"$#,##0")', "$1,235"),
         ('=TEXT(2.5,"0")', "3"),

@@ -133,6 +133,9 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=WORKDAY.INTL(45306,5,7)", 45313),
         # lookups
         ("=VLOOKUP(2,A1:C3,0,FALSE)", "#VALUE!"),
+        # LOOKUP's vector form over a two-dimensional lookup vector searches its first column
+        ("=LOOKUP(2,A1:B3,C1:C3)", 20),
+        ("=LOOKUP(2,A1:A3,B1:C3)", "#N/A"),
         ('=XLOOKUP(5,A1:A3,B1:B3,"none")', "none"),
         ("=XLOOKUP(2.5,A1:A3,B1:B3,,-1)", "banana"),
         ("=XLOOKUP(2.5,A1:A3,B1:B3,,1)", "cherry"),
@@ -195,6 +198,19 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=TEXT(A1,F1)", ""),
         ("=TEXT(-1,F1)", "-"),
         ('=TEXT(-1,"[s].000")', "#VALUE!"),
+        # a lone elapsed code has no calendar: past 9999 and below 0 too
+        ('=TEXT(-1,"[h]")', "-24"),
+        ('=TEXT(2958466,"[h]")', "71003184"),
+        ('=TEXT(-1,"[h]:m")', "#VALUE!"),
+        # a date with a time as text keeps its fraction of a second
+        ('=TEXT("2007-02-03 19:08:07.0123","[s]")', "3379691287"),
+        ('=VALUE("2007-02-03 19:08:07.5")', 39116.79730902778),
+        ('="1/15/2024 6:00 PM"+0', 45306.75),
+        # formats Excel rejects: @ beside digits, date codes beside digits, @ outside the text section
+        ('=TEXT(5,"#,#""ZZ""#.0""YY""00@")', "#VALUE!"),
+        ('=TEXT(5,"#,#""ZZ""#.0Y00")', "#VALUE!"),
+        ('=TEXT("X",";-  ##.0;""ZERO""@;""X""")', "#VALUE!"),
+        ('=TEXT(1.5,"[h]:mm:ss.00")', "36:00:00.00"),
         # AND/OR/XOR: text skipped (Excel saves TRUE for AND(TRUE,"0")), errors kept, no logical #VALUE!
         ('=AND(TRUE,"0")', True),
         ('=AND(TRUE,"ciao",#REF!,"0")', "#REF!"),
@@ -232,6 +248,44 @@ def value(formula: str, *, array: bool = False, book: Workbook = BOOK) -> Any:
         ("=INDEX(A1:C3,-1)", "#VALUE!"),
         ('=IFERROR(INDIRECT("Nope!A1"),0)', 0),
         ('=IFERROR(INDIRECT(B1&"!A1"),0)', 0),
+        # Bessel functions as Excel saves them (its approximations; exactly, I0(1) is 1.2660658777520084)
+        ("=BESSELI(1,0)", 1.2660658480342601),
+        ("=BESSELI(2.3,2)", 1.0054316669125958),
+        ("=BESSELJ(-1,0)", 0.7651976837548592),
+        ("=BESSELJ(2.3,2)", 0.41391458970875217),
+        ("=BESSELY(2.3,2)", -0.4726168566767928),
+        ("=BESSELJ(10000000,2)", 8.683739567294922e-05),
+        ("=BESSELY(0,1)", "#NUM!"),
+        ("=BESSELI(1,-1)", "#NUM!"),
+        # an error argument comes back before DATEDIF checks its dates
+        ("=DATEDIF(2,1,NA())", "#N/A"),
+        ('=DATEDIF(2,1,"d")', "#NUM!"),
+        # IF and NOT read the text TRUE or FALSE as that logical, other text is #VALUE!
+        ('=IF("TRUE",1,2)', 1),
+        ('=IF("false",1,2)', 2),
+        ('=IF("abc",1,2)', "#VALUE!"),
+        ('=NOT("TRUE")', False),
+        # the range operator between ranges spans them all
+        ("=SUM(A1:A2:C3)", 66),
+        ("=ROW(C4:E4:G3:I4 E3:F3)", 3),
+        # an intersection with a union distributes over its areas
+        ("=SUM((A1:A3,C1:C3) A2:C2)", 22),
+        ("=AREAS((A1:A3,C1:C3) A2:C2)", 2),
+        ("=ROWS((A1:A3,C1:C3) A2:C2)", "#REF!"),
+        ("=ROWS((A1:A3,C1:C3) A2:B2)", 1),
+        ("=AREAS((A1:A3,C1:C3) B1)", "#NULL!"),
+        # LINEST/TREND: a collinear x column is dropped (coefficient 0), an omitted const is TRUE
+        ("=INDEX(LINEST({1,3,6,9,12},{1,1,1,1,1}),1,1)", 0),
+        ("=INDEX(LINEST({1,3,6,9,12},{1,1,1,1,1}),1,2)", 6.2),
+        ("=TREND({1,3,6,9,12},{1,1,1,1,1},2.5)", 6.2),
+        ("=INDEX(LINEST({1,2,4},{1,2,3},,TRUE),1,1)", 1.5),
+        ("=TREND({1,2,4,5},{1,2,3,5},5)", 5.314285714285713),
+        # BAHTTEXT: Thai baht in words, ถ้วน when there are no satang
+        ("=BAHTTEXT(157)", "หนึ่งร้อยห้าสิบเจ็ดบาทถ้วน"),
+        ("=BAHTTEXT(65.8)", "หกสิบห้าบาทแปดสิบสตางค์"),
+        ("=BAHTTEXT(-1)", "ลบหนึ่งบาทถ้วน"),
+        ("=BAHTTEXT(0)", "ศูนย์บาทถ้วน"),
+        ("=BAHTTEXT(21)", "ยี่สิบเอ็ดบาทถ้วน"),
     ],
 )
 def test_excel_forms(formula: str, excel: Any) -> None:
@@ -257,6 +311,23 @@ def test_excel_forms(formula: str, excel: Any) -> None:
         ('=LOOKUP(2,1/(B1:B3="banana"),C1:C3)', 20),
         ('=FILTER(A1:A3,A1:A3>5,"none")', "none"),
         ("=SUM(IF(A1:A3>1,A1:A3))", 5),
+        # SORT by several keys; a blank cell as the index, or more orders than indexes, is #VALUE!
+        ("=_xlfn._xlws.SORT({1,9;2,5;1,7},{1,2},{-1,1})", [[2, 5], [1, 7], [1, 9]]),
+        ("=_xlfn._xlws.SORT({1,9;2,5;1,7},,-1)", [[2, 5], [1, 9], [1, 7]]),
+        ("=_xlfn._xlws.SORT(A1:C3,F1)", "#VALUE!"),
+        ("=_xlfn._xlws.SORT({2,1,2,1},1,{1;-1})", "#VALUE!"),
+        # FILTER's include: a row as wide as the array or a column as tall
+        ("=_xlfn._xlws.FILTER(A1:C1,{TRUE,FALSE})", "#VALUE!"),
+        ("=_xlfn._xlws.FILTER(A1:C1,TRUE)", [[1, "apple", 10]]),
+        ("=_xlfn._xlws.FILTER(A1:C3,{TRUE,FALSE,TRUE})", [[1, 10], [2, 20], [3, 30]]),
+        # the Analysis ToolPak's functions do not lift over a range given as one value
+        ("=ISEVEN(A1:A3)", "#VALUE!"),
+        ("=MROUND(A1:A3,2)", "#VALUE!"),
+        ("=YEARFRAC(A1:A3,C1:C3)", "#VALUE!"),
+        ("=WORKDAY(45306,1,A1:A3)", 45307),  # holidays take a range
+        # PERCENTOF: the subset's sum over the whole's, text skipped
+        ("=_xlfn.PERCENTOF(A1,A1:B3)", 1 / 6),
+        ("=_xlfn.PERCENTOF(A1,B1:B3)", "#DIV/0!"),
     ],
 )
 def test_array_forms(formula: str, excel: Any) -> None:
@@ -288,6 +359,19 @@ def test_union_elsewhere_is_reported() -> None:
 def test_functions_outside_cells_by_kind(formula: str, kind: str) -> None:
     v = validate_formula(formula, BOOK, "S")
     assert not v.ok and unsupported_kind(v.problems[0]) == kind
+
+
+def test_a_function_that_needs_a_missing_package_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """FORECAST.ETS runs in the engine only with statsmodels; without it the engine's #VALUE! would
+    pass for a result, so the formula is reported as unsupported, by kind, after the engine's own
+    argument checks (a seasonality out of range is still Excel's #NUM!)."""
+    from gridsight.formula import _excel_ets
+
+    monkeypatch.setattr(_excel_ets, "package_missing", lambda: True)
+    ev = evaluate_formula("=_xlfn.FORECAST.ETS(4,{1,2,3},{1,2,3})", BOOK, "S", at="H10")
+    assert not ev.ok and unsupported_kind(ev.problems[0]) == "needs statsmodels (FORECAST.ETS)"
+    assert value("=_xlfn.FORECAST.ETS(4,{1,2,3},{1,2,3},9000)") == "#NUM!"
+    assert value("=FORECAST(4,{1,2,3},{1,2,3})") == 4
 
 
 def test_format_helpers() -> None:

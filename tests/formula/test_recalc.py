@@ -262,3 +262,195 @@ def test_defined_names_read_and_scoped(book: Path) -> None:
     wb = open_workbook(book)
     assert wb.defined_name("rate") is not None and wb.defined_name("rate").text == "Sheet1!$A$1"
     assert wb.defined_name("Missing") is None
+
+
+def test_circular_references_as_excel_saves_them(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """Without iterative calculation Excel does not calculate a circular reference: it saves 0 in its
+    cells and in the cells that read them. A cycle only as written (an IF whose branch leaves it) is
+    calculated as usual; OR evaluates every argument, so it closes its cycle."""
+    F = excel.F
+    cells = {
+        "A1": True,
+        "B1": F("C1", 0),  # B1 -> C1 -> D1 -> B1, live: A1 is TRUE
+        "C1": F("D1", 0),
+        "D1": F("IF(A1,B1,1)", 0),
+        "E1": F("B1+1", 0),  # reads the circular reference: Excel saved 0, not 1
+        "F1": F("E1*2", 0),  # and what reads that
+        "A2": False,
+        "B2": F("C2", 1),  # the same cycle as written, but IF leaves it: calculated
+        "C2": F("D2", 1),
+        "D2": F("IF(A2,B2,1)", 1),
+        "E2": F("B2+1", 2),
+        "A3": True,
+        "B3": F("OR(A3,C3)", 0),  # OR(TRUE, ...) still reads C3
+        "C3": F("B3", 0),
+        "G1": F("G1", 0),  # reads itself
+        "H1": F("IFERROR(H2,0)+1", 0),  # IFERROR would catch an error value: still a cycle
+        "H2": F("H1", 0),
+    }
+    path = excel.write(tmp_path / "circ.xlsx", {"Sheet1": cells})
+    by = _by_cell(recalc_file(path))
+    for ref in ("B1", "C1", "D1", "B3", "C3", "G1", "H1", "H2"):
+        assert (by[f"Sheet1!{ref}"].status, by[f"Sheet1!{ref}"].kind) == ("circular", "circular reference")
+    for ref in ("E1", "F1"):
+        assert (by[f"Sheet1!{ref}"].status, by[f"Sheet1!{ref}"].kind) == (
+            "circular",
+            "reads a circular reference",
+        )
+    for ref in ("B2", "C2", "D2", "E2"):
+        assert by[f"Sheet1!{ref}"].status == "agree", by[f"Sheet1!{ref}"]
+
+
+def test_iterative_calculation_setting(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """With iterative calculation on (``<calcPr iterate="1">``), Excel evaluates a cycle until no value
+    changes by more than iterateDelta: a cycle that settles on Excel's value agrees; one whose saved value
+    depends on Excel's earlier passes is reported as circular, not as a difference."""
+    F = excel.F
+    cells = {
+        "A1": 5,
+        "B1": F("MIN(A1,C1+1)", 5),  # settles at 5 at once
+        "C1": F("B1", 5),
+        "A2": 10,
+        # B2 = 10 + B2/2 from 0: 10, 15, 17.5 ... stops within 0.001 of its last pass at 19.99939
+        "B2": F("A2+B2/2", 20 - 10 / 2**14),
+        "D1": F("B2*0+1", 1),  # reads the cycle: compared as usual
+    }
+    calc = {"iterate": "1", "iterateCount": "100", "iterateDelta": "0.001"}
+    path = excel.write(tmp_path / "iter.xlsx", {"Sheet1": cells}, calc=calc)
+    by = _by_cell(recalc_file(path))
+    assert by["Sheet1!B1"].status == by["Sheet1!C1"].status == "agree"
+    assert (by["Sheet1!B2"].status, by["Sheet1!B2"].kind) == ("circular", "iterative calculation")
+    assert by["Sheet1!D1"].status == "agree"
+    # the same cycle without the setting: Excel did not calculate it
+    plain = excel.write(tmp_path / "plain.xlsx", {"Sheet1": {**cells, "B2": F("A2+B2/2", 0)}})
+    by = _by_cell(recalc_file(plain))
+    assert (by["Sheet1!B2"].status, by["Sheet1!B2"].kind) == ("circular", "circular reference")
+    assert by["Sheet1!D1"].kind == "reads a circular reference"
+    assert by["Sheet1!B1"].status == "circular"  # MIN reads C1 whatever A1 is
+
+
+def test_control_characters_as_the_file_escapes_them(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """XML cannot hold CHAR(1): Excel saves it as ``_x0001_`` (ECMA-376 ST_Xstring), in a formula's
+    result and in a text cell alike; read back, it is the character again."""
+    F = excel.F
+    cells = {"A1": 1, "B1": F("CHAR(A1)", "_x0001_"), "D1": "a_x0002_", "C1": F("CODE(RIGHT(D1))", 2)}
+    path = excel.write(tmp_path / "ctl.xlsx", {"Sheet1": cells})
+    by = _by_cell(recalc_file(path))
+    assert by["Sheet1!B1"].status == by["Sheet1!C1"].status == "agree"
+    assert open_workbook(path).sheets[0].value("D1") == "a\x02"
+
+
+def test_a_large_workbook_is_bounded_in_time_and_memory(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """20,000 formulas with a 3-second budget: the command ends in bounded time and memory (measured
+    on the child process), exits 0, and reports every formula (those past the budget as skipped); the
+    budget is the workbook's (loading the engine is not counted), so some formulas are checked."""
+    import resource
+    import subprocess
+    import sys
+
+    F = excel.F
+    cells: dict[str, object] = {}
+    for r in range(1, 10_001):
+        cells[f"A{r}"] = r
+        cells[f"B{r}"] = F(f"A{r}*2", 2 * r)
+        cells[f"C{r}"] = F(f"B{r}+A{r}", 3 * r)
+    path = excel.write(tmp_path / "large.xlsx", {"S": cells})
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "gridsight", "recalc", str(path), "--budget", "3", "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert time.perf_counter() - start < 120  # generous: the machine is shared
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 1_000_000  # KiB: under 1 GB
+    s = json.loads(done.stdout)["summary"]
+    assert s["formulas"] == 20_000 and s["agreed"] + s["skipped"] == 20_000
+    assert s["agreed"] > 0 and s["seconds"] < 30 and s["stopped"]
+
+
+def _with_external_link(path: Path, cells_xml: str, sheet: str = "Prices", raw: bytes | None = None) -> Path:
+    """Add to a package what Excel saves for a link to another workbook: the reference in
+    workbook.xml and the values it last read there (``xl/externalLinks/externalLink1.xml``)."""
+    import zipfile
+
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    with zipfile.ZipFile(path) as zf:
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    book = parts["xl/workbook.xml"].decode()
+    book = book.replace(
+        "</sheets>", '</sheets><externalReferences><externalReference r:id="rIdX"/></externalReferences>'
+    )
+    parts["xl/workbook.xml"] = book.encode()
+    rels = (
+        parts["xl/_rels/workbook.xml.rels"]
+        .decode()
+        .replace(
+            "</Relationships>",
+            f'<Relationship Id="rIdX" Type="{rel}/externalLink" Target="externalLinks/externalLink1.xml"/>'
+            "</Relationships>",
+        )
+    )
+    parts["xl/_rels/workbook.xml.rels"] = rels.encode()
+    parts["xl/externalLinks/externalLink1.xml"] = (
+        raw
+        or (
+            f'<externalLink xmlns="{main}"><externalBook xmlns:r="{rel}" r:id="rId1"><sheetNames>'
+            f'<sheetName val="{sheet}"/></sheetNames><sheetDataSet><sheetData sheetId="0">{cells_xml}'
+            "</sheetData></sheetDataSet></externalBook></externalLink>"
+        ).encode()
+    )
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in parts.items():
+            zf.writestr(name, data)
+    return path
+
+
+def test_external_links_read_the_values_excel_kept(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A reference to another workbook reads the values Excel saved with the link; one to a sheet
+    Excel kept nothing of stays an external link, reported per cell."""
+    F = excel.F
+    cells = {
+        "A1": F("[1]Prices!$B$2*2", 10),
+        "A2": F("SUM([1]Prices!B2:B4)", 12),  # B4 blank there
+        "A3": F("'[1]Prices'!B3&\" kg\"", "7 kg"),
+        "A4": F("[1]Other!A1", 1),  # no values kept for that sheet
+    }
+    path = excel.write(tmp_path / "linked.xlsx", {"Sheet1": cells})
+    _with_external_link(
+        path, '<row r="2"><cell r="B2"><v>5</v></cell></row><row r="3"><cell r="B3"><v>7</v></cell></row>'
+    )
+    by = _by_cell(recalc_file(path))
+    for ref in ("A1", "A2", "A3"):
+        assert by[f"Sheet1!{ref}"].status == "agree", by[f"Sheet1!{ref}"]
+    assert (by["Sheet1!A4"].status, by["Sheet1!A4"].kind) == ("unsupported", "external link")
+    # a damaged link part: no values, each linking formula reported, no traceback
+    broken = excel.write(tmp_path / "broken.xlsx", {"Sheet1": cells})
+    _with_external_link(broken, "", raw=b"<externalLink><sheetData")
+    result = CliRunner().invoke(cli, ["recalc", str(broken), "--format", "json"])
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    kinds = {c["cell"]: c["kind"] for c in json.loads(result.output)["cells"]}
+    assert kinds == dict.fromkeys(("A1", "A2", "A3", "A4"), "external link")
+
+
+def test_a_name_the_workbook_does_not_define_is_excels_name_error(
+    tmp_path: Path, excel: SimpleNamespace
+) -> None:
+    """Excel computes a name no one defined as #NAME?, which IFERROR catches; recalculation does the
+    same, while a formula GridSight would write with such a name is still refused."""
+    from gridsight.formula import validate_formula
+
+    F = excel.F
+    cells = {
+        "A1": F("Nowhere", "#NAME?"),
+        "A2": F("IFERROR(Nowhere*2,0)", 0),
+        "A3": F('"Nowhere"&1', "Nowhere1"),
+    }
+    path = excel.write(tmp_path / "names.xlsx", {"Sheet1": cells})
+    by = _by_cell(recalc_file(path))
+    for ref in ("A1", "A2", "A3"):
+        assert by[f"Sheet1!{ref}"].status == "agree", by[f"Sheet1!{ref}"]
+    assert not validate_formula("=Nowhere*2", open_workbook(path), "Sheet1").ok

@@ -145,3 +145,18 @@ def test_the_real_model_places_words_the_labels_do_not(runtime: Any, tmp_path: P
     assert (ans.status, ans.value, ans.route) == ("answered", 120, "sql")
     assert [c["source"] for c in ans.candidates if c["error"] is None] == ["model"]
     assert evidence_valid(ans, book)
+
+
+def test_the_cells_plan_votes_beside_the_real_model(runtime: Any, tmp_path: Path) -> None:
+    # a change between two named cells of a multi-header table: whatever the model writes, the
+    # cells plan is a candidate, the vote's answer is the change, and the cells plan agrees with it
+    from ..qa.test_cells import FARMS, _write
+
+    wb = open_workbook(_write(tmp_path / "farms.xlsx"))
+    q = "By how much did the number of farms with melons in Coast change from 2019 to 2021?"
+    ans = answer_question(wb, q, model=runtime)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == FARMS["Melons"]["Coast"][1] - FARMS["Melons"]["Coast"][0]
+    sources = {c["source"]: c for c in ans.candidates}
+    assert sources["cells"]["value"] == ans.value and "model" in sources
+    assert evidence_valid(ans, wb)

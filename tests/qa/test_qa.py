@@ -195,3 +195,39 @@ def test_meaning_breaks_a_lexical_tie(tmp_path: Path) -> None:
     wb.save(tmp_path / "shop.xlsx")
     ans = answer_question(open_workbook(tmp_path / "shop.xlsx"), "What is the total price of the fruit?")
     assert (ans.status, ans.value, ans.table) == ("answered", 5, "Fruit!A1:B3")
+
+
+@pytest.mark.parametrize(
+    ("question", "formula", "value", "display"),
+    [
+        ("What is the latest Start?", "=MAX(B2:B5)", "16:45:00", "16:45"),
+        ("What is the earliest Start?", "=MIN(B2:B5)", "07:15:00", "7:15"),
+    ],
+)
+def test_a_time_of_day_result_is_an_iso_time(
+    tmp_path: Path, question: str, formula: str, value: str, display: str
+) -> None:
+    """A formula over a time column returns a serial below 1: a time of day with no date part (this
+    raised AttributeError: a datetime.time has no .date())."""
+    import datetime as dt
+
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Shifts"
+    ws.append(("Task", "Start", "Hours"))
+    for row in (("Alpha", dt.time(9), 3), ("Beta", dt.time(13, 30), 2), ("Gamma", dt.time(7, 15), 5)):
+        ws.append(row)
+    ws.append(("Delta", dt.time(16, 45), 1))
+    for r in range(2, 6):
+        ws.cell(r, 2).number_format = "h:mm"
+    wb.save(tmp_path / "shifts.xlsx")
+    ans = answer_question(open_workbook(tmp_path / "shifts.xlsx"), question)
+    assert (ans.status, ans.route, ans.formula, ans.value, ans.display) == (
+        "answered",
+        "formula",
+        formula,
+        value,
+        display,
+    )

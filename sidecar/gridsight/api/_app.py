@@ -83,7 +83,7 @@ def _core_routes(api: Api) -> None:
 def state_api() -> Api:
     from flask import current_app
 
-    return current_app.extensions["gridsight_api"]  # type: ignore[no-any-return]
+    return current_app.extensions["gridsight_api"]
 
 
 def create_app(config: ServerConfig) -> Flask:

@@ -71,7 +71,7 @@ def _register_extract(api: Api) -> None:
         schema = parse_schema(doc.get("schema"))  # a bad schema is a 400 before anything runs
         rng, sheet, table, fmt = doc.get("range"), doc.get("sheet"), doc.get("table"), doc.get("format")
         context, use_model = doc.get("context"), doc.get("model", False)
-        for name, value in (
+        for field, value in (
             ("range", rng),
             ("sheet", sheet),
             ("table", table),
@@ -79,7 +79,7 @@ def _register_extract(api: Api) -> None:
             ("context", context),
         ):
             if value is not None and not isinstance(value, str):
-                raise ApiError(400, "bad_request", f"`{name}` must be text")
+                raise ApiError(400, "bad_request", f"`{field}` must be text")
         if not isinstance(use_model, bool):
             raise ApiError(400, "bad_request", "`model` must be true or false")
         wb = state().sessions.get(wid).workbook

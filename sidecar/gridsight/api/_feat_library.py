@@ -149,7 +149,7 @@ class Libraries:
 
 
 def libraries() -> Libraries:
-    return current_app.extensions.setdefault("gridsight_libraries", Libraries())  # type: ignore[no-any-return]
+    return current_app.extensions.setdefault("gridsight_libraries", Libraries())
 
 
 def count_spreadsheets(folder: Path, stop_at: int, seconds: float) -> int | None:

@@ -217,7 +217,7 @@ def register(api: Api) -> None:
                 preview,
                 with_sheets(s.workbook, added=plan.new_sheets),
                 st.journal,
-                s.journal_key,  # type: ignore[arg-type]
+                s.journal_key,
                 path=s.path if s.kind == "file" else None,
                 workbook_name=s.name,
                 live=s.source if s.kind == "xlwings" else None,

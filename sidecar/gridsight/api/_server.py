@@ -25,7 +25,7 @@ LOOPBACK = "127.0.0.1"
 log = logging.getLogger("gridsight.api.server")
 
 
-class TLSChannel(HTTPChannel):  # type: ignore[misc]
+class TLSChannel(HTTPChannel):
     """An HTTPChannel over a non-blocking TLS socket."""
 
     def __init__(self, server: Any, sock: socket.socket, addr: Any, adj: Any, map: Any = None) -> None:

@@ -41,7 +41,7 @@ class AppState:
 
 
 def state() -> AppState:
-    return current_app.extensions["gridsight"]  # type: ignore[no-any-return]
+    return current_app.extensions["gridsight"]
 
 
 def _reject_constant(name: str) -> Any:

@@ -68,7 +68,7 @@ def _new_key() -> Any:
 def _key_pem(key: Any) -> bytes:
     from cryptography.hazmat.primitives import serialization
 
-    return key.private_bytes(  # type: ignore[no-any-return]
+    return key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
 
@@ -76,7 +76,7 @@ def _key_pem(key: Any) -> bytes:
 def _cert_pem(cert: Any) -> bytes:
     from cryptography.hazmat.primitives import serialization
 
-    return cert.public_bytes(serialization.Encoding.PEM)  # type: ignore[no-any-return]
+    return cert.public_bytes(serialization.Encoding.PEM)
 
 
 def _make_ca() -> tuple[Any, Any]:

@@ -38,7 +38,7 @@ class _LazyBenchGroup(click.Group):
         module = BENCHMARKS.get(cmd_name)
         if module is None:
             return None
-        return importlib.import_module(module).command  # type: ignore[no-any-return]
+        return importlib.import_module(module).command
 
 
 @click.group(cls=_LazyBenchGroup, name="bench")

@@ -211,4 +211,4 @@ def run_json_child(argv: list[str], *, timeout: int, what: str) -> dict[str, Any
         from gridsight.errors import GridSightError
 
         raise GridSightError(f"{what} failed: {proc.stderr.strip()[-300:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -178,7 +178,7 @@ def load_questions(root: Path) -> list[Question]:
             question, answer, kind = _question(obj, where, need_file=True)
             file = obj["file"]
             path = next((root / d / file for d in FILE_DIRS if (root / d / file).is_file()), None)
-            ds = obj.get("dataset") if isinstance(obj.get("dataset"), str) else name
+            ds = obj["dataset"] if isinstance(obj.get("dataset"), str) else name
             out.append(Question(question, answer, kind, ds, path, file, where=where, **_extras(obj, kind)))
     for qa in sorted(root.glob("*.qa.jsonl")):
         ds = qa.name.removesuffix(".qa.jsonl")
@@ -263,9 +263,9 @@ def compare(value: Any, gold: Any, kind: str) -> bool:
     gold_items = _flat(gold_list) if isinstance(gold_list, list | tuple) else [gold_list]
     got = _flat(value)
     if kind == "list[number]":
-        a = sorted(x for x in (_num(g) for g in got) if x is not None)
-        b = sorted(x for x in (_num(g) for g in gold_items) if x is not None)
-        return len(a) == len(got) and a == b
+        na = sorted(x for x in (_num(g) for g in got) if x is not None)
+        nb = sorted(x for x in (_num(g) for g in gold_items) if x is not None)
+        return len(na) == len(got) and na == nb
     if kind == "list[category]":
         # an empty cell is pandas' NaN: None, "" and nan compare equal
         norm = lambda x: "nan" if x is None or x == "" else str(x).strip(_STRIP)  # noqa: E731
@@ -386,9 +386,9 @@ def _reply_value(item: Any) -> _Value:
     text = "" if item is None else str(item)
     value = _to_value(text)
     if value[0] == "s":
-        ymd = _written_date(text)
-        if ymd is not None:
-            return ("d", ymd, value[2])
+        written = _written_date(text)
+        if written is not None:
+            return ("d", written, value[2])
     return value
 
 

@@ -25,7 +25,7 @@ import venv
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import click
 import numpy as np
@@ -195,7 +195,9 @@ def run_ours(
                     run.ablation[name] = run.vanilla_tokens
                 else:
                     run.ablation[name] = cl100k_tokens(encode_sheet(s, replace(opts, k=options.k)).text)
-            other = "original" if options.addresses == "compact" else "compact"
+            other: Literal["compact", "original"] = (
+                "original" if options.addresses == "compact" else "compact"
+            )
             alt = replace(options, addresses=other)
             run.ablation[f"{other}_addresses"] = cl100k_tokens(encode_sheet(s, alt).text)
             run.lossless_text = encode_sheet(s, replace(options, semantic=False)).text

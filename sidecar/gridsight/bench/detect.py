@@ -200,7 +200,11 @@ def run(corpus: Path | None, no_model: bool, big: bool) -> BenchResult:
             }
         )
     a0, a2, a0s, a2s = totals.get("all", [ZERO] * 4)
-    by_folder = {tag: _figures(*totals[tag][:3], counts[tag]) for tag, _ in folders if tag in totals}
+    by_folder = {
+        tag: _figures(totals[tag][0], totals[tag][1], totals[tag][2], counts[tag])
+        for tag, _ in folders
+        if tag in totals
+    }
     summary: dict[str, Any] = {
         "scoring": "Tasi-format detections overlapping no labelled table are unjudged; *_strict counts "
         "them as FP; totals are over all sheets of all folders",

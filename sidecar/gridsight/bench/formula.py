@@ -173,7 +173,7 @@ def run(corpus: Path | None, limit: int | None, model: str | None = None) -> Ben
             }
         )
     n = len(qs)
-    summary = {
+    summary: dict[str, Any] = {
         "questions": n,
         "accuracy": share(right, n),
         "abstention_rate": share(abstained, n),

@@ -216,7 +216,7 @@ def run(
             }
         )
     n = len(qs)
-    summary = {
+    summary: dict[str, Any] = {
         "questions": n,
         "accuracy": share(right, n),
         "abstention_rate": share(abstained, n),

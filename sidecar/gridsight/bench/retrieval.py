@@ -30,7 +30,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -296,8 +296,8 @@ def _answer_both(
     except Exception as exc:  # one question's bug must not lose the others
         err = f"{type(exc).__name__}: {exc}"
         lib_ans = QAAnswer(q.question, "error", reason=err)
-    try:
-        given = answer_question(books(q.path), q.question, q.sheet, model=runtime)
+    try:  # only scored questions come here: each has a path
+        given = answer_question(books(cast(Path, q.path)), q.question, q.sheet, model=runtime)
     except GridSightError as exc:
         given = QAAnswer(q.question, "abstained", reason=str(exc))
     except Exception as exc:

@@ -14,7 +14,8 @@ from gridsight._console import stdout_console
 from gridsight.commands._shared import echo_json, format_option, load, path_argument
 from gridsight.formula._platform import MAC_EXCEL
 from gridsight.formula._recalc import CELL_BUDGET_S, WORKBOOK_BUDGET_S, CellCheck, RecalcResult, recalculate
-from gridsight.sources._xlsx_arrays import read_application, read_array_formulas
+from gridsight.sources._xlsx_arrays import Iteration, read_application, read_array_formulas, read_iteration
+from gridsight.sources._xlsx_links import read_external_links
 
 
 def recalc_file(
@@ -29,8 +30,17 @@ def recalc_file(
     package = path.suffix.lower() in (".xlsx", ".xlsm", ".xltx", ".xltm")
     arrays = read_array_formulas(path) if package else {}
     mac = package and read_application(path) == MAC_EXCEL
+    iteration = read_iteration(path) if package else Iteration()
+    links = read_external_links(path) if package else {}
     return recalculate(
-        wb, sheets=sheets, arrays=arrays, budget_s=budget_s, cell_budget_s=cell_budget_s, mac=mac
+        wb,
+        sheets=sheets,
+        arrays=arrays,
+        budget_s=budget_s,
+        cell_budget_s=cell_budget_s,
+        mac=mac,
+        iteration=iteration,
+        links=links,
     )
 
 

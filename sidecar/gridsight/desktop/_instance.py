@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from filelock import FileLock, Timeout
 
@@ -71,7 +72,7 @@ def request_focus(home: Path, workbook_id: str | None = None, folder: Path | Non
     tmp.replace(home / FOCUS_FILE)
 
 
-def read_focus(home: Path, since: float) -> dict[str, object] | None:
+def read_focus(home: Path, since: float) -> dict[str, Any] | None:
     """A focus request newer than ``since``, if any."""
     try:
         doc = json.loads((home / FOCUS_FILE).read_text(encoding="utf-8"))

@@ -3,6 +3,7 @@ manifest path for sideloading; where the model runs."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,8 +117,10 @@ class Controller:
     def menu(self) -> list[Any]:
         from webview.menu import Menu, MenuAction, MenuSeparator
 
-        recent = [
-            MenuAction(p.name, lambda p=p: self.open_recent(p)) for p in load_recent(self.home) if p.exists()
+        recent: list[Menu | MenuAction | MenuSeparator] = [
+            MenuAction(p.name, functools.partial(self.open_recent, p))
+            for p in load_recent(self.home)
+            if p.exists()
         ]
         return [
             Menu(

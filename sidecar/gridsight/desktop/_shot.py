@@ -26,7 +26,7 @@ def _grab_qt(widget: Any, path: Path, timeout: float) -> None:
     """QWidget.grab() must run on Qt's GUI thread: a signal queued to an object living there."""
     from qtpy.QtCore import QCoreApplication, QObject, Signal
 
-    class _Grabber(QObject):  # type: ignore[misc]
+    class _Grabber(QObject):
         request = Signal(str)
 
         def __init__(self) -> None:
@@ -41,8 +41,11 @@ def _grab_qt(widget: Any, path: Path, timeout: float) -> None:
             finally:
                 self.done.set()
 
+    app = QCoreApplication.instance()
+    if app is None:  # a widget without a Qt application: nothing runs a GUI thread to grab it on
+        raise DesktopError("Qt has no application running; the window cannot be captured")
     grabber = _Grabber()
-    grabber.moveToThread(QCoreApplication.instance().thread())
+    grabber.moveToThread(app.thread())
     grabber.request.emit(str(path))
     if not grabber.done.wait(timeout) or not grabber.ok:
         raise DesktopError(f"Qt could not capture the window into {path}")

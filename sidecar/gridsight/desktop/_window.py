@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from gridsight.desktop import _pane
 from gridsight.desktop._instance import read_focus
@@ -66,7 +66,7 @@ def open_window(job: WindowJob, on_window: Callable[[Any], None] | None = None) 
     if on_window is not None:
         on_window(window)
     outcome = Outcome()
-    gui = "qt" if uses_qt(sys.platform) else None
+    gui: Literal["qt"] | None = "qt" if uses_qt(sys.platform) else None
     try:
         webview.start(_drive, (window, job, outcome), gui=gui, private_mode=True)
     except Exception as exc:  # the backend itself failed to start (pywebview raises WebViewException)

@@ -27,6 +27,7 @@ from gridsight.detect._rows import (
     is_header_row,
     is_key_value_block,
     is_line_block,
+    is_notes_block,
     is_numbering_row,
     is_text_line,
     looks_like_note,
@@ -237,7 +238,7 @@ def _notes_column(g: CellGrid, box: Box) -> bool:
     if not filled.any() or filled.sum() > 0.5 * col.size or (col[filled] != TEXT).any():
         return False
     rest = g.cls[box.top + 1 : box.bottom + 1, box.left : box.right]
-    if (rest == VALUE).sum() < 0.3 * max(np.count_nonzero(rest), 1):
+    if (rest == VALUE).sum() < 0.3 * max(int(np.count_nonzero(rest)), 1):
         return False
     lens = g.text_len[box.top + 1 : box.bottom + 1, box.right][filled]
     others = g.text_len[box.top : box.bottom + 1, box.left : box.right]
@@ -283,9 +284,16 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
         if top >= bottom or len(set(ids.tolist())) < 2 or int(np.diff(cols).min()) < 2:
             return False
         below = g.cls[top + 1, box.left : box.right + 1] != 0
+        if bool(below[cols].all()) and int(below.sum()) >= len(ids):
+            return True
         if col > box.left:
             return int(below.sum()) > len(ids)
-        return bool(below[cols].all()) and int(below.sum()) >= len(ids)
+        # three or more column names spread over the row, the row-label column's among them,
+        # over a finer header row: the first line of a two-line header (``Measure | Baseline |
+        # Targets`` over years); a title with a date or a place beside it has fewer parts
+        return len(set(ids.tolist())) >= 3 and is_header_row(
+            g, Box(top + 1, box.left, bottom, box.right), top + 1
+        )
     if g.merge_span[top, col] >= 2:
         # a group spans some of the columns (``Revenue`` over years may span them all); a label
         # over every column that states a unit (``Unemployment (thousands)``) is the table's
@@ -339,6 +347,58 @@ def _header_only(g: CellGrid, box: Box) -> bool:
         if not is_numbering_row(g, box, box.top + int(i)):
             return False
     return bool(((sub == TEXT).sum(axis=1) >= 2).any())
+
+
+#: Rows a header band spread over blank rows may span before its body starts.
+MAX_BAND_ROWS = 12
+
+
+def _header_band(g: CellGrid, box: Box) -> bool:
+    """Label rows with no figure yet (years and column numbers are labels): a header whose body is
+    still to come, however many blank rows its lines are spread over."""
+    if box.height > MAX_BAND_ROWS:
+        return False
+    area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
+    figures = (g.cls[area] == VALUE) & ~g.yearish[area]
+    if not figures.any():
+        return True
+    if (g.ordinal[area][figures] < 0).any():
+        return False  # a figure that is no column number
+    return all(is_numbering_row(g, box, box.top + int(i)) for i in np.flatnonzero(figures.any(axis=1)))
+
+
+def _join_split_headers(g: CellGrid, pieces: list[Box]) -> list[Box]:
+    """Label pieces side by side that end on the same row with only empty cells between them, over
+    one piece of values that spans them: one header band that empty spacer columns cut apart
+    (group labels on its upper rows stand over only some of its pieces). Joined before titles are
+    peeled, or a group label would read as the title of the piece it stands on."""
+    heads = [
+        b
+        for b in pieces
+        if _header_band(g, b) and (g.cls[b.top : b.bottom + 1, b.left : b.right + 1] == TEXT).any()
+    ]
+    bodies = [b for b in pieces if not _header_band(g, b) and b.width >= 2]
+    if len(heads) < 2 or not bodies:
+        return pieces
+    out = [b for b in pieces if b not in heads]
+    by_bottom: dict[int, list[Box]] = {}
+    for h in heads:
+        by_bottom.setdefault(h.bottom, []).append(h)
+    for bottom, group in by_bottom.items():
+        group.sort(key=lambda b: b.left)
+        under = [b for b in bodies if 0 <= b.top - bottom - 1 <= MAX_INNER_GAP]
+        cur = group[0]
+        for h in group[1:]:
+            top = min(cur.top, h.top)
+            gap_empty = not g.cls[top : bottom + 1, cur.right + 1 : h.left].any()
+            spans = any(b.cols_overlap(cur) and b.cols_overlap(h) for b in under)
+            if h.left > cur.right and gap_empty and spans:
+                cur = cur.union(h)
+            else:
+                out.append(cur)
+                cur = h
+        out.append(cur)
+    return sorted(out)
 
 
 def _starts_with_header(g: CellGrid, box: Box) -> bool:
@@ -398,9 +458,11 @@ def _ends_with_total(g: CellGrid, box: Box, text_at: TextAt) -> bool:
 def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
     """Group pieces into table skeletons with their titles and notes."""
     peeled: list[Piece] = []
-    for box in pieces:
+    for box in _join_split_headers(g, pieces):
         if box.height == box.width == 1 and g.prose[box.top, box.left]:
             peeled.append(Piece(box, True))  # a paragraph line
+        elif is_notes_block(g, box, text_at):
+            peeled.extend(Piece(line, True) for line in _row_lines(g, box))
         else:
             peeled.extend(_peel(g, box, text_at))
     peeled = _join_header_bands(g, peeled)
@@ -454,8 +516,8 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             own_header = any(
                 _starts_with_header(g, b) for b in (qbox, *(peeled[k].box for k in [j, *group]))
             ) or _repeats_header(g, head_box, qbox.top, qbox, text_at)
-            if own_header:
-                break
+            if own_header and not (_header_band(g, sk.box) and qbox.height <= 3):
+                break  # (a few label rows under a header that has no body yet are more of it)
             for k in [*pending, j, *group]:
                 used.add(k)
                 sk.parts.append(peeled[k])
@@ -476,7 +538,61 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
         and not any(sk.box.rows_overlap(p.box) and sk.box.cols_overlap(p.box) for sk in tables)
     ]
     _attach_labels(tables, free)
-    return [t for sk in tables for part in _split_at_headers(g, sk) for t in _split_copies(g, part, text_at)]
+    return [
+        t
+        for sk in tables
+        for part in _split_at_headers(g, sk)
+        for copy in _split_copies(g, part, text_at)
+        for t in _split_at_row_labels(g, copy)
+    ]
+
+
+def _row_label_column(g: CellGrid, box: Box, c: int, first_data: int) -> bool:
+    """Column ``c`` holds one distinct label on (nearly) every body row: the names of a table's rows."""
+    col = g.cls[first_data : box.bottom + 1, c]
+    ids = g.label_ids[first_data : box.bottom + 1, c]
+    named = ids[col == TEXT]
+    return bool(col.size >= 2 and named.size >= 0.9 * col.size and np.unique(named).size == named.size)
+
+
+def _split_at_row_labels(g: CellGrid, sk: Skeleton) -> list[Skeleton]:
+    """Cut a table in front of a second column of row names: two tables touching side by side,
+    each a column of distinct row names (under a header label) followed by columns of figures
+    (``Region | Q1 | Q2 | City | Staff | Sites``). A column of labels that repeat (a category
+    such as ``Continent``) is a field of one table."""
+    box = sk.box
+    if box.width < 5 or box.height < 3 or not _row_label_column(g, box, box.left, box.top + 1):
+        return [sk]
+    body = slice(box.top + 1, box.bottom + 1)
+    figures = (g.cls[body, box.left : box.right + 1] == VALUE).sum(axis=0) >= 0.5 * (box.height - 1)
+    for j in range(2, box.width - 1):
+        c = box.left + j
+        if (
+            g.cls[box.top, c] == TEXT
+            and figures[1:j].all()
+            and figures[j + 1]
+            and _row_label_column(g, box, c, box.top + 1)
+        ):
+            left = Skeleton(
+                Box(box.top, box.left, box.bottom, c - 1),
+                [Piece(Box(box.top, box.left, box.bottom, c - 1), False)],
+                list(sk.titles),
+                [],
+            )
+            right = Box(box.top, c, box.bottom, box.right)
+            rest = Skeleton(right, [Piece(right, False)], [], list(sk.notes))
+            return [left, *_split_at_row_labels(g, rest)]
+    return [sk]
+
+
+def _row_lines(g: CellGrid, box: Box) -> list[Box]:
+    """Each filled row of ``box``, tight around its cells."""
+    out = []
+    for r in range(box.top, box.bottom + 1):
+        cols = np.flatnonzero(row_cells(g, box, r))
+        if cols.size:
+            out.append(Box(r, box.left + int(cols[0]), r, box.left + int(cols[-1])))
+    return out
 
 
 def _join_header_bands(g: CellGrid, peeled: list[Piece]) -> list[Piece]:
@@ -574,6 +690,11 @@ def _interrupting_header(g: CellGrid, box: Box) -> int | None:
         r = int(i) + box.top
         if r < box.top + 2 or r >= box.bottom:
             continue
+        if all(
+            n_val[x - box.top] == 0 or is_header_row(g, Box(x, box.left, box.bottom, box.right), x)
+            for x in range(box.top, r)
+        ):
+            continue  # only header lines above (years over a unit line): one more line of the same header
         above = r - 1
         while above > box.top and (n_val[above - box.top] == 0 and n_text[above - box.top] <= 1):
             above -= 1  # skip blank rows and lone label lines

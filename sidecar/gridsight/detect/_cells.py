@@ -113,7 +113,7 @@ def cell_grid(sheet: Sheet) -> CellGrid:
     ).astype(np.int32)
     if sheet.texts:
         per_ord = np.fromiter(
-            (int(m.group(1)) if (m := _ORDINAL.match(t)) else -1 for t in sheet.texts),
+            (int(om.group(1)) if (om := _ORDINAL.match(t)) else -1 for t in sheet.texts),
             dtype=np.int32,
             count=len(sheet.texts),
         )

@@ -6,16 +6,16 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from gridsight.detect._alternatives import uncertain_points
-from gridsight.detect._assemble import Skeleton, TextAt, assemble, join_rule
+from gridsight.detect._assemble import MAX_INNER_GAP, Skeleton, TextAt, assemble, join_rule
 from gridsight.detect._cells import VALUE, CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
-from gridsight.detect._rows import is_key_value_block
+from gridsight.detect._rows import is_key_value_block, is_label_value_lines, is_notes_block
 from gridsight.detect._segment import Box, bridge_sections, join_columns, xy_cut
 from gridsight.detect._structure import build_table, is_table
 from gridsight.grid import Range, Sheet, Workbook
@@ -23,6 +23,9 @@ from gridsight.grid import Range, Sheet, Workbook
 #: Separate blocks read on one sheet; beyond this the largest are kept (each costs a few ms; real
 #: sheets hold at most a few hundred, a sheet of thousands is a pattern, not tables).
 MAX_BLOCKS = 500
+#: Beyond MAX_BLOCKS, blocks are first stacked into runs (:func:`stack_runs`), up to this many
+#: (a long table cut by blank rows every few rows); more than this is noise (a grid of dots).
+MAX_STACKED = 10 * MAX_BLOCKS
 
 
 def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
@@ -31,8 +34,40 @@ def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
     Paragraph lines stand apart from the tables they run beside: each is a piece of its own (it
     becomes a title or note line), never a column of the table.
     """
-    pieces = join_columns(bridge_sections(xy_cut(g.occupied), g.occupied), g.occupied, join_rule(g, text_at))
+    cut = xy_cut(g.occupied, g.cls == VALUE)
+    pieces = join_columns(bridge_sections(cut, g.occupied), g.occupied, join_rule(g, text_at))
     return pieces + [Box(int(r), int(c), int(r), int(c)) for r, c in np.argwhere(g.prose)]
+
+
+def stack_runs(g: CellGrid, pieces: list[Box], max_gap: int = MAX_INNER_GAP) -> list[Box]:
+    """Too many blocks to assemble one by one: first stack each block onto the one right above it
+    (at most ``max_gap`` blank rows between, under the same columns, both two columns wide or
+    more: lone cells are dots, not bands) when its first row holds figures -- the bands of one
+    long table that blank rows cut, not a new table, which would start with its header. One pass
+    in reading order."""
+    out: list[Box] = []
+    open_: list[int] = []  # indexes into ``out`` of boxes that may still grow downwards
+    for b in sorted(pieces):
+        first = g.cls[b.top, b.left : b.right + 1]
+        starts_with_figures = b.width >= 2 and bool((first == VALUE).any())
+        open_ = [i for i in open_ if b.top - out[i].bottom - 1 <= max_gap]
+        target = next(
+            (
+                i
+                for i in open_
+                if starts_with_figures
+                and b.top > out[i].bottom
+                and out[i].width >= 2
+                and b.cols_overlap(out[i]) >= 0.7 * min(b.width, out[i].width)
+            ),
+            None,
+        )
+        if target is None:
+            out.append(b)
+            open_.append(len(out) - 1)
+        else:
+            out[target] = out[target].union(b)
+    return sorted(out)
 
 
 def _largest(g: CellGrid, pieces: list[Box], keep: int) -> list[Box]:
@@ -42,8 +77,19 @@ def _largest(g: CellGrid, pieces: list[Box], keep: int) -> list[Box]:
     return sorted(pieces[i] for i in order)
 
 
-def why_no_table(sheet: Sheet, g: CellGrid | None) -> str:
-    """Why a sheet gave no table, in words for the user."""
+def not_a_table(g: CellGrid, box: Box, text_at: TextAt) -> str:
+    """What a block of two rows and two columns reads as when it is no table ('' for a table)."""
+    if is_key_value_block(g, box, text_at):
+        return "key | value lines (metadata)"
+    if is_notes_block(g, box, text_at):
+        return "footnotes"
+    if is_label_value_lines(g, box):
+        return "a few label | figure lines"
+    return ""
+
+
+def why_no_table(sheet: Sheet, g: CellGrid | None, rejected: list[str] | None = None) -> str:
+    """Why a sheet gave no table, in words for the user (``rejected``: what its blocks read as)."""
     if sheet.is_empty:
         extra = " (merged ranges without content)" if sheet.merges else ""
         return f"no table: the sheet holds no cell values{extra}; charts and comments are not read"
@@ -53,6 +99,12 @@ def why_no_table(sheet: Sheet, g: CellGrid | None) -> str:
     if not (g.cls == VALUE).any() and int(filled.sum(axis=1).max()) <= 1:
         lines = int(np.count_nonzero(filled.any(axis=1)))
         return f"no table: the sheet holds only {lines} line(s) of text (titles or notes), no block of cells"
+    if rejected:
+        kinds = ", ".join(dict.fromkeys(rejected))
+        return f"no table: the sheet's block(s) of cells read as {kinds}, not as tables"
+    whole = Box(0, 0, g.cls.shape[0] - 1, g.cls.shape[1] - 1)
+    if is_notes_block(g, whole, lambda r, c: sheet.texts[i] if (i := int(g.label_ids[r, c])) >= 0 else ""):
+        return "no table: the sheet holds only footnotes"
     return (
         f"no table: none of the sheet's {n} filled cell(s) form a block of at least two rows and two "
         "columns with two filled cells in each of two rows"
@@ -104,8 +156,8 @@ def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
 def _detect(sheet: Sheet, refiner: Any) -> Detection:
     t0 = time.perf_counter()
     if sheet.is_empty:
-        why = (why_no_table(sheet, None),)
-        return Detection(sheet.name, (), None, None, time.perf_counter() - t0, why)
+        reasons = (why_no_table(sheet, None),)
+        return Detection(sheet.name, (), None, None, time.perf_counter() - t0, reasons)
     g = cell_grid(sheet)
     tids, texts = g.label_ids, sheet.texts
 
@@ -116,14 +168,21 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
 
     pieces = candidate_pieces(g, text_at)
     messages: tuple[str, ...] = ()
+    if MAX_BLOCKS < len(pieces) <= MAX_STACKED:
+        pieces = stack_runs(g, pieces)
     if len(pieces) > MAX_BLOCKS:
         messages = (f"{len(pieces)} separate blocks on the sheet: only the {MAX_BLOCKS} largest were read",)
         pieces = _largest(g, pieces, MAX_BLOCKS)
-    skeletons = [
-        sk
-        for sk in assemble(g, pieces, text_at)
-        if is_table(g, sk.box) and not is_key_value_block(g, sk.box, text_at)
-    ]
+    skeletons: list[Skeleton] = []
+    rejected: list[str] = []  # what blocks of two rows and columns read as instead of tables
+    for sk in assemble(g, pieces, text_at):
+        if not is_table(g, sk.box):
+            continue
+        why = not_a_table(g, sk.box, text_at)
+        if why:
+            rejected.append(why)
+        else:
+            skeletons.append(sk)
     model: str | None = None
     from_model: set[int] = set()
     asked = skipped = 0
@@ -140,7 +199,7 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
             if skipped:
                 messages += (f"{skipped} doubtful edge(s) kept the rules' reading: no time left to ask",)
     tables = [
-        replace(build_table(sheet, g, sk, text_at), source=model)
+        replace(build_table(sheet, g, sk, text_at), source=cast(str, model))  # set whenever from_model is
         if id(sk) in from_model
         else build_table(sheet, g, sk, text_at)
         for sk in skeletons
@@ -148,7 +207,7 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
     ]
     tables.sort(key=lambda t: (t.range.top, t.range.left))
     if not tables:
-        messages += (why_no_table(sheet, g),)
+        messages += (why_no_table(sheet, g, rejected),)
     seconds = time.perf_counter() - t0
     return Detection(sheet.name, tuple(tables), sheet.used_range, model, seconds, messages, asked, skipped)
 

@@ -135,7 +135,8 @@ class TableRangeRefiner:
             return left
 
         text, answers = self.prompt(sheet, focus, options)
-        if deadline is not None and time.monotonic() + self._seconds_to_ask(text) > deadline:
+        cost = self._seconds_to_ask(text)
+        if deadline is not None and time.monotonic() + cost > deadline:
             return NOT_ASKED
         if (
             len(answers) != 2
@@ -148,15 +149,24 @@ class TableRangeRefiner:
             "root ::= " + " | ".join(f'"{a}"' for a in answers) + "\n", "detect-choice"
         )
         template = get_prompt("detect_choose")
-        picks = []
+        picks: list[Any] = []
         for first, second in (answers, answers[::-1]):
             messages = template.render(sheet=text, first=first, second=second)
+            if picks and deadline is not None and time.monotonic() + cost > deadline:
+                return None  # no time for the second order: the rules' reading stands
+            try:
+                left = timeout()
+            except TimeoutError:
+                return None
+            started = time.monotonic()
             try:
                 done = self.model.complete(
-                    messages, grammar=grammar, max_tokens=max(map(len, answers)) + 4, timeout_s=timeout()
+                    messages, grammar=grammar, max_tokens=max(map(len, answers)) + 4, timeout_s=left
                 )
             except Exception:  # no model, timeout, cancelled: the rules' reading stands
+                self._observe(time.monotonic() - started, text)  # (a timeout took at least this long)
                 return None
+            cost = self._observe(time.monotonic() - started, text)
             if done.truncated:
                 return None  # cut off (the deadline): the rules' reading stands
             picks.append(done.text.strip())
@@ -165,11 +175,24 @@ class TableRangeRefiner:
         if picks[0] != picks[1] or picks[0] not in answers:
             return None
         pick = answers.index(picks[0])
-        if pick == 1 and not self._confirmed(template, text, answers, timeout):
+        if pick == 1 and not self._confirmed(template, text, answers, timeout, deadline):
             return None
         return pick
 
-    def _confirmed(self, template: Any, text: str, answers: list[str], timeout: Any) -> bool:
+    def _observe(self, seconds: float, text: str) -> float:
+        """Learn the reading speed from a question that took ``seconds`` (a machine shared with
+        other work reads slower than at warm-up: prompt reading cannot be cut short, so the next
+        questions must be priced at today's speed); returns what a question on ``text`` costs now."""
+        observed = seconds / (self._count(text) + QUESTION_OVERHEAD_TOKENS)
+        if observed > self.seconds_per_token:
+            self.seconds_per_token = observed
+        else:  # faster again: come down halfway
+            self.seconds_per_token = (self.seconds_per_token + observed) / 2
+        return self._seconds_to_ask(text)
+
+    def _confirmed(
+        self, template: Any, text: str, answers: list[str], timeout: Any, deadline: float | None = None
+    ) -> bool:
         """A runtime that can score must also find the other reading far likelier (summed over both
         option orders) than the rules' reading: naming it under a grammar alone overturned a right
         title-or-header reading once the prompt described the encoding truthfully."""
@@ -181,7 +204,18 @@ class TableRangeRefiner:
         try:
             for first, second in (answers, answers[::-1]):
                 messages = template.render(sheet=text, first=first, second=second)
-                other += shares([self.model.score(messages, a, timeout_s=timeout()) for a in answers])[1]
+                scores = []
+                for a in answers:
+                    cost = self._seconds_to_ask(text)
+                    if deadline is not None and time.monotonic() + cost > deadline:
+                        return False  # no time to score: the rules' reading stands
+                    left = timeout()
+                    started = time.monotonic()
+                    try:
+                        scores.append(self.model.score(messages, a, timeout_s=left))
+                    finally:
+                        self._observe(time.monotonic() - started, text)
+                other += shares(scores)[1]
         except Exception:  # no score: the rules' reading stands
             return False
         return other / 2 >= CONFIRM_SHARE

@@ -135,12 +135,16 @@ def looks_like_note(g: CellGrid, box: Box, r: int, text: str) -> bool:
 
 def names_its_columns(g: CellGrid, box: Box) -> bool:
     """In a table of labels only with no formatting (a CSV of names and categories), the first row
-    is its header when it fills every column and none of its labels occurs again in its column."""
+    is its header when it fills every column and none of its labels occurs again in its column,
+    except on rows that repeat the whole header (the header printed again on every page)."""
     inside = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
     if box.height < 3 or box.width < 2 or (inside == VALUE).any() or (inside[0] != TEXT).any():
         return False
     ids = g.label_ids[box.top : box.bottom + 1, box.left : box.right + 1]
-    return not any((ids[1:, j] == ids[0, j]).any() for j in range(box.width))
+    same = ids[1:] == ids[0]
+    repeats = same.all(axis=1)
+    rest = same[~repeats]
+    return bool(rest.shape[0] >= 2 and not rest.any())
 
 
 def is_key_value_block(g: CellGrid, box: Box, text_at: Callable[[int, int], str]) -> bool:
@@ -162,3 +166,31 @@ def is_key_value_block(g: CellGrid, box: Box, text_at: Callable[[int, int], str]
     colon = sum(text_at(r, box.left).rstrip().endswith(":") for r in range(box.top, box.bottom + 1))
     longer = vals.size > 0 and float(np.median(vals)) >= 1.5 * float(np.median(keys))
     return bool((n_val and n_txt) or colon * 2 >= keys.size or longer)
+
+
+def is_notes_block(g: CellGrid, box: Box, text_at: Callable[[int, int], str]) -> bool:
+    """Footnotes set side by side (the same notes in two languages, or in two columns): every
+    filled cell is a label that starts with a note marker (``1)``, ``*``, ``Note:``). A numbered
+    list's items carry the marker in their first column only."""
+    area = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
+    cells = np.argwhere(area != 0)
+    return bool(
+        cells.size
+        and (area[area != 0] == TEXT).all()
+        and all(NOTE_MARKER.match(text_at(box.top + int(r), box.left + int(c))) for r, c in cells)
+    )
+
+
+#: Rows and columns up to which a block without a header is a few labelled figures, not a table.
+MAX_LINES_BLOCK = 3
+
+
+def is_label_value_lines(g: CellGrid, box: Box) -> bool:
+    """A few lines of ``label | figure`` (``LSD(0.05) | 2.24``, ``Energy use | MJ/TEU | 41``)
+    with no header: results or parameters written beside a table, not a table of their own. A
+    table shows a header, or enough rows and columns to make a pattern."""
+    if box.height > MAX_LINES_BLOCK or box.width > MAX_LINES_BLOCK or is_header_row(g, box, box.top):
+        return False
+    rows = slice(box.top, box.bottom + 1)
+    first, rest = g.cls[rows, box.left], g.cls[rows, box.left + 1 : box.right + 1]
+    return bool((first == TEXT).all() and (rest == VALUE).any(axis=1).all())

@@ -64,8 +64,39 @@ def _runs(mask: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
     return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
-def xy_cut(occ: npt.NDArray[np.bool_]) -> list[Box]:
-    """Leaves of the recursive cut at fully empty rows/columns, each tight around its cells."""
+#: A band of rows between blank rows this short may leave a column of its table empty by chance.
+MAX_CHANCE_ROWS = 8
+#: Rows looked at above and below such a band (its blank rows included) for cells in the columns
+#: it leaves empty.
+CHANCE_REACH = 8
+
+
+def _chance_gap(
+    occ: npt.NDArray[np.bool_], first_row: npt.NDArray[np.bool_] | None, b: Box, c0: int, c1: int
+) -> bool:
+    """Columns ``c0..c1`` are empty in the short band of rows ``b`` only by chance: rows just above
+    and just below the band (across its blank rows) hold cells in them, and the cells right of the gap
+    do not start with a header (``first_row`` marks, per cell, whether it holds a figure) -- a
+    sparse stretch of one table, not two tables side by side."""
+    if first_row is None or b.height > MAX_CHANCE_ROWS:
+        return False
+    gap = slice(c0, c1 + 1)
+    above = occ[max(b.top - CHANCE_REACH, 0) : b.top, gap]
+    below = occ[b.bottom + 1 : b.bottom + 1 + CHANCE_REACH, gap]
+    if not (above.any() and below.any()):
+        return False
+    right = occ[b.top : b.bottom + 1, c1 + 1 : b.right + 1]
+    rows = np.flatnonzero(right.any(axis=1))
+    return bool(rows.size and first_row[b.top + int(rows[0]), c1 + 1 : b.right + 1].any())
+
+
+def xy_cut(occ: npt.NDArray[np.bool_], figures: npt.NDArray[np.bool_] | None = None) -> list[Box]:
+    """Leaves of the recursive cut at fully empty rows/columns, each tight around its cells.
+
+    With ``figures`` (cells holding a value), a short band of rows is not cut at a column its
+    neighbours across the blank rows fill, where the part right of it starts with figures: see
+    :func:`_chance_gap`.
+    """
     h, w = occ.shape
     if h == 0 or w == 0 or not occ.any():
         return []
@@ -74,8 +105,8 @@ def xy_cut(occ: npt.NDArray[np.bool_]) -> list[Box]:
     while stack:
         b = stack.pop()
         sub = occ[b.top : b.bottom + 1, b.left : b.right + 1]
-        row_runs = _runs(sub.any(axis=1))
-        col_runs = _runs(sub.any(axis=0))
+        row_runs = _runs(np.any(sub, axis=1))
+        col_runs = _runs(np.any(sub, axis=0))
         if not row_runs:
             continue
         if len(out) + len(stack) > MAX_PIECES:
@@ -92,7 +123,18 @@ def xy_cut(occ: npt.NDArray[np.bool_]) -> list[Box]:
             stack.extend(Box(b.top + r0, b.left, b.top + r1, b.right) for r0, r1 in row_runs)
         elif len(col_runs) > 1:
             r0, r1 = row_runs[0]
-            stack.extend(Box(b.top + r0, b.left + c0, b.top + r1, b.left + c1) for c0, c1 in col_runs)
+            band = Box(b.top + r0, b.left, b.top + r1, b.right)
+            merged = [col_runs[0]]
+            for c0, c1 in col_runs[1:]:
+                if _chance_gap(occ, figures, band, b.left + merged[-1][1] + 1, b.left + c0 - 1):
+                    merged[-1] = (merged[-1][0], c1)
+                else:
+                    merged.append((c0, c1))
+            if len(merged) == 1:
+                c0, c1 = merged[0]
+                out.append(Box(band.top, b.left + c0, band.bottom, b.left + c1))
+                continue
+            stack.extend(Box(band.top, b.left + c0, band.bottom, b.left + c1) for c0, c1 in merged)
         else:
             out.append(
                 Box(
@@ -179,17 +221,43 @@ def join_columns(
 
     Pairs are tried best-first (largest shared row fraction); a joined box then absorbs every
     piece it touches, so a row-label column and the several pieces of its value area end as one.
-    Work is bounded: past ``max_pieces`` pieces or ``max_checks`` pair checks, the joins made so far
-    stand.
+    Pieces that share no row never join, so each band of rows that pieces overlap is joined on its
+    own (a long table cut by blank rows is many small bands, not one quadratic problem). Work is
+    bounded: past ``max_pieces`` pieces or ``max_checks`` pair checks on the sheet, the joins made
+    so far stand.
     """
     boxes = sorted(set(pieces))
     if len(boxes) > max_pieces:
         return boxes
-    checks = 0
+    out: list[Box] = []
+    budget = [max_checks]
+    for band in row_bands(boxes):
+        out.extend(band if len(band) < 2 else _join_band(band, occ, belongs, budget))
+    return sorted(out)
+
+
+def row_bands(boxes: list[Box]) -> list[list[Box]]:
+    """Boxes grouped into runs of rows that overlapping boxes chain together (sorted input)."""
+    bands: list[list[Box]] = []
+    bottom = -1
+    for b in sorted(boxes, key=lambda x: (x.top, x.left)):
+        if bands and b.top <= bottom:
+            bands[-1].append(b)
+            bottom = max(bottom, b.bottom)
+        else:
+            bands.append([b])
+            bottom = b.bottom
+    return bands
+
+
+def _join_band(
+    boxes: list[Box], occ: npt.NDArray[np.bool_], belongs: JoinRule, budget: list[int]
+) -> list[Box]:
+    """:func:`join_columns` on one band of rows; ``budget`` holds the pair checks left."""
     while True:
-        checks += len(boxes) * (len(boxes) - 1) // 2
-        if checks > max_checks:
-            return sorted(boxes)
+        budget[0] -= len(boxes) * (len(boxes) - 1) // 2
+        if budget[0] < 0:
+            return boxes
         best: tuple[float, Box, Box] | None = None
         by_left = sorted(boxes, key=lambda x: x.left)
         for i, a in enumerate(by_left):
@@ -205,7 +273,7 @@ def join_columns(
                 if _between_empty(occ, a, b) and belongs(a, b):
                     best = (frac, a, b)
         if best is None:
-            return sorted(boxes)
+            return boxes
         _, a, b = best
         u = a.union(b)
         rest = [c for c in boxes if c not in (a, b)]

@@ -33,7 +33,15 @@ def header_rows(g: CellGrid, box: Box) -> list[int]:
         found = found or header
     if not found:
         return [box.top] if names_its_columns(g, box) else []
+    while len(rows) > 1 and _stub_only(g, box, rows[-1]):
+        rows.pop()  # a section label under the header (``Field crops``) opens the body
     return _label_table_header(g, box, rows) if len(rows) > 1 else rows
+
+
+def _stub_only(g: CellGrid, box: Box, r: int) -> bool:
+    """A row whose one label sits in the table's first column and spans nothing."""
+    occ = g.cls[r, box.left : box.right + 1] != 0
+    return bool(occ[0] and occ.sum() == 1 and g.merge_span[r, box.left] < 2)
 
 
 def _label_table_header(g: CellGrid, box: Box, rows: list[int]) -> list[int]:
@@ -127,16 +135,28 @@ def total_rows(
     subs: list[int] = []
     r0, c0 = g.origin
     area = slice(first_data, box.bottom + 1), slice(box.left, box.right + 1)
-    has_text = (g.cls[area] == TEXT).any(axis=1)
-    has_formula = (sheet.formula_ids[area] >= 0).any(axis=1)
-    for r in (int(x) + first_data for x in np.flatnonzero(has_text | has_formula)):
-        texts = [text_at(r, c) for c in range(box.left, box.right + 1) if g.cls[r, c] == TEXT]
-        label = texts[0] if texts else ""
-        if _SUBTOTAL.search(label):
+    is_text = g.cls[area] == TEXT
+    has_text = is_text.any(axis=1)
+    first_text = np.argmax(is_text, axis=1)  # each row's first label (read once per distinct text)
+    has_formula: np.ndarray = np.any(sheet.formula_ids[area] >= 0, axis=1)
+    kinds: dict[int, str] = {}  # label id -> "sub", "total" or ""
+    for i in np.flatnonzero(has_text | has_formula):
+        r = int(i) + first_data
+        kind = ""
+        if has_text[i]:
+            c = box.left + int(first_text[i])
+            tid = int(g.label_ids[r, c])
+            if tid not in kinds:
+                label = text_at(r, c)
+                kinds[tid] = "sub" if _SUBTOTAL.search(label) else "total" if _TOTAL.search(label) else ""
+            kind = kinds[tid]
+        if kind == "sub":
             subs.append(r)
             continue
-        if _TOTAL.search(label):
+        if kind == "total":
             totals.append(r)
+            continue
+        if not has_formula[i]:
             continue
         fids = sheet.formula_ids[r, box.left : box.right + 1]
         forms = [sheet.formulas[f] for f in fids if f >= 0]

@@ -37,7 +37,7 @@ class Applied:
 
 
 def _conflicts_in_model(pairs: Sequence[tuple[CellWrite, CellContent]]) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for w, current in pairs:
         if not w.expected.same_content(current):
             out.append(
@@ -53,7 +53,7 @@ def _conflicts_in_model(pairs: Sequence[tuple[CellWrite, CellContent]]) -> list[
 
 def apply_plan(
     plan: EditPlan,
-    preview: Preview,
+    preview: Preview | None,
     workbook: Workbook,
     journal: Journal,
     key: str,
@@ -66,10 +66,10 @@ def apply_plan(
     source with ``apply_writes(writes)`` that checks expected content itself), or as an editplan.v1."""
     if plan.status == "applied" or journal.was_applied(key, plan.id):
         raise PlanStateError(f"edit plan {plan.id} was already applied; it cannot be applied twice")
-    if plan.status != "previewed":
+    if plan.status != "previewed" or preview is None:
         raise PlanStateError(f"edit plan {plan.id} must be previewed before it is applied")
     if preview.conflicts:
-        conflicts = [
+        conflicts: list[dict[str, object]] = [
             {
                 "sheet": c.write.sheet,
                 "cell": c.write.address,
@@ -82,7 +82,7 @@ def apply_plan(
             f"{len(conflicts)} cell(s) no longer hold what the plan expected; nothing was written", conflicts
         )
     if not preview.ok:
-        problems = [
+        problems: list[dict[str, object]] = [
             {"sheet": c.write.sheet, "cell": c.write.address, "problems": list(c.problems)}
             for c in preview.invalid
         ]

@@ -76,7 +76,7 @@ class Journal:
                 raise NothingToUndoError(
                     "nothing to undo: no applied edit plan is recorded for this workbook"
                 )
-            return entries[-1]  # type: ignore[no-any-return]
+            return entries[-1]
 
     def pop(self, key: str, entry_id: str) -> None:
         """Drop the newest entry, which must be ``entry_id`` (guards against two undos racing)."""

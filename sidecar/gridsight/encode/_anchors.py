@@ -77,7 +77,7 @@ def _line_discrepancies(codes: npt.NDArray[np.uint16]) -> tuple[BoolArray, BoolA
         run = edge[:, : edge.shape[1] - MIN_BAND + 1].copy()
         for s in range(1, MIN_BAND):
             run &= edge[:, s : edge.shape[1] - MIN_BAND + 1 + s]
-        band = run.any(axis=1)
+        band = np.any(run, axis=1)
     occ[1:] = whole | band
     out[1:] = typed | occ[1:]
     return out, occ

@@ -88,7 +88,7 @@ def list_signatures(codes: npt.NDArray[np.uint16], valued: BoolGrid) -> CodeGrid
     """Cell signatures plus the row's role: bit 16 is set on every cell of a row that holds a value
     (``valued``: number, date, boolean, error, formula), so a column list never runs from header or
     title rows into data rows or from a total row into the notes under it."""
-    return codes.astype(np.uint32) | (valued.any(axis=1)[:, None].astype(np.uint32) << 16)
+    return codes.astype(np.uint32) | (np.any(valued, axis=1)[:, None].astype(np.uint32) << 16)
 
 
 def _cell_grid(shape: tuple[int, ...], rects: IntArray, mask: npt.NDArray[np.bool_]) -> BoolGrid:
@@ -172,7 +172,12 @@ def value_lists(
         for transposed in (False, True):  # rows first, then columns, as for the lists below
             grids = (rep, occupied, keys, codes)
             if transposed:
-                grids = tuple(np.ascontiguousarray(g.T) for g in grids)
+                grids = (
+                    np.ascontiguousarray(rep.T),
+                    np.ascontiguousarray(occupied.T),
+                    np.ascontiguousarray(keys.T),
+                    np.ascontiguousarray(codes.T),
+                )
             seg = row_seg if transposed else col_seg
             for places in _repeated_groups(*grids, seg, per_key, empty_key):
                 group = len(found)
@@ -184,7 +189,12 @@ def value_lists(
     if single.sum() >= 2:
         along_rows = _runs_along_rows(left, occupied, codes, col_seg)
         _cover(along_rows, left)
-        along_cols = _runs_along_rows(*(np.ascontiguousarray(g.T) for g in (left, occupied, codes)), row_seg)
+        along_cols = _runs_along_rows(
+            np.ascontiguousarray(left.T),
+            np.ascontiguousarray(occupied.T),
+            np.ascontiguousarray(codes.T),
+            row_seg,
+        )
         _cover(along_cols, left.T)
         runs = np.concatenate((along_rows[:, [0, 1, 0, 2]], along_cols[:, [1, 0, 2, 0]]))
         runs = np.concatenate((runs, len(found) + np.arange(runs.shape[0], dtype=np.int64)[:, None]), axis=1)

@@ -60,7 +60,7 @@ def shorten(text: str, limit: int = LONG_TEXT) -> str:
 
 
 def _runs_down_columns(
-    mask: npt.NDArray[np.bool_], codes: npt.NDArray[np.uint16], values: npt.NDArray[np.int64]
+    mask: npt.NDArray[np.bool_], codes: npt.NDArray[np.uint16], values: npt.NDArray[np.int32]
 ) -> npt.NDArray[np.bool_]:
     """Cells strictly inside vertical runs of ``mask`` that are >= MIN_RUN long, of one signature, and
     hold at least two distinct ``values`` (a column of dashes is one index line already)."""
@@ -118,7 +118,7 @@ def semantic_compress(
     literal = (kinds == Kind.TEXT) & (tokens == None) & (texts != "")  # noqa: E711 (element-wise)
     if not literal.any():
         return
-    in_data_row = valued_cells(sheet, rows, cols).any(axis=1)[:, None]
+    in_data_row = np.any(valued_cells(sheet, rows, cols), axis=1)[:, None]
     summarised = _runs_down_columns(literal & in_data_row, codes, sheet.text_ids[ix])
     tokens[summarised] = TEXT_LABEL
     rest = literal & ~summarised

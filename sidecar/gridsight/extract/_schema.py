@@ -177,8 +177,9 @@ def _from_json_schema(doc: dict[str, Any]) -> ExtractSchema:
     return _checked(types, fallback)
 
 
-def parse_schema(source: str | dict[str, Any] | list[Any]) -> ExtractSchema:
-    """Read a schema given as JSON text (an object, a list, or JSON lines) or as parsed JSON.
+def parse_schema(source: object) -> ExtractSchema:
+    """Read a schema given as JSON text (an object, a list, or JSON lines) or as parsed JSON (any value:
+    anything else is refused).
 
     Raises:
         ExtractSchemaError: not JSON, not valid JSON Schema, or no record type in it.

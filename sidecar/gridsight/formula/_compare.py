@@ -85,6 +85,9 @@ def unsupported_kind(problem: str) -> str:
         return "what-if data table (TABLE)"
     if m:
         return f"unknown function {m.group(1)}"
+    m = re.match(r"(\S+) needs the (\S+) package, which is not installed", problem)
+    if m:
+        return f"needs {m.group(2)} ({m.group(1)})"
     m = re.match(r"(\S+) .* \((pivot table|external data|cube function)\)$", problem)
     if m:
         return f"{m.group(2)} ({m.group(1)})"

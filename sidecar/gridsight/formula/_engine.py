@@ -7,6 +7,7 @@ by hand from Excel's documentation.
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from functools import lru_cache
@@ -158,6 +159,10 @@ def _columns(x: Any) -> Any:
     return float(x.shape[1]) if isinstance(x, np.ndarray) and x.ndim == 2 else 1.0
 
 
+def _rank_at(i: int, row: Any) -> tuple[int, Any]:
+    return _rank(row[i])
+
+
 def _rank(v: Any) -> tuple[int, Any]:
     """Excel's sort order: numbers, text (case-insensitive), logicals, errors; blanks apart."""
     from formulas.functions import XlError
@@ -182,30 +187,59 @@ def _is_blank(v: Any) -> bool:
     return v is None or v is sh.EMPTY or (type(v) is type(sh.EMPTY) and str(v) == "empty")
 
 
+def _sort_numbers(v: Any) -> list[int] | Any:
+    """SORT's indexes or orders: one number, or an array of them (several keys); the engine passes an
+    omitted argument as 0 (the default). A blank cell, text or a logical is #VALUE!, an error itself."""
+    from formulas.functions import XlError
+
+    items = list(np.asarray(v, dtype=object).ravel()) if isinstance(v, np.ndarray) else [v]
+    out = []
+    for x in items:
+        if isinstance(x, XlError):
+            return x
+        if x is None or _is_blank(x):
+            if isinstance(v, np.ndarray):
+                return _err("#VALUE!")
+            out.append(0)
+        elif isinstance(x, bool):
+            return _err("#VALUE!")
+        else:
+            out.append(int(float(x)))  # a number, or text of one ("1"); other text is #VALUE!
+    return out
+
+
 def _sort(array: Any, sort_index: Any = 1, sort_order: Any = 1, by_col: Any = False) -> Any:
-    """SORT with omitted arguments, Excel's type order, errors kept as errors, blanks last."""
+    """SORT with omitted arguments, Excel's type order, errors kept as errors, blanks last; several
+    keys as arrays (``SORT(A1:C9,{2,1},{1,-1})``), #VALUE! for a blank cell as the index or for more
+    orders than indexes."""
     from formulas.functions import Array
 
     data = np.asarray(array, dtype=object)
     if data.ndim != 2:
         data = data.reshape(1, -1) if data.ndim == 1 else data.reshape(1, 1)
     try:
-        # The engine passes an omitted argument as 0; Excel's defaults are index 1, ascending.
-        idx = int(_scalar(sort_index, 1)) or 1
-        order = int(_scalar(sort_order, 1)) or 1
+        idx, order = _sort_numbers(sort_index), _sort_numbers(sort_order)
         cols = bool(_scalar(by_col, False))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return _err("#VALUE!")
-    if order not in (1, -1):
+    for got in (idx, order):
+        if not isinstance(got, list):
+            return got
+    idx = [i or 1 for i in idx]  # The engine passes an omitted argument as 0: Excel's defaults
+    order = [o or 1 for o in order]
+    if len(order) not in (1, len(idx)) or any(o not in (1, -1) for o in order):
         return _err("#VALUE!")
+    order = order * len(idx) if len(order) == 1 else order
     lines = data.T if cols else data
-    if not 1 <= idx <= lines.shape[1]:
+    if not all(1 <= i <= lines.shape[1] for i in idx):
         return _err("#VALUE!")
-    keyed = [(row, row[idx - 1]) for row in lines]
-    filled = [(r, k) for r, k in keyed if not _is_blank(k)]
-    blanks = [r for r, k in keyed if _is_blank(k)]
-    filled.sort(key=lambda rk: _rank(rk[1]), reverse=order == -1)
-    out = np.array([r for r, _ in filled] + blanks, dtype=object)
+    rows = list(lines)
+    for i, o in reversed(list(zip(idx, order, strict=True))):  # stable: the first key decides last
+        filled = [r for r in rows if not _is_blank(r[i - 1])]
+        blanks = [r for r in rows if _is_blank(r[i - 1])]
+        filled.sort(key=functools.partial(_rank_at, i - 1), reverse=o == -1)
+        rows = filled + blanks
+    out = np.array(rows, dtype=object)
     out = out.T if cols else out
     return out.view(Array)
 

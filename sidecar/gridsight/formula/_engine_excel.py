@@ -27,6 +27,7 @@ import re
 from typing import Any
 
 from gridsight.formula._date1904 import DAYS_1904, is_1904, patch_date1904
+from gridsight.formula._excel_bessel import patch_bessel
 from gridsight.formula._excel_coerce import (
     as_text,
     comparable,
@@ -37,6 +38,7 @@ from gridsight.formula._excel_coerce import (
     snapped,
     to_number,
 )
+from gridsight.formula._excel_ets import patch_ets
 from gridsight.formula._excel_functions import (
     patch_complex_text,
     patch_functions,
@@ -47,8 +49,10 @@ from gridsight.formula._excel_functions import (
     patch_workday,
     patch_yearfrac,
 )
+from gridsight.formula._excel_regression import patch_linest
 from gridsight.formula._excel_text import patch_characters, patch_date_parts, patch_rounding, patch_trim
 from gridsight.formula._excel_values import (
+    date_time_value,
     looks_like_time,
     significant,
     text_number,
@@ -133,6 +137,9 @@ def patch_text_numbers() -> None:
                 return n
             if looks_like_time(value):
                 return Error.errors["#VALUE!"]
+            stamp = date_time_value(value)
+            if stamp is not None:
+                return stamp - (DAYS_1904 if is_1904() else 0)
             if is_1904():
                 out = original(value)
                 return out - DAYS_1904 if isinstance(out, int | float) and not isinstance(out, bool) else out
@@ -534,5 +541,8 @@ def patch_all() -> None:
     patch_complex_text()
     patch_logic()
     patch_yearfrac()
+    patch_bessel()
+    patch_linest()
+    patch_ets()
     patch_date1904()  # it wraps the date functions installed above
     patch_scalar_arguments()  # last: it wraps every function that takes single values

@@ -21,9 +21,11 @@ from gridsight.errors import GridSightError, UnknownSheetError
 from gridsight.formula._context import workbook_functions
 from gridsight.formula._date1904 import date_system
 from gridsight.formula._engine import engine_lock, known_functions
-from gridsight.formula._intersect import implicit_intersection
+from gridsight.formula._excel_ets import reason_of
+from gridsight.formula._excel_regression import DEFAULT_WORDS, omitted_defaults
+from gridsight.formula._intersect import NO_RANGES, implicit_intersection
 from gridsight.formula._policy import policy_violations
-from gridsight.formula._refops import eta_lambdas, reference_operators
+from gridsight.formula._refops import eta_lambdas, range_chains, reference_operators
 from gridsight.formula._relcompile import compile_at, relative_key
 from gridsight.formula._translate import (
     OffsetError,
@@ -205,6 +207,7 @@ def _runnable(
     name = current.name if current else None
     expanded = eta_lambdas(text)  # BYROW(A1:C3,SUM), saved as _xleta.SUM: the LAMBDA it stands for
     expanded = _XLPM.sub("", expanded) if "_xlpm." in expanded.lower() else expanded  # LET/LAMBDA names
+    expanded = range_chains(expanded) or expanded  # A1:B2:C3, the range spanning them
     if workbook is not None and ":" in expanded and "!" in expanded:
         expanded = expand_3d(expanded, workbook.sheet_names)
     expanded = expand_structured(expanded, workbook, name, cell)
@@ -216,7 +219,10 @@ def _runnable(
         expanded = own_cell(parse_formula(expanded), cell) or expanded
     if any(word in expanded.upper() for word in ("SHEET", "FORMULA", "ISREF")):
         expanded = workbook_functions(parse_formula(expanded), workbook, current) or expanded
-    if cell is not None and (intersect or "SINGLE(" in expanded.upper()):
+    upper = expanded.upper()
+    if any(word in upper for word in DEFAULT_WORDS):
+        expanded = omitted_defaults(parse_formula(expanded)) or expanded
+    if cell is not None and (intersect or "SINGLE(" in upper or any(f in upper for f in NO_RANGES)):
         expanded = implicit_intersection(parse_formula(expanded), cell, single_only=not intersect) or expanded
     return expanded
 
@@ -404,8 +410,8 @@ def _empties(shape: tuple[int, ...]) -> Any:
 
 
 def _input_range(key: str) -> tuple[str | None, Range]:
-    sheet, _, ref = key.rpartition("!")
-    sheet = sheet.strip("'").replace("''", "'") if sheet else None
+    prefix, _, ref = key.rpartition("!")
+    sheet = prefix.strip("'").replace("''", "'") if prefix else None
     return sheet or None, Range.parse(ref)
 
 
@@ -499,7 +505,9 @@ def evaluate_formula(
             fn, keys = compile_at(run, cell)
     except Exception as exc:
         return Evaluation(
-            v.formula, False, problems=(f"the engine cannot compile it ({type(exc).__name__})",)
+            v.formula,
+            False,
+            problems=(reason_of(exc) or f"the engine cannot compile it ({type(exc).__name__})",),
         )
     try:
         args = []
@@ -514,7 +522,8 @@ def evaluate_formula(
         try:
             raw = fn(*args)
         except Exception as exc:
-            return Evaluation(v.formula, False, problems=(f"the engine failed on it ({type(exc).__name__})",))
+            reason = reason_of(exc) or f"the engine failed on it ({type(exc).__name__})"
+            return Evaluation(v.formula, False, problems=(reason,))
         solution = list(fn.solution.items()) if getattr(fn, "solution", None) else []
     inputs = set(fn.inputs)
     if _is_error(raw):

@@ -13,6 +13,7 @@ from typing import Any
 
 from gridsight.formula._date1904 import DAYS_1904, is_1904
 from gridsight.formula._excel_values import (
+    date_time_value,
     looks_like_time,
     number_text,
     significant,
@@ -39,6 +40,9 @@ def to_number(v: Any) -> float:
             return n
         if looks_like_time(v):
             raise ValueError(v)  # a time out of range ("24:99") is text
+        stamp = date_time_value(v)
+        if stamp is not None:
+            return stamp - (DAYS_1904 if is_1904() else 0)
         from formulas.functions import _text2num
 
         converted = _text2num(v)

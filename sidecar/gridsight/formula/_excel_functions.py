@@ -1,7 +1,7 @@
 """Functions the `formulas` engine gets wrong or lacks, as Excel documents and saves them.
 
 * ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, MROUND's
-  halves, POWER's errors, QUOTIENT, COMBIN, DOLLAR;
+  halves, POWER's errors, QUOTIENT, COMBIN, DOLLAR, BAHTTEXT, PERCENTOF;
 * ``patch_index``: INDEX's row or column 0, one number for a range, negative numbers;
 * ``patch_isnumber``: ISNUMBER of text is FALSE;
 * ``patch_workday``: WORKDAY(.INTL) from a weekend day or a holiday;
@@ -84,13 +84,56 @@ def _mround(number: float, multiple: float) -> Any:
     return excel_round(number / multiple, 0) * multiple
 
 
+_THAI_DIGITS = ("ศูนย์", "หนึ่ง", "สอง", "สาม", "สี่", "ห้า", "หก", "เจ็ด", "แปด", "เก้า")
+_THAI_PLACES = ((100000, "แสน"), (10000, "หมื่น"), (1000, "พัน"), (100, "ร้อย"))
+
+
+def _thai_block(n: int) -> str:
+    """1..999999 in Thai words: 21 is ยี่สิบเอ็ด (20 is ยี่สิบ, a final 1 after tens is เอ็ด)."""
+    out = []
+    for size, word in _THAI_PLACES:
+        if n >= size:
+            out.append(_THAI_DIGITS[n // size] + word)
+            n %= size
+    tens, ones = divmod(n, 10)
+    if tens:
+        out.append(("" if tens == 1 else "ยี่" if tens == 2 else _THAI_DIGITS[tens]) + "สิบ")
+    if ones:
+        out.append("เอ็ด" if tens and ones == 1 else _THAI_DIGITS[ones])
+    return "".join(out)
+
+
+def _bahttext(number: float) -> str:
+    """BAHTTEXT: a number as Thai baht in words (``BAHTTEXT(65.8)`` is หกสิบห้าบาทแปดสิบสตางค์; ถ้วน
+    means no satang), in blocks of six digits joined by ล้าน (million)."""
+    value = excel_round(abs(number), 2)
+    baht = int(value)
+    satang = round((value - baht) * 100)
+    text = ""
+    if baht == 0:
+        text = "ศูนย์" if satang == 0 else ""
+    while baht > 0:
+        baht, block = divmod(baht, 1000000)
+        text = ("ล้าน" if baht > 0 else "") + (_thai_block(block) if block else "") + text
+    if text:
+        text += "บาท"
+    text += "ถ้วน" if satang == 0 else _thai_block(satang) + "สตางค์"
+    return ("ลบ" if number < 0 and value > 0 else "") + text
+
+
 def patch_functions() -> None:
     """Functions the engine gets wrong or lacks:
 
     * CEILING.MATH and FLOOR.MATH of negative numbers (``CEILING.MATH(-1.5)`` is -1, ``FLOOR.MATH(-1.5)``
       is -2, the engine: 2 and 1); with a non-zero mode, away from / toward zero;
-    * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!);
-    * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``)."""
+    * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!), and an error argument given back
+      before the dates are checked (``DATEDIF(2,1,NA())`` is #N/A, the engine: #NUM!);
+    * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``);
+    * BAHTTEXT, which it lacks (``BAHTTEXT(157)`` is หนึ่งร้อยห้าสิบเจ็ดบาทถ้วน, LibreOffice's reading of
+      Excel's rules);
+    * PERCENTOF (Excel 365), which it lacks: the sum of a subset over the sum of all
+      (``PERCENTOF(A1,A1:A3)`` is 1/6 for 1, 2, 3), skipping text and logicals in ranges; an error
+      in either is ``#NUM!`` (as Excel saves it)."""
     import formulas
     from formulas.functions import wrap_ufunc
 
@@ -101,15 +144,35 @@ def patch_functions() -> None:
         ("QUOTIENT", _quotient),
         ("COMBIN", _combin),
         ("DOLLAR", _dollar),
+        ("BAHTTEXT", _bahttext),
         ("MROUND", _mround),
         ("POWER", power),
     ):
         fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(fn)
+
+    def percentof(subset: Any, total: Any) -> Any:
+        import numpy as np
+        from formulas.functions import Error, XlError
+
+        sums = []
+        for arg in (subset, total):
+            items = np.asarray(arg, dtype=object).ravel()
+            if any(isinstance(v, XlError) for v in items):
+                return Error.errors["#NUM!"]  # Excel saves #NUM! for an error in either range
+            sums.append(sum(float(v) for v in items if is_number(v)))
+        return Error.errors["#DIV/0!"] if sums[1] == 0 else sums[0] / sums[1]
+
+    fns["PERCENTOF"] = fns["_XLFN.PERCENTOF"] = percentof
     datedif = fns["DATEDIF"]
 
     def datedif_any_case(start: Any, end: Any, unit: Any) -> Any:
         import numpy as np
+        from formulas.functions import XlError
 
+        for arg in (start, end, unit):  # an error argument comes before any check of the dates
+            first_value = np.asarray(arg, dtype=object).ravel()[:1] if isinstance(arg, np.ndarray) else [arg]
+            if len(first_value) and isinstance(first_value[0], XlError):
+                return first_value[0]
         if isinstance(unit, str):
             unit = unit.upper()
         elif isinstance(unit, np.ndarray):
@@ -156,6 +219,7 @@ def _whole_line(array: Any, row: Any, col: Any) -> Any:
         col_all = c == 0
     if r != 0 and not col_all:
         return None
+    assert c is not None  # col's number, or 0.0 for a row of a two-dimensional array
     r_i, c_i = int(r) - 1, int(c) - 1
     if r_i >= h or c_i >= w:
         return Error.errors["#REF!"]
@@ -269,11 +333,15 @@ def patch_lookups() -> None:
 
     * ``#CALC!`` and ``#SPILL!`` are error values (the engine knew only the eight older ones), and
       FILTER with no match and no ``if_empty`` is ``#CALC!`` (the engine: #VALUE!);
+    * FILTER's include must be a row as wide as the array or a column as tall (#VALUE! otherwise; the
+      engine repeated a single value);
     * XLOOKUP returning several columns (or rows) gives the whole matched row (or column):
       ``XLOOKUP(2,A1:A3,A1:C3)`` is A2:C2 (the engine flattened the return array and gave one cell);
     * VLOOKUP and HLOOKUP with a column or row index below 1 are ``#VALUE!`` (the engine: a value);
     * LOOKUP's array form searches the first row of an array wider than tall, else the first column,
-      and gives the last row's or column's value (``LOOKUP(2,A1:C3)`` is C2)."""
+      and gives the last row's or column's value (``LOOKUP(2,A1:C3)`` is C2); its vector form searches
+      a two-dimensional lookup vector the same way (``LOOKUP(2,A1:B3,C1:C3)`` is C2; the engine:
+      #VALUE!) and a result vector of several rows and columns is ``#N/A``."""
     import formulas
     import numpy as np
     import schedula as sh
@@ -289,6 +357,11 @@ def patch_lookups() -> None:
     filter_fn = fns["FILTER"]
 
     def filter_calc(array: Any, include: Any, if_empty: Any = errors["#CALC!"]) -> Any:
+        shape, kept = np.shape(array), np.shape(include)
+        if len(shape) == 2 and len(kept) == 2 and shape != (1, 1):
+            h, w = shape  # include: a row as wide as the array, or a column as tall
+            if kept not in ((1, w), (h, 1)):
+                return errors["#VALUE!"]
         return filter_fn(array, include, if_empty)
 
     for key in ("FILTER", "_XLFN.FILTER", "_XLFN._XLWS.FILTER"):
@@ -329,11 +402,16 @@ def patch_lookups() -> None:
     lookup = fns["LOOKUP"]
 
     def lookup_array_form(value: Any, array: Any, *result: Any) -> Any:
-        if not result and isinstance(array, np.ndarray) and array.ndim == 2 and min(array.shape) > 1:
+        from formulas.functions import Error
+
+        if result and isinstance(result[0], np.ndarray) and result[0].ndim == 2 and min(result[0].shape) > 1:
+            return Error.errors["#N/A"]  # a result vector is one row or one column
+        if isinstance(array, np.ndarray) and array.ndim == 2 and min(array.shape) > 1:
             h, w = array.shape  # wider than tall: search the first row, else the first column
-            if w > h:
-                return lookup(value, array[:1, :].view(Array), array[-1:, :].view(Array))
-            return lookup(value, array[:, :1].view(Array), array[:, -1:].view(Array))
+            keys = array[:1, :] if w > h else array[:, :1]
+            if not result:  # the array form: the last row's or column's value
+                result = ((array[-1:, :] if w > h else array[:, -1:]).view(Array),)
+            return lookup(value, keys.view(Array), *result)
         return lookup(value, array, *result)
 
     fns["LOOKUP"] = lookup_array_form
@@ -511,7 +589,8 @@ def _logical(kind: str, *args: Any) -> Any:
 
 
 def patch_logic() -> None:
-    """AND, OR, XOR, SWITCH, N, TYPE, ISEVEN, ISODD and TIMEVALUE as Excel compares and converts."""
+    """AND, OR, XOR, SWITCH, N, TYPE, ISEVEN, ISODD and TIMEVALUE as Excel compares and converts;
+    IF and NOT read the text TRUE or FALSE as that logical (``IF("TRUE",1,2)`` is 1)."""
     import formulas
     from formulas.functions import get_error, wrap_func, wrap_ufunc
 
@@ -529,6 +608,44 @@ def patch_logic() -> None:
         )
     }
     fns["N"] = wrap_func(_n)
+    if isinstance(fns.get("IF"), dict):  # IF keeps the engine's cycle solver beside its function
+        fns["IF"] = {
+            **fns["IF"],
+            "function": wrap_ufunc(
+                _if, input_parser=lambda *a: a, check_nan=False, check_error=lambda c, *a: get_error(c)
+            ),
+        }
+    fns["NOT"] = {"function": wrap_ufunc(_not, input_parser=lambda *a: a)}
+
+
+def _truth(v: Any) -> Any:
+    """A condition's logical: the text TRUE or FALSE (any case) is that logical, other text
+    ``#VALUE!`` (None here); numbers and logicals as they are."""
+    from formulas.functions import XlError
+
+    if isinstance(v, str) and not isinstance(v, XlError):
+        return {"TRUE": True, "FALSE": False}.get(v.upper())
+    return v
+
+
+def _if(condition: Any, x: Any, y: Any = False) -> Any:
+    """IF: ``IF("TRUE",1,2)`` is 1 (the engine: #VALUE!); other text is #VALUE!."""
+    from formulas.functions import Error
+
+    truth = _truth(condition)
+    if truth is None:
+        return Error.errors["#VALUE!"]
+    return x if truth else y
+
+
+def _not(value: Any) -> Any:
+    """NOT: ``NOT("TRUE")`` is FALSE; other text is #VALUE!."""
+    from formulas.functions import Error
+
+    truth = _truth(value)
+    if truth is None:
+        return Error.errors["#VALUE!"]
+    return not truth if not is_blank(truth) else True
 
 
 def _serial_ymd(serial: int) -> tuple[int, int, int]:

@@ -19,6 +19,8 @@ from typing import Any
 from gridsight.formula._date1904 import DAYS_1904, is_1904
 from gridsight.formula._excel_coerce import as_text, is_blank
 from gridsight.formula._excel_values import (
+    _masked,
+    date_time_value,
     elapsed_time,
     excel_round,
     excel_trim,
@@ -91,6 +93,21 @@ def day_zero_code(code: str) -> str:
 _SPACING = re.compile(r'("[^"]*"|\\.|\[[^\]]*\])|_.|\*.')
 
 
+def rejected_format(code: str) -> bool:
+    """A format Excel does not accept, so TEXT gives #VALUE!: a section that mixes digit placeholders
+    (``0 # ?``) with ``@`` or with date codes (``#.0Y00``; a fraction of seconds, ``ss.00``, is
+    fine), or ``@`` in a section of a four-section format other than the fourth (the text one)."""
+    sections = format_sections(code)
+    for i, section in enumerate(sections):
+        plain = _masked(section)
+        digits = re.search(r"[0#?]", re.sub(r"s+\.0+", "", plain, flags=re.IGNORECASE))
+        if "@" in plain and (digits or (len(sections) == 4 and i < 3)):
+            return True
+        if digits and re.search(r"[ymdhs]", plain, re.IGNORECASE):
+            return True
+    return False
+
+
 def text_section(code: str) -> str | None:
     """The section a format shows text with: the fourth, or the last when it holds ``@``."""
     sections = format_sections(code)
@@ -152,8 +169,9 @@ def format_decimals(code: str) -> tuple[int, int] | None:
 
 
 def patch_rounding() -> None:
-    """ROUND, ROUNDUP and ROUNDDOWN round the decimal value Excel shows, halves away from zero:
-    ``ROUND(1.005,2)`` is 1.01 (the engine: 1.0), ``ROUNDUP(0.1+0.2,1)`` is 0.3 (the engine: 0.4).
+    """ROUND, ROUNDUP, ROUNDDOWN and TRUNC round the decimal value Excel shows, halves away from zero:
+    ``ROUND(1.005,2)`` is 1.01 (the engine: 1.0), ``ROUNDUP(0.1+0.2,1)`` is 0.3 (the engine: 0.4),
+    ``TRUNC(0.2-1,1)`` is -0.8 (the engine: -0.7, from -0.7999999999999998).
     TEXT rounds halves away from zero too: ``TEXT(1234.5,"#,##0")`` is ``1,235`` (the engine: 1,234);
     it shows a negative number in the format's second section without a minus (``TEXT(-5,"0;(0)")`` is
     ``(5)``; the engine: ``-(5)``), ``"General"`` as a number's own text (the engine: #VALUE!), and
@@ -168,6 +186,7 @@ def patch_rounding() -> None:
     fns["ROUND"] = wrap_ufunc(lambda x, d: excel_round(x, d, "round"))
     fns["ROUNDUP"] = wrap_ufunc(lambda x, d: excel_round(x, d, "up"))
     fns["ROUNDDOWN"] = wrap_ufunc(lambda x, d: excel_round(x, d, "down"))
+    fns["TRUNC"] = wrap_ufunc(lambda x, d=0: excel_round(x, d, "down"))
     original = text.xtext
 
     def xtext(value: Any, format_code: Any) -> Any:
@@ -176,8 +195,14 @@ def patch_rounding() -> None:
         code = "" if is_blank(format_code) else _COLOURS.sub("", str(format_code))
         code = _LOCALE.sub(lambda m: m.group(1) or "", code)
         code = _SPACING.sub(lambda m: m.group(1) or (" " if m.group(0)[0] == "_" else ""), code)
+        if rejected_format(code):
+            return Error.errors["#VALUE!"]
         if isinstance(value, str) and not isinstance(value, XlError) and not is_blank(value):
             number = text_value(value)
+            if number is None:
+                number = date_time_value(value)
+                if number is not None and is_1904():
+                    number -= DAYS_1904  # the workbook's own serial, shown below from its calendar
             if number is None:
                 section = text_section(code)
                 if section is not None:
@@ -202,10 +227,12 @@ def patch_rounding() -> None:
                 return number_text(float(value))
             dated = _DATE_CODES.search(_QUOTED.sub("", code)) is not None and format_decimals(code) is None
             elapsed = re.search(r"\[(h+|m+|s+)\]", code, re.IGNORECASE) is not None
+            shown = elapsed_time(float(value), code)
+            if shown is not None and (0 <= value < 2958466 or re.fullmatch(r"\s*\[(h+|m+|s+)\]\s*", code)):
+                return shown  # a lone [h], [m] or [s] has no calendar: any size, negatives too
             if (dated or elapsed) and (value < 0 or value >= 2958466):
                 return Error.errors["#VALUE!"]  # no date or time before day 0 or after 9999
-            shown = elapsed_time(float(value), code)
-            if shown is None and not dated:
+            if not dated:
                 shown = fraction_text(float(value), code)
                 if shown is None:
                     value, code = scale_thousands(float(value), code)

@@ -252,6 +252,32 @@ def time_text(text: str) -> float | None:
     return (hours * 3600 + minutes * 60 + seconds) / 86400
 
 
+_DATE_TIME = re.compile(
+    r"^\s*(?P<date>\S.*?)\s+(?P<time>\d{1,4}:\d{1,2}(?::\d{1,2}(?:\.\d*)?)?(?:\s*[AaPp][Mm]?)?)\s*$"
+)
+
+
+def date_time_value(text: str) -> float | None:
+    """A date with a time typed as text, as a 1900-system serial: ``"2007-02-03 19:08:07.0123"`` is
+    39116.797303...; the time part as :func:`time_text` reads it (fractions of a second kept, which the
+    engine's date parser drops), the date part by the engine's DATEVALUE. None for other text."""
+    m = _DATE_TIME.match(text)
+    if m is None:
+        return None
+    time = time_text(m.group("time"))
+    if time is None or time >= 1:
+        return None
+    from formulas.functions.date import xdatevalue
+
+    try:
+        day = xdatevalue(m.group("date"))
+    except Exception:  # the engine's parser asserts or raises on text that is no date
+        return None
+    if not isinstance(day, int | float) or isinstance(day, bool):
+        return None
+    return float(day) + time
+
+
 def text_value(text: str) -> float | None:
     """The number a text reads as, a plain number (``"1,234"``, ``"12%"``) or a time (``"18:00"``);
     None for other text (dates are for the engine's date parser)."""

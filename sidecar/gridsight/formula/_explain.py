@@ -8,7 +8,8 @@ the facts.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeGuard
 
 from gridsight.formula._translate import expand_structured, inline_lambdas
 from gridsight.formula._tree import BinOp, Call, Literal, Missing, Node, Ref, UnaryOp, parse_formula
@@ -217,7 +218,7 @@ class _Explainer:
         parts = [self.x(a) for a in args]
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
-    def if_family(self, what: str, target: Node | None, conds: list[tuple[Node, Node]]) -> str:
+    def if_family(self, what: str, target: Node | None, conds: Sequence[tuple[Node, Node]]) -> str:
         where = " and ".join(self.criterion(rng, crit) for rng, crit in conds)
         head = f"{what} {self.x(target)}" if target is not None else what
         return f"{head} where {where}"
@@ -446,7 +447,7 @@ class _Explainer:
         return node.text
 
 
-def _is_array(node: Node) -> bool:
+def _is_array(node: Node) -> TypeGuard[Call]:
     return isinstance(node, Call) and node.name == "ARRAY"
 
 
@@ -454,7 +455,7 @@ def _array_items(node: Call) -> list[Node]:
     """The cells of an array constant, row by row ({1;2} parses as ARRAY(ARRAY(1), ARRAY(2)))."""
     out: list[Node] = []
     for a in node.args:
-        out.extend(_array_items(a) if _is_array(a) else [a])  # type: ignore[arg-type]
+        out.extend(_array_items(a) if _is_array(a) else [a])
     return out
 
 

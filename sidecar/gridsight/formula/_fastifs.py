@@ -49,18 +49,19 @@ def _criterion_key(v: Any) -> tuple[Any, ...] | None:
     return None
 
 
-def make_fast_xfilter(original: Any, xfilter_mask: Any, text2num: Any, found_error: type) -> Any:
+def make_fast_xfilter(
+    original: Any, xfilter_mask: Any, text2num: Any, found_error: type[BaseException]
+) -> Any:
     """Wrap the engine's vectorised ``_xfilter(accumulator, operating_range, test_ranges, *conds)``."""
 
     def fast(accumulator: Any, operating_range: Any, test_ranges: Any, *conditions: Any) -> Any:
         arrays = [c for c in conditions if isinstance(c, np.ndarray) and c.size > 1]
         if not arrays:
             return original(accumulator, operating_range, test_ranges, *conditions)
-        keyed = []
+        keyed: list[list[tuple[Any, ...]] | None] = []
         for c in conditions:
             if isinstance(c, np.ndarray) and c.size > 1:
-                keys = [_criterion_key(v) or ("slow", v) for v in c.ravel()]
-                keyed.append(keys)
+                keyed.append([_criterion_key(v) or ("slow", v) for v in c.ravel()])
             else:
                 keyed.append(None)
         try:

@@ -583,6 +583,7 @@ class _Request:
     def conditions(self, exclude: tuple[Column, ...] = ()) -> list[Condition]:
         conds: list[Condition] = []
         used: set[int] = {c.col for c in exclude}
+        col: Column | None  # each rule below picks its column; one found near a number may be none
         # quoted values bind to the column that holds them, however short: "grade 'B'"
         for quoted in _QUOTED.findall(self.text):
             value = (quoted[0] or quoted[1]).strip().casefold()
@@ -916,6 +917,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     direction = q.direction()
     is_question = bool(re.match(r"^\s*(is|are|was|were|do|does|did|has|have|can)\b", low))
     n = q.n
+    col: Column | None  # each shape below picks its column; the text join may find none
 
     # distinct counts and uniqueness
     if (
@@ -1168,9 +1170,9 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         measure = _Request(moved.group(2), table).ranked(("number",))
         rows = [_row_labelled(table, moved.group(k)) for k in (3, 4)]
         if measure and rows[0] is not None and rows[1] is not None:
-            col = measure[0].col
-            a = Range(rows[0], col, rows[0], col).ref()
-            b = Range(rows[1], col, rows[1], col).ref()
+            at_col = measure[0].col
+            a = Range(rows[0], at_col, rows[0], at_col).ref()
+            b = Range(rows[1], at_col, rows[1], at_col).ref()
             if moved.group(1) in ("growth", "increase", "rise") and "%" not in low and "percent" not in low:
                 out.append(("growth", f"=({b}-{a})/{a}"))
             out.append(("change", f"={b}-{a}"))

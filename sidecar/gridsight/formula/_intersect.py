@@ -37,7 +37,7 @@ _REF_FUNCTIONS = frozenset(
         "SUM SUMSQ PRODUCT AVERAGE AVERAGEA COUNT COUNTA COUNTBLANK MAX MAXA MIN MINA MEDIAN MODE MODE.SNGL "
         "MODE.MULT STDEV STDEV.S STDEV.P STDEVP STDEVA STDEVPA VAR VAR.S VAR.P VARP VARA VARPA AND OR XOR "
         "CONCAT GEOMEAN HARMEAN AVEDEV DEVSQ KURT SKEW ROW COLUMN ROWS COLUMNS AREAS ISREF GCD LCM "
-        "MULTINOMIAL IMSUM IMPRODUCT SKEW.P"
+        "MULTINOMIAL IMSUM IMPRODUCT SKEW.P PERCENTOF"
     ).split()
 )
 #: Argument positions (0-based) of other functions: ``(kind, positions)``; ``"k+"`` means k and after.
@@ -98,6 +98,10 @@ _POSITIONS: dict[str, tuple[tuple[str, tuple[int | str, ...]], ...]] = {
 }
 #: Criteria functions: ranges at positions ``start``, ``start + 2``...; SUMIFS & co. also at 0.
 _CRITERIA_PAIRS = {"SUMIFS": 1, "AVERAGEIFS": 1, "MAXIFS": 1, "MINIFS": 1, "COUNTIFS": 0}
+#: Functions of the old Analysis ToolPak: an argument they take as one value does not lift over a
+#: range; in an array formula a range of several cells there is ``#VALUE!`` (``{=ISEVEN(A1:A3)}``,
+#: ``{=EOMONTH(A1:A3,0)}``), though an array is fine (``EOMONTH(A1:A3+0,0)``).
+NO_RANGES = frozenset("ISEVEN ISODD MROUND YEARFRAC EDATE EOMONTH WORKDAY NETWORKDAYS".split())
 #: ``_xlfn.SINGLE`` is the ``@`` operator.
 _SINGLE = "SINGLE"
 
@@ -160,6 +164,14 @@ def implicit_intersection(tree: Node, at: tuple[int, int], single_only: bool = F
 
     def swap(node: Node) -> str | None:
         nonlocal changed
+        if single_only and isinstance(node, Call) and node.name.removeprefix("_XLFN.") in NO_RANGES:
+            name = node.name.removeprefix("_XLFN.")
+            if any(
+                isinstance(a, Ref) and a.rng is not None and a.rng.size > 1 and param_kind(name, i) == SCALAR
+                for i, a in enumerate(node.args)
+            ):
+                changed = True
+                return "#VALUE!"
         if isinstance(node, Call) and node.name.removeprefix("_XLFN.") == _SINGLE and len(node.args) == 1:
             inner = node.args[0]
             if isinstance(inner, Ref) and inner.rng is not None:

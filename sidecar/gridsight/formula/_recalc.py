@@ -31,6 +31,7 @@ import numpy as np
 from gridsight.errors import GridSightError
 from gridsight.formula._compare import cell_value, difference_kind, same, unsupported_kind
 from gridsight.formula._depgraph import CellKey, FormulaIndex, evaluation_order
+from gridsight.formula._engine import patch_engine
 from gridsight.formula._evaluate import (
     Evaluation,
     engine_values,
@@ -40,11 +41,13 @@ from gridsight.formula._evaluate import (
     values_override,
 )
 from gridsight.formula._guard import CellTimeout, cell_guard
+from gridsight.formula._links import LinkCache, linked_values
 from gridsight.formula._platform import character_set
 from gridsight.formula._relcompile import relative_key
 from gridsight.formula._translate import OffsetError, resolve_offsets
 from gridsight.formula._tree import Call, Literal, Node, Ref, UnaryOp, parse_formula, walk
 from gridsight.grid import ERROR_VALUES, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
+from gridsight.sources._xlsx_arrays import Iteration
 
 #: Functions whose result depends on the moment or the machine, not on the workbook.
 VOLATILE = frozenset({"NOW", "TODAY", "RAND", "RANDBETWEEN", "RANDARRAY", "CELL", "INFO"})
@@ -180,10 +183,21 @@ def _intersect(value: list[list[Any]], at: tuple[int, int], refs: Sequence[Range
     return value[row][col]
 
 
+#: Beyond this many multi-cell array formulas on a sheet, the cells they fill are not ordered after
+#: them (a reference then reads the array's saved values until the formula is evaluated).
+MAX_FILL_CHECKS = 2000
+
+
 class _Book:
     """The workbook's formula cells, their precedents, and the values being recalculated."""
 
-    def __init__(self, wb: Workbook, arrays: ArrayAreas, deadline: float = float("inf")) -> None:
+    def __init__(
+        self,
+        wb: Workbook,
+        arrays: ArrayAreas,
+        deadline: float = float("inf"),
+        links: LinkCache | None = None,
+    ) -> None:
         self.wb = wb
         self.deadline = deadline  # past it, formulas are no longer analysed (they will be skipped)
         self.sheets = {s.name.casefold(): s for s in wb.sheets}
@@ -196,11 +210,21 @@ class _Book:
                     int(s.formula_ids[i, j])
                 ]
         self.index = FormulaIndex(self.formulas)
+        #: per sheet, the array formulas that fill more than their own cell: (area, anchor)
+        self.fills: dict[str, list[tuple[Range, CellKey]]] = {}
+        for name, areas in self.arrays.items():
+            for (r, c), area in areas.items():
+                if (name, r, c) in self.formulas and (area.height > 1 or area.width > 1):
+                    self.fills.setdefault(name, []).append((area, (name, r, c)))
         #: the text each formula is evaluated from: spill references (``C1#``) made ranges
         self.texts = {
             k: _spill_refs(f, self.sheets[k[0]].name, self.arrays) if "ANCHORARRAY(" in f.upper() else f
             for k, f in self.formulas.items()
         }
+        if links:  # references to other workbooks: the values Excel kept of them
+            for k, f in self.texts.items():
+                if "[" in f:
+                    self.texts[k] = linked_values(f, links) or f
         self._refs: dict[CellKey, tuple[Range, ...]] = {}
         self._names: dict[CellKey, frozenset[str]] = {}
         #: relative forms of formulas that need no rewriting -> their functions (see ``_parse``)
@@ -261,6 +285,10 @@ class _Book:
             name = (rng.sheet or "").casefold()
             if name in self.sheets:
                 out.extend(self.index.inside(name, rng))
+                # a cell an array formula fills is that formula's result: read after it
+                fills = self.fills.get(name, ())
+                if len(fills) <= MAX_FILL_CHECKS:
+                    out.extend(a for area, a in fills if a != key and area.intersect(rng) is not None)
         return out
 
 
@@ -350,14 +378,19 @@ def recalculate(
     budget_s: float = WORKBOOK_BUDGET_S,
     cell_budget_s: float = CELL_BUDGET_S,
     mac: bool = False,
+    iteration: Iteration | None = None,
+    links: LinkCache | None = None,
 ) -> RecalcResult:
     """Recalculate ``wb`` (only the formulas of ``sheets`` and what they read, when given).
 
     ``arrays`` names the array-formula anchors and their areas (:func:`read_array_formulas`); other
     formulas get Excel's implicit intersection when they yield an array. ``mac``: Excel for Mac last
-    calculated it (CHAR and CODE use the Macintosh character set, see ``_platform``)."""
+    calculated it (CHAR and CODE use the Macintosh character set, see ``_platform``). ``iteration``: the
+    file's iterative-calculation setting (:func:`read_iteration`), which decides what Excel saved for
+    circular references. ``links``: the values Excel kept of the workbooks it links to
+    (:func:`read_external_links`), which references to them read."""
     with character_set(mac):
-        return _recalculate(wb, sheets, arrays, budget_s, cell_budget_s)
+        return _recalculate(wb, sheets, arrays, budget_s, cell_budget_s, iteration, links)
 
 
 def _recalculate(
@@ -366,9 +399,12 @@ def _recalculate(
     arrays: ArrayAreas | None,
     budget_s: float,
     cell_budget_s: float,
+    iteration: Iteration | None = None,
+    links: LinkCache | None = None,
 ) -> RecalcResult:
+    patch_engine()  # loading the engine (seconds, once a process) is not the workbook's time
     start = time.perf_counter()
-    book = _Book(wb, arrays or {}, start + budget_s)
+    book = _Book(wb, arrays or {}, start + budget_s, links)
     wanted = {wb.sheet(s).name.casefold() for s in sheets} if sheets else None
     roots = [k for k in book.formulas if wanted is None or k[0] in wanted]
     plan = evaluation_order(roots, book.precedents, frozenset(book.formulas))
@@ -380,7 +416,7 @@ def _recalculate(
         except GridSightError:
             continue  # a sheet too large to hold: its formulas read saved values
         saved[name] = grids[name].copy()
-    run = _Run(book, grids, start, budget_s, cell_budget_s, saved)
+    run = _Run(book, grids, start, budget_s, cell_budget_s, saved, iteration)
     cycle_of = {k: cycle for cycle in plan.cycles for k in cycle}
     checks: list[CellCheck] = []
     done: set[CellKey] = set()
@@ -402,6 +438,12 @@ def _recalculate(
 #: settles at once); one that does not settle within this many passes is a true circular reference.
 MAX_CYCLE_PASSES = 10
 MAX_CYCLE_CELLS = 5000
+#: At most this many passes for a workbook with iterative calculation on (Excel's default is 100).
+MAX_ITERATIONS = 100
+#: The values a cycle's cells start from when testing whether they read themselves: a cell whose value
+#: depends on none of them never reads the cycle (its references only go round as written). An error
+#: goes through most functions; a number goes through IFERROR, which catches the error.
+_SEEDS: tuple[Any, ...] = ("#NULL!", 7919.0001)
 
 
 class _Run:
@@ -415,26 +457,98 @@ class _Run:
         budget_s: float,
         cell_budget_s: float,
         saved: dict[str, Any] | None = None,
+        iteration: Iteration | None = None,
     ) -> None:
         self.book, self.grids, self.saved = book, grids, saved
         self.start, self.budget_s, self.cell_budget_s = start, budget_s, cell_budget_s
+        self.iteration = iteration or Iteration()
         self.changed: set[CellKey] = set()
+        #: cells on a circular reference Excel did not calculate, and the cells that read them
+        self.circular: set[CellKey] = set()
         self.stopped: str | None = None
 
-    def cycle(self, cells: tuple[CellKey, ...]) -> list[CellCheck]:
-        """Evaluate a cycle until it settles; report its cells as circular when it does not."""
+    def _settle(self, cells: tuple[CellKey, ...], passes: int, delta: float) -> list[CellCheck] | None:
+        """Evaluate ``cells`` in order, over and over, until no value changes by more than ``delta``
+        (none at all for 0); None when they do not settle within ``passes``."""
         previous: list[Any] | None = None
-        if len(cells) <= MAX_CYCLE_CELLS:
-            for _ in range(MAX_CYCLE_PASSES):
-                results = [self.check(k) for k in cells]
-                if any(r.status in ("skipped", "volatile") for r in results):
-                    break
-                values = [r.ours for r in results]
-                if previous is not None and all(same(a, b) for a, b in zip(previous, values, strict=True)):
-                    return results
-                previous = values
+        for _ in range(passes):
+            results = [self.check(k) for k in cells]
+            if any(r.status in ("skipped", "volatile") for r in results):
+                return None
+            values = [r.ours for r in results]
+            if previous is not None and all(
+                _within(a, b, delta) for a, b in zip(previous, values, strict=True)
+            ):
+                return results
+            previous = values
+        return None
+
+    def _seed(self, cells: tuple[CellKey, ...], seed: Any) -> None:
+        for key in cells:
+            sheet = self.book.sheets[key[0]]
+            grid = self.grids.get(key[0])
+            if grid is not None:
+                r0, c0 = sheet.origin
+                grid[key[1] - r0, key[2] - c0] = _engine_value(seed)
+
+    def cycle(self, cells: tuple[CellKey, ...]) -> list[CellCheck]:
+        """Evaluate a cycle of formula cells (each reads the next, as written).
+
+        Without iterative calculation Excel does not calculate a circular reference: it warns and saves
+        0 in its cells and in the cells that read them. So the cycle is evaluated until it settles from
+        the saved values, then again from an error value and from a number in every cell: when a value
+        depends on where the cycle started, the cycle truly reads itself and its cells are reported as
+        circular (with what reads them), as is a cycle through an array formula (which evaluates every
+        argument); otherwise (a cycle only in the references as written, such as ``INDEX`` down its own
+        column, or an ``IF`` whose branch leaves the cycle) they are compared as usual.
+        With iterative calculation on, it runs up to the file's ``iterateCount`` passes (at most 100)
+        until no value changes by more than its ``iterateDelta``; a cell that does not settle, or
+        settles elsewhere than Excel's value (which depends on the passes Excel made before it was
+        saved), is reported as circular."""
+        it = self.iteration
+        if len(cells) > MAX_CYCLE_CELLS:
+            return self._circular("circular reference", cells)
+        if it.enabled:
+            results = self._settle(cells, min(it.count, MAX_ITERATIONS) + 1, it.delta)
+            if results is None:
+                return self._circular("iterative calculation that does not settle", cells)
+            off = [k for k, r in zip(cells, results, strict=True) if r.status == "differ"]
+            return self._replace(results, cells, off, "iterative calculation")
+        arrays = self.book.arrays
+        if any((k[1], k[2]) in arrays.get(k[0], {}) for k in cells):
+            # an array formula evaluates every argument (IF over an array takes both branches)
+            return self._circular("circular reference", cells, mark=True)
+        results = self._settle(cells, MAX_CYCLE_PASSES, 0.0)
+        if results is None:
+            return self._circular("circular reference", cells, mark=True)
+        first = [r.ours for r in results]
+        for seed in _SEEDS:
+            self._seed(cells, seed)
+            again = self._settle(cells, MAX_CYCLE_PASSES, 0.0)
+            if again is None or not all(same(a, b.ours) for a, b in zip(first, again, strict=True)):
+                return self._circular("circular reference", cells, mark=True)
+            results = again
+        return results
+
+    def _replace(
+        self,
+        results: list[CellCheck],
+        cells: tuple[CellKey, ...],
+        keys: Sequence[CellKey],
+        kind: str,
+        mark: bool = False,
+    ) -> list[CellCheck]:
+        """``results`` with the cells of ``keys`` reported as circular instead."""
+        if not keys:
+            return results
+        circular = dict(zip(keys, self._circular(kind, keys, mark), strict=True))
+        return [circular.get(k, r) for k, r in zip(cells, results, strict=True)]
+
+    def _circular(self, kind: str, keys: Sequence[CellKey], mark: bool = False) -> list[CellCheck]:
+        """Report ``keys`` as circular; what reads them reads Excel's values again.
+        ``mark``: Excel did not calculate them, so the cells that read them are circular too."""
         out = []
-        for key in cells:  # what reads these cells reads Excel's values again
+        for key in keys:
             sheet = self.book.sheets[key[0]]
             _has, excel = _saved(sheet, key[1], key[2])
             grid = self.grids.get(key[0])
@@ -442,9 +556,11 @@ class _Run:
                 r0, c0 = sheet.origin
                 grid[key[1] - r0, key[2] - c0] = _engine_value(excel) if _has else _engine_value(None)
             self.changed.discard(key)
+            if mark:
+                self.circular.add(key)
             out.append(
                 CellCheck(
-                    sheet.name, rc_to_a1(key[1], key[2]), self.book.formulas[key], "circular", None, excel
+                    sheet.name, rc_to_a1(key[1], key[2]), self.book.formulas[key], "circular", kind, excel
                 )
             )
         return out
@@ -465,10 +581,17 @@ class _Run:
         if volatile:
             kind = ", ".join(sorted(volatile))
             return CellCheck(sheet.name, address, formula, "volatile", kind, excel)
+        if self.circular and any(p in self.circular for p in book.precedents(key)):
+            self.circular.add(key)  # Excel did not calculate it either: it reads a circular reference
+            return CellCheck(sheet.name, address, formula, "circular", "reads a circular reference", excel)
         tainted = any(p in self.changed for p in book.precedents(key))
         area = book.arrays.get(key[0], {}).get(at)
         text = book.texts[key]
         ev = _evaluate(text, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
+        named = None if ev.ok else unknown_names_as_errors(text, ev.problems)
+        if named is not None:  # a name the workbook does not define: Excel's #NAME?, as it computes it
+            text = named
+            ev = _evaluate(text, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
         if not ev.ok:
             reason = ev.problems[0] if ev.problems else "cannot be evaluated"
             kind = unsupported_kind(reason)
@@ -491,8 +614,38 @@ class _Run:
         if agree:
             return CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree)
         kind = "propagated from inputs that differ" if saved_agree else difference_kind(excel, ours)
-        reason = ev.error_source if ev.error is not None else None
-        return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, reason, saved_agree)
+        why = ev.error_source if ev.error is not None else None
+        return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, why, saved_agree)
+
+
+_UNKNOWN_NAME = re.compile(r"^([A-Za-z_\\][A-Za-z0-9_.]*) is not a cell reference or known name \(#NAME\?\)$")
+_QUOTED = re.compile(r'"(?:[^"]|"")*"')
+
+
+def unknown_names_as_errors(formula: str, problems: Sequence[str]) -> str | None:
+    """A file's formula with each name its workbook does not define written as ``#NAME?``, what Excel
+    computes for it (``=IFERROR(Broken,0)`` is 0); None unless every problem is such a name. Only for
+    recalculation: a formula GridSight writes with an unknown name is refused instead."""
+    names = [m.group(1) for m in map(_UNKNOWN_NAME.match, problems) if m]
+    if not names or len(names) != len(problems):
+        return None
+    strings = [(m.start(), m.end()) for m in _QUOTED.finditer(formula)]
+    pattern = re.compile(
+        r"(?<![\w.!'\]$])(?:" + "|".join(map(re.escape, names)) + r")(?![\w.(!])", re.IGNORECASE
+    )
+    out = pattern.sub(
+        lambda m: m.group(0) if any(a <= m.start() < b for a, b in strings) else "#NAME?", formula
+    )
+    return out if out != formula else None
+
+
+def _within(a: Any, b: Any, delta: float) -> bool:
+    """``a`` and ``b`` are the same value, or numbers at most ``delta`` apart."""
+    if same(a, b):
+        return True
+    if delta <= 0 or isinstance(a, bool) or isinstance(b, bool):
+        return False
+    return isinstance(a, int | float) and isinstance(b, int | float) and abs(a - b) <= delta
 
 
 def _evaluate(

@@ -16,6 +16,7 @@ as one input it cannot be given).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gridsight.errors import FormulaSyntaxError
 from gridsight.formula._translate import to_text
@@ -78,6 +79,46 @@ def _intersection(node: BinOp) -> str | None:
     return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{rng.ref()}" if sheet else rng.ref()
 
 
+def _is_union(node: Node) -> bool:
+    return isinstance(node, BinOp) and node.op == ","
+
+
+def _has_union(node: Node) -> bool:
+    return _is_union(node) or (
+        isinstance(node, BinOp) and node.op == " " and (_has_union(node.left) or _has_union(node.right))
+    )
+
+
+def _spread(node: Node) -> list[tuple[str | None, Range]] | None:
+    """The areas of a union, or of an intersection with a union (it distributes: ``(A,B) C`` is
+    ``(A C, B C)``, empty parts dropped), as (sheet, range); None when a part is not written."""
+    if _is_union(node):
+        assert isinstance(node, BinOp)
+        left, right = _spread(node.left), _spread(node.right)
+        return None if left is None or right is None else left + right
+    if isinstance(node, BinOp) and node.op == " " and _has_union(node):
+        left, right = _spread(node.left), _spread(node.right)
+        if left is None or right is None:
+            return None
+        out = []
+        for sheet, a in left:
+            for other, b in right:
+                if (sheet or "").casefold() != (other or sheet or "").casefold():
+                    return None
+                hit = a.intersect(b)
+                if hit is not None:
+                    out.append((sheet, hit))
+        return out
+    found = _static(node)
+    if isinstance(found, tuple):
+        return [found]
+    return [] if found == "#NULL!" else None
+
+
+def _area_text(sheet: str | None, rng: Range) -> str:
+    return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{rng.ref()}" if sheet else rng.ref()
+
+
 def _name(node: Call) -> str:
     return node.name.removeprefix("_XLFN.").removeprefix("_XLWS.")
 
@@ -96,6 +137,8 @@ def reference_operators(formula: str) -> str | None:
         return None
 
     def swap(node: Node) -> str | None:
+        if isinstance(node, BinOp) and node.op == " " and _has_union(node):
+            raise UnionError(f"the intersection {node.text} is only supported in SUM, COUNT, MAX...")
         if isinstance(node, BinOp) and node.op == " ":
             done = _intersection(node)
             if done is None:
@@ -110,16 +153,27 @@ def reference_operators(formula: str) -> str | None:
             return "#NULL!"  # the size or place of an empty intersection
         if name == "AREAS" and len(node.args) == 1 and isinstance(_static(node.args[0]), tuple):
             return "1"  # one range (the engine sees only its values)
-        unions = [isinstance(a, BinOp) and a.op == "," for a in node.args]
-        if not any(unions):
+        unions = [_is_union(a) for a in node.args]
+        spread = [_spread(a) if _has_union(a) and not _is_union(a) else None for a in node.args]
+        if not any(unions) and all(x is None for x in spread):
             return None
         if name in _LISTS:
-            args = [to_text(x, swap) for a in node.args for x in _areas(a)]
+            args: list[Any] = []
+            for a, parts in zip(node.args, spread, strict=True):
+                if parts is not None:  # an intersection with a union: its areas
+                    args.extend(_area_text(*p) for p in parts) if parts else args.append("#NULL!")
+                else:
+                    args.extend(to_text(x, swap) for x in _areas(a))
             return f"{node.name}(" + ",".join(args) + ")"
-        if name == "AREAS" and len(node.args) == 1:
-            return str(len(_areas(node.args[0])))
-        if name in ("ROWS", "COLUMNS") and len(node.args) == 1:
-            return "#REF!"  # a reference of several areas has no one size
+        count = len(spread[0]) if spread and spread[0] is not None else None
+        if count is None and unions and unions[0]:
+            count = len(_areas(node.args[0]))
+        if name == "AREAS" and len(node.args) == 1 and count is not None:
+            return str(count) if count else "#NULL!"
+        if name in ("ROWS", "COLUMNS") and len(node.args) == 1 and count is not None:
+            if count == 1 and spread[0]:
+                return f"{node.name}({_area_text(*spread[0][0])})"
+            return "#REF!" if count else "#NULL!"  # several areas have no one size
         if name == "INDEX" and unions[0] and not any(unions[1:]):
             areas = _areas(node.args[0])
             n = node.args[3] if len(node.args) > 3 else Literal("1", 1.0, "number")
@@ -132,6 +186,28 @@ def reference_operators(formula: str) -> str | None:
         raise UnionError(f"the union reference in {name} is only supported in SUM, COUNT, MAX...")
 
     return "=" + to_text(tree, swap)
+
+
+_CHAIN = re.compile(r"(?<![\w.!:$])\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+){2,}(?![\w(!])")
+
+
+def range_chains(formula: str) -> str | None:
+    """``C14:E14:G13:I14`` (the range operator between ranges) -> the range spanning them all,
+    ``C13:I14``, as Excel reads it; None when the formula has no such chain."""
+    if formula.count(":") < 2:
+        return None
+    strings = [(m.start(), m.end()) for m in _STRING.finditer(formula)]
+
+    def span(m: re.Match[str]) -> str:
+        if any(a <= m.start() < b for a, b in strings):
+            return m.group(0)
+        cells = [Range.parse(part.replace("$", "")) for part in m.group(0).split(":")]
+        top, left = min(c.top for c in cells), min(c.left for c in cells)
+        bottom, right = max(c.bottom for c in cells), max(c.right for c in cells)
+        return Range(top, left, bottom, right).ref()
+
+    out = _CHAIN.sub(span, formula)
+    return out if out != formula else None
 
 
 #: Functions that call a function given by name, and how many values they pass it (None: MAP passes

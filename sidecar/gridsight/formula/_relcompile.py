@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Any
+from typing import Any, Literal
 
 from gridsight.formula._date1904 import is_1904
 from gridsight.formula._engine import compile_formula
@@ -29,7 +29,8 @@ _PART = re.compile(r"(\$?)([A-Za-z]{1,3})?(\$?)([0-9]{1,7})?")
 #: Relative forms kept (each holds one compiled function).
 MAX_FORMS = 4096
 _LOCK = threading.Lock()
-_FORMS: dict[tuple[str, bool, bool], tuple[Any, tuple[tuple[int, str], ...]] | None] = {}
+_Form = tuple[Any, tuple[tuple[int, str], ...]]  # compiled function, per input (its reference index, name)
+_FORMS: dict[tuple[str, bool, bool], _Form | None] = {}
 
 
 def _segments(text: str) -> list[tuple[bool, int, int]]:
@@ -96,7 +97,7 @@ def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str]]:
     form, matches = relative_key(text, at)
     key = (form, is_1904(), is_mac())  # constants are computed while compiling: date system, charset
     with _LOCK:
-        known = _FORMS.get(key, False)
+        known: _Form | Literal[False] | None = _FORMS.get(key, False)
     if known is False:
         fn = compile_formula(text)
         names = [_engine_name(m) for m in matches]
@@ -117,5 +118,5 @@ def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str]]:
     if known is None:  # inputs the text does not name plainly: compile this one on its own
         fn = compile_formula(text)
         return fn, list(fn.inputs)
-    fn, mapping = known
-    return fn, [_engine_name(matches[i]) for i, _ in mapping]
+    fn, order = known
+    return fn, [_engine_name(matches[i]) for i, _ in order]

@@ -553,7 +553,7 @@ def _resolve(name: str, spec: str, workbook: Any, sheet: str | None, at: tuple[i
         if any(k is None for k in idx):
             missing = next(c for c, k in zip(cols, idx, strict=True) if k is None)
             raise StructuredRefError(f"table {table.name!r} has no column {_unescape(missing)!r} (#REF!)")
-        left, right = table.ref.left + min(idx), table.ref.left + max(idx)  # type: ignore[type-var]
+        left, right = table.ref.left + min(idx), table.ref.left + max(idx)
     parts = parts or {"#data"}
     if "#this row" in parts:
         data = table.rows("#data")

@@ -142,7 +142,7 @@ def formula_command(
                 console.print(Text(answer.explanation))
             shown = answer.display if answer.display is not None else _value_text(answer.value)
             spill = ""
-            if placed is not None and placed.spill:
+            if placed is not None and placed.spill and target is not None:
                 h, w = placed.spill
                 free = "free" if placed.spill_free else "BLOCKED"
                 spill = f" (spills {h}×{w} from {target.upper()}, spill area {free})"

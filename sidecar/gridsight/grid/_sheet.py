@@ -166,7 +166,7 @@ class Sheet:
     # -- shape ---------------------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, int]:
-        return self.kinds.shape  # type: ignore[return-value]
+        return self.kinds.shape
 
     @property
     def used_range(self) -> Range | None:
@@ -479,13 +479,13 @@ class SheetBuilder:
                 f"sheet {self.name!r} spans {span} ({h * w:,} cells); the limit is {MAX_SHEET_CELLS:,}"
             )
         inside = (rows >= top) & (rows <= bottom) & (cols >= left) & (cols <= right)
-        r, c = rows[inside] - top, cols[inside] - left
+        ri, ci = rows[inside] - top, cols[inside] - left
 
         def scatter(src: Any, dtype: Any, fill: Any, keep: Any = None) -> npt.NDArray[Any]:
             out = np.full((h, w), fill, dtype=dtype)
             vals = np.frombuffer(src, dtype=dtype)[inside]
             sel = np.ones(len(vals), dtype=bool) if keep is None else keep[inside]
-            out[r[sel], c[sel]] = vals[sel]
+            out[ri[sel], ci[sel]] = vals[sel]
             return out
 
         # A later format/style-only record must not wipe a value set earlier (and vice versa).

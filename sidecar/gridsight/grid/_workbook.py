@@ -53,7 +53,7 @@ class Workbook:
             for n in found
             if sheet is not None and n.sheet is not None and n.sheet.casefold() == sheet.casefold()
         ]
-        return (local or [n for n in found if n.sheet is None] or [None])[0]
+        return next(iter(local or [n for n in found if n.sheet is None]), None)
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError(f"Workbook is immutable; cannot set {key!r}")

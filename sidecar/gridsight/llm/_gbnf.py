@@ -171,12 +171,12 @@ class _Parser:
                     self.i += 1
                 ranges = []
                 while self.i < len(s) and s[self.i] != "]":
-                    lo = self.char()
-                    hi = lo
+                    first = self.char()
+                    last = first
                     if self.i + 1 < len(s) and s[self.i] == "-" and s[self.i + 1] != "]":
                         self.i += 1
-                        hi = self.char()
-                    ranges.append((lo, hi))
+                        last = self.char()
+                    ranges.append((first, last))
                 if self.i >= len(s):
                     raise self.error("unterminated character class")
                 self.i += 1

@@ -296,13 +296,13 @@ def _parse(r: _Reader, p: Path, size: int) -> GGUFInfo:
         raise ModelIntegrityError(f"{p} has no general.architecture in its header; not a usable model")
     ctx = meta.get(f"{arch}.context_length")
     template = meta.get("tokenizer.chat_template")
-    name = meta.get("general.name")
+    general_name = meta.get("general.name")
     return GGUFInfo(
         path=p,
         file_size=size,
         version=version,
         architecture=arch,
-        name=name if isinstance(name, str) and name else p.stem,
+        name=general_name if isinstance(general_name, str) and general_name else p.stem,
         context_length=int(ctx) if isinstance(ctx, int) else 0,
         chat_template=template if isinstance(template, str) and template.strip() else None,
         tensor_count=n_tensors,

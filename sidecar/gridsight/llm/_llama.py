@@ -122,6 +122,7 @@ class LlamaRuntime(Runtime):
         self.name = model.info.name
         self._lock = threading.Lock()
         started = time.perf_counter()
+        detail: Exception | None
         with captured_c_stderr() as log:
             try:
                 self._llm = llama_cpp.Llama(

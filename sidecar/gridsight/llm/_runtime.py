@@ -291,7 +291,7 @@ def runtime_factory(name: str) -> Callable[..., Runtime]:
         module, _, attr = factory.partition(":")
         factory = getattr(importlib.import_module(module), attr)
         _RUNTIMES[name] = factory
-    return factory  # type: ignore[return-value]
+    return factory
 
 
 _TOKEN = re.compile(r"\s*[\w]+|\s*[^\w\s]")

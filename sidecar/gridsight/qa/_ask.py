@@ -15,6 +15,7 @@ from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer
+from gridsight.qa._cells import cell_plan
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
@@ -22,6 +23,7 @@ from gridsight.qa._pipeline import (
     Attempt,
     expected_type,
     model_attempts,
+    run_attempt,
     same_value,
     vote,
 )
@@ -41,6 +43,9 @@ AGREE_BONUS = 0.15
 #: A type mismatch between the question and the answer costs this much confidence.
 MISFIT_PENALTY = 0.5
 MAX_QUESTION = 2000
+#: How sure a cells-route answer is: its cells are named by the question's words, its operation by
+#: the question's form.
+CELLS_CONFIDENCE = 0.75
 #: Query plans that SQL expresses more faithfully than a formula: they go first when the parse is sure.
 SQL_FIRST = frozenset({"distinct", "unique"})
 #: Questions that are commands or injection attempts, not questions about the data.
@@ -152,18 +157,29 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         if joined is not None:
             plan, view, _join = joined  # the query reads the other table's columns: only SQL can
     if structure >= BLOCKS_AT:
-        order = ("blocks", "formula", "sql")
-    elif plan is not None and (plan.kind in SQL_FIRST or view.joined) and plan.confidence >= 0.7:
-        order = ("sql", "formula", "blocks")
+        order = ("cells", "blocks", "formula", "sql")
+    elif (
+        plan is not None
+        and (plan.kind in SQL_FIRST or (view is not None and view.joined))
+        and plan.confidence >= 0.7
+    ):
+        order = ("sql", "formula", "blocks", "cells")
     elif plan is not None and plan.kind == "lookup":
-        order = ("formula", "blocks", "sql")  # the cell itself is better evidence than its column
+        order = ("formula", "blocks", "sql", "cells")  # the cell itself is better evidence than its column
     else:
-        order = ("formula", "sql", "blocks")
+        order = ("formula", "sql", "blocks", "cells")
     expected = expected_type(q)
     weak: list[QAAnswer] = []
     tried: list[str] = []
     for route in order:
-        if route == "blocks":
+        if route == "cells":
+            ans, kind = by_cells(best, q)
+            if kind is None:
+                continue  # no plan: nothing to report
+            if ans.status == "answered" and kind == "lookup":
+                cell = by_blocks(workbook, best, q, model)  # the same cell, cited by its own address
+                ans = cell if cell.status == "answered" and same_value(cell.value, ans.value) else ans
+        elif route == "blocks":
             ans = by_blocks(workbook, best, q, model)
         elif route == "formula":
             ans = by_formula(workbook, best, q, model)
@@ -200,6 +216,9 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
     if not rel.rows or not rel.columns:
         return rules
     attempts = model_attempts(rel, q, model, samples=samples)
+    planned = cell_plan(rel, q, expected_type(q))
+    if planned is not None:
+        attempts.append(run_attempt(rel, "cells", planned.sql, expected_type(q)))
     if rules.status == "answered":
         fits = _fits(rules, expected_type(q)) and rules.confidence >= CONFIDENT
         why = None if fits else "the routes' answer is unsure or of the wrong type"
@@ -222,6 +241,7 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
     else:
         out = _from_query(best, rel, q, win)
         out.structure = rules.structure
+        out.route = "cells" if win.source == "cells" else out.route
         if win.sql is not None:
             out.formula = verified_formula(rel, workbook, win.sql, win.value)
             if out.formula is None:
@@ -233,6 +253,22 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
     if out.formula is None and rules.status == "answered" and same_value(rules.value, win.value):
         out.formula = rules.formula
     return out
+
+
+def by_cells(best: Candidate, q: str) -> tuple[QAAnswer, str | None]:
+    """The cells route: the question's cells and operation over the table's header paths
+    (:mod:`gridsight.qa._cells`), run as one query on the relational view; and the plan's kind
+    (None: no plan)."""
+    rel = relation_of(best.sheet, best.table)
+    planned = cell_plan(rel, q, expected_type(q)) if rel.rows else None
+    if planned is None:
+        return QAAnswer(q, "abstained", reason="no cells of the table fit the question", route="cells"), None
+    run = run_attempt(rel, "cells", planned.sql, expected_type(q))
+    if not run.ok:
+        return QAAnswer(q, "abstained", reason=f"the cells' query: {run.error}", route="cells"), planned.kind
+    ans = _from_query(best, rel, q, run)
+    ans.route, ans.confidence = "cells", CELLS_CONFIDENCE
+    return ans, planned.kind
 
 
 def _from_query(best: Candidate, rel: Any, q: str, win: Attempt) -> QAAnswer:

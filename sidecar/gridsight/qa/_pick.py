@@ -10,6 +10,7 @@ table rather than letting a model guess.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +29,7 @@ def words(text: str) -> set[str]:
     return {w for w in _words(text, camel=False) if w not in STOP_WORDS and w not in REQUEST_WORDS}
 
 
-def _matches(word: str, named: set[str]) -> bool:
+def _matches(word: str, named: Collection[str]) -> bool:
     return word in named or any(n.startswith(word) and len(word) > 3 for n in named)
 
 

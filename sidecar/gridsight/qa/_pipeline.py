@@ -566,9 +566,10 @@ class Vote:
 #: Which source wins a tie between groups of equal size (first listed wins), by the table's shape.
 #: Flat tables: the model's query first -- on 30 WikiTableQuestions questions the 0.5B model's queries
 #: alone were right for 8, the routes for 2. Multi-row headers (SQuARE's structure score): the routes'
-#: header-path reading first -- on 30 AIT-QA questions, the routes 10, the model's queries 1.
-TIE_ORDER_FLAT = ("model", "model repaired", "rules")
-TIE_ORDER_HEADERS = ("rules", "model", "model repaired")
+#: header-path reading first -- on 30 AIT-QA questions, the routes 10, the model's queries 1 -- and
+#: the cells plan (:mod:`gridsight.qa._cells`) before them: it reads sections and header groups too.
+TIE_ORDER_FLAT = ("model", "model repaired", "rules", "cells")
+TIE_ORDER_HEADERS = ("cells", "rules", "model", "model repaired")
 
 
 def vote(attempts: list[Attempt], order: tuple[str, ...] = TIE_ORDER_FLAT) -> Vote | None:

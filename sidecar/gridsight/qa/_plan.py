@@ -151,6 +151,7 @@ class Planner:
     def filters(self) -> list[_Filter]:
         out: list[_Filter] = []
         low = self.low
+        m: re.Match[str] | None  # the phrase each rule below looks for (a search may find none)
         # quoted values and values a text column holds
         quoted = [m.group(1) for m in re.finditer(r"['\"]([^'\"]{1,80})['\"]", self.q)]
         for c in self.cols:

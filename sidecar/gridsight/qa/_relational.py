@@ -104,7 +104,7 @@ class Relation:
         return self._distinct[name]
 
 
-def _clean(text: str) -> str:
+def _clean(text: object) -> str:
     return re.sub(r"\s+", " ", str(text)).strip()
 
 
@@ -209,6 +209,8 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     cells = {c: sheet.column_values(Range(top, c, rng.bottom, c)) for c in range(rng.left, rng.right + 1)}
     cells = cells if top <= rng.bottom else {c: [] for c in cells}
     filled = np.array([[v is not None and v != "" for v in cells[c]] for c in cells], dtype=bool).T
+    if filled.size:
+        filled |= _formulas(sheet, top, rng)  # a formula Excel never calculated is a cell all the same
     rows: list[int] = []
     sections: list[str | None] = []
     if filled.size:
@@ -218,7 +220,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         current: list[str] = []
         after_data = True
         for i in np.flatnonzero(filled.any(axis=1)).tolist():
-            if label_only[i]:  # a label alone on its row: a section
+            if label_only[i] and top + i not in totals:  # a label alone on its row: a section
                 label = _clean(cells[label_cols[0]][i])
                 current = [label] if after_data else [*current, label]
                 after_data = False
@@ -254,18 +256,18 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     columns: list[RelColumn] = []
     stored: list[list[Any]] = []
     used: Counter[str] = Counter()
-    for name, role, data, cells in specs:
+    for name, role, data, raw in specs:
         used[name.casefold()] += 1
         if used[name.casefold()] > 1:
             name = f"{name} ({used[name.casefold()]})"
         if role == "total":
-            kind, values = "boolean", cells
+            kind, values = "boolean", raw
         elif role == "position":
-            kind, values = "number", cells
+            kind, values = "number", raw
         elif role in ("key", "section"):
-            kind, values = "text", [_stored(v) for v in cells]
+            kind, values = "text", [_stored(v) for v in raw]
         else:
-            kind, values = _type_column(cells)
+            kind, values = _type_column(raw)
         unit = _unit_of(table, name) if kind == "number" else None
         columns.append(_describe(name, role, kind, data, values, unit))
         stored.append(values)
@@ -273,6 +275,18 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         sheet, _view_key(sheet, table), [(c.name, c.data, None) for c in columns], stored, stored=True
     )
     return Relation(sheet, table, columns, rows, view, stored)
+
+
+def _formulas(sheet: Sheet, top: int, rng: Range) -> np.ndarray:
+    """Which cells of rows ``top..rng.bottom`` (table columns) hold a formula, as a row-by-column mask."""
+    out = np.zeros((rng.bottom - top + 1, rng.right - rng.left + 1), dtype=bool)
+    (r0, c0), (h, w) = sheet.origin, sheet.shape
+    r1, r2 = max(top, r0), min(rng.bottom, r0 + h - 1)
+    c1, c2 = max(rng.left, c0), min(rng.right, c0 + w - 1)
+    if r1 <= r2 and c1 <= c2:
+        part = sheet.formula_ids[r1 - r0 : r2 - r0 + 1, c1 - c0 : c2 - c0 + 1] >= 0
+        out[r1 - top : r2 - top + 1, c1 - rng.left : c2 - rng.left + 1] = part
+    return out
 
 
 def _view_key(sheet: Sheet, table: Any) -> tuple[int, str]:

@@ -81,6 +81,8 @@ def as_date(value: Any, formula: str, workbook: Workbook, sheet: Sheet) -> Any:
             d = serial_to_datetime(float(v), date1904=workbook.date1904)
         except ValueError:
             return v
+        if isinstance(d, dt.time):  # a serial below 1 in a time column: a time of day, no date part
+            return d.isoformat()
         return d.date().isoformat() if d.time() == dt.time() else d.isoformat()
 
     if isinstance(value, list):

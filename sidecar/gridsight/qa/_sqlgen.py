@@ -35,14 +35,23 @@ MEANT_PER_COLUMN = 3
 MEANT_FLOOR = 0.35
 
 #: Words that ask or point rather than name a value: they never ground one by themselves.
-_COMMON = STOP_WORDS | REQUEST_WORDS | TABLE_WORDS | frozenset("name total".split())
+COMMON = STOP_WORDS | REQUEST_WORDS | TABLE_WORDS | frozenset("name total".split())
+_COMMON = COMMON
 
 
-def _tokens(text: str) -> list[str]:
+def tokens(text: str) -> list[str]:
+    """The words of a value or a question as grounding reads them (no camel-case split)."""
     return words(text, camel=False)
 
 
-def _near(a: str, b: str) -> bool:
+_tokens = tokens
+
+
+#: Endings that make an adjective of a name ending in a vowel (English derivation, not a word list).
+_DERIVED = frozenset({"an", "ian", "ean", "ese", "ic", "ical"})
+
+
+def near_word(a: str, b: str) -> bool:
     """Same word, a plural or other ending, or one typo after the same first letter (a changed,
     dropped or swapped letter; four-letter words only a dropped one)."""
     if a == b:
@@ -50,9 +59,19 @@ def _near(a: str, b: str) -> bool:
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 3:
         return True
+    if (
+        len(short) >= 5
+        and short[-1] in "aeiouy"
+        and long_.startswith(short[:-1])
+        and long_[len(short) - 1 :] in _DERIVED
+    ):
+        return True  # a place and its adjective: Canada / Canadian, Italy / Italian, China / Chinese
     if len(long_) - len(short) > 1 or len(short) < 4 or (len(short) == 4 and len(long_) == 4):
         return False  # four-letter words: only a dropped letter ("Aldr"), never a changed one
     return a[0] == b[0] and _edits(a, b) <= 1
+
+
+_near = near_word
 
 
 def _edits(a: str, b: str) -> int:

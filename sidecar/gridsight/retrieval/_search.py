@@ -141,14 +141,14 @@ def _cosine(distance: float) -> float:
 def nearest(table: Any, vec: np.ndarray, column: str, fields: list[str], depth: int) -> list[dict[str, Any]]:
     """The ``depth`` rows whose vector ``column`` is nearest ``vec`` (with ``_distance``)."""
     search = table.search(vec.tolist(), vector_column_name=column).limit(depth)
-    return search.select([*fields, "_distance"]).to_list()  # type: ignore[no-any-return]
+    return search.select([*fields, "_distance"]).to_list()
 
 
 def matching(table: Any, text: str, column: str, fields: list[str], depth: int) -> list[dict[str, Any]]:
     """The ``depth`` best full-text matches of ``text`` in ``column`` (BM25, with ``_score``)."""
     try:
         search = table.search(text, query_type="fts", fts_columns=column).limit(depth)
-        return search.select([*fields, "_score"]).to_list()  # type: ignore[no-any-return]
+        return search.select([*fields, "_score"]).to_list()
     except Exception:  # no full-text index yet (an empty library): no matches
         return []
 

@@ -175,7 +175,7 @@ class Store:
 
     def sheets(self) -> list[dict[str, Any]]:
         cols = ["table_id", "file", "sheet", "range", "title", "rows", "columns", "description"]
-        return self.tables[SHEETS].to_arrow().select(cols).to_pylist()  # type: ignore[no-any-return]
+        return self.tables[SHEETS].to_arrow().select(cols).to_pylist()
 
     def count(self, name: str) -> int:
         return int(self.tables[name].count_rows())
@@ -212,10 +212,10 @@ class Store:
             self.tables[SHEETS].add(rows)
         if columns:
             rows = []
-            for card, file, vec, head in columns:
-                row = asdict(card)
+            for col_card, file, vec, head in columns:
+                row = asdict(col_card)
                 row["file"] = file
-                row["samples"] = json.dumps(list(card.samples), ensure_ascii=False)
+                row["samples"] = json.dumps(list(col_card.samples), ensure_ascii=False)
                 row["vector"] = vec.astype(np.float32).tolist()
                 row["header_vector"] = head.astype(np.float32).tolist()
                 rows.append(row)

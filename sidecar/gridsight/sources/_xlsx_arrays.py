@@ -10,13 +10,14 @@ read here straight from the sheet parts, streaming, like the table parts in ``_x
 from __future__ import annotations
 
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from defusedxml import ElementTree
 
 from gridsight.errors import GridSightError
 from gridsight.grid import Range
-from gridsight.sources._xlsx_tables import _MAIN, _REL, _part, _rels
+from gridsight.sources._xlsx_tables import _MAIN, _REL, _part, _rels, read_package
 
 #: sheet name -> {(row, col) of an array formula's anchor: the area it fills}
 ArrayAreas = dict[str, dict[tuple[int, int], Range]]
@@ -85,3 +86,33 @@ def read_application(path: str | Path) -> str | None:
             return None
         raise
     return found.text.strip() if found is not None and found.text else None
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """Excel's iterative-calculation setting (File > Options > Formulas, ``<calcPr iterate="1"
+    iterateCount="100" iterateDelta="0.001"/>``): without it a circular reference is not calculated
+    (Excel warns and saves 0); with it Excel evaluates the cycle up to ``count`` times, stopping when
+    no value changes by more than ``delta``. The defaults are Excel's."""
+
+    enabled: bool = False
+    count: int = 100
+    delta: float = 0.001
+
+
+def read_iteration(path: str | Path) -> Iteration:
+    """The workbook's iterative-calculation setting (Excel's defaults when the file does not say)."""
+    return read_package(path, _iteration, Iteration())
+
+
+def _iteration(zf: zipfile.ZipFile) -> Iteration:
+    raw = _part(zf, "xl/workbook.xml")
+    calc = ElementTree.fromstring(raw).find(f"{_MAIN}calcPr") if raw is not None else None
+    if calc is None:
+        return Iteration()
+    try:
+        count = max(1, int(calc.get("iterateCount", "100")))
+        delta = abs(float(calc.get("iterateDelta", "0.001")))
+    except ValueError:
+        count, delta = 100, 0.001
+    return Iteration(calc.get("iterate", "0").strip().lower() in ("1", "true"), count, delta)

@@ -10,17 +10,35 @@ from __future__ import annotations
 
 import posixpath
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from defusedxml import ElementTree
 
 from gridsight.grid import DefinedName, ExcelTable, Range
+
+T = TypeVar("T")
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _PKG = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 #: Table parts larger than this are not tables anyone wrote by hand; skip rather than parse.
 MAX_PART_BYTES = 2_000_000
+
+
+def read_package(path: str | Path, read: Callable[[zipfile.ZipFile], T], default: T) -> T:
+    """``read`` on an .xlsx package's zip; ``default`` when the file is no package or is damaged, or
+    when defusedxml refuses a part (a missing detail rather than no workbook)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            return read(zf)
+    except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
+        return default
+    except Exception as exc:
+        if type(exc).__module__.startswith("defusedxml"):
+            return default
+        raise
 
 
 def _part(zf: zipfile.ZipFile, name: str) -> bytes | None:

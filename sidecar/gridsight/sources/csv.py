@@ -195,6 +195,7 @@ def _type_number(t: str) -> Typed | None:
 
 
 def _type_date(t: str) -> Typed | None:
+    value: dt.date | dt.time  # a datetime is a date too
     try:
         m = _ISO.match(t)
         if m:

@@ -44,7 +44,7 @@ _LETTER = {v: k for k, v in _TYPE_OF.items()}
 def snapshot_schema() -> dict[str, Any]:
     """The JSON Schema of snapshot.v1 (shipped inside the package)."""
     text = resources.files("gridsight.schemas").joinpath("snapshot.v1.schema.json").read_text("utf-8")
-    return json.loads(text)  # type: ignore[no-any-return]
+    return json.loads(text)
 
 
 @cache

@@ -48,7 +48,7 @@ def _load_openpyxl() -> Any:
 def _make_parser_class() -> Any:
     from openpyxl.worksheet._reader import VALUE_TAG, WorkSheetParser
 
-    class _Parser(WorkSheetParser):  # type: ignore[misc]
+    class _Parser(WorkSheetParser):
         """openpyxl's parser, also keeping each formula cell's cached value."""
 
         def parse_cell(self, element: Any) -> dict[str, Any]:
@@ -235,7 +235,7 @@ class XlsxSource:
                         kind = Kind.DATETIME if is_date and 0 <= num < 2958466 else Kind.NUMBER
                         text = None
                     elif dtype == "s":
-                        kind, num, text = Kind.TEXT, 0.0, str(value)
+                        kind, num, text = Kind.TEXT, 0.0, _xstring(str(value))
                     elif dtype == "b":
                         kind, num, text = Kind.BOOL, float(bool(value)), None
                     elif dtype == "e":
@@ -243,7 +243,7 @@ class XlsxSource:
                     elif dtype == "d" and isinstance(value, dt.date | dt.time | dt.timedelta):
                         kind, num, text = Kind.DATETIME, datetime_to_serial(value, date1904=date1904), None
                     else:
-                        kind, num, text = Kind.TEXT, 0.0, str(value)
+                        kind, num, text = Kind.TEXT, 0.0, _xstring(str(value))
                     if kind == Kind.EMPTY and formula is None and not flags and fmt == "General":
                         continue
                     add(r, c, kind, num, text, formula, intern_format(fmt), flags)
@@ -257,6 +257,17 @@ class XlsxSource:
                 except GridSightError:
                     continue  # a malformed merge reference loses the merge, not the sheet
         return b.build()
+
+
+def _xstring(text: str) -> str:
+    """OOXML text as written: characters XML cannot hold (``CHAR(1)``, a lone carriage return...) are
+    saved as ``_xHHHH_`` (``_x005F_`` for a literal ``_``, ECMA-376 ST_Xstring); openpyxl leaves
+    them escaped in cell values."""
+    if "_x" not in text:
+        return text
+    from openpyxl.utils.escape import unescape
+
+    return str(unescape(text))
 
 
 def _cached(cached: tuple[str, str | None], shared_strings: Any) -> tuple[str, Any]:

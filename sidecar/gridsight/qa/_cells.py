@@ -1,0 +1,462 @@
+"""Questions about the cells of a table with header paths: a small typed plan compiled to one SELECT.
+
+A statistics office's table names every number twice: by its row (a label, perhaps under a section)
+and by its column's header path (``Quebec › 2016 › number of farms``). A question picks cells by naming
+parts of both, then asks one of a few things about them: the cell itself; the change, difference,
+ratio or share between two; their sum; which of two is larger; which row, or which header of a
+group, holds the largest; an average or count over the rows. This module reads which cells (the
+question's words against the view's text values and header parts, misspellings included) and which
+operation (language words -- change, share, more ... than, which ... most -- never a dataset's words),
+and compiles the plan to a query over the relational view, so the guard runs it, the vote counts it,
+and the evidence names its columns. Nothing is planned when the cells or the operation are unclear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gridsight.qa._relational import SECTION, TOTAL, Relation, RelColumn
+from gridsight.qa._sql import quote
+from gridsight.qa._sqlgen import COMMON, match_score, named_values, near_word, question_words, tokens
+from gridsight.text import (
+    ASCENDING,
+    AVERAGE_WORDS,
+    CHANGE_WORDS,
+    DESCENDING,
+    FALL_WORDS,
+    LESS_WORDS,
+    MORE_WORDS,
+    OPERATION_WORDS,
+    RATIO_WORDS,
+    RISE_WORDS,
+    SUM_WORDS,
+    words,
+)
+
+PATH_SEP = " › "
+#: Values named in one column at most (more is a list, not a comparison of cells).
+MAX_NAMED = 4
+#: A column whose value is at least this share of the sum of its siblings' in every row is their
+#: total (``Canada`` beside its provinces), left out of "which of them" questions.
+TOTAL_SHARE = 0.999
+#: Questions that ask for a name (a row's label or a header), not a figure.
+_WHICH = re.compile(
+    r"^\s*((in|for|during|at|on) )?"
+    r"(which|who|whom|whose|what\s+\w+\s+(had|has|have|was|were|is|are|did|does))\b",
+    re.I,
+)
+#: Words that say a figure is a percentage or a rate.
+_PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|shares?|proportions?)\b|%", re.I)
+#: A share of a whole: "what share / fraction / percentage of ...".
+_SHARE = re.compile(r"\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b", re.I)
+#: Words for a difference without a direction (the size of the gap).
+_DIFFERENCE = frozenset({"difference", "differ", "gap"})
+_COMPARE = re.compile(
+    r"\b(above|over|more than|greater than|higher than|at least|below|under|less than|fewer than|"
+    r"lower than|at most)\s+(-?\d+(?:\.\d+)?)"
+)
+_COMPARE_OPS = {
+    "above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">",
+    "at least": ">=", "below": "<", "under": "<", "less than": "<", "fewer than": "<",
+    "lower than": "<", "at most": "<=",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CellPlan:
+    """One query over the view, what it computes, and the answer type it gives."""
+
+    sql: str
+    kind: str  # lookup, change, difference, ratio, share, sum, compare, test, top-row, top-header...
+    result: str  # "number", "text" or "boolean"
+
+
+@dataclass(frozen=True)
+class _Pick:
+    """One cell dimension that varies: the conditions or columns of each named member, in the
+    question's order, and what each is called."""
+
+    labels: list[str]
+    at: list[int]  # where the question names each member
+
+
+def parts(name: str) -> list[str]:
+    """A column's header path, part by part (a suffix that only makes the name unique dropped)."""
+    return [re.sub(r" \(\d+\)$", "", p).strip() for p in name.split(PATH_SEP)]
+
+
+def _position(question: str, text: str) -> int:
+    """Where the question first names ``text`` (its first word found, near spellings included)."""
+    low = question.casefold()
+    i = low.find(text.casefold())
+    if i >= 0:
+        return i
+    for w in tokens(text):
+        for m in re.finditer(r"[^\W_]+", low):
+            if near_word(w, m.group(0)):
+                return m.start()
+    return len(low)
+
+
+def _columns(rel: Relation, question: str) -> list[RelColumn]:
+    """The number columns whose header words the question names most (ties: the fewest header words
+    left unnamed), as one group."""
+    qw = question_words(question)
+    best: list[RelColumn] = []
+    top = (1, -(10**9))
+    for c in rel.columns:
+        if c.role != "data" or c.kind != "number":
+            continue
+        mine = {w for p in parts(c.name) for w in _part_words(p)}
+        covered = {q for q in qw if any(near_word(w, q) for w in mine)}
+        left = {w for w in mine if w not in COMMON and not any(near_word(w, q) for q in qw)}
+        score = (len(covered), -len(left))  # ("Number", "Total": nothing left unnamed by them)
+        if score > top:
+            top, best = score, []
+        if score == top:
+            best.append(c)
+    if len(best) > 1 and not _PERCENT.search(question):
+        counts = [c for c in best if not _is_percent(c)]
+        best = counts or best  # "how many": the counts, not their percentages
+    return best
+
+
+def _part_words(part: str) -> list[str]:
+    """The words that name a header part: not grammar or operation words (``5 units or more``),
+    unless the part has no others (``Total``)."""
+    every = tokens(part)
+    return [w for w in every if w not in COMMON and w not in OPERATION_WORDS] or every
+
+
+def _is_percent(col: RelColumn) -> bool:
+    return bool(_PERCENT.search(col.name)) or (col.unit or "").strip() in ("%", "percent")
+
+
+def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[str, list[str]], bool, bool]:
+    """Per text column, the values the question names (see below), whether the question names any
+    row label by its letters, and whether the row label was chosen by meaning.
+
+    A value is named in full when the question holds all its words (near spellings included; the
+    words of the column's own header and of a chosen column's header parts do not count); one whose
+    words a more specific named value also holds is left to that one (``West`` inside ``West North
+    Central``). Where no value of a column is named in full, the single best named in part is, when
+    its words are not already explained by the others; in the row labels, when none is named even in
+    part, the one closest in meaning."""
+    qw = question_words(question)
+    header = {w for c in chosen for p in parts(c.name) for w in tokens(p)}
+    key = _key(rel)
+    scored: dict[str, list[tuple[float, str]]] = {}
+    for name, values in named_values(rel, question).items():
+        own = set(tokens(name))
+        qcol = [q for q in qw if not any(near_word(q, w) for w in own)]
+        pairs = [(match_score(v, qcol, question), v) for v in values]
+        scored[name] = [(sc, v) for sc, v in pairs if sc >= 0.5 and set(tokens(v)) - header]
+        if not scored[name] and name == getattr(key, "name", None) and values:
+            scored[name] = [(0.0, values[0])]  # no letters: the label closest in meaning
+    full = [(n, v) for n, pairs in scored.items() for sc, v in pairs if sc >= 1.0]
+    full = [(n, v) for n, v in full if not any(o != v and _within(v, o) for _, o in full)]
+    explained = header | {w for _, v in full for w in tokens(v)}
+    out: dict[str, list[str]] = {}
+    for n, v in full:
+        out.setdefault(n, []).append(v)
+    touched = meant = False
+    for name, pairs in scored.items():
+        fresh = [(sc, v) for sc, v in pairs if sc == 0.0 or _said(v, qw) - explained]
+        if name == getattr(key, "name", None):
+            touched = any(sc > 0 for sc, _ in fresh)
+        if name in out or not fresh:
+            continue
+        best = sorted(fresh, reverse=True)
+        if len(best) == 1 or best[0][0] > best[1][0]:
+            out[name] = [best[0][1]]
+            meant = meant or best[0][0] == 0.0
+    return {n: v[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
+
+
+def _said(value: str, qw: list[str]) -> set[str]:
+    """The question's words that name a word of ``value``."""
+    return {q for q in qw for w in tokens(value) if near_word(w, q)}
+
+
+def _within(a: str, b: str) -> bool:
+    """Every word of ``a`` is in ``b``, which has more (``Passengers`` in ``Passenger revenue``)."""
+    ta, tb = tokens(a), tokens(b)
+    return len(ta) < len(tb) and all(any(near_word(x, y) for y in tb) for x in ta)
+
+
+def _level(chosen: list[RelColumn]) -> int | None:
+    """The one header level where the chosen columns differ; None when they differ at several."""
+    paths = [parts(c.name) for c in chosen]
+    if len({len(p) for p in paths}) != 1:
+        return None
+    differ = [i for i in range(len(paths[0])) if len({p[i].casefold() for p in paths}) > 1]
+    return differ[0] if len(differ) == 1 else None
+
+
+def _total_columns(rel: Relation, chosen: list[RelColumn]) -> set[str]:
+    """Chosen columns that hold at least the sum of the others in every row: their total."""
+    idx = {c.name: i for i, c in enumerate(rel.columns)}
+    out: set[str] = set()
+    for c in chosen:
+        others = [o for o in chosen if o is not c]
+        rows = 0
+        for r in range(len(rel.rows)):
+            mine = rel.values[idx[c.name]][r]
+            rest = [rel.values[idx[o.name]][r] for o in others]
+            if not isinstance(mine, int | float) or not all(isinstance(x, int | float) for x in rest):
+                continue
+            if mine < TOTAL_SHARE * sum(rest) or not rest:
+                break
+            rows += 1
+        else:
+            if rows and others:
+                out.add(c.name)
+    return out
+
+
+def _where(conds: dict[str, str], extra: Sequence[str] = ()) -> str:
+    parts_ = [f"{quote(k)} = {_lit(v)}" for k, v in conds.items()] + list(extra)
+    return (" WHERE " + " AND ".join(parts_)) if parts_ else ""
+
+
+def _lit(v: str) -> str:
+    return "'" + v.replace("'", "''") + "'"
+
+
+def _cell(col: str, conds: dict[str, str]) -> str:
+    return f"(SELECT {quote(col)} FROM data{_where(conds)})"
+
+
+def _not_total(rel: Relation) -> list[str]:
+    return [f"{quote(TOTAL)} = 0"] if any(c.name == TOTAL for c in rel.columns) else []
+
+
+def _whole(rel: Relation, col: str, siblings: dict[str, str]) -> str | None:
+    """What a share of one cell is a share of: the table's total row (in the named section, if
+    any), else the sum of the named section's rows; None when neither is there."""
+    names = [c.name for c in rel.columns]
+    if TOTAL in names:
+        flags, sections = (
+            rel.values[names.index(TOTAL)],
+            rel.values[names.index(SECTION)] if SECTION in names else None,
+        )
+        inside = [
+            i
+            for i, v in enumerate(flags)
+            if v == 1 and (sections is None or sections[i] == siblings.get(SECTION, sections[i]))
+        ]
+        if len(inside) == 1:  # one total for the rows in question: the whole they are parts of
+            return f"(SELECT {quote(col)} FROM data{_where(siblings, [f'{quote(TOTAL)} = 1'])})"
+    if siblings:
+        return f"(SELECT SUM({quote(col)}) FROM data{_where(siblings, _not_total(rel))})"
+    return None
+
+
+def _key(rel: Relation) -> RelColumn | None:
+    return next((c for c in rel.columns if c.role == "key"), None)
+
+
+def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
+    """The plan for ``question`` over ``rel`` (see the module docstring), or None."""
+    if not any(PATH_SEP in c.name for c in rel.columns if c.role == "data") and not any(
+        c.name == SECTION for c in rel.columns
+    ):
+        return None  # a flat table: the general planner and the model read it
+    chosen = _columns(rel, question)
+    if not chosen:
+        return None
+    rows, touched, meant = _rows(rel, question, chosen)
+    key = _key(rel)
+    asked = re.findall(
+        r"\b(?:many|all|each|every|across|among|per|which|what)\s+([^\W_]+)", question.casefold()
+    )
+    names_rows = key is not None and any(near_word(w, q) for w in tokens(key.name) for q in asked)
+    if meant and key is not None and (_asks_which(question) or len(rows) > 1 or names_rows):
+        # "which crop ...": the answer is a row label, not a row to read; "how many regions ...":
+        # the rows are the subject; and where the question's letters name a section, the section is
+        # what its words meant
+        del rows[key.name]
+    if any(len(v) > MAX_NAMED for v in rows.values()):
+        return None
+    qwords = set(words(question))
+    fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
+    varying_rows = [(k, v) for k, v in rows.items() if len(v) > 1]
+    if len(varying_rows) > 1 or (varying_rows and len(chosen) > 1):
+        return None
+    key = _key(rel)
+    if len(chosen) == 1 and not varying_rows:
+        return _one_column(rel, question, expected, chosen[0].name, fixed, key, qwords, touched)
+    if varying_rows:
+        name, values = varying_rows[0]
+        col = chosen[0].name
+        cells = [(v, _cell(col, {**fixed, name: v})) for v in values]
+    else:
+        level = _level(chosen)
+        if level is None:
+            return None
+        totals = _total_columns(rel, chosen) if len(chosen) > 2 else set()
+        members = [c for c in chosen if c.name not in totals]
+        cells = [(parts(c.name)[level], _cell(c.name, fixed)) for c in members]
+        if key is not None and key.name not in fixed and len(chosen) > 1:
+            return None  # several columns but no row: which row is asked is unclear
+    cells.sort(key=lambda lc: _position(question, lc[0]))
+    return _across(question, expected, cells, qwords, _all_named(question, [label for label, _ in cells]))
+
+
+def _number(label: str) -> float:
+    try:
+        return float(label)
+    except ValueError:
+        return float("nan")
+
+
+def _ordered(cells: list[tuple[str, str]]) -> bool:
+    """Whether the members are numbers (years): a change runs from the smaller to the larger."""
+    return all(re.fullmatch(r"\d+(\.\d+)?", label.strip()) for label, _ in cells)
+
+
+def _asks_which(question: str) -> bool:
+    """Whether the question asks for a name: it opens with which/who, or a clause does ("A versus B:
+    which one ...")."""
+    return bool(
+        _WHICH.match(question)
+        or re.search(r"[:;,\u2013\u2014-]\s*(which|who)\b|\b(in|for|during|at) which\b", question, re.I)
+    )
+
+
+def _all_named(question: str, labels: list[str]) -> bool:
+    """Whether the question names what sets each member apart from the others (``2017`` and
+    ``2018``; not ``% Increase`` beside ``Increase``, which differ by no word)."""
+    qw = question_words(question)
+    sets = [set(tokens(label)) - COMMON for label in labels]
+    for i, mine in enumerate(sets):
+        own = mine - set().union(*(o for j, o in enumerate(sets) if j != i))
+        if not own or not any(near_word(w, q) for w in own for q in qw):
+            return False
+    return True
+
+
+def _one_column(
+    rel: Relation,
+    question: str,
+    expected: str | None,
+    col: str,
+    fixed: dict[str, str],
+    key: RelColumn | None,
+    qwords: set[str],
+    touched: bool,
+) -> CellPlan | None:
+    """One column: the cell of a named row, a share of its rows' sum, or -- when the question names
+    no row label even in part -- the rows' top, mean, count or sum."""
+    if key is not None and key.name in fixed:
+        cell = _cell(col, fixed)
+        siblings = {k: v for k, v in fixed.items() if k != key.name}
+        whole = _whole(rel, col, siblings)
+        already = _is_percent(rel.column(col)) or any(_PERCENT.search(v) for v in fixed.values())
+        if _SHARE.search(question) and whole is not None and not already:
+            scale = " * 100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else " * 1.0"
+            return CellPlan(f"SELECT {cell}{scale} / {whole}", "share", "number")
+        if expected in (None, "number"):
+            return CellPlan(f"SELECT {quote(col)} FROM data{_where(fixed)}", "lookup", "number")
+        return None
+    if touched:
+        return None  # a row label named in part, not enough to place it: no aggregate over all rows
+    unmarked = _summing_rows(rel, col, fixed, key)
+    rest = _where(fixed, [*_not_total(rel), f"{quote(col)} IS NOT NULL", *unmarked])
+    top = qwords & (DESCENDING | ASCENDING)
+    if key is not None and top and expected != "number" and _asks_which(question):
+        order = "DESC" if qwords & DESCENDING else "ASC"
+        return CellPlan(
+            f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {quote(col)} {order} LIMIT 1",
+            "top-row",
+            "text",
+        )
+    if qwords & AVERAGE_WORDS:
+        return CellPlan(f"SELECT AVG({quote(col)}) FROM data{rest}", "average", "number")
+    m = _COMPARE.search(question.casefold())
+    if m and re.match(r"^\s*how many\b", question, re.IGNORECASE):
+        cond = f"{quote(col)} {_COMPARE_OPS[m.group(1)]} {m.group(2)}"
+        return CellPlan(
+            f"SELECT COUNT(*) FROM data{_where(fixed, [*_not_total(rel), *unmarked, cond])}",
+            "count",
+            "number",
+        )
+    if qwords & SUM_WORDS and expected in (None, "number"):
+        return CellPlan(f"SELECT SUM({quote(col)}) FROM data{rest}", "sum", "number")
+    return None
+
+
+def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn | None) -> list[str]:
+    """Conditions that leave out rows no total mark names but whose figure is the sum of the other
+    rows' (``Canada`` above its provinces): they are not one of the rows a ranking or count is over."""
+    if key is None:
+        return []
+    names = [c.name for c in rel.columns]
+    keys, values = rel.values[names.index(key.name)], rel.values[names.index(col)]
+    inside = [
+        i
+        for i in range(len(rel.rows))
+        if all(rel.values[names.index(k)][i] == v for k, v in fixed.items())
+        and isinstance(values[i], int | float)
+    ]
+    total = sum(values[i] for i in inside)
+    out = []
+    for i in inside:
+        rest = total - values[i]
+        if rest and len(inside) > 2 and abs(values[i] - rest) <= 1e-6 * max(1.0, abs(rest)) and keys[i]:
+            out.append(f"{quote(key.name)} <> {_lit(str(keys[i]))}")
+    return out
+
+
+def _across(
+    question: str, expected: str | None, cells: list[tuple[str, str]], qwords: set[str], named: bool
+) -> CellPlan | None:
+    """Two or more cells that differ in one row or header dimension, in the order the question names
+    them. Arithmetic and comparisons need every member named; "which ... most" picks among all."""
+    if len(cells) < 2 or (not named and not _asks_which(question)):
+        return None
+    exprs = [e for _, e in cells]
+    more, less = bool(qwords & (MORE_WORDS | DESCENDING)), bool(qwords & (LESS_WORDS | ASCENDING))
+    if expected == "boolean" and len(cells) == 2:
+        a, b = exprs
+        if qwords & RISE_WORDS:
+            return CellPlan(f"SELECT {b} > {a}", "test", "boolean")
+        if qwords & FALL_WORDS:
+            return CellPlan(f"SELECT {b} < {a}", "test", "boolean")
+        if more != less:
+            return CellPlan(f"SELECT {a} {'>' if more else '<'} {b}", "test", "boolean")
+        return None
+    if expected == "number" or (expected is None and not _asks_which(question)):
+        if len(cells) == 2:
+            a, b = exprs
+            if _SHARE.search(question):
+                scale = "100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else "1.0"
+                return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
+            if qwords & RATIO_WORDS:
+                return CellPlan(f"SELECT {a} * 1.0 / {b}", "ratio", "number")
+            if qwords & {"than", "compared", "versus", "vs"} and (more or less):
+                return CellPlan(f"SELECT {a} - {b}", "difference", "number")
+            changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE
+            if changed or re.search(r"\bfrom\b.+\bto\b", question, re.I):
+                if not re.search(r"\bfrom\b.+\bto\b", question, re.I) and _ordered(cells):
+                    a, b = sorted(exprs, key=lambda e: _number(cells[exprs.index(e)][0]))  # earlier to later
+                return CellPlan(f"SELECT {b} - {a}", "change", "number")  # from the first named to the second
+            if qwords & _DIFFERENCE:
+                return CellPlan(f"SELECT ABS({a} - {b})", "difference", "number")
+        if qwords & SUM_WORDS or ("and" in qwords and not qwords & CHANGE_WORDS and not (more or less)):
+            return CellPlan("SELECT " + " + ".join(exprs), "sum", "number")
+        if expected == "number":
+            return None
+    if more == less:
+        return None
+    pick = "MAX" if more else "MIN"
+    if len(cells) == 2:
+        (la, a), (lb, b) = cells
+        op = ">=" if more else "<="
+        return CellPlan(
+            f"SELECT CASE WHEN {a} {op} {b} THEN {_lit(la)} ELSE {_lit(lb)} END", "compare", "text"
+        )
+    whens = " ".join(f"WHEN {e} THEN {_lit(label)}" for label, e in cells)
+    return CellPlan(f"SELECT CASE {pick}({', '.join(exprs)}) {whens} END", "top-header", "text")

@@ -1,0 +1,152 @@
+"""The cells route: questions about cells of a table with header paths, sections and totals,
+answered by a typed plan compiled to one query (each operation, and what must not be planned)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import Workbook
+from openpyxl.styles import Font
+
+from gridsight.qa import answer_question
+from gridsight.qa._ask import evidence_valid
+from gridsight.sources import open_workbook
+
+# crop -> region -> (2019, 2021), under two sections; "Nation" is the regions' total and more
+FARMS: dict[str, dict[str, tuple[int, int]]] = {
+    "Lentils": {"Nation": (900, 950), "Upland": (300, 280), "Coast": (250, 400)},
+    "Barley": {"Nation": (700, 640), "Upland": (320, 330), "Coast": (100, 90)},
+    "Melons": {"Nation": (500, 520), "Upland": (40, 60), "Coast": (380, 330)},
+    "Orchids": {"Nation": (200, 260), "Upland": (20, 25), "Coast": (150, 190)},
+}
+SECTIONS = {"Field crops": ["Lentils", "Barley"], "Greenhouse crops": ["Melons", "Orchids"]}
+
+
+def _write(path: Path) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Farms"
+    ws["A1"] = "Farms reporting selected crops, by region"
+    ws["A1"].font = Font(bold=True)
+    ws["A3"] = "Crop"
+    for i, region in enumerate(["Nation", "Upland", "Coast"]):
+        col = 2 + 2 * i
+        ws.cell(3, col, region)
+        ws.merge_cells(start_row=3, start_column=col, end_row=3, end_column=col + 1)
+        ws.cell(4, col, 2019)
+        ws.cell(4, col + 1, 2021)
+        ws.cell(5, col, "number of farms")
+        ws.merge_cells(start_row=5, start_column=col, end_row=5, end_column=col + 1)
+    r = 6
+    for section, crops in SECTIONS.items():
+        ws.cell(r, 1, section).font = Font(bold=True)
+        r += 1
+        for crop in crops:
+            ws.cell(r, 1, crop)
+            for i, region in enumerate(["Nation", "Upland", "Coast"]):
+                ws.cell(r, 2 + 2 * i, FARMS[crop][region][0])
+                ws.cell(r, 3 + 2 * i, FARMS[crop][region][1])
+            r += 1
+    ws.cell(r + 1, 1, "Source: made up for this test.")
+    wb.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def farms(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return open_workbook(_write(tmp_path_factory.mktemp("cells") / "farms.xlsx"))
+
+
+F = FARMS
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("How many farms reported lentils in Coast in 2021?", F["Lentils"]["Coast"][1]),
+        ("How many farms grew barly in the Upland region in 2019?", F["Barley"]["Upland"][0]),  # a typo
+        ("By how much did the number of farms with melons in Coast change from 2019 to 2021?", 330 - 380),
+        ("How much did orchid farms in Upland increase between 2019 and 2021?", 25 - 20),
+        ("How many more farms grew lentils in Coast than in Upland in 2021?", 400 - 280),
+        ("What fraction of the nation's lentil farms in 2019 were in Upland?", 300 / 900),
+        ("What percentage of farms with melons in 2021 were in Coast, out of the Nation?", 100 * 330 / 520),
+        ("How many farms reported lentils and barley combined in Coast in 2019?", 250 + 100),
+        ("What was the total number of farms reporting greenhouse crops in Upland in 2021?", 60 + 25),
+        ("What was the average number of farms per field crop in Coast in 2019?", (250 + 100) / 2),
+    ],
+)
+def test_numbers_from_named_cells(farms: Any, question: str, answer: float) -> None:
+    ans = answer_question(farms, question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == pytest.approx(answer), (ans.value, ans.query)
+    assert evidence_valid(ans, farms)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Were more farms reporting melons in Upland or in Coast in 2019?", "Coast"),
+        ("Which region had the most farms growing barley in 2021?", "Upland"),  # Nation is their total
+        ("Which field crop was reported by the fewest farms in Coast in 2021?", "Barley"),
+        ("Did the number of farms with barley in the Nation rise from 2019 to 2021?", False),
+        ("Was the number of orchid farms in Coast higher in 2021 than in 2019?", True),
+    ],
+)
+def test_names_and_yes_no_from_named_cells(farms: Any, question: str, answer: object) -> None:
+    ans = answer_question(farms, question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == answer, (ans.value, ans.query)
+
+
+def test_a_lookup_cites_the_cell_itself(farms: Any) -> None:
+    ans = answer_question(farms, "How many farms reported orchids in Upland in 2021?")
+    assert ans.value == 25 and ans.route == "blocks" and ans.formula == "=Farms!E11"
+
+
+def test_a_change_between_unnamed_columns_is_not_planned(farms: Any) -> None:
+    # "in 2021" with no region: three columns fit and nothing tells them apart -- no arithmetic
+    from gridsight.detect import detect_tables
+    from gridsight.qa._cells import cell_plan
+    from gridsight.qa._relational import relation_of
+
+    sheet = farms.sheets[0]
+    rel = relation_of(sheet, detect_tables(sheet).tables[0])
+    assert cell_plan(rel, "How much did lentil farms change in 2021?", "number") is None
+    assert cell_plan(rel, "What is the Lentils figure per share in Coast in 2021?", "number").kind == "lookup"
+
+
+def test_the_words_of_a_flat_table_are_left_to_the_other_routes(tmp_path: Path) -> None:
+    from gridsight.detect import detect_tables
+    from gridsight.qa._cells import cell_plan
+    from gridsight.qa._relational import relation_of
+
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Name", "Score", "Age"])
+    for row in [["Ann", 3, 30], ["Bo", 5, 40], ["Cy", 4, 50]]:
+        ws.append(row)
+    wb.save(tmp_path / "flat.xlsx")
+    sheet = open_workbook(tmp_path / "flat.xlsx").sheets[0]
+    rel = relation_of(sheet, detect_tables(sheet).tables[0])
+    assert cell_plan(rel, "What is the average score?", "number") is None
+
+
+def test_a_row_that_sums_the_others_is_not_ranked_among_them(tmp_path: Path) -> None:
+    # "Whole country" carries no total mark, but its figure is the others' sum in the asked column
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Region", "Jobs", "Jobs"])
+    ws.append([None, 2020, 2021])
+    for row in [["Whole country", 60, 66], ["Hills", 10, 12], ["Plains", 30, 24], ["Shore", 20, 30]]:
+        ws.append(row)
+    ws.merge_cells("B1:C1")
+    wb.save(tmp_path / "jobs.xlsx")
+    book = open_workbook(tmp_path / "jobs.xlsx")
+    assert answer_question(book, "Which region had the most jobs in 2021?").value == "Shore"
+    assert answer_question(book, "Which region had the fewest jobs in 2020?").value == "Hills"
+    assert answer_question(book, "How many regions had more than 15 jobs in 2021?").value == 2
