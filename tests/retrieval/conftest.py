@@ -89,3 +89,11 @@ def library(library_dir: tuple[Path, Path], embedder: object):  # type: ignore[n
     from gridsight.retrieval import Library
 
     return Library(library_dir[1], embedder)
+
+
+@pytest.fixture(scope="session")
+def model():  # type: ignore[no-untyped-def]
+    """The real default model, loaded once (one thread: the machine is shared)."""
+    from gridsight.llm import load_runtime
+
+    return load_runtime(n_threads=1)

@@ -1,4 +1,4 @@
-"""docs/retrieval.md's example, run as written: the same files, the same commands, the same output (the
+"""docs/retrieval.md's examples, run as written: the same files, the same commands, the same output (the
 seconds and the meaning scores excepted)."""
 
 from __future__ import annotations
@@ -16,14 +16,20 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "retrieval.md"
 
 
 def _steps() -> list[tuple[str, list[str]]]:
-    block = re.search(r"```console\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
-    assert block is not None
+    """The commands and outputs of every console example that runs only mkdir, printf and gridsight (the
+    curl examples run against a real sidecar in tests/api/test_api_docs.py)."""
+    blocks = re.findall(r"```console\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
     steps: list[tuple[str, list[str]]] = []
-    for line in block.group(1).splitlines():
-        if line.startswith("$ "):
-            steps.append((line[2:], []))
-        else:
-            steps[-1][1].append(line)
+    for block in blocks:
+        mine: list[tuple[str, list[str]]] = []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                mine.append((line[2:], []))
+            else:
+                mine[-1][1].append(line)
+        if all(c.split()[0] in ("mkdir", "printf", "gridsight") for c, _ in mine):
+            steps += mine
+    assert len(steps) >= 9
     return steps
 
 

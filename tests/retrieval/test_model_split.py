@@ -8,13 +8,6 @@ from gridsight.retrieval import Library
 from gridsight.retrieval._model_split import faithful, model_parts
 
 
-@pytest.fixture(scope="module")
-def model():  # type: ignore[no-untyped-def]
-    from gridsight.llm import load_runtime
-
-    return load_runtime(n_threads=1)
-
-
 @pytest.mark.parametrize(
     ("part", "ok"),
     [

@@ -53,3 +53,20 @@ def test_no_table_is_about_the_question(library: Library) -> None:
 def test_unknown_strategy(library: Library) -> None:
     with pytest.raises(ValueError, match="unknown strategy"):
         library.search("age", strategy="magic")
+
+
+def test_the_first_tables_are_ordered_by_the_words_they_name(library: Library) -> None:
+    """Among the first three, the table whose headers or named values hold more of the question's words
+    comes first, whatever order the fusion gave; a tie keeps the fusion's order."""
+    ids = {library.sheets[t]["file"]: t for t in library.sheets}
+    p, b = ids["passengers.xlsx"], ids["billionaires.csv"]
+    q = "What is the average fare of the survivors?"  # a passengers header names it; none of the others
+    found = library.search(q, k=3)
+    assert library._by_words(q, [b, p], found.columns)[:2] == [p, b]
+    q = "What is the age of Dana Wu?"  # both have an age header; only the billionaires hold 'Dana Wu'
+    found = library.search(q, k=3)
+    assert library._by_words(q, [p, b], found.columns)[:2] == [b, p]
+    q = "What is the average age?"  # one word each: the given order stays
+    found = library.search(q, k=3)
+    assert library._by_words(q, [p, b], found.columns) == [p, b]
+    assert library._by_words(q, [b, p], found.columns) == [b, p]

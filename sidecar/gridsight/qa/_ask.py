@@ -125,7 +125,7 @@ def answer_question(
     found = candidates(workbook, sheet, q)
     tied = top_tie(found) if found and found[0].score > 0 else []
     if len(tied) > 1:  # before any tie-break: the question may need both tables, joined
-        joined = _across(q, tied)
+        joined = answer_over_join(q, tied)
         if joined is not None:
             joined.question = question
             return joined
@@ -303,11 +303,13 @@ def _from_query(best: Candidate, rel: Any, q: str, win: Attempt) -> QAAnswer:
     )
 
 
-def _across(q: str, tied: list[Candidate]) -> QAAnswer | None:
-    """A question that names columns of two tied flat tables, answered over their join; or None."""
-    flat = [c for c in tied if structure_score(c.table, c.sheet) < BLOCKS_AT]
+def answer_over_join(q: str, tables: list[Candidate], across: Any = None) -> QAAnswer | None:
+    """The answer over two of ``tables`` joined (:mod:`gridsight.qa._join`), when the question names
+    columns of both, the query reads both, and the answer is confident and of the asked type; or None.
+    ``across`` labels the tables of other workbooks (a folder library)."""
+    flat = [c for c in tables if structure_score(c.table, c.sheet) < BLOCKS_AT]
     for left in flat:
-        joined = plan_over_join(left, q, flat)
+        joined = plan_over_join(left, q, flat, across)
         if joined is None:
             continue
         plan, view, join = joined

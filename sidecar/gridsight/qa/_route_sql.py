@@ -52,12 +52,15 @@ def plan_query(cand: Candidate, question: str, join: Any = None) -> tuple[Any, A
         return None, None
 
 
-def plan_over_join(cand: Candidate, question: str, others: list[Candidate]) -> tuple[Any, Any, Any] | None:
+def plan_over_join(
+    cand: Candidate, question: str, others: list[Candidate], across: Any = None
+) -> tuple[Any, Any, Any] | None:
     """(plan, view, join) when the question needs a lookup table joined to ``cand`` and the plan
-    reads at least one of its columns (a query that reads only ``cand`` needs no join); else None."""
+    reads at least one of its columns (a query that reads only ``cand`` needs no join); else None.
+    ``across`` labels tables of other workbooks (:func:`gridsight.qa._join.find_join`)."""
     from gridsight.qa._join import find_join
 
-    join = find_join(question, cand, others)
+    join = find_join(question, cand, others, across)
     if join is None:
         return None
     plan, view = plan_query(cand, question, join)

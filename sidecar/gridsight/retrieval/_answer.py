@@ -1,6 +1,8 @@
 """Answer a question over a folder: retrieval chooses the tables, the single-workbook pipeline answers.
 
-The retrieved tables are tried best first; inside each, :func:`gridsight.qa.answer_question` (the
+A question that needs a column of another retrieved table sharing a key with the first is answered
+over the two joined (:mod:`gridsight.retrieval._join`). Otherwise the retrieved tables are tried best
+first; inside each, :func:`gridsight.qa.answer_question` (the
 same pipeline as a question about one workbook) answers or abstains. The first answer wins and its
 evidence names the file as well as the sheet and range. When no table is about the question,
 GridSight abstains and names the closest tables. Retrieval never answers by itself.
@@ -16,6 +18,7 @@ from typing import Any
 from gridsight.grid import Workbook
 from gridsight.qa import QAAnswer, answer_question
 from gridsight.retrieval._index import build_index, default_db
+from gridsight.retrieval._join import answer_joined
 from gridsight.retrieval._search import Library, Retrieval
 from gridsight.retrieval._store import VERSION_FILE
 
@@ -82,6 +85,10 @@ def ask_library(
     found = library.search(question, k=max(tries, 5), model=model)
     if not found.answerable:
         return FolderAnswer(QAAnswer(question, "abstained", reason=found.reason), None, found)
+    joined = answer_joined(question, found.tables, lambda hit: opener(folder / hit.file))
+    if joined is not None:
+        files = sorted({e["file"] for e in joined.evidence})
+        return FolderAnswer(joined, ", ".join(files), found)
     tried: list[str] = []
     for hit in found.tables[:tries]:
         where = f"{hit.file} {hit.sheet}!{hit.range}"

@@ -10,7 +10,9 @@ Two strategies, each measurable on its own, and their fusion (the default):
   each sub-query is kept near the top so that a question spanning tables retrieves each of them.
 - ``sheets`` -- query-sheet matching: the whole question against each table's sheet card (vector, full
   text of its description, full text of all its name-like values), fused the same way.
-- ``hybrid`` -- the reciprocal-rank fusion of the two tables rankings.
+- ``hybrid`` -- the reciprocal-rank fusion of the two tables rankings; its first three tables are then
+  ordered by how many of the question's words their headers or named values hold (ties keep the
+  fused order).
 
 Nothing here knows any dataset or any question: the signals are the cards' words, vectors and values.
 """
@@ -28,7 +30,7 @@ import numpy as np
 
 from gridsight.retrieval._split import split_question
 from gridsight.retrieval._store import COLUMNS, DIMENSIONS, SHEETS, Store
-from gridsight.text import FILLER, words
+from gridsight.text import FILLER, header_words, same, words
 
 STRATEGIES = ("hybrid", "columns", "sheets")
 #: Candidates each ranked list contributes before fusion.
@@ -45,6 +47,8 @@ WORD_SURE = 0.6
 MAX_WORDS = 10
 #: Columns of a table summed into its score.
 TOP_COLUMNS = 3
+#: Tables of the fused ranking re-ordered by the question words their headers and named values hold.
+RERANK = 3
 #: Below this cosine (question to the best column card) and without any header-word match, no table is
 #: about the question: retrieval abstains and names the closest tables.
 ABSTAIN_COSINE = 0.30
@@ -320,6 +324,7 @@ class Library:
                     fused[t] += 1.0 / (RRF_K + r)
             by_score = sorted(fused, key=lambda t: -fused[t])
             ranked = list(dict.fromkeys([*by_score[:1], *part_best[1:], *by_score]))  # each part's best
+            ranked = self._by_words(parts[0], ranked, columns)
         cols_of: dict[str, list[ColumnHit]] = defaultdict(list)
         for h in columns:
             cols_of[h.table_id].append(h)
@@ -341,6 +346,21 @@ class Library:
         rankings = {"columns": col_rank, "sheets": sheet_rank, strategy: ranked}
         seconds = time.perf_counter() - start
         return Retrieval(question, strategy, parts, hits, columns, answerable, why, seconds, rankings)
+
+    def _by_words(self, question: str, ranked: list[str], columns: list[ColumnHit]) -> list[str]:
+        """The first :data:`RERANK` tables re-ordered by how many of the question's words they name --
+        by a header (by its letters: plurals and -ed/-ing forms count) or by a value of theirs the
+        question names -- the fused order breaking ties. The fusion weighs a table's meaning as much as
+        its words, so a table that is merely about the same things can come first while another names
+        more of what is asked."""
+        qw = question_words(question)
+        head = ranked[:RERANK]
+        count: dict[str, int] = {}
+        for t in head:
+            heads = [h for c in self.columns_of(t) for h in header_words(c)]
+            held = {w for h in columns if h.table_id == t for v in h.named for w in words(v, camel=False)}
+            count[t] = sum(1 for w in qw if w in held or any(same(h, w) for h in heads))
+        return sorted(head, key=lambda t: -count[t]) + ranked[RERANK:]
 
     def columns_of(self, table_id: str) -> list[str]:
         s = self.sheets.get(table_id)
