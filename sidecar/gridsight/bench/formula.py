@@ -137,11 +137,11 @@ def run(corpus: Path | None, limit: int | None, model: str | None = None) -> Ben
             valid += 1
         else:
             invalid += 1
+        inside = None
         if ans.formula is not None and not isinstance(book, str):
             returned += 1
-            evidence_good += bool(ans.evidence) and all(
-                range_inside(e, book[0], book[1].name) for e in ans.evidence
-            )
+            inside = bool(ans.evidence) and all(range_inside(e, book[0], book[1].name) for e in ans.evidence)
+            evidence_good += inside
         right += ok
         right_moved += ok_moved
         if how:
@@ -173,6 +173,7 @@ def run(corpus: Path | None, limit: int | None, model: str | None = None) -> Ben
                 "error": error,
                 "tier": "model" if ans.shape in ("model", "query") else "rules",
                 "query": ans.query,
+                "evidence_valid": inside,
             }
         )
     n = len(qs)
