@@ -158,3 +158,14 @@ def test_a_change_between_two_cells_has_a_verified_formula(farms: Any) -> None:
     )
     assert ans.route == "cells" and ans.value == 330 - 380
     assert ans.formula is not None and ans.formula.count("XLOOKUP(") == 2
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "near"),
+    [("canada", "canadian", True), ("italy", "italian", True), ("china", "chinese", True),
+     ("economy", "economic", True), ("model", "modern", False), ("state", "station", False)],
+)  # fmt: skip
+def test_a_place_names_its_adjective(a: str, b: str, near: bool) -> None:
+    from gridsight.qa._sqlgen import near_word
+
+    assert near_word(a, b) is near and near_word(b, a) is near
