@@ -229,6 +229,15 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
         attempts.append(Attempt("rules", error=rules.reason or "the routes abstained"))
     headers = (rules.structure or 0.0) >= BLOCKS_AT
     result = vote(attempts, TIE_ORDER_HEADERS if headers else TIE_ORDER_FLAT)
+    if result is None and headers and rules.status != "answered":
+        # no query answered: the header-path route's tied cells, the model choosing among them only
+        # ("the first half" over H1 / H2), as its module says
+        chosen = by_blocks(workbook, best, q, model)
+        if chosen.status == "answered":
+            chosen.structure = rules.structure
+            rules = chosen
+            attempts[-1] = Attempt("rules", chosen.formula, chosen.value, None, confidence=chosen.confidence)
+            result = vote(attempts, TIE_ORDER_HEADERS)
     record = [a.to_dict() for a in attempts]
     if result is None:
         reasons = "; ".join(f"{a.source}: {a.error}" for a in attempts)
