@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsight.qa._columns import STOP, content_words, mentions, named_at, similarity, split_words
-from gridsight.qa._sql import TABLE, View, quote
+from gridsight.qa._sql import TABLE, View, literal, quote
 from gridsight.text import (
     ASCENDING,
     DESCENDING,
@@ -86,7 +86,7 @@ def _num(text: str) -> float | int:
 def _lit(v: Any) -> str:
     if isinstance(v, int | float) and not isinstance(v, bool):
         return repr(v)
-    return "'" + str(v).replace("'", "''") + "'"
+    return literal(str(v))
 
 
 def describe_columns(view: View, kinds: dict[str, str], distinct: dict[str, tuple[str, ...]]) -> list[Col]:

@@ -76,7 +76,13 @@ class View:
 
 
 def quote(name: str) -> str:
+    """A column name as an SQL identifier."""
     return '"' + name.replace('"', '""') + '"'
+
+
+def literal(text: str) -> str:
+    """A text value as an SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _cell(v: Any) -> Any:

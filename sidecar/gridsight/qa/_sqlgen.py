@@ -17,6 +17,7 @@ from typing import Any
 
 from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
+from gridsight.qa._sql import literal
 from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, words
 
 #: String values offered per column (those the question names best first).
@@ -271,7 +272,7 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
 def _show(v: Any) -> str:
     if isinstance(v, str):
         v = v if len(v) <= 40 else v[:37] + "..."
-        return "'" + v.replace("'", "''") + "'"
+        return literal(v)
     if isinstance(v, float):
         return f"{v:.6g}"
     return str(v)
@@ -360,10 +361,6 @@ def _gbnf_str(text: str) -> str:
     return '"' + esc + '"'
 
 
-def _sql_str(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
-
-
 def _alts(items: Sequence[str]) -> str:
     return " | ".join(items)
 
@@ -410,7 +407,7 @@ def sql_grammar(rel: Relation, literals: dict[str, list[str]], *, compare: bool 
     for rid, c in zip(ids, cols, strict=True):
         vals = literals.get(c.name, [])
         if c.kind in ("text", "date") and vals:
-            lits = [_gbnf_str(_sql_str(v)) for v in vals]
+            lits = [_gbnf_str(literal(v)) for v in vals]
             all_lits += lits
             rules.append(f"{rid}v ::= {_alts(lits)}")
             conds.append(f'{rid} (" = " | " != " | " < " | " > ") {rid}v')
@@ -450,6 +447,6 @@ def sql_grammar(rel: Relation, literals: dict[str, list[str]], *, compare: bool 
         'num ::= "-"? [0-9]{1,12} ("." [0-9]{1,6})?',
         "like ::= [^'%\\n\"]{1,40}",
     ]
-    phrases = [f'"{c.name}"' for c in cols] + [_sql_str(v) for vs in literals.values() for v in vs]
+    phrases = [f'"{c.name}"' for c in cols] + [literal(v) for vs in literals.values() for v in vs]
     grammar = Grammar.from_gbnf("\n".join(rules), name="sql").with_phrases([*phrases, " FROM data"])
     return SqlGrammar(grammar, literals)
