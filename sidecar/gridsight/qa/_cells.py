@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gridsight.qa._relational import SECTION, TOTAL, Relation, RelColumn
-from gridsight.qa._sql import quote
+from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import COMMON, match_score, named_values, near_word, question_words, tokens
 from gridsight.text import (
     ASCENDING,
@@ -36,6 +36,8 @@ from gridsight.text import (
 )
 
 PATH_SEP = " › "
+#: A number as a question or a header writes it (``2021``, ``8.5``).
+_NUMBERS = re.compile(r"\d+(?:\.\d+)?")
 _YEAR = re.compile(r"(1[89]|20)\d\d")
 #: Values read per column when looking for the numbers a table holds.
 SCAN = 20_000
@@ -220,12 +222,8 @@ def _total_columns(rel: Relation, chosen: list[RelColumn]) -> set[str]:
 
 
 def _where(conds: dict[str, str], extra: Sequence[str] = ()) -> str:
-    parts_ = [f"{quote(k)} = {_lit(v)}" for k, v in conds.items()] + list(extra)
+    parts_ = [f"{quote(k)} = {literal(v)}" for k, v in conds.items()] + list(extra)
     return (" WHERE " + " AND ".join(parts_)) if parts_ else ""
-
-
-def _lit(v: str) -> str:
-    return "'" + v.replace("'", "''") + "'"
 
 
 def _cell(col: str, conds: dict[str, str]) -> str:
@@ -345,10 +343,10 @@ def _unexplained_numbers(
     """Whether the question holds a number that the table holds elsewhere (another header, a label,
     a figure) while no chosen header part, named value or comparison ("more than 8") accounts for
     it. A number the table holds nowhere ("in 2018" over a table of 2018 alone) is context."""
-    said = set(re.findall(r"\d+(?:\.\d+)?", question.replace(",", "")))
+    said = set(_NUMBERS.findall(question.replace(",", "")))
     said &= _numbers_held(rel)
-    known = {w for c in chosen for p in parts(c.name) for w in re.findall(r"\d+(?:\.\d+)?", p)}
-    known |= {w for vs in rows.values() for v in vs for w in re.findall(r"\d+(?:\.\d+)?", v)}
+    known = {w for c in chosen for p in parts(c.name) for w in _NUMBERS.findall(p)}
+    known |= {w for vs in rows.values() for v in vs for w in _NUMBERS.findall(v)}
     m = _COMPARE.search(question.casefold())
     known |= {m.group(2)} if m else set()
     return bool(said - known)
@@ -358,12 +356,10 @@ def _numbers_held(rel: Relation) -> set[str]:
     """Every number written in the table's labels and its whole figures, and in its headers except
     years: a year another column is headed by is another period, which the choice of column already
     weighed ("the increase in 2017" reads the increase column beside the 2017 one)."""
-    out = {w for c in rel.columns for w in re.findall(r"\d+(?:\.\d+)?", c.name) if not _YEAR.fullmatch(w)}
+    out = {w for c in rel.columns for w in _NUMBERS.findall(c.name) if not _YEAR.fullmatch(w)}
     for c, values in zip(rel.columns, rel.values, strict=True):
         if c.kind == "text":
-            out |= {
-                w for v in rel.distinct_values(c.name)[:SCAN] for w in re.findall(r"\d+(?:\.\d+)?", str(v))
-            }
+            out |= {w for v in rel.distinct_values(c.name)[:SCAN] for w in _NUMBERS.findall(str(v))}
         elif c.kind == "number" and c.role == "data":
             out |= {
                 str(int(v)) for v in values[:SCAN] if isinstance(v, int | float) and float(v).is_integer()
@@ -462,7 +458,7 @@ def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn
     for i in inside:
         rest = total - values[i]
         if rest and len(inside) > 2 and abs(values[i] - rest) <= 1e-6 * max(1.0, abs(rest)) and keys[i]:
-            out.append(f"{quote(key.name)} <> {_lit(str(keys[i]))}")
+            out.append(f"{quote(key.name)} <> {literal(str(keys[i]))}")
     return out
 
 
@@ -512,7 +508,7 @@ def _across(
         (la, a), (lb, b) = cells
         op = ">=" if more else "<="
         return CellPlan(
-            f"SELECT CASE WHEN {a} {op} {b} THEN {_lit(la)} ELSE {_lit(lb)} END", "compare", "text"
+            f"SELECT CASE WHEN {a} {op} {b} THEN {literal(la)} ELSE {literal(lb)} END", "compare", "text"
         )
-    whens = " ".join(f"WHEN {e} THEN {_lit(label)}" for label, e in cells)
+    whens = " ".join(f"WHEN {e} THEN {literal(label)}" for label, e in cells)
     return CellPlan(f"SELECT CASE {pick}({', '.join(exprs)}) {whens} END", "top-header", "text")
