@@ -169,3 +169,18 @@ def test_a_place_names_its_adjective(a: str, b: str, near: bool) -> None:
     from gridsight.qa._sqlgen import near_word
 
     assert near_word(a, b) is near and near_word(b, a) is near
+
+
+def test_labels_with_quotes_are_read_as_values_not_sql() -> None:
+    from gridsight.grid import Sheet
+    from gridsight.grid import Workbook as Book
+
+    cells: dict[str, object] = {"A1": "Outlet", "B1": "North", "C1": "North", "D1": "South", "E1": "South"}
+    cells |= {"B2": 2019, "C2": 2021, "D2": 2019, "E2": 2021}
+    cells |= {"A3": "Farmers' markets", "B3": 5, "C3": 7, "D3": 9, "E3": 4}
+    cells |= {"A4": 'Shops "big"', "B4": 1, "C4": 2, "D4": 3, "E4": 4}
+    book = Book([Sheet.from_cells("S", cells)])
+    ans = answer_question(book, "How did Farmers' markets in the North change from 2019 to 2021?")
+    assert (ans.status, ans.value, ans.route) == ("answered", 2, "cells")
+    top = answer_question(book, "Which outlet had the most in the South in 2019?")
+    assert top.value == "Farmers' markets"
