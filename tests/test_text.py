@@ -56,6 +56,8 @@ def test_words(raw: object, expected: list[str]) -> None:
         ("rating", "rating"),  # a three-letter stem stays whole
         ("speed", "speed"),
         ("age", "age"),
+        ("employment", "employ"),  # -ment: a verb's noun
+        ("payment", "payment"),  # a three-letter stem stays whole
     ],
 )
 def test_stem(word: str, expected: str) -> None:

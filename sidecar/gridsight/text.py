@@ -133,8 +133,9 @@ def words(text: object, camel: bool = True) -> list[str]:
 
 
 def stem(word: str) -> str:
-    """A light stem: plurals, -ed and -ing; short words and -ss/-us/-is endings stay whole
-    ('class', 'status', 'analysis'). 'deliveries' -> delivery, 'delivered' -> deliver (see :func:`same`)."""
+    """A light stem: plurals, -ed, -ing and -ment; short words and -ss/-us/-is endings stay whole
+    ('class', 'status', 'analysis'). 'deliveries' -> delivery, 'delivered' -> deliver, 'employment' and
+    'employed' -> employ (see :func:`same`)."""
     w = word.lower()
     if len(w) <= 3 or w.endswith(("ss", "us", "is")):
         return w
@@ -144,7 +145,7 @@ def stem(word: str) -> str:
         return w[:-2]
     if w.endswith("s"):
         return w[:-1]
-    for suffix in ("ing", "ed"):
+    for suffix in ("ments", "ment", "ing", "ed"):
         if w.endswith(suffix) and len(w) - len(suffix) >= 4:
             return w[: -len(suffix)]
     return w

@@ -184,3 +184,89 @@ def test_labels_with_quotes_are_read_as_values_not_sql() -> None:
     assert (ans.status, ans.value, ans.route) == ("answered", 2, "cells")
     top = answer_question(book, "Which outlet had the most in the South in 2019?")
     assert top.value == "Farmers' markets"
+
+
+# sex -> line -> region -> (2022, 2023); "Total" is the regions' sum, the blocks repeat the row labels
+REGIONS = ["Northland", "Southland", "West Coast"]
+LINES = ["Labour force", "Employment", "Unemployment"]
+JOBS: dict[str, dict[str, dict[str, tuple[int, int]]]] = {
+    sex: {
+        line: {
+            region: (base + 100 * i + 10 * j, base + 100 * i + 10 * j + 7) for i, region in enumerate(REGIONS)
+        }
+        for j, line in enumerate(LINES)
+    }
+    for base, sex in zip((400, 100, 700), ("Both sexes", "Men", "Women"), strict=True)
+}
+
+
+def _write_jobs(path: Path) -> Path:
+    """A statistics office's layout: region groups (a total first) over years, one block of the same
+    row labels per sex under a section row."""
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Jobs"
+    ws["A1"] = "Labour force characteristics by region and sex (thousands)"
+    ws["A1"].font = Font(bold=True)
+    ws["A3"] = "Characteristic"
+    for i, group in enumerate(["Total", *REGIONS]):
+        col = 2 + 2 * i
+        ws.cell(3, col, group)
+        ws.merge_cells(start_row=3, start_column=col, end_row=3, end_column=col + 1)
+        ws.cell(4, col, 2022)
+        ws.cell(4, col + 1, 2023)
+    r = 5
+    for sex, lines in JOBS.items():
+        ws.cell(r, 1, sex).font = Font(bold=True)
+        r += 1
+        for line, by_region in lines.items():
+            ws.cell(r, 1, line)
+            for y in range(2):
+                ws.cell(r, 2 + y, sum(v[y] for v in by_region.values()))
+                for i, region in enumerate(REGIONS):
+                    ws.cell(r, 4 + 2 * i + y, by_region[region][y])
+            r += 1
+    wb.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def jobs(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return open_workbook(_write_jobs(tmp_path_factory.mktemp("cells") / "jobs.xlsx"))
+
+
+J = JOBS
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # three members of one header level, one of them two words long
+        (
+            "Add up employment of women across Northland, Southland and West Coast for 2023.",
+            sum(J["Women"]["Employment"][r][1] for r in REGIONS),
+        ),
+        # a share of the total column beside the named one
+        (
+            "What percentage of total 2023 employment of men was in West Coast?",
+            100
+            * J["Men"]["Employment"]["West Coast"][1]
+            / sum(J["Men"]["Employment"][r][1] for r in REGIONS),
+        ),
+        # "unemployed" names the Unemployment row (one stem); the section is named
+        ("How many women were unemployed in Southland in 2022?", J["Women"]["Unemployment"]["Southland"][0]),
+        # no section named: the first block, the whole
+        ("What was employment in Northland in 2023?", J["Both sexes"]["Employment"]["Northland"][1]),
+        # "how much more (or less)": the first named less the second
+        (
+            "How much more (or less) employment did Northland have than Southland in 2023 among men?",
+            J["Men"]["Employment"]["Northland"][1] - J["Men"]["Employment"]["Southland"][1],
+        ),
+    ],
+)
+def test_cells_named_across_repeated_blocks_and_groups(jobs: Any, question: str, answer: float) -> None:
+    ans = answer_question(jobs, question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == pytest.approx(answer), (ans.value, ans.query)
+    assert evidence_valid(ans, jobs)

@@ -298,6 +298,9 @@ def test_formula_from_question_says_so_when_no_formula_gives_the_querys_result()
         ("oslo", "olso", False),
         ("bergen", "borgen", True),
         ("bergen", "mergen", False),
+        ("employed", "employment", True),  # one stem, two endings
+        ("unemployed", "unemployment", True),
+        ("department", "departure", False),
     ],
 )
 def test_near_words(a: str, b: str, near: bool) -> None:
@@ -369,6 +372,24 @@ def test_row_order_is_offered_only_when_the_question_asks_where_a_row_stands() -
     rel = _relation()
     assert "Row number" not in [c.name for c in offered(rel, "What are the top 2 prices?").columns]
     assert "Row number" in [c.name for c in offered(rel, "Which city is listed after Bergen?").columns]
+    # a place word that picks a period is not about where a row stands
+    assert "Row number" not in [c.name for c in offered(rel, "Prices in the first half of 2023?").columns]
+    assert "Row number" in [c.name for c in offered(rel, "Which city is first?").columns]
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "full"),
+    [
+        ("Total U.S. housing starts in 2022?", "United States", True),
+        ("EU imports in 2021", "European Union", True),
+        ("Imports from non-EU partners", "European Union", False),  # part of another name
+        ("Tell us about the states", "United States", False),  # a pronoun, not capitals
+    ],
+)
+def test_an_initialism_names_a_value_in_full(question: str, value: str, full: bool) -> None:
+    from gridsight.qa._sqlgen import match_score, question_words
+
+    assert (match_score(value, question_words(question), question) >= 1.0) is full
 
 
 # A small statement-like table: 14 row labels (more than a category), values by year.

@@ -55,7 +55,8 @@ _WHICH = re.compile(
 #: Words that say a figure is a percentage or a rate.
 _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|shares?|proportions?)\b|%", re.I)
 #: A share of a whole: "what share / fraction / percentage of ...".
-_SHARE = re.compile(r"\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b", re.I)
+#: ("the percentage of load factor" names a figure that is a percentage: no share is computed).
+_SHARE = re.compile(r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b", re.I)
 #: Words for a difference without a direction (the size of the gap).
 _DIFFERENCE = frozenset({"difference", "differ", "gap"})
 _COMPARE = re.compile(
@@ -107,15 +108,17 @@ def _position(question: str, text: str) -> int:
 
 def _columns(rel: Relation, question: str) -> list[RelColumn]:
     """The number columns whose header words the question names most (ties: the fewest header words
-    left unnamed), as one group."""
+    left unnamed), as one group, with the siblings the question names beside them (see
+    :func:`_siblings`). A part made only of common words (``Total``) is named by those words."""
     qw = question_words(question)
+    every = set(tokens(question))
     best: list[RelColumn] = []
     top = (1, -(10**9))
     for c in rel.columns:
         if c.role != "data" or c.kind != "number":
             continue
         mine = {w for p in parts(c.name) for w in _part_words(p)}
-        covered = {q for q in qw if any(near_word(w, q) for w in mine)}
+        covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
         left = {w for w in mine if w not in COMMON and not any(near_word(w, q) for q in qw)}
         score = (len(covered), -len(left))  # ("Number", "Total": nothing left unnamed by them)
         if score > top:
@@ -125,7 +128,32 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     if len(best) > 1 and not _PERCENT.search(question):
         counts = [c for c in best if not _is_percent(c)]
         best = counts or best  # "how many": the counts, not their percentages
-    return best
+    return best + _siblings(rel, question, best)
+
+
+def _named_part(part: str, qw: list[str]) -> bool:
+    """Whether the question names every word of a header part."""
+    return all(any(near_word(w, q) for q in qw) for w in _part_words(part))
+
+
+def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
+    """Columns that differ from the one chosen column at one header level only, where the question
+    names both parts in full ("Ontario, Quebec and British Columbia": three provinces over the same
+    year and measure; the one with the most words named won the count)."""
+    if len(best) != 1:
+        return []
+    qw = question_words(question)
+    mine = parts(best[0].name)
+    out = []
+    for c in rel.columns:
+        level = _apart(best[0].name, c.name)
+        if c.role != "data" or c.kind != "number" or level is None:
+            continue
+        a, b = mine[level], parts(c.name)[level]
+        apart = set(_part_words(b)) - set(_part_words(a))  # "% Increase" beside "Increase": no word
+        if apart and _named_part(a, qw) and _named_part(b, qw):
+            out.append(c)
+    return out
 
 
 def _part_words(part: str) -> list[str]:
@@ -158,6 +186,8 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         qcol = [q for q in qw if not any(near_word(q, w) for w in own)]
         pairs = [(match_score(v, qcol, question), v) for v in values]
         scored[name] = [(sc, v) for sc, v in pairs if sc >= 0.5 and set(tokens(v)) - header]
+        if not scored[name]:
+            scored[name] = _two_words(values, qcol, header)
         if not scored[name] and name == getattr(key, "name", None) and values:
             scored[name] = [(0.0, values[0])]  # no letters: the label closest in meaning
     full = [(n, v) for n, pairs in scored.items() for sc, v in pairs if sc >= 1.0]
@@ -178,6 +208,17 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             out[name] = [best[0][1]]
             meant = meant or best[0][0] == 0.0
     return {n: v[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
+
+
+def _two_words(values: Sequence[str], qw: list[str], header: set[str]) -> list[tuple[float, str]]:
+    """The one value that the question names by two words or more when none is named by half its
+    words ("grain maize" for ``Grain maize and corn-cob-mix``), as a part-named value."""
+    hits = sorted(
+        ((len(_said(v, qw) - header), v) for v in values if len(tokens(v)) > 3), key=lambda p: -p[0]
+    )
+    if hits and hits[0][0] >= 2 and (len(hits) == 1 or hits[1][0] < hits[0][0]):
+        return [(0.5, hits[0][1])]
+    return []
 
 
 def _said(value: str, qw: list[str]) -> set[str]:
@@ -255,6 +296,29 @@ def _whole(rel: Relation, col: str, siblings: dict[str, str]) -> str | None:
     return None
 
 
+def _total_beside(rel: Relation, question: str, col: str, fixed: dict[str, str]) -> str | None:
+    """The same row's cell in the total column beside ``col`` (same header path but for one part that
+    says total), when the question says total: what "what share of the total ..." divides by."""
+    if not re.search(r"\b(total|all)\b", question, re.IGNORECASE):
+        return None
+    for c in rel.columns:
+        level = _apart(col, c.name)
+        total = level is not None and set(words(parts(c.name)[level])) <= SUM_WORDS | {"all"}
+        if c.role == "data" and c.kind == "number" and total:
+            return _cell(c.name, fixed)
+    return None
+
+
+def _apart(a: str, b: str) -> int | None:
+    """The one header level at which two columns' paths differ; None when they differ at none or
+    several, or have paths of different depths."""
+    pa, pb = parts(a), parts(b)
+    if len(pa) != len(pb):
+        return None
+    differ = [i for i, (x, y) in enumerate(zip(pa, pb, strict=True)) if x.casefold() != y.casefold()]
+    return differ[0] if len(differ) == 1 else None
+
+
 def _key(rel: Relation) -> RelColumn | None:
     return next((c for c in rel.columns if c.role == "key"), None)
 
@@ -290,13 +354,14 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     varying_rows = [(k, v) for k, v in rows.items() if len(v) > 1]
     if len(varying_rows) > 1 or (varying_rows and len(chosen) > 1):
         return None
-    key = _key(rel)
+    if key is not None and key.name in fixed:
+        fixed = _placed(rel, question, fixed)
     if len(chosen) == 1 and not varying_rows:
         return _one_column(rel, question, expected, chosen[0].name, fixed, key, qwords, touched)
     if varying_rows:
         name, values = varying_rows[0]
         col = chosen[0].name
-        cells = [(v, _cell(col, {**fixed, name: v})) for v in values]
+        cells = [(v, _cell(col, _placed(rel, question, {**fixed, name: v}))) for v in values]
     else:
         level = _level(chosen)
         if level is None:
@@ -308,6 +373,33 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
             return None  # several columns but no row: which row is asked is unclear
     cells.sort(key=lambda lc: _position(question, lc[0]))
     return _across(question, expected, cells, qwords, _all_named(question, [label for label, _ in cells]))
+
+
+def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, str]:
+    """``conds`` narrowed to one row where a row label repeats under several sections: the section
+    the question names most words of, else the first (a statement's first block is its whole:
+    consolidated before mainline, both sexes before men). A named section that holds no such label
+    gives way to the one whose path holds it (``Less: › Consolidated:`` under ``Consolidated:``)."""
+    names = [c.name for c in rel.columns]
+    if SECTION not in names:
+        return conds
+    sections = rel.values[names.index(SECTION)]
+    others = [(rel.values[names.index(k)], v) for k, v in conds.items() if k != SECTION]
+    rows = [r for r in range(len(rel.rows)) if all(str(vals[r]) == v for vals, v in others)]
+    held = list(dict.fromkeys(str(sections[r]) for r in rows if sections[r] is not None))
+    named = conds.get(SECTION)
+    if len(held) < 2 and (named is None or named in held or not held):
+        return conds
+    if named is not None and named not in held:
+        within = [h for h in held if named.casefold() in (p.casefold() for p in parts(h))]
+        return {**conds, SECTION: within[0]} if within else {k: v for k, v in conds.items() if k != SECTION}
+    if named is not None:
+        return conds
+    qw = question_words(question)
+    said = sorted(((len(_said(h, qw)), -i, h) for i, h in enumerate(held)), reverse=True)
+    if said[0][0] > 0 and said[0][0] > said[1][0]:
+        return {**conds, SECTION: said[0][2]}
+    return conds
 
 
 def _number(label: str) -> float:
@@ -403,7 +495,7 @@ def _one_column(
     if key is not None and key.name in fixed:
         cell = _cell(col, fixed)
         siblings = {k: v for k, v in fixed.items() if k != key.name}
-        whole = _whole(rel, col, siblings)
+        whole = _total_beside(rel, question, col, fixed) or _whole(rel, col, siblings)
         already = _is_percent(rel.column(col)) or any(_PERCENT.search(v) for v in fixed.values())
         if _SHARE.search(question) and whole is not None and not already:
             scale = " * 100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else " * 1.0"
@@ -488,8 +580,8 @@ def _across(
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
             if qwords & RATIO_WORDS:
                 return CellPlan(f"SELECT {a} * 1.0 / {b}", "ratio", "number")
-            if qwords & {"than", "compared", "versus", "vs"} and more != less:
-                return CellPlan(f"SELECT {a} - {b}", "difference", "number")
+            if (qwords & {"than", "compared", "versus", "vs"} and (more or less)) or "minus" in qwords:
+                return CellPlan(f"SELECT {a} - {b}", "difference", "number")  # the first named less the 2nd
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE
             if changed or re.search(r"\bfrom\b.+\bto\b", question, re.I):
                 if not re.search(r"\bfrom\b.+\bto\b", question, re.I) and _ordered(cells):

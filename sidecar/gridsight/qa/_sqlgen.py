@@ -18,7 +18,7 @@ from typing import Any
 from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
 from gridsight.qa._sql import literal
-from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, words
+from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, stem, words
 
 #: String values offered per column (those the question names best first).
 LITERALS_PER_COLUMN = 8
@@ -53,13 +53,15 @@ _DERIVED = frozenset({"an", "ian", "ean", "ese", "ic", "ical"})
 
 
 def near_word(a: str, b: str) -> bool:
-    """Same word, a plural or other ending, or one typo after the same first letter (a changed,
+    """Same word, a plural or other ending (one stem), or one typo after the same first letter (a changed,
     dropped or swapped letter; four-letter words only a dropped one)."""
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 3:
         return True
+    if len(short) >= 6 and stem(a) == stem(b):
+        return True  # one stem, two endings: employed / employment
     if (
         len(short) >= 5
         and short[-1] in "aeiouy"
@@ -101,8 +103,19 @@ def match_score(value: str, question_words: Sequence[str], question: str) -> flo
     content = [w for w in vw if w not in _COMMON]
     if not content:
         return 0.0
+    if len(content) >= 2 and "".join(w[0] for w in content) in initialisms(question):
+        return 1.0  # "U.S." names "United States", "EU" names "European Union"
     hit = sum(1 for w in content if any(_near(w, q) for q in question_words))
     return hit / len(content) if hit else 0.0
+
+
+#: An initialism as questions write one: capitals with dots (``U.S.``) or two to five capitals (``EU``).
+_INITIALISM = re.compile(r"(?<![\w.-])((?:[A-Z]\.){2,5}|[A-Z]{2,5})(?![\w-])")
+
+
+def initialisms(question: str) -> set[str]:
+    """The initialisms a question writes, lower case without dots (``U.S.`` -> ``us``)."""
+    return {m.replace(".", "").lower() for m in _INITIALISM.findall(question)}
 
 
 def question_words(question: str) -> list[str]:
@@ -118,10 +131,21 @@ _PLACE_WORDS = frozenset(
 )
 
 
+#: Periods a place word can pick ("the first half", "last quarter"): a period, not a row's place.
+_PERIOD_WORDS = frozenset("half halves quarter quarters year years month months week weeks season".split())
+
+
+def asks_place(question: str) -> bool:
+    """Whether the question asks where a row stands: a place word that picks no period."""
+    ws = _tokens(question)
+    after = [*ws[1:], ""]
+    return any(w in _PLACE_WORDS and nxt not in _PERIOD_WORDS for w, nxt in zip(ws, after, strict=True))
+
+
 def offered(rel: Relation, question: str) -> Relation:
     """``rel`` as the model sees it for ``question``: the row-order column only when the question
     asks where a row stands."""
-    if _PLACE_WORDS & set(_tokens(question)):
+    if asks_place(question):
         return rel
     keep = [i for i, c in enumerate(rel.columns) if c.role != "position"]
     if len(keep) == len(rel.columns):
