@@ -232,3 +232,19 @@ def test_without_the_embedder_nothing_is_placed_by_meaning(monkeypatch: pytest.M
     assert ranked_by("cheapest", NUMERIC) is None
     assert text.closest("cost", SHOP) is None
     assert text.similarities("cost", SHOP) == [0.0] * len(SHOP)
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("Cash in the second half of 2023", ["h2"]),
+        ("revenue in the 3rd quarter and the first quarter", ["q3", "q1"]),
+        ("the fifth quarter", []),  # no such quarter
+        ("the third half", []),
+        ("first place", []),
+    ],
+)
+def test_period_codes(text: str, codes: list[str]) -> None:
+    from gridsight.text import period_codes
+
+    assert period_codes(text) == codes

@@ -24,6 +24,7 @@ Nothing here knows any dataset: no header names, no domain adjectives.
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from collections import OrderedDict
@@ -217,6 +218,23 @@ ORDINAL_WORDS = {
     )
 }
 _RANK_ENDS = frozenset("top bottom first last".split())
+
+
+#: Periods written as a letter and their number in headers (``H1``, ``Q3``): "the second half" is H2.
+_PERIOD_LETTERS = {"half": "h", "quarter": "q"}
+
+
+def period_codes(text: str) -> list[str]:
+    """The header codes of the periods a text names in words: 'the first half' -> h1, 'third
+    quarter' and '3rd quarter' -> q3 (lower case, as :func:`words` writes headers)."""
+    ws = words(text, camel=False)
+    out = []
+    for w, nxt in itertools.pairwise(ws):
+        n = ORDINAL_WORDS.get(w) or (int(w[:-2]) if re.fullmatch(r"\d(st|nd|rd|th)", w) else None)
+        letter = _PERIOD_LETTERS.get(singular(nxt))
+        if n and letter and n <= (2 if letter == "h" else 4):
+            out.append(f"{letter}{n}")
+    return out
 
 
 def numbers_named(text: str) -> set[str]:

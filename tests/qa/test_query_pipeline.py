@@ -375,6 +375,7 @@ def test_row_order_is_offered_only_when_the_question_asks_where_a_row_stands() -
     # a place word that picks a period is not about where a row stands
     assert "Row number" not in [c.name for c in offered(rel, "Prices in the first half of 2023?").columns]
     assert "Row number" in [c.name for c in offered(rel, "Which city is first?").columns]
+    assert "Row number" not in [c.name for c in offered(rel, "").columns]  # no question: no place
 
 
 @pytest.mark.parametrize(

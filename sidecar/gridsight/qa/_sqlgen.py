@@ -10,6 +10,7 @@ and it still passes :func:`gridsight.qa._sql.check_query` and the read-only auth
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -18,7 +19,7 @@ from typing import Any
 from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
 from gridsight.qa._sql import literal
-from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, stem, words
+from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, period_codes, stem, words
 
 #: String values offered per column (those the question names best first).
 LITERALS_PER_COLUMN = 8
@@ -119,8 +120,9 @@ def initialisms(question: str) -> set[str]:
 
 
 def question_words(question: str) -> list[str]:
-    """The question's words that can ground a value (not grammar words)."""
-    return [w for w in _tokens(question) if w not in _COMMON]
+    """The question's words that can ground a value (not grammar words), and the header codes of the
+    periods it names in words ("the second half": h2)."""
+    return [w for w in _tokens(question) if w not in _COMMON] + period_codes(question)
 
 
 #: Words that ask where a row stands in the table: only then is the row-order column offered (on
@@ -137,9 +139,8 @@ _PERIOD_WORDS = frozenset("half halves quarter quarters year years month months 
 
 def asks_place(question: str) -> bool:
     """Whether the question asks where a row stands: a place word that picks no period."""
-    ws = _tokens(question)
-    after = [*ws[1:], ""]
-    return any(w in _PLACE_WORDS and nxt not in _PERIOD_WORDS for w, nxt in zip(ws, after, strict=True))
+    pairs = itertools.pairwise([*_tokens(question), ""])
+    return any(w in _PLACE_WORDS and nxt not in _PERIOD_WORDS for w, nxt in pairs)
 
 
 def offered(rel: Relation, question: str) -> Relation:
