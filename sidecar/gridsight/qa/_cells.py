@@ -447,7 +447,11 @@ def _unexplained_numbers(
 def _numbers_held(rel: Relation) -> set[str]:
     """Every number written in the table's labels and its whole figures, and in its headers except
     years: a year another column is headed by is another period, which the choice of column already
-    weighed ("the increase in 2017" reads the increase column beside the 2017 one)."""
+    weighed ("the increase in 2017" reads the increase column beside the 2017 one). Once per table."""
+    return rel.memo("numbers held", lambda: _scan_numbers(rel))
+
+
+def _scan_numbers(rel: Relation) -> set[str]:
     out = {w for c in rel.columns for w in _NUMBERS.findall(c.name) if not _YEAR.fullmatch(w)}
     for c, values in zip(rel.columns, rel.values, strict=True):
         if c.kind == "text":

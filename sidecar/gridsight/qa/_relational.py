@@ -19,13 +19,16 @@ import math
 import re
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
 from gridsight.grid import Range, Sheet
 from gridsight.qa._sql import View, build_view, cached_view
+
+T = TypeVar("T")
 
 #: A column is numeric when at least this share of its filled cells read as numbers.
 NUMERIC_SHARE = 0.8
@@ -86,6 +89,7 @@ class Relation:
     view: View
     values: list[list[Any]]  # per column, the stored values (what the view holds)
     _distinct: dict[str, list[Any]] = field(default_factory=dict, repr=False)  # by column name
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False)  # see memo()
 
     @property
     def ref(self) -> str:
@@ -93,6 +97,12 @@ class Relation:
 
     def column(self, name: str) -> RelColumn:
         return next(c for c in self.columns if c.name == name)
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """A fact about the whole table that every question reads (computed once per relation)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return cast(T, self._memo[key])
 
     def distinct_values(self, name: str) -> list[Any]:
         """Distinct non-empty values of a column, most frequent first (counted once per column: every
