@@ -99,6 +99,22 @@ AVERAGE_WORDS = frozenset("average averaged mean".split())
 MORE_WORDS = frozenset("more higher larger greater bigger above exceed exceeded".split())
 LESS_WORDS = frozenset("less fewer lower smaller below".split())
 
+#: A comparison with a number, as requests write one: the comparison (a key of
+#: :data:`COMPARISON_OPS`), up to three words naming what is compared ("more than 3 children", "older
+#: than 30"), and the number ("$1,200" -> 1,200: strip the commas).
+COMPARISON = re.compile(
+    r"\b(above|over|more than|greater than|higher than|larger than|exceeding|at least|below|under|"
+    r"less than|fewer than|lower than|smaller than|at most|younger than|older than|equal to|exactly)\s+"
+    r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?\$?(-?\d[\d,]*(?:\.\d+)?)\b"
+)
+#: The SQL operator of each comparison :data:`COMPARISON` reads.
+COMPARISON_OPS = {
+    "above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "larger than": ">",
+    "exceeding": ">", "older than": ">", "at least": ">=", "below": "<", "under": "<", "less than": "<",
+    "fewer than": "<", "lower than": "<", "smaller than": "<", "younger than": "<", "at most": "<=",
+    "equal to": "=", "exactly": "=",
+}  # fmt: skip
+
 #: Header words of a ranking column, where 1 is the top: "top" there means the smallest numbers.
 RANK_WORDS = frozenset("rank ranking position place placing standing".split())
 

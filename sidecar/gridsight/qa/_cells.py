@@ -24,6 +24,8 @@ from gridsight.text import (
     ASCENDING,
     AVERAGE_WORDS,
     CHANGE_WORDS,
+    COMPARISON,
+    COMPARISON_OPS,
     DESCENDING,
     FALL_WORDS,
     LESS_WORDS,
@@ -59,15 +61,6 @@ _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|shares?|proportions?)
 _SHARE = re.compile(r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b", re.I)
 #: Words for a difference without a direction (the size of the gap).
 _DIFFERENCE = frozenset({"difference", "differ", "gap"})
-_COMPARE = re.compile(
-    r"\b(above|over|more than|greater than|higher than|at least|below|under|less than|fewer than|"
-    r"lower than|at most)\s+(-?\d+(?:\.\d+)?)"
-)
-_COMPARE_OPS = {
-    "above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">",
-    "at least": ">=", "below": "<", "under": "<", "less than": "<", "fewer than": "<",
-    "lower than": "<", "at most": "<=",
-}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -439,8 +432,8 @@ def _unexplained_numbers(
     said &= _numbers_held(rel)
     known = {w for c in chosen for p in parts(c.name) for w in _NUMBERS.findall(p)}
     known |= {w for vs in rows.values() for v in vs for w in _NUMBERS.findall(v)}
-    m = _COMPARE.search(question.casefold())
-    known |= {m.group(2)} if m else set()
+    m = COMPARISON.search(question.casefold())
+    known |= {m.group(3).replace(",", "")} if m else set()
     return bool(said - known)
 
 
@@ -523,9 +516,9 @@ def _one_column(
         return None  # "what competition had a total of ...": a row by its figure, not a figure
     if qwords & AVERAGE_WORDS:
         return CellPlan(f"SELECT AVG({quote(col)}) FROM data{rest}", "average", "number")
-    m = _COMPARE.search(question.casefold())
+    m = COMPARISON.search(question.casefold())
     if m and re.match(r"^\s*how many\b", question, re.IGNORECASE):
-        cond = f"{quote(col)} {_COMPARE_OPS[m.group(1)]} {m.group(2)}"
+        cond = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {m.group(3).replace(',', '')}"
         return CellPlan(
             f"SELECT COUNT(*) FROM data{_where(fixed, [*_not_total(rel), *unmarked, cond])}",
             "count",

@@ -17,6 +17,8 @@ from gridsight.qa._columns import STOP, content_words, mentions, named_at, simil
 from gridsight.qa._sql import TABLE, View, literal, quote
 from gridsight.text import (
     ASCENDING,
+    COMPARISON,
+    COMPARISON_OPS,
     DESCENDING,
     NEGATION_WORDS,
     NUMBER_WORDS,
@@ -33,17 +35,6 @@ from gridsight.text import (
 
 _N = NUMBER_WORDS
 _EMPTY = ("", "[]", "{}", "none", "nan", "null", "n/a", "-")
-_CMP = re.compile(
-    r"\b(above|over|more than|greater than|higher than|larger than|exceeding|at least|below|under|"
-    r"less than|fewer than|lower than|smaller than|at most|younger than|older than|equal to|exactly)\s+"
-    r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?\$?(-?\d[\d,]*(?:\.\d+)?)\b"
-)
-_OPS = {
-    "above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "larger than": ">",
-    "exceeding": ">", "older than": ">", "at least": ">=", "below": "<", "under": "<", "less than": "<",
-    "fewer than": "<", "lower than": "<", "smaller than": "<", "younger than": "<", "at most": "<=",
-    "equal to": "=", "exactly": "=",
-}  # fmt: skip
 _NEG = NEGATION_WORDS
 
 
@@ -185,14 +176,14 @@ class Planner:
                             )
                             break
         # numeric comparisons: the column named just before or inside the phrase
-        for m in _CMP.finditer(low):
+        for m in COMPARISON.finditer(low):
             before = split_words(low[max(0, m.start() - 40) : m.start()])[-4:]
             inside = split_words(m.group(2))
             col = self.best(("number",), inside) or self.best(("number",), before)
             if col is None and m.group(1).endswith("er than"):  # "older than 30": what 'older' means
                 col = self.best(("number",), m.group(1).split()[:1])
             if col is not None:
-                op, num = _OPS[m.group(1)], _lit(_num(m.group(3)))
+                op, num = COMPARISON_OPS[m.group(1)], _lit(_num(m.group(3)))
                 out.append(
                     _Filter(f"{quote(col.name)} {op} {num}", m.group(0), col.name, f"{col.name} {op} {num}")
                 )
