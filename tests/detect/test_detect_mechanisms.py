@@ -269,3 +269,35 @@ def test_records_that_start_with_a_year_are_not_header_rows() -> None:
         cells |= {f"A{i}": year, f"B{i}": film, f"C{i}": role}
     (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
     assert t.header_rows == (0,) and t.header_paths == ("Year", "Film", "Role")
+
+
+def _statement(section_lines: bool) -> dict[str, object]:
+    """A balance sheet: a header (years over halves), then blocks of line items one blank row apart;
+    each lower block opens with its own section line (``Liabilities``) when ``section_lines``."""
+    cells: dict[str, object] = {"B1": "2023", "D1": "2024", "A2": "Item"}
+    cells |= {f"{c}2": h for c, h in zip("BCDE", ("H1", "H2", "H1", "H2"), strict=True)}
+    r = 3
+    for section, items in [("Assets", ["Cash", "Stock"]), ("Liabilities", ["Payables", "Debt"]),
+                           ("Equity", ["Capital", "Reserves"])]:  # fmt: skip
+        if r > 3:
+            r += 1  # a blank row between blocks
+        if section_lines:
+            cells[f"A{r}"] = section
+            r += 1
+        for i, item in enumerate(items):
+            cells[f"A{r}"] = item
+            cells |= {f"{c}{r}": 100 * (i + 1) + j for j, c in enumerate("BCDE")}
+            r += 1
+    return cells
+
+
+def test_blocks_that_open_with_a_section_line_continue_the_table_above() -> None:
+    # Liabilities and Equity under the header and the Assets: one statement, not three tables
+    sheet = Sheet.from_cells("S", _statement(section_lines=True))
+    (table,) = detect_tables(sheet).tables
+    assert table.range.ref() == "A1:E13" and table.header_paths[1] == "2023 › H1"
+
+
+def test_blocks_that_open_with_figures_stay_tables_of_their_own() -> None:
+    # counter-case: no section line; a block whose first row holds figures may be a new table
+    assert len(ranges(Sheet.from_cells("S", _statement(section_lines=False)))) > 1

@@ -12,12 +12,12 @@ import numpy as np
 
 from gridsight.detect._alternatives import uncertain_points
 from gridsight.detect._assemble import MAX_INNER_GAP, Skeleton, TextAt, assemble, join_rule
-from gridsight.detect._cells import VALUE, CellGrid, cell_grid
+from gridsight.detect._cells import TEXT, VALUE, CellGrid, cell_grid
 from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
 from gridsight.detect._rows import is_key_value_block, is_label_value_lines, is_notes_block
 from gridsight.detect._segment import Box, bridge_sections, join_columns, xy_cut
-from gridsight.detect._structure import build_table, is_table
+from gridsight.detect._structure import build_table, header_rows, is_table
 from gridsight.grid import Range, Sheet, Workbook
 
 #: Separate blocks read on one sheet; beyond this the largest are kept (each costs a few ms; real
@@ -68,6 +68,64 @@ def stack_runs(g: CellGrid, pieces: list[Box], max_gap: int = MAX_INNER_GAP) -> 
         else:
             out[target] = out[target].union(b)
     return sorted(out)
+
+
+#: Blank rows at most between a table and the headerless block that continues it.
+CONTINUATION_GAP = 3
+
+
+def join_continuations(g: CellGrid, skeletons: list[Skeleton]) -> list[Skeleton]:
+    """Join to a table the block under it, over exactly its columns, that has no header rows of its
+    own and labels its rows in the same first column: the same table, spaced out (a balance sheet's
+    Liabilities and Equity blocks under Assets and the header). Between them: at most
+    :data:`CONTINUATION_GAP` blank rows and the block's own section lines in the label column
+    (``Liabilities``, ``Current liabilities``), read as its titles until now. A block with a header of
+    its own is a new table."""
+    out: list[Skeleton] = []
+    for sk in sorted(skeletons, key=lambda s: (s.box.top, s.box.left)):
+        b = sk.box
+        lines = [t for t in sk.titles if t.left == b.left and t.right == b.left and t.bottom < b.top]
+        top = min([b.top, *(t.top for t in lines)])
+        above = next(
+            (
+                i
+                for i in range(len(out) - 1, -1, -1)
+                if out[i].box.left == b.left
+                and abs(out[i].box.right - b.right) <= 1  # (a column of comments in one only)
+                and 0 < top - out[i].box.bottom - 1 <= CONTINUATION_GAP
+            ),
+            None,
+        )
+        if above is not None and _continues(g, out[above].box, b, top):
+            a = out[above]
+            rest = [t for t in sk.titles if t not in lines]
+            out[above] = Skeleton(a.box.union(b), a.parts + sk.parts, a.titles + rest, a.notes + sk.notes)
+        else:
+            out.append(sk)
+    return out
+
+
+def _continues(g: CellGrid, a: Box, b: Box, top: int) -> bool:
+    """``b`` goes on with ``a``: blank rows from ``a`` down to ``top``, then a section line (a label
+    alone in the first column, ``Liabilities``), a header on ``a`` and none on ``b``, row labels in the
+    first column of most of ``b``'s rows, and figures in ``b``."""
+    right = max(a.right, b.right)
+    if g.occupied[a.bottom + 1 : top, a.left : right + 1].any():
+        return False
+    if g.occupied[top : b.top, a.left + 1 : right + 1].any():
+        return False
+    if a.right != b.right:
+        wider, extra = (b, b.right) if b.right > a.right else (a, a.right)
+        if (g.cls[wider.top : wider.bottom + 1, extra] == VALUE).any():
+            return False  # the extra column holds figures: another shape, not comments
+    opens = top < b.top or not (g.cls[b.top, b.left + 1 : b.right + 1] != 0).any()
+    if not opens:
+        return False  # no section line of its own: a row of figures first is a new table's header
+    if not header_rows(g, a) or header_rows(g, b):
+        return False
+    labels = int(np.count_nonzero(g.cls[b.top : b.bottom + 1, b.left] == TEXT))
+    figures = bool((g.cls[b.top : b.bottom + 1, b.left + 1 : b.right + 1] == VALUE).any())
+    return figures and labels * 2 > b.height
 
 
 def _largest(g: CellGrid, pieces: list[Box], keep: int) -> list[Box]:
@@ -183,6 +241,7 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
             rejected.append(why)
         else:
             skeletons.append(sk)
+    skeletons = join_continuations(g, skeletons)
     model: str | None = None
     from_model: set[int] = set()
     asked = skipped = 0
