@@ -57,6 +57,8 @@ def test_words(raw: object, expected: list[str]) -> None:
         ("speed", "speed"),
         ("age", "age"),
         ("employment", "employ"),  # -ment: a verb's noun
+        ("planned", "plan"),  # a doubled consonant before -ed
+        ("passed", "pass"),  # ... but not -ss
         ("payment", "payment"),  # a three-letter stem stays whole
     ],
 )
@@ -248,3 +250,17 @@ def test_period_codes(text: str, codes: list[str]) -> None:
     from gridsight.text import period_codes
 
     assert period_codes(text) == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Cash in H1 FY23 (actual)?", ["cash", "in", "h1", "fy", "2023", "actual"]),
+        ("1H24 plan", ["h1", "2024", "plan"]),
+        ("4Q23 and Q3'24", ["q4", "2023", "and", "q3", "2024"]),
+        ("FY2024", ["fy", "2024"]),
+        ("model X1H24", ["model", "x1h24"]),  # inside a code: no period
+    ],
+)
+def test_abbreviated_periods_are_spelt_out(text: str, expected: list[str]) -> None:
+    assert words(text) == expected

@@ -44,7 +44,7 @@ STOP_WORDS = frozenset(
     a an the of in on for to by with from and or is are was were be been being am do does did done
     have has had having what which who whom whose how many much there any that this these those its
     it as at into among all each every me could would should can will might must their his her they
-    them than then your you our we i my he she him also whether s t d ll re ve
+    them than then your you our we i my he she him also whether s t d ll re ve fy fiscal
     """.split()
 )
 
@@ -141,11 +141,36 @@ NOT_NAMES = STOP_WORDS | REQUEST_WORDS | TABLE_WORDS
 FILLER = NOT_NAMES | OPERATION_WORDS | NEGATION_WORDS | LABEL_WORDS
 
 
+#: Periods as reports abbreviate them, and the words they stand for: ``FY23`` / ``FY 2023`` -> fy
+#: 2023, ``1H24`` / ``H1'24`` -> h1 2024, ``3Q23`` / ``Q3'23`` -> q3 2023 (two-digit years are this
+#: century's).
+_PERIODS = [
+    (re.compile(r"\bFY\s?'?(\d{2})\b", re.I), r"FY 20\1"),
+    (re.compile(r"\bFY(\d{4})\b", re.I), r"FY \1"),
+    (re.compile(r"\b([12])H\s?'?(\d{2})\b", re.I), r"H\1 20\2"),
+    (re.compile(r"\b([1-4])Q\s?'?(\d{2})\b", re.I), r"Q\1 20\2"),
+    (re.compile(r"\b([12])H\s?(\d{4})\b", re.I), r"H\1 \2"),
+    (re.compile(r"\b([1-4])Q\s?(\d{4})\b", re.I), r"Q\1 \2"),
+    (re.compile(r"\b([HQ][1-4])\s?'(\d{2})\b", re.I), r"\1 20\2"),
+]
+
+
+def periods_spelt(text: str) -> str:
+    """``text`` with its abbreviated periods written out (see :data:`_PERIODS`)."""
+    if not re.search(r"\d", text):
+        return text
+    for pattern, repl in _PERIODS:
+        text = pattern.sub(repl, text)
+    return text
+
+
 def words(text: object, camel: bool = True) -> list[str]:
     """Lowercase words of a request or header: 'finalScore' -> final, score; 'net_amount' -> net,
-    amount; "what's" -> what, s. ``camel=False`` keeps 'SouthWest' one word, for running text whose
-    capitals are not word breaks (row labels, titles, the question matched against them)."""
-    raw = _CAMEL.sub(" ", str(text)) if camel else str(text)
+    amount; "what's" -> what, s; 'FY23' -> fy, 2023 and '1H24' -> h1, 2024 (:func:`periods_spelt`).
+    ``camel=False`` keeps 'SouthWest' one word, for running text whose capitals are not word breaks
+    (row labels, titles, the question matched against them)."""
+    raw = periods_spelt(str(text))
+    raw = _CAMEL.sub(" ", raw) if camel else raw
     return _WORD.findall(raw.replace("_", " ").lower())
 
 
@@ -164,7 +189,10 @@ def stem(word: str) -> str:
         return w[:-1]
     for suffix in ("ments", "ment", "ing", "ed"):
         if w.endswith(suffix) and len(w) - len(suffix) >= 4:
-            return w[: -len(suffix)]
+            w = w[: -len(suffix)]
+            if suffix in ("ing", "ed") and w[-1] == w[-2] and w[-1] not in "aeiouylsz":
+                w = w[:-1]  # a doubled consonant: 'planned' -> plan, 'shipping' -> ship
+            return w
     return w
 
 

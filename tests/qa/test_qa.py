@@ -30,6 +30,21 @@ def test_balance_sheet_answers(balance: Path, question: str, answer: str, kind: 
     assert evidence_valid(ans, wb)
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Cash in H1 FY24 (actual)?", 140),  # a fiscal year and a half as reports abbreviate them
+        ("Receivables in 1H24, actuals?", 90),
+        ("What was Inventory in the second half of FY24 according to the planned figures?", 75),
+    ],
+)
+def test_periods_as_reports_write_them(balance: Path, question: str, answer: int) -> None:
+    wb = open_workbook(balance)
+    ans = answer_question(wb, question)
+    assert (ans.status, ans.value) == ("answered", answer), ans.reason
+    assert evidence_valid(ans, wb)
+
+
 @pytest.mark.parametrize(("question", "answer", "kind"), BALANCE_QA + INCOME_QA)
 def test_two_statements_stage_one_finds_the_sheet(
     statements: Path, question: str, answer: str, kind: str
