@@ -150,3 +150,15 @@ def test_a_wrong_section_guess_is_dropped_when_the_row_label_names_the_row(tmp_p
     right = 'SELECT "2022 › Q1" FROM data WHERE "Row" = \'Departures\' AND "Section" = \'Cargo flights:\''
     assert run_attempt(rel, "model", right, "number").value == 90
     assert without_section("SELECT COUNT(*) FROM data WHERE \"Section\" = 'Cargo flights:'", rel) is None
+
+
+def test_formulas_never_calculated_hold_their_results_in_the_view(tmp_path: Path) -> None:
+    # a statement written by a script: its subtotal and total rows are formulas with no saved result
+    from .conftest import write_balance
+
+    sheet = open_workbook(write_balance(tmp_path / "balance.xlsx")).sheets[0]
+    rel = build_relation(sheet, detect_tables(sheet).tables[0])
+    rows, _ = run_query(
+        'SELECT "2023 › H1 › Actual", "2024 › H2 › Plan" FROM data WHERE "Item" = \'Total assets\'', rel.view
+    )
+    assert rows == [(1060, 1150)]  # (120 + 80 + 60) + 300 + 500; (150 + 95 + 75) + 330 + 500

@@ -220,7 +220,9 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     cells = cells if top <= rng.bottom else {c: [] for c in cells}
     filled = np.array([[v is not None and v != "" for v in cells[c]] for c in cells], dtype=bool).T
     if filled.size:
-        filled |= _formulas(sheet, top, rng)  # a formula Excel never calculated is a cell all the same
+        uncached = _formulas(sheet, top, rng) & ~filled
+        filled |= uncached  # a formula Excel never calculated is a cell all the same
+        _compute(sheet, top, rng, cells, uncached)
     rows: list[int] = []
     sections: list[str | None] = []
     if filled.size:
@@ -285,6 +287,32 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         sheet, _view_key(sheet, table), [(c.name, c.data, None) for c in columns], stored, stored=True
     )
     return Relation(sheet, table, columns, rows, view, stored)
+
+
+#: Formulas without a saved result computed per table at most (a statement's subtotals are a few
+#: dozen; a generated sheet of thousands keeps them empty rather than stall the first question).
+MAX_COMPUTED = 500
+
+
+def _compute(sheet: Sheet, top: int, rng: Range, cells: dict[int, list[Any]], uncached: np.ndarray) -> None:
+    """Fill in the results of the formulas no application ever calculated (a file written by a
+    script): subtotals and totals are figures a question asks about. References to other sheets
+    and formulas that do not evaluate stay empty."""
+    from gridsight.formula import evaluate_formula
+    from gridsight.grid import Workbook
+
+    spots = np.argwhere(uncached)
+    if not len(spots) or len(spots) > MAX_COMPUTED:
+        return
+    book = Workbook([sheet])
+    for i, j in spots.tolist():
+        r, c = top + i, rng.left + j
+        formula = sheet.cell(r, c).formula
+        if not formula:
+            continue
+        run = evaluate_formula(formula, book, sheet, at=(r, c))
+        if run.ok and run.error is None and isinstance(run.value, int | float | str | bool):
+            cells[c][i] = run.value
 
 
 def _formulas(sheet: Sheet, top: int, rng: Range) -> np.ndarray:
