@@ -24,7 +24,6 @@ Nothing here knows any dataset: no header names, no domain adjectives.
 
 from __future__ import annotations
 
-import itertools
 import re
 import threading
 from collections import OrderedDict
@@ -153,10 +152,20 @@ _PERIODS = [
     (re.compile(r"\b([1-4])Q\s?(\d{4})\b", re.I), r"Q\1 \2"),
     (re.compile(r"\b([HQ][1-4])\s?'(\d{2})\b", re.I), r"\1 20\2"),
 ]
+#: Periods written in words, by the letter and number headers use: "the second half" is H2.
+_PERIODS_IN_WORDS = re.compile(r"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(half|quarter)\b", re.I)
+_PERIOD_NUMBER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+
+
+def _period_code(m: re.Match[str]) -> str:
+    n, half = _PERIOD_NUMBER[m.group(1).lower()], m.group(2).lower() == "half"
+    return m.group(0) if half and n > 2 else f"{'H' if half else 'Q'}{n}"
 
 
 def periods_spelt(text: str) -> str:
-    """``text`` with its abbreviated periods written out (see :data:`_PERIODS`)."""
+    """``text`` with its periods written as headers write them: abbreviations spelt out (see
+    :data:`_PERIODS`), halves and quarters in words as their codes ('the third quarter' -> the Q3)."""
+    text = _PERIODS_IN_WORDS.sub(_period_code, text)
     if not re.search(r"\d", text):
         return text
     for pattern, repl in _PERIODS:
@@ -166,7 +175,8 @@ def periods_spelt(text: str) -> str:
 
 def words(text: object, camel: bool = True) -> list[str]:
     """Lowercase words of a request or header: 'finalScore' -> final, score; 'net_amount' -> net,
-    amount; "what's" -> what, s; 'FY23' -> fy, 2023 and '1H24' -> h1, 2024 (:func:`periods_spelt`).
+    amount; "what's" -> what, s; 'FY23' -> fy, 2023, '1H24' and 'first half 2024' -> h1, 2024
+    (:func:`periods_spelt`).
     ``camel=False`` keeps 'SouthWest' one word, for running text whose capitals are not word breaks
     (row labels, titles, the question matched against them)."""
     raw = periods_spelt(str(text))
@@ -262,23 +272,6 @@ ORDINAL_WORDS = {
     )
 }
 _RANK_ENDS = frozenset("top bottom first last".split())
-
-
-#: Periods written as a letter and their number in headers (``H1``, ``Q3``): "the second half" is H2.
-_PERIOD_LETTERS = {"half": "h", "quarter": "q"}
-
-
-def period_codes(text: str) -> list[str]:
-    """The header codes of the periods a text names in words: 'the first half' -> h1, 'third
-    quarter' and '3rd quarter' -> q3 (lower case, as :func:`words` writes headers)."""
-    ws = words(text, camel=False)
-    out = []
-    for w, nxt in itertools.pairwise(ws):
-        n = ORDINAL_WORDS.get(w) or (int(w[:-2]) if re.fullmatch(r"\d(st|nd|rd|th)", w) else None)
-        letter = _PERIOD_LETTERS.get(singular(nxt))
-        if n and letter and n <= (2 if letter == "h" else 4):
-            out.append(f"{letter}{n}")
-    return out
 
 
 def numbers_named(text: str) -> set[str]:

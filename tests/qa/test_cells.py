@@ -270,3 +270,33 @@ def test_cells_named_across_repeated_blocks_and_groups(jobs: Any, question: str,
     assert ans.status == "answered", ans.reason
     assert ans.value == pytest.approx(answer), (ans.value, ans.query)
     assert evidence_valid(ans, jobs)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Coast lentil farms: 2021 less 2019?", 400 - 250),  # "less" between the two: a subtraction
+        ("By how much did barley farms in Coast fall from 2019 to 2021?", 100 - 90),  # fell by: positive
+    ],
+)
+def test_subtractions_read_from_the_words_between_members(farms: Any, question: str, answer: float) -> None:
+    ans = answer_question(farms, question)
+    assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
+
+
+def test_a_period_of_two_header_levels_is_an_answer(tmp_path: Path) -> None:
+    # the periods are year › half; "in which period" names no level: the answer is both parts
+    from .conftest import write_balance
+
+    book = open_workbook(write_balance(tmp_path / "balance.xlsx"))
+    ans = answer_question(book, "In which period was Cash highest (actual figures)?")
+    assert (ans.status, ans.value) == ("answered", "2024 H1"), (ans.reason, ans.query)
+
+
+def test_a_total_row_named_by_a_shared_word_is_no_member(tmp_path: Path) -> None:
+    # "assets" names Total assets too, but "total" names nothing: Current assets is the one meant
+    from .conftest import write_balance
+
+    book = open_workbook(write_balance(tmp_path / "balance.xlsx"))
+    ans = answer_question(book, "Which was larger in 2023 H2 (actual): current assets or buildings?")
+    assert (ans.status, ans.value) == ("answered", "Buildings"), (ans.reason, ans.query)

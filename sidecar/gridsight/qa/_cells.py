@@ -34,6 +34,7 @@ from gridsight.text import (
     RATIO_WORDS,
     RISE_WORDS,
     SUM_WORDS,
+    periods_spelt,
     words,
 )
 
@@ -87,12 +88,14 @@ def parts(name: str) -> list[str]:
 
 
 def _position(question: str, text: str) -> int:
-    """Where the question first names ``text`` (its first word found, near spellings included)."""
-    low = question.casefold()
+    """Where the question first names ``text`` (its first word found, near spellings included;
+    periods as headers write them: "first quarter" is where ``Q1`` is named)."""
+    low = periods_spelt(question).casefold()
     i = low.find(text.casefold())
     if i >= 0:
         return i
-    for w in tokens(text):
+    own = [w for w in tokens(text) if w not in COMMON] or tokens(text)  # ("FY2023": where 2023 is)
+    for w in own:
         for m in re.finditer(r"[^\W_]+", low):
             if near_word(w, m.group(0)):
                 return m.start()
@@ -220,18 +223,25 @@ def _said(value: str, qw: list[str]) -> set[str]:
 
 
 def _within(a: str, b: str) -> bool:
-    """Every word of ``a`` is in ``b``, which has more (``Passengers`` in ``Passenger revenue``)."""
-    ta, tb = tokens(a), tokens(b)
-    return len(ta) < len(tb) and all(any(near_word(x, y) for y in tb) for x in ta)
+    """Every word of ``a`` is in ``b``, which has more (``Passengers`` in ``Passenger revenue``;
+    ``Total liabilities`` in ``Lease liabilities``, as "total" names nothing)."""
+    ta, tb = set(tokens(a)), set(tokens(b))
+    if _inside(ta, tb):
+        return True
+    return _inside(ta - COMMON, tb - COMMON)
 
 
-def _level(chosen: list[RelColumn]) -> int | None:
-    """The one header level where the chosen columns differ; None when they differ at several."""
+def _inside(ta: set[str], tb: set[str]) -> bool:
+    return 0 < len(ta) < len(tb) and all(any(near_word(x, y) for y in tb) for x in ta)
+
+
+def _levels(chosen: list[RelColumn]) -> list[int]:
+    """The header levels at which the chosen columns differ (a period may be a year and a half:
+    ``2024 › H1``); none when their paths have different depths."""
     paths = [parts(c.name) for c in chosen]
     if len({len(p) for p in paths}) != 1:
-        return None
-    differ = [i for i in range(len(paths[0])) if len({p[i].casefold() for p in paths}) > 1]
-    return differ[0] if len(differ) == 1 else None
+        return []
+    return [i for i in range(len(paths[0])) if len({p[i].casefold() for p in paths}) > 1]
 
 
 def _total_columns(rel: Relation, chosen: list[RelColumn]) -> set[str]:
@@ -356,12 +366,12 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         col = chosen[0].name
         cells = [(v, _cell(col, _placed(rel, question, {**fixed, name: v}))) for v in values]
     else:
-        level = _level(chosen)
-        if level is None:
-            return None
+        levels = _levels(chosen)
+        if not levels or (len(levels) > 1 and not _asks_which(question)):
+            return None  # arithmetic between columns that differ twice: which is which is unclear
         totals = _total_columns(rel, chosen) if len(chosen) > 2 else set()
         members = [c for c in chosen if c.name not in totals]
-        cells = [(parts(c.name)[level], _cell(c.name, fixed)) for c in members]
+        cells = [(" ".join(parts(c.name)[i] for i in levels), _cell(c.name, fixed)) for c in members]
         if key is not None and key.name not in fixed and len(chosen) > 1:
             return None  # several columns but no row: which row is asked is unclear
     cells.sort(key=lambda lc: _position(question, lc[0]))
@@ -393,6 +403,16 @@ def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, st
     if said[0][0] > 0 and said[0][0] > said[1][0]:
         return {**conds, SECTION: said[0][2]}
     return conds
+
+
+def _minus(question: str, cells: list[tuple[str, str]]) -> bool:
+    """Whether the question subtracts the second member from the first: "minus", or "less" between
+    them ("actual less plan")."""
+    if len(cells) != 2:
+        return False
+    low = periods_spelt(question).casefold()
+    a, b = (_position(question, label) for label, _ in cells)
+    return bool(re.search(r"\bminus\b", low) or (a < b and re.search(r"\bless\b", low[a:b])))
 
 
 def _number(label: str) -> float:
@@ -577,12 +597,14 @@ def _across(
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
             if qwords & RATIO_WORDS:
                 return CellPlan(f"SELECT {a} * 1.0 / {b}", "ratio", "number")
-            if (qwords & {"than", "compared", "versus", "vs"} and (more or less)) or "minus" in qwords:
+            if (qwords & {"than", "compared", "versus", "vs"} and (more or less)) or _minus(question, cells):
                 return CellPlan(f"SELECT {a} - {b}", "difference", "number")  # the first named less the 2nd
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE
             if changed or re.search(r"\bfrom\b.+\bto\b", question, re.I):
                 if not re.search(r"\bfrom\b.+\bto\b", question, re.I) and _ordered(cells):
                     a, b = sorted(exprs, key=lambda e: _number(cells[exprs.index(e)][0]))  # earlier to later
+                if qwords & FALL_WORDS and not qwords & RISE_WORDS:
+                    return CellPlan(f"SELECT {a} - {b}", "change", "number")  # how much it fell by
                 return CellPlan(f"SELECT {b} - {a}", "change", "number")  # from the first named to the second
             if qwords & _DIFFERENCE:
                 return CellPlan(f"SELECT ABS({a} - {b})", "difference", "number")
@@ -590,6 +612,8 @@ def _across(
             return CellPlan("SELECT " + " + ".join(exprs), "sum", "number")
         if expected == "number":
             return None
+    if _minus(question, cells) and len(cells) == 2:
+        return CellPlan(f"SELECT {exprs[0]} - {exprs[1]}", "difference", "number")  # "actual less plan"
     if more == less:
         return None
     pick = "MAX" if more else "MIN"

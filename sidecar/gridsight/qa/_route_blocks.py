@@ -22,7 +22,6 @@ from gridsight.qa._answer import QAAnswer, display_of, value_type
 from gridsight.qa._columns import clearly_closest
 from gridsight.qa._pick import Candidate, words
 from gridsight.qa._route_formula import unit_of
-from gridsight.text import period_codes
 
 #: Token budget of one block (the paper's threshold for answering a region in one go).
 BLOCK_TOKENS = 4096
@@ -127,7 +126,7 @@ def _describe(table: Any, hit: _Hit, labels: _Labels, unit: str | None) -> str:
 def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = None) -> QAAnswer:
     """The cell whose row label and column header path the question names (see the module docstring)."""
     sh, t = cand.sheet, cand.table
-    asked = words(question) | set(period_codes(question))  # "the second half": the H2 column
+    asked = words(question)
     label_cols = list(t.row_header_cols) or [t.range.left]
     labels = _Labels(sh, t, label_cols)
     cols = _cols(t, asked, label_cols)

@@ -19,7 +19,7 @@ from typing import Any
 from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
 from gridsight.qa._sql import literal
-from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, period_codes, stem, words
+from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, stem, words
 
 #: String values offered per column (those the question names best first).
 LITERALS_PER_COLUMN = 8
@@ -120,9 +120,8 @@ def initialisms(question: str) -> set[str]:
 
 
 def question_words(question: str) -> list[str]:
-    """The question's words that can ground a value (not grammar words), and the header codes of the
-    periods it names in words ("the second half": h2)."""
-    return [w for w in _tokens(question) if w not in _COMMON] + period_codes(question)
+    """The question's words that can ground a value (not grammar words)."""
+    return [w for w in _tokens(question) if w not in _COMMON]
 
 
 #: Words that ask where a row stands in the table: only then is the row-order column offered (on
