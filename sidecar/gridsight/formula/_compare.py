@@ -78,6 +78,41 @@ def difference_kind(excel: Any, ours: Any) -> str:
     return f"{a} vs {b}"
 
 
+#: Functions whose value comes from outside the workbook (the internet, a data server, a DDE link).
+_EXTERNAL_DATA = frozenset({"WEBSERVICE", "STOCKHISTORY", "RTD", "IMAGE", "DDE", "SQL.REQUEST"})
+
+
+def _excel_function(name: str, formula: str) -> bool:
+    """``name`` is one of Excel's own worksheet functions: in openpyxl's list of them (Excel 2007's),
+    or written with the ``_xlfn.`` prefix Excel gives the functions added since."""
+    from openpyxl.utils.formulas import FORMULAE
+
+    return name.upper() in FORMULAE or f"_xlfn.{name}".casefold() in formula.casefold()
+
+
+def external_kind(kind: str, problem: str, formula: str) -> str | None:
+    """The kind of a formula whose value comes from outside the workbook, so no engine could
+    recompute it from the file: a user-defined function (a VBA macro or an add-in: a name that is not
+    one of Excel's functions, ``=myFunc(A1)``), a linked data type's field (``_FV``), data from the
+    internet or a server (WEBSERVICE, RTD...), or another workbook Excel kept no values of. None for
+    anything else (those are GridSight's own gaps)."""
+    m = re.match(r"unknown function (\S+)$", kind)
+    if m and m.group(1) == "_FV":
+        return "linked data type (_FV)"
+    if m and m.group(1) in _EXTERNAL_DATA:
+        return f"external data ({m.group(1)})"
+    if m and not _excel_function(m.group(1), formula):
+        return f"user-defined function {m.group(1)}"
+    if kind.startswith("external data"):
+        return kind
+    m = re.match(r"(\S+) is not allowed", problem)
+    if m and m.group(1) in _EXTERNAL_DATA:
+        return f"external data ({m.group(1)})"
+    if kind == "external link":
+        return kind
+    return None
+
+
 def unsupported_kind(problem: str) -> str:
     """A short, countable name for why a formula cannot be run."""
     m = re.match(r"(\S+) is not a function GridSight can check", problem)
