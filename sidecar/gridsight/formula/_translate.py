@@ -500,7 +500,29 @@ def _qualified(table: Any, rng: Range, sheet: str | None) -> str:
 
 
 def _unescape(name: str) -> str:
-    return re.sub(r"'(.)", r"\1", name.strip())
+    return re.sub(r"'(.)", r"\1", name)
+
+
+def _spec_items(spec: str) -> list[str]:
+    """The comma-separated items of a structured reference's brackets, ``[#This Row],[Price, net]``
+    -> ``[#This Row]``, ``[Price, net]``: a comma inside a column name's brackets is part of the name
+    (and ``'`` escapes a bracket there)."""
+    items, depth, start, k = [], 0, 0, 0
+    while k < len(spec):
+        ch = spec[k]
+        if ch == "'":
+            k += 2
+            continue
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(spec[start:k])
+            start = k + 1
+        k += 1
+    items.append(spec[start:])
+    return items
 
 
 def _resolve(name: str, spec: str, workbook: Any, sheet: str | None, at: tuple[int, int] | None) -> str:
@@ -537,9 +559,9 @@ def _resolve(name: str, spec: str, workbook: Any, sheet: str | None, at: tuple[i
         elif spec:
             cols = [spec]
     else:
-        for item in _split_args(spec):
+        for item in _spec_items(spec):
             item = item.strip()
-            span = [x.strip().strip("[]") for x in re.split(r"\]\s*:\s*\[", item)]
+            span = [x.strip().removeprefix("[").removesuffix("]") for x in re.split(r"\]\s*:\s*\[", item)]
             if len(span) == 1 and span[0].lower() in _SPECIALS:
                 parts.add(span[0].lower())
             elif span[0].startswith("@"):
