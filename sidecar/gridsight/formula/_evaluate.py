@@ -211,7 +211,9 @@ def _runnable(
     if workbook is not None and ":" in expanded and "!" in expanded:
         expanded = expand_3d(expanded, workbook.sheet_names)
     expanded = expand_structured(expanded, workbook, name, cell)
-    expanded = expand_names(expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell))
+    expanded = expand_names(
+        expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell), at=cell
+    )
     expanded = inline_lambdas(expanded)
     if "," in expanded or " " in expanded or "AREAS" in expanded.upper():  # (A1,C1), A1:C3 B2:D4
         expanded = reference_operators(expanded) or expanded

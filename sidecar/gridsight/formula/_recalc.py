@@ -43,7 +43,7 @@ from gridsight.formula._evaluate import (
     values_override,
 )
 from gridsight.formula._guard import CellTimeout, cell_guard
-from gridsight.formula._links import LinkCache, linked_values
+from gridsight.formula._links import LinkCache, linked_values, own_workbook
 from gridsight.formula._platform import character_set
 from gridsight.formula._relcompile import relative_key
 from gridsight.formula._translate import OffsetError, resolve_offsets
@@ -221,11 +221,15 @@ class _Book:
             for (r, c), area in areas.items():
                 if (name, r, c) in self.formulas and (area.height > 1 or area.width > 1):
                     self.fills.setdefault(name, []).append((area, (name, r, c)))
-        #: the text each formula is evaluated from: spill references (``C1#``) made ranges
+        #: the text each formula is evaluated from: spill references (``C1#``) made ranges, references
+        #: to the workbook itself by index (``[0]!Name``) plain
         self.texts = {
             k: _spill_refs(f, self.sheets[k[0]].name, self.arrays) if "ANCHORARRAY(" in f.upper() else f
             for k, f in self.formulas.items()
         }
+        for k, f in self.texts.items():
+            if "[0]" in f:
+                self.texts[k] = own_workbook(f) or f
         if links:  # references to other workbooks: the values Excel kept of them
             for k, f in self.texts.items():
                 if "[" in f:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gridsight.errors import FormulaSyntaxError
+from gridsight.formula._reftext import from_a1
 from gridsight.formula._tree import BinOp, Call, Literal, Missing, Node, Ref, UnaryOp, walk
 from gridsight.grid import Range
 from gridsight.grid._address import MAX_COLS, MAX_ROWS
@@ -365,12 +366,18 @@ def _is_reference(text: str) -> bool:
 
 
 def expand_names(
-    formula: str, workbook: Any, sheet: str | None, inner: Callable[[str], str] = lambda t: t
+    formula: str,
+    workbook: Any,
+    sheet: str | None,
+    inner: Callable[[str], str] = lambda t: t,
+    at: tuple[int, int] | None = None,
 ) -> str:
     """``=U*Area`` -> ``=NUMERIC1!$B$8*NUMERIC1!$B$7`` using the workbook's defined names (a name
     local to ``sheet`` first, then the workbook's); a name that stands for a constant or a formula
     is put in parentheses. ``inner`` rewrites a name's own text first (its structured references).
-    LET and LAMBDA variables are left alone. Text without names comes back unchanged."""
+    LET and LAMBDA variables are left alone. Text without names comes back unchanged. ``at`` (the
+    formula's 0-based cell) is where a name's relative references are seen from (Excel stores them as
+    seen from A1: a name ``Sheet1!$B1`` used in C5 is ``Sheet1!$B5``)."""
     if not getattr(workbook, "names", ()):
         return formula
     from gridsight.formula._tree import parse_formula
@@ -394,7 +401,7 @@ def expand_names(
             found = lookup(node)
             if found is None:
                 return None
-            text = inner("=" + found.text)[1:]
+            text = inner("=" + (from_a1(found.text, at) if at is not None else found.text))[1:]
             return text if _is_reference(text) else f"({text})"
 
         formula = "=" + to_text(tree, swap)
