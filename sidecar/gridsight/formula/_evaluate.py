@@ -27,6 +27,7 @@ from gridsight.formula._intersect import NO_RANGES, implicit_intersection
 from gridsight.formula._policy import policy_violations
 from gridsight.formula._refops import eta_lambdas, range_chains, reference_operators
 from gridsight.formula._relcompile import compile_at, relative_key
+from gridsight.formula._subtotal import nested_subtotals
 from gridsight.formula._translate import (
     OffsetError,
     expand_3d,
@@ -219,6 +220,8 @@ def _runnable(
         expanded = reference_operators(expanded) or expanded
     if cell is not None:
         expanded = own_cell(parse_formula(expanded), cell) or expanded
+    if any(word in expanded.upper() for word in ("SUBTOTAL", "AGGREGATE")):
+        expanded = nested_subtotals(parse_formula(expanded), workbook, current) or expanded
     if any(word in expanded.upper() for word in ("SHEET", "FORMULA", "ISREF")):
         expanded = workbook_functions(parse_formula(expanded), workbook, current) or expanded
     upper = expanded.upper()
