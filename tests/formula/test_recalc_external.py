@@ -53,3 +53,14 @@ def test_external_cells_are_not_counted(tmp_path: Path, excel: SimpleNamespace) 
         "external: user-defined function SROUND": 1,
         "unsupported: unknown function PHONETIC": 1,
     }
+
+
+def test_locale_separators_are_a_kind_of_their_own() -> None:
+    from gridsight.formula._compare import difference_kind
+
+    assert (
+        difference_kind("=SUBTOTAL(9;$B2:$B4)", "=SUBTOTAL(9,$B2:$B4)")
+        == "text in another locale's separators"
+    )
+    assert difference_kind("1,5", "1.5") == "text in another locale's separators"
+    assert difference_kind("abc", "abd") == "text"

@@ -46,3 +46,17 @@ def test_relative_names_and_own_workbook_index(tmp_path: Path, excel: SimpleName
     result = recalc_file(excel.write(tmp_path / "names.xlsx", {"S": cells}, names=names))
     assert [(c.cell, c.excel, c.ours, c.kind) for c in result.cells if c.status != "agree"] == []
     assert result.agreed == 6
+
+
+def test_deleted_ranges_and_names_that_are_not_names(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """``SUM(#REF!:B4)`` (a range whose start was deleted) is #REF!, and a name Excel cannot hold
+    (``A\\b``) is #NAME?, as Excel saves them."""
+    F = excel.F
+    cells = {
+        "B4": 2,
+        "C1": F("SUM(#REF!:B4)", "#REF!"),
+        "C2": F("IFERROR(SUBTOTAL(1,B4:#REF!),-1)", -1),
+        "C3": F('IF(HSI\\10_1___val<>"",1,0)', "#NAME?"),
+    }
+    result = recalc_file(excel.write(tmp_path / "deleted.xlsx", {"S": cells}))
+    assert [(c.cell, c.excel, c.ours, c.kind) for c in result.cells if c.status != "agree"] == []

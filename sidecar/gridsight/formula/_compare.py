@@ -59,9 +59,23 @@ def _type(v: Any) -> str:
     return "text"
 
 
+#: Characters a locale writes differently: the list separator (FORMULATEXT's ``;``), the decimal point.
+_LOCALE_PAIRS = frozenset({(";", ","), (",", "."), (".", ",")})
+
+
+def _other_locale(excel: str, ours: str) -> bool:
+    """The same text written with another locale's separators (``=SUM(A1;B1)`` for ``=SUM(A1,B1)``):
+    Excel shows formulas and numbers in the language of the machine that saved the file."""
+    if len(excel) != len(ours):
+        return False
+    pairs = {(a, b) for a, b in zip(excel, ours, strict=True) if a != b}
+    return bool(pairs) and pairs <= _LOCALE_PAIRS
+
+
 def difference_kind(excel: Any, ours: Any) -> str:
     """A short name for how two values differ: ``error lost``, ``error added``, ``other error``,
-    ``number``, ``text``, ``blank vs value`` or ``type`` (``number vs text`` and the like)."""
+    ``number``, ``text`` (``text in another locale's separators`` when only ``;``/``,``/``.`` differ),
+    ``blank vs value`` or ``type`` (``number vs text`` and the like)."""
     if isinstance(excel, dt.datetime | dt.date | dt.time):
         excel = datetime_to_serial(excel)
     a, b = _type(excel), _type(ours)
@@ -71,6 +85,8 @@ def difference_kind(excel: Any, ours: Any) -> str:
         return "error added"
     if a == b == "error":
         return "other error"
+    if a == b == "text" and _other_locale(str(excel), str(ours)):
+        return "text in another locale's separators"
     if a == b:
         return a
     if "blank" in (a, b):

@@ -25,7 +25,7 @@ from gridsight.formula._excel_ets import reason_of
 from gridsight.formula._excel_regression import DEFAULT_WORDS, omitted_defaults
 from gridsight.formula._intersect import NO_RANGES, implicit_intersection
 from gridsight.formula._policy import policy_violations
-from gridsight.formula._refops import eta_lambdas, range_chains, reference_operators
+from gridsight.formula._refops import eta_lambdas, range_chains, ref_error_ranges, reference_operators
 from gridsight.formula._relcompile import compile_at, relative_key
 from gridsight.formula._subtotal import nested_subtotals
 from gridsight.formula._translate import (
@@ -209,6 +209,7 @@ def _runnable(
     expanded = eta_lambdas(text)  # BYROW(A1:C3,SUM), saved as _xleta.SUM: the LAMBDA it stands for
     expanded = _XLPM.sub("", expanded) if "_xlpm." in expanded.lower() else expanded  # LET/LAMBDA names
     expanded = range_chains(expanded) or expanded  # A1:B2:C3, the range spanning them
+    expanded = ref_error_ranges(expanded) or expanded  # #REF!:B4, a range with a deleted end
     if workbook is not None and ":" in expanded and "!" in expanded:
         expanded = expand_3d(expanded, workbook.sheet_names)
     expanded = expand_structured(expanded, workbook, name, cell)

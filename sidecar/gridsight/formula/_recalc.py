@@ -630,7 +630,9 @@ class _Run:
         return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, why, saved_agree)
 
 
-_UNKNOWN_NAME = re.compile(r"^([A-Za-z_\\][A-Za-z0-9_.]*) is not a cell reference or known name \(#NAME\?\)$")
+_UNKNOWN_NAME = re.compile(
+    r"^([A-Za-z_\\][A-Za-z0-9_.\\]*) is not a cell reference or known name \(#NAME\?\)$"
+)
 _QUOTED = re.compile(r'"(?:[^"]|"")*"')
 
 
