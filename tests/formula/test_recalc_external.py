@@ -35,6 +35,10 @@ def test_external_kind(kind: str, problem: str, formula: str, expected: str | No
     assert external_kind(kind, problem, formula) == expected
 
 
+def test_a_lambda_the_workbook_names_is_not_external() -> None:
+    assert external_kind("unknown function MYLAMBDA", "", "=MYLAMBDA(2)", lambda n: n == "MYLAMBDA") is None
+
+
 def test_external_cells_are_not_counted(tmp_path: Path, excel: SimpleNamespace) -> None:
     F = excel.F
     cells = {
@@ -42,13 +46,15 @@ def test_external_cells_are_not_counted(tmp_path: Path, excel: SimpleNamespace) 
         "B1": F("SROUND(A1*1.5)", 3),  # an add-in's function: Excel's value is kept for what reads it
         "C1": F("B1+1", 4),
         "D1": F("PHONETIC(A1)", "2"),
+        "E1": F("NOSUCHMACRO(A1)", "#NAME?"),  # saved with no macro to supply it: Excel's #NAME?
     }
     result = recalc_file(excel.write(tmp_path / "udf.xlsx", {"S": cells}))
     by = {c.cell: c for c in result.cells}
     assert (by["B1"].status, by["B1"].kind) == ("external", "user-defined function SROUND")
     assert by["C1"].status == "agree"
     s = result.summary()
-    assert (s["formulas"], s["agreed"], s["unsupported"], s["external"]) == (2, 1, 1, 1)
+    assert by["E1"].status == "agree"
+    assert (s["formulas"], s["agreed"], s["unsupported"], s["external"]) == (3, 2, 1, 1)
     assert s["by_kind"] == {
         "external: user-defined function SROUND": 1,
         "unsupported: unknown function PHONETIC": 1,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from gridsight.grid import ERROR_VALUES, CellError, datetime_to_serial
@@ -106,18 +107,21 @@ def _excel_function(name: str, formula: str) -> bool:
     return name.upper() in FORMULAE or f"_xlfn.{name}".casefold() in formula.casefold()
 
 
-def external_kind(kind: str, problem: str, formula: str) -> str | None:
+def external_kind(
+    kind: str, problem: str, formula: str, defined: Callable[[str], bool] = lambda name: False
+) -> str | None:
     """The kind of a formula whose value comes from outside the workbook, so no engine could
     recompute it from the file: a user-defined function (a VBA macro or an add-in: a name that is not
     one of Excel's functions, ``=myFunc(A1)``), a linked data type's field (``_FV``), data from the
     internet or a server (WEBSERVICE, RTD...), or another workbook Excel kept no values of. None for
-    anything else (those are GridSight's own gaps)."""
+    anything else (those are GridSight's own gaps), a LAMBDA the workbook defines as a name
+    (``defined``) included."""
     m = re.match(r"unknown function (\S+)$", kind)
     if m and m.group(1) == "_FV":
         return "linked data type (_FV)"
     if m and m.group(1) in _EXTERNAL_DATA:
         return f"external data ({m.group(1)})"
-    if m and not _excel_function(m.group(1), formula):
+    if m and not _excel_function(m.group(1), formula) and not defined(m.group(1)):
         return f"user-defined function {m.group(1)}"
     if kind.startswith("external data"):
         return kind

@@ -604,7 +604,12 @@ class _Run:
         if not ev.ok:
             reason = ev.problems[0] if ev.problems else "cannot be evaluated"
             kind = unsupported_kind(reason)
-            outside = external_kind(kind, reason, formula)
+            outside = external_kind(
+                kind, reason, formula, lambda n: book.wb.defined_name(n, sheet.name) is not None
+            )
+            if outside is not None and outside.startswith("user-defined") and same(excel, "#NAME?"):
+                # no macro or add-in supplied it when Excel saved: Excel's own answer, as computed here
+                return CellCheck(sheet.name, address, formula, "agree", None, excel, "#NAME?")
             if outside is not None:  # no engine could recompute it from the file: reported, not counted
                 return CellCheck(sheet.name, address, formula, "external", outside, excel, None, reason)
             return CellCheck(sheet.name, address, formula, "unsupported", kind, excel, None, reason)
