@@ -40,6 +40,14 @@ def value(formula: str) -> Any:
         ('=TEXT(TIME(4,5,6)+0.009/86400,"hh:mm:ss.000 AM/PM")', "04:05:06.009 AM"),
         ('=TEXT(TIME(4,5,6)+0.009/86400,"h:m:s.00")', "4:5:6.01"),
         ('=TEXT(DATE(2003,1,1)+0.0032134017094,"yyyy-mm-dd hh:mm:ss.0")', "2003-01-01 00:04:37.6"),
+        # thousands separators: none after the ones digit of a number below 1
+        ('=TEXT(0,"#,##0")', "0"),
+        ('=TEXT(0.4,"#,##0.0")', "0.4"),
+        ('=TEXT(-0.4,"#,##0.0")', "-0.4"),
+        ('=TEXT(0.00035,"#,##0.00%")', "0.04%"),
+        ('=TEXT(0.4,"0,000.0")', "0,000.4"),
+        ('=TEXT(5,"0,000")', "0,005"),
+        ('=TEXT(1234567.891,"#,##0.00")', "1,234,567.89"),
         # logicals and text
         ('=TEXT(TRUE,"General")', "TRUE"),
         ('=TEXT("hello","General")', "hello"),

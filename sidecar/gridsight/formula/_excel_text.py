@@ -316,6 +316,25 @@ def patch_rounding() -> None:
     fns["TEXT"] = wrap_ufunc(text_of, input_parser=lambda *a: a, args_parser=lambda *a: a)
 
 
+def patch_grouping() -> None:
+    """A number below 1 in a format with thousands separators shows no separator after its ones
+    digit: ``TEXT(0,"#,##0")`` is ``0`` and ``TEXT(0.4,"#,##0.0")`` is ``0.4`` (the engine: ``0,`` and
+    ``0,.4``). The engine marks the separators by appending ``,`` to the ``0`` placeholders and replaces
+    them with the digits; with no digit before the point the last placeholder kept its mark."""
+    import formulas.functions.text as text
+
+    original = text._format_number
+
+    def format_number(value: Any, codes: Any, types: Any, fstr: Any, mul: Any) -> Any:
+        out = original(value, codes, types, fstr, mul)
+        for i in types.get("number", ())[-1:]:
+            if out[i + 1] == codes[i] and codes[i].endswith(","):  # out[0] is the sign
+                out[i + 1] = codes[i][:-1]
+        return out
+
+    text._format_number = format_number
+
+
 def patch_date_parts() -> None:
     """TEXT's one-letter date and time codes (``d``, ``m``, ``h``, ``s``) drop a leading zero only:
     day 30 is ``30`` and midnight's hour is ``0``; with ``AM/PM`` or ``A/P`` hours run 1-12
