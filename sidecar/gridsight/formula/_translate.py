@@ -57,19 +57,23 @@ def _closing(text: str, open_at: int) -> int:
     return -1
 
 
-def _split_args(text: str) -> list[str]:
-    """Top-level comma-separated pieces of an argument list (no outer parentheses)."""
+def _split_args(text: str, opening: str = "({", closing: str = ")}", structured: bool = False) -> list[str]:
+    """Top-level comma-separated pieces of an argument list (no outer parentheses). ``structured``:
+    the items of a structured reference's brackets (``opening="["``), where ``'`` escapes the next
+    character and a comma inside a column name's brackets is part of it (``[Price, net]``)."""
     parts, depth, start, i = [], 0, 0, 0
     while i < len(text):
         ch = text[i]
-        if ch == '"':
+        if structured and ch == "'":
+            i += 1
+        elif ch == '"' and not structured:
             j = text.find('"', i + 1)
             while j != -1 and j + 1 < len(text) and text[j + 1] == '"':
                 j = text.find('"', j + 2)
             i = len(text) if j == -1 else j
-        elif ch in "({":
+        elif ch in opening:
             depth += 1
-        elif ch in ")}":
+        elif ch in closing:
             depth -= 1
         elif ch == "," and depth == 0:
             parts.append(text[start:i])
@@ -510,28 +514,6 @@ def _unescape(name: str) -> str:
     return re.sub(r"'(.)", r"\1", name)
 
 
-def _spec_items(spec: str) -> list[str]:
-    """The comma-separated items of a structured reference's brackets, ``[#This Row],[Price, net]``
-    -> ``[#This Row]``, ``[Price, net]``: a comma inside a column name's brackets is part of the name
-    (and ``'`` escapes a bracket there)."""
-    items, depth, start, k = [], 0, 0, 0
-    while k < len(spec):
-        ch = spec[k]
-        if ch == "'":
-            k += 2
-            continue
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            items.append(spec[start:k])
-            start = k + 1
-        k += 1
-    items.append(spec[start:])
-    return items
-
-
 def _resolve(name: str, spec: str, workbook: Any, sheet: str | None, at: tuple[int, int] | None) -> str:
     if name:
         table = workbook.table(name)
@@ -566,7 +548,7 @@ def _resolve(name: str, spec: str, workbook: Any, sheet: str | None, at: tuple[i
         elif spec:
             cols = [spec]
     else:
-        for item in _spec_items(spec):
+        for item in _split_args(spec, "[", "]", structured=True):
             item = item.strip()
             span = [x.strip().removeprefix("[").removesuffix("]") for x in re.split(r"\]\s*:\s*\[", item)]
             if len(span) == 1 and span[0].lower() in _SPECIALS:
