@@ -94,3 +94,26 @@ def test_explained_by_header(book: Path) -> None:
     assert explain_formula('=SUMIFS(Orders[Qty],Orders[Region],"East")', wb, "Orders") == (
         'Returns the sum of Qty (D4:D6) where Region (B4:B6) is "East".'
     )
+
+
+def test_column_names_with_spaces_at_the_end_and_commas(tmp_path: Path) -> None:
+    """A column name keeps its own spaces (``"Qty "`` is ``[Qty ]``) and may hold a comma
+    (``[[#This Row],[Price, net]]``); ``Qty`` still finds ``"Qty "`` when nothing matches exactly."""
+    wb = XlWorkbook()
+    ws = wb.active
+    ws.title = "T"
+    for i, row in enumerate([("Item", "Price, net", "Qty "), ("a", 2, 3), ("b", 5, 7)]):
+        for j, v in enumerate(row):
+            ws.cell(1 + i, 1 + j, v)
+    ws.add_table(Table(displayName="Stock", ref="A1:C3"))
+    path = tmp_path / "spaces.xlsx"
+    wb.save(path)
+    book = open_workbook(path)
+    assert book.tables[0].columns == ("Item", "Price, net", "Qty ")
+    assert evaluate_formula("=SUM(Stock[[Qty ]])", book, "T").value == 10
+    assert evaluate_formula("=SUM(Stock[Qty])", book, "T").value == 10
+    at_row_3 = evaluate_formula(
+        "=Stock[[#This Row],[Price, net]]*Stock[[#This Row],[Qty ]]", book, "T", at="D3"
+    )
+    assert at_row_3.value == 35
+    assert evaluate_formula("=SUM(Stock[[#Data], [Price, net]])", book, "T").value == 7

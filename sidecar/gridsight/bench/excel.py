@@ -10,7 +10,8 @@ Summary keys (shares in 0..1): ``formulas`` (compared: agreed + differ + unsuppo
 ``differ``, ``unsupported`` (cannot be run, or skipped by the time budget), ``agreement``,
 ``by_kind`` (``status: kind`` -> cells, largest first), ``seconds_total``; and
 ``saved_inputs_agreed`` / ``saved_inputs_agreement`` (each formula from Excel's saved inputs, which
-isolates per-function errors from propagation), ``circular``, ``volatile`` (reported, not counted),
+isolates per-function errors from propagation), ``circular``, ``volatile``, ``external`` (reported,
+not counted),
 ``workbooks``, ``workbooks_with_formulas``, ``unreadable``.
 """
 
@@ -72,11 +73,12 @@ def run(corpus: Path | None, budget_s: float) -> BenchResult:
             "saved_inputs_agreed",
             "circular",
             "volatile",
+            "external",
         ):
             totals[key] += s[key]
         kinds.update(s["by_kind"])
         for c in result.cells:
-            if c.status in ("differ", "unsupported", "skipped"):
+            if c.status in ("differ", "unsupported", "skipped", "external"):
                 shown = examples.setdefault(f"{c.status}: {c.kind}", [])
                 if len(shown) < EXAMPLES_PER_KIND:
                     shown.append({"workbook": name, **c.to_dict()})
@@ -106,6 +108,7 @@ def run(corpus: Path | None, budget_s: float) -> BenchResult:
         "saved_inputs_agreement": share(totals["saved_inputs_agreed"], n),
         "circular": totals["circular"],
         "volatile": totals["volatile"],
+        "external": totals["external"],
         "workbooks": len(paths),
         "workbooks_with_formulas": with_formulas,
         "unreadable": unreadable,

@@ -83,8 +83,8 @@ def print_result(result: RecalcResult, name: str, limit: int) -> None:
         escape(
             f"{name}: {s['agreed']}/{s['formulas']} formulas agree with Excel ({s['agreement']:.1%}), "
             f"{s['differ']} differ, {s['unsupported']} unsupported; from saved inputs "
-            f"{s['saved_inputs_agreed']}/{s['formulas']}; {s['circular']} circular, {s['volatile']} volatile "
-            f"not counted ({s['seconds']:.1f} s{stopped})"
+            f"{s['saved_inputs_agreed']}/{s['formulas']}; {s['circular']} circular, "
+            f"{s['volatile']} volatile, {s['external']} external not counted ({s['seconds']:.1f} s{stopped})"
         ),
         highlight=False,
         soft_wrap=True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from gridsight.grid import ERROR_VALUES, CellError, datetime_to_serial
@@ -59,9 +60,23 @@ def _type(v: Any) -> str:
     return "text"
 
 
+#: Characters a locale writes differently: the list separator (FORMULATEXT's ``;``), the decimal point.
+_LOCALE_PAIRS = frozenset({(";", ","), (",", "."), (".", ",")})
+
+
+def _other_locale(excel: str, ours: str) -> bool:
+    """The same text written with another locale's separators (``=SUM(A1;B1)`` for ``=SUM(A1,B1)``):
+    Excel shows formulas and numbers in the language of the machine that saved the file."""
+    if len(excel) != len(ours):
+        return False
+    pairs = {(a, b) for a, b in zip(excel, ours, strict=True) if a != b}
+    return bool(pairs) and pairs <= _LOCALE_PAIRS
+
+
 def difference_kind(excel: Any, ours: Any) -> str:
     """A short name for how two values differ: ``error lost``, ``error added``, ``other error``,
-    ``number``, ``text``, ``blank vs value`` or ``type`` (``number vs text`` and the like)."""
+    ``number``, ``text`` (``text in another locale's separators`` when only ``;``/``,``/``.`` differ),
+    ``blank vs value`` or ``type`` (``number vs text`` and the like)."""
     if isinstance(excel, dt.datetime | dt.date | dt.time):
         excel = datetime_to_serial(excel)
     a, b = _type(excel), _type(ours)
@@ -71,11 +86,51 @@ def difference_kind(excel: Any, ours: Any) -> str:
         return "error added"
     if a == b == "error":
         return "other error"
+    if a == b == "text" and _other_locale(str(excel), str(ours)):
+        return "text in another locale's separators"
     if a == b:
         return a
     if "blank" in (a, b):
         return "blank vs value"
     return f"{a} vs {b}"
+
+
+#: Functions whose value comes from outside the workbook (the internet, a data server, a DDE link).
+_EXTERNAL_DATA = frozenset({"WEBSERVICE", "STOCKHISTORY", "RTD", "IMAGE", "DDE", "SQL.REQUEST"})
+
+
+def _excel_function(name: str, formula: str) -> bool:
+    """``name`` is one of Excel's own worksheet functions: in openpyxl's list of them (Excel 2007's),
+    or written with the ``_xlfn.`` prefix Excel gives the functions added since."""
+    from openpyxl.utils.formulas import FORMULAE
+
+    return name.upper() in FORMULAE or f"_xlfn.{name}".casefold() in formula.casefold()
+
+
+def external_kind(
+    kind: str, problem: str, formula: str, defined: Callable[[str], bool] = lambda name: False
+) -> str | None:
+    """The kind of a formula whose value comes from outside the workbook, so no engine could
+    recompute it from the file: a user-defined function (a VBA macro or an add-in: a name that is not
+    one of Excel's functions, ``=myFunc(A1)``), a linked data type's field (``_FV``), data from the
+    internet or a server (WEBSERVICE, RTD...), or another workbook Excel kept no values of. None for
+    anything else (those are GridSight's own gaps), a LAMBDA the workbook defines as a name
+    (``defined``) included."""
+    m = re.match(r"unknown function (\S+)$", kind)
+    if m and m.group(1) == "_FV":
+        return "linked data type (_FV)"
+    if m and m.group(1) in _EXTERNAL_DATA:
+        return f"external data ({m.group(1)})"
+    if m and not _excel_function(m.group(1), formula) and not defined(m.group(1)):
+        return f"user-defined function {m.group(1)}"
+    if kind.startswith("external data"):
+        return kind
+    m = re.match(r"(\S+) is not allowed", problem)
+    if m and m.group(1) in _EXTERNAL_DATA:
+        return f"external data ({m.group(1)})"
+    if kind == "external link":
+        return kind
+    return None
 
 
 def unsupported_kind(problem: str) -> str:

@@ -337,9 +337,11 @@ def patch_engine() -> None:
         from formulas.functions import wrap_func
 
         from gridsight.formula._engine_excel import patch_all
+        from gridsight.formula._excel_database import patch_database
         from gridsight.formula._fastifs import make_fast_xfilter
 
         patch_all()  # Excel's rules where the engine differs, one named patch each (criteria first)
+        patch_database()
         # xfilter/xfilters look `_xfilter` up in their module at call time: swap in the grouped path
         engine_functions._xfilter = make_fast_xfilter(
             engine_functions._xfilter,

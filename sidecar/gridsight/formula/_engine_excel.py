@@ -50,7 +50,13 @@ from gridsight.formula._excel_functions import (
     patch_yearfrac,
 )
 from gridsight.formula._excel_regression import patch_linest
-from gridsight.formula._excel_text import patch_characters, patch_date_parts, patch_rounding, patch_trim
+from gridsight.formula._excel_text import (
+    patch_characters,
+    patch_date_parts,
+    patch_grouping,
+    patch_rounding,
+    patch_trim,
+)
 from gridsight.formula._excel_values import (
     date_time_value,
     looks_like_time,
@@ -529,6 +535,7 @@ def patch_all() -> None:
     patch_trim()
     patch_characters()
     patch_date_parts()
+    patch_grouping()
     patch_comparisons()
     patch_functions()
     patch_counts()

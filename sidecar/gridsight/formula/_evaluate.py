@@ -25,8 +25,9 @@ from gridsight.formula._excel_ets import reason_of
 from gridsight.formula._excel_regression import DEFAULT_WORDS, omitted_defaults
 from gridsight.formula._intersect import NO_RANGES, implicit_intersection
 from gridsight.formula._policy import policy_violations
-from gridsight.formula._refops import eta_lambdas, range_chains, reference_operators
+from gridsight.formula._refops import eta_lambdas, range_chains, ref_error_ranges, reference_operators
 from gridsight.formula._relcompile import compile_at, relative_key
+from gridsight.formula._subtotal import nested_subtotals
 from gridsight.formula._translate import (
     OffsetError,
     expand_3d,
@@ -208,15 +209,20 @@ def _runnable(
     expanded = eta_lambdas(text)  # BYROW(A1:C3,SUM), saved as _xleta.SUM: the LAMBDA it stands for
     expanded = _XLPM.sub("", expanded) if "_xlpm." in expanded.lower() else expanded  # LET/LAMBDA names
     expanded = range_chains(expanded) or expanded  # A1:B2:C3, the range spanning them
+    expanded = ref_error_ranges(expanded) or expanded  # #REF!:B4, a range with a deleted end
     if workbook is not None and ":" in expanded and "!" in expanded:
         expanded = expand_3d(expanded, workbook.sheet_names)
     expanded = expand_structured(expanded, workbook, name, cell)
-    expanded = expand_names(expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell))
+    expanded = expand_names(
+        expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell), at=cell
+    )
     expanded = inline_lambdas(expanded)
     if "," in expanded or " " in expanded or "AREAS" in expanded.upper():  # (A1,C1), A1:C3 B2:D4
         expanded = reference_operators(expanded) or expanded
     if cell is not None:
         expanded = own_cell(parse_formula(expanded), cell) or expanded
+    if any(word in expanded.upper() for word in ("SUBTOTAL", "AGGREGATE")):
+        expanded = nested_subtotals(parse_formula(expanded), workbook, current) or expanded
     if any(word in expanded.upper() for word in ("SHEET", "FORMULA", "ISREF")):
         expanded = workbook_functions(parse_formula(expanded), workbook, current) or expanded
     upper = expanded.upper()

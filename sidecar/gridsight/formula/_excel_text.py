@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import Any
 
@@ -127,6 +128,49 @@ def show_text(section: str, text: str) -> str:
     return "".join(out)
 
 
+_CONDITION = re.compile(
+    r"^\s*(?:\[[^\]<>=]*\])*\[(<=|>=|<>|<|>|=)\s*(-?[0-9]*\.?[0-9]+(?:E[-+]?[0-9]+)?)\]", re.IGNORECASE
+)
+
+
+def conditional_section(code: str, value: float) -> str | None:
+    """The section a format with conditions (``[<10]0.0;[>=100]0;0``) shows ``value`` with: the
+    first of the first two sections whose condition holds, else the first section without one;
+    ``General`` when there is none (10 in ``[<10]0 "Wow"`` is ``10``). None when the format has no
+    conditions."""
+    sections = format_sections(code)
+    conditions = [_CONDITION.match(s) for s in sections]
+    if not any(conditions):
+        return None
+    tests = {"<": operator.lt, ">": operator.gt, "=": operator.eq, "<=": operator.le, ">=": operator.ge}
+    for section, m in list(zip(sections, conditions, strict=True))[:2]:
+        if m and tests.get(m.group(1), operator.ne)(float(value), float(m.group(2))):
+            return section[: m.start(1) - 1] + section[m.end() :]
+    rest = [
+        s for s, m in zip(sections, conditions, strict=True) if m is None and "@" not in _QUOTED.sub("", s)
+    ]
+    return rest[0] if rest else "General"
+
+
+_SECOND_FRACTION = re.compile(r"(s+)(\.0+)", re.IGNORECASE)
+
+
+def second_fractions(value: float, code: str) -> tuple[float, str]:
+    """A date or time format with fractions of a second (``hh:mm:ss.000``): the value rounded to them,
+    whole seconds left for the engine to show, and the fraction's digits written into the format as
+    text (the engine showed whole seconds only: ``04:05:06.000`` for Excel's ``04:05:06.009``)."""
+    masked = _QUOTED.sub(lambda m: "\0" * len(m.group(0)), code)
+    m = _SECOND_FRACTION.search(masked)
+    if m is None or value < 0:
+        return value, code
+    decimals = len(m.group(2)) - 1
+    scale = 10**decimals
+    ticks = int(excel_round(value * 86400 * scale, 0))
+    whole, fraction = divmod(ticks, scale)
+    digits = str(fraction).rjust(decimals, "0")
+    return whole / 86400, code[: m.start(2)] + '".' + digits + '"' + code[m.end(2) :]
+
+
 def integer_digits(code: str) -> str:
     """A number format whose decimal point has no digit placeholder before it still shows the whole
     number (``.#`` shows 890123.45 as ``890123.5``): a ``#`` is put before the point."""
@@ -197,6 +241,10 @@ def patch_rounding() -> None:
         code = _SPACING.sub(lambda m: m.group(1) or (" " if m.group(0)[0] == "_" else ""), code)
         if rejected_format(code):
             return Error.errors["#VALUE!"]
+        if isinstance(value, bool):  # a logical is shown as its text, in the text section if any
+            value = "TRUE" if value else "FALSE"
+            section = text_section(code)
+            return value if section is None else show_text(section, value)
         if isinstance(value, str) and not isinstance(value, XlError) and not is_blank(value):
             number = text_value(value)
             if number is None:
@@ -207,13 +255,16 @@ def patch_rounding() -> None:
                 section = text_section(code)
                 if section is not None:
                     return show_text(section, value)
+                if code.strip().casefold() == "general":
+                    return value
                 return value if looks_like_time(value) else original(value, code)  # "24:99" is text
             value = number
         if isinstance(value, int | float) and not isinstance(value, bool):
             if code == "":
                 return "-" if value < 0 else ""
-            if re.search(r"\[[<>=]", code):  # conditional sections ([<=1]a;[=2]b): the engine's own
-                return original(value, code)
+            chosen = conditional_section(code, float(value))
+            if chosen is not None:
+                return xtext(value, chosen)
             sections = format_sections(code)
             if len(sections) >= 2 and "@" in _QUOTED.sub("", sections[-1]):
                 sections = sections[:-1]  # the text section
@@ -239,6 +290,8 @@ def patch_rounding() -> None:
                     code = integer_digits(code)
             if shown is not None:
                 return shown
+            if dated:
+                value, code = second_fractions(float(value), code)
             if is_1904() and dated:
                 value = value + DAYS_1904  # a 1904 workbook's date shown by the 1900 calendar
             if 0 <= value < 1 and dated and re.search("[dmy]", _QUOTED.sub("", code), re.I):
@@ -261,6 +314,25 @@ def patch_rounding() -> None:
         return xtext(0.0 if is_blank(value) else value, format_code)
 
     fns["TEXT"] = wrap_ufunc(text_of, input_parser=lambda *a: a, args_parser=lambda *a: a)
+
+
+def patch_grouping() -> None:
+    """A number below 1 in a format with thousands separators shows no separator after its ones
+    digit: ``TEXT(0,"#,##0")`` is ``0`` and ``TEXT(0.4,"#,##0.0")`` is ``0.4`` (the engine: ``0,`` and
+    ``0,.4``). The engine marks the separators by appending ``,`` to the ``0`` placeholders and replaces
+    them with the digits; with no digit before the point the last placeholder kept its mark."""
+    import formulas.functions.text as text
+
+    original = text._format_number
+
+    def format_number(value: Any, codes: Any, types: Any, fstr: Any, mul: Any) -> Any:
+        out = original(value, codes, types, fstr, mul)
+        for i in types.get("number", ())[-1:]:
+            if out[i + 1] == codes[i] and codes[i].endswith(","):  # out[0] is the sign
+                out[i + 1] = codes[i][:-1]
+        return out
+
+    text._format_number = format_number
 
 
 def patch_date_parts() -> None:

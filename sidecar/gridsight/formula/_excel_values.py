@@ -96,7 +96,7 @@ def excel_trim(text: str) -> str:
 #: Quoted text, an escaped character, a bracketed tag, ``_x`` (a space as wide as x) and ``*x`` (fill).
 _LITERAL = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]|_.|\*.')
 _ELAPSED = re.compile(r"\[(h+|m+|s+)\]", re.IGNORECASE)
-_TIME_TOKEN = re.compile(r'"[^"]*"|\\.|\[(?:h+|m+|s+)\]|h+|m+|s+(?:\.0+)?|.', re.IGNORECASE)
+_TIME_TOKEN = re.compile(r'"[^"]*"|\\.|\[(?:h+|m+|s+)\](?:\.0+)?|h+|m+|s+(?:\.0+)?|.', re.IGNORECASE)
 _FRACTION = re.compile(r"^(?:(?P<int>[#0?,]+)(?P<gap> +))?(?P<num>[#0?]+)/(?P<den>[#0?]+|[1-9][0-9]*)$")
 
 
@@ -123,11 +123,14 @@ def scale_thousands(value: float, code: str) -> tuple[float, str]:
 
 def elapsed_time(value: float, code: str) -> str | None:
     """Elapsed-time formats, which count past 24 hours: ``[h]:mm`` shows 1.5 (days) as ``36:00``,
-    ``[mm]:ss`` shows 0.75 as ``1080:00``; None when ``code`` has no ``[h]``, ``[m]`` or ``[s]``."""
+    ``[mm]:ss`` shows 0.75 as ``1080:00``; None when ``code`` has no ``[h]``, ``[m]`` or ``[s]``.
+    ``[s].000`` keeps milliseconds (``271433.376`` for 3.14159 days)."""
     if not _ELAPSED.search(code) or re.search(r"[dy]", _masked(code), re.IGNORECASE):
         return None
     tokens = [t.group(0) for t in _TIME_TOKEN.finditer(code)]
-    decimals = max((len(t.split(".")[1]) for t in tokens if t[:1] in "sS" and "." in t), default=0)
+    decimals = max(
+        (len(t.split(".")[1]) for t in tokens if t.lstrip("[")[:1] in "sS" and "." in t), default=0
+    )
     scale = 10**decimals
     total = int(Decimal(repr(abs(value) * 86400 * scale)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
     whole, fraction = divmod(total, scale)
@@ -135,10 +138,13 @@ def elapsed_time(value: float, code: str) -> str | None:
     out = []
     for tok in tokens:
         low = tok.lower()
-        if low.startswith("["):
-            unit, width = low[1], len(low) - 2
+        if len(low) > 1 and low.startswith("["):
+            unit, width = low.lstrip("[")[0], len(low.split(".")[0].strip("[]"))
             amount = {"h": whole // 3600, "m": whole // 60, "s": whole}[unit]
-            out.append(str(amount).rjust(width, "0"))
+            text = str(amount).rjust(width, "0")
+            if unit == "s" and decimals and "." in low:
+                text += "." + str(fraction).rjust(decimals, "0")
+            out.append(text)
         elif low[0] == "h":
             out.append(str(whole // 3600 % 24).rjust(len(low), "0"))
         elif low[0] == "m":

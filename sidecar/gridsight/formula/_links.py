@@ -68,3 +68,24 @@ def linked_values(formula: str, cache: LinkCache) -> str | None:
         out.append(formula[last : m.start()] + text)
         last, changed = m.end(), True
     return "".join(out) + formula[last:] if changed else None
+
+
+#: ``[0]!Name``, ``[0]Sheet!A1``, ``'[0]My sheet'!A1``: Excel's index 0 is the workbook itself.
+_OWN = re.compile(r"(?<![\w\]])('?)\[0\]")
+
+
+def own_workbook(formula: str) -> str | None:
+    """``formula`` with references to the workbook itself by index (``SUM([0]!Sales)`` as Excel saves a
+    name of this workbook written with its file name) made plain (``SUM(Sales)``); None when it has
+    none."""
+    if "[0]" not in formula:
+        return None
+    strings = [(m.start(), m.end()) for m in _STRING.finditer(formula)]
+    out, last = [], 0
+    for m in _OWN.finditer(formula):
+        if any(a <= m.start() < b for a, b in strings):
+            continue
+        rest = formula[m.end() :]
+        out.append(formula[last : m.start()] + m.group(1))
+        last = m.end() + (1 if rest.startswith("!") else 0)  # [0]!Name: no sheet before the name
+    return "".join(out) + formula[last:] if out else None

@@ -5,33 +5,12 @@ the cells above (or to the left) repeat one relative formula -- the fill-down Ex
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from gridsight.errors import RangeSyntaxError
 from gridsight.formula._evaluate import Evaluation, evaluate_formula
+from gridsight.formula._reftext import map_refs as _map_refs
 from gridsight.grid import MAX_COLS, MAX_ROWS, Sheet, Workbook, col_to_letters, letters_to_col
-
-# References outside strings, quoted sheet names and structured-reference brackets: a whole-column
-# range (B:B, $A:C), a whole-row range (2:2, $3:$5) or a cell (optional $, letters, optional $, digits),
-# each not part of a name, a function call (LOG10(...)) or a sheet name (Sheet1!).
-_REF = re.compile(
-    r"(?<![A-Za-z0-9_.$])(?P<c1abs>\$?)(?P<c1>[A-Za-z]{1,3}):(?P<c2abs>\$?)(?P<c2>[A-Za-z]{1,3})(?![A-Za-z0-9_(!.])"
-    r"|(?<![A-Za-z0-9_.$:])(?P<r1abs>\$?)(?P<r1>[0-9]{1,7}):(?P<r2abs>\$?)(?P<r2>[0-9]{1,7})(?![A-Za-z0-9_.(!:])"
-    r"|(?<![A-Za-z0-9_.])(?P<cabs>\$?)(?P<letters>[A-Za-z]{1,3})(?P<rabs>\$?)(?P<digits>[0-9]{1,7})(?![A-Za-z0-9_(!])"
-)
-# What no reference is found in: string literals, quoted sheet names, [structured] references.
-_OPAQUE = re.compile(r'"(?:[^"]|"")*"|\'(?:[^\']|\'\')*\'|\[(?:[^\[\]]|\[[^\[\]]*\])*\]')
-
-
-def _map_refs(formula: str, fn: Callable[[re.Match[str]], str]) -> str:
-    out, last = [], 0
-    for m in _OPAQUE.finditer(formula):
-        out.append(_REF.sub(fn, formula[last : m.start()]))
-        out.append(m.group(0))
-        last = m.end()
-    out.append(_REF.sub(fn, formula[last:]))
-    return "".join(out)
 
 
 def _column(letters: str) -> int | None:

@@ -7,8 +7,10 @@ Excel's own saved result. A cell whose inputs differ from Excel's is evaluated a
 Excel's saved inputs, which separates an error of its own (``saved_inputs_agree`` False) from one that
 only propagated into it.
 
-Not counted as differences, but reported: cells on circular references and cells calling volatile or
-environment functions (NOW, RAND, CELL...). Both keep Excel's saved value for the cells that read them.
+Not counted as differences, but reported: cells on circular references, cells calling volatile or
+environment functions (NOW, RAND, CELL...), and cells whose value comes from outside the workbook
+(``external``: user-defined functions of a macro or an add-in, data from the internet or a server,
+other workbooks Excel kept no values of). All keep Excel's saved value for the cells that read them.
 A formula GridSight cannot run (an unknown function, a defined name, an external link) keeps its saved
 value too and is counted as unsupported, with the reason.
 
@@ -29,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from gridsight.errors import GridSightError
-from gridsight.formula._compare import cell_value, difference_kind, same, unsupported_kind
+from gridsight.formula._compare import cell_value, difference_kind, external_kind, same, unsupported_kind
 from gridsight.formula._depgraph import CellKey, FormulaIndex, evaluation_order
 from gridsight.formula._engine import patch_engine
 from gridsight.formula._evaluate import (
@@ -41,7 +43,7 @@ from gridsight.formula._evaluate import (
     values_override,
 )
 from gridsight.formula._guard import CellTimeout, cell_guard
-from gridsight.formula._links import LinkCache, linked_values
+from gridsight.formula._links import LinkCache, linked_values, own_workbook
 from gridsight.formula._platform import character_set
 from gridsight.formula._relcompile import relative_key
 from gridsight.formula._translate import OffsetError, resolve_offsets
@@ -62,8 +64,8 @@ ArrayAreas = Mapping[str, Mapping[tuple[int, int], Range]]
 class CellCheck:
     """One formula cell: what Excel saved, what GridSight computed, and how they compare.
 
-    ``status``: agree | differ | unsupported | skipped | circular | volatile | unsaved (no saved result
-    to compare with). ``kind`` names the difference or the reason a cell was not computed."""
+    ``status``: agree | differ | unsupported | skipped | circular | volatile | external | unsaved (no
+    saved result to compare with). ``kind`` names the difference or the reason a cell was not computed."""
 
     sheet: str
     cell: str
@@ -121,9 +123,11 @@ class RecalcResult:
         )
 
     def by_kind(self) -> dict[str, int]:
-        """Differences and unsupported cells counted by kind, largest first."""
+        """Differences, unsupported and external cells counted by kind, largest first."""
         kinds = Counter(
-            f"{c.status}: {c.kind}" for c in self.cells if c.status in ("differ", "unsupported", "skipped")
+            f"{c.status}: {c.kind}"
+            for c in self.cells
+            if c.status in ("differ", "unsupported", "skipped", "external")
         )
         return dict(kinds.most_common())
 
@@ -139,6 +143,7 @@ class RecalcResult:
             "saved_inputs_agreement": round(self.saved_inputs_agreed / n, 4) if n else 0.0,
             "circular": self.count("circular"),
             "volatile": self.count("volatile"),
+            "external": self.count("external"),
             "unsaved": self.count("unsaved"),
             "skipped": self.count("skipped"),
             "by_kind": self.by_kind(),
@@ -216,11 +221,15 @@ class _Book:
             for (r, c), area in areas.items():
                 if (name, r, c) in self.formulas and (area.height > 1 or area.width > 1):
                     self.fills.setdefault(name, []).append((area, (name, r, c)))
-        #: the text each formula is evaluated from: spill references (``C1#``) made ranges
+        #: the text each formula is evaluated from: spill references (``C1#``) made ranges, references
+        #: to the workbook itself by index (``[0]!Name``) plain
         self.texts = {
             k: _spill_refs(f, self.sheets[k[0]].name, self.arrays) if "ANCHORARRAY(" in f.upper() else f
             for k, f in self.formulas.items()
         }
+        for k, f in self.texts.items():
+            if "[0]" in f:
+                self.texts[k] = own_workbook(f) or f
         if links:  # references to other workbooks: the values Excel kept of them
             for k, f in self.texts.items():
                 if "[" in f:
@@ -595,6 +604,14 @@ class _Run:
         if not ev.ok:
             reason = ev.problems[0] if ev.problems else "cannot be evaluated"
             kind = unsupported_kind(reason)
+            outside = external_kind(
+                kind, reason, formula, lambda n: book.wb.defined_name(n, sheet.name) is not None
+            )
+            if outside is not None and outside.startswith("user-defined") and same(excel, "#NAME?"):
+                # no macro or add-in supplied it when Excel saved: Excel's own answer, as computed here
+                return CellCheck(sheet.name, address, formula, "agree", None, excel, "#NAME?")
+            if outside is not None:  # no engine could recompute it from the file: reported, not counted
+                return CellCheck(sheet.name, address, formula, "external", outside, excel, None, reason)
             return CellCheck(sheet.name, address, formula, "unsupported", kind, excel, None, reason)
         ours = _shown(ev, at, area, book.refs(key))
         _store(self.grids.get(key[0]), sheet, at, ev, area, ours, book)
@@ -618,7 +635,9 @@ class _Run:
         return CellCheck(sheet.name, address, formula, "differ", kind, excel, ours, why, saved_agree)
 
 
-_UNKNOWN_NAME = re.compile(r"^([A-Za-z_\\][A-Za-z0-9_.]*) is not a cell reference or known name \(#NAME\?\)$")
+_UNKNOWN_NAME = re.compile(
+    r"^([A-Za-z_\\][A-Za-z0-9_.\\]*) is not a cell reference or known name \(#NAME\?\)$"
+)
 _QUOTED = re.compile(r'"(?:[^"]|"")*"')
 
 

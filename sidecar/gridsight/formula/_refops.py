@@ -210,6 +210,27 @@ def range_chains(formula: str) -> str | None:
     return out if out != formula else None
 
 
+#: A range with a deleted end: ``#REF!:B4``, ``B4:#REF!``, ``Sheet1!#REF!:#REF!``.
+_REF_RANGE = re.compile(
+    r"(?:(?:'(?:[^']|'')*'|[A-Za-z0-9_.]+)!)?(?:#REF!:(?:\$?[A-Za-z]{1,3}\$?[0-9]+|#REF!)|\$?[A-Za-z]{1,3}\$?[0-9]+:#REF!)",
+    re.IGNORECASE,
+)
+
+
+def ref_error_ranges(formula: str) -> str | None:
+    """A range with a deleted end (``SUM(#REF!:B4)``, what Excel saves after the rows or the sheet
+    it started on were deleted) -> ``#REF!``, the value Excel gives it; None when there is none."""
+    if "#REF!:" not in formula.upper() and ":#REF!" not in formula.upper():
+        return None
+    strings = [(m.start(), m.end()) for m in _STRING.finditer(formula)]
+
+    def error(m: re.Match[str]) -> str:
+        return m.group(0) if any(a <= m.start() < b for a, b in strings) else "#REF!"
+
+    out = _REF_RANGE.sub(error, formula)
+    return out if out != formula else None
+
+
 #: Functions that call a function given by name, and how many values they pass it (None: MAP passes
 #: one per array before it).
 _ETA_ARITY: dict[str, int | None] = {

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gridsight.errors import FormulaSyntaxError
+from gridsight.formula._reftext import from_a1
 from gridsight.formula._tree import BinOp, Call, Literal, Missing, Node, Ref, UnaryOp, walk
 from gridsight.grid import Range
 from gridsight.grid._address import MAX_COLS, MAX_ROWS
@@ -56,19 +57,23 @@ def _closing(text: str, open_at: int) -> int:
     return -1
 
 
-def _split_args(text: str) -> list[str]:
-    """Top-level comma-separated pieces of an argument list (no outer parentheses)."""
+def _split_args(text: str, opening: str = "({", closing: str = ")}", structured: bool = False) -> list[str]:
+    """Top-level comma-separated pieces of an argument list (no outer parentheses). ``structured``:
+    the items of a structured reference's brackets (``opening="["``), where ``'`` escapes the next
+    character and a comma inside a column name's brackets is part of it (``[Price, net]``)."""
     parts, depth, start, i = [], 0, 0, 0
     while i < len(text):
         ch = text[i]
-        if ch == '"':
+        if structured and ch == "'":
+            i += 1
+        elif ch == '"' and not structured:
             j = text.find('"', i + 1)
             while j != -1 and j + 1 < len(text) and text[j + 1] == '"':
                 j = text.find('"', j + 2)
             i = len(text) if j == -1 else j
-        elif ch in "({":
+        elif ch in opening:
             depth += 1
-        elif ch in ")}":
+        elif ch in closing:
             depth -= 1
         elif ch == "," and depth == 0:
             parts.append(text[start:i])
@@ -365,12 +370,18 @@ def _is_reference(text: str) -> bool:
 
 
 def expand_names(
-    formula: str, workbook: Any, sheet: str | None, inner: Callable[[str], str] = lambda t: t
+    formula: str,
+    workbook: Any,
+    sheet: str | None,
+    inner: Callable[[str], str] = lambda t: t,
+    at: tuple[int, int] | None = None,
 ) -> str:
     """``=U*Area`` -> ``=NUMERIC1!$B$8*NUMERIC1!$B$7`` using the workbook's defined names (a name
     local to ``sheet`` first, then the workbook's); a name that stands for a constant or a formula
     is put in parentheses. ``inner`` rewrites a name's own text first (its structured references).
-    LET and LAMBDA variables are left alone. Text without names comes back unchanged."""
+    LET and LAMBDA variables are left alone. Text without names comes back unchanged. ``at`` (the
+    formula's 0-based cell) is where a name's relative references are seen from (Excel stores them as
+    seen from A1: a name ``Sheet1!$B1`` used in C5 is ``Sheet1!$B5``)."""
     if not getattr(workbook, "names", ()):
         return formula
     from gridsight.formula._tree import parse_formula
@@ -394,7 +405,7 @@ def expand_names(
             found = lookup(node)
             if found is None:
                 return None
-            text = inner("=" + found.text)[1:]
+            text = inner("=" + (from_a1(found.text, at) if at is not None else found.text))[1:]
             return text if _is_reference(text) else f"({text})"
 
         formula = "=" + to_text(tree, swap)
@@ -500,7 +511,7 @@ def _qualified(table: Any, rng: Range, sheet: str | None) -> str:
 
 
 def _unescape(name: str) -> str:
-    return re.sub(r"'(.)", r"\1", name.strip())
+    return re.sub(r"'(.)", r"\1", name)
 
 
 def _resolve(name: str, spec: str, workbook: Any, sheet: str | None, at: tuple[int, int] | None) -> str:
@@ -537,9 +548,9 @@ def _resolve(name: str, spec: str, workbook: Any, sheet: str | None, at: tuple[i
         elif spec:
             cols = [spec]
     else:
-        for item in _split_args(spec):
+        for item in _split_args(spec, "[", "]", structured=True):
             item = item.strip()
-            span = [x.strip().strip("[]") for x in re.split(r"\]\s*:\s*\[", item)]
+            span = [x.strip().removeprefix("[").removesuffix("]") for x in re.split(r"\]\s*:\s*\[", item)]
             if len(span) == 1 and span[0].lower() in _SPECIALS:
                 parts.add(span[0].lower())
             elif span[0].startswith("@"):

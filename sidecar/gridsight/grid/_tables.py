@@ -37,10 +37,16 @@ class ExcelTable:
         return (first, last) if first <= last else None
 
     def column_index(self, name: str) -> int | None:
-        """0-based position of a column by name (case-insensitive, as Excel)."""
+        """0-based position of a column by name (case-insensitive, as Excel). A name's own spaces are
+        part of it (a column ``"Field 4 "`` is ``[Field 4 ]``); without an exact match, spaces at the
+        ends are ignored."""
+        for folded in (name.casefold(), name.strip().casefold()):
+            for i, col in enumerate(self.columns):
+                if col.casefold() == folded:
+                    return i
         folded = name.strip().casefold()
         for i, col in enumerate(self.columns):
-            if col.casefold() == folded:
+            if col.strip().casefold() == folded:
                 return i
         return None
 
