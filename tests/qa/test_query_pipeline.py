@@ -383,6 +383,8 @@ def test_row_order_is_offered_only_when_the_question_asks_where_a_row_stands() -
     [
         ("Total U.S. housing starts in 2022?", "United States", True),
         ("EU imports in 2021", "European Union", True),
+        ("PP&E at year end", "Property, plant and equipment", True),  # "and" is no initial
+        ("R&D costs", "Research and development", True),
         ("Imports from non-EU partners", "European Union", False),  # part of another name
         ("Tell us about the states", "United States", False),  # a pronoun, not capitals
     ],

@@ -110,13 +110,15 @@ def match_score(value: str, question_words: Sequence[str], question: str) -> flo
     return hit / len(content) if hit else 0.0
 
 
-#: An initialism as questions write one: capitals with dots (``U.S.``) or two to five capitals (``EU``).
-_INITIALISM = re.compile(r"(?<![\w.-])((?:[A-Z]\.){2,5}|[A-Z]{2,5})(?![\w-])")
+#: An initialism as questions write one: capitals with dots (``U.S.``), around an ampersand (``R&D``)
+#: or two to five capitals (``EU``).
+_INITIALISM = re.compile(r"(?<![\w.&-])((?:[A-Z]\.){2,5}|[A-Z]{1,3}&[A-Z]{1,3}|[A-Z]{2,5})(?![\w&-])")
 
 
 def initialisms(question: str) -> set[str]:
-    """The initialisms a question writes, lower case without dots (``U.S.`` -> ``us``)."""
-    return {m.replace(".", "").lower() for m in _INITIALISM.findall(question)}
+    """The initialisms a question writes, lower case without dots or ampersands (``U.S.`` -> ``us``,
+    ``PP&E`` -> ``ppe``)."""
+    return {re.sub(r"[.&]", "", m).lower() for m in _INITIALISM.findall(question)}
 
 
 def question_words(question: str) -> list[str]:
