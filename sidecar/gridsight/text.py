@@ -102,14 +102,16 @@ LESS_WORDS = frozenset("less fewer lower smaller below".split())
 #: :data:`COMPARISON_OPS`), up to three words naming what is compared ("more than 3 children", "older
 #: than 30"), and the number ("$1,200" -> 1,200: strip the commas).
 COMPARISON = re.compile(
-    r"\b(above|over|more than|greater than|higher than|larger than|exceeding|at least|below|under|"
-    r"less than|fewer than|lower than|smaller than|at most|younger than|older than|equal to|exactly)\s+"
+    r"\b(above|over|more than|greater than|higher than|larger than|exceeding|exceeds?|exceeded|at least|"
+    r"below|under|less than|fewer than|lower than|smaller than|at most|younger than|older than|equal to|"
+    r"exactly)\s+"
     r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?\$?(-?\d[\d,]*(?:\.\d+)?)\b"
 )
 #: The SQL operator of each comparison :data:`COMPARISON` reads.
 COMPARISON_OPS = {
     "above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "larger than": ">",
-    "exceeding": ">", "older than": ">", "at least": ">=", "below": "<", "under": "<", "less than": "<",
+    "exceeding": ">", "exceed": ">", "exceeds": ">", "exceeded": ">",
+    "older than": ">", "at least": ">=", "below": "<", "under": "<", "less than": "<",
     "fewer than": "<", "lower than": "<", "smaller than": "<", "younger than": "<", "at most": "<=",
     "equal to": "=", "exactly": "=",
 }  # fmt: skip

@@ -277,11 +277,19 @@ def test_cells_named_across_repeated_blocks_and_groups(jobs: Any, question: str,
     [
         ("Coast lentil farms: 2021 less 2019?", 400 - 250),  # "less" between the two: a subtraction
         ("By how much did barley farms in Coast fall from 2019 to 2021?", 100 - 90),  # fell by: positive
+        (
+            "What was the percentage change in melon farms in Coast from 2019 to 2021?",
+            100 * (330 - 380) / 380,
+        ),
+        ("Lentil farms in 2021: Coast divided by Upland?", 400 / 280),
+        ("Were orchid farms in Upland below 30 in 2021?", True),  # one cell against a number
+        ("Did orchid farms in Coast exceed 190 in 2021?", False),
     ],
 )
-def test_subtractions_read_from_the_words_between_members(farms: Any, question: str, answer: float) -> None:
+def test_operations_read_from_the_words_between_members(farms: Any, question: str, answer: object) -> None:
     ans = answer_question(farms, question)
-    assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == pytest.approx(answer) and type(ans.value) is type(answer), (ans.value, ans.query)
 
 
 def test_a_period_of_two_header_levels_is_an_answer(tmp_path: Path) -> None:

@@ -62,6 +62,8 @@ _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|shares?|proportions?)
 _SHARE = re.compile(r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b", re.I)
 #: Words for a difference without a direction (the size of the gap).
 _DIFFERENCE = frozenset({"difference", "differ", "gap"})
+#: A change relative to where it started: "percentage change", "by what percent", "growth rate".
+_RELATIVE = re.compile(r"\b(?:percent(?:age)?|growth|change)\s+(rate|change)\b|\bwhat (percent)|(%)", re.I)
 
 
 @dataclass(frozen=True)
@@ -519,6 +521,10 @@ def _one_column(
             return CellPlan(f"SELECT {cell}{scale} / {whole}", "share", "number")
         if expected in (None, "number"):
             return CellPlan(f"SELECT {quote(col)} FROM data{_where(fixed)}", "lookup", "number")
+        test = COMPARISON.search(question.casefold())
+        if expected == "boolean" and test:  # "was goodwill below 380 in ...": the cell against a number
+            number = test.group(3).replace(",", "")
+            return CellPlan(f"SELECT {cell} {COMPARISON_OPS[test.group(1)]} {number}", "test", "boolean")
         return None
     if touched:
         return None  # a row label named in part, not enough to place it: no aggregate over all rows
@@ -595,7 +601,7 @@ def _across(
             if _SHARE.search(question):
                 scale = "100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else "1.0"
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
-            if qwords & RATIO_WORDS:
+            if qwords & RATIO_WORDS or re.search(r"\bdivided by\b", question, re.I):
                 return CellPlan(f"SELECT {a} * 1.0 / {b}", "ratio", "number")
             if (qwords & {"than", "compared", "versus", "vs"} and (more or less)) or _minus(question, cells):
                 return CellPlan(f"SELECT {a} - {b}", "difference", "number")  # the first named less the 2nd
@@ -603,6 +609,10 @@ def _across(
             if changed or re.search(r"\bfrom\b.+\bto\b", question, re.I):
                 if not re.search(r"\bfrom\b.+\bto\b", question, re.I) and _ordered(cells):
                     a, b = sorted(exprs, key=lambda e: _number(cells[exprs.index(e)][0]))  # earlier to later
+                relative = _RELATIVE.search(question)
+                if relative:  # a percentage change or a growth rate: of the first named
+                    scale = "1.0" if (relative.group(1) or "").casefold() == "rate" else "100.0"
+                    return CellPlan(f"SELECT {scale} * ({b} - {a}) / {a}", "relative change", "number")
                 if qwords & FALL_WORDS and not qwords & RISE_WORDS:
                     return CellPlan(f"SELECT {a} - {b}", "change", "number")  # how much it fell by
                 return CellPlan(f"SELECT {b} - {a}", "change", "number")  # from the first named to the second
