@@ -308,3 +308,16 @@ def test_a_total_row_named_by_a_shared_word_is_no_member(tmp_path: Path) -> None
     book = open_workbook(write_balance(tmp_path / "balance.xlsx"))
     ans = answer_question(book, "Which was larger in 2023 H2 (actual): current assets or buildings?")
     assert (ans.status, ans.value) == ("answered", "Buildings"), (ans.reason, ans.query)
+
+
+def test_a_near_spelling_names_no_header_when_a_word_names_one_as_written() -> None:
+    # "plant" (a row's word) is one letter from "Plan": the Actual column is the one named
+    from gridsight.grid import Sheet, Workbook
+
+    cells: dict[str, object] = {"A1": "Item", "B1": "2024", "C1": "2024", "B2": "Actual", "C2": "Plan"}
+    rows = {"Plant and machinery": (500, 900), "Cash": (700, 300), "Inventory": (90, 80)}
+    for r, (label, (actual, plan)) in enumerate(rows.items(), start=3):
+        cells |= {f"A{r}": label, f"B{r}": actual, f"C{r}": plan}
+    book = Workbook([Sheet.from_cells("Balance", cells, merges=["B1:C1"])])
+    ans = answer_question(book, "Which was larger in 2024, actual: plant and machinery or cash?")
+    assert (ans.status, ans.value) == ("answered", "Cash"), (ans.reason, ans.query)

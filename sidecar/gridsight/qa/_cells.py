@@ -35,6 +35,7 @@ from gridsight.text import (
     RISE_WORDS,
     SUM_WORDS,
     periods_spelt,
+    same,
     words,
 )
 
@@ -111,14 +112,16 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     qw = question_words(question)
     every = set(tokens(question))
     best: list[RelColumn] = []
-    top = (1, -(10**9))
+    top = (1, 0, -(10**9))
     for c in rel.columns:
         if c.role != "data" or c.kind != "number":
             continue
         mine = {w for p in parts(c.name) for w in _part_words(p)}
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
         left = {w for w in mine if w not in COMMON and not any(near_word(w, q) for q in qw)}
-        score = (len(covered), -len(left))  # ("Number", "Total": nothing left unnamed by them)
+        # ties: words named as written before near ones ("Plan" is one letter from "plant"), then
+        # the fewest left unnamed ("Number", "Total": nothing left unnamed by them)
+        score = (len(covered), len(covered & mine), -len(left))
         if score > top:
             top, best = score, []
         if score == top:
@@ -130,8 +133,9 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
 
 
 def _named_part(part: str, qw: list[str]) -> bool:
-    """Whether the question names every word of a header part."""
-    return all(any(near_word(w, q) for q in qw) for w in _part_words(part))
+    """Whether the question names every word of a header part by the word itself or its stem (not a
+    near spelling: "plant" does not name ``Plan``)."""
+    return all(any(same(w, q) for q in qw) for w in _part_words(part))
 
 
 def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
