@@ -74,6 +74,8 @@ def table_at(origin: str = "A1", sheet: str = "People") -> Workbook:
         ),
         ("List the top 3 worth values.", "top-n-values", "=TAKE(SORT(D2:D6,,-1),3)", [[300], [200], [120.5]]),
         ("Is there anyone older than 70?", "exists", '=COUNTIFS(B2:B6,">70")>0', True),
+        # the noun right after the number names the column, though another is named before it
+        ("How many worth rows have more than 40 age?", "count-if", '=COUNTIFS(B2:B6,">40")', 3),
         ("Is the average age above 60?", "aggregate-average", "=AVERAGE(B2:B6)>60", False),
     ],
 )

@@ -734,6 +734,8 @@ class _Request:
             s = len(head & {_stem(w) for w in before}) * 2 + len(head & {_stem(w) for w in after})
             if self.meant.get(col.name, set()) & set(before[-3:]):
                 s += 2  # "older than 30", "aged 30": a word just before that means the column
+            if len(after) > 1 and head & {_stem(after[1])}:
+                s += 3  # "more than 100 volume", "over 3 children": the noun the number counts
             if s > best_s:
                 best, best_s = col, s
         return best
