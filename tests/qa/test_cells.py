@@ -321,3 +321,18 @@ def test_a_near_spelling_names_no_header_when_a_word_names_one_as_written() -> N
     book = Workbook([Sheet.from_cells("Balance", cells, merges=["B1:C1"])])
     ans = answer_question(book, "Which was larger in 2024, actual: plant and machinery or cash?")
     assert (ans.status, ans.value) == ("answered", "Cash"), (ans.reason, ans.query)
+
+
+def test_which_period_chooses_among_the_period_columns() -> None:
+    # "period" names no header: every column headed by periods (year › half) is a candidate
+    from gridsight.grid import Sheet, Workbook
+
+    cells: dict[str, object] = {"A1": "Item", "B1": "2022", "D1": "2023", "B2": "H1", "C2": "H2"}
+    cells |= {"D2": "H1", "E2": "H2"}
+    rows = {"Cash": (40, 35, 50, 45), "Debt": (90, 70, 80, 95)}
+    for r, (label, figures) in enumerate(rows.items(), start=3):
+        cells[f"A{r}"] = label
+        cells |= {f"{c}{r}": v for c, v in zip("BCDE", figures, strict=True)}
+    book = Workbook([Sheet.from_cells("Balance", cells, merges=["B1:C1", "D1:E1"])])
+    assert answer_question(book, "In which period was Cash highest?").value == "2023 H1"
+    assert answer_question(book, "In which period was debt lowest?").value == "2022 H2"

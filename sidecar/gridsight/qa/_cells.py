@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from gridsight.qa._relational import SECTION, TOTAL, Relation, RelColumn
 from gridsight.qa._sql import literal, quote
-from gridsight.qa._sqlgen import COMMON, match_score, named_values, near_word, question_words, tokens
+from gridsight.qa._sqlgen import COMMON, derived, match_score, named_values, near_word, question_words, tokens
 from gridsight.text import (
     ASCENDING,
     AVERAGE_WORDS,
@@ -132,10 +132,30 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     return best + _siblings(rel, question, best)
 
 
+#: A header part that names a period: a year, a half or quarter, a month, a fiscal year.
+_PERIOD = re.compile(
+    r"^(?:fy\s?)?(?:1[89]|20)\d\d$|^[hq][1-4](?:\s+(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+    r"oct|nov|dec)[a-z]*\.?(?:\s+(?:1[89]|20)\d\d)?$",
+    re.I,
+)
+
+
+def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
+    """Every number column headed by periods (and nothing else), when the question asks "which
+    period / year / quarter ..." and names no header: the periods are what it chooses among."""
+    if not re.search(r"\b(?:which|what)\s+(?:period|year|quarter|half|month|time)\b", question, re.I):
+        return []
+    return [
+        c
+        for c in rel.columns
+        if c.role == "data" and c.kind == "number" and all(_PERIOD.match(p.strip()) for p in parts(c.name))
+    ]
+
+
 def _named_part(part: str, qw: list[str]) -> bool:
-    """Whether the question names every word of a header part by the word itself or its stem (not a
-    near spelling: "plant" does not name ``Plan``)."""
-    return all(any(same(w, q) for q in qw) for w in _part_words(part))
+    """Whether the question names every word of a header part by the word itself, its stem or its
+    adjective (not a near spelling: "plant" does not name ``Plan``; "Canadian" names ``Canada``)."""
+    return all(any(same(w, q) or derived(w, q) for q in qw) for w in _part_words(part))
 
 
 def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
@@ -340,7 +360,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         return None  # a flat table: the general planner and the model read it
     if expected == "list":
         return None  # several values: the general planner and the model read it
-    chosen = _columns(rel, question)
+    chosen = _columns(rel, question) or _periods_asked(rel, question)
     if not chosen or _names_another_column(rel, question, chosen):
         return None
     rows, touched, meant = _rows(rel, question, chosen)

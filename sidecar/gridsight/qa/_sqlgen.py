@@ -53,6 +53,17 @@ _tokens = tokens
 _DERIVED = frozenset({"an", "ian", "ean", "ese", "ic", "ical"})
 
 
+def derived(a: str, b: str) -> bool:
+    """A place and its adjective: Canada / Canadian, Italy / Italian, China / Chinese."""
+    short, long_ = sorted((a, b), key=len)
+    return (
+        len(short) >= 5
+        and short[-1] in "aeiouy"
+        and long_.startswith(short[:-1])
+        and long_[len(short) - 1 :] in _DERIVED
+    )
+
+
 def near_word(a: str, b: str) -> bool:
     """Same word, a plural or other ending (one stem), or one typo after the same first letter (a changed,
     dropped or swapped letter; four-letter words only a dropped one)."""
@@ -63,13 +74,8 @@ def near_word(a: str, b: str) -> bool:
         return True
     if len(short) >= 6 and stem(a) == stem(b):
         return True  # one stem, two endings: employed / employment
-    if (
-        len(short) >= 5
-        and short[-1] in "aeiouy"
-        and long_.startswith(short[:-1])
-        and long_[len(short) - 1 :] in _DERIVED
-    ):
-        return True  # a place and its adjective: Canada / Canadian, Italy / Italian, China / Chinese
+    if derived(short, long_):
+        return True
     if len(long_) - len(short) > 1 or len(short) < 4 or (len(short) == 4 and len(long_) == 4):
         return False  # four-letter words: only a dropped letter ("Aldr"), never a changed one
     return a[0] == b[0] and _edits(a, b) <= 1
