@@ -617,3 +617,15 @@ def ranked_table() -> Workbook:
 def test_rankings_read_rank_one_as_the_top(request_text: str, formula: str, value: Any) -> None:
     ans = generate_formula(request_text, ranked_table(), "Rich")
     assert (ans.formula, ans.value) == (formula, value), (ans.reason, ans.shape)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "value"),
+    [
+        ("Which 2 countries have the most people older than 30?", [["US"], ["CN"]]),  # among those rows
+        ("Which two countries are least common?", [["CN"], ["IN"]]),  # "which two ... least": a count
+    ],
+)
+def test_which_n_categories_by_count(request_text: str, value: Any) -> None:
+    ans = generate_formula(request_text, table_at(), "People")
+    assert (ans.shape, ans.value) == ("top-n-by-count", value), (ans.formula, ans.reason)

@@ -32,6 +32,7 @@ from gridsight.text import (
     NOT_NAMES,
     adjective_phrase,
     closest,
+    count_asked,
     direction_of,
     header_text,
     is_ranking,
@@ -450,14 +451,15 @@ class _Request:
         return direction_of(word) or "desc"
 
     def _top_n(self) -> int | None:
-        """N of "top N", "the N most ...", "the N cheapest", "the highest N"."""
+        """N of "top N", "the N most ...", "the N cheapest", "the highest N", "which 3 departments
+        ... the most", "the top three" (:func:`gridsight.text.count_asked`, shared with the planner)."""
         ranks = {"top", "bottom", "first", "last", "least", "most"}
         tokens = re.findall(r"[a-z]+|\d+(?:\.\d+)?[a-z]*", self.low)  # "2nd" is no count
         for i, t in enumerate(tokens):
             near = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
             if t.isdigit() and any(w in ranks or superlative(w) for w in near):
                 return int(t)
-        return None
+        return count_asked(self.low)
 
     def unmatched(self) -> set[str]:
         """Content words that name no column, value or known operation (signs of a question
@@ -1039,12 +1041,17 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             by_count = True  # "the top 5 suppliers": the most frequent ones
         if by_count and target:
             col = target[0]
-            out.append(
-                (
-                    "top-n-by-count",
-                    f"=TAKE(SORTBY({_uniq(col)},COUNTIF({col.ref},{_uniq(col)}),{order}),{n})",
+            conds = q.conditions(exclude=(col,))  # "the 3 departments with the most readmissions"
+            if conds:
+                uniq, counts = _count_each(col, conds)
+                out.append(("top-n-by-count", f"=TAKE(SORTBY({uniq},{counts},{order}),{n})"))
+            else:
+                out.append(
+                    (
+                        "top-n-by-count",
+                        f"=TAKE(SORTBY({_uniq(col)},COUNTIF({col.ref},{_uniq(col)}),{order}),{n})",
+                    )
                 )
-            )
         if numeric:
             key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
             order = _rank_order(key, order, low, q.adjective)
