@@ -36,6 +36,18 @@ from gridsight.sources.csv import sniff_delimiter, type_text
             datetime_to_serial(dt.datetime(2024, 3, 1, 13, 45, 10)),
             "yyyy-mm-dd hh:mm:ss",
         ),
+        (  # a zone: the same instant in UTC (a sheet has no zones; a column may hold several)
+            "2024-03-01 13:45:10+01:00",
+            Kind.DATETIME,
+            datetime_to_serial(dt.datetime(2024, 3, 1, 12, 45, 10)),
+            "yyyy-mm-dd hh:mm:ss",
+        ),
+        (
+            "2024-03-01T23:30:00-0500",
+            Kind.DATETIME,
+            datetime_to_serial(dt.datetime(2024, 3, 2, 4, 30)),
+            "yyyy-mm-dd hh:mm:ss",
+        ),
         ("3/1/2024", Kind.DATETIME, datetime_to_serial(dt.date(2024, 3, 1)), "m/d/yyyy"),
         ("3/1/24", Kind.DATETIME, datetime_to_serial(dt.date(2024, 3, 1)), "m/d/yyyy"),
         ("1-May-09", Kind.DATETIME, datetime_to_serial(dt.date(2009, 5, 1)), "d-mmm-yy"),
@@ -61,6 +73,7 @@ def test_excel_like_typing(text: str, kind: Kind, number: float, fmt: str | None
         ("1_000", Kind.TEXT),
         ("13/13/2024", Kind.TEXT),
         ("2024-02-30", Kind.TEXT),
+        ("2024-03-01 13:45+25:00", Kind.TEXT),  # no such zone
         ("25:99", Kind.TEXT),
         ("#N/A", Kind.ERROR),
         ("hello", Kind.TEXT),

@@ -116,7 +116,12 @@ _NUMBER = re.compile(
         (?P<exp>[eE][+-]?\d+)?(?P<cur2>\s?[$€£¥])?(?P<pct>%)?(?P<close>\))?$""",
     re.VERBOSE,
 )
-_ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?$")
+#: ISO dates and times, with a zone when one is written (``+01:00``, ``-0500``, ``Z``: the instant is
+#: stored in UTC, as a sheet has no zones and one column may hold several).
+_ISO = re.compile(
+    r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?"
+    r"(Z|[+-]\d{2}:?\d{2})?)?$"
+)
 _US = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([AaPp][Mm]))?$")
 _DMY_NAME = re.compile(r"^(\d{1,2})[- ]([A-Za-z]{3})[- ](\d{2}|\d{4})$")
@@ -194,6 +199,18 @@ def _type_number(t: str) -> Typed | None:
     return None if m["neg1"] and m["sign"] else (Kind.NUMBER, x, None, None)
 
 
+def _in_utc(value: dt.datetime, zone: str) -> dt.datetime:
+    """The same instant as a wall-clock time in UTC (``10:22+01:00`` -> 09:22)."""
+    if zone == "Z":
+        return value
+    digits = zone[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:])
+    if hours > 14 or minutes > 59:
+        raise ValueError(f"no such zone: {zone}")  # (the text stays text)
+    offset = dt.timedelta(hours=hours, minutes=minutes)
+    return value - offset if zone[0] == "+" else value + offset
+
+
 def _type_date(t: str) -> Typed | None:
     value: dt.date | dt.time  # a datetime is a date too
     try:
@@ -205,6 +222,8 @@ def _type_date(t: str) -> Typed | None:
             value = dt.datetime(
                 y, mo, d, int(m[4]), int(m[5]), int(m[6] or 0), int((m[7] or "0").ljust(6, "0"))
             )
+            if m[8]:
+                value = _in_utc(value, m[8])
             fmt = "yyyy-mm-dd hh:mm:ss" if m[6] else "yyyy-mm-dd hh:mm"
             return Kind.DATETIME, datetime_to_serial(value), None, fmt
         m = _US.match(t)
