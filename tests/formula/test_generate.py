@@ -629,3 +629,9 @@ def test_rankings_read_rank_one_as_the_top(request_text: str, formula: str, valu
 def test_which_n_categories_by_count(request_text: str, value: Any) -> None:
     ans = generate_formula(request_text, table_at(), "People")
     assert (ans.shape, ans.value) == ("top-n-by-count", value), (ans.formula, ans.reason)
+
+
+def test_which_category_with_any_verb_counts_its_rows() -> None:
+    # "placed", "scored", "recorded": a verb between the category and "the most" changes nothing
+    ans = generate_formula("Which country recorded the most people?", table_at(), "People")
+    assert (ans.shape, ans.value) == ("most-common", "US"), (ans.formula, ans.reason)

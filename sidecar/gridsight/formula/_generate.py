@@ -966,10 +966,10 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         conds = q.conditions()
         if conds:
             out.append(("majority", f"=COUNTIFS({_ifs(conds)})>ROWS({table.columns[0].ref})/2"))
-    # "which <category> has the most / the highest number of <rows meeting conditions>": the
+    # "which <category> has / placed the most / the highest number of <rows meeting conditions>": the
     # category counted most among those rows
     grouped = re.match(
-        r"^\s*(?:which|what)\b(.*?)\b(?:has|have|had|with|is|are)\b.*?\b(most|highest representation|"
+        r"^\s*(?:which|what)\b(.*?)\b(?:has|have|had|with|is|are|\w+ed)\b.*?\b(most|highest representation|"
         r"highest number of|"
         r"largest number of|greatest number of|fewest|least|lowest number of|smallest number of)\b(.*)$",
         low,
