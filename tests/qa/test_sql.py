@@ -207,3 +207,15 @@ def test_a_lookup_that_finds_different_values_asks_which(staff_sales: Path) -> N
         ans.status == "abstained"
         and "rows that match hold different values (Oslo, Rome); say which" in str(ans.reason)
     )
+
+
+def test_counting_different_things_counts_their_identifier(tmp_path: Path) -> None:
+    # "customers" names customer_rating and customer_id alike: the id tells customers apart
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["order", "customer_rating", "customer_id"])
+    for i, (rating, cid) in enumerate([(5, "C1"), (4, "C2"), (5, "C3"), (5, "C1"), (3, "C4")]):
+        ws.append([f"O{i}", rating, cid])
+    wb.save(tmp_path / "orders.xlsx")
+    ans = answer_question(open_workbook(tmp_path / "orders.xlsx"), "How many different customers are there?")
+    assert (ans.status, ans.value) == ("answered", 4), (ans.reason, ans.query)

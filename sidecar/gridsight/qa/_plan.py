@@ -36,6 +36,8 @@ from gridsight.text import (
 _N = NUMBER_WORDS
 _EMPTY = ("", "[]", "{}", "none", "nan", "null", "n/a", "-")
 _NEG = NEGATION_WORDS
+#: Header words of a column that identifies what its rows are about (an id, a name, a code).
+IDENTIFIER_WORDS = frozenset("id ids name names code codes key number no identifier".split())
 
 
 @dataclass
@@ -121,9 +123,16 @@ class Planner:
         return {c.name: mentions(ws, c.name, self.meant.get(c.name, ())) for c in self.cols}
 
     def best(
-        self, kinds: tuple[str, ...], words: list[str] | None = None, exclude: set[str] | None = None
+        self,
+        kinds: tuple[str, ...],
+        words: list[str] | None = None,
+        exclude: set[str] | None = None,
+        *,
+        entity: bool = False,
     ) -> Col | None:
-        """The column of one of ``kinds`` the words name best; embeddings break exact ties."""
+        """The column of one of ``kinds`` the words name best; embeddings break exact ties. With
+        ``entity`` (the question counts things: "how many different customers"), a tied column that
+        identifies them (``customer_id``, ``customer name``) comes before one that measures them."""
         sc = self.scores(words)
         pool = [
             c for c in self.cols if c.kind in kinds and sc[c.name] > 0 and c.name not in (exclude or set())
@@ -132,6 +141,8 @@ class Planner:
             return None
         top = max(sc[c.name] for c in pool)
         tied = [c for c in pool if sc[c.name] == top]
+        if entity and len(tied) > 1:
+            tied = [c for c in tied if set(split_words(c.name)) & IDENTIFIER_WORDS] or tied
         if len(tied) > 1:
             sims = similarity(" ".join(words or self.words), [c.name for c in tied])
             tied = [c for _s, c in sorted(zip(sims, tied, strict=True), key=lambda p: -p[0])]
@@ -265,7 +276,7 @@ class Planner:
         if re.search(
             r"\bhow many (unique|distinct|different)\b|\bnumber of (unique|distinct|different)\b", low
         ):
-            col = self.best(("text", "number", "date", "bool"), exclude=fcols)
+            col = self.best(("text", "number", "date", "bool"), exclude=fcols, entity=True)
             if col is None:
                 return None
             c = quote(col.name)
