@@ -704,3 +704,29 @@ def test_a_like_pattern_must_be_text_the_question_names(tmp_path: Path) -> None:
     number = """SELECT COUNT(*) FROM data WHERE "Text" LIKE '%.170%'"""
     assert unnamed_pattern(number, rel, "Are most people taller than 170?")
     assert unnamed_pattern("""SELECT COUNT(*) FROM data WHERE "Height" LIKE '%17%'""", rel, "17 tall?")
+
+
+@pytest.mark.parametrize(
+    ("sql", "question", "refused"),
+    [
+        (
+            'SELECT "Product" FROM data ORDER BY "Revenue" DESC LIMIT 3',
+            "Top 3 products by total revenue?",
+            True,
+        ),
+        (
+            'SELECT "Product" FROM data GROUP BY "Product" ORDER BY SUM("Revenue") DESC LIMIT 3',
+            "Top 3 products by total revenue?",
+            False,
+        ),
+        (
+            'SELECT "Product" FROM data ORDER BY "Revenue" DESC LIMIT 3',
+            "The 3 rows with the most revenue?",
+            False,
+        ),
+    ],
+)
+def test_a_ranking_of_groups_by_an_aggregate_needs_groups(sql: str, question: str, refused: bool) -> None:
+    from gridsight.qa._pipeline import ungrouped_ranking
+
+    assert (ungrouped_ranking(sql, question) is not None) is refused

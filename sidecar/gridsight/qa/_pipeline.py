@@ -575,9 +575,25 @@ def unnamed_pattern(sql: str, rel: Relation, question: str) -> str | None:
     return None
 
 
+#: A ranking of groups by an aggregate: "the top 3 products by total revenue", "by average price".
+_BY_AGGREGATE = re.compile(r"\bby (?:the )?(?:total|average|mean|sum|combined|overall)\b", re.I)
+
+
+def ungrouped_ranking(sql: str, question: str) -> str | None:
+    """Why a query cannot answer a ranking of groups by an aggregate: it ranks single rows (no GROUP
+    BY, no aggregate), so a group appears once per row. None: fine."""
+    if not _BY_AGGREGATE.search(question):
+        return None
+    upper = sql.upper()
+    if "GROUP BY" in upper or re.search(r"\b(SUM|AVG|COUNT|TOTAL)\s*\(", upper):
+        return None
+    return "the question ranks groups by an aggregate; the query ranks single rows"
+
+
 def _checked(rel: Relation, source: str, sql: str, question: str, expected: str | None) -> Attempt:
-    """A model query run as an attempt, unless a LIKE pattern in it is the model's own invention."""
-    why = unnamed_pattern(sql, rel, question)
+    """A model query run as an attempt, unless a LIKE pattern in it is the model's own invention or
+    it ranks single rows where the question ranks groups."""
+    why = unnamed_pattern(sql, rel, question) or ungrouped_ranking(sql, question)
     return Attempt(source, sql, error=why) if why else run_attempt(rel, source, sql, expected)
 
 
