@@ -167,6 +167,12 @@ def test_hand_off_without_a_reachable_first_window(tmp_path: Path) -> None:
     assert read_focus(tmp_path, 1e12) is None
 
 
+@pytest.mark.parametrize("text", ['{"t": "soon"}', '{"t": [1]}', "[1, 2]", "not json", ""])
+def test_a_corrupt_focus_file_is_no_request(tmp_path: Path, text: str) -> None:
+    (tmp_path / "desktop.focus").write_text(text, encoding="utf-8")
+    assert read_focus(tmp_path, 0.0) is None
+
+
 @pytest.fixture()
 def sidecar(tmp_path: Path):  # type: ignore[no-untyped-def]
     s = Sidecar.start(0, tmp_path / "home")

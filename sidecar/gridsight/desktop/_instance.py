@@ -76,9 +76,10 @@ def read_focus(home: Path, since: float) -> dict[str, Any] | None:
     """A focus request newer than ``since``, if any."""
     try:
         doc = json.loads((home / FOCUS_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        fresh = isinstance(doc, dict) and float(doc.get("t", 0)) > since
+    except (OSError, ValueError, TypeError):  # unreadable, not JSON, or a "t" that is no number
         return None
-    return doc if isinstance(doc, dict) and float(doc.get("t", 0)) > since else None
+    return doc if fresh else None
 
 
 def post_json(
