@@ -1041,7 +1041,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             by_count = True  # "the top 5 suppliers": the most frequent ones
         if by_count and target:
             col = target[0]
-            conds = q.conditions(exclude=(col,))  # "the 3 departments with the most readmissions"
+            conds = q.conditions(exclude=(col,))  # "the 3 regions with the most late orders"
             if conds:
                 uniq, counts = _count_each(col, conds)
                 out.append(("top-n-by-count", f"=TAKE(SORTBY({uniq},{counts},{order}),{n})"))

@@ -160,7 +160,7 @@ def _named_part(part: str, qw: list[str]) -> bool:
 
 def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
     """Columns that differ from the one chosen column at one header level only, where the question
-    names both parts in full ("Ontario, Quebec and British Columbia": three provinces over the same
+    names both parts in full ("North, South and West Coast": three regions over the same
     year and measure; the one with the most words named won the count)."""
     if len(best) != 1:
         return []
@@ -234,7 +234,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
 
 def _two_words(values: Sequence[str], qw: list[str], header: set[str]) -> list[tuple[float, str]]:
     """The one value that the question names by two words or more when none is named by half its
-    words ("grain maize" for ``Grain maize and corn-cob-mix``), as a part-named value."""
+    words ("sweet corn" for ``Sweet corn and baby corn mix``), as a part-named value."""
     hits = sorted(
         ((len(_said(v, qw) - header), v) for v in values if len(tokens(v)) > 3), key=lambda p: -p[0]
     )
@@ -546,7 +546,7 @@ def _one_column(
         if expected in (None, "number"):
             return CellPlan(f"SELECT {quote(col)} FROM data{_where(fixed)}", "lookup", "number")
         test = COMPARISON.search(question.casefold())
-        if expected == "boolean" and test:  # "was goodwill below 380 in ...": the cell against a number
+        if expected == "boolean" and test:  # "was cash below 380 in ...": the cell against a number
             number = test.group(3).replace(",", "")
             return CellPlan(f"SELECT {cell} {COMPARISON_OPS[test.group(1)]} {number}", "test", "boolean")
         return None
