@@ -301,6 +301,8 @@ def test_formula_from_question_says_so_when_no_formula_gives_the_querys_result()
         ("employed", "employment", True),  # one stem, two endings
         ("unemployed", "unemployment", True),
         ("department", "departure", False),
+        ("post", "posts", True),
+        ("post", "postigo", False),  # no ending: another word (a name)
     ],
 )
 def test_near_words(a: str, b: str, near: bool) -> None:

@@ -49,6 +49,11 @@ def tokens(text: str) -> list[str]:
 _tokens = tokens
 
 
+#: Endings a word takes without changing what it names (plurals, tenses, agent and adjective forms):
+#: "post" and "posts" are near, "post" and "Postigo" are not.
+_ENDINGS = frozenset(
+    "s es e d ed er ers ing ings y ies ly al ally ion ions ation ations ment ments ive age ness ity".split()
+)
 #: Endings that make an adjective of a name ending in a vowel (English derivation, not a word list).
 _DERIVED = frozenset({"an", "ian", "ean", "ese", "ic", "ical"})
 
@@ -65,14 +70,14 @@ def derived(a: str, b: str) -> bool:
 
 
 def near_word(a: str, b: str) -> bool:
-    """Same word, a plural or other ending (one stem), or one typo after the same first letter (a changed,
-    dropped or swapped letter; four-letter words only a dropped one)."""
+    """Same word, a plural or other ending (:data:`_ENDINGS`; one stem), or one typo after the same
+    first letter (a changed, dropped or swapped letter; four-letter words only a dropped one)."""
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)
-    if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 3:
+    if len(short) >= 4 and long_.startswith(short) and long_[len(short) :] in _ENDINGS:
         return True
-    if len(short) >= 6 and stem(a) == stem(b):
+    if len(short) >= 4 and stem(a) == stem(b):
         return True  # one stem, two endings: employed / employment
     if derived(short, long_):
         return True
