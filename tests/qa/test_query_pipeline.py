@@ -732,3 +732,33 @@ def test_a_ranking_of_groups_by_an_aggregate_needs_groups(sql: str, question: st
     from gridsight.qa._pipeline import ungrouped_ranking
 
     assert (ungrouped_ranking(sql, question) is not None) is refused
+
+
+def test_a_query_over_many_rows_leaves_out_the_total_rows(tmp_path: Path) -> None:
+    # a script-written sheet: the Total row's formulas have results only in the view, and a model's
+    # SUM over the column would count the months twice
+    from openpyxl import Workbook
+
+    from gridsight.detect import detect_tables
+    from gridsight.qa._pipeline import run_attempt, tidy
+    from gridsight.qa._relational import relation_of
+    from gridsight.sources import open_workbook
+
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Month", "North", "South"])
+    for m, n, s in [("Jan", 10, 5), ("Feb", 20, 6), ("Mar", 30, 7)]:
+        ws.append([m, n, s])
+    ws.append(["Total", "=SUM(B2:B4)", "=SUM(C2:C4)"])
+    wb.save(tmp_path / "sales.xlsx")
+    sheet = open_workbook(tmp_path / "sales.xlsx").sheets[0]
+    rel = relation_of(sheet, detect_tables(sheet).tables[0])
+    total = tidy('SELECT SUM("North") FROM data', rel, "What is the total of North?")
+    assert run_attempt(rel, "model", total, "number").value == 60
+    top = tidy(
+        'SELECT "Month" FROM data ORDER BY "North" DESC LIMIT 1', rel, "Which month had the most North?"
+    )
+    assert run_attempt(rel, "model", top, "text").value == "Mar"
+    asked = tidy("""SELECT "North" FROM data WHERE "Month" = 'Total'""", rel, "North total?")
+    assert run_attempt(rel, "model", asked, "number").value == 60  # the total row itself, asked by label

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsight.errors import GridSightError
-from gridsight.qa._relational import Relation
+from gridsight.qa._relational import TOTAL, Relation
 from gridsight.qa._sql import QueryRefused, run_query
+from gridsight.qa._sql import quote as quote_name
 from gridsight.qa._sqlgen import (
     grounded_values,
     labels_listed,
@@ -376,8 +377,23 @@ def tidy(sql: str, rel: Relation, question: str) -> str:
     groups answering with the group, as many rows as the question asks for, its ranking oriented by
     the question and over known values only, and ranked groups without the empty one."""
     sql = implied_flag(one_column(prune(sql, rel, question), rel, question), rel, question)
-    sql = magnitude(group_answer(sql, question), question)
+    sql = without_totals(magnitude(group_answer(sql, question), question), rel)
     return without_empty_group(known_order(orient(limit_to_count(sql, question), question)))
+
+
+_SPANS_ROWS = re.compile(r"\b(?:SUM|AVG|COUNT|MIN|MAX|TOTAL|MEDIAN)\s*\(| ORDER BY ", re.IGNORECASE)
+
+
+def without_totals(sql: str, rel: Relation) -> str:
+    """A query over many rows (an aggregate, a ranking) leaves out the table's total rows: the
+    "Total" row under twelve months would count twice in their sum and top every ranking. Not when
+    the query names the total mark, or picks rows by their label (a total row may be the one asked)."""
+    key = next((c for c in rel.columns if c.role == "key"), None)
+    if not any(c.name == TOTAL for c in rel.columns) or not _SPANS_ROWS.search(sql):
+        return sql
+    if quote_name(TOTAL) in sql or (key is not None and f"{quote_name(key.name)} =" in sql):
+        return sql
+    return add_condition(sql, f"{quote_name(TOTAL)} = 0")
 
 
 _NEGATION = re.compile(r"\b(not|non|no|never|without|nor)\b|n't\b", re.IGNORECASE)
