@@ -245,8 +245,8 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
         out.candidates, out.structure = record, rules.structure
         return out
     win = result.winner
-    if win.source == "rules":
-        out = rules
+    if win.source == "rules" or any(a.source == "rules" for a in result.agreeing):
+        out = rules  # the routes' own derivation where they agree: a formula over the very cells
     else:
         out = _from_query(best, rel, q, win)
         out.structure = rules.structure
