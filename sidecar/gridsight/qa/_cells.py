@@ -201,7 +201,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     part, the one closest in meaning."""
     qw = question_words(question)
     header = {w for c in chosen for p in parts(c.name) for w in tokens(p)}
-    key = _key(rel)
+    key = rel.key
     scored: dict[str, list[tuple[float, str]]] = {}
     for name, values in named_values(rel, question).items():
         own = set(tokens(name))
@@ -348,10 +348,6 @@ def _apart(a: str, b: str) -> int | None:
     return differ[0] if len(differ) == 1 else None
 
 
-def _key(rel: Relation) -> RelColumn | None:
-    return next((c for c in rel.columns if c.role == "key"), None)
-
-
 def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
     """The plan for ``question`` over ``rel`` (see the module docstring), or None."""
     if not any(PATH_SEP in c.name for c in rel.columns if c.role == "data") and not any(
@@ -366,7 +362,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     rows, touched, meant = _rows(rel, question, chosen)
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
-    key = _key(rel)
+    key = rel.key
     asked = re.findall(
         r"\b(?:many|all|each|every|across|among|per|which|what)\s+([^\W_]+)", question.casefold()
     )
@@ -456,7 +452,7 @@ def _ordered(cells: list[tuple[str, str]]) -> bool:
 def _names_another_column(rel: Relation, question: str, chosen: list[RelColumn]) -> bool:
     """Whether "which/what X" names a column other than the row labels and the chosen ones (``which
     year`` over a Year column): the answer is that column's value, not a row label or a header."""
-    key = _key(rel)
+    key = rel.key
     mine = {w for c in chosen for p in parts(c.name) for w in tokens(p)} | set(
         tokens(key.name) if key else []
     )

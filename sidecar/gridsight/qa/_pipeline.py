@@ -388,7 +388,7 @@ def without_totals(sql: str, rel: Relation) -> str:
     """A query over many rows (an aggregate, a ranking) leaves out the table's total rows: the
     "Total" row under twelve months would count twice in their sum and top every ranking. Not when
     the query names the total mark, or picks rows by their label (a total row may be the one asked)."""
-    key = next((c for c in rel.columns if c.role == "key"), None)
+    key = rel.key
     if not any(c.name == TOTAL for c in rel.columns) or not _SPANS_ROWS.search(sql):
         return sql
     if quote_name(TOTAL) in sql or (key is not None and f"{quote_name(key.name)} =" in sql):

@@ -95,6 +95,11 @@ class Relation:
     def ref(self) -> str:
         return f"{self.sheet.name}!{self.table.range.ref()}"
 
+    @property
+    def key(self) -> RelColumn | None:
+        """The row-label column, if the table has one."""
+        return next((c for c in self.columns if c.role == "key"), None)
+
     def column(self, name: str) -> RelColumn:
         return next(c for c in self.columns if c.name == name)
 
