@@ -162,3 +162,31 @@ def test_formulas_never_calculated_hold_their_results_in_the_view(tmp_path: Path
         'SELECT "2023 › H1 › Actual", "2024 › H2 › Plan" FROM data WHERE "Item" = \'Total assets\'', rel.view
     )
     assert rows == [(1060, 1150)]  # (120 + 80 + 60) + 300 + 500; (150 + 95 + 75) + 330 + 500
+
+
+def test_formulas_that_fail_or_are_too_many_stay_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a division by zero, an unknown function and a reference to another workbook: no value, no
+    # traceback; past the bound, none is computed (a generated sheet must not stall the first question)
+    from gridsight.qa import _relational
+
+    wb = XlWorkbook()
+    ws = wb.active
+    ws.append(["Item", "Value"])
+    ws.append(["a", 5])
+    for label, formula in [
+        ("zero", "=1/0"),
+        ("unknown", "=NOSUCHFN(B2)"),
+        ("link", "='[x.xlsx]S'!A1"),
+        ("ok", "=B2*2"),
+    ]:
+        ws.append([label, formula])
+    wb.save(tmp_path / "bad.xlsx")
+    sheet = open_workbook(tmp_path / "bad.xlsx").sheets[0]
+    table = detect_tables(sheet).tables[0]
+    rel = build_relation(sheet, table)
+    assert rel.values[[c.name for c in rel.columns].index("Value")] == [5, None, None, None, 10]
+    monkeypatch.setattr(_relational, "MAX_COMPUTED", 3)
+    rel = build_relation(sheet, table)
+    assert rel.values[[c.name for c in rel.columns].index("Value")] == [5, None, None, None, None]
