@@ -219,3 +219,33 @@ def test_counting_different_things_counts_their_identifier(tmp_path: Path) -> No
     wb.save(tmp_path / "orders.xlsx")
     ans = answer_question(open_workbook(tmp_path / "orders.xlsx"), "How many different customers are there?")
     assert (ans.status, ans.value) == ("answered", 4), (ans.reason, ans.query)
+
+
+@pytest.fixture
+def shipments(tmp_path: Path) -> Path:
+    # Region A holds the largest single revenue (100) but the lower average (40 against 60); carrier X
+    # ships on fewer rows (2 against 3) but more units (100 against 30)
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Shipment", "Region", "Carrier", "Units", "Revenue"])
+    for i, row in enumerate(
+        [("A", "X", 60, 100), ("A", "Y", 10, 10), ("A", "Y", 10, 10), ("B", "X", 40, 60), ("B", "Y", 10, 60)]
+    ):
+        ws.append([f"S{i + 1}", *row])
+    wb.save(tmp_path / "shipments.xlsx")
+    return tmp_path / "shipments.xlsx"
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # groups of a text column ranked by an aggregate: the groups', not the top row's
+        ("Which region has the highest average revenue?", "B"),
+        ("Which carrier has the highest number of units?", "X"),  # Units counts them: its total
+        ("Which carrier has the most shipments?", "Y"),  # nothing counts shipments: the rows
+        ("What is the region of the shipment with the most units?", "A"),  # one row, not a group
+    ],
+)
+def test_groups_ranked_by_an_aggregate(shipments: Path, question: str, value: str) -> None:
+    ans = answer_question(open_workbook(shipments), question)
+    assert (ans.status, ans.value) == ("answered", value), (ans.reason, ans.query, ans.formula)

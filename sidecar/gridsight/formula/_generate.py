@@ -1122,6 +1122,9 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         answers = [c for c in ranked_all if c is not key]
         if not answers and q.asks_who:
             answers = [c for c in [_name_column(table)] if c is not None and c is not key]
+        head = re.search(r"\b(\w+) of the \w+", low)  # "the region of the shipment with ...": region
+        if head:
+            answers.sort(key=lambda c: not any(same(_stem(head.group(1)), h) for h in c.words))
         fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low, q.adjective) == -1 else "MIN"
         keyref = _filtered(key.ref, conds)
         asks_key = (

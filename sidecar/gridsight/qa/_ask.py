@@ -47,7 +47,7 @@ MAX_QUESTION = 2000
 #: the question's form.
 CELLS_CONFIDENCE = 0.75
 #: Query plans that SQL expresses more faithfully than a formula: they go first when the parse is sure.
-SQL_FIRST = frozenset({"distinct", "unique"})
+SQL_FIRST = frozenset({"distinct", "unique", "categories"})
 #: Questions that are commands or injection attempts, not questions about the data.
 _INJECTION = re.compile(
     r";\s*(drop|delete|insert|update|alter|create|attach|pragma)\b|--|/\*|\bunion\s+(all\s+)?select\b"

@@ -53,7 +53,8 @@ class Col:
 @dataclass
 class Plan:
     sql: str
-    kind: str  # what it computes: count, distinct, sum, avg, max, min, argmax, top, group, any, all...
+    kind: str  # what it computes: count, distinct, sum, avg, max, min, argmax, top, group (categories
+    # when a text column is grouped), any, all...
     result: str  # number | text | boolean | list | one (a single value, or no answer when rows differ)
     confidence: float
     sentence: str
@@ -445,6 +446,8 @@ class Planner:
         by_freq = re.search(r"\bin terms of frequency\b|\bbased on frequency\b|\bby frequency\b", low)
         if not (common or by_count or by_agg or by_freq):
             return None
+        if by_count and not (common or by_agg) and re.search(r"\bof the \w+ with the\b", low):
+            return None  # "the author of the post with the most words": one row's value, not a group
         fcols = {f.column for f in fs}
         key = self.best(("text", "number", "bool", "date"), self.words[: self._first_super()], exclude=fcols)
         if key is None:
@@ -456,6 +459,10 @@ class Planner:
         agg = "COUNT(*)"
         what = "rows"
         measured: list[str] = []
+        counted = self._counted_column(by_count, fcols | {key.name}) if by_count and not by_agg else None
+        if counted is not None:  # "the highest number of units" where a column counts the units
+            agg, what = f"SUM({quote(counted.name)})", f"total {counted.name}"
+            measured.append(counted.name)
         if by_agg:
             val = self.best(
                 ("number",),
@@ -476,12 +483,27 @@ class Planner:
         )
         return Plan(
             sql,
-            "group",
+            "categories" if key.kind == "text" else "group",  # a text column's groups: see SQL_FIRST
             "list" if n else ("number" if key.kind == "number" else "text"),
             0.8,
             f"groups the rows by {key.name}{when} and ranks the groups by {what}",
             [key.name, *measured, *sorted(fcols)],
         )
+
+    def _counted_column(self, by_count: re.Match[str], exclude: set[str]) -> Col | None:
+        """The numeric column the words after "number of" / "the most" name by every word of its
+        header ("the most units" with a ``Units`` column; "records (n)" with ``n``): what is counted
+        is then its total, not the rows."""
+        after = re.findall(r"[^\W_]+", self.low[by_count.end() :])[:4]
+        named = [
+            c
+            for c in self.cols
+            if c.kind == "number"
+            and c.name not in exclude
+            and (hw := header_words(c.name))
+            and all(any(same(h, w) for w in after) for h in hw)
+        ]
+        return named[0] if len(named) == 1 else None
 
     def _first_super(self) -> int:
         for i, w in enumerate(self.words):
