@@ -164,6 +164,58 @@ def _period_code(m: re.Match[str]) -> str:
     return m.group(0) if half and n > 2 else f"{'H' if half else 'Q'}{n}"
 
 
+#: Month names and the abbreviations sheets and questions write, with the month's number.
+MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        (
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+            ("october", "oct"), ("november", "nov"), ("december", "dec"),
+        )
+    )
+    for m in names
+}  # fmt: skip
+
+
+def same_month(a: str, b: str) -> bool:
+    """Two spellings of one month ('Feb' in ``Feb 2024`` and 'February' in a question)."""
+    return a != b and a in MONTHS and MONTHS[a] == MONTHS.get(b)
+
+
+_MONTH_TEXT = re.compile(r"^([a-z]+)\.?(?:[\s\-/,']+(\d{4}|\d{2}))?$")
+_YEAR_MONTH = re.compile(r"^((?:19|20)\d\d)[-/.](\d{1,2})$")
+_MAY = re.compile(r"\b(?:in|of|for|during|until|since|from|to) may\b|\bmay,? (?:19|20)\d\d\b")
+
+
+def month_of(value: str) -> tuple[int, int | None] | None:
+    """(month, year or None) of a text value that spells a month: ``Feb 2024``, ``February``,
+    ``Sep-23``, ``2024-02``; None for any other text."""
+    v = value.strip().casefold()
+    m = _MONTH_TEXT.match(v)
+    if m and m.group(1) in MONTHS:
+        y = m.group(2)
+        return MONTHS[m.group(1)], (int(y) + (2000 if len(y) == 2 else 0)) if y else None
+    m = _YEAR_MONTH.match(v)
+    if m and 1 <= int(m.group(2)) <= 12:
+        return int(m.group(2)), int(m.group(1))
+    return None
+
+
+def names_month(value: str, question: str) -> bool:
+    """The question names the month a text value spells (:func:`month_of`), in any spelling, and
+    no other year than the value's ('in February' names ``Feb 2024``; 'March 2023' does not)."""
+    spelt = month_of(value)
+    if spelt is None:
+        return False
+    low = question.casefold()
+    months = {MONTHS[w] for w in re.findall(r"[a-z]+", low) if w in MONTHS and w != "may"}
+    if _MAY.search(low):
+        months.add(5)
+    years = {int(y) for y in re.findall(r"(?<![\d.,])((?:19|20)\d\d)(?![\d.,])", low)}
+    return spelt[0] in months and (spelt[1] is None or not years or spelt[1] in years)
+
+
 def periods_spelt(text: str) -> str:
     """``text`` with its periods written as headers write them: abbreviations spelt out (see
     :data:`_PERIODS`), halves and quarters in words as their codes ('the third quarter' -> the Q3)."""

@@ -249,3 +249,18 @@ def shipments(tmp_path: Path) -> Path:
 def test_groups_ranked_by_an_aggregate(shipments: Path, question: str, value: str) -> None:
     ans = answer_question(open_workbook(shipments), question)
     assert (ans.status, ans.value) == ("answered", value), (ans.reason, ans.query, ans.formula)
+
+
+def test_a_month_named_in_words_filters_a_month_column_of_text(tmp_path: Path) -> None:
+    # sales tables often write the month as text ("Feb 2024"); questions name it in words
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Region", "Month", "Units", "Revenue"])
+    for row in [("APAC", "Jan 2024", 10, 100), ("APAC", "Feb 2024", 20, 250), ("EMEA", "Feb 2024", 40, 400)]:
+        ws.append(list(row))
+    wb.save(tmp_path / "sales.xlsx")
+    book = open_workbook(tmp_path / "sales.xlsx")
+    ans = answer_question(book, "What was revenue in APAC in February?")
+    assert (ans.status, ans.value) == ("answered", 250), (ans.reason, ans.query, ans.formula)
+    ans = answer_question(book, "What were the average units per sale in February 2024?")
+    assert (ans.status, ans.value) == ("answered", 30), (ans.reason, ans.query, ans.formula)

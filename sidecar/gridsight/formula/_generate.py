@@ -28,6 +28,7 @@ from gridsight.text import (
     DESCENDING,
     FILLER,
     LABEL_WORDS,
+    MONTHS,
     NEGATION_WORDS,
     NOT_NAMES,
     adjective_phrase,
@@ -37,6 +38,7 @@ from gridsight.text import (
     header_text,
     is_ranking,
     meaning_map,
+    names_month,
     ranked_by,
     same,
     superlative,
@@ -310,17 +312,7 @@ def _date_lit(d: dt.date) -> str:
     return f"DATE({d.year},{d.month},{d.day})"
 
 
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        (
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-            ("october", "oct"), ("november", "nov"), ("december", "dec"),
-        )
-    )
-    for m in names
-}  # fmt: skip
+_MONTHS = MONTHS
 _YEAR = re.compile(r"(?<![\d.,])((?:19|20)\d\d)(?![\d.,])")
 _QUARTER = re.compile(r"\bq([1-4])\b")
 _MONTH = re.compile(r"\b(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b")
@@ -611,6 +603,8 @@ class _Request:
                 if len(v) < 2 or v in _STOP or self._operator_use(v):
                     continue
                 found = re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", self.low)
+                if not found and names_month(v, self.low):  # "in February": ``Feb 2024``
+                    found = self.applied.add(_period(self.low)[0]) or True
                 if found and (best is None or len(v) > len(best.strip())):
                     best = val
             if best is None and col.distinct and all(len(v.strip()) <= 2 for v in col.distinct):

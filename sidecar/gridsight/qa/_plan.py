@@ -27,6 +27,7 @@ from gridsight.text import (
     header_words,
     is_ranking,
     meaning_map,
+    names_month,
     ranked_by,
     same,
     superlative,
@@ -165,8 +166,10 @@ class Planner:
                 vl = str(v).lower().strip()
                 if len(vl) < 2 or vl in STOP or vl.isdigit():
                     continue
-                if any(q.lower() == vl for q in quoted) or re.search(
-                    rf"(?<![a-z0-9]){re.escape(vl)}(?![a-z0-9])", low
+                if (
+                    any(q.lower() == vl for q in quoted)
+                    or re.search(rf"(?<![a-z0-9]){re.escape(vl)}(?![a-z0-9])", low)
+                    or names_month(vl, low)  # "in February": ``Feb 2024``
                 ):
                     if vl in content_words(c.name):
                         continue

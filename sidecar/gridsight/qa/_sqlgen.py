@@ -19,7 +19,7 @@ from typing import Any
 from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
 from gridsight.qa._sql import literal
-from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, stem, words
+from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, same_month, stem, words
 
 #: String values offered per column (those the question names best first).
 LITERALS_PER_COLUMN = 8
@@ -70,9 +70,10 @@ def derived(a: str, b: str) -> bool:
 
 
 def near_word(a: str, b: str) -> bool:
-    """Same word, a plural or other ending (:data:`_ENDINGS`; one stem), or one typo after the same
-    first letter (a changed, dropped or swapped letter; four-letter words only a dropped one)."""
-    if a == b:
+    """Same word (a month's name and abbreviation alike), a plural or other ending (:data:`_ENDINGS`;
+    one stem), or one typo after the same first letter (a changed, dropped or swapped letter;
+    four-letter words only a dropped one)."""
+    if a == b or same_month(a, b):
         return True
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 4 and long_.startswith(short) and long_[len(short) :] in _ENDINGS:
