@@ -264,3 +264,21 @@ def test_a_month_named_in_words_filters_a_month_column_of_text(tmp_path: Path) -
     assert (ans.status, ans.value) == ("answered", 250), (ans.reason, ans.query, ans.formula)
     ans = answer_question(book, "What were the average units per sale in February 2024?")
     assert (ans.status, ans.value) == ("answered", 30), (ans.reason, ans.query, ans.formula)
+
+
+def test_a_slice_named_by_categories_holds_its_total(tmp_path: Path) -> None:
+    # several rows share the region and the month: the question asks for their total, and a
+    # value that tells rows apart (an order id) still reads the one row's value
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Order", "Region", "Month", "Revenue"])
+    rows = [("O1", "APAC", "Feb 2024", 250), ("O2", "APAC", "Feb 2024", 50), ("O3", "EMEA", "Feb 2024", 400)]
+    rows += [(f"O{i}", "EMEA", "Mar 2024", 10) for i in range(4, 12)]
+    for row in rows:
+        ws.append(list(row))
+    wb.save(tmp_path / "orders.xlsx")
+    book = open_workbook(tmp_path / "orders.xlsx")
+    ans = answer_question(book, "What was revenue in APAC in February?")
+    assert (ans.status, ans.value) == ("answered", 300), (ans.reason, ans.query, ans.formula)
+    ans = answer_question(book, "What was the revenue of order O2?")
+    assert (ans.status, ans.value) == ("answered", 50), (ans.reason, ans.query, ans.formula)

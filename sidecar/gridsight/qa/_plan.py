@@ -372,6 +372,17 @@ class Planner:
             target = self.best(("text", "number", "date", "bool"), exclude=fcols)
             if target is not None:
                 t = quote(target.name)
+                if target.kind == "number" and all(self._category(f.column) for f in fs):
+                    # "what was revenue in APAC in February": a slice of the rows, named only by
+                    # categories the rows share, holds the slice's total (one row: its own value)
+                    return Plan(
+                        f"SELECT SUM({t}) FROM {TABLE}{where}",
+                        "sum",
+                        "number",
+                        0.7,
+                        f"takes the total {target.name}{when}",
+                        [target.name, *sorted(fcols)],
+                    )
                 return Plan(
                     f"SELECT DISTINCT {t} FROM {TABLE}{where} LIMIT 2",
                     "lookup",
@@ -507,6 +518,12 @@ class Planner:
             and all(any(same(h, w) for w in after) for h in hw)
         ]
         return named[0] if len(named) == 1 else None
+
+    def _category(self, name: str) -> bool:
+        """A text column of a few values that most rows share (a region, a month), not one that
+        tells rows apart (a name, an id)."""
+        col = next((c for c in self.cols if c.name == name), None)
+        return col is not None and col.kind == "text" and 0 < len(col.distinct) * 4 <= self.view.rows
 
     def _first_super(self) -> int:
         for i, w in enumerate(self.words):
