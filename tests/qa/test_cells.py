@@ -163,7 +163,8 @@ def test_a_change_between_two_cells_has_a_verified_formula(farms: Any) -> None:
 @pytest.mark.parametrize(
     ("a", "b", "near"),
     [("canada", "canadian", True), ("italy", "italian", True), ("china", "chinese", True),
-     ("economy", "economic", True), ("model", "modern", False), ("state", "station", False)],
+     ("economy", "economic", True), ("model", "modern", False), ("state", "station", False),
+     ("2023", "2024", False), ("high", "highest", True), ("feb", "february", True)],
 )  # fmt: skip
 def test_a_place_names_its_adjective(a: str, b: str, near: bool) -> None:
     from gridsight.qa._sqlgen import near_word
@@ -336,3 +337,17 @@ def test_which_period_chooses_among_the_period_columns() -> None:
     book = Workbook([Sheet.from_cells("Balance", cells, merges=["B1:C1", "D1:E1"])])
     assert answer_question(book, "In which period was Cash highest?").value == "2023 H1"
     assert answer_question(book, "In which period was debt lowest?").value == "2022 H2"
+
+
+def test_members_sharing_words_are_ordered_by_the_words_that_differ() -> None:
+    # both columns are "31 Dec ...": where the question names 2024 and 2023 sets the order, so
+    # "higher or lower in 2024 than in FY2023" is 2024 less 2023
+    from gridsight.grid import Sheet, Workbook
+
+    cells: dict[str, object] = {"A1": "Item", "B1": "31 Dec 2023", "C1": "31 Dec 2024", "B2": "Actual"}
+    cells |= {"C2": "Actual", "A3": "Total liabilities", "B3": 1500, "C3": 1711, "A4": "Cash", "B4": 40}
+    cells |= {"C4": 55}
+    book = Workbook([Sheet.from_cells("Balance", cells)])
+    q = "How much higher or lower was total liabilities at 31 December 2024 than in FY2023? (+ if higher)"
+    ans = answer_question(book, q)
+    assert (ans.status, ans.value) == ("answered", 211), (ans.reason, ans.query)

@@ -52,7 +52,9 @@ _tokens = tokens
 #: Endings a word takes without changing what it names (plurals, tenses, agent and adjective forms):
 #: "post" and "posts" are near, "post" and "Postigo" are not.
 _ENDINGS = frozenset(
-    "s es e d ed er ers ing ings y ies ly al ally ion ions ation ations ment ments ive age ness ity".split()
+    (
+        "s es e d ed er ers est ing ings y ies ly al ally ion ions ation ations ment ments ive age ness ity"
+    ).split()
 )
 #: Endings that make an adjective of a name ending in a vowel (English derivation, not a word list).
 _DERIVED = frozenset({"an", "ian", "ean", "ese", "ic", "ical"})
@@ -72,9 +74,11 @@ def derived(a: str, b: str) -> bool:
 def near_word(a: str, b: str) -> bool:
     """Same word (a month's name and abbreviation alike), a plural or other ending (:data:`_ENDINGS`;
     one stem), or one typo after the same first letter (a changed, dropped or swapped letter;
-    four-letter words only a dropped one)."""
+    four-letter words only a dropped one; numbers only the same)."""
     if a == b or same_month(a, b):
         return True
+    if a.isdigit() or b.isdigit():
+        return False  # a number is no typo of another: 2023 is not 2024
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 4 and long_.startswith(short) and long_[len(short) :] in _ENDINGS:
         return True
