@@ -351,3 +351,39 @@ def test_members_sharing_words_are_ordered_by_the_words_that_differ() -> None:
     q = "How much higher or lower was total liabilities at 31 December 2024 than in FY2023? (+ if higher)"
     ans = answer_question(book, q)
     assert (ans.status, ans.value) == ("answered", 211), (ans.reason, ans.query)
+
+
+def _statement() -> Any:
+    from gridsight.grid import Sheet, Workbook
+
+    cells: dict[str, object] = {"A1": "Item", "B1": "2024", "C1": "2024", "B2": "Actual", "C2": "Plan"}
+    rows = {
+        "Cash at bank and in hand": (120, 100),
+        "Trade and other receivables": (300, 280),
+        "Property, plant and equipment": (900, 950),
+        "Long-term debt": (700, 650),
+        "Fuel and oil": (80, 90),
+        "Total assets": (1320, 1330),
+    }
+    for r, (label, (actual, plan)) in enumerate(rows.items(), start=3):
+        cells |= {f"A{r}": label, f"B{r}": actual, f"C{r}": plan}
+    return Workbook([Sheet.from_cells("Balance", cells, merges=["B1:C1"])])
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # each member named on its own, by part of its words
+        ("What is the sum of cash and receivables in 2024 (actual)?", 420),
+        ("Which was larger in 2024, actual: property, plant and equipment or long-term debt?",
+         "Property, plant and equipment"),
+        ("Between long-term debt and cash, which was higher in 2024 (plan)?", "Long-term debt"),
+        # one label holds both words: no list
+        ("What was fuel and oil in 2024, actual?", 80),
+        # the columns' words name no row: "actual minus plan" is no list of rows
+        ("Long-term debt in 2024: actual minus plan?", 50),
+    ],
+)  # fmt: skip
+def test_two_listed_rows_are_named_each_on_its_own(question: str, answer: object) -> None:
+    ans = answer_question(_statement(), question)
+    assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gridsight.qa._members import listed_members
 from gridsight.qa._relational import SECTION, TOTAL, Relation, RelColumn
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import COMMON, derived, match_score, named_values, near_word, question_words, tokens
@@ -362,9 +363,15 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     if not chosen or _names_another_column(rel, question, chosen):
         return None
     rows, touched, meant = _rows(rel, question, chosen)
+    key = rel.key
+    if key is not None and len(rows.get(key.name, [])) < 2:
+        labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
+        header = frozenset(w for c in chosen for p in parts(c.name) for w in tokens(p))
+        listed = listed_members(labels, question, header)
+        if listed:  # "the sum of cash and accounts receivable": two rows, each named on its own
+            rows[key.name], meant = listed, False
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
-    key = rel.key
     asked = re.findall(
         r"\b(?:many|all|each|every|across|among|per|which|what)\s+([^\W_]+)", question.casefold()
     )
