@@ -602,9 +602,10 @@ class _Request:
                 v = val.strip().lower()
                 if len(v) < 2 or v in _STOP or self._operator_use(v):
                     continue
-                found = re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", self.low)
+                found = bool(re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", self.low))
                 if not found and names_month(v, self.low):  # "in February": ``Feb 2024``
-                    found = self.applied.add(_period(self.low)[0]) or True
+                    found = True
+                    self.applied.add(_period(self.low)[0])
                 if found and (best is None or len(v) > len(best.strip())):
                     best = val
             if best is None and col.distinct and all(len(v.strip()) <= 2 for v in col.distinct):
