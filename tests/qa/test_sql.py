@@ -282,3 +282,31 @@ def test_a_slice_named_by_categories_holds_its_total(tmp_path: Path) -> None:
     assert (ans.status, ans.value) == ("answered", 300), (ans.reason, ans.query, ans.formula)
     ans = answer_question(book, "What was the revenue of order O2?")
     assert (ans.status, ans.value) == ("answered", 50), (ans.reason, ans.query, ans.formula)
+
+
+@pytest.fixture
+def patients(tmp_path: Path) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Patient ID", "Ward", "Age (years)", "total_eur"])
+    for row in [(101, "Children", 7, 900), (102, "Children", 12, 1200), (103, "Adults", 45, 300)]:
+        ws.append(list(row))
+    ws.append([104, "Adults", None, 50])  # no age: not counted against the test
+    wb.save(tmp_path / "patients.xlsx")
+    return tmp_path / "patients.xlsx"
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # the last comparison is the test; the other filters say whose rows ("younger": Age, by meaning)
+        ("Are all children ward patients younger than 18?", True),
+        ("Are all patients younger than 18?", False),
+        ("Do all adults ward patients have more than 40 years?", True),
+        # "totals" names total_eur by the word its filler ("total") leaves out
+        ("Are all order totals below 1,000 euros?", False),
+    ],
+)
+def test_are_all_rows_tests_every_row_of_the_population(patients: Path, question: str, value: bool) -> None:
+    ans = answer_question(open_workbook(patients), question)
+    assert (ans.status, ans.value) == ("answered", value), (ans.reason, ans.query, ans.formula)

@@ -194,9 +194,10 @@ class Planner:
         for m in COMPARISON.finditer(low):
             before = split_words(low[max(0, m.start() - 40) : m.start()])[-4:]
             inside = split_words(m.group(2))
-            col = self.best(("number",), inside) or self.best(("number",), before)
-            if col is None and m.group(1).endswith("er than"):  # "older than 30": what 'older' means
+            col = self.best(("number",), inside)
+            if col is None and m.group(1) in ("younger than", "older than"):  # what 'older' means
                 col = self.best(("number",), m.group(1).split()[:1])
+            col = col or self.best(("number",), before)
             if col is not None:
                 op, num = COMPARISON_OPS[m.group(1)], _lit(_num(m.group(3)))
                 out.append(
@@ -309,6 +310,22 @@ class Planner:
         # any / all
         asks_any = re.search(r"^\s*(is|are|was|were) there\b|\b(any|anyone|anybody)\b", low)
         ranks = re.search(r"\bthe (most|least|highest|lowest|\w+est)\b", low)
+        tests = sorted((low.find(f.words), i) for i, f in enumerate(fs) if COMPARISON.match(f.words))
+        if starts_bool and re.search(r"\b(all|every|each)\b", low) and tests and not asks_any and not ranks:
+            # "are all pediatrics patients younger than 18?": the last comparison is the test, the
+            # other filters say whose rows (rows with no value are not counted against it)
+            test = fs[tests[-1][1]]
+            rest = [f for f in fs if f is not test]
+            among = "".join(f"{f.sql} AND " for f in rest)
+            return Plan(
+                f"SELECT NOT EXISTS (SELECT 1 FROM {TABLE} WHERE {among}NOT ({test.sql}))",
+                "all",
+                "boolean",
+                0.8,
+                f"checks that every row{' where ' + ' and '.join(f.desc for f in rest) if rest else ''} "
+                f"has {test.desc}",
+                sorted(fcols),
+            )
         if starts_bool and asks_any and fs and not ranks:
             return Plan(
                 f"SELECT EXISTS (SELECT 1 FROM {TABLE}{where})",
