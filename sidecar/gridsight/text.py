@@ -79,8 +79,8 @@ LABEL_WORDS = frozenset({"name", "names"})
 #: Generic direction words: which end of a column "the highest X" or "the 3 least X" asks for.
 #: Adjectives of one domain ("cheapest", "tallest") are not listed: :func:`superlative` knows them by
 #: their form and :func:`ranked_by` / :func:`direction_of` place them by meaning.
-DESCENDING = frozenset("highest most largest biggest greatest maximum max top best more".split())
-ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less".split())
+DESCENDING = frozenset("highest most largest biggest greatest maximum max top best more strongest".split())
+ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less weakest".split())
 
 #: Words that ask how two figures relate (the cells planner, :mod:`gridsight.qa._cells`): a change
 #: or difference, a ratio, a sum or average, and which way a comparison points.

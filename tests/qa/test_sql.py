@@ -223,14 +223,20 @@ def test_counting_different_things_counts_their_identifier(tmp_path: Path) -> No
 
 @pytest.fixture
 def shipments(tmp_path: Path) -> Path:
-    # Region A holds the largest single revenue (100) but the lower average (40 against 60); carrier X
-    # ships on fewer rows (2 against 3) but more units (100 against 30)
+    # Alps holds the largest single revenue (100) but the lower average (40 against 65) and total
+    # (240 against 260); Xpress ships on fewer rows (4 against 6) but more units (200 against 60).
+    # Every row twice: regions and carriers are categories the rows share
     wb = Workbook()
     ws = wb.active
     ws.append(["Shipment", "Region", "Carrier", "Units", "Revenue"])
-    for i, row in enumerate(
-        [("A", "X", 60, 100), ("A", "Y", 10, 10), ("A", "Y", 10, 10), ("B", "X", 40, 60), ("B", "Y", 10, 60)]
-    ):
+    rows = [
+        ("Alps", "Xpress", 60, 100),
+        ("Alps", "Yodel", 10, 10),
+        ("Alps", "Yodel", 10, 10),
+        ("Baltic", "Xpress", 40, 60),
+        ("Baltic", "Yodel", 10, 70),
+    ]
+    for i, row in enumerate(rows + rows):
         ws.append([f"S{i + 1}", *row])
     wb.save(tmp_path / "shipments.xlsx")
     return tmp_path / "shipments.xlsx"
@@ -240,13 +246,20 @@ def shipments(tmp_path: Path) -> Path:
     ("question", "value"),
     [
         # groups of a text column ranked by an aggregate: the groups', not the top row's
-        ("Which region has the highest average revenue?", "B"),
-        ("Which carrier has the highest number of units?", "X"),  # Units counts them: its total
-        ("Which carrier has the most shipments?", "Y"),  # nothing counts shipments: the rows
-        ("What is the region of the shipment with the most units?", "A"),  # one row, not a group
+        ("Which region has the highest average revenue?", "Baltic"),
+        ("Which carrier has the highest number of units?", "Xpress"),  # Units counts them: its total
+        ("Which carrier has the most shipments?", "Yodel"),  # nothing counts shipments: the rows
+        ("What is the region of the shipment with the most units?", "Alps"),  # one row, not a group
+        # "the most <measure>" and "by <measure>" over a category the rows share: its total
+        ("Which carrier moved the most units?", "Xpress"),
+        ("Name the weakest region by revenue.", "Alps"),
+        ("List the top 2 carriers by revenue.", ["Xpress", "Yodel"]),
+        # "how many <measure>" where a column counts them: its total, not the rows
+        ("How many units were shipped by Yodel?", 60),
+        ("How many shipments did Yodel make?", 6),
     ],
 )
-def test_groups_ranked_by_an_aggregate(shipments: Path, question: str, value: str) -> None:
+def test_groups_ranked_by_an_aggregate(shipments: Path, question: str, value: object) -> None:
     ans = answer_question(open_workbook(shipments), question)
     assert (ans.status, ans.value) == ("answered", value), (ans.reason, ans.query, ans.formula)
 

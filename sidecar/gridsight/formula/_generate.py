@@ -936,6 +936,15 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     sums_column = bool(
         total_of and numeric and any(same(_stem(total_of.group(1)), h) for h in numeric[0].words)
     )
+    many = re.search(r"\bhow many\s+(.*)", low)
+    said = [_stem(w) for w in re.findall(r"[^\W_]+", many.group(1))] if many else []
+    if said and not sums_column:  # "how many units of Beta were sold": a column counts the units
+        sums_column = any(
+            c.words
+            and any(same(h, said[0]) for h in c.words)
+            and all(any(same(h, w) for w in said) for h in c.words)
+            for c in numeric
+        )
     # ranges the request lists: "which <measure> range is the most common: (0-10, 10-20, 20+)?"
     bins = _bins(low) if re.search(r"\b(range|group|band|bracket|bucket|bin)s?\b", low) else []
     if bins:

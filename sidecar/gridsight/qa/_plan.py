@@ -340,6 +340,18 @@ class Planner:
         if group is not None:
             return group
         # counts
+        many = re.search(r"\bhow many\b|\bnumber of\b", low)
+        counted = self._counted_column(many, fcols) if many else None
+        if counted is not None:  # "how many units of Beta were sold": a column counts the units
+            c = quote(counted.name)
+            return Plan(
+                f"SELECT SUM({c}) FROM {TABLE}{where}",
+                "sum",
+                "number",
+                0.75,
+                f"takes the total {counted.name}{when}",
+                [counted.name, *sorted(fcols)],
+            )
         if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not re.search(
             r"\b(average|mean|total|sum)\b", low
         ):
@@ -475,7 +487,9 @@ class Planner:
             r"\bby (average|mean|total|sum of)\b|\b(highest|lowest) (average|mean|total)\b", low
         )
         by_freq = re.search(r"\bin terms of frequency\b|\bbased on frequency\b|\bby frequency\b", low)
-        if not (common or by_count or by_agg or by_freq):
+        # "which product sold the most units", "the weakest region by revenue": a measure's total
+        by_total = None if (common or by_count or by_agg or by_freq) else self._by_total()
+        if not (common or by_count or by_agg or by_freq or by_total):
             return None
         if by_count and not (common or by_agg) and re.search(r"\bof the \w+ with the\b", low):
             return None  # "the author of the post with the most words": one row's value, not a group
@@ -485,12 +499,16 @@ class Planner:
             key = self.best(("text", "number", "bool"), exclude=fcols)
         if key is None:
             return None
+        if by_total is not None and not (key.kind == "text" and self._category(key.name)):
+            return None  # a measure's total needs groups: a category the rows share
         k = quote(key.name)
         asc = bool(re.search(r"\b(least|fewest|lowest|smallest|bottom)\b", low))
+        asc = asc or (by_total is not None and direction == "ASC")  # "the weakest region by revenue"
         agg = "COUNT(*)"
         what = "rows"
         measured: list[str] = []
-        counted = self._counted_column(by_count, fcols | {key.name}) if by_count and not by_agg else None
+        by_words = by_count or by_total
+        counted = self._counted_column(by_words, fcols | {key.name}) if by_words and not by_agg else None
         if counted is not None:  # "the highest number of units" where a column counts the units
             agg, what = f"SUM({quote(counted.name)})", f"total {counted.name}"
             measured.append(counted.name)
@@ -521,17 +539,30 @@ class Planner:
             [key.name, *measured, *sorted(fcols)],
         )
 
+    def _by_total(self) -> re.Match[str] | None:
+        """Where the question ranks by a measure's total: "the most <measure>" or "by <measure>"
+        where the words name a number column (see :meth:`_counted_column`)."""
+        for m in re.finditer(r"\bthe (?:most|least|fewest)\b|\bby\b", self.low):
+            if self._counted_column(m, set()) is not None:
+                return m
+        return None
+
     def _counted_column(self, by_count: re.Match[str], exclude: set[str]) -> Col | None:
         """The numeric column the words after "number of" / "the most" name by every word of its
-        header ("the most units" with a ``Units`` column; "records (n)" with ``n``): what is counted
-        is then its total, not the rows."""
-        after = re.findall(r"[^\W_]+", self.low[by_count.end() :])[:4]
+        header, the first of them included ("the most units" with a ``Units`` column; "records (n)"
+        with ``n``; "units of Beta were sold" with ``Units sold``): what is counted is then its
+        total, not the rows."""
+        rest = self.low[by_count.end() :]
+        after = re.findall(r"[^\W_]+", rest)
+        aside = re.match(r"\s*[^\W_]+\s*\(([^)]*)\)", rest)  # "records (n)": the column in brackets
+        first = [after[0], *re.findall(r"[^\W_]+", aside.group(1))] if after and aside else after[:1]
         named = [
             c
             for c in self.cols
             if c.kind == "number"
             and c.name not in exclude
             and (hw := header_words(c.name))
+            and any(same(h, w) for h in hw for w in first)  # the counted noun comes first
             and all(any(same(h, w) for w in after) for h in hw)
         ]
         return named[0] if len(named) == 1 else None
