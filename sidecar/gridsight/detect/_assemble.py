@@ -35,6 +35,7 @@ from gridsight.detect._rows import (
     row_cells,
 )
 from gridsight.detect._segment import Box
+from gridsight.detect._spacers import spacer_verdict
 
 #: Blank rows a table may contain between its parts (spacing rows, a section gap).
 MAX_INNER_GAP = 3
@@ -103,6 +104,10 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
             return True
         if va == 0 and vb == 0 and a.top == b.top and a.bottom == b.bottom:
             return True  # a header band cut by empty spacer columns
+        if not g.occupied[min(a.top, b.top) : max(a.bottom, b.bottom) + 1, a.right + 1 : b.left].any():
+            verdict = spacer_verdict(g, a, b)  # an empty spacer column: the header bands decide
+            if verdict is not None:
+                return verdict and not _copies_header(g, a, b, text_at)
         if a.rows_overlap(b) < 0.9 * max(a.height, b.height):
             return False
         first = g.cls[b.top : b.bottom + 1, b.left]

@@ -1,0 +1,139 @@
+"""Spacer columns: an empty (or near-empty) column between two blocks of cells.
+
+A spacer column either sets apart two parts of one table or stands between two tables. The header
+band tells them apart, not the width of the gap:
+
+* the blocks on both sides open with a header band on the same rows, and their bodies start on the
+  same row: one table, its columns grouped by spacing (the right block's rows are its rows, even
+  where it leaves its last rows empty);
+* the body of one block starts on a row where the other still has header rows (or the other way
+  round): two tables whose rows do not line up, side by side;
+* a column holding a stray cell or two (a footnote mark, a lone figure) but nothing in the header
+  band is still a spacer: the blocks on its sides are weighed as if it were empty.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gridsight.detect._cells import TEXT, VALUE, CellGrid
+from gridsight.detect._rows import is_numbering_row
+from gridsight.detect._segment import Box
+
+#: A spacer column may hold stray cells on at most this share of a block's body rows (and on at
+#: most :data:`MAX_STRAY` rows): a footnote mark or a lone figure, not a sparse column of values.
+STRAY_SHARE = 0.1
+MAX_STRAY = 2
+#: Body rows a block needs before a near-empty column may split it: stray cells in a short block
+#: are as likely a sparse column as a spacer.
+MIN_BODY_ROWS = 5
+
+
+def header_band(g: CellGrid, box: Box) -> tuple[int, int] | None:
+    """Rows ``(first, last)`` of the header band that opens ``box``: the label rows above its first
+    row of figures (years and column numbers are labels), without a title line on top (a lone label
+    in the first column). ``None`` when no figure follows or no band row holds two labels."""
+    area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
+    figures = (g.cls[area] == VALUE) & ~g.yearish[area]
+    rows = np.flatnonzero(figures.any(axis=1))
+    first_body = next(
+        (box.top + int(i) for i in rows if not is_numbering_row(g, box, box.top + int(i))), None
+    )
+    if first_body is None or first_body == box.top:
+        return None
+    top = box.top
+    while top < first_body:
+        occ = np.flatnonzero(g.cls[top, box.left : box.right + 1] != 0)
+        if occ.size == 1 and occ[0] == 0 and box.width > 1:
+            top += 1  # a title line at the block's left edge
+        elif occ.size == 0:
+            top += 1
+        else:
+            break
+    if top >= first_body:
+        return None
+    labels = (g.cls[top:first_body, box.left : box.right + 1] == TEXT).sum(axis=1)
+    if int(labels.max()) < min(2, box.width):
+        return None
+    return top, first_body - 1
+
+
+def _key_column(g: CellGrid, box: Box, first_body: int) -> bool:
+    """The block's first column names its rows: mostly labels, or an index (1 2 3 ...)."""
+    col = g.cls[first_body : box.bottom + 1, box.left]
+    filled = int(np.count_nonzero(col))
+    if filled == 0:
+        return False
+    if (col == TEXT).sum() >= 0.7 * filled:
+        return True
+    nums = g.ordinal[first_body : box.bottom + 1, box.left][col != 0]  # an index: 1 2 3 ...
+    return bool(nums.size >= 3 and (nums >= 0).all() and (np.diff(nums) == 1).all())
+
+
+def spacer_verdict(g: CellGrid, a: Box, b: Box) -> bool | None:
+    """Whether two blocks side by side (``a`` left of ``b``, nothing between them) are one table by
+    their header bands: ``True`` (same band rows, the right block names no rows of its own),
+    ``False`` (their bodies start on different rows), ``None`` (the bands do not tell)."""
+    ha, hb = header_band(g, a), header_band(g, b)
+    if ha is None or hb is None:
+        return None
+    if ha[1] != hb[1]:
+        return False
+    if ha[0] != hb[0]:
+        return None  # a group row over one side only: the other rules decide
+    if _key_column(g, b, hb[1] + 1):
+        # both name their rows: two tables side by side; a block of figures left of row names
+        # (``Id | Score`` then ``Name | ...``) is left to the other rules
+        return False if _key_column(g, a, ha[1] + 1) else None
+    return True
+
+
+def _strays(g: CellGrid, box: Box, c: int, band: tuple[int, int]) -> bool:
+    """Column ``c`` of ``box`` is a spacer with at most a few stray cells: empty in the header band
+    and on all but a few body rows, with filled columns on both sides."""
+    if g.occupied[band[0] : band[1] + 1, c].any():
+        return False
+    body = g.occupied[band[1] + 1 : box.bottom + 1, c]
+    n = int(body.sum())
+    return 0 < n <= min(MAX_STRAY, max(1, STRAY_SHARE * body.size))
+
+
+def spacer_strays(g: CellGrid, pieces: list[Box]) -> list[tuple[int, int]]:
+    """The stray cells of near-empty spacer columns (see :func:`_strays`) that stand between two
+    tables: cells to set aside before cutting again, so that the blocks on each side come apart.
+    A spacer cuts where the blocks on its two sides read as two tables by their header bands
+    (:func:`spacer_verdict` is ``False``)."""
+    out: list[tuple[int, int]] = []
+    for box in pieces:
+        out.extend(_split(g, box))
+    return out
+
+
+def _split(g: CellGrid, box: Box) -> list[tuple[int, int]]:
+    if box.width < 5:
+        return []
+    band = header_band(g, box)
+    if band is None or box.bottom - band[1] < MIN_BODY_ROWS:
+        return []
+    for c in range(box.left + 2, box.right - 1):
+        if not _strays(g, box, c, band):
+            continue
+        left = _tight(g, Box(box.top, box.left, box.bottom, c - 1))
+        right = _tight(g, Box(box.top, c + 1, box.bottom, box.right))
+        if left is None or right is None or left.width < 2 or right.width < 2:
+            continue
+        if spacer_verdict(g, left, right) is not False:
+            continue
+        rows = np.flatnonzero(g.occupied[box.top : box.bottom + 1, c]) + box.top
+        return [(int(r), c) for r in rows] + _split(g, left) + _split(g, right)
+    return []
+
+
+def _tight(g: CellGrid, box: Box) -> Box | None:
+    sub = g.occupied[box.top : box.bottom + 1, box.left : box.right + 1]
+    rows, cols = np.flatnonzero(sub.any(axis=1)), np.flatnonzero(sub.any(axis=0))
+    if rows.size == 0:
+        return None
+    return Box(
+        box.top + int(rows[0]), box.left + int(cols[0]), box.top + int(rows[-1]), box.left + int(cols[-1])
+    )

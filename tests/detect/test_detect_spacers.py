@@ -1,0 +1,81 @@
+"""Spacer columns: one table grouped by an empty column, or two tables beside each other.
+
+Each case is a real .xlsx written by openpyxl; the header band decides, not the gap's width.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openpyxl import Workbook
+from openpyxl.styles import Font
+
+from gridsight.detect import detect_tables
+from gridsight.sources import open_workbook
+
+
+def _ranges(tmp_path: Path, cells: dict[str, object]) -> list[str]:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Data"
+    for ref, value in cells.items():
+        ws[ref] = value
+        if isinstance(value, str) and not any(ch.isdigit() for ch in value):
+            ws[ref].font = Font(bold=True)  # headers bold, as usually typed
+    path = tmp_path / "spacers.xlsx"
+    wb.save(path)
+    return [t.range.ref() for t in detect_tables(open_workbook(path).sheet("Data")).tables]
+
+
+def _rows(cells: dict[str, object], top: int, n: int, cols: dict[str, object]) -> None:
+    """``n`` body rows from ``top``: per column a label prefix (str) or a step (float)."""
+    for i in range(n):
+        for col, kind in cols.items():
+            cells[f"{col}{top + i}"] = (
+                f"{kind} {i}" if isinstance(kind, str) else round(1 + i * float(kind), 2)
+            )
+
+
+def test_a_spacer_between_blocks_on_the_same_header_row_is_one_table(tmp_path: Path) -> None:
+    # the right block leaves its last rows empty: its rows are still the left block's rows
+    cells: dict[str, object] = {"A1": "Region", "B1": "Sales", "D1": "Cost", "E1": "Margin"}
+    _rows(cells, 2, 10, {"A": "region", "B": 3.5})
+    _rows(cells, 2, 7, {"D": 1.25, "E": 0.5})
+    assert _ranges(tmp_path, cells) == ["A1:E11"]
+
+
+def test_a_spacer_between_groups_under_a_two_row_header_is_one_table(tmp_path: Path) -> None:
+    cells: dict[str, object] = {"B1": "North", "D1": "South", "E1": "South"}
+    cells.update({"A2": "Month", "B2": "Units", "D2": "Units", "E2": "Value"})
+    _rows(cells, 3, 10, {"A": "month", "B": 3.5})
+    _rows(cells, 3, 6, {"D": 1.25, "E": 0.5})
+    assert _ranges(tmp_path, cells) == ["A1:E12"]
+
+
+def test_blocks_whose_bodies_start_on_different_rows_are_two_tables(tmp_path: Path) -> None:
+    # the counter-case: the right block's header sits on the left block's first body row
+    cells: dict[str, object] = {"A1": "Region", "B1": "Sales", "C1": "Cost", "E2": "Rate", "F2": "Index"}
+    _rows(cells, 2, 20, {"A": "region", "B": 3.5, "C": 1.25})
+    _rows(cells, 3, 19, {"E": 2.5, "F": 1.5})
+    assert _ranges(tmp_path, cells) == ["A1:C21", "E2:F21"]
+
+
+def test_blocks_that_each_name_their_rows_stay_two_tables(tmp_path: Path) -> None:
+    cells: dict[str, object] = {"A1": "Region", "B1": "Sales", "D1": "City", "E1": "Staff"}
+    _rows(cells, 2, 8, {"A": "region", "B": 3.5, "D": "city", "E": 2.0})
+    assert _ranges(tmp_path, cells) == ["A1:B9", "D1:E9"]
+
+
+def test_a_stray_mark_in_a_spacer_column_does_not_join_two_tables(tmp_path: Path) -> None:
+    cells: dict[str, object] = {"A1": "Region", "B1": "Sales", "D1": "City", "E1": "Staff"}
+    _rows(cells, 2, 8, {"A": "region", "B": 3.5, "D": "city", "E": 2.0})
+    cells["C4"] = "*"  # a footnote mark typed in the spacer column
+    assert _ranges(tmp_path, cells) == ["A1:B9", "D1:E9"]
+
+
+def test_a_stray_figure_in_a_spacer_column_of_one_table_keeps_it_whole(tmp_path: Path) -> None:
+    # the counter-case: the right block names no rows, the header bands agree: one table
+    cells: dict[str, object] = {"A1": "Year", "B1": "Sales", "D1": "Cost", "E1": "Margin"}
+    _rows(cells, 2, 10, {"A": 1.0, "B": 3.5, "D": 1.25, "E": 0.5})
+    cells["C5"] = 7
+    assert _ranges(tmp_path, cells) == ["A1:E11"]
