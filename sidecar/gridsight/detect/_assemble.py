@@ -35,7 +35,7 @@ from gridsight.detect._rows import (
     row_cells,
 )
 from gridsight.detect._segment import Box
-from gridsight.detect._spacers import spacer_verdict
+from gridsight.detect._spacers import header_band, spacer_verdict
 
 #: Blank rows a table may contain between its parts (spacing rows, a section gap).
 MAX_INNER_GAP = 3
@@ -216,14 +216,18 @@ def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
         box = Box(box.top, box.left, box.bottom - 1, box.right)
     while box.width > 2:
         col = g.cls[box.top : box.bottom + 1, box.right]
-        head, body = col[0], col[1:]
+        # the column's header is what it holds in the header band (a column headed on the second
+        # row of a two-row header, under a merged group label, is headed)
+        band = header_band(g, box)
+        h = band[1] - box.top + 1 if band is not None and band[0] == box.top else 1
+        head, body = int(np.count_nonzero(col[:h])), col[h:]
         sparse = head == 0 and np.count_nonzero(body) <= 0.5 * body.size
         # a header with nothing under it (a triangle's last columns are hollow too: not those)
         hollow = (
             head != 0
             and not body.any()
             and body.size >= 3
-            and np.count_nonzero(g.cls[box.top + 1 : box.bottom + 1, box.right - 1]) >= 0.5 * body.size
+            and np.count_nonzero(g.cls[box.top + h : box.bottom + 1, box.right - 1]) >= 0.5 * body.size
         )
         if _notes_column(g, box):
             # remarks typed beside the table with no empty column between: its notes
