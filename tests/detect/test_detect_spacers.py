@@ -79,3 +79,31 @@ def test_a_stray_figure_in_a_spacer_column_of_one_table_keeps_it_whole(tmp_path:
     _rows(cells, 2, 10, {"A": 1.0, "B": 3.5, "D": 1.25, "E": 0.5})
     cells["C5"] = 7
     assert _ranges(tmp_path, cells) == ["A1:E11"]
+
+
+def test_tables_that_each_name_rows_by_years_or_an_index_stay_two_tables(tmp_path: Path) -> None:
+    # years down the left block, a month index down the right one: each names its own rows
+    cells: dict[str, object] = {"A1": "Year", "B1": "Output", "C1": "Prices", "E1": "Month", "F1": "Jobs"}
+    cells.update({"G1": "Rate"})
+    for i in range(8):
+        cells.update({f"A{i + 2}": 2000 + i, f"B{i + 2}": 1.5 * i + 1, f"C{i + 2}": 2.5 * i + 1})
+        cells.update({f"E{i + 2}": i + 1, f"F{i + 2}": 3.5 * i + 1, f"G{i + 2}": 0.5 * i + 1})
+    assert _ranges(tmp_path, cells) == ["A1:C9", "E1:G9"]
+
+
+def test_tables_touching_side_by_side_come_apart_where_a_header_stands_beside_a_body(
+    tmp_path: Path,
+) -> None:
+    # no empty column between: the right table's header row is the left table's first body row
+    cells: dict[str, object] = {"A1": "Country", "B1": "2022", "C1": "2023", "D2": "Note", "E2": "Rank"}
+    _rows(cells, 2, 8, {"A": "country", "B": 1.5, "C": 2.5})
+    _rows(cells, 3, 4, {"D": "note", "E": 1.0})
+    assert _ranges(tmp_path, cells) == ["A1:C9", "D2:E6"]
+
+
+def test_a_table_with_a_two_row_header_over_some_columns_is_not_cut(tmp_path: Path) -> None:
+    # the counter-case: a group row over the right columns only; both header bands end on one row
+    cells: dict[str, object] = {"C1": "Forecast", "D1": "Forecast"}
+    cells.update({"A2": "Region", "B2": "Actual", "C2": "Low", "D2": "High"})
+    _rows(cells, 3, 8, {"A": "region", "B": 1.5, "C": 2.5, "D": 3.5})
+    assert _ranges(tmp_path, cells) == ["A1:D10"]

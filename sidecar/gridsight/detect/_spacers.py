@@ -18,7 +18,7 @@ import numpy as np
 
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
 from gridsight.detect._rows import is_numbering_row
-from gridsight.detect._segment import Box
+from gridsight.detect._segment import Box, xy_cut
 
 #: A spacer column may hold stray cells on at most this share of a block's body rows (and on at
 #: most :data:`MAX_STRAY` rows): a footnote mark or a lone figure, not a sparse column of values.
@@ -52,20 +52,23 @@ def header_band(g: CellGrid, box: Box) -> tuple[int, int] | None:
             break
     if top >= first_body:
         return None
-    labels = (g.cls[top:first_body, box.left : box.right + 1] == TEXT).sum(axis=1)
+    cols = slice(box.left, box.right + 1)
+    labels = ((g.cls[top:first_body, cols] == TEXT) | g.yearish[top:first_body, cols]).sum(axis=1)
     if int(labels.max()) < min(2, box.width):
         return None
     return top, first_body - 1
 
 
 def _key_column(g: CellGrid, box: Box, first_body: int) -> bool:
-    """The block's first column names its rows: mostly labels, or an index (1 2 3 ...)."""
+    """The block's first column names its rows: mostly labels, years, or an index (1 2 3 ...)."""
     col = g.cls[first_body : box.bottom + 1, box.left]
     filled = int(np.count_nonzero(col))
     if filled == 0:
         return False
     if (col == TEXT).sum() >= 0.7 * filled:
         return True
+    if filled >= 3 and g.yearish[first_body : box.bottom + 1, box.left][col != 0].all():
+        return True  # years naming the rows
     nums = g.ordinal[first_body : box.bottom + 1, box.left][col != 0]  # an index: 1 2 3 ...
     return bool(nums.size >= 3 and (nums >= 0).all() and (np.diff(nums) == 1).all())
 
@@ -137,3 +140,56 @@ def _tight(g: CellGrid, box: Box) -> Box | None:
     return Box(
         box.top + int(rows[0]), box.left + int(cols[0]), box.top + int(rows[-1]), box.left + int(cols[-1])
     )
+
+
+def _full_label_row(g: CellGrid, box: Box, r: int) -> bool:
+    return bool((g.cls[r, box.left : box.right + 1] == TEXT).all())
+
+
+def split_touching(g: CellGrid, pieces: list[Box]) -> list[Box]:
+    """Cut each block between two tables that touch side by side with no empty column between,
+    told apart by their header bands: one side's header (a row of labels over every one of its
+    columns) stands on rows where the other side's body already holds figures. Rows of one table
+    line up across its columns, so a header that starts below the other side's first body row heads
+    another table. Each side is cut again at its own empty rows and columns."""
+    out: list[Box] = []
+    for box in pieces:
+        out.extend(_split_touching(g, box))
+    return sorted(out)
+
+
+def _split_touching(g: CellGrid, box: Box) -> list[Box]:
+    if box.width < 4 or box.height < 3:
+        return [box]
+    for k in range(box.left + 2, box.right):
+        left = _tight(g, Box(box.top, box.left, box.bottom, k - 1))
+        right = _tight(g, Box(box.top, k, box.bottom, box.right))
+        if left is None or right is None or min(left.width, right.width) < 2:
+            continue
+        ha, hb = header_band(g, left), header_band(g, right)
+        if ha is None or hb is None:
+            continue
+        if hb[0] > ha[1]:
+            later, band, other = right, hb, left
+        elif ha[0] > hb[1]:
+            later, band, other = left, ha, right
+        else:
+            continue
+        rows = slice(band[0], band[1] + 1)
+        if not _full_label_row(g, later, band[1]):
+            continue
+        if not (g.cls[rows, other.left : other.right + 1] == VALUE).any(axis=1).all():
+            continue  # the other side's body does not run beside this header
+        return [*_recut(g, left), *_recut(g, right)]
+    return [box]
+
+
+def _recut(g: CellGrid, box: Box) -> list[Box]:
+    """``box`` cut at its own empty rows and columns (each part cut again where it splits)."""
+    sub = g.occupied[box.top : box.bottom + 1, box.left : box.right + 1]
+    figures = g.cls[box.top : box.bottom + 1, box.left : box.right + 1] == VALUE
+    parts = [
+        Box(b.top + box.top, b.left + box.left, b.bottom + box.top, b.right + box.left)
+        for b in xy_cut(sub, figures)
+    ]
+    return [x for p in parts for x in _split_touching(g, p)]
