@@ -95,6 +95,13 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
       and does not start with the left one's column labels (a copy of a table is another table).
     """
 
+    bands: dict[Box, tuple[int, int] | None] = {}
+
+    def band(grid: CellGrid, box: Box) -> tuple[int, int] | None:
+        if box not in bands:
+            bands[box] = header_band(grid, box)
+        return bands[box]
+
     def belongs(a: Box, b: Box) -> bool:
         if a.width == 1 or b.width == 1:
             return True
@@ -105,7 +112,7 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
         if va == 0 and vb == 0 and a.top == b.top and a.bottom == b.bottom:
             return True  # a header band cut by empty spacer columns
         if not g.occupied[min(a.top, b.top) : max(a.bottom, b.bottom) + 1, a.right + 1 : b.left].any():
-            verdict = spacer_verdict(g, a, b)  # an empty spacer column: the header bands decide
+            verdict = spacer_verdict(g, a, b, band)  # an empty spacer column: the header bands decide
             if verdict is not None:
                 return verdict and not _copies_header(g, a, b, text_at)
         if a.rows_overlap(b) < 0.9 * max(a.height, b.height):

@@ -14,6 +14,8 @@ band tells them apart, not the width of the gap:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
@@ -24,6 +26,8 @@ from gridsight.detect._segment import Box, xy_cut
 #: most :data:`MAX_STRAY` rows): a footnote mark or a lone figure, not a sparse column of values.
 STRAY_SHARE = 0.1
 MAX_STRAY = 2
+#: Column cuts weighed per block between touching tables (each reads both sides' header bands).
+MAX_CUTS = 50
 #: Body rows a block needs before a near-empty column may split it: stray cells in a short block
 #: are as likely a sparse column as a spacer.
 MIN_BODY_ROWS = 5
@@ -73,11 +77,16 @@ def _key_column(g: CellGrid, box: Box, first_body: int) -> bool:
     return bool(nums.size >= 3 and (nums >= 0).all() and (np.diff(nums) == 1).all())
 
 
-def spacer_verdict(g: CellGrid, a: Box, b: Box) -> bool | None:
+Band = Callable[[CellGrid, Box], tuple[int, int] | None]
+
+
+def spacer_verdict(g: CellGrid, a: Box, b: Box, band: Band | None = None) -> bool | None:
     """Whether two blocks side by side (``a`` left of ``b``, nothing between them) are one table by
     their header bands: ``True`` (same band rows, the right block names no rows of its own),
-    ``False`` (their bodies start on different rows), ``None`` (the bands do not tell)."""
-    ha, hb = header_band(g, a), header_band(g, b)
+    ``False`` (their bodies start on different rows), ``None`` (the bands do not tell). ``band``
+    reads a block's header band (:func:`header_band`, or a cached copy of it)."""
+    read = band or header_band
+    ha, hb = read(g, a), read(g, b)
     if ha is None or hb is None:
         return None
     if ha[1] != hb[1]:
@@ -161,7 +170,14 @@ def split_touching(g: CellGrid, pieces: list[Box]) -> list[Box]:
 def _split_touching(g: CellGrid, box: Box) -> list[Box]:
     if box.width < 4 or box.height < 3:
         return [box]
-    for k in range(box.left + 2, box.right):
+    # the two sides' bodies must start on different rows: first row of figures per column, then
+    # the earliest over each side (prefix and suffix minima), so only those cuts are weighed
+    area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
+    figures = (g.cls[area] == VALUE) & ~g.yearish[area]
+    first = np.where(figures.any(axis=0), figures.argmax(axis=0), box.height)
+    before, after = np.minimum.accumulate(first), np.minimum.accumulate(first[::-1])[::-1]
+    cuts = [k for k in range(2, box.width - 1) if before[k - 1] != after[k]]
+    for k in (box.left + j for j in cuts[:MAX_CUTS]):
         left = _tight(g, Box(box.top, box.left, box.bottom, k - 1))
         right = _tight(g, Box(box.top, k, box.bottom, box.right))
         if left is None or right is None or min(left.width, right.width) < 2:
