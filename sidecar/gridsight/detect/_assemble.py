@@ -141,6 +141,12 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
             r += 1
         return r
 
+    fields = _field_lines(g, box, text_at)
+    for r in range(box.top, box.top + fields):
+        cols = np.flatnonzero(row_cells(g, box, r))
+        if cols.size:
+            out_top.append(Piece(Box(r, box.left + int(cols[0]), r, box.left + int(cols[-1])), True))
+    top += fields
     while (
         (top := skip_blank(top)) < bottom
         and widest() >= 2
@@ -177,6 +183,38 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
         core = _tighten(g, Box(core.top, core.left, cut, core.right)) or core
     core, residue = _trim_residue(g, core)
     return [*out_top, Piece(core, is_line_block(g, core)), *residue, *out_bottom[::-1], *rest]
+
+
+#: Rows of form fields looked at above a table's header.
+MAX_FIELD_ROWS = 15
+
+
+def _field_lines(g: CellGrid, box: Box, text_at: TextAt) -> int:
+    """How many rows on top of a piece are form fields above the table's header: each holds a field
+    label ending in a colon (``Prepared by: | J. Smith``, ``Ship date:``) and leaves part of the
+    width empty, and the row right under them heads the rest of the piece, filling most of its
+    columns. ``Date: | May 2024`` lines typed on the rows right above a header are the table's
+    metadata, not rows of it (a table of such lines has no header under them: nothing is peeled)."""
+    r = box.top
+    while r < min(box.bottom - 1, box.top + MAX_FIELD_ROWS) and _field_row(g, box, r, text_at):
+        r += 1
+    if r == box.top:
+        return 0
+    filled = int(np.count_nonzero(row_cells(g, box, r)))
+    if filled < max(2, 0.7 * box.width) or not is_header_row(g, Box(r, box.left, box.bottom, box.right), r):
+        return 0
+    return r - box.top
+
+
+def _field_row(g: CellGrid, box: Box, r: int, text_at: TextAt) -> bool:
+    cells = row_cells(g, box, r)
+    occ = np.flatnonzero(cells != 0)
+    if occ.size == 0 or occ.size >= box.width:
+        return False
+    return any(
+        g.cls[r, box.left + int(j)] == TEXT and text_at(r, box.left + int(j)).rstrip().endswith(":")
+        for j in occ
+    )
 
 
 def _spread_label(g: CellGrid, box: Box, r: int) -> bool:
