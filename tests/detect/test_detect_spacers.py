@@ -107,3 +107,36 @@ def test_a_table_with_a_two_row_header_over_some_columns_is_not_cut(tmp_path: Pa
     cells.update({"A2": "Region", "B2": "Actual", "C2": "Low", "D2": "High"})
     _rows(cells, 3, 8, {"A": "region", "B": 1.5, "C": 2.5, "D": 3.5})
     assert _ranges(tmp_path, cells) == ["A1:D10"]
+
+
+def _merged(tmp_path: Path, cells: dict[str, object], merge: str) -> list[str]:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Data"
+    for ref, value in cells.items():
+        ws[ref] = value
+    ws.merge_cells(merge)
+    path = tmp_path / "merged.xlsx"
+    wb.save(path)
+    return [t.range.ref() for t in detect_tables(open_workbook(path).sheet("Data")).tables]
+
+
+def test_a_group_label_merged_over_a_spacer_column_heads_one_table(tmp_path: Path) -> None:
+    cells: dict[str, object] = {
+        "B1": "Quarters",
+        "A2": "Name",
+        "B2": "Q1",
+        "C2": "Q2",
+        "E2": "Q3",
+        "F2": "Q4",
+    }
+    _rows(cells, 3, 7, {"A": "name", "B": 1.0, "C": 2.5, "E": 3.5, "F": 4.5})
+    assert _merged(tmp_path, cells, "B1:F1") == ["A1:F9"]
+
+
+def test_a_title_merged_over_two_tables_from_the_left_edge_keeps_them_apart(tmp_path: Path) -> None:
+    # the counter-case: a merged line from the first column over both blocks titles them
+    cells: dict[str, object] = {"A1": "Staff and sites", "A2": "Region", "B2": "Staff", "D2": "City"}
+    cells.update({"E2": "Sites"})
+    _rows(cells, 3, 7, {"A": "region", "B": 1.0, "D": "city", "E": 3.5})
+    assert _merged(tmp_path, cells, "A1:E1") == ["A2:B9", "D2:E9"]

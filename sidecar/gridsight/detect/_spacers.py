@@ -92,12 +92,23 @@ def spacer_verdict(g: CellGrid, a: Box, b: Box, band: Band | None = None) -> boo
     if ha[1] != hb[1]:
         return False
     if ha[0] != hb[0]:
-        return None  # a group row over one side only: the other rules decide
+        # a group label merged over the gap (not over the row names) heads columns on both sides
+        return True if _group_over_gap(g, a, b, min(ha[0], hb[0]), ha[1]) else None
     if _key_column(g, b, hb[1] + 1):
         # both name their rows: two tables side by side; a block of figures left of row names
         # (``Id | Score`` then ``Name | ...``) is left to the other rules
         return False if _key_column(g, a, ha[1] + 1) else None
     return True
+
+
+def _group_over_gap(g: CellGrid, a: Box, b: Box, top: int, bottom: int) -> bool:
+    """A label merged across the gap between ``a`` and ``b`` on header rows ``top..bottom``,
+    anchored right of ``a``'s first column (a title over side-by-side tables starts at the left)."""
+    spans = g.merge_span[top : bottom + 1, a.left + 1 : a.right + 1]
+    ends = np.arange(a.left + 1, a.right + 1) + spans - 1
+    return bool(
+        ((spans >= 2) & (ends >= b.left) & (g.cls[top : bottom + 1, a.left + 1 : a.right + 1] != 0)).any()
+    )
 
 
 def _strays(g: CellGrid, box: Box, c: int, band: tuple[int, int]) -> bool:
