@@ -325,7 +325,8 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
     * two or more different labels spread over the row (``Domestic ... Offshore``): groups;
     * one label merged over columns (``Revenue`` over ``2023 | 2024``);
     * one short unmerged label right above a header row: the first line of a two-line header
-      (``General`` over ``Fund``), not a title, which is long or starts at the left edge.
+      (``General`` over ``Fund``), not a title, which is long or starts at the left edge, nor a
+      unit typed over the last column alone (``EUR thousands``).
     """
     cells = row_cells(g, box, top)
     cols = np.flatnonzero(cells != 0)
@@ -356,6 +357,8 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
         return not (spans_all and UNIT.search(text_at(top, col)))
     if top + 1 > bottom or len(text_at(top, col).strip()) > 30:
         return False
+    if col == box.right and UNIT.search(text_at(top, col)):
+        return False  # a unit over the last column alone (``EUR thousands``) groups nothing
     return is_header_row(g, Box(top + 1, box.left, bottom, box.right), top + 1)
 
 
