@@ -140,3 +140,19 @@ def test_a_title_merged_over_two_tables_from_the_left_edge_keeps_them_apart(tmp_
     cells.update({"E2": "Sites"})
     _rows(cells, 3, 7, {"A": "region", "B": 1.0, "D": "city", "E": 3.5})
     assert _merged(tmp_path, cells, "A1:E1") == ["A2:B9", "D2:E9"]
+
+
+def test_touching_tables_whose_row_names_end_on_different_rows_come_apart(tmp_path: Path) -> None:
+    # one header row, no empty column: the second column of names stops two rows early
+    cells: dict[str, object] = {"A1": "Name", "B1": "Score", "C1": "Dept", "D1": "Budget"}
+    _rows(cells, 2, 5, {"A": "name", "B": 1.5})
+    _rows(cells, 2, 3, {"C": "dept", "D": 100.0})
+    assert _ranges(tmp_path, cells) == ["A1:B6", "C1:D4"]
+
+
+def test_a_column_of_repeated_categories_is_a_field_of_the_table(tmp_path: Path) -> None:
+    # the counter-case: the labels in the third column repeat (a category) and end on the last row
+    cells: dict[str, object] = {"A1": "Name", "B1": "Score", "C1": "Dept", "D1": "Budget"}
+    _rows(cells, 2, 6, {"A": "name", "B": 1.5, "D": 100.0})
+    cells.update({f"C{r}": ("sales", "admin")[r % 2] for r in range(2, 8)})
+    assert _ranges(tmp_path, cells) == ["A1:D7"]

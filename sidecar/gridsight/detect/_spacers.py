@@ -208,6 +208,36 @@ def _split_touching(g: CellGrid, box: Box) -> list[Box]:
         if not (g.cls[rows, other.left : other.right + 1] == VALUE).any(axis=1).all():
             continue  # the other side's body does not run beside this header
         return [*_recut(g, left), *_recut(g, right)]
+    return _split_at_names(g, box)
+
+
+def _names_rows(g: CellGrid, box: Box, first_body: int) -> bool:
+    """The block's first column names every one of its body rows, each name once."""
+    col = g.cls[first_body : box.bottom + 1, box.left]
+    ids = g.label_ids[first_body : box.bottom + 1, box.left][col == TEXT]
+    return bool(col.size >= 2 and ids.size == col.size and np.unique(ids).size == ids.size)
+
+
+def _split_at_names(g: CellGrid, box: Box) -> list[Box]:
+    """Cut in front of a second column of row names that stops before the block's other rows do (or
+    runs past them): two tables touching side by side under one header row, each naming its own
+    rows (``Name | Score`` beside ``Dept | Budget``). A table's names cover all its rows, so names
+    that end elsewhere name another table's rows. (Names over exactly the same rows are left to
+    the row-label split of assembly.)"""
+    if box.width < 4 or box.height < 3:
+        return [box]
+    text = g.cls[box.top : box.bottom + 1, box.left : box.right + 1] == TEXT
+    cuts = [k for k in range(2, box.width - 1) if text[:, k].sum() >= 2]
+    for k in (box.left + j for j in cuts[:MAX_CUTS]):
+        left = _tight(g, Box(box.top, box.left, box.bottom, k - 1))
+        right = _tight(g, Box(box.top, k, box.bottom, box.right))
+        if left is None or right is None or min(left.width, right.width) < 2 or left.bottom == right.bottom:
+            continue
+        ha, hb = header_band(g, left), header_band(g, right)
+        if ha is None or hb is None or ha != hb:
+            continue
+        if _names_rows(g, left, ha[1] + 1) and _names_rows(g, right, hb[1] + 1):
+            return [*_recut(g, left), *_recut(g, right)]
     return [box]
 
 
