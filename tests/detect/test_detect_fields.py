@@ -51,3 +51,23 @@ def test_field_lines_with_no_header_under_them_are_left_alone(tmp_path: Path) ->
     cells: dict[str, object] = {"A1": "Batch:", "B1": 7}
     _items(cells, 2)
     assert [ref for ref, _ in _detect(tmp_path, cells)] == ["A1:C7"]
+
+
+def test_a_merged_group_label_ending_in_a_colon_stays_the_header_s_first_line(tmp_path: Path) -> None:
+    # the counter-case: ``Change from last year:`` merged over the value columns groups them
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Order"
+    ws["B1"] = "Change from last year:"
+    ws.merge_cells("B1:D1")
+    for col, name in zip("BCD", ("North", "South", "Total"), strict=True):
+        ws[f"{col}2"] = name
+    for i in range(5):
+        ws[f"A{3 + i}"] = f"line {i}"
+        for j, col in enumerate("BCD"):
+            ws[f"{col}{3 + i}"] = 0.01 * (i + j + 1)
+    path = tmp_path / "group.xlsx"
+    wb.save(path)
+    (t,) = detect_tables(open_workbook(path).sheet("Order")).tables
+    assert t.range.ref() == "A1:D7"
+    assert t.header_rows == (0, 1)

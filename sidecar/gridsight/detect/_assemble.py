@@ -191,14 +191,20 @@ MAX_FIELD_ROWS = 15
 
 def _field_lines(g: CellGrid, box: Box, text_at: TextAt) -> int:
     """How many rows on top of a piece are form fields above the table's header: each holds a field
-    label ending in a colon (``Prepared by: | J. Smith``, ``Ship date:``) and leaves part of the
-    width empty, and the row right under them heads the rest of the piece, filling most of its
-    columns. ``Date: | May 2024`` lines typed on the rows right above a header are the table's
-    metadata, not rows of it (a table of such lines has no header under them: nothing is peeled)."""
-    r = box.top
-    while r < min(box.bottom - 1, box.top + MAX_FIELD_ROWS) and _field_row(g, box, r, text_at):
+    label ending in a colon (``Prepared by: | J. Smith``, ``Ship date:``), unmerged, and leaves part
+    of the width empty; at least one of them is filled in (a value right of its label); and the row
+    right under them heads the rest of the piece, filling most of its columns. ``Date: | May 2024``
+    lines typed on the rows right above a header are the table's metadata, not rows of it (a table
+    of such lines has no header under them: nothing is peeled; a group label merged over columns
+    is the header's first line, whatever its punctuation)."""
+    r, filled_in = box.top, False
+    while r < min(box.bottom - 1, box.top + MAX_FIELD_ROWS):
+        field = _field_row(g, box, r, text_at)
+        if field is None:
+            break
+        filled_in = filled_in or field
         r += 1
-    if r == box.top:
+    if r == box.top or not filled_in:
         return 0
     filled = int(np.count_nonzero(row_cells(g, box, r)))
     if filled < max(2, 0.7 * box.width) or not is_header_row(g, Box(r, box.left, box.bottom, box.right), r):
@@ -206,15 +212,15 @@ def _field_lines(g: CellGrid, box: Box, text_at: TextAt) -> int:
     return r - box.top
 
 
-def _field_row(g: CellGrid, box: Box, r: int, text_at: TextAt) -> bool:
-    cells = row_cells(g, box, r)
-    occ = np.flatnonzero(cells != 0)
-    if occ.size == 0 or occ.size >= box.width:
-        return False
-    return any(
-        g.cls[r, box.left + int(j)] == TEXT and text_at(r, box.left + int(j)).rstrip().endswith(":")
-        for j in occ
-    )
+def _field_row(g: CellGrid, box: Box, r: int, text_at: TextAt) -> bool | None:
+    """Row ``r`` holds form fields: ``None`` when not, else whether a field is filled in."""
+    occ = [box.left + int(j) for j in np.flatnonzero(row_cells(g, box, r) != 0)]
+    if not occ or len(occ) >= box.width:
+        return None
+    keys = [i for i, c in enumerate(occ) if g.cls[r, c] == TEXT and text_at(r, c).rstrip().endswith(":")]
+    if not keys or any(g.merge_span[r, occ[i]] >= 2 for i in keys):
+        return None
+    return any(i + 1 < len(occ) and i + 1 not in keys for i in keys)
 
 
 def _spread_label(g: CellGrid, box: Box, r: int) -> bool:
