@@ -71,3 +71,19 @@ def test_a_merged_group_label_ending_in_a_colon_stays_the_header_s_first_line(tm
     (t,) = detect_tables(open_workbook(path).sheet("Order")).tables
     assert t.range.ref() == "A1:D7"
     assert t.header_rows == (0, 1)
+
+
+def test_filled_in_fields_right_under_a_table_sign_it_off(tmp_path: Path) -> None:
+    cells: dict[str, object] = {"A1": "Item", "B1": "Qty", "C1": "Price"}
+    _items(cells, 2)
+    cells.update({"A8": "Prepared by:", "B8": "Finance", "A9": "Checked by:", "B9": "Audit"})
+    ((ref, _),) = _detect(tmp_path, cells)
+    assert ref == "A1:C7"
+
+
+def test_a_total_row_whose_label_ends_in_a_colon_stays_in_the_table(tmp_path: Path) -> None:
+    # the counter-case: ``Total: | 42`` closes the table, it is no form field
+    cells: dict[str, object] = {"A1": "Item", "B1": "Qty", "C1": "Price"}
+    _items(cells, 2)
+    cells.update({"A8": "Total:", "B8": 42, "A9": "Subtotal:", "B9": 40})
+    assert [ref for ref, _ in _detect(tmp_path, cells)] == ["A1:C9"]

@@ -22,6 +22,7 @@ import numpy as np
 
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
 from gridsight.detect._rows import (
+    NOTE_MARKER,
     UNIT,
     body_value_cols,
     is_header_row,
@@ -168,6 +169,10 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
             break
         out_bottom.append(Piece(Box(bottom, col, bottom, col), True))
         bottom -= 1
+    for r in range(bottom, bottom - _field_tail(g, Box(top, box.left, bottom, box.right), text_at), -1):
+        cols = np.flatnonzero(row_cells(g, box, r))
+        out_bottom.append(Piece(Box(r, box.left + int(cols[0]), r, box.left + int(cols[-1])), True))
+        bottom -= 1
     core = _tighten(g, Box(top, box.left, bottom, box.right))
     if core is None:
         return out_top + out_bottom[::-1]
@@ -210,6 +215,25 @@ def _field_lines(g: CellGrid, box: Box, text_at: TextAt) -> int:
     if filled < max(2, 0.7 * box.width) or not is_header_row(g, Box(r, box.left, box.bottom, box.right), r):
         return 0
     return r - box.top
+
+
+def _field_tail(g: CellGrid, box: Box, text_at: TextAt) -> int:
+    """How many rows at the bottom of a headed piece are filled-in form fields (``Prepared by: |
+    Finance``, ``Date: | 5 Jan``): two or more, or one whose key marks a note (``Source: | ...``).
+    They sign the table off; a total row (``Total: | 60``) is the table's own."""
+    if box.height < 4 or not _starts_with_header(g, box):
+        return 0
+    r = box.bottom
+    while r > box.top + 1 and _field_row(g, box, r, text_at):
+        first = text_at(r, box.left + int(np.flatnonzero(row_cells(g, box, r))[0]))
+        if GRAND_TOTAL.search(first) or SUBTOTAL.search(first):
+            break
+        r -= 1
+    n = box.bottom - r
+    if n == 1:
+        first = text_at(box.bottom, box.left + int(np.flatnonzero(row_cells(g, box, box.bottom))[0]))
+        return 1 if NOTE_MARKER.match(first) else 0
+    return n
 
 
 def _field_row(g: CellGrid, box: Box, r: int, text_at: TextAt) -> bool | None:
