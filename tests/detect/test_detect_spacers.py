@@ -156,3 +156,18 @@ def test_a_column_of_repeated_categories_is_a_field_of_the_table(tmp_path: Path)
     _rows(cells, 2, 6, {"A": "name", "B": 1.5, "D": 100.0})
     cells.update({f"C{r}": ("sales", "admin")[r % 2] for r in range(2, 8)})
     assert _ranges(tmp_path, cells) == ["A1:D7"]
+
+
+def test_blocks_that_each_carry_a_title_line_are_two_tables(tmp_path: Path) -> None:
+    cells: dict[str, object] = {"A1": "Table A. Sales", "D1": "Table B. Rates"}
+    cells.update({"A2": "Region", "B2": "Sales", "D2": "Rate", "E2": "Index"})
+    _rows(cells, 3, 8, {"A": "region", "B": 1.5, "D": 2.5, "E": 3.5})
+    assert _ranges(tmp_path, cells) == ["A2:B10", "D2:E10"]
+
+
+def test_one_title_over_blocks_split_by_a_spacer_heads_one_table(tmp_path: Path) -> None:
+    # the counter-case: one title, the header on one row across the spacer
+    cells: dict[str, object] = {"A1": "Table A. Sales and rates"}
+    cells.update({"A2": "Region", "B2": "Sales", "D2": "Rate", "E2": "Index"})
+    _rows(cells, 3, 8, {"A": "region", "B": 1.5, "D": 2.5, "E": 3.5})
+    assert _ranges(tmp_path, cells) == ["A2:E10"]

@@ -83,7 +83,8 @@ Band = Callable[[CellGrid, Box], tuple[int, int] | None]
 def spacer_verdict(g: CellGrid, a: Box, b: Box, band: Band | None = None) -> bool | None:
     """Whether two blocks side by side (``a`` left of ``b``, nothing between them) are one table by
     their header bands: ``True`` (same band rows, the right block names no rows of its own),
-    ``False`` (their bodies start on different rows), ``None`` (the bands do not tell). ``band``
+    ``False`` (their bodies start on different rows, or each block opens with its own title line),
+    ``None`` (the bands do not tell). ``band``
     reads a block's header band (:func:`header_band`, or a cached copy of it)."""
     read = band or header_band
     ha, hb = read(g, a), read(g, b)
@@ -91,6 +92,8 @@ def spacer_verdict(g: CellGrid, a: Box, b: Box, band: Band | None = None) -> boo
         return None
     if ha[1] != hb[1]:
         return False
+    if ha[0] > a.top and hb[0] > b.top and _title_line(g, a) and _title_line(g, b):
+        return False  # each block carries its own title line: two tables
     if ha[0] != hb[0]:
         # a group label merged over the gap (not over the row names) heads columns on both sides
         return True if _group_over_gap(g, a, b, min(ha[0], hb[0]), ha[1]) else None
@@ -99,6 +102,12 @@ def spacer_verdict(g: CellGrid, a: Box, b: Box, band: Band | None = None) -> boo
         # (``Id | Score`` then ``Name | ...``) is left to the other rules
         return False if _key_column(g, a, ha[1] + 1) else None
     return True
+
+
+def _title_line(g: CellGrid, box: Box) -> bool:
+    """The block opens with a lone label in its first column (its title)."""
+    occ = np.flatnonzero(g.cls[box.top, box.left : box.right + 1] != 0)
+    return bool(occ.size == 1 and occ[0] == 0 and g.cls[box.top, box.left] == TEXT)
 
 
 def _group_over_gap(g: CellGrid, a: Box, b: Box, top: int, bottom: int) -> bool:
