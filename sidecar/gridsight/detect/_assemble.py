@@ -316,10 +316,11 @@ def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
 
 def _notes_column(g: CellGrid, box: Box) -> bool:
     """The last column holds remarks, not a field: long text (25+ characters, twice as long as
-    the table's other labels) on at most half of the rows, beside a body of values."""
+    the table's other labels) on at most half of the rows, beside a body of values. When its top
+    cell is such a remark too (no column label heads it), remarks on more rows are still remarks."""
     col = g.cls[box.top + 1 : box.bottom + 1, box.right]
     filled = col != 0
-    if not filled.any() or filled.sum() > 0.5 * col.size or (col[filled] != TEXT).any():
+    if not filled.any() or (col[filled] != TEXT).any():
         return False
     rest = g.cls[box.top + 1 : box.bottom + 1, box.left : box.right]
     if (rest == VALUE).sum() < 0.3 * max(int(np.count_nonzero(rest)), 1):
@@ -329,6 +330,9 @@ def _notes_column(g: CellGrid, box: Box) -> bool:
     typical = float(np.median(others[others > 0])) if (others > 0).any() else 0.0
     long_ = float(np.median(lens))
     head = g.text_len[box.top, box.right]
+    remark_head = head >= 25 and head >= 2 * typical and g.cls[box.top, box.right] == TEXT
+    if filled.sum() > 0.5 * col.size and not remark_head:
+        return False
     return long_ >= 25 and long_ >= 2 * typical and (head == 0 or head >= 25)
 
 
