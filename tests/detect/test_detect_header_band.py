@@ -1,52 +1,42 @@
 """A table's header band, not only its top row, says which edge columns are its own.
 
-Each case is a real .xlsx written by openpyxl: a two-row header with groups merged on its first row.
+Each case is a real .xlsx written by openpyxl (``detect_xlsx``): a two-row header with groups merged
+on its first row.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
-from openpyxl import Workbook
-from openpyxl.worksheet.worksheet import Worksheet
+from gridsight.detect import Detection
 
-from gridsight.detect import detect_tables
-from gridsight.sources import open_workbook
+DetectXlsx = Callable[..., Detection]  # the ``detect_xlsx`` fixture (tests/detect/conftest.py)
 
 
-def _two_row_header(ws: Worksheet, last: str) -> None:
-    """``Month | Production (Units, Value) | Sales (Units, Value)`` with groups merged on row 1."""
-    ws["B1"], ws["D1"] = "Production", "Sales"
-    ws.merge_cells("B1:C1")
-    ws.merge_cells("D1:E1")
+def _range(detect_xlsx: DetectXlsx, fill: str) -> str:
+    """``Month | Production (Units, Value) | Sales (Units, Value) | Remark``, groups merged on row 1,
+    the remark column named on row 2 only and filled on 3 of 8 rows; Sales filled when ``fill``."""
+    cells: dict[str, object] = {"B1": "Production", "D1": "Sales", "F2": "Remark"}
     for col, name in zip("ABCDE", ("Month", "Units", "Value", "Units", "Value"), strict=True):
-        ws[f"{col}2"] = name
-    ws["F2"] = last
-
-
-def _trimmed(tmp_path: Path, fill: str) -> str:
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Data"
-    _two_row_header(ws, "Remark")
+        cells[f"{col}2"] = name
     for i in range(8):
         r = 3 + i
-        ws[f"A{r}"], ws[f"B{r}"], ws[f"C{r}"] = f"month {i + 1}", 10 + i, 2.5 * i
+        cells.update({f"A{r}": f"month {i + 1}", f"B{r}": 10 + i, f"C{r}": 2.5 * i})
         if fill == "all":
-            ws[f"D{r}"], ws[f"E{r}"] = 7 + i, 1.5 * i
+            cells.update({f"D{r}": 7 + i, f"E{r}": 1.5 * i})
         if i in (1, 4, 6):
-            ws[f"F{r}"] = f"checked {i}"
-    path = tmp_path / f"{fill}.xlsx"
-    wb.save(path)
-    (t,) = detect_tables(open_workbook(path).sheet("Data")).tables
-    return t.range.ref()
+            cells[f"F{r}"] = f"checked {i}"
+    (t,) = detect_xlsx(cells, ("B1:C1", "D1:E1")).tables
+    return str(t.range.ref())
 
 
-def test_a_sparse_last_column_named_on_the_second_header_row_stays_in_the_table(tmp_path: Path) -> None:
+def test_a_sparse_last_column_named_on_the_second_header_row_stays_in_the_table(
+    detect_xlsx: DetectXlsx,
+) -> None:
     # its name sits on the header's second row, under no group label: a field, not remarks beside
-    assert _trimmed(tmp_path, "all") == "A1:F10"
+    assert _range(detect_xlsx, "all") == "A1:F10"
 
 
-def test_a_group_with_no_figures_yet_stays_in_the_table(tmp_path: Path) -> None:
+def test_a_group_with_no_figures_yet_stays_in_the_table(detect_xlsx: DetectXlsx) -> None:
     # the Sales group is headed on both header rows but not reported yet (a form still to fill)
-    assert _trimmed(tmp_path, "none") == "A1:F10"
+    assert _range(detect_xlsx, "none") == "A1:F10"

@@ -1,16 +1,15 @@
 """Remarks typed in the column right of a table, on most of its rows, are its notes.
 
-Each case is a real .xlsx written by openpyxl.
+Each case is a real .xlsx written by openpyxl (``detect_xlsx``).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
-from openpyxl import Workbook
+from gridsight.detect import DetectedTable, Detection
 
-from gridsight.detect import DetectedTable, detect_tables
-from gridsight.sources import open_workbook
+DetectXlsx = Callable[..., Detection]  # the ``detect_xlsx`` fixture (tests/detect/conftest.py)
 
 REMARKS = [
     "These figures exclude the overseas branches of the group.",
@@ -22,29 +21,21 @@ REMARKS = [
 ]
 
 
-def _table(tmp_path: Path, head: str) -> DetectedTable:
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Sales"
-    for col, name in zip("ABC", ("Region", "Q1", "Q2"), strict=True):
-        ws[f"{col}1"] = name
+def _table(detect_xlsx: DetectXlsx, head: str) -> DetectedTable:
+    cells: dict[str, object] = {"A1": "Region", "B1": "Q1", "C1": "Q2", "D1": head}
     for i in range(8):
-        ws[f"A{2 + i}"], ws[f"B{2 + i}"], ws[f"C{2 + i}"] = f"region {i}", 1.5 * i + 1, 2.5 * i + 1
-    ws["D1"] = head
-    for i, text in enumerate(REMARKS[1:]):
-        ws[f"D{2 + i}"] = text
-    path = tmp_path / "notes.xlsx"
-    wb.save(path)
-    (t,) = detect_tables(open_workbook(path).sheet("Sales")).tables
+        cells.update({f"A{2 + i}": f"region {i}", f"B{2 + i}": 1.5 * i + 1, f"C{2 + i}": 2.5 * i + 1})
+    cells.update({f"D{2 + i}": text for i, text in enumerate(REMARKS[1:])})
+    (t,) = detect_xlsx(cells).tables
     return t
 
 
-def test_remarks_on_most_rows_from_the_header_row_down_are_notes(tmp_path: Path) -> None:
-    t = _table(tmp_path, REMARKS[0])
+def test_remarks_on_most_rows_from_the_header_row_down_are_notes(detect_xlsx: DetectXlsx) -> None:
+    t = _table(detect_xlsx, REMARKS[0])
     assert t.range.ref() == "A1:C9"
     assert [n.text for n in t.notes][:2] == REMARKS[:2]
 
 
-def test_a_labelled_column_of_long_texts_is_a_field(tmp_path: Path) -> None:
+def test_a_labelled_column_of_long_texts_is_a_field(detect_xlsx: DetectXlsx) -> None:
     # the counter-case: a short column label heads the long texts (a Description field)
-    assert _table(tmp_path, "Comment").range.ref() == "A1:D9"
+    assert _table(detect_xlsx, "Comment").range.ref() == "A1:D9"
