@@ -221,7 +221,7 @@ def _field_tail(g: CellGrid, box: Box, text_at: TextAt) -> int:
     """How many rows at the bottom of a headed piece are filled-in form fields (``Prepared by: |
     Finance``, ``Date: | 5 Jan``): two or more, or one whose key marks a note (``Source: | ...``).
     They sign the table off; a total row (``Total: | 60``) is the table's own."""
-    if box.height < 4 or not _starts_with_header(g, box):
+    if box.height < 4 or not _field_row(g, box, box.bottom, text_at) or not _starts_with_header(g, box):
         return 0
     r = box.bottom
     while r > box.top + 1 and _field_row(g, box, r, text_at):
@@ -289,12 +289,12 @@ def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
     if _remark_row(g, box):
         residue.append(Piece(Box(box.bottom, box.left, box.bottom, box.right), True))
         box = Box(box.top, box.left, box.bottom - 1, box.right)
+    # a column's header is what it holds in the header band (a column headed on the second row of
+    # a two-row header, under a merged group label, is headed)
+    band = header_band(g, box)
+    h = band[1] - box.top + 1 if band is not None and band[0] == box.top else 1
     while box.width > 2:
         col = g.cls[box.top : box.bottom + 1, box.right]
-        # the column's header is what it holds in the header band (a column headed on the second
-        # row of a two-row header, under a merged group label, is headed)
-        band = header_band(g, box)
-        h = band[1] - box.top + 1 if band is not None and band[0] == box.top else 1
         head, body = int(np.count_nonzero(col[:h])), col[h:]
         sparse = head == 0 and np.count_nonzero(body) <= 0.5 * body.size
         # a header with nothing under it (a triangle's last columns are hollow too: not those)

@@ -196,7 +196,10 @@ def _split_touching(g: CellGrid, box: Box) -> list[Box]:
     figures = (g.cls[area] == VALUE) & ~g.yearish[area]
     first = np.where(figures.any(axis=0), figures.argmax(axis=0), box.height)
     before, after = np.minimum.accumulate(first), np.minimum.accumulate(first[::-1])[::-1]
-    cuts = [k for k in range(2, box.width - 1) if before[k - 1] != after[k]]
+    n = box.height
+    cuts = [
+        k for k in range(2, box.width - 1) if before[k - 1] != after[k] and max(before[k - 1], after[k]) < n
+    ]
     for k in (box.left + j for j in cuts[:MAX_CUTS]):
         left = _tight(g, Box(box.top, box.left, box.bottom, k - 1))
         right = _tight(g, Box(box.top, k, box.bottom, box.right))
@@ -235,8 +238,8 @@ def _split_at_names(g: CellGrid, box: Box) -> list[Box]:
     the row-label split of assembly.)"""
     if box.width < 4 or box.height < 3:
         return [box]
-    text = g.cls[box.top : box.bottom + 1, box.left : box.right + 1] == TEXT
-    cuts = [k for k in range(2, box.width - 1) if text[:, k].sum() >= 2]
+    text = (g.cls[box.top : box.bottom + 1, box.left : box.right + 1] == TEXT).sum(axis=0)
+    cuts = [int(k) for k in np.flatnonzero(text[2 : box.width - 1] >= 2) + 2]
     for k in (box.left + j for j in cuts[:MAX_CUTS]):
         left = _tight(g, Box(box.top, box.left, box.bottom, k - 1))
         right = _tight(g, Box(box.top, k, box.bottom, box.right))
