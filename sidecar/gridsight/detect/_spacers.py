@@ -28,6 +28,8 @@ STRAY_SHARE = 0.1
 MAX_STRAY = 2
 #: Column cuts weighed per block between touching tables (each reads both sides' header bands).
 MAX_CUTS = 50
+#: Cuts between touching tables made per sheet (a sheet of hundreds of touching blocks is noise).
+MAX_TOUCHING_CUTS = 200
 #: Body rows a block needs before a near-empty column may split it: stray cells in a short block
 #: are as likely a sparse column as a spacer.
 MIN_BODY_ROWS = 5
@@ -120,21 +122,13 @@ def _group_over_gap(g: CellGrid, a: Box, b: Box, top: int, bottom: int) -> bool:
     )
 
 
-def _strays(g: CellGrid, box: Box, c: int, band: tuple[int, int]) -> bool:
-    """Column ``c`` of ``box`` is a spacer with at most a few stray cells: empty in the header band
-    and on all but a few body rows, with filled columns on both sides."""
-    if g.occupied[band[0] : band[1] + 1, c].any():
-        return False
-    body = g.occupied[band[1] + 1 : box.bottom + 1, c]
-    n = int(body.sum())
-    return 0 < n <= min(MAX_STRAY, max(1, STRAY_SHARE * body.size))
-
-
 def spacer_strays(g: CellGrid, pieces: list[Box]) -> list[tuple[int, int]]:
-    """The stray cells of near-empty spacer columns (see :func:`_strays`) that stand between two
-    tables: cells to set aside before cutting again, so that the blocks on each side come apart.
-    A spacer cuts where the blocks on its two sides read as two tables by their header bands
-    (:func:`spacer_verdict` is ``False``)."""
+    """The stray cells of near-empty spacer columns that stand between two tables, to set aside
+    before cutting again so that the blocks on each side come apart. A near-empty spacer is empty
+    in the block's header band and holds cells on at most :data:`MAX_STRAY` body rows and
+    :data:`STRAY_SHARE` of them (one at least); it cuts where the blocks on its two sides, up to
+    the next such column, read as two tables by their header bands (:func:`spacer_verdict` is
+    ``False``). At most :data:`MAX_CUTS` such columns are weighed per block."""
     out: list[tuple[int, int]] = []
     for box in pieces:
         out.extend(_split(g, box))
@@ -147,18 +141,27 @@ def _split(g: CellGrid, box: Box) -> list[tuple[int, int]]:
     band = header_band(g, box)
     if band is None or box.bottom - band[1] < MIN_BODY_ROWS:
         return []
-    for c in range(box.left + 2, box.right - 1):
-        if not _strays(g, box, c, band):
-            continue
-        left = _tight(g, Box(box.top, box.left, box.bottom, c - 1))
-        right = _tight(g, Box(box.top, c + 1, box.bottom, box.right))
+    cols = slice(box.left, box.right + 1)
+    in_band = g.occupied[band[0] : band[1] + 1, cols].any(axis=0)
+    body = g.occupied[band[1] + 1 : box.bottom + 1, cols]
+    n = body.sum(axis=0)
+    limit = min(MAX_STRAY, max(1, STRAY_SHARE * body.shape[0]))
+    stray = ~in_band & (n > 0) & (n <= limit)
+    spacers = [box.left + int(j) for j in np.flatnonzero(stray[2 : box.width - 2]) + 2][:MAX_CUTS]
+    out: list[tuple[int, int]] = []
+    start = box.left
+    for i, c in enumerate(spacers):
+        end = spacers[i + 1] - 1 if i + 1 < len(spacers) else box.right
+        left = _tight(g, Box(box.top, start, box.bottom, c - 1))
+        right = _tight(g, Box(box.top, c + 1, box.bottom, end))
         if left is None or right is None or left.width < 2 or right.width < 2:
             continue
         if spacer_verdict(g, left, right) is not False:
             continue
         rows = np.flatnonzero(g.occupied[box.top : box.bottom + 1, c]) + box.top
-        return [(int(r), c) for r in rows] + _split(g, left) + _split(g, right)
-    return []
+        out.extend((int(r), c) for r in rows)
+        start = c + 1
+    return out
 
 
 def _tight(g: CellGrid, box: Box) -> Box | None:
@@ -182,14 +185,22 @@ def split_touching(g: CellGrid, pieces: list[Box]) -> list[Box]:
     line up across its columns, so a header that starts below the other side's first body row heads
     another table. Each side is cut again at its own empty rows and columns."""
     out: list[Box] = []
-    for box in pieces:
-        out.extend(_split_touching(g, box))
+    todo, budget = list(pieces), MAX_TOUCHING_CUTS
+    while todo:
+        box = todo.pop()
+        parts = _split_touching(g, box) if budget > 0 else None
+        if parts is None:
+            out.append(box)
+        else:
+            budget -= 1
+            todo.extend(parts)  # each side is weighed again: three tables touching in a row
     return sorted(out)
 
 
-def _split_touching(g: CellGrid, box: Box) -> list[Box]:
+def _split_touching(g: CellGrid, box: Box) -> list[Box] | None:
+    """The parts of ``box`` cut once between two touching tables, or ``None``."""
     if box.width < 4 or box.height < 3:
-        return [box]
+        return None
     # the two sides' bodies must start on different rows: first row of figures per column, then
     # the earliest over each side (prefix and suffix minima), so only those cuts are weighed
     area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
@@ -230,14 +241,14 @@ def _names_rows(g: CellGrid, box: Box, first_body: int) -> bool:
     return bool(col.size >= 2 and ids.size == col.size and np.unique(ids).size == ids.size)
 
 
-def _split_at_names(g: CellGrid, box: Box) -> list[Box]:
+def _split_at_names(g: CellGrid, box: Box) -> list[Box] | None:
     """Cut in front of a second column of row names that stops before the block's other rows do (or
     runs past them): two tables touching side by side under one header row, each naming its own
     rows (``Name | Score`` beside ``Dept | Budget``). A table's names cover all its rows, so names
     that end elsewhere name another table's rows. (Names over exactly the same rows are left to
     the row-label split of assembly.)"""
     if box.width < 4 or box.height < 3:
-        return [box]
+        return None
     text = (g.cls[box.top : box.bottom + 1, box.left : box.right + 1] == TEXT).sum(axis=0)
     cuts = [int(k) for k in np.flatnonzero(text[2 : box.width - 1] >= 2) + 2]
     for k in (box.left + j for j in cuts[:MAX_CUTS]):
@@ -250,15 +261,14 @@ def _split_at_names(g: CellGrid, box: Box) -> list[Box]:
             continue
         if _names_rows(g, left, ha[1] + 1) and _names_rows(g, right, hb[1] + 1):
             return [*_recut(g, left), *_recut(g, right)]
-    return [box]
+    return None
 
 
 def _recut(g: CellGrid, box: Box) -> list[Box]:
-    """``box`` cut at its own empty rows and columns (each part cut again where it splits)."""
+    """``box`` cut at its own empty rows and columns."""
     sub = g.occupied[box.top : box.bottom + 1, box.left : box.right + 1]
     figures = g.cls[box.top : box.bottom + 1, box.left : box.right + 1] == VALUE
-    parts = [
+    return [
         Box(b.top + box.top, b.left + box.left, b.bottom + box.top, b.right + box.left)
         for b in xy_cut(sub, figures)
     ]
-    return [x for p in parts for x in _split_touching(g, p)]
