@@ -1,15 +1,19 @@
-"""Spacer columns: an empty (or near-empty) column between two blocks of cells.
+"""Columns between blocks: an empty (or near-empty) spacer column, or none where tables touch.
 
 A spacer column either sets apart two parts of one table or stands between two tables. The header
 band tells them apart, not the width of the gap:
 
 * the blocks on both sides open with a header band on the same rows, and their bodies start on the
   same row: one table, its columns grouped by spacing (the right block's rows are its rows, even
-  where it leaves its last rows empty);
+  where it leaves its last rows empty); unless both name their own rows, or each opens with its
+  own title line;
 * the body of one block starts on a row where the other still has header rows (or the other way
   round): two tables whose rows do not line up, side by side;
 * a column holding a stray cell or two (a footnote mark, a lone figure) but nothing in the header
   band is still a spacer: the blocks on its sides are weighed as if it were empty.
+
+Tables touching with no column between are cut by the same evidence: one side's header row
+standing beside the other side's body, or a second column of row names that ends on another row.
 """
 
 from __future__ import annotations
@@ -86,8 +90,8 @@ def spacer_verdict(g: CellGrid, a: Box, b: Box, band: Band | None = None) -> boo
     """Whether two blocks side by side (``a`` left of ``b``, nothing between them) are one table by
     their header bands: ``True`` (same band rows, the right block names no rows of its own),
     ``False`` (their bodies start on different rows, or each block opens with its own title line),
-    ``None`` (the bands do not tell). ``band``
-    reads a block's header band (:func:`header_band`, or a cached copy of it)."""
+    ``None`` (the bands do not tell). ``band`` reads a block's header band (:func:`header_band`,
+    or a cached copy of it)."""
     read = band or header_band
     ha, hb = read(g, a), read(g, b)
     if ha is None or hb is None:
@@ -136,6 +140,7 @@ def spacer_strays(g: CellGrid, pieces: list[Box]) -> list[tuple[int, int]]:
 
 
 def _split(g: CellGrid, box: Box) -> list[tuple[int, int]]:
+    """The stray cells of ``box``'s near-empty spacer columns that stand between two tables."""
     if box.width < 5:
         return []
     band = header_band(g, box)
@@ -165,6 +170,7 @@ def _split(g: CellGrid, box: Box) -> list[tuple[int, int]]:
 
 
 def _tight(g: CellGrid, box: Box) -> Box | None:
+    """``box`` shrunk around its occupied cells (``None`` when it holds none)."""
     sub = g.occupied[box.top : box.bottom + 1, box.left : box.right + 1]
     rows, cols = np.flatnonzero(sub.any(axis=1)), np.flatnonzero(sub.any(axis=0))
     if rows.size == 0:
@@ -175,6 +181,7 @@ def _tight(g: CellGrid, box: Box) -> Box | None:
 
 
 def _full_label_row(g: CellGrid, box: Box, r: int) -> bool:
+    """Row ``r`` holds a label in every column of ``box``."""
     return bool((g.cls[r, box.left : box.right + 1] == TEXT).all())
 
 
