@@ -151,3 +151,14 @@ def test_one_title_over_blocks_split_by_a_spacer_heads_one_table(detect_xlsx: De
     cells.update({"A2": "Region", "B2": "Sales", "D2": "Rate", "E2": "Index"})
     _rows(cells, 3, 8, {"A": "region", "B": 1.5, "D": 2.5, "E": 3.5})
     assert _ranges(detect_xlsx, cells) == ["A2:E10"]
+
+
+def test_grouped_values_beside_the_row_names_across_a_spacer_are_one_table(
+    detect_xlsx: DetectXlsx,
+) -> None:
+    # the group row stands over the right block only; the left block names the rows the right
+    # block's figures fill, starting on the same row
+    cells: dict[str, object] = {"A2": "Name", "B2": "Staff", "D1": "Sales", "F1": "Costs"}
+    cells.update({"D2": "2022", "E2": "2023", "F2": "2022", "G2": "2023"})
+    _rows(cells, 3, 5, {"A": "name", "B": 1.0, "D": 1.5, "E": 2.5, "F": 3.5, "G": 4.5})
+    assert _ranges(detect_xlsx, cells, ("D1:E1", "F1:G1")) == ["A1:G7"]

@@ -101,8 +101,13 @@ def spacer_verdict(g: CellGrid, a: Box, b: Box, band: Band | None = None) -> boo
     if ha[0] > a.top and hb[0] > b.top and _title_line(g, a) and _title_line(g, b):
         return False  # each block carries its own title line: two tables
     if ha[0] != hb[0]:
-        # a group label merged over the gap (not over the row names) heads columns on both sides
-        return True if _group_over_gap(g, a, b, min(ha[0], hb[0]), ha[1]) else None
+        # a group row over one side only: one table when a group label merged over the gap (not
+        # over the row names) heads columns on both sides, or when the left block names the rows
+        # and the right one, its body on the same rows, names none of its own
+        if _group_over_gap(g, a, b, min(ha[0], hb[0]), ha[1]):
+            return True
+        keyed = _key_column(g, a, ha[1] + 1) and not _key_column(g, b, hb[1] + 1)
+        return True if keyed else None
     if _key_column(g, b, hb[1] + 1):
         # both name their rows: two tables side by side; a block of figures left of row names
         # (``Id | Score`` then ``Name | ...``) is left to the other rules
