@@ -73,3 +73,11 @@ def test_a_total_row_whose_label_ends_in_a_colon_stays_in_the_table(detect_xlsx:
     _items(cells, 2)
     cells.update({"A8": "Total:", "B8": 42, "A9": "Subtotal:", "B9": 40})
     assert [ref for ref, _ in _detect(detect_xlsx, cells)] == ["A1:C9"]
+
+
+def test_statistics_rows_with_colon_labels_stay_in_the_table(detect_xlsx: DetectXlsx) -> None:
+    # the counter-case: ``Mean: | 5.1`` rows under a table hold its figures, not a sign-off
+    cells: dict[str, object] = {"A1": "Item", "B1": "Qty", "C1": "Price"}
+    _items(cells, 2)
+    cells.update({"A8": "Mean:", "B8": 6.0, "A9": "Median:", "B9": 6.0})
+    assert [ref for ref, _ in _detect(detect_xlsx, cells)] == ["A1:C9"]

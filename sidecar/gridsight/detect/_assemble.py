@@ -218,15 +218,16 @@ def _field_lines(g: CellGrid, box: Box, text_at: TextAt) -> int:
 
 
 def _field_tail(g: CellGrid, box: Box, text_at: TextAt) -> int:
-    """How many rows at the bottom of a headed piece are filled-in form fields (``Prepared by: |
-    Finance``, ``Date: | 5 Jan``): two or more, or one whose key marks a note (``Source: | ...``).
-    They sign the table off; a total row (``Total: | 60``) is the table's own."""
+    """How many rows at the bottom of a headed piece are filled-in form fields of words only
+    (``Prepared by: | Finance``): two or more, or one whose key marks a note (``Source: | ...``).
+    They sign the table off; a total row (``Total: | 60``) and rows of figures (``Mean: | 5.1``)
+    are the table's own."""
     if box.height < 4 or not _field_row(g, box, box.bottom, text_at) or not _starts_with_header(g, box):
         return 0
     r = box.bottom
     while r > box.top + 1 and _field_row(g, box, r, text_at):
         first = text_at(r, box.left + int(np.flatnonzero(row_cells(g, box, r))[0]))
-        if GRAND_TOTAL.search(first) or SUBTOTAL.search(first):
+        if GRAND_TOTAL.search(first) or SUBTOTAL.search(first) or (row_cells(g, box, r) == VALUE).any():
             break
         r -= 1
     n = box.bottom - r
