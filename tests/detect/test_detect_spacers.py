@@ -162,3 +162,30 @@ def test_grouped_values_beside_the_row_names_across_a_spacer_are_one_table(
     cells.update({"D2": "2022", "E2": "2023", "F2": "2022", "G2": "2023"})
     _rows(cells, 3, 5, {"A": "name", "B": 1.0, "D": 1.5, "E": 2.5, "F": 3.5, "G": 4.5})
     assert _ranges(detect_xlsx, cells, ("D1:E1", "F1:G1")) == ["A1:G7"]
+
+
+def test_a_mark_over_an_empty_spacer_column_does_not_join_two_tables(detect_xlsx: DetectXlsx) -> None:
+    # one cell in the header row over a column left blank below: still a spacer
+    cells: dict[str, object] = {"A1": "Region", "B1": "Sales", "C1": "|", "D1": "City", "E1": "Staff"}
+    _rows(cells, 2, 8, {"A": "region", "B": 1.5, "D": "city", "E": 2.0})
+    assert _ranges(detect_xlsx, cells) == ["A1:B9", "D1:E9"]
+
+
+def test_a_headed_column_left_blank_inside_one_table_keeps_it_whole(detect_xlsx: DetectXlsx) -> None:
+    # the counter-case: ``Q3`` not reported yet; the figures right of it name no rows of their own
+    cells: dict[str, object] = {"A1": "Name", "B1": "Q1", "C1": "Q2", "D1": "Q3", "E1": "Q4", "F1": "Q5"}
+    _rows(cells, 2, 8, {"A": "name", "B": 1.5, "C": 2.5, "E": 3.5, "F": 4.5})
+    assert _ranges(detect_xlsx, cells) == ["A1:F9"]
+
+
+def test_a_long_list_of_labels_has_no_header_band_to_part_it_by(detect_xlsx: DetectXlsx) -> None:
+    # the counter-case: a list of films (title, director, year) whose first figure that is no year
+    # comes 24 rows down has no header band 24 rows deep; the columns named but left blank
+    # (``Seen``, ``Notes``) are fields of the one table with the ranks
+    cells: dict[str, object] = {"A1": "Title", "B1": "Director", "C1": "Year", "D1": "Seen"}
+    cells.update({"E1": "Notes", "F1": "Rank"})
+    _rows(cells, 2, 30, {"A": "title", "B": "director"})
+    cells.update({f"C{r}": 1950 + r for r in range(2, 32)})
+    cells.update({f"F{r}": r - 1 for r in range(2, 32)})
+    cells["A25"] = 42  # a title that reads as a number
+    assert _ranges(detect_xlsx, cells) == ["A1:F31"]

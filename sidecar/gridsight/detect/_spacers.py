@@ -10,7 +10,8 @@ band tells them apart, not the width of the gap:
 * the body of one block starts on a row where the other still has header rows (or the other way
   round): two tables whose rows do not line up, side by side;
 * a column holding a stray cell or two (a footnote mark, a lone figure) but nothing in the header
-  band is still a spacer: the blocks on its sides are weighed as if it were empty.
+  band, or one header cell over an empty body, is still a spacer: the blocks on its sides are
+  weighed as if it were empty.
 
 Tables touching with no column between are cut by the same evidence: one side's header row
 standing beside the other side's body, or a second column of row names that ends on another row.
@@ -34,6 +35,8 @@ MAX_STRAY = 2
 MAX_CUTS = 50
 #: Cuts between touching tables made per sheet (a sheet of hundreds of touching blocks is noise).
 MAX_TOUCHING_CUTS = 200
+#: Rows a header band may span (as for a header spread over blank rows in assembly).
+MAX_BAND_ROWS = 12
 #: Body rows a block needs before a near-empty column may split it: stray cells in a short block
 #: are as likely a sparse column as a spacer.
 MIN_BODY_ROWS = 5
@@ -42,7 +45,8 @@ MIN_BODY_ROWS = 5
 def header_band(g: CellGrid, box: Box) -> tuple[int, int] | None:
     """Rows ``(first, last)`` of the header band that opens ``box``: the label rows above its first
     row of figures (years and column numbers are labels), without a title line on top (a lone label
-    in the first column). ``None`` when no figure follows or no band row holds two labels."""
+    in the first column). ``None`` when no figure follows, the label rows run longer than
+    :data:`MAX_BAND_ROWS`, or no band row holds two labels."""
     area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
     figures = (g.cls[area] == VALUE) & ~g.yearish[area]
     rows = np.flatnonzero(figures.any(axis=1))
@@ -60,8 +64,8 @@ def header_band(g: CellGrid, box: Box) -> tuple[int, int] | None:
             top += 1
         else:
             break
-    if top >= first_body:
-        return None
+    if top >= first_body or first_body - top > MAX_BAND_ROWS:
+        return None  # (rows of labels running longer than a header: a list, not a header band)
     cols = slice(box.left, box.right + 1)
     labels = ((g.cls[top:first_body, cols] == TEXT) | g.yearish[top:first_body, cols]).sum(axis=1)
     if int(labels.max()) < min(2, box.width):
@@ -135,7 +139,8 @@ def spacer_strays(g: CellGrid, pieces: list[Box]) -> list[tuple[int, int]]:
     """The stray cells of near-empty spacer columns that stand between two tables, to set aside
     before cutting again so that the blocks on each side come apart. A near-empty spacer is empty
     in the block's header band and holds cells on at most :data:`MAX_STRAY` body rows and
-    :data:`STRAY_SHARE` of them (one at least); it cuts where the blocks on its two sides, up to
+    :data:`STRAY_SHARE` of them (one at least), or holds one cell in the header band and none
+    under it; it cuts where the blocks on its two sides, up to
     the next such column, read as two tables by their header bands (:func:`spacer_verdict` is
     ``False``). At most :data:`MAX_CUTS` such columns are weighed per block."""
     out: list[tuple[int, int]] = []
@@ -152,11 +157,13 @@ def _split(g: CellGrid, box: Box) -> list[tuple[int, int]]:
     if band is None or box.bottom - band[1] < MIN_BODY_ROWS:
         return []
     cols = slice(box.left, box.right + 1)
-    in_band = g.occupied[band[0] : band[1] + 1, cols].any(axis=0)
+    in_band = g.occupied[band[0] : band[1] + 1, cols].sum(axis=0)
     body = g.occupied[band[1] + 1 : box.bottom + 1, cols]
     n = body.sum(axis=0)
     limit = min(MAX_STRAY, max(1, STRAY_SHARE * body.shape[0]))
-    stray = ~in_band & (n > 0) & (n <= limit)
+    # a few stray body cells under no header, or one header cell over an empty body (a mark or a
+    # label over a column left blank)
+    stray = ((in_band == 0) & (n > 0) & (n <= limit)) | ((in_band == 1) & (n == 0))
     spacers = [box.left + int(j) for j in np.flatnonzero(stray[2 : box.width - 2]) + 2][:MAX_CUTS]
     out: list[tuple[int, int]] = []
     start = box.left
