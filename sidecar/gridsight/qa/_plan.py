@@ -341,7 +341,7 @@ class Planner:
             return group
         # counts
         many = re.search(r"\bhow many\b|\bnumber of\b", low)
-        counted = self._counted_column(many, fcols) if many else None
+        counted = self._counted_column(many, fcols) if many and fs else None
         if counted is not None:  # "how many units of Beta were sold": a column counts the units
             c = quote(counted.name)
             return Plan(
