@@ -216,6 +216,21 @@ def names_month(value: str, question: str) -> bool:
     return spelt[0] in months and (spelt[1] is None or not years or spelt[1] in years)
 
 
+#: A footnote mark or a status letter at the end of a label, as statistics offices write them:
+#: ``Coast 2)``, ``Total (1)``, ``Hills*``, ``Metro¹``, ``2023 p`` (provisional), ``Q4 r`` (revised).
+_MARKS = re.compile(
+    r"(?:\s*(?:\(\d{1,2}\)|\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*\([prev]\))\s*$"
+)
+
+
+def without_marks(label: str) -> str:
+    """``label`` without the footnote marks and status letters it ends with (:data:`_MARKS`)."""
+    out = label
+    while (trimmed := _MARKS.sub("", out)) != out and trimmed.strip():
+        out = trimmed
+    return out
+
+
 def periods_spelt(text: str) -> str:
     """``text`` with its periods written as headers write them: abbreviations spelt out (see
     :data:`_PERIODS`), halves and quarters in words as their codes ('the third quarter' -> the Q3)."""

@@ -387,3 +387,42 @@ def _statement() -> Any:
 def test_two_listed_rows_are_named_each_on_its_own(question: str, answer: object) -> None:
     ans = answer_question(_statement(), question)
     assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
+
+
+def _nights(path: Path) -> Any:
+    # a statistics office's table: footnote marks on row labels, a provisional year ("2023 p")
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws["A1"] = "Overnight stays by region"
+    ws["A2"] = "in thousands"
+    ws["A4"], ws["B4"], ws["D4"] = "Region", "2022", "2023 p"
+    ws.merge_cells("B4:C4")
+    ws.merge_cells("D4:E4")
+    for c, v in zip("BCDE", ["Residents", "Non-residents"] * 2, strict=True):
+        ws[f"{c}5"] = v
+    rows = [("Eastern Plains 1)", (120, 80, 130, 95)), ("Coast 2)", (300, 250, 320, 270))]
+    rows += [("Hills*", (90, 20, 85, 22)), ("Total", (510, 350, 535, 387))]
+    for r, (label, figures) in enumerate(rows, start=6):
+        ws.cell(r, 1, label)
+        for i, x in enumerate(figures):
+            ws.cell(r, 2 + i, x)
+    ws["A11"] = "1) Including the former Marsh county."
+    ws["A12"] = "p provisional"
+    wb.save(path)
+    return open_workbook(path)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "unit"),
+    [
+        ("How many more resident nights did Coast have than Hills in 2023?", 235, "in thousands"),
+        ("What share of all non-resident nights in 2023 were in Coast?", 270 / 387, None),
+    ],
+)
+def test_footnote_marks_do_not_hide_a_label(
+    tmp_path: Path, question: str, answer: float, unit: object
+) -> None:
+    ans = answer_question(_nights(tmp_path / "nights.xlsx"), question)
+    assert ans.status == "answered" and ans.value == pytest.approx(answer), (ans.reason, ans.query)
+    assert ans.unit == unit  # a share is no amount in thousands

@@ -19,7 +19,7 @@ from typing import Any
 from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
 from gridsight.qa._sql import literal
-from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, same_month, stem, words
+from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, same_month, stem, without_marks, words
 
 #: String values offered per column (those the question names best first).
 LITERALS_PER_COLUMN = 8
@@ -42,8 +42,9 @@ _COMMON = COMMON
 
 
 def tokens(text: str) -> list[str]:
-    """The words of a value or a question as grounding reads them (no camel-case split)."""
-    return words(text, camel=False)
+    """The words of a value or a question as grounding reads them (no camel-case split; the
+    footnote marks a label ends with left out: ``Coast 2)`` is named by "Coast")."""
+    return words(without_marks(text), camel=False)
 
 
 _tokens = tokens
