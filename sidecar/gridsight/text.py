@@ -202,6 +202,23 @@ def month_of(value: str) -> tuple[int, int | None] | None:
     return None
 
 
+#: The months' names, January first.
+MONTH_NAMES = tuple(max((m for m, n in MONTHS.items() if n == i), key=len).capitalize() for i in range(1, 13))
+
+
+def month_asked(question: str) -> tuple[int, int | None] | None:
+    """(month, year or None) of the one calendar month a question names ('in February', 'March
+    2024'); None when it names none or several."""
+    low = question.casefold()
+    months = {MONTHS[w] for w in re.findall(r"[a-z]+", low) if w in MONTHS and w != "may"}
+    if _MAY.search(low):
+        months.add(5)
+    if len(months) != 1:
+        return None
+    years = {int(y) for y in re.findall(r"(?<![\d.,])((?:19|20)\d\d)(?![\d.,])", low)}
+    return months.pop(), (years.pop() if len(years) == 1 else None)
+
+
 def names_month(value: str, question: str) -> bool:
     """The question names the month a text value spells (:func:`month_of`), in any spelling, and
     no other year than the value's ('in February' names ``Feb 2024``; 'March 2023' does not)."""

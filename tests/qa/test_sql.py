@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -295,6 +296,29 @@ def test_a_slice_named_by_categories_holds_its_total(tmp_path: Path) -> None:
     assert (ans.status, ans.value) == ("answered", 300), (ans.reason, ans.query, ans.formula)
     ans = answer_question(book, "What was the revenue of order O2?")
     assert (ans.status, ans.value) == ("answered", 50), (ans.reason, ans.query, ans.formula)
+
+
+def test_a_month_named_in_words_filters_a_column_of_real_dates(tmp_path: Path) -> None:
+    # the month column holds dates: "in February" is the month of each date, and the slice of
+    # rows one region and one month name holds their total
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Date", "Region", "Net sales"])
+    rows = [
+        (dt.date(2024, 1, 31), "West", 5),
+        (dt.date(2024, 2, 3), "West", 7),
+        (dt.date(2024, 2, 20), "West", 11),
+    ]
+    rows += [(dt.date(2024, 2, 9), "East", 100), (dt.date(2023, 2, 9), "West", 1000)]
+    rows += [(dt.date(2024, 3, day), "East", day) for day in range(1, 5)]
+    for row in rows:
+        ws.append(list(row))
+    wb.save(tmp_path / "daily.xlsx")
+    book = open_workbook(tmp_path / "daily.xlsx")
+    ans = answer_question(book, "What was net sales in West in February 2024?")
+    assert (ans.status, ans.value) == ("answered", 18), (ans.reason, ans.query, ans.formula)
+    ans = answer_question(book, "What was net sales in West in February?")
+    assert (ans.status, ans.value) == ("answered", 1018), (ans.reason, ans.query, ans.formula)
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from gridsight.text import (
     MONTHS,
     NEGATION_WORDS,
     NOT_NAMES,
+    TABLE_WORDS,
     adjective_phrase,
     closest,
     count_asked,
@@ -939,10 +940,14 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     many = re.search(r"\bhow many\s+(.*)", low)
     said = [_stem(w) for w in re.findall(r"[^\W_]+", many.group(1))] if many else []
     if said and not sums_column:  # "how many units of Beta were sold": a column counts the units
+        rows_noun = {_stem(w) for w in TABLE_WORDS}
         sums_column = any(
-            c.words
+            c.kind == "number"
+            and c.words
             and any(same(h, said[0]) for h in c.words)
             and all(any(same(h, w) for w in said) for h in c.words)
+            # "how many worth rows ...": the rows are counted, not the column summed
+            and not rows_noun & set(said[len(c.words) : len(c.words) + 1])
             for c in numeric
         )
     # ranges the request lists: "which <measure> range is the most common: (0-10, 10-20, 20+)?"

@@ -189,6 +189,10 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             if plan is None and structure >= BLOCKS_AT:
                 plan, view = plan_query(best, q)
             ans = by_query(best, q, plan, view)
+            if ans.status == "answered" and ans.query and not (view is not None and view.joined):
+                # the query's result, as a formula the engine checks gives the same (none: SQL kept)
+                rel = relation_of(best.sheet, best.table)
+                ans.formula = verified_formula(rel, workbook, ans.query, ans.value)
         ans.structure = structure
         if ans.status == "answered" and not _fits(ans, expected):
             ans.confidence = round(ans.confidence - MISFIT_PENALTY, 2)

@@ -20,6 +20,7 @@ from gridsight.text import (
     COMPARISON,
     COMPARISON_OPS,
     DESCENDING,
+    MONTH_NAMES,
     NEGATION_WORDS,
     NUMBER_WORDS,
     adjective_phrase,
@@ -27,6 +28,7 @@ from gridsight.text import (
     header_words,
     is_ranking,
     meaning_map,
+    month_asked,
     names_month,
     ranked_by,
     same,
@@ -234,6 +236,17 @@ class Planner:
                     f"{c.name} is {'FALSE' if neg else 'TRUE'}",
                 )
             )
+        # "in February", "in March 2024": the month (and year) of the one date column
+        dated = [c for c in self.cols if c.kind == "date"]
+        month = month_asked(self.q)
+        if month is not None and len(dated) == 1 and not any(f.column == dated[0].name for f in out):
+            d = quote(dated[0].name)
+            number, year = month
+            sql = f"strftime('%m', {d}) = '{number:02d}'" + (
+                f" AND strftime('%Y', {d}) = '{year}'" if year else ""
+            )
+            name = MONTH_NAMES[number - 1] + (f" {year}" if year else "")
+            out.append(_Filter(sql, name.lower(), dated[0].name, f"{dated[0].name} is in {name}"))
         # "without any X" / "do not contain any X"
         m = re.search(
             r"\b(?:without|(?:do|does|did) not (?:contain|have|include)|no)\s+(?:any\s+)?([a-z ]{3,40})", low
@@ -401,9 +414,12 @@ class Planner:
             target = self.best(("text", "number", "date", "bool"), exclude=fcols)
             if target is not None:
                 t = quote(target.name)
-                if target.kind == "number" and all(self._category(f.column) for f in fs):
+                if target.kind == "number" and all(
+                    self._category(f.column) or f.sql.startswith("strftime(") for f in fs
+                ):
                     # "what was revenue in APAC in February": a slice of the rows, named only by
-                    # categories the rows share, holds the slice's total (one row: its own value)
+                    # categories the rows share and calendar months, holds the slice's total (one
+                    # row: its own value)
                     return Plan(
                         f"SELECT SUM({t}) FROM {TABLE}{where}",
                         "sum",
