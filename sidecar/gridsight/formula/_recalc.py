@@ -32,7 +32,7 @@ import numpy as np
 
 from gridsight.errors import GridSightError
 from gridsight.formula._compare import cell_value, difference_kind, external_kind, same, unsupported_kind
-from gridsight.formula._depgraph import CellKey, FormulaIndex, evaluation_order
+from gridsight.formula._depgraph import Area, CellKey, FormulaIndex, Node, evaluation_order
 from gridsight.formula._engine import patch_engine
 from gridsight.formula._evaluate import (
     Evaluation,
@@ -236,6 +236,11 @@ class _Book:
                     self.texts[k] = linked_values(f, links) or f
         self._refs: dict[CellKey, tuple[Range, ...]] = {}
         self._names: dict[CellKey, frozenset[str]] = {}
+        self._areas: dict[CellKey, tuple[Area, ...]] = {}
+        self._area_cells: dict[Area, tuple[CellKey, ...]] = {}
+        self._area_sets: dict[Area, frozenset[CellKey]] = {}
+        #: each array formula's own area (its anchor -> the cells it fills)
+        self.own_fill = {a: area for fills in self.fills.values() for area, a in fills}
         #: relative forms of formulas that need no rewriting -> their functions (see ``_parse``)
         self.plain: dict[tuple[bool, str], frozenset[str]] = {}
         #: the same for evaluation (``evaluate_formula(forms=...)``)
@@ -286,19 +291,61 @@ class _Book:
         self._refs[key] = tuple(refs)
         self._names[key] = frozenset(names)
 
-    def precedents(self, key: CellKey) -> list[CellKey]:
-        out: list[CellKey] = []
+    def areas(self, key: CellKey) -> tuple[Area, ...]:
+        """The ranges a formula reads on the workbook's sheets, as nodes of the dependency graph
+        (shared by every formula reading the same range)."""
+        found = self._areas.get(key)
+        if found is not None:
+            return found
         if key not in self._refs and time.perf_counter() > self.deadline:
-            return out
+            return ()
+        out: list[Area] = []
         for rng in self.refs(key):
             name = (rng.sheet or "").casefold()
             if name in self.sheets:
-                out.extend(self.index.inside(name, rng))
-                # a cell an array formula fills is that formula's result: read after it
-                fills = self.fills.get(name, ())
-                if len(fills) <= MAX_FILL_CHECKS:
-                    out.extend(a for area, a in fills if a != key and area.intersect(rng) is not None)
-        return out
+                # an array formula reading part of the area it fills does not read itself
+                fill = self.own_fill.get(key)
+                without = key if fill is not None and fill.intersect(rng) is not None else None
+                out.append(Area(name, rng.top, rng.left, rng.bottom, rng.right, without))
+        self._areas[key] = found = tuple(out)
+        return found
+
+    def area_cells(self, area: Area) -> tuple[CellKey, ...]:
+        """The formula cells an area holds, and the array formulas that fill part of it (a cell an
+        array formula fills is that formula's result: read after it)."""
+        found = self._area_cells.get(area)
+        if found is not None:
+            return found
+        rng = Range(area.top, area.left, area.bottom, area.right)
+        out = self.index.inside(area.sheet, rng)
+        fills = self.fills.get(area.sheet, ())
+        if len(fills) <= MAX_FILL_CHECKS:
+            out.extend(a for part, a in fills if a != area.without and part.intersect(rng) is not None)
+        self._area_cells[area] = found = tuple(dict.fromkeys(out))
+        return found
+
+    def precedents(self, node: Node) -> tuple[Node, ...]:
+        """The dependency graph's edges: a formula cell reads areas, an area holds formula cells."""
+        if isinstance(node, Area):
+            return self.area_cells(node)
+        return self.areas(node)
+
+    def reads_any(self, key: CellKey, cells: set[CellKey]) -> bool:
+        """Whether the formula at ``key`` reads one of ``cells`` (formula cells), looking through the
+        smaller side: a few changed cells against a range of thousands, or the reverse."""
+        if not cells:
+            return False
+        for area in self.areas(key):
+            inside = self.area_cells(area)
+            if len(inside) > 16 and len(cells) < len(inside):
+                members = self._area_sets.get(area)
+                if members is None:
+                    members = self._area_sets[area] = frozenset(inside)
+                if any(c in members for c in cells):
+                    return True
+            elif any(c in cells for c in inside):
+                return True
+        return False
 
 
 _ANCHOR = re.compile(
@@ -590,10 +637,10 @@ class _Run:
         if volatile:
             kind = ", ".join(sorted(volatile))
             return CellCheck(sheet.name, address, formula, "volatile", kind, excel)
-        if self.circular and any(p in self.circular for p in book.precedents(key)):
+        if self.circular and book.reads_any(key, self.circular):
             self.circular.add(key)  # Excel did not calculate it either: it reads a circular reference
             return CellCheck(sheet.name, address, formula, "circular", "reads a circular reference", excel)
-        tainted = any(p in self.changed for p in book.precedents(key))
+        tainted = book.reads_any(key, self.changed)
         area = book.arrays.get(key[0], {}).get(at)
         text = book.texts[key]
         ev = _evaluate(text, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)

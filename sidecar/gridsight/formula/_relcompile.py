@@ -1,11 +1,15 @@
-"""Compile once per *relative* formula: a column of ``=B2*C2``, ``=B3*C3``... shares one compiled function.
+"""Compile once per formula *shape*: a column of ``=B2*C2``, ``=B3*C3``... shares one compiled function.
 
 Compiling costs the engine several milliseconds per formula text, and a workbook's formulas are mostly
-fills of a few relative formulas. Formulas that differ only in where their relative references point
-(their R1C1 form is the same) compile to the same function with different inputs: the first one's
-function is kept, and each later one gets the input ranges its own references name. When the engine's
-input names cannot be matched to the references in the text (an intersection of ranges, a name), the
-formula is simply compiled on its own.
+fills of a few relative formulas. The engine's compiled function reads each reference as an input of
+values (what lies where is settled before: ROW(), OFFSET, INDIRECT, intersections are rewritten), so
+formulas that differ only in the cells they reference compile to the same function with different
+inputs: the first one's function is kept, and each later one gets the input ranges its own
+references name. The shape keeps which references are the same input (``=A1*A1`` is not ``=A1*B1``)
+and whether each is one cell or a range; absolute references count like relative ones, since the
+engine's rewrites drop the ``$`` (``List!$B$3`` down a column becomes ``'List'!B3`` in every cell).
+When the engine's input names cannot be matched to the references in the text (a name), the formula
+is simply compiled on its own.
 """
 
 from __future__ import annotations
@@ -85,6 +89,28 @@ def relative_key(text: str, at: tuple[int, int]) -> tuple[str, list[re.Match[str
     return "".join(pieces), matches
 
 
+def shape_key(text: str) -> tuple[str, list[re.Match[str]]]:
+    """The formula's shape (equal for formulas that differ only in the cells they reference; string
+    literals kept as they are) and its reference matches, in order."""
+    pieces: list[str] = []
+    matches: list[re.Match[str]] = []
+    classes: dict[str, int] = {}
+    for literal, start, end in _segments(text):
+        if literal:
+            pieces.append(text[start:end])
+            continue
+        last = start
+        for m in _REF.finditer(text, start, end):
+            matches.append(m)
+            pieces.append(text[last : m.start("ref")].upper())
+            name = _engine_name(m)
+            k = classes.setdefault(name, len(classes))
+            pieces.append(f"\x00{k}{':' if ':' in name else ''}\x00")
+            last = m.end()
+        pieces.append(text[last:end].upper())
+    return "".join(pieces), matches
+
+
 def _engine_name(m: re.Match[str]) -> str:
     return ((m.group("sheet") or "") + m.group("ref").replace("$", "")).upper()
 
@@ -94,7 +120,7 @@ def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str]]:
     if at is None:
         fn = compile_formula(text)
         return fn, list(fn.inputs)
-    form, matches = relative_key(text, at)
+    form, matches = shape_key(text)
     key = (form, is_1904(), is_mac())  # constants are computed while compiling: date system, charset
     with _LOCK:
         known: _Form | Literal[False] | None = _FORMS.get(key, False)
@@ -107,8 +133,6 @@ def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str]]:
                 mapping = []
                 break
             mapping.append((names.index(inp), inp))
-        if len(set(names)) != len(names):  # D4 and $D$4 in this cell: the next cell may anchor the form
-            return fn, list(fn.inputs)
         entry = (fn, tuple(mapping)) if len(mapping) == len(fn.inputs) else None
         with _LOCK:
             if len(_FORMS) >= MAX_FORMS:
