@@ -115,6 +115,15 @@ def _engine_name(m: re.Match[str]) -> str:
     return ((m.group("sheet") or "") + m.group("ref").replace("$", "")).upper()
 
 
+def _unquoted(name: str) -> str:
+    """An input's name without its sheet's quotes (the engine drops those a name does not need:
+    ``'List'!B3`` is its input ``LIST!B3``)."""
+    sheet, bang, ref = name.rpartition("!")
+    if sheet.startswith("'") and sheet.endswith("'"):
+        sheet = sheet[1:-1].replace("''", "'")
+    return sheet + bang + ref
+
+
 def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str]]:
     """The compiled function for ``text`` and the input names to feed it, in its order."""
     if at is None:
@@ -126,13 +135,13 @@ def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str]]:
         known: _Form | Literal[False] | None = _FORMS.get(key, False)
     if known is False:
         fn = compile_formula(text)
-        names = [_engine_name(m) for m in matches]
+        names = [_unquoted(_engine_name(m)) for m in matches]
         mapping: list[tuple[int, str]] = []
         for inp in fn.inputs:
-            if inp not in names:
+            if _unquoted(inp) not in names:
                 mapping = []
                 break
-            mapping.append((names.index(inp), inp))
+            mapping.append((names.index(_unquoted(inp)), inp))
         entry = (fn, tuple(mapping)) if len(mapping) == len(fn.inputs) else None
         with _LOCK:
             if len(_FORMS) >= MAX_FORMS:

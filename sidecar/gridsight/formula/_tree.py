@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from gridsight.errors import FormulaSyntaxError
-from gridsight.formula._shape import fill_slots, shape_of, slot_of
+from gridsight.formula._shape import Shape, fill_slots, number_slot, shape_of, slot_of
 from gridsight.grid import Range
 
 # Excel precedence, tightest last: comparisons < & < + - < * / < ^ < % < unary -
@@ -263,7 +263,7 @@ def parse_formula(formula: str) -> Node:
         _TEMPLATES[shape.key] = template
     if template is None:
         return _parse(text)
-    return _filled(template, shape.refs)
+    return _filled(template, shape)
 
 
 #: Shapes parsed so far -> their template tree (None: the template does not parse).
@@ -279,19 +279,27 @@ def _parse(text: str) -> Node:
     return tree
 
 
-def _filled(node: Node, refs: tuple[Range, ...]) -> Node:
-    """A template tree with its slots' references in place of the placeholders."""
+def _filled(node: Node, shape: Shape) -> Node:
+    """A template tree with its slots' references and numbers in place of the placeholders."""
     if isinstance(node, Ref):
         slot = slot_of(node.rng) if node.rng is not None else None
         if slot is None:
             return node
-        return Ref(fill_slots(node.text, refs), refs[slot].with_sheet(node.sheet), node.sheet, node.name)
+        rng = shape.refs[slot].with_sheet(node.sheet)
+        return Ref(fill_slots(node.text, shape), rng, node.sheet, node.name)
+    if isinstance(node, Literal):
+        slot = number_slot(node.value, node.text) if node.kind == "number" else None
+        if slot is None:
+            return node
+        digits = shape.numbers[slot]
+        return Literal(digits, float(digits), "number")
     if isinstance(node, Call):
-        return Call(fill_slots(node.text, refs), node.name, tuple(_filled(a, refs) for a in node.args))
+        return Call(fill_slots(node.text, shape), node.name, tuple(_filled(a, shape) for a in node.args))
     if isinstance(node, BinOp):
-        return BinOp(fill_slots(node.text, refs), node.op, _filled(node.left, refs), _filled(node.right, refs))
+        left, right = _filled(node.left, shape), _filled(node.right, shape)
+        return BinOp(fill_slots(node.text, shape), node.op, left, right)
     if isinstance(node, UnaryOp):
-        return UnaryOp(fill_slots(node.text, refs), node.op, _filled(node.operand, refs))
+        return UnaryOp(fill_slots(node.text, shape), node.op, _filled(node.operand, shape))
     return node
 
 
