@@ -43,13 +43,16 @@ from gridsight.formula._evaluate import (
     values_override,
 )
 from gridsight.formula._guard import CellTimeout, cell_guard
+from gridsight.formula._intersect import computed_array
 from gridsight.formula._links import LinkCache, linked_values, own_workbook
 from gridsight.formula._platform import character_set
 from gridsight.formula._relcompile import relative_key
+from gridsight.formula._subtotal import depends_on_cells, hidden_rows
 from gridsight.formula._translate import OffsetError, resolve_offsets
 from gridsight.formula._tree import Call, Literal, Node, Ref, UnaryOp, parse_formula, walk
 from gridsight.grid import ERROR_VALUES, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
 from gridsight.sources._xlsx_arrays import Iteration
+from gridsight.sources._xlsx_rows import HiddenRows
 
 #: Functions whose result depends on the moment or the machine, not on the workbook.
 VOLATILE = frozenset({"NOW", "TODAY", "RAND", "RANDBETWEEN", "RANDARRAY", "CELL", "INFO"})
@@ -284,7 +287,7 @@ class _Book:
                 elif isinstance(node, Call):
                     names.add(node.name.removeprefix("_XLFN.").removeprefix("_XLWS."))
             written = {_key(_as_range(m.group(0), sheet.name)) for m in matches}
-            if run == text and written == {_key(r) for r in refs}:
+            if run == text and written == {_key(r) for r in refs} and not depends_on_cells(text):
                 self.plain[(intersect, form)] = frozenset(names)
         except (GridSightError, RecursionError, ValueError):
             pass
@@ -436,6 +439,7 @@ def recalculate(
     mac: bool = False,
     iteration: Iteration | None = None,
     links: LinkCache | None = None,
+    hidden: Mapping[str, HiddenRows] | None = None,
 ) -> RecalcResult:
     """Recalculate ``wb`` (only the formulas of ``sheets`` and what they read, when given).
 
@@ -444,8 +448,9 @@ def recalculate(
     calculated it (CHAR and CODE use the Macintosh character set, see ``_platform``). ``iteration``: the
     file's iterative-calculation setting (:func:`read_iteration`), which decides what Excel saved for
     circular references. ``links``: the values Excel kept of the workbooks it links to
-    (:func:`read_external_links`), which references to them read."""
-    with character_set(mac):
+    (:func:`read_external_links`), which references to them read. ``hidden``: each sheet's hidden
+    rows (:func:`read_hidden_rows`), which SUBTOTAL and AGGREGATE leave out as Excel does."""
+    with character_set(mac), hidden_rows(hidden):
         return _recalculate(wb, sheets, arrays, budget_s, cell_budget_s, iteration, links)
 
 
@@ -660,7 +665,7 @@ class _Run:
             if outside is not None:  # no engine could recompute it from the file: reported, not counted
                 return CellCheck(sheet.name, address, formula, "external", outside, excel, None, reason)
             return CellCheck(sheet.name, address, formula, "unsupported", kind, excel, None, reason)
-        ours = _shown(ev, at, area, book.refs(key))
+        ours = _shown(ev, at, area, book.refs(key), text)
         _store(self.grids.get(key[0]), sheet, at, ev, area, ours, book)
         if not has_saved:
             return CellCheck(sheet.name, address, formula, "unsaved", None, None, ours)
@@ -674,7 +679,7 @@ class _Run:
             alone = _evaluate(
                 text, book.wb, sheet, at, self.saved, self.cell_budget_s, area is None, book.forms
             )
-            saved_agree = alone.ok and same(excel, _shown(alone, at, area, book.refs(key)))
+            saved_agree = alone.ok and same(excel, _shown(alone, at, area, book.refs(key), text))
         if agree:
             return CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree)
         kind = "propagated from inputs that differ" if saved_agree else difference_kind(excel, ours)
@@ -739,14 +744,25 @@ def _evaluate(
         return Evaluation(formula, False, problems=("the engine failed on it (RecursionError)",))
 
 
-def _shown(ev: Evaluation, at: tuple[int, int], area: Range | None, refs: Sequence[Range]) -> Any:
-    """The value the formula's own cell shows."""
+def _shown(
+    ev: Evaluation, at: tuple[int, int], area: Range | None, refs: Sequence[Range], formula: str = ""
+) -> Any:
+    """The value the formula's own cell shows: an array formula's top-left item; in a formula that
+    is not one, the item of a range in the formula's row or column (Excel intersects references),
+    and the top-left item of an array a function computed (MMULT, MINVERSE, TRANSPOSE...)."""
     if ev.error is not None:
         return ev.error
     value = ev.value
     if isinstance(value, list) and area is None and (len(value) > 1 or (value and len(value[0]) > 1)):
-        value = _intersect(value, at, refs)
+        value = value[0][0] if _computed(formula) else _intersect(value, at, refs)
     return cell_value(value)
+
+
+def _computed(formula: str) -> bool:
+    try:
+        return computed_array(parse_formula(formula))
+    except (GridSightError, RecursionError):
+        return False
 
 
 def _store(
