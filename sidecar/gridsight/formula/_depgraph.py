@@ -35,7 +35,7 @@ class Area:
     without: CellKey | None = None
 
 
-Node = CellKey | Area
+GraphNode = CellKey | Area
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class FormulaIndex:
 
 def evaluation_order(
     cells: Sequence[CellKey],
-    precedents: Callable[[Node], Iterable[Node]],
+    precedents: Callable[[GraphNode], Iterable[GraphNode]],
     known: frozenset[CellKey] | None = None,
 ) -> Order:
     """Tarjan's strongly connected components, iteratively (no recursion limit on long chains).
@@ -84,20 +84,20 @@ def evaluation_order(
     too. ``precedents`` may give :class:`Area` nodes (then asked for the cells inside them), which
     order like cells but are not returned. Components come out with every precedent before its
     dependents."""
-    index: dict[Node, int] = {}
-    low: dict[Node, int] = {}
-    on_stack: set[Node] = set()
-    stack: list[Node] = []
+    index: dict[GraphNode, int] = {}
+    low: dict[GraphNode, int] = {}
+    on_stack: set[GraphNode] = set()
+    stack: list[GraphNode] = []
     order: list[CellKey] = []
     circular: set[CellKey] = set()
     cycles: list[tuple[CellKey, ...]] = []
-    edges: dict[Node, list[Node]] = {}
+    edges: dict[GraphNode, list[GraphNode]] = {}
     known = known if known is not None else frozenset(cells)
     counter = 0
     for root in cells:
         if root in index:
             continue
-        work: list[tuple[Node, int]] = [(root, 0)]
+        work: list[tuple[GraphNode, int]] = [(root, 0)]
         while work:
             node, i = work[-1]
             if i == 0 and node not in index:
@@ -120,7 +120,7 @@ def evaluation_order(
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[node])
             if low[node] == index[node]:
-                component: list[Node] = []
+                component: list[GraphNode] = []
                 while True:
                     w = stack.pop()
                     on_stack.discard(w)

@@ -32,7 +32,7 @@ import numpy as np
 
 from gridsight.errors import GridSightError
 from gridsight.formula._compare import cell_value, difference_kind, external_kind, same, unsupported_kind
-from gridsight.formula._depgraph import Area, CellKey, FormulaIndex, Node, evaluation_order
+from gridsight.formula._depgraph import Area, CellKey, FormulaIndex, GraphNode, evaluation_order
 from gridsight.formula._engine import patch_engine
 from gridsight.formula._evaluate import (
     Evaluation,
@@ -327,7 +327,7 @@ class _Book:
         self._area_cells[area] = found = tuple(dict.fromkeys(out))
         return found
 
-    def precedents(self, node: Node) -> tuple[Node, ...]:
+    def precedents(self, node: GraphNode) -> tuple[GraphNode, ...]:
         """The dependency graph's edges: a formula cell reads areas, an area holds formula cells."""
         if isinstance(node, Area):
             return self.area_cells(node)

@@ -41,7 +41,9 @@ MAX_PIECES = 254
 
 
 #: The workbook's hidden rows per sheet (name casefolded), while a recalculation runs.
-_HIDDEN: contextvars.ContextVar[Mapping[str, HiddenRows] | None] = contextvars.ContextVar("_HIDDEN", default=None)
+_HIDDEN: contextvars.ContextVar[Mapping[str, HiddenRows] | None] = contextvars.ContextVar(
+    "_HIDDEN", default=None
+)
 
 
 @contextlib.contextmanager

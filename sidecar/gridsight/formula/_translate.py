@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from gridsight.errors import FormulaSyntaxError
-from gridsight.formula._reftext import from_a1
 from gridsight.formula._fold import folded
+from gridsight.formula._reftext import from_a1
 from gridsight.formula._tree import BinOp, Call, Literal, Missing, Node, Ref, UnaryOp, walk
 from gridsight.grid import Range
 from gridsight.grid._address import MAX_COLS, MAX_ROWS

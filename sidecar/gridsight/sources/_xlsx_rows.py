@@ -66,7 +66,10 @@ def _sheet_rows(zf: zipfile.ZipFile, part: str) -> HiddenRows:
         for _event, el in ElementTree.iterparse(fh, events=("end",)):
             tag = el.tag
             if tag == f"{_MAIN}row":
-                if el.get("hidden", "0").strip().lower() in ("1", "true") and len(by_hand) + len(plain) < MAX_HIDDEN_ROWS:
+                if (
+                    el.get("hidden", "0").strip().lower() in ("1", "true")
+                    and len(by_hand) + len(plain) < MAX_HIDDEN_ROWS
+                ):
                     try:
                         row = int(el.get("r", "0")) - 1
                     except ValueError:
@@ -82,7 +85,9 @@ def _sheet_rows(zf: zipfile.ZipFile, part: str) -> HiddenRows:
             elif tag == f"{_MAIN}autoFilter":
                 filtering = filtering or el.find(f"{_MAIN}filterColumn") is not None
     if not filtering:
-        filtering = any(_table_filters(zf, t) for kind, t in _rels(zf, part).values() if kind.endswith("/table"))
+        filtering = any(
+            _table_filters(zf, t) for kind, t in _rels(zf, part).values() if kind.endswith("/table")
+        )
     hidden = frozenset(by_hand | plain)
     return HiddenRows(hidden, frozenset(plain) if filtering else frozenset())
 
