@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from typing import Any, Literal
 
 from gridsight.formula._date1904 import is_1904
@@ -70,9 +71,9 @@ def _relative_part(part: str, at: tuple[int, int]) -> str:
     return out
 
 
-def relative_key(text: str, at: tuple[int, int]) -> tuple[str, list[re.Match[str]]]:
-    """The formula's R1C1 form at ``at`` (equal for formulas one fill apart; string literals kept as
-    they are) and its reference matches, in order."""
+def _keyed(text: str, slot: Callable[[re.Match[str]], str]) -> tuple[str, list[re.Match[str]]]:
+    """The text with each reference outside strings written as ``slot`` gives it (the rest upper
+    case), and the reference matches, in order."""
     pieces: list[str] = []
     matches: list[re.Match[str]] = []
     for literal, start, end in _segments(text):
@@ -83,32 +84,28 @@ def relative_key(text: str, at: tuple[int, int]) -> tuple[str, list[re.Match[str
         for m in _REF.finditer(text, start, end):
             matches.append(m)
             pieces.append(text[last : m.start("ref")].upper())
-            pieces.append(":".join(_relative_part(p, at) for p in m.group("ref").split(":")))
+            pieces.append(slot(m))
             last = m.end()
         pieces.append(text[last:end].upper())
     return "".join(pieces), matches
+
+
+def relative_key(text: str, at: tuple[int, int]) -> tuple[str, list[re.Match[str]]]:
+    """The formula's R1C1 form at ``at`` (equal for formulas one fill apart; string literals kept as
+    they are) and its reference matches, in order."""
+    return _keyed(text, lambda m: ":".join(_relative_part(p, at) for p in m.group("ref").split(":")))
 
 
 def shape_key(text: str) -> tuple[str, list[re.Match[str]]]:
     """The formula's shape (equal for formulas that differ only in the cells they reference; string
     literals kept as they are) and its reference matches, in order."""
-    pieces: list[str] = []
-    matches: list[re.Match[str]] = []
     classes: dict[str, int] = {}
-    for literal, start, end in _segments(text):
-        if literal:
-            pieces.append(text[start:end])
-            continue
-        last = start
-        for m in _REF.finditer(text, start, end):
-            matches.append(m)
-            pieces.append(text[last : m.start("ref")].upper())
-            name = _engine_name(m)
-            k = classes.setdefault(name, len(classes))
-            pieces.append(f"\x00{k}{':' if ':' in name else ''}\x00")
-            last = m.end()
-        pieces.append(text[last:end].upper())
-    return "".join(pieces), matches
+
+    def slot(m: re.Match[str]) -> str:
+        name = _engine_name(m)
+        return f"\x00{classes.setdefault(name, len(classes))}{':' if ':' in name else ''}\x00"
+
+    return _keyed(text, slot)
 
 
 def _engine_name(m: re.Match[str]) -> str:
