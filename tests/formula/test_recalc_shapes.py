@@ -30,7 +30,7 @@ def _column(excel: SimpleNamespace) -> dict[str, object]:
         count = count + 1 if mark == "x" else 0
         cells[f"B{r}"] = mark
         cells[f"A{r}"] = F(f'IF(B{r}=$E$1,INDIRECT("A"&ROW()-1)+1,0)', count)
-        cells[f"C{r}"] = F(f"INDEX($A:$A,ROWS($A$1:A{r}))*2", count * 2)
+        cells[f"C{r}"] = F(f"INDEX($A:$A,ROW(A{r}))*2", count * 2)
     return cells
 
 

@@ -518,6 +518,9 @@ def evaluate_formula(
     try:
         args = []
         for key in keys:
+            if not isinstance(key, str):  # a number written in the formula (see _relcompile)
+                args.append(key)
+                continue
             sheet_name, rng = _input_range(key)
             args.append(
                 _cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook, as_reference=True)

@@ -8,6 +8,10 @@ inputs: the first one's function is kept, and each later one gets the input rang
 references name. The shape keeps which references are the same input (``=A1*A1`` is not ``=A1*B1``)
 and whether each is one cell or a range; absolute references count like relative ones, since the
 engine's rewrites drop the ``$`` (``List!$B$3`` down a column becomes ``'List'!B3`` in every cell).
+Whole numbers written in the formula are inputs too (the shape's function is compiled with a
+placeholder cell for each, and each formula feeds its own numbers): once ``ROW()`` is written in,
+``VLOOKUP(ROW()-7,Data!$A:$N,5,FALSE)`` down a column differs in a number in every cell. A formula
+whose shape does not compile that way (a number inside an array constant) compiles with its numbers.
 When the engine's input names cannot be matched to the references in the text (a name), the formula
 is simply compiled on its own.
 """
@@ -22,6 +26,7 @@ from typing import Any, Literal
 from gridsight.formula._date1904 import is_1904
 from gridsight.formula._engine import compile_formula
 from gridsight.formula._platform import is_mac
+from gridsight.formula._shape import number_spans
 
 # references outside strings: an optional sheet prefix, then a cell, a cell range, whole columns or rows
 _REF = re.compile(
@@ -35,6 +40,11 @@ _PART = re.compile(r"(\$?)([A-Za-z]{1,3})?(\$?)([0-9]{1,7})?")
 MAX_FORMS = 4096
 _LOCK = threading.Lock()
 _Form = tuple[Any, tuple[tuple[int, str], ...]]  # compiled function, per input (its reference index, name)
+#: Number slot i is compiled as the input cell XFB{FIRST_NUMBER_ROW + i}.
+FIRST_NUMBER_ROW = 1_046_001
+MAX_NUMBERS = 900
+_NUMBER_CELL = re.compile(r"^XFB(10[0-9]{5})$")
+_MENTIONS = re.compile(r"XFB10[0-9]{5}", re.IGNORECASE)
 _FORMS: dict[tuple[str, bool, bool], _Form | None] = {}
 
 
@@ -108,6 +118,30 @@ def shape_key(text: str) -> tuple[str, list[re.Match[str]]]:
     return _keyed(text, slot)
 
 
+def _number_slots(text: str) -> tuple[str, tuple[int, ...]]:
+    """The text with each whole number written in it (outside strings, references and quoted sheet
+    names) made a placeholder input cell, and the numbers, in order; the text itself when it has
+    none (or names a placeholder cell)."""
+    if _MENTIONS.search(text):
+        return text, ()
+    out: list[str] = []
+    numbers: list[int] = []
+    last = 0
+    for literal, start, end in _segments(text):
+        if literal:
+            continue
+        taken = [(m.start(), m.end()) for m in _REF.finditer(text, start, end)]
+        for a, b in number_spans(text, start, end, taken):
+            out.append(text[last:a])
+            out.append(f"XFB{FIRST_NUMBER_ROW + len(numbers)}")
+            numbers.append(int(text[a:b]))
+            last = b
+    if not numbers or len(numbers) > MAX_NUMBERS:
+        return text, ()
+    out.append(text[last:])
+    return "".join(out), tuple(numbers)
+
+
 def _engine_name(m: re.Match[str]) -> str:
     return ((m.group("sheet") or "") + m.group("ref").replace("$", "")).upper()
 
@@ -121,32 +155,49 @@ def _unquoted(name: str) -> str:
     return sheet + bang + ref
 
 
-def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str]]:
+def compile_at(text: str, at: tuple[int, int] | None) -> tuple[Any, list[str | int]]:
     """The compiled function for ``text`` and the input names to feed it, in its order."""
     if at is None:
         fn = compile_formula(text)
         return fn, list(fn.inputs)
-    form, matches = shape_key(text)
+    template, numbers = _number_slots(text)
+    form, matches = shape_key(template)
     key = (form, is_1904(), is_mac())  # constants are computed while compiling: date system, charset
     with _LOCK:
         known: _Form | Literal[False] | None = _FORMS.get(key, False)
     if known is False:
-        fn = compile_formula(text)
+        try:
+            fn = compile_formula(template)
+        except Exception:
+            if template == text:
+                raise
+            fn = None  # numbers the engine takes only as written (an array constant): not inputs
         names = [_unquoted(_engine_name(m)) for m in matches]
         mapping: list[tuple[int, str]] = []
-        for inp in fn.inputs:
+        for inp in fn.inputs if fn is not None else ():
             if _unquoted(inp) not in names:
                 mapping = []
                 break
             mapping.append((names.index(_unquoted(inp)), inp))
-        entry = (fn, tuple(mapping)) if len(mapping) == len(fn.inputs) else None
+        entry = (fn, tuple(mapping)) if fn is not None and len(mapping) == len(fn.inputs) else None
         with _LOCK:
             if len(_FORMS) >= MAX_FORMS:
                 _FORMS.clear()
             _FORMS[key] = entry
-        return fn, list(fn.inputs)
+        if entry is None:
+            fn = compile_formula(text)
+            return fn, list(fn.inputs)
+        known = entry
     if known is None:  # inputs the text does not name plainly: compile this one on its own
         fn = compile_formula(text)
         return fn, list(fn.inputs)
     fn, order = known
-    return fn, [_engine_name(matches[i]) for i, _ in order]
+    return fn, [_input(matches[i], numbers) for i, _ in order]
+
+
+def _input(m: re.Match[str], numbers: tuple[int, ...]) -> str | int:
+    """What feeds an input: the name of the range it reads, or the number written in its place."""
+    slot = _NUMBER_CELL.match(m.group(0).upper()) if m.group("sheet") is None else None
+    if slot is not None:
+        return numbers[int(slot.group(1)) - FIRST_NUMBER_ROW]
+    return _engine_name(m)

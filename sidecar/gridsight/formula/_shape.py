@@ -72,7 +72,7 @@ def _refs(text: str, start: int, end: int) -> list[tuple[int, int, str, Range | 
     return out
 
 
-def _numbers(text: str, start: int, end: int, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def number_spans(text: str, start: int, end: int, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """(start, end) of each whole number written between start and end, outside references,
     quoted sheet names and exponents (``1E+5``)."""
     taken = taken + [(q.start(), q.end()) for q in _QUOTED.finditer(text, start, end)]
@@ -95,7 +95,8 @@ def shape_of(text: str) -> Shape | None:
         end = lit.start() if lit is not None else len(text)
         found = _refs(text, last, end)
         slots: list[tuple[int, int, Range | str]] = [(a, b, r) for a, b, _w, r in found if r is not None]
-        slots += [(a, b, text[a:b]) for a, b in _numbers(text, last, end, [(a, b) for a, b, _w, _r in found])]
+        taken = [(a, b) for a, b, _w, _r in found]
+        slots += [(a, b, text[a:b]) for a, b in number_spans(text, last, end, taken)]
         pos = last
         for a, b, what in sorted(slots, key=lambda x: x[0]):
             key.append(text[pos:a])
