@@ -252,8 +252,9 @@ def parse_formula(formula: str) -> Node:
     shape = shape_of(text)
     if shape is None:
         return _parse(text)
-    template = _TEMPLATES.get(shape.key, False)
-    if template is False:
+    try:
+        template = _TEMPLATES[shape.key]
+    except KeyError:
         try:
             template = _parse(shape.template)
         except FormulaSyntaxError:
