@@ -5,10 +5,11 @@ SUBTOTAL and AGGREGATE depend on it, as Excel documents: SUBTOTAL 101-111 and AG
 counts rows hidden by hand). The file marks both kinds alike (``<row hidden="1">``); what tells them
 apart is whether a filter is on: the sheet is in filter mode (``<sheetPr filterMode="1">``) or an
 AutoFilter of the sheet or of one of its tables has a filter column. On such a sheet a hidden row is
-taken as filtered unless its height was set by hand (``customHeight="1"``, which hiding by hand
-leaves and a filter does not); on a sheet without a filter every hidden row was hidden by hand. This
-reads Excel's own saved SUBTOTALs right on sheets hidden by hand, by an AutoFilter and by a table's
-filter, with and without filters shown.
+taken as filtered unless its height was set by hand (``customHeight="1"``: a row Excel saved so on a
+filtered sheet counted as hidden by hand); on a sheet without a filter every hidden row was hidden by
+hand. The file does not say which kind a row is, so this is inferred: it reads Excel's own saved
+SUBTOTALs right on sheets hidden by hand, by an AutoFilter and by a table's filter, with and without
+a filter on (EPPlus's test workbook of these cases).
 """
 
 from __future__ import annotations
