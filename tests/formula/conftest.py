@@ -49,8 +49,10 @@ def _value(v: Any, formula: bool) -> tuple[str, str]:
     return ' t="inlineStr"', f"<is><t>{escape(str(v))}</t></is>"
 
 
-def _sheet_xml(cells: dict[str, Any]) -> str:
-    rows: dict[int, list[tuple[int, str]]] = {}
+def _sheet_xml(
+    cells: dict[str, Any], row_attrs: dict[int, str] | None = None, around: tuple[str, str] = ("", "")
+) -> str:
+    rows: dict[int, list[tuple[int, str]]] = {r: [] for r in row_attrs or {}}
     for ref, v in cells.items():
         rng = Range.parse(ref)
         if isinstance(v, F):
@@ -64,10 +66,13 @@ def _sheet_xml(cells: dict[str, Any]) -> str:
             t, inner = _value(v, False)
             xml = f'<c r="{ref}"{t}>{inner}</c>'
         rows.setdefault(rng.top + 1, []).append((rng.left, xml))
+    extra = row_attrs or {}
     body = "".join(
-        f'<row r="{r}">' + "".join(x for _, x in sorted(cs)) + "</row>" for r, cs in sorted(rows.items())
+        f'<row r="{r}"{" " + extra[r] if r in extra else ""}>' + "".join(x for _, x in sorted(cs)) + "</row>"
+        for r, cs in sorted(rows.items())
     )
-    return f'{_XML}<worksheet xmlns="{_MAIN}"><sheetData>{body}</sheetData></worksheet>'
+    before, after = around
+    return f'{_XML}<worksheet xmlns="{_MAIN}">{before}<sheetData>{body}</sheetData>{after}</worksheet>'
 
 
 def write_xlsx(
@@ -76,9 +81,13 @@ def write_xlsx(
     names: dict[str, str] | None = None,
     date1904: bool = False,
     calc: dict[str, str] | None = None,
+    rows: dict[str, dict[int, str]] | None = None,
+    around: dict[str, tuple[str, str]] | None = None,
 ) -> Path:
     """``{"Sheet1": {"A1": 2, "B1": F("A1*3", 6)}}`` -> an .xlsx at ``path``; ``names``: defined names;
-    ``calc``: the workbook's ``<calcPr>`` attributes (``{"iterate": "1"}``)."""
+    ``calc``: the workbook's ``<calcPr>`` attributes (``{"iterate": "1"}``); ``rows``: per sheet, the
+    attributes of rows by number (``{3: 'hidden="1"'}``); ``around``: per sheet, the XML before and
+    after its ``<sheetData>`` (``('<sheetPr filterMode="1"/>', '<autoFilter ref="A1:B9">...')``)."""
     overrides = "".join(
         f'<Override PartName="/xl/worksheets/sheet{i}.xml" '
         'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
@@ -136,13 +145,14 @@ def write_xlsx(
             "xl/_rels/workbook.xml.rels",
             f'{_XML}<Relationships xmlns="{_PKG}/relationships">{rels}</Relationships>',
         )
-        for i, cells in enumerate(sheets.values(), start=1):
-            zf.writestr(f"xl/worksheets/sheet{i}.xml", _sheet_xml(cells))
+        for i, (name, cells) in enumerate(sheets.items(), start=1):
+            xml = _sheet_xml(cells, (rows or {}).get(name), (around or {}).get(name, ("", "")))
+            zf.writestr(f"xl/worksheets/sheet{i}.xml", xml)
     return path
 
 
 @pytest.fixture(scope="session")
 def excel() -> SimpleNamespace:
     """``excel.F(text, cached, array=None, date=False)``, ``excel.D(serial)`` and
-    ``excel.write(path, sheets, names, date1904, calc)``."""
+    ``excel.write(path, sheets, names, date1904, calc, rows, around)``."""
     return SimpleNamespace(F=F, D=D, write=write_xlsx)

@@ -211,6 +211,12 @@ def test_aggregates_skip_text_in_ranges() -> None:
         ("=COUNT(A1:A5)", 2),
         ("=MEDIAN(A1:A5)", 2.5),
         ("=SUMPRODUCT(A1:A5)", 5),
+        ("=SUMSQ(A1:A5)", 13),
+        ("=PRODUCT(A1:A5)", 6),
+        ("=PRODUCT(A2:A4)", 0),  # no number at all: 0, not the empty product 1
+        ("=PRODUCT(A6:A9)", 0),  # blank cells
+        ("=PRODUCT(A2:A4,2)", 2),
+        ('=SUMSQ(A1:A5,"2")', 17),
         ("=COUNTA(A1:A5)", 5),
         ('=SUM(A1:A5,"5")', 10),  # a value given directly is converted
         ("=SUM(A1:A5*1)", "#VALUE!"),

@@ -40,6 +40,10 @@ def value(formula: str) -> Any:
         ('=TEXT(TIME(4,5,6)+0.009/86400,"hh:mm:ss.000 AM/PM")', "04:05:06.009 AM"),
         ('=TEXT(TIME(4,5,6)+0.009/86400,"h:m:s.00")', "4:5:6.01"),
         ('=TEXT(DATE(2003,1,1)+0.0032134017094,"yyyy-mm-dd hh:mm:ss.0")', "2003-01-01 00:04:37.6"),
+        # whole seconds: rounded to the nearest (59.6 s is a minute), into the next day at midnight
+        ('=TEXT(0.00069,"yyyy mmm ddd dd hh:mm:ss")', "1900 Jan Sat 00 00:01:00"),
+        ('=TEXT(4018.99999998843,"mm/dd/yyyy hh:mm")', "01/01/1911 00:00"),
+        ('=TEXT(31.999999,"yyyy mmm ddd dd hh:mm:ss")', "1900 Feb Wed 01 00:00:00"),
         # thousands separators: none after the ones digit of a number below 1
         ('=TEXT(0,"#,##0")', "0"),
         ('=TEXT(0.4,"#,##0.0")', "0.4"),

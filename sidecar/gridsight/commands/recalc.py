@@ -16,6 +16,7 @@ from gridsight.formula._platform import MAC_EXCEL
 from gridsight.formula._recalc import CELL_BUDGET_S, WORKBOOK_BUDGET_S, CellCheck, RecalcResult, recalculate
 from gridsight.sources._xlsx_arrays import Iteration, read_application, read_array_formulas, read_iteration
 from gridsight.sources._xlsx_links import read_external_links
+from gridsight.sources._xlsx_rows import read_hidden_rows
 
 
 def recalc_file(
@@ -32,6 +33,7 @@ def recalc_file(
     mac = package and read_application(path) == MAC_EXCEL
     iteration = read_iteration(path) if package else Iteration()
     links = read_external_links(path) if package else {}
+    hidden = read_hidden_rows(path) if package else {}
     return recalculate(
         wb,
         sheets=sheets,
@@ -41,6 +43,7 @@ def recalc_file(
         mac=mac,
         iteration=iteration,
         links=links,
+        hidden=hidden,
     )
 
 

@@ -4,6 +4,10 @@ A formula's precedents are the formula cells inside the ranges it references (st
 expanded first). The order is a topological one over those edges; cells on a cycle (a strongly
 connected component of more than one cell, or a cell that reads itself) are returned apart, as Excel
 reports them: circular references.
+
+A range many formulas read is one node of the graph (an :class:`Area`) between them and the formula
+cells inside it: a column of n ``VLOOKUP(…,Data!$A:$N,…)`` over m formula cells makes n + m edges,
+not n × m (3,000 lookups over 3,800 formulas were 11 million edges and most of a minute).
 """
 
 from __future__ import annotations
@@ -16,6 +20,22 @@ from gridsight.grid import Range
 
 #: A formula cell: (sheet name casefolded, row, col), 0-based.
 CellKey = tuple[str, int, int]
+
+
+@dataclass(frozen=True)
+class Area:
+    """A range formulas read, as a node of the graph: its precedents are the formula cells inside it.
+    ``without``: an array formula reading part of the area it fills is not its own precedent."""
+
+    sheet: str
+    top: int
+    left: int
+    bottom: int
+    right: int
+    without: CellKey | None = None
+
+
+GraphNode = CellKey | Area
 
 
 @dataclass(frozen=True)
@@ -55,27 +75,29 @@ class FormulaIndex:
 
 def evaluation_order(
     cells: Sequence[CellKey],
-    precedents: Callable[[CellKey], Iterable[CellKey]],
+    precedents: Callable[[GraphNode], Iterable[GraphNode]],
     known: frozenset[CellKey] | None = None,
 ) -> Order:
     """Tarjan's strongly connected components, iteratively (no recursion limit on long chains).
 
     ``cells`` are the roots; every formula cell they read (among ``known``, default ``cells``) comes
-    too. Components come out with every precedent before its dependents."""
-    index: dict[CellKey, int] = {}
-    low: dict[CellKey, int] = {}
-    on_stack: set[CellKey] = set()
-    stack: list[CellKey] = []
+    too. ``precedents`` may give :class:`Area` nodes (then asked for the cells inside them), which
+    order like cells but are not returned. Components come out with every precedent before its
+    dependents."""
+    index: dict[GraphNode, int] = {}
+    low: dict[GraphNode, int] = {}
+    on_stack: set[GraphNode] = set()
+    stack: list[GraphNode] = []
     order: list[CellKey] = []
     circular: set[CellKey] = set()
     cycles: list[tuple[CellKey, ...]] = []
-    edges: dict[CellKey, list[CellKey]] = {}
+    edges: dict[GraphNode, list[GraphNode]] = {}
     known = known if known is not None else frozenset(cells)
     counter = 0
     for root in cells:
         if root in index:
             continue
-        work: list[tuple[CellKey, int]] = [(root, 0)]
+        work: list[tuple[GraphNode, int]] = [(root, 0)]
         while work:
             node, i = work[-1]
             if i == 0 and node not in index:
@@ -83,7 +105,7 @@ def evaluation_order(
                 counter += 1
                 stack.append(node)
                 on_stack.add(node)
-                edges[node] = [p for p in precedents(node) if p in known]
+                edges[node] = [p for p in precedents(node) if isinstance(p, Area) or p in known]
             succ = edges[node]
             if i < len(succ):
                 work[-1] = (node, i + 1)
@@ -98,15 +120,16 @@ def evaluation_order(
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[node])
             if low[node] == index[node]:
-                component = []
+                component: list[GraphNode] = []
                 while True:
                     w = stack.pop()
                     on_stack.discard(w)
                     component.append(w)
                     if w == node:
                         break
-                if len(component) > 1 or node in edges[node]:
-                    circular.update(component)
-                    cycles.append(tuple(sorted(component)))
-                order.extend(reversed(component))
+                found = [w for w in component if not isinstance(w, Area)]
+                if found and (len(component) > 1 or node in edges[node]):
+                    circular.update(found)
+                    cycles.append(tuple(sorted(found)))
+                order.extend(reversed(found))
     return Order(tuple(order), frozenset(circular), tuple(cycles))

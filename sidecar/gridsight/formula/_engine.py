@@ -113,9 +113,13 @@ def _stat(code: int, nums: list[float]) -> Any:
 
 
 def _subtotal(function_num: Any, *refs: Any) -> Any:
-    """SUBTOTAL: 1-11 and 101-111 (hidden rows are not tracked, so both sets agree)."""
+    """SUBTOTAL: 1-11 and 101-111 (the hidden rows each leaves out are left out of its references
+    before, see ``_subtotal``); a reference that is an error (``#REF!``, deleted) is the result."""
     from formulas.functions import XlError
 
+    deleted = next((r for r in refs if isinstance(r, XlError)), None)
+    if deleted is not None:
+        return deleted
     try:
         code = int(_scalar(function_num, 0))
     except (TypeError, ValueError):

@@ -325,7 +325,7 @@ def patch_criteria() -> None:
 #: 3, "5", 2 is 5; the engine made it 10, and AVERAGE, MIN, MAX, MEDIAN... #VALUE!).
 TEXT_BLIND = (
     "SUM PRODUCT AVERAGE MIN MAX MEDIAN COUNT STDEV STDEV.S STDEV.P STDEVP VAR VAR.S VAR.P VARP "
-    "SUMPRODUCT GEOMEAN HARMEAN AVEDEV DEVSQ"
+    "SUMPRODUCT GEOMEAN HARMEAN AVEDEV DEVSQ SUMSQ"
 ).split()
 
 
@@ -367,7 +367,24 @@ def patch_range_text() -> None:
             def blind(*args: Any, _original: Any = original) -> Any:
                 return _original(*(drop_text(a) if isinstance(a, np.ndarray) and a.ndim else a for a in args))
 
-            fns[key] = blind
+            fns[key] = _product_of_none(blind) if name == "PRODUCT" else blind
+
+
+def _product_of_none(product: Any) -> Any:
+    """PRODUCT over references holding no number (blanks, text, logicals) is 0 in Excel, not the
+    empty product 1 (``PRODUCT(A1:A4)`` over blank cells)."""
+    import numpy as np
+
+    def of(*args: Any) -> Any:
+        if args and all(isinstance(a, np.ndarray) and not any(map(_number, a.ravel())) for a in args):
+            return 0.0
+        return product(*args)
+
+    return of
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
 
 
 #: Conditional aggregates and the argument (0-based) that holds the values they add, average or

@@ -27,7 +27,7 @@ from gridsight.formula._intersect import NO_RANGES, implicit_intersection
 from gridsight.formula._policy import policy_violations
 from gridsight.formula._refops import eta_lambdas, range_chains, ref_error_ranges, reference_operators
 from gridsight.formula._relcompile import compile_at, relative_key
-from gridsight.formula._subtotal import nested_subtotals
+from gridsight.formula._subtotal import depends_on_cells, nested_subtotals
 from gridsight.formula._translate import (
     OffsetError,
     expand_3d,
@@ -486,7 +486,7 @@ def evaluate_formula(
         if not v.ok:
             return Evaluation(v.formula, False, problems=v.problems, references=v.references)
         run = _runnable(v.formula, workbook, sheet, at, intersect)
-        if form is not None and forms is not None and run == v.formula:
+        if form is not None and forms is not None and run == v.formula and not depends_on_cells(run):
             forms[form] = True
     current = _resolve_current(workbook, sheet)
 
@@ -518,6 +518,9 @@ def evaluate_formula(
     try:
         args = []
         for key in keys:
+            if not isinstance(key, str):  # a number written in the formula (see _relcompile)
+                args.append(key)
+                continue
             sheet_name, rng = _input_range(key)
             args.append(
                 _cell_input(_sheet_of(workbook, sheet_name, current), rng, workbook, as_reference=True)

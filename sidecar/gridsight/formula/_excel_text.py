@@ -158,11 +158,15 @@ _SECOND_FRACTION = re.compile(r"(s+)(\.0+)", re.IGNORECASE)
 def second_fractions(value: float, code: str) -> tuple[float, str]:
     """A date or time format with fractions of a second (``hh:mm:ss.000``): the value rounded to them,
     whole seconds left for the engine to show, and the fraction's digits written into the format as
-    text (the engine showed whole seconds only: ``04:05:06.000`` for Excel's ``04:05:06.009``)."""
+    text (the engine showed whole seconds only: ``04:05:06.000`` for Excel's ``04:05:06.009``).
+    Without fractions the value is rounded to the second (the engine: ``#VALUE!`` for 59.99996
+    seconds, which it made a 60th second)."""
     masked = _QUOTED.sub(lambda m: "\0" * len(m.group(0)), code)
     m = _SECOND_FRACTION.search(masked)
-    if m is None or value < 0:
+    if value < 0:
         return value, code
+    if m is None:  # whole seconds: 23:59:59.9996 is shown as the next day's 00:00:00, as Excel does
+        return excel_round(value * 86400, 0) / 86400, code
     decimals = len(m.group(2)) - 1
     scale = 10**decimals
     ticks = int(excel_round(value * 86400 * scale, 0))

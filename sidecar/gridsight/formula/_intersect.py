@@ -102,6 +102,16 @@ _CRITERIA_PAIRS = {"SUMIFS": 1, "AVERAGEIFS": 1, "MAXIFS": 1, "MINIFS": 1, "COUN
 #: range; in an array formula a range of several cells there is ``#VALUE!`` (``{=ISEVEN(A1:A3)}``,
 #: ``{=EOMONTH(A1:A3,0)}``), though an array is fine (``EOMONTH(A1:A3+0,0)``).
 NO_RANGES = frozenset("ISEVEN ISODD MROUND YEARFRAC EDATE EOMONTH WORKDAY NETWORKDAYS".split())
+#: Functions whose result is an array they compute (not a reference, which Excel would intersect
+#: with the formula's row): in a formula that is not an array formula, Excel shows its top-left value
+#: (``=MMULT(A1:B2,C1:D2)`` typed in one cell is the product's first item).
+ARRAY_RESULTS = frozenset(
+    (
+        "MMULT MINVERSE MUNIT TRANSPOSE FREQUENCY LINEST LOGEST TREND GROWTH SEQUENCE RANDARRAY SORT "
+        "SORTBY FILTER UNIQUE TEXTSPLIT TOCOL TOROW WRAPROWS WRAPCOLS VSTACK HSTACK TAKE DROP EXPAND "
+        "CHOOSECOLS CHOOSEROWS MAKEARRAY MAP SCAN BYROW BYCOL MODE.MULT"
+    ).split()
+)
 #: ``_xlfn.SINGLE`` is the ``@`` operator.
 _SINGLE = "SINGLE"
 
@@ -123,6 +133,23 @@ def param_kind(name: str, i: int) -> str:
             if p == i or (isinstance(p, str) and i >= int(p[:-1])):
                 return kind
     return SCALAR
+
+
+def computed_array(tree: Node) -> bool:
+    """Whether the formula's value is an array one of ``ARRAY_RESULTS`` computed (through operators
+    around it), not a reference: its top-left item is what a single cell shows."""
+    node = tree
+    while True:
+        if isinstance(node, UnaryOp):
+            node = node.operand
+        elif isinstance(node, BinOp) and node.op not in (" ", ","):
+            if computed_array(node.left):
+                return True
+            node = node.right
+        elif isinstance(node, Call):
+            return node.name.removeprefix("_XLFN.").removeprefix("_XLWS.") in ARRAY_RESULTS
+        else:
+            return False
 
 
 def intersect_range(rng: Range, at: tuple[int, int]) -> Range | None:

@@ -32,7 +32,7 @@ import numpy as np
 
 from gridsight.errors import GridSightError
 from gridsight.formula._compare import cell_value, difference_kind, external_kind, same, unsupported_kind
-from gridsight.formula._depgraph import CellKey, FormulaIndex, evaluation_order
+from gridsight.formula._depgraph import Area, CellKey, FormulaIndex, GraphNode, evaluation_order
 from gridsight.formula._engine import patch_engine
 from gridsight.formula._evaluate import (
     Evaluation,
@@ -43,13 +43,16 @@ from gridsight.formula._evaluate import (
     values_override,
 )
 from gridsight.formula._guard import CellTimeout, cell_guard
+from gridsight.formula._intersect import computed_array
 from gridsight.formula._links import LinkCache, linked_values, own_workbook
 from gridsight.formula._platform import character_set
 from gridsight.formula._relcompile import relative_key
+from gridsight.formula._subtotal import depends_on_cells, hidden_rows
 from gridsight.formula._translate import OffsetError, resolve_offsets
 from gridsight.formula._tree import Call, Literal, Node, Ref, UnaryOp, parse_formula, walk
 from gridsight.grid import ERROR_VALUES, Kind, Range, Sheet, Workbook, datetime_to_serial, rc_to_a1
 from gridsight.sources._xlsx_arrays import Iteration
+from gridsight.sources._xlsx_rows import HiddenRows
 
 #: Functions whose result depends on the moment or the machine, not on the workbook.
 VOLATILE = frozenset({"NOW", "TODAY", "RAND", "RANDBETWEEN", "RANDARRAY", "CELL", "INFO"})
@@ -236,6 +239,11 @@ class _Book:
                     self.texts[k] = linked_values(f, links) or f
         self._refs: dict[CellKey, tuple[Range, ...]] = {}
         self._names: dict[CellKey, frozenset[str]] = {}
+        self._areas: dict[CellKey, tuple[Area, ...]] = {}
+        self._area_cells: dict[Area, tuple[CellKey, ...]] = {}
+        self._area_sets: dict[Area, frozenset[CellKey]] = {}
+        #: each array formula's own area (its anchor -> the cells it fills)
+        self.own_fill = {a: area for fills in self.fills.values() for area, a in fills}
         #: relative forms of formulas that need no rewriting -> their functions (see ``_parse``)
         self.plain: dict[tuple[bool, str], frozenset[str]] = {}
         #: the same for evaluation (``evaluate_formula(forms=...)``)
@@ -279,26 +287,68 @@ class _Book:
                 elif isinstance(node, Call):
                     names.add(node.name.removeprefix("_XLFN.").removeprefix("_XLWS."))
             written = {_key(_as_range(m.group(0), sheet.name)) for m in matches}
-            if run == text and written == {_key(r) for r in refs}:
+            if run == text and written == {_key(r) for r in refs} and not depends_on_cells(text):
                 self.plain[(intersect, form)] = frozenset(names)
         except (GridSightError, RecursionError, ValueError):
             pass
         self._refs[key] = tuple(refs)
         self._names[key] = frozenset(names)
 
-    def precedents(self, key: CellKey) -> list[CellKey]:
-        out: list[CellKey] = []
+    def areas(self, key: CellKey) -> tuple[Area, ...]:
+        """The ranges a formula reads on the workbook's sheets, as nodes of the dependency graph
+        (shared by every formula reading the same range)."""
+        found = self._areas.get(key)
+        if found is not None:
+            return found
         if key not in self._refs and time.perf_counter() > self.deadline:
-            return out
+            return ()
+        out: list[Area] = []
         for rng in self.refs(key):
             name = (rng.sheet or "").casefold()
             if name in self.sheets:
-                out.extend(self.index.inside(name, rng))
-                # a cell an array formula fills is that formula's result: read after it
-                fills = self.fills.get(name, ())
-                if len(fills) <= MAX_FILL_CHECKS:
-                    out.extend(a for area, a in fills if a != key and area.intersect(rng) is not None)
-        return out
+                # an array formula reading part of the area it fills does not read itself
+                fill = self.own_fill.get(key)
+                without = key if fill is not None and fill.intersect(rng) is not None else None
+                out.append(Area(name, rng.top, rng.left, rng.bottom, rng.right, without))
+        self._areas[key] = found = tuple(out)
+        return found
+
+    def area_cells(self, area: Area) -> tuple[CellKey, ...]:
+        """The formula cells an area holds, and the array formulas that fill part of it (a cell an
+        array formula fills is that formula's result: read after it)."""
+        found = self._area_cells.get(area)
+        if found is not None:
+            return found
+        rng = Range(area.top, area.left, area.bottom, area.right)
+        out = self.index.inside(area.sheet, rng)
+        fills = self.fills.get(area.sheet, ())
+        if len(fills) <= MAX_FILL_CHECKS:
+            out.extend(a for part, a in fills if a != area.without and part.intersect(rng) is not None)
+        self._area_cells[area] = found = tuple(dict.fromkeys(out))
+        return found
+
+    def precedents(self, node: GraphNode) -> tuple[GraphNode, ...]:
+        """The dependency graph's edges: a formula cell reads areas, an area holds formula cells."""
+        if isinstance(node, Area):
+            return self.area_cells(node)
+        return self.areas(node)
+
+    def reads_any(self, key: CellKey, cells: set[CellKey]) -> bool:
+        """Whether the formula at ``key`` reads one of ``cells`` (formula cells), looking through the
+        smaller side: a few changed cells against a range of thousands, or the reverse."""
+        if not cells:
+            return False
+        for area in self.areas(key):
+            inside = self.area_cells(area)
+            if len(inside) > 16 and len(cells) < len(inside):
+                members = self._area_sets.get(area)
+                if members is None:
+                    members = self._area_sets[area] = frozenset(inside)
+                if any(c in members for c in cells):
+                    return True
+            elif any(c in cells for c in inside):
+                return True
+        return False
 
 
 _ANCHOR = re.compile(
@@ -389,6 +439,7 @@ def recalculate(
     mac: bool = False,
     iteration: Iteration | None = None,
     links: LinkCache | None = None,
+    hidden: Mapping[str, HiddenRows] | None = None,
 ) -> RecalcResult:
     """Recalculate ``wb`` (only the formulas of ``sheets`` and what they read, when given).
 
@@ -397,8 +448,9 @@ def recalculate(
     calculated it (CHAR and CODE use the Macintosh character set, see ``_platform``). ``iteration``: the
     file's iterative-calculation setting (:func:`read_iteration`), which decides what Excel saved for
     circular references. ``links``: the values Excel kept of the workbooks it links to
-    (:func:`read_external_links`), which references to them read."""
-    with character_set(mac):
+    (:func:`read_external_links`), which references to them read. ``hidden``: each sheet's hidden
+    rows (:func:`read_hidden_rows`), which SUBTOTAL and AGGREGATE leave out as Excel does."""
+    with character_set(mac), hidden_rows(hidden):
         return _recalculate(wb, sheets, arrays, budget_s, cell_budget_s, iteration, links)
 
 
@@ -590,10 +642,10 @@ class _Run:
         if volatile:
             kind = ", ".join(sorted(volatile))
             return CellCheck(sheet.name, address, formula, "volatile", kind, excel)
-        if self.circular and any(p in self.circular for p in book.precedents(key)):
+        if self.circular and book.reads_any(key, self.circular):
             self.circular.add(key)  # Excel did not calculate it either: it reads a circular reference
             return CellCheck(sheet.name, address, formula, "circular", "reads a circular reference", excel)
-        tainted = any(p in self.changed for p in book.precedents(key))
+        tainted = book.reads_any(key, self.changed)
         area = book.arrays.get(key[0], {}).get(at)
         text = book.texts[key]
         ev = _evaluate(text, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
@@ -613,7 +665,7 @@ class _Run:
             if outside is not None:  # no engine could recompute it from the file: reported, not counted
                 return CellCheck(sheet.name, address, formula, "external", outside, excel, None, reason)
             return CellCheck(sheet.name, address, formula, "unsupported", kind, excel, None, reason)
-        ours = _shown(ev, at, area, book.refs(key))
+        ours = _shown(ev, at, area, book.refs(key), text)
         _store(self.grids.get(key[0]), sheet, at, ev, area, ours, book)
         if not has_saved:
             return CellCheck(sheet.name, address, formula, "unsaved", None, None, ours)
@@ -627,7 +679,7 @@ class _Run:
             alone = _evaluate(
                 text, book.wb, sheet, at, self.saved, self.cell_budget_s, area is None, book.forms
             )
-            saved_agree = alone.ok and same(excel, _shown(alone, at, area, book.refs(key)))
+            saved_agree = alone.ok and same(excel, _shown(alone, at, area, book.refs(key), text))
         if agree:
             return CellCheck(sheet.name, address, formula, "agree", None, excel, ours, None, saved_agree)
         kind = "propagated from inputs that differ" if saved_agree else difference_kind(excel, ours)
@@ -692,14 +744,25 @@ def _evaluate(
         return Evaluation(formula, False, problems=("the engine failed on it (RecursionError)",))
 
 
-def _shown(ev: Evaluation, at: tuple[int, int], area: Range | None, refs: Sequence[Range]) -> Any:
-    """The value the formula's own cell shows."""
+def _shown(
+    ev: Evaluation, at: tuple[int, int], area: Range | None, refs: Sequence[Range], formula: str = ""
+) -> Any:
+    """The value the formula's own cell shows: an array formula's top-left item; in a formula that
+    is not one, the item of a range in the formula's row or column (Excel intersects references),
+    and the top-left item of an array a function computed (MMULT, MINVERSE, TRANSPOSE...)."""
     if ev.error is not None:
         return ev.error
     value = ev.value
     if isinstance(value, list) and area is None and (len(value) > 1 or (value and len(value[0]) > 1)):
-        value = _intersect(value, at, refs)
+        value = value[0][0] if _computed(formula) else _intersect(value, at, refs)
     return cell_value(value)
+
+
+def _computed(formula: str) -> bool:
+    try:
+        return computed_array(parse_formula(formula))
+    except (GridSightError, RecursionError):
+        return False
 
 
 def _store(

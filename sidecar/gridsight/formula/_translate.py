@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gridsight.errors import FormulaSyntaxError
+from gridsight.formula._fold import folded
 from gridsight.formula._reftext import from_a1
 from gridsight.formula._tree import BinOp, Call, Literal, Missing, Node, Ref, UnaryOp, walk
 from gridsight.grid import Range
@@ -203,6 +204,13 @@ def resolve_offsets(
 _LITERAL_ERRORS = frozenset(("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"))
 
 
+def _value(node: Node, swap: Callable[[Node], str | None], number: Callable[[str], Any]) -> Any:
+    """An argument's value: whole-number arithmetic and joins of text computed here (the same in
+    every cell of a column, see ``_fold``), anything else by ``number``."""
+    found = folded(node)
+    return found if found is not None else number("=" + to_text(node, swap))
+
+
 def _indirect_text(
     node: Call,
     swap: Callable[[Node], str | None],
@@ -213,7 +221,7 @@ def _indirect_text(
         raise OffsetError(
             "#VALUE!", "INDIRECT takes the reference's text and optionally whether it is A1-style"
         )
-    text = number("=" + to_text(node.args[0], swap))
+    text = _value(node.args[0], swap, number)
     a1 = True
     if len(node.args) == 2 and not isinstance(node.args[1], Missing):
         a1 = bool(number("=" + to_text(node.args[1], swap)))
@@ -266,7 +274,7 @@ def _offset_text(node: Call, swap: Callable[[Node], str | None], number: Callabl
     def arg(i: int, default: int) -> int:
         if i >= len(node.args) or isinstance(node.args[i], Missing):
             return default
-        v = number("=" + to_text(node.args[i], swap))
+        v = _value(node.args[i], swap, number)
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise OffsetError("#VALUE!", f"OFFSET's argument {i + 1} is not a number")
         return int(v)

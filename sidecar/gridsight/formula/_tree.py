@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from gridsight.errors import FormulaSyntaxError
+from gridsight.formula._shape import Shape, fill_slots, number_slot, shape_of, slot_of
 from gridsight.grid import Range
 
 # Excel precedence, tightest last: comparisons < & < + - < * / < ^ < % < unary -
@@ -237,7 +238,10 @@ def _ref(tok: Any, expr: str) -> Node:
 
 @lru_cache(maxsize=2048)
 def parse_formula(formula: str) -> Node:
-    """Formula text (with or without '=') -> tree. Raises FormulaSyntaxError with the reason."""
+    """Formula text (with or without '=') -> tree. Raises FormulaSyntaxError with the reason.
+
+    A formula of a shape parsed before (the same text but for its cell references, see ``_shape``)
+    is built from that shape's tree instead of being tokenized again."""
     if not isinstance(formula, str) or not formula.strip():
         raise FormulaSyntaxError("empty formula")
     text = formula.strip()
@@ -245,11 +249,59 @@ def parse_formula(formula: str) -> Node:
         text = "=" + text
     if len(text) > 8192:
         raise FormulaSyntaxError("formula longer than Excel's 8,192 characters")
+    shape = shape_of(text)
+    if shape is None:
+        return _parse(text)
+    try:
+        template = _TEMPLATES[shape.key]
+    except KeyError:
+        try:
+            template = _parse(shape.template)
+        except FormulaSyntaxError:
+            template = None  # the error is the formula's own: told with its own text below
+        if len(_TEMPLATES) >= MAX_TEMPLATES:
+            _TEMPLATES.clear()
+        _TEMPLATES[shape.key] = template
+    if template is None:
+        return _parse(text)
+    return _filled(template, shape)
+
+
+#: Shapes parsed so far -> their template tree (None: the template does not parse).
+_TEMPLATES: dict[str, Node | None] = {}
+MAX_TEMPLATES = 4096
+
+
+def _parse(text: str) -> Node:
     p = _Parser(_tokens(text))
     tree = p.expression()
     if p.peek() is not None:
         raise FormulaSyntaxError(f"unexpected {p.peek().name!r} after the end of the formula")
     return tree
+
+
+def _filled(node: Node, shape: Shape) -> Node:
+    """A template tree with its slots' references and numbers in place of the placeholders."""
+    if isinstance(node, Ref):
+        slot = slot_of(node.rng) if node.rng is not None else None
+        if slot is None:
+            return node
+        rng = shape.refs[slot].with_sheet(node.sheet)
+        return Ref(fill_slots(node.text, shape), rng, node.sheet, node.name)
+    if isinstance(node, Literal):
+        slot = number_slot(node.value, node.text) if node.kind == "number" else None
+        if slot is None:
+            return node
+        digits = shape.numbers[slot]
+        return Literal(digits, float(digits), "number")
+    if isinstance(node, Call):
+        return Call(fill_slots(node.text, shape), node.name, tuple(_filled(a, shape) for a in node.args))
+    if isinstance(node, BinOp):
+        left, right = _filled(node.left, shape), _filled(node.right, shape)
+        return BinOp(fill_slots(node.text, shape), node.op, left, right)
+    if isinstance(node, UnaryOp):
+        return UnaryOp(fill_slots(node.text, shape), node.op, _filled(node.operand, shape))
+    return node
 
 
 def external_link(formula: str) -> str | None:
