@@ -216,7 +216,7 @@ def cards_of(sheet: Sheet, tables: list[Any], file: str) -> list[tuple[SheetCard
         title = title_of(rel, file)
         cols = column_cards(rel, tid, title)
         values = " | ".join(c.values_text for c in cols if c.values_text)[:TABLE_VALUES_CHARS]
-        terms = table_terms([_show(v) for v in rel.distinct_values(c.column)[:TERM_VALUES]] for c in cols)
+        terms = table_terms(rel.distinct_values(c.column)[:TERM_VALUES] for c in cols)
         card = replace(sheet_card(rel, file, tid, title), values_text=values, terms=terms)
         out.append((card, cols))
     return out

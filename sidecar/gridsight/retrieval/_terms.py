@@ -34,6 +34,8 @@ from gridsight.text import FILLER, stem, words
 
 #: Words of a value at most for its words to be terms: names, places, years; not sentences.
 VALUE_WORDS = 6
+#: Characters of a text value at most for its words to be terms (a longer one is a sentence).
+VALUE_CHARS = 60
 #: Distinct values of one column read for terms (most frequent first): a 100,000-row column of ids
 #: must not make a card of megabytes.
 VALUES_MAX = 5000
@@ -77,15 +79,31 @@ def header_terms(header: str) -> list[str]:
     return [_stem(w) for w in words(header)]
 
 
+def term_text(value: object) -> str | None:
+    """A cell value as the text its terms are read from: text (short enough to be a name) and whole
+    numbers (years, counts); not fractions, dates, times or booleans, whose digits name nothing."""
+    if isinstance(value, str):
+        return value if len(value) <= VALUE_CHARS else None
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return None
+
+
 def table_terms(values: Iterable[Iterable[object]]) -> str:
     """The sorted, space-separated value terms of a table: of each column's distinct values (at most
-    :data:`VALUES_MAX`, as text)."""
+    :data:`VALUES_MAX` a column, read by :func:`term_text`)."""
     out: set[str] = set()
     for column in values:
         for i, v in enumerate(column):
             if i >= VALUES_MAX:
                 break
-            out.update(value_terms(str(v)))
+            text = term_text(v)
+            if text:
+                out.update(value_terms(text))
     return " ".join(sorted(t for t in out if t))
 
 
