@@ -27,6 +27,7 @@ import json
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -394,6 +395,13 @@ class Library:
         return list(json.loads(s["columns"])) if s else []
 
 
+@lru_cache(maxsize=1 << 17)
+def _value_words(value: str) -> tuple[str, ...]:
+    """The words of a card value (cached: the same values come back in the full-text hits of question
+    after question, and reading words is most of a search's own time)."""
+    return tuple(words(value, camel=False))
+
+
 def named_values(rows: list[dict[str, Any]], question: str) -> list[dict[str, Any]]:
     """The full-text hits whose values the question really names (every content word of a value, with
     plurals and one typo: :func:`gridsight.qa._sqlgen.match_score`), most named words first; each row
@@ -408,11 +416,11 @@ def named_values(rows: list[dict[str, Any]], question: str) -> list[dict[str, An
     for i, row in enumerate(rows):
         named: list[str] = []
         for v in (row.get("values_text") or "").split(" | "):
-            toks = words(v, camel=False)
+            toks = _value_words(v)
             if toks and any(t[:4] in heads for t in toks) and match_score(v, qwords, question) >= 1.0:
                 named.append(v)
         if named:
-            size = sum(len(words(v, camel=False)) for v in named)
+            size = sum(len(_value_words(v)) for v in named)
             kept.append((-size, i, {**row, "named": named}))
     return [row for *_, row in sorted(kept, key=lambda x: (x[0], x[1]))]
 

@@ -13,8 +13,10 @@ Three guards keep the signal honest, none of them naming any data:
 
 - only terms found in at most :data:`RARE_SHARE` of the tables count (a library of eight tables has no
   rare word: its one-table words are one in eight);
-- a table with many terms holds any word more easily: its score is divided as BM25 divides a long
-  document (:data:`LENGTH_B`), so a 7,000-row table of posts does not win on a word it holds by chance;
+- a table with many terms holds any word more easily: a table with more terms than the library's
+  average has its score divided by how many times more (a short table is not raised: a table of four
+  rows would otherwise win on any word it holds), so a 7,000-row table of posts does not win on a word
+  it holds by chance;
 - only tables scoring at least :data:`NEAR_BEST` of the best score are ranked.
 
 Pure functions; :class:`TermIndex` is built in memory from the ``terms`` field of the sheet cards.
@@ -41,9 +43,6 @@ VALUE_CHARS = 60
 VALUES_MAX = 5000
 #: A term counts only when at most this share of the library's tables holds it.
 RARE_SHARE = 0.1
-#: BM25's length normalisation (Robertson & Zaragoza 2009 use 0.75): how much a table's number of
-#: terms, against the library's average, divides its score.
-LENGTH_B = 0.75
 #: Weight of a term held by a header and by no value of the table.
 HEADER_WEIGHT = 0.5
 #: Tables ranked: those scoring at least this share of the best.
@@ -159,7 +158,7 @@ class TermIndex:
             if weight <= 0.0:
                 continue
             for i, held in self.postings[term]:
-                norm = 1.0 - LENGTH_B + LENGTH_B * self.lengths[i] / (self.average or 1.0)
+                norm = max(1.0, self.lengths[i] / (self.average or 1.0))
                 hit = scores.setdefault(i, TermHit(i, 0.0, []))
                 hit.score += held * weight / norm
                 hit.terms.append(term.replace(PAIR, " "))
