@@ -14,6 +14,7 @@ from gridsight.text import (
     content_words,
     header_words,
     meaning_map,
+    names_month,
     ranked_by,
     same,
     singular,
@@ -262,3 +263,20 @@ def test_halves_and_quarters_in_words_are_their_codes(text: str, expected: list[
 )
 def test_abbreviated_periods_are_spelt_out(text: str, expected: list[str]) -> None:
     assert words(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "question", "named"),
+    [
+        ("Feb 2024", "What was revenue in APAC in February?", True),
+        ("February", "sales in feb", True),
+        ("Mar 2024", "Average units for March 2024?", True),
+        ("Mar 2023", "Average units for March 2024?", False),  # another year
+        ("2024-05", "What were sales in May 2024?", True),
+        ("May 2024", "May I see the sales?", False),  # the verb
+        ("Sep-23", "in September", True),
+        ("Marketing", "in March", False),  # no month
+    ],
+)
+def test_a_month_is_named_in_any_spelling(value: str, question: str, named: bool) -> None:
+    assert names_month(value, question) is named

@@ -79,8 +79,8 @@ LABEL_WORDS = frozenset({"name", "names"})
 #: Generic direction words: which end of a column "the highest X" or "the 3 least X" asks for.
 #: Adjectives of one domain ("cheapest", "tallest") are not listed: :func:`superlative` knows them by
 #: their form and :func:`ranked_by` / :func:`direction_of` place them by meaning.
-DESCENDING = frozenset("highest most largest biggest greatest maximum max top best more".split())
-ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less".split())
+DESCENDING = frozenset("highest most largest biggest greatest maximum max top best more strongest".split())
+ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less weakest".split())
 
 #: Words that ask how two figures relate (the cells planner, :mod:`gridsight.qa._cells`): a change
 #: or difference, a ratio, a sum or average, and which way a comparison points.
@@ -162,6 +162,73 @@ _PERIOD_NUMBER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2
 def _period_code(m: re.Match[str]) -> str:
     n, half = _PERIOD_NUMBER[m.group(1).lower()], m.group(2).lower() == "half"
     return m.group(0) if half and n > 2 else f"{'H' if half else 'Q'}{n}"
+
+
+#: Month names and the abbreviations sheets and questions write, with the month's number.
+MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        (
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+            ("october", "oct"), ("november", "nov"), ("december", "dec"),
+        )
+    )
+    for m in names
+}  # fmt: skip
+
+
+def same_month(a: str, b: str) -> bool:
+    """Two spellings of one month ('Feb' in ``Feb 2024`` and 'February' in a question)."""
+    return a != b and a in MONTHS and MONTHS[a] == MONTHS.get(b)
+
+
+_MONTH_TEXT = re.compile(r"^([a-z]+)\.?(?:[\s\-/,']+(\d{4}|\d{2}))?$")
+_YEAR_MONTH = re.compile(r"^((?:19|20)\d\d)[-/.](\d{1,2})$")
+_MAY = re.compile(r"\b(?:in|of|for|during|until|since|from|to) may\b|\bmay,? (?:19|20)\d\d\b")
+
+
+def month_of(value: str) -> tuple[int, int | None] | None:
+    """(month, year or None) of a text value that spells a month: ``Feb 2024``, ``February``,
+    ``Sep-23``, ``2024-02``; None for any other text."""
+    v = value.strip().casefold()
+    m = _MONTH_TEXT.match(v)
+    if m and m.group(1) in MONTHS:
+        y = m.group(2)
+        return MONTHS[m.group(1)], (int(y) + (2000 if len(y) == 2 else 0)) if y else None
+    m = _YEAR_MONTH.match(v)
+    if m and 1 <= int(m.group(2)) <= 12:
+        return int(m.group(2)), int(m.group(1))
+    return None
+
+
+def names_month(value: str, question: str) -> bool:
+    """The question names the month a text value spells (:func:`month_of`), in any spelling, and
+    no other year than the value's ('in February' names ``Feb 2024``; 'March 2023' does not)."""
+    spelt = month_of(value)
+    if spelt is None:
+        return False
+    low = question.casefold()
+    months = {MONTHS[w] for w in re.findall(r"[a-z]+", low) if w in MONTHS and w != "may"}
+    if _MAY.search(low):
+        months.add(5)
+    years = {int(y) for y in re.findall(r"(?<![\d.,])((?:19|20)\d\d)(?![\d.,])", low)}
+    return spelt[0] in months and (spelt[1] is None or not years or spelt[1] in years)
+
+
+#: A footnote mark or a status letter at the end of a label, as statistics offices write them:
+#: ``Coast 2)``, ``Total (1)``, ``Hills*``, ``Metro¹``, ``2023 p`` (provisional), ``Q4 r`` (revised).
+_MARKS = re.compile(
+    r"(?:\s*(?:\(\d{1,2}\)|\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*\([prev]\))\s*$"
+)
+
+
+def without_marks(label: str) -> str:
+    """``label`` without the footnote marks and status letters it ends with (:data:`_MARKS`)."""
+    out = label
+    while (trimmed := _MARKS.sub("", out)) != out and trimmed.strip():
+        out = trimmed
+    return out
 
 
 def periods_spelt(text: str) -> str:

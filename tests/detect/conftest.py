@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from openpyxl import Workbook
 from openpyxl.styles import Border, Font, PatternFill, Side
+
+from gridsight.detect import Detection, detect_tables
+from gridsight.sources import open_workbook
 
 
 def _styled_workbook(path: Path) -> Path:
@@ -40,3 +44,28 @@ def _styled_workbook(path: Path) -> Path:
 def styled_xlsx(tmp_path: Path) -> Path:
     """Merged title over two side-by-side tables (bold, filled, bordered headers), a total and a note."""
     return _styled_workbook(tmp_path / "report.xlsx")
+
+
+DetectXlsx = Callable[..., Detection]
+
+
+@pytest.fixture
+def detect_xlsx(tmp_path: Path) -> DetectXlsx:
+    """Write ``cells`` ({"A1": value}) to a real .xlsx (openpyxl), with ``merges`` ("B1:D1") and
+    ``bold`` cells, and detect the tables of its one sheet."""
+
+    def run(cells: dict[str, object], merges: tuple[str, ...] = (), bold: tuple[str, ...] = ()) -> Detection:
+        wb = Workbook()
+        ws = wb.active
+        ws.title = "Data"
+        for ref, value in cells.items():
+            ws[ref] = value
+        for ref in bold:
+            ws[ref].font = Font(bold=True)
+        for ref in merges:
+            ws.merge_cells(ref)
+        path = tmp_path / f"detect{len(list(tmp_path.glob('*.xlsx')))}.xlsx"
+        wb.save(path)
+        return detect_tables(open_workbook(path).sheet("Data"))
+
+    return run

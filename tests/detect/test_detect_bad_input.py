@@ -179,3 +179,40 @@ def test_a_long_table_cut_by_blank_rows_into_more_blocks_than_are_read_stays_one
 def test_blocks_that_are_no_table_say_what_they_read_as(cells: dict[str, object], reason: str) -> None:
     det = detect_tables(Sheet.from_cells("S", cells))
     assert det.tables == () and len(det.notes) == 1 and reason in det.notes[0]
+
+
+def test_thousands_of_near_empty_spacer_columns_are_bounded() -> None:
+    # every third column holds one stray figure and nothing in the header between blocks that each
+    # name their rows: each is weighed as a spacer, a bounded number per block, in one pass
+    b = SheetBuilder("spacers")
+    for c in range(3_000):
+        if c % 3 != 2:
+            b.set(0, c, f"h{c}")
+    for r in range(1, 40):
+        for c in range(3_000):
+            if c % 3 == 0:
+                b.set(r, c, f"name {r}")  # each block names its rows: the spacers part them
+            elif c % 3 == 1 or r == 5:
+                b.add(r, c, 1, float(r * 7 + c))
+    t = time.perf_counter()
+    det = detect_tables(b.build())
+    assert time.perf_counter() - t < 10
+    assert det.tables
+
+
+def test_hundreds_of_tables_touching_in_a_row_are_bounded() -> None:
+    # 2-column tables side by side with no empty column, each header one row higher than the last
+    # (a staircase): each is cut from the rest, a bounded number of times per sheet, in a loop
+    # (cut by recursion, 600 tables overflowed Python's stack)
+    b = SheetBuilder("touching")
+    for t in range(600):
+        top = 600 - t
+        b.set(top, 2 * t, f"key{t}")
+        b.set(top, 2 * t + 1, f"value{t}")
+        for r in range(top + 1, top + 12):
+            b.add(r, 2 * t, 1, float(r * 3 + t))
+            b.add(r, 2 * t + 1, 1, float(r * 5 + t))
+    t0 = time.perf_counter()
+    det = detect_tables(b.build())
+    assert time.perf_counter() - t0 < 20
+    assert len(det.tables) > 100

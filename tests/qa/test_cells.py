@@ -163,7 +163,8 @@ def test_a_change_between_two_cells_has_a_verified_formula(farms: Any) -> None:
 @pytest.mark.parametrize(
     ("a", "b", "near"),
     [("canada", "canadian", True), ("italy", "italian", True), ("china", "chinese", True),
-     ("economy", "economic", True), ("model", "modern", False), ("state", "station", False)],
+     ("economy", "economic", True), ("model", "modern", False), ("state", "station", False),
+     ("2023", "2024", False), ("high", "highest", True), ("feb", "february", True)],
 )  # fmt: skip
 def test_a_place_names_its_adjective(a: str, b: str, near: bool) -> None:
     from gridsight.qa._sqlgen import near_word
@@ -336,3 +337,92 @@ def test_which_period_chooses_among_the_period_columns() -> None:
     book = Workbook([Sheet.from_cells("Balance", cells, merges=["B1:C1", "D1:E1"])])
     assert answer_question(book, "In which period was Cash highest?").value == "2023 H1"
     assert answer_question(book, "In which period was debt lowest?").value == "2022 H2"
+
+
+def test_members_sharing_words_are_ordered_by_the_words_that_differ() -> None:
+    # both columns are "31 Dec ...": where the question names 2024 and 2023 sets the order, so
+    # "higher or lower in 2024 than in FY2023" is 2024 less 2023
+    from gridsight.grid import Sheet, Workbook
+
+    cells: dict[str, object] = {"A1": "Item", "B1": "31 Dec 2023", "C1": "31 Dec 2024", "B2": "Actual"}
+    cells |= {"C2": "Actual", "A3": "Total liabilities", "B3": 1500, "C3": 1711, "A4": "Cash", "B4": 40}
+    cells |= {"C4": 55}
+    book = Workbook([Sheet.from_cells("Balance", cells)])
+    q = "How much higher or lower was total liabilities at 31 December 2024 than in FY2023? (+ if higher)"
+    ans = answer_question(book, q)
+    assert (ans.status, ans.value) == ("answered", 211), (ans.reason, ans.query)
+
+
+def _statement() -> Any:
+    from gridsight.grid import Sheet, Workbook
+
+    cells: dict[str, object] = {"A1": "Item", "B1": "2024", "C1": "2024", "B2": "Actual", "C2": "Plan"}
+    rows = {
+        "Cash at bank and in hand": (120, 100),
+        "Trade and other receivables": (300, 280),
+        "Property, plant and equipment": (900, 950),
+        "Long-term debt": (700, 650),
+        "Fuel and oil": (80, 90),
+        "Total assets": (1320, 1330),
+    }
+    for r, (label, (actual, plan)) in enumerate(rows.items(), start=3):
+        cells |= {f"A{r}": label, f"B{r}": actual, f"C{r}": plan}
+    return Workbook([Sheet.from_cells("Balance", cells, merges=["B1:C1"])])
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # each member named on its own, by part of its words
+        ("What is the sum of cash and receivables in 2024 (actual)?", 420),
+        ("Which was larger in 2024, actual: property, plant and equipment or long-term debt?",
+         "Property, plant and equipment"),
+        ("Between long-term debt and cash, which was higher in 2024 (plan)?", "Long-term debt"),
+        # one label holds both words: no list
+        ("What was fuel and oil in 2024, actual?", 80),
+        # the columns' words name no row: "actual minus plan" is no list of rows
+        ("Long-term debt in 2024: actual minus plan?", 50),
+    ],
+)  # fmt: skip
+def test_two_listed_rows_are_named_each_on_its_own(question: str, answer: object) -> None:
+    ans = answer_question(_statement(), question)
+    assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
+
+
+def _nights(path: Path) -> Any:
+    # a statistics office's table: footnote marks on row labels, a provisional year ("2023 p")
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws["A1"] = "Overnight stays by region"
+    ws["A2"] = "in thousands"
+    ws["A4"], ws["B4"], ws["D4"] = "Region", "2022", "2023 p"
+    ws.merge_cells("B4:C4")
+    ws.merge_cells("D4:E4")
+    for c, v in zip("BCDE", ["Residents", "Non-residents"] * 2, strict=True):
+        ws[f"{c}5"] = v
+    rows = [("Eastern Plains 1)", (120, 80, 130, 95)), ("Coast 2)", (300, 250, 320, 270))]
+    rows += [("Hills*", (90, 20, 85, 22)), ("Total", (510, 350, 535, 387))]
+    for r, (label, figures) in enumerate(rows, start=6):
+        ws.cell(r, 1, label)
+        for i, x in enumerate(figures):
+            ws.cell(r, 2 + i, x)
+    ws["A11"] = "1) Including the former Marsh county."
+    ws["A12"] = "p provisional"
+    wb.save(path)
+    return open_workbook(path)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "unit"),
+    [
+        ("How many more resident nights did Coast have than Hills in 2023?", 235, "in thousands"),
+        ("What share of all non-resident nights in 2023 were in Coast?", 270 / 387, None),
+    ],
+)
+def test_footnote_marks_do_not_hide_a_label(
+    tmp_path: Path, question: str, answer: float, unit: object
+) -> None:
+    ans = answer_question(_nights(tmp_path / "nights.xlsx"), question)
+    assert ans.status == "answered" and ans.value == pytest.approx(answer), (ans.reason, ans.query)
+    assert ans.unit == unit  # a share is no amount in thousands

@@ -219,3 +219,107 @@ def test_counting_different_things_counts_their_identifier(tmp_path: Path) -> No
     wb.save(tmp_path / "orders.xlsx")
     ans = answer_question(open_workbook(tmp_path / "orders.xlsx"), "How many different customers are there?")
     assert (ans.status, ans.value) == ("answered", 4), (ans.reason, ans.query)
+
+
+@pytest.fixture
+def shipments(tmp_path: Path) -> Path:
+    # Alps holds the largest single revenue (100) but the lower average (40 against 65) and total
+    # (240 against 260); Xpress ships on fewer rows (4 against 6) but more units (200 against 60).
+    # Every row twice: regions and carriers are categories the rows share
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Shipment", "Region", "Carrier", "Units", "Revenue"])
+    rows = [
+        ("Alps", "Xpress", 60, 100),
+        ("Alps", "Yodel", 10, 10),
+        ("Alps", "Yodel", 10, 10),
+        ("Baltic", "Xpress", 40, 60),
+        ("Baltic", "Yodel", 10, 70),
+    ]
+    for i, row in enumerate(rows + rows):
+        ws.append([f"S{i + 1}", *row])
+    wb.save(tmp_path / "shipments.xlsx")
+    return tmp_path / "shipments.xlsx"
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # groups of a text column ranked by an aggregate: the groups', not the top row's
+        ("Which region has the highest average revenue?", "Baltic"),
+        ("Which carrier has the highest number of units?", "Xpress"),  # Units counts them: its total
+        ("Which carrier has the most shipments?", "Yodel"),  # nothing counts shipments: the rows
+        ("What is the region of the shipment with the most units?", "Alps"),  # one row, not a group
+        # "the most <measure>" and "by <measure>" over a category the rows share: its total
+        ("Which carrier moved the most units?", "Xpress"),
+        ("Name the weakest region by revenue.", "Alps"),
+        ("List the top 2 carriers by revenue.", ["Xpress", "Yodel"]),
+        # "how many <measure>" where a column counts them: its total, not the rows
+        ("How many units were shipped by Yodel?", 60),
+        ("How many shipments did Yodel make?", 6),
+    ],
+)
+def test_groups_ranked_by_an_aggregate(shipments: Path, question: str, value: object) -> None:
+    ans = answer_question(open_workbook(shipments), question)
+    assert (ans.status, ans.value) == ("answered", value), (ans.reason, ans.query, ans.formula)
+
+
+def test_a_month_named_in_words_filters_a_month_column_of_text(tmp_path: Path) -> None:
+    # sales tables often write the month as text ("Feb 2024"); questions name it in words
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Region", "Month", "Units", "Revenue"])
+    for row in [("APAC", "Jan 2024", 10, 100), ("APAC", "Feb 2024", 20, 250), ("EMEA", "Feb 2024", 40, 400)]:
+        ws.append(list(row))
+    wb.save(tmp_path / "sales.xlsx")
+    book = open_workbook(tmp_path / "sales.xlsx")
+    ans = answer_question(book, "What was revenue in APAC in February?")
+    assert (ans.status, ans.value) == ("answered", 250), (ans.reason, ans.query, ans.formula)
+    ans = answer_question(book, "What were the average units per sale in February 2024?")
+    assert (ans.status, ans.value) == ("answered", 30), (ans.reason, ans.query, ans.formula)
+
+
+def test_a_slice_named_by_categories_holds_its_total(tmp_path: Path) -> None:
+    # several rows share the region and the month: the question asks for their total, and a
+    # value that tells rows apart (an order id) still reads the one row's value
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Order", "Region", "Month", "Revenue"])
+    rows = [("O1", "APAC", "Feb 2024", 250), ("O2", "APAC", "Feb 2024", 50), ("O3", "EMEA", "Feb 2024", 400)]
+    rows += [(f"O{i}", "EMEA", "Mar 2024", 10) for i in range(4, 12)]
+    for row in rows:
+        ws.append(list(row))
+    wb.save(tmp_path / "orders.xlsx")
+    book = open_workbook(tmp_path / "orders.xlsx")
+    ans = answer_question(book, "What was revenue in APAC in February?")
+    assert (ans.status, ans.value) == ("answered", 300), (ans.reason, ans.query, ans.formula)
+    ans = answer_question(book, "What was the revenue of order O2?")
+    assert (ans.status, ans.value) == ("answered", 50), (ans.reason, ans.query, ans.formula)
+
+
+@pytest.fixture
+def patients(tmp_path: Path) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Patient ID", "Ward", "Age (years)", "total_eur"])
+    for row in [(101, "Children", 7, 900), (102, "Children", 12, 1200), (103, "Adults", 45, 300)]:
+        ws.append(list(row))
+    ws.append([104, "Adults", None, 50])  # no age: not counted against the test
+    wb.save(tmp_path / "patients.xlsx")
+    return tmp_path / "patients.xlsx"
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # the last comparison is the test; the other filters say whose rows ("younger": Age, by meaning)
+        ("Are all children ward patients younger than 18?", True),
+        ("Are all patients younger than 18?", False),
+        ("Do all adults ward patients have more than 40 years?", True),
+        # "totals" names total_eur by the word its filler ("total") leaves out
+        ("Are all order totals below 1,000 euros?", False),
+    ],
+)
+def test_are_all_rows_tests_every_row_of_the_population(patients: Path, question: str, value: bool) -> None:
+    ans = answer_question(open_workbook(patients), question)
+    assert (ans.status, ans.value) == ("answered", value), (ans.reason, ans.query, ans.formula)

@@ -22,6 +22,7 @@ import numpy as np
 
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
 from gridsight.detect._rows import (
+    NOTE_MARKER,
     UNIT,
     body_value_cols,
     is_header_row,
@@ -35,6 +36,7 @@ from gridsight.detect._rows import (
     row_cells,
 )
 from gridsight.detect._segment import Box
+from gridsight.detect._spacers import header_band, spacer_verdict
 
 #: Blank rows a table may contain between its parts (spacing rows, a section gap).
 MAX_INNER_GAP = 3
@@ -94,6 +96,13 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
       and does not start with the left one's column labels (a copy of a table is another table).
     """
 
+    bands: dict[Box, tuple[int, int] | None] = {}
+
+    def band(grid: CellGrid, box: Box) -> tuple[int, int] | None:
+        if box not in bands:
+            bands[box] = header_band(grid, box)
+        return bands[box]
+
     def belongs(a: Box, b: Box) -> bool:
         if a.width == 1 or b.width == 1:
             return True
@@ -103,6 +112,10 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
             return True
         if va == 0 and vb == 0 and a.top == b.top and a.bottom == b.bottom:
             return True  # a header band cut by empty spacer columns
+        if not g.occupied[min(a.top, b.top) : max(a.bottom, b.bottom) + 1, a.right + 1 : b.left].any():
+            verdict = spacer_verdict(g, a, b, band)  # an empty spacer column: the header bands decide
+            if verdict is not None:
+                return verdict and not _copies_header(g, a, b, text_at)
         if a.rows_overlap(b) < 0.9 * max(a.height, b.height):
             return False
         first = g.cls[b.top : b.bottom + 1, b.left]
@@ -129,6 +142,12 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
             r += 1
         return r
 
+    fields = _field_lines(g, box, text_at)
+    for r in range(box.top, box.top + fields):
+        cols = np.flatnonzero(row_cells(g, box, r))
+        if cols.size:
+            out_top.append(Piece(Box(r, box.left + int(cols[0]), r, box.left + int(cols[-1])), True))
+    top += fields
     while (
         (top := skip_blank(top)) < bottom
         and widest() >= 2
@@ -150,6 +169,10 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
             break
         out_bottom.append(Piece(Box(bottom, col, bottom, col), True))
         bottom -= 1
+    for r in range(bottom, bottom - _field_tail(g, Box(top, box.left, bottom, box.right), text_at), -1):
+        cols = np.flatnonzero(row_cells(g, box, r))
+        out_bottom.append(Piece(Box(r, box.left + int(cols[0]), r, box.left + int(cols[-1])), True))
+        bottom -= 1
     core = _tighten(g, Box(top, box.left, bottom, box.right))
     if core is None:
         return out_top + out_bottom[::-1]
@@ -165,6 +188,64 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
         core = _tighten(g, Box(core.top, core.left, cut, core.right)) or core
     core, residue = _trim_residue(g, core)
     return [*out_top, Piece(core, is_line_block(g, core)), *residue, *out_bottom[::-1], *rest]
+
+
+#: Rows of form fields looked at above a table's header.
+MAX_FIELD_ROWS = 15
+
+
+def _field_lines(g: CellGrid, box: Box, text_at: TextAt) -> int:
+    """How many rows on top of a piece are form fields above the table's header: each holds a field
+    label ending in a colon (``Prepared by: | J. Smith``, ``Ship date:``), unmerged, and leaves part
+    of the width empty; at least one of them is filled in (a value right of its label); and the row
+    right under them heads the rest of the piece, filling most of its columns. ``Date: | May 2024``
+    lines typed on the rows right above a header are the table's metadata, not rows of it (a table
+    of such lines has no header under them: nothing is peeled; a group label merged over columns
+    is the header's first line, whatever its punctuation)."""
+    r, filled_in = box.top, False
+    while r < min(box.bottom - 1, box.top + MAX_FIELD_ROWS):
+        field = _field_row(g, box, r, text_at)
+        if field is None:
+            break
+        filled_in = filled_in or field
+        r += 1
+    if r == box.top or not filled_in:
+        return 0
+    filled = int(np.count_nonzero(row_cells(g, box, r)))
+    if filled < max(2, 0.7 * box.width) or not is_header_row(g, Box(r, box.left, box.bottom, box.right), r):
+        return 0
+    return r - box.top
+
+
+def _field_tail(g: CellGrid, box: Box, text_at: TextAt) -> int:
+    """How many rows at the bottom of a headed piece are filled-in form fields of words only
+    (``Prepared by: | Finance``): two or more, or one whose key marks a note (``Source: | ...``).
+    They sign the table off; a total row (``Total: | 60``) and rows of figures (``Mean: | 5.1``)
+    are the table's own."""
+    if box.height < 4 or not _field_row(g, box, box.bottom, text_at) or not _starts_with_header(g, box):
+        return 0
+    r = box.bottom
+    while r > box.top + 1 and _field_row(g, box, r, text_at):
+        first = text_at(r, box.left + int(np.flatnonzero(row_cells(g, box, r))[0]))
+        if GRAND_TOTAL.search(first) or SUBTOTAL.search(first) or (row_cells(g, box, r) == VALUE).any():
+            break
+        r -= 1
+    n = box.bottom - r
+    if n == 1:
+        first = text_at(box.bottom, box.left + int(np.flatnonzero(row_cells(g, box, box.bottom))[0]))
+        return 1 if NOTE_MARKER.match(first) else 0
+    return n
+
+
+def _field_row(g: CellGrid, box: Box, r: int, text_at: TextAt) -> bool | None:
+    """Row ``r`` holds form fields: ``None`` when not, else whether a field is filled in."""
+    occ = [box.left + int(j) for j in np.flatnonzero(row_cells(g, box, r) != 0)]
+    if not occ or len(occ) >= box.width:
+        return None
+    keys = [i for i, c in enumerate(occ) if g.cls[r, c] == TEXT and text_at(r, c).rstrip().endswith(":")]
+    if not keys or any(g.merge_span[r, occ[i]] >= 2 for i in keys):
+        return None
+    return any(i + 1 < len(occ) and i + 1 not in keys for i in keys)
 
 
 def _spread_label(g: CellGrid, box: Box, r: int) -> bool:
@@ -209,16 +290,20 @@ def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
     if _remark_row(g, box):
         residue.append(Piece(Box(box.bottom, box.left, box.bottom, box.right), True))
         box = Box(box.top, box.left, box.bottom - 1, box.right)
+    # a column's header is what it holds in the header band (a column headed on the second row of
+    # a two-row header, under a merged group label, is headed)
+    band = header_band(g, box)
+    h = band[1] - box.top + 1 if band is not None and band[0] == box.top else 1
     while box.width > 2:
         col = g.cls[box.top : box.bottom + 1, box.right]
-        head, body = col[0], col[1:]
+        head, body = int(np.count_nonzero(col[:h])), col[h:]
         sparse = head == 0 and np.count_nonzero(body) <= 0.5 * body.size
         # a header with nothing under it (a triangle's last columns are hollow too: not those)
         hollow = (
             head != 0
             and not body.any()
             and body.size >= 3
-            and np.count_nonzero(g.cls[box.top + 1 : box.bottom + 1, box.right - 1]) >= 0.5 * body.size
+            and np.count_nonzero(g.cls[box.top + h : box.bottom + 1, box.right - 1]) >= 0.5 * body.size
         )
         if _notes_column(g, box):
             # remarks typed beside the table with no empty column between: its notes
@@ -232,10 +317,11 @@ def _trim_residue(g: CellGrid, box: Box) -> tuple[Box, list[Piece]]:
 
 def _notes_column(g: CellGrid, box: Box) -> bool:
     """The last column holds remarks, not a field: long text (25+ characters, twice as long as
-    the table's other labels) on at most half of the rows, beside a body of values."""
+    the table's other labels) on at most half of the rows, beside a body of values. When its top
+    cell is such a remark too (no column label heads it), remarks on more rows are still remarks."""
     col = g.cls[box.top + 1 : box.bottom + 1, box.right]
     filled = col != 0
-    if not filled.any() or filled.sum() > 0.5 * col.size or (col[filled] != TEXT).any():
+    if not filled.any() or (col[filled] != TEXT).any():
         return False
     rest = g.cls[box.top + 1 : box.bottom + 1, box.left : box.right]
     if (rest == VALUE).sum() < 0.3 * max(int(np.count_nonzero(rest)), 1):
@@ -245,6 +331,9 @@ def _notes_column(g: CellGrid, box: Box) -> bool:
     typical = float(np.median(others[others > 0])) if (others > 0).any() else 0.0
     long_ = float(np.median(lens))
     head = g.text_len[box.top, box.right]
+    remark_head = head >= 25 and head >= 2 * typical and g.cls[box.top, box.right] == TEXT
+    if filled.sum() > 0.5 * col.size and not remark_head:
+        return False
     return long_ >= 25 and long_ >= 2 * typical and (head == 0 or head >= 25)
 
 
@@ -271,7 +360,8 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
     * two or more different labels spread over the row (``Domestic ... Offshore``): groups;
     * one label merged over columns (``Revenue`` over ``2023 | 2024``);
     * one short unmerged label right above a header row: the first line of a two-line header
-      (``General`` over ``Fund``), not a title, which is long or starts at the left edge.
+      (``General`` over ``Fund``), not a title, which is long or starts at the left edge, nor a
+      unit typed over the last column alone (``EUR thousands``).
     """
     cells = row_cells(g, box, top)
     cols = np.flatnonzero(cells != 0)
@@ -302,6 +392,8 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
         return not (spans_all and UNIT.search(text_at(top, col)))
     if top + 1 > bottom or len(text_at(top, col).strip()) > 30:
         return False
+    if col == box.right and UNIT.search(text_at(top, col)):
+        return False  # a unit over the last column alone (``EUR thousands``) groups nothing
     return is_header_row(g, Box(top + 1, box.left, bottom, box.right), top + 1)
 
 

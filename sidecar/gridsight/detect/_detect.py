@@ -17,6 +17,7 @@ from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
 from gridsight.detect._rows import is_key_value_block, is_label_value_lines, is_notes_block
 from gridsight.detect._segment import Box, bridge_sections, join_columns, xy_cut
+from gridsight.detect._spacers import spacer_strays, split_touching
 from gridsight.detect._structure import build_table, header_rows, is_table
 from gridsight.grid import Range, Sheet, Workbook
 
@@ -35,6 +36,14 @@ def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
     becomes a title or note line), never a column of the table.
     """
     cut = xy_cut(g.occupied, g.cls == VALUE)
+    strays = spacer_strays(g, cut)
+    if strays:
+        # stray cells in a spacer column between two tables: cut without them, each a piece
+        occ = g.occupied.copy()
+        rows, cols = zip(*strays, strict=True)
+        occ[list(rows), list(cols)] = False
+        cut = xy_cut(occ, (g.cls == VALUE) & occ) + [Box(r, c, r, c) for r, c in strays]
+    cut = split_touching(g, cut)
     pieces = join_columns(bridge_sections(cut, g.occupied), g.occupied, join_rule(g, text_at))
     return pieces + [Box(int(r), int(c), int(r), int(c)) for r, c in np.argwhere(g.prose)]
 

@@ -28,6 +28,7 @@ from gridsight.text import (
     DESCENDING,
     FILLER,
     LABEL_WORDS,
+    MONTHS,
     NEGATION_WORDS,
     NOT_NAMES,
     adjective_phrase,
@@ -37,6 +38,7 @@ from gridsight.text import (
     header_text,
     is_ranking,
     meaning_map,
+    names_month,
     ranked_by,
     same,
     superlative,
@@ -310,17 +312,7 @@ def _date_lit(d: dt.date) -> str:
     return f"DATE({d.year},{d.month},{d.day})"
 
 
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        (
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-            ("october", "oct"), ("november", "nov"), ("december", "dec"),
-        )
-    )
-    for m in names
-}  # fmt: skip
+_MONTHS = MONTHS
 _YEAR = re.compile(r"(?<![\d.,])((?:19|20)\d\d)(?![\d.,])")
 _QUARTER = re.compile(r"\bq([1-4])\b")
 _MONTH = re.compile(r"\b(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b")
@@ -610,7 +602,10 @@ class _Request:
                 v = val.strip().lower()
                 if len(v) < 2 or v in _STOP or self._operator_use(v):
                     continue
-                found = re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", self.low)
+                found = bool(re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", self.low))
+                if not found and names_month(v, self.low):  # "in February": ``Feb 2024``
+                    found = True
+                    self.applied.add(_period(self.low)[0])
                 if found and (best is None or len(v) > len(best.strip())):
                     best = val
             if best is None and col.distinct and all(len(v.strip()) <= 2 for v in col.distinct):
@@ -941,6 +936,15 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     sums_column = bool(
         total_of and numeric and any(same(_stem(total_of.group(1)), h) for h in numeric[0].words)
     )
+    many = re.search(r"\bhow many\s+(.*)", low)
+    said = [_stem(w) for w in re.findall(r"[^\W_]+", many.group(1))] if many else []
+    if said and not sums_column:  # "how many units of Beta were sold": a column counts the units
+        sums_column = any(
+            c.words
+            and any(same(h, said[0]) for h in c.words)
+            and all(any(same(h, w) for w in said) for h in c.words)
+            for c in numeric
+        )
     # ranges the request lists: "which <measure> range is the most common: (0-10, 10-20, 20+)?"
     bins = _bins(low) if re.search(r"\b(range|group|band|bracket|bucket|bin)s?\b", low) else []
     if bins:
@@ -1122,6 +1126,9 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         answers = [c for c in ranked_all if c is not key]
         if not answers and q.asks_who:
             answers = [c for c in [_name_column(table)] if c is not None and c is not key]
+        head = re.search(r"\b(\w+) of the \w+", low)  # "the region of the shipment with ...": region
+        if head:
+            answers.sort(key=lambda c: not any(same(_stem(head.group(1)), h) for h in c.words))
         fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low, q.adjective) == -1 else "MIN"
         keyref = _filtered(key.ref, conds)
         asks_key = (

@@ -46,8 +46,10 @@ MAX_QUESTION = 2000
 #: How sure a cells-route answer is: its cells are named by the question's words, its operation by
 #: the question's form.
 CELLS_CONFIDENCE = 0.75
+#: Cell plans whose result is no amount in the cells' unit.
+_UNITLESS = frozenset({"share", "ratio", "relative change"})
 #: Query plans that SQL expresses more faithfully than a formula: they go first when the parse is sure.
-SQL_FIRST = frozenset({"distinct", "unique"})
+SQL_FIRST = frozenset({"distinct", "unique", "categories"})
 #: Questions that are commands or injection attempts, not questions about the data.
 _INJECTION = re.compile(
     r";\s*(drop|delete|insert|update|alter|create|attach|pragma)\b|--|/\*|\bunion\s+(all\s+)?select\b"
@@ -277,6 +279,8 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
         return QAAnswer(q, "abstained", reason=f"the cells' query: {run.error}", route="cells"), planned.kind
     ans = _from_query(best, rel, q, run)
     ans.route, ans.confidence = "cells", CELLS_CONFIDENCE
+    if planned.kind in _UNITLESS:
+        ans.unit = None  # a share, a ratio or a growth rate is no amount in the table's unit
     if planned.kind != "lookup":  # (a lookup cites its cell through the header-path route)
         ans.formula = verified_formula(rel, workbook, planned.sql, run.value)
     return ans, planned.kind

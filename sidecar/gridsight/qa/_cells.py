@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gridsight.qa._members import listed_members
 from gridsight.qa._relational import SECTION, TOTAL, Relation, RelColumn
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import COMMON, derived, match_score, named_values, near_word, question_words, tokens
@@ -90,14 +91,16 @@ def parts(name: str) -> list[str]:
     return [re.sub(r" \(\d+\)$", "", p).strip() for p in name.split(PATH_SEP)]
 
 
-def _position(question: str, text: str) -> int:
+def _position(question: str, text: str, shared: frozenset[str] = frozenset()) -> int:
     """Where the question first names ``text`` (its first word found, near spellings included;
-    periods as headers write them: "first quarter" is where ``Q1`` is named)."""
+    periods as headers write them: "first quarter" is where ``Q1`` is named). Words in ``shared``
+    (that every compared label holds: the day of ``31 Dec 2023`` and ``31 Dec 2024``) place nothing."""
     low = periods_spelt(question).casefold()
     i = low.find(text.casefold())
     if i >= 0:
         return i
-    own = [w for w in tokens(text) if w not in COMMON] or tokens(text)  # ("FY2023": where 2023 is)
+    every = [w for w in tokens(text) if w not in shared] or tokens(text)
+    own = [w for w in every if w not in COMMON] or every  # ("FY2023": where 2023 is)
     for w in own:
         for m in re.finditer(r"[^\W_]+", low):
             if near_word(w, m.group(0)):
@@ -360,9 +363,15 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     if not chosen or _names_another_column(rel, question, chosen):
         return None
     rows, touched, meant = _rows(rel, question, chosen)
+    key = rel.key
+    if key is not None and len(rows.get(key.name, [])) < 2:
+        labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
+        header = frozenset(w for c in chosen for p in parts(c.name) for w in tokens(p))
+        listed = listed_members(labels, question, header)
+        if listed:  # "the sum of cash and accounts receivable": two rows, each named on its own
+            rows[key.name], meant = listed, False
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
-    key = rel.key
     asked = re.findall(
         r"\b(?:many|all|each|every|across|among|per|which|what)\s+([^\W_]+)", question.casefold()
     )
@@ -396,7 +405,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         cells = [(" ".join(parts(c.name)[i] for i in levels), _cell(c.name, fixed)) for c in members]
         if key is not None and key.name not in fixed and len(chosen) > 1:
             return None  # several columns but no row: which row is asked is unclear
-    cells.sort(key=lambda lc: _position(question, lc[0]))
+    shared = _shared(cells)
+    cells.sort(key=lambda lc: _position(question, lc[0], shared))
     return _across(question, expected, cells, qwords, _all_named(question, [label for label, _ in cells]))
 
 
@@ -427,13 +437,18 @@ def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, st
     return conds
 
 
+def _shared(cells: list[tuple[str, str]]) -> frozenset[str]:
+    """The words every label of ``cells`` holds."""
+    return frozenset.intersection(*(frozenset(tokens(label)) for label, _ in cells)) if cells else frozenset()
+
+
 def _minus(question: str, cells: list[tuple[str, str]]) -> bool:
     """Whether the question subtracts the second member from the first: "minus", or "less" between
     them ("actual less plan")."""
     if len(cells) != 2:
         return False
     low = periods_spelt(question).casefold()
-    a, b = (_position(question, label) for label, _ in cells)
+    a, b = (_position(question, label, _shared(cells)) for label, _ in cells)
     return bool(re.search(r"\bminus\b", low) or (a < b and re.search(r"\bless\b", low[a:b])))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gridsight.text import FILLER, header_words, same, similarities
+from gridsight.text import FILLER, STOP_WORDS, header_words, same, similarities
 from gridsight.text import closest as clearly_closest
 from gridsight.text import words as split_words
 
@@ -27,13 +27,18 @@ def mentions(question_words: Iterable[str], header: str, meant: Iterable[str] = 
     """Share of the header's content words the question names, 0..1. ``meant``: question words that
     mean this header by meaning (:func:`gridsight.text.meaning_map`); when no word names it by its
     letters, one of them names it half-way (0.5) -- a synonym never outranks a header named by its
-    own words."""
+    own words; and a filler word of the header (``total`` of ``total_eur``) names it a quarter-way."""
     head = header_words(header)
     if not head:
         return 0.0
     qw = set(question_words)
     hit = sum(1 for h in head if any(same(h, w) for w in qw)) / len(head)
-    return 0.5 if not hit and any(w in qw for w in meant) else hit
+    if not hit and any(w in qw for w in meant):
+        return 0.5
+    if not hit:  # a filler word names a header that nothing else names ("order totals": total_eur)
+        every = [w for w in split_words(header) if w not in STOP_WORDS] or [""]
+        return min(0.25, sum(1 for h in every if any(same(h, w) for w in qw)) / len(every))
+    return hit
 
 
 def named_at(question_words: list[str], header: str, meant: Iterable[str] = ()) -> list[int]:

@@ -27,6 +27,7 @@ from gridsight.text import (
     header_words,
     is_ranking,
     meaning_map,
+    names_month,
     ranked_by,
     same,
     superlative,
@@ -53,7 +54,8 @@ class Col:
 @dataclass
 class Plan:
     sql: str
-    kind: str  # what it computes: count, distinct, sum, avg, max, min, argmax, top, group, any, all...
+    kind: str  # what it computes: count, distinct, sum, avg, max, min, argmax, top, group (categories
+    # when a text column is grouped), any, all...
     result: str  # number | text | boolean | list | one (a single value, or no answer when rows differ)
     confidence: float
     sentence: str
@@ -164,8 +166,10 @@ class Planner:
                 vl = str(v).lower().strip()
                 if len(vl) < 2 or vl in STOP or vl.isdigit():
                     continue
-                if any(q.lower() == vl for q in quoted) or re.search(
-                    rf"(?<![a-z0-9]){re.escape(vl)}(?![a-z0-9])", low
+                if (
+                    any(q.lower() == vl for q in quoted)
+                    or re.search(rf"(?<![a-z0-9]){re.escape(vl)}(?![a-z0-9])", low)
+                    or names_month(vl, low)  # "in February": ``Feb 2024``
                 ):
                     if vl in content_words(c.name):
                         continue
@@ -190,9 +194,10 @@ class Planner:
         for m in COMPARISON.finditer(low):
             before = split_words(low[max(0, m.start() - 40) : m.start()])[-4:]
             inside = split_words(m.group(2))
-            col = self.best(("number",), inside) or self.best(("number",), before)
-            if col is None and m.group(1).endswith("er than"):  # "older than 30": what 'older' means
+            col = self.best(("number",), inside)
+            if col is None and m.group(1) in ("younger than", "older than"):  # what 'older' means
                 col = self.best(("number",), m.group(1).split()[:1])
+            col = col or self.best(("number",), before)
             if col is not None:
                 op, num = COMPARISON_OPS[m.group(1)], _lit(_num(m.group(3)))
                 out.append(
@@ -305,6 +310,22 @@ class Planner:
         # any / all
         asks_any = re.search(r"^\s*(is|are|was|were) there\b|\b(any|anyone|anybody)\b", low)
         ranks = re.search(r"\bthe (most|least|highest|lowest|\w+est)\b", low)
+        tests = sorted((low.find(f.words), i) for i, f in enumerate(fs) if COMPARISON.match(f.words))
+        if starts_bool and re.search(r"\b(all|every|each)\b", low) and tests and not asks_any and not ranks:
+            # "are all pediatrics patients younger than 18?": the last comparison is the test, the
+            # other filters say whose rows (rows with no value are not counted against it)
+            test = fs[tests[-1][1]]
+            rest = [f for f in fs if f is not test]
+            among = "".join(f"{f.sql} AND " for f in rest)
+            return Plan(
+                f"SELECT NOT EXISTS (SELECT 1 FROM {TABLE} WHERE {among}NOT ({test.sql}))",
+                "all",
+                "boolean",
+                0.8,
+                f"checks that every row{' where ' + ' and '.join(f.desc for f in rest) if rest else ''} "
+                f"has {test.desc}",
+                sorted(fcols),
+            )
         if starts_bool and asks_any and fs and not ranks:
             return Plan(
                 f"SELECT EXISTS (SELECT 1 FROM {TABLE}{where})",
@@ -319,6 +340,18 @@ class Planner:
         if group is not None:
             return group
         # counts
+        many = re.search(r"\bhow many\b|\bnumber of\b", low)
+        counted = self._counted_column(many, fcols) if many and fs else None
+        if counted is not None:  # "how many units of Beta were sold": a column counts the units
+            c = quote(counted.name)
+            return Plan(
+                f"SELECT SUM({c}) FROM {TABLE}{where}",
+                "sum",
+                "number",
+                0.75,
+                f"takes the total {counted.name}{when}",
+                [counted.name, *sorted(fcols)],
+            )
         if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not re.search(
             r"\b(average|mean|total|sum)\b", low
         ):
@@ -368,6 +401,17 @@ class Planner:
             target = self.best(("text", "number", "date", "bool"), exclude=fcols)
             if target is not None:
                 t = quote(target.name)
+                if target.kind == "number" and all(self._category(f.column) for f in fs):
+                    # "what was revenue in APAC in February": a slice of the rows, named only by
+                    # categories the rows share, holds the slice's total (one row: its own value)
+                    return Plan(
+                        f"SELECT SUM({t}) FROM {TABLE}{where}",
+                        "sum",
+                        "number",
+                        0.7,
+                        f"takes the total {target.name}{when}",
+                        [target.name, *sorted(fcols)],
+                    )
                 return Plan(
                     f"SELECT DISTINCT {t} FROM {TABLE}{where} LIMIT 2",
                     "lookup",
@@ -443,19 +487,31 @@ class Planner:
             r"\bby (average|mean|total|sum of)\b|\b(highest|lowest) (average|mean|total)\b", low
         )
         by_freq = re.search(r"\bin terms of frequency\b|\bbased on frequency\b|\bby frequency\b", low)
-        if not (common or by_count or by_agg or by_freq):
+        # "which product sold the most units", "the weakest region by revenue": a measure's total
+        by_total = None if (common or by_count or by_agg or by_freq) else self._by_total()
+        if not (common or by_count or by_agg or by_freq or by_total):
             return None
+        if by_count and not (common or by_agg) and re.search(r"\bof the \w+ with the\b", low):
+            return None  # "the author of the post with the most words": one row's value, not a group
         fcols = {f.column for f in fs}
         key = self.best(("text", "number", "bool", "date"), self.words[: self._first_super()], exclude=fcols)
         if key is None:
             key = self.best(("text", "number", "bool"), exclude=fcols)
         if key is None:
             return None
+        if by_total is not None and not (key.kind == "text" and self._category(key.name)):
+            return None  # a measure's total needs groups: a category the rows share
         k = quote(key.name)
         asc = bool(re.search(r"\b(least|fewest|lowest|smallest|bottom)\b", low))
+        asc = asc or (by_total is not None and direction == "ASC")  # "the weakest region by revenue"
         agg = "COUNT(*)"
         what = "rows"
         measured: list[str] = []
+        by_words = by_count or by_total
+        counted = self._counted_column(by_words, fcols | {key.name}) if by_words and not by_agg else None
+        if counted is not None:  # "the highest number of units" where a column counts the units
+            agg, what = f"SUM({quote(counted.name)})", f"total {counted.name}"
+            measured.append(counted.name)
         if by_agg:
             val = self.best(
                 ("number",),
@@ -476,12 +532,46 @@ class Planner:
         )
         return Plan(
             sql,
-            "group",
+            "categories" if key.kind == "text" else "group",  # a text column's groups: see SQL_FIRST
             "list" if n else ("number" if key.kind == "number" else "text"),
             0.8,
             f"groups the rows by {key.name}{when} and ranks the groups by {what}",
             [key.name, *measured, *sorted(fcols)],
         )
+
+    def _by_total(self) -> re.Match[str] | None:
+        """Where the question ranks by a measure's total: "the most <measure>" or "by <measure>"
+        where the words name a number column (see :meth:`_counted_column`)."""
+        for m in re.finditer(r"\bthe (?:most|least|fewest)\b|\bby\b", self.low):
+            if self._counted_column(m, set()) is not None:
+                return m
+        return None
+
+    def _counted_column(self, by_count: re.Match[str], exclude: set[str]) -> Col | None:
+        """The numeric column the words after "number of" / "the most" name by every word of its
+        header, the first of them included ("the most units" with a ``Units`` column; "records (n)"
+        with ``n``; "units of Beta were sold" with ``Units sold``): what is counted is then its
+        total, not the rows."""
+        rest = self.low[by_count.end() :]
+        after = re.findall(r"[^\W_]+", rest)
+        aside = re.match(r"\s*[^\W_]+\s*\(([^)]*)\)", rest)  # "records (n)": the column in brackets
+        first = [after[0], *re.findall(r"[^\W_]+", aside.group(1))] if after and aside else after[:1]
+        named = [
+            c
+            for c in self.cols
+            if c.kind == "number"
+            and c.name not in exclude
+            and (hw := header_words(c.name))
+            and any(same(h, w) for h in hw for w in first)  # the counted noun comes first
+            and all(any(same(h, w) for w in after) for h in hw)
+        ]
+        return named[0] if len(named) == 1 else None
+
+    def _category(self, name: str) -> bool:
+        """A text column of a few values that most rows share (a region, a month), not one that
+        tells rows apart (a name, an id)."""
+        col = next((c for c in self.cols if c.name == name), None)
+        return col is not None and col.kind == "text" and 0 < len(col.distinct) * 4 <= self.view.rows
 
     def _first_super(self) -> int:
         for i, w in enumerate(self.words):

@@ -19,7 +19,7 @@ from typing import Any
 from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
 from gridsight.qa._sql import literal
-from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, stem, words
+from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, same_month, stem, without_marks, words
 
 #: String values offered per column (those the question names best first).
 LITERALS_PER_COLUMN = 8
@@ -42,8 +42,9 @@ _COMMON = COMMON
 
 
 def tokens(text: str) -> list[str]:
-    """The words of a value or a question as grounding reads them (no camel-case split)."""
-    return words(text, camel=False)
+    """The words of a value or a question as grounding reads them (no camel-case split; the
+    footnote marks a label ends with left out: ``Coast 2)`` is named by "Coast")."""
+    return words(without_marks(text), camel=False)
 
 
 _tokens = tokens
@@ -52,7 +53,9 @@ _tokens = tokens
 #: Endings a word takes without changing what it names (plurals, tenses, agent and adjective forms):
 #: "post" and "posts" are near, "post" and "Postigo" are not.
 _ENDINGS = frozenset(
-    "s es e d ed er ers ing ings y ies ly al ally ion ions ation ations ment ments ive age ness ity".split()
+    (
+        "s es e d ed er ers est ing ings y ies ly al ally ion ions ation ations ment ments ive age ness ity"
+    ).split()
 )
 #: Endings that make an adjective of a name ending in a vowel (English derivation, not a word list).
 _DERIVED = frozenset({"an", "ian", "ean", "ese", "ic", "ical"})
@@ -70,10 +73,13 @@ def derived(a: str, b: str) -> bool:
 
 
 def near_word(a: str, b: str) -> bool:
-    """Same word, a plural or other ending (:data:`_ENDINGS`; one stem), or one typo after the same
-    first letter (a changed, dropped or swapped letter; four-letter words only a dropped one)."""
-    if a == b:
+    """Same word (a month's name and abbreviation alike), a plural or other ending (:data:`_ENDINGS`;
+    one stem), or one typo after the same first letter (a changed, dropped or swapped letter;
+    four-letter words only a dropped one; numbers only the same)."""
+    if a == b or same_month(a, b):
         return True
+    if a.isdigit() or b.isdigit():
+        return False  # a number is no typo of another: 2023 is not 2024
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 4 and long_.startswith(short) and long_[len(short) :] in _ENDINGS:
         return True

@@ -26,6 +26,7 @@ from gridsight.grid import (
     Workbook,
     datetime_to_serial,
 )
+from gridsight.text import MONTHS
 
 MAX_CSV_BYTES = 1024**3
 _DELIMITERS = (",", ";", "\t", "|")
@@ -125,12 +126,7 @@ _ISO = re.compile(
 _US = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([AaPp][Mm]))?$")
 _DMY_NAME = re.compile(r"^(\d{1,2})[- ]([A-Za-z]{3})[- ](\d{2}|\d{4})$")
-_MONTHS = {
-    m: i
-    for i, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1
-    )
-}
+_MONTHS = MONTHS
 _CUR_FMT = {"$": '"$"', "€": '"€"', "£": '"£"', "¥": '"¥"'}
 
 Typed = tuple[int, float, str | None, str | None]  # kind, number, text, number format
