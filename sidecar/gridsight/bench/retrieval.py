@@ -5,7 +5,8 @@ spreadsheet under it becomes one workbook of a single library, indexed from scra
 (:func:`gridsight.retrieval.build_index`). For every question whose workbook is in the folder:
 
 - dataset recall@k (k = 1, 3, 5, 10): its own file among the k best tables, for each strategy
-  (``hybrid`` -- the default, ``columns`` -- sub-query/column-card search, ``sheets`` -- query-sheet);
+  (``hybrid`` -- the default, ``columns`` -- sub-query/column-card search, ``sheets`` -- query-sheet,
+  ``words`` -- the question's rare words among the tables' header and value words);
 - column recall@k: the share of its ``columns_used`` (DataBench lines carry them) among the k best
   column hits of its own file (the column strategy ranks columns; ``hybrid`` uses the same list);
 - retrieval latency (embedding, searches and fusion; no answering), index build time and size;
@@ -142,7 +143,7 @@ def run(
         files = {tid: s["file"] for tid, s in library.sheets.items()}
         runtime = load_model(model) if answer else None
         books = _Books()
-        strategies = ("hybrid", "columns", "sheets")
+        strategies = ("hybrid", "columns", "sheets", "words")
         hits = {s: {k: 0 for k in KS} for s in strategies}
         col_hits = {k: 0.0 for k in KS}
         col_n = 0
@@ -173,6 +174,7 @@ def run(
                 "rank": ranks["hybrid"],
                 "rank_columns": ranks["columns"],
                 "rank_sheets": ranks["sheets"],
+                "rank_words": ranks["words"],
                 "column_recall_5": round(col_recall[5], 3) if need else None,
                 "top": files.get(found.rankings["hybrid"][0]) if found.rankings.get("hybrid") else None,
             }
@@ -238,7 +240,16 @@ def run(
     )
     return BenchResult(
         "retrieval",
-        ("dataset", "question", "rank", "rank_columns", "rank_sheets", "column_recall_5", "top"),
+        (
+            "dataset",
+            "question",
+            "rank",
+            "rank_columns",
+            "rank_sheets",
+            "rank_words",
+            "column_recall_5",
+            "top",
+        ),
         rows,
         summary,
         headline,

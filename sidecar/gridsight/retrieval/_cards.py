@@ -16,6 +16,8 @@ from typing import Any
 
 from gridsight.grid import Sheet
 from gridsight.qa._relational import Relation, RelColumn
+from gridsight.retrieval._terms import VALUES_MAX as TERM_VALUES
+from gridsight.retrieval._terms import table_terms
 from gridsight.text import words
 
 #: Distinct values of a text column that go into its full-text field (most frequent first): enough to
@@ -75,6 +77,7 @@ class SheetCard:
     columns: tuple[str, ...]
     description: str  # deterministic one-paragraph summary (embedded, full-text indexed)
     values_text: str = ""  # the name-like values of all its text columns (full-text indexed)
+    terms: str = ""  # its value words as terms (:mod:`gridsight.retrieval._terms`)
 
 
 def table_id(file: str, sheet: str, rng: str) -> str:
@@ -213,5 +216,7 @@ def cards_of(sheet: Sheet, tables: list[Any], file: str) -> list[tuple[SheetCard
         title = title_of(rel, file)
         cols = column_cards(rel, tid, title)
         values = " | ".join(c.values_text for c in cols if c.values_text)[:TABLE_VALUES_CHARS]
-        out.append((replace(sheet_card(rel, file, tid, title), values_text=values), cols))
+        terms = table_terms(rel.distinct_values(c.column)[:TERM_VALUES] for c in cols)
+        card = replace(sheet_card(rel, file, tid, title), values_text=values, terms=terms)
+        out.append((card, cols))
     return out

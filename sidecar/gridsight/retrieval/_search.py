@@ -10,7 +10,11 @@ Two strategies, each measurable on its own, and their fusion (the default):
   each sub-query is kept near the top so that a question spanning tables retrieves each of them.
 - ``sheets`` -- query-sheet matching: the whole question against each table's sheet card (vector, full
   text of its description, full text of all its name-like values), fused the same way.
-- ``hybrid`` -- the reciprocal-rank fusion of the two tables rankings; its first three tables are then
+- ``words`` (a signal of the hybrid, ranked on its own in :attr:`Retrieval.rankings`) -- the
+  question's words that are rare in the library, found among a table's value and header words, weighed
+  by inverse document frequency (:mod:`gridsight.retrieval._terms`): among hundreds of small tables a
+  question names a value ("Hulme", "1970") more often than a header.
+- ``hybrid`` -- the reciprocal-rank fusion of the three tables rankings; its first three tables are then
   ordered by how many of the question's words their headers or named values hold (ties keep the
   fused order).
 
@@ -23,6 +27,7 @@ import json
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +35,8 @@ import numpy as np
 
 from gridsight.retrieval._split import split_question
 from gridsight.retrieval._store import COLUMNS, DIMENSIONS, SHEETS, Store
-from gridsight.text import FILLER, header_words, same, words
+from gridsight.retrieval._terms import TermHit, TermIndex
+from gridsight.text import FILLER, header_words, same, stem, words
 
 STRATEGIES = ("hybrid", "columns", "sheets")
 #: Candidates each ranked list contributes before fusion.
@@ -93,6 +99,7 @@ class TableHit:
     score: float
     reason: str
     columns: list[ColumnHit] = field(default_factory=list)
+    rare: list[str] = field(default_factory=list)  # the question's rare words it holds
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -118,7 +125,8 @@ class Retrieval:
     answerable: bool
     reason: str
     seconds: float
-    #: Every table id ranked by each strategy that ran ("columns", "sheets", and the one asked for).
+    #: Every table id ranked by each strategy that ran ("columns", "sheets", "words" with the hybrid,
+    #: and the one asked for).
     rankings: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -164,6 +172,11 @@ class Library:
         self.embedder = embedder
         self.store = Store(db, embedder.name, create=False)
         self.sheets = {s["table_id"]: s for s in self.store.sheets()}
+        terms = self.store.terms()
+        self._term_ids = list(terms)
+        self._terms = TermIndex(
+            [terms[t] for t in self._term_ids], [self.columns_of(t) for t in self._term_ids]
+        )
         heads = (
             self.store.tables[COLUMNS]
             .to_arrow()
@@ -313,18 +326,21 @@ class Library:
         sheet_rank: list[str] = []
         if strategy in ("hybrid", "sheets"):
             sheet_rank, _ = self._sheet_strategy(parts[0], vecs[0])
+        rare: dict[str, TermHit] = {}
+        if strategy == "hybrid":
+            rare = {self._term_ids[h.index]: h for h in self._terms.search(question)[:DEPTH]}
         if strategy == "columns":
             ranked = col_rank
         elif strategy == "sheets":
             ranked = sheet_rank
         else:
             fused: dict[str, float] = defaultdict(float)
-            for rank_list in (col_rank, sheet_rank):
+            for rank_list in (col_rank, sheet_rank, list(rare)):
                 for r, t in enumerate(rank_list, 1):
                     fused[t] += 1.0 / (RRF_K + r)
             by_score = sorted(fused, key=lambda t: -fused[t])
             ranked = list(dict.fromkeys([*by_score[:1], *part_best[1:], *by_score]))  # each part's best
-            ranked = self._by_words(parts[0], ranked, columns)
+            ranked = self._by_words(parts[0], ranked, columns, rare)
         cols_of: dict[str, list[ColumnHit]] = defaultdict(list)
         for h in columns:
             cols_of[h.table_id].append(h)
@@ -339,32 +355,51 @@ class Library:
                 if mine
                 else "its description is close to the question"
             )
+            named = rare[tid].terms if tid in rare else []
+            if named:
+                reason += "; rare words " + ", ".join(repr(w) for w in named[:4])
             hits.append(
-                TableHit(tid, s["file"], s["sheet"], s["range"], s["title"], 1.0 / (i + 1), reason, mine)
+                TableHit(
+                    tid, s["file"], s["sheet"], s["range"], s["title"], 1.0 / (i + 1), reason, mine, named
+                )
             )
         answerable, why = _answerable(hits, columns, strategy)
-        rankings = {"columns": col_rank, "sheets": sheet_rank, strategy: ranked}
+        rankings = {"columns": col_rank, "sheets": sheet_rank, "words": list(rare), strategy: ranked}
         seconds = time.perf_counter() - start
         return Retrieval(question, strategy, parts, hits, columns, answerable, why, seconds, rankings)
 
-    def _by_words(self, question: str, ranked: list[str], columns: list[ColumnHit]) -> list[str]:
+    def _by_words(
+        self,
+        question: str,
+        ranked: list[str],
+        columns: list[ColumnHit],
+        rare: dict[str, TermHit] | None = None,
+    ) -> list[str]:
         """The first :data:`RERANK` tables re-ordered by how many of the question's words they name --
-        by a header (by its letters: plurals and -ed/-ing forms count) or by a value of theirs the
-        question names -- the fused order breaking ties. The fusion weighs a table's meaning as much as
-        its words, so a table that is merely about the same things can come first while another names
-        more of what is asked."""
+        by a header (by its letters: plurals and -ed/-ing forms count), by a value of theirs the
+        question names, or by a rare word of their values (``rare``) -- the fused order breaking ties.
+        The fusion weighs a table's meaning as much as its words, so a table that is merely about the
+        same things can come first while another names more of what is asked."""
         qw = question_words(question)
         head = ranked[:RERANK]
         count: dict[str, int] = {}
         for t in head:
             heads = [h for c in self.columns_of(t) for h in header_words(c)]
             held = {w for h in columns if h.table_id == t for v in h.named for w in words(v, camel=False)}
-            count[t] = sum(1 for w in qw if w in held or any(same(h, w) for h in heads))
+            scarce = set(rare[t].terms) if rare and t in rare else set()
+            count[t] = sum(1 for w in qw if w in held or stem(w) in scarce or any(same(h, w) for h in heads))
         return sorted(head, key=lambda t: -count[t]) + ranked[RERANK:]
 
     def columns_of(self, table_id: str) -> list[str]:
         s = self.sheets.get(table_id)
         return list(json.loads(s["columns"])) if s else []
+
+
+@lru_cache(maxsize=1 << 17)
+def _value_words(value: str) -> tuple[str, ...]:
+    """The words of a card value (cached: the same values come back in the full-text hits of question
+    after question, and reading words is most of a search's own time)."""
+    return tuple(words(value, camel=False))
 
 
 def named_values(rows: list[dict[str, Any]], question: str) -> list[dict[str, Any]]:
@@ -381,11 +416,11 @@ def named_values(rows: list[dict[str, Any]], question: str) -> list[dict[str, An
     for i, row in enumerate(rows):
         named: list[str] = []
         for v in (row.get("values_text") or "").split(" | "):
-            toks = words(v, camel=False)
+            toks = _value_words(v)
             if toks and any(t[:4] in heads for t in toks) and match_score(v, qwords, question) >= 1.0:
                 named.append(v)
         if named:
-            size = sum(len(words(v, camel=False)) for v in named)
+            size = sum(len(_value_words(v)) for v in named)
             kept.append((-size, i, {**row, "named": named}))
     return [row for *_, row in sorted(kept, key=lambda x: (x[0], x[1]))]
 

@@ -1,7 +1,8 @@
 """The index on disk: a lancedb folder with three tables and a version file.
 
 - ``files``: every file seen (relative path, sha256, size, status ``indexed`` or ``skipped``, reason).
-- ``sheets``: one row per detected table (its sheet card) with the card's vector.
+- ``sheets``: one row per detected table (its sheet card) with the card's vector and its terms (the
+  stems of its value words, read into memory for the rare-word search).
 - ``columns``: one row per column card with its vector and two full-text fields (header words,
   most frequent values).
 
@@ -28,7 +29,7 @@ from gridsight.errors import GridSightError
 from gridsight.retrieval._cards import ColumnCard, SheetCard
 
 #: Bump when cards, fields or their meaning change: an older index is rebuilt.
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 VERSION_FILE = "index.json"
 LOCK_FILE = ".lock"
 FILES, SHEETS, COLUMNS = "files", "sheets", "columns"
@@ -74,6 +75,7 @@ def _schemas() -> dict[str, Any]:
                 ("columns", pa.string()),  # JSON list of column names
                 ("description", pa.string()),
                 ("values_text", pa.string()),
+                ("terms", pa.string()),  # its value words as terms (retrieval._terms)
                 ("vector", vec),
             ]
         ),
@@ -176,6 +178,11 @@ class Store:
     def sheets(self) -> list[dict[str, Any]]:
         cols = ["table_id", "file", "sheet", "range", "title", "rows", "columns", "description"]
         return self.tables[SHEETS].to_arrow().select(cols).to_pylist()
+
+    def terms(self) -> dict[str, str]:
+        """Every table's terms, by table id."""
+        rows = self.tables[SHEETS].to_arrow().select(["table_id", "terms"]).to_pylist()
+        return {r["table_id"]: r["terms"] or "" for r in rows}
 
     def count(self, name: str) -> int:
         return int(self.tables[name].count_rows())
