@@ -635,3 +635,15 @@ def test_which_category_with_any_verb_counts_its_rows() -> None:
     # "placed", "scored", "recorded": a verb between the category and "the most" changes nothing
     ans = generate_formula("Which country recorded the most people?", table_at(), "People")
     assert (ans.shape, ans.value) == ("most-common", "US"), (ans.formula, ans.reason)
+
+
+def test_a_superlative_ranks_by_the_column_named_in_brackets() -> None:
+    # "the highest number of records (n)": a one-letter header is named only in brackets
+    b = SheetBuilder("Jobs")
+    for i, row in enumerate([("job", "score", "n"), ("Baker", 0.9, 3), ("Clerk", 0.2, 40), ("Diver", 0.5, 7)]):
+        for j, v in enumerate(row):
+            b.set(i, j, v)
+    ans = generate_formula(
+        "What is the average score for the job with the highest number of records (n)?", Workbook([b.build()])
+    )
+    assert (ans.formula, ans.value) == ("=INDEX(B2:B4,MATCH(MAX(C2:C4),C2:C4,0))", 0.2), ans.reason

@@ -67,6 +67,9 @@ def test_excel_like_typing(text: str, kind: Kind, number: float, fmt: str | None
     [
         ("00123", Kind.TEXT),  # leading zeros kept (ZIP codes, IDs)
         ("1234567890123456", Kind.TEXT),  # > 15 digits would lose precision in Excel
+        ("1234567890123456.5", Kind.TEXT),
+        ("0.6839846009562643", Kind.NUMBER),  # a long fraction (pandas writes 17 digits) is a number
+        ("-12.345678901234567", Kind.NUMBER),
         ("=SUM(A1:A2)", Kind.TEXT),  # never run a CSV's formulas
         ("nan", Kind.TEXT),
         ("inf", Kind.TEXT),

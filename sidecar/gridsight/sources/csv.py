@@ -1,7 +1,8 @@
 """Read .csv/.tsv: sniff the encoding and delimiter, then type each cell the way Excel (en-US) does.
 
 Two deliberate departures from Excel, both to avoid silent data loss: digit strings with leading
-zeros (ZIP codes, IDs) and numbers longer than 15 significant digits stay text, and a cell that
+zeros (ZIP codes, IDs) and whole numbers longer than 15 digits stay text (a long decimal fraction,
+as pandas writes 0.6839846009562643, is a number), and a cell that
 starts with ``=`` stays text (a CSV is data; running its formulas would be an injection risk).
 """
 
@@ -146,7 +147,7 @@ def type_text(s: str) -> Typed:
         digits = t.lstrip("+-").split(".")[0].split("e")[0].split("E")[0]
         if len(digits) > 1 and digits.startswith("0"):
             return Kind.TEXT, 0.0, s, None
-        if sum(ch.isdigit() for ch in t.split("e")[0].split("E")[0]) > 15:
+        if len(digits) > 15:  # a card number or an ID: its last digits would be lost
             return Kind.TEXT, 0.0, s, None
         fmt = "0.00E+00" if "e" in t.lower() else None
         return Kind.NUMBER, float(t), None, fmt
@@ -168,7 +169,7 @@ def _type_number(t: str) -> Typed | None:
     if not m or bool(m["open"]) != bool(m["close"]) or (m["cur"] and m["cur2"]):
         return None
     num = m["num"]
-    if sum(ch.isdigit() for ch in num) > 15:
+    if sum(ch.isdigit() for ch in num.split(".")[0]) > 15:
         return None
     intpart = num.split(".")[0].replace(",", "")
     if len(intpart) > 1 and intpart.startswith("0") and "," not in num:
