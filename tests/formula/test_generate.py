@@ -640,7 +640,8 @@ def test_which_category_with_any_verb_counts_its_rows() -> None:
 def test_a_superlative_ranks_by_the_column_named_in_brackets() -> None:
     # "the highest number of records (n)": a one-letter header is named only in brackets
     b = SheetBuilder("Jobs")
-    for i, row in enumerate([("job", "score", "n"), ("Baker", 0.9, 3), ("Clerk", 0.2, 40), ("Diver", 0.5, 7)]):
+    rows = [("job", "score", "n"), ("Baker", 0.9, 3), ("Clerk", 0.2, 40), ("Diver", 0.5, 7)]
+    for i, row in enumerate(rows):
         for j, v in enumerate(row):
             b.set(i, j, v)
     ans = generate_formula(

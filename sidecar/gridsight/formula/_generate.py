@@ -523,9 +523,7 @@ class _Request:
                 following = self.words[i + 1 : i + 4]
                 window = {_stem(x) for x in following}
                 # "the highest number of records (n)": the column named in brackets after the phrase
-                aside = re.search(
-                    rf"\b{re.escape(w)}\s+(?:[^\W_]+\s+){{0,3}}\(([^)]{{1,30}})\)", self.low
-                )
+                aside = re.search(rf"\b{re.escape(w)}\s+(?:[^\W_]+\s+){{0,3}}\(([^)]{{1,30}})\)", self.low)
                 if aside:
                     window |= {_stem(x) for x in _words(aside.group(1))}
                 hits = [
