@@ -12,6 +12,7 @@ from gridsight.text import (
     STOP_WORDS,
     adjective_phrase,
     content_words,
+    date_part_asked,
     header_words,
     meaning_map,
     names_month,
@@ -21,7 +22,9 @@ from gridsight.text import (
     stem,
     superlative,
     time_direction,
+    weekdays_asked,
     words,
+    year_asked,
 )
 
 needs_embedder = pytest.mark.skipif(not text.available(), reason="the MiniLM embedding model is missing")
@@ -280,3 +283,25 @@ def test_abbreviated_periods_are_spelt_out(text: str, expected: list[str]) -> No
 )
 def test_a_month_is_named_in_any_spelling(value: str, question: str, named: bool) -> None:
     assert names_month(value, question) is named
+
+
+@pytest.mark.parametrize(
+    ("question", "part", "days", "year"),
+    [
+        ("On which day of the week were the most orders placed?", "weekday", None, None),
+        ("Which weekday has the fewest visits?", "weekday", None, None),
+        ("At what hour of the day do most calls arrive?", "hour", None, None),
+        ("In which month of 2023 were the most tickets sold?", "month", None, ("in", 2023)),
+        ("How many orders were placed on a Monday?", None, (1,), None),
+        ("How many visits happened at weekends?", None, (0, 6), None),
+        ("How many visits happened on weekdays during 2022?", None, (1, 2, 3, 4, 5), ("in", 2022)),
+        ("Were any tickets sold before 2020?", None, None, ("before", 2020)),
+        ("How many members joined since 2019?", None, None, ("since", 2019)),
+        ("What was revenue of 2,024 units?", None, None, None),  # an amount, not a year
+        ("Sales on 2024-03-01?", None, None, None),  # a date, not a year
+    ],
+)
+def test_calendar_parts_a_question_names(
+    question: str, part: str | None, days: tuple[int, ...] | None, year: tuple[str, int] | None
+) -> None:
+    assert (date_part_asked(question), weekdays_asked(question), year_asked(question)) == (part, days, year)

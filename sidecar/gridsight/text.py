@@ -219,6 +219,68 @@ def month_asked(question: str) -> tuple[int, int | None] | None:
     return months.pop(), (years.pop() if len(years) == 1 else None)
 
 
+#: Weekday names in SQLite's ``strftime('%w')`` order (Sunday is 0).
+WEEKDAYS = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
+
+#: The calendar parts a question may group or filter rows by, and the ``strftime`` code of each.
+DATE_PARTS = {"year": "%Y", "month": "%m", "weekday": "%w", "hour": "%H"}
+
+
+#: Words that name a calendar part rather than a column.
+DATE_WORDS = frozenset(
+    "year years month months week weeks weekday weekdays day days hour hours date dates".split()
+)
+
+
+def date_part_asked(question: str) -> str | None:
+    """The calendar part a question asks for as its answer ('on which day of the week', 'which
+    weekday', 'at what hour of the day', 'in which month', 'which year'): a key of
+    :data:`DATE_PARTS`, or None."""
+    low = question.casefold()
+    m = re.search(
+        r"\b(?:which|what)\s+(day of the week|weekday|day|hour(?: of the day)?|time of day|month|year)s?\b",
+        low,
+    )
+    if m is None:
+        return None
+    part = m.group(1)
+    if part.startswith(("day", "weekday")):
+        return "weekday"
+    if part.startswith(("hour", "time")):
+        return "hour"
+    return part
+
+
+def weekdays_asked(question: str) -> tuple[int, ...] | None:
+    """The weekdays (``%w`` numbers) a question keeps: 'on a Monday', 'on Fridays', 'at weekends'
+    (Saturday and Sunday), 'on weekdays' (Monday to Friday); None when it names none."""
+    low = question.casefold()
+    if re.search(r"\b(?:on|at|over|during) (?:a |the )?weekends?\b", low):
+        return (0, 6)
+    if re.search(r"\b(?:on|during) (?:a )?(?:weekdays?|working days?|business days?)\b", low):
+        return (1, 2, 3, 4, 5)
+    days = {i for i, d in enumerate(WEEKDAYS) if re.search(rf"\b(?:on|every) (?:a |the )?{d}s?\b", low)}
+    return tuple(sorted(days)) if days else None
+
+
+def year_asked(question: str) -> tuple[str, int] | None:
+    """('in', 2024) for 'in 2024' / 'during 2023' / 'of 2022'; ('before', 2025) and ('after', 2019)
+    for a year bound; None when no year is named alone (dates and amounts are not years)."""
+    low = question.casefold()
+    m = re.search(
+        r"\b(in|during|of|for|throughout|before|after|since|until|prior to)\s+(?:the year\s+)?((?:19|20)\d\d)"
+        r"(?![\d.,:/-])",
+        low,
+    )
+    if m is None:
+        return None
+    word = m.group(1)
+    how = {"since": "after", "until": "before", "prior to": "before"}.get(word, word)
+    if how == "after" and word == "since":
+        return ("since", int(m.group(2)))
+    return (how if how in ("before", "after") else "in", int(m.group(2)))
+
+
 def names_month(value: str, question: str) -> bool:
     """The question names the month a text value spells (:func:`month_of`), in any spelling, and
     no other year than the value's ('in February' names ``Feb 2024``; 'March 2023' does not)."""

@@ -347,3 +347,47 @@ def patients(tmp_path: Path) -> Path:
 def test_are_all_rows_tests_every_row_of_the_population(patients: Path, question: str, value: bool) -> None:
     ans = answer_question(open_workbook(patients), question)
     assert (ans.status, ans.value) == ("answered", value), (ans.reason, ans.query, ans.formula)
+
+
+@pytest.fixture
+def visits(tmp_path: Path) -> Path:
+    # two date columns (the first is the event's), a yes/no column whose header holds a question
+    # word inside it ("Readmitted") and one named by a compound ("eBook?")
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Visit #", "Admit Date", "Discharge Date", "Readmitted", "eBook?", "Charge"])
+    start = dt.datetime(2023, 1, 2, 8, 0)
+    for k in range(120):
+        admit = start + dt.timedelta(days=(k * k + 3 * k) % 700, hours=k % 5)
+        ws.append([1000 + k, admit, admit + dt.timedelta(days=2), k % 4 == 0, k % 2 == 0, 10 + k])
+    wb.save(tmp_path / "visits.xlsx")
+    return tmp_path / "visits.xlsx"
+
+
+def _admits() -> list[dt.datetime]:
+    start = dt.datetime(2023, 1, 2, 8, 0)
+    return [start + dt.timedelta(days=(k * k + 3 * k) % 700, hours=k % 5) for k in range(120)]
+
+
+def test_calendar_parts_of_a_date_column_filter_and_group(visits: Path) -> None:
+    from collections import Counter
+
+    book = open_workbook(visits)
+    admits = _admits()
+    cases: list[tuple[str, object]] = [
+        (
+            "How many patients were admitted in March 2023?",
+            sum(a.month == 3 and a.year == 2023 for a in admits),
+        ),
+        ("How many visits happened on a weekend?", sum(a.weekday() >= 5 for a in admits)),
+        ("How many visits were there in 2024?", sum(a.year == 2024 for a in admits)),
+        ("How many books were lent in 2023?", sum(a.year == 2023 for a in admits)),
+        ("How many visits were on a Tuesday?", sum(a.weekday() == 1 for a in admits)),
+    ]
+    days = Counter(a.strftime("%A") for a in admits)
+    cases.append(("On which day of the week were the most visits?", days.most_common(1)[0][0]))
+    months = Counter(a.strftime("%B") for a in admits if a.year == 2023)
+    cases.append(("In which month of 2023 were the most visits?", months.most_common(1)[0][0]))
+    for question, value in cases:
+        ans = answer_question(book, question)
+        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)

@@ -9,21 +9,26 @@ gates on it. Nothing is answered when no column fits.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsight.qa._columns import STOP, content_words, mentions, named_at, similarity, split_words
+from gridsight.qa._columns import STOP, content_words, mentions, similarity, split_words
 from gridsight.qa._sql import TABLE, View, literal, quote
 from gridsight.text import (
     ASCENDING,
     COMPARISON,
     COMPARISON_OPS,
+    DATE_PARTS,
+    DATE_WORDS,
     DESCENDING,
     MONTH_NAMES,
     NEGATION_WORDS,
     NUMBER_WORDS,
+    WEEKDAYS,
     adjective_phrase,
+    date_part_asked,
     direction_of,
     header_words,
     is_ranking,
@@ -32,8 +37,11 @@ from gridsight.text import (
     names_month,
     ranked_by,
     same,
+    stem,
     superlative,
     time_direction,
+    weekdays_asked,
+    year_asked,
 )
 
 _N = NUMBER_WORDS
@@ -220,7 +228,23 @@ class Planner:
         for c in self.cols:
             if not c.flag:
                 continue
-            at = named_at(self.words, c.name, self.meant.get(c.name, ()))
+            meant = self.meant.get(c.name, set())
+            # a word names the flag as written or as its beginning: "admitted" is not ``Readmit``
+            at = [
+                i
+                for i, w in enumerate(self.words)
+                if w in meant
+                or any(same(h, w) and stem(h).startswith(stem(w)[:4]) for h in header_words(c.name))
+            ]
+            # "how many books ...": the counted noun names the rows; it names a yes/no column only
+            # with every word of its header ("smokers" a ``Smoker`` column, not "books" ``eBook?``)
+            whole = all(any(same(h, w) for w in self.words) for h in header_words(c.name))
+            at = [
+                i
+                for i in at
+                if whole
+                or not re.search(rf"\b(?:how many|number of|the most|the fewest) {self.words[i]}\b", self.low)
+            ]
             if not at:
                 continue
             i = at[0]
@@ -236,17 +260,7 @@ class Planner:
                     f"{c.name} is {'FALSE' if neg else 'TRUE'}",
                 )
             )
-        # "in February", "in March 2024": the month (and year) of the one date column
-        dated = [c for c in self.cols if c.kind == "date"]
-        month = month_asked(self.q)
-        if month is not None and len(dated) == 1 and not any(f.column == dated[0].name for f in out):
-            d = quote(dated[0].name)
-            number, year = month
-            sql = f"strftime('%m', {d}) = '{number:02d}'" + (
-                f" AND strftime('%Y', {d}) = '{year}'" if year else ""
-            )
-            name = MONTH_NAMES[number - 1] + (f" {year}" if year else "")
-            out.append(_Filter(sql, name.lower(), dated[0].name, f"{dated[0].name} is in {name}"))
+        out.extend(self._calendar_filters(out))
         # "without any X" / "do not contain any X"
         m = re.search(
             r"\b(?:without|(?:do|does|did) not (?:contain|have|include)|no)\s+(?:any\s+)?([a-z ]{3,40})", low
@@ -349,7 +363,7 @@ class Planner:
                 sorted(fcols),
             )
         # group-by: "which X has the highest number of / average Y", "most common X", "top 3 X by Y"
-        group = self._group(fs, where, when, n, direction)
+        group = self._date_group(where, when, n) or self._group(fs, where, when, n, direction)
         if group is not None:
             return group
         # counts
@@ -577,11 +591,132 @@ class Planner:
             for c in self.cols
             if c.kind == "number"
             and c.name not in exclude
+            and not self._identifies(c.name)  # "how many loans" counts rows, not ``Loan #`` values
             and (hw := header_words(c.name))
             and any(same(h, w) for h in hw for w in first)  # the counted noun comes first
             and all(any(same(h, w) for w in after) for h in hw)
         ]
         return named[0] if len(named) == 1 else None
+
+    def _date_column(self) -> Col | None:
+        """The date column a calendar word applies to: the only one, the one the question names,
+        or the first (a table's first date is most often the date of the row's event)."""
+        dated = [c for c in self.cols if c.kind == "date"]
+        if len(dated) <= 1:
+            return dated[0] if dated else None
+        # the calendar words ("month", "year") name the part asked, not a column
+        plain = [w for w in self.words if w not in DATE_WORDS]
+        named = self.best(("date",), plain)
+        if named is not None:
+            return named
+        # "checked out" names ``Checkout Date``: two words of the question written as one
+        stems = [stem(w) for w in plain]
+        joined = {a + b for a, b in itertools.pairwise(stems)}
+        return next((c for c in dated if joined & set(header_words(c.name))), dated[0])
+
+    def _calendar_filters(self, out: list[_Filter]) -> list[_Filter]:
+        """'in February (2024)', 'in 2024', 'before 2025', 'on a Monday', 'at weekends': parts of
+        the date column's dates."""
+        date = self._date_column()
+        if date is None or any(f.column == date.name for f in out):
+            return []
+        d, name = quote(date.name), date.name
+        found: list[_Filter] = []
+        month = month_asked(self.q)
+        year = year_asked(self.q)
+        if month is not None:
+            number, in_year = month
+            sql = f"strftime('%m', {d}) = '{number:02d}'" + (
+                f" AND strftime('%Y', {d}) = '{in_year}'" if in_year else ""
+            )
+            label = MONTH_NAMES[number - 1] + (f" {in_year}" if in_year else "")
+            found.append(_Filter(sql, label.lower(), name, f"{name} is in {label}"))
+            year = None if in_year else year
+        if year is not None and not any(str(year[1]) in f.words for f in out):
+            how, y = year
+            yearly = self.best(("number",), exclude={f.column for f in out})
+            if yearly is not None and {"year", "yr"} & set(header_words(yearly.name)):
+                # "cars of 2018" where a number column holds the years it names
+                op = {"in": "=", "before": "<", "after": ">", "since": ">="}[how]
+                found.append(
+                    _Filter(f"{quote(yearly.name)} {op} {y}", str(y), yearly.name, f"{yearly.name} {op} {y}")
+                )
+            else:
+                sql = {
+                    "in": f"strftime('%Y', {d}) = '{y}'",
+                    "before": f"{d} < '{y}-01-01'",
+                    "after": f"{d} >= '{y + 1}-01-01'",
+                    "since": f"{d} >= '{y}-01-01'",
+                }[how]
+                found.append(_Filter(sql, str(y), name, f"{name} is {how} {y}"))
+        days = weekdays_asked(self.q)
+        if days is not None:
+            codes = ", ".join(f"'{k}'" for k in days)
+            names = " or ".join(WEEKDAYS[k].capitalize() for k in days)
+            found.append(
+                _Filter(f"strftime('%w', {d}) IN ({codes})", names.lower(), name, f"{name} is a {names}")
+            )
+        return found
+
+    def _date_group(self, where: str, when: str, n: int | None) -> Plan | None:
+        """'On which day of the week are most patients admitted?', 'which month had the fewest
+        loans', 'at what hour do most rides start': the calendar part of the date column whose rows
+        are the most (or the fewest, or hold the largest total of a measure the question names)."""
+        part = date_part_asked(self.q)
+        date = self._date_column()
+        low = self.low
+        if (
+            part is None
+            or date is None
+            or not re.search(
+                r"\b(most|fewest|least|highest|lowest|busiest|quietest|largest|smallest|more|less)\b", low
+            )
+        ):
+            return None
+        if {part, "day" if part == "weekday" else part} & set(header_words(date.name)):
+            return None  # "which month has the highest sales" over a ``Month`` column: its row
+        d = quote(date.name)
+        code = DATE_PARTS[part]
+        raw = f"strftime('{code}', {d})"
+        if part == "weekday":
+            shown = (
+                "CASE "
+                + " ".join(f"WHEN {raw} = '{i}' THEN '{w.capitalize()}'" for i, w in enumerate(WEEKDAYS))
+                + " END"
+            )
+        elif part == "month":
+            shown = (
+                "CASE "
+                + " ".join(f"WHEN {raw} = '{i + 1:02d}' THEN '{m}'" for i, m in enumerate(MONTH_NAMES))
+                + " END"
+            )
+        else:
+            shown = f"CAST({raw} AS INTEGER)"
+        asc = bool(re.search(r"\b(fewest|least|lowest|quietest|smallest|less)\b", low))
+        agg, what, read = "COUNT(*)", "rows", [date.name]
+        by_total = self._by_total()
+        measure = self._counted_column(by_total, set()) if by_total is not None else None
+        if measure is not None:  # "which month saw the most rain (mm)": the months' totals
+            agg, what = f"SUM({quote(measure.name)})", f"total {measure.name}"
+            read.append(measure.name)
+        sql = (
+            f"SELECT {shown} FROM {TABLE}{where}{' AND' if where else ' WHERE'} {d} IS NOT NULL "
+            f"GROUP BY {raw} ORDER BY {agg} {'ASC' if asc else 'DESC'} LIMIT {n or 1}"
+        )
+        return Plan(
+            sql,
+            "categories",
+            "list" if n else "one",
+            0.75,
+            f"groups the rows{when} by the {part} of {date.name} and takes the one with the "
+            f"{'fewest' if asc else 'most'} {what}",
+            read,
+        )
+
+    def _identifies(self, name: str) -> bool:
+        """A column that numbers or names the rows (``Loan #``, ``order_id``, ``Stock No.``)."""
+        words = split_words(name)
+        return "#" in name or (len(words) > 1 and words[-1] in IDENTIFIER_WORDS)
 
     def _category(self, name: str) -> bool:
         """A text column of a few values that most rows share (a region, a month), not one that
