@@ -391,3 +391,25 @@ def test_calendar_parts_of_a_date_column_filter_and_group(visits: Path) -> None:
     for question, value in cases:
         ans = answer_question(book, question)
         assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)
+
+
+def test_rows_whose_value_is_missing_are_counted(tmp_path: Path) -> None:
+    # an empty date, number or text cell is "no X yet", "missing a X", "did not give a X"
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Order", "Ordered", "Delivered", "Rating", "Comment", "Amount"])
+    for k in range(40):
+        delivered = dt.date(2024, 1, 2 + k % 20) if k % 5 else None
+        rating = None if k % 7 == 0 else 1 + k % 5
+        comment = "" if k % 4 == 0 else f"note {k}"
+        ws.append([f"O{k}", dt.date(2024, 1, 1 + k % 20), delivered, rating, comment or None, 10 * k])
+    wb.save(tmp_path / "orders.xlsx")
+    book = open_workbook(tmp_path / "orders.xlsx")
+    for question, value in [
+        ("How many orders have no delivery date yet?", 8),
+        ("How many orders are missing a rating?", 6),
+        ("How many customers did not give a rating?", 6),
+        ("How many orders have no comment?", 10),
+    ]:
+        ans = answer_question(book, question)
+        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)

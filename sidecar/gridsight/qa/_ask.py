@@ -162,9 +162,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         order = ("cells", "blocks", "formula", "sql")
     elif (
         plan is not None
-        # a calendar part of a date ("on a Monday", "in 2024") is a filter the formula tier
-        # does not read
-        and (plan.kind in SQL_FIRST or (view is not None and view.joined) or "strftime(" in plan.sql)
+        and (plan.kind in SQL_FIRST or (view is not None and view.joined) or plan.sql_only)
         and plan.confidence >= 0.7
     ):
         order = ("sql", "formula", "blocks", "cells")

@@ -70,6 +70,9 @@ class Plan:
     confidence: float
     sentence: str
     columns: list[str] = field(default_factory=list)
+    #: it reads the rows in a way only the query expresses (a calendar part of a date, an empty
+    #: value): the SQL route goes before the formula tier
+    sql_only: bool = False
 
 
 @dataclass
@@ -78,6 +81,7 @@ class _Filter:
     words: str  # the question's words it came from
     column: str
     desc: str = ""  # how the explanation says it: "Lang is Spanish", "links is empty"
+    sql_only: bool = False  # see Plan.sql_only
 
     def __post_init__(self) -> None:
         self.desc = self.desc or self.words
@@ -261,24 +265,43 @@ class Planner:
                 )
             )
         out.extend(self._calendar_filters(out))
-        # "without any X" / "do not contain any X"
+        # "without any X", "do not contain any X", "no X yet", "missing a X", "did not give a X",
+        # "X is unknown": rows whose X is empty (a count of none is 0 where X counts something)
+        verbs = r"(?:contain|have|include|give|list|record|report|state|provide|specify)"
         m = re.search(
-            r"\b(?:without|(?:do|does|did) not (?:contain|have|include)|no)\s+(?:any\s+)?([a-z ]{3,40})", low
+            rf"\b(?:without|(?:do|does|did)(?: not|n't) {verbs}|no|missing|lack(?:s|ed|ing)?)\s+"
+            r"(?:any\s+|an?\s+|the\s+)?([a-z ]{3,40})",
+            low,
+        ) or re.search(
+            r"\b([a-z ]{3,40}?)\s+(?:is|are|was|were)\s+(?:missing|blank|empty|unknown|not given)\b", low
         )
         if m:
-            col = self.best(("text", "number"), split_words(m.group(1))[:3])
+            said = split_words(m.group(1))[:3]
+            col = self.best(("text", "number", "date"), said)
             if col is not None and col.name not in {f.column for f in out}:
-                if col.kind == "number":
+                unset = bool(
+                    re.search(r"\b(?:missing|yet|unknown|blank|not given|give|provide|specify|state)\b", low)
+                )
+                if col.kind == "date" or (col.kind == "number" and unset):
+                    sql = f"{quote(col.name)} IS NULL"
+                elif col.kind == "number":
                     sql = f"COALESCE({quote(col.name)}, 0) = 0"
                 else:
                     empty = ", ".join(_lit(e) for e in _EMPTY)
                     sql = f"LOWER(TRIM(COALESCE({quote(col.name)}, ''))) IN ({empty})"
-                out.append(_Filter(sql, m.group(0), col.name, f"{col.name} is empty"))
+                out.append(_Filter(sql, m.group(0), col.name, f"{col.name} is empty", sql_only=True))
         return out
 
     # --- plans ----------------------------------------------------------------------------------
 
     def plan(self) -> Plan | None:
+        """The query that answers the question, or None when no shape fits."""
+        planned = self._plan()
+        if planned is not None and any(f.sql_only for f in self.filters()):
+            planned.sql_only = True
+        return planned
+
+    def _plan(self) -> Plan | None:
         fs = self.filters()
         fcols = {f.column for f in fs}
         where = (" WHERE " + " AND ".join(f.sql for f in fs)) if fs else ""
@@ -630,7 +653,7 @@ class Planner:
                 f" AND strftime('%Y', {d}) = '{in_year}'" if in_year else ""
             )
             label = MONTH_NAMES[number - 1] + (f" {in_year}" if in_year else "")
-            found.append(_Filter(sql, label.lower(), name, f"{name} is in {label}"))
+            found.append(_Filter(sql, label.lower(), name, f"{name} is in {label}", sql_only=True))
             year = None if in_year else year
         if year is not None and not any(str(year[1]) in f.words for f in out):
             how, y = year
@@ -648,13 +671,19 @@ class Planner:
                     "after": f"{d} >= '{y + 1}-01-01'",
                     "since": f"{d} >= '{y}-01-01'",
                 }[how]
-                found.append(_Filter(sql, str(y), name, f"{name} is {how} {y}"))
+                found.append(_Filter(sql, str(y), name, f"{name} is {how} {y}", sql_only=True))
         days = weekdays_asked(self.q)
         if days is not None:
             codes = ", ".join(f"'{k}'" for k in days)
             names = " or ".join(WEEKDAYS[k].capitalize() for k in days)
             found.append(
-                _Filter(f"strftime('%w', {d}) IN ({codes})", names.lower(), name, f"{name} is a {names}")
+                _Filter(
+                    f"strftime('%w', {d}) IN ({codes})",
+                    names.lower(),
+                    name,
+                    f"{name} is a {names}",
+                    sql_only=True,
+                )
             )
         return found
 
@@ -711,6 +740,7 @@ class Planner:
             f"groups the rows{when} by the {part} of {date.name} and takes the one with the "
             f"{'fewest' if asc else 'most'} {what}",
             read,
+            sql_only=True,
         )
 
     def _identifies(self, name: str) -> bool:
