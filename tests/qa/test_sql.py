@@ -51,7 +51,9 @@ def _view(path: Path):  # type: ignore[no-untyped-def]
         ('SELECT "Password" FROM data', "the query names a column the table does not have: 'Password'"),
         ('SELECT load_extension("x") FROM data', "the function load_extension is not allowed"),
         ("SELECT * FROM sqlite_master", "the word 'sqlite_master' is not allowed"),
-        ('SELECT "Author" FROM data UNION SELECT name FROM pragma_table_info', "the word 'UNION'"),
+        # UNION ALL over the view runs (the items of list cells are counted that way); other tables do not
+        ('SELECT "Author" FROM data UNION ALL SELECT name FROM pragma_table_info', "the word 'name'"),
+        ("SELECT 1 FROM data UNION ALL SELECT 1 FROM sqlite_master", "the word 'sqlite_master'"),
         ("ATTACH DATABASE 'x' AS y", "only SELECT queries run"),
     ],
 )
@@ -413,3 +415,28 @@ def test_rows_whose_value_is_missing_are_counted(tmp_path: Path) -> None:
     ]:
         ans = answer_question(book, question)
         assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)
+
+
+def test_the_items_of_list_cells_are_counted_one_by_one(tmp_path: Path) -> None:
+    # pandas writes a list column as "['a', 'b']": the most common tag is the item most cells list,
+    # not the most common whole list
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Post", "Tags", "Lang"])
+    cells = [
+        "['red', 'blue']",
+        "['blue']",
+        "[]",
+        "['green', 'blue']",
+        "['red']",
+        '["it\'s", "red"]',
+        "['red']",
+    ]
+    for k, tags in enumerate(cells):
+        ws.append([f"P{k}", tags, "en" if k % 2 else "fr"])
+    wb.save(tmp_path / "posts.xlsx")
+    book = open_workbook(tmp_path / "posts.xlsx")
+    ans = answer_question(book, "List the two most common tags.")
+    assert (ans.status, ans.value) == ("answered", ["red", "blue"]), (ans.reason, ans.query)
+    ans = answer_question(book, "What is the most frequent tag among en posts?")
+    assert (ans.status, ans.value) == ("answered", "blue"), (ans.reason, ans.query)

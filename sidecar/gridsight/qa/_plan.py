@@ -9,7 +9,9 @@ gates on it. Nothing is answered when no column fits.
 
 from __future__ import annotations
 
+import ast
 import itertools
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -578,6 +580,23 @@ class Planner:
             what = f"{'total' if fn == 'SUM' else 'average'} {val.name}"
             measured.append(val.name)
         limit = n or 1
+        if agg == "COUNT(*)" and key.kind == "text" and (items := self._list_items(key.name)):
+            # "the two most common tags" where each cell lists several: count the items, not the lists
+            ands = "".join(f" AND {f.sql}" for f in fs)
+            parts = [
+                f"SELECT {_lit(item)} AS item, COUNT(*) AS n FROM {TABLE} WHERE "
+                f"(INSTR({k}, {_lit(repr(item))}) > 0 OR INSTR({k}, {_lit(json.dumps(item))}) > 0){ands}"
+                for item in items
+            ]
+            return Plan(
+                " UNION ALL ".join(parts) + f" ORDER BY n {'ASC' if asc else 'DESC'} LIMIT {limit}",
+                "categories",
+                "list" if n else "text",
+                0.8,
+                f"counts each item listed in {key.name}{when} and ranks the items",
+                [key.name, *sorted(fcols)],
+                sql_only=True,
+            )
         notnull = f"{k} IS NOT NULL AND {k} <> ''"
         sql = (
             f"SELECT {k} FROM {TABLE}{where}{' AND' if where else ' WHERE'} {notnull} GROUP BY {k} "
@@ -742,6 +761,28 @@ class Planner:
             read,
             sql_only=True,
         )
+
+    def _list_items(self, name: str) -> list[str]:
+        """The items of a text column whose cells are lists ("['a', 'b']", "[]", as pandas writes
+        them): at most 200 of them; [] when the cells are not lists."""
+        got = self.view.conn.execute(
+            f"SELECT DISTINCT {quote(name)} FROM {TABLE} WHERE {quote(name)} <> '' LIMIT 5000"
+        ).fetchall()
+        items: dict[str, None] = {}
+        listed = 0
+        for (v,) in got:
+            if not (isinstance(v, str) and v.startswith("[") and v.endswith("]")):
+                continue
+            try:
+                parsed = ast.literal_eval(v)
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                continue
+            if isinstance(parsed, list) and all(isinstance(x, str) for x in parsed):
+                listed += 1
+                items.update(dict.fromkeys(parsed))
+        if not got or listed < 0.8 * len(got) or not items or len(items) > 200:
+            return []
+        return list(items)
 
     def _identifies(self, name: str) -> bool:
         """A column that numbers or names the rows (``Loan #``, ``order_id``, ``Stock No.``)."""

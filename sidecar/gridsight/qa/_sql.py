@@ -34,7 +34,7 @@ FUNCTIONS = frozenset(
 )
 _KEYWORDS = frozenset(
     "select distinct from where group by having order asc desc limit offset and or not is null as in "
-    "between like case when then else end cast real integer text exists collate nocase".split()
+    "between like case when then else end cast real integer text exists collate nocase union all".split()
 )
 _TOKEN = re.compile(
     r"""\s+|(?P<str>'(?:[^']|'')*')|(?P<qid>"(?:[^"]|"")*")|(?P<num>\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)"""
