@@ -440,3 +440,23 @@ def test_the_items_of_list_cells_are_counted_one_by_one(tmp_path: Path) -> None:
     assert (ans.status, ans.value) == ("answered", ["red", "blue"]), (ans.reason, ans.query)
     ans = answer_question(book, "What is the most frequent tag among en posts?")
     assert (ans.status, ans.value) == ("answered", "blue"), (ans.reason, ans.query)
+
+
+def test_all_rows_named_by_one_value_hold_another(tmp_path: Path) -> None:
+    # "are all the Teslas automatic?": the value named last tests the rows the first names
+    # (a plural names a value too)
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Make", "Gearbox", "Price"])
+    for make, box in [
+        ("Tesla", "Automatic"),
+        ("Tesla", "Automatic"),
+        ("Ford", "Manual"),
+        ("Ford", "Automatic"),
+    ]:
+        ws.append([make, box, 100])
+    wb.save(tmp_path / "cars.xlsx")
+    book = open_workbook(tmp_path / "cars.xlsx")
+    for question, value in [("Are all the Teslas automatic?", True), ("Are all Fords manual?", False)]:
+        ans = answer_question(book, question)
+        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)

@@ -184,7 +184,7 @@ class Planner:
                     continue
                 if (
                     any(q.lower() == vl for q in quoted)
-                    or re.search(rf"(?<![a-z0-9]){re.escape(vl)}(?![a-z0-9])", low)
+                    or re.search(rf"(?<![a-z0-9]){re.escape(vl)}(?:s|es)?(?![a-z0-9])", low)  # "Teslas"
                     or names_month(vl, low)  # "in February": ``Feb 2024``
                 ):
                     if vl in content_words(c.name):
@@ -363,6 +363,10 @@ class Planner:
         asks_any = re.search(r"^\s*(is|are|was|were) there\b|\b(any|anyone|anybody)\b", low)
         ranks = re.search(r"\bthe (most|least|highest|lowest|\w+est)\b", low)
         tests = sorted((low.find(f.words), i) for i, f in enumerate(fs) if COMPARISON.match(f.words))
+        if not tests and len(fs) > 1:
+            # "are all the Teslas automatic?": the value named last is the test of the rows the
+            # others name
+            tests = sorted((low.find(f.words), i) for i, f in enumerate(fs) if " = " in f.sql)
         if starts_bool and re.search(r"\b(all|every|each)\b", low) and tests and not asks_any and not ranks:
             # "are all pediatrics patients younger than 18?": the last comparison is the test, the
             # other filters say whose rows (rows with no value are not counted against it)
