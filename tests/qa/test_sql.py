@@ -460,3 +460,30 @@ def test_all_rows_named_by_one_value_hold_another(tmp_path: Path) -> None:
     for question, value in [("Are all the Teslas automatic?", True), ("Are all Fords manual?", False)]:
         ans = answer_question(book, question)
         assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)
+
+
+def test_two_groups_are_compared_by_their_averages(tmp_path: Path) -> None:
+    # "do diesel cars have more kilometres on average than petrol cars?": two values of one column;
+    # "than those who weren't": a yes/no group against the rest; the measure named by its letters,
+    # by meaning ("bill") or by a comparative ("windier")
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Fuel", "Odometer (km)", "Returned", "Total Charges (USD)", "WindSpd km/h", "Owner Age"])
+    rows = [
+        ("Diesel", 900, True, 50, 3, 30),
+        ("Diesel", 700, False, 10, 9, 50),
+        ("Petrol", 100, True, 70, 1, 40),
+    ]
+    rows += [("Petrol", 300, False, 20, 2, 60), ("Hybrid", 50, False, 5, 20, 20)]
+    for row in rows:
+        ws.append(list(row))
+    wb.save(tmp_path / "fleet.xlsx")
+    book = open_workbook(tmp_path / "fleet.xlsx")
+    for question, value in [
+        ("Do diesel cars have more kilometres on average than petrol cars?", True),
+        ("Do petrol cars have a higher average odometer reading than diesel ones?", False),
+        ("Do returned cars have a higher average bill than those that weren't returned?", True),
+        ("Are diesel cars windier on average than petrol cars?", True),
+    ]:
+        ans = answer_question(book, question)
+        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)

@@ -89,6 +89,11 @@ class _Filter:
         self.desc = self.desc or self.words
 
 
+def _names_value(value: str, text: str) -> bool:
+    """``text`` names a cell value as a whole word, in the singular or plural ('Teslas')."""
+    return re.search(rf"(?<![a-z0-9]){re.escape(value.lower())}(?:s|es)?(?![a-z0-9])", text) is not None
+
+
 def _num(text: str) -> float | int:
     x = float(text.replace(",", ""))
     return int(x) if x.is_integer() else x
@@ -184,7 +189,7 @@ class Planner:
                     continue
                 if (
                     any(q.lower() == vl for q in quoted)
-                    or re.search(rf"(?<![a-z0-9]){re.escape(vl)}(?:s|es)?(?![a-z0-9])", low)  # "Teslas"
+                    or _names_value(vl, low)  # "Teslas" too
                     or names_month(vl, low)  # "in February": ``Feb 2024``
                 ):
                     if vl in content_words(c.name):
@@ -235,22 +240,26 @@ class Planner:
             if not c.flag:
                 continue
             meant = self.meant.get(c.name, set())
-            # a word names the flag as written or as its beginning: "admitted" is not ``Readmit``
+            heads = header_words(c.name)
+            # by its letters, a flag is named by every word of its header (codes like "30d" aside):
+            # "longer trips" is not ``roundTrip``, "books" not ``eBook?``; and as written or by its
+            # beginning: "admitted" is not ``Readmit``
+            whole = all(
+                any(same(h, w) for w in self.words) for h in heads if not any(ch.isdigit() for ch in h)
+            )
             at = [
                 i
                 for i, w in enumerate(self.words)
-                if w in meant
-                or any(same(h, w) and stem(h).startswith(stem(w)[:4]) for h in header_words(c.name))
+                if whole and any(same(h, w) and stem(h).startswith(stem(w)[:4]) for h in heads)
             ]
-            # "how many books ...": the counted noun names the rows; it names a yes/no column only
-            # with every word of its header ("smokers" a ``Smoker`` column, not "books" ``eBook?``)
-            whole = all(any(same(h, w) for w in self.words) for h in header_words(c.name))
-            at = [
+            # by meaning, never the counted noun ("how many books ...": the noun names the rows)
+            at += [
                 i
-                for i in at
-                if whole
-                or not re.search(rf"\b(?:how many|number of|the most|the fewest) {self.words[i]}\b", self.low)
+                for i, w in enumerate(self.words)
+                if w in meant
+                and not re.search(rf"\b(?:how many|number of|the most|the fewest) {w}\b", self.low)
             ]
+            at.sort()
             if not at:
                 continue
             i = at[0]
@@ -359,6 +368,10 @@ class Planner:
                 f"checks that no value of {col.name} repeats",
                 [col.name],
             )
+        if starts_bool:
+            compared = self._compare_groups(fs)
+            if compared is not None:
+                return compared
         # any / all
         asks_any = re.search(r"^\s*(is|are|was|were) there\b|\b(any|anyone|anybody)\b", low)
         ranks = re.search(r"\bthe (most|least|highest|lowest|\w+est)\b", low)
@@ -643,6 +656,93 @@ class Planner:
             and all(any(same(h, w) for w in after) for h in hw)
         ]
         return named[0] if len(named) == 1 else None
+
+    def _compare_groups(self, fs: list[_Filter]) -> Plan | None:
+        """'Do diesel cars have more kilometres on average than petrol cars?', 'do readmitted patients
+        have a higher average bill than those who weren't?': the averages of a measure over two
+        groups of rows, compared."""
+        low = self.low
+        than = re.search(r"\bthan\b", low)
+        if than is None or not re.search(r"\b(average|mean|on the whole|typically)\b", low):
+            return None
+        before, after = low[: than.start()], low[than.end() :]
+        groups: tuple[str, str, str, str] | None = None  # (column, sql A, sql B, description of A)
+        for c in self.cols:  # a value of one column before "than", another of it after
+            if c.kind != "text" or groups is not None:
+                continue
+            values = sorted((str(v) for v in c.distinct if len(str(v)) > 1), key=len, reverse=True)
+            a = next((v for v in values if _names_value(v, before)), None)
+            b = next((v for v in values if v != a and _names_value(v, after)), None)
+            if a is not None and b is not None:
+                groups = (
+                    c.name,
+                    f"{quote(c.name)} = {_lit(a)}",
+                    f"{quote(c.name)} = {_lit(b)}",
+                    f"{c.name} is {a}",
+                )
+        if groups is None:  # a yes/no group against the rest: "than those who weren't", "than others"
+            flag = next((f for f in fs if " = " in f.sql and low.find(f.words) < than.start()), None)
+            if flag is not None and re.search(
+                r"\b(?:those|ones|people|rows|others?)\b.*(?:\bnot\b|n't\b)|\bthe rest\b|\bothers\b|\bnon-",
+                after,
+            ):
+                groups = (flag.column, flag.sql, f"NOT ({flag.sql})", flag.desc)
+        if groups is None:
+            return None
+        column, sql_a, sql_b, desc = groups
+        # the measure: named after "average" / "more" ("a higher average bill"), by letters or
+        # by meaning; else anywhere before "than"
+        cue = re.search(
+            r"\b(?:average|mean|more|less|higher|lower|greater|larger|bigger|smaller)\s+(.*)$", before
+        )
+        focus = [w for w in split_words(cue.group(1)) if w not in STOP] if cue else []
+        measure = self.best(("number",), focus, exclude={column}) if focus else None
+        if measure is None and cue:
+            measure = self._closest_number(split_words(cue.group(0)), column)
+        measure = measure or self.best(("number",), split_words(before), exclude={column})
+        way: str | None = None
+        numbers = [c for c in self.cols if c.kind == "number" and c.name != column]
+        for w in reversed(split_words(before)[-5:]):
+            if w in ("more", "higher", "greater", "larger", "bigger", "longer"):
+                way = ">"
+            elif w in ("less", "fewer", "lower", "smaller", "shorter"):
+                way = "<"
+            elif w.endswith("er") and len(w) > 4 and numbers:
+                # "windier" names WindSpd by its letters (more of it); "colder" a temperature by
+                # meaning (less of it)
+                bases = [w[:-3], w[:-3] + "y", w[:-1], w[:-2]] if w.endswith("ier") else [w[:-1], w[:-2]]
+                named_by = [self.best(("number",), [b], exclude={column}) for b in bases]
+                spelt = next((c for c in named_by if c is not None), None)
+                found = ranked_by(w, [c.name for c in numbers]) if spelt is None else None
+                if spelt is not None:
+                    measure, way = measure or spelt, ">"
+                elif found is not None:
+                    measure = measure or numbers[found[0]]
+                    way = ">" if found[1] == "desc" else "<"
+            if way is not None:
+                break
+        if measure is None or way is None:
+            return None
+        m = quote(measure.name)
+        return Plan(
+            f"SELECT (SELECT AVG({m}) FROM {TABLE} WHERE {sql_a}) {way} "
+            f"(SELECT AVG({m}) FROM {TABLE} WHERE {sql_b})",
+            "compare",
+            "boolean",
+            0.75,
+            f"compares the average {measure.name} where {desc} with the other group's",
+            [measure.name, column],
+        )
+
+    def _closest_number(self, said: list[str], column: str) -> Col | None:
+        """The number column (other than ``column``) the words mean, when one is clearly closest
+        ("bill" -> Total Charges)."""
+        numbers = [c for c in self.cols if c.kind == "number" and c.name != column]
+        sims = similarity(" ".join(said), [c.name for c in numbers])
+        top = sorted(range(len(sims)), key=lambda k: -sims[k])
+        if sims and sims[top[0]] >= 0.3 and (len(top) == 1 or sims[top[0]] - sims[top[1]] >= 0.05):
+            return numbers[top[0]]
+        return None
 
     def _date_column(self) -> Col | None:
         """The date column a calendar word applies to: the only one, the one the question names,
