@@ -648,3 +648,23 @@ def test_a_superlative_ranks_by_the_column_named_in_brackets() -> None:
         "What is the average score for the job with the highest number of records (n)?", Workbook([b.build()])
     )
     assert (ans.formula, ans.value) == ("=INDEX(B2:B4,MATCH(MAX(C2:C4),C2:C4,0))", 0.2), ans.reason
+
+
+def test_the_rows_an_identifier_or_a_row_noun_names_are_counted() -> None:
+    # "the most admissions" with an ``Admission ID`` column, "the most chart entries" with a
+    # ``Chart pos`` column: rows are counted per group; "admissions" alone does not name the
+    # yes/no column ``ER admission``
+    b = SheetBuilder("Stays")
+    rows = [("Admission ID", "Ward", "ER admission", "Chart pos")]
+    rows += [("A1", "Cardio", False, 9), ("A2", "Cardio", False, 8), ("A3", "Cardio", False, 7)]
+    rows += [("A4", "ICU", True, 90), ("A5", "ICU", True, 80)]
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            b.set(i, j, v)
+    book = Workbook([b.build()])
+    for request_text in [
+        "Which ward receives the most admissions?",
+        "Which ward has the most chart entries?",
+    ]:
+        ans = generate_formula(request_text, book)
+        assert (ans.shape, ans.value) == ("most-common", "Cardio"), (request_text, ans.formula, ans.reason)

@@ -625,15 +625,17 @@ class _Request:
         for col in self.table.columns:
             if col.col in used or col.kind != "bool":
                 continue
-            head = {w for w in col.words if len(w) >= 4}
+            head = {w for w in col.words if len(w) >= 2 and not any(ch.isdigit() for ch in w)}
             named = {
                 h
                 for h in head
-                if h in self.stems or any(s.startswith(h[:5]) for s in self.stems if len(s) >= 5)
+                if h in self.stems
+                or any(s.startswith(h[:5]) for s in self.stems if len(s) >= 5 and len(h) >= 4)
             }
-            # most of the header must be named: one word of a long question-like header ("Did you
-            # renew your plan? (Online)") does not name it
-            if head and len(named) * 2 >= len(head):
+            # every word of the header must be named (codes like "30d" aside): one word of a long
+            # question-like header ("Did you renew your plan? (Online)") does not name it, nor
+            # "trips" ``roundTrip`` or "admissions" ``ER admission``
+            if head and named == head:
                 window = self._around(col)
                 conds.append(Condition(col, "=", not bool(_NEGATION.search(window))))
                 used.add(col.col)
@@ -987,9 +989,20 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         r"largest number of|greatest number of|fewest|least|lowest number of|smallest number of)\b(.*)$",
         low,
     )
+    if not grouped:  # "which ward receives the most admissions": any verb in the present tense
+        grouped = re.match(
+            r"^\s*(?:which|what)\b(.*?)\b(?:\w+s)\b.*?\b(most|highest number of|largest number of|"
+            r"greatest number of|fewest|least|lowest number of|smallest number of)\b(.*)$",
+            low,
+        )
     if grouped and n is None:
         named = _Request(grouped.group(1), table).ranked(("text", "bool", "number"))
-        counted = _Request(grouped.group(3), table).ranked(("number",))
+        # "the most chart entries", "the most admissions" (``Admission ID``): the rows are counted
+        rows_counted = bool(re.search(r"\b(?:rows?|records?|entries|entry)\b", grouped.group(3))) or any(
+            c.kind == "text" and c.words & _ID_WORDS and _Request(grouped.group(3), table).score(c) > 0
+            for c in table.columns
+        )
+        counted = [] if rows_counted else _Request(grouped.group(3), table).ranked(("number",))
         if named and not (counted and counted[0] is not named[0]):
             col = named[0]
             conds = q.conditions(exclude=(col,))
