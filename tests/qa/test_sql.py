@@ -487,3 +487,17 @@ def test_two_groups_are_compared_by_their_averages(tmp_path: Path) -> None:
     ]:
         ans = answer_question(book, question)
         assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)
+
+
+def test_rows_in_a_state_a_number_column_measures_are_counted(tmp_path: Path) -> None:
+    # "how many loans came back late?" with a ``Days Late`` column: the rows where it is above 0
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Loan", "Days Late", "Renewals"])
+    for k in range(10):
+        ws.append([f"L{k}", k % 3, 1 if k < 4 else 0])
+    wb.save(tmp_path / "loans.xlsx")
+    book = open_workbook(tmp_path / "loans.xlsx")
+    for question, value in [("How many loans came back late?", 6), ("How many loans were renewed?", 4)]:
+        ans = answer_question(book, question)
+        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)

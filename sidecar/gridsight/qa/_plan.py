@@ -424,6 +424,22 @@ class Planner:
         if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not re.search(
             r"\b(average|mean|total|sum)\b", low
         ):
+            state = re.search(
+                r"\bhow many \w+(?: \w+)? (?:were|was|are|is|came back|got|have been|had been) (\w+)\??\s*$",
+                low,
+            )
+            said = self.best(("number",), [state.group(1)]) if state and not fs else None
+            if said is not None and not said.flag:
+                # "how many loans came back late?" with a ``Days Late`` column: the rows it is above 0
+                c = quote(said.name)
+                return Plan(
+                    f"SELECT COUNT(*) FROM {TABLE} WHERE {c} > 0",
+                    "count",
+                    "number",
+                    0.7,
+                    f"counts the rows where {said.name} is above 0",
+                    [said.name],
+                )
             if not fs:
                 return None  # counting every row is rarely what was asked
             return Plan(
