@@ -11,6 +11,7 @@ from gridsight.text import (
     FILLER,
     STOP_WORDS,
     adjective_phrase,
+    comparisons_spelt,
     content_words,
     date_part_asked,
     header_words,
@@ -305,3 +306,17 @@ def test_calendar_parts_a_question_names(
     question: str, part: str | None, days: tuple[int, ...] | None, year: tuple[str, int] | None
 ) -> None:
     assert (date_part_asked(question), weekdays_asked(question), year_asked(question)) == (part, days, year)
+
+
+@pytest.mark.parametrize(
+    ("text", "spelt"),
+    [
+        ("renewed four or more times", "renewed at least 4 times"),
+        ("with 3 or fewer owners", "with at most 3 owners"),
+        ("More than two previous owners", "More than 2 previous owners"),
+        ("the most one", "the most one"),  # no comparison
+        ("one or two", "one or two"),
+    ],
+)
+def test_comparisons_are_spelt_as_comparison_phrases(text: str, spelt: str) -> None:
+    assert comparisons_spelt(text) == spelt

@@ -107,6 +107,38 @@ COMPARISON = re.compile(
     r"exactly)\s+"
     r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?\$?(-?\d[\d,]*(?:\.\d+)?)\b"
 )
+_NUMBER_WORD = (
+    r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"
+)
+
+
+def comparisons_spelt(text: str) -> str:
+    """``text`` with comparisons written the way :data:`COMPARISON` reads them: 'four or more' ->
+    'at least 4', '3 or fewer' -> 'at most 3', 'more than two' -> 'more than 2' (any case)."""
+    words = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+    words |= {"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40}
+    words |= {"fifty": 50, "hundred": 100}
+    up = ("more", "greater", "higher", "above", "over")
+
+    def bound(m: re.Match[str]) -> str:
+        n = str(words[m.group(1).lower()]) if m.group(1) else m.group(2)
+        return ("at least " if m.group(3).lower() in up else "at most ") + n
+
+    out = re.sub(
+        rf"\b(?:{_NUMBER_WORD}|(\d[\d,]*(?:\.\d+)?))\s+or\s+"
+        r"(more|greater|higher|above|over|fewer|less|lower|below|under)\b",
+        bound,
+        text,
+        flags=re.IGNORECASE,
+    )
+    return re.sub(
+        rf"\b(than|at least|at most|above|below|under|over|exactly) {_NUMBER_WORD}\b",
+        lambda m: f"{m.group(1)} {words[m.group(2).lower()]}",
+        out,
+        flags=re.IGNORECASE,
+    )
+
+
 #: The SQL operator of each comparison :data:`COMPARISON` reads.
 COMPARISON_OPS = {
     "above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "larger than": ">",
@@ -446,6 +478,8 @@ def count_asked(text: str) -> int | None:
             continue
         before = ws[i - 1] if i else ""
         after = ws[i + 1] if i + 1 < len(ws) else ""
+        if i >= 2 and ws[i - 2] == "at" and before in ("least", "most"):
+            continue  # "at least 4 times": a comparison, not a count of ranked items
         if before in _RANK_ENDS or superlative(before) or superlative(after) or after in _RANK_ENDS:
             return n
         if ranked and before in ("which", "the", "what", "list", "name", "are"):

@@ -501,3 +501,21 @@ def test_rows_in_a_state_a_number_column_measures_are_counted(tmp_path: Path) ->
     for question, value in [("How many loans came back late?", 6), ("How many loans were renewed?", 4)]:
         ans = answer_question(book, question)
         assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)
+
+
+def test_a_comparison_reads_the_column_named_nearest_it(tmp_path: Path) -> None:
+    # "has any loan been renewed four or more times?": Renewals (nearest), not Loan #; the words
+    # after the number name the column too ("more than two previous owners")
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Loan #", "Renewals", "Prev. Owners"])
+    for k in range(8):
+        ws.append([5000 + k, k % 3, k % 4])
+    wb.save(tmp_path / "loans.xlsx")
+    book = open_workbook(tmp_path / "loans.xlsx")
+    for question, value in [
+        ("Has any loan been renewed four or more times?", False),
+        ("How many loans had more than two previous owners?", 2),
+    ]:
+        ans = answer_question(book, question)
+        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query, ans.formula)

@@ -34,6 +34,7 @@ from gridsight.text import (
     TABLE_WORDS,
     adjective_phrase,
     closest,
+    comparisons_spelt,
     count_asked,
     direction_of,
     header_text,
@@ -377,8 +378,8 @@ class Answer:
 class _Request:
     def __init__(self, text: str, table: Table) -> None:
         self.text = text
-        self.low = " " + text.lower().replace("’", "'") + " "
-        words = _words(text)
+        self.low = " " + comparisons_spelt(text.lower().replace("’", "'")) + " "
+        words = _words(comparisons_spelt(text))
         if words and words[0] in ("name", "list", "give", "show"):  # "Name the top 5 ..." is a verb
             words = words[1:]
         self.words = words
@@ -450,6 +451,8 @@ class _Request:
         tokens = re.findall(r"[a-z]+|\d+(?:\.\d+)?[a-z]*", self.low)  # "2nd" is no count
         for i, t in enumerate(tokens):
             near = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
+            if i >= 2 and tokens[i - 2] == "at" and tokens[i - 1] in ("least", "most"):
+                continue  # "at least 4 times": a comparison
             if t.isdigit() and any(w in ranks or superlative(w) for w in near):
                 return int(t)
         return count_asked(self.low)
@@ -507,6 +510,8 @@ class _Request:
         for i, w in enumerate(self.words):
             if w in ("more", "less") and self.words[i + 1 : i + 2] == ["than"]:
                 continue
+            if w in ("least", "most") and self.words[i - 1 : i] == ["at"]:
+                continue  # "at least 4": a comparison
             if w in _DESC:
                 return "desc"
             if w in _ASC:
@@ -735,7 +740,11 @@ class _Request:
             if col.col in used or col.kind != "number":
                 continue
             head = col.words
-            s = len(head & {_stem(w) for w in before}) * 2 + len(head & {_stem(w) for w in after})
+            hits = [i for i, w in enumerate(before) if any(same(h, _stem(w)) for h in head)]
+            s = len({h for h in head if any(same(h, _stem(w)) for w in before)}) * 2
+            s += len({h for h in head if any(same(h, _stem(w)) for w in after)})
+            if hits and hits[-1] >= len(before) - 3:
+                s += 1  # "a loan renewed at least 4 times": the word nearest the comparison
             if self.meant.get(col.name, set()) & set(before[-3:]):
                 s += 2  # "older than 30", "aged 30": a word just before that means the column
             if len(after) > 1 and head & {_stem(after[1])}:

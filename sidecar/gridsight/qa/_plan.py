@@ -30,6 +30,7 @@ from gridsight.text import (
     NUMBER_WORDS,
     WEEKDAYS,
     adjective_phrase,
+    comparisons_spelt,
     date_part_asked,
     direction_of,
     header_words,
@@ -123,7 +124,7 @@ def describe_columns(view: View, kinds: dict[str, str], distinct: dict[str, tupl
 class Planner:
     def __init__(self, question: str, view: View, cols: list[Col]) -> None:
         self.q = question
-        self.low = question.lower().replace("’", "'")
+        self.low = comparisons_spelt(question.lower().replace("’", "'"))
         # "Name the top 3 ..." / "List the ...": the imperative is not a column named 'Name'
         self.words = split_words(re.sub(r"^\s*(name|list|show|give)\b", " ", self.low))
         self.view = view
@@ -218,7 +219,12 @@ class Planner:
             col = self.best(("number",), inside)
             if col is None and m.group(1) in ("younger than", "older than"):  # what 'older' means
                 col = self.best(("number",), m.group(1).split()[:1])
-            col = col or self.best(("number",), before)
+            # the words after the number ("more than 2 previous owners", "11 days late"), then the
+            # words before the phrase, the nearest first ("loan been renewed at least 4 times")
+            after = [w for w in split_words(low[m.end() : m.end() + 40])[:3] if w not in STOP]
+            col = col or (self.best(("number",), after) if after else None)
+            for w in reversed(before):
+                col = col or self.best(("number",), [w])
             if col is not None:
                 op, num = COMPARISON_OPS[m.group(1)], _lit(_num(m.group(3)))
                 out.append(
