@@ -440,6 +440,13 @@ def test_the_items_of_list_cells_are_counted_one_by_one(tmp_path: Path) -> None:
     assert (ans.status, ans.value) == ("answered", ["red", "blue"]), (ans.reason, ans.query)
     ans = answer_question(book, "What is the most frequent tag among en posts?")
     assert (ans.status, ans.value) == ("answered", "blue"), (ans.reason, ans.query)
+    # "used most often" ranks the items too; an item named alone keeps the rows that list it
+    ans = answer_question(book, "Which tag is used most often?")
+    assert (ans.status, ans.value) == ("answered", "red"), (ans.reason, ans.query)
+    ans = answer_question(book, "How many posts are tagged green?")
+    assert (ans.status, ans.value) == ("answered", 1), (ans.reason, ans.query)
+    ans = answer_question(book, "Is there a post tagged purple?")
+    assert ans.value is not True, (ans.reason, ans.query)
 
 
 def test_all_rows_named_by_one_value_hold_another(tmp_path: Path) -> None:

@@ -138,6 +138,7 @@ class Planner:
         for w, i in meaning_map(asked, [c.name for c in cols]).items():
             self.meant.setdefault(cols[i].name, set()).add(w)
         self._ranked: tuple[Col, str] | None = None
+        self._items: dict[str, list[str]] = {}  # the items of list columns, read once
         self._ranked_looked = False
 
     # --- columns --------------------------------------------------------------------------------
@@ -198,6 +199,27 @@ class Planner:
                     out.append(_Filter(f"{quote(c.name)} = {_lit(v)}", vl, c.name, f"{c.name} is {v}"))
                     low = low.replace(vl, " ")
                     break
+        # an item of a list column ("a pool among their amenities", "mentions @openlab"): the rows
+        # whose list holds it
+        for c in self.cols:
+            if c.kind != "text" or any(f.column == c.name for f in out):
+                continue
+            items = sorted(self._list_items(c.name), key=len, reverse=True)
+            for item in items:
+                il = item.lower()
+                pos = low.find(il)
+                if len(il) < 2 or il in STOP or not _names_value(il, low):
+                    continue
+                if re.search(
+                    r"\b(?:excluding|except|other than|besides|apart from)\s+$|\b(?:most|least|fewest)\s+$",
+                    low[max(0, pos - 20) : pos],
+                ):
+                    continue  # "excluding wifi"; "the most money": a measure, not an item
+                k = quote(c.name)
+                sql = f"(INSTR({k}, {_lit(repr(item))}) > 0 OR INSTR({k}, {_lit(json.dumps(item))}) > 0)"
+                out.append(_Filter(sql, il, c.name, f"{c.name} lists {item}", sql_only=True))
+                low = low.replace(il, " ")
+                break
         for qv in quoted:
             if not any(f.words == qv.lower() for f in out):
                 for c in self.cols:
@@ -570,7 +592,9 @@ class Planner:
     ) -> Plan | None:
         low = self.low
         common = re.search(
-            r"\b(most|least) (common|frequent|popular)\b|\bfewest\b|\bhighest representation\b", low
+            r"\b(most|least) (common|frequent|popular|used|often)\b|\bfewest\b|\bhighest representation\b"
+            r"|\b(?:used|mentioned|cited|listed|named|chosen|picked) (?:the )?(?:most|least)\b",
+            low,
         )
         by_count = re.search(
             r"\b(highest|lowest|most|least|largest|smallest) (number|count) of\b"
@@ -891,6 +915,11 @@ class Planner:
     def _list_items(self, name: str) -> list[str]:
         """The items of a text column whose cells are lists ("['a', 'b']", "[]", as pandas writes
         them): at most 200 of them; [] when the cells are not lists."""
+        if name not in self._items:
+            self._items[name] = self._read_list_items(name)
+        return self._items[name]
+
+    def _read_list_items(self, name: str) -> list[str]:
         got = self.view.conn.execute(
             f"SELECT DISTINCT {quote(name)} FROM {TABLE} WHERE {quote(name)} <> '' LIMIT 5000"
         ).fetchall()
