@@ -668,3 +668,20 @@ def test_the_rows_an_identifier_or_a_row_noun_names_are_counted() -> None:
     ]:
         ans = generate_formula(request_text, book)
         assert (ans.shape, ans.value) == ("most-common", "Cardio"), (request_text, ans.formula, ans.reason)
+
+
+def test_a_superlatives_noun_phrase_names_a_header_with_a_unit_code() -> None:
+    # "the 3 highest order totals" names total_eur (its unit code unnamed), not order_ts;
+    # "which customer ... the most orders" groups customer_id, not customer_rating
+    b = SheetBuilder("Orders")
+    rows = [("order_id", "customer_id", "order_ts", "total_eur", "customer_rating")]
+    rows += [("O1", "C1", 45000.5, 10.0, 5), ("O2", "C2", 45001.5, 30.0, 4), ("O3", "C1", 45002.5, 20.0, 3)]
+    rows += [("O4", "C3", 45003.5, 5.0, 5)]
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            b.set(i, j, v)
+    book = Workbook([b.build()])
+    ans = generate_formula("What are the 3 highest order totals?", book)
+    assert (ans.formula, ans.value) == ("=TAKE(SORT(D2:D5,,-1),3)", [[30], [20], [10]]), ans.reason
+    ans = generate_formula("Which customer has placed the largest number of orders?", book)
+    assert ans.value == "C1", (ans.formula, ans.reason)

@@ -10,6 +10,7 @@ Formulas always use the table's real position, so a table at C5 yields C6:C40, n
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 import threading
 from collections import OrderedDict
@@ -375,6 +376,10 @@ class Answer:
         }
 
 
+#: Words that end a noun phrase ("the highest order totals of 2024": the phrase is "order totals").
+_PHRASE_ENDS = frozenset("of in for among by with that who which where per across from on at to".split())
+
+
 class _Request:
     def __init__(self, text: str, table: Table) -> None:
         self.text = text
@@ -539,6 +544,20 @@ class _Request:
                 ]
                 if hits:
                     return hits[0]
+                # "the 5 highest order totals" with ``total_eur``: every header word named but a
+                # short code (a unit, "ts", "id"), the noun phrase's head (its last word) first
+                phrase = list(itertools.takewhile(lambda x: x not in _PHRASE_ENDS, following))
+                near = [
+                    c
+                    for c in cols
+                    if len(c.words) > 1
+                    and sum(not _mentioned(h, window) for h in c.words) == 1
+                    and all(_mentioned(h, window) or len(h) <= 3 for h in c.words)
+                ]
+                if near and phrase:
+                    head = {_stem(phrase[-1])}
+                    near.sort(key=lambda c: not any(_mentioned(h, head) for h in c.words))
+                    return near[0]
         return None
 
     def score(self, col: Column) -> float:
@@ -1005,7 +1024,10 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             low,
         )
     if grouped and n is None:
-        named = _Request(grouped.group(1), table).ranked(("text", "bool", "number"))
+        asked = _Request(grouped.group(1), table)
+        # "which customer ...": the entity is a text column (customer_id) before a measure
+        # (customer_rating)
+        named = asked.ranked(("text",)) or asked.ranked(("text", "bool", "number"))
         # "the most chart entries", "the most admissions" (``Admission ID``): the rows are counted
         rows_counted = bool(re.search(r"\b(?:rows?|records?|entries|entry)\b", grouped.group(3))) or any(
             c.kind == "text" and c.words & _ID_WORDS and _Request(grouped.group(3), table).score(c) > 0
