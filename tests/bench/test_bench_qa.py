@@ -101,10 +101,11 @@ def test_databench_folder_of_any_name(tmp_path: Path) -> None:
     assert summary["execution_accuracy"] == summary["accuracy"] == summary["position_accuracy"] == 0.75
     assert summary["invalid_formulas_returned"] == 0 and summary["model"] is None
     assert summary["evidence_valid_rate"] == 1.0
-    # (no model: no query ever wins, so no abstention is a query without a formula; the distinct
-    # count has its formula, =ROWS(UNIQUE(FILTER(...))), so nothing abstains)
+    # (no model: a query comes only from the rules' planner, and each has its checked formula; the
+    # distinct count's is =ROWS(UNIQUE(FILTER(...))), so nothing abstains)
     assert summary["untranslated_queries"] == 0 and summary["abstention_rate"] == 0.0
-    assert all(row["query"] is None for row in json.loads(out_f.read_text())["rows"])
+    rows = json.loads(out_f.read_text())["rows"]
+    assert all(row["tier"] == "rules" and row["formula"] for row in rows)
 
 
 def test_bench_formula_on_a_workbook_qa_folder(tmp_path: Path) -> None:
@@ -233,7 +234,7 @@ def test_bench_formula_survives_an_unexpected_error(tmp_path: Path, monkeypatch:
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise ValueError("bad cell")
 
-    monkeypatch.setattr("gridsight.bench.formula.generate_formula", boom)
+    monkeypatch.setattr("gridsight.bench.formula.formula_from_question", boom)
     out = tmp_path / "formula.json"
     r = invoke("formula", "--corpus", str(root), "--out", str(out))
     assert r.exit_code == 0, r.output

@@ -526,3 +526,22 @@ def test_a_comparison_reads_the_column_named_nearest_it(tmp_path: Path) -> None:
     ]:
         ans = answer_question(book, question)
         assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query, ans.formula)
+
+
+def test_gridsight_formula_takes_the_planners_checked_query(tmp_path: Path) -> None:
+    # with no model, `gridsight formula` still reads calendar parts and empty values through the
+    # planner, and returns the formula the engine checked gives the query's result
+    from gridsight.qa import formula_from_question
+
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Order", "Ordered", "Rating"])
+    for k in range(14):
+        ws.append([f"O{k}", dt.date(2024, 1, 1) + dt.timedelta(days=k), None if k % 5 == 0 else 3])
+    wb.save(tmp_path / "orders.xlsx")
+    book = open_workbook(tmp_path / "orders.xlsx")
+    ans = formula_from_question("How many orders were placed on a Monday?", book)
+    assert (ans.formula, ans.value) == ('=SUM(--(ISNUMBER(MATCH(TEXT(WEEKDAY(B2:B15)-1,"0"),{"1"},0))))', 2)
+    assert ans.evaluation is not None and ans.evaluation.value == 2 and ans.shape == "plan"
+    ans = formula_from_question("How many orders are missing a rating?", book)
+    assert (ans.formula, ans.value) == ('=SUM(--(C2:C15=""))', 3)

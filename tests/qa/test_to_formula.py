@@ -155,6 +155,25 @@ def _check(book: tuple[Workbook, Relation], sql: str, expected: str | None = Non
             2.71,
         ),
         ("SELECT COUNT(*) FROM data WHERE \"Joined\" >= '2020-01-01'", "number", "DATE(2020,1,1)", 4),
+        # calendar parts as the same text: the year, the month, the weekday (Sunday is 0)
+        (
+            "SELECT COUNT(*) FROM data WHERE strftime('%Y', \"Joined\") = '2020'",
+            "number",
+            'TEXT(E2:E8,"yyyy")',
+            2,
+        ),
+        (
+            "SELECT COUNT(*) FROM data WHERE strftime('%m', \"Joined\") = '01'",
+            "number",
+            'TEXT(E2:E8,"mm")',
+            1,
+        ),
+        (
+            "SELECT COUNT(*) FROM data WHERE strftime('%w', \"Joined\") IN ('0', '6')",
+            "number",
+            "WEEKDAY(E2:E8)-1",
+            2,
+        ),
         ('SELECT DISTINCT "Team" FROM data WHERE "Points" > 10', "list", "UNIQUE(", ["Red", "Blue", "Green"]),
         # a row's place in the table
         ('SELECT "Player" FROM data ORDER BY "Row number" DESC LIMIT 1', "category", "SEQUENCE(ROWS(", "Gus"),
@@ -225,7 +244,7 @@ def test_a_yes_no_count_is_the_count_above_zero(book: tuple[Workbook, Relation])
         'SELECT "Team", COUNT(*) FROM data GROUP BY "Team", "Games" ORDER BY COUNT(*) DESC LIMIT 1',
         "SELECT * FROM data",
         'SELECT "Player" FROM other',
-        "SELECT strftime('%Y', \"Joined\") FROM data",
+        "SELECT strftime('%j', \"Joined\") FROM data",  # the day of the year: no TEXT picture
         "not a query at all (",
         'SELECT COUNT(*) FROM data WHERE "No such column" = 1',
         "SELECT 1",

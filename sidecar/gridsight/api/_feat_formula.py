@@ -86,7 +86,8 @@ def _fields(doc: dict[str, Any], allowed: set[str], required: str) -> str:
 
 def register_language(api: Api) -> None:
     """Routes that turn words into formulas and formulas into words (deterministic tier)."""
-    from gridsight.formula import explain_formula, generate_formula, suggest, suggest_fill
+    from gridsight.formula import explain_formula, suggest, suggest_fill
+    from gridsight.qa import formula_from_question
 
     @api.route(
         "/workbooks/{wid}/formula/generate",
@@ -110,7 +111,7 @@ def register_language(api: Api) -> None:
         doc = body_object()
         request = _fields(doc, {"request", "sheet", "range"}, "request")
         wb = state().sessions.get(wid).workbook
-        answer = generate_formula(request, wb, _sheet_name(wb, doc.get("sheet")), area=doc.get("range"))
+        answer = formula_from_question(request, wb, _sheet_name(wb, doc.get("sheet")), area=doc.get("range"))
         return jsonify(answer.to_dict())
 
     @api.route(

@@ -45,7 +45,7 @@ from gridsight.bench._common import (
 )
 from gridsight.bench._gold import SCORING, Question, compare, load_questions, parse_gold, score
 from gridsight.errors import GridSightError
-from gridsight.formula._generate import Answer, generate_formula
+from gridsight.formula._generate import Answer
 from gridsight.grid import Sheet, SheetBuilder, Workbook
 from gridsight.qa import formula_from_question
 from gridsight.sources import open_workbook
@@ -87,8 +87,6 @@ def _book(q: Question, cache: dict[tuple[Path, str | None], _Book | str]) -> _Bo
 def _ask(question: str, wb: Workbook, sheet: str, runtime: Any) -> tuple[Answer, str | None]:
     """The answer, or an abstention for a GridSightError, or (abstention, error text) for anything else."""
     try:
-        if runtime is None:
-            return generate_formula(question, wb, sheet), None
         return formula_from_question(question, wb, sheet, model=runtime), None
     except GridSightError as exc:
         return Answer(question, None, reason=str(exc)), None

@@ -102,7 +102,7 @@ def formula_command(
 ) -> None:
     """Turn a request into a validated formula over a table, with its value and explanation."""
     from gridsight.formula._display import display_value
-    from gridsight.formula._generate import generate_formula, sheet_of
+    from gridsight.formula._generate import sheet_of
 
     wb = load(path, sheets=[sheet] if sheet else None)
     runtime = None
@@ -110,14 +110,12 @@ def formula_command(
         from gridsight.llm import load_runtime
 
         runtime = load_runtime()
-    if runtime is not None:
-        from gridsight.qa import formula_from_question
+    from gridsight.qa import formula_from_question
 
-        answer = formula_from_question(request, wb, sheet, area=area, model=runtime)
-        if answer.formula is not None:
-            answer.display = display_value(answer.value, answer.formula, wb, sheet_of(wb, sheet))
-    else:
-        answer = generate_formula(request, wb, sheet, area=area)
+    # the rules' formula tier and the planner's checked query; the model votes where loaded
+    answer = formula_from_question(request, wb, sheet, area=area, model=runtime)
+    if answer.formula is not None and answer.shape in ("query", "plan"):
+        answer.display = display_value(answer.value, answer.formula, wb, sheet_of(wb, sheet))
     placed = None
     if target is not None:
         Range.parse(target)  # a bad address is an error before anything is reported

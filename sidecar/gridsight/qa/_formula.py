@@ -19,6 +19,7 @@ from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
     TIE_ORDER_HEADERS,
     Attempt,
+    expected_type,
     model_attempts,
     same_value,
     vote,
@@ -42,6 +43,45 @@ def _table_for(workbook: Workbook, sheet: Sheet, request: str, area: Range | Non
     return max(tables, key=lambda t: t.range.size, default=None)
 
 
+def _planned(request: str, workbook: Workbook, sheet: Sheet, table: Any, rules: Answer) -> Answer | None:
+    """The planner's query, translated into a formula the engine checks gives the same, where it
+    is the better reading: the rules' formula tier abstained, or the plan reads the rows in a way
+    only a query expresses (calendar parts, empty values, list items, group comparisons)."""
+    from gridsight.qa._ask import SQL_FIRST
+    from gridsight.qa._pick import Candidate
+    from gridsight.qa._route_sql import by_query, plan_query
+
+    cand = Candidate(sheet, table, 1.0)
+    plan, view = plan_query(cand, request)
+    if plan is None or view is None or plan.confidence < 0.7:
+        return None
+    if (expected_type(request) == "boolean") != (plan.result == "boolean"):
+        return None  # "is the most frequent colour black?" asks a yes or no, not the colour
+    if rules.formula is not None and not (plan.sql_only or plan.kind in SQL_FIRST):
+        return None
+    ans = by_query(cand, request, plan, view)
+    if ans.status != "answered":
+        return None
+    rel = relation_of(sheet, table)
+    formula = verified_formula(rel, workbook, plan.sql, ans.value)
+    if formula is None:
+        why = f"no Excel formula gives the query's result; the query {plan.sql} gives {ans.value!r}"
+        return Answer(request, None, ans.value, reason=why, query=plan.sql)
+    run = evaluate_formula(formula, workbook, sheet)
+    evidence = tuple(f"{sheet.name}!{e['range']}" for e in ans.evidence)
+    return Answer(
+        request,
+        formula,
+        ans.value,
+        run,
+        f"Translated from the query {plan.sql} and checked: the formula gives the same result.",
+        evidence,
+        0.75,
+        shape="plan",  # the rules' planner: no model took part
+        query=plan.sql,
+    )
+
+
 def formula_from_question(
     request: str,
     workbook: Workbook,
@@ -54,12 +94,17 @@ def formula_from_question(
     """The best verified formula for ``request`` (see the module docstring); the rules alone
     without ``model``."""
     rules = generate_formula(request, workbook, sheet, area=area, model=None)
-    if model is None or not request.strip():
+    if not request.strip():
         return rules
     sh = sheet_of(workbook, sheet)
     rng = Range.parse(area) if isinstance(area, str) else area
     table = _table_for(workbook, sh, request, rng)
     if table is None:
+        return rules
+    planned = _planned(request, workbook, sh, table, rules)
+    if planned is not None and (planned.formula is not None or rules.formula is None):
+        rules = planned  # the planner's query, checked as a formula (or kept, saying why)
+    if model is None:
         return rules
     rel = relation_of(sh, table)
     if not rel.rows:

@@ -287,7 +287,23 @@ class _Compiler:
             return f"TRUNC({value})" if whole and not self.is_int(node.this) else value
         if isinstance(node, exp.Case):
             return self.case(node, mask)
+        if isinstance(node, exp.TimeToStr):
+            return self.date_part(node, mask)
         raise _Untranslatable(node.sql())
+
+    def date_part(self, node: exp.TimeToStr, mask: str | None) -> str:
+        """strftime('%Y' | '%m' | '%d' | '%H' | '%w', date) as the same text: TEXT(date,"yyyy"),
+        and the weekday as SQLite counts it (Sunday is 0)."""
+        fmt = node.args.get("format")
+        inner = node.this.this if isinstance(node.this, exp.TsOrDsToTimestamp) else node.this
+        code = fmt.this if isinstance(fmt, exp.Literal) else None
+        value = self.expr(inner, mask)
+        if code == "%w":
+            return f'TEXT(WEEKDAY({value})-1,"0")'
+        pictures = {"%Y": "yyyy", "%m": "mm", "%d": "dd", "%H": "hh"}
+        if code not in pictures:
+            raise _Untranslatable(node.sql())
+        return f'TEXT({value},"{pictures[code]}")'
 
     def case(self, node: exp.Case, mask: str | None) -> str:
         if node.this is not None:
