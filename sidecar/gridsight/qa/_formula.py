@@ -62,23 +62,41 @@ def _planned(request: str, workbook: Workbook, sheet: Sheet, table: Any, rules: 
     ans = by_query(cand, request, plan, view)
     if ans.status != "answered":
         return None
-    rel = relation_of(sheet, table)
-    formula = verified_formula(rel, workbook, plan.sql, ans.value)
-    if formula is None:
-        why = f"no Excel formula gives the query's result; the query {plan.sql} gives {ans.value!r}"
-        return Answer(request, None, ans.value, reason=why, query=plan.sql)
-    run = evaluate_formula(formula, workbook, sheet)
+    formula = verified_formula(relation_of(sheet, table), workbook, plan.sql, ans.value)
     evidence = tuple(f"{sheet.name}!{e['range']}" for e in ans.evidence)
+    # the rules' planner: no model took part
+    return _from_query(request, workbook, sheet, plan.sql, ans.value, formula, evidence, 0.75, "plan")
+
+
+def _from_query(
+    request: str,
+    workbook: Workbook,
+    sheet: Sheet,
+    sql: str,
+    value: Any,
+    formula: str | None,
+    evidence: tuple[str, ...],
+    confidence: float,
+    shape: str,
+    agreement: float | None = None,
+    agree: str = "",
+) -> Answer:
+    """The answer a query gives, with the formula checked to give the same; with none, the query is
+    kept and the reason said (a formula that computes something else would mislead)."""
+    if formula is None:
+        why = f"no Excel formula gives the query's result; the query {sql} gives {value!r}"
+        return Answer(request, None, value, reason=why, agreement=agreement, query=sql)
     return Answer(
         request,
         formula,
-        ans.value,
-        run,
-        f"Translated from the query {plan.sql} and checked: the formula gives the same result.",
+        value,
+        evaluate_formula(formula, workbook, sheet),
+        f"Translated from the query {sql} and checked: the formula gives the same result{agree}.",
         evidence,
-        0.75,
-        shape="plan",  # the rules' planner: no model took part
-        query=plan.sql,
+        confidence,
+        shape=shape,
+        agreement=agreement,
+        query=sql,
     )
 
 
@@ -125,22 +143,8 @@ def formula_from_question(
     formula = verified_formula(rel, workbook, win.sql, win.value)
     if formula is None and rules.formula is not None and same_value(rules.value, win.value):
         formula = rules.formula
-    if formula is None:  # a formula that computes something else would mislead: say so, keep the query
-        why = f"no Excel formula gives the query's result; the query {win.sql} gives {win.value!r}"
-        return Answer(
-            request, None, win.value, reason=why, agreement=round(result.agreement, 4), query=win.sql
-        )
-    run = evaluate_formula(formula, workbook, sh)
     evidence = tuple(f"{sh.name}!{rel.column(n).data.with_sheet(None).ref()}" for n in win.read)
-    return Answer(
-        request,
-        formula,
-        win.value,
-        run,
-        f"Translated from the query {win.sql} and checked: the formula gives the same result ({agree}).",
-        evidence,
-        0.8,
-        shape="query",
-        agreement=round(result.agreement, 4),
-        query=win.sql,
+    agreement = round(result.agreement, 4)
+    return _from_query(
+        request, workbook, sh, win.sql, win.value, formula, evidence, 0.8, "query", agreement, f" ({agree})"
     )
