@@ -9,6 +9,7 @@ import pytest
 from openpyxl import Workbook
 
 from gridsight.grid import Range
+from gridsight.grid import Workbook as GridWorkbook
 from gridsight.qa import answer_question
 from gridsight.qa._ask import evidence_valid
 from gridsight.qa._sql import ROW_CAP, QueryRefused, check_query, run_query, view_of
@@ -22,6 +23,24 @@ ROWS = [
     ("cy", 9, "Spanish", "['y']"),
     ("bo", 1, "English", "['z']"),
 ]
+
+
+def _opened(path: Path, header: list[str], rows: list[tuple[object, ...]]) -> GridWorkbook:
+    """The rows under the header saved as a real .xlsx file, opened as GridSight reads it."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(header)
+    for row in rows:
+        ws.append(list(row))
+    wb.save(path)
+    return open_workbook(path)
+
+
+def _answers(book: GridWorkbook, cases: list[tuple[str, object]]) -> None:
+    """Each question is answered with its value."""
+    for question, value in cases:
+        ans = answer_question(book, question)
+        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query, ans.formula)
 
 
 @pytest.fixture
@@ -285,15 +304,9 @@ def test_a_month_named_in_words_filters_a_month_column_of_text(tmp_path: Path) -
 def test_a_slice_named_by_categories_holds_its_total(tmp_path: Path) -> None:
     # several rows share the region and the month: the question asks for their total, and a
     # value that tells rows apart (an order id) still reads the one row's value
-    wb = Workbook()
-    ws = wb.active
-    ws.append(["Order", "Region", "Month", "Revenue"])
     rows = [("O1", "APAC", "Feb 2024", 250), ("O2", "APAC", "Feb 2024", 50), ("O3", "EMEA", "Feb 2024", 400)]
     rows += [(f"O{i}", "EMEA", "Mar 2024", 10) for i in range(4, 12)]
-    for row in rows:
-        ws.append(list(row))
-    wb.save(tmp_path / "orders.xlsx")
-    book = open_workbook(tmp_path / "orders.xlsx")
+    book = _opened(tmp_path / "orders.xlsx", ["Order", "Region", "Month", "Revenue"], rows)
     ans = answer_question(book, "What was revenue in APAC in February?")
     assert (ans.status, ans.value) == ("answered", 300), (ans.reason, ans.query, ans.formula)
     ans = answer_question(book, "What was the revenue of order O2?")
@@ -303,9 +316,6 @@ def test_a_slice_named_by_categories_holds_its_total(tmp_path: Path) -> None:
 def test_a_month_named_in_words_filters_a_column_of_real_dates(tmp_path: Path) -> None:
     # the month column holds dates: "in February" is the month of each date, and the slice of
     # rows one region and one month name holds their total
-    wb = Workbook()
-    ws = wb.active
-    ws.append(["Date", "Region", "Net sales"])
     rows = [
         (dt.date(2024, 1, 31), "West", 5),
         (dt.date(2024, 2, 3), "West", 7),
@@ -313,10 +323,7 @@ def test_a_month_named_in_words_filters_a_column_of_real_dates(tmp_path: Path) -
     ]
     rows += [(dt.date(2024, 2, 9), "East", 100), (dt.date(2023, 2, 9), "West", 1000)]
     rows += [(dt.date(2024, 3, day), "East", day) for day in range(1, 5)]
-    for row in rows:
-        ws.append(list(row))
-    wb.save(tmp_path / "daily.xlsx")
-    book = open_workbook(tmp_path / "daily.xlsx")
+    book = _opened(tmp_path / "daily.xlsx", ["Date", "Region", "Net sales"], rows)
     ans = answer_question(book, "What was net sales in West in February 2024?")
     assert (ans.status, ans.value) == ("answered", 18), (ans.reason, ans.query, ans.formula)
     ans = answer_question(book, "What was net sales in West in February?")
@@ -407,14 +414,15 @@ def test_rows_whose_value_is_missing_are_counted(tmp_path: Path) -> None:
         ws.append([f"O{k}", dt.date(2024, 1, 1 + k % 20), delivered, rating, comment or None, 10 * k])
     wb.save(tmp_path / "orders.xlsx")
     book = open_workbook(tmp_path / "orders.xlsx")
-    for question, value in [
-        ("How many orders have no delivery date yet?", 8),
-        ("How many orders are missing a rating?", 6),
-        ("How many customers did not give a rating?", 6),
-        ("How many orders have no comment?", 10),
-    ]:
-        ans = answer_question(book, question)
-        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)
+    _answers(
+        book,
+        [
+            ("How many orders have no delivery date yet?", 8),
+            ("How many orders are missing a rating?", 6),
+            ("How many customers did not give a rating?", 6),
+            ("How many orders have no comment?", 10),
+        ],
+    )
 
 
 def test_the_items_of_list_cells_are_counted_one_by_one(tmp_path: Path) -> None:
@@ -464,36 +472,33 @@ def test_all_rows_named_by_one_value_hold_another(tmp_path: Path) -> None:
         ws.append([make, box, 100])
     wb.save(tmp_path / "cars.xlsx")
     book = open_workbook(tmp_path / "cars.xlsx")
-    for question, value in [("Are all the Teslas automatic?", True), ("Are all Fords manual?", False)]:
-        ans = answer_question(book, question)
-        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)
+    _answers(book, [("Are all the Teslas automatic?", True), ("Are all Fords manual?", False)])
 
 
 def test_two_groups_are_compared_by_their_averages(tmp_path: Path) -> None:
     # "do diesel cars have more kilometres on average than petrol cars?": two values of one column;
     # "than those who weren't": a yes/no group against the rest; the measure named by its letters,
     # by meaning ("bill") or by a comparative ("windier")
-    wb = Workbook()
-    ws = wb.active
-    ws.append(["Fuel", "Odometer (km)", "Returned", "Total Charges (USD)", "WindSpd km/h", "Owner Age"])
     rows = [
         ("Diesel", 900, True, 50, 3, 30),
         ("Diesel", 700, False, 10, 9, 50),
         ("Petrol", 100, True, 70, 1, 40),
     ]
     rows += [("Petrol", 300, False, 20, 2, 60), ("Hybrid", 50, False, 5, 20, 20)]
-    for row in rows:
-        ws.append(list(row))
-    wb.save(tmp_path / "fleet.xlsx")
-    book = open_workbook(tmp_path / "fleet.xlsx")
-    for question, value in [
-        ("Do diesel cars have more kilometres on average than petrol cars?", True),
-        ("Do petrol cars have a higher average odometer reading than diesel ones?", False),
-        ("Do returned cars have a higher average bill than those that weren't returned?", True),
-        ("Are diesel cars windier on average than petrol cars?", True),
-    ]:
-        ans = answer_question(book, question)
-        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)
+    book = _opened(
+        tmp_path / "fleet.xlsx",
+        ["Fuel", "Odometer (km)", "Returned", "Total Charges (USD)", "WindSpd km/h", "Owner Age"],
+        rows,
+    )
+    _answers(
+        book,
+        [
+            ("Do diesel cars have more kilometres on average than petrol cars?", True),
+            ("Do petrol cars have a higher average odometer reading than diesel ones?", False),
+            ("Do returned cars have a higher average bill than those that weren't returned?", True),
+            ("Are diesel cars windier on average than petrol cars?", True),
+        ],
+    )
 
 
 def test_rows_in_a_state_a_number_column_measures_are_counted(tmp_path: Path) -> None:
@@ -505,9 +510,7 @@ def test_rows_in_a_state_a_number_column_measures_are_counted(tmp_path: Path) ->
         ws.append([f"L{k}", k % 3, 1 if k < 4 else 0])
     wb.save(tmp_path / "loans.xlsx")
     book = open_workbook(tmp_path / "loans.xlsx")
-    for question, value in [("How many loans came back late?", 6), ("How many loans were renewed?", 4)]:
-        ans = answer_question(book, question)
-        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)
+    _answers(book, [("How many loans came back late?", 6), ("How many loans were renewed?", 4)])
 
 
 def test_a_comparison_reads_the_column_named_nearest_it(tmp_path: Path) -> None:
@@ -520,12 +523,13 @@ def test_a_comparison_reads_the_column_named_nearest_it(tmp_path: Path) -> None:
         ws.append([5000 + k, k % 3, k % 4])
     wb.save(tmp_path / "loans.xlsx")
     book = open_workbook(tmp_path / "loans.xlsx")
-    for question, value in [
-        ("Has any loan been renewed four or more times?", False),
-        ("How many loans had more than two previous owners?", 2),
-    ]:
-        ans = answer_question(book, question)
-        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query, ans.formula)
+    _answers(
+        book,
+        [
+            ("Has any loan been renewed four or more times?", False),
+            ("How many loans had more than two previous owners?", 2),
+        ],
+    )
 
 
 def test_gridsight_formula_takes_the_planners_checked_query(tmp_path: Path) -> None:
