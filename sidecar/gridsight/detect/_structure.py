@@ -12,7 +12,7 @@ from gridsight.detect._model import DetectedTable, Label
 from gridsight.detect._rows import UNIT as _UNIT
 from gridsight.detect._rows import is_header_row, names_its_columns
 from gridsight.detect._segment import Box
-from gridsight.grid import Range, Sheet
+from gridsight.grid import Kind, Range, Sheet
 
 MAX_HEADER_ROWS = 6
 PATH_SEP = " › "
@@ -164,7 +164,61 @@ def total_rows(
         if forms and vals and sum(1 for f in forms if _AGG_FORMULA.match(f)) >= max(1, vals // 2):
             totals.append(r)
     del r0, c0
+    more_totals, more_subs = sums_above(sheet, box, first_data, has_text, {*totals, *subs})
+    return sorted({*totals, *more_totals}), sorted({*subs, *more_subs})
+
+
+#: Rows read when looking for totals by their figures (a register of thousands has none to find).
+MAX_SUMMED_ROWS = 2_000
+#: How far a published total may sit from the sum of its rounded parts, relative to it.
+SUM_TOLERANCE = 0.002
+
+
+def sums_above(
+    sheet: Sheet, box: Box, first_data: int, labelled: np.ndarray, known: set[int]
+) -> tuple[list[int], list[int]]:
+    """Totals that no word marks (``All ages``): a labelled row that ends its block (the table's last,
+    or one before a section label or a marked total) and whose figures are the sums of every ordinary
+    row above it, three at least (a total), or of the rows since the last section or total, two at
+    least (a subtotal), in every number column it fills -- two at least, or one over five rows."""
+    h = box.bottom - first_data + 1
+    if h < 3 or h > MAX_SUMMED_ROWS:
+        return [], []
+    area = slice(first_data, box.bottom + 1), slice(box.left, box.right + 1)
+    nums = np.where(sheet.kinds[area] == Kind.NUMBER, sheet.numbers[area], np.nan)
+    grand = np.zeros(nums.shape[1])
+    section = np.zeros(nums.shape[1])
+    n_grand = n_section = 0
+    totals: list[int] = []
+    subs: list[int] = []
+    for i in range(h):
+        row, r = nums[i], first_data + i
+        filled = ~np.isnan(row)
+        if r in known or not filled.any():
+            section[:], n_section = 0.0, 0  # a section label or a marked total: the next block
+            continue
+        ends = i == h - 1 or first_data + i + 1 in known or np.isnan(nums[i + 1]).all()
+        if labelled[i] and ends and n_grand >= 2:
+            if n_grand >= 3 and _sums(row, filled, grand, n_grand):
+                totals.append(r)
+                section[:], n_section = 0.0, 0
+                continue
+            if n_section >= 2 and n_section < n_grand and _sums(row, filled, section, n_section):
+                subs.append(r)
+                section[:], n_section = 0.0, 0
+                continue
+        grand += np.nan_to_num(row)
+        section += np.nan_to_num(row)
+        n_grand, n_section = n_grand + 1, n_section + 1
     return totals, subs
+
+
+def _sums(row: np.ndarray, filled: np.ndarray, total: np.ndarray, parts: int) -> bool:
+    cols = int(filled.sum())
+    if cols < 2 and not (cols == 1 and parts >= 5):
+        return False
+    got, want = row[filled], total[filled]
+    return bool(np.all(np.abs(got - want) <= SUM_TOLERANCE * np.abs(want) + 1e-9) and np.any(want != 0))
 
 
 def _label(sheet: Sheet, g: CellGrid, b: Box, text_at: TextAt) -> Label:
