@@ -81,6 +81,8 @@ def test_stem(word: str, expected: str) -> None:
         ("height", "weight", False),
         ("age", "agent", False),  # short words must match whole
         ("price", "priceless", False),  # a near prefix is at most two letters short
+        ("employed", "unemployed", False),  # a negating prefix makes the opposite
+        ("resident", "nonresident", False),
     ],
 )
 def test_same(a: str, b: str, expected: bool) -> None:

@@ -400,9 +400,14 @@ def singular(word: str) -> str:
     return w[:-1]
 
 
+#: Prefixes that make a word its opposite: an "unemployed" count is not an "employed" one.
+NEGATING_PREFIXES = frozenset({"un", "non", "dis", "in", "im", "ir", "il"})
+
+
 def same(a: str, b: str) -> bool:
     """Two words name the same thing: equal stems, one a near prefix of the other ('deliver' /
-    'delivery', 'favorit' / 'favorite'), or a long word inside a short compound ('order' in 'reorder')."""
+    'delivery', 'favorit' / 'favorite'), or a long word inside a short compound ('order' in 'reorder'),
+    unless the compound is its opposite ('unemployed', 'non-resident', 'disagree')."""
     if a == b:
         return True
     a, b = stem(a), stem(b)
@@ -413,6 +418,8 @@ def same(a: str, b: str) -> bool:
         return False
     if long_.startswith(short):
         return len(long_) - len(short) <= 2
+    if long_.endswith(short) and long_[: -len(short)].strip("-") in NEGATING_PREFIXES:
+        return False
     return short in long_ and len(long_) <= len(short) + 3
 
 

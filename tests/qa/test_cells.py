@@ -426,3 +426,115 @@ def test_footnote_marks_do_not_hide_a_label(
     ans = answer_question(_nights(tmp_path / "nights.xlsx"), question)
     assert ans.status == "answered" and ans.value == pytest.approx(answer), (ans.reason, ans.query)
     assert ans.unit == unit  # a share is no amount in thousands
+
+
+# age band -> sex -> (2015, 2020); "Everyone" sums the bands and carries no total mark
+BANDS: dict[str, dict[str, tuple[int, int]]] = {
+    "0–14": {"Male": (60, 52), "Female": (58, 50)},
+    "15–29": {"Male": (80, 90), "Female": (82, 85)},
+    "30–49": {"Male": (110, 104), "Female": (100, 112)},
+    "50–64": {"Male": (70, 86), "Female": (75, 80)},
+    "65+": {"Male": (40, 48), "Female": (55, 63)},
+}
+GROUPS = {"Young": ["0–14", "15–29"], "Adult": ["30–49", "50–64"], "Senior": ["65+"]}
+
+
+def _census(path: Path) -> Any:
+    """Year › sex › (Number, Per cent) over age bands under three sections, an unmarked sum row."""
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Census"
+    ws["A1"] = "Residents by age band and sex"
+    ws["A1"].font = Font(bold=True)
+    ws["A3"] = "Age band"
+    ws.merge_cells("A3:A5")
+    totals = {s: [sum(BANDS[b][s][y] for b in BANDS) for y in range(2)] for s in ("Male", "Female")}
+    for y, year in enumerate((2015, 2020)):
+        col = 2 + 4 * y
+        ws.cell(3, col, year)
+        ws.merge_cells(start_row=3, start_column=col, end_row=3, end_column=col + 3)
+        for s, sex in enumerate(("Male", "Female")):
+            ws.cell(4, col + 2 * s, sex)
+            ws.merge_cells(start_row=4, start_column=col + 2 * s, end_row=4, end_column=col + 2 * s + 1)
+            ws.cell(5, col + 2 * s, "Number")
+            ws.cell(5, col + 2 * s + 1, "Per cent")
+    r = 6
+
+    def figures(row: int, number: dict[str, tuple[int, int]]) -> None:
+        for y in range(2):
+            for s, sex in enumerate(("Male", "Female")):
+                ws.cell(row, 2 + 4 * y + 2 * s, number[sex][y])
+                ws.cell(row, 3 + 4 * y + 2 * s, round(100 * number[sex][y] / totals[sex][y], 1))
+
+    for group, bands in GROUPS.items():
+        ws.cell(r, 1, group).font = Font(bold=True)
+        r += 1
+        for band in bands:
+            ws.cell(r, 1, band)
+            figures(r, BANDS[band])
+            r += 1
+    ws.cell(r, 1, "Everyone")
+    figures(r, {s: (totals[s][0], totals[s][1]) for s in ("Male", "Female")})
+    wb.save(path)
+    return open_workbook(path)
+
+
+@pytest.fixture(scope="module")
+def census(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _census(tmp_path_factory.mktemp("cells") / "census.xlsx")
+
+
+B = BANDS
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # "women" names no header by its letters: Female is closest in meaning
+        ("How many women aged 30–49 were there in 2020?", B["30–49"]["Female"][1]),
+        # "which age band": a row label, and the unmarked sum row is none of the bands
+        ("Which age band was the largest among men in 2015?", "30–49"),
+        ("Which age band of women was the smallest in 2020?", "0–14"),
+        # "what share": the table's own per cent column, not a number computed from the counts
+        ("What share of all women in 2020 were aged 50–64?", round(100 * 80 / 390, 1)),
+        # the row whose change between the two named years is largest
+        ("Which age band of men grew the most between 2015 and 2020?", "50–64"),
+        # every row past a number, a list
+        ("Which age bands held more than 20 per cent of the male population in 2015?", ["15–29", "30–49"]),
+        # a leading phrase of time, then a yes/no question
+        ("In 2020, were there more men than women aged 65+?", False),
+        ("Did the number of girls aged 0–14 fall from 2015 to 2020?", True),
+    ],
+)
+def test_census_questions_by_meaning_and_structure(census: Any, question: str, answer: object) -> None:
+    ans = answer_question(census, question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == (pytest.approx(answer) if isinstance(answer, float) else answer), (
+        ans.value,
+        ans.query,
+    )
+
+
+def test_an_unmarked_row_that_sums_the_rows_above_is_a_total(census: Any) -> None:
+    from gridsight.detect import detect_tables
+
+    table = detect_tables(census.sheets[0]).tables[0]
+    assert [r + 1 for r in table.total_rows] == [14]  # "Everyone", the last row
+
+
+def test_a_word_and_its_negation_name_different_columns(tmp_path: Path) -> None:
+    # "active" must not read the Inactive column (a negating prefix), nor a count of one row
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Town", "2019", None, "2020", None])
+    ws.append([None, "Active", "Inactive", "Active", "Inactive"])
+    for row in [["Ashby", 40, 12, 44, 10], ["Brill", 25, 30, 27, 31], ["Corfe", 33, 9, 30, 8]]:
+        ws.append(row)
+    ws.merge_cells("B1:C1")
+    ws.merge_cells("D1:E1")
+    wb.save(tmp_path / "towns.xlsx")
+    book = open_workbook(tmp_path / "towns.xlsx")
+    assert answer_question(book, "How many people were active in Brill in 2020?").value == 27
+    assert answer_question(book, "Which town had the most inactive people in 2019?").value == "Brill"

@@ -64,6 +64,8 @@ def _relation() -> Any:
         ("Which city ordered the most units?", None),
         ("What is the highest price?", "number"),
         ("What is the most common city?", None),
+        ("In Oslo in 2023, were more units sold than in Bergen?", "boolean"),  # a leading place and time
+        ("In 2023, how many orders came from Bergen?", "number"),
     ],
 )
 def test_expected_type(question: str, expected: str | None) -> None:

@@ -224,7 +224,7 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
     attempts = model_attempts(rel, q, model, samples=samples)
     planned = cell_plan(rel, q, expected_type(q))
     if planned is not None:
-        attempts.append(run_attempt(rel, "cells", planned.sql, expected_type(q)))
+        attempts.append(run_attempt(rel, "cells", planned.sql, planned.expected(expected_type(q))))
     if rules.status == "answered":
         fits = _fits(rules, expected_type(q)) and rules.confidence >= CONFIDENT
         why = None if fits else "the routes' answer is unsure or of the wrong type"
@@ -278,7 +278,7 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
     planned = cell_plan(rel, q, expected_type(q)) if rel.rows else None
     if planned is None:
         return QAAnswer(q, "abstained", reason="no cells of the table fit the question", route="cells"), None
-    run = run_attempt(rel, "cells", planned.sql, expected_type(q))
+    run = run_attempt(rel, "cells", planned.sql, planned.expected(expected_type(q)))
     if not run.ok:
         return QAAnswer(q, "abstained", reason=f"the cells' query: {run.error}", route="cells"), planned.kind
     ans = _from_query(best, rel, q, run)

@@ -74,7 +74,11 @@ class CellPlan:
 
     sql: str
     kind: str  # lookup, change, difference, ratio, share, sum, compare, test, top-row, top-header...
-    result: str  # "number", "text" or "boolean"
+    result: str  # "number", "text", "boolean" or "list"
+
+    def expected(self, asked: str | None) -> str | None:
+        """The answer type to read the result as: a list of rows where the plan gives one."""
+        return "list" if self.result == "list" else asked
 
 
 @dataclass(frozen=True)
@@ -114,14 +118,18 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     :func:`_siblings`). A part made only of common words (``Total``) is named by those words."""
     qw = question_words(question)
     every = set(tokens(question))
+    share = bool(_PERCENT.search(question))
     best: list[RelColumn] = []
     top = (1, 0, -(10**9))
     for c in rel.columns:
         if c.role != "data" or c.kind != "number":
             continue
-        mine = {w for p in parts(c.name) for w in _part_words(p)}
+        # a part that says "per cent" is one word, named by any share word ("per man" names none)
+        mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else _part_words(p))}
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
+        covered |= {"%"} & mine if share else set()
         left = {w for w in mine if w not in COMMON and not any(near_word(w, q) for q in qw)}
+        left -= {"%"} if share else set()
         # ties: words named as written before near ones ("Plan" is one letter from "plant"), then
         # the fewest left unnamed ("Number", "Total": nothing left unnamed by them)
         score = (len(covered), len(covered & mine), -len(left))
@@ -129,10 +137,38 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
             top, best = score, []
         if score == top:
             best.append(c)
-    if len(best) > 1 and not _PERCENT.search(question):
-        counts = [c for c in best if not _is_percent(c)]
-        best = counts or best  # "how many": the counts, not their percentages
+    if len(best) > 1:
+        # "how many": the counts, not their percentages; "what share": the table's own shares
+        asked = [c for c in best if _is_percent(c) == bool(_PERCENT.search(question))]
+        best = asked or best
+    if len(best) > 1:
+        best = _by_meaning(best, qw)
     return best + _siblings(rel, question, best)
+
+
+def every_part(cols: Sequence[RelColumn]) -> set[str]:
+    """Every word of the columns' header parts."""
+    return {w for c in cols for p in parts(c.name) for w in tokens(p)}
+
+
+def _by_meaning(tied: list[RelColumn], qw: list[str]) -> list[RelColumn]:
+    """Tied columns narrowed, at each header level where they differ by parts the question does not
+    spell, to the part that a question word no header spells is closest to in meaning ("women" ->
+    ``Female``, "girls" -> ``Female``), when every such word points to the same part."""
+    from gridsight.text import meaning_map
+
+    loose = [q for q in qw if q not in every_part(tied)]
+    if not loose:
+        return tied
+    for level in _levels(tied):
+        names = list(dict.fromkeys(parts(c.name)[level] for c in tied))
+        if any(_named_part(n, qw) for n in names):
+            continue  # ("2011" and "2021", both named: the years compared)
+        hit = set(meaning_map(loose, names).values())
+        if len(hit) == 1:
+            part = names[hit.pop()]
+            tied = [c for c in tied if parts(c.name)[level] == part]
+    return tied
 
 
 #: A header part that names a period: a year, a half or quarter, a month, a fiscal year.
@@ -143,10 +179,13 @@ _PERIOD = re.compile(
 )
 
 
+_ASKS_PERIOD = re.compile(r"\b(?:which|what)\s+(?:period|year|quarter|half|month|time)\b", re.I)
+
+
 def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     """Every number column headed by periods (and nothing else), when the question asks "which
     period / year / quarter ..." and names no header: the periods are what it chooses among."""
-    if not re.search(r"\b(?:which|what)\s+(?:period|year|quarter|half|month|time)\b", question, re.I):
+    if not _ASKS_PERIOD.search(question):
         return []
     return [
         c
@@ -203,8 +242,15 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     its words are not already explained by the others; in the row labels, when none is named even in
     part, the one closest in meaning."""
     qw = question_words(question)
-    header = {w for c in chosen for p in parts(c.name) for w in tokens(p)}
     key = rel.key
+    # (the words of the chosen headers name no value, nor do those of the row labels' own header
+    # where the question asks for a label by it: "which age group" names no ``Working age`` section)
+    header = every_part(chosen)
+    if key is not None and _asks_which(question):
+        after = re.findall(
+            r"\b(?:which|what)\s+(?:[^\W_]+\s+of\s+)?([^\W_]+(?:\s+[^\W_]+)?)", question.casefold()
+        )
+        header |= {w for w in tokens(key.name) if any(near_word(w, q) for a in after for q in a.split())}
     scored: dict[str, list[tuple[float, str]]] = {}
     for name, values in named_values(rel, question).items():
         own = set(tokens(name))
@@ -373,17 +419,38 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
     asked = re.findall(
-        r"\b(?:many|all|each|every|across|among|per|which|what)\s+([^\W_]+)", question.casefold()
-    )
-    names_rows = key is not None and any(near_word(w, q) for w in tokens(key.name) for q in asked)
+        r"\b(many|all|each|every|across|among|per|which|what)\s+(?:[^\W_]+\s+of\s+)?([^\W_]+)",
+        question.casefold(),
+    )  # ("which group of road users": the road users)
+    key_words = tokens(key.name) if key is not None else []
+    names_rows = any(near_word(w, q) for w in key_words for _, q in asked)
+    which_rows = any(near_word(w, q) for w in key_words for how, q in asked if how in ("which", "what"))
     if meant and key is not None and (_asks_which(question) or len(rows) > 1 or names_rows):
         # "which crop ...": the answer is a row label, not a row to read; "how many regions ...":
         # the rows are the subject; and where the question's letters name a section, the section is
         # what its words meant
         del rows[key.name]
+    elif key is not None and len(rows.get(key.name, [])) == 1 and _asks_which(question) and which_rows:
+        # "which road user had the most ...": a row label is the answer; the one the words also
+        # touch (``Total built-up roads``) is not a row to read
+        del rows[key.name]
+        touched = False
+    elif (
+        key is not None
+        and _asks_which(question)
+        and not _ASKS_PERIOD.search(question)
+        and _totals_named(rel, key.name, rows)
+    ):
+        # "which expenditure item grew most" names ``Total expenditure``: the rows it totals are
+        # the ones to choose among
+        within = _sections_of(rel, key.name, rows.pop(key.name))
+        if len(within) == 1:
+            rows.setdefault(SECTION, within)
+        touched = False
     if any(len(v) > MAX_NAMED for v in rows.values()):
         return None
-    qwords = set(words(question))
+    # the words that name cells name no operation ("up" in ``Built-up roads`` is no rise)
+    qwords = set(words(question)) - {w for vs in rows.values() for v in vs for w in words(v)}
     fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
     varying_rows = [(k, v) for k, v in rows.items() if len(v) > 1]
     if len(varying_rows) > 1 or (varying_rows and len(chosen) > 1):
@@ -404,6 +471,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         members = [c for c in chosen if c.name not in totals]
         cells = [(" ".join(parts(c.name)[i] for i in levels), _cell(c.name, fixed)) for c in members]
         if key is not None and key.name not in fixed and len(chosen) > 1:
+            if len(members) == 2 and len(levels) == 1:
+                return _top_change(rel, question, members, levels[0], fixed, key, qwords)
             return None  # several columns but no row: which row is asked is unclear
     shared = _shared(cells)
     cells.sort(key=lambda lc: _position(question, lc[0], shared))
@@ -525,13 +594,19 @@ def _asks_which(question: str) -> bool:
 def _all_named(question: str, labels: list[str]) -> bool:
     """Whether the question names what sets each member apart from the others (``2017`` and
     ``2018``; not ``% Increase`` beside ``Increase``, which differ by no word)."""
+    from gridsight.text import meaning_map
+
     qw = question_words(question)
     sets = [set(tokens(label)) - COMMON for label in labels]
+    unnamed = []
     for i, mine in enumerate(sets):
         own = mine - set().union(*(o for j, o in enumerate(sets) if j != i))
-        if not own or not any(near_word(w, q) for w in own for q in qw):
+        if not own:
             return False
-    return True
+        if not any(near_word(w, q) for w in own for q in qw):
+            unnamed.append(i)
+    # a member no word spells may be named by meaning ("men" and "women": ``Male``, ``Female``)
+    return not unnamed or set(unnamed) <= set(meaning_map(qw, labels).values())
 
 
 def _one_column(
@@ -554,7 +629,10 @@ def _one_column(
         if _SHARE.search(question) and whole is not None and not already:
             scale = " * 100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else " * 1.0"
             return CellPlan(f"SELECT {cell}{scale} / {whole}", "share", "number")
-        if expected in (None, "number"):
+        if expected == "number" or (
+            expected is None and not re.match(r"^\s*(?:\w+ )?(which|who)\b", question, re.I)
+        ):
+            # ("which region ...": a name, never the figure of the one row the words touch)
             return CellPlan(f"SELECT {quote(col)} FROM data{_where(fixed)}", "lookup", "number")
         test = COMPARISON.search(question.casefold())
         if expected == "boolean" and test:  # "was cash below 380 in ...": the cell against a number
@@ -565,6 +643,12 @@ def _one_column(
         return None  # a row label named in part, not enough to place it: no aggregate over all rows
     unmarked = _summing_rows(rel, col, fixed, key)
     rest = _where(fixed, [*_not_total(rel), f"{quote(col)} IS NOT NULL", *unmarked])
+    m = COMPARISON.search(question.casefold())
+    if key is not None and m and expected != "number" and _asks_which(question):
+        # "which regions had more than 12 thousand ...": every row past the number, in table order
+        cond = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {m.group(3).replace(',', '')}"
+        where = _where(fixed, [*_not_total(rel), *unmarked, cond])
+        return CellPlan(f"SELECT {quote(key.name)} FROM data{where}", "rows", "list")
     top = qwords & (DESCENDING | ASCENDING)
     if key is not None and top and expected != "number" and _asks_which(question):
         order = "DESC" if qwords & DESCENDING else "ASC"
@@ -577,7 +661,6 @@ def _one_column(
         return None  # "what competition had a total of ...": a row by its figure, not a figure
     if qwords & AVERAGE_WORDS:
         return CellPlan(f"SELECT AVG({quote(col)}) FROM data{rest}", "average", "number")
-    m = COMPARISON.search(question.casefold())
     if m and re.match(r"^\s*how many\b", question, re.IGNORECASE):
         cond = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {m.group(3).replace(',', '')}"
         return CellPlan(
@@ -588,6 +671,56 @@ def _one_column(
     if qwords & SUM_WORDS and expected in (None, "number"):
         return CellPlan(f"SELECT SUM({quote(col)}) FROM data{rest}", "sum", "number")
     return None
+
+
+def _totals_named(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:
+    """Whether the question names row labels and every one is a total row's."""
+    names = [c.name for c in rel.columns]
+    if TOTAL not in names or not rows.get(key):
+        return False
+    labels, flags = rel.values[names.index(key)], rel.values[names.index(TOTAL)]
+    return all(any(lab == v and f == 1 for lab, f in zip(labels, flags, strict=True)) for v in rows[key])
+
+
+def _sections_of(rel: Relation, key: str, labels: list[str]) -> list[str]:
+    """The sections the rows with these labels stand in."""
+    names = [c.name for c in rel.columns]
+    if SECTION not in names:
+        return []
+    keys, sections = rel.values[names.index(key)], rel.values[names.index(SECTION)]
+    return list(dict.fromkeys(s for k, s in zip(keys, sections, strict=True) if k in labels and s))
+
+
+def _top_change(
+    rel: Relation,
+    question: str,
+    pair: list[RelColumn],
+    level: int,
+    fixed: dict[str, str],
+    key: RelColumn,
+    qwords: set[str],
+) -> CellPlan | None:
+    """ "Which region saw the biggest increase from 2022 to 2023": the row whose change between two
+    columns (earlier to later: the order the question names them, years by number) is largest or
+    smallest."""
+    if not _asks_which(question) or not qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS):
+        return None
+    up, down = qwords & DESCENDING, qwords & ASCENDING
+    if bool(up) == bool(down):
+        return None
+    labels = [parts(c.name)[level] for c in pair]
+    a, b = sorted(
+        pair, key=lambda c: _position(question, parts(c.name)[level], _shared([(x, "") for x in labels]))
+    )
+    if _ordered([(x, "") for x in labels]):
+        a, b = sorted(pair, key=lambda c: _number(parts(c.name)[level]))
+    change = f"({quote(b.name)} - {quote(a.name)})"
+    fell = bool(qwords & FALL_WORDS and not qwords & RISE_WORDS)  # "the largest fall": most negative
+    order = "ASC" if bool(up) == fell else "DESC"
+    rest = _where(fixed, [*_not_total(rel), f"{change} IS NOT NULL", *_summing_rows(rel, a.name, fixed, key)])
+    return CellPlan(
+        f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {change} {order} LIMIT 1", "top-change", "text"
+    )
 
 
 def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn | None) -> list[str]:

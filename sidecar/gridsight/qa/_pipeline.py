@@ -46,6 +46,8 @@ SAMPLE_TEMPERATURE = 0.7
 def expected_type(question: str) -> str | None:
     """The answer type the question's wording asks for (a yes/no question wants TRUE or FALSE)."""
     low = question.casefold().strip()
+    # a leading phrase of place or time does not change what is asked: "In 2023, did ..."
+    low = re.sub(r"^(?:in|for|during|at|on|among|between|by)\b[^,?]{1,60},\s*", "", low)
     if re.match(r"^(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", low):
         return None if re.search(r"\w \bor\b \w", low) else "boolean"  # "X or Y?" asks which
     if re.search(

@@ -143,6 +143,18 @@ class Planner:
 
     # --- columns --------------------------------------------------------------------------------
 
+    def _unique(self, name: str) -> bool:
+        """A text column whose filled cells are all different (row labels): a filter on it picks
+        one row."""
+        col = next((c for c in self.cols if c.name == name), None)
+        if col is None or col.kind != "text":
+            return False
+        q = quote(name)
+        n, distinct = self.view.conn.execute(
+            f"SELECT COUNT({q}), COUNT(DISTINCT {q}) FROM {TABLE}"
+        ).fetchone()
+        return bool(n > 1 and n == distinct)
+
     def scores(self, words: list[str] | None = None) -> dict[str, float]:
         ws = words if words is not None else self.words
         return {c.name: mentions(ws, c.name, self.meant.get(c.name, ())) for c in self.cols}
@@ -468,8 +480,12 @@ class Planner:
                     f"counts the rows where {said.name} is above 0",
                     [said.name],
                 )
-            if not fs:
-                return None  # counting every row is rarely what was asked
+            if not fs or all(
+                f.sql.startswith(f"{quote(f.column)} = ") and self._unique(f.column) for f in fs
+            ):
+                # counting every row is rarely what was asked; nor is counting the one row a label
+                # names ("how many women were employed in Lakeside": a figure of that row)
+                return None
             return Plan(
                 f"SELECT COUNT(*) FROM {TABLE}{where}",
                 "count",
