@@ -538,3 +538,49 @@ def test_a_word_and_its_negation_name_different_columns(tmp_path: Path) -> None:
     book = open_workbook(tmp_path / "towns.xlsx")
     assert answer_question(book, "How many people were active in Brill in 2020?").value == 27
     assert answer_question(book, "Which town had the most inactive people in 2019?").value == "Brill"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # the cells of one column over the rows of a named section, in the table's order
+        ("List the numbers of men in the adult age bands in 2020.", [104, 86]),
+        # "from 2015 to 2020" as a span; one row across the named columns
+        ("List the numbers of women aged 65+ from 2015 to 2020.", [55, 63]),
+        # no year named, "in total": every year summed
+        ("How many male residents aged 15–29 were counted in total over both years?", 80 + 90),
+    ],
+)
+def test_lists_and_sums_of_cells(census: Any, question: str, answer: object) -> None:
+    ans = answer_question(census, question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == answer, (ans.value, ans.query)
+
+
+def test_a_header_word_that_is_also_an_operation_names_its_column(tmp_path: Path) -> None:
+    # "the highest band" names ``B3 (highest)``; "housing" (a first word no other label holds) names
+    # ``Housing and energy``; the unit says the figures are percentages already
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.append(["Budget shares by income band"])
+    ws.append(["Percentage of spending (%)"])
+    ws.append([])
+    ws.append(["Purpose", "2018", None, None, "2022", None, None])
+    ws.append([None, "B1 (lowest)", "B2", "B3 (highest)", "B1 (lowest)", "B2", "B3 (highest)"])
+    rows = [["Groceries", 30, 24, 15, 32, 25, 14], ["Housing and energy", 35, 30, 26, 38, 31, 25]]
+    rows += [["Travel", 9, 12, 16, 8, 13, 18], ["Other", 26, 34, 43, 22, 31, 43]]
+    rows += [["All purposes", 100, 100, 100, 100, 100, 100]]
+    for row in rows:
+        ws.append(row)
+    ws.merge_cells("B4:D4")
+    ws.merge_cells("E4:G4")
+    wb.save(tmp_path / "bands.xlsx")
+    book = open_workbook(tmp_path / "bands.xlsx")
+    ans = answer_question(book, "Is the travel share of the highest band above 17% in 2022?")
+    assert (ans.status, ans.value) == ("answered", True), (ans.reason, ans.query)
+    ans = answer_question(
+        book,
+        "By how many percentage points did the housing share of the lowest band change from 2018 to 2022?",
+    )
+    assert (ans.status, ans.value) == ("answered", 3), (ans.reason, ans.query)

@@ -901,6 +901,11 @@ def _uniq(col: Column) -> str:
     return f'UNIQUE(FILTER({col.ref},{col.ref}<>""))' if col.blanks else f"UNIQUE({col.ref})"
 
 
+def _labels_rows(col: Column) -> bool:
+    """A text column whose every cell is a different value (row labels)."""
+    return col.data.height > 1 and not col.blanks and len(col.distinct) == col.data.height
+
+
 def _count_each(col: Column, conds: list[Condition]) -> tuple[str, str]:
     """(the distinct values, how often each occurs) among the rows meeting ``conds``.
 
@@ -1044,7 +1049,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not out and not sums_column and n is None:
         conds = q.conditions()
         first = table.columns[0]
-        if conds:
+        one_row = all(c.op == "=" and c.column.kind == "text" and _labels_rows(c.column) for c in conds)
+        if conds and not one_row:  # (the one row a label names is no count: "how many women in Leeds")
             out.append(("count-if", f"=COUNTIFS({_ifs(conds)})"))
         elif len(q.unmatched()) <= 1 and not q.ranked():  # "how many are there": no column named
             out.append(("count-rows", f"=COUNTA({first.ref})"))

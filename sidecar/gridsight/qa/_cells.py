@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gridsight.qa._members import listed_members
-from gridsight.qa._relational import SECTION, TOTAL, Relation, RelColumn
+from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import COMMON, derived, match_score, named_values, near_word, question_words, tokens
 from gridsight.text import (
@@ -119,6 +119,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     qw = question_words(question)
     every = set(tokens(question))
     share = bool(_PERCENT.search(question))
+    ops = ops_as_names(rel, question)
     best: list[RelColumn] = []
     top = (1, 0, -(10**9))
     for c in rel.columns:
@@ -126,6 +127,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
             continue
         # a part that says "per cent" is one word, named by any share word ("per man" names none)
         mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else _part_words(p))}
+        mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
         covered |= {"%"} & mine if share else set()
         left = {w for w in mine if w not in COMMON and not any(near_word(w, q) for q in qw)}
@@ -162,8 +164,8 @@ def _by_meaning(tied: list[RelColumn], qw: list[str]) -> list[RelColumn]:
         return tied
     for level in _levels(tied):
         names = list(dict.fromkeys(parts(c.name)[level] for c in tied))
-        if any(_named_part(n, qw) for n in names):
-            continue  # ("2011" and "2021", both named: the years compared)
+        if any(_named_part(n, qw) for n in names) or all(_PERIOD.match(n.strip()) for n in names):
+            continue  # ("2011" and "2021", both named: the years compared; periods mean nothing to MiniLM)
         hit = set(meaning_map(loose, names).values())
         if len(hit) == 1:
             part = names[hit.pop()]
@@ -220,6 +222,21 @@ def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelCo
     return out
 
 
+def ops_as_names(rel: Relation, question: str) -> set[str]:
+    """Operation words the question uses as a header's own word: "the highest quintile" where a
+    column reads ``Q5 (highest)`` and the next word names no header ("the highest unemployment"
+    ranks by the Unemployment column)."""
+    header = rel.memo(
+        "header words", lambda: {w for c in rel.columns for p in parts(c.name) for w in tokens(p)}
+    )
+    said = tokens(question)
+    return {
+        w
+        for w, nxt in zip(said, [*said[1:], ""], strict=True)
+        if w in OPERATION_WORDS and w in header and nxt and nxt not in header and nxt not in COMMON
+    }
+
+
 def _part_words(part: str) -> list[str]:
     """The words that name a header part: not grammar or operation words (``5 units or more``),
     unless the part has no others (``Total``)."""
@@ -228,7 +245,9 @@ def _part_words(part: str) -> list[str]:
 
 
 def _is_percent(col: RelColumn) -> bool:
-    return bool(_PERCENT.search(col.name)) or (col.unit or "").strip() in ("%", "percent")
+    """A column of percentages: by its header or its unit (``%``, ``Percentage of total ... (%)``)."""
+    unit = (col.unit or "").strip()
+    return bool(_PERCENT.search(col.name)) or unit in ("%", "percent") or bool(re.search(r"\(%\)|^%", unit))
 
 
 def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[str, list[str]], bool, bool]:
@@ -252,13 +271,19 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         )
         header |= {w for w in tokens(key.name) if any(near_word(w, q) for a in after for q in a.split())}
     scored: dict[str, list[tuple[float, str]]] = {}
-    for name, values in named_values(rel, question).items():
+    named = named_values(rel, question)
+    if key is not None and key.name not in named:
+        labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
+        qkey = [q for q in qw if not any(near_word(q, w) for w in tokens(key.name))]
+        if not _asks_which(question) and (first := _first_word(labels, qkey, header)):
+            scored[key.name] = first  # "the housing share": ``Housing, water, electricity, gas``
+    for name, values in named.items():
         own = set(tokens(name))
         qcol = [q for q in qw if not any(near_word(q, w) for w in own)]
         pairs = [(match_score(v, qcol, question), v) for v in values]
         scored[name] = [(sc, v) for sc, v in pairs if sc >= 0.5 and set(tokens(v)) - header]
         if not scored[name]:
-            scored[name] = _two_words(values, qcol, header)
+            scored[name] = _two_words(values, qcol, header) or _first_word(values, qcol, header)
         if not scored[name] and name == getattr(key, "name", None) and values:
             scored[name] = [(0.0, values[0])]  # no letters: the label closest in meaning
     full = [(n, v) for n, pairs in scored.items() for sc, v in pairs if sc >= 1.0]
@@ -290,6 +315,25 @@ def _two_words(values: Sequence[str], qw: list[str], header: set[str]) -> list[t
     if hits and hits[0][0] >= 2 and (len(hits) == 1 or hits[1][0] < hits[0][0]):
         return [(0.5, hits[0][1])]
     return []
+
+
+def _first_word(values: Sequence[str], qw: list[str], header: set[str]) -> list[tuple[float, str]]:
+    """The one value that the question names by its first word, a word no other value holds
+    ("housing" for ``Housing, water, electricity, gas``), as a part-named value."""
+    firsts: dict[str, list[str]] = {}
+    for v in values:
+        own = [w for w in tokens(v) if w not in COMMON]
+        if own:
+            firsts.setdefault(own[0], []).append(v)
+    hits = [
+        vs[0]
+        for w, vs in firsts.items()
+        if len(vs) == 1
+        and w not in header
+        and any(near_word(w, q) for q in qw)
+        and not any(w in tokens(o) for o in values if o != vs[0])
+    ]
+    return [(0.5, hits[0])] if len(hits) == 1 else []
 
 
 def _said(value: str, qw: list[str]) -> set[str]:
@@ -403,11 +447,11 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         c.name == SECTION for c in rel.columns
     ):
         return None  # a flat table: the general planner and the model read it
-    if expected == "list":
-        return None  # several values: the general planner and the model read it
     chosen = _columns(rel, question) or _periods_asked(rel, question)
     if not chosen or _names_another_column(rel, question, chosen):
         return None
+    if expected == "list" or (set(words(question)) & SUM_WORDS):
+        chosen = _spanned(rel, question, chosen)  # "from Q1 to Q4": the quarters between too
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
     if key is not None and len(rows.get(key.name, [])) < 2:
@@ -447,16 +491,33 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         if len(within) == 1:
             rows.setdefault(SECTION, within)
         touched = False
+    if (
+        key is not None
+        and len(rows.get(key.name, [])) > 1
+        and not re.search(r"\b(total|all)\b", question, re.I)
+    ):
+        # "Italian guests ... hotel nights" touches ``Total nights`` too: a total named only by the
+        # table's measure (its title's or headers' words) is no member unless the question says total
+        measure = {w for t in rel.table.titles for w in tokens(t.text)} | every_part(rel.columns)
+        rows[key.name] = [
+            v
+            for v in rows[key.name]
+            if not (_totals_named(rel, key.name, {key.name: [v]}) and set(tokens(v)) - COMMON <= measure)
+        ]
+        rows = {k: v for k, v in rows.items() if v}
     if any(len(v) > MAX_NAMED for v in rows.values()):
         return None
     # the words that name cells name no operation ("up" in ``Built-up roads`` is no rise)
     qwords = set(words(question)) - {w for vs in rows.values() for v in vs for w in words(v)}
+    qwords -= ops_as_names(rel, question) & every_part(chosen)  # ("the highest quintile" ranks nothing)
     fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
     varying_rows = [(k, v) for k, v in rows.items() if len(v) > 1]
     if len(varying_rows) > 1 or (varying_rows and len(chosen) > 1):
         return None
     if key is not None and key.name in fixed:
         fixed = _placed(rel, question, fixed)
+    if expected == "list":
+        return _listed(rel, question, chosen, fixed, varying_rows)
     if len(chosen) == 1 and not varying_rows:
         return _one_column(rel, question, expected, chosen[0].name, fixed, key, qwords, touched)
     if varying_rows:
@@ -476,7 +537,66 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
             return None  # several columns but no row: which row is asked is unclear
     shared = _shared(cells)
     cells.sort(key=lambda lc: _position(question, lc[0], shared))
-    return _across(question, expected, cells, qwords, _all_named(question, [label for label, _ in cells]))
+    named = _all_named(question, [label for label, _ in cells])
+    labels = [label for label, _ in cells]
+    summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
+    if summed and expected in (None, "number") and not _names_any(question, labels):
+        # "killed in total over the three years": no year named, every one of them summed
+        return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
+    shares = all(_is_percent(c) for c in chosen)  # "the housing share of ...": a figure, not a share to take
+    return _across(question, expected, cells, qwords, named, shares)
+
+
+def _names_any(question: str, labels: list[str]) -> bool:
+    """Whether the question spells a word that sets one label apart from the others."""
+    qw = question_words(question)
+    sets = [set(tokens(label)) - COMMON for label in labels]
+    every = set.intersection(*sets) if sets else set()
+    return any(near_word(w, q) for s in sets for w in s - every for q in qw)
+
+
+def _spanned(rel: Relation, question: str, chosen: list[RelColumn]) -> list[RelColumn]:
+    """Two chosen columns that differ at one header level and that the question names as the ends
+    of a span ("from Q1 to Q4", "2021 to 2023"), with the columns between them in the table."""
+    if len(chosen) != 2 or len(_levels(chosen)) != 1:
+        return chosen
+    level = _levels(chosen)[0]
+    # (a provisional or footnote mark after a header, ``Q4 p``, ``2023*``, is not written in questions)
+    a, b = (re.sub(r"(?:\s+[a-z]|\s*[*†‡]+|\s+\d\))$", "", parts(c.name)[level]) for c in chosen)
+    low = periods_spelt(question).casefold()
+    span = rf"{re.escape(a.casefold())}\s*(?:to|through|until|[-–])\s*{re.escape(b.casefold())}"
+    if not re.search(span, low):
+        return chosen
+    names = [c.name for c in rel.columns]
+    i, j = names.index(chosen[0].name), names.index(chosen[1].name)
+    return [c for c in rel.columns[i : j + 1] if c is chosen[0] or _apart(chosen[0].name, c.name) == level]
+
+
+def _listed(
+    rel: Relation,
+    question: str,
+    chosen: list[RelColumn],
+    fixed: dict[str, str],
+    varying_rows: list[tuple[str, list[str]]],
+) -> CellPlan | None:
+    """ "List the ... of the three urban regions": the cells of one column over the rows of a named
+    section (or the named rows), or of one row across the named columns, in the table's order."""
+    key = rel.key
+    if key is None:
+        return None
+    if len(chosen) == 1 and not varying_rows and key.name not in fixed and SECTION in fixed:
+        col = quote(chosen[0].name)
+        where = _where(fixed, [*_not_total(rel), f"{col} IS NOT NULL"])
+        order = f" ORDER BY {quote(POSITION)}" if any(c.name == POSITION for c in rel.columns) else ""
+        return CellPlan(f"SELECT {col} FROM data{where}{order}", "cells", "list")
+    if len(chosen) == 1 and len(varying_rows) == 1:
+        name, values = varying_rows[0]
+        cells = [_cell(chosen[0].name, _placed(rel, question, {**fixed, name: v})) for v in values]
+    elif len(chosen) > 1 and not varying_rows and key.name in fixed and len(_levels(chosen)) == 1:
+        cells = [_cell(c.name, fixed) for c in chosen]
+    else:
+        return None
+    return CellPlan(" UNION ALL ".join(f"SELECT {c}" for c in cells), "cells", "list")
 
 
 def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, str]:
@@ -746,7 +866,12 @@ def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn
 
 
 def _across(
-    question: str, expected: str | None, cells: list[tuple[str, str]], qwords: set[str], named: bool
+    question: str,
+    expected: str | None,
+    cells: list[tuple[str, str]],
+    qwords: set[str],
+    named: bool,
+    shares: bool = False,
 ) -> CellPlan | None:
     """Two or more cells that differ in one row or header dimension, in the order the question names
     them. Arithmetic and comparisons need every member named; "which ... most" picks among all."""
@@ -766,7 +891,7 @@ def _across(
     if expected == "number" or (expected is None and not _asks_which(question)):
         if len(cells) == 2:
             a, b = exprs
-            if _SHARE.search(question):
+            if _SHARE.search(question) and not shares:
                 scale = "100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else "1.0"
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
             if qwords & RATIO_WORDS or re.search(r"\bdivided by\b", question, re.I):
