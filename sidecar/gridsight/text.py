@@ -131,12 +131,14 @@ def comparisons_spelt(text: str) -> str:
         text,
         flags=re.IGNORECASE,
     )
-    return re.sub(
+    out = re.sub(
         rf"\b(than|at least|at most|above|below|under|over|exactly) {_NUMBER_WORD}\b",
         lambda m: f"{m.group(1)} {words[m.group(2).lower()]}",
         out,
         flags=re.IGNORECASE,
     )
+    # "below minus 15" / "under negative 3.5": the number below zero
+    return re.sub(r"\b(minus|negative)\s+(\d)", r"-\2", out, flags=re.IGNORECASE)
 
 
 #: The SQL operator of each comparison :data:`COMPARISON` reads.

@@ -549,3 +549,28 @@ def test_gridsight_formula_takes_the_planners_checked_query(tmp_path: Path) -> N
     assert ans.evaluation is not None and ans.evaluation.value == 2 and ans.shape == "plan"
     ans = formula_from_question("How many orders are missing a rating?", book)
     assert (ans.formula, ans.value) == ('=SUM(--(C2:C15=""))', 3)
+
+
+def test_groups_by_their_count_or_average_codes_by_meaning_and_the_top_rows_test(tmp_path: Path) -> None:
+    # a group's row count or average against a number (HAVING); "female" names the code F of a
+    # one-letter column (closest in meaning to its header); "is the oldest ... in Ward B" tests the
+    # top row rather than filtering the rows; "minus 5" is -5
+    wards = {"A": [("F", 71), ("F", 64), ("M", 80), ("M", 50)], "B": [("M", 45), ("F", 52)]}
+    wards["C"] = [("F", 90), ("F", 33), ("F", 58), ("M", 61), ("F", 40), ("M", 70)]
+    rows = [
+        (f"{w}{i}", f"Ward {w}", sex, age, -6 if (w, i) == ("B", 1) else i)
+        for w, stays in wards.items()
+        for i, (sex, age) in enumerate(stays)
+    ]
+    book = _opened(tmp_path / "stays.xlsx", ["Stay", "Ward", "Sex", "Age", "Score"], rows)
+    _answers(
+        book,
+        [
+            ("Which wards had more than 2 stays?", ["Ward A", "Ward C"]),
+            ("Which wards have an average age above 55?", ["Ward A", "Ward C"]),
+            ("How many female patients were in Ward C?", 4),
+            ("Are all patients in Ward B female?", False),
+            ("Is the oldest patient in Ward C?", True),
+            ("Did any score ever drop below minus 5?", True),
+        ],
+    )

@@ -16,6 +16,7 @@ from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._columns import STOP, clearly_closest
+from gridsight.qa._sqlgen import initials_of
 from gridsight.text import REQUEST_WORDS, STOP_WORDS
 from gridsight.text import words as _words
 
@@ -59,6 +60,10 @@ def _named_words(sheet: Sheet, table: Any) -> set[str]:
         for v in sheet.column_values(Range(t.top, col, t.bottom, col)):
             if isinstance(v, str):
                 named |= words(v)
+                # an initialism names its label: "COGS" the ``Cost of goods sold`` row
+                named |= {i for i in initials_of(v) if len(i) >= 3} | {
+                    i + "s" for i in initials_of(v) if len(i) >= 3
+                }
     return named
 
 

@@ -54,6 +54,12 @@ _NEG = NEGATION_WORDS
 IDENTIFIER_WORDS = frozenset("id ids name names code codes key number no identifier".split())
 
 
+#: How close in meaning (cosine, MiniLM) a word must be to a column of one-letter codes, and by how
+#: much closer than to any other column, for its first letter to name a code ("female" -> ``F``).
+CODE_FLOOR = 0.4
+CODE_MARGIN = 0.06
+
+
 @dataclass
 class Col:
     """A column of the view with what the planner needs to know about it."""
@@ -141,6 +147,44 @@ class Planner:
         self._items: dict[str, list[str]] = {}  # the items of list columns, read once
         self._ranked_looked = False
 
+    def _code_filters(self, found: list[_Filter]) -> list[_Filter]:
+        """A column of one-letter codes (``M`` / ``F`` / ``U``) and a question word that starts with a
+        code's letter and is closest in meaning to that column's header, clearly ("female" -> sex
+        ``F``): the rows with that code."""
+        from gridsight.text import header_text, similarities
+
+        out: list[_Filter] = []
+        coded = [
+            c
+            for c in self.cols
+            if c.kind == "text"
+            and len(c.distinct) >= 2
+            and all(len(str(v).strip()) == 1 and str(v).strip().isalpha() for v in c.distinct)
+            and not any(f.column == c.name for f in found)
+        ]
+        if not coded:
+            return out
+        heads = [header_text(c.name) for c in self.cols]
+        for w in dict.fromkeys(self.words):
+            if len(w) < 3 or w in STOP:
+                continue
+            sims = similarities(w, heads)
+            order = sorted(range(len(sims)), key=lambda i: -sims[i])
+            top = self.cols[order[0]]
+            if (
+                top not in coded
+                or sims[order[0]] < CODE_FLOOR
+                or sims[order[0]] - sims[order[1]] < CODE_MARGIN
+            ):
+                continue
+            hit = [v for v in top.distinct if str(v).strip().lower() == w[0]]
+            if len(hit) == 1:
+                out.append(
+                    _Filter(f"{quote(top.name)} = {_lit(hit[0])}", w, top.name, f"{top.name} is {hit[0]}")
+                )
+                coded.remove(top)
+        return out
+
     # --- columns --------------------------------------------------------------------------------
 
     def _unique(self, name: str) -> bool:
@@ -211,6 +255,7 @@ class Planner:
                     out.append(_Filter(f"{quote(c.name)} = {_lit(v)}", vl, c.name, f"{c.name} is {v}"))
                     low = low.replace(vl, " ")
                     break
+        out += self._code_filters(out)
         # an item of a list column ("a pool among their amenities", "mentions @openlab"): the rows
         # whose list holds it
         for c in self.cols:
@@ -412,8 +457,11 @@ class Planner:
             compared = self._compare_groups(fs)
             if compared is not None:
                 return compared
+        having = None if starts_bool else self._having(fs)
+        if having is not None:
+            return having
         # any / all
-        asks_any = re.search(r"^\s*(is|are|was|were) there\b|\b(any|anyone|anybody)\b", low)
+        asks_any = re.search(r"^\s*(is|are|was|were) there\b|\b(any|anyone|anybody|ever)\b", low)
         ranks = re.search(r"\bthe (most|least|highest|lowest|\w+est)\b", low)
         tests = sorted((low.find(f.words), i) for i, f in enumerate(fs) if COMPARISON.match(f.words))
         if not tests and len(fs) > 1:
@@ -494,8 +542,13 @@ class Planner:
                 f"counts the rows{when}",
                 sorted(fcols),
             )
-        # aggregates of a number column ("the age of the youngest": the lowest age)
+        # aggregates of a number column ("the age of the youngest": the lowest age); a yes/no
+        # question about the top row ("is the priciest car a BMW?") is the row's test
         ranked = self.ranked_by()
+        if starts_bool and direction is not None and not re.search(r"\b(average|mean|total|sum)\b", low):
+            tested = self._extreme_row(fs, where, when, n, direction, starts_bool)
+            if tested is not None:
+                return tested
         for words, fn, name in (
             (r"average|mean", "AVG", "average"),
             (r"total|sum", "SUM", "total"),
@@ -955,6 +1008,48 @@ class Planner:
             return []
         return list(items)
 
+    def _having(self, fs: list[_Filter]) -> Plan | None:
+        """ "Which branches lent fewer than 400 items?", "which wards have an average age above 60?":
+        the groups of a category column whose row count (or the average or total of a number column
+        the question names) passes the comparison."""
+        low = self.low
+        asked = re.match(r"^\s*(?:which|what)\s+([a-z]+)", low)
+        test = COMPARISON.search(low)
+        if asked is None or test is None:
+            return None
+        group = self.best(("text",), [asked.group(1)])
+        if group is None or not self._category(group.name):
+            return None
+        rest = [f for f in fs if not COMPARISON.match(f.words) and f.column != group.name]
+        between = split_words(low[asked.end() : test.start()])
+        after = [w for w in split_words(low[test.end() : test.end() + 30])[:2] if w not in STOP]
+        op, num = COMPARISON_OPS[test.group(1)], _lit(_num(test.group(3)))
+        fn = "AVG" if re.search(r"\b(average|mean)\b", " ".join(between)) else None
+        fn = fn or ("SUM" if re.search(r"\b(total|sum|combined)\b", " ".join(between)) else None)
+        measure = None
+        if fn is not None:
+            measure = self.best(("number",), between, exclude={group.name})
+        elif after:
+            named = self.best(("number",), after, exclude={group.name})
+            if named is not None and not self._identifies(named.name) and not named.flag:
+                fn, measure = "SUM", named  # "more than 5000 streams": the total of the Streams column
+        if fn is not None and measure is None:
+            return None
+        agg = f"{fn}({quote(measure.name)})" if measure is not None else "COUNT(*)"
+        g = quote(group.name)
+        where = " WHERE " + " AND ".join(f.sql for f in rest) if rest else ""
+        what = (
+            f"{'average' if fn == 'AVG' else 'total'} {measure.name}" if measure is not None else "row count"
+        )
+        return Plan(
+            f"SELECT {g} FROM {TABLE}{where} GROUP BY {g} HAVING {agg} {op} {num} ORDER BY {g}",
+            "having",
+            "list",
+            0.75,
+            f"lists each {group.name} whose {what} is {op} {num}",
+            [group.name, *([measure.name] if measure else []), *sorted(f.column for f in rest)],
+        )
+
     def _identifies(self, name: str) -> bool:
         """A column that numbers or names the rows (``Loan #``, ``order_id``, ``Stock No.``)."""
         words = split_words(name)
@@ -965,6 +1060,33 @@ class Planner:
         tells rows apart (a name, an id)."""
         col = next((c for c in self.cols if c.name == name), None)
         return col is not None and col.kind == "text" and 0 < len(col.distinct) * 4 <= self.view.rows
+
+    def _extreme_is(self, fs: list[_Filter], order: Col, way: str, extreme: str) -> Plan | None:
+        """ "Is the priciest car a BMW?": the value the question names after the superlative is the
+        test of the top row, not a filter of the rows ranked (the other filters still are)."""
+        after = (
+            self.low.find(self.words[self._first_super()]) if self._first_super() < len(self.words) else -1
+        )
+        text = {c.name for c in self.cols if c.kind == "text"}
+        tests = [
+            f
+            for f in fs
+            if f.column in text and " = " in f.sql and after >= 0 and self.low.find(f.words, after) > after
+        ]
+        if len(tests) != 1:
+            return None
+        test = tests[0]
+        rest = [f for f in fs if f is not test]
+        o = quote(order.name)
+        where = " WHERE " + " AND ".join([*(f.sql for f in rest), f"{o} IS NOT NULL"])
+        return Plan(
+            f"SELECT {test.sql} FROM {TABLE}{where} ORDER BY {o} {way} LIMIT 1",
+            "argtest",
+            "boolean",
+            0.7,
+            f"checks whether the row with the {extreme} {order.name} has {test.desc}",
+            [order.name, *sorted(f.column for f in fs)],
+        )
 
     def _first_super(self) -> int:
         for i, w in enumerate(self.words):
@@ -997,7 +1119,7 @@ class Planner:
         w = f"{where}{' AND' if where else ' WHERE'} {cond}"
         if target is None or target.name == order.name:
             if boolean:
-                return None
+                return self._extreme_is(fs, order, way, extreme)
             return Plan(
                 f"SELECT {o} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT {n or 1}",
                 "top",
@@ -1006,10 +1128,10 @@ class Planner:
                 f"sorts {order.name}{when} {way.lower()}ending and takes the first {n or 1}",
                 [order.name, *sorted(fcols)],
             )
+        if boolean and not (target is not None and target.flag):
+            return self._extreme_is(fs, order, way, extreme)
         t = quote(target.name)
         if boolean:
-            if not target.flag:
-                return None
             return Plan(
                 f"SELECT {t} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT 1",
                 "argflag",

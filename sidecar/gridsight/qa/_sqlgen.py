@@ -121,21 +121,33 @@ def match_score(value: str, question_words: Sequence[str], question: str) -> flo
     content = [w for w in vw if w not in _COMMON]
     if not content:
         return 0.0
-    if len(content) >= 2 and "".join(w[0] for w in content) in initialisms(question):
-        return 1.0  # "U.S." names "United States", "EU" names "European Union"
+    if len(content) >= 2 and (
+        {"".join(w[0] for w in content), "".join(w[0] for w in vw)} & initialisms(question)
+    ):
+        return 1.0  # "U.S." names "United States", "EU" "European Union", "COGS" "Cost of goods sold"
     hit = sum(1 for w in content if any(_near(w, q) for q in question_words))
     return hit / len(content) if hit else 0.0
 
 
 #: An initialism as questions write one: capitals with dots (``U.S.``), around an ampersand (``R&D``)
 #: or two to five capitals (``EU``).
-_INITIALISM = re.compile(r"(?<![\w.&-])((?:[A-Z]\.){2,5}|[A-Z]{1,3}&[A-Z]{1,3}|[A-Z]{2,5})(?![\w&-])")
+_INITIALISM = re.compile(r"(?<![\w.&-])((?:[A-Z]\.){2,5}|[A-Z]{1,3}&[A-Z]{1,3}|[A-Z]{2,5})s?(?![\w&-])")
 
 
 def initialisms(question: str) -> set[str]:
-    """The initialisms a question writes, lower case without dots or ampersands (``U.S.`` -> ``us``,
-    ``PP&E`` -> ``ppe``)."""
+    """The initialisms a question writes, lower case without dots, ampersands or a plural ``s``
+    (``U.S.`` -> ``us``, ``PP&E`` -> ``ppe``, ``RPMs`` -> ``rpm``)."""
     return {re.sub(r"[.&]", "", m).lower() for m in _INITIALISM.findall(question)}
+
+
+def initials_of(label: str) -> set[str]:
+    """What an initialism of a label of two to six words reads, with and without its grammar words
+    (``Cost of goods sold`` -> ``cogs``, ``cgs``)."""
+    every = _tokens(label)
+    content = [w for w in every if w not in _COMMON]
+    if not 2 <= len(every) <= 6 or not all(w[0].isalpha() for w in every):
+        return set()
+    return {"".join(w[0] for w in every), "".join(w[0] for w in content)} - {""}
 
 
 def question_words(question: str) -> list[str]:
