@@ -164,7 +164,8 @@ def test_a_change_between_two_cells_has_a_verified_formula(farms: Any) -> None:
     ("a", "b", "near"),
     [("canada", "canadian", True), ("italy", "italian", True), ("china", "chinese", True),
      ("economy", "economic", True), ("model", "modern", False), ("state", "station", False),
-     ("2023", "2024", False), ("high", "highest", True), ("feb", "february", True)],
+     ("2023", "2024", False), ("high", "highest", True), ("feb", "february", True),
+     ("japan", "japanese", True), ("sudan", "sudanese", True)],
 )  # fmt: skip
 def test_a_place_names_its_adjective(a: str, b: str, near: bool) -> None:
     from gridsight.qa._sqlgen import near_word

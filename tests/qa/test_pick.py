@@ -62,6 +62,20 @@ def test_meaning_breaks_a_tie_the_words_cannot(tmp_path: Path) -> None:
     assert ans.confidence <= 0.6
 
 
+def test_an_initialism_in_capitals_names_the_table_of_its_label(tmp_path: Path) -> None:
+    # "COGS" spells the initials of "Cost of goods sold", a row of the second sheet only; a word
+    # that happens to spell a label's initials in lower case ("top": Trade and other payables) does not
+    book = open_workbook(
+        _sheets(
+            tmp_path / "books.xlsx",
+            ("Position", (("Item", "Amount"), ("Trade and other payables", 40), ("Cash", 90))),
+            ("Results", (("Item", "Amount"), ("Revenue", 500), ("Cost of goods sold", 320))),
+        )
+    )
+    assert candidates(book, None, "What was the COGS amount?")[0].ref == "Results!A1:B3"
+    assert all("top" not in c.named for c in candidates(book, None, "What is the top payables amount?"))
+
+
 @pytest.mark.parametrize(
     ("replies", "chosen"),
     [

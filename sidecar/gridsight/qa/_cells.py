@@ -271,6 +271,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         )
         header |= {w for w in tokens(key.name) if any(near_word(w, q) for a in after for q in a.split())}
     scored: dict[str, list[tuple[float, str]]] = {}
+    measure = _measure_words(rel)
     named = named_values(rel, question)
     if key is not None and key.name not in named:
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
@@ -281,7 +282,13 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         own = set(tokens(name))
         qcol = [q for q in qw if not any(near_word(q, w) for w in own)]
         pairs = [(match_score(v, qcol, question), v) for v in values]
-        scored[name] = [(sc, v) for sc, v in pairs if sc >= 0.5 and set(tokens(v)) - header]
+        # (a value named in part only by the table's measure words -- "spending" in a table of
+        # spending -- is not named: ``Discretionary spending``)
+        scored[name] = [
+            (sc, v)
+            for sc, v in pairs
+            if sc >= 0.5 and set(tokens(v)) - header and (sc >= 1.0 or _said(v, qcol) - measure)
+        ]
         if not scored[name]:
             scored[name] = _two_words(values, qcol, header) or _first_word(values, qcol, header)
         if not scored[name] and name == getattr(key, "name", None) and values:
@@ -315,6 +322,14 @@ def _two_words(values: Sequence[str], qw: list[str], header: set[str]) -> list[t
     if hits and hits[0][0] >= 2 and (len(hits) == 1 or hits[1][0] < hits[0][0]):
         return [(0.5, hits[0][1])]
     return []
+
+
+def _measure_words(rel: Relation) -> set[str]:
+    """The words of the table's titles and headers: what every figure of it measures."""
+    return rel.memo(
+        "measure words",
+        lambda: {w for t in rel.table.titles for w in tokens(t.text)} | every_part(rel.columns),
+    )
 
 
 def _first_word(values: Sequence[str], qw: list[str], header: set[str]) -> list[tuple[float, str]]:
@@ -495,10 +510,11 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         key is not None
         and len(rows.get(key.name, [])) > 1
         and not re.search(r"\b(total|all)\b", question, re.I)
+        and not _SHARE.search(question)  # (a share of the total: the total is its whole)
     ):
         # "Italian guests ... hotel nights" touches ``Total nights`` too: a total named only by the
         # table's measure (its title's or headers' words) is no member unless the question says total
-        measure = {w for t in rel.table.titles for w in tokens(t.text)} | every_part(rel.columns)
+        measure = _measure_words(rel)
         rows[key.name] = [
             v
             for v in rows[key.name]
@@ -540,7 +556,12 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     named = _all_named(question, [label for label, _ in cells])
     labels = [label for label, _ in cells]
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
-    if summed and expected in (None, "number") and not _names_any(question, labels):
+    if (
+        summed
+        and expected in (None, "number")
+        and not _asks_which(question)
+        and not _names_any(question, labels)
+    ):
         # "killed in total over the three years": no year named, every one of them summed
         return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
     shares = all(_is_percent(c) for c in chosen)  # "the housing share of ...": a figure, not a share to take

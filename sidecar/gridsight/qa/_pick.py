@@ -10,13 +10,14 @@ table rather than letting a model guess.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._columns import STOP, clearly_closest
-from gridsight.qa._sqlgen import initials_of
+from gridsight.qa._sqlgen import initialisms, initials_of
 from gridsight.text import REQUEST_WORDS, STOP_WORDS
 from gridsight.text import words as _words
 
@@ -60,11 +61,18 @@ def _named_words(sheet: Sheet, table: Any) -> set[str]:
         for v in sheet.column_values(Range(t.top, col, t.bottom, col)):
             if isinstance(v, str):
                 named |= words(v)
-                # an initialism names its label: "COGS" the ``Cost of goods sold`` row
-                named |= {i for i in initials_of(v) if len(i) >= 3} | {
-                    i + "s" for i in initials_of(v) if len(i) >= 3
-                }
     return named
+
+
+def _initials(sheet: Sheet, table: Any) -> set[str]:
+    """The initialisms of the table's row labels (``Cost of goods sold`` -> ``cogs``)."""
+    out: set[str] = set()
+    t = table.range
+    for col in table.row_header_cols:
+        for v in sheet.column_values(Range(t.top, col, t.bottom, col)):
+            if isinstance(v, str):
+                out |= initials_of(v)
+    return out
 
 
 def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Candidate]:
@@ -72,11 +80,17 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
     from gridsight.detect import detect_tables
 
     asked = words(question)
+    # an initialism the question writes in capitals names a label: "COGS" the ``Cost of goods sold`` row
+    said = initialisms(question)
+    caps = {w for w in asked if w in said or re.sub(r"s$", "", w) in said}
     sheets = [workbook.sheet(sheet)] if sheet else list(workbook.sheets)
     out = []
     for sh in sheets:
         for t in detect_tables(sh).tables:
             named = _named_words(sh, t)
+            if caps:
+                held = _initials(sh, t)
+                named |= {w for w in caps if w in held or re.sub(r"s$", "", w) in held}
             hit = sum(1 for w in asked if _matches(w, named))
             out.append(Candidate(sh, t, hit / max(1, len(asked)), frozenset(named)))
     return sorted(out, key=lambda c: -c.score)

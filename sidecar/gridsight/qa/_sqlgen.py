@@ -62,8 +62,10 @@ _DERIVED = frozenset({"an", "ian", "ean", "ese", "ic", "ical"})
 
 
 def derived(a: str, b: str) -> bool:
-    """A place and its adjective: Canada / Canadian, Italy / Italian, China / Chinese."""
+    """A place and its adjective: Canada / Canadian, Italy / Italian, China / Chinese, Japan / Japanese."""
     short, long_ = sorted((a, b), key=len)
+    if len(short) >= 5 and short[-1] not in "aeiouy" and long_.startswith(short):
+        return long_[len(short) :] in _DERIVED  # Japan / Japanese
     return (
         len(short) >= 5
         and short[-1] in "aeiouy"
