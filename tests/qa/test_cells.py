@@ -506,6 +506,9 @@ B = BANDS
         # a leading phrase of time, then a yes/no question
         ("In 2020, were there more men than women aged 65+?", False),
         ("Did the number of girls aged 0–14 fall from 2015 to 2020?", True),
+        # "in total" with no row named: the total row's cells
+        ("Were there more men than women in total in 2020?", False),
+        ("What was the total number of residents, male and female, in 2015?", 360 + 370),
     ],
 )
 def test_census_questions_by_meaning_and_structure(census: Any, question: str, answer: object) -> None:

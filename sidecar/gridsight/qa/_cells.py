@@ -549,8 +549,15 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         cells = [(" ".join(parts(c.name)[i] for i in levels), _cell(c.name, fixed)) for c in members]
         if key is not None and key.name not in fixed and len(chosen) > 1:
             if len(members) == 2 and len(levels) == 1:
-                return _top_change(rel, question, members, levels[0], fixed, key, qwords)
-            return None  # several columns but no row: which row is asked is unclear
+                changed = _top_change(rel, question, members, levels[0], fixed, key, qwords)
+                if changed is not None:
+                    return changed
+            grand = _grand_total(rel, key, question, fixed)
+            if grand is None:
+                return None  # several columns but no row: which row is asked is unclear
+            # "were there more men than women in total": the total row's cells
+            fixed = {**fixed, key.name: grand}
+            cells = [(" ".join(parts(c.name)[i] for i in levels), _cell(c.name, fixed)) for c in members]
     shared = _shared(cells)
     cells.sort(key=lambda lc: _position(question, lc[0], shared))
     named = _all_named(question, [label for label, _ in cells])
@@ -812,6 +819,24 @@ def _one_column(
     if qwords & SUM_WORDS and expected in (None, "number"):
         return CellPlan(f"SELECT SUM({quote(col)}) FROM data{rest}", "sum", "number")
     return None
+
+
+def _grand_total(rel: Relation, key: RelColumn, question: str, fixed: dict[str, str]) -> str | None:
+    """The label of the one total row (within the named section, if any) when the question says
+    "in total", "total" or "overall" and names no row."""
+    if not re.search(r"\b(total|overall|altogether|whole)\b", question, re.I):
+        return None
+    names = [c.name for c in rel.columns]
+    if TOTAL not in names:
+        return None
+    flags, labels = rel.values[names.index(TOTAL)], rel.values[names.index(key.name)]
+    sections = rel.values[names.index(SECTION)] if SECTION in names else [None] * len(flags)
+    found = [
+        str(lab)
+        for f, lab, sec in zip(flags, labels, sections, strict=True)
+        if f == 1 and lab is not None and sec == fixed.get(SECTION, sec)
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def _totals_named(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:
