@@ -574,3 +574,33 @@ def test_groups_by_their_count_or_average_codes_by_meaning_and_the_top_rows_test
             ("Did any score ever drop below minus 5?", True),
         ],
     )
+
+
+def test_the_top_distinct_values_are_each_value_once(tmp_path: Path) -> None:
+    # the planner's SELECT DISTINCT and the formula tier's UNIQUE give the same three values
+    from gridsight.formula import generate_formula
+
+    rows = [("BOS", 3371), ("BOS", 2699), ("BOS", 2699), ("BOS", 2607), ("JFK", 4000), ("BOS", 2607)]
+    book = _opened(tmp_path / "flights.xlsx", ["Origin", "Distance"], rows)
+    ans = answer_question(book, "What are the 3 longest distinct distances of flights from BOS?")
+    assert [v[0] if isinstance(v, list) else v for v in ans.value] == [3371, 2699, 2607], ans.formula
+    ans = generate_formula("List the 3 longest distinct distances from BOS.", book, book.sheets[0])
+    assert ans.formula is not None and "UNIQUE(" in ans.formula
+    assert [v[0] if isinstance(v, list) else v for v in ans.value] == [3371, 2699, 2607]
+
+
+def test_the_rows_themselves_counted_per_value_of_the_column_asked(tmp_path: Path) -> None:
+    # "the most posts" names no column (or only the id that numbers the rows): rows are counted per
+    # value of the column "which/what" names
+    rows = [
+        (f"P{k}", city, 10 * k) for k, city in enumerate(["Oslo", "Rome", "Oslo", "Lima", "Oslo", "Rome"])
+    ]
+    rows += [(f"P{k}", "Lima", 1) for k in range(6, 12)]
+    book = _opened(tmp_path / "posts.xlsx", ["Post ID", "Location", "Likes"], rows)
+    _answers(
+        book,
+        [
+            ("From which location are the most posts sent?", "Lima"),
+            ("What location do the fewest posts come from?", "Rome"),
+        ],
+    )

@@ -1135,7 +1135,10 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                         f"{_filtered(key.ref, conds)},{order}),{n})",
                     )
                 )
-            out.append(("top-n-values", f"=TAKE(SORT({_filtered(key.ref, conds)},,{order}),{n})"))
+            values = _filtered(key.ref, conds)
+            if re.search(r"\b(distinct|different|unique)\b", low):
+                values = f"UNIQUE({values})"  # "the 3 lowest distinct prices": each value once
+            out.append(("top-n-values", f"=TAKE(SORT({values},,{order}),{n})"))
 
     # most common / least common category
     if (

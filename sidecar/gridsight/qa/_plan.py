@@ -674,6 +674,7 @@ class Planner:
             r"\bby (average|mean|total|sum of)\b|\b(highest|lowest) (average|mean|total)\b", low
         )
         by_freq = re.search(r"\bin terms of frequency\b|\bbased on frequency\b|\bby frequency\b", low)
+        by_freq = by_freq or self._most_rows()
         # "which product sold the most units", "the weakest region by revenue": a measure's total
         by_total = None if (common or by_count or by_agg or by_freq) else self._by_total()
         if not (common or by_count or by_agg or by_freq or by_total):
@@ -1008,6 +1009,18 @@ class Planner:
             return []
         return list(items)
 
+    def _most_rows(self) -> re.Match[str] | None:
+        """ "From which location are the most posts sent?", "what age group do most respondents
+        belong to?": the rows themselves counted (a plural that names no column after "most"), per
+        value of the column the which/what names."""
+        if not re.match(r"^\s*(?:(?:from|in|at|on|for|to) )?(?:which|what)\b", self.low):
+            return None
+        m = re.search(r"\b(?:the )?(?:most|fewest) ([a-z]+s)\b", self.low)
+        if m is None:
+            return None
+        named = self.best(("text", "number", "bool", "date"), [m.group(1)])
+        return m if named is None or self._identifies(named.name) else None  # ("respondents": an id)
+
     def _having(self, fs: list[_Filter]) -> Plan | None:
         """ "Which branches lent fewer than 400 items?", "which wards have an average age above 60?":
         the groups of a category column whose row count (or the average or total of a number column
@@ -1120,12 +1133,15 @@ class Planner:
         if target is None or target.name == order.name:
             if boolean:
                 return self._extreme_is(fs, order, way, extreme)
+            # "the 3 longest distinct distances": each value once
+            once = "DISTINCT " if n and re.search(r"\b(distinct|different|unique)\b", self.low) else ""
             return Plan(
-                f"SELECT {o} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT {n or 1}",
+                f"SELECT {once}{o} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT {n or 1}",
                 "top",
                 "list" if n else "number",
                 0.7,
-                f"sorts {order.name}{when} {way.lower()}ending and takes the first {n or 1}",
+                f"sorts {'the different values of ' if once else ''}{order.name}{when} "
+                f"{way.lower()}ending and takes the first {n or 1}",
                 [order.name, *sorted(fcols)],
             )
         if boolean and not (target is not None and target.flag):
