@@ -24,14 +24,20 @@ FARMS: dict[str, dict[str, tuple[int, int]]] = {
 SECTIONS = {"Field crops": ["Lentils", "Barley"], "Greenhouse crops": ["Melons", "Orchids"]}
 
 
-def _write(path: Path) -> Path:
+def _titled(sheet: str, title: str, corner: str) -> tuple[Workbook, Any]:
+    """A new workbook whose one sheet has a bold title in A1 and the row labels' header in A3."""
     wb = Workbook()
     ws = wb.active
     assert ws is not None
-    ws.title = "Farms"
-    ws["A1"] = "Farms reporting selected crops, by region"
+    ws.title = sheet
+    ws["A1"] = title
     ws["A1"].font = Font(bold=True)
-    ws["A3"] = "Crop"
+    ws["A3"] = corner
+    return wb, ws
+
+
+def _write(path: Path) -> Path:
+    wb, ws = _titled("Farms", "Farms reporting selected crops, by region", "Crop")
     for i, region in enumerate(["Nation", "Upland", "Coast"]):
         col = 2 + 2 * i
         ws.cell(3, col, region)
@@ -442,13 +448,7 @@ GROUPS = {"Young": ["0–14", "15–29"], "Adult": ["30–49", "50–64"], "Seni
 
 def _census(path: Path) -> Any:
     """Year › sex › (Number, Per cent) over age bands under three sections, an unmarked sum row."""
-    wb = Workbook()
-    ws = wb.active
-    assert ws is not None
-    ws.title = "Census"
-    ws["A1"] = "Residents by age band and sex"
-    ws["A1"].font = Font(bold=True)
-    ws["A3"] = "Age band"
+    wb, ws = _titled("Census", "Residents by age band and sex", "Age band")
     ws.merge_cells("A3:A5")
     totals = {s: [sum(BANDS[b][s][y] for b in BANDS) for y in range(2)] for s in ("Male", "Female")}
     for y, year in enumerate((2015, 2020)):

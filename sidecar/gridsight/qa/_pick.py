@@ -11,7 +11,7 @@ table rather than letting a model guess.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,23 +56,23 @@ def _named_words(sheet: Sheet, table: Any) -> set[str]:
         named |= words(path)
     for label in (*table.titles, *table.units):
         named |= words(label.text)
+    for label in _row_labels(sheet, table):
+        named |= words(label)
+    return named
+
+
+def _row_labels(sheet: Sheet, table: Any) -> Iterator[str]:
+    """The text cells of the table's row-header columns."""
     t = table.range
     for col in table.row_header_cols:
         for v in sheet.column_values(Range(t.top, col, t.bottom, col)):
             if isinstance(v, str):
-                named |= words(v)
-    return named
+                yield v
 
 
 def _initials(sheet: Sheet, table: Any) -> set[str]:
     """The initialisms of the table's row labels (``Cost of goods sold`` -> ``cogs``)."""
-    out: set[str] = set()
-    t = table.range
-    for col in table.row_header_cols:
-        for v in sheet.column_values(Range(t.top, col, t.bottom, col)):
-            if isinstance(v, str):
-                out |= initials_of(v)
-    return out
+    return {i for label in _row_labels(sheet, table) for i in initials_of(label)}
 
 
 def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Candidate]:
