@@ -140,3 +140,14 @@ def test_header_valid_but_weights_garbage_is_a_load_error(gguf: Any, tmp_path: P
     fake = gguf.write(tmp_path / "fake.gguf", gguf.meta("llama", "{{ messages }}"))
     with pytest.raises(ModelIntegrityError, match=r"llama\.cpp could not load fake\.gguf"):
         LlamaRuntime(fake)
+
+
+def test_a_stop_honoured_between_tokens_records_when_it_stopped() -> None:
+    # the queue may honour a cancel after a streamed piece, before the runtime's next token: the
+    # stop time is then recorded there, once, and a later token does not move it
+    ticks = iter([1.0, 2.0, 3.0, 4.0])
+    control = Control(clock=lambda: next(ticks))  # started at 1.0
+    control.cancel()  # 2.0
+    control.mark_stopped()  # 3.0
+    assert (control.cancelled_at, control.stopped_at) == (2.0, 3.0)
+    assert control.on_token() is True and control.stopped_at == 3.0

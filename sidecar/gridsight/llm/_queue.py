@@ -216,6 +216,7 @@ class ModelQueue:
                     pieces.append(piece)
                     ticket._put(piece)
                     if ticket.control.should_stop():  # between tokens, in case the runtime did not check
+                        ticket.control.mark_stopped()
                         break
                 ticket._finish(finish(ticket.control, pieces), None)
             except GridSightError as exc:

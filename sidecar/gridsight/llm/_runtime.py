@@ -91,6 +91,12 @@ class Control:
                 self.reason = "timeout"
         return self.reason is not None
 
+    def mark_stopped(self) -> None:
+        """Record that generation stopped now, when a stop request is honoured between tokens
+        rather than by :meth:`on_token` (the queue's own check after a streamed piece)."""
+        if self.stopped_at is None:
+            self.stopped_at = self.clock()
+
     def on_token(self) -> bool:
         """Called when a token has been sampled: return True to drop it and stop here, else count it."""
         now = self.clock()
