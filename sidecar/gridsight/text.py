@@ -79,6 +79,8 @@ LABEL_WORDS = frozenset({"name", "names"})
 #: Generic direction words: which end of a column "the highest X" or "the 3 least X" asks for.
 #: Adjectives of one domain ("cheapest", "tallest") are not listed: :func:`superlative` knows them by
 #: their form and :func:`ranked_by` / :func:`direction_of` place them by meaning.
+#: Words that ask for each value once ("the 3 lowest distinct prices", "the unique titles").
+EACH_ONCE = re.compile(r"\b(distinct|different|unique)\b")
 DESCENDING = frozenset("highest most largest biggest greatest maximum max top best more strongest".split())
 ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less weakest".split())
 

@@ -207,8 +207,9 @@ def sums_above(
                 subs.append(r)
                 section[:], n_section = 0.0, 0
                 continue
-        grand += np.nan_to_num(row)
-        section += np.nan_to_num(row)
+        figures = np.nan_to_num(row)
+        grand += figures
+        section += figures
         n_grand, n_section = n_grand + 1, n_section + 1
     return totals, subs
 

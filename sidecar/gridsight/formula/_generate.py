@@ -27,6 +27,7 @@ from gridsight.grid import Kind, Range, Sheet, Workbook
 from gridsight.text import (
     ASCENDING,
     DESCENDING,
+    EACH_ONCE,
     FILLER,
     LABEL_WORDS,
     MONTHS,
@@ -1136,7 +1137,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                     )
                 )
             values = _filtered(key.ref, conds)
-            if re.search(r"\b(distinct|different|unique)\b", low):
+            if EACH_ONCE.search(low):
                 values = f"UNIQUE({values})"  # "the 3 lowest distinct prices": each value once
             out.append(("top-n-values", f"=TAKE(SORT({values},,{order}),{n})"))
 
@@ -1272,7 +1273,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         if col is not None:
             conds = q.conditions(exclude=(col,))
             values = _filtered(col.ref, conds)
-            if re.search(r"\b(unique|distinct|different)\b", low):
+            if EACH_ONCE.search(low):
                 values = f"UNIQUE({values})"
             sep = "; " if "semicolon" in low else " " if re.search(r"\bspaces?\b", low) else ", "
             out.append(("text-join", f'=TEXTJOIN("{sep}",TRUE,{values})'))

@@ -91,18 +91,17 @@ class Control:
                 self.reason = "timeout"
         return self.reason is not None
 
-    def mark_stopped(self) -> None:
-        """Record that generation stopped now, when a stop request is honoured between tokens
-        rather than by :meth:`on_token` (the queue's own check after a streamed piece)."""
+    def mark_stopped(self, at: float | None = None) -> None:
+        """Record when generation stopped (the first time only): by :meth:`on_token`, or between
+        tokens when the queue's own check after a streamed piece honours the stop request."""
         if self.stopped_at is None:
-            self.stopped_at = self.clock()
+            self.stopped_at = self.clock() if at is None else at
 
     def on_token(self) -> bool:
         """Called when a token has been sampled: return True to drop it and stop here, else count it."""
         now = self.clock()
         if self.should_stop():
-            if self.stopped_at is None:
-                self.stopped_at = now
+            self.mark_stopped(now)
             return True
         self.tokens += 1
         self.token_times.append(now)

@@ -226,9 +226,7 @@ def ops_as_names(rel: Relation, question: str) -> set[str]:
     """Operation words the question uses as a header's own word: "the highest quintile" where a
     column reads ``Q5 (highest)`` and the next word names no header ("the highest unemployment"
     ranks by the Unemployment column)."""
-    header = rel.memo(
-        "header words", lambda: {w for c in rel.columns for p in parts(c.name) for w in tokens(p)}
-    )
+    header = rel.memo("header words", lambda: every_part(rel.columns))
     said = tokens(question)
     return {
         w
@@ -247,7 +245,7 @@ def _part_words(part: str) -> list[str]:
 def _is_percent(col: RelColumn) -> bool:
     """A column of percentages: by its header or its unit (``%``, ``Percentage of total ... (%)``)."""
     unit = (col.unit or "").strip()
-    return bool(_PERCENT.search(col.name)) or unit in ("%", "percent") or bool(re.search(r"\(%\)|^%", unit))
+    return bool(_PERCENT.search(col.name)) or unit == "percent" or bool(re.search(r"\(%\)|^%", unit))
 
 
 def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[str, list[str]], bool, bool]:
@@ -415,12 +413,8 @@ def _not_total(rel: Relation) -> list[str]:
 def _whole(rel: Relation, col: str, siblings: dict[str, str]) -> str | None:
     """What a share of one cell is a share of: the table's total row (in the named section, if
     any), else the sum of the named section's rows; None when neither is there."""
-    names = [c.name for c in rel.columns]
-    if TOTAL in names:
-        flags, sections = (
-            rel.values[names.index(TOTAL)],
-            rel.values[names.index(SECTION)] if SECTION in names else None,
-        )
+    flags, sections = rel.values_of(TOTAL), rel.values_of(SECTION)
+    if flags is not None:
         inside = [
             i
             for i, v in enumerate(flags)
@@ -471,7 +465,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     key = rel.key
     if key is not None and len(rows.get(key.name, [])) < 2:
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
-        header = frozenset(w for c in chosen for p in parts(c.name) for w in tokens(p))
+        header = frozenset(every_part(chosen))
         listed = listed_members(labels, question, header)
         if listed:  # "the sum of cash and accounts receivable": two rows, each named on its own
             rows[key.name], meant = listed, False
@@ -546,7 +540,6 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
             return None  # arithmetic between columns that differ twice: which is which is unclear
         totals = _total_columns(rel, chosen) if len(chosen) > 2 else set()
         members = [c for c in chosen if c.name not in totals]
-        cells = [(" ".join(parts(c.name)[i] for i in levels), _cell(c.name, fixed)) for c in members]
         if key is not None and key.name not in fixed and len(chosen) > 1:
             if len(members) == 2 and len(levels) == 1:
                 changed = _top_change(rel, question, members, levels[0], fixed, key, qwords)
@@ -557,11 +550,11 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
                 return None  # several columns but no row: which row is asked is unclear
             # "were there more men than women in total": the total row's cells
             fixed = {**fixed, key.name: grand}
-            cells = [(" ".join(parts(c.name)[i] for i in levels), _cell(c.name, fixed)) for c in members]
+        cells = [(" ".join(parts(c.name)[i] for i in levels), _cell(c.name, fixed)) for c in members]
     shared = _shared(cells)
     cells.sort(key=lambda lc: _position(question, lc[0], shared))
-    named = _all_named(question, [label for label, _ in cells])
     labels = [label for label, _ in cells]
+    named = _all_named(question, labels)
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
     if (
         summed
@@ -632,11 +625,10 @@ def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, st
     the question names most words of, else the first (a statement's first block is its whole:
     consolidated before mainline, both sexes before men). A named section that holds no such label
     gives way to the one whose path holds it (``Less: › Consolidated:`` under ``Consolidated:``)."""
-    names = [c.name for c in rel.columns]
-    if SECTION not in names:
+    sections = rel.values_of(SECTION)
+    if sections is None:
         return conds
-    sections = rel.values[names.index(SECTION)]
-    others = [(rel.values[names.index(k)], v) for k, v in conds.items() if k != SECTION]
+    others = [(rel.values_of(k) or [], v) for k, v in conds.items() if k != SECTION]
     rows = [r for r in range(len(rel.rows)) if all(str(vals[r]) == v for vals, v in others)]
     held = list(dict.fromkeys(str(sections[r]) for r in rows if sections[r] is not None))
     named = conds.get(SECTION)
@@ -685,9 +677,7 @@ def _names_another_column(rel: Relation, question: str, chosen: list[RelColumn])
     """Whether "which/what X" names a column other than the row labels and the chosen ones (``which
     year`` over a Year column): the answer is that column's value, not a row label or a header."""
     key = rel.key
-    mine = {w for c in chosen for p in parts(c.name) for w in tokens(p)} | set(
-        tokens(key.name) if key else []
-    )
+    mine = every_part(chosen) | set(tokens(key.name) if key else [])
     for x in re.findall(r"\b(?:which|what)\s+([^\W_]+)", question.casefold()):
         if any(near_word(x, w) for w in mine):
             continue
@@ -792,9 +782,9 @@ def _one_column(
     unmarked = _summing_rows(rel, col, fixed, key)
     rest = _where(fixed, [*_not_total(rel), f"{quote(col)} IS NOT NULL", *unmarked])
     m = COMPARISON.search(question.casefold())
+    cond = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {m.group(3).replace(',', '')}" if m else ""
     if key is not None and m and expected != "number" and _asks_which(question):
         # "which regions had more than 12 thousand ...": every row past the number, in table order
-        cond = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {m.group(3).replace(',', '')}"
         where = _where(fixed, [*_not_total(rel), *unmarked, cond])
         return CellPlan(f"SELECT {quote(key.name)} FROM data{where}", "rows", "list")
     top = qwords & (DESCENDING | ASCENDING)
@@ -810,7 +800,6 @@ def _one_column(
     if qwords & AVERAGE_WORDS:
         return CellPlan(f"SELECT AVG({quote(col)}) FROM data{rest}", "average", "number")
     if m and re.match(r"^\s*how many\b", question, re.IGNORECASE):
-        cond = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {m.group(3).replace(',', '')}"
         return CellPlan(
             f"SELECT COUNT(*) FROM data{_where(fixed, [*_not_total(rel), *unmarked, cond])}",
             "count",
@@ -826,11 +815,10 @@ def _grand_total(rel: Relation, key: RelColumn, question: str, fixed: dict[str, 
     "in total", "total" or "overall" and names no row."""
     if not re.search(r"\b(total|overall|altogether|whole)\b", question, re.I):
         return None
-    names = [c.name for c in rel.columns]
-    if TOTAL not in names:
+    flags, labels = rel.values_of(TOTAL), rel.values_of(key.name) or []
+    if flags is None:
         return None
-    flags, labels = rel.values[names.index(TOTAL)], rel.values[names.index(key.name)]
-    sections = rel.values[names.index(SECTION)] if SECTION in names else [None] * len(flags)
+    sections = rel.values_of(SECTION) or [None] * len(flags)
     found = [
         str(lab)
         for f, lab, sec in zip(flags, labels, sections, strict=True)
@@ -841,19 +829,17 @@ def _grand_total(rel: Relation, key: RelColumn, question: str, fixed: dict[str, 
 
 def _totals_named(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:
     """Whether the question names row labels and every one is a total row's."""
-    names = [c.name for c in rel.columns]
-    if TOTAL not in names or not rows.get(key):
+    labels, flags = rel.values_of(key) or [], rel.values_of(TOTAL)
+    if flags is None or not rows.get(key):
         return False
-    labels, flags = rel.values[names.index(key)], rel.values[names.index(TOTAL)]
     return all(any(lab == v and f == 1 for lab, f in zip(labels, flags, strict=True)) for v in rows[key])
 
 
 def _sections_of(rel: Relation, key: str, labels: list[str]) -> list[str]:
     """The sections the rows with these labels stand in."""
-    names = [c.name for c in rel.columns]
-    if SECTION not in names:
+    keys, sections = rel.values_of(key) or [], rel.values_of(SECTION)
+    if sections is None:
         return []
-    keys, sections = rel.values[names.index(key)], rel.values[names.index(SECTION)]
     return list(dict.fromkeys(s for k, s in zip(keys, sections, strict=True) if k in labels and s))
 
 
@@ -894,13 +880,12 @@ def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn
     rows' (``Canada`` above its provinces): they are not one of the rows a ranking or count is over."""
     if key is None:
         return []
-    names = [c.name for c in rel.columns]
-    keys, values = rel.values[names.index(key.name)], rel.values[names.index(col)]
+    keys, values = rel.values_of(key.name) or [], rel.values_of(col) or []
+    conds = [(rel.values_of(k) or [], v) for k, v in fixed.items()]
     inside = [
         i
         for i in range(len(rel.rows))
-        if all(rel.values[names.index(k)][i] == v for k, v in fixed.items())
-        and isinstance(values[i], int | float)
+        if all(vals[i] == v for vals, v in conds) and isinstance(values[i], int | float)
     ]
     total = sum(values[i] for i in inside)
     out = []

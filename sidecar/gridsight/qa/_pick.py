@@ -75,6 +75,11 @@ def _initials(sheet: Sheet, table: Any) -> set[str]:
     return {i for label in _row_labels(sheet, table) for i in initials_of(label)}
 
 
+def _spells(word: str, initials: set[str]) -> bool:
+    """Whether ``word`` is one of ``initials``, as written or without a plural ``s`` (``rpms``)."""
+    return word in initials or re.sub(r"s$", "", word) in initials
+
+
 def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Candidate]:
     """Every detected table of the sheet (or of every sheet), best lexical match first."""
     from gridsight.detect import detect_tables
@@ -82,7 +87,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
     asked = words(question)
     # an initialism the question writes in capitals names a label: "COGS" the ``Cost of goods sold`` row
     said = initialisms(question)
-    caps = {w for w in asked if w in said or re.sub(r"s$", "", w) in said}
+    caps = {w for w in asked if _spells(w, said)}
     sheets = [workbook.sheet(sheet)] if sheet else list(workbook.sheets)
     out = []
     for sh in sheets:
@@ -90,7 +95,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
             named = _named_words(sh, t)
             if caps:
                 held = _initials(sh, t)
-                named |= {w for w in caps if w in held or re.sub(r"s$", "", w) in held}
+                named |= {w for w in caps if _spells(w, held)}
             hit = sum(1 for w in asked if _matches(w, named))
             out.append(Candidate(sh, t, hit / max(1, len(asked)), frozenset(named)))
     return sorted(out, key=lambda c: -c.score)

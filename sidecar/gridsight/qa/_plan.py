@@ -25,6 +25,7 @@ from gridsight.text import (
     DATE_PARTS,
     DATE_WORDS,
     DESCENDING,
+    EACH_ONCE,
     MONTH_NAMES,
     NEGATION_WORDS,
     NUMBER_WORDS,
@@ -146,6 +147,7 @@ class Planner:
         self._ranked: tuple[Col, str] | None = None
         self._items: dict[str, list[str]] = {}  # the items of list columns, read once
         self._ranked_looked = False
+        self._filters: list[_Filter] | None = None  # read once: plan() and _plan() both ask
 
     def _code_filters(self, found: list[_Filter]) -> list[_Filter]:
         """A column of one-letter codes (``M`` / ``F`` / ``U``) and a question word that starts with a
@@ -232,6 +234,12 @@ class Planner:
     # --- filters --------------------------------------------------------------------------------
 
     def filters(self) -> list[_Filter]:
+        """The question's conditions on the rows (read once per question; a fresh list each call)."""
+        if self._filters is None:
+            self._filters = self._read_filters()
+        return list(self._filters)
+
+    def _read_filters(self) -> list[_Filter]:
         out: list[_Filter] = []
         low = self.low
         m: re.Match[str] | None  # the phrase each rule below looks for (a search may find none)
@@ -1077,9 +1085,8 @@ class Planner:
     def _extreme_is(self, fs: list[_Filter], order: Col, way: str, extreme: str) -> Plan | None:
         """ "Is the priciest car a BMW?": the value the question names after the superlative is the
         test of the top row, not a filter of the rows ranked (the other filters still are)."""
-        after = (
-            self.low.find(self.words[self._first_super()]) if self._first_super() < len(self.words) else -1
-        )
+        first = self._first_super()
+        after = self.low.find(self.words[first]) if first < len(self.words) else -1
         text = {c.name for c in self.cols if c.kind == "text"}
         tests = [
             f
@@ -1134,7 +1141,7 @@ class Planner:
             if boolean:
                 return self._extreme_is(fs, order, way, extreme)
             # "the 3 longest distinct distances": each value once
-            once = "DISTINCT " if n and re.search(r"\b(distinct|different|unique)\b", self.low) else ""
+            once = "DISTINCT " if n and EACH_ONCE.search(self.low) else ""
             return Plan(
                 f"SELECT {once}{o} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT {n or 1}",
                 "top",

@@ -103,6 +103,11 @@ class Relation:
     def column(self, name: str) -> RelColumn:
         return next(c for c in self.columns if c.name == name)
 
+    def values_of(self, name: str) -> list[Any] | None:
+        """The stored values of the column named ``name`` (what the view holds); None when the view
+        has no such column (no ``Section``, no ``Is total``)."""
+        return next((v for c, v in zip(self.columns, self.values, strict=True) if c.name == name), None)
+
     def memo(self, key: str, compute: Callable[[], T]) -> T:
         """A fact about the whole table that every question reads (computed once per relation)."""
         if key not in self._memo:
