@@ -271,11 +271,13 @@ def test_records_that_start_with_a_year_are_not_header_rows() -> None:
     assert t.header_rows == (0,) and t.header_paths == ("Year", "Film", "Role")
 
 
-def _statement(section_lines: bool) -> dict[str, object]:
+def _statement(section_lines: bool, spacer: bool = False) -> dict[str, object]:
     """A balance sheet: a header (years over halves), then blocks of line items one blank row apart;
-    each lower block opens with its own section line (``Liabilities``) when ``section_lines``."""
-    cells: dict[str, object] = {"B1": "2023", "D1": "2024", "A2": "Item"}
-    cells |= {f"{c}2": h for c, h in zip("BCDE", ("H1", "H2", "H1", "H2"), strict=True)}
+    each lower block opens with its own section line (``Liabilities``) when ``section_lines``; with
+    ``spacer``, an empty column sets the years apart."""
+    figures = "BCEF" if spacer else "BCDE"
+    cells: dict[str, object] = {"B1": "2023", figures[2] + "1": "2024", "A2": "Item"}
+    cells |= {f"{c}2": h for c, h in zip(figures, ("H1", "H2", "H1", "H2"), strict=True)}
     r = 3
     for section, items in [("Assets", ["Cash", "Stock"]), ("Liabilities", ["Payables", "Debt"]),
                            ("Equity", ["Capital", "Reserves"])]:  # fmt: skip
@@ -286,7 +288,7 @@ def _statement(section_lines: bool) -> dict[str, object]:
             r += 1
         for i, item in enumerate(items):
             cells[f"A{r}"] = item
-            cells |= {f"{c}{r}": 100 * (i + 1) + j for j, c in enumerate("BCDE")}
+            cells |= {f"{c}{r}": 100 * (i + 1) + j for j, c in enumerate(figures)}
             r += 1
     return cells
 
@@ -296,6 +298,15 @@ def test_blocks_that_open_with_a_section_line_continue_the_table_above() -> None
     sheet = Sheet.from_cells("S", _statement(section_lines=True))
     (table,) = detect_tables(sheet).tables
     assert table.range.ref() == "A1:E13" and table.header_paths[1] == "2023 › H1"
+
+
+def test_blocks_under_a_table_keep_its_spacer_column() -> None:
+    # the same statement with a blank column between the years: the lower blocks, cut at that
+    # column too, are still the statement's sections; a table beside it stays its own
+    cells = _statement(section_lines=True, spacer=True)
+    cells |= {"H1": "Region", "I1": "Units"} | {f"H{r}": f"R{r}" for r in range(2, 11)}
+    cells |= {f"I{r}": r * 3 for r in range(2, 11)}
+    assert ranges(Sheet.from_cells("S", cells)) == ["A1:F13", "H1:I10"]
 
 
 def test_blocks_that_open_with_figures_stay_tables_of_their_own() -> None:

@@ -396,6 +396,22 @@ def test_two_listed_rows_are_named_each_on_its_own(question: str, answer: object
     assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
 
 
+def test_the_head_word_of_a_named_row_names_no_total() -> None:
+    # "intangible assets" names ``Intangibles``; its "assets" is no second row (``Total assets``)
+    from gridsight.grid import Sheet, Workbook
+
+    cells: dict[str, object] = {"A1": "Item", "B1": "2024", "C1": "2024", "B2": "Actual", "C2": "Plan"}
+    rows = {"Intangibles": (40, 45), "Goodwill": (25, 20), "Inventories": (35, 30), "Total assets": (100, 95)}
+    for r, (label, (actual, plan)) in enumerate(rows.items(), start=3):
+        cells |= {f"A{r}": label, f"B{r}": actual, f"C{r}": plan}
+    book = Workbook([Sheet.from_cells("Balance", cells, merges=["B1:C1"])])
+    ans = answer_question(book, "How much were intangible asets in 2024 (actual)?")
+    assert (ans.status, ans.value) == ("answered", 40), (ans.reason, ans.query)
+    # a total named by a phrase of its own stays named
+    ans = answer_question(book, "What share of assets were inventories in 2024, actual?")
+    assert (ans.status, ans.value) == ("answered", 0.35), (ans.reason, ans.query)
+
+
 def _nights(path: Path) -> Any:
     # a statistics office's table: footnote marks on row labels, a provisional year ("2023 p")
     wb = Workbook()

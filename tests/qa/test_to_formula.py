@@ -98,7 +98,9 @@ def _check(book: tuple[Workbook, Relation], sql: str, expected: str | None = Non
         ),
         ('SELECT COUNT(*) FROM data WHERE "Team" = \'Blue\' OR "Points" > 35', "number", "+", 3),
         ('SELECT SUM("Points") FROM data WHERE "Games" BETWEEN 6 AND 10', "number", '">=6"', 85),
-        ("SELECT COUNT(*) FROM data WHERE NOT \"Team\" = 'Red'", "number", "(1-", 3),  # NULL team: neither
+        # NULL team: neither (NOT x = 'Red' is x <> 'Red' on the cells that hold one)
+        ("SELECT COUNT(*) FROM data WHERE NOT \"Team\" = 'Red'", "number", 'B2:B8,"<>Red",B2:B8,"<>"', 3),
+        ('SELECT "Player" FROM data WHERE NOT "Team" = \'Red\'', "list", "(1-", ["Bob", "Eve", "Fay"]),
         ("SELECT COUNT(*) FROM data WHERE \"Team\" != 'Red'", "number", "<>", 3),
         (
             'SELECT "Player" FROM data WHERE "Points" = (SELECT MAX("Points") FROM data)',
@@ -189,6 +191,40 @@ def _check(book: tuple[Workbook, Relation], sql: str, expected: str | None = Non
             "(F2:F8=TRUE)",
             ["Ann", "Eve"],
         ),
+        # "does every Red player have 9 games or more?": no Red row without them
+        (
+            'SELECT NOT EXISTS (SELECT 1 FROM data WHERE "Team" = \'Red\' AND NOT ("Games" >= 9))',
+            "boolean",
+            'NOT((COUNTIFS(B2:B8,"Red",D2:D8,"<9")>0))',
+            True,
+        ),
+        ('SELECT EXISTS (SELECT 1 FROM data WHERE "Points" > 35)', "boolean", 'COUNTIFS(C2:C8,">35")', True),
+        # a part of a text (case kept), an empty cell read as a value, the spaces trimmed
+        ("SELECT COUNT(*) FROM data WHERE INSTR(\"Player\", 'y') > 0", "number", 'FIND("y",A2:A8)', 2),
+        ('SELECT COUNT(*) FROM data WHERE COALESCE("Points", 0) = 0', "number", 'IF(C2:C8="",0,C2:C8)', 1),
+        (
+            "SELECT COUNT(*) FROM data WHERE LOWER(TRIM(COALESCE(\"Team\", ''))) IN ('', 'red')",
+            "number",
+            'LOWER(TRIM(IF(B2:B8="","",B2:B8)))',
+            4,
+        ),
+        # rows of values joined: the planner's counts of listed items, and its lists of cells
+        (
+            "SELECT 'Red' AS item, COUNT(*) AS n FROM data WHERE \"Team\" = 'Red' UNION ALL "
+            "SELECT 'Blue' AS item, COUNT(*) AS n FROM data WHERE \"Team\" = 'Blue' UNION ALL "
+            "SELECT 'Green' AS item, COUNT(*) AS n FROM data WHERE \"Team\" = 'Green' "
+            "ORDER BY n DESC LIMIT 2",
+            "list",
+            'TAKE(SORTBY(VSTACK("Red","Blue","Green"),VSTACK(COUNTIFS(',
+            ["Red", "Blue"],
+        ),
+        (
+            'SELECT (SELECT "Points" FROM data WHERE "Player" = \'Ann\') UNION ALL '
+            'SELECT (SELECT "Points" FROM data WHERE "Player" = \'Eve\')',
+            "list",
+            "VSTACK(XLOOKUP(",
+            [30, 40],
+        ),
     ],
 )
 def test_each_construct_translates_and_the_engine_agrees(
@@ -253,6 +289,8 @@ def test_a_yes_no_count_is_the_count_above_zero(book: tuple[Workbook, Relation])
         'SELECT "Player" FROM data WHERE "Team" IN (SELECT "Team" FROM data)',
         'SELECT SUM(DISTINCT "Points") FROM data',
         "DROP TABLE data",
+        'SELECT "Player" FROM data UNION ALL SELECT "Team" FROM data',  # rows, not one value each
+        "SELECT 'a' UNION SELECT 'b'",  # duplicates dropped: no VSTACK does that
     ],
 )
 def test_no_translation_is_none(book: tuple[Workbook, Relation], sql: str) -> None:

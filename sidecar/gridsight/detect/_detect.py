@@ -17,7 +17,7 @@ from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
 from gridsight.detect._rows import is_key_value_block, is_label_value_lines, is_notes_block
 from gridsight.detect._segment import Box, bridge_sections, join_columns, xy_cut
-from gridsight.detect._spacers import spacer_strays, split_touching
+from gridsight.detect._spacers import carry_spacers, spacer_strays, split_touching
 from gridsight.detect._structure import build_table, header_rows, is_table
 from gridsight.grid import Range, Sheet, Workbook
 
@@ -43,8 +43,9 @@ def candidate_pieces(g: CellGrid, text_at: TextAt) -> list[Box]:
         rows, cols = zip(*strays, strict=True)
         occ[list(rows), list(cols)] = False
         cut = xy_cut(occ, (g.cls == VALUE) & occ) + [Box(r, c, r, c) for r, c in strays]
-    cut = split_touching(g, cut)
+    cut = carry_spacers(g, split_touching(g, cut))
     pieces = join_columns(bridge_sections(cut, g.occupied), g.occupied, join_rule(g, text_at))
+    pieces = carry_spacers(g, pieces)  # (again: a table whose spacer only the joins above made)
     return pieces + [Box(int(r), int(c), int(r), int(c)) for r, c in np.argwhere(g.prose)]
 
 

@@ -291,3 +291,63 @@ def _recut(g: CellGrid, box: Box) -> list[Box]:
         Box(b.top + box.top, b.left + box.left, b.bottom + box.top, b.right + box.left)
         for b in xy_cut(sub, figures)
     ]
+
+
+#: Blank rows at most between a table with a spacer column and the blocks under it that keep it.
+SPACER_CARRY_GAP = 3
+
+
+def carry_spacers(g: CellGrid, pieces: list[Box]) -> list[Box]:
+    """Join the blocks under a table that keeps an empty spacer column inside it (years set apart
+    by a blank column), when they stand side by side exactly across that spacer, within the
+    table's columns, at most :data:`SPACER_CARRY_GAP` blank rows down, and the right-hand block
+    holds figures only (no row labels of its own): the same table's lower sections, cut apart
+    only because their section lines leave the spacer's neighbours empty. Each joined block
+    carries the spacer on to the blocks under it."""
+    boxes = sorted(set(pieces))
+    if len(boxes) > MAX_CUTS * 10:
+        return boxes
+    todo = list(boxes)
+    while todo:
+        upper = todo.pop(0)
+        if upper not in boxes or upper.width < 3:
+            continue
+        spacers = _spacer_columns(g, upper)
+        below = [
+            b
+            for b in boxes
+            if b.top > upper.bottom
+            and b.left >= upper.left
+            and b.right <= upper.right
+            and b.top - upper.bottom - 1 <= SPACER_CARRY_GAP
+        ]
+        for a in below if spacers else []:
+            for b in below:
+                if a in boxes and b in boxes and _across_spacer(g, upper, a, b, spacers):
+                    joined = a.union(b)  # (and the blocks it now holds: figures below ``b``)
+                    boxes = sorted([x for x in boxes if joined.union(x) != joined] + [joined])
+                    todo = sorted([*todo, joined])
+                    a = joined
+    return boxes
+
+
+def _spacer_columns(g: CellGrid, box: Box) -> set[int]:
+    """The columns of ``box`` empty on every row that holds figures (a group label may span one in
+    the header above)."""
+    area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
+    body = g.occupied[area][(g.cls[area] == VALUE).any(axis=1)]
+    return {box.left + int(c) for c in np.flatnonzero(~body.any(axis=0))} if body.size else set()
+
+
+def _across_spacer(g: CellGrid, upper: Box, a: Box, b: Box, spacers: set[int]) -> bool:
+    """``a`` and ``b`` sit side by side across spacer columns of ``upper``, and ``b`` holds figures
+    and no labels."""
+    area = g.cls[b.top : b.bottom + 1, b.left : b.right + 1]
+    return (
+        a.right < b.left
+        and a.rows_overlap(b) > 0
+        and b.left > upper.left
+        and set(range(a.right + 1, b.left)) <= spacers
+        and not (area == TEXT).any()
+        and bool((area == VALUE).any())
+    )

@@ -508,11 +508,16 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     ):
         # "Italian guests ... hotel nights" touches ``Total nights`` too: a total named only by the
         # table's measure (its title's or headers' words) is no member unless the question says total
+        # and "intangible assets" names ``Intangibles``: its head word does not name ``TOTAL ASSETS``
         measure = _measure_words(rel)
+        heads = _phrase_heads(question, rows[key.name])
         rows[key.name] = [
             v
             for v in rows[key.name]
-            if not (_totals_named(rel, key.name, {key.name: [v]}) and set(tokens(v)) - COMMON <= measure)
+            if not (
+                _totals_named(rel, key.name, {key.name: [v]})
+                and (set(tokens(v)) - COMMON <= measure or v in heads)
+            )
         ]
         rows = {k: v for k, v in rows.items() if v}
     if any(len(v) > MAX_NAMED for v in rows.values()):
@@ -825,6 +830,24 @@ def _grand_total(rel: Relation, key: RelColumn, question: str, fixed: dict[str, 
         if f == 1 and lab is not None and sec == fixed.get(SECTION, sec)
     ]
     return found[0] if len(found) == 1 else None
+
+
+def _phrase_heads(question: str, labels: list[str]) -> set[str]:
+    """The labels the question names only by words that each follow a word naming another label:
+    the head nouns of a phrase whose first words name that other label ("intangible assets" for
+    ``Intangibles``; its "assets" does not name ``TOTAL ASSETS`` too)."""
+    qt = tokens(question)
+    own = {v: [w for w in tokens(v) if w not in COMMON] for v in labels}
+    at = {
+        v: {i for i, q in enumerate(qt) if q not in COMMON and any(near_word(w, q) for w in ws)}
+        for v, ws in own.items()
+    }
+    heads: set[str] = set()
+    for v, pos in at.items():
+        before = {i for o, p in at.items() if o != v for i in p - pos}
+        if pos and all(i - 1 in before for i in pos):
+            heads.add(v)
+    return heads
 
 
 def _totals_named(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:

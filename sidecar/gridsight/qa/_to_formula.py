@@ -46,9 +46,20 @@ _AGG_NODES: dict[type, str] = {
     exp.Median: "MEDIAN",
 }
 _CMP: dict[type, str] = {exp.EQ: "=", exp.NEQ: "<>", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<="}
+#: A comparison and its negation.
+_FLIPPED: dict[type, Any] = {
+    exp.EQ: exp.NEQ,
+    exp.NEQ: exp.EQ,
+    exp.LT: exp.GTE,
+    exp.GTE: exp.LT,
+    exp.GT: exp.LTE,
+    exp.LTE: exp.GT,
+}
 _ARITH: dict[type, str] = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/"}
 _FUNCS: dict[type, str] = {exp.Abs: "ABS", exp.Length: "LEN", exp.Lower: "LOWER", exp.Upper: "UPPER"}
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+#: Excel keeps formulas of up to 8,192 characters (its wrappers here add a few).
+MAX_FORMULA_CHARS = 8_100
 #: How many spellings of one query the engine checks at most.
 MAX_TRIES = 4
 
@@ -91,6 +102,11 @@ def _columns(node: exp.Expression) -> list[exp.Column]:
     if isinstance(node, exp.Subquery | exp.Select):
         return []
     return [c for child in node.iter_expressions() for c in _columns(child)]
+
+
+def _only(node: exp.Expression, *args: str) -> bool:
+    """``node`` sets no argument but ``args`` (``TRIM(x)``, not ``TRIM(x, 'ab')``)."""
+    return all(v is None for k, v in node.args.items() if k not in args)
 
 
 def _paren(text: str) -> str:
@@ -267,6 +283,10 @@ class _Compiler:
                 if op == "/" and self.is_int(node.this) and self.is_int(node.expression):
                     return f"TRUNC({out})"  # SQLite divides integers as integers
                 return out
+        if isinstance(node, exp.Exists):
+            return self.exists(node)
+        if isinstance(node, exp.Not) and isinstance(node.this, exp.Exists):
+            return f"NOT({self.exists(node.this)})"
         if type(node) in _CMP or isinstance(
             node, exp.And | exp.Or | exp.Not | exp.In | exp.Between | exp.Like
         ):
@@ -287,6 +307,14 @@ class _Compiler:
             return f"TRUNC({value})" if whole and not self.is_int(node.this) else value
         if isinstance(node, exp.Case):
             return self.case(node, mask)
+        if isinstance(node, exp.StrPosition) and _only(node, "this", "substr"):
+            # INSTR(text, part): where ``part`` starts in ``text`` (case kept, as FIND does), 0 if nowhere
+            return f"IFERROR(FIND({self.expr(node.args['substr'], mask)},{self.expr(node.this, mask)}),0)"
+        if isinstance(node, exp.Coalesce) and len(node.expressions) == 1:
+            value = self.expr(node.this, mask)
+            return f'IF({value}="",{self.expr(node.expressions[0], mask)},{value})'
+        if isinstance(node, exp.Trim) and _only(node, "this"):
+            return f"TRIM({self.expr(node.this, mask)})"  # (Excel also joins inner runs of spaces: checked)
         if isinstance(node, exp.TimeToStr):
             return self.date_part(node, mask)
         raise _Untranslatable(node.sql())
@@ -315,6 +343,24 @@ class _Compiler:
             test = self.agg_pred(cond, mask) if _has_agg(cond) else self.pred(cond)
             out = f"IF({test},{self.expr(when.args['true'], mask)},{out})"
         return out
+
+    def exists(self, node: exp.Exists) -> str:
+        """``EXISTS (SELECT … FROM data WHERE …)``: whether any row meets the condition, as a count
+        above 0."""
+        select = node.this
+        if not isinstance(select, exp.Select):
+            raise _Untranslatable(node.sql())
+        source = select.args.get("from_") or select.args.get("from")
+        if (
+            source is None
+            or not isinstance(source.this, exp.Table)
+            or source.this.name.lower() != "data"
+            or any(select.args.get(k) for k in ("joins", "group", "having", "limit", "distinct"))
+        ):
+            raise _Untranslatable(node.sql())
+        where = select.args["where"].this if select.args.get("where") else None
+        mask = _and(self.pred(where)) if where is not None else None
+        return f"({self.aggregate(exp.Count(this=exp.Star()), mask, where)}>0)"
 
     def agg_pred(self, node: exp.Expression, mask: str | None) -> str:
         """A test over aggregates (``COUNT(*) > 0``): plain Excel comparisons and logic."""
@@ -355,7 +401,12 @@ class _Compiler:
     # -- conditions -------------------------------------------------------------------------------
     def _known(self, *nodes: exp.Expression) -> str | None:
         """1 where every column in ``nodes`` has a value (SQL's comparisons with NULL are unknown)."""
-        ranges = dict.fromkeys(self.range(c) for n in nodes for c in _columns(n) if self.has_blanks(c))
+        ranges = dict.fromkeys(
+            self.range(c)
+            for n in nodes
+            for c in _columns(n)
+            if self.has_blanks(c) and c.find_ancestor(exp.Coalesce) is None  # (COALESCE fills the gap)
+        )
         return _and(*(f'({r}<>"")' for r in ranges))
 
     def pred(self, node: exp.Expression) -> str:
@@ -460,6 +511,13 @@ class _Compiler:
             if lit is None or not lit[1] or "_" in lit[0]:
                 return None
             return [self.range(node.this), _excel_text(_tilde(lit[0]).replace("%", "*"))]
+        if isinstance(node, exp.Not):
+            inner = node.this.this if isinstance(node.this, exp.Paren) else node.this
+            flipped = _FLIPPED.get(type(inner))
+            if flipped is None:
+                return None
+            # NOT (x < 18) is x >= 18, an empty x meeting neither, as in SQL
+            return self._criteria(flipped(this=inner.this, expression=inner.expression))
         op = next((o for cls, o in _CMP.items() if isinstance(node, cls)), None)
         if op is None or not isinstance(node.this, exp.Column) or self.text_numbers(node.this):
             return None
@@ -637,13 +695,71 @@ class _Compiler:
                 return f"({sides[0]}{op}{sides[1]})"
         raise _Untranslatable(node.sql())
 
+    def union(self, node: exp.Union) -> tuple[str, bool]:
+        """``SELECT a, b … UNION ALL SELECT a, b …`` (one row of values each: the planner's listed
+        cells, its counts of list items): each column of the result a ``VSTACK`` of the rows' values,
+        the first column the answer, ranked by ``ORDER BY`` and cut by ``LIMIT`` like a query."""
+        branches = _branches(node)
+        width = len(branches[0].expressions) if branches else 0
+        if not width or any(len(b.expressions) != width for b in branches):
+            raise _Untranslatable("UNION")
+        names = [e.alias_or_name for e in branches[0].expressions]
+        columns: list[str] = []
+        for j in range(width):
+            values: list[str] = []
+            for b in branches:
+                one = b.copy()
+                one.set("expressions", [b.expressions[j].copy()])
+                value, rows = self.query(one)
+                if rows:
+                    raise _Untranslatable("UNION of rows")
+                values.append(value)
+            columns.append(f"VSTACK({','.join(values)})")
+        out = columns[0]
+        order = node.args.get("order")
+        if order is not None:
+            keys: list[str] = []
+            for o in order.expressions:
+                at = o.this
+                if isinstance(at, exp.Column) and at.name in names:
+                    j = names.index(at.name)
+                elif isinstance(at, exp.Literal) and not at.is_string and 1 <= int(str(at.this)) <= width:
+                    j = int(str(at.this)) - 1
+                else:
+                    raise _Untranslatable("ORDER BY")
+                keys += [columns[j], "-1" if o.args.get("desc") else "1"]
+            out = f"SORTBY({out},{','.join(keys)})"
+        limit = node.args.get("limit")
+        if limit is not None:
+            out = f"TAKE({out},{self.limit(limit)})"
+        return out, True
 
-def _parse(sql: str) -> exp.Select | None:
+
+def _branches(node: exp.Union) -> list[exp.Select]:
+    """The SELECTs a ``UNION ALL`` chain joins, in order (none when one is no SELECT, or a UNION
+    drops duplicates)."""
+    if node.args.get("distinct"):
+        return []
+    out: list[exp.Select] = []
+    for part in (node.this, node.expression):
+        if isinstance(part, exp.Union) and not part.args.get("order") and not part.args.get("limit"):
+            inner = _branches(part)
+            if not inner:
+                return []
+            out += inner
+        elif isinstance(part, exp.Select) and part.expressions:
+            out.append(part)
+        else:
+            return []
+    return out
+
+
+def _parse(sql: str) -> exp.Select | exp.Union | None:
     try:
         tree = sqlglot.parse_one(sql, read="sqlite")
     except sqlglot.errors.SqlglotError:
         return None
-    return tree if isinstance(tree, exp.Select) else None
+    return tree if isinstance(tree, exp.Select | exp.Union) else None
 
 
 def translations(rel: Relation, sql: str) -> list[str]:
@@ -655,11 +771,12 @@ def translations(rel: Relation, sql: str) -> list[str]:
     out: list[str] = []
     for guard in (False, True):
         try:
-            body, _rows = _Compiler(rel, guard).query(tree)
+            compiler = _Compiler(rel, guard)
+            body, _rows = compiler.union(tree) if isinstance(tree, exp.Union) else compiler.query(tree)
         except (_Untranslatable, KeyError, ValueError, TypeError, AttributeError, IndexError):
             # (a query shape the compiler does not know: no formula, never a traceback)
             continue
-        if "=" + body not in out:
+        if "=" + body not in out and len(body) < MAX_FORMULA_CHARS:
             out.append("=" + body)
     return out
 
