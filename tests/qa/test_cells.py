@@ -389,6 +389,9 @@ def _statement() -> Any:
         ("What was fuel and oil in 2024, actual?", 80),
         # the columns' words name no row: "actual minus plan" is no list of rows
         ("Long-term debt in 2024: actual minus plan?", 50),
+        # arithmetic written out between three rows, parentheses kept
+        ("What is (fuel and oil plus long-term debt) divided by total assets in 2024, actual?", 780 / 1320),
+        ("What is total assets minus (property, plant and equipment plus fuel and oil) in 2024 (plan)?", 290),
     ],
 )  # fmt: skip
 def test_two_listed_rows_are_named_each_on_its_own(question: str, answer: object) -> None:

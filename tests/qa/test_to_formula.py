@@ -208,6 +208,21 @@ def _check(book: tuple[Workbook, Relation], sql: str, expected: str | None = Non
             'LOWER(TRIM(IF(B2:B8="","",B2:B8)))',
             4,
         ),
+        # groups by a computed key: the year of a date; the weekday, named from its number
+        (
+            "SELECT strftime('%Y', \"Joined\") FROM data GROUP BY strftime('%Y', \"Joined\") "
+            'ORDER BY SUM("Points") DESC LIMIT 1',
+            "category",
+            'UNIQUE(TEXT(E2:E8,"yyyy"))',
+            "2019",
+        ),
+        (
+            "SELECT CASE WHEN strftime('%w', \"Joined\") = '3' THEN 'Wednesday' ELSE 'another day' END "
+            "FROM data GROUP BY strftime('%w', \"Joined\") ORDER BY COUNT(*) DESC LIMIT 1",
+            "category",
+            'LAMBDA(k,IF((k="3")',
+            "Wednesday",
+        ),
         # rows of values joined: the planner's counts of listed items, and its lists of cells
         (
             "SELECT 'Red' AS item, COUNT(*) AS n FROM data WHERE \"Team\" = 'Red' UNION ALL "

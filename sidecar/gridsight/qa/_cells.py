@@ -919,6 +919,59 @@ def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn
     return out
 
 
+#: An operator written between two named cells, and its SQL (a division kept exact).
+_OPERATORS = (
+    (re.compile(r"\bminus\b|\bless\b|(?<=\s)[-−](?=\s)"), "-"),
+    (re.compile(r"\bplus\b|(?<=\s)\+(?=\s)"), "+"),
+    (re.compile(r"\bdivided\s+by\b|/|÷"), "* 1.0 /"),
+    (re.compile(r"\btimes\b|\bmultiplied\s+by\b|(?<=\s)[*×](?=\s)"), "*"),
+)
+
+
+def _written(question: str, cells: list[tuple[str, str]]) -> str | None:
+    """The arithmetic the question writes out between the cells it names, with its parentheses
+    ("(current assets minus inventory) / current liabilities"), or None unless one operator stands
+    between every two cells, in the order the question names them."""
+    low = periods_spelt(question).casefold()
+    starts = [_start(low, label, [o for o, _ in cells if o != label]) for label, _ in cells]
+    if any(a is None for a in starts) or len(set(starts)) < len(starts):
+        return None
+    placed = sorted(((a or 0, c) for a, c in zip(starts, cells, strict=True)), key=lambda p: p[0])
+    at, cells = [a for a, _ in placed], [c for _, c in placed]
+    before = low[: at[0]].rstrip()
+    out = "(" * (len(before) - len(before.rstrip("(")))
+    for i, (_label, cell) in enumerate(cells[:-1]):
+        gap = low[at[i] : at[i + 1]]
+        found = [(m.start(), sql) for rx, sql in _OPERATORS for m in rx.finditer(gap)]
+        if len(found) != 1:
+            return None
+        where, op = found[0]
+        out += cell + ")" * gap[:where].count(")") + f" {op} " + "(" * gap[where:].count("(")
+    out += cells[-1][1]
+    depth = 0
+    for ch in out:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return None
+    return out + ")" * depth
+
+
+def _start(low: str, label: str, others: list[str]) -> int | None:
+    """Where the question's mention of ``label`` starts: at the first word only it holds among
+    ``others`` ("liabilities", not the "current" it shares with ``Total current assets``), back over
+    the label's own words before it ("current liabilities"); None when no such word is there."""
+    own = [w for w in tokens(label) if w not in COMMON]
+    theirs = {w for o in others for w in tokens(o)}
+    mine = [w for w in own if not any(near_word(w, t) for t in theirs)]
+    found = [(m.start(), m.group(0)) for m in re.finditer(r"[^\W_]+", low)]
+    j = next((k for k, (_, q) in enumerate(found) if any(near_word(w, q) for w in mine)), None)
+    if j is None:
+        return None
+    while j > 0 and any(near_word(w, found[j - 1][1]) for w in own):
+        j -= 1
+    return found[j][0]
+
+
 def _across(
     question: str,
     expected: str | None,
@@ -943,6 +996,10 @@ def _across(
             return CellPlan(f"SELECT {a} {'>' if more else '<'} {b}", "test", "boolean")
         return None
     if expected == "number" or (expected is None and not _asks_which(question)):
+        written = _written(question, cells) if len(cells) > 2 else None
+        if written is not None:  # "((current assets minus inventory) / current liabilities)"
+            kind = "ratio" if " / " in written else "arithmetic"  # (a ratio is in no unit of the table's)
+            return CellPlan(f"SELECT {written}", kind, "number")
         if len(cells) == 2:
             a, b = exprs
             if _SHARE.search(question) and not shares:

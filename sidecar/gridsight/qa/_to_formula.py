@@ -167,6 +167,7 @@ class _Compiler:
         self.rel = rel
         self.guard = guard  # leave empty cells out of selected columns and groups, as answers do
         self.wheres: dict[str, exp.Expression] = {}  # a query's mask -> its WHERE (for …IFS criteria)
+        self.bound: dict[str, str] = {}  # an expression's SQL -> the LAMBDA name standing for it
 
     # -- references and values ------------------------------------------------------------------
     def range(self, node: exp.Column) -> str:
@@ -264,6 +265,8 @@ class _Compiler:
 
     def expr(self, node: exp.Expression, mask: str | None = None) -> str:
         """A value or a per-row array; aggregates in it run over the rows ``mask`` keeps."""
+        if self.bound and node.sql() in self.bound:
+            return self.bound[node.sql()]
         if isinstance(node, exp.Paren):
             return f"({self.expr(node.this, mask)})"
         if isinstance(node, exp.Alias):
@@ -636,12 +639,13 @@ class _Compiler:
     ) -> str:
         """``GROUP BY g``: the groups (of the rows ``mask`` keeps), or one aggregate per group."""
         group = select.args["group"].expressions
-        if len(group) != 1 or not isinstance(group[0], exp.Column):
+        if len(group) != 1 or not _columns(group[0]) or _has_agg(group[0]):
             raise _Untranslatable("GROUP BY")
-        g = self.range(group[0])
+        by_column = isinstance(group[0], exp.Column)
+        g = self.range(group[0]) if by_column else self.expr(group[0])  # (a weekday of a date: TEXT(…))
         keep = _and(mask, self._known(group[0]) if self.guard else None)
         keys = f"UNIQUE(FILTER({g},{keep}))" if keep else f"UNIQUE({g})"
-        crit = self.criteria(where)
+        crit = self.criteria(where) if by_column else None  # (…IFS read ranges, not computed values)
         if crit is not None:  # the group column's own "not empty" test: the keys are never empty
             pairs = [(crit[i], crit[i + 1]) for i in range(0, len(crit), 2)]
             crit = [x for r, c in pairs if (r, c) != (g, '"<>"') for x in (r, c)]
@@ -659,10 +663,17 @@ class _Compiler:
 
         def per_row(node: exp.Expression) -> str:
             """One array over the groups: the group itself or an aggregate of each group."""
-            if isinstance(node, exp.Column) and node.name == group[0].name:
+            if node.sql() == group[0].sql():
                 return keys
             if not _has_agg(node):
-                raise _Untranslatable("a grouped item")
+                # a value of the group's key (a weekday's name from its number): per key, the key bound
+                if not _columns(node) or any(c.find_ancestor(type(group[0])) is None for c in _columns(node)):
+                    raise _Untranslatable("a grouped item")
+                self.bound[group[0].sql()] = "k"
+                try:
+                    return f"MAP({keys},LAMBDA(k,{self.expr(node)}))"
+                finally:
+                    del self.bound[group[0].sql()]
             return per_group(node)
 
         having = select.args.get("having")
