@@ -280,6 +280,8 @@ class _Compiler:
             return lit
         if isinstance(node, exp.Neg):
             return f"-{self.expr(node.this, mask)}"
+        if isinstance(node, exp.Mul) and _literal(node.expression) in (("1.0", False), ("1", False)):
+            return self.expr(node.this, mask)  # (SQL's "* 1.0" keeps a division exact; Excel's always is)
         for cls, op in _ARITH.items():
             if isinstance(node, cls):
                 out = f"{self.expr(node.this, mask)}{op}{self.expr(node.expression, mask)}"
