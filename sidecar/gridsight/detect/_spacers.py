@@ -295,6 +295,8 @@ def _recut(g: CellGrid, box: Box) -> list[Box]:
 
 #: Blank rows at most between a table with a spacer column and the blocks under it that keep it.
 SPACER_CARRY_GAP = 3
+#: Blocks on a sheet beyond which spacers are not carried down (each block weighs those below it).
+MAX_CARRY_BLOCKS = 500
 
 
 def carry_spacers(g: CellGrid, pieces: list[Box]) -> list[Box]:
@@ -305,7 +307,7 @@ def carry_spacers(g: CellGrid, pieces: list[Box]) -> list[Box]:
     only because their section lines leave the spacer's neighbours empty. Each joined block
     carries the spacer on to the blocks under it."""
     boxes = sorted(set(pieces))
-    if len(boxes) > MAX_CUTS * 10:
+    if len(boxes) > MAX_CARRY_BLOCKS:
         return boxes
     todo = list(boxes)
     while todo:
@@ -313,6 +315,8 @@ def carry_spacers(g: CellGrid, pieces: list[Box]) -> list[Box]:
         if upper not in boxes or upper.width < 3:
             continue
         spacers = _spacer_columns(g, upper)
+        if not spacers:
+            continue
         below = [
             b
             for b in boxes
@@ -321,13 +325,13 @@ def carry_spacers(g: CellGrid, pieces: list[Box]) -> list[Box]:
             and b.right <= upper.right
             and b.top - upper.bottom - 1 <= SPACER_CARRY_GAP
         ]
-        for a in below if spacers else []:
+        for left in below:
             for b in below:
-                if a in boxes and b in boxes and _across_spacer(g, upper, a, b, spacers):
-                    joined = a.union(b)  # (and the blocks it now holds: figures below ``b``)
+                if left in boxes and b in boxes and _across_spacer(g, upper, left, b, spacers):
+                    joined = left.union(b)  # (and the blocks it now holds: figures below ``b``)
                     boxes = sorted([x for x in boxes if joined.union(x) != joined] + [joined])
                     todo = sorted([*todo, joined])
-                    a = joined
+                    left = joined  # (it may reach across to the next block on its right too)
     return boxes
 
 

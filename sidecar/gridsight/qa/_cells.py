@@ -939,21 +939,21 @@ def _written(question: str, cells: list[tuple[str, str]]) -> str | None:
     placed = sorted(((a or 0, c) for a, c in zip(starts, cells, strict=True)), key=lambda p: p[0])
     at, cells = [a for a, _ in placed], [c for _, c in placed]
     before = low[: at[0]].rstrip()
-    out = "(" * (len(before) - len(before.rstrip("(")))
+    depth = len(before) - len(before.rstrip("("))  # the question's own parentheses still open
+    out = "(" * depth
     for i, (_label, cell) in enumerate(cells[:-1]):
         gap = low[at[i] : at[i + 1]]
         found = [(m.start(), sql) for rx, sql in _OPERATORS for m in rx.finditer(gap)]
         if len(found) != 1:
             return None
         where, op = found[0]
-        out += cell + ")" * gap[:where].count(")") + f" {op} " + "(" * gap[where:].count("(")
-    out += cells[-1][1]
-    depth = 0
-    for ch in out:
-        depth += {"(": 1, ")": -1}.get(ch, 0)
+        closes, opens = gap[:where].count(")"), gap[where:].count("(")
+        depth -= closes
         if depth < 0:
             return None
-    return out + ")" * depth
+        depth += opens
+        out += cell + ")" * closes + f" {op} " + "(" * opens
+    return out + cells[-1][1] + ")" * depth
 
 
 def _start(low: str, label: str, others: list[str]) -> int | None:

@@ -109,6 +109,11 @@ def _only(node: exp.Expression, *args: str) -> bool:
     return all(v is None for k, v in node.args.items() if k not in args)
 
 
+def _direction(order: exp.Expression) -> str:
+    """SORTBY's order for one ``ORDER BY`` term: -1 descending, 1 ascending."""
+    return "-1" if order.args.get("desc") else "1"
+
+
 def _paren(text: str) -> str:
     """``text`` in one pair of parentheses (as it is when it already is one group)."""
     depth = 0
@@ -350,22 +355,17 @@ class _Compiler:
         return out
 
     def exists(self, node: exp.Exists) -> str:
-        """``EXISTS (SELECT … FROM data WHERE …)``: whether any row meets the condition, as a count
-        above 0."""
+        """``EXISTS (SELECT … FROM data WHERE …)``: whether any row meets the condition, as the
+        count of those rows (the same query counting them) above 0."""
         select = node.this
-        if not isinstance(select, exp.Select):
-            raise _Untranslatable(node.sql())
-        source = select.args.get("from_") or select.args.get("from")
-        if (
-            source is None
-            or not isinstance(source.this, exp.Table)
-            or source.this.name.lower() != "data"
-            or any(select.args.get(k) for k in ("joins", "group", "having", "limit", "distinct"))
+        if not isinstance(select, exp.Select) or any(
+            select.args.get(k) for k in ("group", "having", "limit", "distinct")
         ):
             raise _Untranslatable(node.sql())
-        where = select.args["where"].this if select.args.get("where") else None
-        mask = _and(self.pred(where)) if where is not None else None
-        return f"({self.aggregate(exp.Count(this=exp.Star()), mask, where)}>0)"
+        counted = select.copy()
+        counted.set("expressions", [exp.Count(this=exp.Star())])
+        body, _rows = self.query(counted)
+        return f"({body}>0)"
 
     def agg_pred(self, node: exp.Expression, mask: str | None) -> str:
         """A test over aggregates (``COUNT(*) > 0``): plain Excel comparisons and logic."""
@@ -620,7 +620,7 @@ class _Compiler:
             keys: list[str] = []
             for o in order.expressions:
                 key = self.expr(o.this)
-                keys += [f"FILTER({key},{keep})" if keep else key, "-1" if o.args.get("desc") else "1"]
+                keys += [f"FILTER({key},{keep})" if keep else key, _direction(o)]
             rows = f"SORTBY({rows},{','.join(keys)})"
         if select.args.get("distinct"):
             rows = f"UNIQUE({rows})"
@@ -669,13 +669,14 @@ class _Compiler:
                 return keys
             if not _has_agg(node):
                 # a value of the group's key (a weekday's name from its number): per key, the key bound
-                if not _columns(node) or any(c.find_ancestor(type(group[0])) is None for c in _columns(node)):
+                key = group[0].sql()
+                if not _columns(node) or not all(_under(c, key) for c in _columns(node)):
                     raise _Untranslatable("a grouped item")
-                self.bound[group[0].sql()] = "k"
+                self.bound[key] = "k"
                 try:
                     return f"MAP({keys},LAMBDA(k,{self.expr(node)}))"
                 finally:
-                    del self.bound[group[0].sql()]
+                    del self.bound[key]
             return per_group(node)
 
         having = select.args.get("having")
@@ -689,7 +690,7 @@ class _Compiler:
         if order is not None:
             args: list[str] = []
             for o in order.expressions:
-                args += [kept(per_row(o.this)), "-1" if o.args.get("desc") else "1"]
+                args += [kept(per_row(o.this)), _direction(o)]
             out = f"SORTBY({out},{','.join(args)})"
         limit = select.args.get("limit")
         if limit is not None:
@@ -740,12 +741,20 @@ class _Compiler:
                     j = int(str(at.this)) - 1
                 else:
                     raise _Untranslatable("ORDER BY")
-                keys += [columns[j], "-1" if o.args.get("desc") else "1"]
+                keys += [columns[j], _direction(o)]
             out = f"SORTBY({out},{','.join(keys)})"
         limit = node.args.get("limit")
         if limit is not None:
             out = f"TAKE({out},{self.limit(limit)})"
         return out, True
+
+
+def _under(node: exp.Expression, sql: str) -> bool:
+    """``node`` stands inside an expression written ``sql`` (the group key a grouped item reads)."""
+    up = node.parent
+    while up is not None and up.sql() != sql:
+        up = up.parent
+    return up is not None
 
 
 def _branches(node: exp.Union) -> list[exp.Select]:
