@@ -306,6 +306,13 @@ def test_a_yes_no_count_is_the_count_above_zero(book: tuple[Workbook, Relation])
         "DROP TABLE data",
         'SELECT "Player" FROM data UNION ALL SELECT "Team" FROM data',  # rows, not one value each
         "SELECT 'a' UNION SELECT 'b'",  # duplicates dropped: no VSTACK does that
+        'SELECT EXISTS (SELECT 1 FROM other WHERE "Points" > 3)',
+        'SELECT EXISTS (SELECT "Team" FROM data GROUP BY "Team")',
+        # past Excel's 8,192 characters: no formula a cell could hold
+        " UNION ALL ".join(
+            f"SELECT 'item {i}' AS item, COUNT(*) AS n FROM data WHERE \"Points\" > {i}" for i in range(300)
+        )
+        + " ORDER BY n DESC LIMIT 3",
     ],
 )
 def test_no_translation_is_none(book: tuple[Workbook, Relation], sql: str) -> None:
