@@ -775,7 +775,9 @@ class Planner:
             if c.kind == "number"
             and c.name not in exclude
             and not self._identifies(c.name)  # "how many loans" counts rows, not ``Loan #`` values
-            and (hw := header_words(c.name))
+            # a header's bracketed unit need not be said ("gallons consumed" names ``Gallons
+            # Consumed (in millions)``)
+            and (hw := header_words(re.sub(r"\([^)]*\)", " ", c.name)) or header_words(c.name))
             and any(same(h, w) for h in hw for w in first)  # the counted noun comes first
             and all(any(same(h, w) for w in after) for h in hw)
         ]
@@ -888,7 +890,9 @@ class Planner:
         """'in February (2024)', 'in 2024', 'before 2025', 'on a Monday', 'at weekends': parts of
         the date column's dates."""
         date = self._date_column()
-        if date is None or any(f.column == date.name for f in out):
+        if date is None:
+            return self._year_filters(out)
+        if any(f.column == date.name for f in out):
             return []
         d, name = quote(date.name), date.name
         found: list[_Filter] = []
@@ -933,6 +937,46 @@ class Planner:
                 )
             )
         return found
+
+    def _year_filters(self, out: list[_Filter]) -> list[_Filter]:
+        """'in 2016' over a table with no date column but a number column of years that keys its
+        rows (the first column, or one whose header says year; whole numbers from 1800 to 2100, as in
+        an annual report's year per row): the rows of that year, or before / after it. A year the
+        column does not hold is no filter. "Officer since" beside a name is no key."""
+        year = year_asked(self.q)
+        if year is None or any(str(year[1]) in f.words for f in out):
+            return []
+        how, y = year
+        used = {f.column for f in out}
+        # the column keys the rows: the table's first column, or one its header calls a year
+        yearly = [
+            c
+            for i, c in enumerate(self.cols)
+            if c.kind == "number"
+            and c.name not in used
+            and (i == 0 or {"year", "yr"} & set(header_words(c.name)))
+            and self._years_only(c.name)
+        ]
+        if len(yearly) != 1:
+            return []
+        name = yearly[0].name
+        op = {"in": "=", "before": "<", "after": ">", "since": ">="}[how]
+        if (
+            op == "="
+            and not self.view.conn.execute(
+                f"SELECT 1 FROM {TABLE} WHERE {quote(name)} = ? LIMIT 1", (y,)
+            ).fetchone()
+        ):
+            return []
+        return [_Filter(f"{quote(name)} {op} {y}", str(y), name, f"{name} {op} {y}")]
+
+    def _years_only(self, name: str) -> bool:
+        """Every filled cell of the number column is a whole number from 1800 to 2100."""
+        q = quote(name)
+        n, low, high, whole = self.view.conn.execute(
+            f"SELECT COUNT({q}), MIN({q}), MAX({q}), SUM({q} = CAST({q} AS INTEGER)) FROM {TABLE}"
+        ).fetchone()
+        return bool(n and whole == n and low >= 1800 and high <= 2100)
 
     def _date_group(self, where: str, when: str, n: int | None) -> Plan | None:
         """'On which day of the week are most patients admitted?', 'which month had the fewest

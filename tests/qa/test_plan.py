@@ -1,0 +1,67 @@
+"""The SQL planner's readings of row conditions, on small workbooks made up here (none of their headers
+comes from a benchmark corpus)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import Workbook
+
+from gridsight.qa import answer_question
+from gridsight.sources import open_workbook
+
+#: an annual report's table: one row per year, the year in the first column, no date column
+ANNUAL = [
+    ("Year", "Tonnes Shipped (thousands)", "Freight Revenue (in millions)", "Revenue per Tonne"),
+    (2021, 410, 820, 2.0),
+    (2020, 380, 722, 1.9),
+    (2019, 395, 711, 1.8),
+]
+#: people with the year each joined: a column of years beside a name is no key of the rows
+BOARD = [
+    ("Name", "Role", "Age", "Director Since"),
+    ("Ana Ruiz", "Chair", 61, 2011),
+    ("Tom Berg", "Treasurer", 48, 2019),
+    ("Lea Wong", "Secretary", 39, 2021),
+]
+
+
+def _book(path: Path, rows: list[tuple[Any, ...]]) -> Path:
+    wb = Workbook()
+    for row in rows:
+        wb.active.append(row)
+    wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How much freight revenue was earned in 2020?", 722),
+        # the counted noun names a measure (its bracketed unit unsaid): its value, not a row count
+        ("How many tonnes were shipped in the year 2019?", 395),
+        ("What was the revenue per tonne in 2021?", 2.0),
+    ],
+)
+def test_a_year_in_the_question_picks_the_row_of_a_first_column_of_years(
+    tmp_path: Path, question: str, value: Any
+) -> None:
+    book = open_workbook(_book(tmp_path / "annual.xlsx", ANNUAL))
+    ans = answer_question(book, question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == value
+
+
+def test_a_year_a_first_column_does_not_hold_is_no_row_condition(tmp_path: Path) -> None:
+    book = open_workbook(_book(tmp_path / "annual.xlsx", ANNUAL))
+    ans = answer_question(book, "How much freight revenue was earned in 2015?")
+    assert ans.status == "abstained", ans.value
+
+
+def test_a_column_of_years_beside_a_name_is_no_key(tmp_path: Path) -> None:
+    book = open_workbook(_book(tmp_path / "board.xlsx", BOARD))
+    ans = answer_question(book, "What was the role of Lea Wong in 2019?")
+    assert ans.status == "answered", ans.reason
+    assert ans.value == "Secretary"
