@@ -65,3 +65,41 @@ def test_a_column_of_years_beside_a_name_is_no_key(tmp_path: Path) -> None:
     ans = answer_question(book, "What was the role of Lea Wong in 2019?")
     assert ans.status == "answered", ans.reason
     assert ans.value == "Secretary"
+
+
+#: a report's row labels that share their first words: one is named by the word only it holds
+CREWS = [
+    ("Crew Group", "Headcount", "Union"),
+    ("Harbor Line Captains", 820, "Guild A"),
+    ("Harbor Line Deckhands", 1450, "Guild B"),
+    ("Harbor Line Engineers", 240, "Guild A"),
+    ("Harbor Line Cooks", 35, "Guild C"),
+    ("Harbor Line Engine Room Trainees", 12, "Guild A"),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What is the total headcount of deckhands at Harbor Line?", 1450),
+        ("What headcount do the cooks have?", 35),
+        # two labels hold "engine(er)": the one named by more words
+        ("What was the headcount of engine room trainees?", 12),
+    ],
+)
+def test_a_row_label_named_by_a_word_only_it_holds_is_the_row(
+    tmp_path: Path, question: str, value: Any
+) -> None:
+    book = open_workbook(_book(tmp_path / "crews.xlsx", CREWS))
+    ans = answer_question(book, question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == value
+
+
+def test_a_word_every_label_holds_in_some_form_names_no_row(tmp_path: Path) -> None:
+    rows = [("Program", "Shares", "Cash"), *((f"Q{i} Share Repurchase", i, 100 * i) for i in (1, 2, 3))]
+    rows += [("Open Market Share Repurchases", 0.5, 20), ("Total", 6.5, 620)]
+    book = open_workbook(_book(tmp_path / "buyback.xlsx", rows))
+    ans = answer_question(book, "What was the total cash paid for share repurchases?")
+    assert ans.status == "answered", ans.reason
+    assert ans.value == 620

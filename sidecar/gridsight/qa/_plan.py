@@ -57,6 +57,10 @@ IDENTIFIER_WORDS = frozenset("id ids name names code codes key number no identif
 
 #: How close in meaning (cosine, MiniLM) a word must be to a column of one-letter codes, and by how
 #: much closer than to any other column, for its first letter to name a code ("female" -> ``F``).
+#: A row label named by a word only it holds (:meth:`Planner._label_filters`) is read only among at
+#: most this many labels: in a long list a word shared by chance would pick a row nobody named.
+MAX_PART_LABELS = 60
+
 CODE_FLOOR = 0.4
 CODE_MARGIN = 0.06
 
@@ -187,6 +191,41 @@ class Planner:
                 coded.remove(top)
         return out
 
+    def _label_filters(self, found: list[_Filter]) -> list[_Filter]:
+        """A row label the question names by a word that no other label holds, where no value is
+        named whole ("the number of pilots" for ``Southwest Pilots`` among ``Southwest Mechanics``,
+        ``Southwest Dispatchers`` ...): that row. Only in the first text column, when its labels are
+        all different and few (:data:`MAX_PART_LABELS`), and only when one label is named by more of
+        the question's words than any other; a header's words name no label, and "which" / "who"
+        asks for a label rather than naming one."""
+        if found or re.search(r"(which|who|whom|whose)", self.low):
+            return []
+        key = next((c for c in self.cols if c.kind == "text"), None)
+        if key is None or not 2 <= len(key.distinct) <= MAX_PART_LABELS or not self._unique(key.name):
+            return []
+        heads = {h for c in self.cols for h in header_words(c.name)}
+        asked = [w for w in dict.fromkeys(self.words) if w not in STOP and len(w) > 2 and not w.isdigit()]
+        own = {
+            v: {stem(w) for w in split_words(str(v).lower()) if w not in STOP and len(w) > 2}
+            for v in key.distinct
+        }
+        held: dict[str, int] = {}  # (by stem: "Repurchases" is no word apart from "Repurchase")
+        for ws in own.values():
+            for w in ws:
+                held[w] = held.get(w, 0) + 1
+        scored = []
+        for v, ws in own.items():
+            named = {w for w in ws if not any(same(w, h) for h in heads) and any(same(w, q) for q in asked)}
+            if any(held[w] == 1 for w in named):
+                scored.append((len(named), v))
+        scored.sort(key=lambda p: -p[0])
+        if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+            return []
+        v = scored[0][1]
+        # (sql_only: the formula tier reads whole labels only, and would total every row)
+        sql = f"{quote(key.name)} = {_lit(v)}"
+        return [_Filter(sql, str(v).lower(), key.name, f"{key.name} is {v}", sql_only=True)]
+
     # --- columns --------------------------------------------------------------------------------
 
     def _unique(self, name: str) -> bool:
@@ -264,6 +303,7 @@ class Planner:
                     low = low.replace(vl, " ")
                     break
         out += self._code_filters(out)
+        out += self._label_filters(out)
         # an item of a list column ("a pool among their amenities", "mentions @openlab"): the rows
         # whose list holds it
         for c in self.cols:
