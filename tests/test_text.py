@@ -322,3 +322,19 @@ def test_calendar_parts_a_question_names(
 )
 def test_comparisons_are_spelt_as_comparison_phrases(text: str, spelt: str) -> None:
     assert comparisons_spelt(text) == spelt
+
+
+@pytest.mark.parametrize(
+    ("part", "code"),
+    [
+        ("March 31", "q1"),
+        ("June 30", "q2"),
+        ("Sep. 30, 2019", "q3"),
+        ("31 Dec 2023", "q4"),
+        ("June 31", None),  # no such quarter end
+        ("April 30", None),
+        ("Total", None),
+    ],
+)
+def test_quarter_ended(part: str, code: str | None) -> None:
+    assert text.quarter_ended(part) == code

@@ -346,6 +346,22 @@ def without_marks(label: str) -> str:
     return out
 
 
+_DAY_OF_MONTH = re.compile(r"(?:([a-z]+)\.?\s+(\d{1,2})|(\d{1,2})\s+([a-z]+)\.?)(?:,?\s+(?:19|20)\d\d)?")
+
+
+def quarter_ended(part: str) -> str | None:
+    """The code of the calendar quarter that ends on the day a header part names (``March 31`` or
+    ``31 Mar`` -> 'q1', ``September 30`` -> 'q3'), for headers under "Quarter ended"; None for any
+    other text."""
+    m = _DAY_OF_MONTH.fullmatch(part.strip().casefold())
+    if m is None:
+        return None
+    month, day = MONTHS.get(m.group(1) or m.group(4) or ""), int(m.group(2) or m.group(3))
+    if month in (3, 6, 9, 12) and day == (31 if month in (3, 12) else 30):
+        return f"q{month // 3}"
+    return None
+
+
 def periods_spelt(text: str) -> str:
     """``text`` with its periods written as headers write them: abbreviations spelt out (see
     :data:`_PERIODS`), halves and quarters in words as their codes ('the third quarter' -> the Q3)."""

@@ -607,3 +607,35 @@ def test_a_header_word_that_is_also_an_operation_names_its_column(tmp_path: Path
         "By how many percentage points did the housing share of the lowest band change from 2018 to 2022?",
     )
     assert (ans.status, ans.value) == ("answered", 3), (ans.reason, ans.query)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What were net sales in the third quarter of 2024?", 640),
+        ("Operating profit in Q1 2023?", 41),
+        ("What were net sales in the second quarter of 2023?", 575),
+    ],
+)
+def test_a_quarter_is_named_by_the_day_it_ends(tmp_path: Path, question: str, answer: object) -> None:
+    # "Quarter ended › September 30": the third quarter; a section row per year below the first
+    wb, ws = _titled("Quarters", "Results by quarter", "")
+    ws["B2"] = "Quarter ended"
+    ws.merge_cells("B2:E2")
+    for col, day in zip("BCDE", ("March 31", "June 30", "September 30", "December 31"), strict=True):
+        ws[f"{col}3"] = day
+    rows = [
+        ("Fiscal 2024", None),
+        ("Net sales", (600, 610, 640, 700)),
+        ("Operating profit", (52, 55, 60, 71)),
+        ("Fiscal 2023", None),
+        ("Net sales", (560, 575, 590, 650)),
+        ("Operating profit", (41, 44, 47, 58)),
+    ]
+    for r, (label, figures) in enumerate(rows, start=4):
+        ws.cell(r, 1, label)
+        for c, v in enumerate(figures or (), start=2):
+            ws.cell(r, c, v)
+    wb.save(tmp_path / "quarters.xlsx")
+    ans = answer_question(open_workbook(tmp_path / "quarters.xlsx"), question)
+    assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)

@@ -36,6 +36,7 @@ from gridsight.text import (
     RISE_WORDS,
     SUM_WORDS,
     periods_spelt,
+    quarter_ended,
     same,
     words,
 )
@@ -128,6 +129,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # a part that says "per cent" is one word, named by any share word ("per man" names none)
         mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else _part_words(p))}
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
+        mine |= _quarters_ended(c.name)
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
         covered |= {"%"} & mine if share else set()
         left = {w for w in mine if w not in COMMON and not any(near_word(w, q) for q in qw)}
@@ -146,6 +148,15 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     if len(best) > 1:
         best = _by_meaning(best, qw)
     return best + _siblings(rel, question, best)
+
+
+def _quarters_ended(name: str) -> set[str]:
+    """The quarter a column's path names by the day it ends, under a part that says quarter
+    (``Quarter Ended › September 30``: 'q3', which "the third quarter" and "Q3" name)."""
+    path = parts(name)
+    if not any(same(w, "quarter") for p in path for w in tokens(p)):
+        return set()
+    return {q for p in path if (q := quarter_ended(p)) is not None}
 
 
 def every_part(cols: Sequence[RelColumn]) -> set[str]:
