@@ -103,3 +103,16 @@ def test_a_word_every_label_holds_in_some_form_names_no_row(tmp_path: Path) -> N
     ans = answer_question(book, "What was the total cash paid for share repurchases?")
     assert ans.status == "answered", ans.reason
     assert ans.value == 620
+
+
+def test_who_reads_the_rows_names_where_another_label_is_named_in_part(tmp_path: Path) -> None:
+    rows = [
+        ("", "Position", "Age"),
+        ("Ana Ruiz", "Chair of the Board & Chief Executive Officer", 61),
+        ("Tom Berg", "Executive Vice President & Chief Financial Officer", 48),
+        ("Lea Wong", "Executive Vice President & Chief Legal Officer", 39),
+    ]
+    book = open_workbook(_book(tmp_path / "officers.xlsx", rows))
+    ans = answer_question(book, "Who was the chief financial officer as of March 2024?")
+    assert ans.status == "answered", ans.reason
+    assert ans.value == "Tom Berg"

@@ -192,39 +192,45 @@ class Planner:
         return out
 
     def _label_filters(self, found: list[_Filter]) -> list[_Filter]:
-        """A row label the question names by a word that no other label holds, where no value is
-        named whole ("the number of pilots" for ``Southwest Pilots`` among ``Southwest Mechanics``,
-        ``Southwest Dispatchers`` ...): that row. Only in the first text column, when its labels are
+        """A label the question names by a word that no other label of its column holds, where no
+        value is named whole ("the number of pilots" for ``Southwest Pilots`` among ``Southwest
+        Mechanics``, ``Southwest Dispatchers`` ...; "who was the financial officer" for ``Executive
+        Vice President & Chief Financial Officer``): that row. Only in a text column whose labels are
         all different and few (:data:`MAX_PART_LABELS`), and only when one label is named by more of
-        the question's words than any other; a header's words name no label, and "which" / "who"
-        asks for a label rather than naming one."""
-        if found or re.search(r"(which|who|whom|whose)", self.low):
+        the question's words than any other; a header's words name no label. "Which" / "who" asks
+        for a label of the first text column (the rows' names) rather than naming one."""
+        if found:
             return []
-        key = next((c for c in self.cols if c.kind == "text"), None)
-        if key is None or not 2 <= len(key.distinct) <= MAX_PART_LABELS or not self._unique(key.name):
-            return []
+        texts = [c for c in self.cols if c.kind == "text"]
+        if re.search(r"\b(which|who|whom|whose)\b", self.low):
+            texts = texts[1:]
         heads = {h for c in self.cols for h in header_words(c.name)}
         asked = [w for w in dict.fromkeys(self.words) if w not in STOP and len(w) > 2 and not w.isdigit()]
-        own = {
-            v: {stem(w) for w in split_words(str(v).lower()) if w not in STOP and len(w) > 2}
-            for v in key.distinct
-        }
-        held: dict[str, int] = {}  # (by stem: "Repurchases" is no word apart from "Repurchase")
-        for ws in own.values():
-            for w in ws:
-                held[w] = held.get(w, 0) + 1
-        scored = []
-        for v, ws in own.items():
-            named = {w for w in ws if not any(same(w, h) for h in heads) and any(same(w, q) for q in asked)}
-            if any(held[w] == 1 for w in named):
-                scored.append((len(named), v))
+        scored: list[tuple[int, str, str]] = []
+        for col in texts:
+            if not 2 <= len(col.distinct) <= MAX_PART_LABELS or not self._unique(col.name):
+                continue
+            own = {
+                v: {stem(w) for w in split_words(str(v).lower()) if w not in STOP and len(w) > 2}
+                for v in col.distinct
+            }
+            held: dict[str, int] = {}  # (by stem: "Repurchases" is no word apart from "Repurchase")
+            for ws in own.values():
+                for w in ws:
+                    held[w] = held.get(w, 0) + 1
+            for v, ws in own.items():
+                named = {
+                    w for w in ws if not any(same(w, h) for h in heads) and any(same(w, q) for q in asked)
+                }
+                if any(held[w] == 1 for w in named):
+                    scored.append((len(named), col.name, v))
         scored.sort(key=lambda p: -p[0])
         if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
             return []
-        v = scored[0][1]
+        _n, name, v = scored[0]
         # (sql_only: the formula tier reads whole labels only, and would total every row)
-        sql = f"{quote(key.name)} = {_lit(v)}"
-        return [_Filter(sql, str(v).lower(), key.name, f"{key.name} is {v}", sql_only=True)]
+        sql = f"{quote(name)} = {_lit(v)}"
+        return [_Filter(sql, str(v).lower(), name, f"{name} is {v}", sql_only=True)]
 
     # --- columns --------------------------------------------------------------------------------
 
@@ -629,6 +635,9 @@ class Planner:
         # a lookup: "Which department is Bo in?" -- one column read on the rows the filters keep
         if fs and not starts_bool:
             target = self.best(("text", "number", "date", "bool"), exclude=fcols)
+            if target is None and re.search(r"\bwho\b", low):
+                # "who was the financial officer": the rows' names, the first text column
+                target = next((c for c in self.cols if c.kind == "text" and c.name not in fcols), None)
             if target is not None:
                 t = quote(target.name)
                 if target.kind == "number" and all(
