@@ -338,3 +338,31 @@ def test_comparisons_are_spelt_as_comparison_phrases(text: str, spelt: str) -> N
 )
 def test_quarter_ended(part: str, code: str | None) -> None:
     assert text.quarter_ended(part) == code
+
+
+@pytest.mark.parametrize(
+    ("token", "phrase", "written"),
+    [
+        ("airco", ["air", "conditioning"], True),
+        ("avginc", ["average", "income"], True),
+        ("mathscr", ["math", "score"], True),
+        ("temp", ["temperature"], True),  # the first four letters
+        ("bathrms", ["bathrooms"], True),  # five letters in order
+        ("lotsize", ["lot"], True),  # a compound's head
+        ("rate", ["rather"], False),  # four letters in order are not enough
+        ("airco", ["conditioning", "air"], False),  # the words' order
+        ("income", ["income"], False),  # the word itself is no abbreviation
+    ],
+)
+def test_abbreviates(token: str, phrase: list[str], written: bool) -> None:
+    assert text.abbreviates(token, phrase) is written
+
+
+def test_abbreviations_map_names_a_header_by_a_run_of_words_and_not_two() -> None:
+    heads = [["price"], ["airco"], ["garagepl"], ["gashw"]]
+    assert text.abbreviations_map("how many houses have air conditioning".split(), heads) == {
+        "air": 1,
+        "conditioning": 1,
+    }
+    # "temp" would write both headers: it names neither
+    assert text.abbreviations_map(["temperature"], [["temp", "max"], ["temp", "min"]]) == {}

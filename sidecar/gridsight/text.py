@@ -612,6 +612,66 @@ def header_text(header: str) -> str:
     return " ".join(header_words(header)) or str(header)
 
 
+def _in_order(piece: str, word: str) -> bool:
+    """Every letter of ``piece`` is in ``word``, in order."""
+    it = iter(word)
+    return all(ch in it for ch in piece)
+
+
+def abbreviates(token: str, phrase: Sequence[str]) -> bool:
+    """Whether a header word is written from the words of ``phrase``, one piece from each in order:
+    a piece starts with its word's first letter and keeps its letters in order, two letters at
+    least ('airco' <- air conditioning, 'avginc' <- average income, 'garagepl' <- garage places,
+    'mathscr' <- math score). From one word: its first four letters or more ('temp' <- temperature),
+    five letters or more kept in order ('bathrms' <- bathrooms), or the word with more after it
+    (a compound's head: 'lot' -> lotsize, 'gas' -> gashw)."""
+    if not phrase or not token.isalpha() or any(not w.isalpha() for w in phrase):
+        return False
+    if len(phrase) == 1:
+        (w,) = phrase
+        if token == w or token[0] != w[0]:
+            return False
+        return (
+            (len(token) >= 4 and w.startswith(token))
+            or (len(token) >= 5 and _in_order(token, w))
+            or (len(w) >= 3 and token.startswith(w) and len(token) - len(w) >= 2)  # 'lot' -> lotsize
+        )
+
+    def fits(rest: str, i: int) -> bool:
+        if i == len(phrase):
+            return not rest
+        w = phrase[i]
+        if len(rest) < 2 or rest[0] != w[0]:
+            return False
+        return any(_in_order(rest[:n], w) and fits(rest[n:], i + 1) for n in range(len(rest), 1, -1))
+
+    return fits(token, 0)
+
+
+#: Words of a request read together as one abbreviated header word, at most.
+ABBREVIATED_WORDS = 3
+
+
+def abbreviations_map(request_words: Sequence[str], heads: Sequence[Sequence[str]]) -> dict[str, int]:
+    """{request word: header index} for runs of the request's consecutive content words that write a
+    header word no request word names by its letters (:func:`abbreviates`: "air conditioning" ->
+    ``airco``, "lot" -> ``lotsize``, "bathrooms" -> ``bathrms``). A run that abbreviates words of
+    two headers names neither."""
+    content = [w for w in request_words if w not in FILLER and not w.isdigit()]
+    found: dict[str, set[int]] = {}
+    for i, hw in enumerate(heads):
+        for h in hw:
+            if len(h) < 4 or any(same(h, w) for w in content):
+                continue
+            for start in range(len(content)):
+                for n in range(1, ABBREVIATED_WORDS + 1):
+                    run = content[start : start + n]
+                    if len(run) == n and abbreviates(h, run):
+                        for w in run:
+                            found.setdefault(w, set()).add(i)
+    return {w: next(iter(ix)) for w, ix in found.items() if len(ix) == 1}
+
+
 def meaning_map(
     request_words: Sequence[str], headers: Sequence[str], floor: float = 0.55, margin: float = 0.1
 ) -> dict[str, int]:
@@ -621,12 +681,18 @@ def meaning_map(
     {word: header index}. A word maps only when the closest header reaches ``floor`` (cosine) and
     beats the runner-up by ``margin``; without the embedder the map is empty."""
     heads = [header_words(h) for h in headers]
-    out: dict[str, int] = {}
+    out = abbreviations_map(request_words, heads)
     if len(headers) < 1 or not available():
         return out
     texts = [header_text(h) for h in headers]
     for w in dict.fromkeys(request_words):
-        if w in FILLER or len(w) < 3 or w.isdigit() or any(same(w, h) for hw in heads for h in hw):
+        if (
+            w in out
+            or w in FILLER
+            or len(w) < 3
+            or w.isdigit()
+            or any(same(w, h) for hw in heads for h in hw)
+        ):
             continue
         i = closest(singular(w), texts, margin=margin, floor=floor)
         if i is not None:

@@ -116,3 +116,30 @@ def test_who_reads_the_rows_names_where_another_label_is_named_in_part(tmp_path:
     ans = answer_question(book, "Who was the chief financial officer as of March 2024?")
     assert ans.status == "answered", ans.reason
     assert ans.value == "Tom Berg"
+
+
+#: headers written as abbreviations, and yes/no columns written as text
+HOMES = [
+    ("price", "lotarea", "cenheat", "waterfr"),
+    (250000, 5200, "yes", "no"),
+    (410000, 8800, "yes", "yes"),
+    (180000, 3100, "no", "no"),
+    (320000, 6400, "no", "yes"),
+    (275000, 4900, "yes", "no"),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How many homes have central heating?", 3),  # cenheat: yes, counted as a yes/no column
+        ("How many homes are on the waterfront?", 2),
+        ("What is the average price of homes with central heating?", 311666.6666666667),
+        ("What is the largest lot area?", 8800),
+    ],
+)
+def test_abbreviated_headers_and_yes_no_text_columns(tmp_path: Path, question: str, value: Any) -> None:
+    book = open_workbook(_book(tmp_path / "homes.xlsx", HOMES))
+    ans = answer_question(book, question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == pytest.approx(value)

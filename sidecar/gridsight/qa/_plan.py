@@ -51,6 +51,9 @@ from gridsight.text import (
 _N = NUMBER_WORDS
 _EMPTY = ("", "[]", "{}", "none", "nan", "null", "n/a", "-")
 _NEG = NEGATION_WORDS
+#: Text values that say yes or no: a text column holding only such values is a yes/no column.
+YES_TEXT = frozenset({"yes", "y", "true"})
+NO_TEXT = frozenset({"no", "n", "false"})
 #: Header words of a column that identifies what its rows are about (an id, a name, a code).
 IDENTIFIER_WORDS = frozenset("id ids name names code codes key number no identifier".split())
 
@@ -72,7 +75,19 @@ class Col:
     name: str  # SQL name
     kind: str  # number | text | bool | date
     distinct: tuple[str, ...]
-    flag: bool  # holds only yes/no values (bool, or numbers 0/1)
+    flag: bool  # holds only yes/no values (bool, numbers 0/1, or text yes/no)
+    #: a text flag's values that say yes, and those that say no (empty: a bool or 0/1 column)
+    yes: tuple[str, ...] = ()
+    no: tuple[str, ...] = ()
+
+    def truth(self, value: bool) -> str:
+        """The SQL condition that the flag is ``value`` (``"Garage" = 'yes'`` for a text flag)."""
+        if not self.yes:
+            return f"{quote(self.name)} = {int(value)}"
+        said = self.yes if value else self.no
+        if len(said) == 1:
+            return f"{quote(self.name)} = {literal(said[0])}"
+        return f"{quote(self.name)} IN ({', '.join(literal(v) for v in said)})"
 
 
 @dataclass
@@ -128,7 +143,15 @@ def describe_columns(view: View, kinds: dict[str, str], distinct: dict[str, tupl
                 f"SELECT COUNT(DISTINCT {q}), MIN({q}), MAX({q}) FROM {TABLE}"
             ).fetchone()
             flag = rows[0] == 2 and rows[1] == 0 and rows[2] == 1
-        out.append(Col(c.name, kind, distinct.get(c.name, ()), flag))
+        yes: tuple[str, ...] = ()
+        no: tuple[str, ...] = ()
+        if kind == "text":
+            said = {v: v.strip().casefold() for v in distinct.get(c.name, ())}
+            yes = tuple(v for v, k in said.items() if k in YES_TEXT)
+            no = tuple(v for v, k in said.items() if k in NO_TEXT)
+            flag = bool(yes and no and len(yes) + len(no) == len(said))
+            yes, no = (yes, no) if flag else ((), ())
+        out.append(Col(c.name, kind, distinct.get(c.name, ()), flag, yes, no))
     return out
 
 
@@ -408,10 +431,11 @@ class Planner:
             )
             out.append(
                 _Filter(
-                    f"{quote(c.name)} = {0 if neg else 1}",
+                    c.truth(not neg),
                     self.words[i],
                     c.name,
                     f"{c.name} is {'FALSE' if neg else 'TRUE'}",
+                    sql_only=bool(c.yes),  # (the formula tier reads no yes/no text)
                 )
             )
         out.extend(self._calendar_filters(out))
@@ -1248,8 +1272,9 @@ class Planner:
             return self._extreme_is(fs, order, way, extreme)
         t = quote(target.name)
         if boolean:
+            read = target.truth(True) if target.yes else t  # (a text flag: whether it says yes)
             return Plan(
-                f"SELECT {t} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT 1",
+                f"SELECT {read} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT 1",
                 "argflag",
                 "boolean",
                 0.7,
