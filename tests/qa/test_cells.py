@@ -639,3 +639,29 @@ def test_a_quarter_is_named_by_the_day_it_ends(tmp_path: Path, question: str, an
     wb.save(tmp_path / "quarters.xlsx")
     ans = answer_question(open_workbook(tmp_path / "quarters.xlsx"), question)
     assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
+
+
+def test_a_phrase_head_names_no_total_named_in_full(tmp_path: Path) -> None:
+    # "lease liabilities": its "liabilities" heads a phrase whose first word names other rows, so it
+    # does not name TOTAL LIABILITIES ("total" names nothing); the lease row meant is then read
+    wb, ws = _titled("BS", "Balance sheet", "")
+    ws["B2"], ws["D2"] = "2023", "2024"
+    ws.merge_cells("B2:C2")
+    ws.merge_cells("D2:E2")
+    for col, half in zip("BCDE", ("H1", "H2", "H1", "H2"), strict=True):
+        ws[f"{col}3"] = half
+    rows = [
+        ("Liabilities:", None),
+        ("Trade payables", (50, 52, 55, 57)),
+        ("Operating lease liabilities", (20, 21, 19, 18)),
+        ("Bank loans", (300, 290, 280, 270)),
+        ("TOTAL LIABILITIES", (370, 363, 354, 345)),
+    ]
+    for r, (label, figures) in enumerate(rows, start=4):
+        ws.cell(r, 1, label)
+        for c, v in enumerate(figures or (), start=2):
+            ws.cell(r, c, v)
+    ws["A8"].font = Font(bold=True)
+    wb.save(tmp_path / "bs.xlsx")
+    ans = answer_question(open_workbook(tmp_path / "bs.xlsx"), "What were the lease liabilities in 2024 H1?")
+    assert (ans.status, ans.value) == ("answered", 19), (ans.reason, ans.query)

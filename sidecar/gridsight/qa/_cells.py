@@ -304,6 +304,14 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             scored[name] = [(0.0, values[0])]  # no letters: the label closest in meaning
     full = [(n, v) for n, pairs in scored.items() for sc, v in pairs if sc >= 1.0]
     full = [(n, v) for n, v in full if not any(o != v and _within(v, o) for _, o in full)]
+    if key is not None and not re.search(r"\btotal\b", question, re.I):
+        # "lease liabilities" names ``TOTAL LIABILITIES`` in full ("total" names nothing), but its
+        # "liabilities" is the head of a phrase whose first word names other rows: no total meant
+        heads = _phrase_heads(question, [v for _, v in scored.get(key.name, [])])
+        unmeant = {v for v in heads if _totals_named(rel, key.name, {key.name: [v]})}
+        full = [(n, v) for n, v in full if not (n == key.name and v in unmeant)]
+        if key.name in scored:
+            scored[key.name] = [(sc, v) for sc, v in scored[key.name] if v not in unmeant]
     explained = header | {w for _, v in full for w in tokens(v)}
     out: dict[str, list[str]] = {}
     for n, v in full:
