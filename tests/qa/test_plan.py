@@ -36,6 +36,13 @@ def _book(path: Path, rows: list[tuple[Any, ...]]) -> Path:
     return path
 
 
+def _answered(path: Path, rows: list[tuple[Any, ...]], question: str) -> Any:
+    """The value the rules answer ``question`` with over a workbook of ``rows`` (it must answer)."""
+    ans = answer_question(open_workbook(_book(path, rows)), question)
+    assert ans.status == "answered", ans.reason
+    return ans.value
+
+
 @pytest.mark.parametrize(
     ("question", "value"),
     [
@@ -48,10 +55,7 @@ def _book(path: Path, rows: list[tuple[Any, ...]]) -> Path:
 def test_a_year_in_the_question_picks_the_row_of_a_first_column_of_years(
     tmp_path: Path, question: str, value: Any
 ) -> None:
-    book = open_workbook(_book(tmp_path / "annual.xlsx", ANNUAL))
-    ans = answer_question(book, question)
-    assert ans.status == "answered", ans.reason
-    assert ans.value == value
+    assert _answered(tmp_path / "annual.xlsx", ANNUAL, question) == value
 
 
 def test_a_year_a_first_column_does_not_hold_is_no_row_condition(tmp_path: Path) -> None:
@@ -90,10 +94,7 @@ CREWS = [
 def test_a_row_label_named_by_a_word_only_it_holds_is_the_row(
     tmp_path: Path, question: str, value: Any
 ) -> None:
-    book = open_workbook(_book(tmp_path / "crews.xlsx", CREWS))
-    ans = answer_question(book, question)
-    assert ans.status == "answered", ans.reason
-    assert ans.value == value
+    assert _answered(tmp_path / "crews.xlsx", CREWS, question) == value
 
 
 def test_a_word_every_label_holds_in_some_form_names_no_row(tmp_path: Path) -> None:
@@ -139,7 +140,4 @@ HOMES = [
     ],
 )
 def test_abbreviated_headers_and_yes_no_text_columns(tmp_path: Path, question: str, value: Any) -> None:
-    book = open_workbook(_book(tmp_path / "homes.xlsx", HOMES))
-    ans = answer_question(book, question)
-    assert ans.status == "answered", ans.reason
-    assert ans.value == pytest.approx(value)
+    assert _answered(tmp_path / "homes.xlsx", HOMES, question) == pytest.approx(value)
