@@ -679,7 +679,9 @@ def meaning_map(
     no number, three letters or more) but names no header by its letters, the header MiniLM puts
     clearly closest to it -- 'gender' -> 'Sex', 'wage' -> 'Salary', 'older' -> 'Age' -- as
     {word: header index}. A word maps only when the closest header reaches ``floor`` (cosine) and
-    beats the runner-up by ``margin``; without the embedder the map is empty."""
+    beats the runner-up by ``margin``. Words that write a header as an abbreviation
+    (:func:`abbreviations_map`) map first, by their letters, and with no embedder they are all the
+    map holds."""
     heads = [header_words(h) for h in headers]
     out = abbreviations_map(request_words, heads)
     if len(headers) < 1 or not available():

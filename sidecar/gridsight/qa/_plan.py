@@ -13,6 +13,7 @@ import ast
 import itertools
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,12 +59,14 @@ NO_TEXT = frozenset({"no", "n", "false"})
 IDENTIFIER_WORDS = frozenset("id ids name names code codes key number no identifier".split())
 
 
-#: How close in meaning (cosine, MiniLM) a word must be to a column of one-letter codes, and by how
-#: much closer than to any other column, for its first letter to name a code ("female" -> ``F``).
 #: A row label named by a word only it holds (:meth:`Planner._label_filters`) is read only among at
 #: most this many labels: in a long list a word shared by chance would pick a row nobody named.
 MAX_PART_LABELS = 60
+#: The comparison a year bound of :func:`gridsight.text.year_asked` makes on a column of years.
+_YEAR_OPS = {"in": "=", "before": "<", "after": ">", "since": ">="}
 
+#: How close in meaning (cosine, MiniLM) a word must be to a column of one-letter codes, and by how
+#: much closer than to any other column, for its first letter to name a code ("female" -> ``F``).
 CODE_FLOOR = 0.4
 CODE_MARGIN = 0.06
 
@@ -233,14 +236,8 @@ class Planner:
         for col in texts:
             if not 2 <= len(col.distinct) <= MAX_PART_LABELS or not self._unique(col.name):
                 continue
-            own = {
-                v: {stem(w) for w in split_words(str(v).lower()) if w not in STOP and len(w) > 2}
-                for v in col.distinct
-            }
-            held: dict[str, int] = {}  # (by stem: "Repurchases" is no word apart from "Repurchase")
-            for ws in own.values():
-                for w in ws:
-                    held[w] = held.get(w, 0) + 1
+            own = {v: {stem(w) for w in split_words(v) if w not in STOP and len(w) > 2} for v in col.distinct}
+            held = Counter(w for ws in own.values() for w in ws)  # (by stem: "Repurchases" = "Repurchase")
             for v, ws in own.items():
                 named = {
                     w for w in ws if not any(same(w, h) for h in heads) and any(same(w, q) for q in asked)
@@ -984,7 +981,7 @@ class Planner:
             yearly = self.best(("number",), exclude={f.column for f in out})
             if yearly is not None and {"year", "yr"} & set(header_words(yearly.name)):
                 # "cars of 2018" where a number column holds the years it names
-                op = {"in": "=", "before": "<", "after": ">", "since": ">="}[how]
+                op = _YEAR_OPS[how]
                 found.append(
                     _Filter(f"{quote(yearly.name)} {op} {y}", str(y), yearly.name, f"{yearly.name} {op} {y}")
                 )
@@ -1033,7 +1030,7 @@ class Planner:
         if len(yearly) != 1:
             return []
         name = yearly[0].name
-        op = {"in": "=", "before": "<", "after": ">", "since": ">="}[how]
+        op = _YEAR_OPS[how]
         if (
             op == "="
             and not self.view.conn.execute(
