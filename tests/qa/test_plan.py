@@ -141,3 +141,13 @@ HOMES = [
 )
 def test_abbreviated_headers_and_yes_no_text_columns(tmp_path: Path, question: str, value: Any) -> None:
     assert _answered(tmp_path / "homes.xlsx", HOMES, question) == pytest.approx(value)
+
+
+def test_a_label_named_in_part_with_quotes_in_it_is_a_value_never_sql(tmp_path: Path) -> None:
+    rows = [
+        ("Group", "Headcount"),
+        ("O'Brien's \"Deck\" Crew", 14),
+        ("Main Engine Crew", 30),
+        ("Galley Crew", 6),
+    ]
+    assert _answered(tmp_path / "quotes.xlsx", rows, "What is the headcount of the deck crew?") == 14
