@@ -49,6 +49,7 @@ from gridsight.formula._excel_functions import (
     patch_workday,
     patch_yearfrac,
 )
+from gridsight.formula._excel_math import patch_math
 from gridsight.formula._excel_regression import patch_linest
 from gridsight.formula._excel_text import (
     patch_characters,
@@ -555,6 +556,7 @@ def patch_all() -> None:
     patch_grouping()
     patch_comparisons()
     patch_functions()
+    patch_math()
     patch_counts()
     patch_range_text()
     patch_conditional_text()

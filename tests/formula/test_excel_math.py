@@ -1,0 +1,137 @@
+"""The math and engineering patches of ``_excel_math``, each against the value Excel gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gridsight.formula import evaluate_formula
+from gridsight.grid import Workbook
+
+BOOK = Workbook.from_dict(
+    {
+        "S": {
+            "A1": 10,
+            "A2": "2024-01-10",
+            "A3": True,
+            "A4": "eight",
+            "A5": "--8",
+            "A6": " 2024-01-10 ",
+            "A7": 7.1,
+        }
+    }
+)
+
+
+def value(formula: str) -> Any:
+    ev = evaluate_formula(formula, BOOK, "S", at="H10")
+    assert ev.ok, ev.problems
+    return ev.error if ev.error is not None else ev.value
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        # the quotient on 15 significant digits: 7.1/0.1 is 71, so 71 steps of 0.1
+        ("=FLOOR(A7,0.1)", 7.1),
+        ("=FLOOR(-7.1,-0.1)", -7.1),
+        ("=CEILING(7.1,0.1)", 7.1),
+        ("=FLOOR.MATH(7.1,0.1)", 7.1),
+        # zero and sign rules
+        ("=FLOOR(0,0)", 0),
+        ("=FLOOR(5,0)", "#DIV/0!"),
+        ("=CEILING(5,0)", 0),
+        ("=FLOOR(5,-1)", "#NUM!"),
+        ("=FLOOR(-7.1,1)", -8),
+        ("=FLOOR(-7.1,-1)", -7),
+        ("=CEILING(-7.1,1)", -7),
+        ("=CEILING(-7.1,-1)", -8),
+        ("=FLOOR.PRECISE(-10)", -10),
+        ("=FLOOR.PRECISE(-7.1,-1)", -8),
+        ("=CEILING.PRECISE(-7.1,-1)", -7),
+        ("=ISO.CEILING(7.1,-1)", 8),
+        ("=FLOOR.MATH(-7.1,1,1)", -7),
+        ("=CEILING.MATH(-7.1,1,1)", -8),
+        ("=CEILING.MATH(-1.5)", -1),
+        ("=FLOOR.MATH(-1.5)", -2),
+        # arguments read as numbers, left to right
+        ("=FLOOR(A1,A2)", 0),
+        ("=FLOOR(A2,7)", 45297),
+        ("=FLOOR(A1,A3)", 10),
+        ('=FLOOR(A1,"8")', 8),
+        ("=FLOOR(A4,NA())", "#VALUE!"),
+        ("=FLOOR(NA(),A4)", "#N/A"),
+        ("=FLOOR(A1,A5)", "#VALUE!"),
+        ("=FLOOR(A1,A6)", "#VALUE!"),
+        # past the largest number
+        ("=FLOOR(1000,1E-307)", "#NUM!"),
+    ],
+)
+def test_rounding_steps(formula: str, excel: Any) -> None:
+    got = value(formula)
+    if isinstance(excel, float | int) and not isinstance(excel, bool):
+        assert got == pytest.approx(excel, rel=1e-12, abs=1e-12), formula
+    else:
+        assert got == excel, formula
+
+
+COMPLEX_BOOK = Workbook.from_dict({"S": {"A1": 1.23, "A2": 9.5121, "A4": 1e-16, "A5": 1e-20}})
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        # a blank suffix is "i"
+        ("=COMPLEX(A1,A2,A3)", "1.23+9.5121i"),
+        ('=COMPLEX(1,2,"")', "1+2i"),
+        ("=COMPLEX(1,2,0)", "#VALUE!"),
+        ('=COMPLEX(1,2,"k")', "#VALUE!"),
+        ("=COMPLEX(TRUE,2)", "#VALUE!"),
+        # parts below 1: decimals while they fit in 21 characters
+        ("=COMPLEX(A4,0)", "0.0000000000000001"),
+        ("=COMPLEX(A5,0)", "1E-20"),
+        ("=COMPLEX(0.0000692442674613868,-1)", "0.0000692442674613868-i"),
+        ("=COMPLEX(0.00000128233995888454,1)", "1.28233995888454E-06+i"),
+        # the angle of an imaginary number
+        ('=IMARGUMENT("5i")', 1.5707963267948966),
+        ('=IMARGUMENT("-3i")', -1.5707963267948966),
+        ('=IMARGUMENT("0")', "#DIV/0!"),
+    ],
+)
+def test_complex(formula: str, excel: Any) -> None:
+    ev = evaluate_formula(formula, COMPLEX_BOOK, "S", at="H10")
+    got = ev.error if ev.error is not None else ev.value
+    assert got == excel, formula
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        # a negative number is ten digits of two's complement, whatever the places
+        ("=DEC2BIN(-25,1)", "1111100111"),
+        ("=DEC2OCT(-25,2)", "7777777747"),
+        ("=DEC2HEX(-25,3)", "FFFFFFFFE7"),
+        ("=DEC2BIN(-1,0)", "#NUM!"),
+        ("=DEC2BIN(3,4)", "0011"),
+        ("=DEC2BIN(11,3)", "#NUM!"),
+        ("=DEC2BIN(512)", "#NUM!"),
+        # the places are checked before the number is read
+        ('=DEC2BIN("E",0)', "#NUM!"),
+        ('=DEC2BIN("E")', "#VALUE!"),
+        ('=DEC2BIN("")', "#VALUE!"),
+        ("=DEC2BIN(TRUE)", "#VALUE!"),
+        ('=DEC2HEX("12")', "C"),
+        # other bases: ten digits with the top one set are negative
+        ('=BIN2HEX("1110111011")', "FFFFFFFFBB"),
+        ('=BIN2OCT("1111111111")', "7777777777"),
+        ('=HEX2DEC("FFFFFFFFFF")', -1),
+        ('=HEX2DEC("-A")', "#NUM!"),
+        ('=HEX2BIN("A")', "1010"),
+        ("=BIN2DEC(1010)", 10),
+        ('=BIN2OCT("")', "0"),
+        ('=OCT2BIN("1000")', "#NUM!"),
+    ],
+)
+def test_bases(formula: str, excel: Any) -> None:
+    assert value(formula) == excel, formula
