@@ -135,3 +135,13 @@ def test_complex(formula: str, excel: Any) -> None:
 )
 def test_bases(formula: str, excel: Any) -> None:
     assert value(formula) == excel, formula
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [('="--8"+0', "#VALUE!"), ('="2024-01-10"+0', 45301), ('=" 10 "+0', 10)],
+)
+def test_date_text_shape(formula: str, excel: Any) -> None:
+    """Text that starts with a sign is no date (the engine's parser read "--8" as the 8th of this
+    January)."""
+    assert value(formula) == excel, formula

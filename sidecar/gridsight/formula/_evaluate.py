@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from gridsight.errors import GridSightError, UnknownSheetError
+from gridsight.formula._blankcount import blank_counts, mentions_counts
 from gridsight.formula._context import workbook_functions
 from gridsight.formula._date1904 import date_system
 from gridsight.formula._engine import engine_lock, known_functions
@@ -223,6 +224,8 @@ def _runnable(
         expanded = own_cell(parse_formula(expanded), cell) or expanded
     if any(word in expanded.upper() for word in ("SUBTOTAL", "AGGREGATE")):
         expanded = nested_subtotals(parse_formula(expanded), workbook, current) or expanded
+    if mentions_counts(expanded):
+        expanded = blank_counts(parse_formula(expanded), workbook, current) or expanded
     if any(word in expanded.upper() for word in ("SHEET", "FORMULA", "ISREF")):
         expanded = workbook_functions(parse_formula(expanded), workbook, current) or expanded
     upper = expanded.upper()

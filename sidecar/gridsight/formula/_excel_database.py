@@ -72,9 +72,10 @@ def _criterion(v: Any) -> Any:
 def _selected(data: np.ndarray, labels: list[str], criteria: np.ndarray) -> np.ndarray | None:
     """Which records (rows of ``data``) meet the criteria; None when a criteria label is no column."""
     from gridsight.formula._engine import _is_blank
-    from gridsight.formula._engine_excel import criteria_mask
+    from gridsight.formula._engine_excel import BlankCell, criteria_mask
 
-    raw = np.vectorize(lambda x: "" if _is_blank(x) else x, otypes=[object])(data) if data.size else data
+    blank = BlankCell("")
+    raw = np.vectorize(lambda x: blank if _is_blank(x) else x, otypes=[object])(data) if data.size else data
     heads = [_label(h) for h in criteria[0]]
     chosen = np.zeros(data.shape[0], dtype=bool)
     for row in criteria[1:]:
