@@ -145,3 +145,28 @@ def test_date_text_shape(formula: str, excel: Any) -> None:
     """Text that starts with a sign is no date (the engine's parser read "--8" as the 8th of this
     January)."""
     assert value(formula) == excel, formula
+
+
+GCD_BOOK = Workbook.from_dict(
+    {"S": {"A1": 10, "B1": 3, "A2": 7.5, "B2": 4.5, "A3": "8", "B3": 2, "B4": 5, "A5": True, "A6": -7.5}}
+)
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        ("=LCM(A1,B1,C1)", 30),  # a blank cell referenced alone is skipped
+        ("=GCD(A1,B1,C1)", 1),
+        ("=LCM(C1,D1)", "#VALUE!"),  # no number at all
+        ("=LCM(A4:B4)", 0),  # a blank inside a range of several cells is 0
+        ("=GCD(A4:B4)", 5),
+        ("=LCM(A2,B2)", 28),  # fractions truncated
+        ("=LCM(A3,B3)", 8),  # a number stored as text
+        ("=LCM(A5,B3)", "#VALUE!"),
+        ("=LCM(A6,B4)", "#NUM!"),
+        ("=LCM(1E+100,2)", "#NUM!"),
+    ],
+)
+def test_gcd_lcm(formula: str, excel: Any) -> None:
+    ev = evaluate_formula(formula, GCD_BOOK, "S", at="H10")
+    assert (ev.error if ev.error is not None else ev.value) == excel, formula

@@ -39,6 +39,7 @@ from gridsight.formula._excel_coerce import (
     to_number,
 )
 from gridsight.formula._excel_ets import patch_ets
+from gridsight.formula._excel_finance import patch_finance
 from gridsight.formula._excel_functions import (
     patch_complex_text,
     patch_functions,
@@ -599,6 +600,7 @@ def patch_all() -> None:
     patch_comparisons()
     patch_functions()
     patch_math()
+    patch_finance()
     patch_counts()
     patch_range_text()
     patch_conditional_text()

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from gridsight.formula._excel_coerce import comparable, is_blank, is_number, power, single, snapped, to_number
+from gridsight.formula._excel_lookup import patch_xlookup
 from gridsight.formula._excel_values import (
     excel_round,
     looks_like_time,
@@ -312,8 +313,9 @@ def patch_lookups() -> None:
       FILTER with no match and no ``if_empty`` is ``#CALC!`` (the engine: #VALUE!);
     * FILTER's include must be a row as wide as the array or a column as tall (#VALUE! otherwise; the
       engine repeated a single value);
-    * XLOOKUP returning several columns (or rows) gives the whole matched row (or column):
-      ``XLOOKUP(2,A1:A3,A1:C3)`` is A2:C2 (the engine flattened the return array and gave one cell);
+    * XLOOKUP and XMATCH as :mod:`_excel_lookup` writes them (modes, binary search, sizes, blanks);
+      several return columns give the whole matched row: ``XLOOKUP(2,A1:A3,A1:C3)`` is A2:C2 (the
+      engine flattened the return array and gave one cell);
     * VLOOKUP and HLOOKUP with a column or row index below 1 are ``#VALUE!`` (the engine: a value);
     * LOOKUP's array form searches the first row of an array wider than tall, else the first column,
       and gives the last row's or column's value (``LOOKUP(2,A1:C3)`` is C2); its vector form searches
@@ -321,7 +323,6 @@ def patch_lookups() -> None:
       #VALUE!) and a result vector of several rows and columns is ``#N/A``."""
     import formulas
     import numpy as np
-    import schedula as sh
     from formulas.functions import Array, Error, XlError
     from formulas.tokens.operand import Error as ErrorToken
 
@@ -344,37 +345,10 @@ def patch_lookups() -> None:
     for key in ("FILTER", "_XLFN.FILTER", "_XLFN._XLWS.FILTER"):
         fns[key] = filter_calc
 
-    xlookup, xmatch = fns["XLOOKUP"], fns["XMATCH"]
-
     def first(v: Any) -> Any:
         return v.ravel()[0] if isinstance(v, np.ndarray) and v.size else v
 
-    def is_missing(v: Any) -> bool:
-        return v is None or v is sh.EMPTY or (type(v) is type(sh.EMPTY) and str(v) == "empty")
-
-    def xlookup_lines(lookup: Any, vector: Any, result: Any, *rest: Any) -> Any:
-        if (
-            isinstance(vector, np.ndarray)
-            and isinstance(result, np.ndarray)
-            and vector.ndim == result.ndim == 2
-            and not (isinstance(lookup, np.ndarray) and lookup.size > 1)
-        ):
-            h, w = vector.shape
-            rh, rw = result.shape
-            down = w == 1 and h == rh and rw > 1
-            across = h == 1 and w == rw and rh > 1 and w > 1
-            if down or across:
-                not_found = rest[0] if rest and not is_missing(first(rest[0])) else errors["#N/A"]
-                position = first(xmatch(lookup, vector, *rest[1:3]))
-                if isinstance(position, XlError):
-                    return not_found if str(position) == "#N/A" else position
-                i = int(position) - 1
-                line = result[i : i + 1, :] if down else result[:, i : i + 1]
-                return np.asarray(line, dtype=object).view(Array)
-        return xlookup(lookup, vector, result, *rest)
-
-    for key in ("XLOOKUP", "_XLFN.XLOOKUP"):
-        fns[key] = xlookup_lines
+    patch_xlookup(fns)
 
     lookup = fns["LOOKUP"]
 

@@ -5,7 +5,8 @@
   first error), the quotient taken on 15 significant digits (``FLOOR(7.1,0.1)`` is 7.1, not 7), and
   Excel's zero and sign rules;
 * ``patch_complex``: COMPLEX with a blank suffix, IMARGUMENT of an imaginary number;
-* ``patch_bases``: BIN2DEC ... HEX2OCT with negative numbers, places and text as Excel reads them.
+* ``patch_bases``: BIN2DEC ... HEX2OCT with negative numbers, places and text as Excel reads them;
+* ``patch_gcd_lcm``: GCD and LCM over references with blanks, fractions and text.
 
 Each is registered by :func:`patch_math` (from :func:`gridsight.formula._engine_excel.patch_all`) and
 tested in ``tests/formula/test_excel_math.py``.
@@ -286,6 +287,57 @@ def patch_bases(fns: Any) -> None:
                 )
 
 
+_WHOLE_LIMIT = 2.0**53
+
+
+def _gcd_lcm(lcm: bool, *args: Any) -> Any:
+    """GCD / LCM as Excel saves them: each number truncated; a blank cell referenced alone skipped,
+    a blank inside a range of several cells 0; numbers stored as text read, other text and logicals
+    #VALUE!; negative numbers or numbers from 2^53 #NUM!; no number at all #VALUE!."""
+    from formulas.functions import XlError
+
+    from gridsight.formula._excel_coerce import is_blank, to_number
+
+    values: list[int] = []
+    for arg in args:
+        items = list(np.asarray(arg, dtype=object).ravel()) if isinstance(arg, np.ndarray) else [arg]
+        for v in items:
+            if isinstance(v, XlError):
+                return v
+            if is_blank(v):
+                if len(items) > 1:  # a blank inside a range of several cells is 0
+                    values.append(0)
+                continue  # a blank cell referenced alone is skipped
+            if isinstance(v, bool | np.bool_):
+                return _error("#VALUE!")
+            try:
+                x = to_number(v)
+            except (TypeError, ValueError):
+                return _error("#VALUE!")
+            if x < 0 or x >= _WHOLE_LIMIT:
+                return _error("#NUM!")
+            values.append(int(x))
+    if not values:
+        return _error("#VALUE!")
+    out = values[0]
+    for v in values[1:]:
+        out = (out * v // math.gcd(out, v) if out and v else 0) if lcm else math.gcd(out, v)
+    if out >= _WHOLE_LIMIT:
+        return _error("#NUM!")
+    return float(out)
+
+
+def patch_gcd_lcm(fns: Any) -> None:
+    """``LCM(A1,B1,C1)`` over 10, 3 and a blank is 30 (the engine: #VALUE!); ``LCM(7.5,4.5)`` is 28;
+    ``LCM(A1:B1)`` over a blank and 5 is 0."""
+    import functools
+
+    from formulas.functions import wrap_func
+
+    fns["GCD"] = fns["_XLFN.GCD"] = wrap_func(functools.partial(_gcd_lcm, False))
+    fns["LCM"] = fns["_XLFN.LCM"] = wrap_func(functools.partial(_gcd_lcm, True))
+
+
 def patch_math() -> None:
     """Every patch of this module."""
     import formulas
@@ -294,3 +346,4 @@ def patch_math() -> None:
     patch_rounding_steps(fns)
     patch_complex(fns)
     patch_bases(fns)
+    patch_gcd_lcm(fns)

@@ -1,0 +1,70 @@
+"""XLOOKUP and XMATCH (``_excel_lookup``) against the values Excel gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gridsight.formula import evaluate_formula
+from gridsight.grid import Workbook
+
+BOOK = Workbook.from_dict(
+    {
+        "S": {
+            # A1:B7: an unsorted column of several types
+            **{f"A{i}": v for i, v in enumerate([2, 5, 4, 5, 3, True, "ala"], start=1)},
+            **{f"B{i}": v for i, v in enumerate("abcdefg", start=1)},
+            # D1:E13 sorted ascending with repeats; F1:G13 the same descending
+            **{f"D{i}": v for i, v in enumerate([1, 2, 3, 4, 5, 5, 5, 6, 7, 7, 7, 8, 9], start=1)},
+            **{f"E{i}": v for i, v in enumerate("ABCDEFGHIJKLM", start=1)},
+            **{f"F{i}": v for i, v in enumerate([9, 8, 7, 7, 7, 6, 5, 5, 5, 4, 3, 2, 1], start=1)},
+            **{f"G{i}": v for i, v in enumerate("nopqrstuvwxyz", start=1)},
+            "I1": "Germany",
+            "I2": "Spain",
+            "I3": "Italy",
+        }
+    }
+)
+
+
+def value(formula: str) -> Any:
+    ev = evaluate_formula(formula, BOOK, "S", at="Z1")
+    assert ev.ok, ev.problems
+    return ev.error if ev.error is not None else ev.value
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        # an omitted if_not_found is #N/A (the engine received 0)
+        ("=XLOOKUP(9,A1:A7,B1:B7,,0,-1)", "#N/A"),
+        ('=XLOOKUP(9,A1:A7,B1:B7,"none")', "none"),
+        # next smaller / larger in Excel's order of types: the first of equal items
+        ("=XLOOKUP(10,A1:A7,B1:B7,,-1)", "b"),
+        ("=XLOOKUP(1.8,A1:A7,B1:B7,,-1)", "#N/A"),
+        ("=XLOOKUP(FALSE,A1:A7,B1:B7,,-1)", "g"),  # text comes before FALSE
+        ('=XLOOKUP("b",A1:A7,B1:B7,,1)', "f"),  # TRUE comes after text
+        ("=XLOOKUP(4.5,A1:A7,B1:B7,,1,-1)", "d"),  # last to first: the last 5
+        # binary search: the first of equals ascending, the last descending
+        ("=XLOOKUP(5,D1:D13,E1:E13,,0,2)", "E"),
+        ("=XLOOKUP(7.1,D1:D13,E1:E13,,-1,2)", "K"),
+        ("=XLOOKUP(5,F1:F13,G1:G13,,0,-2)", "v"),
+        ("=XLOOKUP(7.1,F1:F13,G1:G13,,-1,-2)", "p"),
+        ("=XLOOKUP(7.1,F1:F13,G1:G13,,1,-2)", "o"),
+        # a blank value finds a blank cell; a blank result is 0
+        ('=XLOOKUP(Z9,A1:A9,B1:B9,"none")', 0),
+        # sizes and modes
+        ("=XLOOKUP(2,A1:A7,B1:B6)", "#VALUE!"),
+        ("=XLOOKUP(2,A1:B7,B1:B7)", "#VALUE!"),
+        ("=XLOOKUP(2,A1:A7,B1:B7,,12)", "#VALUE!"),
+        ('=XLOOKUP("a*",A1:A7,B1:B7,,2,2)', "#VALUE!"),
+        ("=XLOOKUP(2,A1:A7,B1:B7,,,TRUE)", "a"),
+        ('=XLOOKUP("a?a",A1:A7,B1:B7,,2)', "g"),
+        ('=XMATCH("[A-Z][a-z]+y",I1:I3,3,1)', 1),
+        ('=XMATCH("[A-Z][a-z]+y",I1:I3,3,-1)', 3),
+        ("=XMATCH(5,A1:A7,0,-1)", 4),
+    ],
+)
+def test_xlookup(formula: str, excel: Any) -> None:
+    assert value(formula) == excel, formula
