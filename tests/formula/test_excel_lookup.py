@@ -68,3 +68,32 @@ def value(formula: str) -> Any:
 )
 def test_xlookup(formula: str, excel: Any) -> None:
     assert value(formula) == excel, formula
+
+
+REF_BOOK = Workbook.from_dict(
+    {"S": {"A1": 5, "J3": "A4", "J4": "D5:E7", "J5": "05:05", "J6": "SS077:SW090", "J7": "nowhere"}}
+)
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        # ROW/COLUMN of what INDIRECT and OFFSET point at (the engine: #VALUE!)
+        ("=ROW(INDIRECT(J3))", 4),
+        ("=COLUMN(INDIRECT(J4))", [[4, 5]]),
+        ("=ROW(INDIRECT(J5))", 5),  # written with a leading zero
+        ("=COLUMN(INDIRECT(J6))", [[513, 514, 515, 516, 517]]),
+        ("=ROW(INDIRECT(J7))", "#REF!"),
+        ('=ROW(OFFSET(INDIRECT("A1"),2,3))', 3),
+        ('=OFFSET(INDIRECT("A1"),B9,C9)', 5),  # blank rows and columns are 0
+        ('=COLUMN(OFFSET(INDIRECT("AA23"),12,56))', 83),
+        # sizes of whole columns and rows (the engine: the rows the sheet uses)
+        ("=ROWS(C:C)", 1048576),
+        ("=COLUMNS(14:14)", 16384),
+        ("=ROW(D:D)", 1),  # alone in a cell: its first row
+    ],
+)
+def test_references_of_indirect_and_offset(formula: str, excel: Any) -> None:
+    ev = evaluate_formula(formula, REF_BOOK, "S", at="K3")
+    assert ev.ok, ev.problems
+    assert (ev.error if ev.error is not None else ev.value) == excel, formula

@@ -170,3 +170,41 @@ GCD_BOOK = Workbook.from_dict(
 def test_gcd_lcm(formula: str, excel: Any) -> None:
     ev = evaluate_formula(formula, GCD_BOOK, "S", at="H10")
     assert (ev.error if ev.error is not None else ev.value) == excel, formula
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        # Excel's polynomial approximations, not the exact values (SciPy differs in the 8th digit)
+        ("=BESSELK(0.2,0)", 1.752703846153972),
+        ("=BESSELK(0.4,1)", 2.1843544327650504),
+        ("=BESSELK(0.8,7)", 213959.7022879281),
+        ("=BESSELK(1,10)", 180713288.4849785),
+        ("=BESSELK(0,1)", "#NUM!"),
+        ("=BESSELK(1,-1)", "#NUM!"),
+    ],
+)
+def test_besselk(formula: str, excel: Any) -> None:
+    got = value(formula)
+    if isinstance(excel, float):
+        assert got == pytest.approx(excel, rel=1e-9), formula
+    else:
+        assert got == excel, formula
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        ("=COMBINA(5,2)", 15),
+        ("=COMBINA(3,10)", 66),
+        ("=COMBINA(10.9,3.9)", 220),
+        ("=COMBINA(0,0)", 1),
+        ("=COMBINA(0,5)", "#NUM!"),
+        ("=COMBINA(-10,2)", "#NUM!"),
+        ('=COMBINA("12",2)', 78),
+        ("=COMBINA(TRUE,3)", 1),
+        ('=COMBINA("x",2)', "#VALUE!"),
+    ],
+)
+def test_combina(formula: str, excel: Any) -> None:
+    assert value(formula) == excel, formula

@@ -6,7 +6,8 @@
   Excel's zero and sign rules;
 * ``patch_complex``: COMPLEX with a blank suffix, IMARGUMENT of an imaginary number;
 * ``patch_bases``: BIN2DEC ... HEX2OCT with negative numbers, places and text as Excel reads them;
-* ``patch_gcd_lcm``: GCD and LCM over references with blanks, fractions and text.
+* ``patch_gcd_lcm``: GCD and LCM over references with blanks, fractions and text;
+* COMBINA, which the engine lacks.
 
 Each is registered by :func:`patch_math` (from :func:`gridsight.formula._engine_excel.patch_all`) and
 tested in ``tests/formula/test_excel_math.py``.
@@ -338,6 +339,20 @@ def patch_gcd_lcm(fns: Any) -> None:
     fns["LCM"] = fns["_XLFN.LCM"] = wrap_func(functools.partial(_gcd_lcm, True))
 
 
+def _combina(number: float, chosen: float) -> Any:
+    """COMBINA: combinations with repetitions, COMBIN(n+k-1, k) of the truncated numbers; a negative
+    number, or none to choose from with some chosen, is #NUM!."""
+    n, k = math.trunc(number), math.trunc(chosen)
+    if n < 0 or k < 0 or (n == 0 and k > 0):
+        return _error("#NUM!")
+    if n == 0:
+        return 1.0
+    try:
+        return float(math.comb(n + k - 1, k))
+    except OverflowError:
+        return _error("#NUM!")
+
+
 def patch_math() -> None:
     """Every patch of this module."""
     import formulas
@@ -347,3 +362,4 @@ def patch_math() -> None:
     patch_complex(fns)
     patch_bases(fns)
     patch_gcd_lcm(fns)
+    _register(fns, ("COMBINA",), _combina)  # the engine lacks it

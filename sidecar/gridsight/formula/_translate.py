@@ -111,13 +111,101 @@ def inline_lambdas(formula: str) -> str:
         pieces = _split_args(text[m.end() : close])
         args = _split_args(text[close + 2 : call_close]) if call_close > close + 2 else []
         params, body = pieces[:-1], pieces[-1]
-        if not params or not all(_NAME.match(p) for p in params):
+        if not all(_NAME.match(p) for p in params):
             raise FormulaSyntaxError("LAMBDA needs parameter names before its body")
         if len(args) != len(params):
             raise FormulaSyntaxError(f"LAMBDA takes {len(params)} argument(s); it was given {len(args)}")
         inlined = "(" + _substitute(body, {p: f"({a})" for p, a in zip(params, args, strict=True)}) + ")"
         text = text[: m.start()] + inlined + text[call_close + 1 :]
     return text
+
+
+_LET = re.compile(r"(?<![A-Za-z0-9_.])(?:_xlfn\.)?LET\(", re.IGNORECASE)
+#: The longest text :func:`inline_lets` writes (a chain that uses each name many times grows fast).
+_LET_LIMIT = 20_000
+
+
+def _substitute_once(body: str, names: dict[str, str]) -> str:
+    """Whole-word names outside string literals replaced in one pass (a value is not searched again)."""
+    if not names:
+        return body
+    folded = {k.casefold(): v for k, v in names.items()}
+    pattern = re.compile(
+        r"(?<![A-Za-z0-9_.$!])(" + "|".join(re.escape(k) for k in names) + r")(?![A-Za-z0-9_.(!:])", re.I
+    )
+    pieces = re.split(r'("(?:[^"]|"")*")', body)
+    return "".join(
+        piece if k % 2 else pattern.sub(lambda m: folded[m.group(1).casefold()], piece)
+        for k, piece in enumerate(pieces)
+    )
+
+
+def inline_lets(formula: str) -> str | None:
+    """LETs whose names use the names before them (``LET(x,1,y,x-1,y)``, which the engine fails on)
+    written out: each name replaced by its value in parentheses, ``((1)-1)``. A LET whose values use no
+    name of its own is left to the engine. None when nothing changed (or the text would grow past
+    :data:`_LET_LIMIT`)."""
+    text, changed = formula, False
+    start = 0
+    for _ in range(50):  # bounded
+        m = next((m for m in _LET.finditer(text, start)), None)
+        if m is None:
+            break
+        close = _closing(text, m.end() - 1)
+        if close == -1:
+            break
+        pieces = _split_args(text[m.end() : close])
+        if len(pieces) < 3 or len(pieces) % 2 == 0 or not all(_NAME.match(p.strip()) for p in pieces[:-1:2]):
+            start = m.end()
+            continue
+        names = [p.strip() for p in pieces[:-1:2]]
+        values = pieces[1:-1:2]
+        chained = any(
+            _substitute_once(v, {n: "\0" for n in names[:i]}) != v for i, v in enumerate(values) if i
+        )
+        if not chained:
+            start = m.end()
+            continue
+        bound: dict[str, str] = {}
+        for n, v in zip(names, values, strict=True):
+            bound[n] = "(" + _substitute_once(v, bound) + ")"
+        body = "(" + _substitute_once(pieces[-1], bound) + ")"
+        text = text[: m.start()] + body + text[close + 1 :]
+        changed = True
+        if len(text) > _LET_LIMIT:
+            return None
+    return text if changed else None
+
+
+_CALL_NAME = re.compile(r"(?<![A-Za-z0-9_.!'\]])([A-Za-z_\\][A-Za-z0-9_.]*)\(")
+
+
+def named_lambdas(formula: str, lambda_of: Callable[[str], str | None]) -> str | None:
+    """Calls of defined names that hold a LAMBDA (``=week()``, ``=cal_month(1)``, where the workbook
+    defines ``cal_month`` as ``LAMBDA(mo, ...)``) written as that LAMBDA applied to the arguments, for
+    :func:`inline_lambdas`; ``lambda_of(name)`` is the name's LAMBDA text or None. Text in quotes is
+    left alone; None when there is no such call."""
+    changed = False
+    text = formula
+    for _ in range(10):  # a LAMBDA that calls another named one; bounded
+        parts = re.split(r'("(?:[^"]|"")*")', text)
+        found = False
+        for i in range(0, len(parts), 2):
+
+            def swap(m: re.Match[str]) -> str:
+                nonlocal found
+                body = lambda_of(m.group(1))
+                if body is None:
+                    return m.group(0)
+                found = True
+                return body + "("
+
+            parts[i] = _CALL_NAME.sub(swap, parts[i])
+        if not found:
+            break
+        changed = True
+        text = "".join(parts)
+    return text if changed else None
 
 
 def _applied(text: str, open_at: int) -> bool:
@@ -263,9 +351,14 @@ def _offset_text(node: Call, swap: Callable[[Node], str | None], number: Callabl
             "#VALUE!", "OFFSET takes a reference, rows, columns and optionally height and width"
         )
     base = node.args[0]
-    if isinstance(base, Call) and base.name == "OFFSET":
-        ref = Range.parse(_offset_text(base, swap, number).split("!")[-1])
-        sheet = _sheet_of_text(_offset_text(base, swap, number))
+    if isinstance(base, Call) and base.name in ("OFFSET", "INDIRECT"):  # OFFSET(INDIRECT("A1"),1,1)
+        text = _offset_text(base, swap, number) if base.name == "OFFSET" else swap(base)
+        if text is None:
+            raise OffsetError("#VALUE!", "OFFSET's first argument must be a cell or range reference")
+        if text in _LITERAL_ERRORS:
+            raise OffsetError(text, f"OFFSET's reference is {text}")
+        ref = Range.parse(text.split("!")[-1])
+        sheet = _sheet_of_text(text)
     elif isinstance(base, Ref) and base.rng is not None:
         ref, sheet = base.rng, base.sheet
     else:
@@ -275,6 +368,8 @@ def _offset_text(node: Call, swap: Callable[[Node], str | None], number: Callabl
         if i >= len(node.args) or isinstance(node.args[i], Missing):
             return default
         v = _value(node.args[i], swap, number)
+        if v is None or v == "":  # a blank cell: 0
+            return 0 if i < 3 else default
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise OffsetError("#VALUE!", f"OFFSET's argument {i + 1} is not a number")
         return int(v)
@@ -304,10 +399,19 @@ def _sheet_of_text(text: str) -> str | None:
 def own_cell(tree: Node, at: tuple[int, int] | None) -> str | None:
     """``ROW``/``COLUMN`` made constants the engine can compute: ``ROW()`` (the formula's own cell) and
     ``ROW(B7)`` give 7, ``ROW(B2:B4)`` gives ``{2;3;4}``, ``COLUMN(B1:D1)`` gives ``{2,3,4}`` (the engine
-    sees only a range's values, not where it lies). None when the formula has neither."""
+    sees only a range's values, not where it lies); ``ROWS``/``COLUMNS`` of a reference its size
+    (``ROWS(C:C)`` is 1048576; the engine saw the used rows only). None when the formula has none."""
 
     def constant(node: Node) -> str | None:
-        if not isinstance(node, Call) or node.name.removeprefix("_XLFN.") not in ("ROW", "COLUMN"):
+        if not isinstance(node, Call):
+            return None
+        name = node.name.removeprefix("_XLFN.")
+        if name in ("ROWS", "COLUMNS") and len(node.args) == 1:
+            arg = node.args[0]
+            if isinstance(arg, Ref) and arg.rng is not None:  # ROWS(C:C) is 1048576, not the used rows
+                return str(arg.rng.height if name == "ROWS" else arg.rng.width)
+            return None
+        if name not in ("ROW", "COLUMN"):
             return None
         if not node.args:
             if at is None:
@@ -315,8 +419,15 @@ def own_cell(tree: Node, at: tuple[int, int] | None) -> str | None:
             rng = Range(at[0], at[1], at[0], at[1])
         elif len(node.args) == 1 and isinstance(node.args[0], Ref) and node.args[0].rng is not None:
             rng = node.args[0].rng
+        elif len(node.args) == 1 and isinstance(node.args[0], Literal) and node.args[0].kind == "error":
+            return str(node.args[0].value)  # ROW(#REF!), an INDIRECT that pointed nowhere: #REF!
         else:
             return None
+        if node is tree and (
+            (name == "ROW" and (rng.is_whole_columns or rng.height > 100_000))
+            or (name == "COLUMN" and (rng.is_whole_rows or rng.width > 100_000))
+        ):
+            return str((rng.top if name == "ROW" else rng.left) + 1)  # =ROW(D:D) alone shows its first
         if node.name.endswith("ROW"):
             if rng.is_whole_columns or rng.height > 100_000:
                 return None
