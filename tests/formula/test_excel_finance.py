@@ -41,3 +41,28 @@ def test_accrint(formula: str, excel: Any) -> None:
         assert got == pytest.approx(excel, rel=1e-12), formula
     else:
         assert got == excel, formula
+
+
+RATE_BOOK = Workbook.from_dict({"S": {"A1": 0.2, "B1": 12, "B2": True}})
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        ("=EFFECT(A1,B1)", 0.21939108490523185),
+        ("=NOMINAL(A1,B1)", 0.1837136459967743),
+        ("=NOMINAL(SQRT(-1),5)", "#NUM!"),  # the argument's error, not #VALUE!
+        ("=EFFECT(NA(),5)", "#N/A"),
+        ("=EFFECT(5,NA())", "#N/A"),
+        ("=EFFECT(0,10)", "#NUM!"),
+        ("=EFFECT(2,0.99)", "#NUM!"),
+        ("=EFFECT(10,B2)", "#VALUE!"),
+    ],
+)
+def test_effect_nominal(formula: str, excel: Any) -> None:
+    ev = evaluate_formula(formula, RATE_BOOK, "S", at="H10")
+    got = ev.error if ev.error is not None else ev.value
+    if isinstance(excel, float):
+        assert got == pytest.approx(excel, rel=1e-12), formula
+    else:
+        assert got == excel, formula

@@ -57,6 +57,7 @@ from gridsight.formula._excel_text import (
     patch_date_parts,
     patch_grouping,
     patch_rounding,
+    patch_text_around,
     patch_trim,
 )
 from gridsight.formula._excel_values import (
@@ -594,6 +595,7 @@ def patch_all() -> None:
     patch_text_numbers()
     patch_rounding()
     patch_trim()
+    patch_text_around()
     patch_characters()
     patch_date_parts()
     patch_grouping()

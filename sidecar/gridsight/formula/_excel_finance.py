@@ -3,7 +3,8 @@
 * ``patch_accrint``: ACCRINT over the quasi-coupon periods of its schedule, with Excel's day counts
   and its ``calc_method`` (the algorithm the ExcelFinancialFunctions library worked out against Excel:
   the settlement's period prorated, each earlier full period counted once when accruing from the
-  issue, the issue's stub period prorated on its own length).
+  issue, the issue's stub period prorated on its own length);
+* EFFECT and NOMINAL keep the errors of their arguments (the engine: #VALUE!).
 
 Registered by :func:`patch_finance` (from :func:`gridsight.formula._engine_excel.patch_all`), tested in
 ``tests/formula/test_excel_finance.py``.
@@ -182,8 +183,42 @@ def patch_accrint(fns: Any) -> None:
     fns["ACCRINT"] = wrap_ufunc(_accrint, input_parser=parse, args_parser=lambda *a: map(replace_empty, a))
 
 
+def _rates(rate: Any, periods: Any, effect: bool) -> Any:
+    """EFFECT / NOMINAL: the first error of the arguments; logicals #VALUE!; a rate from 0 down or
+    fewer than one period a year (periods truncated) #NUM!."""
+    import math
+
+    import numpy as np
+    from formulas.functions import Error
+
+    from gridsight.formula._excel_coerce import numbers_in_order
+
+    values = numbers_in_order(rate, periods)
+    if not isinstance(values, list):
+        return values
+    for v in (rate, periods):
+        item = v.ravel()[0] if isinstance(v, np.ndarray) and v.size else v
+        if isinstance(item, bool | np.bool_):
+            return Error.errors["#VALUE!"]
+    r, n = values[0], math.trunc(values[1])
+    if r <= 0 or n < 1:
+        return Error.errors["#NUM!"]
+    return (1 + r / n) ** n - 1 if effect else n * ((1 + r) ** (1 / n) - 1)
+
+
 def patch_finance() -> None:
     """Every patch of this module."""
-    import formulas
+    import functools
 
-    patch_accrint(formulas.get_functions())
+    import formulas
+    from formulas.functions import wrap_ufunc
+
+    fns = formulas.get_functions()
+    patch_accrint(fns)
+    for name, effect in (("EFFECT", True), ("NOMINAL", False)):  # errors of the arguments kept
+        fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(
+            functools.partial(_rates, effect=effect),
+            input_parser=lambda *a: a,
+            check_error=lambda *a: None,
+            args_parser=lambda *a: a,
+        )
