@@ -208,3 +208,28 @@ def test_besselk(formula: str, excel: Any) -> None:
 )
 def test_combina(formula: str, excel: Any) -> None:
     assert value(formula) == excel, formula
+
+
+NUMBER_TEXT_BOOK = Workbook.from_dict({"S": {"A1": "2024-01-10", "A2": "8%", "A3": " -5 ", "A4": True}})
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        ("=INT(A1)", 45301),  # date text is a number (the engine: #VALUE!)
+        ("=SIGN(A3)", -1),
+        ("=EXP(A2)", 1.0832870676749586),
+        ("=INT(1E+100)", 1e100),
+        ("=MROUND(A1,7)", 45304),
+        ("=MROUND(A4,2)", "#VALUE!"),  # a logical: #VALUE! (the engine: 2)
+        ("=MROUND(2,A4)", "#VALUE!"),
+        ('=ABS("x")', "#VALUE!"),
+    ],
+)
+def test_numbers_from_text(formula: str, excel: Any) -> None:
+    ev = evaluate_formula(formula, NUMBER_TEXT_BOOK, "S", at="H10")
+    got = ev.error if ev.error is not None else ev.value
+    if isinstance(excel, float):
+        assert got == pytest.approx(excel, rel=1e-12), formula
+    else:
+        assert got == excel, formula

@@ -123,7 +123,6 @@ def patch_functions() -> None:
         ("COMBIN", _combin),
         ("DOLLAR", _dollar),
         ("BAHTTEXT", _bahttext),
-        ("MROUND", _mround),
         ("POWER", power),
     ):
         fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(fn)

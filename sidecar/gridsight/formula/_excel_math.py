@@ -7,7 +7,8 @@
 * ``patch_complex``: COMPLEX with a blank suffix, IMARGUMENT of an imaginary number;
 * ``patch_bases``: BIN2DEC ... HEX2OCT with negative numbers, places and text as Excel reads them;
 * ``patch_gcd_lcm``: GCD and LCM over references with blanks, fractions and text;
-* COMBINA, which the engine lacks.
+* COMBINA, which the engine lacks;
+* ``patch_number_text``: text read as a number by ABS, INT, EXP, SIN... (date text, ``"1,234"``).
 
 Each is registered by :func:`patch_math` (from :func:`gridsight.formula._engine_excel.patch_all`) and
 tested in ``tests/formula/test_excel_math.py``.
@@ -108,6 +109,13 @@ def _numeric(fn: Callable[..., Any], blank: float = 0.0) -> Callable[..., Any]:
 
     reading.__name__ = fn.__name__
     return reading
+
+
+def wrap_ufunc_raw(fn: Callable[..., Any]) -> Any:
+    """``fn`` over each item of its arguments, which it reads itself (errors and blanks included)."""
+    from formulas.functions import wrap_ufunc
+
+    return wrap_ufunc(fn, input_parser=lambda *a: a, check_error=lambda *a: None, args_parser=lambda *a: a)
 
 
 def _register(fns: Any, names: tuple[str, ...], fn: Callable[..., Any]) -> None:
@@ -353,6 +361,70 @@ def _combina(number: float, chosen: float) -> Any:
         return _error("#NUM!")
 
 
+#: Functions of numbers only, whose arguments the engine reads with float(): date text, "1,234" and
+#: "12%" are numbers in Excel (``INT("2024-01-10")`` is 45301; the engine: #VALUE!).
+NUMBER_FUNCTIONS = (
+    "ABS ACOS ACOSH ACOT ACOTH ASIN ASINH ATAN ATAN2 ATANH COS COSH COT COTH CSC CSCH DEGREES EVEN "
+    "EXP FACT INT LN LOG LOG10 MOD ODD RADIANS SEC SECH SIGN SIN SINH SQRT SQRTPI TAN TANH TRUNC"
+).split()
+
+
+def _text_as_number(v: Any) -> Any:
+    """Text that reads as a number (or a date) as that number; anything else as it is."""
+    from formulas.functions import XlError
+
+    from gridsight.formula._excel_coerce import to_number
+
+    item = v.ravel()[0] if isinstance(v, np.ndarray) and v.size == 1 else v
+    if isinstance(item, str) and not isinstance(item, XlError) and not is_blank_text(item):
+        try:
+            return to_number(item)
+        except (TypeError, ValueError):
+            return v
+    return v
+
+
+def is_blank_text(v: Any) -> bool:
+    from gridsight.formula._excel_coerce import is_blank
+
+    return is_blank(v)
+
+
+def _whole(x: float) -> Any:
+    """INT: a float (the engine's int of 1E+100 failed as a result)."""
+    return float(math.floor(x))
+
+
+def patch_number_text(fns: Any) -> None:
+    """The arguments of :data:`NUMBER_FUNCTIONS` read as Excel reads numbers; INT of a huge number."""
+    from formulas.functions import wrap_ufunc
+
+    fns["INT"] = wrap_ufunc(_whole)
+    for name in NUMBER_FUNCTIONS:
+        for key in (name, f"_XLFN.{name}"):
+            fn = fns.get(key)
+            if not callable(fn) or getattr(fn, "__name__", "") == "not_implemented":
+                continue
+
+            def reading(*args: Any, _fn: Any = fn) -> Any:
+                return _fn(*(_text_as_number(a) for a in args))
+
+            reading.__name__ = getattr(fn, "__name__", name)
+            fns[key] = reading
+
+
+def _mround_checked(number: Any, multiple: Any) -> Any:
+    """MROUND: a logical is #VALUE! (an Analysis ToolPak function), text read as a number."""
+    from gridsight.formula._excel_functions import _mround
+
+    for v in (number, multiple):
+        item = v.ravel()[0] if isinstance(v, np.ndarray) and v.size else v
+        if isinstance(item, bool | np.bool_):
+            return _error("#VALUE!")
+    values = numbers_in_order(number, multiple)
+    return values if not isinstance(values, list) else _mround(*values)
+
+
 def patch_math() -> None:
     """Every patch of this module."""
     import formulas
@@ -363,3 +435,5 @@ def patch_math() -> None:
     patch_bases(fns)
     patch_gcd_lcm(fns)
     _register(fns, ("COMBINA",), _combina)  # the engine lacks it
+    patch_number_text(fns)
+    fns["MROUND"] = fns["_XLFN.MROUND"] = wrap_ufunc_raw(_mround_checked)
