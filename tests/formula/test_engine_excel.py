@@ -292,3 +292,15 @@ def test_text_after_before(formula: str, excel: Any) -> None:
     ev = evaluate_formula(formula, TEXT_BOOK, "S", at="H10")
     assert ev.ok, ev.problems
     assert (ev.error if ev.error is not None else ev.value) == excel, formula
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        ('=TEXT(-1,"w;x@")', "-w"),  # no digit shown: the minus stays
+        ('=TEXTAFTER(A1,"the",B9)', "#VALUE!"),  # a blank instance is 0
+    ],
+)
+def test_text_minus_and_blank_instance(formula: str, excel: Any) -> None:
+    ev = evaluate_formula(formula, TEXT_BOOK, "S", at="H10")
+    assert (ev.error if ev.error is not None else ev.value) == excel, formula

@@ -97,3 +97,27 @@ def test_references_of_indirect_and_offset(formula: str, excel: Any) -> None:
     ev = evaluate_formula(formula, REF_BOOK, "S", at="K3")
     assert ev.ok, ev.problems
     assert (ev.error if ev.error is not None else ev.value) == excel, formula
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        # binary search halves as Excel does, also over unsorted data
+        ("=XMATCH(4.1,{TRUE,4.1,FALSE,1.1},-1,2)", 2),
+        ('=XMATCH(4.1,{"","a",1.1,4.1},0,2)', "#N/A"),
+        ('=XMATCH("ss",{1,"SS","c bau c",4.1},0,2)', 2),
+        ('=XMATCH(4.1,{1.1,4.1,"","a"},-1,-2)', 2),
+        ('=XMATCH(FALSE,{"a",2,FALSE,4.1,3,2.1,2,FALSE,9,9},-1,2)', 8),
+        # a blank value comes after everything: the next smaller is the largest item
+        ("=XMATCH(Z9,{FALSE,2.1,TRUE,4.1},-1)", 3),
+        ("=XMATCH(Z9,{TRUE,4.1,FALSE,1.1},-1,2)", 4),
+        # next larger than text among numbers: none (text comes after numbers)
+        ('=XMATCH("*b?u*",{-1.1,2.1,3.1,4.1},1)', "#N/A"),
+        ("=XMATCH(TRUE,{-1.1,2.1,3.1,4.1},-1)", 4),
+        # the value's error before the modes; modes rounded down (-1.1 is -2)
+        ("=XMATCH(NA(),{4.1,3.1},2,2)", "#N/A"),
+        ('=XLOOKUP(-1.1,{-1.1,2.1,3.1,4.1},{"L","ML","MR","R"},1,1,-1.1)', "R"),
+    ],
+)
+def test_xmatch_as_excel_saves(formula: str, excel: Any) -> None:
+    assert value(formula) == excel, formula

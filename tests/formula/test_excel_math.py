@@ -233,3 +233,16 @@ def test_numbers_from_text(formula: str, excel: Any) -> None:
         assert got == pytest.approx(excel, rel=1e-12), formula
     else:
         assert got == excel, formula
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        ("=GCD(-0.4,TRUE)", "#VALUE!"),  # #VALUE! of any argument before #NUM!
+        ("=LCM(-0.4,2)", "#NUM!"),
+        ("=COMPLEX(A1:A2,1)", "#VALUE!"),  # a range of several cells where one value goes
+        ("=DEC2BIN(A1:A2)", "#VALUE!"),
+    ],
+)
+def test_argument_checks(formula: str, excel: Any) -> None:
+    assert value(formula) == excel, formula

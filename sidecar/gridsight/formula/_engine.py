@@ -456,6 +456,7 @@ def known_functions() -> frozenset[str]:
             names.add(key.upper().removeprefix("_XLFN.").removeprefix("_XLWS."))
     names.add("OFFSET")  # rewritten to the range it points at before the engine runs (_translate)
     names.add("INDIRECT")  # the same, from its text (_evaluate._indirect_resolver)
+    names.add("GRIDSIGHT.SPAN")  # a:b beside OFFSET, INDEX...: the range, resolved the same way
     return frozenset(names)
 
 

@@ -39,6 +39,7 @@ from gridsight.formula._translate import (
     named_lambdas,
     own_cell,
     r1c1_to_a1,
+    reference_spans,
     resolve_offsets,
 )
 from gridsight.formula._tree import Call, Node, Ref, external_link, parse_formula, walk
@@ -47,7 +48,7 @@ from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook, dat
 #: The prefix files give LET and LAMBDA parameter names (``_xlpm.x``), outside string literals.
 _XLPM = re.compile(r'_xlpm\.(?=(?:[^"]*"[^"]*")*[^"]*$)', re.IGNORECASE)
 #: Calls rewritten to the range they point at before the engine runs.
-_DYNAMIC_REF = re.compile(r"(?:OFFSET|INDIRECT)\s*\(", re.IGNORECASE)
+_DYNAMIC_REF = re.compile(r"(?:OFFSET|INDIRECT|GRIDSIGHT\.SPAN)\s*\(", re.IGNORECASE)
 #: Largest range a formula may read here (cells), to keep evaluation interactive.
 MAX_INPUT_CELLS = 5_000_000
 
@@ -217,6 +218,8 @@ def _runnable(
     expanded = _XLPM.sub("", expanded) if "_xlpm." in expanded.lower() else expanded  # LET/LAMBDA names
     if "LAMBDA(" in expanded.upper():  # LAMBDA(x,x+1)(5), before anything parses it
         expanded = inline_lambdas(expanded)
+    if ":" in expanded and "(" in expanded:  # A1:OFFSET(A1,4,0), INDEX(r,1,1):INDEX(r,1,n)
+        expanded = reference_spans(expanded) or expanded
     expanded = range_chains(expanded) or expanded  # A1:B2:C3, the range spanning them
     expanded = ref_error_ranges(expanded) or expanded  # #REF!:B4, a range with a deleted end
     if workbook is not None and ":" in expanded and "!" in expanded:
@@ -532,6 +535,10 @@ def evaluate_formula(
             )
             if any(word in run.upper() for word in ("ROW", "COLUMN")):  # ROW(INDIRECT(A1)): now ROW(B7)
                 run = own_cell(parse_formula(run), cell) or run
+            if any(word in run.upper() for word in ("SUBTOTAL", "AGGREGATE")):  # over OFFSET(..):OFFSET(..)
+                run = nested_subtotals(parse_formula(run), workbook, current) or run
+            if "ISREF" in run.upper():  # ISREF(A1:OFFSET(A1,1,1)): now ISREF(A1:B2)
+                run = workbook_functions(parse_formula(run), workbook, current) or run
     except OffsetError as exc:
         return Evaluation(v.formula, True, error=exc.error, error_source=str(exc), references=v.references)
     except GridSightError as exc:

@@ -7,12 +7,13 @@
   as it (else ``#VALUE!``); several return columns give the whole matched row;
 * match modes 0 (exact), -1 (exact or the next smaller), 1 (exact or the next larger), 2 (wildcards
   ``*``, ``?``, ``~``), 3 (a regular expression); search modes 1 (first to last), -1 (last to first),
-  2 and -2 (binary search of data sorted ascending or descending: the first of equal items found
-  ascending, the last descending); any other mode is ``#VALUE!``;
+  2 and -2 (binary search as Excel halves: over unsorted data it finds what Excel finds; the first of
+  equal items ascending, the last descending); any other mode is ``#VALUE!``;
 * items compare in Excel's order (numbers, then text ignoring case, then FALSE and TRUE; numbers on
-  15 significant digits), so the next smaller than FALSE may be text; errors are skipped and a blank
-  lookup value finds only a blank cell; wildcards or a pattern with binary search are ``#VALUE!``;
-  a logical mode is 1 or 0;
+  15 significant digits), so the next smaller than FALSE may be text; errors are skipped; a blank
+  lookup value finds a blank cell, or comes after everything (the next smaller is the largest item);
+  the lookup value's error first, then wildcards or a pattern with binary search ``#VALUE!``; a
+  logical mode is 1 or 0;
 * no match: ``if_not_found`` when given, else ``#N/A``. An omitted argument reaches the engine as 0,
   so the formula is rewritten first (:data:`OMITTED`): an omitted ``if_not_found`` becomes ``NA()``,
   omitted modes their defaults.
@@ -20,6 +21,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -48,7 +50,9 @@ def _is_error(v: Any) -> bool:
 
 
 def _rank(v: Any) -> tuple[int, Any]:
-    """Excel's order for binary search: numbers, text (ignoring case), logicals; blanks last."""
+    """Excel's order for lookups: numbers, text (ignoring case), logicals; blanks after them all."""
+    if isinstance(v, np.ndarray):  # an array constant's item may come as a 0-d array
+        v = v.item() if v.size == 1 else v
     if is_blank(v):
         return (4, 0)
     if _is_error(v):
@@ -68,9 +72,10 @@ def _mode(v: Any, allowed: tuple[int, ...]) -> Any:
         return v
     if is_blank(v):
         v = 0
-    if isinstance(v, str):
+    try:
+        n = math.floor(float(v))  # rounded down (-1.1 is -2); a logical 1 or 0, numeric text read
+    except (TypeError, ValueError):
         return _error("#VALUE!")
-    n = int(float(v))  # a logical is 1 or 0
     return n if n in allowed else _error("#VALUE!")
 
 
@@ -106,7 +111,7 @@ def position(value: Any, items: list[Any], match_mode: int, search_mode: int) ->
         r = _rank(items[i])
         if r == target:
             return i
-        if match_mode == 0 or target[0] == 4 or r[0] >= 3:  # approximate: not for blanks and errors
+        if match_mode == 0 or r[0] >= 3:  # approximate: not to blanks and errors (a blank value is last)
             continue
         if (match_mode == -1 and r < target and (best is None or r > _rank(items[best]))) or (
             match_mode == 1 and r > target and (best is None or r < _rank(items[best]))
@@ -116,28 +121,31 @@ def position(value: Any, items: list[Any], match_mode: int, search_mode: int) ->
 
 
 def _binary(target: tuple[int, Any], items: list[Any], match_mode: int, descending: bool) -> int | None:
-    """Binary search: the first position whose item is not below the target, in ascending order (the
-    data reversed when it is sorted descending)."""
-    index = list(range(len(items)))
-    if descending:
-        index.reverse()
-    ranks = [_rank(items[i]) for i in index]
-    lo, hi = 0, len(ranks)
-    while lo < hi:
+    """Excel's binary search: halving by comparing the middle item, an equal one remembered and the
+    search going on towards the first of equals (ascending) or the last (descending); without one,
+    the next smaller or larger item where the search stopped."""
+    ranks = [_rank(v) for v in items]
+    lo, hi, found = 0, len(ranks) - 1, None
+    while lo <= hi:
         mid = (lo + hi) // 2
-        if ranks[mid] < target:
+        r = ranks[mid]
+        if r == target:
+            found = mid
+            if descending:
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        elif (r < target) != descending:  # the target lies after the middle
             lo = mid + 1
         else:
-            hi = mid
-    if lo < len(ranks) and ranks[lo] == target:
-        return index[lo]
-    if target[0] == 4:
+            hi = mid - 1
+    if found is not None:
+        return found
+    smaller, larger = (lo, hi) if descending else (hi, lo)
+    pick = smaller if match_mode == -1 else larger if match_mode == 1 else None
+    if pick is None or not 0 <= pick < len(ranks) or ranks[pick][0] >= 3:
         return None
-    if match_mode == -1 and lo > 0 and ranks[lo - 1][0] < 3:
-        return index[lo - 1]
-    if match_mode == 1 and lo < len(ranks) and ranks[lo][0] < 3:
-        return index[lo]
-    return None
+    return pick
 
 
 def _vector(array: Any) -> tuple[list[Any], bool] | None:
@@ -181,7 +189,36 @@ def _modes(match_mode: Any, search_mode: Any) -> Any:
     return mm, sm
 
 
+def _broadcast(fn: Any, value: Any, modes: tuple[Any, Any], *rest: Any) -> Any:
+    """``fn`` item by item when the modes are arrays too (``XLOOKUP(A1:A3,...,,B1:B3)``), each result's
+    first value; None when they are not."""
+    from formulas.functions import Array
+
+    arrays = [v for v in (value, *modes) if isinstance(v, np.ndarray) and v.size > 1]
+    if not any(isinstance(m, np.ndarray) and m.size > 1 for m in modes):
+        return None
+    try:
+        shape = np.broadcast_shapes(*(np.shape(a) for a in arrays))
+    except ValueError:
+        return _error("#VALUE!")
+    parts = [
+        np.broadcast_to(np.asarray(v, dtype=object), shape) if isinstance(v, np.ndarray) else v
+        for v in (value, *modes)
+    ]
+    out = np.empty(shape, dtype=object)
+    for idx in np.ndindex(shape):
+        args = [p[idx] if isinstance(p, np.ndarray) else p for p in parts]
+        r = fn(args[0], *rest[:-1], *args[1:]) if rest else fn(*args)
+        out[idx] = _scalar(r) if isinstance(r, np.ndarray) else r
+    return out.view(Array)
+
+
 def xmatch(value: Any, lookup_array: Any, match_mode: Any = 0, search_mode: Any = 1) -> Any:
+    spread = _broadcast(lambda v, m, s: xmatch(v, lookup_array, m, s), value, (match_mode, search_mode))
+    if spread is not None:
+        return spread
+    if _is_error(_scalar(value)) and not (isinstance(value, np.ndarray) and value.size > 1):
+        return _scalar(value)  # the value's error comes before the modes are checked
     modes = _modes(match_mode, search_mode)
     if _is_error(modes):
         return modes
@@ -210,6 +247,15 @@ def xlookup(
 ) -> Any:
     from formulas.functions import Array
 
+    spread = _broadcast(
+        lambda v, m, s: xlookup(v, lookup_array, return_array, if_not_found, m, s),
+        value,
+        (match_mode, search_mode),
+    )
+    if spread is not None:
+        return spread
+    if _is_error(_scalar(value)) and not (isinstance(value, np.ndarray) and value.size > 1):
+        return _scalar(value)
     modes = _modes(match_mode, search_mode)
     if _is_error(modes):
         return modes

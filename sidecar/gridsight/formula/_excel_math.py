@@ -111,6 +111,24 @@ def _numeric(fn: Callable[..., Any], blank: float = 0.0) -> Callable[..., Any]:
     return reading
 
 
+def single_values(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` of single values: a range of several cells is #VALUE! (as the engine's own COMPLEX and
+    DEC2BIN gave, and Excel where the formula's cell meets no cell of it), a cell its value."""
+
+    def one(*args: Any) -> Any:
+        values = []
+        for a in args:
+            if isinstance(a, np.ndarray):
+                if a.size != 1:
+                    return _error("#VALUE!")
+                a = a.ravel()[0]
+            values.append(a)
+        return fn(*values)
+
+    one.__name__ = getattr(fn, "__name__", "single_values")
+    return one
+
+
 def wrap_ufunc_raw(fn: Callable[..., Any]) -> Any:
     """``fn`` over each item of its arguments, which it reads itself (errors and blanks included)."""
     from formulas.functions import wrap_ufunc
@@ -180,11 +198,9 @@ def patch_complex(fns: Any) -> None:
     import functools
 
     import formulas.functions.eng as eng
-    from formulas.functions import wrap_func, wrap_ufunc
+    from formulas.functions import wrap_func
 
-    fns["COMPLEX"] = fns["_XLFN.COMPLEX"] = wrap_ufunc(
-        _complex, input_parser=lambda *a: a, check_error=lambda *a: None, args_parser=lambda *a: a
-    )
+    fns["COMPLEX"] = fns["_XLFN.COMPLEX"] = single_values(_complex)
     fns["IMARGUMENT"] = fns["_XLFN.IMARGUMENT"] = wrap_func(functools.partial(eng._xim2num, _imargument))
 
 
@@ -283,16 +299,12 @@ def patch_bases(fns: Any) -> None:
     """BIN2DEC ... HEX2OCT as Excel documents them: ``DEC2BIN(-25,1)`` is ``1111100111`` (a negative
     number is ten digits whatever the places; the engine: #NUM!), ``DEC2BIN("")`` #VALUE! (the engine:
     0), ``HEX2DEC("-A")`` #NUM! (the engine: -1099511627786)."""
-    from formulas.functions import wrap_ufunc
 
     for source, a in _BASES.items():
         for target, b in _BASES.items():
             if a != b:
-                fns[f"{source}2{target}"] = fns[f"_XLFN.{source}2{target}"] = wrap_ufunc(
-                    _base_conversion(a, b),
-                    input_parser=lambda *v: v,
-                    check_error=lambda *v: None,
-                    args_parser=lambda *v: v,
+                fns[f"{source}2{target}"] = fns[f"_XLFN.{source}2{target}"] = single_values(
+                    _base_conversion(a, b)
                 )
 
 
@@ -308,6 +320,7 @@ def _gcd_lcm(lcm: bool, *args: Any) -> Any:
     from gridsight.formula._excel_coerce import is_blank, to_number
 
     values: list[int] = []
+    out_of_range = False
     for arg in args:
         items = list(np.asarray(arg, dtype=object).ravel()) if isinstance(arg, np.ndarray) else [arg]
         for v in items:
@@ -324,8 +337,11 @@ def _gcd_lcm(lcm: bool, *args: Any) -> Any:
             except (TypeError, ValueError):
                 return _error("#VALUE!")
             if x < 0 or x >= _WHOLE_LIMIT:
-                return _error("#NUM!")
+                out_of_range = True  # #NUM!, after every argument is checked for #VALUE!
+                continue
             values.append(int(x))
+    if out_of_range:
+        return _error("#NUM!")
     if not values:
         return _error("#VALUE!")
     out = values[0]

@@ -277,7 +277,11 @@ def patch_rounding() -> None:
                 len(sections) == 1 and value < 0 and not _DATE_CODES.search(_QUOTED.sub("", code))
             ):  # no minus on a number shown as zero: "0" for -0.0001
                 shown_text = xtext(-value, code)
-                if isinstance(shown_text, str) and not re.search("[1-9]", shown_text):
+                if (
+                    isinstance(shown_text, str)
+                    and re.search("[0#?]", _QUOTED.sub("", code))  # the number shown in digits...
+                    and not re.search("[1-9]", shown_text)  # ... all of them zero
+                ):
                     return shown_text
             if len(sections) >= 2 and value < 0:  # the negative section shows the size: "0;(0)"
                 code, value = sections[1], -value
@@ -516,7 +520,7 @@ def _text_around(after: bool, *args: Any) -> Any:
     delimiters = ["" if is_blank(d) else as_text(d) for d in delimiters]
     options: list[Any] = []
     for i, default in enumerate((1, 0, 0)):
-        v = one(rest[i], default) if i < len(rest) else default
+        v = one(rest[i], 0) if i < len(rest) else default  # a blank cell is 0 (an instance of 0: #VALUE!)
         if isinstance(v, XlError):
             return v
         if isinstance(v, str):

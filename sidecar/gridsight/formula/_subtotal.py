@@ -109,10 +109,10 @@ def _used_rows(rng: Range, sheet: Sheet) -> Range:
 
 
 def _number(node: Node, workbook: Workbook | None = None, sheet: Sheet | None = None) -> int | None:
-    """A whole number written as the argument, or held by the one cell it references (a constant,
-    not a formula; a blank cell is 0, as Excel reads an omitted option), else None."""
-    if isinstance(node, Literal) and node.kind == "number" and float(node.value).is_integer():
-        return int(node.value)
+    """A number written as the argument, or held by the one cell it references (a constant, not a
+    formula; a blank cell is 0, as Excel reads an omitted option), truncated; else None."""
+    if isinstance(node, Literal) and node.kind == "number":
+        return int(float(node.value))  # truncated, as Excel reads it: SUBTOTAL(101.2,...) is 101
     if (
         isinstance(node, Ref)
         and node.rng is not None
@@ -131,12 +131,8 @@ def _number(node: Node, workbook: Workbook | None = None, sheet: Sheet | None = 
             return None
         if cell.value is None:
             return 0
-        if (
-            isinstance(cell.value, int | float)
-            and not isinstance(cell.value, bool)
-            and float(cell.value).is_integer()
-        ):
-            return int(cell.value)
+        if isinstance(cell.value, int | float) and not isinstance(cell.value, bool):
+            return int(float(cell.value))
     return None
 
 

@@ -177,6 +177,87 @@ def inline_lets(formula: str) -> str | None:
     return text if changed else None
 
 
+#: The function that stands for ``a:b`` when a side is a function giving a reference (resolved with
+#: OFFSET and INDIRECT before the engine runs, :func:`resolve_offsets`).
+SPAN = "GRIDSIGHT.SPAN"
+_REFERENCE_CALLS = ("OFFSET", "INDIRECT", "INDEX", "CHOOSE")
+_REF_TOKEN = re.compile(
+    r"(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!\$?[A-Za-z]{1,3}\$?\d+|\$?[A-Za-z]{1,3}\$?\d+|[A-Za-z_][\w.]*"
+)
+
+
+def _call_before(text: str, end: int) -> int | None:
+    """Start of a reference function's call ending with the ')' at ``end - 1``, else None."""
+    depth, i = 0, end - 1
+    while i >= 0:
+        ch = text[i]
+        if ch == '"':
+            i = text.rfind('"', 0, i)
+            if i == -1:
+                return None
+        elif ch == ")":
+            depth += 1
+        elif ch == "(":
+            depth -= 1
+            if depth == 0:
+                m = re.search(r"(?:_xlfn\.)?([A-Za-z]+)$", text[:i])
+                if m and m.group(1).upper() in _REFERENCE_CALLS:
+                    return m.start()
+                return None
+        i -= 1
+    return None
+
+
+def _operand_before(text: str, colon: int) -> int | None:
+    if colon > 0 and text[colon - 1] == ")":
+        return _call_before(text, colon)
+    m = re.search(r"(?:(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?\$?[A-Za-z_][\w.$]*$", text[:colon])
+    return m.start() if m else None
+
+
+def _operand_after(text: str, colon: int) -> tuple[int, bool] | None:
+    """End of the operand after ``:``, and whether it is a reference function's call."""
+    m = re.match(r"(?:_xlfn\.)?([A-Za-z]+)\(", text[colon + 1 :])
+    if m and m.group(1).upper() in _REFERENCE_CALLS:
+        close = _closing(text, colon + m.end())
+        return (close + 1, True) if close != -1 else None
+    m = _REF_TOKEN.match(text, colon + 1)
+    return (m.end(), False) if m else None
+
+
+def reference_spans(formula: str) -> str | None:
+    """``A1:OFFSET(A1,4,0)``, ``INDEX(r,1,1):INDEX(r,1,n)``, ``INDIRECT("A1"):INDIRECT("A9")``: the
+    range operator beside a function that gives a reference, written ``GRIDSIGHT.SPAN(a,b)`` for
+    :func:`resolve_offsets` (the parser takes ``:`` only between references). None when there is none."""
+    if ":" not in formula or "(" not in formula:
+        return None
+    text, changed = formula, False
+    for _ in range(20):
+        pieces = re.split(r'("(?:[^"]|"")*")', text)
+        offset, hit = 0, None
+        for k, piece in enumerate(pieces):
+            if k % 2 == 0:
+                for m in re.finditer(":", piece):
+                    colon = offset + m.start()
+                    start = _operand_before(text, colon)
+                    after = _operand_after(text, colon)
+                    if start is None or after is None:
+                        continue
+                    left_call = text[colon - 1] == ")"
+                    if left_call or after[1]:
+                        hit = (start, colon, after[0])
+                        break
+            if hit:
+                break
+            offset += len(piece)
+        if hit is None:
+            break
+        start, colon, end = hit
+        text = f"{text[:start]}{SPAN}({text[start:colon]},{text[colon + 1 : end]}){text[end:]}"
+        changed = True
+    return text if changed else None
+
+
 _CALL_NAME = re.compile(r"(?<![A-Za-z0-9_.!'\]])([A-Za-z_\\][A-Za-z0-9_.]*)\(")
 
 
@@ -265,7 +346,7 @@ def resolve_offsets(
     ``reference(text, a1)`` turns INDIRECT's text into range text (raising OffsetError for #REF!).
     ``errors_as_values``: a call inside the formula that gives an error becomes that error value
     (``IFERROR(INDIRECT(bad),0)`` is 0); otherwise, and for the whole formula, OffsetError is raised."""
-    names = ("OFFSET", "INDIRECT") if reference is not None else ("OFFSET",)
+    names = ("OFFSET", "INDIRECT", SPAN) if reference is not None else ("OFFSET", SPAN)
     if not any(isinstance(n, Call) and n.name.removeprefix("_XLFN.") in names for n in walk(tree)):
         return None
 
@@ -273,6 +354,8 @@ def resolve_offsets(
         try:
             if isinstance(node, Call) and node.name.removeprefix("_XLFN.") == "OFFSET":
                 return _offset_text(node, swap, number)
+            if isinstance(node, Call) and node.name == SPAN:
+                return _span_text(node, swap, number)
             if (
                 reference is not None
                 and isinstance(node, Call)
@@ -387,6 +470,62 @@ def _offset_text(node: Call, swap: Callable[[Node], str | None], number: Callabl
     if top < 0 or left < 0 or bottom >= MAX_ROWS or right >= MAX_COLS:
         raise OffsetError("#REF!", "OFFSET points outside the sheet")
     out = Range(top, left, bottom, right).ref()
+    return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{out}" if sheet else out
+
+
+def _reference_text(node: Node, swap: Callable[[Node], str | None], number: Callable[[str], Any]) -> str:
+    """The range a side of ``a:b`` stands for: a reference, OFFSET/INDIRECT (through ``swap``),
+    INDEX of a reference (its cell, row or column), CHOOSE among references."""
+    if isinstance(node, Ref) and node.rng is not None:
+        return to_text(node)
+    if isinstance(node, Call):
+        name = node.name.removeprefix("_XLFN.")
+        if name in ("OFFSET", "INDIRECT", SPAN):
+            text = swap(node)
+            if text is None or text in _LITERAL_ERRORS:
+                raise OffsetError(text or "#REF!", f"{name} gives no reference")
+            return text
+        if name == "CHOOSE" and len(node.args) >= 2:
+            k = _value(node.args[0], swap, number)
+            if isinstance(k, bool) or not isinstance(k, int | float) or not 1 <= int(k) < len(node.args):
+                raise OffsetError("#VALUE!", "CHOOSE's index is out of its choices")
+            return _reference_text(node.args[int(k)], swap, number)
+        if name == "INDEX" and 2 <= len(node.args) <= 3:
+            base = node.args[0]
+            if not (isinstance(base, Ref) and base.rng is not None):
+                raise OffsetError("#VALUE!", "INDEX's array is not a reference")
+            rng = base.rng
+            row = _value(node.args[1], swap, number) if not isinstance(node.args[1], Missing) else 0
+            col = (
+                _value(node.args[2], swap, number)
+                if len(node.args) == 3 and not isinstance(node.args[2], Missing)
+                else 0
+            )
+            if any(isinstance(v, bool) or not isinstance(v, int | float) for v in (row, col)):
+                raise OffsetError("#VALUE!", "INDEX's row or column is not a number")
+            r, c = int(row or 0), int(col or 0)
+            if len(node.args) == 2 and rng.height == 1 and r:  # one row: the number picks a column
+                r, c = 0, r
+            if r < 0 or c < 0 or r > rng.height or c > rng.width:
+                raise OffsetError("#REF!", "INDEX points outside its reference")
+            top, bottom = (rng.top + r - 1,) * 2 if r else (rng.top, rng.bottom)
+            left, right = (rng.left + c - 1,) * 2 if c else (rng.left, rng.right)
+            out = Range(top, left, bottom, right).ref()
+            return f"'{base.sheet.replace(chr(39), chr(39) * 2)}'!{out}" if base.sheet else out
+    raise OffsetError("#VALUE!", "a side of ':' is not a reference")
+
+
+def _span_text(node: Call, swap: Callable[[Node], str | None], number: Callable[[str], Any]) -> str:
+    """``a:b``: the smallest range holding both references (on one sheet)."""
+    if len(node.args) != 2:
+        raise OffsetError("#VALUE!", "':' takes two references")
+    texts = [_reference_text(a, swap, number) for a in node.args]
+    sheets = {_sheet_of_text(t) for t in texts} - {None}
+    if len(sheets) > 1:
+        raise OffsetError("#REF!", "':' between references on different sheets")
+    a, b = (Range.parse(t.split("!")[-1]) for t in texts)
+    out = Range(min(a.top, b.top), min(a.left, b.left), max(a.bottom, b.bottom), max(a.right, b.right)).ref()
+    sheet = next(iter(sheets), None)
     return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{out}" if sheet else out
 
 
