@@ -66,3 +66,27 @@ def test_effect_nominal(formula: str, excel: Any) -> None:
         assert got == pytest.approx(excel, rel=1e-12), formula
     else:
         assert got == excel, formula
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        # the period, truncated, from 1 to the number of periods; its fraction kept for the value
+        ("=IPMT(0.1,3.9,3,8000)", -30.51485756246893),
+        ("=IPMT(0.1,4,3,8000)", "#NUM!"),
+        ("=IPMT(0.01,0.99999,36,8000)", "#NUM!"),
+        ("=PPMT(0.1,0,36,8000)", "#NUM!"),
+        # any non-zero type is 1
+        ("=PMT(0.2,3,-200,10,5)", 76.83150183150182),
+        ("=PMT(0.2,4,-200,10,-1)", 62.82911077993046),
+        ("=PMT(-1,1,-100,300,1)", "#NUM!"),
+        # NPER at a rate of 0, whatever the type
+        ("=NPER(0,-133.33333333333334,100,300,1)", 3),
+    ],
+)
+def test_annuities(formula: str, excel: Any) -> None:
+    got = value(formula)
+    if isinstance(excel, float):
+        assert got == pytest.approx(excel, rel=1e-9), formula
+    else:
+        assert got == excel, formula

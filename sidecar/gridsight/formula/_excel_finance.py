@@ -4,7 +4,10 @@
   and its ``calc_method`` (the algorithm the ExcelFinancialFunctions library worked out against Excel:
   the settlement's period prorated, each earlier full period counted once when accruing from the
   issue, the issue's stub period prorated on its own length);
-* EFFECT and NOMINAL keep the errors of their arguments (the engine: #VALUE!).
+* EFFECT and NOMINAL keep the errors of their arguments (the engine: #VALUE!);
+* IPMT and PPMT: a period outside 1 to the number of periods is #NUM!;
+* PMT, PV, FV, NPER, IPMT, PPMT: any non-zero ``type`` is 1; PMT's rate from -1 down #NUM!; NPER
+  at a rate of 0.
 
 Registered by :func:`patch_finance` (from :func:`gridsight.formula._engine_excel.patch_all`), tested in
 ``tests/formula/test_excel_finance.py``.
@@ -206,6 +209,80 @@ def _rates(rate: Any, periods: Any, effect: bool) -> Any:
     return (1 + r / n) ** n - 1 if effect else n * ((1 + r) ** (1 / n) - 1)
 
 
+def _period_checked(original: Any) -> Any:
+    """IPMT / PPMT: the period, truncated, must lie from 1 to the number of periods (the fraction is
+    kept for the value: ``IPMT(0.1,3.9,3,8000)`` is -30.51), else #NUM! (the engine gave values)."""
+    import math
+
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    def checked(rate: Any, per: Any, nper: Any, *rest: Any) -> Any:
+        def item(v: Any) -> Any:
+            return v.ravel()[0] if isinstance(v, np.ndarray) and v.size == 1 else v
+
+        values = [item(v) for v in (rate, per, nper)]
+        if any(isinstance(v, np.ndarray) for v in values):
+            return original(rate, per, nper, *rest)  # arrays: the engine's own path
+        for v in values:
+            if isinstance(v, XlError):
+                return v
+        try:
+            p, n = float(values[1]), float(values[2])
+        except (TypeError, ValueError):
+            return original(rate, per, nper, *rest)
+        if not 1 <= math.trunc(p) <= n:  # 3.9 of 3 periods is the third; 0.99999 none
+            return Error.errors["#NUM!"]
+        return original(rate, per, nper, *rest)
+
+    return checked
+
+
+#: The position of the payment-timing argument ``type`` of the annuity functions.
+_TYPE_AT = {"PMT": 4, "PV": 4, "FV": 4, "NPER": 4, "IPMT": 5, "PPMT": 5}
+
+
+def _annuity(name: str, original: Any) -> Any:
+    """PMT, PV, FV, NPER, IPMT, PPMT: any non-zero ``type`` is 1 (payments at the start; the engine:
+    #VALUE! for 5 or -1); PMT of a rate from -1 down is #NUM!; NPER at a rate of 0 is
+    -(pv+fv)/pmt whatever the type (the engine: half of it with type 1)."""
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    def item(v: Any) -> Any:
+        return v.ravel()[0] if isinstance(v, np.ndarray) and v.size == 1 else v
+
+    def number(v: Any) -> float | None:
+        v = item(v)
+        if isinstance(v, bool | np.bool_ | XlError | str | np.ndarray):
+            return None
+        try:
+            return float(v) if v is not None else None
+        except (TypeError, ValueError):
+            return None
+
+    def run(*args: Any) -> Any:
+        args_list = list(args)
+        at = _TYPE_AT[name]
+        if len(args_list) > at:
+            t = number(args_list[at])
+            if t is not None and t != 0:
+                args_list[at] = 1.0
+        rate = number(args_list[0]) if args_list else None
+        if any(isinstance(item(a), XlError) for a in args_list):
+            return original(*args_list)
+        if name == "PMT" and rate is not None and rate <= -1:
+            return Error.errors["#NUM!"]
+        if name == "NPER" and rate == 0 and len(args_list) >= 3:
+            pmt, pv = number(args_list[1]), number(args_list[2])
+            fv = number(args_list[3]) if len(args_list) > 3 else 0.0
+            if pmt is not None and pv is not None and fv is not None:
+                return Error.errors["#NUM!"] if pmt == 0 else -(pv + fv) / pmt
+        return original(*args_list)
+
+    return run
+
+
 def patch_finance() -> None:
     """Every patch of this module."""
     import functools
@@ -215,6 +292,12 @@ def patch_finance() -> None:
 
     fns = formulas.get_functions()
     patch_accrint(fns)
+    for name in ("IPMT", "PPMT"):
+        if callable(fns.get(name)):
+            fns[name] = fns[f"_XLFN.{name}"] = _period_checked(fns[name])
+    for name in _TYPE_AT:
+        if callable(fns.get(name)):
+            fns[name] = fns[f"_XLFN.{name}"] = _annuity(name, fns[name])
     for name, effect in (("EFFECT", True), ("NOMINAL", False)):  # errors of the arguments kept
         fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(
             functools.partial(_rates, effect=effect),
