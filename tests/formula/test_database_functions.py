@@ -65,3 +65,36 @@ def test_database_functions(formula: str, excel: Any) -> None:
         assert ev.error == excel
     else:
         assert ev.error is None and ev.value == pytest.approx(excel)
+
+
+EDGE_BOOK = Workbook.from_dict(
+    {
+        "S": {
+            "A1": "Tree",
+            "B1": 1,  # a column labelled by a number
+            "C1": True,  # ... and by a logical
+            **{f"A{r}": v for r, v in enumerate(("Apple", "Pear"), start=2)},
+            **{f"B{r}": v for r, v in enumerate((5, "x"), start=2)},
+            **{f"C{r}": v for r, v in enumerate((7, 8), start=2)},
+            "E2": "Apple",  # a condition under a blank label (E1)
+            "F1": "Tree",
+            "F2": "*",
+        }
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        ("=DCOUNT(A1:C1,C1,F1:F2)", "#VALUE!"),  # a database of its labels only
+        ("=DCOUNT(A1:C3,C1,E1:E2)", 0),  # a condition under no label meets no record
+        ("=DAVERAGE(A1:C3,C1,E1:E2)", "#DIV/0!"),
+        ('=DCOUNTA(A1:C3,"1",F1:F2)', 2),  # the text "1" names the column labelled 1
+        ('=DCOUNT(A1:C3,"1",F1:F2)', 1),
+        ("=DSUM(A1:C3,TRUE,F1:F2)", 15),  # TRUE names the column labelled TRUE
+    ],
+)
+def test_database_edges(formula: str, excel: Any) -> None:
+    ev = evaluate_formula(formula, EDGE_BOOK, "S")
+    assert (ev.error if ev.error is not None else ev.value) == excel, formula

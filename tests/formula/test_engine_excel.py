@@ -81,7 +81,16 @@ def value(formula: str, at: str | None = "H10", intersect: bool = False) -> Any:
         ('=TEXT(-5,"0;(0)")', "(5)"),
         ('=TEXT(-1234.5,"#,##0.00;[Red](#,##0.00)")', "(1,234.50)"),
         ('=TEXT(45351,"[$-409]mmm d, yyyy")', "Feb 29, 2024"),
-        ('=TEXT(1/3,"General")', "0.333333333333333"),
+        # General shows at most 11 characters (the number format's rule, as Excel saves TEXT's result)
+        ('=TEXT(1/3,"General")', "0.333333333"),
+        ('=TEXT(123456789012,"General")', "1.23457E+11"),
+        ('=TEXT(-0.0000000025,"General")', "-2.5E-09"),
+        ('=TEXT(0.00000001,"General")', "0.00000001"),
+        ('=1/3&""', "0.333333333333333"),  # joined as text: 15 digits
+        # a negative number shown as zero has no minus
+        ('=TEXT(-0.0001,"0")', "0"),
+        ('=TEXT(-0.001,"0.00%")', "-0.10%"),
+        ('=TEXT(-0.00001,"0.00%")', "0.00%"),
         # one-letter date codes keep the zero of 10, 20, 30 and of midnight
         ('=TEXT(45565,"m/d/yyyy")', "9/30/2024"),
         ('=TEXT(45575,"d-m")', "10-10"),
@@ -253,3 +262,45 @@ def test_one_compile_per_relative_formula(monkeypatch: pytest.MonkeyPatch) -> No
     assert evaluate_formula('=A2&"Q"', wb, "S", at=(1, 5)).value == "2Q"  # another string: compiled apart
     assert evaluate_formula("=A1+$A$1", wb, "S", at=(0, 6)).value == 2
     assert evaluate_formula("=A2+$A$1", wb, "S", at=(1, 6)).value == 3  # D4 and $D$4 kept apart
+
+
+TEXT_BOOK = Workbook.from_dict(
+    {"S": {"A1": "123 the 456 the 891", "A2": "del", "A3": True, "A4": "Email - me@x.com"}}
+)
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        ('=TEXTAFTER(A1,"the",1,0,1)', " 456 the 891"),  # the engine added the delimiter back
+        ('=TEXTBEFORE(A1,"the",-1)', "123 the 456 "),
+        ('=TEXTAFTER(A1,"the",-1.2)', " 456 the 891"),  # rounded down: -2
+        ('=TEXTAFTER(A1,"THE",2,0,0,NA())', "#N/A"),
+        ('=TEXTAFTER(A1,"THE",2,1,0,1/0)', " 891"),  # found: if_not_found is not looked at
+        ('=TEXTAFTER(A1,"Hello",1,1,1)', ""),  # the text's end as a delimiter
+        ('=TEXTBEFORE(A1,"Hello",1,1,1)', "123 the 456 the 891"),
+        ('=TEXTAFTER(A1,"Hello",-1,1,1)', "123 the 456 the 891"),  # from the end: the start
+        ('=TEXTAFTER(A1,"Hello",2,1,1,"no")', "no"),
+        ('=TEXTAFTER(A1,"the",0)', "#VALUE!"),
+        ('=TEXTAFTER(A2,"deli",1)', "#VALUE!"),  # a delimiter longer than the text, an instance given
+        ('=TEXTAFTER(A2,"deli")', "#N/A"),
+        ('=TEXTAFTER(A3,"r",1,0,0,B9)', ""),  # TRUE as text; a blank if_not_found is empty text
+        ('=TEXTAFTER(A4,"- ",-1,,1)', "me@x.com"),
+    ],
+)
+def test_text_after_before(formula: str, excel: Any) -> None:
+    ev = evaluate_formula(formula, TEXT_BOOK, "S", at="H10")
+    assert ev.ok, ev.problems
+    assert (ev.error if ev.error is not None else ev.value) == excel, formula
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        ('=TEXT(-1,"w;x@")', "-w"),  # no digit shown: the minus stays
+        ('=TEXTAFTER(A1,"the",B9)', "#VALUE!"),  # a blank instance is 0
+    ],
+)
+def test_text_minus_and_blank_instance(formula: str, excel: Any) -> None:
+    ev = evaluate_formula(formula, TEXT_BOOK, "S", at="H10")
+    assert (ev.error if ev.error is not None else ev.value) == excel, formula

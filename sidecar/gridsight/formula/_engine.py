@@ -136,21 +136,89 @@ def _subtotal(function_num: Any, *refs: Any) -> Any:
     return _stat(code, nums)
 
 
+def _percentile(nums: list[float], k: float, exclusive: bool) -> Any:
+    """PERCENTILE.INC (``exclusive`` False) / PERCENTILE.EXC of ``nums`` at ``k``."""
+    s, n = sorted(nums), len(nums)
+    if not s:
+        return _err("#NUM!")
+    if exclusive:
+        if not 1 / (n + 1) <= k <= n / (n + 1):
+            return _err("#NUM!")
+        rank = k * (n + 1) - 1
+    else:
+        if not 0 <= k <= 1:
+            return _err("#NUM!")
+        rank = k * (n - 1)
+    lo = math.floor(rank)
+    hi = min(lo + 1, n - 1)
+    return s[lo] + (rank - lo) * (s[hi] - s[lo])
+
+
+def _order_stat(code: int, nums: list[float], k: Any) -> Any:
+    """AGGREGATE's functions 14-19 (LARGE, SMALL, PERCENTILE.INC, QUARTILE.INC, PERCENTILE.EXC,
+    QUARTILE.EXC) at ``k``."""
+    from formulas.functions import XlError
+
+    k = _scalar(k, None)
+    if isinstance(k, XlError):
+        return k
+    if k is None or isinstance(k, bool | str):
+        return _err("#VALUE!")
+    k = float(k)
+    if code in (14, 15):
+        i = math.ceil(k) if k != int(k) else int(k)
+        if not 1 <= i <= len(nums):
+            return _err("#NUM!")
+        return sorted(nums, reverse=code == 14)[i - 1]
+    if code in (17, 19):
+        quart = math.trunc(k)
+        if not (0 <= quart <= 4 if code == 17 else 1 <= quart <= 3):
+            return _err("#NUM!")
+        k = quart / 4
+    return _percentile(nums, k, exclusive=code in (18, 19))
+
+
+def _mode(nums: list[float]) -> Any:
+    """MODE.SNGL: the most frequent number, the first of equals; #N/A when none repeats."""
+    counts: dict[float, int] = {}
+    for x in nums:
+        counts[x] = counts.get(x, 0) + 1
+    best = max(counts.values(), default=0)
+    if best < 2:
+        return _err("#N/A")
+    return next(x for x in nums if counts[x] == best)
+
+
 def _aggregate(function_num: Any, options: Any, *refs: Any) -> Any:
-    """AGGREGATE for functions 1-12 (options 2, 3, 6, 7 skip error values)."""
+    """AGGREGATE for functions 1-19 (options 2, 3, 6, 7 skip error values). Functions 14-19 take their
+    ``k`` last, after the array (split in pieces around hidden rows and nested subtotals)."""
     from formulas.functions import XlError
 
     try:
         code, opt = int(_scalar(function_num, 0)), int(_scalar(options, 0))
     except (TypeError, ValueError):
         return _err("#VALUE!")
-    if not 1 <= code <= 12 or not 0 <= opt <= 7:
+    if not 1 <= code <= 19 or not 0 <= opt <= 7:
         return _err("#VALUE!")
-    nums = _numbers(refs, skip_errors=opt in (2, 3, 6, 7))
+    skip_errors = opt in (2, 3, 6, 7)
+    k: Any = None
+    if code >= 14:
+        if len(refs) < 2:
+            return _err("#VALUE!")
+        refs, k = refs[:-1], refs[-1]
+    nums = _numbers(refs, skip_errors=skip_errors)
     if isinstance(nums, XlError):
         return nums
     if code == 3:
-        return float(len(_flat(refs)))
+        return float(
+            sum(1 for v in _flat(refs) if not _is_blank(v) and not (skip_errors and isinstance(v, XlError)))
+        )
+    if code == 12:
+        return _stat(code, nums)
+    if code == 13:
+        return _mode(nums)
+    if code >= 14:
+        return _order_stat(code, nums, k)
     return _stat(code, nums)
 
 
@@ -340,12 +408,14 @@ def patch_engine() -> None:
         from formulas.errors import FoundError
         from formulas.functions import wrap_func
 
+        from gridsight.formula._blankcount import patch_blank_counts
         from gridsight.formula._engine_excel import patch_all
         from gridsight.formula._excel_database import patch_database
         from gridsight.formula._fastifs import make_fast_xfilter
 
         patch_all()  # Excel's rules where the engine differs, one named patch each (criteria first)
         patch_database()
+        patch_blank_counts()
         # xfilter/xfilters look `_xfilter` up in their module at call time: swap in the grouped path
         engine_functions._xfilter = make_fast_xfilter(
             engine_functions._xfilter,
@@ -386,6 +456,7 @@ def known_functions() -> frozenset[str]:
             names.add(key.upper().removeprefix("_XLFN.").removeprefix("_XLWS."))
     names.add("OFFSET")  # rewritten to the range it points at before the engine runs (_translate)
     names.add("INDIRECT")  # the same, from its text (_evaluate._indirect_resolver)
+    names.add("GRIDSIGHT.SPAN")  # a:b beside OFFSET, INDEX...: the range, resolved the same way
     return frozenset(names)
 
 

@@ -39,6 +39,7 @@ from gridsight.formula._excel_coerce import (
     to_number,
 )
 from gridsight.formula._excel_ets import patch_ets
+from gridsight.formula._excel_finance import patch_finance
 from gridsight.formula._excel_functions import (
     patch_complex_text,
     patch_functions,
@@ -49,12 +50,14 @@ from gridsight.formula._excel_functions import (
     patch_workday,
     patch_yearfrac,
 )
+from gridsight.formula._excel_math import patch_math
 from gridsight.formula._excel_regression import patch_linest
 from gridsight.formula._excel_text import (
     patch_characters,
     patch_date_parts,
     patch_grouping,
     patch_rounding,
+    patch_text_around,
     patch_trim,
 )
 from gridsight.formula._excel_values import (
@@ -210,8 +213,10 @@ def parse_criterion(condition: Any) -> tuple[str, Any]:
     return op or "=", number if number is not None else rest
 
 
-def _criterion_test(op: str, operand: Any) -> Any:
-    """A function of one cell value (blanks are ``""``): whether it meets ``op operand``."""
+def _criterion_test(op: str, operand: Any, text_numbers: bool = True) -> Any:
+    """A function of one cell value (blanks are ``""``): whether it meets ``op operand``. A number
+    stored as text meets only ``=`` (``text_numbers``): ``COUNTIF(A:A,"<=23")`` does not count the
+    text ``"23"``, and ``"<>23"`` counts it (it is not the number 23)."""
     import numpy as np
     from formulas.functions import XlError, _text2num
 
@@ -222,8 +227,8 @@ def _criterion_test(op: str, operand: Any) -> Any:
         ">": lambda a, b: a > b,
         "=": lambda a, b: a == b,
     }[op]
-    if operand is None:  # "=": blank cells only
-        return lambda v: isinstance(v, str) and v == "" and not isinstance(v, XlError)
+    if operand is None:  # "=": blank cells only (not cells of empty text, when told apart)
+        return lambda v: isinstance(v, str) and v == "" and not isinstance(v, XlError) and not _empty_text(v)
     if isinstance(operand, XlError):
         return lambda v: isinstance(v, XlError) and str(v) == str(operand) and op == "="
     if isinstance(operand, bool):
@@ -235,7 +240,7 @@ def _criterion_test(op: str, operand: Any) -> Any:
             if isinstance(v, bool | np.bool_ | XlError):
                 return False
             if isinstance(v, str):  # a number stored as text counts (COUNTIF(A:A,5) counts "5")
-                if v == "":
+                if v == "" or op != "=" or not text_numbers:
                     return False
                 n = text_number(v)
                 if n is None:
@@ -259,9 +264,24 @@ def _criterion_test(op: str, operand: Any) -> Any:
         folded = text.casefold()
         return lambda v: isinstance(v, str) and not isinstance(v, XlError) and v.casefold() == folded
     folded = text.casefold()
+    if folded == "":  # ">", "<=" ... with nothing after: no cell
+        return lambda v: False
     return lambda v: (
         isinstance(v, str) and not isinstance(v, XlError) and v != "" and compare(v.casefold(), folded)
     )
+
+
+class BlankCell(str):
+    """A blank cell in a criteria range: equal to ``""`` (as the engine passes blanks), but told apart
+    from a cell holding empty text (a formula's ``""``), which ``"<>"`` counts and ``"="`` does not."""
+
+    __slots__ = ()
+
+
+def _empty_text(v: Any) -> bool:
+    """Whether ``v`` is empty text, not a blank cell (criteria ranges carry their blanks as
+    :class:`BlankCell`)."""
+    return isinstance(v, str) and v == "" and not isinstance(v, BlankCell)
 
 
 def _mask(values: Any, test: Any) -> Any:
@@ -287,15 +307,19 @@ def _mask(values: Any, test: Any) -> Any:
 
 
 def criteria_mask(raw: Any, condition: Any) -> Any:
-    """Which cells of ``raw`` (blanks as ``""``) meet an Excel criterion, as a boolean array."""
+    """Which cells of ``raw`` (blanks as :class:`BlankCell`) meet an Excel criterion, as a boolean
+    array."""
     import numpy as np
+    from formulas.functions import XlError
 
     op, operand = parse_criterion(condition)
     values = np.asarray(raw, dtype=object)
     if op == "<>":  # "<>": every cell that is not blank; "<>x" every cell that is not x
-        return ~_mask(values, _criterion_test("=", None if operand == "" else operand))
+        return ~_mask(values, _criterion_test("=", None if operand == "" else operand, text_numbers=False))
     if op == "=" and isinstance(operand, str) and operand == "":
-        return _mask(values, _criterion_test("=", None))  # "": blank cells (and cells of empty text)
+        return _mask(
+            values, lambda v: isinstance(v, str) and v == "" and not isinstance(v, XlError)
+        )  # and empty text
     return _mask(values, _criterion_test(op, operand))
 
 
@@ -310,15 +334,36 @@ def patch_criteria() -> None:
     * text compares ignoring case: ``">=BANANA"`` does not count ``apple`` (the engine: it did).
     * ``TRUE`` counts the cells holding TRUE and ``1`` the cells holding 1: the engine cached its test
       by value, and True == 1 in Python, so whichever came first answered for both.
-    * ``"="`` counts blank cells (the engine: none).
+    * ``"="`` counts blank cells (the engine: none), not cells of empty text, which ``"<>"`` counts;
+    * a number stored as text meets only ``=`` (``"<=23"`` does not count the text ``"23"``);
+    * ``">"``, ``"<="``... with nothing after count no cell.
 
     Installed before the grouped COUNTIF path takes the engine's criterion test, so both use this one."""
     import formulas.functions as engine_functions
+    import numpy as np
 
     def mask(test_range: Any, condition: Any) -> Any:
         return criteria_mask(test_range["raw"], condition)
 
     setattr(engine_functions, "__xfilter", mask)
+    replace_empty = engine_functions.replace_empty
+    blank = BlankCell("")
+
+    def marking_blanks(x: Any, empty: Any = 0) -> Any:
+        """The engine's COUNTIF/SUMIF... read a criteria range's blanks as ``""`` (here only): they are
+        BlankCell, so that ``"<>"`` tells them from empty text."""
+        if not (isinstance(empty, str) and empty == ""):
+            return replace_empty(x, empty)
+        if isinstance(x, np.ndarray):
+            blanks = np.frompyfunc(is_blank, 1, 1)(x).astype(bool) if x.size else np.zeros(x.shape, bool)
+            if not blanks.any():
+                return x
+            out = np.array(x, dtype=object, copy=True)
+            out[blanks] = blank  # item by item: np.where would turn it into a plain str
+            return out.view(type(x))
+        return blank if is_blank(x) else x
+
+    engine_functions.replace_empty = marking_blanks
 
 
 #: Aggregates that ignore text in ranges and arrays, numeric text included (Excel's SUM(A1:A3) over
@@ -550,11 +595,14 @@ def patch_all() -> None:
     patch_text_numbers()
     patch_rounding()
     patch_trim()
+    patch_text_around()
     patch_characters()
     patch_date_parts()
     patch_grouping()
     patch_comparisons()
     patch_functions()
+    patch_math()
+    patch_finance()
     patch_counts()
     patch_range_text()
     patch_conditional_text()

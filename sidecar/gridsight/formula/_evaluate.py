@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from gridsight.errors import GridSightError, UnknownSheetError
+from gridsight.formula._blankcount import blank_counts, mentions_counts
 from gridsight.formula._context import workbook_functions
 from gridsight.formula._date1904 import date_system
 from gridsight.formula._engine import engine_lock, known_functions
@@ -34,8 +35,11 @@ from gridsight.formula._translate import (
     expand_names,
     expand_structured,
     inline_lambdas,
+    inline_lets,
+    named_lambdas,
     own_cell,
     r1c1_to_a1,
+    reference_spans,
     resolve_offsets,
 )
 from gridsight.formula._tree import Call, Node, Ref, external_link, parse_formula, walk
@@ -44,7 +48,7 @@ from gridsight.grid import MAX_COLS, MAX_ROWS, Kind, Range, Sheet, Workbook, dat
 #: The prefix files give LET and LAMBDA parameter names (``_xlpm.x``), outside string literals.
 _XLPM = re.compile(r'_xlpm\.(?=(?:[^"]*"[^"]*")*[^"]*$)', re.IGNORECASE)
 #: Calls rewritten to the range they point at before the engine runs.
-_DYNAMIC_REF = re.compile(r"(?:OFFSET|INDIRECT)\s*\(", re.IGNORECASE)
+_DYNAMIC_REF = re.compile(r"(?:OFFSET|INDIRECT|GRIDSIGHT\.SPAN)\s*\(", re.IGNORECASE)
 #: Largest range a formula may read here (cells), to keep evaluation interactive.
 MAX_INPUT_CELLS = 5_000_000
 
@@ -207,7 +211,15 @@ def _runnable(
     cell = (Range.parse(at).top, Range.parse(at).left) if isinstance(at, str) else at
     name = current.name if current else None
     expanded = eta_lambdas(text)  # BYROW(A1:C3,SUM), saved as _xleta.SUM: the LAMBDA it stands for
+    if workbook is not None and workbook.names and "(" in expanded:  # =cal_month(1), a named LAMBDA
+        applied = named_lambdas(expanded, _lambda_names(workbook, name))
+        if applied is not None:  # inlined before anything parses it (LAMBDA(...)(1) does not parse)
+            expanded = inline_lambdas(_XLPM.sub("", applied))
     expanded = _XLPM.sub("", expanded) if "_xlpm." in expanded.lower() else expanded  # LET/LAMBDA names
+    if "LAMBDA(" in expanded.upper():  # LAMBDA(x,x+1)(5), before anything parses it
+        expanded = inline_lambdas(expanded)
+    if ":" in expanded and "(" in expanded:  # A1:OFFSET(A1,4,0), INDEX(r,1,1):INDEX(r,1,n)
+        expanded = reference_spans(expanded) or expanded
     expanded = range_chains(expanded) or expanded  # A1:B2:C3, the range spanning them
     expanded = ref_error_ranges(expanded) or expanded  # #REF!:B4, a range with a deleted end
     if workbook is not None and ":" in expanded and "!" in expanded:
@@ -217,12 +229,16 @@ def _runnable(
         expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell), at=cell
     )
     expanded = inline_lambdas(expanded)
+    if "LET(" in expanded.upper():  # LET(x,1,y,x-1,y): names that use names, written out
+        expanded = inline_lets(expanded) or expanded
     if "," in expanded or " " in expanded or "AREAS" in expanded.upper():  # (A1,C1), A1:C3 B2:D4
         expanded = reference_operators(expanded) or expanded
     if cell is not None:
         expanded = own_cell(parse_formula(expanded), cell) or expanded
     if any(word in expanded.upper() for word in ("SUBTOTAL", "AGGREGATE")):
         expanded = nested_subtotals(parse_formula(expanded), workbook, current) or expanded
+    if mentions_counts(expanded):
+        expanded = blank_counts(parse_formula(expanded), workbook, current) or expanded
     if any(word in expanded.upper() for word in ("SHEET", "FORMULA", "ISREF")):
         expanded = workbook_functions(parse_formula(expanded), workbook, current) or expanded
     upper = expanded.upper()
@@ -231,6 +247,22 @@ def _runnable(
     if cell is not None and (intersect or "SINGLE(" in upper or any(f in upper for f in NO_RANGES)):
         expanded = implicit_intersection(parse_formula(expanded), cell, single_only=not intersect) or expanded
     return expanded
+
+
+def _lambda_names(workbook: Workbook, sheet: str | None) -> Callable[[str], str | None]:
+    """A defined name's LAMBDA text (as the file stores it, ``_xlfn.LAMBDA(...)``), else None."""
+
+    def lambda_of(name: str) -> str | None:
+        found = workbook.defined_name(name, sheet)
+        if found is None:
+            return None
+        text = found.text.lstrip("=").strip()
+        return text if _LAMBDA_TEXT.match(text) else None
+
+    return lambda_of
+
+
+_LAMBDA_TEXT = re.compile(r"^(?:_xlfn\.)?LAMBDA\(", re.IGNORECASE)
 
 
 #: The text the engine runs for a formula (for callers that analyse what a formula reads).
@@ -501,6 +533,12 @@ def evaluate_formula(
             run = (
                 resolve_offsets(parse_formula(run), number, _indirect_resolver(workbook, current, at)) or run
             )
+            if any(word in run.upper() for word in ("ROW", "COLUMN")):  # ROW(INDIRECT(A1)): now ROW(B7)
+                run = own_cell(parse_formula(run), cell) or run
+            if any(word in run.upper() for word in ("SUBTOTAL", "AGGREGATE")):  # over OFFSET(..):OFFSET(..)
+                run = nested_subtotals(parse_formula(run), workbook, current) or run
+            if "ISREF" in run.upper():  # ISREF(A1:OFFSET(A1,1,1)): now ISREF(A1:B2)
+                run = workbook_functions(parse_formula(run), workbook, current) or run
     except OffsetError as exc:
         return Evaluation(v.formula, True, error=exc.error, error_source=str(exc), references=v.references)
     except GridSightError as exc:
@@ -562,7 +600,7 @@ def _indirect_resolver(
     def reference(text: str, a1: bool) -> str:
         candidate = text if a1 else r1c1_to_a1(text, cell)
         if candidate is not None and _plain_reference(candidate, workbook, current):
-            return candidate
+            return str(Range.parse(candidate))  # as the parser writes it: "05:05" is 5:5, "SS077" SS77
         if a1 and "[" in text and workbook is not None:
             try:
                 expanded = expand_structured("=" + text, workbook, name, cell)[1:]

@@ -31,6 +31,13 @@ def as_text(v: Any) -> str:
     return str(v)
 
 
+def _date_shaped(text: str) -> bool:
+    """Whether text may be a date for Excel: it starts with a digit or a letter (a month's name) and
+    has no space around it. The engine's date parser reads much more (``"--8"`` as the 8th of this
+    January, ``" 2024-01-10 "`` as a date), which Excel takes for text (``#VALUE!`` in arithmetic)."""
+    return bool(text) and text == text.strip() and text[0].isalnum() and any(ch.isdigit() for ch in text)
+
+
 def to_number(v: Any) -> float:
     """Excel's arithmetic view of a value: text that reads as a number or a date is one; other text
     raises ValueError (``#VALUE!``)."""
@@ -45,11 +52,41 @@ def to_number(v: Any) -> float:
             return stamp - (DAYS_1904 if is_1904() else 0)
         from formulas.functions import _text2num
 
+        if not _date_shaped(v):
+            raise ValueError(v)
         converted = _text2num(v)
         if isinstance(converted, str):
             raise ValueError(v)
         return float(converted) - (DAYS_1904 if is_1904() else 0)  # date text: the workbook's serial
     return float(v)
+
+
+def numbers_in_order(*values: Any, blank: float = 0.0) -> Any:
+    """Number arguments read as Excel reads them, left to right: a blank is ``blank``, a logical 1 or 0,
+    text that reads as a number or a date that number; the first error value, or text that is no
+    number (``#VALUE!``), ends the reading and is returned instead of the list. So
+    ``FLOOR("eight",NA())`` is ``#VALUE!`` (its first argument fails first), ``FLOOR(NA(),"x")``
+    ``#N/A``."""
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    out: list[float] = []
+    for v in values:
+        if isinstance(v, np.ndarray):
+            v = single(v, blank)
+        if isinstance(v, XlError):
+            return v
+        if is_blank(v):
+            out.append(blank)
+            continue
+        if isinstance(v, bool | np.bool_):
+            out.append(float(v))
+            continue
+        try:
+            out.append(to_number(v))
+        except (TypeError, ValueError):
+            return Error.errors["#VALUE!"]
+    return out
 
 
 def is_blank(v: Any) -> bool:

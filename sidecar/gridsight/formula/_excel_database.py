@@ -49,9 +49,15 @@ def _grid(v: Any) -> np.ndarray:
 
 
 def _label(v: Any) -> str:
+    """A label as text, ignoring case: a number as Excel writes it (1, not 1.0), a logical TRUE/FALSE."""
     from gridsight.formula._engine import _is_blank
+    from gridsight.formula._excel_coerce import as_text
 
-    return "" if _is_blank(v) else str(v).strip().casefold()
+    if _is_blank(v):
+        return ""
+    if isinstance(v, bool | np.bool_ | int | float | np.number):
+        return as_text(v).casefold()
+    return str(v).strip().casefold()
 
 
 def _criterion(v: Any) -> Any:
@@ -72,15 +78,19 @@ def _criterion(v: Any) -> Any:
 def _selected(data: np.ndarray, labels: list[str], criteria: np.ndarray) -> np.ndarray | None:
     """Which records (rows of ``data``) meet the criteria; None when a criteria label is no column."""
     from gridsight.formula._engine import _is_blank
-    from gridsight.formula._engine_excel import criteria_mask
+    from gridsight.formula._engine_excel import BlankCell, criteria_mask
 
-    raw = np.vectorize(lambda x: "" if _is_blank(x) else x, otypes=[object])(data) if data.size else data
+    blank = BlankCell("")
+    raw = np.vectorize(lambda x: blank if _is_blank(x) else x, otypes=[object])(data) if data.size else data
     heads = [_label(h) for h in criteria[0]]
     chosen = np.zeros(data.shape[0], dtype=bool)
     for row in criteria[1:]:
         keep = np.ones(data.shape[0], dtype=bool)
         for head, cond in zip(heads, row, strict=True):
             if _is_blank(cond) or cond == "":
+                continue
+            if head == "":  # a condition under no label: no record meets it
+                keep[:] = False
                 continue
             if head not in labels:
                 return None
@@ -98,7 +108,7 @@ def database_function(name: str) -> Callable[..., Any]:
         from gridsight.formula._engine import _is_blank, _scalar
 
         db, crit = _grid(database), _grid(criteria)
-        if db.shape[0] < 1 or crit.shape[0] < 2:
+        if db.shape[0] < 2 or crit.shape[0] < 2:  # a database of its labels only: #VALUE!
             return Error.errors["#VALUE!"]
         labels = [_label(h) for h in db[0]]
         field = _scalar(field, None)
@@ -106,7 +116,11 @@ def database_function(name: str) -> Callable[..., Any]:
             return field
         if field is None and name == "DCOUNT":
             column = None
-        elif isinstance(field, bool) or field is None:
+        elif isinstance(field, bool | np.bool_):  # TRUE: the column labelled TRUE
+            if _label(field) not in labels:
+                return Error.errors["#VALUE!"]
+            column = labels.index(_label(field))
+        elif field is None:
             return Error.errors["#VALUE!"]
         elif isinstance(field, int | float | np.number):
             if not 1 <= int(field) <= len(labels):

@@ -1,6 +1,6 @@
 """Functions the `formulas` engine gets wrong or lacks, as Excel documents and saves them.
 
-* ``patch_functions``: CEILING.MATH/FLOOR.MATH of negatives, DATEDIF's lower-case units, MROUND's
+* ``patch_functions``: DATEDIF's lower-case units, MROUND's
   halves, POWER's errors, QUOTIENT, COMBIN, DOLLAR, BAHTTEXT, PERCENTOF;
 * ``patch_index``: INDEX's row or column 0, one number for a range, negative numbers;
 * ``patch_isnumber``: ISNUMBER of text is FALSE;
@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from gridsight.formula._excel_coerce import comparable, is_blank, is_number, power, single, snapped, to_number
+from gridsight.formula._excel_lookup import patch_xlookup
 from gridsight.formula._excel_values import (
     excel_round,
     looks_like_time,
@@ -27,25 +28,6 @@ from gridsight.formula._excel_values import (
     text_number,
     time_text,
 )
-
-
-def _to_step(number: float, significance: float, mode: float, up: bool) -> float:
-    """CEILING.MATH (``up``) / FLOOR.MATH: to a multiple of |significance|; a negative number with a
-    non-zero mode goes the other way (away from zero for CEILING, toward zero for FLOOR)."""
-    step = abs(significance)
-    if step == 0:
-        return 0.0
-    q = number / step
-    towards_plus = up != bool(number < 0 and mode)
-    return (math.ceil(q) if towards_plus else math.floor(q)) * step
-
-
-def _ceiling_math(number: float, significance: float = 1, mode: float = 0) -> float:
-    return _to_step(number, significance, mode, up=True)
-
-
-def _floor_math(number: float, significance: float = 1, mode: float = 0) -> float:
-    return _to_step(number, significance, mode, up=False)
 
 
 def _quotient(numerator: float, denominator: float) -> Any:
@@ -124,8 +106,6 @@ def _bahttext(number: float) -> str:
 def patch_functions() -> None:
     """Functions the engine gets wrong or lacks:
 
-    * CEILING.MATH and FLOOR.MATH of negative numbers (``CEILING.MATH(-1.5)`` is -1, ``FLOOR.MATH(-1.5)``
-      is -2, the engine: 2 and 1); with a non-zero mode, away from / toward zero;
     * DATEDIF's unit in lower case (``"d"``, the engine: #NUM!), and an error argument given back
       before the dates are checked (``DATEDIF(2,1,NA())`` is #N/A, the engine: #NUM!);
     * QUOTIENT, COMBIN and DOLLAR, which it lacks (``DOLLAR(-1234.567)`` is ``($1,234.57)``);
@@ -139,13 +119,10 @@ def patch_functions() -> None:
 
     fns = formulas.get_functions()
     for name, fn in (
-        ("CEILING.MATH", _ceiling_math),
-        ("FLOOR.MATH", _floor_math),
         ("QUOTIENT", _quotient),
         ("COMBIN", _combin),
         ("DOLLAR", _dollar),
         ("BAHTTEXT", _bahttext),
-        ("MROUND", _mround),
         ("POWER", power),
     ):
         fns[name] = fns[f"_XLFN.{name}"] = wrap_ufunc(fn)
@@ -335,8 +312,9 @@ def patch_lookups() -> None:
       FILTER with no match and no ``if_empty`` is ``#CALC!`` (the engine: #VALUE!);
     * FILTER's include must be a row as wide as the array or a column as tall (#VALUE! otherwise; the
       engine repeated a single value);
-    * XLOOKUP returning several columns (or rows) gives the whole matched row (or column):
-      ``XLOOKUP(2,A1:A3,A1:C3)`` is A2:C2 (the engine flattened the return array and gave one cell);
+    * XLOOKUP and XMATCH as :mod:`_excel_lookup` writes them (modes, binary search, sizes, blanks);
+      several return columns give the whole matched row: ``XLOOKUP(2,A1:A3,A1:C3)`` is A2:C2 (the
+      engine flattened the return array and gave one cell);
     * VLOOKUP and HLOOKUP with a column or row index below 1 are ``#VALUE!`` (the engine: a value);
     * LOOKUP's array form searches the first row of an array wider than tall, else the first column,
       and gives the last row's or column's value (``LOOKUP(2,A1:C3)`` is C2); its vector form searches
@@ -344,7 +322,6 @@ def patch_lookups() -> None:
       #VALUE!) and a result vector of several rows and columns is ``#N/A``."""
     import formulas
     import numpy as np
-    import schedula as sh
     from formulas.functions import Array, Error, XlError
     from formulas.tokens.operand import Error as ErrorToken
 
@@ -367,37 +344,10 @@ def patch_lookups() -> None:
     for key in ("FILTER", "_XLFN.FILTER", "_XLFN._XLWS.FILTER"):
         fns[key] = filter_calc
 
-    xlookup, xmatch = fns["XLOOKUP"], fns["XMATCH"]
-
     def first(v: Any) -> Any:
         return v.ravel()[0] if isinstance(v, np.ndarray) and v.size else v
 
-    def is_missing(v: Any) -> bool:
-        return v is None or v is sh.EMPTY or (type(v) is type(sh.EMPTY) and str(v) == "empty")
-
-    def xlookup_lines(lookup: Any, vector: Any, result: Any, *rest: Any) -> Any:
-        if (
-            isinstance(vector, np.ndarray)
-            and isinstance(result, np.ndarray)
-            and vector.ndim == result.ndim == 2
-            and not (isinstance(lookup, np.ndarray) and lookup.size > 1)
-        ):
-            h, w = vector.shape
-            rh, rw = result.shape
-            down = w == 1 and h == rh and rw > 1
-            across = h == 1 and w == rw and rh > 1 and w > 1
-            if down or across:
-                not_found = rest[0] if rest and not is_missing(first(rest[0])) else errors["#N/A"]
-                position = first(xmatch(lookup, vector, *rest[1:3]))
-                if isinstance(position, XlError):
-                    return not_found if str(position) == "#N/A" else position
-                i = int(position) - 1
-                line = result[i : i + 1, :] if down else result[:, i : i + 1]
-                return np.asarray(line, dtype=object).view(Array)
-        return xlookup(lookup, vector, result, *rest)
-
-    for key in ("XLOOKUP", "_XLFN.XLOOKUP"):
-        fns[key] = xlookup_lines
+    patch_xlookup(fns)
 
     lookup = fns["LOOKUP"]
 
@@ -431,7 +381,8 @@ def patch_lookups() -> None:
 def complex_text(real: float, imaginary: float, suffix: str = "i") -> str:
     """A complex number as Excel writes it (COMPLEX, IMSUM, IMEXP...): each part with 15 significant
     digits, ``i`` alone for a coefficient of 1, no zero parts: ``1.11340206185567+1.49484536082474i``
-    (the engine wrote Python's 17 digits)."""
+    (the engine wrote Python's 17 digits); a part below 1 in decimals while they fit in 21 characters,
+    else in scientific notation."""
     from formulas.functions import Error, FoundError
 
     if not (math.isfinite(real) and math.isfinite(imaginary)):
@@ -439,12 +390,19 @@ def complex_text(real: float, imaginary: float, suffix: str = "i") -> str:
     real, imaginary = significant(real), significant(imaginary)
 
     def part(x: float) -> str:
-        text = number_text(x)
-        if x != 0 and abs(x) < 1e-5 and "E" not in text:  # complex parts turn scientific sooner
-            mantissa, exponent = f"{x:.14e}".split("e")
-            e = int(exponent)
-            text = f"{mantissa.rstrip('0').rstrip('.')}E{'+' if e >= 0 else '-'}{abs(e):02d}"
-        return text
+        if x == 0 or abs(x) >= 1:
+            return number_text(x)
+        # below 1: the decimal digits while they fit in 21 characters (0.0000692442674613868,
+        # 0.000000000000000001), else scientific (1.28233995888454E-06, 1E-20)
+        mantissa, exponent = f"{abs(x):.14e}".split("e")
+        digits = mantissa.replace(".", "").rstrip("0")
+        e = int(exponent)
+        decimal = "0." + "0" * (-e - 1) + digits
+        sign = "-" if x < 0 else ""
+        if len(decimal) <= 21:
+            return sign + decimal
+        short = mantissa.rstrip("0").rstrip(".")
+        return f"{sign}{short}E-{-e:02d}"
 
     if imaginary == 0:
         return part(real)

@@ -8,13 +8,15 @@
 * **One new x** (``TREND(y,x,5)``) is a 1x1 array (the engine: #VALUE!).
 * **An omitted ``const``** (``LINEST(y,x,,TRUE)``) is TRUE, as Excel documents; the engine received
   an omitted argument as 0 and fitted without a constant. :func:`omitted_defaults` writes the default
-  into the formula before it runs.
+  into the formula before it runs (XLOOKUP's and XMATCH's omitted arguments too, see
+  :mod:`_excel_lookup`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gridsight.formula._excel_lookup import OMITTED
 from gridsight.formula._translate import to_text
 from gridsight.formula._tree import Call, Missing, Node, walk
 
@@ -25,6 +27,7 @@ _DEFAULTS: dict[str, dict[int, str]] = {
     "TREND": {3: "TRUE"},
     "GROWTH": {3: "TRUE"},
 }
+_DEFAULTS.update(OMITTED)
 #: Upper-case words that make :func:`omitted_defaults` worth parsing a formula for.
 DEFAULT_WORDS = tuple(_DEFAULTS)
 #: A column whose part outside the span of the columns before it is below this share of its own size

@@ -26,6 +26,7 @@ from gridsight.formula._excel_values import (
     excel_round,
     excel_trim,
     fraction_text,
+    general_text,
     looks_like_time,
     number_text,
     scale_thousands,
@@ -272,13 +273,25 @@ def patch_rounding() -> None:
             sections = format_sections(code)
             if len(sections) >= 2 and "@" in _QUOTED.sub("", sections[-1]):
                 sections = sections[:-1]  # the text section
+            if (
+                len(sections) == 1 and value < 0 and not _DATE_CODES.search(_QUOTED.sub("", code))
+            ):  # no minus on a number shown as zero: "0" for -0.0001
+                shown_text = xtext(-value, code)
+                if (
+                    isinstance(shown_text, str)
+                    and re.search("[0#?]", _QUOTED.sub("", code))  # the number shown in digits...
+                    and not re.search("[1-9]", shown_text)  # ... all of them zero
+                ):
+                    return shown_text
             if len(sections) >= 2 and value < 0:  # the negative section shows the size: "0;(0)"
                 code, value = sections[1], -value
             elif len(sections) >= 3 and value == 0:
                 code = sections[2]
             else:
                 code = sections[0]
-            if code.strip().casefold() == "general" or code.strip() == "@":
+            if code.strip().casefold() == "general":
+                return general_text(float(value))
+            if code.strip() == "@":
                 return number_text(float(value))
             dated = _DATE_CODES.search(_QUOTED.sub("", code)) is not None and format_decimals(code) is None
             elapsed = re.search(r"\[(h+|m+|s+)\]", code, re.IGNORECASE) is not None
@@ -455,3 +468,96 @@ def patch_characters() -> None:
     fns["CHAR"] = wrap_ufunc(_char)
     fns["CODE"] = wrap_ufunc(_code, args_parser=lambda *a: a, input_parser=lambda *a: a)
     fns["SEARCH"] = fns["SEARCHB"] = wrap_ufunc(_search, args_parser=lambda *a: a, input_parser=lambda *a: a)
+
+
+def _occurrences(text: str, delimiters: list[str], fold: bool) -> list[tuple[int, int]]:
+    """(start, end) of each delimiter found from the start, the earliest (then the longest) at each
+    step, searching on after each one found."""
+    hay = text.casefold() if fold else text
+    needles = [d.casefold() if fold else d for d in delimiters]
+    out, i = [], 0
+    while i <= len(hay):
+        found = [(hay.find(d, i), -len(d)) for d in needles if d and hay.find(d, i) != -1]
+        if not found:
+            break
+        start, neg = min(found)
+        out.append((start, start - neg))
+        i = start - neg if neg else start + 1
+    return out
+
+
+def _text_around(after: bool, *args: Any) -> Any:
+    """TEXTAFTER / TEXTBEFORE(text, delimiter, [instance_num], [match_mode], [match_end],
+    [if_not_found]) as Excel documents them: the instance (rounded down) counted from the end when
+    negative, 0 or more than the text can hold #VALUE!; ``match_end`` 1 takes the text's end (the
+    start, counting from the end) for one more delimiter; ``if_not_found`` only when nothing is
+    found (a blank cell: empty text), else #N/A."""
+    import math
+
+    import numpy as np
+    from formulas.functions import Error, XlError
+
+    from gridsight.formula._excel_coerce import as_text, single
+
+    def one(v: Any, blank: Any = "") -> Any:
+        return single(v, blank) if isinstance(v, np.ndarray) else (blank if is_blank(v) else v)
+
+    if isinstance(args[0], np.ndarray) and args[0].size > 1:  # each text of an array
+        from formulas.functions import Array
+
+        out = np.empty(args[0].shape, dtype=object)
+        for idx in np.ndindex(args[0].shape):
+            out[idx] = _text_around(after, args[0][idx], *args[1:])
+        return out.view(Array)
+    text, delimiter = one(args[0]), args[1]
+    rest = list(args[2:])
+    if isinstance(text, XlError):
+        return text
+    delimiters = list(delimiter.ravel()) if isinstance(delimiter, np.ndarray) else [delimiter]
+    for d in delimiters:
+        if isinstance(d, XlError):
+            return d
+    delimiters = ["" if is_blank(d) else as_text(d) for d in delimiters]
+    options: list[Any] = []
+    for i, default in enumerate((1, 0, 0)):
+        v = one(rest[i], 0) if i < len(rest) else default  # a blank cell is 0 (an instance of 0: #VALUE!)
+        if isinstance(v, XlError):
+            return v
+        if isinstance(v, str):
+            return Error.errors["#VALUE!"]
+        options.append(math.floor(float(v)))  # INT: -1.2 is -2
+    n, mode, match_end = options
+    if n == 0 or mode not in (0, 1) or match_end not in (0, 1):
+        return Error.errors["#VALUE!"]
+    text = as_text(text)
+    longest = max((len(d) for d in delimiters), default=0)
+    if len(rest) >= 1 and abs(n) > len(text) - longest + 1:
+        return Error.errors["#VALUE!"]
+    found = _occurrences(text, delimiters, fold=mode == 1)
+    if n < 0:
+        found = found[::-1]
+    k = abs(n)
+    if k <= len(found):
+        start, end = found[k - 1]
+        return text[end:] if after else text[:start]
+    if match_end and k == len(found) + 1:  # the text's end (its start, from the end) as a delimiter
+        return ("" if n > 0 else text) if after else (text if n > 0 else "")
+    if len(rest) >= 4:
+        missing = rest[3]
+        missing = single(missing, "") if isinstance(missing, np.ndarray) else missing
+        return "" if is_blank(missing) else missing
+    return Error.errors["#N/A"]
+
+
+def patch_text_around() -> None:
+    """TEXTAFTER and TEXTBEFORE (:func:`_text_around`): ``TEXTAFTER("123 the 456","the",1,0,1)`` is
+    `` 456`` (the engine added the delimiter back at the end), a found delimiter ignores an error in
+    ``if_not_found``, a delimiter longer than the text with an instance given is #VALUE!."""
+    import functools
+
+    import formulas
+
+    fns = formulas.get_functions()
+    for name, after in (("TEXTAFTER", True), ("TEXTBEFORE", False)):
+        fn = functools.partial(_text_around, after)
+        fns[name] = fns[f"_XLFN.{name}"] = fn

@@ -54,6 +54,45 @@ def number_text(x: float) -> str:
     return f"{mantissa}E{'+' if e >= 0 else '-'}{abs(e):02d}"
 
 
+def _significant_digits(text: str) -> int:
+    digits = re.sub(r"[^0-9]", "", text.split("E")[0]).lstrip("0")
+    return len(digits.rstrip("0")) if "E" in text or "." in text else len(digits)
+
+
+def general_text(x: float) -> str:
+    """A number in the General format, as a cell and TEXT(x,"General") show it: at most 11 characters
+    (the point counts, the sign does not), ``0.333333333`` for 1/3, ``0.00000001``; in scientific
+    notation, its mantissa cut to fit (``1.23457E+11``, ``-2.5E-09``), from 1E+11 up and where that
+    shows more of the number than the decimals do."""
+    x = float(x)
+    if x == 0 or not math.isfinite(x):
+        return number_text(x)
+    a, sign = abs(x), "-" if x < 0 else ""
+    exponent = math.floor(math.log10(a))
+    decimal = None
+    if exponent < 11:
+        places = max(10 - max(exponent + 1, 1), 0)
+        rounded = excel_round(a, places)
+        if rounded < 1e11:
+            out = f"{rounded:.{places}f}"
+            if "." in out:
+                out = out.rstrip("0").rstrip(".")
+            if out.strip("0.") != "":
+                decimal = out
+    mantissa, exp = f"{a:.14e}".split("e")
+    e = int(exp)
+    tail = f"E{'+' if e >= 0 else '-'}{abs(e):02d}"
+    room = 11 - len(tail) - 2  # the mantissa's decimals: 11 characters, less the digit and the point
+    m = excel_round(float(mantissa), room)
+    if m >= 10:  # 9.999995 rounds up to the next power of ten
+        m, e = m / 10, e + 1
+        tail = f"E{'+' if e >= 0 else '-'}{abs(e):02d}"
+    scientific = f"{m:.{room}f}".rstrip("0").rstrip(".") + tail
+    if decimal is not None and _significant_digits(decimal) >= _significant_digits(scientific):
+        return sign + decimal
+    return sign + scientific
+
+
 def text_number(text: str) -> float | None:
     """The number Excel reads in ``text`` (grouping commas, %, a leading $, (negative), spaces), or
     None when it is not a plain number (dates are for the engine's date parser)."""

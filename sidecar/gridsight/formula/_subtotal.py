@@ -108,10 +108,31 @@ def _used_rows(rng: Range, sheet: Sheet) -> Range:
     return Range(0, rng.left, max(used.bottom, 0), rng.right)
 
 
-def _number(node: Node) -> int | None:
-    """A whole number written as the argument, else None."""
-    if isinstance(node, Literal) and node.kind == "number" and float(node.value).is_integer():
-        return int(node.value)
+def _number(node: Node, workbook: Workbook | None = None, sheet: Sheet | None = None) -> int | None:
+    """A number written as the argument, or held by the one cell it references (a constant, not a
+    formula; a blank cell is 0, as Excel reads an omitted option), truncated; else None."""
+    if isinstance(node, Literal) and node.kind == "number":
+        return int(float(node.value))  # truncated, as Excel reads it: SUBTOTAL(101.2,...) is 101
+    if (
+        isinstance(node, Ref)
+        and node.rng is not None
+        and node.rng.top == node.rng.bottom
+        and node.rng.left == node.rng.right
+        and workbook is not None
+    ):
+        try:
+            target = workbook.sheet(node.sheet) if node.sheet else sheet
+        except GridSightError:
+            return None
+        if target is None:
+            return None
+        cell = target.cell(node.rng.top, node.rng.left)
+        if cell.formula is not None:
+            return None
+        if cell.value is None:
+            return 0
+        if isinstance(cell.value, int | float) and not isinstance(cell.value, bool):
+            return int(float(cell.value))
     return None
 
 
@@ -168,11 +189,11 @@ def nested_subtotals(tree: Node, workbook: Workbook | None, sheet: Sheet | None)
             return None
         name = node.name.removeprefix("_XLFN.")
         if name == "SUBTOTAL":
-            code = _number(node.args[0])
+            code = _number(node.args[0], workbook, sheet)
             rows = "hidden" if code is not None and 101 <= code <= 111 else "filtered"
             return references(node, 1, True, rows)
         if name == "AGGREGATE" and len(node.args) >= 3:
-            option = _number(node.args[1])
+            option = _number(node.args[1], workbook, sheet)
             if option is not None and 0 <= option <= 7:
                 return references(node, 2, option <= 3, "hidden" if option % 2 else None)
         return None

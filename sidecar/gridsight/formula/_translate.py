@@ -111,13 +111,182 @@ def inline_lambdas(formula: str) -> str:
         pieces = _split_args(text[m.end() : close])
         args = _split_args(text[close + 2 : call_close]) if call_close > close + 2 else []
         params, body = pieces[:-1], pieces[-1]
-        if not params or not all(_NAME.match(p) for p in params):
+        if not all(_NAME.match(p) for p in params):
             raise FormulaSyntaxError("LAMBDA needs parameter names before its body")
         if len(args) != len(params):
             raise FormulaSyntaxError(f"LAMBDA takes {len(params)} argument(s); it was given {len(args)}")
         inlined = "(" + _substitute(body, {p: f"({a})" for p, a in zip(params, args, strict=True)}) + ")"
         text = text[: m.start()] + inlined + text[call_close + 1 :]
     return text
+
+
+_LET = re.compile(r"(?<![A-Za-z0-9_.])(?:_xlfn\.)?LET\(", re.IGNORECASE)
+#: The longest text :func:`inline_lets` writes (a chain that uses each name many times grows fast).
+_LET_LIMIT = 20_000
+
+
+def _substitute_once(body: str, names: dict[str, str]) -> str:
+    """Whole-word names outside string literals replaced in one pass (a value is not searched again)."""
+    if not names:
+        return body
+    folded = {k.casefold(): v for k, v in names.items()}
+    pattern = re.compile(
+        r"(?<![A-Za-z0-9_.$!])(" + "|".join(re.escape(k) for k in names) + r")(?![A-Za-z0-9_.(!:])", re.I
+    )
+    pieces = re.split(r'("(?:[^"]|"")*")', body)
+    return "".join(
+        piece if k % 2 else pattern.sub(lambda m: folded[m.group(1).casefold()], piece)
+        for k, piece in enumerate(pieces)
+    )
+
+
+def inline_lets(formula: str) -> str | None:
+    """LETs whose names use the names before them (``LET(x,1,y,x-1,y)``, which the engine fails on)
+    written out: each name replaced by its value in parentheses, ``((1)-1)``. A LET whose values use no
+    name of its own is left to the engine. None when nothing changed (or the text would grow past
+    :data:`_LET_LIMIT`)."""
+    text, changed = formula, False
+    start = 0
+    for _ in range(50):  # bounded
+        m = next((m for m in _LET.finditer(text, start)), None)
+        if m is None:
+            break
+        close = _closing(text, m.end() - 1)
+        if close == -1:
+            break
+        pieces = _split_args(text[m.end() : close])
+        if len(pieces) < 3 or len(pieces) % 2 == 0 or not all(_NAME.match(p.strip()) for p in pieces[:-1:2]):
+            start = m.end()
+            continue
+        names = [p.strip() for p in pieces[:-1:2]]
+        values = pieces[1:-1:2]
+        chained = any(
+            _substitute_once(v, {n: "\0" for n in names[:i]}) != v for i, v in enumerate(values) if i
+        )
+        if not chained:
+            start = m.end()
+            continue
+        bound: dict[str, str] = {}
+        for n, v in zip(names, values, strict=True):
+            bound[n] = "(" + _substitute_once(v, bound) + ")"
+        body = "(" + _substitute_once(pieces[-1], bound) + ")"
+        text = text[: m.start()] + body + text[close + 1 :]
+        changed = True
+        if len(text) > _LET_LIMIT:
+            return None
+    return text if changed else None
+
+
+#: The function that stands for ``a:b`` when a side is a function giving a reference (resolved with
+#: OFFSET and INDIRECT before the engine runs, :func:`resolve_offsets`).
+SPAN = "GRIDSIGHT.SPAN"
+_REFERENCE_CALLS = ("OFFSET", "INDIRECT", "INDEX", "CHOOSE")
+_REF_TOKEN = re.compile(
+    r"(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!\$?[A-Za-z]{1,3}\$?\d+|\$?[A-Za-z]{1,3}\$?\d+|[A-Za-z_][\w.]*"
+)
+
+
+def _call_before(text: str, end: int) -> int | None:
+    """Start of a reference function's call ending with the ')' at ``end - 1``, else None."""
+    depth, i = 0, end - 1
+    while i >= 0:
+        ch = text[i]
+        if ch == '"':
+            i = text.rfind('"', 0, i)
+            if i == -1:
+                return None
+        elif ch == ")":
+            depth += 1
+        elif ch == "(":
+            depth -= 1
+            if depth == 0:
+                m = re.search(r"(?:_xlfn\.)?([A-Za-z]+)$", text[:i])
+                if m and m.group(1).upper() in _REFERENCE_CALLS:
+                    return m.start()
+                return None
+        i -= 1
+    return None
+
+
+def _operand_before(text: str, colon: int) -> int | None:
+    if colon > 0 and text[colon - 1] == ")":
+        return _call_before(text, colon)
+    m = re.search(r"(?:(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?\$?[A-Za-z_][\w.$]*$", text[:colon])
+    return m.start() if m else None
+
+
+def _operand_after(text: str, colon: int) -> tuple[int, bool] | None:
+    """End of the operand after ``:``, and whether it is a reference function's call."""
+    m = re.match(r"(?:_xlfn\.)?([A-Za-z]+)\(", text[colon + 1 :])
+    if m and m.group(1).upper() in _REFERENCE_CALLS:
+        close = _closing(text, colon + m.end())
+        return (close + 1, True) if close != -1 else None
+    m = _REF_TOKEN.match(text, colon + 1)
+    return (m.end(), False) if m else None
+
+
+def reference_spans(formula: str) -> str | None:
+    """``A1:OFFSET(A1,4,0)``, ``INDEX(r,1,1):INDEX(r,1,n)``, ``INDIRECT("A1"):INDIRECT("A9")``: the
+    range operator beside a function that gives a reference, written ``GRIDSIGHT.SPAN(a,b)`` for
+    :func:`resolve_offsets` (the parser takes ``:`` only between references). None when there is none."""
+    if ":" not in formula or "(" not in formula:
+        return None
+    text, changed = formula, False
+    for _ in range(20):
+        pieces = re.split(r'("(?:[^"]|"")*")', text)
+        offset, hit = 0, None
+        for k, piece in enumerate(pieces):
+            if k % 2 == 0:
+                for m in re.finditer(":", piece):
+                    colon = offset + m.start()
+                    start = _operand_before(text, colon)
+                    after = _operand_after(text, colon)
+                    if start is None or after is None:
+                        continue
+                    left_call = text[colon - 1] == ")"
+                    if left_call or after[1]:
+                        hit = (start, colon, after[0])
+                        break
+            if hit:
+                break
+            offset += len(piece)
+        if hit is None:
+            break
+        start, colon, end = hit
+        text = f"{text[:start]}{SPAN}({text[start:colon]},{text[colon + 1 : end]}){text[end:]}"
+        changed = True
+    return text if changed else None
+
+
+_CALL_NAME = re.compile(r"(?<![A-Za-z0-9_.!'\]])([A-Za-z_\\][A-Za-z0-9_.]*)\(")
+
+
+def named_lambdas(formula: str, lambda_of: Callable[[str], str | None]) -> str | None:
+    """Calls of defined names that hold a LAMBDA (``=week()``, ``=cal_month(1)``, where the workbook
+    defines ``cal_month`` as ``LAMBDA(mo, ...)``) written as that LAMBDA applied to the arguments, for
+    :func:`inline_lambdas`; ``lambda_of(name)`` is the name's LAMBDA text or None. Text in quotes is
+    left alone; None when there is no such call."""
+    changed = False
+    text = formula
+    for _ in range(10):  # a LAMBDA that calls another named one; bounded
+        parts = re.split(r'("(?:[^"]|"")*")', text)
+        found = False
+        for i in range(0, len(parts), 2):
+
+            def swap(m: re.Match[str]) -> str:
+                nonlocal found
+                body = lambda_of(m.group(1))
+                if body is None:
+                    return m.group(0)
+                found = True
+                return body + "("
+
+            parts[i] = _CALL_NAME.sub(swap, parts[i])
+        if not found:
+            break
+        changed = True
+        text = "".join(parts)
+    return text if changed else None
 
 
 def _applied(text: str, open_at: int) -> bool:
@@ -177,7 +346,7 @@ def resolve_offsets(
     ``reference(text, a1)`` turns INDIRECT's text into range text (raising OffsetError for #REF!).
     ``errors_as_values``: a call inside the formula that gives an error becomes that error value
     (``IFERROR(INDIRECT(bad),0)`` is 0); otherwise, and for the whole formula, OffsetError is raised."""
-    names = ("OFFSET", "INDIRECT") if reference is not None else ("OFFSET",)
+    names = ("OFFSET", "INDIRECT", SPAN) if reference is not None else ("OFFSET", SPAN)
     if not any(isinstance(n, Call) and n.name.removeprefix("_XLFN.") in names for n in walk(tree)):
         return None
 
@@ -185,6 +354,8 @@ def resolve_offsets(
         try:
             if isinstance(node, Call) and node.name.removeprefix("_XLFN.") == "OFFSET":
                 return _offset_text(node, swap, number)
+            if isinstance(node, Call) and node.name == SPAN:
+                return _span_text(node, swap, number)
             if (
                 reference is not None
                 and isinstance(node, Call)
@@ -263,9 +434,14 @@ def _offset_text(node: Call, swap: Callable[[Node], str | None], number: Callabl
             "#VALUE!", "OFFSET takes a reference, rows, columns and optionally height and width"
         )
     base = node.args[0]
-    if isinstance(base, Call) and base.name == "OFFSET":
-        ref = Range.parse(_offset_text(base, swap, number).split("!")[-1])
-        sheet = _sheet_of_text(_offset_text(base, swap, number))
+    if isinstance(base, Call) and base.name in ("OFFSET", "INDIRECT"):  # OFFSET(INDIRECT("A1"),1,1)
+        text = _offset_text(base, swap, number) if base.name == "OFFSET" else swap(base)
+        if text is None:
+            raise OffsetError("#VALUE!", "OFFSET's first argument must be a cell or range reference")
+        if text in _LITERAL_ERRORS:
+            raise OffsetError(text, f"OFFSET's reference is {text}")
+        ref = Range.parse(text.split("!")[-1])
+        sheet = _sheet_of_text(text)
     elif isinstance(base, Ref) and base.rng is not None:
         ref, sheet = base.rng, base.sheet
     else:
@@ -275,6 +451,8 @@ def _offset_text(node: Call, swap: Callable[[Node], str | None], number: Callabl
         if i >= len(node.args) or isinstance(node.args[i], Missing):
             return default
         v = _value(node.args[i], swap, number)
+        if v is None or v == "":  # a blank cell: 0
+            return 0 if i < 3 else default
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise OffsetError("#VALUE!", f"OFFSET's argument {i + 1} is not a number")
         return int(v)
@@ -295,6 +473,62 @@ def _offset_text(node: Call, swap: Callable[[Node], str | None], number: Callabl
     return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{out}" if sheet else out
 
 
+def _reference_text(node: Node, swap: Callable[[Node], str | None], number: Callable[[str], Any]) -> str:
+    """The range a side of ``a:b`` stands for: a reference, OFFSET/INDIRECT (through ``swap``),
+    INDEX of a reference (its cell, row or column), CHOOSE among references."""
+    if isinstance(node, Ref) and node.rng is not None:
+        return to_text(node)
+    if isinstance(node, Call):
+        name = node.name.removeprefix("_XLFN.")
+        if name in ("OFFSET", "INDIRECT", SPAN):
+            text = swap(node)
+            if text is None or text in _LITERAL_ERRORS:
+                raise OffsetError(text or "#REF!", f"{name} gives no reference")
+            return text
+        if name == "CHOOSE" and len(node.args) >= 2:
+            k = _value(node.args[0], swap, number)
+            if isinstance(k, bool) or not isinstance(k, int | float) or not 1 <= int(k) < len(node.args):
+                raise OffsetError("#VALUE!", "CHOOSE's index is out of its choices")
+            return _reference_text(node.args[int(k)], swap, number)
+        if name == "INDEX" and 2 <= len(node.args) <= 3:
+            base = node.args[0]
+            if not (isinstance(base, Ref) and base.rng is not None):
+                raise OffsetError("#VALUE!", "INDEX's array is not a reference")
+            rng = base.rng
+            row = _value(node.args[1], swap, number) if not isinstance(node.args[1], Missing) else 0
+            col = (
+                _value(node.args[2], swap, number)
+                if len(node.args) == 3 and not isinstance(node.args[2], Missing)
+                else 0
+            )
+            if any(isinstance(v, bool) or not isinstance(v, int | float) for v in (row, col)):
+                raise OffsetError("#VALUE!", "INDEX's row or column is not a number")
+            r, c = int(row or 0), int(col or 0)
+            if len(node.args) == 2 and rng.height == 1 and r:  # one row: the number picks a column
+                r, c = 0, r
+            if r < 0 or c < 0 or r > rng.height or c > rng.width:
+                raise OffsetError("#REF!", "INDEX points outside its reference")
+            top, bottom = (rng.top + r - 1,) * 2 if r else (rng.top, rng.bottom)
+            left, right = (rng.left + c - 1,) * 2 if c else (rng.left, rng.right)
+            out = Range(top, left, bottom, right).ref()
+            return f"'{base.sheet.replace(chr(39), chr(39) * 2)}'!{out}" if base.sheet else out
+    raise OffsetError("#VALUE!", "a side of ':' is not a reference")
+
+
+def _span_text(node: Call, swap: Callable[[Node], str | None], number: Callable[[str], Any]) -> str:
+    """``a:b``: the smallest range holding both references (on one sheet)."""
+    if len(node.args) != 2:
+        raise OffsetError("#VALUE!", "':' takes two references")
+    texts = [_reference_text(a, swap, number) for a in node.args]
+    sheets = {_sheet_of_text(t) for t in texts} - {None}
+    if len(sheets) > 1:
+        raise OffsetError("#REF!", "':' between references on different sheets")
+    a, b = (Range.parse(t.split("!")[-1]) for t in texts)
+    out = Range(min(a.top, b.top), min(a.left, b.left), max(a.bottom, b.bottom), max(a.right, b.right)).ref()
+    sheet = next(iter(sheets), None)
+    return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{out}" if sheet else out
+
+
 def _sheet_of_text(text: str) -> str | None:
     if "!" not in text:
         return None
@@ -304,10 +538,19 @@ def _sheet_of_text(text: str) -> str | None:
 def own_cell(tree: Node, at: tuple[int, int] | None) -> str | None:
     """``ROW``/``COLUMN`` made constants the engine can compute: ``ROW()`` (the formula's own cell) and
     ``ROW(B7)`` give 7, ``ROW(B2:B4)`` gives ``{2;3;4}``, ``COLUMN(B1:D1)`` gives ``{2,3,4}`` (the engine
-    sees only a range's values, not where it lies). None when the formula has neither."""
+    sees only a range's values, not where it lies); ``ROWS``/``COLUMNS`` of a reference its size
+    (``ROWS(C:C)`` is 1048576; the engine saw the used rows only). None when the formula has none."""
 
     def constant(node: Node) -> str | None:
-        if not isinstance(node, Call) or node.name.removeprefix("_XLFN.") not in ("ROW", "COLUMN"):
+        if not isinstance(node, Call):
+            return None
+        name = node.name.removeprefix("_XLFN.")
+        if name in ("ROWS", "COLUMNS") and len(node.args) == 1:
+            arg = node.args[0]
+            if isinstance(arg, Ref) and arg.rng is not None:  # ROWS(C:C) is 1048576, not the used rows
+                return str(arg.rng.height if name == "ROWS" else arg.rng.width)
+            return None
+        if name not in ("ROW", "COLUMN"):
             return None
         if not node.args:
             if at is None:
@@ -315,8 +558,15 @@ def own_cell(tree: Node, at: tuple[int, int] | None) -> str | None:
             rng = Range(at[0], at[1], at[0], at[1])
         elif len(node.args) == 1 and isinstance(node.args[0], Ref) and node.args[0].rng is not None:
             rng = node.args[0].rng
+        elif len(node.args) == 1 and isinstance(node.args[0], Literal) and node.args[0].kind == "error":
+            return str(node.args[0].value)  # ROW(#REF!), an INDIRECT that pointed nowhere: #REF!
         else:
             return None
+        if node is tree and (
+            (name == "ROW" and (rng.is_whole_columns or rng.height > 100_000))
+            or (name == "COLUMN" and (rng.is_whole_rows or rng.width > 100_000))
+        ):
+            return str((rng.top if name == "ROW" else rng.left) + 1)  # =ROW(D:D) alone shows its first
         if node.name.endswith("ROW"):
             if rng.is_whole_columns or rng.height > 100_000:
                 return None
