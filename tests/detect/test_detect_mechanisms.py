@@ -309,6 +309,32 @@ def test_blocks_under_a_table_keep_its_spacer_column() -> None:
     assert ranges(Sheet.from_cells("S", cells)) == ["A1:F13", "H1:I10"]
 
 
-def test_blocks_that_open_with_figures_stay_tables_of_their_own() -> None:
-    # counter-case: no section line; a block whose first row holds figures may be a new table
-    assert len(ranges(Sheet.from_cells("S", _statement(section_lines=False)))) > 1
+def test_a_block_with_a_header_of_its_own_stays_a_table_of_its_own() -> None:
+    # counter-case: under the statement, a blank row, then a block that names its own columns
+    cells = _statement(section_lines=True)
+    cells |= {"A15": "Ratio", "B15": "Target", "C15": "Actual", "A16": "Gearing", "B16": 0.4, "C16": 0.5}
+    cells |= {"A17": "Cover", "B17": 3.0, "C17": 2.5}
+    assert ranges(Sheet.from_cells("S", cells)) == ["A1:E13", "A15:C17"]
+
+
+def _after_total(names: tuple[str, ...]) -> dict[str, object]:
+    """Years over a first block closed by a total, then a blank row and one section line
+    (``Region B``) over rows named ``names``, closed by a total too."""
+    cells: dict[str, object] = {"A1": "Region A", "B1": 2001, "C1": 2002}
+    for r, name in enumerate(("Violent", "Drug", "Total"), start=2):
+        cells |= {f"A{r}": name, f"B{r}": 10 * r, f"C{r}": 10 * r + 3}
+    cells["A6"] = "Region B"
+    for r, name in enumerate(names, start=7):
+        cells |= {f"A{r}": name, f"B{r}": 7 * r, f"C{r}": 7 * r + 2}
+    return cells
+
+
+def test_a_section_after_a_total_that_names_other_lines_continues_the_table() -> None:
+    # a balance sheet: Total current assets, then the next section line over its own lines
+    assert ranges(Sheet.from_cells("S", _after_total(("Loans", "Leases", "Total debt")))) == ["A1:C9"]
+
+
+def test_the_same_lines_again_under_a_total_are_a_copy_of_the_table() -> None:
+    # the same rows for another region, stacked under the first: two tables
+    found = ranges(Sheet.from_cells("S", _after_total(("Violent", "Drug", "Total"))))
+    assert found[0] == "A1:C4"  # (the copy, three lines without a header, is too small to read alone)

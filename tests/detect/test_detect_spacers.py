@@ -189,3 +189,58 @@ def test_a_long_list_of_labels_has_no_header_band_to_part_it_by(detect_xlsx: Det
     cells.update({f"F{r}": r - 1 for r in range(2, 32)})
     cells["A25"] = 42  # a title that reads as a number
     assert _ranges(detect_xlsx, cells) == ["A1:F31"]
+
+
+def _balance_sheet(cells: dict[str, object]) -> None:
+    """Years over spacer columns C and E, a blank row under them, sections cut by blank rows."""
+    cells.update({"A1": "Acme Ltd", "A2": "Statement of financial position", "B4": "2022", "D4": "2023"})
+    cells.update({"F4": "2024", "A6": "Assets", "A7": "Current assets:"})
+    for top, n in ((8, 5), (14, 4)):
+        for i in range(n):
+            cells[f"A{top + i}"] = f"line {top + i}"
+            for j, col in enumerate("BDF"):
+                cells[f"{col}{top + i}"] = 1000 + 37 * (top + i) + 11 * j
+    cells["A13"] = "Total current assets"
+
+
+def test_years_over_spacer_columns_head_the_sections_below_them(detect_xlsx: DetectXlsx) -> None:
+    # the row names and the first year's figures are cut apart from the later years by the
+    # spacer columns, and the year header stands a blank row above them: still one table
+    cells: dict[str, object] = {}
+    _balance_sheet(cells)
+    (table,) = detect_xlsx(cells).tables
+    assert table.range.ref() == "A4:F17"
+    assert [table.header_paths[i] for i in (1, 3, 5)] == ["2022", "2023", "2024"]
+
+
+def test_years_typed_as_numbers_over_spacer_columns_are_the_header(detect_xlsx: DetectXlsx) -> None:
+    cells: dict[str, object] = {}
+    _balance_sheet(cells)
+    cells.update({"B4": 2022, "D4": 2023, "F4": 2024})
+    (table,) = detect_xlsx(cells).tables
+    assert table.range.ref() == "A4:F17"
+    assert table.header_rows[0] == 3  # row 4 (0-based 3); the blank row under it may join it
+    assert table.data_range is not None and table.data_range.top == 5  # the body starts at Assets
+
+
+def test_a_title_on_the_header_row_of_another_table_titles_the_table_under_it(
+    detect_xlsx: DetectXlsx,
+) -> None:
+    # the sales table's title shares row 4 with the balance sheet's years, two blank columns apart
+    cells: dict[str, object] = {}
+    _balance_sheet(cells)
+    cells.update({"I4": "Revenue by product, 2024", "I5": "Product", "J5": "Q1", "K5": "Q2"})
+    _rows(cells, 6, 4, {"I": "product", "J": 3.5, "K": 1.5})
+    tables = detect_xlsx(cells).tables
+    assert [t.range.ref() for t in tables] == ["A4:F17", "I5:K9"]
+    assert tables[1].title is not None and tables[1].title.text == "Revenue by product, 2024"
+
+
+def test_figures_beside_row_names_on_other_rows_are_not_joined_across_a_spacer(
+    detect_xlsx: DetectXlsx,
+) -> None:
+    # the counter-case: a block of figures only, whose rows are not the rows the left block fills
+    cells: dict[str, object] = {"A1": "Item", "B1": "Amount"}
+    _rows(cells, 2, 6, {"A": "item", "B": 3.5})
+    _rows(cells, 4, 6, {"D": 1.5, "E": 2.5})
+    assert "A1:E9" not in _ranges(detect_xlsx, cells)

@@ -86,6 +86,37 @@ def _copies_header(g: CellGrid, a: Box, b: Box, text_at: TextAt, rows: int = 3) 
     return False
 
 
+def _titles_own_table(g: CellGrid, cell: Box, other: Box) -> bool:
+    """``cell`` is one label over a header row of its own, a few rows down, that starts in its
+    column and runs away from ``other`` (two labels or years or more, none over ``other``'s
+    columns): the title of the table under it, not a lone column of the piece beside it (a sales
+    table's title on the row of a balance sheet's year header)."""
+    if cell.height != 1 or cell.width != 1 or g.cls[cell.top, cell.left] != TEXT:
+        return False
+    below = g.occupied[cell.bottom + 1 : cell.bottom + 2 + MAX_LABEL_GAP, cell.left]
+    if not below.any():
+        return False
+    r = cell.bottom + 1 + int(np.argmax(below))
+    side = slice(cell.left, None) if cell.left > other.right else slice(None, cell.left + 1)
+    labels = (g.cls[r, side] == TEXT) | g.yearish[r, side]
+    return int(labels.sum()) >= 2 and not g.occupied[r, other.left : other.right + 1].any()
+
+
+def _same_figure_rows(g: CellGrid, a: Box, b: Box) -> bool:
+    """``b`` holds figures only, on exactly the rows where ``a`` (which names its rows in its first
+    column) holds figures: more columns of ``a``'s rows that a spacer column set apart (a balance
+    sheet's later years, whose header stands rows above)."""
+    if (g.cls[b.top : b.bottom + 1, b.left : b.right + 1] == TEXT).any():
+        return False
+    if not (g.cls[a.top : a.bottom + 1, a.left] == TEXT).any() or a.width < 2:
+        return False
+    top, bottom = min(a.top, b.top), max(a.bottom, b.bottom)
+    rows = slice(top, bottom + 1)
+    fa = (g.cls[rows, a.left + 1 : a.right + 1] == VALUE).any(axis=1)
+    fb = (g.cls[rows, b.left : b.right + 1] == VALUE).any(axis=1)
+    return int(fb.sum()) >= 2 and bool((fa == fb).all())
+
+
 def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
     """When two pieces side by side, sharing rows, are one table.
 
@@ -104,6 +135,8 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
         return bands[box]
 
     def belongs(a: Box, b: Box) -> bool:
+        if _titles_own_table(g, b, a) or _titles_own_table(g, a, b):
+            return False
         if a.width == 1 or b.width == 1:
             return True
         ta, va = _shares(g, a)
@@ -116,6 +149,8 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
             verdict = spacer_verdict(g, a, b, band)  # an empty spacer column: the header bands decide
             if verdict is not None:
                 return verdict and not _copies_header(g, a, b, text_at)
+        if _same_figure_rows(g, a, b):
+            return True
         if a.rows_overlap(b) < 0.9 * max(a.height, b.height):
             return False
         first = g.cls[b.top : b.bottom + 1, b.left]
@@ -438,7 +473,7 @@ def _header_only(g: CellGrid, box: Box) -> bool:
     for i in np.flatnonzero(figures.any(axis=1)):
         if not is_numbering_row(g, box, box.top + int(i)):
             return False
-    return bool(((sub == TEXT).sum(axis=1) >= 2).any())
+    return bool((((sub == TEXT) | g.yearish[area]).sum(axis=1) >= 2).any())
 
 
 #: Rows a header band spread over blank rows may span before its body starts.
@@ -494,9 +529,10 @@ def _join_split_headers(g: CellGrid, pieces: list[Box]) -> list[Box]:
 
 
 def _starts_with_header(g: CellGrid, box: Box) -> bool:
-    """One of the leading label rows of ``box`` heads the values below it."""
+    """One of the leading label rows of ``box`` heads the values below it (years are labels)."""
     for r in range(box.top, min(box.bottom, box.top + 4)):
-        if (row_cells(g, box, r) == VALUE).any() and not is_numbering_row(g, box, r):
+        figures = (row_cells(g, box, r) == VALUE) & ~g.yearish[r, box.left : box.right + 1]
+        if figures.any() and not is_numbering_row(g, box, r):
             return False
         if is_header_row(g, Box(r, box.left, box.bottom, box.right), r):
             return True
@@ -519,6 +555,26 @@ def _repeat_rows(g: CellGrid, head: Box, r0: int, r1: int, cand: Box) -> np.ndar
         return np.zeros(r1 - r0 + 1, dtype=bool)
     same = (g.label_ids[r0 : r1 + 1, left : right + 1] == hdr) & (hdr >= 0)
     return same.sum(axis=1) >= 0.6 * n
+
+
+def _opens_with_figures(g: CellGrid, box: Box) -> bool:
+    """The first row of ``box`` holds figures and no label right of its first column: a body row,
+    not a header of its own."""
+    rest = g.cls[box.top, box.left + 1 : box.right + 1]
+    return bool((rest == VALUE).any() and not (rest == TEXT).any())
+
+
+def _repeats_row_names(g: CellGrid, table: Box, block: Box) -> bool:
+    """The row names of ``block`` (two at least, after one of its own on top, such as a group's
+    name) run, in order, as rows of ``table`` already do: the same lines again for another group or
+    region (``N | aver`` under each site), a copy stacked under it. The sections of one statement
+    name other lines."""
+    names = [int(x) for x in g.label_ids[block.top : block.bottom + 1, block.left] if x >= 0]
+    above = [int(x) for x in g.label_ids[table.top : table.bottom + 1, table.left] if x >= 0]
+    if names and names[0] not in above:
+        names = names[1:]
+    n = len(names)
+    return n >= 2 and any(above[i : i + n] == names for i in range(len(above) - n + 1))
 
 
 def _compatible(a: Box, b: Box) -> bool:
@@ -584,11 +640,6 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
                 break
             if not headed:
                 break
-            if _ends_with_total(g, sk.box, text_at) and not (
-                _ends_with_total(g, q.box, text_at)
-                and (q.box.left, q.box.right) == (sk.box.left, sk.box.right)
-            ):
-                break  # a total closes a table, unless the next block is a section closed the same way
             # a row cut in pieces by its empty cells continues the table as one row group
             group = _row_group(peeled, j, used, sk.box)
             qbox = q.box
@@ -597,9 +648,17 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             if q.line and not group:
                 if not sk.box.left - 2 <= q.box.left <= sk.box.left + 1:
                     break
-                pending.append(j)
+                pending.append(j)  # a section line: the block under it decides
                 j += 1
                 continue
+            same_columns = (qbox.left, qbox.right) == (sk.box.left, sk.box.right)
+            if _ends_with_total(g, sk.box, text_at) and not (
+                same_columns
+                and ((pending and _opens_with_figures(g, qbox)) or _ends_with_total(g, qbox, text_at))
+            ):
+                # a total closes a table, unless the next block, over the same columns, is a
+                # section: its own section line over figures, or closed by a total the same way
+                break
             if sk.box.width > 2 and is_key_value_block(g, qbox, text_at):
                 break  # ``Source: | ...`` lines under a wider table: its metadata, not its rows
             closing = _total_line(g, qbox, sk.box, text_at)
@@ -610,6 +669,8 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             ) or _repeats_header(g, head_box, qbox.top, qbox, text_at)
             if own_header and not (_header_band(g, sk.box) and qbox.height <= 3):
                 break  # (a few label rows under a header that has no body yet are more of it)
+            if _repeats_row_names(g, sk.box, qbox):
+                break  # the same rows again for another group: a copy of the table stacked under it
             for k in [*pending, j, *group]:
                 used.add(k)
                 sk.parts.append(peeled[k])
