@@ -290,6 +290,13 @@ def test_cells_named_across_repeated_blocks_and_groups(jobs: Any, question: str,
             100 * (330 - 380) / 380,
         ),
         ("Lentil farms in 2021: Coast divided by Upland?", 400 / 280),
+        ("Lentil farms in 2021: Coast divided by Upland, in percent?", 100 * 400 / 280),
+        # "later minus earlier": ordered by the years, whichever the question names first
+        ("Coast lentil farms between 2019 and 2021 (later minus earlier)?", 400 - 250),
+        ("Coast lentil farms, 2021 and 2019: earlier minus later?", 250 - 400),
+        # rounded as asked, to the places the question names
+        ("Lentil farms in 2021: Coast divided by Upland, to two decimal places?", 1.43),
+        ("Lentil farms in 2021: Coast divided by Upland, to the nearest whole number?", 1),
         ("Were orchid farms in Upland below 30 in 2021?", True),  # one cell against a number
         ("Did orchid farms in Coast exceed 190 in 2021?", False),
     ],
@@ -392,6 +399,13 @@ def _statement() -> Any:
         # arithmetic written out between three rows, parentheses kept
         ("What is (fuel and oil plus long-term debt) divided by total assets in 2024, actual?", 780 / 1320),
         ("What is total assets minus (property, plant and equipment plus fuel and oil) in 2024 (plan)?", 290),
+        # a ratio defined in words: each member where its words stand together ("total assets", not
+        # the "assets" of "debt-to-assets" before it), in percent and rounded as asked
+        ("Compute the debt-to-assets ratio, defined as long-term debt divided by total assets, in 2024 "
+         "(actual). Two decimals.", 0.53),
+        ("What is the debt ratio (debt divided by total assets) in 2024, plan, in percent to one decimal?",
+         48.9),
+        ("What is the cash cover (cash divided by receivables) in 2024 (actual)? Two decimals.", 0.4),
     ],
 )  # fmt: skip
 def test_two_listed_rows_are_named_each_on_its_own(question: str, answer: object) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,3 +79,40 @@ def display_of(value: Any) -> str:
         flat = [x for row in value for x in (row if isinstance(row, list) else [row])]
         return ", ".join(display_of(x) for x in flat)
     return "" if value is None else str(value)
+
+
+_PLACES = {"no": 0, "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
+#: "to one decimal place", "two decimals", "2 d.p.", "to the nearest whole number".
+_DECIMALS = re.compile(
+    r"\b(no|zero|one|two|three|four|\d)\s*(?:decimal(?:\s+places?|s)?\b|d\.?p\.?(?!\w))"
+    r"|\bnearest\s+(?:whole(?:\s+(?:number|percent(?:age)?(?:\s+point)?))?|integer)\b"
+    r"|\bround(?:ed)?\s+to\s+(?:an?\s+)?(?:whole|integer)\b",
+    re.IGNORECASE,
+)
+
+
+def decimals_asked(question: str) -> int | None:
+    """The decimal places the question asks its number in ("to one decimal place": 1, "to the
+    nearest whole number": 0), or None when it asks none."""
+    m = _DECIMALS.search(question)
+    if m is None:
+        return None
+    word = (m.group(1) or "0").casefold()
+    return _PLACES[word] if word in _PLACES else int(word)
+
+
+def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
+    """A number answer rounded as the question asks (Excel's ROUND: halves away from zero), its
+    formula wrapped in ROUND so that the cell gives the same figure; any other answer as it is."""
+    places = decimals_asked(question)
+    v = ans.value
+    if places is None or isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+        return ans
+    scale = 10.0**places
+    r = math.copysign(math.floor(abs(v) * scale + 0.5 + 1e-9) / scale, v)
+    ans.value = int(r) if places == 0 else r
+    ans.display = display_of(ans.value)
+    if ans.formula and ans.formula.startswith("="):
+        ans.formula = f"=ROUND({ans.formula[1:]},{places})"
+    ans.explanation += f" Rounded to {places} decimal place{'s' if places != 1 else ''}, as asked."
+    return ans

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
-from gridsight.qa._answer import QAAnswer
+from gridsight.qa._answer import QAAnswer, rounded_as_asked
 from gridsight.qa._cells import cell_plan
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
@@ -130,7 +130,7 @@ def answer_question(
         joined = answer_over_join(q, tied)
         if joined is not None:
             joined.question = question
-            return joined
+            return rounded_as_asked(joined, q)
     pick = pick_table(q, found, model)
     if pick.table is None:
         return QAAnswer(question, "abstained", reason=pick.reason)
@@ -145,7 +145,7 @@ def answer_question(
         ans.explanation += f" ({chooser} chose {best.ref} over {', '.join(others[:3])}, which also fit)"
         ans.confidence = round(min(ans.confidence, 0.6 if pick.how == "meaning" else 0.5), 2)
         ans.chosen_by = pick.how
-    return ans
+    return rounded_as_asked(ans, q)
 
 
 def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[Candidate]) -> QAAnswer:

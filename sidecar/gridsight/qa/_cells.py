@@ -106,10 +106,18 @@ def _position(question: str, text: str, shared: frozenset[str] = frozenset()) ->
         return i
     every = [w for w in tokens(text) if w not in shared] or tokens(text)
     own = [w for w in every if w not in COMMON] or every  # ("FY2023": where 2023 is)
+    said = list(re.finditer(r"[^\W_]+", low))
+    label = tokens(text)
     for w in own:
-        for m in re.finditer(r"[^\W_]+", low):
-            if near_word(w, m.group(0)):
-                return m.start()
+        hits = [i for i, m in enumerate(said) if near_word(w, m.group(0))]
+        if hits:
+            # where most of the label's words stand together ("total equity", not the "equity" of
+            # "debt-to-equity" before it); ties: the first
+            near = [
+                sum(any(near_word(x, m.group(0)) for m in said[max(i - 2, 0) : i + 3]) for x in label)
+                for i in hits
+            ]
+            return said[hits[near.index(max(near))]].start()
     return len(low)
 
 
@@ -685,6 +693,34 @@ def _minus(question: str, cells: list[tuple[str, str]]) -> bool:
     return bool(re.search(r"\bminus\b", low) or (a < b and re.search(r"\bless\b", low[a:b])))
 
 
+#: "later minus earlier" (+1) or "earlier minus later" (-1): a difference ordered by time.
+_BY_TIME = re.compile(
+    r"\b(later|latter|newer|more recent|earlier|former|older|prior)\s+(?:year\s+|period\s+)?"
+    r"(?:minus|less)\s+(?:the\s+)?(later|latter|newer|more recent|earlier|former|older|prior)\b",
+    re.IGNORECASE,
+)
+_LATE = frozenset({"later", "latter", "newer", "more recent"})
+#: The ratio is asked in percent: "in percent", "as a percentage", "%".
+_IN_PERCENT = re.compile(r"\b(?:in|as\s+an?|as)\s+(?:per\s*cent(?:age)?)\b|%", re.IGNORECASE)
+
+
+def _minus_by_time(question: str) -> int:
+    """+1 when the question subtracts the earlier member from the later ("later minus earlier"),
+    -1 for the other way round, 0 when it orders nothing by time."""
+    m = _BY_TIME.search(question)
+    if m is None:
+        return 0
+    first, second = (x.casefold() for x in m.groups())
+    if (first in _LATE) == (second in _LATE):
+        return 0
+    return 1 if first in _LATE else -1
+
+
+def _percent_scale(question: str) -> str:
+    """The factor of a ratio the question asks in percent (100) or as it is (1)."""
+    return "100.0" if _IN_PERCENT.search(question) else "1.0"
+
+
 def _number(label: str) -> float:
     try:
         return float(label)
@@ -1017,15 +1053,21 @@ def _across(
     if expected == "number" or (expected is None and not _asks_which(question)):
         written = _written(question, cells) if len(cells) > 2 else None
         if written is not None:  # "((current assets minus inventory) / current liabilities)"
-            kind = "ratio" if " / " in written else "arithmetic"  # (a ratio is in no unit of the table's)
-            return CellPlan(f"SELECT {written}", kind, "number")
+            if " / " in written:  # (a ratio is in no unit of the table's)
+                return CellPlan(f"SELECT {_percent_scale(question)} * {written}", "ratio", "number")
+            return CellPlan(f"SELECT {written}", "arithmetic", "number")
         if len(cells) == 2:
             a, b = exprs
             if _SHARE.search(question) and not shares:
                 scale = "100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else "1.0"
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
             if qwords & RATIO_WORDS or re.search(r"\bdivided by\b", question, re.I):
-                return CellPlan(f"SELECT {a} * 1.0 / {b}", "ratio", "number")
+                return CellPlan(f"SELECT {_percent_scale(question)} * {a} / {b}", "ratio", "number")
+            by_time = _minus_by_time(question)
+            if by_time and _ordered(cells):
+                early, late = sorted(exprs, key=lambda e: _number(cells[exprs.index(e)][0]))
+                diff = f"{late} - {early}" if by_time > 0 else f"{early} - {late}"
+                return CellPlan(f"SELECT {diff}", "change", "number")
             if (qwords & {"than", "compared", "versus", "vs"} and (more or less)) or _minus(question, cells):
                 return CellPlan(f"SELECT {a} - {b}", "difference", "number")  # the first named less the 2nd
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE

@@ -2,9 +2,10 @@
 property, plant and equipment or long-term debt", "between long-term borrowings and trade payables",
 "were short-term borrowings bigger than other reserves".
 
-Each word that joins two members (``and``, ``or``, ``than``, ``plus``, ``minus``, ``versus``) splits
-the question into the phrase before it (back to the word that opens the list: "of", "between", a
-colon, the verb) and the phrase after it (up to the period, the source or the end). Each phrase is
+Each word that joins two members (``and``, ``or``, ``than``, ``plus``, ``minus``, ``versus``,
+``divided by``) splits the question into the phrase before it (back to the word that opens the
+list: "of", "between", "as" in "defined as", a colon or an opening bracket, the verb) and the
+phrase after it (up to the period, the source or the end). Each phrase is
 read against the row labels on its own: by its letters first (the label that holds most of its
 words, or that holds every word of it, then the fewest words left over), by meaning (MiniLM) when
 its letters name none. The split whose two phrases both name a label, two different ones, best
@@ -21,11 +22,11 @@ from gridsight.qa._sqlgen import COMMON, match_score, near_word, question_words,
 from gridsight.text import LESS_WORDS, MORE_WORDS, OPERATION_WORDS, closest, header_text
 
 #: Words that join the two members of a list.
-_JOIN = re.compile(r"\s+(?:and|or|than|plus|minus|less|versus|vs\.?)\s+", re.I)
+_JOIN = re.compile(r"\s+(?:and|or|than|plus|minus|less|versus|vs\.?|divided\s+by)\s+", re.I)
 #: Where the first member's phrase opens (read backwards from the join).
-_OPENS = re.compile(r"(?:\b(?:of|between|was|were|is|are|did|had|has|have)\b|:)\s*", re.I)
+_OPENS = re.compile(r"(?:\b(?:of|between|was|were|is|are|did|had|has|have|as)\b|[:(])\s*", re.I)
 #: Where the second member's phrase ends.
-_ENDS = re.compile(r"\s*(?:\b(?:in|at|for|according|during|from|by|on|which|compared)\b|[(?;:,.]|$)", re.I)
+_ENDS = re.compile(r"\s*(?:\b(?:in|at|for|according|during|from|by|on|which|compared)\b|[()?;:,.]|$)", re.I)
 #: A phrase longer than this names no row label.
 _MAX_WORDS = 7
 #: Cosine a phrase must reach to name a label by meaning, and its lead over the runner-up.
