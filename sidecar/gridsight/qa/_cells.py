@@ -1054,7 +1054,8 @@ def _across(
         written = _written(question, cells) if len(cells) > 2 else None
         if written is not None:  # "((current assets minus inventory) / current liabilities)"
             if " / " in written:  # (a ratio is in no unit of the table's)
-                return CellPlan(f"SELECT {_percent_scale(question)} * {written}", "ratio", "number")
+                scaled = written if _percent_scale(question) == "1.0" else f"100.0 * {written}"
+                return CellPlan(f"SELECT {scaled}", "ratio", "number")
             return CellPlan(f"SELECT {written}", "arithmetic", "number")
         if len(cells) == 2:
             a, b = exprs
