@@ -156,3 +156,22 @@ def excel() -> SimpleNamespace:
     """``excel.F(text, cached, array=None, date=False)``, ``excel.D(serial)`` and
     ``excel.write(path, sheets, names, date1904, calc, rows, around)``."""
     return SimpleNamespace(F=F, D=D, write=write_xlsx)
+
+
+def excel_result(formula: str, book: Any, at: str = "H10", *, checked: bool = True) -> Any:
+    """What ``formula`` gives in ``book``'s sheet ``S`` at ``at``: its value, or its Excel error
+    (``#N/A``); with ``checked``, the formula must have evaluated (an Excel error is a result)."""
+    from gridsight.formula import evaluate_formula
+
+    ev = evaluate_formula(formula, book, "S", at=at)
+    if checked:
+        assert ev.ok, ev.problems
+    return ev.error if ev.error is not None else ev.value
+
+
+def assert_as_excel(got: Any, excel: Any, formula: str) -> None:
+    """``got`` is Excel's result: a float to 12 significant digits, anything else exactly."""
+    if isinstance(excel, float):
+        assert got == pytest.approx(excel, rel=1e-12), formula
+    else:
+        assert got == excel, formula

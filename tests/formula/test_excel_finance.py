@@ -6,16 +6,15 @@ from typing import Any
 
 import pytest
 
-from gridsight.formula import evaluate_formula
 from gridsight.grid import Workbook
+
+from .conftest import assert_as_excel, excel_result
 
 BOOK = Workbook.from_dict({"S": {"A1": 1}})
 
 
 def value(formula: str) -> Any:
-    ev = evaluate_formula(formula, BOOK, "S", at="H10")
-    assert ev.ok, ev.problems
-    return ev.error if ev.error is not None else ev.value
+    return excel_result(formula, BOOK)
 
 
 @pytest.mark.parametrize(
@@ -60,12 +59,7 @@ RATE_BOOK = Workbook.from_dict({"S": {"A1": 0.2, "B1": 12, "B2": True}})
     ],
 )
 def test_effect_nominal(formula: str, excel: Any) -> None:
-    ev = evaluate_formula(formula, RATE_BOOK, "S", at="H10")
-    got = ev.error if ev.error is not None else ev.value
-    if isinstance(excel, float):
-        assert got == pytest.approx(excel, rel=1e-12), formula
-    else:
-        assert got == excel, formula
+    assert_as_excel(excel_result(formula, RATE_BOOK, checked=False), excel, formula)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,8 @@ import pytest
 from gridsight.formula import evaluate_formula
 from gridsight.grid import Workbook
 
+from .conftest import excel_result
+
 BOOK = Workbook.from_dict(
     {
         "S": {
@@ -29,9 +31,7 @@ BOOK = Workbook.from_dict(
 
 
 def value(formula: str) -> Any:
-    ev = evaluate_formula(formula, BOOK, "S", at="Z1")
-    assert ev.ok, ev.problems
-    return ev.error if ev.error is not None else ev.value
+    return excel_result(formula, BOOK, at="Z1")
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,8 @@ import pytest
 from gridsight.formula import evaluate_formula
 from gridsight.grid import Workbook
 
+from .conftest import assert_as_excel, excel_result
+
 BOOK = Workbook.from_dict(
     {
         "S": {
@@ -25,9 +27,7 @@ BOOK = Workbook.from_dict(
 
 
 def value(formula: str) -> Any:
-    ev = evaluate_formula(formula, BOOK, "S", at="H10")
-    assert ev.ok, ev.problems
-    return ev.error if ev.error is not None else ev.value
+    return excel_result(formula, BOOK)
 
 
 @pytest.mark.parametrize(
@@ -227,12 +227,7 @@ NUMBER_TEXT_BOOK = Workbook.from_dict({"S": {"A1": "2024-01-10", "A2": "8%", "A3
     ],
 )
 def test_numbers_from_text(formula: str, excel: Any) -> None:
-    ev = evaluate_formula(formula, NUMBER_TEXT_BOOK, "S", at="H10")
-    got = ev.error if ev.error is not None else ev.value
-    if isinstance(excel, float):
-        assert got == pytest.approx(excel, rel=1e-12), formula
-    else:
-        assert got == excel, formula
+    assert_as_excel(excel_result(formula, NUMBER_TEXT_BOOK, checked=False), excel, formula)
 
 
 @pytest.mark.parametrize(

@@ -8,17 +8,16 @@ from typing import Any
 
 import pytest
 
-from gridsight.formula import evaluate_formula
 from gridsight.formula._excel_text import conditional_section, second_fractions
 from gridsight.grid import Workbook
+
+from .conftest import excel_result
 
 BOOK = Workbook.from_dict({"S": {"A1": 1}})
 
 
 def value(formula: str) -> Any:
-    ev = evaluate_formula(formula, BOOK, "S", at="H10")
-    assert ev.ok, ev.problems
-    return ev.error if ev.error is not None else ev.value
+    return excel_result(formula, BOOK)
 
 
 @pytest.mark.parametrize(
