@@ -98,8 +98,7 @@ def _titles_own_table(g: CellGrid, cell: Box, other: Box) -> bool:
         return False
     r = cell.bottom + 1 + int(np.argmax(below))
     side = slice(cell.left, None) if cell.left > other.right else slice(None, cell.left + 1)
-    labels = (g.cls[r, side] == TEXT) | g.yearish[r, side]
-    return int(labels.sum()) >= 2 and not g.occupied[r, other.left : other.right + 1].any()
+    return int(g.labels(r, side).sum()) >= 2 and not g.occupied[r, other.left : other.right + 1].any()
 
 
 def _same_figure_rows(g: CellGrid, a: Box, b: Box) -> bool:
@@ -468,12 +467,10 @@ def _header_only(g: CellGrid, box: Box) -> bool:
     if box.height > 6:
         return False
     area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
-    sub = g.cls[area]
-    figures = (sub == VALUE) & ~g.yearish[area]
-    for i in np.flatnonzero(figures.any(axis=1)):
+    for i in np.flatnonzero(g.figures(*area).any(axis=1)):
         if not is_numbering_row(g, box, box.top + int(i)):
             return False
-    return bool((((sub == TEXT) | g.yearish[area]).sum(axis=1) >= 2).any())
+    return bool((g.labels(*area).sum(axis=1) >= 2).any())
 
 
 #: Rows a header band spread over blank rows may span before its body starts.
@@ -486,7 +483,7 @@ def _header_band(g: CellGrid, box: Box) -> bool:
     if box.height > MAX_BAND_ROWS:
         return False
     area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
-    figures = (g.cls[area] == VALUE) & ~g.yearish[area]
+    figures = g.figures(*area)
     if not figures.any():
         return True
     if (g.ordinal[area][figures] < 0).any():
@@ -531,8 +528,7 @@ def _join_split_headers(g: CellGrid, pieces: list[Box]) -> list[Box]:
 def _starts_with_header(g: CellGrid, box: Box) -> bool:
     """One of the leading label rows of ``box`` heads the values below it (years are labels)."""
     for r in range(box.top, min(box.bottom, box.top + 4)):
-        figures = (row_cells(g, box, r) == VALUE) & ~g.yearish[r, box.left : box.right + 1]
-        if figures.any() and not is_numbering_row(g, box, r):
+        if g.figures(r, slice(box.left, box.right + 1)).any() and not is_numbering_row(g, box, r):
             return False
         if is_header_row(g, Box(r, box.left, box.bottom, box.right), r):
             return True

@@ -49,6 +49,14 @@ class CellGrid:
     prose: npt.NDArray[np.bool_]  # lines of a paragraph typed down a column (never table cells)
     origin: tuple[int, int]
 
+    def figures(self, rows: slice | int, cols: slice) -> npt.NDArray[np.bool_]:
+        """Cells of ``rows`` x ``cols`` holding a figure that is no year (years label columns)."""
+        return (self.cls[rows, cols] == VALUE) & ~self.yearish[rows, cols]
+
+    def labels(self, rows: slice | int, cols: slice) -> npt.NDArray[np.bool_]:
+        """Cells of ``rows`` x ``cols`` holding a label or a year: what header rows are made of."""
+        return (self.cls[rows, cols] == TEXT) | self.yearish[rows, cols]
+
 
 def _prose(sheet: Sheet, cls: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     """Cells holding the lines of a paragraph typed one line per row down a column.

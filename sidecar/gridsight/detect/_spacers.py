@@ -48,8 +48,7 @@ def header_band(g: CellGrid, box: Box) -> tuple[int, int] | None:
     in the first column). ``None`` when no figure follows, the label rows run longer than
     :data:`MAX_BAND_ROWS`, or no band row holds two labels."""
     area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
-    figures = (g.cls[area] == VALUE) & ~g.yearish[area]
-    rows = np.flatnonzero(figures.any(axis=1))
+    rows = np.flatnonzero(g.figures(*area).any(axis=1))
     first_body = next(
         (box.top + int(i) for i in rows if not is_numbering_row(g, box, box.top + int(i))), None
     )
@@ -67,7 +66,7 @@ def header_band(g: CellGrid, box: Box) -> tuple[int, int] | None:
     if top >= first_body or first_body - top > MAX_BAND_ROWS:
         return None  # (rows of labels running longer than a header: a list, not a header band)
     cols = slice(box.left, box.right + 1)
-    labels = ((g.cls[top:first_body, cols] == TEXT) | g.yearish[top:first_body, cols]).sum(axis=1)
+    labels = g.labels(slice(top, first_body), cols).sum(axis=1)
     if int(labels.max()) < min(2, box.width):
         return None
     return top, first_body - 1
@@ -223,7 +222,7 @@ def _split_touching(g: CellGrid, box: Box) -> list[Box] | None:
     # the two sides' bodies must start on different rows: first row of figures per column, then
     # the earliest over each side (prefix and suffix minima), so only those cuts are weighed
     area = slice(box.top, box.bottom + 1), slice(box.left, box.right + 1)
-    figures = (g.cls[area] == VALUE) & ~g.yearish[area]
+    figures = g.figures(*area)
     first = np.where(figures.any(axis=0), figures.argmax(axis=0), box.height)
     before, after = np.minimum.accumulate(first), np.minimum.accumulate(first[::-1])[::-1]
     n = box.height
