@@ -623,6 +623,14 @@ def test_a_header_word_that_is_also_an_operation_names_its_column(tmp_path: Path
     assert (ans.status, ans.value) == ("answered", 3), (ans.reason, ans.query)
 
 
+def _lines(ws: Any, rows: list[tuple[str, tuple[int, ...] | None]], top: int = 4) -> None:
+    """Statement lines from row ``top``: the label in A, its figures from B (None: a section line)."""
+    for r, (label, figures) in enumerate(rows, start=top):
+        ws.cell(r, 1, label)
+        for c, v in enumerate(figures or (), start=2):
+            ws.cell(r, c, v)
+
+
 @pytest.mark.parametrize(
     ("question", "answer"),
     [
@@ -646,10 +654,7 @@ def test_a_quarter_is_named_by_the_day_it_ends(tmp_path: Path, question: str, an
         ("Net sales", (560, 575, 590, 650)),
         ("Operating profit", (41, 44, 47, 58)),
     ]
-    for r, (label, figures) in enumerate(rows, start=4):
-        ws.cell(r, 1, label)
-        for c, v in enumerate(figures or (), start=2):
-            ws.cell(r, c, v)
+    _lines(ws, rows)
     wb.save(tmp_path / "quarters.xlsx")
     ans = answer_question(open_workbook(tmp_path / "quarters.xlsx"), question)
     assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
@@ -671,10 +676,7 @@ def test_a_phrase_head_names_no_total_named_in_full(tmp_path: Path) -> None:
         ("Bank loans", (300, 290, 280, 270)),
         ("TOTAL LIABILITIES", (370, 363, 354, 345)),
     ]
-    for r, (label, figures) in enumerate(rows, start=4):
-        ws.cell(r, 1, label)
-        for c, v in enumerate(figures or (), start=2):
-            ws.cell(r, c, v)
+    _lines(ws, rows)
     ws["A8"].font = Font(bold=True)
     wb.save(tmp_path / "bs.xlsx")
     ans = answer_question(open_workbook(tmp_path / "bs.xlsx"), "What were the lease liabilities in 2024 H1?")
