@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsight.formula._excel_values import excel_round
+
 
 @dataclass
 class QAAnswer:
@@ -102,14 +104,13 @@ def decimals_asked(question: str) -> int | None:
 
 
 def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
-    """A number answer rounded as the question asks (Excel's ROUND: halves away from zero), its
+    """A number answer rounded as the question asks (Excel's ROUND, :func:`excel_round`), its
     formula wrapped in ROUND so that the cell gives the same figure; any other answer as it is."""
     places = decimals_asked(question)
     v = ans.value
     if places is None or isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
         return ans
-    scale = 10.0**places
-    r = math.copysign(math.floor(abs(v) * scale + 0.5 + 1e-9) / scale, v)
+    r = excel_round(v, places)
     ans.value = int(r) if places == 0 else r
     ans.display = display_of(ans.value)
     if ans.formula and ans.formula.startswith("="):

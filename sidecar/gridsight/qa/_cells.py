@@ -733,6 +733,11 @@ def _ordered(cells: list[tuple[str, str]]) -> bool:
     return all(re.fullmatch(r"\d+(\.\d+)?", label.strip()) for label, _ in cells)
 
 
+def _in_time(cells: list[tuple[str, str]]) -> list[str]:
+    """The members' expressions from the earliest to the latest (their labels are numbers: years)."""
+    return [e for _, e in sorted(cells, key=lambda c: _number(c[0]))]
+
+
 def _names_another_column(rel: Relation, question: str, chosen: list[RelColumn]) -> bool:
     """Whether "which/what X" names a column other than the row labels and the chosen ones (``which
     year`` over a Year column): the answer is that column's value, not a row label or a header."""
@@ -1066,7 +1071,7 @@ def _across(
                 return CellPlan(f"SELECT {_percent_scale(question)} * {a} / {b}", "ratio", "number")
             by_time = _minus_by_time(question)
             if by_time and _ordered(cells):
-                early, late = sorted(exprs, key=lambda e: _number(cells[exprs.index(e)][0]))
+                early, late = _in_time(cells)
                 diff = f"{late} - {early}" if by_time > 0 else f"{early} - {late}"
                 return CellPlan(f"SELECT {diff}", "change", "number")
             if (qwords & {"than", "compared", "versus", "vs"} and (more or less)) or _minus(question, cells):
@@ -1074,7 +1079,7 @@ def _across(
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE
             if changed or re.search(r"\bfrom\b.+\bto\b", question, re.I):
                 if not re.search(r"\bfrom\b.+\bto\b", question, re.I) and _ordered(cells):
-                    a, b = sorted(exprs, key=lambda e: _number(cells[exprs.index(e)][0]))  # earlier to later
+                    a, b = _in_time(cells)
                 relative = _RELATIVE.search(question)
                 if relative:  # a percentage change or a growth rate: of the first named
                     scale = "1.0" if (relative.group(1) or "").casefold() == "rate" else "100.0"
