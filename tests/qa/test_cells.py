@@ -681,3 +681,13 @@ def test_a_phrase_head_names_no_total_named_in_full(tmp_path: Path) -> None:
     wb.save(tmp_path / "bs.xlsx")
     ans = answer_question(open_workbook(tmp_path / "bs.xlsx"), "What were the lease liabilities in 2024 H1?")
     assert (ans.status, ans.value) == ("answered", 19), (ans.reason, ans.query)
+
+
+@pytest.mark.parametrize("value", ["12.345", True, None, float("inf"), float("nan"), [1.234, 5.678]])
+def test_rounding_as_asked_leaves_what_is_no_finite_number_alone(value: object) -> None:
+    # text, a yes/no, an abstention, an overflow and a list keep their value, display and formula
+    from gridsight.qa._answer import QAAnswer, rounded_as_asked
+
+    ans = QAAnswer("q", "answered", value=value, display="shown", formula="=A1")
+    out = rounded_as_asked(ans, "What is it, to two decimal places?" + " decimal" * 5000)
+    assert (out.value is value or out.value == value, out.display, out.formula) == (True, "shown", "=A1")
