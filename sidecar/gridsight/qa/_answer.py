@@ -117,3 +117,30 @@ def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
         ans.formula = f"=ROUND({ans.formula[1:]},{places})"
     ans.explanation += f" Rounded to {places} decimal place{'s' if places != 1 else ''}, as asked."
     return ans
+
+
+#: A sentence that only shows the answer's form by example: 'Answer like "Q1".', "Reply e.g. 'H2'".
+_EXAMPLE = re.compile(
+    r"(?:^|(?<=[.?!;:]))\s*(?:answer|reply|respond|give\s+it|write\s+it)\s+(?:like|as\s+in|e\.g\.|such\s+as|"
+    r"in\s+the\s+form)\s*:?\s*(?:\"[^\"]{1,40}\"|'[^']{1,40}'|“[^”]{1,40}”)\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def without_example(question: str) -> str:
+    """The question less a closing sentence that only shows the answer's form by example
+    ('... highest? Answer like "Q1".'): the example's words name no cell to read."""
+    return _EXAMPLE.sub("", question).strip() or question
+
+
+#: "Give the line label.", "Answer with the column heading.": the answer is a label, not a figure.
+_LABEL_ASKED = re.compile(
+    r"\b(?:give|answer\s+with|reply\s+with|name)\s+(?:the|its)\s+(?:(?:line|row|column|item|category)\s+)?"
+    r"(?:label|name|heading|header|title)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_label(question: str) -> bool:
+    """Whether the question asks outright for a row label or column heading as its answer."""
+    return bool(_LABEL_ASKED.search(question))

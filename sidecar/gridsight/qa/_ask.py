@@ -14,8 +14,9 @@ import re
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
-from gridsight.qa._answer import QAAnswer, rounded_as_asked
-from gridsight.qa._cells import cell_plan
+from gridsight.qa._answer import QAAnswer, rounded_as_asked, without_example
+from gridsight.qa._cells import cell_plan, lines_by_period
+from gridsight.qa._glossary import defined
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
@@ -85,6 +86,12 @@ def _fits(ans: QAAnswer, expected: str | None) -> bool:
     return ans.type == expected
 
 
+def _labelled(workbook: Workbook, name: str) -> bool:
+    """Whether a text of the workbook holds ``name`` (a row headed ``Working capital``)."""
+    low = re.sub(r"[\s-]+", " ", name.casefold())
+    return any(low in re.sub(r"[\s-]+", " ", t.casefold()) for sheet in workbook.sheets for t in sheet.texts)
+
+
 def answer_question(
     workbook: Workbook,
     question: str,
@@ -124,6 +131,7 @@ def answer_question(
         )
     if not words(q):
         return QAAnswer(question, "abstained", reason="the question names nothing to look for")
+    q = defined(without_example(q), lambda name: _labelled(workbook, name))
     found = candidates(workbook, sheet, q)
     tied = top_tie(found) if found and found[0].score > 0 else []
     if len(tied) > 1:  # before any tie-break: the question may need both tables, joined
@@ -158,7 +166,9 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         joined = plan_over_join(best, q, flat)
         if joined is not None:
             plan, view, _join = joined  # the query reads the other table's columns: only SQL can
-    if structure >= BLOCKS_AT:
+    rel = relation_of(best.sheet, best.table)
+    if structure >= BLOCKS_AT or (rel.key is not None and lines_by_period(rel)):
+        # (named lines over period columns, a statement, reads by its cells as a multi-header does)
         order = ("cells", "blocks", "formula", "sql")
     elif (
         plan is not None
@@ -191,7 +201,6 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             ans = by_query(best, q, plan, view)
             if ans.status == "answered" and ans.query and not (view is not None and view.joined):
                 # the query's result, as a formula the engine checks gives the same (none: SQL kept)
-                rel = relation_of(best.sheet, best.table)
                 ans.formula = verified_formula(rel, workbook, ans.query, ans.value)
         ans.structure = structure
         if ans.status == "answered" and not _fits(ans, expected):

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gridsight.qa._answer import asks_label
 from gridsight.qa._members import listed_members
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn
 from gridsight.qa._sql import literal, quote
@@ -35,6 +36,7 @@ from gridsight.text import (
     RATIO_WORDS,
     RISE_WORDS,
     SUM_WORDS,
+    comparisons_spelt,
     periods_spelt,
     quarter_ended,
     same,
@@ -45,6 +47,7 @@ PATH_SEP = " › "
 #: A number as a question or a header writes it (``2021``, ``8.5``).
 _NUMBERS = re.compile(r"\d+(?:\.\d+)?")
 _YEAR = re.compile(r"(1[89]|20)\d\d")
+_YEARS = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
 #: Values read per column when looking for the numbers a table holds.
 SCAN = 20_000
 #: Values named in one column at most (more is a list, not a comparison of cells).
@@ -131,9 +134,13 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     ops = ops_as_names(rel, question)
     best: list[RelColumn] = []
     top = (1, 0, -(10**9))
+    pairs = _period_pairs(question)
     for c in rel.columns:
         if c.role != "data" or c.kind != "number":
             continue
+        mine_pair = _column_pair(c.name)
+        if pairs and mine_pair is not None and mine_pair not in pairs:
+            continue  # ``2024 › Q4`` where the question pairs Q4 with 2023 and Q1 with 2024
         # a part that says "per cent" is one word, named by any share word ("per man" names none)
         mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else _part_words(p))}
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
@@ -154,8 +161,70 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         asked = [c for c in best if _is_percent(c) == bool(_PERCENT.search(question))]
         best = asked or best
     if len(best) > 1:
-        best = _by_meaning(best, qw)
-    return best + _siblings(rel, question, best)
+        best = _year_end(question, best) or _by_meaning(best, qw)
+    return best + (_siblings(rel, question, best) or _other_years(rel, question, best))
+
+
+#: "at the end of 2024", "year-end 2024", "end of fiscal 2024": the year's last period.
+_YEAR_END = re.compile(
+    r"\b(?:end\s+of|year[- ]end)\s+(?:the\s+)?(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s?)?((?:19|20)\d\d)\b"
+)
+
+
+def _year_end(question: str, best: list[RelColumn]) -> list[RelColumn]:
+    """The last of the columns that split one year into halves or quarters, where the question asks
+    for the end of that year and no column is the year's alone; else none."""
+    m = _YEAR_END.search(periods_spelt(question).casefold())
+    pairs = [p for p in (_column_pair(c.name) for c in best) if p is not None]
+    if m is None or len(pairs) < len(best) or {y for _, y in pairs} != {m.group(1)}:
+        return []
+    return [max(zip(pairs, best, strict=True), key=lambda pc: pc[0][0])[1]]
+
+
+def year_of(name: str) -> str | None:
+    """The one year a column's header path names (``30 June 2022 › Restated``: 2022), or None."""
+    years = {y for p in parts(name) for y in _YEARS.findall(p)}
+    return years.pop() if len(years) == 1 else None
+
+
+def _other_years(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
+    """For each other year the question names ("from FY2022 to FY2024", where the column chosen is
+    ``30 June 2024``), the one number column whose header names that year (``30 June 2022 ›
+    Restated``, a path of another depth that no sibling rule reaches)."""
+    mine = year_of(best[0].name) if len(best) == 1 else None
+    if mine is None:
+        return []
+    out = []
+    for year in sorted(set(_YEARS.findall(periods_spelt(question))) - {mine}):
+        holds = [
+            c for c in rel.columns if c.role == "data" and c.kind == "number" and year_of(c.name) == year
+        ]
+        out += holds if len(holds) == 1 else []
+    return out
+
+
+_SUB = r"([hq][1-4])"
+_YEAR_OF = r"((?:19|20)\d\d)"
+#: A half or quarter written with its year: "Q4 2023", "Q1 of 2024", "H2 fiscal 2024", "2023 Q4".
+_PAIRED = re.compile(
+    rf"\b{_SUB}\s+(?:of\s+)?(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s?)?{_YEAR_OF}\b|\b{_YEAR_OF}\s+{_SUB}\b"
+)
+
+
+def _period_pairs(question: str) -> set[tuple[str, str]]:
+    """The (half or quarter, year) pairs the question writes, when it writes every half or quarter
+    it names with a year ("from Q4 2023 to the first quarter of 2024"); else none."""
+    low = periods_spelt(question).casefold()
+    pairs = {(m.group(1) or m.group(4), m.group(2) or m.group(3)) for m in _PAIRED.finditer(low)}
+    subs = re.findall(rf"\b{_SUB}\b", low)
+    return pairs if pairs and len(subs) == sum(1 for _ in _PAIRED.finditer(low)) else set()
+
+
+def _column_pair(name: str) -> tuple[str, str] | None:
+    """The (half or quarter, year) a column's header path names (``Fiscal 2024 › Q1``), or None."""
+    subs = [p.casefold() for p in parts(name) if re.fullmatch(_SUB, p.strip().casefold())]
+    years = [y for p in parts(name) for y in re.findall(_YEAR_OF, p)]
+    return (subs[0].strip(), years[0]) if len(subs) == 1 and len(years) == 1 else None
 
 
 def _quarters_ended(name: str) -> set[str]:
@@ -200,6 +269,7 @@ _PERIOD = re.compile(
 )
 
 
+_ASKS_YEAR = re.compile(r"\b(?:which|what)\s+(?:financial\s+|fiscal\s+)?year\b", re.I)
 _ASKS_PERIOD = re.compile(r"\b(?:which|what)\s+(?:period|year|quarter|half|month|time)\b", re.I)
 
 
@@ -208,11 +278,19 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     period / year / quarter ..." and names no header: the periods are what it chooses among."""
     if not _ASKS_PERIOD.search(question):
         return []
-    return [
-        c
-        for c in rel.columns
-        if c.role == "data" and c.kind == "number" and all(_PERIOD.match(p.strip()) for p in parts(c.name))
-    ]
+    numbers = [c for c in rel.columns if c.role == "data" and c.kind == "number"]
+    periods = [c for c in numbers if all(_PERIOD.match(p.strip()) for p in parts(c.name))]
+    dated = [c for c in numbers if year_of(c.name) is not None]
+    years = {year_of(c.name) for c in dated}
+    if not periods and _ASKS_YEAR.search(question) and len(years) == len(dated) > 1:
+        return dated  # ``30 June 2024``, ``30 June 2023 › Restated``: one year each (not ``Notes``)
+    return periods
+
+
+def lines_by_period(rel: Relation) -> bool:
+    """Whether every number column of the table is headed by a period alone (``2023``, ``Q1``)."""
+    data = [c for c in rel.columns if c.role == "data" and c.kind == "number"]
+    return bool(data) and all(_PERIOD.match(p.strip()) for c in data for p in parts(c.name))
 
 
 def _named_part(part: str, qw: list[str]) -> bool:
@@ -320,6 +398,17 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         full = [(n, v) for n, v in full if not (n == key.name and v in unmeant)]
         if key.name in scored:
             scored[key.name] = [(sc, v) for sc, v in scored[key.name] if v not in unmeant]
+    if key is not None and key.name in scored:
+        # "current financial assets" names ``TOTAL CURRENT ASSETS`` in full, but ``Other current
+        # financial assets`` covers every word of the question that the total covers, and more
+        cover = {v: _covered(v, qw) - header for _, v in scored[key.name]}
+        mine = [v for n, v in full if n == key.name]
+        wider = [u for u, c in cover.items() if u not in mine and any(c > cover[v] for v in mine)]
+        if wider:
+            most = max(len(cover[u]) for u in wider)
+            beaten = {v for v in mine if any(cover[u] > cover[v] for u in wider)}
+            full = [(n, v) for n, v in full if not (n == key.name and v in beaten)]
+            full += [(key.name, u) for u in wider if len(cover[u]) == most]
     explained = header | {w for _, v in full for w in tokens(v)}
     out: dict[str, list[str]] = {}
     for n, v in full:
@@ -336,6 +425,12 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             out[name] = [best[0][1]]
             meant = meant or best[0][0] == 0.0
     return {n: v[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
+
+
+def _covered(value: str, qw: list[str]) -> set[str]:
+    """The question's words that a value's words name (near spellings included)."""
+    own = tokens(value)
+    return {q for q in qw if any(near_word(w, q) for w in own)}
 
 
 def _two_words(values: Sequence[str], qw: list[str], header: set[str]) -> list[tuple[float, str]]:
@@ -479,11 +574,17 @@ def _apart(a: str, b: str) -> int | None:
 
 def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
     """The plan for ``question`` over ``rel`` (see the module docstring), or None."""
-    if not any(PATH_SEP in c.name for c in rel.columns if c.role == "data") and not any(
-        c.name == SECTION for c in rel.columns
+    periods = _periods_asked(rel, question)
+    if (
+        not any(PATH_SEP in c.name for c in rel.columns if c.role == "data")
+        and not any(c.name == SECTION for c in rel.columns)
+        and not (rel.key is not None and lines_by_period(rel))
     ):
-        return None  # a flat table: the general planner and the model read it
-    chosen = _columns(rel, question) or _periods_asked(rel, question)
+        # a flat table: the general planner and the model read it, unless it is a statement: named
+        # lines over period columns ("in which year was net income highest", "operating income
+        # divided by net sales in 2023")
+        return None
+    chosen = _columns(rel, question) or periods
     if not chosen or _names_another_column(rel, question, chosen):
         return None
     if expected == "list" or (set(words(question)) & SUM_WORDS):
@@ -550,7 +651,9 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     if any(len(v) > MAX_NAMED for v in rows.values()):
         return None
     # the words that name cells name no operation ("up" in ``Built-up roads`` is no rise)
-    qwords = set(words(question)) - {w for vs in rows.values() for v in vs for w in words(v)}
+    # ("add up": the particle of the verb, no rise)
+    spoken = re.sub(r"\b(add(?:s|ed)?|sum(?:s|med)?)\s+up\b", r"\1", question, flags=re.IGNORECASE)
+    qwords = set(words(spoken)) - {w for vs in rows.values() for v in vs for w in words(v)}
     qwords -= ops_as_names(rel, question) & every_part(chosen)  # ("the highest quintile" ranks nothing)
     fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
     varying_rows = [(k, v) for k, v in rows.items() if len(v) > 1]
@@ -568,7 +671,10 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         cells = [(v, _cell(col, _placed(rel, question, {**fixed, name: v}))) for v in values]
     else:
         levels = _levels(chosen)
-        if not levels or (len(levels) > 1 and not _asks_which(question)):
+        paired = {_column_pair(c.name) for c in chosen} <= _period_pairs(question)  # "Q4 2023", "Q1 2024"
+        years = [year_of(c.name) for c in chosen]
+        by_year = not levels and None not in years and len(set(years)) == len(years)
+        if not (levels or by_year) or (len(levels) > 1 and not _asks_which(question) and not paired):
             return None  # arithmetic between columns that differ twice: which is which is unclear
         totals = _total_columns(rel, chosen) if len(chosen) > 2 else set()
         members = [c for c in chosen if c.name not in totals]
@@ -582,7 +688,16 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
                 return None  # several columns but no row: which row is asked is unclear
             # "were there more men than women in total": the total row's cells
             fixed = {**fixed, key.name: grand}
-        cells = [(" ".join(parts(c.name)[i] for i in levels), _cell(c.name, fixed)) for c in members]
+        cells = [(_told_apart(c.name, levels), _cell(c.name, fixed)) for c in members]
+    if len(cells) > 2:
+        # a row with no word of its own ("net income" beside "operating income" and "net sales")
+        # is only touched by the others' words
+        own = [
+            c
+            for c in cells
+            if set(tokens(c[0])) - COMMON - {w for o, _ in cells if o != c[0] for w in tokens(o)}
+        ]
+        cells = own if len(own) >= 2 else cells
     shared = _shared(cells)
     cells.sort(key=lambda lc: _position(question, lc[0], shared))
     labels = [label for label, _ in cells]
@@ -598,6 +713,14 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
     shares = all(_is_percent(c) for c in chosen)  # "the housing share of ...": a figure, not a share to take
     return _across(question, expected, cells, qwords, named, shares)
+
+
+def _told_apart(name: str, levels: list[int]) -> str:
+    """What tells a column apart from the others compared: its parts at the levels where they
+    differ, else (paths of different depths, one year each) the part that names its year."""
+    if levels:
+        return " ".join(parts(name)[i] for i in levels)
+    return next(p for p in parts(name) if _YEARS.search(p))
 
 
 def _names_any(question: str, labels: list[str]) -> bool:
@@ -693,6 +816,29 @@ def _minus(question: str, cells: list[tuple[str, str]]) -> bool:
     return bool(re.search(r"\bminus\b", low) or (a < b and re.search(r"\bless\b", low[a:b])))
 
 
+def _minus_clause(question: str, cells: list[tuple[str, str]]) -> list[str] | None:
+    """The two members' expressions as a clause "X minus Y" orders them, wherever else the question
+    names them first ("change from Q3 to Q4? Give Q4 minus Q3."): the member its words place right
+    before the last "minus" less the one right after; None when that clause names not both."""
+    if len(cells) != 2:
+        return None
+    low = periods_spelt(question).casefold()
+    found = list(re.finditer(r"\bminus\b", low))
+    if not found:
+        return None
+    at = found[-1]
+    start = max(low.rfind(c, 0, at.start()) for c in ".?!;:")  # the clause's own sentence
+    head, tail = low[start + 1 : at.start()], low[at.end() :]
+    shared = _shared(cells)
+    named = [
+        (_position(head, label, shared) < len(head), _position(tail, label, shared)) for label, _ in cells
+    ]
+    for i, j in ((0, 1), (1, 0)):
+        if named[i][0] and named[j][1] < min(named[i][1], len(tail)):
+            return [cells[i][1], cells[j][1]]
+    return None
+
+
 #: "later minus earlier" (+1) or "earlier minus later" (-1): a difference ordered by time.
 _BY_TIME = re.compile(
     r"\b(later|latter|newer|more recent|earlier|former|older|prior)\s+(?:year\s+|period\s+)?"
@@ -725,12 +871,15 @@ def _number(label: str) -> float:
     try:
         return float(label)
     except ValueError:
-        return float("nan")
+        years = _YEARS.findall(label)
+        return float(years[0]) if len(years) == 1 else float("nan")
 
 
 def _ordered(cells: list[tuple[str, str]]) -> bool:
-    """Whether the members are numbers (years): a change runs from the smaller to the larger."""
-    return all(re.fullmatch(r"\d+(\.\d+)?", label.strip()) for label, _ in cells)
+    """Whether the members are numbers (years), or dates of distinct years (``30 June 2022``): a
+    change runs from the smaller to the larger."""
+    numbers = [_number(label) for label, _ in cells]
+    return all(n == n for n in numbers) and len(set(numbers)) == len(numbers)
 
 
 def _in_time(cells: list[tuple[str, str]]) -> list[str]:
@@ -790,7 +939,12 @@ def _asks_which(question: str) -> bool:
     which one ...")."""
     return bool(
         _WHICH.match(question)
-        or re.search(r"[:;,\u2013\u2014-]\s*(which|who)\b|\b(in|for|during|at) which\b", question, re.I)
+        or asks_label(question)
+        or re.search(
+            r"[:;,\u2013\u2014-]\s*(which|who)\b|\b(in|for|during|at|of|on|by|from|under|within) which\b",
+            question,
+            re.I,
+        )
     )
 
 
@@ -981,7 +1135,7 @@ def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn
 
 #: An operator written between two named cells, and its SQL (a division kept exact).
 _OPERATORS = (
-    (re.compile(r"\bminus\b|\bless\b|(?<=\s)[-−](?=\s)"), "-"),
+    (re.compile(r"\bminus\b|\bless\b|\bexcluding\b|\bnet\s+of\b|(?<=\s)[-−](?=\s)"), "-"),
     (re.compile(r"\bplus\b|(?<=\s)\+(?=\s)"), "+"),
     (re.compile(r"\bdivided\s+by\b|/|÷"), "* 1.0 /"),
     (re.compile(r"\btimes\b|\bmultiplied\s+by\b|(?<=\s)[*×](?=\s)"), "*"),
@@ -994,13 +1148,16 @@ def _written(question: str, cells: list[tuple[str, str]]) -> str | None:
     between every two cells, in the order the question names them."""
     low = periods_spelt(question).casefold()
     starts = [_start(low, label, [o for o, _ in cells if o != label]) for label, _ in cells]
-    if any(a is None for a in starts) or len(set(starts)) < len(starts):
+    # a member with no word of its own ("net income" beside "operating income" and "net sales") is
+    # only touched by the others' words
+    placed = sorted(((a, c) for a, c in zip(starts, cells, strict=True) if a is not None), key=lambda p: p[0])
+    if len(placed) < 2 or len({a for a, _ in placed}) < len(placed):
         return None
-    placed = sorted(((a or 0, c) for a, c in zip(starts, cells, strict=True)), key=lambda p: p[0])
     at, cells = [a for a, _ in placed], [c for _, c in placed]
     before = low[: at[0]].rstrip()
     depth = len(before) - len(before.rstrip("("))  # the question's own parentheses still open
     out = "(" * depth
+    opened = list(range(depth + 1))  # where each open group's expression begins in ``out``
     for i, (_label, cell) in enumerate(cells[:-1]):
         gap = low[at[i] : at[i + 1]]
         found = [(m.start(), sql) for rx, sql in _OPERATORS for m in rx.finditer(gap)]
@@ -1008,12 +1165,35 @@ def _written(question: str, cells: list[tuple[str, str]]) -> str | None:
             return None
         where, op = found[0]
         closes, opens = gap[:where].count(")"), gap[where:].count("(")
-        depth -= closes
-        if depth < 0:
+        if closes > depth:
             return None
-        depth += opens
-        out += cell + ")" * closes + f" {op} " + "(" * opens
+        depth += opens - closes
+        out += cell + ")" * closes
+        del opened[len(opened) - closes :]
+        if "," in gap[:where]:  # "A excluding B, divided by C": the comma closes A - B
+            out = f"{out[: opened[-1]]}({out[opened[-1] :]})"
+        out += f" {op} "
+        for _ in range(opens):
+            out += "("
+            opened.append(len(out))
     return out + cells[-1][1] + ")" * depth
+
+
+def _tested(question: str, cells: list[tuple[str, str]]) -> CellPlan | None:
+    """The arithmetic the question writes out between the cells, against the number it compares
+    it with ("(current assets divided by current liabilities) above 2.6"), or None."""
+    spelt = comparisons_spelt(question)
+    m = COMPARISON.search(spelt.casefold())
+    if m is None or m.group(2).strip():
+        return None  # no number, or words between the comparison and it ("more than 3 children")
+    written = _written(spelt[: m.start()], cells)
+    if written is None:
+        return None
+    if " / " in written and _percent_scale(question) != "1.0":
+        written = f"100.0 * {written}"
+    return CellPlan(
+        f"SELECT {written} {COMPARISON_OPS[m.group(1)]} {m.group(3).replace(',', '')}", "test", "boolean"
+    )
 
 
 def _start(low: str, label: str, others: list[str]) -> int | None:
@@ -1046,6 +1226,10 @@ def _across(
         return None
     exprs = [e for _, e in cells]
     more, less = bool(qwords & (MORE_WORDS | DESCENDING)), bool(qwords & (LESS_WORDS | ASCENDING))
+    if expected == "boolean":
+        tested = _tested(question, cells)
+        if tested is not None:  # "was the current ratio above 2.6": the arithmetic against the number
+            return tested
     if expected == "boolean" and len(cells) == 2:
         a, b = exprs
         if qwords & RISE_WORDS:
@@ -1069,6 +1253,9 @@ def _across(
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
             if qwords & RATIO_WORDS or re.search(r"\bdivided by\b", question, re.I):
                 return CellPlan(f"SELECT {_percent_scale(question)} * {a} / {b}", "ratio", "number")
+            clause = _minus_clause(question, cells)
+            if clause is not None:  # "Give Q4 minus Q3": whichever the question named first
+                return CellPlan(f"SELECT {clause[0]} - {clause[1]}", "difference", "number")
             by_time = _minus_by_time(question)
             if by_time and _ordered(cells):
                 early, late = _in_time(cells)
@@ -1081,8 +1268,9 @@ def _across(
                 if not re.search(r"\bfrom\b.+\bto\b", question, re.I) and _ordered(cells):
                     a, b = _in_time(cells)
                 relative = _RELATIVE.search(question)
-                if relative:  # a percentage change or a growth rate: of the first named
-                    scale = "1.0" if (relative.group(1) or "").casefold() == "rate" else "100.0"
+                if relative or _IN_PERCENT.search(question):  # a percentage change or a growth rate
+                    rate = relative is not None and (relative.group(1) or "").casefold() == "rate"
+                    scale = "1.0" if rate else "100.0"  # (of the first named)
                     return CellPlan(f"SELECT {scale} * ({b} - {a}) / {a}", "relative change", "number")
                 if qwords & FALL_WORDS and not qwords & RISE_WORDS:
                     return CellPlan(f"SELECT {a} - {b}", "change", "number")  # how much it fell by
@@ -1098,6 +1286,8 @@ def _across(
     if more == less:
         return None
     pick = "MAX" if more else "MIN"
+    if _ASKS_YEAR.search(question) and all(len(_YEARS.findall(label)) == 1 for label, _ in cells):
+        cells = [(_YEARS.findall(label)[0], e) for label, e in cells]  # "which year": 2024, not 30 June 2024
     if len(cells) == 2:
         (la, a), (lb, b) = cells
         op = ">=" if more else "<="

@@ -24,7 +24,9 @@ from gridsight.text import LESS_WORDS, MORE_WORDS, OPERATION_WORDS, closest, hea
 #: Words that join the two members of a list.
 _JOIN = re.compile(r"\s+(?:and|or|than|plus|minus|less|versus|vs\.?|divided\s+by)\s+", re.I)
 #: Where the first member's phrase opens (read backwards from the join).
-_OPENS = re.compile(r"(?:\b(?:of|between|was|were|is|are|did|had|has|have|as)\b|[:(])\s*", re.I)
+_OPENS = re.compile(
+    r"(?:\b(?:of|between|was|were|is|are|did|had|has|have|as|add(?:\s+up)?|sum\s+up)\b|[:(])\s*", re.I
+)
 #: Where the second member's phrase ends.
 _ENDS = re.compile(r"\s*(?:\b(?:in|at|for|according|during|from|by|on|which|compared)\b|[()?;:,.]|$)", re.I)
 #: A phrase longer than this names no row label.

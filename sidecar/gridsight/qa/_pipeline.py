@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsight.errors import GridSightError
+from gridsight.qa._answer import asks_label
 from gridsight.qa._relational import TOTAL, Relation
 from gridsight.qa._sql import QueryRefused, run_query
 from gridsight.qa._sql import quote as quote_name
@@ -56,6 +57,8 @@ def expected_type(question: str) -> str | None:
         return "list"
     if re.search(r"\b(what|which|who) are the\b", low) or re.search(r"\bwhat are\b", low):
         return "list"
+    if asks_label(low):
+        return None  # "... Give the line label.": a name, whatever the opening words ask
     if re.match(r"^(how many|how much)\b", low) or re.match(
         r"^what (is|was|were) the (average|mean|median|sum|total|number|count|difference|ratio|highest|lowest"
         r"|largest|smallest|maximum|minimum|max|min|biggest|greatest)\b",

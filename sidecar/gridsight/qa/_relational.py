@@ -266,7 +266,10 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         if any(sections):
             specs.append((SECTION, "section", key_range, sections))
     for name, c in zip(_names(table, value_cols), value_cols, strict=True):
-        specs.append((name, "data", Range(top, c, rng.bottom, c), column(c)))
+        raw = column(c)
+        if rows and all(v is None or v == "" for v in raw):
+            continue  # a spacer between column groups, headed by the group it follows: no column
+        specs.append((name, "data", Range(top, c, rng.bottom, c), raw))
     taken = {name.casefold() for name, *_ in specs}
     if rows and POSITION.casefold() not in taken:  # where a row stands: "the last listed", "next after X"
         specs.append(

@@ -1,0 +1,96 @@
+"""Measures that financial statements are read by, which a question may name without defining them
+("the current ratio at the end of 2024", "operating margin in 2023").
+
+Each measure has its textbook definition, written in the words that statement lines use. A question
+that names a measure gets the definition in brackets after the name, unless the question defines
+the measure itself, or a label of the workbook already holds the name (a row headed ``Current ratio``
+is read as it is). The definition is then read like any arithmetic the question writes out:
+:func:`gridsight.qa._cells._written` finds each line it names and the operators between them.
+
+These are accounting definitions, not words taken from any table. Where textbooks disagree (gearing
+is net debt over equity in one and borrowings over equity in another), the measure is left out: the
+question has to define it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_QUICK = "{current assets} excluding {inventories}, divided by {current liabilities}"
+
+#: Measure -> its definition; each ``{line}`` is a line of the statements (see :data:`LINES`).
+TERMS: dict[str, str] = {
+    "current ratio": "{current assets} divided by {current liabilities}",
+    "quick ratio": _QUICK,
+    "acid-test ratio": _QUICK,
+    "acid test ratio": _QUICK,
+    "cash ratio": "{cash} divided by {current liabilities}",
+    "working capital": "{current assets} minus {current liabilities}",
+    "debt-to-equity ratio": "{total liabilities} divided by {total equity}",
+    "debt to equity ratio": "{total liabilities} divided by {total equity}",
+    "debt ratio": "{total liabilities} divided by {total assets}",
+    "equity ratio": "{total equity} divided by {total assets}",
+    "gross margin": "{gross profit} divided by {revenue}, in percent",
+    "gross profit margin": "{gross profit} divided by {revenue}, in percent",
+    "operating margin": "{operating profit} divided by {revenue}, in percent",
+    "operating profit margin": "{operating profit} divided by {revenue}, in percent",
+    "net margin": "{net profit} divided by {revenue}, in percent",
+    "net profit margin": "{net profit} divided by {revenue}, in percent",
+    "return on equity": "{net profit} divided by {total equity}, in percent",
+    "return on assets": "{net profit} divided by {total assets}, in percent",
+    "asset turnover": "{revenue} divided by {total assets}",
+}
+
+#: Line -> the names statements give it under IFRS, US GAAP and UK GAAP, the usual one first. A
+#: definition names a line by the first of its names that the workbook holds.
+LINES: dict[str, tuple[str, ...]] = {
+    "current assets": ("current assets",),
+    "current liabilities": ("current liabilities", "creditors: amounts falling due within one year"),
+    "inventories": ("inventories", "inventory", "stocks", "stock"),
+    "cash": ("cash",),
+    "total liabilities": ("total liabilities",),
+    "total equity": ("total equity", "shareholders' equity", "stockholders' equity", "shareholders' funds"),
+    "total assets": ("total assets",),
+    "gross profit": ("gross profit",),
+    "operating profit": ("operating profit", "operating income", "profit from operations", "ebit"),
+    "net profit": ("net profit", "net income", "profit for the year", "profit after tax", "net earnings"),
+    "revenue": ("revenue", "net sales", "turnover", "sales"),
+}
+
+#: The question writes its own definition: an operator, or "defined as".
+_DEFINES = re.compile(
+    r"\b(?:defined|divided\s+by|minus|plus|excluding|as\s+an?\s+(?:share|percentage)\s+of)\b|[/÷]",
+    re.IGNORECASE,
+)
+#: Longest names first: "net profit margin" before "net margin" would not matter, but "debt ratio"
+#: must not take the "debt-to-equity ratio"'s words.
+_NAMES = re.compile(
+    r"\b(" + "|".join(re.escape(t) for t in sorted(TERMS, key=len, reverse=True)) + r")\b",
+    re.IGNORECASE,
+)
+
+
+def defined(question: str, holds: Callable[[str], bool]) -> str:
+    """``question`` with the definition of each measure it names, in brackets after the name.
+
+    Args:
+        question: the user's words.
+        holds: whether a label of the workbook holds a name (then the label is read, not the
+            definition).
+
+    Returns:
+        The question as it was when it names no measure, defines its own, or names one the workbook
+        labels; otherwise the question with each definition added.
+    """
+    if _DEFINES.search(question):
+        return question
+
+    def written(m: re.Match[str]) -> str:
+        name = m.group(0)
+        if holds(name):
+            return name
+        lines = {line: next((n for n in names if holds(n)), names[0]) for line, names in LINES.items()}
+        return f"{name} ({TERMS[name.casefold()].format_map(lines)})"
+
+    return _NAMES.sub(written, question)
