@@ -89,6 +89,10 @@ def book(tmp_path_factory: pytest.TempPathFactory) -> Any:
         # a definition with "excluding" and a comma that closes it before the division
         ("What was (total current assets excluding inventories, divided by total current liabilities) "
          "in Q1 2024? Two decimals.", 1.18),
+        # the end of a year split into quarters is its last quarter
+        ("What was the current ratio at the end of 2024? Two decimals.", 2.13),
+        # a growth asked "in percent" is relative to the first named
+        ("How much did trade receivables grow from Q4 2023 to Q1 2024, in percent (one decimal)?", 36.8),
     ],
 )  # fmt: skip
 def test_statement_questions(book: Any, question: str, answer: object) -> None:
@@ -195,18 +199,4 @@ def dated(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_columns_headed_by_dates_of_different_depths(dated: Any, question: str, answer: object) -> None:
     ans = answer_question(dated, question)
-    assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
-
-
-@pytest.mark.parametrize(
-    ("question", "answer"),
-    [
-        # the end of a year split into quarters is its last quarter
-        ("What was the current ratio at the end of 2024? Two decimals.", 2.13),
-        # a growth asked "in percent" is relative to the first named
-        ("How much did trade receivables grow from Q4 2023 to Q1 2024, in percent (one decimal)?", 36.8),
-    ],
-)
-def test_year_end_and_growth_in_percent(book: Any, question: str, answer: object) -> None:
-    ans = answer_question(book, question)
     assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
