@@ -100,6 +100,13 @@ AVERAGE_WORDS = frozenset("average averaged mean".split())
 MORE_WORDS = frozenset("more higher larger greater bigger above exceed exceeded".split())
 LESS_WORDS = frozenset("less fewer lower smaller below".split())
 
+#: Words and signs that state a unit of measure or a currency (unit lines, captions).
+UNIT = re.compile(
+    r"(\b(in\s+)?(thousands?|millions?|billions?|mn|bn|usd|eur|gbp|chf|jpy|dollars?|euros?|pounds?|"
+    r"percent(age)?|per\s+cent|kg|tons?|tonnes?|km|mwh|kwh|gwh|units?)\b|[$€£¥%])",
+    re.IGNORECASE,
+)
+
 #: A comparison with a number, as requests write one: the comparison (a key of
 #: :data:`COMPARISON_OPS`), up to three words naming what is compared ("more than 3 children", "older
 #: than 30"), and the number ("$1,200" -> 1,200: strip the commas).

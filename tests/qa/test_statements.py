@@ -200,3 +200,10 @@ def dated(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_columns_headed_by_dates_of_different_depths(dated: Any, question: str, answer: object) -> None:
     ans = answer_question(dated, question)
     assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
+
+
+def test_a_yes_no_answer_carries_no_unit(book: Any) -> None:
+    ans = answer_question(book, "Was the current ratio above 2.4 in Q3 2023?")
+    assert (ans.value, ans.unit) == (False, None)
+    # an amount keeps the table's unit
+    assert answer_question(book, "What were inventories in Q3 2023?").unit == "EUR thousand"

@@ -24,8 +24,9 @@ import numpy as np
 
 from gridsight.detect._assemble import Piece, Skeleton, TextAt, _tighten
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
-from gridsight.detect._rows import NOTE_MARKER, UNIT, is_header_row, row_cells
+from gridsight.detect._rows import NOTE_MARKER, is_header_row, row_cells
 from gridsight.detect._segment import Box
+from gridsight.text import UNIT
 
 #: Choices asked per sheet at most (each costs one model call).
 MAX_CHOICES = 3

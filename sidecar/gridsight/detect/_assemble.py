@@ -23,7 +23,6 @@ import numpy as np
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
 from gridsight.detect._rows import (
     NOTE_MARKER,
-    UNIT,
     body_value_cols,
     is_header_row,
     is_key_value_block,
@@ -37,6 +36,7 @@ from gridsight.detect._rows import (
 )
 from gridsight.detect._segment import Box
 from gridsight.detect._spacers import header_band, spacer_verdict
+from gridsight.text import UNIT
 
 #: Blank rows a table may contain between its parts (spacing rows, a section gap).
 MAX_INNER_GAP = 3

@@ -20,13 +20,6 @@ NOTE_MARKER = re.compile(
     re.IGNORECASE,
 )
 
-#: Words and signs that state a unit of measure or a currency (unit lines, captions).
-UNIT = re.compile(
-    r"(\b(in\s+)?(thousands?|millions?|billions?|mn|bn|usd|eur|gbp|chf|jpy|dollars?|euros?|pounds?|"
-    r"percent(age)?|per\s+cent|kg|tons?|tonnes?|km|mwh|kwh|gwh|units?)\b|[$€£¥%])",
-    re.IGNORECASE,
-)
-
 
 def row_cells(g: CellGrid, box: Box, r: int) -> np.ndarray:
     return g.cls[r, box.left : box.right + 1]

@@ -9,10 +9,10 @@ import numpy as np
 from gridsight.detect._assemble import Skeleton, TextAt
 from gridsight.detect._cells import TEXT, VALUE, CellGrid
 from gridsight.detect._model import DetectedTable, Label
-from gridsight.detect._rows import UNIT as _UNIT
 from gridsight.detect._rows import is_header_row, names_its_columns
 from gridsight.detect._segment import Box
 from gridsight.grid import Kind, Range, Sheet
+from gridsight.text import UNIT as _UNIT
 
 MAX_HEADER_ROWS = 6
 PATH_SEP = " › "

@@ -309,7 +309,8 @@ def _from_query(best: Candidate, rel: Any, q: str, win: Attempt) -> QAAnswer:
         if ev not in evidence:
             evidence.append(ev)
     units = {rel.column(n).unit for n in win.read if rel.column(n).kind == "number"}
-    unit = next(iter(units)) if len(units) == 1 and isinstance(win.value, int | float) else None
+    amount = isinstance(win.value, int | float) and not isinstance(win.value, bool)  # (a yes/no has no unit)
+    unit = next(iter(units)) if len(units) == 1 and amount else None
     shown = display_of(win.value)
     return QAAnswer(
         q,

@@ -27,6 +27,7 @@ import numpy as np
 
 from gridsight.grid import Range, Sheet
 from gridsight.qa._sql import View, build_view, cached_view
+from gridsight.text import UNIT
 
 T = TypeVar("T")
 
@@ -208,11 +209,23 @@ def _names(table: Any, cols: list[int]) -> list[str]:
     return out
 
 
+def table_unit(table: Any) -> str | None:
+    """The unit a table's unit line states: a title that gives it in brackets ("Balance sheet (EUR
+    thousand)") is in what the brackets say; a unit line of its own is read whole."""
+    if not getattr(table, "units", ()):
+        return None
+    text = _clean(table.units[0].text)
+    inside = [b for b in re.findall(r"\(([^()]{1,40})\)", text) if UNIT.search(b)]
+    if len(inside) == 1 and not UNIT.search(text.replace(f"({inside[0]})", "")):
+        return inside[0].strip()
+    return text
+
+
 def _unit_of(table: Any, name: str) -> str | None:
     m = re.search(r"\((in [^)]*|[$€£%][^)]*|percent|millions?|thousands?|billions?)\)", name, re.IGNORECASE)
     if m:
         return m.group(1)
-    return _clean(table.units[0].text) if getattr(table, "units", ()) else None
+    return table_unit(table)
 
 
 def build_relation(sheet: Sheet, table: Any) -> Relation:

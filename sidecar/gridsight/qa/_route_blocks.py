@@ -21,7 +21,7 @@ from gridsight.grid import Kind, Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer, display_of, value_type
 from gridsight.qa._columns import clearly_closest
 from gridsight.qa._pick import Candidate, words
-from gridsight.qa._route_formula import unit_of
+from gridsight.qa._relational import table_unit
 
 #: Token budget of one block (the paper's threshold for answering a region in one go).
 BLOCK_TOKENS = 4096
@@ -149,7 +149,7 @@ def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = N
         reason = f"the question fits several {what} ({'; '.join(names[:3])}); say which"
         if asked <= placed or len(hits) > 6:
             return _abstain(question, cand, reason)
-        texts = [_describe(t, h, labels, unit_of(t)) for h in hits]
+        texts = [_describe(t, h, labels, table_unit(t)) for h in hits]
         i = clearly_closest(question, texts, MEANING_MARGIN)
         if i is None:
             from gridsight.qa._choose import choose
@@ -195,7 +195,7 @@ def _answer(
     label_cells = Range(r, min(label_cols), r, max(label_cols)).ref()
     evidence = [{"sheet": sh.name, "range": x} for x in dict.fromkeys([address, label_cells, header_cells])]
     path = t.header_paths[c - t.range.left]
-    unit = unit_of(t)
+    unit = table_unit(t)
     shown = display_of(value)
     sentence = (
         f"{labels[r]} for {path.replace(' › ', ' ')} is {shown}"

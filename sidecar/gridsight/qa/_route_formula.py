@@ -13,6 +13,7 @@ from typing import Any
 from gridsight.grid import Sheet, Workbook
 from gridsight.qa._answer import QAAnswer, display_of, value_type
 from gridsight.qa._pick import Candidate, table_area
+from gridsight.qa._relational import table_unit
 
 #: Formula shapes whose result is an amount in the table's unit.
 _AMOUNT_SHAPES = (
@@ -26,10 +27,6 @@ _AMOUNT_SHAPES = (
     "top-n-values",
     "change",
 )
-
-
-def unit_of(table: Any) -> str | None:
-    return table.units[0].text if table.units else None
 
 
 def by_formula(workbook: Workbook, cand: Candidate, question: str, model: Any) -> QAAnswer:
@@ -58,7 +55,7 @@ def by_formula(workbook: Workbook, cand: Candidate, question: str, model: Any) -
         None,
         evidence,
         "formula",
-        unit_of(t) if amount else None,
+        table_unit(t) if amount else None,
         ans.explanation or "",
         None,
         ans.confidence,

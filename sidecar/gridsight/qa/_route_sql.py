@@ -13,7 +13,7 @@ from typing import Any
 from gridsight.errors import GridSightError
 from gridsight.qa._answer import QAAnswer, display_of, value_type
 from gridsight.qa._pick import Candidate, table_area
-from gridsight.qa._route_formula import unit_of
+from gridsight.qa._relational import table_unit
 
 
 def _view(cand: Candidate) -> tuple[Any, Any] | None:
@@ -117,7 +117,7 @@ def by_query(cand: Candidate, question: str, plan: Any, view: Any) -> QAAnswer:
         if ev not in evidence:
             evidence.append(ev)
     shown = display_of(value)
-    unit = unit_of(cand.table) if plan.kind in ("sum", "avg", "max", "min", "top") else None
+    unit = table_unit(cand.table) if plan.kind in ("sum", "avg", "max", "min", "top") else None
     return QAAnswer(
         question,
         "answered",
