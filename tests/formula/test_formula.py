@@ -178,6 +178,33 @@ def test_sort_keeps_excel_type_order_errors_and_blanks() -> None:
     assert evaluate_formula("=UNIQUE(A1:A6,,TRUE)", wb).spill == (6, 1)
 
 
+@pytest.mark.parametrize(
+    ("formula", "value"),
+    [
+        # a blank key sorts last in either direction, as in SORT (a blank profit is no largest one)
+        ("=SORTBY(A1:A4,B1:B4,-1)", [["c"], ["a"], ["d"], ["b"]]),
+        ("=SORTBY(A1:A4,B1:B4)", [["d"], ["a"], ["c"], ["b"]]),
+        # a second key breaks the first one's ties; its order may be left out
+        ("=SORTBY(A1:A4,C1:C4,-1,B1:B4)", [["c"], ["d"], ["a"], ["b"]]),
+        # a row of keys sorts columns
+        ("=SORTBY(E1:G1,E2:G2)", [["y", "z", "x"]]),
+        ("=TAKE(SORTBY(A1:A4,B1:B4,-1),2)", [["c"], ["a"]]),
+    ],
+)
+def test_sortby_keeps_blanks_last_and_breaks_ties_by_the_next_key(formula: str, value: object) -> None:
+    cells = {"A1": "a", "A2": "b", "A3": "c", "A4": "d", "B1": 5, "B3": 7, "B4": -2}
+    cells |= {"C1": 1, "C2": 1, "C3": 2, "C4": 1, "E1": "x", "F1": "y", "G1": "z", "E2": 3, "F2": 1, "G2": 2}
+    assert evaluate_formula(formula, Workbook([Sheet.from_cells("S", cells)])).value == value
+
+
+@pytest.mark.parametrize(
+    "formula", ["=SORTBY(A1:A4,B1:B3)", "=SORTBY(A1:A4,B1:B4,2)", "=SORTBY(A1:A4,B1:C4)"]
+)
+def test_sortby_refuses_keys_of_another_length_or_an_unknown_order(formula: str) -> None:
+    cells = {"A1": "a", "A2": "b", "A3": "c", "A4": "d", "B1": 5, "B2": 1, "B3": 7, "B4": -2}
+    assert evaluate_formula(formula, Workbook([Sheet.from_cells("S", cells)])).error == "#VALUE!"
+
+
 def test_spill_blocked() -> None:
     e = evaluate_formula("=SEQUENCE(3)", book(), "Data", at="B1")
     assert (e.spill, e.spill_free) == ((3, 1), False)

@@ -73,6 +73,32 @@ def table_at(origin: str = "A1", sheet: str = "People") -> Workbook:
             [["US"], ["CN"]],
         ),
         ("List the top 3 worth values.", "top-n-values", "=TAKE(SORT(D2:D6,,-1),3)", [[300], [200], [120.5]]),
+        # rows listed by a word no column holds: their names; the head before "of the N": that column
+        ("Name the 2 oldest people.", "top-n-lookup", "=TAKE(SORTBY(A2:A6,B2:B6,-1),2)", [["Cy"], ["Ed"]]),
+        (
+            "List the 2 youngest people from the US.",
+            "top-n-lookup",
+            '=TAKE(SORTBY(FILTER(A2:A6,(C2:C6="US")),FILTER(B2:B6,(C2:C6="US")),1),2)',
+            [["Ann"], ["Ed"]],
+        ),
+        (
+            "What are the ages of the 3 oldest people?",
+            "top-n-values",
+            "=TAKE(SORT(B2:B6,,-1),3)",
+            [[77], [64], [50]],
+        ),
+        (
+            "What are the countries of the 2 oldest people?",
+            "top-n-lookup",
+            "=TAKE(SORTBY(C2:C6,B2:B6,-1),2)",
+            [["US"], ["US"]],
+        ),
+        (
+            "What are the 3 largest worth figures?",
+            "top-n-values",
+            "=TAKE(SORT(D2:D6,,-1),3)",
+            [[300], [200], [120.5]],
+        ),
         ("Is there anyone older than 70?", "exists", '=COUNTIFS(B2:B6,">70")>0', True),
         # the noun right after the number names the column, though another is named before it
         ("How many worth rows have more than 40 age?", "count-if", '=COUNTIFS(B2:B6,">40")', 3),

@@ -231,6 +231,10 @@ def _columns(x: Any) -> Any:
     return float(x.shape[1]) if isinstance(x, np.ndarray) and x.ndim == 2 else 1.0
 
 
+def _rank_of(values: Any, i: int) -> tuple[int, Any]:
+    return _rank(values[i])
+
+
 def _rank_at(i: int, row: Any) -> tuple[int, Any]:
     return _rank(row[i])
 
@@ -314,6 +318,45 @@ def _sort(array: Any, sort_index: Any = 1, sort_order: Any = 1, by_col: Any = Fa
     out = np.array(rows, dtype=object)
     out = out.T if cols else out
     return out.view(Array)
+
+
+def _sortby(array: Any, by_array: Any, sort_order: Any = 1, *more: Any) -> Any:
+    """SORTBY with the order rules of :func:`_sort`: Excel's type order within each key, blanks last
+    in either direction (a blank profit is no largest one), ties kept in place; #VALUE! for keys of
+    another length than the rows or columns sorted, or an order other than 1 and -1."""
+    from formulas.functions import Array
+
+    data = np.asarray(array, dtype=object)
+    if data.ndim != 2:
+        data = data.reshape(1, -1) if data.ndim == 1 else data.reshape(1, 1)
+    keys: list[np.ndarray] = []
+    orders: list[int] = []
+    extra = [*more, 1] if len(more) % 2 else list(more)  # (the last key's order may be left out)
+    pairs = [(by_array, sort_order), *zip(extra[::2], extra[1::2], strict=True)]
+    for key, order in pairs:
+        k = np.asarray(key, dtype=object)
+        k = k.reshape(1, 1) if k.ndim == 0 else k.reshape(1, -1) if k.ndim == 1 else k
+        if 1 not in k.shape:
+            return _err("#VALUE!")
+        got = _sort_numbers(order)
+        if not isinstance(got, list):
+            return got
+        if len(got) != 1 or (got[0] or 1) not in (1, -1):
+            return _err("#VALUE!")
+        keys.append(k)
+        orders.append(got[0] or 1)
+    cols = keys[0].shape[0] == 1 and keys[0].shape[1] > 1
+    lines = list(range(data.shape[1] if cols else data.shape[0]))
+    flat = [k.ravel() for k in keys]
+    if any(len(f) != len(lines) for f in flat):
+        return _err("#VALUE!")
+    for f, o in reversed(list(zip(flat, orders, strict=True))):  # stable: the first key decides last
+        filled = [i for i in lines if not _is_blank(f[i])]
+        blanks = [i for i in lines if _is_blank(f[i])]
+        filled.sort(key=functools.partial(_rank_of, f), reverse=o == -1)
+        lines = filled + blanks
+    out = data[:, lines] if cols else data[lines]
+    return np.asarray(out, dtype=object).view(Array)
 
 
 def _unique(array: Any, by_col: Any = False, exactly_once: Any = False) -> Any:
@@ -431,6 +474,7 @@ def patch_engine() -> None:
             ("ROWS", _rows),
             ("COLUMNS", _columns),
             ("SORT", _sort),
+            ("SORTBY", _sortby),
             ("UNIQUE", _unique),
             ("HYPERLINK", _hyperlink),
             ("BASE", _base),

@@ -774,6 +774,32 @@ class _Request:
         return best
 
 
+#: "What are the prices of the 5 ...", "Give me the names of the top 3 ...": the head before "of the N".
+_HEAD_OF_TOP = re.compile(
+    r"^\s*(?:(?:what|which)\s+(?:are|were|is|was)|(?:give|list|show|tell)(?:\s+me)?)\s+the\s+"
+    r"([^\W\d][\w\s-]{0,40}?)\s+of\s+the\s+(?:top\s+|bottom\s+|first\s+|last\s+)?\d+\b"
+)
+#: "Name the 3 most profitable companies", "Which 2 teams ...", "List the 3 Swiss companies ...":
+#: the thing listed is the last word before the clause that ranks or filters it ("what are the 3
+#: smallest sales figures" lists figures: values, not rows).
+_ENTITIES = re.compile(
+    r"^\s*(?:name|list|which)\s+(?:the\s+)?(?:top\s+)?\d+\s+((?:[\w-]+\s+){0,3}?[\w-]+?)"
+    r"(?=\s+(?:of|with|that|who|whose|by|in|on|among|from|have|has|had|were|are|did|do|does)\b|\s*[?.]|\s*$)"
+)
+#: Words that list a column's values, not rows: "the top 3 worth values", "the 5 largest figures".
+_VALUE_NOUNS = frozenset("values figures amounts numbers counts totals readings results".split())
+
+
+def _asks_entities(low: str, table: Table) -> bool:
+    """Whether the request lists rows by a word that names no column ("the 3 most profitable
+    companies"): the answer is the rows' names, not a measure."""
+    m = _ENTITIES.match(low)
+    if m is None:
+        return False
+    noun = m.group(1).split()[-1]
+    return noun not in _VALUE_NOUNS and not _Request(noun, table).ranked()
+
+
 def _name_column(table: Table) -> Column | None:
     """The column that names the rows: a header saying so, else the first text column of
     (nearly) distinct values."""
@@ -1123,10 +1149,21 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             # a column the request filters on ("who have a score of 5") is not the one to list
             filtered = {cond.column.col for cond in conds}
             others = [c for c in target if c is not key and c.col not in filtered]
-            if not others and q.asks_who:
+            if not others and (q.asks_who or _asks_entities(low, table)):
+                # "name the 3 most profitable companies": no column is named "companies", so the
+                # rows are named by the table's name column
                 others = [c for c in [_name_column(table)] if c is not None and c is not key]
-            if others and re.search(
-                r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b|\bwith the\b|\bwhere the\b", low
+            head = _HEAD_OF_TOP.match(low)  # "the prices of the 5 most expensive houses": prices
+            shown = _Request(head.group(1), table).ranked() if head else []
+            if shown:
+                others = [c for c in shown[:1] if c is not key]  # (the key itself: its values)
+            if others and (
+                shown
+                or _asks_entities(low, table)
+                or re.search(
+                    r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b|\bwith the\b|\bwhere the\b",
+                    low,
+                )
             ):
                 show = others[0]
                 out.append(
