@@ -107,6 +107,26 @@ UNIT = re.compile(
     re.IGNORECASE,
 )
 
+#: Endings that make an adjective of a name ending in a vowel (English derivation, not a word list).
+_DERIVED = frozenset({"an", "ian", "ean", "ese", "ic", "ical"})
+
+
+def derived(a: str, b: str) -> bool:
+    """A place and its adjective: Canada / Canadian, Italy / Italian, China / Chinese, Japan / Japanese,
+    Germany / German."""
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 5 and long_ == short + "y":
+        return True  # Germany / German
+    if len(short) >= 5 and short[-1] not in "aeiouy" and long_.startswith(short):
+        return long_[len(short) :] in _DERIVED  # Japan / Japanese
+    return (
+        len(short) >= 5
+        and short[-1] in "aeiouy"
+        and long_.startswith(short[:-1])
+        and long_[len(short) - 1 :] in _DERIVED
+    )
+
+
 #: A comparison with a number, as requests write one: the comparison (a key of
 #: :data:`COMPARISON_OPS`), up to three words naming what is compared ("more than 3 children", "older
 #: than 30"), and the number ("$1,200" -> 1,200: strip the commas).

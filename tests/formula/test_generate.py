@@ -711,3 +711,30 @@ def test_a_superlatives_noun_phrase_names_a_header_with_a_unit_code() -> None:
     assert (ans.formula, ans.value) == ("=TAKE(SORT(D2:D5,,-1),3)", [[30], [20], [10]]), ans.reason
     ans = generate_formula("Which customer has placed the largest number of orders?", book)
     assert ans.value == "C1", (ans.formula, ans.reason)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "formula", "value"),
+    [
+        (
+            "What is the highest sales figure among German companies?",
+            '=MAX(FILTER(B2:B5,(C2:C5="Germany")))',
+            40,
+        ),
+        ("How many Canadian companies are there?", '=COUNTIFS(C2:C5,"Canada")', 2),
+    ],
+)
+def test_a_place_is_named_by_its_adjective(request_text: str, formula: str, value: object) -> None:
+    b = SheetBuilder("Firms")
+    rows = [
+        ("name", "sales", "country"),
+        ("Alpha", 10, "Canada"),
+        ("Beta", 40, "Germany"),
+        ("Gamma", 70, "Canada"),
+        ("Delta", 25, "Germany"),
+    ]
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            b.set(i, j, v)
+    ans = generate_formula(request_text, Workbook([b.build()]), "Firms")
+    assert (ans.formula, ans.value) == (formula, value), ans.reason

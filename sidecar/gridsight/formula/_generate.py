@@ -38,6 +38,7 @@ from gridsight.text import (
     closest,
     comparisons_spelt,
     count_asked,
+    derived,
     direction_of,
     header_text,
     is_ranking,
@@ -638,6 +639,11 @@ class _Request:
                     self.applied.add(_period(self.low)[0])
                 if found and (best is None or len(v) > len(best.strip())):
                     best = val
+            if best is None:  # a place by its adjective: "Canadian companies" -> ``Canada``
+                places = [
+                    v for v in col.distinct if v.isalpha() and any(derived(v.lower(), w) for w in self.words)
+                ]
+                best = places[0] if len(places) == 1 else None
             if best is None and col.distinct and all(len(v.strip()) <= 2 for v in col.distinct):
                 codes = {_CODES[w] for w in self.stems if w in _CODES}
                 matches = [v for v in col.distinct if v.strip().lower() in codes]

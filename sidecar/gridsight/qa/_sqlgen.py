@@ -19,7 +19,16 @@ from typing import Any
 from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
 from gridsight.qa._sql import literal
-from gridsight.text import REQUEST_WORDS, STOP_WORDS, TABLE_WORDS, same_month, stem, without_marks, words
+from gridsight.text import (
+    REQUEST_WORDS,
+    STOP_WORDS,
+    TABLE_WORDS,
+    derived,
+    same_month,
+    stem,
+    without_marks,
+    words,
+)
 
 #: String values offered per column (those the question names best first).
 LITERALS_PER_COLUMN = 8
@@ -57,21 +66,6 @@ _ENDINGS = frozenset(
         "s es e d ed er ers est ing ings y ies ly al ally ion ions ation ations ment ments ive age ness ity"
     ).split()
 )
-#: Endings that make an adjective of a name ending in a vowel (English derivation, not a word list).
-_DERIVED = frozenset({"an", "ian", "ean", "ese", "ic", "ical"})
-
-
-def derived(a: str, b: str) -> bool:
-    """A place and its adjective: Canada / Canadian, Italy / Italian, China / Chinese, Japan / Japanese."""
-    short, long_ = sorted((a, b), key=len)
-    if len(short) >= 5 and short[-1] not in "aeiouy" and long_.startswith(short):
-        return long_[len(short) :] in _DERIVED  # Japan / Japanese
-    return (
-        len(short) >= 5
-        and short[-1] in "aeiouy"
-        and long_.startswith(short[:-1])
-        and long_[len(short) - 1 :] in _DERIVED
-    )
 
 
 def near_word(a: str, b: str) -> bool:
