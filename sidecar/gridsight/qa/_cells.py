@@ -215,16 +215,16 @@ def _period_pairs(question: str) -> set[tuple[str, str]]:
     """The (half or quarter, year) pairs the question writes, when it writes every half or quarter
     it names with a year ("from Q4 2023 to the first quarter of 2024"); else none."""
     low = periods_spelt(question).casefold()
-    pairs = {(m.group(1) or m.group(4), m.group(2) or m.group(3)) for m in _PAIRED.finditer(low)}
-    subs = re.findall(rf"\b{_SUB}\b", low)
-    return pairs if pairs and len(subs) == sum(1 for _ in _PAIRED.finditer(low)) else set()
+    found = list(_PAIRED.finditer(low))
+    pairs = {(m.group(1) or m.group(4), m.group(2) or m.group(3)) for m in found}
+    return pairs if pairs and len(re.findall(rf"\b{_SUB}\b", low)) == len(found) else set()
 
 
 def _column_pair(name: str) -> tuple[str, str] | None:
     """The (half or quarter, year) a column's header path names (``Fiscal 2024 › Q1``), or None."""
     subs = [p.casefold() for p in parts(name) if re.fullmatch(_SUB, p.strip().casefold())]
-    years = [y for p in parts(name) for y in re.findall(_YEAR_OF, p)]
-    return (subs[0].strip(), years[0]) if len(subs) == 1 and len(years) == 1 else None
+    year = year_of(name)
+    return (subs[0].strip(), year) if len(subs) == 1 and year is not None else None
 
 
 def _quarters_ended(name: str) -> set[str]:
