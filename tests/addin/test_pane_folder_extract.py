@@ -168,6 +168,8 @@ def test_extract_preview_download_and_new_sheet_with_undo(
     wb = openpyxl.load_workbook(book)
     assert wb.sheetnames == ["Sales", "Big", "Records"]
     assert [c.value for c in wb["Records"][2]][:3] == ["C2", "10", "Units"]
+    # (the pane reloads the sheet list after the write: wait for it rather than race it)
+    page.locator("#sheet-select option", has_text="Records").wait_for(state="attached", timeout=15_000)
     assert "Records" in page.locator("#sheet-select option").all_inner_texts()
     page.locator("#extract-plan").get_by_role("button", name="Undo").click()
     page.locator("#extract-plan .done", has_text="Undone").wait_for()
