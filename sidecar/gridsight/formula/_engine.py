@@ -7,13 +7,16 @@ by hand from Excel's documentation.
 
 from __future__ import annotations
 
-import functools
 import math
+import operator
 import threading
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
+
+T = TypeVar("T")
 
 _LOCK = threading.RLock()
 _PATCHED = False
@@ -231,12 +234,21 @@ def _columns(x: Any) -> Any:
     return float(x.shape[1]) if isinstance(x, np.ndarray) and x.ndim == 2 else 1.0
 
 
-def _rank_of(values: Any, i: int) -> tuple[int, Any]:
-    return _rank(values[i])
+def _grid(value: Any) -> Any:
+    """A value as a two-dimensional object array: a list a row, a scalar one cell."""
+    data = np.asarray(value, dtype=object)
+    if data.ndim != 2:
+        data = data.reshape(1, -1) if data.ndim == 1 else data.reshape(1, 1)
+    return data
 
 
-def _rank_at(i: int, row: Any) -> tuple[int, Any]:
-    return _rank(row[i])
+def _blanks_last(items: list[T], value: Callable[[T], Any], descending: bool) -> list[T]:
+    """``items`` in Excel's sort order of their values (:func:`_rank`), blanks last in either
+    direction; items of equal values keep their order."""
+    filled = [x for x in items if not _is_blank(value(x))]
+    blanks = [x for x in items if _is_blank(value(x))]
+    filled.sort(key=lambda x: _rank(value(x)), reverse=descending)
+    return filled + blanks
 
 
 def _rank(v: Any) -> tuple[int, Any]:
@@ -290,9 +302,7 @@ def _sort(array: Any, sort_index: Any = 1, sort_order: Any = 1, by_col: Any = Fa
     orders than indexes."""
     from formulas.functions import Array
 
-    data = np.asarray(array, dtype=object)
-    if data.ndim != 2:
-        data = data.reshape(1, -1) if data.ndim == 1 else data.reshape(1, 1)
+    data = _grid(array)
     try:
         idx, order = _sort_numbers(sort_index), _sort_numbers(sort_order)
         cols = bool(_scalar(by_col, False))
@@ -311,10 +321,7 @@ def _sort(array: Any, sort_index: Any = 1, sort_order: Any = 1, by_col: Any = Fa
         return _err("#VALUE!")
     rows = list(lines)
     for i, o in reversed(list(zip(idx, order, strict=True))):  # stable: the first key decides last
-        filled = [r for r in rows if not _is_blank(r[i - 1])]
-        blanks = [r for r in rows if _is_blank(r[i - 1])]
-        filled.sort(key=functools.partial(_rank_at, i - 1), reverse=o == -1)
-        rows = filled + blanks
+        rows = _blanks_last(rows, operator.itemgetter(i - 1), o == -1)
     out = np.array(rows, dtype=object)
     out = out.T if cols else out
     return out.view(Array)
@@ -326,16 +333,13 @@ def _sortby(array: Any, by_array: Any, sort_order: Any = 1, *more: Any) -> Any:
     another length than the rows or columns sorted, or an order other than 1 and -1."""
     from formulas.functions import Array
 
-    data = np.asarray(array, dtype=object)
-    if data.ndim != 2:
-        data = data.reshape(1, -1) if data.ndim == 1 else data.reshape(1, 1)
+    data = _grid(array)
     keys: list[np.ndarray] = []
     orders: list[int] = []
     extra = [*more, 1] if len(more) % 2 else list(more)  # (the last key's order may be left out)
     pairs = [(by_array, sort_order), *zip(extra[::2], extra[1::2], strict=True)]
     for key, order in pairs:
-        k = np.asarray(key, dtype=object)
-        k = k.reshape(1, 1) if k.ndim == 0 else k.reshape(1, -1) if k.ndim == 1 else k
+        k = _grid(key)
         if 1 not in k.shape:
             return _err("#VALUE!")
         got = _sort_numbers(order)
@@ -351,10 +355,7 @@ def _sortby(array: Any, by_array: Any, sort_order: Any = 1, *more: Any) -> Any:
     if any(len(f) != len(lines) for f in flat):
         return _err("#VALUE!")
     for f, o in reversed(list(zip(flat, orders, strict=True))):  # stable: the first key decides last
-        filled = [i for i in lines if not _is_blank(f[i])]
-        blanks = [i for i in lines if _is_blank(f[i])]
-        filled.sort(key=functools.partial(_rank_of, f), reverse=o == -1)
-        lines = filled + blanks
+        lines = _blanks_last(lines, f.__getitem__, o == -1)
     out = data[:, lines] if cols else data[lines]
     return np.asarray(out, dtype=object).view(Array)
 
@@ -363,9 +364,7 @@ def _unique(array: Any, by_col: Any = False, exactly_once: Any = False) -> Any:
     """UNIQUE, case-insensitive as in Excel (first spelling kept)."""
     from formulas.functions import Array
 
-    data = np.asarray(array, dtype=object)
-    if data.ndim != 2:
-        data = data.reshape(1, -1) if data.ndim == 1 else data.reshape(1, 1)
+    data = _grid(array)
     cols = bool(_scalar(by_col, False))
     once = bool(_scalar(exactly_once, False))
     lines = data.T if cols else data
