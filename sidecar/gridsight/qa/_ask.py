@@ -11,6 +11,7 @@ says why. Nothing here ever produces a number that no route computed from the sh
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
@@ -86,10 +87,21 @@ def _fits(ans: QAAnswer, expected: str | None) -> bool:
     return ans.type == expected
 
 
-def _labelled(workbook: Workbook, name: str) -> bool:
-    """Whether a text of the workbook holds ``name`` (a row headed ``Working capital``)."""
-    low = re.sub(r"[\s-]+", " ", name.casefold())
-    return any(low in re.sub(r"[\s-]+", " ", t.casefold()) for sheet in workbook.sheets for t in sheet.texts)
+def _spaced(text: str) -> str:
+    return re.sub(r"[\s-]+", " ", text.casefold())
+
+
+def _labels(workbook: Workbook) -> Callable[[str], bool]:
+    """Whether a text of the workbook holds a name (a row headed ``Working capital``). The texts are
+    read once, when the first name is asked (most questions ask none)."""
+    texts: list[str] = []
+
+    def holds(name: str) -> bool:
+        if not texts:
+            texts.append("\n".join(_spaced(t) for sheet in workbook.sheets for t in sheet.texts))
+        return _spaced(name) in texts[0]
+
+    return holds
 
 
 def answer_question(
@@ -131,7 +143,7 @@ def answer_question(
         )
     if not words(q):
         return QAAnswer(question, "abstained", reason="the question names nothing to look for")
-    q = defined(without_example(q), lambda name: _labelled(workbook, name))
+    q = defined(without_example(q), _labels(workbook))
     found = candidates(workbook, sheet, q)
     tied = top_tie(found) if found and found[0].score > 0 else []
     if len(tied) > 1:  # before any tie-break: the question may need both tables, joined

@@ -86,11 +86,16 @@ def defined(question: str, holds: Callable[[str], bool]) -> str:
     if _DEFINES.search(question):
         return question
 
+    lines: dict[str, str] = {}  # each line's name, found once for every measure the question names
+
     def written(m: re.Match[str]) -> str:
         name = m.group(0)
         if holds(name):
             return name
-        lines = {line: next((n for n in names if holds(n)), names[0]) for line, names in LINES.items()}
+        if not lines:
+            lines.update(
+                {line: next((n for n in names if holds(n)), names[0]) for line, names in LINES.items()}
+            )
         return f"{name} ({TERMS[name.casefold()].format_map(lines)})"
 
     return _NAMES.sub(written, question)
