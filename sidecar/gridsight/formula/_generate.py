@@ -1155,7 +1155,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             # a column the request filters on ("who have a score of 5") is not the one to list
             filtered = {cond.column.col for cond in conds}
             others = [c for c in target if c is not key and c.col not in filtered]
-            if not others and (q.asks_who or _asks_entities(low, table)):
+            entities = _asks_entities(low, table)
+            if not others and (q.asks_who or entities):
                 # "name the 3 most profitable companies": no column is named "companies", so the
                 # rows are named by the table's name column
                 others = [c for c in [_name_column(table)] if c is not None and c is not key]
@@ -1165,7 +1166,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 others = [c for c in shown[:1] if c is not key]  # (the key itself: its values)
             if others and (
                 shown
-                or _asks_entities(low, table)
+                or entities
                 or re.search(
                     r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b|\bwith the\b|\bwhere the\b",
                     low,
