@@ -135,9 +135,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     best: list[RelColumn] = []
     top = (1, 0, -(10**9))
     pairs = _period_pairs(question)
-    for c in rel.columns:
-        if c.role != "data" or c.kind != "number":
-            continue
+    for c in _figures(rel):
         mine_pair = _column_pair(c.name)
         if pairs and mine_pair is not None and mine_pair not in pairs:
             continue  # ``2024 › Q4`` where the question pairs Q4 with 2023 and Q1 with 2024
@@ -165,9 +163,11 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     return best + (_siblings(rel, question, best) or _other_years(rel, question, best))
 
 
+_SUB = r"([hq][1-4])"
+_YEAR_OF = r"((?:19|20)\d\d)"
 #: "at the end of 2024", "year-end 2024", "end of fiscal 2024": the year's last period.
 _YEAR_END = re.compile(
-    r"\b(?:end\s+of|year[- ]end)\s+(?:the\s+)?(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s?)?((?:19|20)\d\d)\b"
+    rf"\b(?:end\s+of|year[- ]end)\s+(?:the\s+)?(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s?)?{_YEAR_OF}\b"
 )
 
 
@@ -196,15 +196,11 @@ def _other_years(rel: Relation, question: str, best: list[RelColumn]) -> list[Re
         return []
     out = []
     for year in sorted(set(_YEARS.findall(periods_spelt(question))) - {mine}):
-        holds = [
-            c for c in rel.columns if c.role == "data" and c.kind == "number" and year_of(c.name) == year
-        ]
+        holds = [c for c in _figures(rel) if year_of(c.name) == year]
         out += holds if len(holds) == 1 else []
     return out
 
 
-_SUB = r"([hq][1-4])"
-_YEAR_OF = r"((?:19|20)\d\d)"
 #: A half or quarter written with its year: "Q4 2023", "Q1 of 2024", "H2 fiscal 2024", "2023 Q4".
 _PAIRED = re.compile(
     rf"\b{_SUB}\s+(?:of\s+)?(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s?)?{_YEAR_OF}\b|\b{_YEAR_OF}\s+{_SUB}\b"
@@ -278,9 +274,8 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     period / year / quarter ..." and names no header: the periods are what it chooses among."""
     if not _ASKS_PERIOD.search(question):
         return []
-    numbers = [c for c in rel.columns if c.role == "data" and c.kind == "number"]
-    periods = [c for c in numbers if all(_PERIOD.match(p.strip()) for p in parts(c.name))]
-    dated = [c for c in numbers if year_of(c.name) is not None]
+    periods = [c for c in _figures(rel) if _by_periods(c)]
+    dated = [c for c in _figures(rel) if year_of(c.name) is not None]
     years = {year_of(c.name) for c in dated}
     if not periods and _ASKS_YEAR.search(question) and len(years) == len(dated) > 1:
         return dated  # ``30 June 2024``, ``30 June 2023 › Restated``: one year each (not ``Notes``)
@@ -289,8 +284,19 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
 
 def lines_by_period(rel: Relation) -> bool:
     """Whether every number column of the table is headed by a period alone (``2023``, ``Q1``)."""
-    data = [c for c in rel.columns if c.role == "data" and c.kind == "number"]
-    return bool(data) and all(_PERIOD.match(p.strip()) for c in data for p in parts(c.name))
+    return bool(_figures(rel)) and all(_by_periods(c) for c in _figures(rel))
+
+
+def _figures(rel: Relation) -> list[RelColumn]:
+    """The table's number columns: the cells a plan reads."""
+    return rel.memo(
+        "figure columns", lambda: [c for c in rel.columns if c.role == "data" and c.kind == "number"]
+    )
+
+
+def _by_periods(col: RelColumn) -> bool:
+    """Whether a column is headed by periods alone (``2024 › Q1``, ``FY2023``)."""
+    return all(_PERIOD.match(p.strip()) for p in parts(col.name))
 
 
 def _named_part(part: str, qw: list[str]) -> bool:
@@ -308,9 +314,9 @@ def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelCo
     qw = question_words(question)
     mine = parts(best[0].name)
     out = []
-    for c in rel.columns:
+    for c in _figures(rel):
         level = _apart(best[0].name, c.name)
-        if c.role != "data" or c.kind != "number" or level is None:
+        if level is None:
             continue
         a, b = mine[level], parts(c.name)[level]
         apart = set(_part_words(b)) - set(_part_words(a))  # "% Increase" beside "Increase": no word
