@@ -90,6 +90,24 @@ def test_same(a: str, b: str, expected: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("head_word", "question", "expected"),
+    [
+        ("temp", "the highest daily temperatures", 1),  # the start of a word
+        ("avginc", "the average income", 2),  # run together: avg + inc
+        ("enrltot", "how many are enrolled", 1),  # enrl + tot (a filler: total)
+        ("mealpct", "share on a free meal", 1),
+        ("distcod", "the district codes", 2),
+        ("distx", "the district codes", 0),  # a letter left over
+        ("age", "the average", 0),  # a vowel inside: no shortening of a word it does not start
+        ("income", "the income", 0),  # a whole word is :func:`same`'s, not a shortening
+        ("pct", "the share", 0),  # a filler alone names nothing
+    ],
+)
+def test_shortened(head_word: str, question: str, expected: int) -> None:
+    assert text.shortened(head_word, text.words(question)) == expected
+
+
+@pytest.mark.parametrize(
     ("word", "expected"),
     [("genders", "gender"), ("cities", "city"), ("boxes", "box"), ("class", "class"), ("status", "status")],
 )

@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Any, cast
 
 import numpy as np
@@ -203,6 +204,8 @@ NOT_NAMES = STOP_WORDS | REQUEST_WORDS | TABLE_WORDS
 #: Every word that tells no column apart: the above, and operation, negation and label words (a header
 #: made only of them, such as 'Name', is still named by them: see :func:`header_words`).
 FILLER = NOT_NAMES | OPERATION_WORDS | NEGATION_WORDS | LABEL_WORDS
+#: Words a shortened header may hold beside what it names ('enrltot': enrolled, total).
+_FILLS = frozenset("total number count percent average amount value rate".split())
 
 
 #: Periods as reports abbreviate them, and the words they stand for: ``FY23`` / ``FY 2023`` -> fy
@@ -468,6 +471,60 @@ def same(a: str, b: str) -> bool:
     if long_.endswith(short) and long_[: -len(short)].strip("-") in NEGATING_PREFIXES:
         return False
     return short in long_ and len(long_) <= len(short) + 3
+
+
+def _shortens(piece: str, word: str) -> bool:
+    """``piece`` is a usual shortening of ``word``: its first three letters or more ('temp' of
+    'temperature', 'max' of 'maximum'), or its first letter and then only consonants in order ('avg'
+    of 'average', 'pct' of 'percent', 'enrl' of 'enrolled'). A word with vowels inside ('age') is no
+    shortening of a word it is not the start of ('average')."""
+    if len(piece) < 3 or len(piece) >= len(word) or piece[0] != word[0]:
+        return False
+    if word.startswith(piece):
+        return True
+    if any(ch in "aeiouy" for ch in piece[1:]):
+        return False
+    rest = iter(word[1:])
+    return all(ch in rest for ch in piece[1:])
+
+
+def _piece_of(piece: str, word: str) -> bool:
+    return piece == word or same(piece, word) or _shortens(piece, word)
+
+
+@lru_cache(maxsize=4096)
+def _shortened(head_word: str, question_words: frozenset[str]) -> int:
+    # letters read -> the most question words named so far; filler words ('tot' of 'total') may fill
+    # a piece, but name nothing
+    read: dict[int, int] = {0: 0}
+    for i in range(len(head_word)):
+        if i not in read:
+            continue
+        for j in range(i + 3, len(head_word) + 1):
+            piece = head_word[i:j]
+            if piece == head_word:
+                named = any(_shortens(piece, w) for w in question_words)
+            else:
+                named = any(_piece_of(piece, w) for w in question_words)
+            if named or (piece != head_word and any(_piece_of(piece, w) for w in _FILLS)):
+                read[j] = max(read.get(j, 0), read[i] + named)
+    return read.get(len(head_word), 0)
+
+
+#: What a header word the question names only shortened counts ('temp' of 'temperature'): less than
+#: a word named whole, so a header spelt out wins a tie with a shortened one.
+SHORTENED = 0.75
+
+
+def shortened(head_word: str, question_words: Iterable[str]) -> int:
+    """How many of the question's words a header word shortens, read whole: 'temp' of
+    'temperatures' (1); 'distcod' of 'district' and 'codes' (2); 'mealpct' of 'meal' (and 'percent',
+    a word any header may hold); 0 when any of its letters are left over ('distx') or it is the
+    question's own word (see :func:`same`). Headers typed often are shortened this way (``avginc``,
+    ``enrltot``, ``temp_max``)."""
+    if len(head_word) < 3 or not head_word.isalpha():
+        return 0
+    return _shortened(head_word, frozenset(w for w in question_words if w.isalpha() and w != head_word))
 
 
 def content_words(text: object) -> list[str]:

@@ -10,6 +10,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Font
 
 from gridsight.qa import answer_question
+from gridsight.qa._ask import _labels
 from gridsight.qa._glossary import defined
 from gridsight.sources import open_workbook
 
@@ -130,6 +131,19 @@ def test_a_measure_the_workbook_labels_or_the_question_defines_is_left_as_it_is(
     assert defined("Net margin in 2024?", lambda n: n == "net income") == (
         "Net margin (net income divided by revenue, in percent) in 2024?"
     )
+
+
+def test_a_label_holds_a_name_only_as_whole_words(tmp_path: Any) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Line", "2024"])
+    ws.append(["Debit balances", 10])
+    ws.append(["Short-term borrowings", 5])
+    wb.save(tmp_path / "b.xlsx")
+    holds = _labels(open_workbook(tmp_path / "b.xlsx"))
+    assert not holds("EBIT")  # inside "Debit"
+    assert holds("short term borrowings")  # hyphens and spaces read alike
+    assert not holds("term borrow")
 
 
 def test_a_spacer_column_between_groups_is_no_column(book: Any) -> None:

@@ -33,6 +33,7 @@ from gridsight.text import (
     MONTHS,
     NEGATION_WORDS,
     NOT_NAMES,
+    SHORTENED,
     TABLE_WORDS,
     adjective_phrase,
     closest,
@@ -46,6 +47,7 @@ from gridsight.text import (
     names_month,
     ranked_by,
     same,
+    shortened,
     superlative,
     time_direction,
 )
@@ -538,12 +540,13 @@ class _Request:
                 aside = re.search(rf"\b{re.escape(w)}\s+(?:[^\W_]+\s+){{0,3}}\(([^)]{{1,30}})\)", self.low)
                 if aside:
                     window |= {_stem(x) for x in _words(aside.group(1))}
+                # by the header's letters (whole or shortened: "maximum temperatures" names
+                # ``temp_max``) before by meaning ("daily" means a date)
                 hits = [
                     c
                     for c in cols
-                    if (c.words and all(_mentioned(h, window) for h in c.words))
-                    or self.meant.get(c.name, set()) & set(following)
-                ]
+                    if c.words and all(_mentioned(h, window) or shortened(h, window) for h in c.words)
+                ] + [c for c in cols if self.meant.get(c.name, set()) & set(following)]
                 if hits:
                     return hits[0]
                 # "the 5 highest order totals" with ``total_eur``: every header word named but a
@@ -568,7 +571,8 @@ class _Request:
         head = col.words
         if not head:
             return 0.0
-        hit = sum(1 for h in head if _mentioned(h, stems))
+        hit: float = sum(1 for h in head if _mentioned(h, stems))
+        hit += SHORTENED * sum(shortened(h, stems) for h in head if not _mentioned(h, stems))
         if not hit and col.name in self.meant:  # a synonym by meaning names the column
             hit = 1
         s = hit / len(head) + 0.5 * hit

@@ -92,14 +92,15 @@ def _spaced(text: str) -> str:
 
 
 def _labels(workbook: Workbook) -> Callable[[str], bool]:
-    """Whether a text of the workbook holds a name (a row headed ``Working capital``). The texts are
+    """Whether a text of the workbook holds a name as whole words (a row headed ``Working capital``;
+    ``EBIT`` is not in ``Debit``). The texts are
     read once, when the first name is asked (most questions ask none)."""
     texts: list[str] = []
 
     def holds(name: str) -> bool:
         if not texts:
             texts.append("\n".join(_spaced(t) for sheet in workbook.sheets for t in sheet.texts))
-        return _spaced(name) in texts[0]
+        return re.search(rf"(?<!\w){re.escape(_spaced(name))}(?!\w)", texts[0]) is not None
 
     return holds
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gridsight.text import FILLER, STOP_WORDS, header_words, same, similarities
+from gridsight.text import FILLER, SHORTENED, STOP_WORDS, header_words, same, shortened, similarities
 from gridsight.text import closest as clearly_closest
 from gridsight.text import words as split_words
 
@@ -32,7 +32,9 @@ def mentions(question_words: Iterable[str], header: str, meant: Iterable[str] = 
     if not head:
         return 0.0
     qw = set(question_words)
-    hit = sum(1 for h in head if any(same(h, w) for w in qw)) / len(head)
+    hit = sum(1.0 if any(same(h, w) for w in qw) else SHORTENED * bool(shortened(h, qw)) for h in head) / len(
+        head
+    )
     if not hit and any(w in qw for w in meant):
         return 0.5
     if not hit:  # a filler word names a header that nothing else names ("order totals": total_eur)
@@ -45,7 +47,14 @@ def named_at(question_words: list[str], header: str, meant: Iterable[str] = ()) 
     """Positions in the question of words that name the header (by letters, or by meaning: ``meant``)."""
     head = header_words(header)
     by_meaning = set(meant)
-    return [i for i, w in enumerate(question_words) if w in by_meaning or any(same(h, w) for h in head)]
+    qw = set(question_words)
+    # a word a shortened header needs ('district' of 'distcod' when the question says "district code")
+    needed = {w for h in head if (n := shortened(h, qw)) for w in qw if shortened(h, qw - {w}) < n}
+    return [
+        i
+        for i, w in enumerate(question_words)
+        if w in by_meaning or w in needed or any(same(h, w) for h in head)
+    ]
 
 
 def similarity(phrase: str, headers: list[str]) -> list[float]:

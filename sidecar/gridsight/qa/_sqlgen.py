@@ -238,7 +238,7 @@ def named_columns(rel: Relation, question: str) -> list[str]:
     """The columns the question names, best first: by their header's words (plurals and stems alike;
     a year in a header path counts whole), then by meaning (MiniLM: 'gender' -> 'Sex'). In a wide
     table the small model otherwise picks a column by position ('eye colour' -> the first scale)."""
-    from gridsight.text import header_words, meaning_map, same
+    from gridsight.text import SHORTENED, header_words, meaning_map, same, shortened
 
     qw = question_words(question)
     scored: list[tuple[float, int]] = []
@@ -246,8 +246,10 @@ def named_columns(rel: Relation, question: str) -> list[str]:
     for i, c in enumerate(cols):
         hw = header_words(c.name)
         hits = [h for h in hw if any(same(h, q) for q in qw)]
-        if hits and (len(hits) / len(hw) >= 0.5 or any(h.isdigit() and len(h) >= 3 for h in hits)):
-            scored.append((len(hits) / len(hw) + len(hits), i))
+        short = [h for h in hw if h not in hits and shortened(h, qw)]
+        named = len(hits) + SHORTENED * len(short)
+        if named and (named / len(hw) >= 0.5 or any(h.isdigit() and len(h) >= 3 for h in hits)):
+            scored.append((named / len(hw) + named, i))
     scored.sort(key=lambda p: -p[0])
     out = [cols[i].name for _, i in scored]
     for i in dict.fromkeys(meaning_map(qw, [c.name for c in cols]).values()):
