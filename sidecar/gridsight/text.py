@@ -572,6 +572,29 @@ def numbers_named(text: str) -> set[str]:
     }
 
 
+#: A request for every item in order rather than the top one: "from the most to the fewest", "deepest
+#: first", "in chronological order", "rank the types by ...", "sorted by price".
+_ORDERS_ALL = re.compile(
+    r"\bfrom (?:the )?(?:most|least|best|worst|top|bottom|\w{2,}est)\b(?: \w+){0,3}? to (?:the )?\w+"
+    r"|\b(?:most|least|\w{3,}est) (?:\w+ )?first\b"
+    r"|\bin (?:\w+ )?(?:descending|decreasing|ascending|increasing|chronological|alphabetical|reverse)"
+    r" order\b"
+    r"|^\s*(?:please\s+)?(?:rank|order|sort)\b|\b(?:ranked|sorted|ordered) (?:by|from)\b",
+    re.IGNORECASE,
+)
+#: Orders that go up ("in chronological order"); the others go the way their first word says.
+ASCENDING_ORDER = re.compile(
+    r"\bin (?:\w+ )?(?:ascending|increasing|chronological|alphabetical) order\b", re.I
+)
+
+
+def orders_all(text: str) -> bool:
+    """Whether a request asks for every item in an order ("List the islands from the most to the
+    fewest penguins", "Order the species by bill depth, deepest first") with no count of them; the
+    direction is the first direction word's (:func:`direction_of`), or :data:`ASCENDING_ORDER`'s."""
+    return count_asked(text) is None and _ORDERS_ALL.search(text) is not None
+
+
 def count_asked(text: str) -> int | None:
     """How many ranked items a request asks for: 'the top 5', '3 highest', 'bottom three', 'which 6
     players ... the highest'; None when it names no count next to a ranking word (years and other

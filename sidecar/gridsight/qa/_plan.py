@@ -21,6 +21,7 @@ from gridsight.qa._columns import STOP, content_words, mentions, similarity, spl
 from gridsight.qa._sql import TABLE, View, literal, quote
 from gridsight.text import (
     ASCENDING,
+    ASCENDING_ORDER,
     COMPARISON,
     COMPARISON_OPS,
     DATE_PARTS,
@@ -40,6 +41,7 @@ from gridsight.text import (
     meaning_map,
     month_asked,
     names_month,
+    orders_all,
     ranked_by,
     same,
     stem,
@@ -50,6 +52,9 @@ from gridsight.text import (
 )
 
 _N = NUMBER_WORDS
+#: An ordered list of every item ("the islands from the most to the fewest penguins") holds at most
+#: this many.
+EVERY = 1000
 _EMPTY = ("", "[]", "{}", "none", "nan", "null", "n/a", "-")
 _NEG = NEGATION_WORDS
 #: Text values that say yes or no: a text column holding only such values is a yes/no column.
@@ -177,6 +182,7 @@ class Planner:
         self._ranked: tuple[Col, str] | None = None
         self._items: dict[str, list[str]] = {}  # the items of list columns, read once
         self._ranked_looked = False
+        self._every = False  # the question asks for every item in order (see _plan)
         self._filters: list[_Filter] | None = None  # read once: plan() and _plan() both ask
 
     def _code_filters(self, found: list[_Filter]) -> list[_Filter]:
@@ -497,6 +503,11 @@ class Planner:
                 n = None
         direction = self._direction()
         starts_bool = re.match(r"^\s*(is|are|was|were|did|does|do|has|have|can)\b", low) is not None
+        if n is None and not starts_bool and orders_all(self.q):
+            # "from the most to the fewest", "deepest first", "in chronological order": every item,
+            # the way the first direction word says (or up, for an order that only goes up)
+            self._every, n = True, EVERY
+            direction = direction or ("ASC" if ASCENDING_ORDER.search(low) else None)
 
         # distinct counts and uniqueness
         if re.search(
@@ -770,6 +781,8 @@ class Planner:
         k = quote(key.name)
         asc = bool(re.search(r"\b(least|fewest|lowest|smallest|bottom)\b", low))
         asc = asc or (by_total is not None and direction == "ASC")  # "the weakest region by revenue"
+        if self._every:  # "from the most to the least common": the first direction word's way
+            asc = direction == "ASC"
         agg = "COUNT(*)"
         what = "rows"
         measured: list[str] = []
@@ -1255,7 +1268,12 @@ class Planner:
             if boolean:
                 return self._extreme_is(fs, order, way, extreme)
             # "the 3 longest distinct distances": each value once
-            once = "DISTINCT " if n and EACH_ONCE.search(self.low) else ""
+            # "which years does it cover, in chronological order": the different values
+            once = (
+                "DISTINCT "
+                if n and (EACH_ONCE.search(self.low) or (self._every and self.low.startswith("which")))
+                else ""
+            )
             return Plan(
                 f"SELECT {once}{o} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT {n or 1}",
                 "top",
