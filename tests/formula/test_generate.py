@@ -738,3 +738,34 @@ def test_a_place_is_named_by_its_adjective(request_text: str, formula: str, valu
             b.set(i, j, v)
     ans = generate_formula(request_text, Workbook([b.build()]), "Firms")
     assert (ans.formula, ans.value) == (formula, value), ans.reason
+
+
+def _birds() -> Workbook:
+    b = SheetBuilder("Birds")
+    rows = [("name", "tail_length", "wing_length"), ("Kite", 30, 150), ("Wren", 5, 45), ("Swan", 20, 240)]
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            b.set(i, j, v)
+    return Workbook([b.build()])
+
+
+@pytest.mark.parametrize(
+    ("request_text", "formula", "value"),
+    [
+        # the superlative opens the question and names the column it ranks: its extreme value, not
+        # the tail length (named only by "length", a word of the ranked column too)
+        ("What is the longest wing length measured?", "=MAX(C2:C4)", 240),
+        ("What is the shortest tail length of any bird?", "=MIN(B2:B4)", 5),
+        # a lookup still reads the column the question asks for
+        (
+            "What is the name of the bird with the longest wing length?",
+            "=INDEX(A2:A4,MATCH(MAX(C2:C4),C2:C4,0))",
+            "Swan",
+        ),
+    ],
+)
+def test_a_superlative_that_names_its_column_asks_for_its_extreme(
+    request_text: str, formula: str, value: Any
+) -> None:
+    ans = generate_formula(request_text, _birds(), "Birds")
+    assert (ans.formula, ans.value) == (formula, value), ans.reason

@@ -108,6 +108,8 @@ def _mentioned(head_word: str, stems: set[str]) -> bool:
 
 #: Header words of identifier columns: people mean the named thing, not its key.
 #: Quoted values: 'Technology' or "Technology", not the apostrophes of "What's" and "didn't".
+#: A superlative right after "what is the" (one word may come between: "the single highest").
+_SUPERLATIVE_OPENS = r"(?:\w+\s+)?(?:most|least|highest|lowest|best|worst|top|\w{2,}est)\b"
 _QUOTED = re.compile(r"(?<![A-Za-z])'([^']+)'(?![A-Za-z])|\"([^\"]+)\"")
 _ID_WORDS = frozenset({"id", "key", "code", "uuid"})
 #: Words that mean a one-letter code in columns that store codes ("Sex": M / F).
@@ -1231,7 +1233,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
 
     # lookups: "the X of the <row> with the highest Y", "the lightest parcel's sender"
     if direction is not None and n is None and numeric:
-        key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
+        after = q.after_superlative(numeric)
+        key = after or q.adjective_key(numeric) or numeric[0]
         conds = q.conditions(exclude=(key,))
         ranked_all = q.ranked(("text", "bool", "number", "date"))
         answers = [c for c in ranked_all if c is not key]
@@ -1242,7 +1245,11 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             answers.sort(key=lambda c: not any(same(_stem(head.group(1)), h) for h in c.words))
         fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low, q.adjective) == -1 else "MIN"
         keyref = _filtered(key.ref, conds)
+        # "what is the longest flipper length measured?": the superlative opens the question and
+        # names the column it ranks, so the answer is that column's extreme value
         asks_key = (
+            after is not None and re.match(rf"^\s*what(?:'s|\s+(?:is|was))\s+the\s+{_SUPERLATIVE_OPENS}", low)
+        ) or (
             bool(ranked_all)
             and ranked_all[0] is key
             and re.search(
