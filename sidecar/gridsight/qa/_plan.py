@@ -771,7 +771,10 @@ class Planner:
         if by_count and not (common or by_agg) and re.search(r"\bof the \w+ with the\b", low):
             return None  # "the author of the post with the most words": one row's value, not a group
         fcols = {f.column for f in fs}
-        key = self.best(("text", "number", "bool", "date"), self.words[: self._first_super()], exclude=fcols)
+        narrowed = by_freq.group(1).split() if by_freq and by_freq.re.groups >= 2 else []
+        key = self.best(
+            ("text", "number", "bool", "date"), self.words[: self._first_super()] + narrowed, exclude=fcols
+        )
         if key is None:
             key = self.best(("text", "number", "bool"), exclude=fcols)
         if key is None:
@@ -1150,10 +1153,12 @@ class Planner:
         value of the column the which/what names."""
         if not re.match(r"^\s*(?:(?:from|in|at|on|for|to) )?(?:which|what)\b", self.low):
             return None
-        m = re.search(r"\b(?:the )?(?:most|fewest) ([a-z]+s)\b", self.low)
-        if m is None:
+        # the plural may follow a word or two that narrow the group ("the most home games": the
+        # rows counted per home team), which the group's column is then named by
+        m = re.search(r"\b(?:the )?(?:most|fewest)((?: [a-z]+){0,2}?) ([a-z]+s)\b", self.low)
+        if m is None or any(w in STOP for w in m.group(1).split()):
             return None
-        named = self.best(("text", "number", "bool", "date"), [m.group(1)])
+        named = self.best(("text", "number", "bool", "date"), [m.group(2)])
         return m if named is None or self._identifies(named.name) else None  # ("respondents": an id)
 
     def _having(self, fs: list[_Filter]) -> Plan | None:

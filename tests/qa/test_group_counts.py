@@ -1,0 +1,50 @@
+"""Rows counted per group: "the most home games" counts the rows (the games) per home side, the
+word before the plural naming which column groups them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from openpyxl import Workbook
+
+from gridsight.qa import answer_question
+from gridsight.sources import open_workbook
+
+#: host_side, guest_side, host_points, guest_points
+_GAMES = [
+    ("Owls", "Bats", 2, 1),
+    ("Owls", "Cats", 0, 0),
+    ("Owls", "Bats", 3, 2),
+    ("Bats", "Cats", 1, 4),
+    ("Cats", "Bats", 2, 2),
+    ("Cats", "Bats", 1, 0),
+    ("Bats", "Owls", 0, 1),
+]
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["host_side", "guest_side", "host_points", "guest_points"])
+    for row in _GAMES:
+        ws.append(list(row))
+    path = tmp_path_factory.mktemp("games") / "games.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Which side has played the most host games?", "Owls"),  # Owls 3, Bats 2, Cats 2
+        ("Which side has played the most guest matches?", "Bats"),  # Bats 4
+        ("Which 2 sides have played the fewest guest games?", ["Owls", "Cats"]),  # 1, 2
+    ],
+)
+def test_the_most_rows_per_group_named_by_the_words_before_the_plural(
+    book: Any, question: str, answer: object
+) -> None:
+    ans = answer_question(book, question)
+    assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
