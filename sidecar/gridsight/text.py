@@ -563,6 +563,22 @@ ORDINAL_WORDS = {
     )
 }
 _RANK_ENDS = frozenset("top bottom first last".split())
+#: "the second largest", "the 3rd most common": a place counted from the top.
+_ORDINAL = re.compile(
+    r"\b(" + "|".join(w for w in ORDINAL_WORDS if w != "first") + r"|[2-9](?:nd|rd|th))\s+"
+    r"(?:most|least|highest|lowest|largest|smallest|biggest|best|worst|\w{2,}est)\b",
+    re.IGNORECASE,
+)
+
+
+def ordinal_place(text: str) -> int | None:
+    """The place a request asks for before a superlative: 2 for "the second largest" or "the 2nd
+    most common"; None without one ("the first" is the superlative itself)."""
+    m = _ORDINAL.search(text)
+    if m is None:
+        return None
+    word = m.group(1).casefold()
+    return ORDINAL_WORDS.get(word) or int(word[:-2])
 
 
 def numbers_named(text: str) -> set[str]:

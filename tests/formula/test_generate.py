@@ -769,3 +769,24 @@ def test_a_superlative_that_names_its_column_asks_for_its_extreme(
 ) -> None:
     ans = generate_formula(request_text, _birds(), "Birds")
     assert (ans.formula, ans.value) == (formula, value), ans.reason
+
+
+@pytest.mark.parametrize(
+    ("request_text", "formula", "value"),
+    [
+        # a place before the superlative: LARGE / SMALL, never the top row's MAX
+        ("What is the second longest wing length?", "=LARGE(C2:C4,2)", 150),
+        (
+            "Which bird has the 2nd shortest tail length?",
+            "=INDEX(A2:A4,MATCH(SMALL(B2:B4,2),B2:B4,0))",
+            "Swan",
+        ),
+        # "which bird" names no column: the rows' names, not the measure
+        ("Which bird has the longest wing length?", "=INDEX(A2:A4,MATCH(MAX(C2:C4),C2:C4,0))", "Swan"),
+    ],
+)
+def test_a_place_before_the_superlative_and_rows_asked_by_a_noun(
+    request_text: str, formula: str, value: Any
+) -> None:
+    ans = generate_formula(request_text, _birds(), "Birds")
+    assert (ans.formula, ans.value) == (formula, value), ans.reason

@@ -48,3 +48,17 @@ def test_the_most_rows_per_group_named_by_the_words_before_the_plural(
 ) -> None:
     ans = answer_question(book, question)
     assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Which side has played the second most guest games?", "Cats"),  # Bats 4, Cats 2, Owls 1
+        ("What is the third highest host points figure?", 2),  # 3, 2, 2: Excel's LARGE(..., 3)
+    ],
+)
+def test_a_place_before_the_superlative_skips_the_rows_above_it(
+    book: Any, question: str, answer: object
+) -> None:
+    ans = answer_question(book, question)
+    assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)

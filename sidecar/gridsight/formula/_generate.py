@@ -45,6 +45,7 @@ from gridsight.text import (
     is_ranking,
     meaning_map,
     names_month,
+    ordinal_place,
     ranked_by,
     same,
     shortened,
@@ -588,6 +589,12 @@ class _Request:
             s += 1.0
         return s
 
+    def naming(self, col: Column) -> set[str]:
+        """The request's word stems that name a column by its header words (whole or shortened)."""
+        return {
+            s for s in self.content_stems if any(_mentioned(h, {s}) or shortened(h, [s]) for h in col.words)
+        }
+
     def ranked(self, kinds: tuple[str, ...] | None = None, exclude: tuple[Column, ...] = ()) -> list[Column]:
         """Columns the request names, best first; a tie at the top goes to the column whose header
         is clearly closest in meaning to the request's words, else to the leftmost."""
@@ -798,14 +805,17 @@ _ENTITIES = re.compile(
     r"^\s*(?:name|list|which)\s+(?:the\s+)?(?:top\s+)?\d+\s+((?:[\w-]+\s+){0,3}?[\w-]+?)"
     r"(?=\s+(?:of|with|that|who|whose|by|in|on|among|from|have|has|had|were|are|did|do|does)\b|\s*[?.]|\s*$)"
 )
+#: One row asked for by a noun: "which company has the highest profits".
+_ENTITY = re.compile(r"^\s*which\s+([\w-]+)\s+(?:has|had|have|is|was|were|did|does|do)\b")
 #: Words that list a column's values, not rows: "the top 3 worth values", "the 5 largest figures".
 _VALUE_NOUNS = frozenset("values figures amounts numbers counts totals readings results".split())
 
 
 def _asks_entities(low: str, table: Table) -> bool:
-    """Whether the request lists rows by a word that names no column ("the 3 most profitable
-    companies"): the answer is the rows' names, not a measure."""
-    m = _ENTITIES.match(low)
+    """Whether the request lists or asks for rows by a word that names no column ("the 3 most
+    profitable companies", "which company has the highest profits"): the answer is the rows' names,
+    not a measure."""
+    m = _ENTITIES.match(low) or _ENTITY.match(low)
     if m is None:
         return False
     noun = m.group(1).split()[-1]
@@ -998,6 +1008,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     is_question = bool(re.match(r"^\s*(is|are|was|were|do|does|did|has|have|can)\b", low))
     n = q.n
     col: Column | None  # each shape below picks its column; the text join may find none
+    place = ordinal_place(low) if n is None else None  # "the second highest"
+    nth = f",{place}" if place is not None else ""
 
     # distinct counts and uniqueness
     if (
@@ -1238,13 +1250,19 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         conds = q.conditions(exclude=(key,))
         ranked_all = q.ranked(("text", "bool", "number", "date"))
         answers = [c for c in ranked_all if c is not key]
-        if not answers and q.asks_who:
+        # a column named only by words that name the key ("tail length" beside the ranked "wing
+        # length": "length") is not what the question asks for
+        keyed = q.naming(key)
+        answers = [c for c in answers if c.name in q.meant or q.naming(c) - keyed]
+        if not answers and (q.asks_who or _asks_entities(low, table)):  # "which company has ..."
             answers = [c for c in [_name_column(table)] if c is not None and c is not key]
         head = re.search(r"\b(\w+) of the \w+", low)  # "the region of the shipment with ...": region
         if head:
             answers.sort(key=lambda c: not any(same(_stem(head.group(1)), h) for h in c.words))
         fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low, q.adjective) == -1 else "MIN"
         keyref = _filtered(key.ref, conds)
+        if place is not None:  # "the second highest": LARGE(range, 2) where MAX(range) would be
+            fn = f"{'LARGE' if fn == 'MAX' else 'SMALL'}"
         # "what is the longest flipper length measured?": the superlative opens the question and
         # names the column it ranks, so the answer is that column's extreme value
         asks_key = (
@@ -1258,24 +1276,24 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             )
         )
         if asks_key:
-            out.append((f"extreme-{fn.lower()}", f"={fn}({keyref})"))
+            out.append((f"extreme-{fn.lower()}", f"={fn}({keyref}{nth})"))
         if is_question and conds and conds[-1].column is not key:
             # "does the <row> with the highest Y have a Z of 5?": the condition is the test of the
             # row found, not a filter on the rows searched
             test = conds[-1]
             rest = conds[:-1]
             keyref2 = _filtered(key.ref, rest)
-            expr = f"INDEX({_filtered(test.column.ref, rest)},MATCH({fn}({keyref2}),{keyref2},0))"
+            expr = f"INDEX({_filtered(test.column.ref, rest)},MATCH({fn}({keyref2}{nth}),{keyref2},0))"
             out.append(("lookup-extreme-test", f"={expr}{test.test()}"))
         if answers:
             show = answers[0]
             showref = _filtered(show.ref, conds)
-            expr = f"INDEX({showref},MATCH({fn}({keyref}),{keyref},0))"
+            expr = f"INDEX({showref},MATCH({fn}({keyref}{nth}),{keyref},0))"
             if show.kind == "text" and show.blanks:
                 expr = f"T({expr})"  # Excel shows an empty cell found by INDEX as 0; T() keeps it blank
             tail = _value_test(q, show) if is_question else ""
             out.append(("lookup-extreme", f"={expr}{tail}"))
-        out.append((f"extreme-{fn.lower()}", f"={fn}({keyref})"))
+        out.append((f"extreme-{fn.lower()}", f"={fn}({keyref}{nth})"))
 
     # aggregates: "average price", "total sales of ... in the 'Retail' segment"
     for word, fn in _AGG.items():
@@ -1361,6 +1379,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 pick = _mode_of(col, []) if mode_test.group(2) == "most" else _rarest_of(col, [])
                 t = tests[-1]
                 out.insert(0, ("mode-test", f"=INDEX({t.column.ref},MATCH({pick},{col.ref},0)){t.test()}"))
+    if place is not None:  # only the shapes that count the place ask for it; the rest ask for the top
+        out = [(shape, f) for shape, f in out if re.search(r"\b(?:LARGE|SMALL)\(", f)]
     seen: set[str] = set()
     unique = []
     for shape, formula in out:

@@ -42,6 +42,7 @@ from gridsight.text import (
     month_asked,
     names_month,
     orders_all,
+    ordinal_place,
     ranked_by,
     same,
     stem,
@@ -183,6 +184,7 @@ class Planner:
         self._items: dict[str, list[str]] = {}  # the items of list columns, read once
         self._ranked_looked = False
         self._every = False  # the question asks for every item in order (see _plan)
+        self._offset = 0  # rows skipped before the one asked for ("the second largest": 1)
         self._filters: list[_Filter] | None = None  # read once: plan() and _plan() both ask
 
     def _code_filters(self, found: list[_Filter]) -> list[_Filter]:
@@ -503,6 +505,9 @@ class Planner:
                 n = None
         direction = self._direction()
         starts_bool = re.match(r"^\s*(is|are|was|were|did|does|do|has|have|can)\b", low) is not None
+        place = ordinal_place(low) if n is None else None
+        if place is not None:  # "the second largest": one row, after the first
+            self._offset = place - 1
         if n is None and not starts_bool and orders_all(self.q):
             # "from the most to the fewest", "deepest first", "in chronological order": every item,
             # the way the first direction word says (or up, for an order that only goes up)
@@ -645,6 +650,7 @@ class Planner:
             if (
                 (re.search(rf"\b({words})\b", low) or (fn in ("MAX", "MIN") and by_adjective))
                 and not n
+                and not self._offset  # "the second highest": a row after the top one
                 and not re.search(r"\b(which|who|whose)\b|\bof the\b.*\b(with|who)\b", low)
             ):
                 col = self.best(("number",), exclude=fcols)
@@ -816,7 +822,7 @@ class Planner:
                 for item in items
             ]
             return Plan(
-                " UNION ALL ".join(parts) + f" ORDER BY n {'ASC' if asc else 'DESC'} LIMIT {limit}",
+                " UNION ALL ".join(parts) + f" ORDER BY n {'ASC' if asc else 'DESC'} {self._limit(limit)}",
                 "categories",
                 "list" if n else "text",
                 0.8,
@@ -827,7 +833,7 @@ class Planner:
         notnull = f"{k} IS NOT NULL AND {k} <> ''"
         sql = (
             f"SELECT {k} FROM {TABLE}{where}{' AND' if where else ' WHERE'} {notnull} GROUP BY {k} "
-            f"ORDER BY {agg} {'ASC' if asc else 'DESC'} LIMIT {limit}"
+            f"ORDER BY {agg} {'ASC' if asc else 'DESC'} {self._limit(limit)}"
         )
         return Plan(
             sql,
@@ -1107,7 +1113,7 @@ class Planner:
             read.append(measure.name)
         sql = (
             f"SELECT {shown} FROM {TABLE}{where}{' AND' if where else ' WHERE'} {d} IS NOT NULL "
-            f"GROUP BY {raw} ORDER BY {agg} {'ASC' if asc else 'DESC'} LIMIT {n or 1}"
+            f"GROUP BY {raw} ORDER BY {agg} {'ASC' if asc else 'DESC'} {self._limit(n)}"
         )
         return Plan(
             sql,
@@ -1232,13 +1238,17 @@ class Planner:
         o = quote(order.name)
         where = " WHERE " + " AND ".join([*(f.sql for f in rest), f"{o} IS NOT NULL"])
         return Plan(
-            f"SELECT {test.sql} FROM {TABLE}{where} ORDER BY {o} {way} LIMIT 1",
+            f"SELECT {test.sql} FROM {TABLE}{where} ORDER BY {o} {way} {self._limit(1)}",
             "argtest",
             "boolean",
             0.7,
             f"checks whether the row with the {extreme} {order.name} has {test.desc}",
             [order.name, *sorted(f.column for f in fs)],
         )
+
+    def _limit(self, n: int | None) -> str:
+        """LIMIT n (1 when None), after the rows an ordinal skips ("the third highest": OFFSET 2)."""
+        return f"LIMIT {n or 1}" + (f" OFFSET {self._offset}" if self._offset else "")
 
     def _first_super(self) -> int:
         for i, w in enumerate(self.words):
@@ -1280,7 +1290,7 @@ class Planner:
                 else ""
             )
             return Plan(
-                f"SELECT {once}{o} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT {n or 1}",
+                f"SELECT {once}{o} FROM {TABLE}{w} ORDER BY {o} {way} {self._limit(n)}",
                 "top",
                 "list" if n else "number",
                 0.7,
@@ -1294,7 +1304,7 @@ class Planner:
         if boolean:
             read = target.truth(True) if target.yes else t  # (a text flag: whether it says yes)
             return Plan(
-                f"SELECT {read} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT 1",
+                f"SELECT {read} FROM {TABLE}{w} ORDER BY {o} {way} {self._limit(1)}",
                 "argflag",
                 "boolean",
                 0.7,
@@ -1302,7 +1312,7 @@ class Planner:
                 [target.name, order.name, *sorted(fcols)],
             )
         return Plan(
-            f"SELECT {t} FROM {TABLE}{w} ORDER BY {o} {way} LIMIT {n or 1}",
+            f"SELECT {t} FROM {TABLE}{w} ORDER BY {o} {way} {self._limit(n)}",
             "argmax" if not asc else "argmin",
             "list" if n else ("number" if target.kind == "number" else "text"),
             0.7,
