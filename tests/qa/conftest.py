@@ -119,3 +119,20 @@ def balance_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ]
     (root / "qa.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return root
+
+
+@pytest.fixture(scope="session")
+def flat_book(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Makes a workbook of one flat table (a header row, then the rows), saved as .xlsx and opened."""
+    from gridsight.sources import open_workbook
+
+    def make(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> Any:
+        wb = Workbook()
+        wb.active.append(list(header))
+        for row in rows:
+            wb.active.append(list(row))
+        path = tmp_path_factory.mktemp("flat") / "table.xlsx"
+        wb.save(path)
+        return open_workbook(path)
+
+    return make

@@ -6,10 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from openpyxl import Workbook
 
 from gridsight.qa import answer_question
-from gridsight.sources import open_workbook
 
 #: host_side, guest_side, host_points, guest_points
 _GAMES = [
@@ -24,15 +22,8 @@ _GAMES = [
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    wb = Workbook()
-    ws = wb.active
-    ws.append(["host_side", "guest_side", "host_points", "guest_points"])
-    for row in _GAMES:
-        ws.append(list(row))
-    path = tmp_path_factory.mktemp("games") / "games.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+def book(flat_book: Any) -> Any:
+    return flat_book(("host_side", "guest_side", "host_points", "guest_points"), _GAMES)
 
 
 @pytest.mark.parametrize(

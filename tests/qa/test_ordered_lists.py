@@ -6,10 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from openpyxl import Workbook
 
 from gridsight.qa import answer_question
-from gridsight.sources import open_workbook
 from gridsight.text import orders_all
 
 #: orchard, fruit, year, weight (kg)
@@ -24,15 +22,8 @@ _ROWS = [
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    wb = Workbook()
-    ws = wb.active
-    ws.append(["orchard", "fruit", "year", "weight"])
-    for row in _ROWS:
-        ws.append(list(row))
-    path = tmp_path_factory.mktemp("ordered") / "harvest.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+def book(flat_book: Any) -> Any:
+    return flat_book(("orchard", "fruit", "year", "weight"), _ROWS)
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from openpyxl import Workbook
 
 from gridsight.formula import generate_formula
 from gridsight.qa import answer_question
-from gridsight.sources import open_workbook
 
 #: day, temp_max, temp_min, avginc, enrltot
 _ROWS = [
@@ -22,16 +20,8 @@ _ROWS = [
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Log"
-    ws.append(["day", "temp_max", "temp_min", "avginc", "enrltot"])
-    for row in _ROWS:
-        ws.append(list(row))
-    path = tmp_path_factory.mktemp("short") / "log.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+def book(flat_book: Any) -> Any:
+    return flat_book(("day", "temp_max", "temp_min", "avginc", "enrltot"), _ROWS)
 
 
 @pytest.mark.parametrize(
@@ -54,5 +44,5 @@ def test_a_shortened_header_is_named_by_the_words_it_shortens(
 
 
 def test_a_formula_reads_the_shortened_column(book: Any) -> None:
-    ans = generate_formula("the 2 lowest daily maximum temperatures", book, "Log")
+    ans = generate_formula("the 2 lowest daily maximum temperatures", book)
     assert (ans.formula, ans.value) == ("=TAKE(SORT(B2:B6,,1),2)", [[7.5], [9]]), ans.reason
