@@ -482,10 +482,7 @@ def _shortens(piece: str, word: str) -> bool:
         return False
     if word.startswith(piece):
         return True
-    if any(ch in "aeiouy" for ch in piece[1:]):
-        return False
-    rest = iter(word[1:])
-    return all(ch in rest for ch in piece[1:])
+    return not any(ch in "aeiouy" for ch in piece[1:]) and _in_order(piece[1:], word[1:])
 
 
 def _piece_of(piece: str, word: str) -> bool:
@@ -563,10 +560,13 @@ ORDINAL_WORDS = {
     )
 }
 _RANK_ENDS = frozenset("top bottom first last".split())
+#: A superlative in running text, for patterns: most, least, best, worst, or an -est form (highest,
+#: largest, deepest); see :func:`superlative` for one word.
+SUPERLATIVE_RX = r"(?:most|least|best|worst|\w{2,}est)"
 #: "the second largest", "the 3rd most common": a place counted from the top.
 _ORDINAL = re.compile(
     r"\b(" + "|".join(w for w in ORDINAL_WORDS if w != "first") + r"|[2-9](?:nd|rd|th))\s+"
-    r"(?:most|least|highest|lowest|largest|smallest|biggest|best|worst|\w{2,}est)\b",
+    rf"{SUPERLATIVE_RX}\b",
     re.IGNORECASE,
 )
 
@@ -591,7 +591,7 @@ def numbers_named(text: str) -> set[str]:
 #: A request for every item in order rather than the top one: "from the most to the fewest", "deepest
 #: first", "in chronological order", "rank the types by ...", "sorted by price".
 _ORDERS_ALL = re.compile(
-    r"\bfrom (?:the )?(?:most|least|best|worst|top|bottom|\w{2,}est)\b(?: \w+){0,3}? to (?:the )?\w+"
+    rf"\bfrom (?:the )?(?:top|bottom|{SUPERLATIVE_RX})\b(?: \w+){{0,3}}? to (?:the )?\w+"
     r"|\b(?:most|least|\w{3,}est) (?:\w+ )?first\b"
     r"|\bin (?:\w+ )?(?:descending|decreasing|ascending|increasing|chronological|alphabetical|reverse)"
     r" order\b"

@@ -34,6 +34,7 @@ from gridsight.text import (
     NEGATION_WORDS,
     NOT_NAMES,
     SHORTENED,
+    SUPERLATIVE_RX,
     TABLE_WORDS,
     adjective_phrase,
     closest,
@@ -107,11 +108,11 @@ def _mentioned(head_word: str, stems: set[str]) -> bool:
     return head_word in stems or any(same(head_word, s) for s in stems)
 
 
-#: Header words of identifier columns: people mean the named thing, not its key.
-#: Quoted values: 'Technology' or "Technology", not the apostrophes of "What's" and "didn't".
 #: A superlative right after "what is the" (one word may come between: "the single highest").
-_SUPERLATIVE_OPENS = r"(?:\w+\s+)?(?:most|least|highest|lowest|best|worst|top|\w{2,}est)\b"
+_SUPERLATIVE_OPENS = rf"(?:\w+\s+)?(?:top|{SUPERLATIVE_RX})\b"
+#: Quoted values: 'Technology' or "Technology", not the apostrophes of "What's" and "didn't".
 _QUOTED = re.compile(r"(?<![A-Za-z])'([^']+)'(?![A-Za-z])|\"([^\"]+)\"")
+#: Header words of identifier columns: people mean the named thing, not its key.
 _ID_WORDS = frozenset({"id", "key", "code", "uuid"})
 #: Words that mean a one-letter code in columns that store codes ("Sex": M / F).
 _CODES = {"male": "m", "man": "m", "men": "m", "female": "f", "woman": "f", "women": "f"}
@@ -1262,7 +1263,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low, q.adjective) == -1 else "MIN"
         keyref = _filtered(key.ref, conds)
         if place is not None:  # "the second highest": LARGE(range, 2) where MAX(range) would be
-            fn = f"{'LARGE' if fn == 'MAX' else 'SMALL'}"
+            fn = "LARGE" if fn == "MAX" else "SMALL"
         # "what is the longest flipper length measured?": the superlative opens the question and
         # names the column it ranks, so the answer is that column's extreme value
         asks_key = (

@@ -93,8 +93,8 @@ def _spaced(text: str) -> str:
 
 def _labels(workbook: Workbook) -> Callable[[str], bool]:
     """Whether a text of the workbook holds a name as whole words (a row headed ``Working capital``;
-    ``EBIT`` is not in ``Debit``). The texts are
-    read once, when the first name is asked (most questions ask none)."""
+    ``EBIT`` is not in ``Debit``). The texts are read once, when the first name is asked (most
+    questions ask none)."""
     texts: list[str] = []
 
     def holds(name: str) -> bool:

@@ -769,7 +769,8 @@ class Planner:
             r"\bby (average|mean|total|sum of)\b|\b(highest|lowest) (average|mean|total)\b", low
         )
         by_freq = re.search(r"\bin terms of frequency\b|\bbased on frequency\b|\bby frequency\b", low)
-        by_freq = by_freq or self._most_rows()
+        most_rows = None if by_freq else self._most_rows()
+        by_freq = by_freq or most_rows
         # "which product sold the most units", "the weakest region by revenue": a measure's total
         by_total = None if (common or by_count or by_agg or by_freq) else self._by_total()
         if not (common or by_count or by_agg or by_freq or by_total):
@@ -777,7 +778,7 @@ class Planner:
         if by_count and not (common or by_agg) and re.search(r"\bof the \w+ with the\b", low):
             return None  # "the author of the post with the most words": one row's value, not a group
         fcols = {f.column for f in fs}
-        narrowed = by_freq.group(1).split() if by_freq and by_freq.re.groups >= 2 else []
+        narrowed = most_rows.group(1).split() if most_rows else []  # "the most home games": home
         key = self.best(
             ("text", "number", "bool", "date"), self.words[: self._first_super()] + narrowed, exclude=fcols
         )
