@@ -101,6 +101,7 @@ def test_same(a: str, b: str, expected: bool) -> None:
         ("age", "the average", 0),  # a vowel inside: no shortening of a word it does not start
         ("income", "the income", 0),  # a whole word is :func:`same`'s, not a shortening
         ("pct", "the share", 0),  # a filler alone names nothing
+        ("temp" * 500, "the temperatures", 0),  # a 2,000-letter run is no shortened header
     ],
 )
 def test_shortened(head_word: str, question: str, expected: int) -> None:

@@ -511,6 +511,9 @@ def _shortened(head_word: str, question_words: frozenset[str]) -> int:
 #: What a header word the question names only shortened counts ('temp' of 'temperature'): less than
 #: a word named whole, so a header spelt out wins a tie with a shortened one.
 SHORTENED = 0.75
+#: The longest header word read as shortenings: run-together ones are short (``enrltot``,
+#: ``popdensity``); a longer run of letters is no such header.
+SHORTENED_LONGEST = 24
 
 
 def shortened(head_word: str, question_words: Iterable[str]) -> int:
@@ -519,8 +522,8 @@ def shortened(head_word: str, question_words: Iterable[str]) -> int:
     a word any header may hold); 0 when any of its letters are left over ('distx') or it is the
     question's own word (see :func:`same`). Headers typed often are shortened this way (``avginc``,
     ``enrltot``, ``temp_max``)."""
-    if len(head_word) < 3 or not head_word.isalpha():
-        return 0
+    if not 3 <= len(head_word) <= SHORTENED_LONGEST or not head_word.isalpha():
+        return 0  # (the pieces are read in time that grows with the cube of the length)
     return _shortened(head_word, frozenset(w for w in question_words if w.isalpha() and w != head_word))
 
 

@@ -46,3 +46,9 @@ def test_a_shortened_header_is_named_by_the_words_it_shortens(
 def test_a_formula_reads_the_shortened_column(book: Any) -> None:
     ans = generate_formula("the 2 lowest daily maximum temperatures", book)
     assert (ans.formula, ans.value) == ("=TAKE(SORT(B2:B6,,1),2)", [[7.5], [9]]), ans.reason
+
+
+def test_a_header_of_one_long_run_of_letters_is_read_whole_or_not_at_all(flat_book: Any) -> None:
+    odd = flat_book(("day", "temp" * 500, "temp_max"), [("2024-03-01", 1, 12.5), ("2024-03-02", 2, 9.0)])
+    ans = answer_question(odd, "What was the highest maximum temperature?")
+    assert (ans.status, ans.value) == ("answered", 12.5), (ans.reason, ans.query)
