@@ -15,13 +15,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from gridsight.qa._answer import asks_label
 from gridsight.qa._members import listed_members
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn
 from gridsight.qa._sql import literal, quote
-from gridsight.qa._sqlgen import COMMON, derived, match_score, named_values, near_word, question_words, tokens
+from gridsight.qa._sqlgen import (
+    COMMON,
+    derived,
+    initialisms,
+    match_score,
+    meant_clearly,
+    named_values,
+    near_word,
+    question_words,
+    spelt_runs,
+    tokens,
+)
 from gridsight.text import (
     ASCENDING,
     AVERAGE_WORDS,
@@ -392,10 +404,19 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         ]
         if not scored[name]:
             scored[name] = _two_words(values, qcol, header) or _first_word(values, qcol, header)
-        if not scored[name] and name == getattr(key, "name", None) and values:
-            scored[name] = [(0.0, values[0])]  # no letters: the label closest in meaning
+        if not scored[name] and key is not None and name == key.name and values:
+            # no letters: the label closest in meaning, when it is clearly closest
+            by_letters = any(match_score(v, qw, question) >= 0.5 for v in values)
+            nearest = values[0] if by_letters else meant_clearly(rel, key, question)
+            scored[name] = [(0.0, nearest)] if nearest is not None else []
     full = [(n, v) for n, pairs in scored.items() for sc, v in pairs if sc >= 1.0]
     full = [(n, v) for n, v in full if not any(o != v and _within(v, o) for _, o in full)]
+    said = initialisms(question)
+    if said and len(full) > 1:
+        # "cost per ASM" names ``Available seat miles (ASMs)`` in full, and ``Cost per available seat
+        # mile (CASM)`` too, with one more word of the question
+        cover = {v: _covered(v, qw, said) for _, v in full}
+        full = [(n, v) for n, v in full if not any(cover[v] < cover[o] for _, o in full)]
     if key is not None and not re.search(r"\btotal\b", question, re.I):
         # "lease liabilities" names ``TOTAL LIABILITIES`` in full ("total" names nothing), but its
         # "liabilities" is the head of a phrase whose first word names other rows: no total meant
@@ -407,7 +428,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     if key is not None and key.name in scored:
         # "current financial assets" names ``TOTAL CURRENT ASSETS`` in full, but ``Other current
         # financial assets`` covers every word of the question that the total covers, and more
-        cover = {v: _covered(v, qw) - header for _, v in scored[key.name]}
+        cover = {v: _covered(v, qw, said) - header for _, v in scored[key.name]}
         mine = [v for n, v in full if n == key.name]
         wider = [u for u, c in cover.items() if u not in mine and any(c > cover[v] for v in mine)]
         if wider:
@@ -433,10 +454,12 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     return {n: v[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
 
 
-def _covered(value: str, qw: list[str]) -> set[str]:
-    """The question's words that a value's words name (near spellings included)."""
+def _covered(value: str, qw: list[str], said: AbstractSet[str] = frozenset()) -> set[str]:
+    """The question's words that a value's words name (near spellings included), and the question's
+    initialisms (``said``) that a run of them spells."""
     own = tokens(value)
-    return {q for q in qw if any(near_word(w, q) for w in own)}
+    spelt = {s for s in said if spelt_runs(own, {s})}
+    return {q for q in qw if any(near_word(w, q) for w in own) or q in spelt or q.removesuffix("s") in spelt}
 
 
 def _two_words(values: Sequence[str], qw: list[str], header: set[str]) -> list[tuple[float, str]]:

@@ -24,6 +24,7 @@ from gridsight.text import (
     STOP_WORDS,
     TABLE_WORDS,
     derived,
+    same,
     same_month,
     stem,
     without_marks,
@@ -44,6 +45,8 @@ LIST_MAX = 40
 MEANT_PER_COLUMN = 3
 #: Cosine below which a value is not offered by meaning.
 MEANT_FLOOR = 0.35
+#: Cosine by which the closest value must beat the next for the planner to take it alone.
+MEANT_MARGIN = 0.05
 
 #: Words that ask or point rather than name a value: they never ground one by themselves.
 COMMON = STOP_WORDS | REQUEST_WORDS | TABLE_WORDS | frozenset("name total".split())
@@ -117,12 +120,30 @@ def match_score(value: str, question_words: Sequence[str], question: str) -> flo
     content = [w for w in vw if w not in _COMMON]
     if not content:
         return 0.0
-    if len(content) >= 2 and (
-        {"".join(w[0] for w in content), "".join(w[0] for w in vw)} & initialisms(question)
-    ):
+    said = initialisms(question)
+    if _initials(value) & said:
         return 1.0  # "U.S." names "United States", "EU" "European Union", "COGS" "Cost of goods sold"
-    hit = sum(1 for w in content if any(_near(w, q) for q in question_words))
-    return hit / len(content) if hit else 0.0
+    # (a label's own initialism beside its words, ``Cost per available seat mile (CASM)``, is no word
+    # more to name: "cost per ASM" names that label in full)
+    own = _initials(_BRACKETED.sub(" ", value))
+    named = [w for w in content if w not in own and w.removesuffix("s") not in own] or content
+    hit = {i for i, w in enumerate(named) if any(_near(w, q) for q in question_words)}
+    hit |= spelt_runs(named, said)
+    return len(hit) / len(named) if hit else 0.0
+
+
+def spelt_runs(words_: Sequence[str], said: set[str]) -> set[int]:
+    """The positions of ``words_`` that an initialism of the question spells: a run of two or more
+    consecutive words whose first letters read it (``available seat miles`` for "ASM"), or one word
+    that is the initialism itself (``asms``)."""
+    out: set[int] = set()
+    for i, w in enumerate(words_):
+        if any(same(w, s) for s in said):
+            out.add(i)
+        for j in range(i + 2, len(words_) + 1):
+            if "".join(x[0] for x in words_[i:j]) in said:
+                out.update(range(i, j))
+    return out
 
 
 #: An initialism as questions write one: capitals with dots (``U.S.``), around an ampersand (``R&D``)
@@ -138,12 +159,27 @@ def initialisms(question: str) -> set[str]:
 
 def initials_of(label: str) -> set[str]:
     """What an initialism of a label of two to six words reads, with and without its grammar words
-    (``Cost of goods sold`` -> ``cogs``, ``cgs``)."""
-    every = _tokens(label)
-    content = [w for w in every if w not in _COMMON]
-    if not 2 <= len(every) <= 6 or not all(w[0].isalpha() for w in every):
-        return set()
-    return {"".join(w[0] for w in every), "".join(w[0] for w in content)} - {""}
+    (``Cost of goods sold`` -> ``cogs``, ``cgs``), and without a part in brackets (``Accumulated
+    other comprehensive income (loss)`` -> ``aoci``)."""
+    return _initials(label, longest=6)
+
+
+def _initials(label: str, longest: int | None = None) -> set[str]:
+    """The initialisms of a label and of it without its bracketed parts (see :func:`initials_of`);
+    of labels of at most ``longest`` words with a letter first in each, when given."""
+    out: set[str] = set()
+    for text in {label, _BRACKETED.sub(" ", label)}:
+        every = _tokens(text)
+        content = [w for w in every if w not in _COMMON]
+        if longest is not None and not (2 <= len(every) <= longest and all(w[0].isalpha() for w in every)):
+            continue
+        if len(content) >= 2:
+            out |= {"".join(w[0] for w in every), "".join(w[0] for w in content)}
+    return out
+
+
+#: A part of a label in brackets: a qualifier (``(loss)``, ``(c)``) or an initialism of its own.
+_BRACKETED = re.compile(r"\([^()]*\)")
 
 
 def question_words(question: str) -> list[str]:
@@ -192,8 +228,8 @@ def listed(col: RelColumn) -> bool:
     return (col.kind == "text" and col.distinct <= CATEGORY_MAX) or labels_listed(col)
 
 
-def _meant(rel: Relation, col: RelColumn, question: str, exclude: Sequence[str]) -> list[str]:
-    """The values of a listed column closest in meaning to the question's content words."""
+def _by_meaning(rel: Relation, col: RelColumn, question: str) -> list[tuple[float, str]]:
+    """The values of a column with their cosine to the question's content words, closest first."""
     from gridsight.text import content_words, header_text, similarities
 
     phrase = " ".join(w for w in content_words(question) if not w.isdigit())
@@ -201,8 +237,31 @@ def _meant(rel: Relation, col: RelColumn, question: str, exclude: Sequence[str])
     if not phrase or not values:
         return []
     sims = similarities(phrase, [header_text(v) for v in values])
-    ranked = sorted(zip(sims, values, strict=True), key=lambda p: -p[0])
+    return sorted(zip(sims, values, strict=True), key=lambda p: -p[0])
+
+
+def _meant(rel: Relation, col: RelColumn, question: str, exclude: Sequence[str]) -> list[str]:
+    """The values of a listed column closest in meaning to the question's content words."""
+    ranked = _by_meaning(rel, col, question)
     return [v for s, v in ranked if s >= MEANT_FLOOR and v not in exclude][:MEANT_PER_COLUMN]
+
+
+def meant_clearly(rel: Relation, col: RelColumn, question: str) -> str | None:
+    """The value of a column closest in meaning to the question when it stands out: it reaches
+    :data:`MEANT_FLOOR`, and it holds a word of the question or beats the runner-up by
+    :data:`MEANT_MARGIN`. The model is offered the nearest few whatever their margin; the planner,
+    which answers alone, only a clear one (to MiniLM "prepaid expenses" is nearer ``Contract
+    liabilities`` than ``Prepayments``, and "marketable securities" nearer ``Treasury stock``
+    than ``Short-term investments``: no word in common and a margin of 0.02-0.05)."""
+    ranked = _by_meaning(rel, col, question)
+    if not ranked or ranked[0][0] < MEANT_FLOOR:
+        return None
+    qw = question_words(question)
+    if any(same(w, q) or near_word(w, q) for w in tokens(ranked[0][1]) if w not in COMMON for q in qw):
+        return ranked[0][1]
+    if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < MEANT_MARGIN:
+        return None
+    return ranked[0][1]
 
 
 def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
