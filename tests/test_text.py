@@ -17,6 +17,7 @@ from gridsight.text import (
     header_words,
     meaning_map,
     names_month,
+    parts_spelt,
     ranked_by,
     same,
     singular,
@@ -341,6 +342,25 @@ def test_calendar_parts_a_question_names(
 )
 def test_comparisons_are_spelt_as_comparison_phrases(text: str, spelt: str) -> None:
     assert comparisons_spelt(text) == spelt
+
+
+@pytest.mark.parametrize(
+    ("text", "spelt"),
+    [
+        ("Did equity make up more than half of total assets in 2023?",
+         "Did equity make up divided by total assets in 2023 more than 0.5?"),
+        ("Was cash under a third of the current assets?",
+         "Was cash divided by current assets under 0.333333?"),
+        ("Were receivables at least two-thirds of current assets",
+         "Were receivables divided by current assets at least 0.666667"),
+        ("Was tax over 40% of profit in H2?", "Was tax divided by profit in H2 over 0.4?"),
+        ("Was it more than 12.5 percent of sales?", "Was it divided by sales more than 0.125?"),
+        ("in the second half of 2023", "in the second half of 2023"),  # a half-year, no comparison
+        ("more than 40 of the staff", "more than 40 of the staff"),  # a count, no part
+    ],
+)  # fmt: skip
+def test_a_part_of_another_figure_is_spelt_as_a_ratio(text: str, spelt: str) -> None:
+    assert parts_spelt(text) == spelt
 
 
 @pytest.mark.parametrize(

@@ -171,6 +171,32 @@ def comparisons_spelt(text: str) -> str:
     return re.sub(r"\b(minus|negative)\s+(\d)", r"-\2", out, flags=re.IGNORECASE)
 
 
+#: A comparison with a part of another figure: "more than half of", "under a third of", "at least
+#: 40% of" (the comparison words of :data:`COMPARISON`; the part as a word or a percentage).
+_PART_OF = re.compile(
+    r"\b(above|over|more than|greater than|higher than|larger than|exceeding|exceeds?|exceeded|at least|"
+    r"below|under|less than|lower than|smaller than|at most|exactly)\s+"
+    r"(?:(?:a|one)\s+)?(half|third|quarter|fifth|tenth|two[\s-]thirds|three[\s-]quarters|"
+    r"(\d+(?:\.\d+)?)\s*(?:%|per\s*cent\b|percent\b))\s+of\s+(?:the\s+)?([^?.!;]+)",
+    re.IGNORECASE,
+)
+_PARTS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "fifth": 0.2, "tenth": 0.1}
+_PARTS |= {"two thirds": 2 / 3, "three quarters": 0.75}
+
+
+def parts_spelt(text: str) -> str:
+    """``text`` with a comparison against a part of another figure written as a ratio against a
+    number: "did equity make up more than half of total assets in 2023?" -> "did equity make up
+    divided by total assets in 2023 more than 0.5?" (the part as a fraction, never in percent)."""
+
+    def ratio(m: re.Match[str]) -> str:
+        part = m.group(3)
+        share = float(part) / 100 if part else _PARTS[re.sub(r"[\s-]+", " ", m.group(2).casefold())]
+        return f"divided by {m.group(4).strip()} {m.group(1)} {round(share, 6):g}"
+
+    return _PART_OF.sub(ratio, text)
+
+
 #: The SQL operator of each comparison :data:`COMPARISON` reads.
 COMPARISON_OPS = {
     "above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "larger than": ">",

@@ -109,6 +109,10 @@ def test_statement_questions(book: Any, question: str, answer: object) -> None:
         ("What was working capital in Q3 2023?", 400),
         ("Was the current ratio above 2.4 in Q3 2023?", False),
         ("Was the current ratio below 2.4 in Q3 2023?", True),
+        # a comparison with a part of another line is a ratio against that part
+        ("Did inventories make up more than half of total current assets in Q1 2024?", False),
+        ("Were inventories at least 40% of total current assets in Q1 2024?", True),
+        ("Was cash below a third of total current assets in Q1 2024?", True),
         # the income statement names its lines "Operating income" and "Net sales": the definition
         # names them by the names the workbook holds
         ("Operating margin in 2024? Percent, one decimal.", 10.0),

@@ -49,6 +49,7 @@ from gridsight.text import (
     RISE_WORDS,
     SUM_WORDS,
     comparisons_spelt,
+    parts_spelt,
     periods_spelt,
     quarter_ended,
     same,
@@ -441,15 +442,22 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     for n, v in full:
         out.setdefault(n, []).append(v)
     touched = meant = False
+    compares_part = parts_spelt(question) != question
     for name, pairs in scored.items():
         fresh = [(sc, v) for sc, v in pairs if sc == 0.0 or _said(v, qw) - explained]
         if name == getattr(key, "name", None):
             touched = any(sc > 0 for sc, _ in fresh)
-        if name in out or not fresh:
+        if name in out:
+            # "cash below a third of total current assets": a row named in part beside one named in
+            # full, by words of the question that no other named row or header explains, where the
+            # question compares a figure with a part of another (elsewhere the row named in full
+            # is the one meant and the other words only qualify it)
+            fresh = [(sc, v) for sc, v in fresh if sc > 0.0 and compares_part]
+        if not fresh:
             continue
         best = sorted(fresh, reverse=True)
         if len(best) == 1 or best[0][0] > best[1][0]:
-            out[name] = [best[0][1]]
+            out.setdefault(name, []).append(best[0][1])
             meant = meant or best[0][0] == 0.0
     return {n: v[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
 
@@ -1211,14 +1219,14 @@ def _written(question: str, cells: list[tuple[str, str]]) -> str | None:
 def _tested(question: str, cells: list[tuple[str, str]]) -> CellPlan | None:
     """The arithmetic the question writes out between the cells, against the number it compares
     it with ("(current assets divided by current liabilities) above 2.6"), or None."""
-    spelt = comparisons_spelt(question)
+    spelt = parts_spelt(comparisons_spelt(question))  # "more than half of total assets": a ratio
     m = COMPARISON.search(spelt.casefold())
     if m is None or m.group(2).strip():
         return None  # no number, or words between the comparison and it ("more than 3 children")
     written = _written(spelt[: m.start()], cells)
     if written is None:
         return None
-    if " / " in written and _percent_scale(question) != "1.0":
+    if " / " in written and _percent_scale(spelt) != "1.0":
         written = f"100.0 * {written}"
     return CellPlan(
         f"SELECT {written} {COMPARISON_OPS[m.group(1)]} {m.group(3).replace(',', '')}", "test", "boolean"
