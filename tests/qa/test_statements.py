@@ -133,7 +133,7 @@ def test_a_measure_the_workbook_labels_or_the_question_defines_is_left_as_it_is(
     assert defined(own, lambda n: False) == own
     # a name no workbook line holds is written with its usual name
     assert defined("Net margin in 2024?", lambda n: n == "net income") == (
-        "Net margin (net income divided by revenue, in percent) in 2024?"
+        "Net margin (defined as net income divided by revenue, in percent) in 2024?"
     )
 
 

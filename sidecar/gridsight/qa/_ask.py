@@ -17,7 +17,7 @@ from typing import Any
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer, rounded_as_asked, without_example
 from gridsight.qa._cells import cell_plan, lines_by_period
-from gridsight.qa._glossary import defined
+from gridsight.qa._glossary import defined, totals_of_parts
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
@@ -145,6 +145,7 @@ def answer_question(
     if not words(q):
         return QAAnswer(question, "abstained", reason="the question names nothing to look for")
     q = defined(without_example(q), _labels(workbook))
+    q = totals_of_parts(q, (t for sheet in workbook.sheets for t in sheet.texts))
     found = candidates(workbook, sheet, q)
     tied = top_tie(found) if found and found[0].score > 0 else []
     if len(tied) > 1:  # before any tie-break: the question may need both tables, joined

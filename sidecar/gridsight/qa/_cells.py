@@ -411,7 +411,11 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             nearest = values[0] if by_letters else meant_clearly(rel, key, question)
             scored[name] = [(0.0, nearest)] if nearest is not None else []
     full = [(n, v) for n, pairs in scored.items() for sc, v in pairs if sc >= 1.0]
-    full = [(n, v) for n, v in full if not any(o != v and _within(v, o) for _, o in full)]
+    full = [
+        (n, v)
+        for n, v in full
+        if not any(o != v and _within(v, o) and _only_inside(question, v, o) for _, o in full)
+    ]
     said = initialisms(question)
     if said and len(full) > 1:
         # "cost per ASM" names ``Available seat miles (ASMs)`` in full, and ``Cost per available seat
@@ -431,12 +435,44 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         # financial assets`` covers every word of the question that the total covers, and more
         cover = {v: _covered(v, qw, said) - header for _, v in scored[key.name]}
         mine = [v for n, v in full if n == key.name]
-        wider = [u for u, c in cover.items() if u not in mine and any(c > cover[v] for v in mine)]
+        # (where the question writes the total's words apart from the wider line's as well -- "total
+        # non-current liabilities plus total current liabilities" -- the total stays, and the line
+        # beats nothing)
+        wider = [
+            u
+            for u, c in cover.items()
+            if u not in mine and any(c > cover[v] and _only_inside(question, v, u, c) for v in mine)
+        ]
         if wider:
             most = max(len(cover[u]) for u in wider)
-            beaten = {v for v in mine if any(cover[u] > cover[v] for u in wider)}
+            beaten = {
+                v
+                for v in mine
+                if any(cover[u] > cover[v] and _only_inside(question, v, u, cover[u]) for u in wider)
+            }
             full = [(n, v) for n, v in full if not (n == key.name and v in beaten)]
             full += [(key.name, u) for u in wider if len(cover[u]) == most]
+    if len(full) > 2:
+        # ``Total equity and liabilities`` is named in full by "total current liabilities divided by
+        # total equity", but each of its words only where the question writes another label whole
+        runs = {v: _runs(question, v) for _, v in full}
+        qt = tokens(question)
+        full = [
+            (n, v)
+            for n, v in full
+            if runs[v]
+            or not all(
+                any(
+                    near_word(w, qt[k])
+                    for o, rs in runs.items()
+                    if o != v
+                    for i, j in rs
+                    for k in range(i, j)
+                )
+                for w in tokens(v)
+                if w not in COMMON
+            )
+        ]
     explained = header | {w for _, v in full for w in tokens(v)}
     out: dict[str, list[str]] = {}
     for n, v in full:
@@ -520,6 +556,45 @@ def _within(a: str, b: str) -> bool:
     if _inside(ta, tb):
         return True
     return _inside(ta - COMMON, tb - COMMON)
+
+
+def _runs(question: str, label: str, needed: AbstractSet[str] | None = None) -> list[tuple[int, int]]:
+    """Where the question writes a label of two words or more whole: the maximal runs of its
+    consecutive words that each name a word of the label and together name all of them ("total
+    current liabilities", not "current liabilities" for ``Total current liabilities``), or all of
+    its ``needed`` words."""
+    qt = tokens(question)
+    own = tokens(label)
+    if len(own) < 2:
+        return []  # (one word standing apart is no label written whole: "domestic passengers")
+    if needed is None:
+        needed = set(own)
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(qt):
+        j = i
+        while j < len(qt) and any(near_word(w, qt[j]) for w in own):
+            j += 1
+        if j > i and all(any(near_word(w, q) for q in qt[i:j]) for w in needed if w in own):
+            out.append((i, j))
+        i = max(j, i + 1)
+    return out
+
+
+def _written_apart(question: str, label: str, others: Sequence[str]) -> list[int]:
+    """Where (at which of its words) the question writes ``label`` whole outside every place where
+    it writes one of ``others`` whole."""
+    theirs = [r for o in others for r in _runs(question, o)]
+    return [i for i, j in _runs(question, label) if not any(s <= i and j <= e for s, e in theirs)]
+
+
+def _only_inside(question: str, a: str, b: str, named: AbstractSet[str] | None = None) -> bool:
+    """Whether every place the question writes label ``a`` whole lies inside one where it writes
+    ``b`` whole (or the words of ``b`` that it ``named``): "total non-current liabilities plus total
+    current liabilities" writes ``Total current liabilities`` on its own too. A label written
+    nowhere whole is inside. ``b`` is written whole by its own (not common) words."""
+    theirs = _runs(question, b, named if named is not None else set(tokens(b)) - COMMON)
+    return all(any(s <= i and j <= e for s, e in theirs) for i, j in _runs(question, a))
 
 
 def _inside(ta: set[str], tb: set[str]) -> bool:
@@ -729,10 +804,13 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     if len(cells) > 2:
         # a row with no word of its own ("net income" beside "operating income" and "net sales")
         # is only touched by the others' words
+        # (one the question writes whole apart from the others is named: "total non-current
+        # liabilities plus total current liabilities")
         own = [
             c
             for c in cells
             if set(tokens(c[0])) - COMMON - {w for o, _ in cells if o != c[0] for w in tokens(o)}
+            or _written_apart(question, c[0], [o for o, _ in cells if o != c[0]])
         ]
         cells = own if len(own) >= 2 else cells
     shared = _shared(cells)
@@ -996,6 +1074,10 @@ def _all_named(question: str, labels: list[str]) -> bool:
     for i, mine in enumerate(sets):
         own = mine - set().union(*(o for j, o in enumerate(sets) if j != i))
         if not own:
+            # (or writes it whole apart from the others: ``Total current liabilities`` beside
+            # ``Total non-current liabilities``)
+            if _written_apart(question, labels[i], [o for o in labels if o != labels[i]]):
+                continue
             return False
         if not any(near_word(w, q) for w in own for q in qw):
             unnamed.append(i)
@@ -1184,6 +1266,9 @@ def _written(question: str, cells: list[tuple[str, str]]) -> str | None:
     ("(current assets minus inventory) / current liabilities"), or None unless one operator stands
     between every two cells, in the order the question names them."""
     low = periods_spelt(question).casefold()
+    defined = re.search(r"\bdefined\s+as\b", low)
+    if defined:  # "the debt-to-equity ratio, defined as ... total equity": the name's words are no cells
+        low = " " * defined.end() + low[defined.end() :]
     starts = [_start(low, label, [o for o, _ in cells if o != label]) for label, _ in cells]
     # a member with no word of its own ("net income" beside "operating income" and "net sales") is
     # only touched by the others' words
@@ -1242,9 +1327,15 @@ def _start(low: str, label: str, others: list[str]) -> int | None:
     mine = [w for w in own if not any(near_word(w, t) for t in theirs)]
     found = [(m.start(), m.group(0)) for m in re.finditer(r"[^\W_]+", low)]
     j = next((k for k, (_, q) in enumerate(found) if any(near_word(w, q) for w in mine)), None)
+    if j is None and not mine:
+        # every word of it is another's too (``Total current liabilities`` beside ``Total
+        # non-current liabilities``): where the question writes it whole outside the others
+        outside = _written_apart(" ".join(q for _, q in found), label, others)
+        j = outside[0] if outside else None
     if j is None:
         return None
-    while j > 0 and any(near_word(w, found[j - 1][1]) for w in own):
+    every = tokens(label)  # (back over its common words too: "(total non-current liabilities")
+    while j > 0 and any(near_word(w, found[j - 1][1]) for w in every):
         j -= 1
     return found[j][0]
 
@@ -1314,7 +1405,9 @@ def _across(
                 return CellPlan(f"SELECT {b} - {a}", "change", "number")  # from the first named to the second
             if qwords & _DIFFERENCE:
                 return CellPlan(f"SELECT ABS({a} - {b})", "difference", "number")
-        if qwords & SUM_WORDS or ("and" in qwords and not qwords & CHANGE_WORDS and not (more or less)):
+        if qwords & (SUM_WORDS | {"plus"}) or (
+            "and" in qwords and not qwords & CHANGE_WORDS and not (more or less)
+        ):
             return CellPlan("SELECT " + " + ".join(exprs), "sum", "number")
         if expected == "number":
             return None

@@ -2,9 +2,9 @@
 ("the current ratio at the end of 2024", "operating margin in 2023").
 
 Each measure has its textbook definition, written in the words that statement lines use. A question
-that names a measure gets the definition in brackets after the name, unless the question defines
-the measure itself, or a label of the workbook already holds the name (a row headed ``Current ratio``
-is read as it is). The definition is then read like any arithmetic the question writes out:
+that names a measure gets the definition in brackets after the name ("defined as ..."), unless the
+question defines the measure itself, or a label of the workbook already holds the name (a row headed
+``Current ratio`` is read as it is). The definition is then read like any arithmetic the question writes out:
 :func:`gridsight.qa._cells._written` finds each line it names and the operators between them.
 
 These are accounting definitions, not words taken from any table. Where textbooks disagree (gearing
@@ -15,7 +15,7 @@ question has to define it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 _QUICK = "{current assets} excluding {inventories}, divided by {current liabilities}"
 
@@ -96,6 +96,50 @@ def defined(question: str, holds: Callable[[str], bool]) -> str:
             lines.update(
                 {line: next((n for n in names if holds(n)), names[0]) for line, names in LINES.items()}
             )
-        return f"{name} ({TERMS[name.casefold()].format_map(lines)})"
+        return f"{name} (defined as {TERMS[name.casefold()].format_map(lines)})"
 
     return _NAMES.sub(written, question)
+
+
+#: A total line for the part of a whole that is "non-" something: ``Total non-current liabilities``.
+_NEGATED_TOTAL = re.compile(r"total non (\S+) (.+)")
+
+
+def totals_of_parts(question: str, texts: Iterable[str]) -> str:
+    """``question`` with each "total X" that no line of the workbook totals written as the sum of
+    the two lines that total its parts, "non-Y" and "Y": "total liabilities" is "(total non-current
+    liabilities plus total current liabilities)" in a balance sheet that totals only those two (IFRS
+    statements often give no total of liabilities, only of equity and liabilities together).
+
+    Args:
+        question: the user's words (after :func:`defined`).
+        texts: the workbook's texts.
+    """
+    spaced = {re.sub(r"[\s-]+", " ", t.casefold()).strip() for t in texts if len(t) <= 120}
+    for text in sorted(spaced):
+        m = _NEGATED_TOTAL.fullmatch(text)
+        if m is None:
+            continue
+        part, whole = m.groups()
+        if f"total {part} {whole}" not in spaced or f"total {whole}" in spaced:
+            continue
+        words_ = r"[\s-]+".join(re.escape(w) for w in whole.split())
+        sum_ = f"(total non-{part} {whole} plus total {part} {whole})"
+
+        def parts(found: re.Match[str], sum_: str = sum_, whole: str = whole) -> str:
+            # (not "total liabilities and equity" where a line totals both: ``Total equity and
+            # liabilities``)
+            joined = (found.group("joined") or "").casefold()
+            if joined not in ("", "total") and any(
+                t.startswith("total ") and {joined, *whole.split()} <= set(t.split()) for t in spaced
+            ):
+                return found.group(0)
+            return sum_ + found.group(0)[found.end("head") - found.start(0) :]  # (the "and ..." kept)
+
+        question = re.sub(
+            rf"\btotal\s+{words_}(?P<head>)\b(?:\s+(?:and|&)\s+(?P<joined>[^\W\d_]+))?",
+            parts,
+            question,
+            flags=re.IGNORECASE,
+        )
+    return question
