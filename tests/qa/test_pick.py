@@ -76,6 +76,19 @@ def test_an_initialism_in_capitals_names_the_table_of_its_label(tmp_path: Path) 
     assert all("top" not in c.named for c in candidates(book, None, "What is the top payables amount?"))
 
 
+def test_an_initialism_outweighs_a_word_any_table_holds(tmp_path: Path) -> None:
+    # "AOCI" spells ``Accumulated other comprehensive income (loss)`` (its bracketed part aside), a
+    # row of the balance sheet only; "year" heads the other table's column: the initialism decides
+    book = open_workbook(
+        _sheets(
+            tmp_path / "books.xlsx",
+            ("Sales", (("Year", "Sales"), (2023, 500), (2024, 520))),
+            ("Position", (("Item", 2023, 2024), ("Accumulated other comprehensive income (loss)", -58, -41))),
+        )
+    )
+    assert candidates(book, None, "In which year was AOCI the lowest?")[0].ref == "Position!A1:C2"
+
+
 @pytest.mark.parametrize(
     ("replies", "chosen"),
     [

@@ -96,8 +96,10 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
             if caps:
                 held = _initials(sh, t)
                 named |= {w for w in caps if _spells(w, held)}
-            hit = sum(1 for w in asked if _matches(w, named))
-            out.append(Candidate(sh, t, hit / max(1, len(asked)), frozenset(named)))
+            # (an initialism names one label, where a word such as "year" may name any table's
+            # header: it counts twice)
+            hit = sum(1 + (w in caps) for w in asked if _matches(w, named))
+            out.append(Candidate(sh, t, hit / max(1, len(asked) + len(caps)), frozenset(named)))
     return sorted(out, key=lambda c: -c.score)
 
 
