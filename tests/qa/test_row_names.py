@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from openpyxl import Workbook
+from openpyxl.styles import Font
 
 from gridsight.qa import answer_question
 from gridsight.sources import open_workbook
@@ -17,6 +18,7 @@ _ROWS: list[tuple[str, tuple[float, float]]] = [
     ("Revenue passenger miles (RPMs)", (108_035, 113_400)),
     ("Available seat miles (ASMs)", (148_522, 153_811)),
     ("Cost per available seat mile (CASM)", (13.1, 13.4)),
+    ('Passenger revenue per available seat mile ("PRASM") (cents)', (13.7, 13.9)),
     ("Fuel consumed, in gallons", (2_045, 2_103)),
     ("Short-term investments", (440.7, 455.2)),
     ("Treasury stock, at cost", (-87.0, -91.5)),
@@ -45,6 +47,7 @@ def book(tmp_path_factory: pytest.TempPathFactory) -> Any:
         ("What was the RPM figure for 2022?", 108_035),  # a plural initialism read without its s
         ("What was the cost per ASM in 2023?", 13.4),  # a run of the label's words that it spells
         ("What was AOCI in 2022?", -58.4),  # initials of the label without its bracketed "(loss)"
+        ("How much was the PRASM for the year 2023?", 13.9),  # the initialism the label quotes
     ],
 )
 def test_a_row_named_by_an_initialism(book: Any, question: str, value: float) -> None:
@@ -58,3 +61,41 @@ def test_a_row_only_weakly_near_in_meaning_is_not_taken(book: Any) -> None:
     # ``Short-term investments`` it means, and no word of theirs is the question's: no guess
     answer = answer_question(book, "Marketable securities for 2023?")
     assert answer.status == "abstained"
+
+
+@pytest.fixture(scope="module")
+def uk_book(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Balance sheet"
+    ws["A1"] = "Balance sheets at 31 December 2024"
+    ws["B3"], ws["D3"] = "Group", "Company"
+    ws.merge_cells("B3:C3")
+    ws.merge_cells("D3:E3")
+    for col, year in zip("BCDE", ("2024", "2023", "2024", "2023"), strict=True):
+        ws[f"{col}4"], ws[f"{col}5"] = year, "£000"
+    ws["A6"] = "Current assets"
+    for col in "ABCDE":
+        for row in (1, 3, 4, 5):
+            ws[f"{col}{row}"].font = Font(bold=True)
+    for row in [
+        ("Tangible assets", 98_414, 107_648, 53_213, 55_308),
+        ("Stock", 35_543, 36_692, 14_805, 15_547),
+        ("Trade debtors", 11_546, 10_587, 4_555, 4_137),
+        ("Trade creditors", 23_967, 23_395, 5_352, 5_597),
+        ("Other creditors", 2_690, 2_603, 970, 1_004),
+        ("Called up share capital", 7_289, 6_627, 7_289, 6_627),
+    ]:
+        ws.append(row)
+    path: Path = tmp_path_factory.mktemp("row-names") / "uk.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+def test_a_row_meant_by_one_part_of_the_question(uk_book: Any) -> None:
+    # no label holds a word of "inventory", and the whole sentence is nearer ``Trade creditors`` to
+    # MiniLM; its one word "inventory" is clearly ``Stock``
+    answer = answer_question(
+        uk_book, "Give me the inventory balance in the parent company's own 2024 balance sheet."
+    )
+    assert (answer.status, answer.value) == ("answered", 14_805), (answer.reason, answer.query)

@@ -27,7 +27,7 @@ from gridsight.qa._sqlgen import (
     derived,
     initialisms,
     match_score,
-    meant_clearly,
+    meant_by_part,
     named_values,
     near_word,
     question_words,
@@ -407,8 +407,11 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             scored[name] = _two_words(values, qcol, header) or _first_word(values, qcol, header)
         if not scored[name] and key is not None and name == key.name and values:
             # no letters: the label closest in meaning, when it is clearly closest
+            # (compared with the words no header or title of the table explains: "inventory" in
+            # "the inventory balance in the company's own 2024 balance sheet" is ``Stock``)
             by_letters = any(match_score(v, qw, question) >= 0.5 for v in values)
-            nearest = values[0] if by_letters else meant_clearly(rel, key, question)
+            rest = [q for q in qcol if q not in header and q not in measure and not q.isdigit()]
+            nearest = values[0] if by_letters else meant_by_part(rel, key, rest)
             scored[name] = [(0.0, nearest)] if nearest is not None else []
     full = [(n, v) for n, pairs in scored.items() for sc, v in pairs if sc >= 1.0]
     full = [

@@ -123,6 +123,9 @@ def match_score(value: str, question_words: Sequence[str], question: str) -> flo
     said = initialisms(question)
     if _initials(value) & said:
         return 1.0  # "U.S." names "United States", "EU" "European Union", "COGS" "Cost of goods sold"
+    aliases = {w for part in _BRACKETED.findall(value) for w in _tokens(part)}
+    if any(same(w, s) for w in aliases for s in said):
+        return 1.0  # "PRASM" names ``Passenger revenue per available seat mile ("PRASM")``
     # (a label's own initialism beside its words, ``Cost per available seat mile (CASM)``, is no word
     # more to name: "cost per ASM" names that label in full)
     own = _initials(_BRACKETED.sub(" ", value))
@@ -228,11 +231,15 @@ def listed(col: RelColumn) -> bool:
     return (col.kind == "text" and col.distinct <= CATEGORY_MAX) or labels_listed(col)
 
 
-def _by_meaning(rel: Relation, col: RelColumn, question: str) -> list[tuple[float, str]]:
-    """The values of a column with their cosine to the question's content words, closest first."""
+def _by_meaning(
+    rel: Relation, col: RelColumn, question: str, phrase: str | None = None
+) -> list[tuple[float, str]]:
+    """The values of a column with their cosine to the question's content words (or ``phrase``),
+    closest first."""
     from gridsight.text import content_words, header_text, similarities
 
-    phrase = " ".join(w for w in content_words(question) if not w.isdigit())
+    if phrase is None:
+        phrase = " ".join(w for w in content_words(question) if not w.isdigit())
     values = [v for v in rel.distinct_values(col.name) if isinstance(v, str) and len(v) <= LITERAL_MAX]
     if not phrase or not values:
         return []
@@ -246,14 +253,15 @@ def _meant(rel: Relation, col: RelColumn, question: str, exclude: Sequence[str])
     return [v for s, v in ranked if s >= MEANT_FLOOR and v not in exclude][:MEANT_PER_COLUMN]
 
 
-def meant_clearly(rel: Relation, col: RelColumn, question: str) -> str | None:
+def meant_clearly(rel: Relation, col: RelColumn, question: str, phrase: str | None = None) -> str | None:
     """The value of a column closest in meaning to the question when it stands out: it reaches
     :data:`MEANT_FLOOR`, and it holds a word of the question or beats the runner-up by
     :data:`MEANT_MARGIN`. The model is offered the nearest few whatever their margin; the planner,
     which answers alone, only a clear one (to MiniLM "prepaid expenses" is nearer ``Contract
     liabilities`` than ``Prepayments``, and "marketable securities" nearer ``Treasury stock``
-    than ``Short-term investments``: no word in common and a margin of 0.02-0.05)."""
-    ranked = _by_meaning(rel, col, question)
+    than ``Short-term investments``: no word in common and a margin of 0.02-0.05). ``phrase``: the
+    words to compare (default: the question's content words)."""
+    ranked = _by_meaning(rel, col, question, phrase)
     if not ranked or ranked[0][0] < MEANT_FLOOR:
         return None
     qw = question_words(question)
@@ -262,6 +270,39 @@ def meant_clearly(rel: Relation, col: RelColumn, question: str) -> str | None:
     if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < MEANT_MARGIN:
         return None
     return ranked[0][1]
+
+
+#: Cosine a part of the question must reach with a label for :func:`meant_by_part` to take it, and
+#: by which it must beat the part's next label. MiniLM reads a single word of finance loosely
+#: ("securities" is 0.55 from ``Common stock``, 0.52 from ``Short-term investments``): only a clear
+#: likeness counts.
+PART_FLOOR, PART_MARGIN = 0.55, 0.1
+
+
+def meant_by_part(rel: Relation, col: RelColumn, said: Sequence[str]) -> str | None:
+    """The value of a column that one run of one to three consecutive words of ``said`` means most
+    clearly: the (run, value) pair of highest cosine, when it reaches :data:`PART_FLOOR` and the
+    value beats that run's next value by :data:`PART_MARGIN` ("inventory" in "the inventory balance
+    in the parent company's own balance sheet" is ``Stock``; the whole sentence is nearer
+    ``Trade creditors``)."""
+    from gridsight.text import header_text, vectors
+
+    values = [v for v in rel.distinct_values(col.name) if isinstance(v, str) and len(v) <= LITERAL_MAX]
+    runs = list(dict.fromkeys(" ".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)))
+    if not values or not runs:
+        return None
+    vs = vectors([*runs, *(header_text(v) for v in values)])
+    if vs is None:
+        return None
+    sims = vs[: len(runs)] @ vs[len(runs) :].T  # (runs x values)
+    best: tuple[float, str] | None = None
+    for row in sims:
+        order = sorted(range(len(values)), key=lambda j: -float(row[j]))
+        top = float(row[order[0]])
+        clear = len(order) == 1 or top - float(row[order[1]]) >= PART_MARGIN
+        if clear and top >= PART_FLOOR and (best is None or top > best[0]):
+            best = (top, values[order[0]])
+    return best[1] if best else None
 
 
 def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
