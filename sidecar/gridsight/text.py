@@ -887,6 +887,16 @@ def direction_of(word: str) -> str | None:
     return None if i is None else ("desc", "asc")[i]
 
 
+#: Header words of a number column that holds points in time (``year``: 1998, 2004).
+_TIME_HEADERS = frozenset({"year", "yr"})
+
+
+def timelike(kind: str, name: str) -> bool:
+    """Whether a column runs in time, so that a time adjective orders it (:func:`time_direction`):
+    a date column, or a number column of years (``year``, ``Year built``)."""
+    return kind == "date" or (kind == "number" and bool(set(header_words(name)) & _TIME_HEADERS))
+
+
 def time_direction(word: str) -> str | None:
     """On a date column: 'asc' for earliest / oldest / first, 'desc' for latest / newest / youngest."""
     if word in EARLIER:

@@ -676,6 +676,20 @@ def test_a_superlative_ranks_by_the_column_named_in_brackets() -> None:
     assert (ans.formula, ans.value) == ("=INDEX(B2:B4,MATCH(MAX(C2:C4),C2:C4,0))", 0.2), ans.reason
 
 
+def test_a_column_of_years_runs_in_time() -> None:
+    # "the oldest" planes were built in the earliest years: on a number column of years (as on a
+    # date column) a time adjective orders by time, not by size
+    b = SheetBuilder("Fleet")
+    rows = [("tailnum", "year", "seats"), ("N1", 2004.0, 55), ("N2", 1959.0, 12), ("N3", 2013.0, 180)]
+    rows += [("N4", 1956.0, 90)]
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            b.set(i, j, v)
+    book = Workbook([b.build()])
+    oldest = generate_formula("In which years were the 2 oldest planes built?", book)
+    assert (oldest.formula, oldest.value) == ("=TAKE(SORT(B2:B5,,1),2)", [[1956], [1959]]), oldest.reason
+
+
 def test_the_rows_an_identifier_or_a_row_noun_names_are_counted() -> None:
     # "the most admissions" with an ``Admission ID`` column, "the most chart entries" with a
     # ``Chart pos`` column: rows are counted per group; "admissions" alone does not name the

@@ -52,6 +52,7 @@ from gridsight.text import (
     shortened,
     superlative,
     time_direction,
+    timelike,
 )
 from gridsight.text import stem as _stem
 from gridsight.text import words as _words
@@ -446,7 +447,8 @@ class _Request:
             found = ranked_by(word, [c.name for c in pool])
             if found is not None:
                 col = pool[found[0]]
-                self._ranked = (col, (time_direction(word) if col.kind == "date" else None) or found[1])
+                timed = time_direction(word) if timelike(col.kind, col.name) else None
+                self._ranked = (col, timed or found[1])
         return self._ranked
 
     def _adjective_direction(self, word: str) -> str:
@@ -978,7 +980,7 @@ def _rank_order(key: Column, order: int, low: str, adjective: str | None = None)
     """The SORT order for ``key``: on a ranking column "top 5 ranks" are ranks 1..5 and "the lowest
     rank" is the last place, so the words' order flips; on a date column a time adjective says it
     (the earliest / oldest first); other columns keep ``order``."""
-    if key.kind == "date" and adjective is not None and time_direction(adjective):
+    if timelike(key.kind, key.name) and adjective is not None and time_direction(adjective):
         return 1 if time_direction(adjective) == "asc" else -1
     if not is_ranking(key.name):
         return order

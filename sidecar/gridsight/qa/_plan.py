@@ -48,6 +48,7 @@ from gridsight.text import (
     stem,
     superlative,
     time_direction,
+    timelike,
     weekdays_asked,
     year_asked,
 )
@@ -723,7 +724,7 @@ class Planner:
             found = ranked_by(word, [c.name for c in pool])
             if found is not None:
                 col = pool[found[0]]
-                way = (time_direction(word) if col.kind == "date" else None) or found[1]
+                way = (time_direction(word) if timelike(col.kind, col.name) else None) or found[1]
                 self._ranked = (col, way.upper())
         return self._ranked
 
@@ -1269,7 +1270,7 @@ class Planner:
         o = quote(order.name)
         asc = direction == "ASC"
         adjective = self._adjective()
-        if order.kind == "date" and adjective is not None and time_direction(adjective):
+        if timelike(order.kind, order.name) and adjective is not None and time_direction(adjective):
             asc = time_direction(adjective) == "asc"  # dates: the earliest / oldest is the smallest
         if is_ranking(order.name):  # a ranking: rank 1 is the top
             if re.search(r"\b(top|best|first|highest|leading)\b", self.low):
