@@ -18,6 +18,8 @@ from gridsight.text import (
     meaning_map,
     names_month,
     parts_spelt,
+    place_meant,
+    proper_words,
     ranked_by,
     same,
     singular,
@@ -405,3 +407,14 @@ def test_abbreviations_map_names_a_header_by_a_run_of_words_and_not_two() -> Non
     }
     # "temp" would write both headers: it names neither
     assert text.abbreviations_map(["temperature"], [["temp", "max"], ["temp", "min"]]) == {}
+
+
+def test_proper_adjectives_name_places_by_meaning() -> None:
+    assert proper_words("List the 3 Swiss firms. Which Dutch ones? How many French banks") == [
+        "swiss",
+        "dutch",
+        "french",
+    ]  # ("List", "Which", "How" open sentences)
+    places = ["Switzerland", "Netherlands", "France", "Japan", "United States"]
+    assert [place_meant(w, places) for w in ("swiss", "dutch", "french", "japanese")] == places[:4]
+    assert place_meant("banking", places) is None  # near no place

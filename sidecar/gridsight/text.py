@@ -128,6 +128,37 @@ def derived(a: str, b: str) -> bool:
     )
 
 
+#: Cosine a proper adjective must reach with a value, and its margin over the next value, to name it.
+PROPER_FLOOR, PROPER_MARGIN = 0.7, 0.1
+#: Distinct values of a column compared in meaning with a proper adjective (a column of places).
+PLACES_MAX = 300
+#: A capitalised word: a proper noun or adjective where it does not open a sentence.
+_PROPER = re.compile(r"\b([A-Z][a-z]{2,})\b")
+
+
+def proper_words(text: str) -> list[str]:
+    """The capitalised words of ``text`` that do not open a sentence ("Swiss", "French"), lower case."""
+    return [
+        m.group(1).casefold()
+        for m in _PROPER.finditer(text)
+        if text[: m.start()].strip() and text[: m.start()].rstrip()[-1] not in ".?!"
+    ]
+
+
+def place_meant(word: str, values: Sequence[str]) -> str | None:
+    """The value a proper adjective means when no letters derive it: "Swiss" -> ``Switzerland``,
+    "Dutch" -> ``Netherlands`` (MiniLM, at least :data:`PROPER_FLOOR` and :data:`PROPER_MARGIN` over
+    the next value; None without the embedder)."""
+    if not values:
+        return None
+    sims = similarities(word, list(values))
+    order = sorted(range(len(sims)), key=lambda i: -sims[i])
+    top = sims[order[0]]
+    if top < PROPER_FLOOR or (len(order) > 1 and top - sims[order[1]] < PROPER_MARGIN):
+        return None
+    return values[order[0]]
+
+
 #: A comparison with a number, as requests write one: the comparison (a key of
 #: :data:`COMPARISON_OPS`), up to three words naming what is compared ("more than 3 children", "older
 #: than 30"), and the number ("$1,200" -> 1,200: strip the commas).

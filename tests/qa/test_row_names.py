@@ -99,3 +99,26 @@ def test_a_row_meant_by_one_part_of_the_question(uk_book: Any) -> None:
         uk_book, "Give me the inventory balance in the parent company's own 2024 balance sheet."
     )
     assert (answer.status, answer.value) == ("answered", 14_805), (answer.reason, answer.query)
+
+
+def test_a_place_named_by_its_adjective_in_meaning_is_offered_as_a_value(flat_book: Any) -> None:
+    # the planner and the model's grammar read the values a question names: "Swiss" names
+    # ``Switzerland`` (MiniLM; no letters derive it), which the count then filters on
+    from gridsight.qa._pick import candidates
+    from gridsight.qa._relational import build_relation
+    from gridsight.qa._sqlgen import named_values
+
+    book = flat_book(
+        ("company", "country", "sales"),
+        [
+            ("Nestle", "Switzerland", 90),
+            ("Roche", "Switzerland", 60),
+            ("Sony", "Japan", 80),
+            ("Shell", "Netherlands", 70),
+        ],
+    )
+    question = "How many Swiss companies are on the list?"
+    found = candidates(book, None, question)[0]
+    assert named_values(build_relation(found.sheet, found.table), question).get("country") == ["Switzerland"]
+    answer = answer_question(book, question)
+    assert (answer.status, answer.value) == ("answered", 2), (answer.reason, answer.query)

@@ -20,10 +20,13 @@ from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
 from gridsight.qa._sql import literal
 from gridsight.text import (
+    PLACES_MAX,
     REQUEST_WORDS,
     STOP_WORDS,
     TABLE_WORDS,
     derived,
+    place_meant,
+    proper_words,
     same,
     same_month,
     stem,
@@ -309,6 +312,7 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
     """Per text column, the values the question names: by their letters (plurals, one typo) best
     first, and in a listed row-label or section column by meaning when no letters match."""
     qw = question_words(question)
+    proper = proper_words(question)
     out: dict[str, list[str]] = {}
     for col in rel.columns:
         if col.kind != "text":
@@ -323,6 +327,9 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
                 scored.append((s, v))
         scored.sort(key=lambda p: -p[0])
         chosen = [v for _, v in scored[:LITERALS_PER_COLUMN]]
+        if not chosen and proper and len(values) <= PLACES_MAX:  # "Swiss companies": ``Switzerland``
+            meant = {m for w in proper if (m := place_meant(w, values)) is not None}
+            chosen = [meant.pop()] if len(meant) == 1 else []
         if not chosen and col.role in ("key", "section") and listed(col):
             chosen = _meant(rel, col, question, chosen)
         if chosen:
