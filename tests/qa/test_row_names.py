@@ -122,3 +122,19 @@ def test_a_place_named_by_its_adjective_in_meaning_is_offered_as_a_value(flat_bo
     assert named_values(build_relation(found.sheet, found.table), question).get("country") == ["Switzerland"]
     answer = answer_question(book, question)
     assert (answer.status, answer.value) == ("answered", 2), (answer.reason, answer.query)
+
+
+def test_a_how_many_list_is_a_list_of_numbers() -> None:
+    # "how many students are enrolled in each of the 4 smallest districts" lists enrolments: a list
+    # of the districts' names is the wrong type of answer and loses the route its confidence
+    from gridsight.qa import QAAnswer
+    from gridsight.qa._ask import _fits
+
+    question = "How many students are enrolled in each of the 2 smallest districts?"
+    names = QAAnswer(
+        question, "answered", value=[["Pacific Elementary"], ["Allensworth Elementary"]], type="list"
+    )
+    counts = QAAnswer(question, "answered", value=[[81], [92]], type="list")
+    assert not _fits(names, "list", question)
+    assert _fits(counts, "list", question)
+    assert _fits(names, "list", "Which are the 2 smallest districts?")

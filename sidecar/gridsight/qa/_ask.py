@@ -79,7 +79,15 @@ def structure_score(table: Any, sheet: Sheet) -> float:
     return round(max(0, depth - 1) + 10 * density, 2)
 
 
-def _fits(ans: QAAnswer, expected: str | None) -> bool:
+#: A question that counts or measures: what it lists are numbers ("how many students are enrolled in
+#: each of the 4 smallest districts": the enrolments, not the districts' names).
+_COUNTS = re.compile(r"^\s*how (?:many|much)\b", re.IGNORECASE)
+
+
+def _fits(ans: QAAnswer, expected: str | None, question: str = "") -> bool:
+    if expected == "list" and _COUNTS.match(question) and isinstance(ans.value, list):
+        items = [x for row in ans.value for x in (row if isinstance(row, list) else [row])]
+        return all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in items)
     if expected is None or ans.type is None or expected == "list":  # a one-item list reads as a scalar
         return True
     if expected == "number":
@@ -217,7 +225,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
                 # the query's result, as a formula the engine checks gives the same (none: SQL kept)
                 ans.formula = verified_formula(rel, workbook, ans.query, ans.value)
         ans.structure = structure
-        if ans.status == "answered" and not _fits(ans, expected):
+        if ans.status == "answered" and not _fits(ans, expected, q):
             ans.confidence = round(ans.confidence - MISFIT_PENALTY, 2)
             ans.explanation += f" (the question asks for a {expected} answer)"
         if ans.status == "answered" and ans.confidence >= CONFIDENT:
@@ -249,7 +257,7 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
     if planned is not None:
         attempts.append(run_attempt(rel, "cells", planned.sql, planned.expected(expected_type(q))))
     if rules.status == "answered":
-        fits = _fits(rules, expected_type(q)) and rules.confidence >= CONFIDENT
+        fits = _fits(rules, expected_type(q), q) and rules.confidence >= CONFIDENT
         why = None if fits else "the routes' answer is unsure or of the wrong type"
         attempts.append(
             Attempt("rules", rules.query or rules.formula, rules.value, why, confidence=rules.confidence)
@@ -357,7 +365,7 @@ def answer_over_join(q: str, tables: list[Candidate], across: Any = None) -> QAA
         if not set(plan.columns) & {c.name for c in join.left_table.columns}:
             continue  # the query must read both tables, or the tie is not about a join
         ans = by_query(left, q, plan, view)
-        if ans.status == "answered" and ans.confidence >= CONFIDENT and _fits(ans, expected_type(q)):
+        if ans.status == "answered" and ans.confidence >= CONFIDENT and _fits(ans, expected_type(q), q):
             ans.structure = structure_score(left.table, left.sheet)
             return ans
     return None
