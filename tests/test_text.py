@@ -416,5 +416,5 @@ def test_proper_adjectives_name_places_by_meaning() -> None:
         "french",
     ]  # ("List", "Which", "How" open sentences)
     places = ["Switzerland", "Netherlands", "France", "Japan", "United States"]
-    assert [place_meant(w, places) for w in ("swiss", "dutch", "french", "japanese")] == places[:4]
-    assert place_meant("banking", places) is None  # near no place
+    assert [place_meant([w], places) for w in ("swiss", "dutch", "french", "japanese")] == places[:4]
+    assert place_meant(["banking"], places) is None  # near no place

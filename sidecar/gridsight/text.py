@@ -145,18 +145,15 @@ def proper_words(text: str) -> list[str]:
     ]
 
 
-def place_meant(word: str, values: Sequence[str]) -> str | None:
-    """The value a proper adjective means when no letters derive it: "Swiss" -> ``Switzerland``,
-    "Dutch" -> ``Netherlands`` (MiniLM, at least :data:`PROPER_FLOOR` and :data:`PROPER_MARGIN` over
-    the next value; None without the embedder)."""
-    if not values:
+def place_meant(proper: Sequence[str], values: Sequence[str]) -> str | None:
+    """The one value the proper adjectives of a question (:func:`proper_words`) mean when no letters
+    derive it: "Swiss" -> ``Switzerland``, "Dutch" -> ``Netherlands`` (MiniLM, at least
+    :data:`PROPER_FLOOR` and :data:`PROPER_MARGIN` over the next value, among at most
+    :data:`PLACES_MAX` values); None when none is meant, or several, or without the embedder."""
+    if not proper or len(values) > PLACES_MAX:
         return None
-    sims = similarities(word, list(values))
-    order = sorted(range(len(sims)), key=lambda i: -sims[i])
-    top = sims[order[0]]
-    if top < PROPER_FLOOR or (len(order) > 1 and top - sims[order[1]] < PROPER_MARGIN):
-        return None
-    return values[order[0]]
+    meant = {i for w in proper if (i := closest(w, values, PROPER_MARGIN, PROPER_FLOOR)) is not None}
+    return values[meant.pop()] if len(meant) == 1 else None
 
 
 #: A comparison with a number, as requests write one: the comparison (a key of

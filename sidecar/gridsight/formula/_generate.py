@@ -33,7 +33,6 @@ from gridsight.text import (
     MONTHS,
     NEGATION_WORDS,
     NOT_NAMES,
-    PLACES_MAX,
     SHORTENED,
     SUPERLATIVE_RX,
     TABLE_WORDS,
@@ -663,11 +662,8 @@ class _Request:
                     v for v in col.distinct if v.isalpha() and any(derived(v.lower(), w) for w in self.words)
                 ]
                 best = places[0] if len(places) == 1 else None
-            if best is None and len(col.distinct) <= PLACES_MAX:  # "Swiss companies" -> ``Switzerland``
-                meant = {
-                    p for w in proper_words(self.text) if (p := place_meant(w, col.distinct)) is not None
-                }
-                best = meant.pop() if len(meant) == 1 else None
+            if best is None:  # "Swiss companies" -> ``Switzerland``
+                best = place_meant(proper_words(self.text), col.distinct)
             if best is None and col.distinct and all(len(v.strip()) <= 2 for v in col.distinct):
                 codes = {_CODES[w] for w in self.stems if w in _CODES}
                 matches = [v for v in col.distinct if v.strip().lower() in codes]

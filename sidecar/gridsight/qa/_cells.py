@@ -460,22 +460,13 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         # total equity", but each of its words only where the question writes another label whole
         runs = {v: _runs(question, v) for _, v in full}
         qt = tokens(question)
-        full = [
-            (n, v)
-            for n, v in full
-            if runs[v]
-            or not all(
-                any(
-                    near_word(w, qt[k])
-                    for o, rs in runs.items()
-                    if o != v
-                    for i, j in rs
-                    for k in range(i, j)
-                )
-                for w in tokens(v)
-                if w not in COMMON
-            )
-        ]
+        at = {v: {qt[k] for i, j in rs for k in range(i, j)} for v, rs in runs.items()}
+
+        def elsewhere(v: str) -> bool:  # every own word of ``v`` lies where another label is written
+            theirs = {q for o, words_ in at.items() if o != v for q in words_}
+            return all(any(near_word(w, q) for q in theirs) for w in tokens(v) if w not in COMMON)
+
+        full = [(n, v) for n, v in full if runs[v] or not elsewhere(v)]
     explained = header | {w for _, v in full for w in tokens(v)}
     out: dict[str, list[str]] = {}
     for n, v in full:
@@ -491,7 +482,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             # full, by words of the question that no other named row or header explains, where the
             # question compares a figure with a part of another (elsewhere the row named in full
             # is the one meant and the other words only qualify it)
-            fresh = [(sc, v) for sc, v in fresh if sc > 0.0 and compares_part]
+            fresh = [(sc, v) for sc, v in fresh if sc > 0.0] if compares_part else []
         if not fresh:
             continue
         best = sorted(fresh, reverse=True)

@@ -115,7 +115,14 @@ def totals_of_parts(question: str, texts: Iterable[str]) -> str:
         question: the user's words (after :func:`defined`).
         texts: the workbook's texts.
     """
-    spaced = {re.sub(r"[\s-]+", " ", t.casefold()).strip() for t in texts if len(t) <= 120}
+    if "total" not in question.casefold():
+        return question
+    # (only lines that hold "total" take part: the workbook's other texts are not read)
+    spaced = {
+        re.sub(r"[\s-]+", " ", t.casefold()).strip()
+        for t in texts
+        if len(t) <= 120 and "total" in t.casefold()
+    }
     for text in sorted(spaced):
         m = _NEGATED_TOTAL.fullmatch(text)
         if m is None:
@@ -134,10 +141,10 @@ def totals_of_parts(question: str, texts: Iterable[str]) -> str:
                 t.startswith("total ") and {joined, *whole.split()} <= set(t.split()) for t in spaced
             ):
                 return found.group(0)
-            return sum_ + found.group(0)[found.end("head") - found.start(0) :]  # (the "and ..." kept)
+            return sum_ + found.group(0)[len(found.group("total")) :]  # (the "and ..." kept)
 
         question = re.sub(
-            rf"\btotal\s+{words_}(?P<head>)\b(?:\s+(?:and|&)\s+(?P<joined>[^\W\d_]+))?",
+            rf"(?P<total>\btotal\s+{words_})\b(?:\s+(?:and|&)\s+(?P<joined>[^\W\d_]+))?",
             parts,
             question,
             flags=re.IGNORECASE,

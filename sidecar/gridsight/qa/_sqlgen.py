@@ -20,7 +20,6 @@ from gridsight.llm.grammars import Grammar
 from gridsight.qa._relational import CATEGORY_MAX, Relation, RelColumn
 from gridsight.qa._sql import literal
 from gridsight.text import (
-    PLACES_MAX,
     REQUEST_WORDS,
     STOP_WORDS,
     TABLE_WORDS,
@@ -48,8 +47,6 @@ LIST_MAX = 40
 MEANT_PER_COLUMN = 3
 #: Cosine below which a value is not offered by meaning.
 MEANT_FLOOR = 0.35
-#: Cosine by which the closest value must beat the next for the planner to take it alone.
-MEANT_MARGIN = 0.05
 
 #: Words that ask or point rather than name a value: they never ground one by themselves.
 COMMON = STOP_WORDS | REQUEST_WORDS | TABLE_WORDS | frozenset("name total".split())
@@ -124,9 +121,9 @@ def match_score(value: str, question_words: Sequence[str], question: str) -> flo
     if not content:
         return 0.0
     said = initialisms(question)
-    if _initials(value) & said:
+    if said and _initials(value) & said:
         return 1.0  # "U.S." names "United States", "EU" "European Union", "COGS" "Cost of goods sold"
-    aliases = {w for part in _BRACKETED.findall(value) for w in _tokens(part)}
+    aliases = {w for part in _BRACKETED.findall(value) for w in _tokens(part)} if said else set()
     if any(same(w, s) for w in aliases for s in said):
         return 1.0  # "PRASM" names ``Passenger revenue per available seat mile ("PRASM")``
     # (a label's own initialism beside its words, ``Cost per available seat mile (CASM)``, is no word
@@ -143,6 +140,8 @@ def spelt_runs(words_: Sequence[str], said: set[str]) -> set[int]:
     consecutive words whose first letters read it (``available seat miles`` for "ASM"), or one word
     that is the initialism itself (``asms``)."""
     out: set[int] = set()
+    if not said:
+        return out
     for i, w in enumerate(words_):
         if any(same(w, s) for s in said):
             out.add(i)
@@ -234,45 +233,17 @@ def listed(col: RelColumn) -> bool:
     return (col.kind == "text" and col.distinct <= CATEGORY_MAX) or labels_listed(col)
 
 
-def _by_meaning(
-    rel: Relation, col: RelColumn, question: str, phrase: str | None = None
-) -> list[tuple[float, str]]:
-    """The values of a column with their cosine to the question's content words (or ``phrase``),
-    closest first."""
+def _meant(rel: Relation, col: RelColumn, question: str, exclude: Sequence[str]) -> list[str]:
+    """The values of a listed column closest in meaning to the question's content words."""
     from gridsight.text import content_words, header_text, similarities
 
-    if phrase is None:
-        phrase = " ".join(w for w in content_words(question) if not w.isdigit())
+    phrase = " ".join(w for w in content_words(question) if not w.isdigit())
     values = [v for v in rel.distinct_values(col.name) if isinstance(v, str) and len(v) <= LITERAL_MAX]
     if not phrase or not values:
         return []
     sims = similarities(phrase, [header_text(v) for v in values])
-    return sorted(zip(sims, values, strict=True), key=lambda p: -p[0])
-
-
-def _meant(rel: Relation, col: RelColumn, question: str, exclude: Sequence[str]) -> list[str]:
-    """The values of a listed column closest in meaning to the question's content words."""
-    ranked = _by_meaning(rel, col, question)
+    ranked = sorted(zip(sims, values, strict=True), key=lambda p: -p[0])
     return [v for s, v in ranked if s >= MEANT_FLOOR and v not in exclude][:MEANT_PER_COLUMN]
-
-
-def meant_clearly(rel: Relation, col: RelColumn, question: str, phrase: str | None = None) -> str | None:
-    """The value of a column closest in meaning to the question when it stands out: it reaches
-    :data:`MEANT_FLOOR`, and it holds a word of the question or beats the runner-up by
-    :data:`MEANT_MARGIN`. The model is offered the nearest few whatever their margin; the planner,
-    which answers alone, only a clear one (to MiniLM "prepaid expenses" is nearer ``Contract
-    liabilities`` than ``Prepayments``, and "marketable securities" nearer ``Treasury stock``
-    than ``Short-term investments``: no word in common and a margin of 0.02-0.05). ``phrase``: the
-    words to compare (default: the question's content words)."""
-    ranked = _by_meaning(rel, col, question, phrase)
-    if not ranked or ranked[0][0] < MEANT_FLOOR:
-        return None
-    qw = question_words(question)
-    if any(same(w, q) or near_word(w, q) for w in tokens(ranked[0][1]) if w not in COMMON for q in qw):
-        return ranked[0][1]
-    if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < MEANT_MARGIN:
-        return None
-    return ranked[0][1]
 
 
 #: Cosine a part of the question must reach with a label for :func:`meant_by_part` to take it, and
@@ -327,9 +298,8 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
                 scored.append((s, v))
         scored.sort(key=lambda p: -p[0])
         chosen = [v for _, v in scored[:LITERALS_PER_COLUMN]]
-        if not chosen and proper and len(values) <= PLACES_MAX:  # "Swiss companies": ``Switzerland``
-            meant = {m for w in proper if (m := place_meant(w, values)) is not None}
-            chosen = [meant.pop()] if len(meant) == 1 else []
+        if not chosen and (place := place_meant(proper, values)) is not None:  # "Swiss": ``Switzerland``
+            chosen = [place]
         if not chosen and col.role in ("key", "section") and listed(col):
             chosen = _meant(rel, col, question, chosen)
         if chosen:
