@@ -171,6 +171,11 @@ def test_a_spacer_column_between_groups_is_no_column(book: Any) -> None:
         'Which quarter? Answer like "' + "Q1" * 30 + '".',
         "Give the line label. " * 80,
         "Add up up up up and and and minus minus in Q9 2099?",
+        # the new readings at their length limit: parts of other lines, totals, proper words, runs
+        "Was cash more than half of " * 70,
+        "total liabilities and total " * 70,
+        "Swiss Dutch Total Current Liabilities " * 50,
+        ("total current liabilities " * 90)[:1990] + "?",
     ],
 )
 def test_odd_questions_abstain_or_answer_without_error(book: Any, question: str) -> None:
