@@ -28,16 +28,8 @@ _ROWS: list[tuple[str, tuple[float, float]]] = [
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Data"
-    ws.append(["Operating data", 2022, 2023])
-    for label, figures in _ROWS:
-        ws.append([label, *figures])
-    path: Path = tmp_path_factory.mktemp("row-names") / "operating.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+def book(flat_book: Any) -> Any:
+    return flat_book(("Operating data", 2022, 2023), [(label, *figures) for label, figures in _ROWS])
 
 
 @pytest.mark.parametrize(

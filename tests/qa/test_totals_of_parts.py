@@ -3,15 +3,12 @@ words all belong to a longer label, named where the question writes them whole."
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from openpyxl import Workbook
 
 from gridsight.qa import answer_question
 from gridsight.qa._glossary import totals_of_parts
-from gridsight.sources import open_workbook
 
 #: An IFRS-style statement: no "Total liabilities", only its two parts and equity and liabilities.
 _LINES: list[tuple[str, tuple[int, int] | None]] = [
@@ -32,16 +29,10 @@ _LINES: list[tuple[str, tuple[int, int] | None]] = [
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Balance sheet"
-    ws.append(["EUR thousand", "2023", "2024"])
-    for label, figures in _LINES:
-        ws.append([label, *(figures or ())])
-    path: Path = tmp_path_factory.mktemp("parts") / "balance.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+def book(flat_book: Any) -> Any:
+    return flat_book(
+        ("EUR thousand", "2023", "2024"), [(label, *(figures or ())) for label, figures in _LINES]
+    )
 
 
 @pytest.mark.parametrize(
