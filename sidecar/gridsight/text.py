@@ -852,21 +852,37 @@ def abbreviations_map(request_words: Sequence[str], heads: Sequence[Sequence[str
     return {w: next(iter(ix)) for w, ix in found.items() if len(ix) == 1}
 
 
+def title_text(title: str) -> str:
+    """The words of a table's title (its sheet's name) that could say what its rows are:
+    '204_Housing' -> 'housing', 'SeattleWeather' -> 'seattle weather'; '' for 'Sheet1' or 'Data'."""
+    return " ".join(w for w in words(title) if w.isalpha() and len(w) > 2 and w not in NOT_NAMES)
+
+
 def meaning_map(
-    request_words: Sequence[str], headers: Sequence[str], floor: float = 0.55, margin: float = 0.1
+    request_words: Sequence[str],
+    headers: Sequence[str],
+    floor: float = 0.55,
+    margin: float = 0.1,
+    title: str = "",
 ) -> dict[str, int]:
     """Synonyms by meaning: for each word of a request that could name a column (no :data:`FILLER`,
     no number, three letters or more) but names no header by its letters, the header MiniLM puts
     clearly closest to it -- 'gender' -> 'Sex', 'wage' -> 'Salary', 'older' -> 'Age' -- as
     {word: header index}. A word maps only when the closest header reaches ``floor`` (cosine) and
-    beats the runner-up by ``margin``. Words that write a header as an abbreviation
-    (:func:`abbreviations_map`) map first, by their letters, and with no embedder they are all the
-    map holds."""
+    beats the runner-up by ``margin``. The table's ``title`` (its sheet's name) competes as one more
+    header: a word closest to it names the rows, not a column ('houses' in a sheet named Housing is
+    no ``bedrooms``); a title word that names a header is that header's, not the rows'. Words that
+    write a header as an abbreviation (:func:`abbreviations_map`) map first, by their letters, and
+    with no embedder they are all the map holds."""
     heads = [header_words(h) for h in headers]
     out = abbreviations_map(request_words, heads)
     if len(headers) < 1 or not available():
         return out
     texts = [header_text(h) for h in headers]
+    # (a title word that is a header's own names that column: a sheet named Wage with a wage column)
+    rows = [t for t in title_text(title).split() if not any(same(t, h) for hw in heads for h in hw)]
+    if rows:
+        texts.append(" ".join(rows))
     for w in dict.fromkeys(request_words):
         if (
             w in out
@@ -877,7 +893,7 @@ def meaning_map(
         ):
             continue
         i = closest(singular(w), texts, margin=margin, floor=floor)
-        if i is not None:
+        if i is not None and i < len(headers):
             out[w] = i
     return out
 

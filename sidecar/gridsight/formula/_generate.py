@@ -422,7 +422,7 @@ class _Request:
             asked = [w for w in self.words if w not in self._values]
             cols = self.table.columns
             self._meant = {}
-            for w, i in meaning_map(asked, [c.name for c in cols]).items():
+            for w, i in meaning_map(asked, [c.name for c in cols], title=self.table.sheet.name).items():
                 self._meant.setdefault(cols[i].name, set()).add(w)
         return self._meant
 
@@ -829,6 +829,29 @@ def _asks_entities(low: str, table: Table) -> bool:
     return noun not in _VALUE_NOUNS and not _Request(noun, table).ranked()
 
 
+def _listed_group(low: str, table: Table, key: Column, others: list[Column]) -> Column | None:
+    """The category a top-N request lists, or None when it lists rows: a text column whose values
+    repeat over the rows, named by the listed noun ("name the 3 counties with the most students"),
+    or, where that noun names no column, the column the request shows when a few values cover the
+    rows ("name the 3 clubs with the most goals scored at home": ``HomeTeam``). A sum of years or
+    dates means nothing, so a time key lists rows."""
+    m = _ENTITIES.match(low)
+    if m is None or key.kind != "number" or timelike(key.kind, key.name):
+        return None
+    named = _Request(m.group(1).split()[-1], table).ranked(("text",))
+    if named:
+        return named[0] if named[0] is not key and named[0].distinct and _repeats(named[0]) else None
+    shown = others[0] if others else None
+    if (
+        shown is None
+        or shown.kind != "text"
+        or not shown.distinct
+        or len(shown.distinct) * 4 > shown.data.height
+    ):
+        return None
+    return shown
+
+
 def _name_column(table: Table) -> Column | None:
     """The column that names the rows: a header saying so, else the first text column of
     (nearly) distinct values."""
@@ -1189,7 +1212,15 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             shown = _Request(head.group(1), table).ranked() if head else []
             if shown:
                 others = [c for c in shown[:1] if c is not key]  # (the key itself: its values)
-            if others and (
+            group = _listed_group(low, table, key, others)
+            if group is not None:
+                # "the 3 clubs with the most goals": clubs repeat over the rows, so each club's
+                # total ranks, not its best row (which would list a club twice)
+                fn = "AVERAGEIFS" if re.search(r"\b(average|mean)\b", low) else "SUMIFS"
+                each, _counts = _count_each(group, conds)
+                totals = f"{fn}({key.ref},{group.ref},{each}{',' + _ifs(conds) if conds else ''})"
+                out.append(("top-n-group-total", f"=TAKE(SORTBY({each},{totals},{order}),{n})"))
+            elif others and (
                 shown
                 or entities
                 or re.search(

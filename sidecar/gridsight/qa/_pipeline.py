@@ -35,6 +35,7 @@ from gridsight.qa._sqlgen import (
     repair_messages,
     sql_grammar,
 )
+from gridsight.text import count_asked
 
 #: Tokens a query may take (a query longer than this is cut off and dropped).
 MAX_QUERY_TOKENS = 120
@@ -50,7 +51,10 @@ def expected_type(question: str) -> str | None:
     # a leading phrase of place or time does not change what is asked: "In 2023, did ..."
     low = re.sub(r"^(?:in|for|during|at|on|among|between|by)\b[^,?]{1,60},\s*", "", low)
     if re.match(r"^(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", low):
-        return None if re.search(r"\w \bor\b \w", low) else "boolean"  # "X or Y?" asks which
+        if re.search(r"\w \bor\b \w", low):
+            return None  # "X or Y?" asks which
+        # "do the 2 houses with the largest lots have air conditioning?": one answer per row
+        return "list" if count_asked(low) else "boolean"
     if re.search(
         r"\b(list|name the|top \d+|bottom \d+|\d+ (most|least|highest|lowest|largest|smallest))\b", low
     ):

@@ -179,7 +179,7 @@ class Planner:
         values = {str(v).lower() for c in cols for v in c.distinct}
         asked = [w for w in self.words if w not in values]
         self.meant: dict[str, set[str]] = {}
-        for w, i in meaning_map(asked, [c.name for c in cols]).items():
+        for w, i in meaning_map(asked, [c.name for c in cols], title=view.sheet.name).items():
             self.meant.setdefault(cols[i].name, set()).add(w)
         self._ranked: tuple[Col, str] | None = None
         self._items: dict[str, list[str]] = {}  # the items of list columns, read once
@@ -1222,9 +1222,13 @@ class Planner:
         col = next((c for c in self.cols if c.name == name), None)
         return col is not None and col.kind == "text" and 0 < len(col.distinct) * 4 <= self.view.rows
 
-    def _extreme_is(self, fs: list[_Filter], order: Col, way: str, extreme: str) -> Plan | None:
+    def _extreme_is(
+        self, fs: list[_Filter], order: Col, way: str, extreme: str, n: int | None = None
+    ) -> Plan | None:
         """ "Is the priciest car a BMW?": the value the question names after the superlative is the
-        test of the top row, not a filter of the rows ranked (the other filters still are)."""
+        test of the top row, not a filter of the rows ranked (the other filters still are). Of
+        several rows, a yes/no column is read for each ("do the 2 houses with the largest lots have
+        air conditioning?": each row's answer, as the column writes it)."""
         first = self._first_super()
         after = self.low.find(self.words[first]) if first < len(self.words) else -1
         text = {c.name for c in self.cols if c.kind == "text"}
@@ -1239,6 +1243,16 @@ class Planner:
         rest = [f for f in fs if f is not test]
         o = quote(order.name)
         where = " WHERE " + " AND ".join([*(f.sql for f in rest), f"{o} IS NOT NULL"])
+        flag = next(c for c in self.cols if c.name == test.column)
+        if n and n > 1 and flag.flag:
+            return Plan(
+                f"SELECT {quote(flag.name)} FROM {TABLE}{where} ORDER BY {o} {way} {self._limit(n)}",
+                "argflags",
+                "list",
+                0.7,
+                f"reads {flag.name} of the {n} rows with the {extreme} {order.name}",
+                [flag.name, order.name, *sorted(f.column for f in rest)],
+            )
         return Plan(
             f"SELECT {test.sql} FROM {TABLE}{where} ORDER BY {o} {way} {self._limit(1)}",
             "argtest",
@@ -1283,7 +1297,7 @@ class Planner:
         w = f"{where}{' AND' if where else ' WHERE'} {cond}"
         if target is None or target.name == order.name:
             if boolean:
-                return self._extreme_is(fs, order, way, extreme)
+                return self._extreme_is(fs, order, way, extreme, n)
             # "the 3 longest distinct distances": each value once
             # "which years does it cover, in chronological order": the different values
             once = (
@@ -1301,8 +1315,19 @@ class Planner:
                 [order.name, *sorted(fcols)],
             )
         if boolean and not (target is not None and target.flag):
-            return self._extreme_is(fs, order, way, extreme)
+            return self._extreme_is(fs, order, way, extreme, n)
         t = quote(target.name)
+        if boolean and n and n > 1:
+            # "do the 2 houses with the largest lots have air conditioning?": each row's own answer,
+            # as the column writes it
+            return Plan(
+                f"SELECT {t} FROM {TABLE}{w} ORDER BY {o} {way} {self._limit(n)}",
+                "argflags",
+                "list",
+                0.7,
+                f"reads {target.name} of the {n} rows with the {extreme} {order.name}{when}",
+                [target.name, order.name, *sorted(fcols)],
+            )
         if boolean:
             read = target.truth(True) if target.yes else t  # (a text flag: whether it says yes)
             return Plan(

@@ -329,7 +329,7 @@ def named_columns(rel: Relation, question: str) -> list[str]:
             scored.append((named / len(hw) + named, i))
     scored.sort(key=lambda p: -p[0])
     out = [cols[i].name for _, i in scored]
-    for i in dict.fromkeys(meaning_map(qw, [c.name for c in cols]).values()):
+    for i in dict.fromkeys(meaning_map(qw, [c.name for c in cols], title=rel.sheet.name).values()):
         if cols[i].name not in out:
             out.append(cols[i].name)
     return out[:NAMED_COLUMNS]

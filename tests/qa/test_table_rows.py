@@ -1,0 +1,136 @@
+"""What a table's rows are, read from the question (real .xlsx files, the shipped MiniLM embedder):
+
+- the sheet's name says what each row is, so a word close to it names the rows, not a column
+  ('hotels' in a sheet named Hotels is no ``Rooms`` column);
+- a yes/no question about several ranked rows is answered row by row ("do the 3 cheapest hotels
+  have a pool?");
+- a listed category whose values repeat over the rows is ranked by its total ("which 2 cities have
+  the most rooms in total?" adds each city's rooms, and lists a city once).
+
+The workbook is made up here; none of its headers comes from a benchmark corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import Workbook
+
+from gridsight import text
+from gridsight.formula import generate_formula
+from gridsight.qa import answer_question
+from gridsight.qa._pipeline import expected_type
+from gridsight.sources import open_workbook
+
+pytestmark = pytest.mark.skipif(not text.available(), reason="the MiniLM embedding model is missing")
+
+HOTELS = [
+    ("Price per night", "Rooms", "Stars", "Pool", "City"),
+    (120, 40, 3, "no", "Lisbon"),
+    (340, 12, 5, "yes", "Porto"),
+    (90, 85, 2, "no", "Lisbon"),
+    (210, 150, 4, "yes", "Faro"),
+    (180, 60, 4, "no", "Lisbon"),
+    (75, 22, 2, "yes", "Faro"),
+    (260, 30, 5, "yes", "Lisbon"),
+    (150, 110, 3, "no", "Porto"),
+]
+
+
+def _book(tmp_path_factory: pytest.TempPathFactory, title: str) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = title
+    for row in HOTELS:
+        ws.append(row)
+    path = tmp_path_factory.mktemp("rows") / f"{title}.xlsx"
+    wb.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def hotels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _book(tmp_path_factory, "Hotels")
+
+
+@pytest.fixture(scope="module")
+def untitled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _book(tmp_path_factory, "Sheet1")
+
+
+HEADERS = [h for h in HOTELS[0] if isinstance(h, str)]
+
+
+def test_a_word_near_the_title_names_the_rows() -> None:
+    # without a title 'hotels' reads as the Rooms column; a sheet named Hotels says it is the rows
+    assert text.meaning_map(["hotels"], HEADERS) == {"hotels": 1}
+    assert text.meaning_map(["hotels"], HEADERS, title="Hotels") == {}
+    # a title that is a header's own word names that column, not the rows
+    assert text.meaning_map(["hotels"], HEADERS, title="Rooms") == {"hotels": 1}
+    assert text.title_text("204_Housing") == "housing"
+    assert text.title_text("Sheet1") == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "query", "value"),
+    [
+        # the rows are counted per city (without the title: the city of the row with the most rooms)
+        (
+            "Which city has the most hotels?",
+            'SELECT "City" FROM data WHERE "City" IS NOT NULL AND "City" <> \'\' GROUP BY "City" '
+            "ORDER BY COUNT(*) DESC LIMIT 1",
+            "Lisbon",
+        ),
+        # one answer per row, as the column writes it
+        (
+            "Do the 3 cheapest hotels have a pool?",
+            'SELECT "Pool" FROM data WHERE "Price per night" IS NOT NULL '
+            'ORDER BY "Price per night" ASC LIMIT 3',
+            ["yes", "no", "no"],
+        ),
+        (
+            "Does the most expensive hotel have a pool?",
+            'SELECT "Pool" = \'yes\' FROM data WHERE "Price per night" IS NOT NULL '
+            'ORDER BY "Price per night" DESC LIMIT 1',
+            True,
+        ),
+    ],
+)
+def test_rows_named_by_the_title(hotels: Path, question: str, query: str, value: Any) -> None:
+    ans = answer_question(open_workbook(hotels), question)
+    assert (ans.query, ans.value) == (query, value), ans.reason
+
+
+def test_an_untitled_sheet_reads_the_word_as_a_column(untitled: Path) -> None:
+    # the same question on a sheet named Sheet1: 'hotels' is read as Rooms (the mechanism, not luck,
+    # answers the test above)
+    ans = answer_question(open_workbook(untitled), "Which city has the most hotels?")
+    assert ans.value != "Lisbon"
+
+
+def test_a_repeating_category_is_ranked_by_its_total(hotels: Path) -> None:
+    # Lisbon 215 rooms, Faro 172, Porto 122; the best single rows are Faro (150) and Porto (110)
+    ans = generate_formula("Which 2 cities have the most rooms in total?", open_workbook(hotels), "Hotels")
+    assert ans.formula == "=TAKE(SORTBY(UNIQUE(E2:E9),SUMIFS(B2:B9,E2:E9,UNIQUE(E2:E9)),-1),2)"
+    assert ans.value == [["Lisbon"], ["Faro"]]
+
+
+def test_listed_rows_are_not_grouped(hotels: Path) -> None:
+    # the rows themselves are listed (a price per hotel), not a category's totals
+    ans = generate_formula(
+        "What is the price per night of the 2 hotels with the most stars?", open_workbook(hotels), "Hotels"
+    )
+    assert ans.value == [[340], [260]]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Do the 2 hotels with the most rooms have a pool?", "list"),
+        ("Does the hotel with the most rooms have a pool?", "boolean"),
+        ("Could you list the bottom 3 cities by rooms?", "list"),
+    ],
+)
+def test_yes_no_questions_about_several_rows_want_a_list(question: str, expected: str) -> None:
+    assert expected_type(question) == expected
