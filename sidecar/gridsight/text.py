@@ -941,6 +941,16 @@ def timelike(kind: str, name: str) -> bool:
     return kind == "date" or (kind == "number" and bool(set(header_words(name)) & _TIME_HEADERS))
 
 
+def time_ranked(word: str, columns: Sequence[tuple[str, str]]) -> int | None:
+    """The column a time adjective ranks by where meaning placed none ("the oldest plane" with a
+    ``year`` column): the one column of ``(kind, name)`` that runs in time (:func:`timelike`), or
+    None when there is no such column, or several."""
+    if time_direction(word) is None:
+        return None
+    timed = [i for i, (kind, name) in enumerate(columns) if timelike(kind, name)]
+    return timed[0] if len(timed) == 1 else None
+
+
 def time_direction(word: str) -> str | None:
     """On a date column: 'asc' for earliest / oldest / first, 'desc' for latest / newest / youngest."""
     if word in EARLIER:

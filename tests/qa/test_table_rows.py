@@ -5,7 +5,10 @@
 - a yes/no question about several ranked rows is answered row by row ("do the 3 cheapest hotels
   have a pool?");
 - a listed category whose values repeat over the rows is ranked by its total ("which 2 cities have
-  the most rooms in total?" adds each city's rooms, and lists a city once).
+  the most rooms in total?" adds each city's rooms, and lists a city once), or by its average when
+  the question closes with "on average";
+- the rounding clause is no figure to read; an unknown value is an empty cell; "is Lisbon the city
+  with the most hotels?" tests the most common city; "the oldest hotel" ranks the year column.
 
 The workbook is made up here; none of its headers comes from a benchmark corpus."""
 
@@ -19,22 +22,22 @@ from openpyxl import Workbook
 
 from gridsight import text
 from gridsight.formula import generate_formula
-from gridsight.qa import answer_question
+from gridsight.qa import answer_question, formula_from_question
 from gridsight.qa._pipeline import expected_type
 from gridsight.sources import open_workbook
 
 pytestmark = pytest.mark.skipif(not text.available(), reason="the MiniLM embedding model is missing")
 
 HOTELS = [
-    ("Price per night", "Rooms", "Stars", "Pool", "City"),
-    (120, 40, 3, "no", "Lisbon"),
-    (340, 12, 5, "yes", "Porto"),
-    (90, 85, 2, "no", "Lisbon"),
-    (210, 150, 4, "yes", "Faro"),
-    (180, 60, 4, "no", "Lisbon"),
-    (75, 22, 2, "yes", "Faro"),
-    (260, 30, 5, "yes", "Lisbon"),
-    (150, 110, 3, "no", "Porto"),
+    ("Price per night", "Rooms", "Stars", "Pool", "City", "Year opened"),
+    (120, 40, 3, "no", "Lisbon", 1998),
+    (340, 12, 5, "yes", "Porto", 2015),
+    (90, 85, 2, "no", "Lisbon", 1974),
+    (210, 150, 4, "yes", "Faro", 2003),
+    (180, 60, 4, "no", "Lisbon", 1989),
+    (75, 22, 2, "yes", "Faro", 1967),
+    (260, 30, 5, "yes", "Lisbon", 2019),
+    (150, 110, 3, "no", "Porto", 2008),
 ]
 
 
@@ -134,3 +137,82 @@ def test_listed_rows_are_not_grouped(hotels: Path) -> None:
 )
 def test_yes_no_questions_about_several_rows_want_a_list(question: str, expected: str) -> None:
     assert expected_type(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "query", "value"),
+    [
+        # Porto 245 a night on average, Lisbon 162.5, Faro 142.5 (Lisbon has the most hotels)
+        (
+            "Which city has the most expensive hotels on average?",
+            'SELECT "City" FROM data WHERE "City" IS NOT NULL AND "City" <> \'\' GROUP BY "City" '
+            'ORDER BY AVG("Price per night") DESC LIMIT 1',
+            "Porto",
+        ),
+        (
+            "Which city has the cheapest hotels on average?",
+            'SELECT "City" FROM data WHERE "City" IS NOT NULL AND "City" <> \'\' GROUP BY "City" '
+            'ORDER BY AVG("Price per night") ASC LIMIT 1',
+            "Faro",
+        ),
+        (
+            "Which city has the most rooms in total?",
+            'SELECT "City" FROM data WHERE "City" IS NOT NULL AND "City" <> \'\' GROUP BY "City" '
+            'ORDER BY SUM("Rooms") DESC LIMIT 1',
+            "Lisbon",
+        ),
+    ],
+)
+def test_groups_ranked_by_a_closing_average_or_total(
+    hotels: Path, question: str, query: str, value: Any
+) -> None:
+    ans = answer_question(open_workbook(hotels), question)
+    assert (ans.query, ans.value) == (query, value), ans.reason
+
+
+def test_the_rounding_clause_names_nothing_to_read(hotels: Path) -> None:
+    # "to 1 decimal" is no figure of the table: the average is read without it, then rounded
+    book = open_workbook(hotels)
+    ans = answer_question(book, "What is the average price per night in Lisbon, rounded to 1 decimal?")
+    assert (ans.value, ans.formula) == (162.5, '=ROUND(AVERAGEIFS(A2:A9,E2:E9,"Lisbon"),1)')
+    made = formula_from_question(
+        "What is the average price per night of 4-star hotels, to 0 decimal places?", book
+    )
+    assert (made.formula, made.value) == ("=ROUND(AVERAGEIFS(A2:A9,C2:C9,4),0)", 195)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Is Lisbon the city with the most hotels?", True),  # the value first
+        ("Is Porto the city with the most hotels?", False),
+        ("Is the city with the most hotels Lisbon?", True),  # the value last
+    ],
+)
+def test_is_a_value_the_most_common(hotels: Path, question: str, value: bool) -> None:
+    ans = generate_formula(question, open_workbook(hotels), "Hotels")
+    assert ans.shape == "mode-test" and ans.value is value
+    assert ans.formula == (
+        "=INDEX(UNIQUE(E2:E9),MATCH(MAX(COUNTIF(E2:E9,UNIQUE(E2:E9))),COUNTIF(E2:E9,UNIQUE(E2:E9)),0))"
+        f'="{"Porto" if "Porto" in question else "Lisbon"}"'
+    )
+
+
+@pytest.mark.parametrize(
+    "question", ["For how many members is the grade unknown?", "How many members have an unknown grade?"]
+)
+def test_an_unknown_value_is_an_empty_cell(flat_book: Any, question: str) -> None:
+    book = flat_book(
+        ("Member", "Grade", "Age"),
+        [("Ana", "B", 31), ("Rui", None, 45), ("Eva", "A", 28), ("Ines", None, 52), ("Tom", "B", 39)],
+    )
+    assert answer_question(book, question).value == 2
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [("Which city has the oldest hotel?", "Faro"), ("In which city is the newest hotel?", "Lisbon")],
+)
+def test_a_time_adjective_ranks_the_year_column(hotels: Path, question: str, value: str) -> None:
+    # 'oldest' is near no header in meaning; the one column of years runs in time
+    assert answer_question(open_workbook(hotels), question).value == value

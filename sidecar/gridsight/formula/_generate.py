@@ -54,6 +54,7 @@ from gridsight.text import (
     shortened,
     superlative,
     time_direction,
+    time_ranked,
     timelike,
 )
 from gridsight.text import stem as _stem
@@ -447,6 +448,8 @@ class _Request:
         pool = [c for c in self.table.columns if c.kind in ("number", "date") and not is_ranking(c.name)]
         if word is not None and pool:
             found = ranked_by(word, [c.name for c in pool])
+            if found is None and (i := time_ranked(word, [(c.kind, c.name) for c in pool])) is not None:
+                found = (i, time_direction(word) or "desc")  # "the oldest plane": its year
             if found is not None:
                 col = pool[found[0]]
                 timed = time_direction(word) if timelike(col.kind, col.name) else None
@@ -1400,23 +1403,22 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             else:
                 out.append(exists)
     # "is the <category> with the most <rows> <value>?": test the most common one's row
+    # ("is BOEING the manufacturer with the most planes?": the value may come first)
     mode_test = re.match(
-        r"^\s*(?:is|was|are|were)\s+the\s+(.+?)\s+with\s+the\s+(most|fewest|least)\b(.*)$", low
+        r"^\s*(?:is|was|are|were)\s+(?:(.+?)\s+)?the\s+(.+?)\s+with\s+the\s+(most|fewest|least)\b(.*)$", low
     )
     # ...but "the <row> with the most <measure>" names a measure after 'most': the row with the highest
     if mode_test and q.after_superlative(numeric) is None:
-        named = _Request(mode_test.group(1), table).ranked(("text",))
+        named = _Request(mode_test.group(2), table).ranked(("text",))
         if named:
             col = named[0]
-            tests = [
-                c
-                for c in q.conditions(exclude=(col,))
-                if isinstance(c.value, str) and c.value.lower() in mode_test.group(3)
-            ]
+            around = f"{mode_test.group(1) or ''} {mode_test.group(4)}"
+            tests = [c for c in q.conditions() if isinstance(c.value, str) and c.value.lower() in around]
             if tests:
-                pick = _mode_of(col, []) if mode_test.group(2) == "most" else _rarest_of(col, [])
+                pick = _mode_of(col, []) if mode_test.group(3) == "most" else _rarest_of(col, [])
                 t = tests[-1]
-                out.insert(0, ("mode-test", f"=INDEX({t.column.ref},MATCH({pick},{col.ref},0)){t.test()}"))
+                row = pick if t.column is col else f"INDEX({t.column.ref},MATCH({pick},{col.ref},0))"
+                out.insert(0, ("mode-test", f"={row}{t.test()}"))
     if place is not None:  # only the shapes that count the place ask for it; the rest ask for the top
         out = [(shape, f) for shape, f in out if re.search(r"\b(?:LARGE|SMALL)\(", f)]
     seen: set[str] = set()

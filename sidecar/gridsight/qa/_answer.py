@@ -103,6 +103,21 @@ def decimals_asked(question: str) -> int | None:
     return _PLACES[word] if word in _PLACES else int(word)
 
 
+#: The whole clause that asks for the rounding: ", rounded to 1 decimal", "(to 2 d.p.)", "to the
+#: nearest whole number".
+_ROUNDING = re.compile(
+    r"[,;]?\s*\(?\s*(?:(?:rounded|round|correct|accurate|expressed)\s+)?(?:(?:to|at|with|in)\s+(?:the\s+|an?\s+)?)?"
+    rf"(?:{_DECIMALS.pattern})\s*\)?",
+    re.IGNORECASE,
+)
+
+
+def without_rounding(question: str) -> str:
+    """The question less the clause that asks for its number's rounding (applied to the answer by
+    :func:`rounded_as_asked`): "in 2013, rounded to 1 decimal" names no second figure to read."""
+    return _ROUNDING.sub("", question).strip() or question
+
+
 def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
     """A number answer rounded as the question asks (Excel's ROUND, :func:`excel_round`), its
     formula wrapped in ROUND so that the cell gives the same figure; any other answer as it is."""

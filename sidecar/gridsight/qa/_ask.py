@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
-from gridsight.qa._answer import QAAnswer, rounded_as_asked, without_example
+from gridsight.qa._answer import QAAnswer, rounded_as_asked, without_example, without_rounding
 from gridsight.qa._cells import cell_plan, lines_by_period
 from gridsight.qa._glossary import defined, totals_of_parts
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
@@ -154,13 +154,14 @@ def answer_question(
         return QAAnswer(question, "abstained", reason="the question names nothing to look for")
     q = defined(without_example(q), _labels(workbook))
     q = totals_of_parts(q, (t for sheet in workbook.sheets for t in sheet.texts))
+    rounding, q = q, without_rounding(q)  # (the answer is rounded as asked at the end)
     found = candidates(workbook, sheet, q)
     tied = top_tie(found) if found and found[0].score > 0 else []
     if len(tied) > 1:  # before any tie-break: the question may need both tables, joined
         joined = answer_over_join(q, tied)
         if joined is not None:
             joined.question = question
-            return rounded_as_asked(joined, q)
+            return rounded_as_asked(joined, rounding)
     pick = pick_table(q, found, model)
     if pick.table is None:
         return QAAnswer(question, "abstained", reason=pick.reason)
@@ -175,7 +176,7 @@ def answer_question(
         ans.explanation += f" ({chooser} chose {best.ref} over {', '.join(others[:3])}, which also fit)"
         ans.confidence = round(min(ans.confidence, 0.6 if pick.how == "meaning" else 0.5), 2)
         ans.chosen_by = pick.how
-    return rounded_as_asked(ans, q)
+    return rounded_as_asked(ans, rounding)
 
 
 def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[Candidate]) -> QAAnswer:

@@ -48,6 +48,7 @@ from gridsight.text import (
     stem,
     superlative,
     time_direction,
+    time_ranked,
     timelike,
     weekdays_asked,
     year_asked,
@@ -448,12 +449,21 @@ class Planner:
         # "without any X", "do not contain any X", "no X yet", "missing a X", "did not give a X",
         # "X is unknown": rows whose X is empty (a count of none is 0 where X counts something)
         verbs = r"(?:contain|have|include|give|list|record|report|state|provide|specify)"
-        m = re.search(
-            rf"\b(?:without|(?:do|does|did)(?: not|n't) {verbs}|no|missing|lack(?:s|ed|ing)?)\s+"
-            r"(?:any\s+|an?\s+|the\s+)?([a-z ]{3,40})",
-            low,
-        ) or re.search(
-            r"\b([a-z ]{3,40}?)\s+(?:is|are|was|were)\s+(?:missing|blank|empty|unknown|not given)\b", low
+        m = (
+            re.search(
+                rf"\b(?:without|(?:do|does|did)(?: not|n't) {verbs}|no|missing|unknown|unrecorded"
+                r"|lack(?:s|ed|ing)?)\s+"
+                r"(?:any\s+|an?\s+|the\s+)?([a-z ]{3,40})",
+                low,
+            )
+            or re.search(
+                r"\b([a-z ]{3,40}?)\s+(?:is|are|was|were)\s+(?:missing|blank|empty|unknown|not given)\b", low
+            )
+            or re.search(  # "for how many penguins is the sex unknown"
+                r"\b(?:is|are|was|were)\s+(?:the\s+|their\s+|its\s+)?([a-z ]{3,30}?)\s+"
+                r"(?:missing|blank|empty|unknown|not given|not recorded)\b",
+                low,
+            )
         )
         if m:
             said = split_words(m.group(1))[:3]
@@ -722,6 +732,8 @@ class Planner:
         pool = [c for c in self.cols if c.kind in ("number", "date") and not is_ranking(c.name)]
         if word is not None and pool:
             found = ranked_by(word, [c.name for c in pool])
+            if found is None and (i := time_ranked(word, [(c.kind, c.name) for c in pool])) is not None:
+                found = (i, time_direction(word) or "desc")  # "the oldest plane": its year
             if found is not None:
                 col = pool[found[0]]
                 way = (time_direction(word) if timelike(col.kind, col.name) else None) or found[1]
@@ -769,6 +781,11 @@ class Planner:
         by_agg = re.search(
             r"\bby (average|mean|total|sum of)\b|\b(highest|lowest) (average|mean|total)\b", low
         )
+        # "which weather comes with the strongest wind on average": the superlative ranks the
+        # groups by the measure's average (its total: "in total")
+        closing = None
+        if not by_agg and re.match(r"^\s*(which|what)\b", low) and self._first_super() < len(self.words):
+            by_agg = closing = re.search(r"\b(?:on|in) (average|total)\b", low)
         by_freq = re.search(r"\bin terms of frequency\b|\bbased on frequency\b|\bby frequency\b", low)
         most_rows = None if by_freq else self._most_rows()
         by_freq = by_freq or most_rows
@@ -803,11 +820,15 @@ class Planner:
             agg, what = f"SUM({quote(counted.name)})", f"total {counted.name}"
             measured.append(counted.name)
         if by_agg:
+            at = self.words.index(by_agg.group(0).split()[-1])
             val = self.best(
                 ("number",),
-                self.words[self.words.index(by_agg.group(0).split()[-1]) :],
+                self.words[self._first_super() : at] if closing else self.words[at:],
                 exclude=fcols | {key.name},
             )
+            ranked = self.ranked_by() if closing and val is None else None
+            if ranked is not None and ranked[0].kind == "number" and ranked[0].name != key.name:
+                val, asc = ranked[0], ranked[1] == "ASC"  # "the cheapest hotels on average"
             if val is None:
                 return None
             fn = "SUM" if "total" in by_agg.group(0) or "sum" in by_agg.group(0) else "AVG"
