@@ -77,6 +77,19 @@ NEGATION_WORDS = frozenset(
 #: Words a header adds to the thing it labels: 'client_name' is the client, 'Name' the row's name.
 LABEL_WORDS = frozenset({"name", "names"})
 
+#: A phrase of place or time that opens a question before a comma ("In 2023, did ...", "On
+#: average, are ..."): it does not change what is asked.
+LEADING_PHRASE = re.compile(r"^\s*(?:in|for|during|at|on|among|between|by)\b[^,?]{1,60},\s*", re.IGNORECASE)
+
+#: A yes/no question's opening verb, after any :data:`LEADING_PHRASE`.
+YES_NO = re.compile(r"^\s*(?:is|are|was|were|did|does|do|has|have|had|can)\b", re.IGNORECASE)
+
+
+def asks_yes_no(text: str) -> bool:
+    """Whether a question asks yes or no by its opening verb ("Is ...", "On average, are ...")."""
+    return YES_NO.match(LEADING_PHRASE.sub("", text, count=1)) is not None
+
+
 #: Generic direction words: which end of a column "the highest X" or "the 3 least X" asks for.
 #: Adjectives of one domain ("cheapest", "tallest") are not listed: :func:`superlative` knows them by
 #: their form and :func:`ranked_by` / :func:`direction_of` place them by meaning.

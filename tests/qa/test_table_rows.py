@@ -216,3 +216,51 @@ def test_an_unknown_value_is_an_empty_cell(flat_book: Any, question: str) -> Non
 def test_a_time_adjective_ranks_the_year_column(hotels: Path, question: str, value: str) -> None:
     # 'oldest' is near no header in meaning; the one column of years runs in time
     assert answer_question(open_workbook(hotels), question).value == value
+
+
+PUPILS = (
+    ("Pupil", "Reading score", "Writing score", "Insured", "Height cm", "Sex"),
+    [
+        ("Ana", 71, 64, "yes", 151, "female"),
+        ("Rui", 58, 66, "no", 162, "male"),
+        ("Eva", 80, 75, "yes", 149, "female"),
+        ("Tom", 62, 70, "no", 158, "male"),
+        ("Ivo", 77, 59, "yes", 165, "male"),
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "query", "value"),
+    [
+        # two columns' averages over the same rows: reading 69.6, writing 66.8
+        (
+            "Is the average reading score higher than the average writing score?",
+            'SELECT (SELECT AVG("Reading score") FROM data) > (SELECT AVG("Writing score") FROM data)',
+            True,
+        ),
+        # a yes/no group against its negation written as one word: insured 76, uninsured 60
+        (
+            "Do insured pupils have a higher average reading score than uninsured ones?",
+            'SELECT (SELECT AVG("Reading score") FROM data WHERE "Insured" = \'yes\') > '
+            '(SELECT AVG("Reading score") FROM data WHERE NOT ("Insured" = \'yes\'))',
+            True,
+        ),
+        # an opening phrase before the verb; 'taller' placed as 'tallest': males 161.7, females 150
+        (
+            "On average, are male pupils taller than female pupils?",
+            'SELECT (SELECT AVG("Height cm") FROM data WHERE "Sex" = \'male\') > '
+            '(SELECT AVG("Height cm") FROM data WHERE "Sex" = \'female\')',
+            True,
+        ),
+    ],
+)
+def test_averages_compared(flat_book: Any, question: str, query: str, value: bool) -> None:
+    ans = answer_question(flat_book(*PUPILS), question)
+    assert (ans.query, ans.value) == (query, value), ans.reason
+
+
+def test_an_answer_of_the_wrong_type_is_no_answer(flat_book: Any) -> None:
+    # a yes/no question that the routes can only read as a figure: no figure is given for it
+    ans = answer_question(flat_book(*PUPILS), "Is the average reading score a good one?")
+    assert ans.status == "abstained"

@@ -37,6 +37,7 @@ from gridsight.text import (
     SUPERLATIVE_RX,
     TABLE_WORDS,
     adjective_phrase,
+    asks_yes_no,
     closest,
     comparisons_spelt,
     count_asked,
@@ -1038,7 +1039,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             numeric = [derived, *numeric]
     texty = q.ranked(("text", "bool", "number"))
     direction = q.direction()
-    is_question = bool(re.match(r"^\s*(is|are|was|were|do|does|did|has|have|can)\b", low))
+    is_question = asks_yes_no(low)
     n = q.n
     col: Column | None  # each shape below picks its column; the text join may find none
     place = ordinal_place(low) if n is None else None  # "the second highest"

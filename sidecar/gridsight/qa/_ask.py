@@ -42,8 +42,6 @@ BLOCKS_AT = 1.0
 CONFIDENT = 0.5
 #: What two agreeing low-confidence routes add to the better one's confidence.
 AGREE_BONUS = 0.15
-#: A type mismatch between the question and the answer costs this much confidence.
-MISFIT_PENALTY = 0.5
 MAX_QUESTION = 2000
 #: How sure a cells-route answer is: its cells are named by the question's words, its operation by
 #: the question's form.
@@ -227,8 +225,9 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
                 ans.formula = verified_formula(rel, workbook, ans.query, ans.value)
         ans.structure = structure
         if ans.status == "answered" and not _fits(ans, expected, q):
-            ans.confidence = round(ans.confidence - MISFIT_PENALTY, 2)
-            ans.explanation += f" (the question asks for a {expected} answer)"
+            # (a number for a yes/no question is no answer, however many routes compute it)
+            tried.append(f"{route}: a {ans.type} answer where the question asks for a {expected} one")
+            continue
         if ans.status == "answered" and ans.confidence >= CONFIDENT:
             return ans
         if ans.status == "answered":

@@ -35,7 +35,7 @@ from gridsight.qa._sqlgen import (
     repair_messages,
     sql_grammar,
 )
-from gridsight.text import count_asked
+from gridsight.text import LEADING_PHRASE, count_asked
 
 #: Tokens a query may take (a query longer than this is cut off and dropped).
 MAX_QUERY_TOKENS = 120
@@ -49,7 +49,7 @@ def expected_type(question: str) -> str | None:
     """The answer type the question's wording asks for (a yes/no question wants TRUE or FALSE)."""
     low = question.casefold().strip()
     # a leading phrase of place or time does not change what is asked: "In 2023, did ..."
-    low = re.sub(r"^(?:in|for|during|at|on|among|between|by)\b[^,?]{1,60},\s*", "", low)
+    low = LEADING_PHRASE.sub("", low, count=1)
     if re.match(r"^(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", low):
         if re.search(r"\w \bor\b \w", low):
             return None  # "X or Y?" asks which

@@ -29,10 +29,12 @@ from gridsight.text import (
     DESCENDING,
     EACH_ONCE,
     MONTH_NAMES,
+    NEGATING_PREFIXES,
     NEGATION_WORDS,
     NUMBER_WORDS,
     WEEKDAYS,
     adjective_phrase,
+    asks_yes_no,
     comparisons_spelt,
     date_part_asked,
     direction_of,
@@ -515,7 +517,7 @@ class Planner:
             if n is not None and any(n_m.group(0).strip() in f.words for f in fs):
                 n = None
         direction = self._direction()
-        starts_bool = re.match(r"^\s*(is|are|was|were|did|does|do|has|have|can)\b", low) is not None
+        starts_bool = asks_yes_no(low)
         place = ordinal_place(low) if n is None else None
         if place is not None:  # "the second largest": one row, after the first
             self._offset = place - 1
@@ -556,7 +558,7 @@ class Planner:
                 [col.name],
             )
         if starts_bool:
-            compared = self._compare_groups(fs)
+            compared = self._compare_columns(where, when) or self._compare_groups(fs)
             if compared is not None:
                 return compared
         having = None if starts_bool else self._having(fs)
@@ -779,7 +781,9 @@ class Planner:
             low,
         )
         by_agg = re.search(
-            r"\bby (average|mean|total|sum of)\b|\b(highest|lowest) (average|mean|total)\b", low
+            r"\bby (average|mean|total|sum of)\b"
+            r"|\b(highest|lowest|largest|smallest|biggest|greatest) (average|mean|total|combined)\b",
+            low,
         )
         # "which weather comes with the strongest wind on average": the superlative ranks the
         # groups by the measure's average (its total: "in total")
@@ -831,7 +835,7 @@ class Planner:
                 val, asc = ranked[0], ranked[1] == "ASC"  # "the cheapest hotels on average"
             if val is None:
                 return None
-            fn = "SUM" if "total" in by_agg.group(0) or "sum" in by_agg.group(0) else "AVG"
+            fn = "AVG" if re.search(r"\b(average|mean)\b", by_agg.group(0)) else "SUM"
             agg = f"{fn}({quote(val.name)})"
             what = f"{'total' if fn == 'SUM' else 'average'} {val.name}"
             measured.append(val.name)
@@ -898,6 +902,33 @@ class Planner:
         ]
         return named[0] if len(named) == 1 else None
 
+    def _compare_columns(self, where: str, when: str) -> Plan | None:
+        """'Is the average reading score higher than the average math score?': aggregates of two
+        columns over the same rows, compared (the second aggregate is the first's when unsaid)."""
+        m = re.search(
+            r"\b(average|mean|total|median)\s+(.+?)\s+(higher|greater|larger|bigger|more|lower|smaller|less)"
+            r"\s+than\s+(?:that of\s+)?(?:the\s+)?(?:(average|mean|total|median)\s+)?(.+?)[?.!]*\s*$",
+            self.low,
+        )
+        if m is None:
+            return None
+        a = self.best(("number",), split_words(m.group(2)))
+        b = self.best(("number",), split_words(m.group(5)), exclude={a.name} if a else set())
+        if a is None or b is None or a.name == b.name:
+            return None
+        fns = {"average": "AVG", "mean": "AVG", "total": "SUM", "median": "MEDIAN"}
+        fa, fb = fns[m.group(1)], fns[m.group(4) or m.group(1)]
+        way = ">" if m.group(3) in ("higher", "greater", "larger", "bigger", "more") else "<"
+        return Plan(
+            f"SELECT (SELECT {fa}({quote(a.name)}) FROM {TABLE}{where}) {way} "
+            f"(SELECT {fb}({quote(b.name)}) FROM {TABLE}{where})",
+            "compare",
+            "boolean",
+            0.75,
+            f"compares the {m.group(1)} {a.name} with the {m.group(4) or m.group(1)} {b.name}{when}",
+            [a.name, b.name],
+        )
+
     def _compare_groups(self, fs: list[_Filter]) -> Plan | None:
         """'Do diesel cars have more kilometres on average than petrol cars?', 'do readmitted patients
         have a higher average bill than those who weren't?': the averages of a measure over two
@@ -923,9 +954,21 @@ class Planner:
                 )
         if groups is None:  # a yes/no group against the rest: "than those who weren't", "than others"
             flag = next((f for f in fs if " = " in f.sql and low.find(f.words) < than.start()), None)
-            if flag is not None and re.search(
-                r"\b(?:those|ones|people|rows|others?)\b.*(?:\bnot\b|n't\b)|\bthe rest\b|\bothers\b|\bnon-",
-                after,
+            negated = (
+                flag is not None
+                and any(  # "than unmarried ones", "than inactive users"
+                    w[: len(p)] == p and same(w[len(p) :], flag.words)
+                    for w in split_words(after)
+                    for p in NEGATING_PREFIXES
+                )
+            )
+            if flag is not None and (
+                negated
+                or re.search(
+                    r"\b(?:those|ones|people|rows|others?)\b.*(?:\bnot\b|n't\b)"
+                    r"|\bthe rest\b|\bothers\b|\bnon-",
+                    after,
+                )
             ):
                 groups = (flag.column, flag.sql, f"NOT ({flag.sql})", flag.desc)
         if groups is None:
@@ -954,7 +997,8 @@ class Planner:
                 bases = [w[:-3], w[:-3] + "y", w[:-1], w[:-2]] if w.endswith("ier") else [w[:-1], w[:-2]]
                 named_by = [self.best(("number",), [b], exclude={column}) for b in bases]
                 spelt = next((c for c in named_by if c is not None), None)
-                found = ranked_by(w, [c.name for c in numbers]) if spelt is None else None
+                # (by the superlative: "heavier" is placed as "heaviest")
+                found = ranked_by(w[:-2] + "est", [c.name for c in numbers]) if spelt is None else None
                 if spelt is not None:
                     measure, way = measure or spelt, ">"
                 elif found is not None:
