@@ -264,3 +264,21 @@ def test_an_answer_of_the_wrong_type_is_no_answer(flat_book: Any) -> None:
     # a yes/no question that the routes can only read as a figure: no figure is given for it
     ans = answer_question(flat_book(*PUPILS), "Is the average reading score a good one?")
     assert ans.status == "abstained"
+
+
+def test_in_a_single_row_is_no_total(hotels: Path) -> None:
+    # Faro has the largest hotel (150 rooms); Lisbon the most rooms in total
+    book = open_workbook(hotels)
+    assert answer_question(book, "Which city had the most rooms in a single hotel?").value == "Faro"
+    assert answer_question(book, "Which city has the most rooms in total?").value == "Lisbon"
+
+
+def test_which_names_the_column_asked_for(flat_book: Any) -> None:
+    # 'average income' is a column (one figure per school), not an average to group the schools by,
+    # and "which county" asks for the county, not the school
+    book = flat_book(
+        ("School", "County", "Avg income", "Pupils"),
+        [("Oak Hill", "Kern", 41.2, 300), ("Lakeside", "Tulare", 28.5, 120), ("Pinewood", "Kern", 35.0, 210)],
+    )
+    ans = answer_question(book, "In which county is the school with the lowest average income?")
+    assert ans.value == "Tulare"

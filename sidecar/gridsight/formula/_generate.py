@@ -1298,7 +1298,9 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         answers = [c for c in answers if c.name in q.meant or q.naming(c) - keyed]
         if not answers and (q.asks_who or _asks_entities(low, table)):  # "which company has ..."
             answers = [c for c in [_name_column(table)] if c is not None and c is not key]
-        head = re.search(r"\b(\w+) of the \w+", low)  # "the region of the shipment with ...": region
+        # "the region of the shipment with ...", "in which county is the school with ...": the
+        # noun before 'of' or after 'which' is what is asked
+        head = re.search(r"\b(\w+) of the \w+", low) or re.search(r"\b(?:which|what) (\w+)", low)
         if head:
             answers.sort(key=lambda c: not any(same(_stem(head.group(1)), h) for h in c.words))
         fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low, q.adjective) == -1 else "MIN"

@@ -269,14 +269,19 @@ class Planner:
     def _unique(self, name: str) -> bool:
         """A text column whose filled cells are all different (row labels): a filter on it picks
         one row."""
+        n, distinct = self._filled(name)
+        return n > 1 and n == distinct
+
+    def _filled(self, name: str) -> tuple[int, int]:
+        """(filled cells, different values) of a text column; (0, 0) for any other column."""
         col = next((c for c in self.cols if c.name == name), None)
         if col is None or col.kind != "text":
-            return False
+            return 0, 0
         q = quote(name)
         n, distinct = self.view.conn.execute(
             f"SELECT COUNT({q}), COUNT(DISTINCT {q}) FROM {TABLE}"
         ).fetchone()
-        return bool(n > 1 and n == distinct)
+        return int(n), int(distinct)
 
     def scores(self, words: list[str] | None = None) -> dict[str, float]:
         ws = words if words is not None else self.words
@@ -794,7 +799,9 @@ class Planner:
         most_rows = None if by_freq else self._most_rows()
         by_freq = by_freq or most_rows
         # "which product sold the most units", "the weakest region by revenue": a measure's total
-        by_total = None if (common or by_count or by_agg or by_freq) else self._by_total()
+        # ("the most goals in a single game": one row's figure, not a total)
+        single = re.search(r"\bin (?:a single|one single|one) \w+", low)
+        by_total = None if (common or by_count or by_agg or by_freq or single) else self._by_total()
         if not (common or by_count or by_agg or by_freq or by_total):
             return None
         if by_count and not (common or by_agg) and re.search(r"\bof the \w+ with the\b", low):
@@ -808,6 +815,8 @@ class Planner:
             key = self.best(("text", "number", "bool"), exclude=fcols)
         if key is None:
             return None
+        if by_agg and not closing and self._names_rows(key.name):
+            return None  # one row per name: "the district with the lowest average income" is a row's
         if by_total is not None and not (key.kind == "text" and self._category(key.name)):
             return None  # a measure's total needs groups: a category the rows share
         k = quote(key.name)
@@ -1281,6 +1290,12 @@ class Planner:
         words = split_words(name)
         return "#" in name or (len(words) > 1 and words[-1] in IDENTIFIER_WORDS)
 
+    def _names_rows(self, name: str) -> bool:
+        """A text column whose values nearly all differ (names of the rows, a few repeated): a
+        group of it is one row."""
+        n, distinct = self._filled(name)
+        return n > 1 and distinct * 10 >= n * 9
+
     def _category(self, name: str) -> bool:
         """A text column of a few values that most rows share (a region, a month), not one that
         tells rows apart (a name, an id)."""
@@ -1345,7 +1360,12 @@ class Planner:
         if order is None:
             return None
         words_before = self.words[: self._first_super()]
-        target = self.best(("text", "number", "bool", "date"), words_before, exclude=fcols | {order.name})
+        kinds = ("text", "number", "bool", "date")
+        target = self.best(kinds, words_before, exclude=fcols | {order.name})
+        asked = re.search(r"\b(?:which|what)\s+([a-z]+)", self.low)
+        if asked and target is not None:
+            # "in which county is the district with ...": the noun after 'which' is what is asked
+            target = self.best(kinds, [asked.group(1)], exclude=fcols | {order.name}) or target
         o = quote(order.name)
         asc = direction == "ASC"
         adjective = self._adjective()
