@@ -282,3 +282,12 @@ def test_which_names_the_column_asked_for(flat_book: Any) -> None:
     )
     ans = answer_question(book, "In which county is the school with the lowest average income?")
     assert ans.value == "Tulare"
+
+
+def test_the_aggregate_said_first_is_taken(flat_book: Any) -> None:
+    # 'total' belongs to the header; the average is what is asked
+    book = flat_book(
+        ("Journal", "Total citations", "Price"), [("A", 400, 100), ("B", 900, 200), ("C", 100, 150)]
+    )
+    ans = answer_question(book, "What is the average number of total citations, rounded to 2 decimals?")
+    assert (ans.value, ans.formula) == (466.67, "=ROUND(AVERAGE(B2:B4),2)")

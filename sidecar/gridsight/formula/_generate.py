@@ -1340,8 +1340,10 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         out.append((f"extreme-{fn.lower()}", f"={fn}({keyref}{nth})"))
 
     # aggregates: "average price", "total sales of ... in the 'Retail' segment"
-    for word, fn in _AGG.items():
-        if re.search(rf"\b{word}\b", low) and numeric and n is None:
+    # the aggregate the request says first: "the average number of total citations" averages
+    firsts = sorted((hit.start(), fn) for word, fn in _AGG.items() if (hit := re.search(rf"\b{word}\b", low)))
+    for _at, fn in firsts:
+        if numeric and n is None:
             # a sum or average of dates means nothing: those take the first number column named
             summable = (
                 [c for c in numeric if c.kind == "number"] if fn in ("SUM", "AVERAGE", "MEDIAN") else numeric
