@@ -954,14 +954,27 @@ def timelike(kind: str, name: str) -> bool:
     return kind == "date" or (kind == "number" and bool(set(header_words(name)) & _TIME_HEADERS))
 
 
-def time_ranked(word: str, columns: Sequence[tuple[str, str]]) -> int | None:
-    """The column a time adjective ranks by where meaning placed none ("the oldest plane" with a
-    ``year`` column): the one column of ``(kind, name)`` that runs in time (:func:`timelike`), or
-    None when there is no such column, or several."""
-    if time_direction(word) is None:
+def ranked_column(word: str, columns: Sequence[tuple[str, str]]) -> tuple[int, str] | None:
+    """The column a superlative adjective ranks by, among ``(kind, name)`` columns, and its order:
+    ``(index, 'desc' | 'asc')``, or None. Number and date columns that are no ranking take part
+    (every superlative is near "highest rank"). The column is placed by meaning (:func:`ranked_by`:
+    "the cheapest" -> Price, asc), else, for a time adjective, it is the one column that runs in
+    time ("the oldest plane": its ``year``); on such a column the order is time's (the oldest is the
+    earliest)."""
+    pool = [
+        i for i, (kind, name) in enumerate(columns) if kind in ("number", "date") and not is_ranking(name)
+    ]
+    if not pool:
         return None
-    timed = [i for i, (kind, name) in enumerate(columns) if timelike(kind, name)]
-    return timed[0] if len(timed) == 1 else None
+    found = ranked_by(word, [columns[i][1] for i in pool])
+    if found is not None:
+        at, way = pool[found[0]], found[1]
+    else:
+        timed = [i for i in pool if timelike(*columns[i])]
+        if time_direction(word) is None or len(timed) != 1:
+            return None
+        at, way = timed[0], "desc"
+    return at, (time_direction(word) if timelike(*columns[at]) else None) or way
 
 
 def time_direction(word: str) -> str | None:

@@ -50,12 +50,11 @@ from gridsight.text import (
     ordinal_place,
     place_meant,
     proper_words,
-    ranked_by,
+    ranked_column,
     same,
     shortened,
     superlative,
     time_direction,
-    time_ranked,
     timelike,
 )
 from gridsight.text import stem as _stem
@@ -446,15 +445,10 @@ class _Request:
             return self._ranked
         self._ranked_looked = True
         word = self.adjective
-        pool = [c for c in self.table.columns if c.kind in ("number", "date") and not is_ranking(c.name)]
-        if word is not None and pool:
-            found = ranked_by(word, [c.name for c in pool])
-            if found is None and (i := time_ranked(word, [(c.kind, c.name) for c in pool])) is not None:
-                found = (i, time_direction(word) or "desc")  # "the oldest plane": its year
-            if found is not None:
-                col = pool[found[0]]
-                timed = time_direction(word) if timelike(col.kind, col.name) else None
-                self._ranked = (col, timed or found[1])
+        cols = self.table.columns
+        found = ranked_column(word, [(c.kind, c.name) for c in cols]) if word is not None else None
+        if found is not None:
+            self._ranked = (cols[found[0]], found[1])
         return self._ranked
 
     def _adjective_direction(self, word: str) -> str:

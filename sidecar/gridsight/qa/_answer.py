@@ -118,18 +118,33 @@ def without_rounding(question: str) -> str:
     return _ROUNDING.sub("", question).strip() or question
 
 
-def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
-    """A number answer rounded as the question asks (Excel's ROUND, :func:`excel_round`), its
-    formula wrapped in ROUND so that the cell gives the same figure; any other answer as it is."""
+def rounding_asked(
+    value: Any, formula: str | None, question: str
+) -> tuple[float | int, str | None, int] | None:
+    """(value, formula, places) rounded as the question asks: Excel's ROUND of the value
+    (:func:`excel_round`; a whole number for 0 places) and the formula wrapped in ROUND, so that the
+    cell gives the same figure. None when no rounding is asked or the value is no finite number."""
     places = decimals_asked(question)
-    v = ans.value
-    if places is None or isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+    if (
+        places is None
+        or isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+    ):
+        return None
+    r = excel_round(value, places)
+    wrapped = f"=ROUND({formula[1:]},{places})" if formula and formula.startswith("=") else formula
+    return (int(r) if places == 0 else r), wrapped, places
+
+
+def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
+    """A number answer rounded as the question asks (:func:`rounding_asked`); any other answer as
+    it is."""
+    rounded = rounding_asked(ans.value, ans.formula, question)
+    if rounded is None:
         return ans
-    r = excel_round(v, places)
-    ans.value = int(r) if places == 0 else r
+    ans.value, ans.formula, places = rounded
     ans.display = display_of(ans.value)
-    if ans.formula and ans.formula.startswith("="):
-        ans.formula = f"=ROUND({ans.formula[1:]},{places})"
     ans.explanation += f" Rounded to {places} decimal place{'s' if places != 1 else ''}, as asked."
     return ans
 

@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from gridsight.formula import evaluate_formula
-from gridsight.formula._excel_values import excel_round
 from gridsight.formula._generate import Answer, generate_formula, sheet_of
 from gridsight.grid import Range, Sheet, Workbook
-from gridsight.qa._answer import decimals_asked, without_rounding
+from gridsight.qa._answer import rounding_asked, without_rounding
 from gridsight.qa._ask import BLOCKS_AT, structure_score
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
@@ -116,14 +115,10 @@ def formula_from_question(
     ROUND; the rest of the request is read without it."""
     found = _best_formula(without_rounding(request), workbook, sheet, area=area, model=model, samples=samples)
     found.request = request
-    places = decimals_asked(request)
-    v = found.value
-    if found.formula is None or places is None or isinstance(v, bool) or not isinstance(v, int | float):
-        return found
-    found.formula = f"=ROUND({found.formula[1:]},{places})"
-    r = excel_round(v, places)
-    found.value = int(r) if places == 0 else r
-    found.display = None
+    rounded = rounding_asked(found.value, found.formula, request) if found.formula is not None else None
+    if rounded is not None:
+        found.value, found.formula, _places = rounded
+        found.display = None
     return found
 
 

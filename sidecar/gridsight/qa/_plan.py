@@ -46,11 +46,11 @@ from gridsight.text import (
     orders_all,
     ordinal_place,
     ranked_by,
+    ranked_column,
     same,
     stem,
     superlative,
     time_direction,
-    time_ranked,
     timelike,
     weekdays_asked,
     year_asked,
@@ -266,6 +266,10 @@ class Planner:
 
     # --- columns --------------------------------------------------------------------------------
 
+    def _col(self, name: str) -> Col | None:
+        """The column named ``name``, if the view has one."""
+        return next((c for c in self.cols if c.name == name), None)
+
     def _unique(self, name: str) -> bool:
         """A text column whose filled cells are all different (row labels): a filter on it picks
         one row."""
@@ -274,7 +278,7 @@ class Planner:
 
     def _filled(self, name: str) -> tuple[int, int]:
         """(filled cells, different values) of a text column; (0, 0) for any other column."""
-        col = next((c for c in self.cols if c.name == name), None)
+        col = self._col(name)
         if col is None or col.kind != "text":
             return 0, 0
         q = quote(name)
@@ -736,15 +740,9 @@ class Planner:
             return self._ranked
         self._ranked_looked = True
         word = self._adjective()
-        pool = [c for c in self.cols if c.kind in ("number", "date") and not is_ranking(c.name)]
-        if word is not None and pool:
-            found = ranked_by(word, [c.name for c in pool])
-            if found is None and (i := time_ranked(word, [(c.kind, c.name) for c in pool])) is not None:
-                found = (i, time_direction(word) or "desc")  # "the oldest plane": its year
-            if found is not None:
-                col = pool[found[0]]
-                way = (time_direction(word) if timelike(col.kind, col.name) else None) or found[1]
-                self._ranked = (col, way.upper())
+        found = ranked_column(word, [(c.kind, c.name) for c in self.cols]) if word is not None else None
+        if found is not None:
+            self._ranked = (self.cols[found[0]], found[1].upper())
         return self._ranked
 
     def _direction(self) -> str | None:
@@ -1299,7 +1297,7 @@ class Planner:
     def _category(self, name: str) -> bool:
         """A text column of a few values that most rows share (a region, a month), not one that
         tells rows apart (a name, an id)."""
-        col = next((c for c in self.cols if c.name == name), None)
+        col = self._col(name)
         return col is not None and col.kind == "text" and 0 < len(col.distinct) * 4 <= self.view.rows
 
     def _extreme_is(
@@ -1323,16 +1321,9 @@ class Planner:
         rest = [f for f in fs if f is not test]
         o = quote(order.name)
         where = " WHERE " + " AND ".join([*(f.sql for f in rest), f"{o} IS NOT NULL"])
-        flag = next(c for c in self.cols if c.name == test.column)
-        if n and n > 1 and flag.flag:
-            return Plan(
-                f"SELECT {quote(flag.name)} FROM {TABLE}{where} ORDER BY {o} {way} {self._limit(n)}",
-                "argflags",
-                "list",
-                0.7,
-                f"reads {flag.name} of the {n} rows with the {extreme} {order.name}",
-                [flag.name, order.name, *sorted(f.column for f in rest)],
-            )
+        flag = self._col(test.column)
+        if n and n > 1 and flag is not None and flag.flag:
+            return self._each_row(flag, order, where, way, extreme, n, rest)
         return Plan(
             f"SELECT {test.sql} FROM {TABLE}{where} ORDER BY {o} {way} {self._limit(1)}",
             "argtest",
@@ -1340,6 +1331,29 @@ class Planner:
             0.7,
             f"checks whether the row with the {extreme} {order.name} has {test.desc}",
             [order.name, *sorted(f.column for f in fs)],
+        )
+
+    def _each_row(
+        self,
+        col: Col,
+        order: Col,
+        where: str,
+        way: str,
+        extreme: str,
+        n: int,
+        fs: list[_Filter],
+        when: str = "",
+    ) -> Plan:
+        """A yes/no column read for each of the ``n`` rows with the ``extreme`` ``order`` (as the
+        column writes it: ``yes`` / ``no``)."""
+        o = quote(order.name)
+        return Plan(
+            f"SELECT {quote(col.name)} FROM {TABLE}{where} ORDER BY {o} {way} {self._limit(n)}",
+            "argflags",
+            "list",
+            0.7,
+            f"reads {col.name} of the {n} rows with the {extreme} {order.name}{when}",
+            [col.name, order.name, *sorted({f.column for f in fs})],
         )
 
     def _limit(self, n: int | None) -> str:
@@ -1405,14 +1419,7 @@ class Planner:
         if boolean and n and n > 1:
             # "do the 2 houses with the largest lots have air conditioning?": each row's own answer,
             # as the column writes it
-            return Plan(
-                f"SELECT {t} FROM {TABLE}{w} ORDER BY {o} {way} {self._limit(n)}",
-                "argflags",
-                "list",
-                0.7,
-                f"reads {target.name} of the {n} rows with the {extreme} {order.name}{when}",
-                [target.name, order.name, *sorted(fcols)],
-            )
+            return self._each_row(target, order, w, way, extreme, n, fs, when)
         if boolean:
             read = target.truth(True) if target.yes else t  # (a text flag: whether it says yes)
             return Plan(
