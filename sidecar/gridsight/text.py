@@ -81,6 +81,13 @@ LABEL_WORDS = frozenset({"name", "names"})
 #: average, are ..."): it does not change what is asked.
 LEADING_PHRASE = re.compile(r"^\s*(?:in|for|during|at|on|among|between|by)\b[^,?]{1,60},\s*", re.IGNORECASE)
 
+#: Words that make one figure of several rows: "how many goals did the top 3 score in total".
+IN_ALL = re.compile(r"\b(?:in total|combined|altogether|together|in all|overall|on average)\b", re.IGNORECASE)
+
+#: A "how many" question about ranked rows that asks each row's figure, not a count of them ("how
+#: many computers do the 3 biggest districts have"; "how many of the 5 ..." counts).
+HOW_MANY_EACH = re.compile(r"^\s*how\s+(?:many|much)\s+(?!of\b|among\b)", re.IGNORECASE)
+
 #: A yes/no question's opening verb, after any :data:`LEADING_PHRASE`.
 YES_NO = re.compile(r"^\s*(?:is|are|was|were|did|does|do|has|have|had|can)\b", re.IGNORECASE)
 

@@ -52,7 +52,8 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("Which item is the cheapest?", "=INDEX(A2:A7,MATCH(MIN(C2:C7),C2:C7,0))", "Stool"),
         ("Which supplier sells the heaviest item?", "=INDEX(B2:B7,MATCH(MAX(D2:D7),D2:D7,0))", "Vega"),
         ("Which supplier sells the tallest item?", "=INDEX(B2:B7,MATCH(MAX(E2:E7),E2:E7,0))", "Lyra"),
-        ("List the 2 least expensive items.", "=TAKE(SORT(C2:C7,,1),2)", [[18.5], [35]]),
+        # the items listed by their names, the cheapest first
+        ("List the 2 least expensive items.", "=TAKE(SORTBY(A2:A7,C2:C7,1),2)", [["Stool"], ["Lamp"]]),
         # on a date column 'earliest' is the smallest date
         ("Which item was listed earliest?", "=INDEX(A2:A7,MATCH(MIN(F2:F7),F2:F7,0))", "Mirror"),
         # synonyms by meaning: cost -> Unit Price, vendor -> Supplier

@@ -23,7 +23,9 @@ from openpyxl import Workbook
 from gridsight import text
 from gridsight.formula import generate_formula
 from gridsight.qa import answer_question, formula_from_question
+from gridsight.qa._ask import candidates
 from gridsight.qa._pipeline import expected_type
+from gridsight.qa._route_sql import plan_query
 from gridsight.sources import open_workbook
 
 pytestmark = pytest.mark.skipif(not text.available(), reason="the MiniLM embedding model is missing")
@@ -316,3 +318,74 @@ def test_odd_questions_abstain_or_answer_without_error(hotels: Path, question: s
     assert ans.status == "answered" or ans.reason
     made = formula_from_question(question[:2000], book)
     assert made.formula is None or made.formula.startswith("=")
+
+
+LIBRARIES = [
+    ("Library", "Books", "Staff", "Visitors"),
+    ("Northgate", 52000, 14, 91000),
+    ("Riverside", 18000, 6, 40500),
+    ("Old Town", 75000, 21, 66000),
+    ("Hillcrest", 9000, 3, 12000),
+    ("Harbour", 31000, 9, 120000),
+]
+
+
+@pytest.fixture(scope="module")
+def libraries(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Libraries"
+    for row in LIBRARIES:
+        ws.append(row)
+    path = tmp_path_factory.mktemp("rows") / "libraries.xlsx"
+    wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which 2 libraries have the most visitors?", "list"),
+        ("How many staff do the 2 libraries with the most visitors have?", "list"),
+        ("How many of the 3 libraries with the most books have more than 10 staff?", "number"),
+        ("How many visitors did the 3 largest libraries get in total?", "number"),
+        ("What is the average staff of the 2 libraries with the most books?", "number"),
+    ],
+)
+def test_a_ranked_count_asks_for_one_answer_per_row(question: str, expected: str) -> None:
+    assert expected_type(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "query", "value"),
+    [
+        # a figure of each ranked row, not a count of rows
+        (
+            "How many staff do the 2 libraries with the most visitors have?",
+            'SELECT "Staff" FROM data WHERE "Visitors" IS NOT NULL ORDER BY "Visitors" DESC LIMIT 2',
+            [9, 14],
+        ),
+        # the figure asked for is the one the rows are ranked by: its own values
+        (
+            "How many books are held by each of the 2 libraries with the most books?",
+            'SELECT "Books" FROM data WHERE "Books" IS NOT NULL ORDER BY "Books" DESC LIMIT 2',
+            [75000, 52000],
+        ),
+    ],
+)
+def test_how_many_of_each_ranked_row(libraries: Path, question: str, query: str, value: Any) -> None:
+    book = open_workbook(libraries)
+    plan, _view = plan_query(candidates(book, None, question)[0], question)
+    assert plan is not None and plan.sql == query
+    ans = answer_question(book, question)
+    assert [v[0] if isinstance(v, list) else v for v in ans.value] == value, ans.reason
+
+
+def test_which_n_rows_lists_the_rows_by_the_noun(libraries: Path) -> None:
+    # "which 2 libraries": the libraries' names, not the visitor figures
+    ans = generate_formula("Which 2 libraries have the most visitors?", open_workbook(libraries), "Libraries")
+    assert ans.formula == "=TAKE(SORTBY(A2:A6,D2:D6,-1),2)"
+    assert ans.value == [["Harbour"], ["Northgate"]]
+    asked = "How many staff do the 2 libraries with the most visitors have?"
+    made = generate_formula(asked, open_workbook(libraries), "Libraries")
+    assert (made.formula, made.value) == ("=TAKE(SORTBY(C2:C6,D2:D6,-1),2)", [[9], [14]])

@@ -29,6 +29,8 @@ from gridsight.text import (
     DESCENDING,
     EACH_ONCE,
     FILLER,
+    HOW_MANY_EACH,
+    IN_ALL,
     LABEL_WORDS,
     MONTHS,
     NEGATION_WORDS,
@@ -803,6 +805,13 @@ _HEAD_OF_TOP = re.compile(
     r"^\s*(?:(?:what|which)\s+(?:are|were|is|was)|(?:give|list|show|tell)(?:\s+me)?)\s+the\s+"
     r"([^\W\d][\w\s-]{0,40}?)\s+of\s+the\s+(?:top\s+|bottom\s+|first\s+|last\s+)?\d+\b"
 )
+#: "How many computers do the 3 biggest districts have?": a figure of each ranked row ("how many of
+#: the 5 ..." counts them; "... in total" adds them up).
+_HOW_MANY_OF_TOP = re.compile(
+    HOW_MANY_EACH.pattern + r"([^\W\d][\w\s-]{0,40}?)\s+(?:do|does|did|are|were|is|was|have|has|had)\b"
+    r".*?\b(?:the|top)\s+(?:top\s+)?\d+\b",
+    re.IGNORECASE,
+)
 #: "Name the 3 most profitable companies", "Which 2 teams ...", "List the 3 Swiss companies ...":
 #: the thing listed is the last word before the clause that ranks or filters it ("what are the 3
 #: smallest sales figures" lists figures: values, not rows).
@@ -1206,7 +1215,9 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 # "name the 3 most profitable companies": no column is named "companies", so the
                 # rows are named by the table's name column
                 others = [c for c in [_name_column(table)] if c is not None and c is not key]
-            head = _HEAD_OF_TOP.match(low)  # "the prices of the 5 most expensive houses": prices
+            # "the prices of the 5 most expensive houses", "how many computers do the 3 biggest
+            # districts have": prices, computers
+            head = _HEAD_OF_TOP.match(low) or (None if IN_ALL.search(low) else _HOW_MANY_OF_TOP.match(low))
             shown = _Request(head.group(1), table).ranked() if head else []
             if shown:
                 others = [c for c in shown[:1] if c is not key]  # (the key itself: its values)
@@ -1221,6 +1232,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             elif others and (
                 shown
                 or entities
+                or _ENTITIES.match(low)  # "which 3 districts have the highest score": the districts
                 or re.search(
                     r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b|\bwith the\b|\bwhere the\b",
                     low,

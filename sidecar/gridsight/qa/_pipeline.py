@@ -35,7 +35,7 @@ from gridsight.qa._sqlgen import (
     repair_messages,
     sql_grammar,
 )
-from gridsight.text import LEADING_PHRASE, count_asked
+from gridsight.text import HOW_MANY_EACH, IN_ALL, LEADING_PHRASE, count_asked
 
 #: Tokens a query may take (a query longer than this is cut off and dropped).
 MAX_QUERY_TOKENS = 120
@@ -43,6 +43,12 @@ MAX_QUERY_TOKENS = 120
 CALL_TIMEOUT_S = float(__import__("os").environ.get("GRIDSIGHT_QUERY_TIMEOUT", "20"))
 #: Temperature of the sampled candidates.
 SAMPLE_TEMPERATURE = 0.7
+
+
+#: One figure over several rows: "what is the average price of the 3 ...".
+_AGGREGATE_ASKED = re.compile(
+    r"^what (?:is|was) the (?:average|mean|median|sum|total|number|count|difference|ratio)\b"
+)
 
 
 def expected_type(question: str) -> str | None:
@@ -55,6 +61,10 @@ def expected_type(question: str) -> str | None:
             return None  # "X or Y?" asks which
         # "do the 2 houses with the largest lots have air conditioning?": one answer per row
         return "list" if count_asked(low) else "boolean"
+    if _AGGREGATE_ASKED.match(low) or (re.match(r"^how (?:many|much)\b", low) and IN_ALL.search(low)):
+        # "the average price of the 3 most expensive houses", "how many ... in total" (in a request
+        # that lists, "in total" ranks: "the 3 clubs with the most goals in total")
+        return "number"
     if re.search(
         r"\b(list|name the|top \d+|bottom \d+|\d+ (most|least|highest|lowest|largest|smallest))\b", low
     ):
@@ -63,6 +73,10 @@ def expected_type(question: str) -> str | None:
         return "list"
     if asks_label(low):
         return None  # "... Give the line label.": a name, whatever the opening words ask
+    if count_asked(low) and (HOW_MANY_EACH.match(low) or not re.match(r"^how (?:many|much)\b", low)):
+        # "which 3 districts have the highest score", "how many computers do the 3 biggest districts
+        # have": one answer per ranked row ("how many of the 5 largest ...": a count)
+        return "list"
     if re.match(r"^(how many|how much)\b", low) or re.match(
         r"^what (is|was|were) the (average|mean|median|sum|total|number|count|difference|ratio|highest|lowest"
         r"|largest|smallest|maximum|minimum|max|min|biggest|greatest)\b",

@@ -28,6 +28,8 @@ from gridsight.text import (
     DATE_WORDS,
     DESCENDING,
     EACH_ONCE,
+    HOW_MANY_EACH,
+    IN_ALL,
     MONTH_NAMES,
     NEGATING_PREFIXES,
     NEGATION_WORDS,
@@ -609,6 +611,14 @@ class Planner:
         group = self._date_group(where, when, n) or self._group(fs, where, when, n, direction)
         if group is not None:
             return group
+        # "how many computers do the 3 biggest districts have": a figure of each ranked row
+        each = (
+            self._extreme_row(fs, where, when, n, direction, False)
+            if n and direction is not None and HOW_MANY_EACH.match(low) and not IN_ALL.search(low)
+            else None
+        )
+        if each is not None:
+            return each
         # counts
         many = re.search(r"\bhow many\b|\bnumber of\b", low)
         counted = self._counted_column(many, fcols) if many and fs else None
@@ -813,8 +823,13 @@ class Planner:
             key = self.best(("text", "number", "bool"), exclude=fcols)
         if key is None:
             return None
-        if by_agg and not closing and self._names_rows(key.name):
-            return None  # one row per name: "the district with the lowest average income" is a row's
+        ranked_words = self.words[self._first_super() :]
+        if by_count and key.kind == "number" and self.best(("number",), ranked_words) is key:
+            return None  # "the 2 libraries with the most books": ranked by the books, not grouped by them
+        if (by_agg or by_count) and not closing and self._names_rows(key.name):
+            # one row per name: "the district with the lowest average income", "the 2 libraries
+            # with the most visitors" are rows' figures, not groups'
+            return None
         if by_total is not None and not (key.kind == "text" and self._category(key.name)):
             return None  # a measure's total needs groups: a category the rows share
         k = quote(key.name)
@@ -1376,10 +1391,15 @@ class Planner:
         words_before = self.words[: self._first_super()]
         kinds = ("text", "number", "bool", "date")
         target = self.best(kinds, words_before, exclude=fcols | {order.name})
-        asked = re.search(r"\b(?:which|what)\s+([a-z]+)", self.low)
+        # (the noun after 'which' / 'what' / 'how many' is what is asked: "in which county is the
+        # district with ...", "how many staff do the 2 libraries with the most visitors have")
+        asked = re.search(r"\b(?:which|what)\s+([a-z]+)", self.low) or re.match(
+            r"^\s*how (?:many|much) (?!of\b)([a-z]+)", self.low
+        )
         if asked and target is not None:
-            # "in which county is the district with ...": the noun after 'which' is what is asked
-            target = self.best(kinds, [asked.group(1)], exclude=fcols | {order.name}) or target
+            said = self.best(kinds, [asked.group(1)], exclude=fcols)
+            # "how many books do the 2 libraries with the most books hold": the order's own figures
+            target = None if said is order else said or target
         o = quote(order.name)
         asc = direction == "ASC"
         adjective = self._adjective()
