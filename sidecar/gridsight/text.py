@@ -176,6 +176,63 @@ def place_meant(proper: Sequence[str], values: Sequence[str]) -> str | None:
     return values[meant.pop()] if len(meant) == 1 else None
 
 
+#: Distinct values a category column may hold for its values to be named by shortening or meaning
+#: (:func:`category_named`): a handful of codes or classes (``AssocProf``, ``Female``).
+CATEGORY_NAMED_MAX = 12
+#: Cosine a question word must reach with a category value, and its margin over the next value, to
+#: name it by meaning: "women" is 0.69 from ``Female`` and 0.48 from ``Male``; "cars" is 0.60 from
+#: ``suv`` and names no class.
+CATEGORY_FLOOR, CATEGORY_MARGIN = 0.65, 0.15
+
+
+def _value_piece(piece: str, word: str) -> float:
+    """How well a question word writes one word of a value: 1 whole or as its start, 0.75 as its
+    consonants in order (see :func:`_shortens`), 0 not at all. A shortening of three letters has no
+    vowel ('snr' of 'senior'): a three-letter name is the start of too many words ('Ann' of
+    'annual', or of 'anyone' by its consonants)."""
+    if piece == word or same(piece, word):
+        return 1.0
+    if len(piece) < 4 and any(ch in "aeiou" for ch in piece):
+        return 0.0
+    if word.startswith(piece):
+        return 1.0
+    return SHORTENED if _shortens(piece, word) else 0.0
+
+
+def category_named(said: Sequence[str], values: Sequence[str]) -> str | None:
+    """The one value of a small category column (at most :data:`CATEGORY_NAMED_MAX`) that words of a
+    question name where no value is written out: every word of the value written whole or shortened
+    ("associate professors" -> ``AssocProf``, "full professors" -> ``Prof``; the value that uses
+    the most words wins, a tie names none), else by meaning ("women" -> ``Female``; see
+    :data:`CATEGORY_FLOOR`). ``said`` are the question's words that name no header and no value by
+    their letters (the caller's reading); None when nothing is named clearly."""
+    said = [w for w in dict.fromkeys(said) if w.isalpha() and len(w) >= 3 and w not in NOT_NAMES]
+    values = [v for v in dict.fromkeys(values) if isinstance(v, str) and v.strip()]
+    if not said or not values or len(values) > CATEGORY_NAMED_MAX:
+        return None
+    spelt: list[tuple[float, str]] = []
+    for v in values:
+        vw = words(v)
+        if not vw or not all(len(p) >= 3 and p.isalpha() for p in vw):
+            continue
+        # a word written whole or as its start counts 1, its consonants ('asst') three quarters
+        read = [max((_value_piece(p, w) for w in said), default=0.0) for p in vw]
+        if all(read):
+            spelt.append((sum(read), v))
+    if spelt:
+        most = max(n for n, _ in spelt)
+        best = [v for n, v in spelt if n == most]
+        return best[0] if len(best) == 1 else None
+    if not available():
+        return None
+    meant = {
+        i
+        for w in said
+        if (i := closest(w, [header_text(v) for v in values], CATEGORY_MARGIN, CATEGORY_FLOOR)) is not None
+    }
+    return values[meant.pop()] if len(meant) == 1 else None
+
+
 #: A comparison with a number, as requests write one: the comparison (a key of
 #: :data:`COMPARISON_OPS`), up to three words naming what is compared ("more than 3 children", "older
 #: than 30"), and the number ("$1,200" -> 1,200: strip the commas).
@@ -550,13 +607,14 @@ def same(a: str, b: str) -> bool:
 def _shortens(piece: str, word: str) -> bool:
     """``piece`` is a usual shortening of ``word``: its first three letters or more ('temp' of
     'temperature', 'max' of 'maximum'), or its first letter and then only consonants in order ('avg'
-    of 'average', 'pct' of 'percent', 'enrl' of 'enrolled'). A word with vowels inside ('age') is no
-    shortening of a word it is not the start of ('average')."""
+    of 'average', 'pct' of 'percent', 'enrl' of 'enrolled', 'hwy' of 'highway': a 'y' is read as a
+    consonant). A word with vowels inside ('age') is no shortening of a word it is not the start of
+    ('average')."""
     if len(piece) < 3 or len(piece) >= len(word) or piece[0] != word[0]:
         return False
     if word.startswith(piece):
         return True
-    return not any(ch in "aeiouy" for ch in piece[1:]) and _in_order(piece[1:], word[1:])
+    return not any(ch in "aeiou" for ch in piece[1:]) and _in_order(piece[1:], word[1:])
 
 
 def _piece_of(piece: str, word: str) -> bool:

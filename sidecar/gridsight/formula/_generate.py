@@ -40,6 +40,7 @@ from gridsight.text import (
     TABLE_WORDS,
     adjective_phrase,
     asks_yes_no,
+    category_named,
     closest,
     comparisons_spelt,
     count_asked,
@@ -625,6 +626,25 @@ class _Request:
         kept = [w for w in self.words if w not in FILLER and w not in self._values and not w.isdigit()]
         return " ".join(kept)
 
+    @cached_property
+    def _proper_unwritten(self) -> list[str]:
+        """The request's proper words that are no whole value of the table: one word names one value,
+        so "Finance journals" is the field ``Finance``, not also the publisher ``Am. Finance Assn``
+        that MiniLM places near it."""
+        whole = {v.strip().casefold() for c in self.table.columns for v in c.distinct}
+        return [w for w in proper_words(self.text) if w not in whole]
+
+    @cached_property
+    def _free_words(self) -> list[str]:
+        """The request's words that name no header and no value by their letters (they may name a
+        category shortened or by meaning: :func:`gridsight.text.category_named`)."""
+        heads = {h for c in self.table.columns for h in c.words}
+        return [
+            w
+            for w in self.words
+            if w not in self._values and not any(same(_stem(w), h) or shortened(h, [w]) for h in heads)
+        ]
+
     def conditions(self, exclude: tuple[Column, ...] = ()) -> list[Condition]:
         conds: list[Condition] = []
         used: set[int] = {c.col for c in exclude}
@@ -663,7 +683,9 @@ class _Request:
                 ]
                 best = places[0] if len(places) == 1 else None
             if best is None:  # "Swiss companies" -> ``Switzerland``
-                best = place_meant(proper_words(self.text), col.distinct)
+                best = place_meant(self._proper_unwritten, col.distinct)
+            if best is None:  # "associate professors" -> ``AssocProf``, "women" -> ``Female``
+                best = category_named(self._free_words, col.distinct)
             if best is None and col.distinct and all(len(v.strip()) <= 2 for v in col.distinct):
                 codes = {_CODES[w] for w in self.stems if w in _CODES}
                 matches = [v for v in col.distinct if v.strip().lower() in codes]
@@ -1030,6 +1052,21 @@ def _rarest_of(col: Column, conds: list[Condition]) -> str:
     return f"INDEX(SORTBY({uniq},{counts},1),1)"
 
 
+#: Words after "most" / "least" that ask how often, not how much ("the 3 most common types").
+_FREQUENCY = re.compile(r"(?:common|frequen|popular|often|represent|usual|typical)")
+
+
+def _plain_top(q: _Request) -> bool:
+    """Whether a top N that names no number column asks for the most frequent values ("the top 5
+    sources of wealth"): not when it ranks by a superlative adjective ("the 4 priciest journals")
+    or by words after its superlative that name nothing in the table ("the highest average highway
+    mpg": a measure the rules cannot find is no count)."""
+    if q.adjective is not None:
+        return False
+    at = next((i for i, w in enumerate(q.words) if superlative(w) and w not in ("top", "bottom")), None)
+    return at is None or not ({_stem(w) for w in q.words[at + 1 :]} & q.unmatched())
+
+
 def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     """(shape, formula) candidates for a request, best first."""
     q = _Request(request, table)
@@ -1161,6 +1198,12 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             by_count = False
         if sorted_by and q.adjective == sorted_by.group(0) and q.ranked_by() is not None:
             by_count = False  # "the 2 most expensive items": the adjective means a column to sort by
+        if (
+            sorted_by
+            and not _FREQUENCY.match(sorted_by.group(1))
+            and _stem(sorted_by.group(1)) in q.unmatched()
+        ):
+            by_count = False  # "the most characters on a page": a measure no column names, no count
         target = q.ranked(("text", "bool", "number"))
         by_agg = re.search(r"\bby (average|mean|total|sum of|median)\s+(.+)$", low)
         if by_agg and target:
@@ -1188,7 +1231,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 u = _uniq(g)
                 rate = f"COUNTIFS({g.ref},{u},{f.ref},TRUE)/COUNTIF({g.ref},{u})"
                 out.append(("top-n-by-rate", f"=TAKE(SORTBY({u},{rate},{order}),{n})"))
-        if not by_count and target and target[0].kind == "text" and not numeric:
+        if not by_count and target and target[0].kind == "text" and not numeric and _plain_top(q):
             by_count = True  # "the top 5 suppliers": the most frequent ones
         if by_count and target:
             col = target[0]

@@ -23,6 +23,7 @@ from gridsight.text import (
     REQUEST_WORDS,
     STOP_WORDS,
     TABLE_WORDS,
+    category_named,
     derived,
     place_meant,
     proper_words,
@@ -279,11 +280,35 @@ def meant_by_part(rel: Relation, col: RelColumn, said: Sequence[str]) -> str | N
     return best[1] if best else None
 
 
+def _texts(rel: Relation, col: RelColumn) -> list[str]:
+    return [v for v in rel.distinct_values(col.name)[:SCAN_MAX] if isinstance(v, str)]
+
+
+def _free_words(rel: Relation, qw: Sequence[str]) -> list[str]:
+    """The question's words that name no header and no value by their letters (they may name a
+    small category's value shortened or by meaning: :func:`gridsight.text.category_named`)."""
+    from gridsight.text import header_words, shortened
+
+    heads = {h for c in rel.columns for h in header_words(c.name)}
+    valued = {
+        w
+        for c in rel.columns
+        if c.kind == "text" and c.distinct <= CATEGORY_MAX
+        for v in _texts(rel, c)
+        for w in _tokens(v)
+    }
+    return [w for w in qw if w not in valued and not any(same(w, h) or shortened(h, [w]) for h in heads)]
+
+
 def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
     """Per text column, the values the question names: by their letters (plurals, one typo) best
     first, and in a listed row-label or section column by meaning when no letters match."""
     qw = question_words(question)
     proper = proper_words(question)
+    if proper:  # (a proper word that is a whole value names that one: "Finance" is no ``Am. Finance Assn``)
+        whole = {v.strip().casefold() for c in rel.columns if c.kind == "text" for v in _texts(rel, c)}
+        proper = [w for w in proper if w not in whole]
+    free = _free_words(rel, qw)
     out: dict[str, list[str]] = {}
     for col in rel.columns:
         if col.kind != "text":
@@ -300,6 +325,8 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
         chosen = [v for _, v in scored[:LITERALS_PER_COLUMN]]
         if not chosen and (place := place_meant(proper, values)) is not None:  # "Swiss": ``Switzerland``
             chosen = [place]
+        if not chosen and col.role == "data" and (meant := category_named(free, values)) is not None:
+            chosen = [meant]  # "women": ``Female`` (row labels and sections are read below, as labels)
         if not chosen and col.role in ("key", "section") and listed(col):
             chosen = _meant(rel, col, question, chosen)
         if chosen:

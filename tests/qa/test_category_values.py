@@ -1,0 +1,111 @@
+"""Category values named shortened or by meaning, one word naming one value, and a top N that counts
+only when it asks how often: made-up tables, real .xlsx files, the real MiniLM."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gridsight import text
+from gridsight.formula import generate_formula
+from gridsight.qa import answer_question
+
+pytestmark = pytest.mark.skipif(not text.available(), reason="the MiniLM embedding model is missing")
+
+
+@pytest.mark.parametrize(
+    ("said", "values", "named"),
+    [
+        # every word of the value written whole or as its start; the value using most words wins
+        (["senior", "nurses"], ["Nurse", "SnrNurse", "AsstNurse"], "SnrNurse"),
+        (["assistant", "nurses"], ["Nurse", "SnrNurse", "AsstNurse"], "AsstNurse"),
+        (["nurses"], ["Nurse", "SnrNurse", "AsstNurse"], "Nurse"),
+        (["ward", "nurses"], ["Nurse", "SnrNurse", "AsstNurse"], "Nurse"),
+        # by meaning, with a clear margin
+        (["women"], ["Female", "Male"], "Female"),
+        (["men"], ["Female", "Male"], "Male"),
+        # a three-letter name is the start of too many words; a loose likeness names nothing
+        (["anyone", "annual"], ["Ann", "Bob", "Cid"], None),
+        (["cars"], ["compact", "suv", "pickup", "minivan"], None),
+        # a big column is no category
+        (["women"], ["Female", "Male", *(f"code {i}" for i in range(20))], None),
+        ([], ["Female", "Male"], None),
+    ],
+)
+def test_category_named(said: list[str], values: list[str], named: str | None) -> None:
+    assert text.category_named(said, values) == named
+
+
+STAFF = (
+    ("Name", "Grade", "Ward", "Sex", "Pay", "Years"),
+    [
+        ("Ada", "SnrNurse", "North", "Female", 52000, 14),
+        ("Ben", "Nurse", "North", "Male", 38000, 3),
+        ("Cleo", "AsstNurse", "South", "Female", 29000, 2),
+        ("Dev", "SnrNurse", "South", "Male", 55000, 20),
+        ("Eve", "Nurse", "East", "Female", 41000, 6),
+        ("Finn", "Nurse", "East", "Male", 36500, 1),
+        ("Gia", "AsstNurse", "North", "Female", 31000, 4),
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "formula", "value"),
+    [
+        ("What is the median pay of senior nurses?", '=MEDIAN(FILTER(E2:E8,(B2:B8="SnrNurse")))', 53500),
+        ("How many assistant nurses are there?", '=COUNTIFS(B2:B8,"AsstNurse")', 2),
+        ("What is the highest pay among women?", '=MAX(FILTER(E2:E8,(D2:D8="Female")))', 52000),
+    ],
+)
+def test_a_category_named_shortened_or_by_meaning_filters(
+    flat_book: Any, question: str, formula: str, value: Any
+) -> None:
+    book = flat_book(*STAFF)
+    made = generate_formula(question, book, book.sheets[0].name)
+    assert (made.formula, made.value) == (formula, value), made.reason
+
+
+def test_one_word_names_one_value(flat_book: Any) -> None:
+    # "Finance" is the whole value of Field; it does not also name the publisher MiniLM places near it
+    book = flat_book(
+        ("Title", "Publisher", "Field", "Price"),
+        [
+            ("Money Review", "Finance Press Ltd", "Finance", 300),
+            ("Cash Letters", "Oak House", "Finance", 500),
+            ("Soil Notes", "Oak House", "Farming", 90),
+            ("Crop Journal", "Finance Press Ltd", "Farming", 120),
+        ],
+    )
+    made = generate_formula("What is the average price of Finance titles?", book, book.sheets[0].name)
+    assert (made.formula, made.value) == ('=AVERAGEIFS(D2:D5,C2:C5,"Finance")', 400)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a superlative adjective, or a measure no column names: no count of the rows' names
+        "Which 2 titles are the priciest?",
+        "Which 2 titles pack the most illustrations?",
+    ],
+)
+def test_a_top_n_counts_only_when_it_asks_how_often(flat_book: Any, question: str) -> None:
+    book = flat_book(
+        ("Title", "Publisher", "Cost"),
+        [("Money Review", "Oak", 300), ("Cash Letters", "Oak", 500), ("Soil Notes", "Elm", 90)],
+    )
+    made = generate_formula(question, book, book.sheets[0].name)
+    assert made.formula is None or "COUNTIF" not in made.formula
+    ans = answer_question(book, question)
+    assert ans.status == "abstained" or ans.value != [["Oak"], ["Elm"]]
+
+
+def test_a_shortened_header_ending_in_y(flat_book: Any) -> None:
+    # 'hwy' shortens "highway", 'cty' "city": a 'y' reads as a consonant
+    book = flat_book(
+        ("make", "cty", "hwy"),
+        [("ann", 18, 29), ("bel", 21, 31), ("cor", 16, 24)],
+    )
+    made = generate_formula("What is the best highway mileage?", book, book.sheets[0].name)
+    assert (made.formula, made.value) == ("=MAX(C2:C4)", 31)
