@@ -772,12 +772,30 @@ def count_asked(text: str) -> int | None:
     return None
 
 
+#: Past participles that do not end in -ed or -en ("the highest-paid", "the best-sold").
+_IRREGULAR_PARTICIPLES = frozenset(
+    "paid sold built made spent won held run seen bought kept told brought taught lost grown known "
+    "shot led fed set cut hit put read".split()
+)
+
+
+def participle(word: str) -> bool:
+    """Whether ``word`` reads as a participle that a superlative can qualify ('paid', 'rated',
+    'serving', 'known')."""
+    if word in _IRREGULAR_PARTICIPLES:
+        return True
+    return len(word) >= 5 and word.endswith(("ed", "ing", "en")) and word not in STOP_WORDS
+
+
 def adjective_phrase(request_words: Sequence[str], names_something: Callable[[str], bool]) -> str | None:
     """The first superlative adjective of a request, to be placed by meaning (:func:`ranked_by`):
     an -est word that is no generic direction word ('cheapest'), or 'most' / 'least' before a word
     that is no filler, number or plural and for which ``names_something`` (a header or a cell
     value, by its letters) is false ('most expensive'); None when there is none."""
     for i, w in enumerate(request_words):
+        nxt = request_words[i + 1] if i + 1 < len(request_words) else ""
+        if superlative(w) and w not in ("most", "least") and participle(nxt) and not names_something(nxt):
+            return f"{w} {nxt}"  # "the highest-paid", "the longest-serving": ranked by what the verb names
         if superlative(w) and w not in DESCENDING and w not in ASCENDING:
             return w
         if w in ("most", "least") and i + 1 < len(request_words):
@@ -1032,6 +1050,15 @@ def ranked_column(word: str, columns: Sequence[tuple[str, str]]) -> tuple[int, s
     if not pool:
         return None
     found = ranked_by(word, [columns[i][1] for i in pool])
+    if found is None and " " in word:  # "the longest serving": the verb's stem starts a header word
+        first, verb = word.split(" ", 1)
+        base = stem(verb)
+        hits = [
+            i for i in pool if len(base) >= 4 and any(h.startswith(base) for h in header_words(columns[i][1]))
+        ]
+        way = direction_of(first)
+        if len(hits) == 1 and way is not None:
+            found = (pool.index(hits[0]), way)
     if found is not None:
         at, way = pool[found[0]], found[1]
     else:

@@ -109,3 +109,41 @@ def test_a_shortened_header_ending_in_y(flat_book: Any) -> None:
     )
     made = generate_formula("What is the best highway mileage?", book, book.sheets[0].name)
     assert (made.formula, made.value) == ("=MAX(C2:C4)", 31)
+
+
+@pytest.mark.parametrize(
+    ("question", "formula", "value"),
+    [
+        # a superlative before a participle ranks by what the verb names, by meaning ...
+        (
+            "Which ward does the highest-paid person work in?",
+            "=INDEX(C2:C8,MATCH(MAX(E2:E8),E2:E8,0))",
+            "South",
+        ),
+        (
+            "What grade does the lowest-paid member of staff hold?",
+            "=INDEX(B2:B8,MATCH(MIN(E2:E8),E2:E8,0))",
+            "AsstNurse",
+        ),
+        # ... or by its stem starting a header word ('serving': ``YrsService``)
+        ("Who is the longest-serving member of staff?", "=INDEX(A2:A8,MATCH(MAX(G2:G8),G2:G8,0))", "Dev"),
+    ],
+)
+def test_a_superlative_before_a_participle(flat_book: Any, question: str, formula: str, value: Any) -> None:
+    header, rows = STAFF
+    book = flat_book((*header, "YrsService"), [(*r, r[-1] + 1) for r in rows])
+    made = generate_formula(question, book, book.sheets[0].name)
+    assert (made.formula, made.value) == (formula, value), made.reason
+
+
+@pytest.mark.parametrize(
+    ("words", "phrase"),
+    [
+        (["the", "highest", "paid", "nurse"], "highest paid"),
+        (["the", "longest", "serving", "member"], "longest serving"),
+        (["the", "cheapest", "item"], "cheapest"),
+        (["the", "highest", "price"], None),  # 'price' names a header: no adjective to place
+    ],
+)
+def test_adjective_phrase_with_a_participle(words: list[str], phrase: str | None) -> None:
+    assert text.adjective_phrase(words, lambda w: w == "price") == phrase
