@@ -228,7 +228,8 @@ def category_named(said: Sequence[str], values: Sequence[str]) -> str | None:
     meant = {
         i
         for w in said
-        if (i := closest(w, [header_text(v) for v in values], CATEGORY_MARGIN, CATEGORY_FLOOR)) is not None
+        if (i := closest(w, [header_text(v, False) for v in values], CATEGORY_MARGIN, CATEGORY_FLOOR))
+        is not None
     }
     return values[meant.pop()] if len(meant) == 1 else None
 
@@ -882,10 +883,40 @@ def closest(phrase: str, texts: Sequence[str], margin: float = 0.05, floor: floa
     return order[0]
 
 
-def header_text(header: str) -> str:
+def header_text(header: str, apart: bool = True) -> str:
     """How a header is shown to the embedder: the words that name it ('Mean Weight (Kg)' -> 'weight
-    kg', 'finalScore' -> 'final score'), without the filler that would pull every header alike."""
-    return " ".join(header_words(header)) or str(header)
+    kg', 'finalScore' -> 'final score'), without the filler that would pull every header alike, and
+    words run together apart ('libprice' -> 'lib price': see :func:`run_together`; not with
+    ``apart=False``, for cell values: 'minivan' is a kind of its own)."""
+    ws = header_words(header)
+    return (" ".join(run_together(w) for w in ws) if apart else " ".join(ws)) or str(header)
+
+
+@lru_cache(maxsize=1)
+def _known_words() -> frozenset[str]:
+    embedder = _embedder()
+    return embedder.known_words() if embedder is not None else frozenset()
+
+
+@lru_cache(maxsize=8192)
+def run_together(word: str) -> str:
+    """Two words typed as one header word, apart ('libprice' -> 'lib price', 'popdensity' -> 'pop
+    density', 'yearbuilt' -> 'year built'), so the embedder reads them: the embedder's own
+    vocabulary must know both parts, or one of four letters or more with three letters or more
+    beside it; a word it knows whole stays whole, and so does one with no such split ('avginc')."""
+    known = _known_words()
+    if len(word) < 6 or not word.isalpha() or not word.islower() or not known or word in known:
+        return word
+    best: tuple[int, int, str] | None = None
+    for i in range(3, len(word) - 2):
+        a, b = word[:i], word[i:]
+        both = a in known and b in known
+        one = (a in known and len(a) >= 4) or (b in known and len(b) >= 4)
+        if both or one:
+            # both parts known first, then the longest known part
+            rank = (int(both), max(len(p) for p in (a, b) if p in known), f"{a} {b}")
+            best = rank if best is None or rank[:2] > best[:2] else best
+    return best[2] if best else word
 
 
 def _in_order(piece: str, word: str) -> bool:

@@ -147,3 +147,27 @@ def test_a_superlative_before_a_participle(flat_book: Any, question: str, formul
 )
 def test_adjective_phrase_with_a_participle(words: list[str], phrase: str | None) -> None:
     assert text.adjective_phrase(words, lambda w: w == "price") == phrase
+
+
+@pytest.mark.parametrize(
+    ("word", "apart"),
+    [
+        ("libprice", "lib price"),
+        ("popdensity", "pop density"),
+        ("yearbuilt", "year built"),
+        ("avginc", "avginc"),  # no part of four letters it knows: left to the shortening rules
+        ("manufacturer", "manufacturer"),  # a word the vocabulary knows whole
+        ("qty", "qty"),
+    ],
+)
+def test_run_together_header_words(word: str, apart: str) -> None:
+    assert text.run_together(word) == apart
+
+
+def test_a_run_together_header_is_meant(flat_book: Any) -> None:
+    # "cost" is near 'unit price', not near the unread 'unitprice'
+    book = flat_book(
+        ("item", "unitprice", "stock"), [("bolt", 0.25, 900), ("nut", 0.1, 1500), ("gear", 7.5, 40)]
+    )
+    made = generate_formula("What is the average cost?", book, book.sheets[0].name)
+    assert (made.formula, made.value) == ("=AVERAGE(B2:B4)", pytest.approx(2.6166666, abs=1e-6))

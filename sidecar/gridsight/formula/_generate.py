@@ -639,10 +639,17 @@ class _Request:
         """The request's words that name no header and no value by their letters (they may name a
         category shortened or by meaning: :func:`gridsight.text.category_named`)."""
         heads = {h for c in self.table.columns for h in c.words}
+
+        def names_head(w: str) -> bool:
+            return any(same(_stem(w), h) or shortened(h, [w]) for h in heads)
+
+        # (a word just before a header's word is part of its name: "vehicle class" names no class)
         return [
             w
-            for w in self.words
-            if w not in self._values and not any(same(_stem(w), h) or shortened(h, [w]) for h in heads)
+            for i, w in enumerate(self.words)
+            if w not in self._values
+            and not names_head(w)
+            and not (i + 1 < len(self.words) and names_head(self.words[i + 1]))
         ]
 
     def conditions(self, exclude: tuple[Column, ...] = ()) -> list[Condition]:

@@ -135,6 +135,11 @@ class Embedder:
         self._lock = threading.Lock()
         self.load_seconds = time.perf_counter() - started
 
+    def known_words(self) -> frozenset[str]:
+        """The whole words of the tokenizer's vocabulary (no ``##`` pieces, letters only)."""
+        vocab = self._tokenizer.get_vocab()
+        return frozenset(w for w in vocab if w.isalpha() and w.islower())
+
     def count_tokens(self, text: str) -> int:
         """WordPiece tokens (with [CLS]/[SEP]) before truncation."""
         self._tokenizer.no_truncation()

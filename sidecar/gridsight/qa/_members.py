@@ -81,5 +81,7 @@ def _named(labels: list[str], phrase: str, header: frozenset[str]) -> tuple[floa
         if len(scored) == 1 or scored[0][:2] != scored[1][:2]:
             return scored[0][0], scored[0][2]
         return None
-    i = closest(" ".join(said), [header_text(v) for v in labels], margin=_MEANT_MARGIN, floor=_MEANT_FLOOR)
+    i = closest(
+        " ".join(said), [header_text(v, False) for v in labels], margin=_MEANT_MARGIN, floor=_MEANT_FLOOR
+    )
     return (0.5, labels[i]) if i is not None else None

@@ -242,7 +242,7 @@ def _meant(rel: Relation, col: RelColumn, question: str, exclude: Sequence[str])
     values = [v for v in rel.distinct_values(col.name) if isinstance(v, str) and len(v) <= LITERAL_MAX]
     if not phrase or not values:
         return []
-    sims = similarities(phrase, [header_text(v) for v in values])
+    sims = similarities(phrase, [header_text(v, False) for v in values])
     ranked = sorted(zip(sims, values, strict=True), key=lambda p: -p[0])
     return [v for s, v in ranked if s >= MEANT_FLOOR and v not in exclude][:MEANT_PER_COLUMN]
 
@@ -266,7 +266,7 @@ def meant_by_part(rel: Relation, col: RelColumn, said: Sequence[str]) -> str | N
     runs = list(dict.fromkeys(" ".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)))
     if not values or not runs:
         return None
-    vs = vectors([*runs, *(header_text(v) for v in values)])
+    vs = vectors([*runs, *(header_text(v, False) for v in values)])
     if vs is None:
         return None
     sims = vs[: len(runs)] @ vs[len(runs) :].T  # (runs x values)
@@ -297,7 +297,16 @@ def _free_words(rel: Relation, qw: Sequence[str]) -> list[str]:
         for v in _texts(rel, c)
         for w in _tokens(v)
     }
-    return [w for w in qw if w not in valued and not any(same(w, h) or shortened(h, [w]) for h in heads)]
+
+    def names_head(w: str) -> bool:
+        return any(same(w, h) or shortened(h, [w]) for h in heads)
+
+    # (a word just before a header's word is part of its name: "vehicle class" names no class)
+    return [
+        w
+        for i, w in enumerate(qw)
+        if w not in valued and not names_head(w) and not (i + 1 < len(qw) and names_head(qw[i + 1]))
+    ]
 
 
 def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
