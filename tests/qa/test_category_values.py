@@ -85,9 +85,10 @@ def test_one_word_names_one_value(flat_book: Any) -> None:
 @pytest.mark.parametrize(
     "question",
     [
-        # a superlative adjective, or a measure no column names: no count of the rows' names
+        # a superlative adjective, or a measure no column names after the superlative: no count of
+        # the rows' names ("the most <plural>" still counts rows: "the 3 schools with the most pupils")
         "Which 2 titles are the priciest?",
-        "Which 2 titles pack the most illustrations?",
+        "Which 2 titles have the highest average illustration rate?",
     ],
 )
 def test_a_top_n_counts_only_when_it_asks_how_often(flat_book: Any, question: str) -> None:
@@ -171,3 +172,20 @@ def test_a_run_together_header_is_meant(flat_book: Any) -> None:
     )
     made = generate_formula("What is the average cost?", book, book.sheets[0].name)
     assert (made.formula, made.value) == ("=AVERAGE(B2:B4)", pytest.approx(2.6166666, abs=1e-6))
+
+
+def test_the_most_plural_still_counts_rows(flat_book: Any) -> None:
+    # each row is a pupil: "the most pupils" counts the rows of each school
+    book = flat_book(
+        ("Pupil", "School", "Score"),
+        [
+            ("a", "Elm", 50),
+            ("b", "Oak", 70),
+            ("c", "Elm", 40),
+            ("d", "Ash", 90),
+            ("e", "Elm", 60),
+            ("f", "Oak", 65),
+        ],
+    )
+    made = generate_formula("Which 2 schools have the most pupils?", book, book.sheets[0].name)
+    assert made.value == [["Elm"], ["Oak"]], made.formula

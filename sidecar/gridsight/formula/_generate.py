@@ -1059,10 +1059,6 @@ def _rarest_of(col: Column, conds: list[Condition]) -> str:
     return f"INDEX(SORTBY({uniq},{counts},1),1)"
 
 
-#: Words after "most" / "least" that ask how often, not how much ("the 3 most common types").
-_FREQUENCY = re.compile(r"(?:common|frequen|popular|often|represent|usual|typical)")
-
-
 def _plain_top(q: _Request) -> bool:
     """Whether a top N that names no number column asks for the most frequent values ("the top 5
     sources of wealth"): not when it ranks by a superlative adjective ("the 4 priciest journals")
@@ -1205,12 +1201,6 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             by_count = False
         if sorted_by and q.adjective == sorted_by.group(0) and q.ranked_by() is not None:
             by_count = False  # "the 2 most expensive items": the adjective means a column to sort by
-        if (
-            sorted_by
-            and not _FREQUENCY.match(sorted_by.group(1))
-            and _stem(sorted_by.group(1)) in q.unmatched()
-        ):
-            by_count = False  # "the most characters on a page": a measure no column names, no count
         target = q.ranked(("text", "bool", "number"))
         by_agg = re.search(r"\bby (average|mean|total|sum of|median)\s+(.+)$", low)
         if by_agg and target:
