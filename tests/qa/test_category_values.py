@@ -189,3 +189,21 @@ def test_the_most_plural_still_counts_rows(flat_book: Any) -> None:
     )
     made = generate_formula("Which 2 schools have the most pupils?", book, book.sheets[0].name)
     assert made.value == [["Elm"], ["Oak"]], made.formula
+
+
+GRADES = (
+    ("Pupil", "Stream", "Score"),
+    [("a", "A", 50), ("b", "B", 70), ("c", "A", 40), ("d", "B", 90), ("e", "A", 60), ("f", "B", 65)],
+)
+
+
+def test_a_one_letter_value_after_its_header_word(flat_book: Any) -> None:
+    book = flat_book(*GRADES)
+    made = generate_formula("What is the average score in stream B?", book, book.sheets[0].name)
+    assert (made.formula, made.value) == ('=AVERAGEIFS(C2:C7,B2:B7,"B")', 75)
+    # two groups compared: "stream B ... than in stream A"
+    ans = answer_question(book, "Is the average score in stream B higher than in stream A?")
+    assert ans.value is True, ans.reason
+    # a lone letter names nothing ("a" is an article)
+    made = generate_formula("What is the average score of a pupil?", book, book.sheets[0].name)
+    assert made.formula == "=AVERAGE(C2:C7)"

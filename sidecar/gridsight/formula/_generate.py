@@ -674,8 +674,14 @@ class _Request:
             if col.col in used or col.kind != "text" or not col.distinct:
                 continue
             best = None
+            heads = "|".join(re.escape(h) for h in col.words if len(h) > 2)
             for val in col.distinct:
                 v = val.strip().lower()
+                if len(v) < 2 and v.isalnum() and heads:
+                    # a one-letter value after its header's word: "in discipline B", "grade A"
+                    if re.search(rf"\b(?:{heads})s?\s+{re.escape(v)}(?![a-z0-9])", self.low):
+                        best = val
+                    continue
                 if len(v) < 2 or v in _STOP or self._operator_use(v):
                     continue
                 found = bool(re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", self.low))

@@ -964,9 +964,21 @@ class Planner:
         for c in self.cols:  # a value of one column before "than", another of it after
             if c.kind != "text" or groups is not None:
                 continue
-            values = sorted((str(v) for v in c.distinct if len(str(v)) > 1), key=len, reverse=True)
-            a = next((v for v in values if _names_value(v, before)), None)
-            b = next((v for v in values if v != a and _names_value(v, after)), None)
+            # (a one-letter value only after its header's word: "discipline B" ... "discipline A")
+            heads = "|".join(re.escape(h) for h in split_words(c.name) if len(h) > 2)
+            values = sorted(
+                (str(v) for v in c.distinct if len(str(v)) > 1 or (heads and str(v).isalnum())),
+                key=len,
+                reverse=True,
+            )
+
+            def named(v: str, text: str, heads: str = heads) -> bool:
+                if len(v) > 1:
+                    return _names_value(v, text)
+                return re.search(rf"\b(?:{heads})s?\s+{re.escape(v.lower())}\b", text) is not None
+
+            a = next((v for v in values if named(v, before)), None)
+            b = next((v for v in values if v != a and named(v, after)), None)
             if a is not None and b is not None:
                 groups = (
                     c.name,
