@@ -207,3 +207,31 @@ def test_a_one_letter_value_after_its_header_word(flat_book: Any) -> None:
     # a lone letter names nothing ("a" is an article)
     made = generate_formula("What is the average score of a pupil?", book, book.sheets[0].name)
     assert made.formula == "=AVERAGE(C2:C7)"
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("Where does the best-paid worker live?", True),
+        ("Who is the oldest member of staff?", True),
+        ("What is the last name of the player with the most hits?", True),
+        ("Give the first names of the 3 players with the most hits.", True),
+        ("Name the year with the most sales.", False),  # a year is a number
+        ("How many names are there?", False),
+        ("Is Ann the oldest?", False),
+        ("Which 3 years had the most rain?", False),
+    ],
+)
+def test_a_question_asking_for_a_name(question: str, name: bool) -> None:
+    from gridsight.qa._pipeline import asks_name
+
+    assert asks_name(question) is name
+
+
+def test_a_figure_answers_no_question_asking_where() -> None:
+    from gridsight.qa._answer import QAAnswer
+    from gridsight.qa._ask import _fits
+
+    figure = QAAnswer("q", "answered", 3.39, "3.39", "number")
+    assert not _fits(figure, None, "Where does the worker with the highest wage live?")
+    assert _fits(figure, None, "What is the highest wage?")

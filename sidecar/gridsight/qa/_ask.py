@@ -23,7 +23,9 @@ from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
     TIE_ORDER_HEADERS,
     Attempt,
+    asks_name,
     expected_type,
+    is_figure,
     model_attempts,
     run_attempt,
     same_value,
@@ -83,6 +85,8 @@ _COUNTS = re.compile(r"^\s*how (?:many|much)\b", re.IGNORECASE)
 
 
 def _fits(ans: QAAnswer, expected: str | None, question: str = "") -> bool:
+    if is_figure(ans.value) and asks_name(question):
+        return False  # "where does the best-paid worker live?" is no wage
     if expected == "list" and _COUNTS.match(question) and isinstance(ans.value, list):
         items = [x for row in ans.value for x in (row if isinstance(row, list) else [row])]
         return all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in items)

@@ -51,6 +51,28 @@ _AGGREGATE_ASKED = re.compile(
 )
 
 
+#: A question that asks for a name or a place, never a figure: "who ...", "where ...", "what is
+#: the last name of ...", "give their first names" ("name the year ..." asks for a year).
+_ASKS_NAME = re.compile(
+    r"^\s*(?:who|whom|whose|where)\b|\b(?:the|their|his|her|its|first|last|full)\s+names?\b"
+)
+_ASKS_AMOUNT = re.compile(r"\bhow (?:many|much|often|long|old)\b|\bnumber of\b|\bcount\b")
+
+
+def asks_name(question: str) -> bool:
+    """Whether ``question`` asks for a name or a place (so a number answers nothing it asked)."""
+    low = LEADING_PHRASE.sub("", question.casefold().strip(), count=1)
+    return (
+        bool(_ASKS_NAME.search(low)) and not _ASKS_AMOUNT.search(low) and expected_type(question) != "boolean"
+    )
+
+
+def is_figure(value: Any) -> bool:
+    """A number, or a list of numbers only: what a question asking for a name cannot take."""
+    items = _flat(value)
+    return bool(items) and all(isinstance(x, int | float) and not isinstance(x, bool) for x in items)
+
+
 def expected_type(question: str) -> str | None:
     """The answer type the question's wording asks for (a yes/no question wants TRUE or FALSE)."""
     low = question.casefold().strip()
@@ -633,7 +655,12 @@ def _checked(rel: Relation, source: str, sql: str, question: str, expected: str 
     """A model query run as an attempt, unless a LIKE pattern in it is the model's own invention or
     it ranks single rows where the question ranks groups."""
     why = unnamed_pattern(sql, rel, question) or ungrouped_ranking(sql, question)
-    return Attempt(source, sql, error=why) if why else run_attempt(rel, source, sql, expected)
+    if why:
+        return Attempt(source, sql, error=why)
+    done = run_attempt(rel, source, sql, expected)
+    if done.ok and is_figure(done.value) and asks_name(question):
+        done.error = "the question asks for a name, the query gave a figure"
+    return done
 
 
 @dataclass
