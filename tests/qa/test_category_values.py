@@ -235,3 +235,22 @@ def test_a_figure_answers_no_question_asking_where() -> None:
     figure = QAAnswer("q", "answered", 3.39, "3.39", "number")
     assert not _fits(figure, None, "Where does the worker with the highest wage live?")
     assert _fits(figure, None, "What is the highest wage?")
+
+
+def test_two_groups_compared_by_a_yes_no_share(flat_book: Any) -> None:
+    # the share of members in each group, the groups named by a code the word starts ('grad')
+    book = flat_book(
+        ("Worker", "Level", "Member", "Pay"),
+        [
+            ("a", "grad", "yes", 30),
+            ("b", "grad", "yes", 32),
+            ("c", "grad", "no", 28),
+            ("d", "school", "no", 25),
+            ("e", "school", "yes", 26),
+            ("f", "school", "no", 24),
+        ],
+    )
+    ans = answer_question(book, "Is the member rate higher among graduates than among school leavers?")
+    assert ans.value is True, ans.reason
+    ans = answer_question(book, "Is the member rate lower among graduates than among school leavers?")
+    assert ans.value is False, ans.reason

@@ -957,7 +957,8 @@ class Planner:
         groups of rows, compared."""
         low = self.low
         than = re.search(r"\bthan\b", low)
-        if than is None or not re.search(r"\b(average|mean|on the whole|typically)\b", low):
+        rate = re.search(r"\b(?:rate|share|proportion|percentage|fraction|likelier|more likely)\b", low)
+        if than is None or not (re.search(r"\b(average|mean|on the whole|typically)\b", low) or rate):
             return None
         before, after = low[: than.start()], low[than.end() :]
         groups: tuple[str, str, str, str] | None = None  # (column, sql A, sql B, description of A)
@@ -973,6 +974,11 @@ class Planner:
             )
 
             def named(v: str, text: str, heads: str = heads) -> bool:
+                if len(v) > 3 and v.isalpha():  # whole, or a code the word starts ('hisp': "hispanic")
+                    return (
+                        _names_value(v, text)
+                        or re.search(rf"\b{re.escape(v.lower())}[a-z]+", text) is not None
+                    )
                 if len(v) > 1:
                     return _names_value(v, text)
                 return re.search(rf"\b(?:{heads})s?\s+{re.escape(v.lower())}\b", text) is not None
@@ -1040,6 +1046,20 @@ class Planner:
                     way = ">" if found[1] == "desc" else "<"
             if way is not None:
                 break
+        flag = next((f for f in fs if " = " in f.sql and f.column != column), None) if rate else None
+        if flag is not None and way is not None and (measure is None or self._names_flag(flag, measure)):
+            # "is the union membership rate higher among black workers than among hispanic ones?":
+            # the share of rows the yes/no condition holds for, in each group
+            share = f"AVG(CASE WHEN {flag.sql} THEN 1.0 ELSE 0.0 END)"
+            return Plan(
+                f"SELECT (SELECT {share} FROM {TABLE} WHERE {sql_a}) {way} "
+                f"(SELECT {share} FROM {TABLE} WHERE {sql_b})",
+                "compare",
+                "boolean",
+                0.75,
+                f"compares the share of rows where {flag.desc} where {desc} with the other group's",
+                [flag.column, column],
+            )
         if measure is None or way is None:
             return None
         m = quote(measure.name)
@@ -1052,6 +1072,12 @@ class Planner:
             f"compares the average {measure.name} where {desc} with the other group's",
             [measure.name, column],
         )
+
+    def _names_flag(self, flag: _Filter, measure: Col) -> bool:
+        """Whether the question names the yes/no condition's column at least as well as the number
+        column it found ("the union membership rate": ``union``, not ``wage``)."""
+        sc = self.scores()
+        return sc.get(flag.column, 0) >= sc.get(measure.name, 0)
 
     def _closest_number(self, said: list[str], column: str) -> Col | None:
         """The number column (other than ``column``) the words mean, when one is clearly closest
