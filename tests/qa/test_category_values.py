@@ -254,3 +254,37 @@ def test_two_groups_compared_by_a_yes_no_share(flat_book: Any) -> None:
     assert ans.value is True, ans.reason
     ans = answer_question(book, "Is the member rate lower among graduates than among school leavers?")
     assert ans.value is False, ans.reason
+
+
+@pytest.mark.parametrize(
+    ("sql", "question", "tidied"),
+    [
+        # a difference answering a yes/no comparison is the comparison the question makes
+        (
+            'SELECT (SELECT AVG("Pay") FROM data WHERE "Level" = \'grad\') - '
+            '(SELECT AVG("Pay") FROM data) FROM data',
+            "Do graduates earn a higher average pay than everyone?",
+            'SELECT (SELECT AVG("Pay") FROM data WHERE "Level" = \'grad\') > (SELECT AVG("Pay") FROM data)',
+        ),
+        (
+            'SELECT (SELECT AVG("a") FROM data) - (SELECT AVG("b") FROM data)',
+            "Is a lower than b on average?",
+            'SELECT (SELECT AVG("a") FROM data) < (SELECT AVG("b") FROM data)',
+        ),
+        # not a yes/no question, or no one direction: left as written
+        (
+            'SELECT (SELECT AVG("a") FROM data) - (SELECT AVG("b") FROM data)',
+            "How much higher is a than b?",
+            'SELECT (SELECT AVG("a") FROM data) - (SELECT AVG("b") FROM data)',
+        ),
+        (
+            'SELECT (SELECT AVG("a") FROM data) - (SELECT AVG("b") FROM data)',
+            "Is a higher or lower than b?",
+            'SELECT (SELECT AVG("a") FROM data) - (SELECT AVG("b") FROM data)',
+        ),
+    ],
+)
+def test_a_difference_answering_a_comparison(sql: str, question: str, tidied: str) -> None:
+    from gridsight.qa._pipeline import compared
+
+    assert compared(sql, question) == tidied

@@ -416,13 +416,39 @@ def group_answer(sql: str, question: str) -> str:
     return f"SELECT {g.group(1)} FROM data{sql[m.end() :]}"
 
 
+_MORE = frozenset("higher more greater larger bigger longer older heavier taller".split())
+_LESS = frozenset("lower less fewer smaller shorter younger lighter".split())
+
+
+def compared(sql: str, question: str) -> str:
+    """A yes/no question that compares two figures ("do smokers have a higher average pulse than
+    non-smokers?") answered by their difference, ``SELECT (A) - (B)``, asks whether A > B (or A < B
+    for one comparative of less): the small model writes the subtraction, the question the test. A
+    scalar query run ``FROM data`` (once per row) is run once."""
+    if expected_type(question) != "boolean":
+        return sql
+    body = sql[len("SELECT ") :] if sql.startswith("SELECT (") else None
+    if body is None:
+        return sql
+    if body.endswith(" FROM data") and len(_top_level(body, " FROM data")) == 2:
+        body = body[: -len(" FROM data")]  # "SELECT (subquery) > (subquery) FROM data": once
+    parts = _top_level(body, " - ")
+    from gridsight.text import words
+
+    said = set(words(question, camel=False))
+    more, less = bool(said & _MORE), bool(said & _LESS)
+    if len(parts) == 2 and all(p.startswith("(") and p.endswith(")") for p in parts) and more != less:
+        return f"SELECT {parts[0]} {'>' if more else '<'} {parts[1]}"
+    return f"SELECT {body}"
+
+
 def tidy(sql: str, rel: Relation, question: str) -> str:
     """The model's query with its ungrounded conditions pruned, one answer column, the rows a named
     yes/no column implies, a difference as a size, a ranking of
     groups answering with the group, as many rows as the question asks for, its ranking oriented by
     the question and over known values only, and ranked groups without the empty one."""
     sql = implied_flag(one_column(prune(sql, rel, question), rel, question), rel, question)
-    sql = without_totals(magnitude(group_answer(sql, question), question), rel)
+    sql = without_totals(compared(magnitude(group_answer(sql, question), question), question), rel)
     return without_empty_group(known_order(orient(limit_to_count(sql, question), question)))
 
 
