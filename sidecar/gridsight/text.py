@@ -902,16 +902,22 @@ def _known_words() -> frozenset[str]:
 def run_together(word: str) -> str:
     """Two words typed as one header word, apart ('libprice' -> 'lib price', 'popdensity' -> 'pop
     density', 'yearbuilt' -> 'year built'), so the embedder reads them: the embedder's own
-    vocabulary must know both parts, or one of four letters or more with three letters or more
-    beside it; a word it knows whole stays whole, and so does one with no such split ('avginc')."""
+    vocabulary must know both parts, or one of four letters or more beside an unknown one of three
+    or four (an abbreviation); a word it knows whole stays whole, and so does one its tokenizer
+    already cuts into the same two words ('extraversion') or that has no such split ('avginc')."""
     known = _known_words()
     if len(word) < 6 or not word.isalpha() or not word.islower() or not known or word in known:
         return word
+    pieces = _embedder().word_pieces(word)
     best: tuple[int, int, str] | None = None
     for i in range(3, len(word) - 2):
         a, b = word[:i], word[i:]
+        if pieces[:2] == [a, f"##{b}"]:
+            continue  # the tokenizer reads the two words already ('extra', '##version'): a word
         both = a in known and b in known
-        one = (a in known and len(a) >= 4) or (b in known and len(b) >= 4)
+        # one known part beside a short unknown one, as abbreviations are ('lib', 'tot'); a long
+        # unknown part is the rest of a word ('agree' + 'ableness')
+        one = (a in known and len(a) >= 4 and len(b) <= 4) or (b in known and len(b) >= 4 and len(a) <= 4)
         if both or one:
             # both parts known first, then the longest known part
             rank = (int(both), max(len(p) for p in (a, b) if p in known), f"{a} {b}")

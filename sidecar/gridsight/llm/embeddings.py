@@ -140,6 +140,10 @@ class Embedder:
         vocab = self._tokenizer.get_vocab()
         return frozenset(w for w in vocab if w.isalpha() and w.islower())
 
+    def word_pieces(self, word: str) -> list[str]:
+        """How the tokenizer cuts ``word`` (``['unit', '##pr', '##ice']``)."""
+        return list(self._tokenizer.encode(word, add_special_tokens=False).tokens)
+
     def count_tokens(self, text: str) -> int:
         """WordPiece tokens (with [CLS]/[SEP]) before truncation."""
         self._tokenizer.no_truncation()
