@@ -773,19 +773,24 @@ def count_asked(text: str) -> int | None:
     return None
 
 
-#: Past participles that do not end in -ed or -en ("the highest-paid", "the best-sold").
+#: Past participles that do not end in -ed ("the highest-paid", "the best-known").
 _IRREGULAR_PARTICIPLES = frozenset(
     "paid sold built made spent won held run seen bought kept told brought taught lost grown known "
-    "shot led fed set cut hit put read".split()
+    "shot led fed set cut hit put read given taken written chosen driven eaten".split()
 )
 
 
 def participle(word: str) -> bool:
     """Whether ``word`` reads as a participle that a superlative can qualify ('paid', 'rated',
-    'serving', 'known')."""
+    'serving', 'known'; not 'speed' nor 'women')."""
     if word in _IRREGULAR_PARTICIPLES:
         return True
-    return len(word) >= 5 and word.endswith(("ed", "ing", "en")) and word not in STOP_WORDS
+    return (
+        len(word) >= 5
+        and word.endswith(("ed", "ing"))
+        and not word.endswith(("eed", "hundred"))
+        and word not in STOP_WORDS
+    )
 
 
 def adjective_phrase(request_words: Sequence[str], names_something: Callable[[str], bool]) -> str | None:

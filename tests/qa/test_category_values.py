@@ -291,3 +291,11 @@ def test_a_difference_answering_a_comparison(sql: str, question: str, tidied: st
     from gridsight.qa._pipeline import compared
 
     assert compared(sql, question) == tidied
+
+
+@pytest.mark.parametrize(
+    ("word", "is_participle"),
+    [("paid", True), ("serving", True), ("rated", True), ("known", True), ("speed", False), ("women", False)],
+)
+def test_participle(word: str, is_participle: bool) -> None:
+    assert text.participle(word) is is_participle
