@@ -199,6 +199,31 @@ def _value_piece(piece: str, word: str) -> float:
     return SHORTENED if _shortens(piece, word) else 0.0
 
 
+def free_words(said: Sequence[str], heads: Iterable[str], valued: Iterable[str]) -> list[str]:
+    """The words of ``said`` that name no header word of ``heads`` (whole or shortened) and no word
+    of a value (``valued``), nor stand just before a header's word ("vehicle class" is the column's
+    name, not a class): what may still name a category by :func:`category_named`."""
+    heads, valued = set(heads), set(valued)
+
+    def names_head(w: str) -> bool:
+        return any(same(w, h) or shortened(h, [w]) for h in heads)
+
+    return [
+        w
+        for i, w in enumerate(said)
+        if w not in valued and not names_head(w) and not (i + 1 < len(said) and names_head(said[i + 1]))
+    ]
+
+
+def named_after_header(value: str, heads: Iterable[str], text: str) -> bool:
+    """Whether a one-letter value is named right after a word of its column's header ("in discipline
+    B", "grade A"): a lone letter elsewhere is an article or a label, not the value."""
+    alts = "|".join(re.escape(h) for h in heads if len(h) > 2)
+    if not alts or len(value) != 1 or not value.isalnum():
+        return False
+    return re.search(rf"\b(?:{alts})s?\s+{re.escape(value.lower())}(?![a-z0-9])", text.lower()) is not None
+
+
 def category_named(said: Sequence[str], values: Sequence[str]) -> str | None:
     """The one value of a small category column (at most :data:`CATEGORY_NAMED_MAX`) that words of a
     question name where no value is written out: every word of the value written whole or shortened

@@ -299,3 +299,20 @@ def test_a_difference_answering_a_comparison(sql: str, question: str, tidied: st
 )
 def test_participle(word: str, is_participle: bool) -> None:
     assert text.participle(word) is is_participle
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is the " + "highest-paid " * 150 + "nurse a woman?",
+        "What is the pay in grade " + "A " * 900 + "?",
+        "Is the member rate higher among " + "senior nurses " * 120 + "than among women?",
+        "Where " + "does the longest-serving " * 70 + "live?",
+    ],
+)
+def test_hostile_questions_for_the_new_readings(flat_book: Any, question: str) -> None:
+    book = flat_book(*STAFF)
+    ans = answer_question(book, question[:2000])
+    assert ans.status == "answered" or ans.reason
+    made = generate_formula(question[:2000], book, book.sheets[0].name)
+    assert made.formula is None or made.formula.startswith("=")

@@ -46,9 +46,11 @@ from gridsight.text import (
     count_asked,
     derived,
     direction_of,
+    free_words,
     header_text,
     is_ranking,
     meaning_map,
+    named_after_header,
     names_month,
     ordinal_place,
     place_meant,
@@ -638,19 +640,7 @@ class _Request:
     def _free_words(self) -> list[str]:
         """The request's words that name no header and no value by their letters (they may name a
         category shortened or by meaning: :func:`gridsight.text.category_named`)."""
-        heads = {h for c in self.table.columns for h in c.words}
-
-        def names_head(w: str) -> bool:
-            return any(same(_stem(w), h) or shortened(h, [w]) for h in heads)
-
-        # (a word just before a header's word is part of its name: "vehicle class" names no class)
-        return [
-            w
-            for i, w in enumerate(self.words)
-            if w not in self._values
-            and not names_head(w)
-            and not (i + 1 < len(self.words) and names_head(self.words[i + 1]))
-        ]
+        return free_words(self.words, (h for c in self.table.columns for h in c.words), self._values)
 
     def conditions(self, exclude: tuple[Column, ...] = ()) -> list[Condition]:
         conds: list[Condition] = []
@@ -674,13 +664,10 @@ class _Request:
             if col.col in used or col.kind != "text" or not col.distinct:
                 continue
             best = None
-            heads = "|".join(re.escape(h) for h in col.words if len(h) > 2)
             for val in col.distinct:
                 v = val.strip().lower()
-                if len(v) < 2 and v.isalnum() and heads:
-                    # a one-letter value after its header's word: "in discipline B", "grade A"
-                    if re.search(rf"\b(?:{heads})s?\s+{re.escape(v)}(?![a-z0-9])", self.low):
-                        best = val
+                if named_after_header(v, col.words, self.low):  # "in discipline B", "grade A"
+                    best = val
                     continue
                 if len(v) < 2 or v in _STOP or self._operator_use(v):
                     continue

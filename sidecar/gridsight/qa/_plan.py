@@ -44,6 +44,7 @@ from gridsight.text import (
     is_ranking,
     meaning_map,
     month_asked,
+    named_after_header,
     names_month,
     orders_all,
     ordinal_place,
@@ -965,15 +966,10 @@ class Planner:
         for c in self.cols:  # a value of one column before "than", another of it after
             if c.kind != "text" or groups is not None:
                 continue
-            # (a one-letter value only after its header's word: "discipline B" ... "discipline A")
-            heads = "|".join(re.escape(h) for h in split_words(c.name) if len(h) > 2)
-            values = sorted(
-                (str(v) for v in c.distinct if len(str(v)) > 1 or (heads and str(v).isalnum())),
-                key=len,
-                reverse=True,
-            )
+            values = sorted((str(v) for v in c.distinct), key=len, reverse=True)
+            heads = split_words(c.name)
 
-            def named(v: str, text: str, heads: str = heads) -> bool:
+            def named(v: str, text: str, heads: list[str] = heads) -> bool:
                 if len(v) > 3 and v.isalpha():  # whole, or a code the word starts ('hisp': "hispanic")
                     return (
                         _names_value(v, text)
@@ -981,7 +977,8 @@ class Planner:
                     )
                 if len(v) > 1:
                     return _names_value(v, text)
-                return re.search(rf"\b(?:{heads})s?\s+{re.escape(v.lower())}\b", text) is not None
+                # (a one-letter value only after its header's word: "discipline B" ... "discipline A")
+                return named_after_header(v, heads, text)
 
             a = next((v for v in values if named(v, before)), None)
             b = next((v for v in values if v != a and named(v, after)), None)

@@ -287,26 +287,11 @@ def _texts(rel: Relation, col: RelColumn) -> list[str]:
 def _free_words(rel: Relation, qw: Sequence[str]) -> list[str]:
     """The question's words that name no header and no value by their letters (they may name a
     small category's value shortened or by meaning: :func:`gridsight.text.category_named`)."""
-    from gridsight.text import header_words, shortened
+    from gridsight.text import free_words, header_words
 
-    heads = {h for c in rel.columns for h in header_words(c.name)}
-    valued = {
-        w
-        for c in rel.columns
-        if c.kind == "text" and c.distinct <= CATEGORY_MAX
-        for v in _texts(rel, c)
-        for w in _tokens(v)
-    }
-
-    def names_head(w: str) -> bool:
-        return any(same(w, h) or shortened(h, [w]) for h in heads)
-
-    # (a word just before a header's word is part of its name: "vehicle class" names no class)
-    return [
-        w
-        for i, w in enumerate(qw)
-        if w not in valued and not names_head(w) and not (i + 1 < len(qw) and names_head(qw[i + 1]))
-    ]
+    heads = (h for c in rel.columns for h in header_words(c.name))
+    small = [c for c in rel.columns if c.kind == "text" and c.distinct <= CATEGORY_MAX]
+    return free_words(qw, heads, (w for c in small for v in _texts(rel, c) for w in _tokens(v)))
 
 
 def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
@@ -322,7 +307,7 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
     for col in rel.columns:
         if col.kind != "text":
             continue
-        values = [v for v in rel.distinct_values(col.name)[:SCAN_MAX] if isinstance(v, str)]
+        values = _texts(rel, col)
         scored = []
         for v in values:
             if len(v) > LITERAL_MAX:
