@@ -565,10 +565,40 @@ def words(text: object, camel: bool = True) -> list[str]:
     amount; "what's" -> what, s; 'FY23' -> fy, 2023, '1H24' and 'first half 2024' -> h1, 2024
     (:func:`periods_spelt`).
     ``camel=False`` keeps 'SouthWest' one word, for running text whose capitals are not word breaks
-    (row labels, titles, the question matched against them)."""
+    (row labels, titles, the question matched against them) and a word that ends in a year whole
+    (:func:`year_suffixed`: a row label 'F16' is no year)."""
     raw = periods_spelt(str(text))
     raw = _CAMEL.sub(" ", raw) if camel else raw
-    return _WORD.findall(raw.replace("_", " ").lower())
+    found = _WORD.findall(raw.replace("_", " ").lower())
+    return [w for f in found for w in year_suffixed(f)] if camel else found
+
+
+#: A word that ends in a year: ``sales2019``, ``hits86`` (letters, then four digits of a year or two).
+_YEAR_SUFFIX = re.compile(r"([a-z]+)((?:19|20)\d\d|\d\d)")
+
+
+def value_window(words: Sequence[str], value: Sequence[str], width: int = 2) -> list[str]:
+    """The words just around a value's words in a question ("at Rovers in 2020" -> at, in, 2020;
+    "left-handed students" -> handed, students): what says which column holds it. Empty when the
+    question does not hold the value's words in a row."""
+    n = len(value)
+    for i in range(len(words) - n + 1):
+        if n and list(words[i : i + n]) == list(value):
+            return [*words[max(0, i - width) : i], *words[i + n : i + n + width]]
+    return []
+
+
+def year_suffixed(word: str) -> list[str]:
+    """A word that ends in a year, as its two words: 'sales2019' -> sales, 2019; 'hits86' -> hits,
+    1986 and 'pop21' -> pop, 2021 (two digits read as Excel reads a year typed so: 00-29 are 20xx);
+    any other word whole ('q1', 'mp3', 'x100')."""
+    m = _YEAR_SUFFIX.fullmatch(word)
+    if m is None:
+        return [word]
+    letters, year = m.groups()
+    if len(year) == 2:
+        year = f"{20 if int(year) < 30 else 19}{year}"
+    return [letters, year]
 
 
 def stem(word: str) -> str:

@@ -316,3 +316,55 @@ def test_hostile_questions_for_the_new_readings(flat_book: Any, question: str) -
     assert ans.status == "answered" or ans.reason
     made = generate_formula(question[:2000], book, book.sheets[0].name)
     assert made.formula is None or made.formula.startswith("=")
+
+
+@pytest.mark.parametrize(
+    ("word", "parts"),
+    [
+        ("sales2019", ["sales", "2019"]),
+        ("goals19", ["goals", "2019"]),
+        ("wage95", ["wage", "1995"]),
+        ("q1", ["q1"]),  # one digit is no year
+        ("mp3", ["mp3"]),
+        ("x100", ["x100"]),
+        ("2019", ["2019"]),
+    ],
+)
+def test_a_word_ending_in_a_year(word: str, parts: list[str]) -> None:
+    assert text.year_suffixed(word) == parts
+    # headers and questions read so; running text (row labels) keeps the word whole
+    assert text.words(word) == parts and text.words(word, camel=False) == [word]
+
+
+SEASONS = (
+    ("player", "goals", "goals19", "club19", "club20"),
+    [
+        ("Ayo", 120, 14, "Rovers", "Rovers"),
+        ("Bex", 95, 22, "United", "City"),
+        ("Cal", 140, 9, "City", "City"),
+        ("Dee", 60, 17, "Rovers", "United"),
+    ],
+)
+
+
+def test_a_header_ending_in_a_year_is_named_by_the_year(flat_book: Any) -> None:
+    book = flat_book(*SEASONS)
+    ans = answer_question(book, "Who scored the most goals in 2019?")
+    assert ans.value == "Bex", ans.reason
+    ans = answer_question(book, "Who scored the most goals?")  # no year: the column without one
+    assert ans.value == "Cal", ans.reason
+    made = generate_formula("How many players were at Rovers in 2020?", book, book.sheets[0].name)
+    assert made.value == 1, made.formula
+    ans = answer_question(book, "Who had the fewest goals?")  # ranked by the figures, not grouped
+    assert ans.value == "Dee", ans.reason
+
+
+def test_a_year_before_a_header_word_is_no_count(flat_book: Any) -> None:
+    book = flat_book(
+        ("District", "Pop. 1998", "Pop. 2008"),
+        [("Hill", 700, 810), ("Vale", 950, 905), ("Dale", 400, 520)],
+    )
+    made = generate_formula("Which district has the largest 2008 population?", book, book.sheets[0].name)
+    assert made.value == "Vale", made.formula
+    made = generate_formula("What are the 2 largest 2008 populations?", book, book.sheets[0].name)
+    assert made.value == [[905], [810]], made.formula

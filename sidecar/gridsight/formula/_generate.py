@@ -61,6 +61,7 @@ from gridsight.text import (
     superlative,
     time_direction,
     timelike,
+    value_window,
 )
 from gridsight.text import stem as _stem
 from gridsight.text import words as _words
@@ -469,10 +470,13 @@ class _Request:
         ... the most", "the top three" (:func:`gridsight.text.count_asked`, shared with the planner)."""
         ranks = {"top", "bottom", "first", "last", "least", "most"}
         tokens = re.findall(r"[a-z]+|\d+(?:\.\d+)?[a-z]*", self.low)  # "2nd" is no count
+        headed = {w for c in self.table.columns for w in c.words if w.isdigit()}
         for i, t in enumerate(tokens):
             near = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
             if i >= 2 and tokens[i - 2] == "at" and tokens[i - 1] in ("least", "most"):
                 continue  # "at least 4 times": a comparison
+            if t in headed and len(t) == 4:
+                continue  # "the largest 2008 population": a year of a header (``Pop. 2008``)
             if t.isdigit() and any(w in ranks or superlative(w) for w in near):
                 return int(t)
         return count_asked(self.low)
@@ -593,9 +597,18 @@ class _Request:
         if ranked is not None and ranked[0] is col:  # "the cheapest": the column it ranks by
             s += 1.0
         name = col.name.lower()
-        if len(name) > 3 and name in self.low:
+        if len(name) > 3 and name in self.low and not self._named_narrower(col):
             s += 1.0
         return s
+
+    def _named_narrower(self, col: Column) -> bool:
+        """Another column's header holds every word of ``col``'s and more, and the request names all
+        of them: "goals in 2019" is ``goals19``, though it writes ``goals`` as it is."""
+        stems = set(self.content_stems)
+        return any(
+            d is not col and col.words < d.words and all(_mentioned(h, stems) for h in d.words)
+            for d in self.table.columns
+        )
 
     def naming(self, col: Column) -> set[str]:
         """The request's word stems that name a column by its header words (whole or shortened)."""
@@ -641,6 +654,25 @@ class _Request:
         """The request's words that name no header and no value by their letters (they may name a
         category shortened or by meaning: :func:`gridsight.text.category_named`)."""
         return free_words(self.words, (h for c in self.table.columns for h in c.words), self._values)
+
+    def _one_holder(self, conds: list[Condition]) -> list[Condition]:
+        """One value named once is one condition: where several columns hold it (a team in
+        ``club19`` and in ``club20``), the column the request names most, when one stands out."""
+        out: list[Condition] = []
+        for cond in conds:
+            key = str(cond.value).casefold()
+            same_value = [c for c in conds if str(c.value).casefold() == key]
+            if len(same_value) > 1:
+                near = set(value_window(self.words, _words(key)))
+                by = {
+                    id(c): (len(self.naming(c.column) & {_stem(w) for w in near}), self.score(c.column))
+                    for c in same_value
+                }
+                top = max(by.values())
+                if sum(v == top for v in by.values()) == 1 and by[id(cond)] < top:
+                    continue
+            out.append(cond)
+        return out
 
     def conditions(self, exclude: tuple[Column, ...] = ()) -> list[Condition]:
         conds: list[Condition] = []
@@ -694,6 +726,7 @@ class _Request:
             if best is not None:
                 conds.append(Condition(col, "=", best))
                 used.add(col.col)
+        conds = self._one_holder(conds)
         # yes/no columns named in the request: "the refunded orders", "not in stock"
         for col in self.table.columns:
             if col.col in used or col.kind != "bool":
@@ -973,6 +1006,18 @@ def _unapplied(q: _Request) -> str | None:
         if value and not held and not re.fullmatch(r"[\d\s,+\-()'.]+", value):
             return value
     return None
+
+
+def _year_columns(q: _Request) -> tuple[Column, ...]:
+    """The columns a year the request names is part of the header of, with other words ("goals in
+    2019": ``goals19``, ``Sales 2019``), when every year named is such a header's; none otherwise
+    (the year is a period of the rows, or a header of its own as in a table of years)."""
+    _, months, years = _period(q.low)
+    if months or not years:
+        return ()
+    named = tuple(c for c in q.table.columns if any(str(y) in c.words for y in years) and len(c.words) > 1)
+    held = {w for c in named for w in c.words}
+    return named if all(str(y) in held for y in years) else ()
 
 
 def _row_labelled(table: Table, label: str) -> int | None:
@@ -1553,7 +1598,8 @@ def _deterministic(
     q = _Request(request, table)
     closest = tuple(c.name for c in q.ranked()[:3])
     missing = _unapplied(_Request(request, table))
-    if missing is not None:
+    dated = _year_columns(q) if missing is not None else ()
+    if missing is not None and not dated:
         return Answer(
             request,
             None,
@@ -1562,6 +1608,15 @@ def _deterministic(
             closest_columns=closest,
         )
     found = candidates(request, table)
+    if dated:  # the year names columns: a formula must read one of them
+        found = [(shape, f) for shape, f in found if any(c.ref in f for c in dated)]
+        if not found:
+            return Answer(
+                request,
+                None,
+                reason=f"no formula reads the column of {missing!r} the request names",
+                closest_columns=closest,
+            )
     if not found:
         hint = (
             f"; the closest columns are {', '.join(closest)}" if closest else "; no column matches its words"

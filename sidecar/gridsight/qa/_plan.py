@@ -55,6 +55,7 @@ from gridsight.text import (
     superlative,
     time_direction,
     timelike,
+    value_window,
     weekdays_asked,
     year_asked,
 )
@@ -290,6 +291,30 @@ class Planner:
         ).fetchone()
         return int(n), int(distinct)
 
+    def _names_of_rows(self, exclude: set[str]) -> Col | None:
+        """The column that names the rows, for "who": the first text column whose values are all
+        different, else the first text column."""
+        texts = [c for c in self.cols if c.kind == "text" and c.name not in exclude]
+        return next((c for c in texts if self._unique(c.name)), texts[0] if texts else None)
+
+    def _holder_named(self, col: Col, value: object, taken: set[str]) -> Col:
+        """The column a value named in the question is read in: ``col``, where it was found first,
+        unless another text column holds the same value and the question names that one more (a
+        team in ``club19`` and in ``club20``: "at Rovers in 2020" is ``club20``)."""
+        holders = [
+            c
+            for c in self.cols
+            if c.kind == "text" and (c is col or (c.name not in taken and value in c.distinct))
+        ]
+        if len(holders) == 1:
+            return col
+        near = value_window(self.words, split_words(str(value)))
+        scores, close = self.scores(), self.scores(near)
+        by = {c.name: (close[c.name], scores[c.name]) for c in holders}
+        top = max(by.values())
+        best = [c for c in holders if by[c.name] == top]
+        return best[0] if len(best) == 1 else col
+
     def scores(self, words: list[str] | None = None) -> dict[str, float]:
         ws = words if words is not None else self.words
         return {c.name: mentions(ws, c.name, self.meant.get(c.name, ())) for c in self.cols}
@@ -349,7 +374,10 @@ class Planner:
                 ):
                     if vl in content_words(c.name):
                         continue
-                    out.append(_Filter(f"{quote(c.name)} = {_lit(v)}", vl, c.name, f"{c.name} is {v}"))
+                    holder = self._holder_named(c, v, {f.column for f in out})
+                    out.append(
+                        _Filter(f"{quote(holder.name)} = {_lit(v)}", vl, holder.name, f"{holder.name} is {v}")
+                    )
                     low = low.replace(vl, " ")
                     break
         out += self._code_filters(out)
@@ -825,8 +853,11 @@ class Planner:
         if key is None:
             return None
         ranked_words = self.words[self._first_super() :]
-        if by_count and key.kind == "number" and self.best(("number",), ranked_words) is key:
-            return None  # "the 2 libraries with the most books": ranked by the books, not grouped by them
+        bare_fewest = common is not None and common.group(0) == "fewest"
+        if (by_count or bare_fewest) and key.kind == "number" and self.best(("number",), ranked_words) is key:
+            # "the 2 libraries with the most books", "who had the fewest goals": ranked by the
+            # figures, not grouped by them
+            return None
         if (by_agg or by_count) and not closing and self._names_rows(key.name):
             # one row per name: "the district with the lowest average income", "the 2 libraries
             # with the most visitors" are rows' figures, not groups'
@@ -1435,6 +1466,8 @@ class Planner:
             said = self.best(kinds, [asked.group(1)], exclude=fcols)
             # "how many books do the 2 libraries with the most books hold": the order's own figures
             target = None if said is order else said or target
+        if target is None and not boolean and re.search(r"\b(who|whom|whose)\b", self.low):
+            target = self._names_of_rows(fcols | {order.name})  # "who scored the most goals?"
         o = quote(order.name)
         asc = direction == "ASC"
         adjective = self._adjective()
