@@ -1467,7 +1467,7 @@ class Planner:
             # "how many books do the 2 libraries with the most books hold": the order's own figures
             target = None if said is order else said or target
         if target is None and not boolean and re.search(r"\b(who|whom|whose)\b", self.low):
-            target = self._names_of_rows(fcols | {order.name})  # "who scored the most goals?"
+            target = self._names_of_rows(fcols | {order.name})  # "who has the highest rating?"
         o = quote(order.name)
         asc = direction == "ASC"
         adjective = self._adjective()
