@@ -575,6 +575,8 @@ def words(text: object, camel: bool = True) -> list[str]:
 
 #: A word that ends in a year: ``sales2019``, ``hits86`` (letters, then four digits of a year or two).
 _YEAR_SUFFIX = re.compile(r"([a-z]+)((?:19|20)\d\d|\d\d)")
+#: A word of three letters or more numbered with one digit: ``date1``, ``name2``.
+_NUMBERED = re.compile(r"([a-z]{3,})(\d)")
 
 
 def value_window(words: Sequence[str], value: Sequence[str], width: int = 2) -> list[str]:
@@ -591,10 +593,12 @@ def value_window(words: Sequence[str], value: Sequence[str], width: int = 2) -> 
 def year_suffixed(word: str) -> list[str]:
     """A word that ends in a year, as its two words: 'sales2019' -> sales, 2019; 'hits86' -> hits,
     1986 and 'pop21' -> pop, 2021 (two digits read as Excel reads a year typed so: 00-29 are 20xx);
-    any other word whole ('q1', 'mp3', 'x100')."""
+    a word of three letters or more numbered with one digit as the word and the digit ('date1' ->
+    date, 1); any other word whole ('q1', 'mp3', 'x100')."""
     m = _YEAR_SUFFIX.fullmatch(word)
     if m is None:
-        return [word]
+        numbered = _NUMBERED.fullmatch(word)
+        return list(numbered.groups()) if numbered else [word]
     letters, year = m.groups()
     if len(year) == 2:
         year = f"{20 if int(year) < 30 else 19}{year}"
@@ -1125,7 +1129,7 @@ def direction_of(word: str) -> str | None:
 
 
 #: Header words of a number column that holds points in time (``year``: 1998, 2004).
-_TIME_HEADERS = frozenset({"year", "yr"})
+_TIME_HEADERS = frozenset({"year", "yr", "date"})
 
 
 def timelike(kind: str, name: str) -> bool:

@@ -368,3 +368,60 @@ def test_a_year_before_a_header_word_is_no_count(flat_book: Any) -> None:
     assert made.value == "Vale", made.formula
     made = generate_formula("What are the 2 largest 2008 populations?", book, book.sheets[0].name)
     assert made.value == [[905], [810]], made.formula
+
+
+CAREERS = (
+    ("keeper", "date1", "saves", "saves19", "sal20"),
+    [
+        ("Ayo", 1990, 300, 12, 800.0),
+        ("Bex", 2001, 120, 31, None),
+        ("Cal", 1985, 410, 7, 650.0),
+        ("Dee", 1996, 95, 25, None),
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # a number column headed 'date' runs in time: "the oldest" is the earliest
+        ("In what year did the oldest keeper start?", 1985),
+        ("List the start dates of the 2 oldest keepers.", [1985, 1990]),
+        # a compound written as two words ("save tallies" is no column; "save" and "s" of saves19)
+        ("What are the 2 highest save totals from 2019?", [31, 25]),
+        ("What are the 2 highest save totals?", [410, 300]),
+        # a year inside the phrase of a missing value
+        ("For how many keepers is the 2020 salary missing?", 2),
+    ],
+)
+def test_years_and_compounds_in_headers(flat_book: Any, question: str, value: Any) -> None:
+    book = flat_book(*CAREERS)
+    ans = answer_question(book, question)
+    got = (
+        [row[0] if isinstance(row, list) else row for row in ans.value]
+        if isinstance(ans.value, list)
+        else ans.value
+    )
+    assert got == value, (ans.query, ans.formula, ans.reason)
+
+
+def test_how_many_different_rows_counts_the_identifier(flat_book: Any) -> None:
+    # a panel: each person once a year; the question's noun names no column
+    book = flat_book(
+        ("nr", "yr", "pay"),
+        [(7, 2020, 10.5), (7, 2021, 11.0), (9, 2020, 8.0), (9, 2021, 8.5), (12, 2021, 15.0)],
+    )
+    ans = answer_question(book, "How many different people are followed?")
+    assert ans.value == 3, (ans.query, ans.formula, ans.reason)
+
+
+def test_a_year_is_no_name() -> None:
+    from gridsight.qa._pipeline import asks_year, could_be_year
+
+    assert asks_year("In what year was the oldest firm founded?") and asks_year(
+        "Which year had the most rain?"
+    )
+    assert not asks_year("Which firm is the oldest?")
+    assert could_be_year(1985) and could_be_year("2004-05") and could_be_year([["8 March 1944"]])
+    assert not could_be_year("Cal") and not could_be_year(["1990", "Ayo"])
+    assert not could_be_year("2nd") and not could_be_year("C1") and not could_be_year(42511946)

@@ -550,18 +550,21 @@ class _Request:
         for i, w in enumerate(self.words):
             if (w in triggers) if triggers else (w in _DESC or w in _ASC or superlative(w)):
                 following = self.words[i + 1 : i + 4]
-                window = {_stem(x) for x in following}
+                # (a year anywhere names its columns: "the highest totals from 2019": ``saves19``)
+                window = {_stem(x) for x in following} | self._header_years
                 # "the highest number of records (n)": the column named in brackets after the phrase
                 aside = re.search(rf"\b{re.escape(w)}\s+(?:[^\W_]+\s+){{0,3}}\(([^)]{{1,30}})\)", self.low)
                 if aside:
                     window |= {_stem(x) for x in _words(aside.group(1))}
                 # by the header's letters (whole or shortened: "maximum temperatures" names
                 # ``temp_max``) before by meaning ("daily" means a date)
-                hits = [
+                named = [
                     c
                     for c in cols
                     if c.words and all(_mentioned(h, window) or shortened(h, window) for h in c.words)
-                ] + [c for c in cols if self.meant.get(c.name, set()) & set(following)]
+                ]
+                named.sort(key=lambda c: -len(c.words))  # every word of a longer header: the narrower
+                hits = named + [c for c in cols if self.meant.get(c.name, set()) & set(following)]
                 if hits:
                     return hits[0]
                 # "the 5 highest order totals" with ``total_eur``: every header word named but a
@@ -600,6 +603,12 @@ class _Request:
         if len(name) > 3 and name in self.low and not self._named_narrower(col):
             s += 1.0
         return s
+
+    @cached_property
+    def _header_years(self) -> set[str]:
+        """Numbers of the request that are header words (the years of ``goals19``, ``Pop. 2008``)."""
+        heads = {w for c in self.table.columns for w in c.words if w.isdigit()}
+        return {w for w in self.words if w in heads}
 
     def _named_narrower(self, col: Column) -> bool:
         """Another column's header holds every word of ``col``'s and more, and the request names all

@@ -24,6 +24,8 @@ from gridsight.qa._pipeline import (
     TIE_ORDER_HEADERS,
     Attempt,
     asks_name,
+    asks_year,
+    could_be_year,
     expected_type,
     is_figure,
     model_attempts,
@@ -87,6 +89,8 @@ _COUNTS = re.compile(r"^\s*how (?:many|much)\b", re.IGNORECASE)
 def _fits(ans: QAAnswer, expected: str | None, question: str = "") -> bool:
     if is_figure(ans.value) and asks_name(question):
         return False  # "where does the best-paid worker live?" is no wage
+    if asks_year(question) and ans.value is not None and not could_be_year(ans.value):
+        return False  # "in what year was the oldest firm founded?" is no firm
     if expected == "list" and _COUNTS.match(question) and isinstance(ans.value, list):
         items = [x for row in ans.value for x in (row if isinstance(row, list) else [row])]
         return all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in items)

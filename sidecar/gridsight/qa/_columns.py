@@ -8,9 +8,10 @@ deterministically, and the model only ever breaks ties between candidates that a
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
-from gridsight.text import FILLER, SHORTENED, STOP_WORDS, header_words, same, shortened, similarities
+from gridsight.text import FILLER, SHORTENED, STOP_WORDS, header_words, same, shortened, similarities, stem
 from gridsight.text import closest as clearly_closest
 from gridsight.text import words as split_words
 
@@ -23,6 +24,30 @@ def content_words(text: str) -> list[str]:
     return [w for w in split_words(text) if w not in STOP]
 
 
+def _joined(question_words: Iterable[str]) -> list[tuple[str, int, int]]:
+    """Two question words in a row written as one ("at bat" -> 'atbat', "home run" -> 'homerun'),
+    with the first word's position and length: headers write compounds so. Only from an ordered
+    list of words."""
+    if not isinstance(question_words, (list, tuple)):
+        return []
+    return [
+        (a + b, i, len(a))
+        for i, (a, b) in enumerate(itertools.pairwise(question_words))
+        if a.isalpha() and b.isalpha() and len(a + b) >= 5
+    ]
+
+
+def _compound(head: str, joined: str, first: int) -> bool:
+    """A header word is the compound two question words make (``first`` letters are the first
+    word's): it runs into the second word, and has the same stem or is its start but for two
+    letters ('homer' of "home run"; 'staff' is no compound of "staff do")."""
+    a, b = stem(head), stem(joined)
+    if len(a) <= first or not joined.startswith(head[: first + 1]):
+        return False
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return a == b or (len(short) >= 5 and long_.startswith(short) and len(long_) - len(short) <= 2)
+
+
 def mentions(question_words: Iterable[str], header: str, meant: Iterable[str] = ()) -> float:
     """Share of the header's content words the question names, 0..1. ``meant``: question words that
     mean this header by meaning (:func:`gridsight.text.meaning_map`); when no word names it by its
@@ -32,9 +57,13 @@ def mentions(question_words: Iterable[str], header: str, meant: Iterable[str] = 
     if not head:
         return 0.0
     qw = set(question_words)
-    hit = sum(1.0 if any(same(h, w) for w in qw) else SHORTENED * bool(shortened(h, qw)) for h in head) / len(
-        head
-    )
+    joined = _joined(question_words)
+    hit = sum(
+        1.0
+        if any(same(h, w) for w in qw) or any(_compound(h, j, first) for j, _, first in joined)
+        else SHORTENED * bool(shortened(h, qw))
+        for h in head
+    ) / len(head)
     if not hit and any(w in qw for w in meant):
         return 0.5
     if not hit:  # a filler word names a header that nothing else names ("order totals": total_eur)
@@ -50,10 +79,16 @@ def named_at(question_words: list[str], header: str, meant: Iterable[str] = ()) 
     qw = set(question_words)
     # a word a shortened header needs ('district' of 'distcod' when the question says "district code")
     needed = {w for h in head if (n := shortened(h, qw)) for w in qw if shortened(h, qw - {w}) < n}
+    compounds = {
+        i
+        for j, at, first in _joined(question_words)
+        if any(_compound(h, j, first) for h in head)
+        for i in (at, at + 1)
+    }
     return [
         i
         for i, w in enumerate(question_words)
-        if w in by_meaning or w in needed or any(same(h, w) for h in head)
+        if w in by_meaning or w in needed or any(same(h, w) for h in head) or i in compounds
     ]
 
 

@@ -67,6 +67,24 @@ def asks_name(question: str) -> bool:
     )
 
 
+def asks_year(question: str) -> bool:
+    """Whether the question asks for a year: "in what year ...", "which year ..."."""
+    return bool(re.match(r"^\s*(?:in |during )?(?:what|which) year\b", question.casefold()))
+
+
+def could_be_year(value: Any) -> bool:
+    """Whether every item of an answer could be a year: a whole number of four digits, or a date or
+    text holding four digits in a row (``2004-05``, ``8 March 1944``): what a question asking for a
+    year can take; a name is none, nor a place such as ``2nd`` or a code such as ``C1``."""
+    items = _flat(value)
+    return bool(items) and all(
+        (1000 <= x <= 2999 and float(x).is_integer())
+        if isinstance(x, int | float) and not isinstance(x, bool)
+        else bool(re.search(r"(?<!\d)\d{4}(?!\d)", str(x)))
+        for x in items
+    )
+
+
 def is_figure(value: Any) -> bool:
     """A number, or a list of numbers only: what a question asking for a name cannot take."""
     items = _flat(value)

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridsight.qa._columns import STOP, content_words, mentions, similarity, split_words
+from gridsight.qa._columns import STOP, content_words, mentions, named_at, similarity, split_words
 from gridsight.qa._sql import TABLE, View, literal, quote
 from gridsight.text import (
     ASCENDING,
@@ -70,7 +70,7 @@ _NEG = NEGATION_WORDS
 YES_TEXT = frozenset({"yes", "y", "true"})
 NO_TEXT = frozenset({"no", "n", "false"})
 #: Header words of a column that identifies what its rows are about (an id, a name, a code).
-IDENTIFIER_WORDS = frozenset("id ids name names code codes key number no identifier".split())
+IDENTIFIER_WORDS = frozenset("id ids name names code codes key number no nr num identifier".split())
 
 
 #: A row label named by a word only it holds (:meth:`Planner._label_filters`) is read only among at
@@ -291,6 +291,13 @@ class Planner:
         ).fetchone()
         return int(n), int(distinct)
 
+    @property
+    def _header_years(self) -> list[str]:
+        """Numbers of the question that are words of headers (the years of ``hits86``, ``Pop.
+        2008``): they name columns, not values."""
+        heads = {h for c in self.cols for h in header_words(c.name) if h.isdigit()}
+        return [w for w in dict.fromkeys(self.words) if w.isdigit() and w in heads]
+
     def _names_of_rows(self, exclude: set[str]) -> Col | None:
         """The column that names the rows, for "who": the first text column whose values are all
         different, else the first text column."""
@@ -340,6 +347,10 @@ class Planner:
         tied = [c for c in pool if sc[c.name] == top]
         if entity and len(tied) > 1:
             tied = [c for c in tied if set(split_words(c.name)) & IDENTIFIER_WORDS] or tied
+        if len(tied) > 1:  # the header that accounts for more of the words ("home runs in 1986": homer86)
+            ws = words or self.words
+            named = {c.name: len(named_at(ws, c.name, self.meant.get(c.name, ()))) for c in tied}
+            tied = [c for c in tied if named[c.name] == max(named.values())]
         if len(tied) > 1:
             sims = similarity(" ".join(words or self.words), [c.name for c in tied])
             tied = [c for _s, c in sorted(zip(sims, tied, strict=True), key=lambda p: -p[0])]
@@ -439,6 +450,8 @@ class Planner:
         for m in re.finditer(r"\b([a-z]+)\s+(?:of|=)\s+(-?\d+(?:\.\d+)?)\b", low):
             if any(m.group(0) in f.words or f.words in m.group(0) for f in out):
                 continue
+            if m.group(2) in self._header_years:
+                continue  # "the hitters of 1986": the year names columns (``homer86``)
             words = split_words(low[max(0, m.start() - 30) : m.end()])
             col = self.best(("number",), words[:-1][-3:])
             if col is not None and not col.flag:
@@ -495,14 +508,15 @@ class Planner:
             re.search(
                 rf"\b(?:without|(?:do|does|did)(?: not|n't) {verbs}|no|missing|unknown|unrecorded"
                 r"|lack(?:s|ed|ing)?)\s+"
-                r"(?:any\s+|an?\s+|the\s+)?([a-z ]{3,40})",
+                r"(?:any\s+|an?\s+|the\s+)?([a-z0-9 ]{3,40})",
                 low,
             )
             or re.search(
-                r"\b([a-z ]{3,40}?)\s+(?:is|are|was|were)\s+(?:missing|blank|empty|unknown|not given)\b", low
+                r"\b([a-z0-9 ]{3,40}?)\s+(?:is|are|was|were)\s+(?:missing|blank|empty|unknown|not given)\b",
+                low,
             )
             or re.search(  # "for how many penguins is the sex unknown"
-                r"\b(?:is|are|was|were)\s+(?:the\s+|their\s+|its\s+)?([a-z ]{3,30}?)\s+"
+                r"\b(?:is|are|was|were)\s+(?:the\s+|their\s+|its\s+)?([a-z0-9 ]{3,30}?)\s+"
                 r"(?:missing|blank|empty|unknown|not given|not recorded)\b",
                 low,
             )
@@ -572,6 +586,13 @@ class Planner:
             r"\bhow many (unique|distinct|different)\b|\bnumber of (unique|distinct|different)\b", low
         ):
             col = self.best(("text", "number", "date", "bool"), exclude=fcols, entity=True)
+            if col is None:  # "how many different men are followed": the rows' identifier
+                ids = [
+                    c
+                    for c in self.cols
+                    if set(header_words(c.name)) & IDENTIFIER_WORDS and c.name not in fcols
+                ]
+                col = ids[0] if len(ids) == 1 else None
             if col is None:
                 return None
             c = quote(col.name)
@@ -800,7 +821,9 @@ class Planner:
         its adjective means ('the cheapest' -> Price), else the one the whole question names."""
         for i, w in enumerate(self.words):
             if superlative(w):
-                col = self.best(("number", "date"), [w, *self.words[i + 1 : i + 4]], exclude=fcols)
+                # (a year anywhere names its columns: "the top home run totals from 1986": homer86)
+                near = [w, *self.words[i + 1 : i + 4], *self._header_years]
+                col = self.best(("number", "date"), near, exclude=fcols)
                 if col is not None:
                     return col
                 ranked = self.ranked_by()
@@ -1390,7 +1413,8 @@ class Planner:
         air conditioning?": each row's answer, as the column writes it)."""
         first = self._first_super()
         after = self.low.find(self.words[first]) if first < len(self.words) else -1
-        text = {c.name for c in self.cols if c.kind == "text"}
+        # (a value of a text column, or a yes/no column: "is the top earner married?")
+        text = {c.name for c in self.cols if c.kind == "text" or c.flag}
         tests = [
             f
             for f in fs
