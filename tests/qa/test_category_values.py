@@ -425,3 +425,22 @@ def test_a_year_is_no_name() -> None:
     assert could_be_year(1985) and could_be_year("2004-05") and could_be_year([["8 March 1944"]])
     assert not could_be_year("Cal") and not could_be_year(["1990", "Ayo"])
     assert not could_be_year("2nd") and not could_be_year("C1") and not could_be_year(42511946)
+
+
+def test_a_comparison_no_header_names_takes_the_column_its_number_fits(flat_book: Any) -> None:
+    book = flat_book(*STAFF)
+    ans = answer_question(book, "Do any assistant nurses make more than $40,000?")
+    assert ans.value is False, (ans.formula, ans.reason)
+    ans = answer_question(book, "Do any senior nurses make more than $54,000?")
+    assert ans.value is True, (ans.formula, ans.reason)
+    # a number no column's values span is no condition to drop: the rules abstain
+    made = generate_formula("How many nurses have more than 400 pets?", book, book.sheets[0].name)
+    assert made.formula is None and "more than 400" in (made.reason or "")
+
+
+def test_which_are_the_bottom_n_things(flat_book: Any) -> None:
+    book = flat_book(("City", "Rain", "Sun"), [("Ayr", 900, 1400), ("Bude", 700, 1700), ("Crail", 650, 1500)])
+    made = generate_formula("Which are the bottom 2 cities in terms of rain?", book, book.sheets[0].name)
+    assert made.value == [["Crail"], ["Bude"]], made.formula
+    made = generate_formula("Which are the top 2 rain values?", book, book.sheets[0].name)
+    assert made.value == [[900], [700]], made.formula

@@ -53,6 +53,7 @@ from gridsight.text import (
     named_after_header,
     names_month,
     ordinal_place,
+    participle,
     place_meant,
     proper_words,
     ranked_column,
@@ -414,6 +415,8 @@ class _Request:
         self.negated = bool(_NEGATION.search(self.low.replace("'", " ")))
         #: calendar periods the conditions turned into date ranges (the gate checks none is left out)
         self.applied: set[str] = set()
+        #: comparisons no column could take ("more than $100,000" where no column spans it)
+        self.unapplied: set[str] = set()
         #: "Who ..." asks for the row's name when no column is named for the answer
         self.asks_who = bool(re.match(r"^\s*(who|whom|whose)\b", self.low))
         self._meant: dict[str, set[str]] | None = None
@@ -812,11 +815,33 @@ class _Request:
                     value = float(m.group(1).replace(",", ""))
                 except ValueError:
                     continue
-                col = self._column_near(m.start(1), used)
+                col = self._column_near(m.start(1), used) or self._holding(value, used)
                 if col is not None:
                     conds.append(Condition(col, op, value))
                     used.add(col.col)
+                else:
+                    self.unapplied.add(m.group(0).strip())
         return conds
+
+    def _holding(self, value: float, used: set[int]) -> Column | None:
+        """The one number column whose values span ``value``, for a comparison in a request that
+        names no number column ("make more than $100,000": the salaries; "is the average age above
+        60" compares the average); None when none or several do."""
+        if self.ranked(("number",)):
+            return None
+        spans = []
+        for col in self.table.columns:
+            if col.col in used or col.kind != "number" or isinstance(col, Derived):
+                continue
+            nums = [
+                v
+                for row in self.table.sheet.values(col.data)
+                for v in row
+                if isinstance(v, int | float) and not isinstance(v, bool)
+            ]
+            if nums and min(nums) <= value <= max(nums) and set(nums) - {0, 1}:
+                spans.append(col)
+        return spans[0] if len(spans) == 1 else None
 
     def _operator_use(self, value: str) -> bool:
         """A category value that is also an operation word ("Average") is the operation when a
@@ -880,13 +905,25 @@ _HOW_MANY_OF_TOP = re.compile(
 #: the thing listed is the last word before the clause that ranks or filters it ("what are the 3
 #: smallest sales figures" lists figures: values, not rows).
 _ENTITIES = re.compile(
-    r"^\s*(?:name|list|which)\s+(?:the\s+)?(?:top\s+)?\d+\s+((?:[\w-]+\s+){0,3}?[\w-]+?)"
+    r"^\s*(?:name|list|which(?:\s+(?:are|were))?)\s+(?:the\s+)?(?:top\s+|bottom\s+)?\d+\s+"
+    r"((?:[\w-]+\s+){0,3}?[\w-]+?)"
     r"(?=\s+(?:of|with|that|who|whose|by|in|on|among|from|have|has|had|were|are|did|do|does)\b|\s*[?.]|\s*$)"
 )
 #: One row asked for by a noun: "which company has the highest profits".
 _ENTITY = re.compile(r"^\s*which\s+([\w-]+)\s+(?:has|had|have|is|was|were|did|does|do)\b")
 #: Words that list a column's values, not rows: "the top 3 worth values", "the 5 largest figures".
 _VALUE_NOUNS = frozenset("values figures amounts numbers counts totals readings results".split())
+
+
+def _lists_things(low: str, table: Table, key: Column) -> bool:
+    """Whether the request lists N things by a noun that is no value noun and does not name the
+    column ranked ("which are the bottom 4 professions ...", not "which are the top 3 score values"
+    nor "which are the top 4 fares paid by ...")."""
+    m = _ENTITIES.match(low)
+    if m is None:
+        return False
+    noun = _noun_of(m.group(1))
+    return noun not in _VALUE_NOUNS and _Request(noun, table).ranked()[:1] != [key]
 
 
 def _asks_entities(low: str, table: Table) -> bool:
@@ -896,8 +933,16 @@ def _asks_entities(low: str, table: Table) -> bool:
     m = _ENTITIES.match(low) or _ENTITY.match(low)
     if m is None:
         return False
-    noun = m.group(1).split()[-1]
+    noun = _noun_of(m.group(1))
     return noun not in _VALUE_NOUNS and not _Request(noun, table).ranked()
+
+
+def _noun_of(phrase: str) -> str:
+    """The noun a listed phrase ends in, before a participle after it ("fares paid" -> fares)."""
+    said = phrase.split()
+    while len(said) > 1 and participle(said[-1]):
+        said.pop()
+    return said[-1]
 
 
 def _listed_group(low: str, table: Table, key: Column, others: list[Column]) -> Column | None:
@@ -1007,6 +1052,8 @@ def _unapplied(q: _Request) -> str | None:
     label, months, years = _period(q.low)
     if (months or years) and label not in q.applied:
         return label
+    if q.unapplied:
+        return sorted(q.unapplied)[0]
     for quoted in _QUOTED.findall(q.text):
         value = (quoted[0] or quoted[1]).strip()
         held = any(value.casefold() == v.casefold() for c in q.table.columns for v in c.distinct) or any(
@@ -1319,7 +1366,7 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             elif others and (
                 shown
                 or entities
-                or _ENTITIES.match(low)  # "which 3 districts have the highest score": the districts
+                or _lists_things(low, table, key)  # "which 3 districts have the highest score": the districts
                 or re.search(
                     r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b|\bwith the\b|\bwhere the\b",
                     low,

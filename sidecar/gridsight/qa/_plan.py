@@ -291,6 +291,21 @@ class Planner:
         ).fetchone()
         return int(n), int(distinct)
 
+    def _holding(self, number: float, exclude: set[str]) -> Col | None:
+        """The one number column (no yes/no one) whose values span ``number``, for a comparison in a
+        question that names no number column; None when none or several do."""
+        if self.best(("number",)) is not None:
+            return None
+        spans = []
+        for c in self.cols:
+            if c.kind != "number" or c.flag or c.name in exclude:
+                continue
+            q = quote(c.name)
+            low, high = self.view.conn.execute(f"SELECT MIN({q}), MAX({q}) FROM {TABLE}").fetchone()
+            if isinstance(low, int | float) and isinstance(high, int | float) and low <= number <= high:
+                spans.append(c)
+        return spans[0] if len(spans) == 1 else None
+
     @property
     def _header_years(self) -> list[str]:
         """Numbers of the question that are words of headers (the years of ``hits86``, ``Pop.
@@ -441,6 +456,8 @@ class Planner:
             col = col or (self.best(("number",), after) if after else None)
             for w in reversed(before):
                 col = col or self.best(("number",), [w])
+            # "do any assistant professors make more than $100,000?": the one column of such figures
+            col = col or self._holding(_num(m.group(3)), {f.column for f in out})
             if col is not None:
                 op, num = COMPARISON_OPS[m.group(1)], _lit(_num(m.group(3)))
                 out.append(
