@@ -30,6 +30,7 @@ from gridsight.grid import (
     is_date_format,
 )
 from gridsight.sources._base import choose_sheets
+from gridsight.sources._package import spelled_as_referenced
 from gridsight.sources._safety import check_zip
 from gridsight.sources._xlsx_tables import read_defined_names, read_tables
 
@@ -150,10 +151,13 @@ class XlsxSource:
         openpyxl = _load_openpyxl()
         with self.path.open("rb") as fh:
             try:
+                # part names differing only in case from their references are the same part (OPC)
+                package = spelled_as_referenced(fh) or fh
+                fh.seek(0)
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     wb = openpyxl.load_workbook(
-                        fh, read_only=True, data_only=False, keep_links=False, rich_text=False
+                        package, read_only=True, data_only=False, keep_links=False, rich_text=False
                     )
             except GridSightError:
                 raise
