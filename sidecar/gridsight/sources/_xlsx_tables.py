@@ -105,13 +105,26 @@ def _table(zf: zipfile.ZipFile, part: str, sheet: str) -> ExcelTable | None:
     ref = root.get("ref")
     if not name or not ref:
         return None
-    columns = tuple(c.get("name", "") for c in root.iter(f"{_MAIN}tableColumn"))
+    # a line break in a column's name is saved escaped (Ending_x000a_balance, ECMA-376 ST_Xstring);
+    # formulas name the column with the character itself
+    columns = tuple(_xstring(c.get("name", "")) for c in root.iter(f"{_MAIN}tableColumn"))
     rng = Range.parse(ref)
     if len(columns) != rng.width:
         return None
     return ExcelTable(
         name, sheet, rng, columns, int(root.get("headerRowCount", "1")), int(root.get("totalsRowCount", "0"))
     )
+
+
+def _xstring(text: str) -> str:
+    """OOXML text as written: characters XML cannot hold (``CHAR(1)``, a lone carriage return, a line
+    break in a table column's name...) are saved as ``_xHHHH_`` (``_x005F_`` for a literal ``_``,
+    ECMA-376 ST_Xstring); openpyxl leaves them escaped."""
+    if "_x" not in text:
+        return text
+    from openpyxl.utils.escape import unescape
+
+    return str(unescape(text))
 
 
 def read_defined_names(path: str | Path) -> tuple[DefinedName, ...]:

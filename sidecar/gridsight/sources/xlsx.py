@@ -32,7 +32,7 @@ from gridsight.grid import (
 from gridsight.sources._base import choose_sheets
 from gridsight.sources._package import spelled_as_referenced
 from gridsight.sources._safety import check_zip
-from gridsight.sources._xlsx_tables import read_defined_names, read_tables
+from gridsight.sources._xlsx_tables import _xstring, read_defined_names, read_tables
 
 ProgressFn = Callable[[str, int], None]
 
@@ -261,17 +261,6 @@ class XlsxSource:
                 except GridSightError:
                     continue  # a malformed merge reference loses the merge, not the sheet
         return b.build()
-
-
-def _xstring(text: str) -> str:
-    """OOXML text as written: characters XML cannot hold (``CHAR(1)``, a lone carriage return...) are
-    saved as ``_xHHHH_`` (``_x005F_`` for a literal ``_``, ECMA-376 ST_Xstring); openpyxl leaves
-    them escaped in cell values."""
-    if "_x" not in text:
-        return text
-    from openpyxl.utils.escape import unescape
-
-    return str(unescape(text))
 
 
 def _cached(cached: tuple[str, str | None], shared_strings: Any) -> tuple[str, Any]:
