@@ -466,3 +466,42 @@ def test_a_name_the_workbook_does_not_define_is_excels_name_error(
     for ref in ("A1", "A2", "A3"):
         assert by[f"Sheet1!{ref}"].status == "agree", by[f"Sheet1!{ref}"]
     assert not validate_formula("=Nowhere*2", open_workbook(path), "Sheet1").ok
+
+
+def test_values_from_outside_the_workbook_are_external(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A sheet of another workbook Excel kept no cell of (``<sheetData sheetId="1"/>``) has unknown
+    values, in a function as alone (``INDEX([1]Balancing!$R$4:$R$27,2)``); a cube function reads an
+    OLAP server or the Data Model. Both are reported as external, not counted, like RTD."""
+    F = excel.F
+    cells = {
+        "A1": F("[1]Prices!$B$2*2", 10),
+        "A2": F("SUM(B1:B3)-INDEX([1]Balancing!$R$4:$R$27,2)", 110),
+        "A3": F("[1]Balancing!R4", 7),
+        "A4": F('CUBEVALUE("ThisWorkbookDataModel","[Measures].[Total]")', 16.5),
+        "A5": F('CUBEMEMBER("ThisWorkbookDataModel","[Regions].[All]")', "All"),
+    }
+    path = excel.write(tmp_path / "outside.xlsx", {"Sheet1": cells})
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    _with_external_link(
+        path,
+        "",
+        raw=(
+            f'<externalLink xmlns="{main}"><externalBook xmlns:r="{rel}" r:id="rId1"><sheetNames>'
+            '<sheetName val="Prices"/><sheetName val="Balancing"/></sheetNames><sheetDataSet>'
+            '<sheetData sheetId="0"><row r="2"><cell r="B2"><v>5</v></cell></row></sheetData>'
+            '<sheetData sheetId="1"/></sheetDataSet></externalBook></externalLink>'
+        ).encode(),
+    )
+    result = recalc_file(path)
+    by = _by_cell(result)
+    assert by["Sheet1!A1"].status == "agree"
+    assert {
+        ref: (by[f"Sheet1!{ref}"].status, by[f"Sheet1!{ref}"].kind) for ref in ("A2", "A3", "A4", "A5")
+    } == {
+        "A2": ("external", "external link"),
+        "A3": ("external", "external link"),
+        "A4": ("external", "cube function (CUBEVALUE)"),
+        "A5": ("external", "cube function (CUBEMEMBER)"),
+    }
+    assert result.agreement == 1.0
