@@ -505,3 +505,28 @@ def test_values_from_outside_the_workbook_are_external(tmp_path: Path, excel: Si
         "A5": ("external", "cube function (CUBEMEMBER)"),
     }
     assert result.agreement == 1.0
+
+
+def test_a_cycle_as_written_through_a_user_defined_function(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A cycle only in the references as written (``INDEX(A1:B1,1,2)`` reads B1, not A1) through a
+    function of a macro keeps that cell's value, Excel's, whatever the cycle is started from: the
+    cycle is compared, not taken for a circular reference Excel would have saved as zeros."""
+    F = excel.F
+    sheets = {
+        "Kept": {"A1": F("MYUDF(C1)", 7), "B1": F("A1*2", 14), "C1": F("INDEX(A1:B1,1,2)+1", 15)},
+        "Name": {
+            "A1": F("MYUDF(C1)", "#NAME?"),
+            "B1": F("ERROR.TYPE(A1)", 5),
+            "C1": F("INDEX(A1:B1,1,2)+1", 6),
+        },
+    }
+    path = excel.write(tmp_path / "udf_cycle.xlsx", sheets)
+    by = _by_cell(recalc_file(path))
+    assert {k: c.status for k, c in by.items()} == {  # type: ignore[attr-defined]
+        "Kept!A1": "external",
+        "Kept!B1": "agree",
+        "Kept!C1": "agree",
+        "Name!A1": "agree",
+        "Name!B1": "agree",
+        "Name!C1": "agree",
+    }

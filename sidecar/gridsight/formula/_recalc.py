@@ -505,6 +505,8 @@ MAX_ITERATIONS = 100
 #: depends on none of them never reads the cycle (its references only go round as written). An error
 #: goes through most functions; a number goes through IFERROR, which catches the error.
 _SEEDS: tuple[Any, ...] = ("#NULL!", 7919.0001)
+#: Statuses of cells whose value is Excel's saved one, not computed here.
+_KEPT = frozenset(("external", "unsupported"))
 
 
 class _Run:
@@ -583,8 +585,11 @@ class _Run:
         if results is None:
             return self._circular("circular reference", cells, mark=True)
         first = [r.ours for r in results]
+        # a cell GridSight does not run (a user-defined function, an external link) keeps Excel's value
+        # whatever the cycle starts from: only the cells it computes are seeded
+        computed = tuple(k for k, r in zip(cells, results, strict=True) if r.status not in _KEPT)
         for seed in _SEEDS:
-            self._seed(cells, seed)
+            self._seed(computed, seed)
             again = self._settle(cells, MAX_CYCLE_PASSES, 0.0)
             if again is None or not all(same(a, b.ours) for a, b in zip(first, again, strict=True)):
                 return self._circular("circular reference", cells, mark=True)
@@ -661,6 +666,7 @@ class _Run:
             )
             if outside is not None and outside.startswith("user-defined") and same(excel, "#NAME?"):
                 # no macro or add-in supplied it when Excel saved: Excel's own answer, as computed here
+                self._seed((key,), "#NAME?")  # what the cells reading it read (a cycle may have seeded it)
                 return CellCheck(sheet.name, address, formula, "agree", None, excel, "#NAME?")
             if outside is not None:  # no engine could recompute it from the file: reported, not counted
                 return CellCheck(sheet.name, address, formula, "external", outside, excel, None, reason)
