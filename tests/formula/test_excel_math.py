@@ -241,3 +241,24 @@ def test_numbers_from_text(formula: str, excel: Any) -> None:
 )
 def test_argument_checks(formula: str, excel: Any) -> None:
     assert value(formula) == excel, formula
+
+
+@pytest.mark.parametrize(
+    ("formula", "excel"),
+    [
+        # POISSON.DIST truncates the number of events (Microsoft's documentation)
+        ("=POISSON.DIST(1.333,2,FALSE)", 0.2706705664732254),
+        ("=_xlfn.POISSON.DIST(1.333,2,0)", 0.2706705664732254),
+        ("=POISSON(1.5,2,FALSE)", 0.2706705664732254),
+        ("=POISSON.DIST(1.999,2,TRUE)", 0.40600584970983794),
+        ("=POISSON.DIST(-1,2,TRUE)", "#NUM!"),
+        # an empty weekend of WORKDAY.INTL / NETWORKDAYS.INTL is the default, 1 (Saturday, Sunday)
+        ("=WORKDAY.INTL(45000,24,,45012)", 45035),
+        ("=_xlfn.WORKDAY.INTL(45000,24,,45012)", 45035),
+        ("=WORKDAY.INTL(45000,24,1,45012)", 45035),
+        ("=WORKDAY.INTL(45000,24,0)", "#NUM!"),
+        ("=NETWORKDAYS.INTL(45000,45030,,45012)", 22),
+    ],
+)
+def test_poisson_and_default_weekends(formula: str, excel: Any) -> None:
+    assert_as_excel(value(formula), excel, formula)

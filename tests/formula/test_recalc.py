@@ -466,3 +466,67 @@ def test_a_name_the_workbook_does_not_define_is_excels_name_error(
     for ref in ("A1", "A2", "A3"):
         assert by[f"Sheet1!{ref}"].status == "agree", by[f"Sheet1!{ref}"]
     assert not validate_formula("=Nowhere*2", open_workbook(path), "Sheet1").ok
+
+
+def test_values_from_outside_the_workbook_are_external(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A sheet of another workbook Excel kept no cell of (``<sheetData sheetId="1"/>``) has unknown
+    values, in a function as alone (``INDEX([1]Balancing!$R$4:$R$27,2)``); a cube function reads an
+    OLAP server or the Data Model. Both are reported as external, not counted, like RTD."""
+    F = excel.F
+    cells = {
+        "A1": F("[1]Prices!$B$2*2", 10),
+        "A2": F("SUM(B1:B3)-INDEX([1]Balancing!$R$4:$R$27,2)", 110),
+        "A3": F("[1]Balancing!R4", 7),
+        "A4": F('CUBEVALUE("ThisWorkbookDataModel","[Measures].[Total]")', 16.5),
+        "A5": F('CUBEMEMBER("ThisWorkbookDataModel","[Regions].[All]")', "All"),
+    }
+    path = excel.write(tmp_path / "outside.xlsx", {"Sheet1": cells})
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    _with_external_link(
+        path,
+        "",
+        raw=(
+            f'<externalLink xmlns="{main}"><externalBook xmlns:r="{rel}" r:id="rId1"><sheetNames>'
+            '<sheetName val="Prices"/><sheetName val="Balancing"/></sheetNames><sheetDataSet>'
+            '<sheetData sheetId="0"><row r="2"><cell r="B2"><v>5</v></cell></row></sheetData>'
+            '<sheetData sheetId="1"/></sheetDataSet></externalBook></externalLink>'
+        ).encode(),
+    )
+    result = recalc_file(path)
+    by = _by_cell(result)
+    assert by["Sheet1!A1"].status == "agree"
+    assert {
+        ref: (by[f"Sheet1!{ref}"].status, by[f"Sheet1!{ref}"].kind) for ref in ("A2", "A3", "A4", "A5")
+    } == {
+        "A2": ("external", "external link"),
+        "A3": ("external", "external link"),
+        "A4": ("external", "cube function (CUBEVALUE)"),
+        "A5": ("external", "cube function (CUBEMEMBER)"),
+    }
+    assert result.agreement == 1.0
+
+
+def test_a_cycle_as_written_through_a_user_defined_function(tmp_path: Path, excel: SimpleNamespace) -> None:
+    """A cycle only in the references as written (``INDEX(A1:B1,1,2)`` reads B1, not A1) through a
+    function of a macro keeps that cell's value, Excel's, whatever the cycle is started from: the
+    cycle is compared, not taken for a circular reference Excel would have saved as zeros."""
+    F = excel.F
+    sheets = {
+        "Kept": {"A1": F("MYUDF(C1)", 7), "B1": F("A1*2", 14), "C1": F("INDEX(A1:B1,1,2)+1", 15)},
+        "Name": {
+            "A1": F("MYUDF(C1)", "#NAME?"),
+            "B1": F("ERROR.TYPE(A1)", 5),
+            "C1": F("INDEX(A1:B1,1,2)+1", 6),
+        },
+    }
+    path = excel.write(tmp_path / "udf_cycle.xlsx", sheets)
+    by = _by_cell(recalc_file(path))
+    assert {k: c.status for k, c in by.items()} == {  # type: ignore[attr-defined]
+        "Kept!A1": "external",
+        "Kept!B1": "agree",
+        "Kept!C1": "agree",
+        "Name!A1": "agree",
+        "Name!B1": "agree",
+        "Name!C1": "agree",
+    }

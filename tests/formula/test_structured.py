@@ -117,3 +117,42 @@ def test_column_names_with_spaces_at_the_end_and_commas(tmp_path: Path) -> None:
     )
     assert at_row_3.value == 35
     assert evaluate_formula("=SUM(Stock[[#Data], [Price, net]])", book, "T").value == 7
+
+
+def test_table_and_column_names_as_excel_writes_them(tmp_path: Path) -> None:
+    """A table name of any letters (``テーブル15``), a column name with ``'`` escaped in the formula
+    (``[Column'']`` is the column ``Column'``) and one holding a line break, which the table part
+    saves as ``_x000a_`` and formulas write as the character; the range operator beside a
+    structured reference (``INDEX(T[Qty],1):T[@Qty]``)."""
+    import re
+    import zipfile
+
+    wb = XlWorkbook()
+    ws = wb.active
+    ws.title = "S"
+    rows = [("Item", "Column'", "Ending balance"), ("a", 1, 100), ("b", 2, 200), ("c", 3, 300)]
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            ws.cell(1 + i, 1 + j, v)
+    ws.add_table(Table(displayName="テーブル15", ref="A1:C4"))
+    plain = tmp_path / "plain.xlsx"
+    wb.save(plain)
+    path = tmp_path / "names.xlsx"
+    with zipfile.ZipFile(plain) as src, zipfile.ZipFile(path, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename.startswith("xl/tables/"):
+                data = re.sub(rb'name="Ending balance"', b'name="Ending_x000a_balance"', data)
+            dst.writestr(info, data)
+    book = open_workbook(path)
+    assert book.tables[0].columns == ("Item", "Column'", "Ending\nbalance")
+    at_row_3 = {
+        "=テーブル15[[#This Row],[Column'']]*4": 8,
+        "=SUBTOTAL(109,テーブル15[Column''])": 6,
+        "=SUM(テーブル15[Ending\nbalance])": 600,
+        "=SUM(INDEX(テーブル15[Column''],1,1):テーブル15[[#This Row],[Column'']])": 3,
+        "=SUM(テーブル15[Column'']:INDEX(テーブル15[Column''],2))": 6,
+    }
+    for formula, excel in at_row_3.items():
+        ev = evaluate_formula(formula, book, "S", at="D3")
+        assert ev.ok and ev.value == excel, (formula, ev)

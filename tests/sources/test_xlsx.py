@@ -158,3 +158,47 @@ def test_xlsm_is_read(tmp_path: Path) -> None:
     wb.active["A1"] = "macro book"
     wb.save(path)
     assert open_workbook(path).sheets[0].cell("A1").value == "macro book"
+
+
+def test_part_names_differing_in_case_are_the_same_part(tmp_path: Path) -> None:
+    """Open Packaging Conventions compare part names ignoring ASCII case: a package storing
+    ``xl/SharedStrings.xml`` and ``xl/worksheets/Sheet1.xml`` while its relationships and content
+    types name ``sharedStrings.xml`` and ``sheet1.xml`` is read (it was 'damaged': KeyError), its
+    tables too."""
+    from openpyxl.worksheet.table import Table
+
+    from gridsight.sources._xlsx_tables import read_tables
+
+    wb = OpenpyxlWorkbook()
+    ws = wb.active
+    ws.append(["Item", "Qty"])
+    ws.append([None, 3])
+    ws["C2"] = "=B2*2"
+    ws.add_table(Table(displayName="Fruit", ref="A1:B2"))
+    plain = tmp_path / "plain.xlsx"
+    wb.save(plain)
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
+    kind = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+    renamed = tmp_path / "renamed.xlsx"
+    with zipfile.ZipFile(plain) as src, zipfile.ZipFile(renamed, "w") as dst:
+        for info in src.infolist():
+            data, name = src.read(info).decode(), info.filename
+            if name == "xl/worksheets/sheet1.xml":  # A2 holds shared string 0
+                name = "xl/worksheets/Sheet1.xml"
+                data = re.sub(r'<row r="2"([^>]*)>', r'<row r="2"\1><c r="A2" t="s"><v>0</v></c>', data)
+            elif name == "xl/_rels/workbook.xml.rels":
+                data = data.replace(
+                    "</Relationships>",
+                    f'<Relationship Id="rIdS" Type="{rel}" Target="sharedStrings.xml"/></Relationships>',
+                )
+            elif name == "[Content_Types].xml":
+                data = data.replace(
+                    "</Types>", f'<Override PartName="/xl/sharedStrings.xml" ContentType="{kind}"/></Types>'
+                )
+            dst.writestr(name, data)
+        dst.writestr("xl/SharedStrings.xml", f'<sst xmlns="{main}" count="1"><si><t>apple</t></si></sst>')
+    sheet = open_workbook(renamed).sheets[0]
+    assert sheet.cell(1, 0).value == "apple"
+    assert sheet.cell(1, 2).formula == "=B2*2"
+    assert [t.name for t in read_tables(renamed)] == ["Fruit"]

@@ -113,7 +113,8 @@ def external_kind(
     """The kind of a formula whose value comes from outside the workbook, so no engine could
     recompute it from the file: a user-defined function (a VBA macro or an add-in: a name that is not
     one of Excel's functions, ``=myFunc(A1)``), a linked data type's field (``_FV``), data from the
-    internet or a server (WEBSERVICE, RTD...), or another workbook Excel kept no values of. None for
+    internet or a server (WEBSERVICE, RTD...), an OLAP cube or the Data Model (CUBEVALUE, CUBEMEMBER...),
+    or another workbook Excel kept no values of. None for
     anything else (those are GridSight's own gaps), a LAMBDA the workbook defines as a name
     (``defined``) included."""
     m = re.match(r"unknown function (\S+)$", kind)
@@ -128,8 +129,8 @@ def external_kind(
     m = re.match(r"(\S+) is not allowed", problem)
     if m and m.group(1) in _EXTERNAL_DATA:
         return f"external data ({m.group(1)})"
-    if kind == "external link":
-        return kind
+    if kind == "external link" or kind.startswith("cube function"):
+        return kind  # a cube function reads an OLAP server or the Data Model, not the cells
     return None
 
 

@@ -226,11 +226,20 @@ def _aggregate(function_num: Any, options: Any, *refs: Any) -> Any:
 
 
 def _rows(x: Any) -> Any:
-    """ROWS of a range or an array (the engine rejects arrays)."""
+    """ROWS of a range or an array (the engine rejects arrays); of an error value, that error
+    (``ROWS(#REF!)`` is ``#REF!``)."""
+    from formulas.functions import XlError
+
+    if isinstance(x, XlError):
+        return x
     return float(x.shape[0]) if isinstance(x, np.ndarray) and x.ndim == 2 else 1.0
 
 
 def _columns(x: Any) -> Any:
+    from formulas.functions import XlError
+
+    if isinstance(x, XlError):
+        return x
     return float(x.shape[1]) if isinstance(x, np.ndarray) and x.ndim == 2 else 1.0
 
 

@@ -587,6 +587,123 @@ def patch_scalar_arguments() -> None:
         fns[key] = unwrapped
 
 
+def excel_sized(*args: Any) -> tuple[Any, ...]:
+    """Arrays of different sizes made the size Excel gives their combination: in each direction an
+    array of one row (or column) is repeated, a shorter one is padded with ``#N/A``
+    (``{1;2;3}*{1;2}`` is ``{1;2;#N/A}``). Arguments that already fit come back as they are."""
+    import numpy as np
+    from formulas.functions import Error
+
+    arrays = [a for a in args if isinstance(a, np.ndarray) and a.ndim == 2]
+    if len(arrays) < 2:
+        return args
+    target = []
+    for dim in (0, 1):
+        sizes = {a.shape[dim] for a in arrays} - {1}
+        target.append(max(sizes) if sizes else 1)
+    if all(a.shape[0] in (1, target[0]) and a.shape[1] in (1, target[1]) for a in arrays):
+        return args
+    out = []
+    for a in args:
+        if isinstance(a, np.ndarray) and a.ndim == 2 and a.size:
+            rows = a.shape[0] if a.shape[0] == 1 else target[0]
+            cols = a.shape[1] if a.shape[1] == 1 else target[1]
+            if (rows, cols) != a.shape:
+                grown = np.empty((rows, cols), dtype=object)
+                grown.ravel()[:] = [Error.errors["#N/A"]] * grown.size  # np.full makes it a plain str
+                grown[: a.shape[0], : a.shape[1]] = a
+                a = grown.view(type(a))
+        out.append(a)
+    return tuple(out)
+
+
+def patch_array_sizes() -> None:
+    """Arrays of different sizes combined by an operator (``D2:D65*C2:Z90``) or IF give an array of
+    the larger size, ``#N/A`` where the smaller one has no item, as Excel documents for array
+    formulas; the engine could not broadcast them and failed (DispatcherError)."""
+    import formulas
+    from formulas.functions.operators import OPERATORS
+
+    for name in ("+", "-", "*", "/", "^", "&", "=", "<>", "<", ">", "<=", ">="):
+        original = OPERATORS[name]
+
+        def sized(*args: Any, _original: Any = original) -> Any:
+            return _original(*excel_sized(*args))
+
+        OPERATORS[name] = sized
+    entry = formulas.get_functions()["IF"]
+    if isinstance(entry, dict) and callable(entry.get("function")):
+        condition = entry["function"]
+
+        def sized_if(*args: Any, _original: Any = condition) -> Any:
+            return _original(*excel_sized(*args))
+
+        entry["function"] = sized_if
+
+
+#: Functions that read an error given where they take a reference in their own way: COUNT ignores
+#: it, COUNTA counts it, ISREF is FALSE, SUBTOTAL and AGGREGATE (its options that ignore errors) are
+#: :mod:`_subtotal`'s; the aggregates (SUM, MAX, AND...) already return it; the LAMBDA helpers pass
+#: their values to the LAMBDA.
+_READS_ERRORS = frozenset(
+    "COUNT COUNTA ISREF SUBTOTAL AGGREGATE TEXTJOIN MAP REDUCE SCAN BYROW BYCOL MAKEARRAY ANCHORARRAY".split()
+)
+#: Of the functions whose every argument is a reference, those about the reference itself.
+_OF_REFERENCE = frozenset("ROWS COLUMNS ROW COLUMN AREAS".split())
+
+
+def _first_error(args: Any, at: list[bool]) -> Any:
+    """The first error value among ``args`` when one given where a reference is taken (``at``) is an
+    error value, else None."""
+    from formulas.functions import XlError
+
+    if not any(i < len(at) and at[i] and isinstance(a, XlError) for i, a in enumerate(args)):
+        return None
+    return next(a for a in args if isinstance(a, XlError))
+
+
+def patch_reference_errors() -> None:
+    """An error value given where a function takes a reference or an array is what the function
+    returns, as in Excel (the first error among its arguments): ``SUMIF(#REF!,">0")``,
+    ``COUNTIF(#REF!,1)``, ``MATCH(1,#REF!,0)``, ``ROWS(#REF!)`` are ``#REF!``, what Excel saves for
+    formulas whose ranges were deleted. The engine took the error for a value: ``#VALUE!``, ``#N/A``,
+    or ``ROWS(#REF!)`` 1. A cell holding an error inside a range is not such an argument (it reaches
+    the function as a 1x1 array): ``MATCH(1,A1:A3,0)`` skips it as before. Left alone:
+    :data:`_READS_ERRORS`."""
+    import formulas
+
+    from gridsight.formula._intersect import ARRAY, OPS, REF, param_kind
+
+    fns = formulas.get_functions()
+    for key, fn in list(fns.items()):
+        name = key.removeprefix("_XLFN.").removeprefix("_XLWS.")
+        if name in _READS_ERRORS:
+            continue
+        at = [param_kind(name, i) in (REF, ARRAY, OPS) for i in range(16)]
+        if not any(at) or (param_kind(name, 0) == REF and all(at) and name not in _OF_REFERENCE):
+            continue  # none, or an aggregate of references (SUM, MAX, AND...)
+        if isinstance(fn, dict):  # registered with extra inputs (INDEX: whether it is compiling)
+            inner = fn.get("function")
+            if not callable(inner):
+                continue
+
+            def checked_entry(compiling: Any, *args: Any, _fn: Any = inner, _at: list[bool] = at) -> Any:
+                error = None if compiling else _first_error(args, _at)
+                return error if error is not None else _fn(compiling, *args)
+
+            fn["function"] = checked_entry
+            continue
+        if not callable(fn) or getattr(fn, "__name__", "") == "not_implemented":
+            continue
+
+        def checked(*args: Any, _fn: Any = fn, _at: list[bool] = at) -> Any:
+            error = _first_error(args, _at)
+            return error if error is not None else _fn(*args)
+
+        checked.__name__ = getattr(fn, "__name__", name)
+        fns[key] = checked
+
+
 def patch_all() -> None:
     """Every patch of this module, in order."""
     patch_criteria()
@@ -617,4 +734,6 @@ def patch_all() -> None:
     patch_linest()
     patch_ets()
     patch_date1904()  # it wraps the date functions installed above
+    patch_reference_errors()  # around every function installed above
+    patch_array_sizes()
     patch_scalar_arguments()  # last: it wraps every function that takes single values

@@ -26,7 +26,14 @@ from gridsight.formula._excel_ets import reason_of
 from gridsight.formula._excel_regression import DEFAULT_WORDS, omitted_defaults
 from gridsight.formula._intersect import NO_RANGES, implicit_intersection
 from gridsight.formula._policy import policy_violations
-from gridsight.formula._refops import eta_lambdas, range_chains, ref_error_ranges, reference_operators
+from gridsight.formula._refops import (
+    eta_lambdas,
+    range_chains,
+    range_endpoints,
+    ref_error_ranges,
+    reference_operators,
+)
+from gridsight.formula._reftext import from_a1
 from gridsight.formula._relcompile import compile_at, relative_key
 from gridsight.formula._subtotal import depends_on_cells, nested_subtotals
 from gridsight.formula._translate import (
@@ -218,6 +225,9 @@ def _runnable(
     expanded = _XLPM.sub("", expanded) if "_xlpm." in expanded.lower() else expanded  # LET/LAMBDA names
     if "LAMBDA(" in expanded.upper():  # LAMBDA(x,x+1)(5), before anything parses it
         expanded = inline_lambdas(expanded)
+    named_refs = _name_references(workbook, name, cell)
+    if ":" in expanded and ("!" in expanded or (workbook is not None and workbook.names)):
+        expanded = range_endpoints(expanded, named_refs) or expanded  # Imps!M4:'Imps'!M76, C2:EndName
     if ":" in expanded and "(" in expanded:  # A1:OFFSET(A1,4,0), INDEX(r,1,1):INDEX(r,1,n)
         expanded = reference_spans(expanded) or expanded
     expanded = range_chains(expanded) or expanded  # A1:B2:C3, the range spanning them
@@ -226,7 +236,11 @@ def _runnable(
         expanded = expand_3d(expanded, workbook.sheet_names)
     expanded = expand_structured(expanded, workbook, name, cell)
     expanded = expand_names(
-        expanded, workbook, name, lambda t: expand_structured(t, workbook, name, cell), at=cell
+        expanded,
+        workbook,
+        name,
+        lambda t: expand_structured(range_endpoints(t, named_refs) or t, workbook, name, cell),
+        at=cell,
     )
     expanded = inline_lambdas(expanded)
     if "LET(" in expanded.upper():  # LET(x,1,y,x-1,y): names that use names, written out
@@ -247,6 +261,28 @@ def _runnable(
     if cell is not None and (intersect or "SINGLE(" in upper or any(f in upper for f in NO_RANGES)):
         expanded = implicit_intersection(parse_formula(expanded), cell, single_only=not intersect) or expanded
     return expanded
+
+
+def _name_references(
+    workbook: Workbook | None, sheet: str | None, at: tuple[int, int] | None
+) -> Callable[[str, str | None], str | None]:
+    """The reference a defined name stands for, as seen from ``at`` (``EndofDPoint`` ->
+    ``Deals!$C$90``), for a name on ``on`` (else the formula's sheet); None for a name of anything
+    else or no name."""
+
+    def reference(name: str, on: str | None) -> str | None:
+        found = workbook.defined_name(name, on or sheet) if workbook is not None else None
+        if found is None:
+            return None
+        text = found.text.lstrip("=").strip()
+        text = from_a1(text, at) if at is not None else text
+        try:
+            Range.parse(text)
+        except GridSightError:
+            return None
+        return text
+
+    return reference
 
 
 def _lambda_names(workbook: Workbook, sheet: str | None) -> Callable[[str], str | None]:

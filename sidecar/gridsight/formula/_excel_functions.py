@@ -288,7 +288,8 @@ def _workday_intl(start_date: Any, days: Any, weekend: Any = 1, holidays: Any = 
 def patch_workday() -> None:
     """WORKDAY and WORKDAY.INTL from a start date on a weekend or a holiday: ``WORKDAY(Saturday,1)`` is
     the Monday after, ``WORKDAY(Saturday,-1)`` the Friday before, ``WORKDAY(d,0)`` is ``d`` (the engine:
-    #VALUE! for any such start)."""
+    #VALUE! for any such start). An empty weekend (``WORKDAY.INTL(d,24,,holidays)``) is the default,
+    written in before the engine runs (``_excel_regression.omitted_defaults``)."""
     import formulas
     from formulas.functions import wrap_ufunc
     from formulas.functions.date import args_xworkday_intl

@@ -8,7 +8,8 @@
 * ``patch_bases``: BIN2DEC ... HEX2OCT with negative numbers, places and text as Excel reads them;
 * ``patch_gcd_lcm``: GCD and LCM over references with blanks, fractions and text;
 * COMBINA, which the engine lacks;
-* ``patch_number_text``: text read as a number by ABS, INT, EXP, SIN... (date text, ``"1,234"``).
+* ``patch_number_text``: text read as a number by ABS, INT, EXP, SIN... (date text, ``"1,234"``);
+* ``patch_poisson``: POISSON.DIST truncates the number of events.
 
 Each is registered by :func:`patch_math` (from :func:`gridsight.formula._engine_excel.patch_all`) and
 tested in ``tests/formula/test_excel_math.py``.
@@ -441,11 +442,29 @@ def _mround_checked(number: Any, multiple: Any) -> Any:
     return values if not isinstance(values, list) else _mround(*values)
 
 
+def patch_poisson(fns: Any) -> None:
+    """POISSON.DIST and POISSON truncate the number of events, as Excel documents:
+    ``POISSON.DIST(1.333,2,FALSE)`` is ``POISSON.DIST(1,2,FALSE)``, 0.2706705664732254 (the engine: 0,
+    the probability mass at a fraction)."""
+    from formulas.functions import wrap_ufunc
+    from formulas.functions.stat import _convert_args, _parse_cumulative, xpoisson_dist
+
+    def truncated(x: Any, mean: Any, cumulative: Any) -> Any:
+        return xpoisson_dist(math.trunc(x) if x >= 0 else x, mean, cumulative)
+
+    wrapped = wrap_ufunc(
+        truncated,
+        input_parser=lambda *a: tuple(map(_convert_args, a[:-1])) + tuple(map(_parse_cumulative, a[-1:])),
+    )
+    fns["POISSON.DIST"] = fns["_XLFN.POISSON.DIST"] = fns["POISSON"] = wrapped
+
+
 def patch_math() -> None:
     """Every patch of this module."""
     import formulas
 
     fns = formulas.get_functions()
+    patch_poisson(fns)
     patch_rounding_steps(fns)
     patch_complex(fns)
     patch_bases(fns)

@@ -26,6 +26,8 @@ _DEFAULTS: dict[str, dict[int, str]] = {
     "LOGEST": {2: "TRUE"},
     "TREND": {3: "TRUE"},
     "GROWTH": {3: "TRUE"},
+    "WORKDAY.INTL": {2: "1"},  # the weekend: Saturday and Sunday (the engine read an empty one as 0)
+    "NETWORKDAYS.INTL": {2: "1"},
 }
 _DEFAULTS.update(OMITTED)
 #: Upper-case words that make :func:`omitted_defaults` worth parsing a formula for.

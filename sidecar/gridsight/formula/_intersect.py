@@ -54,6 +54,7 @@ _POSITIONS: dict[str, tuple[tuple[str, tuple[int | str, ...]], ...]] = {
     "VLOOKUP": ((REF, (1,)),),
     "HLOOKUP": ((REF, (1,)),),
     "OFFSET": ((REF, (0,)),),
+    "GRIDSIGHT.SPAN": ((REF, (0, 1)),),  # a:b beside a function giving a reference (_translate)
     "CELL": ((REF, (1,)),),
     "LARGE": ((REF, (0,)),),
     "SMALL": ((REF, (0,)),),

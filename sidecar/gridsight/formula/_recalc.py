@@ -21,6 +21,7 @@ workbook a budget; cells left when the budget runs out are reported as skipped.
 from __future__ import annotations
 
 import contextlib
+import heapq
 import re
 import time
 from collections import Counter
@@ -494,17 +495,107 @@ def _recalculate(
     return RecalcResult(wb.name, tuple(checks), time.perf_counter() - start, run.stopped)
 
 
-#: A cycle of formula cells is evaluated over and over, in sheet order, until no value changes (a
-#: cycle only in the static references, such as ``INDEX(Table[Col], ROW()-1)`` down its own column,
-#: settles at once); one that does not settle within this many passes is a true circular reference.
+#: A cycle of formula cells (a strongly connected component of the references as written) is evaluated
+#: from no value of its own, again wherever a cell it reads changed, until no value changes: a cycle
+#: only in the references as written (``INDEX(Table[Col], ROW()-1)`` down its own column, an ``IF``
+#: whose branch leaves it) settles on the values Excel computes, whatever its cells started from. It
+#: gets at most its size + 1 sweeps and this many evaluations per cell; one that does not settle, or
+#: settles on values that depend on where it started, reads itself: a true circular reference.
 MAX_CYCLE_PASSES = 10
 MAX_CYCLE_CELLS = 5000
 #: At most this many passes for a workbook with iterative calculation on (Excel's default is 100).
 MAX_ITERATIONS = 100
-#: The values a cycle's cells start from when testing whether they read themselves: a cell whose value
-#: depends on none of them never reads the cycle (its references only go round as written). An error
-#: goes through most functions; a number goes through IFERROR, which catches the error.
-_SEEDS: tuple[Any, ...] = ("#NULL!", 7919.0001)
+#: A cycle's cells start blank (no value yet: not Excel's saved ones, which would make the comparison
+#: circular), then from an error value, then from a number. A cell whose value depends on none of them
+#: never read the cycle's own still-changing values. An error goes through most functions; a number
+#: goes through IFERROR, which catches the error; a blank is what ISBLANK and COUNTA tell apart.
+_BLANK = object()
+_SEEDS: tuple[Any, ...] = (_BLANK, "#NULL!", 7919.0001)
+#: Statuses of cells whose value was computed here; the others (external, unsupported, reading a
+#: circular reference) keep Excel's saved value for the cells that read them.
+_COMPUTED = frozenset(("agree", "differ", "unsaved"))
+
+
+def _empty() -> Any:
+    """The engine's blank cell."""
+    import schedula as sh
+
+    return sh.EMPTY
+
+
+class _CycleGraph:
+    """A cycle's cells (sorted by sheet, row, column) and the ranges they read as written that hold
+    cells of the cycle, as numbered areas: ``reads[i]`` the areas cell i reads, ``holders[i]`` those
+    holding it. Kept per area, not per pair of cells: a column of n ``INDEX`` over its own column is n
+    areas read, not n x n edges. ``order``: the order cells are evaluated in, each after the cells of
+    the cycle it reads through a range holding only that one (``Table[[#This Row],[Interest]]``), by
+    sheet order where those references go round or say nothing (``INDEX(Table[Balance], ROW()-1)``
+    reads one cell of a column of the cycle, which one is known only when it runs)."""
+
+    def __init__(self, book: _Book, cells: tuple[CellKey, ...]) -> None:
+        self.cells = cells
+        pos = {k: i for i, k in enumerate(cells)}
+        number: dict[Area, int] = {}
+        members: list[list[int]] = []
+        reads: list[list[int]] = []
+        holders: list[list[int]] = [[] for _ in cells]
+        after: list[list[int]] = [[] for _ in cells]  # single-cell reads: the cells read after i
+        waiting = [0] * len(cells)
+        for i, key in enumerate(cells):
+            mine: list[int] = []
+            for area in book.areas(key):
+                a = number.get(area)
+                if a is None:
+                    inside = [pos[c] for c in book.area_cells(area) if c in pos]
+                    if not inside:
+                        continue
+                    a = number[area] = len(members)
+                    members.append(inside)
+                    for j in inside:
+                        holders[j].append(a)
+                mine.append(a)
+                if len(members[a]) == 1 and members[a][0] != i:
+                    after[members[a][0]].append(i)
+                    waiting[i] += 1
+            reads.append(sorted(set(mine)))
+        self.reads = tuple(tuple(r) for r in reads)
+        self.holders = tuple(tuple(h) for h in holders)
+        self.areas = len(members)
+        self._after, self._waiting = after, waiting
+        self.order = self._kahn(1)
+
+    def backward(self) -> tuple[int, ...]:
+        """The other order: the same single-cell reads, the last cell in sheet order first (a column
+        where each row's ``INDEX`` reads the row below)."""
+        return self._kahn(-1)
+
+    def _kahn(self, sign: int) -> tuple[int, ...]:
+        """Kahn's order over the single-cell reads, by sheet position (``sign`` 1: smallest first);
+        where they go round, the first cell left in that order goes next."""
+        n = len(self.cells)
+        waiting = list(self._waiting)
+        ready = [sign * i for i, w in enumerate(waiting) if w == 0]
+        heapq.heapify(ready)
+        placed = [False] * n
+        order: list[int] = []
+        by_position = range(n) if sign > 0 else range(n - 1, -1, -1)
+        first = 0
+        while len(order) < n:
+            if ready:
+                i = sign * heapq.heappop(ready)
+                if placed[i]:
+                    continue
+            else:
+                while placed[by_position[first]]:
+                    first += 1
+                i = by_position[first]
+            placed[i] = True
+            order.append(i)
+            for j in self._after[i]:
+                waiting[j] -= 1
+                if waiting[j] == 0 and not placed[j]:
+                    heapq.heappush(ready, sign * j)
+        return tuple(order)
 
 
 class _Run:
@@ -544,52 +635,116 @@ class _Run:
             previous = values
         return None
 
-    def _seed(self, cells: tuple[CellKey, ...], seed: Any) -> None:
+    def _seed(self, cells: Sequence[CellKey], seed: Any) -> None:
         for key in cells:
             sheet = self.book.sheets[key[0]]
             grid = self.grids.get(key[0])
             if grid is not None:
                 r0, c0 = sheet.origin
-                grid[key[1] - r0, key[2] - c0] = _engine_value(seed)
+                grid[key[1] - r0, key[2] - c0] = _empty() if seed is _BLANK else _engine_value(seed)
+
+    def _keep_saved(self, key: CellKey) -> Any:
+        """Put Excel's saved value back in ``key``'s cell, for the cells that read it; return it."""
+        sheet = self.book.sheets[key[0]]
+        has, excel = _saved(sheet, key[1], key[2])
+        grid = self.grids.get(key[0])
+        if grid is not None:
+            r0, c0 = sheet.origin
+            grid[key[1] - r0, key[2] - c0] = _engine_value(excel) if has else _empty()
+        return excel
 
     def cycle(self, cells: tuple[CellKey, ...]) -> list[CellCheck]:
         """Evaluate a cycle of formula cells (each reads the next, as written).
 
         Without iterative calculation Excel does not calculate a circular reference: it warns and saves
-        0 in its cells and in the cells that read them. So the cycle is evaluated until it settles from
-        the saved values, then again from an error value and from a number in every cell: when a value
-        depends on where the cycle started, the cycle truly reads itself and its cells are reported as
-        circular (with what reads them), as is a cycle through an array formula (which evaluates every
-        argument); otherwise (a cycle only in the references as written, such as ``INDEX`` down its own
-        column, or an ``IF`` whose branch leaves the cycle) they are compared as usual.
-        With iterative calculation on, it runs up to the file's ``iterateCount`` passes (at most 100)
-        until no value changes by more than its ``iterateDelta``; a cell that does not settle, or
+        0 in its cells and in the cells that read them. So the cycle is evaluated from blank cells until
+        no value changes (:meth:`_fixed_point`), then again from an error value and from a number in
+        every cell: when it does not settle, or its values depend on where it started, the cycle truly
+        reads itself and its cells are reported as circular (with what reads them), as is a cycle
+        through an array formula (which evaluates every argument); otherwise (a cycle only in the
+        references as written, such as ``INDEX`` down its own column, or an ``IF`` whose branch leaves
+        the cycle) they are compared with Excel's values as usual.
+        With iterative calculation on, a cycle that truly reads itself runs from Excel's saved values
+        (where Excel's next calculation would start) up to the file's ``iterateCount`` passes (at most
+        100) until no value changes by more than its ``iterateDelta``; a cell that does not settle, or
         settles elsewhere than Excel's value (which depends on the passes Excel made before it was
         saved), is reported as circular."""
         it = self.iteration
         if len(cells) > MAX_CYCLE_CELLS:
             return self._circular("circular reference", cells)
+        arrays = self.book.arrays
+        # an array formula evaluates every argument (IF over an array takes both branches)
+        if not any((k[1], k[2]) in arrays.get(k[0], {}) for k in cells):
+            results = self._as_written(cells)
+            if results is not None:
+                return results
+            if self.stopped is not None:  # the budget ran out: skipped, not circular
+                return [self.check(k) for k in cells]
         if it.enabled:
+            for key in cells:
+                self._keep_saved(key)
             results = self._settle(cells, min(it.count, MAX_ITERATIONS) + 1, it.delta)
             if results is None:
                 return self._circular("iterative calculation that does not settle", cells)
             off = [k for k, r in zip(cells, results, strict=True) if r.status == "differ"]
             return self._replace(results, cells, off, "iterative calculation")
-        arrays = self.book.arrays
-        if any((k[1], k[2]) in arrays.get(k[0], {}) for k in cells):
-            # an array formula evaluates every argument (IF over an array takes both branches)
-            return self._circular("circular reference", cells, mark=True)
-        results = self._settle(cells, MAX_CYCLE_PASSES, 0.0)
-        if results is None:
-            return self._circular("circular reference", cells, mark=True)
-        first = [r.ours for r in results]
+        return self._circular("circular reference", cells, mark=True)
+
+    def _as_written(self, cells: tuple[CellKey, ...]) -> list[CellCheck] | None:
+        """The cycle's checks when it is one only in the references as written: it reaches the same
+        values from every start in ``_SEEDS``; None when it does not (it reads itself)."""
+        graph = _CycleGraph(self.book, cells)
+        order = graph.order
+        fixed: list[Any] | None = None
         for seed in _SEEDS:
-            self._seed(cells, seed)
-            again = self._settle(cells, MAX_CYCLE_PASSES, 0.0)
-            if again is None or not all(same(a, b.ours) for a, b in zip(first, again, strict=True)):
-                return self._circular("circular reference", cells, mark=True)
-            results = again
-        return results
+            values = self._fixed_point(graph, order, seed)
+            if values is None and fixed is None and self.stopped is None:
+                # a chain that reads against sheet order settles in few sweeps the other way round
+                order = graph.backward()
+                values = self._fixed_point(graph, order, seed)
+            if values is None:
+                return None
+            if fixed is not None and not all(same(a, b) for a, b in zip(fixed, values, strict=True)):
+                return None
+            fixed = values
+        return [self.check(k) for k in cells]  # at the fixed point: compared as usual
+
+    def _fixed_point(self, graph: _CycleGraph, order: Sequence[int], seed: Any) -> list[Any] | None:
+        """Every cell of the cycle set to ``seed``, then evaluated in ``order``, again each time
+        a range it reads (as written) holds a cell whose value changed since, until none is left to
+        evaluate: the values reached, by position in ``graph.cells``. None when more than size + 1
+        sweeps or ``MAX_CYCLE_PASSES`` evaluations per cell are needed, or a cell cannot be evaluated
+        within the cycle (volatile, or the time budget ran out)."""
+        cells, n = graph.cells, len(graph.cells)
+        self._seed(cells, seed)
+        values: list[Any] = [seed] * n
+        read_at: list[int] = [-1] * n  # when each cell was last evaluated (-1: not yet)
+        changed_at = [-1] * graph.areas  # when each area last held a cell whose value changed
+        clock = 0
+        budget = n * MAX_CYCLE_PASSES
+        for _ in range(n + 2):  # n + 1 sweeps that evaluate, one that finds nothing left
+            evaluated = False
+            for i in order:
+                at = read_at[i]
+                if at >= 0 and not any(changed_at[a] > at for a in graph.reads[i]):
+                    continue
+                budget -= 1
+                if budget < 0:
+                    return None
+                evaluated = True
+                read_at[i] = clock
+                clock += 1
+                r = self.check(cells[i], saved_inputs=False)
+                if r.status in ("skipped", "volatile"):
+                    return None
+                value = r.ours if r.status in _COMPUTED else self._keep_saved(cells[i])
+                if values[i] is _BLANK or not same(values[i], value):
+                    values[i] = value
+                    for a in graph.holders[i]:
+                        changed_at[a] = clock
+            if not evaluated:
+                return values
+        return None
 
     def _replace(
         self,
@@ -626,8 +781,10 @@ class _Run:
             )
         return out
 
-    def check(self, key: CellKey) -> CellCheck:
-        """Evaluate one formula cell from the values so far, store its value, compare with Excel's."""
+    def check(self, key: CellKey, saved_inputs: bool = True) -> CellCheck:
+        """Evaluate one formula cell from the values so far, store its value, compare with Excel's.
+        ``saved_inputs``: a cell whose inputs differ from Excel's is evaluated from Excel's saved inputs
+        too (``saved_inputs_agree``); not while a cycle is settling."""
         book = self.book
         sheet = book.sheets[key[0]]
         formula = book.formulas[key]
@@ -645,7 +802,7 @@ class _Run:
         if self.circular and book.reads_any(key, self.circular):
             self.circular.add(key)  # Excel did not calculate it either: it reads a circular reference
             return CellCheck(sheet.name, address, formula, "circular", "reads a circular reference", excel)
-        tainted = book.reads_any(key, self.changed)
+        tainted = saved_inputs and book.reads_any(key, self.changed)
         area = book.arrays.get(key[0], {}).get(at)
         text = book.texts[key]
         ev = _evaluate(text, book.wb, sheet, at, self.grids, self.cell_budget_s, area is None, book.forms)
@@ -661,6 +818,7 @@ class _Run:
             )
             if outside is not None and outside.startswith("user-defined") and same(excel, "#NAME?"):
                 # no macro or add-in supplied it when Excel saved: Excel's own answer, as computed here
+                self._seed((key,), "#NAME?")  # what the cells reading it read (a cycle may have seeded it)
                 return CellCheck(sheet.name, address, formula, "agree", None, excel, "#NAME?")
             if outside is not None:  # no engine could recompute it from the file: reported, not counted
                 return CellCheck(sheet.name, address, formula, "external", outside, excel, None, reason)

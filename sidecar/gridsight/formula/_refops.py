@@ -16,9 +16,10 @@ as one input it cannot be given).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from gridsight.errors import FormulaSyntaxError
+from gridsight.errors import FormulaSyntaxError, GridSightError
 from gridsight.formula._translate import to_text
 from gridsight.formula._tree import BinOp, Call, Literal, Node, Ref, parse_formula, walk
 from gridsight.grid import Range
@@ -282,3 +283,60 @@ def eta_lambdas(formula: str) -> str:
         return f"_xlfn.LAMBDA({names},{m.group(1)}({names}))"
 
     return _ETA.sub(swap, formula) if "_xleta." in formula.lower() else formula
+
+
+_SHEET = r"(?:'(?:[^']|'')+'|[A-Za-z_\\][\w.]*)"
+_ENDPOINT = rf"(?:{_SHEET}!)?(?:\$?[A-Za-z]{{1,3}}\$?\d+(?![\w.])|[A-Za-z_\\][\w.]*)"
+#: ``a:b`` where a side names its sheet or is a defined name: ``Imps!M4:'Imps'!M76``,
+#: ``Deals!$C$2:EndofDPoint``.
+_ENDPOINTS = re.compile(rf"(?<![\w.!:$'\]#])({_ENDPOINT}):({_ENDPOINT})(?![\w.(!\[:])")
+
+
+def _endpoint(text: str, name_ref: Callable[[str, str | None], str | None]) -> tuple[Range, bool] | None:
+    """The range one side of ``a:b`` stands for (its sheet in ``Range.sheet``), and whether it was a
+    defined name; None when it is neither a reference nor a name of one."""
+    sheet, _, ref = text.rpartition("!")
+    bare = ref.replace("$", "")
+    if re.fullmatch(r"[A-Za-z]{1,3}\d+", bare):
+        try:
+            rng = Range.parse(text.replace("$", ""))
+        except GridSightError:
+            return None
+        return rng, False
+    found = name_ref(ref, sheet.strip("'").replace("''", "'") or None)
+    if found is None:
+        return None
+    try:
+        return Range.parse(found.replace("$", "")), True
+    except GridSightError:
+        return None
+
+
+def range_endpoints(formula: str, name_ref: Callable[[str, str | None], str | None]) -> str | None:
+    """The range operator where a side names its sheet again or is a defined name of a reference,
+    as Excel reads it: ``Imps!M4:'Imps'!M76`` is ``Imps!M4:M76``, ``Deals!$C$2:EndofDPoint`` (a name
+    of ``Deals!$C$90``) is ``Deals!C2:C90``, the range spanning both sides. ``name_ref(name, sheet)``
+    is the reference text a name stands for, or None. Sides on two different sheets are left as they
+    are (the parser reports them). None when nothing changes."""
+    if ":" not in formula:
+        return None
+    strings = [(m.start(), m.end()) for m in _STRING.finditer(formula)]
+
+    def span(m: re.Match[str]) -> str:
+        if any(a <= m.start() < b for a, b in strings):
+            return m.group(0)
+        left, right = _endpoint(m.group(1), name_ref), _endpoint(m.group(2), name_ref)
+        if left is None or right is None:
+            return m.group(0)
+        (a, named_a), (b, named_b) = left, right
+        if not (named_a or named_b or b.sheet is not None):
+            return m.group(0)  # a plain range
+        sheets = {s.casefold(): s for s in (a.sheet, b.sheet) if s is not None}
+        if len(sheets) > 1:
+            return m.group(0)
+        whole = Range(min(a.top, b.top), min(a.left, b.left), max(a.bottom, b.bottom), max(a.right, b.right))
+        sheet = next(iter(sheets.values()), None)
+        return _area_text(sheet, whole)
+
+    out = _ENDPOINTS.sub(span, formula)
+    return out if out != formula else None

@@ -182,7 +182,7 @@ def inline_lets(formula: str) -> str | None:
 SPAN = "GRIDSIGHT.SPAN"
 _REFERENCE_CALLS = ("OFFSET", "INDIRECT", "INDEX", "CHOOSE")
 _REF_TOKEN = re.compile(
-    r"(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!\$?[A-Za-z]{1,3}\$?\d+|\$?[A-Za-z]{1,3}\$?\d+|[A-Za-z_][\w.]*"
+    r"(?:'(?:[^']|'')+'|[^\W\d][\w.]*)!\$?[A-Za-z]{1,3}\$?\d+|\$?[A-Za-z]{1,3}\$?\d+|[^\W\d][\w.]*"
 )
 
 
@@ -208,10 +208,25 @@ def _call_before(text: str, end: int) -> int | None:
     return None
 
 
+#: An error value as a side of ``:`` (``OFFSET(#REF!,-1,0):#REF!``, what Excel saves once the
+#: range's end was deleted).
+_ERROR_SIDE = re.compile(r"#(?:REF!|N/A|VALUE!|NULL!|DIV/0!|NUM!|NAME\?)", re.IGNORECASE)
+
+
 def _operand_before(text: str, colon: int) -> int | None:
     if colon > 0 and text[colon - 1] == ")":
         return _call_before(text, colon)
-    m = re.search(r"(?:(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?\$?[A-Za-z_][\w.$]*$", text[:colon])
+    m = re.search(r"#(?:REF!|N/A|VALUE!|NULL!|DIV/0!|NUM!|NAME\?)$", text[:colon], re.IGNORECASE)
+    if m:
+        return m.start()
+    if colon > 0 and text[colon - 1] == "]":  # a structured reference: T[Qty]:INDEX(T[Qty],3)
+        opening = [j for j in range(colon - 1) if text[j] == "["]
+        for j in reversed(opening):  # the bracket that closes just before ':' (escapes read forwards)
+            if _bracket_end(text, j) == colon - 1:
+                m = re.search(r"[\w.\\]*$", text[:j])
+                return m.start() if m else j
+        return None
+    m = re.search(r"(?:(?:'(?:[^']|'')+'|[^\W\d][\w.]*)!)?\$?[^\W\d][\w.$]*$", text[:colon])
     return m.start() if m else None
 
 
@@ -221,7 +236,10 @@ def _operand_after(text: str, colon: int) -> tuple[int, bool] | None:
     if m and m.group(1).upper() in _REFERENCE_CALLS:
         close = _closing(text, colon + m.end())
         return (close + 1, True) if close != -1 else None
-    m = _REF_TOKEN.match(text, colon + 1)
+    m = _REF_TOKEN.match(text, colon + 1) or _ERROR_SIDE.match(text, colon + 1)
+    if m and m.end() < len(text) and text[m.end()] == "[":  # a structured reference: T[@Qty]
+        close = _bracket_end(text, m.end())
+        return (close + 1, False) if close != -1 else None
     return (m.end(), False) if m else None
 
 
@@ -444,6 +462,8 @@ def _offset_text(node: Call, swap: Callable[[Node], str | None], number: Callabl
         sheet = _sheet_of_text(text)
     elif isinstance(base, Ref) and base.rng is not None:
         ref, sheet = base.rng, base.sheet
+    elif isinstance(base, Literal) and base.kind == "error" and str(base.value) in _LITERAL_ERRORS:
+        raise OffsetError(str(base.value), f"OFFSET's reference is {base.value}")  # OFFSET(#REF!,1,0)
     else:
         raise OffsetError("#VALUE!", "OFFSET's first argument must be a cell or range reference")
 
@@ -478,6 +498,8 @@ def _reference_text(node: Node, swap: Callable[[Node], str | None], number: Call
     INDEX of a reference (its cell, row or column), CHOOSE among references."""
     if isinstance(node, Ref) and node.rng is not None:
         return to_text(node)
+    if isinstance(node, Literal) and node.kind == "error" and str(node.value) in _LITERAL_ERRORS:
+        raise OffsetError(str(node.value), f"a side of ':' is {node.value}")  # OFFSET(A1,1,0):#REF!
     if isinstance(node, Call):
         name = node.name.removeprefix("_XLFN.")
         if name in ("OFFSET", "INDIRECT", SPAN):
@@ -681,7 +703,7 @@ def _bound_names(tree: Node) -> set[str]:
 
 
 # --- structured references ------------------------------------------------------------------------
-_IDENT = re.compile(r"[A-Za-z0-9_.\\]")
+_IDENT = re.compile(r"[\w.\\]")  # table names may hold any letter (テーブル15)
 _SPECIALS = ("#all", "#data", "#headers", "#totals", "#this row")
 
 
@@ -731,16 +753,22 @@ def expand_structured(
 
 
 def _bracket_end(text: str, open_at: int) -> int:
-    depth = 0
-    for k in range(open_at, len(text)):
-        if text[k] == "'" and k + 1 < len(text):  # Excel's escape inside column names: '[ ']
+    """Index of the ``]`` closing the structured reference's ``[`` at ``open_at``, or -1; ``'``
+    escapes the character after it in a column name (``[Column'']`` is the column ``Column'``,
+    ``[a']b]`` the column ``a]b``)."""
+    depth, k = 0, open_at
+    while k < len(text):
+        ch = text[k]
+        if ch == "'":
+            k += 2
             continue
-        if text[k] == "[" and (k == 0 or text[k - 1] != "'"):
+        if ch == "[":
             depth += 1
-        elif text[k] == "]" and (k == 0 or text[k - 1] != "'"):
+        elif ch == "]":
             depth -= 1
             if depth == 0:
                 return k
+        k += 1
     return -1
 
 

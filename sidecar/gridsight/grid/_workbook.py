@@ -13,12 +13,13 @@ from gridsight.grid._tables import DefinedName, ExcelTable
 class Workbook:
     """Sheets in workbook order. Sheet lookup is case-insensitive, as in Excel."""
 
-    __slots__ = ("date1904", "name", "names", "sheets", "tables")
+    __slots__ = ("_by_name", "date1904", "name", "names", "sheets", "tables")
     sheets: tuple[Sheet, ...]
     name: str | None
     date1904: bool
     tables: tuple[ExcelTable, ...]  # Excel tables (ListObjects), for structured references
     names: tuple[DefinedName, ...]  # defined names, for formulas that use them
+    _by_name: dict[str, list[DefinedName]]  # the names by their case-folded name, in order
 
     def __init__(
         self,
@@ -37,6 +38,10 @@ class Workbook:
         object.__setattr__(
             self, "names", tuple(n for n in names if n.sheet is None or n.sheet.casefold() in folded)
         )
+        by_name: dict[str, list[DefinedName]] = {}
+        for n in self.names:  # looked up once per name in each formula: an index, not a scan
+            by_name.setdefault(n.name.casefold(), []).append(n)
+        object.__setattr__(self, "_by_name", by_name)
 
     def table(self, name: str) -> ExcelTable | None:
         """An Excel table by name (case-insensitive, as in formulas), or None."""
@@ -46,8 +51,9 @@ class Workbook:
     def defined_name(self, name: str, sheet: str | None = None) -> DefinedName | None:
         """A defined name as a formula on ``sheet`` sees it: the sheet's own first, then the
         workbook's (case-insensitive, as in Excel); None when there is none."""
-        folded = name.casefold()
-        found = [n for n in self.names if n.name.casefold() == folded]
+        found = self._by_name.get(name.casefold())
+        if not found:
+            return None
         local = [
             n
             for n in found

@@ -17,6 +17,7 @@ from defusedxml import ElementTree
 
 from gridsight.errors import GridSightError
 from gridsight.grid import Range
+from gridsight.sources._package import Package
 from gridsight.sources._xlsx_tables import _MAIN, _REL, _part, _rels, read_package
 
 #: sheet name -> {(row, col) of an array formula's anchor: the area it fills}
@@ -27,14 +28,14 @@ def read_array_formulas(path: str | Path) -> ArrayAreas:
     """Array-formula anchors per sheet (empty for files that are not xlsx packages or have none)."""
     out: ArrayAreas = {}
     try:
-        with zipfile.ZipFile(path) as zf:
+        with Package(path) as zf:
             raw = _part(zf, "xl/workbook.xml")
             if raw is None:
                 return out
             book_rels = _rels(zf, "xl/workbook.xml")
             for sheet in ElementTree.fromstring(raw).iter(f"{_MAIN}sheet"):
                 target = book_rels.get(sheet.get(f"{_REL}id", ""))
-                if target is None or target[1] not in zf.namelist():
+                if target is None or not zf.has(target[1]):
                     continue
                 areas = _areas(zf, target[1])
                 if areas:
@@ -74,7 +75,7 @@ def read_application(path: str | Path) -> str | None:
     """The application that last saved an .xlsx package (``docProps/app.xml``'s ``Application``, e.g.
     ``Microsoft Excel`` or ``Microsoft Macintosh Excel``), or None when the file does not say."""
     try:
-        with zipfile.ZipFile(path) as zf:
+        with Package(path) as zf:
             raw = _part(zf, "docProps/app.xml")
             if raw is None:
                 return None

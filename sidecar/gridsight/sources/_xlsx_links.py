@@ -61,8 +61,8 @@ def _book(root: Any) -> dict[str, dict[tuple[int, int], Any]]:
                 continue
             v = cell.find(f"{_MAIN}v")
             cells[(at.top, at.left)] = _value(cell.get("t", "n"), v.text if v is not None else None)
-        if cells or data.get("refreshError") not in ("1", "true"):
-            sheets[name.casefold()] = cells  # (a failed refresh that kept nothing: values unknown)
+        if cells:  # a sheet Excel kept no cell of (<sheetData sheetId="4"/>): its values are unknown
+            sheets[name.casefold()] = cells
     return sheets
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from defusedxml import ElementTree
 
+from gridsight.sources._package import Package
 from gridsight.sources._xlsx_tables import _MAIN, _REL, _part, _rels, read_package
 
 #: Rows of a sheet beyond this many hidden ones are not read (a sheet of a million hidden rows).
@@ -43,7 +44,7 @@ def read_hidden_rows(path: str | Path) -> SheetRows:
     return read_package(path, _hidden_rows, {})
 
 
-def _hidden_rows(zf: zipfile.ZipFile) -> SheetRows:
+def _hidden_rows(zf: Package) -> SheetRows:
     raw = _part(zf, "xl/workbook.xml")
     if raw is None:
         return {}
@@ -51,7 +52,7 @@ def _hidden_rows(zf: zipfile.ZipFile) -> SheetRows:
     out: SheetRows = {}
     for sheet in ElementTree.fromstring(raw).iter(f"{_MAIN}sheet"):
         target = book_rels.get(sheet.get(f"{_REL}id", ""))
-        if target is None or target[1] not in zf.namelist():
+        if target is None or not zf.has(target[1]):
             continue
         rows = _sheet_rows(zf, target[1])
         if rows.hidden:

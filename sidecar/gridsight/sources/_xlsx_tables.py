@@ -17,6 +17,7 @@ from typing import TypeVar
 from defusedxml import ElementTree
 
 from gridsight.grid import DefinedName, ExcelTable, Range
+from gridsight.sources._package import Package
 
 T = TypeVar("T")
 
@@ -27,11 +28,11 @@ _PKG = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 MAX_PART_BYTES = 2_000_000
 
 
-def read_package(path: str | Path, read: Callable[[zipfile.ZipFile], T], default: T) -> T:
+def read_package(path: str | Path, read: Callable[[Package], T], default: T) -> T:
     """``read`` on an .xlsx package's zip; ``default`` when the file is no package or is damaged, or
     when defusedxml refuses a part (a missing detail rather than no workbook)."""
     try:
-        with zipfile.ZipFile(path) as zf:
+        with Package(path) as zf:
             return read(zf)
     except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
         return default
@@ -70,7 +71,7 @@ def _rels(zf: zipfile.ZipFile, part: str) -> dict[str, tuple[str, str]]:
 def read_tables(path: str | Path) -> tuple[ExcelTable, ...]:
     """Every table in the workbook, with its sheet, range and column names (empty when none)."""
     try:
-        with zipfile.ZipFile(path) as zf:
+        with Package(path) as zf:
             raw = _part(zf, "xl/workbook.xml")
             if raw is None:
                 return ()
@@ -104,7 +105,9 @@ def _table(zf: zipfile.ZipFile, part: str, sheet: str) -> ExcelTable | None:
     ref = root.get("ref")
     if not name or not ref:
         return None
-    columns = tuple(c.get("name", "") for c in root.iter(f"{_MAIN}tableColumn"))
+    # a line break in a column's name is saved escaped (Ending_x000a_balance, ECMA-376 ST_Xstring);
+    # formulas name the column with the character itself
+    columns = tuple(_xstring(c.get("name", "")) for c in root.iter(f"{_MAIN}tableColumn"))
     rng = Range.parse(ref)
     if len(columns) != rng.width:
         return None
@@ -113,11 +116,22 @@ def _table(zf: zipfile.ZipFile, part: str, sheet: str) -> ExcelTable | None:
     )
 
 
+def _xstring(text: str) -> str:
+    """OOXML text as written: characters XML cannot hold (``CHAR(1)``, a lone carriage return, a line
+    break in a table column's name...) are saved as ``_xHHHH_`` (``_x005F_`` for a literal ``_``,
+    ECMA-376 ST_Xstring); openpyxl leaves them escaped."""
+    if "_x" not in text:
+        return text
+    from openpyxl.utils.escape import unescape
+
+    return str(unescape(text))
+
+
 def read_defined_names(path: str | Path) -> tuple[DefinedName, ...]:
     """The workbook's defined names (``<definedNames>`` in workbook.xml), each with the sheet it is
     local to; empty when there are none or the part cannot be read."""
     try:
-        with zipfile.ZipFile(path) as zf:
+        with Package(path) as zf:
             raw = _part(zf, "xl/workbook.xml")
             if raw is None:
                 return ()

@@ -30,8 +30,9 @@ from gridsight.grid import (
     is_date_format,
 )
 from gridsight.sources._base import choose_sheets
+from gridsight.sources._package import spelled_as_referenced
 from gridsight.sources._safety import check_zip
-from gridsight.sources._xlsx_tables import read_defined_names, read_tables
+from gridsight.sources._xlsx_tables import _xstring, read_defined_names, read_tables
 
 ProgressFn = Callable[[str, int], None]
 
@@ -150,10 +151,13 @@ class XlsxSource:
         openpyxl = _load_openpyxl()
         with self.path.open("rb") as fh:
             try:
+                # part names differing only in case from their references are the same part (OPC)
+                package = spelled_as_referenced(fh) or fh
+                fh.seek(0)
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     wb = openpyxl.load_workbook(
-                        fh, read_only=True, data_only=False, keep_links=False, rich_text=False
+                        package, read_only=True, data_only=False, keep_links=False, rich_text=False
                     )
             except GridSightError:
                 raise
@@ -257,17 +261,6 @@ class XlsxSource:
                 except GridSightError:
                     continue  # a malformed merge reference loses the merge, not the sheet
         return b.build()
-
-
-def _xstring(text: str) -> str:
-    """OOXML text as written: characters XML cannot hold (``CHAR(1)``, a lone carriage return...) are
-    saved as ``_xHHHH_`` (``_x005F_`` for a literal ``_``, ECMA-376 ST_Xstring); openpyxl leaves
-    them escaped in cell values."""
-    if "_x" not in text:
-        return text
-    from openpyxl.utils.escape import unescape
-
-    return str(unescape(text))
 
 
 def _cached(cached: tuple[str, str | None], shared_strings: Any) -> tuple[str, Any]:
