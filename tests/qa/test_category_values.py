@@ -444,3 +444,22 @@ def test_which_are_the_bottom_n_things(flat_book: Any) -> None:
     assert made.value == [["Crail"], ["Bude"]], made.formula
     made = generate_formula("Which are the top 2 rain values?", book, book.sheets[0].name)
     assert made.value == [[900], [700]], made.formula
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who got the most saves in " + "2019 " * 300 + "?",
+        "How many keepers make more than $" + "9" * 400 + "?",
+        "In what year " * 150 + "did the oldest keeper start?",
+        "What are the 2 lowest " + "at-bat " * 250 + "counts?",
+        "For how many keepers is the " + "2020 " * 300 + "salary missing?",
+        "How many different " + "saves19 " * 200 + "are there?",
+    ],
+)
+def test_hostile_questions_for_years_and_compounds(flat_book: Any, question: str) -> None:
+    book = flat_book(*CAREERS)
+    ans = answer_question(book, question[:2000])
+    assert ans.status == "answered" or ans.reason
+    made = generate_formula(question[:2000], book, book.sheets[0].name)
+    assert made.formula is None or made.formula.startswith("=")

@@ -473,12 +473,11 @@ class _Request:
         ... the most", "the top three" (:func:`gridsight.text.count_asked`, shared with the planner)."""
         ranks = {"top", "bottom", "first", "last", "least", "most"}
         tokens = re.findall(r"[a-z]+|\d+(?:\.\d+)?[a-z]*", self.low)  # "2nd" is no count
-        headed = {w for c in self.table.columns for w in c.words if w.isdigit()}
         for i, t in enumerate(tokens):
             near = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
             if i >= 2 and tokens[i - 2] == "at" and tokens[i - 1] in ("least", "most"):
                 continue  # "at least 4 times": a comparison
-            if t in headed and len(t) == 4:
+            if t in self._header_years and len(t) == 4:
                 continue  # "the largest 2008 population": a year of a header (``Pop. 2008``)
             if t.isdigit() and any(w in ranks or superlative(w) for w in near):
                 return int(t)

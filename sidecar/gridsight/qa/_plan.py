@@ -362,12 +362,12 @@ class Planner:
         tied = [c for c in pool if sc[c.name] == top]
         if entity and len(tied) > 1:
             tied = [c for c in tied if set(split_words(c.name)) & IDENTIFIER_WORDS] or tied
+        ws = words or self.words
         if len(tied) > 1:  # the header that accounts for more of the words ("home runs in 1986": homer86)
-            ws = words or self.words
             named = {c.name: len(named_at(ws, c.name, self.meant.get(c.name, ()))) for c in tied}
             tied = [c for c in tied if named[c.name] == max(named.values())]
         if len(tied) > 1:
-            sims = similarity(" ".join(words or self.words), [c.name for c in tied])
+            sims = similarity(" ".join(ws), [c.name for c in tied])
             tied = [c for _s, c in sorted(zip(sims, tied, strict=True), key=lambda p: -p[0])]
         return tied[0]
 

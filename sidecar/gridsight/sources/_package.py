@@ -94,9 +94,4 @@ def spelled_as_referenced(source: str | Path | IO[bytes]) -> io.BytesIO | None:
     return out
 
 
-def open_package(path: str | Path | IO[bytes]) -> Package:
-    """The package at ``path``, its parts found ignoring case."""
-    return Package(path)
-
-
-__all__ = ["Package", "open_package", "spelled_as_referenced"]
+__all__ = ["Package", "spelled_as_referenced"]
