@@ -852,6 +852,28 @@ def participle(word: str) -> bool:
     )
 
 
+#: "Name the 3 most profitable companies", "Which 2 teams ...", "List the 3 Swiss companies ...":
+#: the thing listed is the last word before the clause that ranks or filters it ("what are the 3
+#: smallest sales figures" lists figures: values, not rows).
+LISTED_ENTITIES = re.compile(
+    r"^\s*(?:name|list|which(?:\s+(?:are|were))?)\s+(?:the\s+)?(?:top\s+|bottom\s+)?\d+\s+"
+    r"((?:[\w-]+\s+){0,3}?[\w-]+?)"
+    r"(?=\s+(?:of|with|that|who|whose|by|in|on|among|from|have|has|had|were|are|did|do|does)\b|\s*[?.]|\s*$)"
+)
+#: One row asked for by a noun: "which company has the highest profits".
+ENTITY_ASKED = re.compile(r"^\s*which\s+([\w-]+)\s+(?:has|had|have|is|was|were|did|does|do)\b")
+#: Words that list a column's values, not rows: "the top 3 worth values", "the 5 largest figures".
+VALUE_NOUNS = frozenset("values figures amounts numbers counts totals readings results".split())
+
+
+def noun_of(phrase: str) -> str:
+    """The noun a listed phrase ends in, before a participle after it ("fares paid" -> fares)."""
+    said = phrase.split()
+    while len(said) > 1 and participle(said[-1]):
+        said.pop()
+    return said[-1]
+
+
 def adjective_phrase(request_words: Sequence[str], names_something: Callable[[str], bool]) -> str | None:
     """The first superlative adjective of a request, to be placed by meaning (:func:`ranked_by`):
     an -est word that is no generic direction word ('cheapest'), or 'most' / 'least' before a word

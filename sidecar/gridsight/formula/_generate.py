@@ -28,16 +28,19 @@ from gridsight.text import (
     ASCENDING,
     DESCENDING,
     EACH_ONCE,
+    ENTITY_ASKED,
     FILLER,
     HOW_MANY_EACH,
     IN_ALL,
     LABEL_WORDS,
+    LISTED_ENTITIES,
     MONTHS,
     NEGATION_WORDS,
     NOT_NAMES,
     SHORTENED,
     SUPERLATIVE_RX,
     TABLE_WORDS,
+    VALUE_NOUNS,
     adjective_phrase,
     asks_yes_no,
     category_named,
@@ -52,8 +55,8 @@ from gridsight.text import (
     meaning_map,
     named_after_header,
     names_month,
+    noun_of,
     ordinal_place,
-    participle,
     place_meant,
     proper_words,
     ranked_column,
@@ -900,48 +903,28 @@ _HOW_MANY_OF_TOP = re.compile(
     r".*?\b(?:the|top)\s+(?:top\s+)?\d+\b",
     re.IGNORECASE,
 )
-#: "Name the 3 most profitable companies", "Which 2 teams ...", "List the 3 Swiss companies ...":
-#: the thing listed is the last word before the clause that ranks or filters it ("what are the 3
-#: smallest sales figures" lists figures: values, not rows).
-_ENTITIES = re.compile(
-    r"^\s*(?:name|list|which(?:\s+(?:are|were))?)\s+(?:the\s+)?(?:top\s+|bottom\s+)?\d+\s+"
-    r"((?:[\w-]+\s+){0,3}?[\w-]+?)"
-    r"(?=\s+(?:of|with|that|who|whose|by|in|on|among|from|have|has|had|were|are|did|do|does)\b|\s*[?.]|\s*$)"
-)
-#: One row asked for by a noun: "which company has the highest profits".
-_ENTITY = re.compile(r"^\s*which\s+([\w-]+)\s+(?:has|had|have|is|was|were|did|does|do)\b")
-#: Words that list a column's values, not rows: "the top 3 worth values", "the 5 largest figures".
-_VALUE_NOUNS = frozenset("values figures amounts numbers counts totals readings results".split())
 
 
 def _lists_things(low: str, table: Table, key: Column) -> bool:
     """Whether the request lists N things by a noun that is no value noun and does not name the
     column ranked ("which are the bottom 4 professions ...", not "which are the top 3 score values"
     nor "which are the top 4 fares paid by ...")."""
-    m = _ENTITIES.match(low)
+    m = LISTED_ENTITIES.match(low)
     if m is None:
         return False
-    noun = _noun_of(m.group(1))
-    return noun not in _VALUE_NOUNS and _Request(noun, table).ranked()[:1] != [key]
+    noun = noun_of(m.group(1))
+    return noun not in VALUE_NOUNS and _Request(noun, table).ranked()[:1] != [key]
 
 
 def _asks_entities(low: str, table: Table) -> bool:
     """Whether the request lists or asks for rows by a word that names no column ("the 3 most
     profitable companies", "which company has the highest profits"): the answer is the rows' names,
     not a measure."""
-    m = _ENTITIES.match(low) or _ENTITY.match(low)
+    m = LISTED_ENTITIES.match(low) or ENTITY_ASKED.match(low)
     if m is None:
         return False
-    noun = _noun_of(m.group(1))
-    return noun not in _VALUE_NOUNS and not _Request(noun, table).ranked()
-
-
-def _noun_of(phrase: str) -> str:
-    """The noun a listed phrase ends in, before a participle after it ("fares paid" -> fares)."""
-    said = phrase.split()
-    while len(said) > 1 and participle(said[-1]):
-        said.pop()
-    return said[-1]
+    noun = noun_of(m.group(1))
+    return noun not in VALUE_NOUNS and not _Request(noun, table).ranked()
 
 
 def _listed_group(low: str, table: Table, key: Column, others: list[Column]) -> Column | None:
@@ -950,7 +933,7 @@ def _listed_group(low: str, table: Table, key: Column, others: list[Column]) -> 
     or, where that noun names no column, the column the request shows when a few values cover the
     rows ("name the 3 clubs with the most goals scored at home": ``HomeTeam``). A sum of years or
     dates means nothing, so a time key lists rows."""
-    m = _ENTITIES.match(low)
+    m = LISTED_ENTITIES.match(low)
     if m is None or key.kind != "number" or timelike(key.kind, key.name):
         return None
     named = _Request(m.group(1).split()[-1], table).ranked(("text",))

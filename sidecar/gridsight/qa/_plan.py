@@ -28,24 +28,31 @@ from gridsight.text import (
     DATE_WORDS,
     DESCENDING,
     EACH_ONCE,
+    ENTITY_ASKED,
     HOW_MANY_EACH,
     IN_ALL,
+    LEADING_PHRASE,
+    LISTED_ENTITIES,
     MONTH_NAMES,
     NEGATING_PREFIXES,
     NEGATION_WORDS,
     NUMBER_WORDS,
+    VALUE_NOUNS,
     WEEKDAYS,
     adjective_phrase,
     asks_yes_no,
+    category_named,
     comparisons_spelt,
     date_part_asked,
     direction_of,
+    free_words,
     header_words,
     is_ranking,
     meaning_map,
     month_asked,
     named_after_header,
     names_month,
+    noun_of,
     orders_all,
     ordinal_place,
     ranked_by,
@@ -131,6 +138,18 @@ class _Filter:
 
     def __post_init__(self) -> None:
         self.desc = self.desc or self.words
+
+
+#: The things a top-N question counts: "the top 3 <loan amounts> in ...", "the bottom 2 <professions> with".
+_COUNTED = re.compile(
+    r"\b(?:top|bottom)\s+\d+\s+([a-z][\w\s-]{0,40}?)"
+    r"(?=\s+(?:of|with|in|among|for|from|that|who|whose|by|on|where)\b|\s*[?.]|\s*$)"
+)
+
+
+#: A question that asks who ("who ...", "among women, whose ..."), not a relative "who" ("the
+#: people who ...").
+_ASKS_WHO = re.compile(r"^\s*(?:who|whom|whose)\b")
 
 
 def _names_value(value: str, text: str) -> bool:
@@ -231,6 +250,28 @@ class Planner:
                     _Filter(f"{quote(top.name)} = {_lit(hit[0])}", w, top.name, f"{top.name} is {hit[0]}")
                 )
                 coded.remove(top)
+        return out
+
+    def _category_filters(self, found: list[_Filter]) -> list[_Filter]:
+        """A small category named by words that spell no header and no value whole: shortened
+        ("associate professors" -> ``AssocProf``) or by meaning ("women" -> ``Female``), as the
+        formula tier reads it (:func:`gridsight.text.category_named`); one per column."""
+        heads = [h for c in self.cols for h in header_words(c.name)]
+        valued = {w for c in self.cols if c.kind == "text" for v in c.distinct for w in split_words(str(v))}
+        free = free_words(self.words, heads, valued)
+        out: list[_Filter] = []
+        taken = {f.column for f in found}
+        for c in self.cols:
+            if c.kind != "text" or c.name in taken or not c.distinct or not self._category(c.name):
+                continue
+            values = [str(v) for v in c.distinct]
+            v = category_named(free, values)
+            if v is not None:
+                # (the word that names it, where the question says it: a yes/no question's last
+                # value is its test)
+                said = next((w for w in free if category_named([w], values) == v), v.lower())
+                sql = f"{quote(c.name)} = {_lit(v)}"
+                out.append(_Filter(sql, said, c.name, f"{c.name} is {v}"))
         return out
 
     def _label_filters(self, found: list[_Filter]) -> list[_Filter]:
@@ -407,6 +448,7 @@ class Planner:
                     low = low.replace(vl, " ")
                     break
         out += self._code_filters(out)
+        out += self._category_filters(out)
         out += self._label_filters(out)
         # an item of a list column ("a pool among their amenities", "mentions @openlab"): the rows
         # whose list holds it
@@ -757,6 +799,8 @@ class Planner:
                     col = ranked[0]
                 if col is None:
                     continue
+                if fn in ("MAX", "MIN") and self._asked_before_extreme(col, fcols) is not None:
+                    break  # "what <category> has the highest ...": read from the row (below)
                 c = quote(col.name)
                 return Plan(
                     f"SELECT {fn}({c}) FROM {TABLE}{where}",
@@ -823,7 +867,12 @@ class Planner:
         return self._ranked
 
     def _direction(self) -> str | None:
-        for w in self.words:
+        ws = self.words
+        # "the top 4 <things> where the youngest ...": a superlative after the count says which end
+        counted = [i for i, w in enumerate(ws[:-1]) if w in ("top", "bottom") and ws[i + 1].isdigit()]
+        if counted and any(superlative(w) for w in ws[counted[0] + 2 :]):
+            ws = ws[: counted[0]] + ws[counted[0] + 2 :]
+        for w in ws:
             if w in DESCENDING:
                 return "DESC"
             if w in ASCENDING:
@@ -1437,9 +1486,10 @@ class Planner:
             for f in fs
             if f.column in text and " = " in f.sql and after >= 0 and self.low.find(f.words, after) > after
         ]
-        if len(tests) != 1:
+        if not tests:
             return None
-        test = tests[0]
+        # (the value named last: "is the highest-paid professor a woman?" ranks professors)
+        test = max(tests, key=lambda f: self.low.find(f.words, after))
         rest = [f for f in fs if f is not test]
         o = quote(order.name)
         where = " WHERE " + " AND ".join([*(f.sql for f in rest), f"{o} IS NOT NULL"])
@@ -1478,15 +1528,34 @@ class Planner:
             [col.name, order.name, *sorted({f.column for f in fs})],
         )
 
+    def _lists_rows(self) -> bool:
+        """Whether the question lists or asks for rows by a noun that names no column ("name the 3
+        most profitable companies", "which firm has ..."), not values ("the 5 largest figures")."""
+        m = LISTED_ENTITIES.match(self.low) or ENTITY_ASKED.match(self.low)
+        if m is None:
+            return False
+        noun = noun_of(m.group(1))
+        return noun not in VALUE_NOUNS and self.best(("text", "number", "bool", "date"), [noun]) is None
+
     def _limit(self, n: int | None) -> str:
         """LIMIT n (1 when None), after the rows an ordinal skips ("the third highest": OFFSET 2)."""
         return f"LIMIT {n or 1}" + (f" OFFSET {self._offset}" if self._offset else "")
 
     def _first_super(self) -> int:
+        """Where the first superlative is: the words before it say what is asked ("the top 3
+        <things> with the highest ...": 'top' before a count only says how many)."""
         for i, w in enumerate(self.words):
-            if superlative(w) or w in ("common", "frequent", "by"):
+            counts = w in ("top", "bottom") and i + 1 < len(self.words) and self.words[i + 1].isdigit()
+            if (superlative(w) and not counts) or w in ("common", "frequent", "by"):
                 return i
         return len(self.words)
+
+    def _asked_before_extreme(self, measure: Col, fcols: set[str]) -> Col | None:
+        """A column other than ``measure`` that the words before the superlative name: "what
+        <county> has the highest rate", "the <country> of the oldest": the row's, not the extreme."""
+        kinds = ("text", "number", "bool", "date")
+        said = self.best(kinds, self.words[: self._first_super()], exclude=fcols | {measure.name})
+        return said if said is not None and said.kind != "number" else None
 
     def _extreme_row(
         self, fs: list[_Filter], where: str, when: str, n: int | None, direction: str, boolean: bool
@@ -1503,11 +1572,29 @@ class Planner:
         asked = re.search(r"\b(?:which|what)\s+([a-z]+)", self.low) or re.match(
             r"^\s*how (?:many|much) (?!of\b)([a-z]+)", self.low
         )
+        said = None
         if asked and target is not None:
             said = self.best(kinds, [asked.group(1)], exclude=fcols)
+            named = self.scores([asked.group(1)])
+            if said is not None and 0 < named[said.name] <= named[order.name]:
+                said = order  # "on what date did the earliest one start": the order's own date
             # "how many books do the 2 libraries with the most books hold": the order's own figures
             target = None if said is order else said or target
-        if target is None and not boolean and re.search(r"\b(who|whom|whose)\b", self.low):
+        counted = _COUNTED.search(self.low)
+        values_listed = False
+        if counted and said is None:  # (not "what <positions> did the top 3 ...")
+            named = self.scores(split_words(counted.group(1)))
+            values_listed = named[order.name] > 0 and (
+                target is None or named[target.name] <= named[order.name]
+            )
+            if values_listed:
+                target = None  # "the top 3 <order's values> of ...": the ranked figures themselves
+        if (
+            target is None
+            and not boolean
+            and not values_listed
+            and (_ASKS_WHO.match(LEADING_PHRASE.sub("", self.low, count=1)) or self._lists_rows())
+        ):
             target = self._names_of_rows(fcols | {order.name})  # "who has the highest rating?"
         o = quote(order.name)
         asc = direction == "ASC"

@@ -26,7 +26,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from gridsight.grid import Range, Sheet
-from gridsight.qa._sql import View, build_view, cached_view
+from gridsight.qa._sql import View, build_view, cached_view, iso_text
 from gridsight.text import UNIT
 
 T = TypeVar("T")
@@ -133,10 +133,8 @@ def _stored(v: Any) -> Any:
     """A cell value as sqlite stores it (times and dates as ISO text, booleans as 0/1)."""
     if isinstance(v, bool):
         return int(v)
-    if isinstance(v, dt.datetime):
-        return v.isoformat(sep=" ") if (v.hour, v.minute, v.second) != (0, 0, 0) else v.date().isoformat()
-    if isinstance(v, dt.date | dt.time):
-        return v.isoformat()
+    if isinstance(v, dt.datetime | dt.date | dt.time):
+        return iso_text(v)
     if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
         return None
     if isinstance(v, str):

@@ -85,11 +85,19 @@ def literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def iso_text(v: dt.datetime | dt.date | dt.time) -> str:
+    """A date or time as sqlite stores it: ISO text, a datetime at midnight as its date alone
+    (``2024-03-01``, as the sheet shows a date), else date and time (``2024-03-01 09:30:00``)."""
+    if isinstance(v, dt.datetime):
+        return v.isoformat(sep=" ") if (v.hour, v.minute, v.second) != (0, 0, 0) else v.date().isoformat()
+    return v.isoformat()
+
+
 def _cell(v: Any) -> Any:
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, dt.datetime | dt.date | dt.time):  # sqlite takes none of them as they are
-        return v.isoformat()
+        return iso_text(v)
     return v
 
 
