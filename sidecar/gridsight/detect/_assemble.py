@@ -573,6 +573,13 @@ def _repeats_row_names(g: CellGrid, table: Box, block: Box) -> bool:
     return n >= 2 and any(above[i : i + n] == names for i in range(len(above) - n + 1))
 
 
+def _named_rows(g: CellGrid, box: Box) -> bool:
+    """Every row of ``box`` is a label in its first column and figures after it (no header row)."""
+    first = g.cls[box.top : box.bottom + 1, box.left] == TEXT
+    rest = g.figures(slice(box.top, box.bottom + 1), slice(box.left + 1, box.right + 1)).any(axis=1)
+    return bool(first.all() and rest.all())
+
+
 def _compatible(a: Box, b: Box) -> bool:
     """``b`` sits under ``a``'s columns (a little slack on each side)."""
     overlap = a.cols_overlap(b)
@@ -650,10 +657,16 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             same_columns = (qbox.left, qbox.right) == (sk.box.left, sk.box.right)
             if _ends_with_total(g, sk.box, text_at) and not (
                 same_columns
-                and ((pending and _opens_with_figures(g, qbox)) or _ends_with_total(g, qbox, text_at))
+                and (
+                    (pending and _opens_with_figures(g, qbox))
+                    or _ends_with_total(g, qbox, text_at)
+                    or (_opens_with_figures(g, qbox) and _named_rows(g, qbox))
+                )
             ):
                 # a total closes a table, unless the next block, over the same columns, is a
-                # section: its own section line over figures, or closed by a total the same way
+                # section: its own section line over figures, closed by a total the same way, or
+                # lines of figures each named in the first column (``Net current assets``,
+                # ``Creditors: amounts falling due ...`` between a statement's totals)
                 break
             if sk.box.width > 2 and is_key_value_block(g, qbox, text_at):
                 break  # ``Source: | ...`` lines under a wider table: its metadata, not its rows

@@ -92,6 +92,28 @@ def _prose(sheet: Sheet, cls: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     return out
 
 
+#: Rows below a date looked at for what it heads.
+_PERIOD_LOOK = 6
+
+
+def _period_dates(kinds: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Dates that label a column as years do (``31 Mar 2024 | 31 Mar 2023`` over a statement's
+    figures): the next filled cell below, within a few rows, holds no date. A date column of a
+    body has dates below its dates (its last row aside, which has nothing below it)."""
+    dates = kinds == Kind.DATETIME
+    out = np.zeros(kinds.shape, dtype=bool)
+    if not dates.any():
+        return out
+    pending = dates.copy()
+    for k in range(1, _PERIOD_LOOK + 1):
+        below = np.full(kinds.shape, Kind.EMPTY, dtype=kinds.dtype)
+        below[:-k] = kinds[k:]
+        filled = pending & (below != Kind.EMPTY)
+        out |= filled & (below != Kind.DATETIME)
+        pending &= ~filled
+    return out
+
+
 def cell_grid(sheet: Sheet) -> CellGrid:
     """Classify every cell of the used range with vectorised lookups (one pass per distinct text)."""
     kinds = sheet.kinds
@@ -116,6 +138,7 @@ def cell_grid(sheet: Sheet) -> CellGrid:
             (bool(_YEAR.match(t)) for t in sheet.texts), dtype=bool, count=len(sheet.texts)
         )
         yearish |= (kinds == Kind.TEXT) & year_text[np.where(kinds == Kind.TEXT, sheet.text_ids, 0)]
+    yearish |= _period_dates(kinds)
     ordinal = np.where(
         (kinds == Kind.NUMBER) & (nums >= 0) & (nums < 1000) & (np.floor(nums) == nums), nums, -1
     ).astype(np.int32)

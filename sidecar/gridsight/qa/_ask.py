@@ -18,6 +18,7 @@ from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer, rounded_as_asked, without_example, without_rounding
 from gridsight.qa._cells import cell_plan, lines_by_period
 from gridsight.qa._glossary import defined, totals_of_parts
+from gridsight.qa._periods import header_years, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
@@ -172,6 +173,8 @@ def answer_question(
     if pick.table is None:
         return QAAnswer(question, "abstained", reason=pick.reason)
     best = pick.table
+    # "the prior year", "versus last year": the years they mean among the table's own periods
+    q = with_periods(q, header_years(c.name for c in relation_of(best.sheet, best.table).columns))
     ans = _route(workbook, best, q, None, found)  # the routes read alone; the model writes queries
     if model is not None:
         ans = _vote(workbook, best, q, ans, model, samples)

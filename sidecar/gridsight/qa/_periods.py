@@ -1,0 +1,95 @@
+"""Periods a question names relative to the table's own: "the prior year", "versus last year",
+"year over year", "the latest balance sheet date".
+
+A statement's columns are periods (``2024 | 2023``, ``31 March 2024 | 31 March 2023``). A question
+that says "the previous year" means the second latest of them, one that asks how much a line "grew
+year over year" means from that year to the latest. :func:`with_periods` writes those phrases as the
+years they mean, so the routes read them as if the user had typed the years. A pure function of the
+question and the years in the table's header paths; a table whose headers hold fewer than two years
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d\d)(?![\d])")
+#: "financial year", "fiscal year", "year-end", "balance sheet date": what a period is called.
+_PERIOD = (
+    r"(?:(?:financial|fiscal|reporting)\s+)?(?:year[- ]end|year|period|balance sheet date|reporting date)"
+)
+#: The latest period: "the latest year", "the current year", "the most recent balance sheet date".
+_AT = r"\b(?:(?:in|for|at|as at|as of|during|on)\s+)?(?:the\s+)?"
+_LATEST = re.compile(
+    rf"{_AT}(?:latest|current|most recent|this)\s+{_PERIOD}\b",
+    re.IGNORECASE,
+)
+#: The period before it: "the prior year", "the comparative period", "last year" (no article).
+_PRIOR = re.compile(
+    rf"{_AT}(?:prior|previous|preceding|comparative)\s+{_PERIOD}\b"
+    r"|\b(?:(?:in|for|at|during)\s+)?(?<!the )last year\b",
+    re.IGNORECASE,
+)
+#: A change against the period before: "compared with the prior year", "versus last year".
+_AGAINST = re.compile(
+    r"\b(?:compared\s+(?:with|to)|versus|vs\.?|relative\s+to|against|over|from|since|on)\s+(?:the\s+)?"
+    rf"(?:(?:prior|previous|preceding|comparative)\s+{_PERIOD}|last\s+year)\b",
+    re.IGNORECASE,
+)
+#: A change over one period: "year over year", "year-on-year", "YoY", "over the latest year".
+_OVER_ONE = re.compile(
+    r"\b(?:year[- ]over[- ]year|year[- ]on[- ]year|yoy|over\s+the\s+(?:latest|last|past)\s+"
+    r"(?:(?:financial|fiscal)\s+)?year)\b",
+    re.IGNORECASE,
+)
+#: "in 2024", "for 2024", "at 31 March 2024": the one period a change question is about.
+_IN_YEAR = r"\b(?:in|for|at|during|as at|as of)\s+(?:(?:the\s+)?(?:fiscal|financial)\s+(?:year\s+)?|FY\s?)?"
+
+
+def header_years(names: Iterable[str]) -> list[int]:
+    """The years the header paths name (``2024``, ``31 March 2024 › €m``, ``FY2024``), newest first."""
+    return sorted({int(m) for n in names for m in _YEAR.findall(str(n))}, reverse=True)
+
+
+def with_periods(question: str, years: list[int]) -> str:
+    """``question`` with its relative periods written as the years they mean among ``years``
+    (newest first: :func:`header_years`); unchanged when there are fewer than two years, or when
+    the question names no relative period."""
+    if len(years) < 2:
+        return question
+    latest, prior = years[0], years[1]
+    said = [int(y) for y in _YEAR.findall(question) if int(y) in years]
+    q = question
+    change = _AGAINST.search(q) or _OVER_ONE.search(q)
+    if change is not None:
+        if not said:
+            q = _tidy(q[: change.start()] + q[change.end() :])
+            return _append(q, f"from {prior} to {latest}")
+        if len(set(said)) == 1:
+            year = said[0]
+            before = [y for y in years if y < year]
+            if not before:
+                return question
+            q = _tidy(q[: change.start()] + q[change.end() :])
+            span = f"from {before[0]} to {year}"
+            moved = re.sub(_IN_YEAR + rf"{year}\b", span, q, count=1, flags=re.IGNORECASE)
+            return moved if moved != q else _append(q, span)
+        return question
+    if said:
+        return question
+    q = _LATEST.sub(f" in {latest}", q)
+    q = _PRIOR.sub(f" in {prior}", q)
+    return _tidy(q)
+
+
+def _append(question: str, phrase: str) -> str:
+    """``phrase`` at the end of the question, before its closing mark."""
+    m = re.search(r"[?.!]*\s*$", question)
+    end = m.start() if m else len(question)
+    return f"{question[:end].rstrip(' ,')} {phrase}{question[end:]}"
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"\s+([?.!,])", r"\1", text)
+    return re.sub(r"\s{2,}", " ", text).strip()

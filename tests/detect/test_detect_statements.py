@@ -1,0 +1,84 @@
+"""A statement laid out for print: a header of period-end dates over sections cut apart by blank
+rows, section lines and lines of figures standing alone between totals. Each case is a real .xlsx
+written by openpyxl (``detect_xlsx``); the figures are made up."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import numpy as np
+
+from gridsight.detect import Detection
+from gridsight.detect._cells import _period_dates
+from gridsight.grid import Kind
+
+DetectXlsx = Callable[..., Detection]  # the ``detect_xlsx`` fixture (tests/detect/conftest.py)
+
+
+def _statement(header: tuple[object, object]) -> dict[str, object]:
+    """A two-period statement: title lines, a header (``Notes`` and the periods), a blank row, then
+    sections of lines closed by totals, a line standing alone, and a last section."""
+    cells: dict[str, object] = {"A1": "Harbour Tools plc", "A2": "Statement of financial position"}
+    cells.update({"B4": "Notes", "C4": header[0], "D4": header[1], "D5": "Restated"})
+    rows: list[tuple[str, int | None, int | None]] = [
+        ("ASSETS", None, None),
+        ("Non-current assets", None, None),
+        ("Plant and machinery", 420, 390),
+        ("Software", 55, 61),
+        ("Total non-current assets", 475, 451),
+        ("", None, None),
+        ("Current assets", None, None),
+        ("Stock", 130, 118),
+        ("Cash", 90, 104),
+        ("Total current assets", 220, 222),
+        ("Total assets", 695, 673),
+        ("", None, None),
+        ("Current liabilities", None, None),
+        ("Trade payables", 140, 151),
+        ("Total current liabilities", 140, 151),
+        ("", None, None),
+        ("Net assets", 555, 522),
+        ("", None, None),
+        ("Equity", None, None),
+        ("Share capital", 100, 100),
+        ("Retained earnings", 455, 422),
+        ("Total equity", 555, 522),
+    ]
+    for i, (label, now, before) in enumerate(rows, start=7):
+        if label:
+            cells[f"A{i}"] = label
+        if now is not None:
+            cells[f"C{i}"], cells[f"D{i}"] = now, before
+    return cells
+
+
+def _ranges(detect_xlsx: DetectXlsx, cells: dict[str, object]) -> list[str]:
+    return [t.range.ref() for t in detect_xlsx(cells).tables]
+
+
+def test_a_statement_under_a_header_of_years_is_one_table(detect_xlsx: DetectXlsx) -> None:
+    assert _ranges(detect_xlsx, _statement((2024, 2023))) == ["A4:D28"]
+
+
+def test_period_end_dates_head_a_statement_as_years_do(detect_xlsx: DetectXlsx) -> None:
+    cells = _statement((dt.datetime(2024, 3, 31), dt.datetime(2023, 3, 31)))
+    assert _ranges(detect_xlsx, cells) == ["A4:D28"]
+
+
+def test_a_date_column_of_a_body_is_no_header() -> None:
+    d, n, e = Kind.DATETIME, Kind.NUMBER, Kind.EMPTY
+    kinds = np.array([[d, n], [d, n], [d, n], [e, e], [d, e], [e, e], [n, e]], dtype=np.uint8)
+    # dates with dates under them are the body's; a date over a figure heads it
+    assert _period_dates(kinds)[:, 0].tolist() == [False, False, False, False, True, False, False]
+
+
+def test_a_table_under_a_total_with_a_header_of_its_own_stays_apart(detect_xlsx: DetectXlsx) -> None:
+    # the counter-case: the block under the total opens with a header row, not a named line
+    cells = {"A1": "Item", "B1": "2024", "C1": "2023"}
+    for i, (label, a, b) in enumerate([("Tools", 5, 4), ("Parts", 7, 6), ("Total", 12, 10)], start=2):
+        cells.update({f"A{i}": label, f"B{i}": a, f"C{i}": b})
+    cells.update({"A6": "Region", "B6": "Staff", "C6": "Sites"})
+    for i, (label, a, b) in enumerate([("North", 11, 2), ("South", 14, 3), ("East", 9, 1)], start=7):
+        cells.update({f"A{i}": label, f"B{i}": a, f"C{i}": b})
+    assert _ranges(detect_xlsx, cells) == ["A1:C4", "A6:C9"]

@@ -1,0 +1,71 @@
+"""Relative periods ("the prior year", "versus last year", "year over year") read as the years of
+the table's own period columns; the statement below is made up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from gridsight.qa import answer_question
+from gridsight.qa._periods import header_years, with_periods
+from gridsight.sources import open_workbook
+
+YEARS = [2025, 2024, 2023]
+
+
+@pytest.mark.parametrize(
+    ("question", "written"),
+    [
+        ("By how much did stock rise versus last year?", "By how much did stock rise from 2024 to 2025?"),
+        ("How did cash move year over year?", "How did cash move from 2024 to 2025?"),
+        ("Did debt fall over the latest year?", "Did debt fall from 2024 to 2025?"),
+        ("What was the YoY change in debt for 2024?", "What was the change in debt from 2023 to 2024?"),
+        ("What was cash in the prior year?", "What was cash in 2024?"),
+        ("What was cash at the latest balance sheet date?", "What was cash in 2025?"),
+        ("What was equity in the comparative period?", "What was equity in 2024?"),
+        ("Net profit in the current year?", "Net profit in 2025?"),
+        # years written out, or no relative period: unchanged
+        ("What was cash in 2023 and in 2025?", "What was cash in 2023 and in 2025?"),
+        ("What was cash in the last year of the plan?", "What was cash in the last year of the plan?"),
+        ("Which product sold most?", "Which product sold most?"),
+    ],
+)
+def test_relative_periods_are_written_as_years(question: str, written: str) -> None:
+    assert with_periods(question, YEARS) == written
+
+
+def test_a_table_of_fewer_than_two_years_changes_nothing() -> None:
+    assert with_periods("What was cash in the prior year?", [2025]) == "What was cash in the prior year?"
+    assert with_periods("What was cash in the prior year?", []) == "What was cash in the prior year?"
+
+
+def test_header_years() -> None:
+    names = ["Row", "31 March 2025 › €m", "FY2024", "2023-03-31 00:00:00 › Restated", "Note 12"]
+    assert header_years(names) == [2025, 2024, 2023]
+    assert header_years(["Region", "Q1", "Q2"]) == []
+
+
+def _statement(path: Path) -> Path:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["", 2025, 2024])
+    for row in [("Stock", 130, 118), ("Cash", 90, 104), ("Trade payables", 140, 151)]:
+        ws.append(row)
+    wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("By how much did stock increase versus last year?", 12),
+        ("What was cash in the prior year?", 104),
+        ("Did trade payables fall over the latest year?", True),
+    ],
+)
+def test_a_statement_answers_relative_periods(tmp_path: Path, question: str, value: object) -> None:
+    ans = answer_question(open_workbook(_statement(tmp_path / "statement.xlsx")), question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == value
