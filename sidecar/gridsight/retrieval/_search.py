@@ -174,8 +174,11 @@ class Library:
         self.sheets = {s["table_id"]: s for s in self.store.sheets()}
         terms = self.store.terms()
         self._term_ids = list(terms)
+        ranks = getattr(embedder, "word_ranks", None)
         self._terms = TermIndex(
-            [terms[t] for t in self._term_ids], [self.columns_of(t) for t in self._term_ids]
+            [terms[t] for t in self._term_ids],
+            [self.columns_of(t) for t in self._term_ids],
+            ranks() if callable(ranks) else None,
         )
         heads = (
             self.store.tables[COLUMNS]
