@@ -14,6 +14,7 @@ from gridsight.retrieval._terms import (
     RARE_SHARE,
     TermIndex,
     header_terms,
+    language_weight,
     question_terms,
     table_terms,
     value_terms,
@@ -151,3 +152,32 @@ def test_old_index_is_rebuilt(tmp_path: Path, embedder: object) -> None:
     report = build_index(folder, db, embedder=embedder)
     assert report.rebuilt and report.indexed == ["a.csv"]
     assert "holon" in Library(db, embedder).store.terms().popitem()[1].split()
+
+
+def test_a_common_word_held_by_chance_weighs_less_than_a_name() -> None:
+    """One table holds the common word 'before' inside a title; another, three times longer than the
+    average table, holds the invented name 'Zorvath'. Both words are in one table of thirty: by the
+    library alone they weigh the same and the short table wins; the language says 'before' is common."""
+    filler = " ".join(f"f{i}" for i in range(40))
+    values = ["before dawn", f"zorvath {filler}", *["other"] * 28]
+    ranks = {"the": 0, "before": 81, "who": 40, "dawn": 5000, **{f"w{i}": i for i in range(20000)}}
+    plain = TermIndex(values, [[]] * 30)
+    assert plain.search("who came before zorvath?")[0].index == 0
+    weighed = TermIndex(values, [[]] * 30, ranks)
+    hits = weighed.search("who came before zorvath?")
+    assert hits[0].index == 1 and hits[0].terms == ["zorvath"]
+
+
+def test_language_weight_follows_the_rank() -> None:
+    ranks = {"the": 0, "before": 81, "harbour": 3000, "mizzen": 19000}
+    size = 20000
+    weights = [language_weight(w, ranks, size) for w in ("the", "before", "harbour", "mizzen", "zorvath")]
+    assert weights == sorted(weights) and weights[-1] == 1.0 and weights[0] < 0.1
+    assert language_weight("before", None, 0) == 1.0
+
+
+def test_the_embedders_vocabulary_ranks_common_words_first(embedder: object) -> None:
+    ranks = embedder.word_ranks()  # type: ignore[attr-defined]
+    assert ranks["the"] == 0
+    assert ranks["before"] < ranks["harbour"] < ranks["lighthouse"]
+    assert "zorvath" not in ranks  # an invented name is cut into pieces

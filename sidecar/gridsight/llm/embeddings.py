@@ -140,6 +140,16 @@ class Embedder:
         vocab = self._tokenizer.get_vocab()
         return frozenset(w for w in vocab if w.isalpha() and w.islower())
 
+    def word_ranks(self) -> dict[str, int]:
+        """The whole words of the vocabulary by how common they are (0: the most common). A WordPiece
+        vocabulary lists its reserved entries and single characters first, then whole words roughly
+        from the most frequent down ('the', 'of', 'and' ...); a word it lacks (a rare name) is cut into
+        pieces and has no rank; a single character ranks with the most common words."""
+        vocab = self._tokenizer.get_vocab()
+        whole = {w: i for w, i in vocab.items() if w.isalnum() and (w.islower() or w.isdigit())}
+        first = min((i for w, i in whole.items() if len(w) > 1 and w.isalpha()), default=0)
+        return {w: max(0, i - first) for w, i in whole.items()}
+
     def word_pieces(self, word: str) -> list[str]:
         """How the tokenizer cuts ``word`` (``['unit', '##pr', '##ice']``)."""
         return list(self._tokenizer.encode(word, add_special_tokens=False).tokens)

@@ -34,6 +34,8 @@ VALUE_CHARS = 60
 NAME_WORDS = 6
 #: Sample values shown in a card's embedded text.
 SHOWN = 3
+#: Rows of a table written out on its content card (after the header line).
+CONTENT_ROWS = 5
 
 _DATE_SHAPES = (
     (re.compile(r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?([+-]\d{2}:?\d{2}|Z)?$"), "ISO"),
@@ -78,6 +80,7 @@ class SheetCard:
     description: str  # deterministic one-paragraph summary (embedded, full-text indexed)
     values_text: str = ""  # the name-like values of all its text columns (full-text indexed)
     terms: str = ""  # its value words as terms (:mod:`gridsight.retrieval._terms`)
+    content: str = ""  # its header and first rows as text (embedded: what the rows are about)
 
 
 def table_id(file: str, sheet: str, rng: str) -> str:
@@ -203,6 +206,20 @@ def sheet_card(rel: Relation, file: str, tid: str, title: str) -> SheetCard:
     )
 
 
+def content_text(rel: Relation) -> str:
+    """The table as a few lines of text: its headers, then its first :data:`CONTENT_ROWS` rows, each
+    cell a short value (at most :data:`NAME_WORDS` words; sentences left out, as on the value cards: a
+    table of posts or of questions would otherwise be close to any question). Embedded, it places a
+    question by what the rows are about (athletes and times, letters and code points) when the
+    question names neither a header nor a value."""
+    cols = [i for i, c in enumerate(rel.columns) if c.role in ("data", "key")]
+    lines = [" | ".join(spoken(rel.columns[i].name) for i in cols)]
+    for r in range(min(CONTENT_ROWS, len(rel.rows))):
+        cells = [_show(rel.values[i][r]) for i in cols if rel.values[i][r] not in (None, "")]
+        lines.append(" | ".join(c for c in cells if len(c.split()) <= NAME_WORDS and len(c) < VALUE_CHARS))
+    return "\n".join(lines)
+
+
 def cards_of(sheet: Sheet, tables: list[Any], file: str) -> list[tuple[SheetCard, list[ColumnCard]]]:
     """Every detected table of ``sheet`` as its sheet card and its column cards."""
     from gridsight.qa._relational import build_relation
@@ -217,6 +234,8 @@ def cards_of(sheet: Sheet, tables: list[Any], file: str) -> list[tuple[SheetCard
         cols = column_cards(rel, tid, title)
         values = " | ".join(c.values_text for c in cols if c.values_text)[:TABLE_VALUES_CHARS]
         terms = table_terms(rel.distinct_values(c.column)[:TERM_VALUES] for c in cols)
-        card = replace(sheet_card(rel, file, tid, title), values_text=values, terms=terms)
+        card = replace(
+            sheet_card(rel, file, tid, title), values_text=values, terms=terms, content=content_text(rel)
+        )
         out.append((card, cols))
     return out

@@ -202,13 +202,15 @@ def build_index(
                 store.remove_files(replace)
             sheet_cards = [s for _, _, cards in pending for s, _ in cards]
             col_cards = [(c, s.file) for _, _, cards in pending for s, cols in cards for c in cols]
-            texts = [s.description for s in sheet_cards] + [c.text for c, _ in col_cards]
+            texts = [s.description for s in sheet_cards] + [s.content for s in sheet_cards]
+            texts += [c.text for c, _ in col_cards]
             vectors = _embed_unique(embedder, texts + [c.header for c, _ in col_cards])
             n, m = len(sheet_cards), len(texts)
+            card_vecs, head_vecs = vectors[2 * n : m], vectors[m:]
             store.add(
                 [row for _, row, _ in pending],
-                list(zip(sheet_cards, vectors[:n], strict=True)),
-                [(c, f, v, h) for (c, f), v, h in zip(col_cards, vectors[n:m], vectors[m:], strict=True)],
+                list(zip(sheet_cards, vectors[:n], vectors[n : 2 * n], strict=True)),
+                [(c, f, v, h) for (c, f), v, h in zip(col_cards, card_vecs, head_vecs, strict=True)],
             )
             report.tables += len(sheet_cards)
             report.columns += len(col_cards)

@@ -8,8 +8,9 @@ Two strategies, each measurable on its own, and their fusion (the default):
   so a question naming "Southampton" finds the column that holds it) -- and the three ranked lists
   are fused by reciprocal rank. A table scores the sum of its best three columns; the best table of
   each sub-query is kept near the top so that a question spanning tables retrieves each of them.
-- ``sheets`` -- query-sheet matching: the whole question against each table's sheet card (vector, full
-  text of its description, full text of all its name-like values), fused the same way.
+- ``sheets`` -- query-sheet matching: the whole question against each table's sheet card (vector of
+  its description, vector of its content -- headers and first rows --, full text of its description,
+  full text of all its name-like values), fused the same way.
 - ``words`` (a signal of the hybrid, ranked on its own in :attr:`Retrieval.rankings`) -- the
   question's words that are rare in the library, found among a table's value and header words, weighed
   by inverse document frequency (:mod:`gridsight.retrieval._terms`): among hundreds of small tables a
@@ -174,8 +175,11 @@ class Library:
         self.sheets = {s["table_id"]: s for s in self.store.sheets()}
         terms = self.store.terms()
         self._term_ids = list(terms)
+        ranks = getattr(embedder, "word_ranks", None)
         self._terms = TermIndex(
-            [terms[t] for t in self._term_ids], [self.columns_of(t) for t in self._term_ids]
+            [terms[t] for t in self._term_ids],
+            [self.columns_of(t) for t in self._term_ids],
+            ranks() if callable(ranks) else None,
         )
         heads = (
             self.store.tables[COLUMNS]
@@ -287,6 +291,7 @@ class Library:
     def _sheet_strategy(self, question: str, vec: np.ndarray) -> tuple[list[str], dict[str, float]]:
         table = self.store.tables[SHEETS]
         vec_rows = nearest(table, vec, "vector", ["table_id"], DEPTH)
+        content_rows = nearest(table, vec, "content_vector", ["table_id"], DEPTH)
         named = " ".join(w for w in words(question) if w not in FILLER)
         fts_rows = matching(table, named, "description", ["table_id"], DEPTH) if named else []
         value_rows = named_values(
@@ -294,7 +299,7 @@ class Library:
             question,
         )
         scores: dict[str, float] = defaultdict(float)
-        for rows in (vec_rows, fts_rows, value_rows):
+        for rows in (vec_rows, content_rows, fts_rows, value_rows):
             for rank, row in enumerate(rows, 1):
                 scores[row["table_id"]] += 1.0 / (RRF_K + rank)
         return sorted(scores, key=lambda t: -scores[t]), dict(scores)

@@ -1,8 +1,9 @@
 """The index on disk: a lancedb folder with three tables and a version file.
 
 - ``files``: every file seen (relative path, sha256, size, status ``indexed`` or ``skipped``, reason).
-- ``sheets``: one row per detected table (its sheet card) with the card's vector and its terms (the
-  stems of its value words, read into memory for the rare-word search).
+- ``sheets``: one row per detected table (its sheet card) with the card's vector, the vector of its
+  content (headers and first rows) and its terms (the stems of its value words, read into memory for
+  the rare-word search).
 - ``columns``: one row per column card with its vector and two full-text fields (header words,
   most frequent values).
 
@@ -29,7 +30,7 @@ from gridsight.errors import GridSightError
 from gridsight.retrieval._cards import ColumnCard, SheetCard
 
 #: Bump when cards, fields or their meaning change: an older index is rebuilt.
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 VERSION_FILE = "index.json"
 LOCK_FILE = ".lock"
 FILES, SHEETS, COLUMNS = "files", "sheets", "columns"
@@ -76,7 +77,9 @@ def _schemas() -> dict[str, Any]:
                 ("description", pa.string()),
                 ("values_text", pa.string()),
                 ("terms", pa.string()),  # its value words as terms (retrieval._terms)
+                ("content", pa.string()),  # its headers and first rows (retrieval._cards.content_text)
                 ("vector", vec),
+                ("content_vector", vec),
             ]
         ),
         COLUMNS: pa.schema(
@@ -203,18 +206,20 @@ class Store:
     def add(
         self,
         file_rows: Sequence[dict[str, Any]],
-        sheets: Sequence[tuple[SheetCard, np.ndarray]],
+        sheets: Sequence[tuple[SheetCard, np.ndarray, np.ndarray]],
         columns: Sequence[tuple[ColumnCard, str, np.ndarray, np.ndarray]],
     ) -> None:
-        """Append file rows, sheet cards and column cards (column: card, file, card vector, header vector)."""
+        """Append file rows, sheet cards (card, card vector, content vector) and column cards (card, file,
+        card vector, header vector)."""
         if file_rows:
             self.tables[FILES].add(list(file_rows))
         if sheets:
             rows = []
-            for card, vec in sheets:
+            for card, vec, content in sheets:
                 row = asdict(card)
                 row["columns"] = json.dumps(list(card.columns), ensure_ascii=False)
                 row["vector"] = vec.astype(np.float32).tolist()
+                row["content_vector"] = content.astype(np.float32).tolist()
                 rows.append(row)
             self.tables[SHEETS].add(rows)
         if columns:

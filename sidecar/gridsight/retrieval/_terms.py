@@ -9,14 +9,19 @@ inverse document frequency of the question's terms it holds: a word found in one
 says much, one found in most tables nothing. A term only a header holds weighs :data:`HEADER_WEIGHT`:
 headers already count in the column search (full text and meaning); values count only here.
 
-Three guards keep the signal honest, none of them naming any data:
+Four guards keep the signal honest, none of them naming any data:
 
 - only terms found in at most :data:`RARE_SHARE` of the tables count (a library of eight tables has no
   rare word: its one-table words are one in eight);
+- a word common in the language says less than a name, even when one table's values happen to hold it
+  ("before", "came", "won" inside a title): a single word's weight is multiplied by its commonness
+  weight (:func:`language_weight`, from its place in the embedder's vocabulary, which lists whole words
+  from the most frequent down; a word the vocabulary cuts into pieces -- a rare name -- keeps its whole
+  weight). A pair of adjacent words held together by a value keeps its whole weight: it is a phrase;
 - a table with many terms holds any word more easily: a table with more terms than the library's
-  average has its score divided by how many times more (a short table is not raised: a table of four
-  rows would otherwise win on any word it holds), so a 7,000-row table of posts does not win on a word
-  it holds by chance;
+  average has its score divided by the square root of how many times more (a short table is not
+  raised: a table of four rows would otherwise win on any word it holds), so a 7,000-row table of
+  posts does not win on a word it holds by chance, and a long table still wins on a name only it holds;
 - only tables scoring at least :data:`NEAR_BEST` of the best score are ranked.
 
 Pure functions; :class:`TermIndex` is built in memory from the ``terms`` field of the sheet cards.
@@ -27,7 +32,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -47,6 +52,10 @@ RARE_SHARE = 0.1
 HEADER_WEIGHT = 0.5
 #: Tables ranked: those scoring at least this share of the best.
 NEAR_BEST = 0.5
+#: A long table's score is divided by (its terms / the library's average) to this power.
+LENGTH_POWER = 0.5
+#: Power of the commonness weight: (log rank / log vocabulary size) ** COMMON_POWER.
+COMMON_POWER = 2.0
 #: Joins the two words of a pair term (no word holds it: :func:`tokens` splits on it).
 PAIR = "_"
 
@@ -115,6 +124,19 @@ def question_terms(question: str) -> list[str]:
     return list(dict.fromkeys([*named, *pairs]))
 
 
+def language_weight(word: str, ranks: Mapping[str, int] | None, size: int) -> float:
+    """How much a question word says as a value, from how common it is in the language: 1 for a word
+    outside the vocabulary (``ranks``: whole word -> 0 for the most common, of ``size`` words), else
+    (log(rank + 2) / log(size)) ** :data:`COMMON_POWER` -- 'before' (rank 81) weighs 0.19, a word of
+    rank 3,000 0.64, one of rank 20,000 0.97. Without ranks every word weighs 1."""
+    if not ranks or size < 2:
+        return 1.0
+    rank = ranks.get(word)
+    if rank is None:
+        return 1.0
+    return min(1.0, math.log(rank + 2) / math.log(size)) ** COMMON_POWER
+
+
 @dataclass
 class TermHit:
     """A table's rare-word score and the question's words it holds."""
@@ -126,10 +148,19 @@ class TermHit:
 
 class TermIndex:
     """An in-memory inverted index of the tables' terms (table positions as given): ``values`` holds
-    each table's value terms (:func:`table_terms`), ``headers`` its column headers."""
+    each table's value terms (:func:`table_terms`), ``headers`` its column headers, ``ranks`` the
+    language's whole words by commonness (:meth:`gridsight.llm.embeddings.Embedder.word_ranks`; None:
+    every word weighs the same)."""
 
-    def __init__(self, values: Sequence[str], headers: Sequence[Sequence[str]]) -> None:
+    def __init__(
+        self,
+        values: Sequence[str],
+        headers: Sequence[Sequence[str]],
+        ranks: Mapping[str, int] | None = None,
+    ) -> None:
         self.size = len(values)
+        self.ranks = ranks
+        self._vocabulary = len(ranks) if ranks else 0
         postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         self.lengths: list[int] = []
         for i, (text, heads) in enumerate(zip(values, headers, strict=True)):
@@ -153,12 +184,17 @@ class TermIndex:
     def search(self, question: str) -> list[TermHit]:
         """Tables holding the question's rare terms, best first (only those near the best score)."""
         scores: dict[int, TermHit] = {}
+        spelled: dict[str, str] = {}
+        for w in tokens(question):
+            spelled.setdefault(_stem(w), w)
         for term in question_terms(question):
             weight = self.idf(term)
             if weight <= 0.0:
                 continue
+            if PAIR not in term:
+                weight *= language_weight(spelled.get(term, term), self.ranks, self._vocabulary)
             for i, held in self.postings[term]:
-                norm = max(1.0, self.lengths[i] / (self.average or 1.0))
+                norm = max(1.0, self.lengths[i] / (self.average or 1.0)) ** LENGTH_POWER
                 hit = scores.setdefault(i, TermHit(i, 0.0, []))
                 hit.score += held * weight / norm
                 hit.terms.append(term.replace(PAIR, " "))
