@@ -1383,6 +1383,9 @@ def _across(
                 early, late = _in_time(cells)
                 diff = f"{late} - {early}" if by_time > 0 else f"{early} - {late}"
                 return CellPlan(f"SELECT {diff}", "change", "number")
+            if qwords & {"than", "compared", "versus", "vs"} and less and not more:
+                # "how much lower was X than Y": by how much Y exceeds X
+                return CellPlan(f"SELECT {b} - {a}", "difference", "number")
             if (qwords & {"than", "compared", "versus", "vs"} and (more or less)) or _minus(question, cells):
                 return CellPlan(f"SELECT {a} - {b}", "difference", "number")  # the first named less the 2nd
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE

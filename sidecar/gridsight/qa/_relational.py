@@ -226,6 +226,22 @@ def _unit_of(table: Any, name: str) -> str | None:
     return table_unit(table)
 
 
+def _words_of(label: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", label.casefold()) if w not in ("total", "and", "the", "of")}
+
+
+def _closed_at(sections: list[str], total: str) -> int:
+    """How many levels of the section path stay open after a total line: the deepest section
+    whose words the total's label holds (``Total current assets`` closes ``Current assets:``,
+    ``Total assets`` closes ``Assets`` and what is under it) is closed with all below it."""
+    said = _words_of(total)
+    for depth in range(len(sections) - 1, -1, -1):
+        own = _words_of(sections[depth])
+        if own and own <= said:
+            return depth
+    return len(sections)
+
+
 def build_relation(sheet: Sheet, table: Any) -> Relation:
     """The relational view of one detected table (see the module docstring)."""
     rng = table.range
@@ -261,6 +277,10 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
             rows.append(top + i)
             sections.append(" › ".join(current) if current else None)
             after_data = True
+            if top + i in totals and current and labels:
+                # "Total current assets" closes "Current assets:": the lines after it are the
+                # parent section's ("Property, plant and equipment" under "Assets")
+                current = current[: _closed_at(current, _clean(cells[label_cols[0]][i]))]
     offsets = [r - top for r in rows]
 
     def column(c: int) -> list[Any]:

@@ -1,0 +1,75 @@
+"""A statement whose sections close with their totals and whose later lines have no section line
+of their own (US layout: ``Property, plant and equipment`` after ``Total current assets``); the
+figures are made up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import Workbook
+
+from gridsight.qa import answer_question
+from gridsight.qa._relational import _closed_at
+from gridsight.sources import open_workbook
+
+LINES: list[tuple[str, int | None, int | None]] = [
+    ("Assets", None, None),
+    ("Current assets:", None, None),
+    ("Cash", 210, 260),
+    ("Receivables", 330, 250),
+    ("Inventories", 140, 150),
+    ("Total current assets", 680, 660),
+    ("Property and equipment, net", 900, 700),
+    ("Goodwill", 310, 330),
+    ("Total assets", 1890, 1690),
+    ("Liabilities", None, None),
+    ("Current liabilities:", None, None),
+    ("Accounts payable", 120, 110),
+    ("Total current liabilities", 120, 110),
+    ("Long-term debt", 600, 650),
+    ("Total liabilities", 720, 760),
+]
+
+
+@pytest.fixture(scope="module")
+def statement(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Balance sheet (in millions)"])
+    ws.append(["", 2024, 2023])
+    for label, now, before in LINES:
+        ws.append([label, now, before])
+    path: Path = tmp_path_factory.mktemp("sections") / "statement.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+def _value(book: Any, question: str) -> Any:
+    ans = answer_question(book, question)
+    assert ans.status == "answered", ans.reason
+    return ans.value
+
+
+def test_a_total_closes_its_section(statement: Any) -> None:
+    # property rose most (+200), but it stands after the current assets' total: not one of them
+    assert _value(statement, "Which current asset increased the most from 2023 to 2024?") == "Receivables"
+
+
+def test_how_much_lower_is_by_how_much_the_other_exceeds(statement: Any) -> None:
+    assert _value(statement, "How much lower was goodwill in 2024 than in 2023?") == 20
+    assert _value(statement, "How much higher was goodwill in 2023 than in 2024?") == 20
+
+
+@pytest.mark.parametrize(
+    ("sections", "total", "open_levels"),
+    [
+        (["Assets", "Current assets:"], "Total current assets", 1),
+        (["Assets", "Current assets:"], "Total assets", 0),
+        (["Assets", "Current assets:"], "Subtotal of items", 2),  # closes nothing it names
+        (["Equity"], "Total equity attributable to owners", 0),
+    ],
+)
+def test_closed_at(sections: list[str], total: str, open_levels: int) -> None:
+    assert _closed_at(sections, total) == open_levels
