@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gridsight.detect import Detection
-from gridsight.detect._cells import _period_dates
+from gridsight.detect._cells import _period_dates, _year_series
 from gridsight.grid import Kind
 
 DetectXlsx = Callable[..., Detection]  # the ``detect_xlsx`` fixture (tests/detect/conftest.py)
@@ -82,3 +82,21 @@ def test_a_table_under_a_total_with_a_header_of_its_own_stays_apart(detect_xlsx:
     for i, (label, a, b) in enumerate([("North", 11, 2), ("South", 14, 3), ("East", 9, 1)], start=7):
         cells.update({f"A{i}": label, f"B{i}": a, f"C{i}": b})
     assert _ranges(detect_xlsx, cells) == ["A1:C4", "A6:C9"]
+
+
+def test_figures_in_the_range_of_years_are_no_header(detect_xlsx: DetectXlsx) -> None:
+    # a section opening with a line whose figures fall in 1800..2200 is no row of years
+    cells = _statement((2024, 2023))
+    cells.update({"C20": 1837, "D20": 2091, "C21": 1837, "D21": 2091})  # Trade payables and its total
+    assert _ranges(detect_xlsx, cells) == ["A4:D28"]
+
+
+def test_year_series() -> None:
+    n, e = Kind.NUMBER, Kind.EMPTY
+    kinds = np.array([[n, n, n], [n, n, e], [n, n, n]], dtype=np.uint8)
+    nums = np.array([[1950, 1960, 1970], [1837, 2091, 0], [2024, 2023, 5]], dtype=np.float64)
+    assert _year_series(kinds, nums).tolist() == [
+        [True, True, True],
+        [False, False, False],
+        [True, True, False],
+    ]

@@ -92,6 +92,20 @@ def _prose(sheet: Sheet, cls: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     return out
 
 
+def _year_series(kinds: npt.NDArray[np.uint8], nums: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Whole numbers 1800..2200 that may be years: in a row holding several, only when they run
+    as years do, no more than ten apart on average (``2024 | 2023``, ``1950 | 1960 | 1970``), not
+    figures that fall in that range (``Borrowings | 1837 | 2091``)."""
+    years = (kinds == Kind.NUMBER) & (nums >= 1800) & (nums <= 2200) & (np.floor(nums) == nums)
+    count = years.sum(axis=1)
+    if not (count >= 2).any():
+        return years
+    lo = np.where(years, nums, np.inf).min(axis=1)
+    hi = np.where(years, nums, -np.inf).max(axis=1)
+    apart = (count >= 2) & (hi - lo > 10 * (count - 1))
+    return years & ~apart[:, None]
+
+
 #: Rows below a date looked at for what it heads.
 _PERIOD_LOOK = 6
 
@@ -132,7 +146,7 @@ def cell_grid(sheet: Sheet) -> CellGrid:
     bold = (st & Style.BOLD) != 0
     styled = (st & (Style.BOLD | Style.FILL | Style.BORDER_BOTTOM | Style.BORDER_TOP)) != 0
     nums = sheet.numbers
-    yearish = (kinds == Kind.NUMBER) & (nums >= 1800) & (nums <= 2200) & (np.floor(nums) == nums)
+    yearish = _year_series(kinds, nums)
     if sheet.texts:
         year_text = np.fromiter(
             (bool(_YEAR.match(t)) for t in sheet.texts), dtype=bool, count=len(sheet.texts)
