@@ -73,3 +73,41 @@ def test_how_much_lower_is_by_how_much_the_other_exceeds(statement: Any) -> None
 )
 def test_closed_at(sections: list[str], total: str, open_levels: int) -> None:
     assert _closed_at(sections, total) == open_levels
+
+
+#: a statement repeating line labels under two sections (current and non-current)
+REPEATED: list[tuple[str, int | None, int | None]] = [
+    ("Current liabilities", None, None),
+    ("Trade payables", 300, 280),
+    ("Borrowings", 120, 100),
+    ("Lease liabilities", 40, 35),
+    ("Total current liabilities", 460, 415),
+    ("Non-current liabilities", None, None),
+    ("Borrowings", 800, 850),
+    ("Lease liabilities", 210, 190),
+    ("Total non-current liabilities", 1010, 1040),
+]
+
+
+@pytest.fixture(scope="module")
+def repeated(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["", 2024, 2023])
+    for label, now, before in REPEATED:
+        ws.append([label, now, before])
+    path: Path = tmp_path_factory.mktemp("repeated") / "liabilities.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What is the total of current borrowings and non-current borrowings in 2024?", 920),
+        ("Add up non-current borrowings and current borrowings for 2023.", 950),
+        ("What were non-current borrowings in 2023?", 850),
+    ],
+)
+def test_one_label_in_two_sections_named_twice(repeated: Any, question: str, value: int) -> None:
+    assert _value(repeated, question) == value

@@ -703,6 +703,13 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         listed = listed_members(labels, question, header)
         if listed:  # "the sum of cash and accounts receivable": two rows, each named on its own
             rows[key.name], meant = listed, False
+    if key is not None and len(rows.get(key.name, [])) == 1 and len(rows.get(SECTION, [])) <= 1:
+        # "current borrowings and non-current borrowings": one label, two sections
+        per = _sections_per_mention(rel, key.name, rows[key.name][0], question)
+        if per:
+            rows[SECTION] = per
+    else:
+        per = []
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
     asked = re.findall(
@@ -810,7 +817,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     shared = _shared(cells)
     cells.sort(key=lambda lc: _position(question, lc[0], shared))
     labels = [label for label, _ in cells]
-    named = _all_named(question, labels)
+    named = _all_named(question, labels) or (bool(per) and set(labels) == set(per))  # (each where it is)
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
     if (
         summed
@@ -903,11 +910,51 @@ def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, st
         return {**conds, SECTION: within[0]} if within else {k: v for k, v in conds.items() if k != SECTION}
     if named is not None:
         return conds
-    qw = question_words(question)
-    said = sorted(((len(_said(h, qw)), -i, h) for i, h in enumerate(held)), reverse=True)
-    if said[0][0] > 0 and said[0][0] > said[1][0]:
-        return {**conds, SECTION: said[0][2]}
-    return conds
+    best = _section_named(held, question_words(question))
+    return {**conds, SECTION: best} if best is not None else conds
+
+
+def _section_named(held: Sequence[str], qw: list[str]) -> str | None:
+    """The section of ``held`` the words name: the most of its words, then the fewest of its own
+    section's words left unsaid ("current" names ``Current liabilities``, not ``Non-current
+    liabilities``, whose "non" it does not say); None on a tie or when none is named."""
+
+    def score(h: str) -> tuple[int, int]:
+        said = _said(h, qw)
+        own = tokens(parts(h)[-1])
+        return len(said), -sum(1 for w in own if not any(near_word(w, q) for q in qw))
+
+    ranked = sorted(held, key=score, reverse=True)
+    if not ranked or score(ranked[0])[0] == 0:
+        return None
+    if len(ranked) > 1 and score(ranked[1]) == score(ranked[0]):
+        return None
+    return ranked[0]
+
+
+def _sections_per_mention(rel: Relation, key: str, label: str, question: str) -> list[str]:
+    """The sections a row label repeated under several is named in, one for each place the
+    question writes the label ("current borrowings and non-current borrowings": both): the section
+    the few words before each place name (:func:`_section_named`). Empty unless two differ."""
+    sections, keys = rel.values_of(SECTION), rel.values_of(key)
+    if sections is None or keys is None:
+        return []
+    held = list(dict.fromkeys(str(sec) for k, sec in zip(keys, sections, strict=True) if k == label and sec))
+    if len(held) < 2:
+        return []
+    qt, own = tokens(question), tokens(label)
+    at = [i for i, q in enumerate(qt) if any(near_word(w, q) for w in own)]
+    starts = [i for n, i in enumerate(at) if n == 0 or at[n - 1] != i - 1]
+    ends = [i + 1 for n, i in enumerate(at) if n == len(at) - 1 or at[n + 1] != i + 1]
+    named: list[str] = []
+    before = 0
+    for start, end in zip(starts, ends, strict=True):
+        found = _section_named(held, qt[max(before, start - 3) : start])
+        if found is not None:
+            named.append(found)
+        before = end
+    named = list(dict.fromkeys(named))
+    return named if len(named) >= 2 else []
 
 
 def _shared(cells: list[tuple[str, str]]) -> frozenset[str]:
