@@ -100,3 +100,41 @@ def test_year_series() -> None:
         [False, False, False],
         [True, True, False],
     ]
+
+
+def test_a_later_year_across_a_spacer_cut_at_section_lines_joins(detect_xlsx: DetectXlsx) -> None:
+    # the earlier year stands a blank column apart; the section lines, which hold nothing in its
+    # column, cut it in pieces the label column runs through
+    cells: dict[str, object] = {"B1": "Balance sheets", "B2": "(in thousands)", "C4": "December 31,"}
+    cells.update({"C5": 2024, "E5": 2023, "B6": "ASSETS", "B7": "Current assets:"})
+    lines = [
+        ("Cash", 350, 280),
+        ("Receivables", 270, 240),
+        ("Total current assets", 620, 520),
+        ("Equipment, net", 390, 410),
+        ("Total assets", 1010, 930),
+        ("LIABILITIES AND EQUITY", None, None),
+        ("Current liabilities:", None, None),
+        ("Payables", 140, 125),
+        ("Total current liabilities", 140, 125),
+        ("Long-term debt", 370, 260),
+        ("Total liabilities", 510, 385),
+        ("Commitments (Note 9)", None, None),
+        ("Equity:", None, None),
+        ("Share capital", 70, 70),
+        ("Retained earnings", 430, 475),
+        ("Total equity", 500, 545),
+        ("Total liabilities and equity", 1010, 930),
+    ]
+    for r, (label, now, before) in enumerate(lines, start=8):
+        cells[f"B{r}"] = label
+        if now is not None:
+            cells[f"C{r}"], cells[f"E{r}"] = now, before
+    assert _ranges(detect_xlsx, cells) == ["B4:E24"]
+
+
+def test_a_column_of_other_rows_across_a_spacer_stays_apart(detect_xlsx: DetectXlsx) -> None:
+    # the counter-case: figures on rows where the statement has none (its blank and section rows)
+    cells = _statement((2024, 2023))
+    cells.update({"F12": 5, "F13": 6, "F18": 7, "F19": 8})
+    assert "A4:D28" in _ranges(detect_xlsx, cells)

@@ -116,6 +116,21 @@ def _same_figure_rows(g: CellGrid, a: Box, b: Box) -> bool:
     return int(fb.sum()) >= 2 and bool((fa == fb).all())
 
 
+def _figure_rows_within(g: CellGrid, a: Box, b: Box) -> bool:
+    """``b``, right of ``a`` and within its rows, holds figures only (two rows at least), each on a
+    row where ``a`` names its row and holds figures: a section of one more column of ``a``'s lines
+    that blank rows cut off from the rest of its column."""
+    if not (a.top <= b.top and b.bottom <= a.bottom) or a.width < 2:
+        return False
+    if (g.cls[b.top : b.bottom + 1, b.left : b.right + 1] == TEXT).any():
+        return False
+    rows = slice(b.top, b.bottom + 1)
+    fb = (g.cls[rows, b.left : b.right + 1] == VALUE).any(axis=1)
+    fa = (g.cls[rows, a.left + 1 : a.right + 1] == VALUE).any(axis=1)
+    named = g.cls[rows, a.left] == TEXT
+    return int(fb.sum()) >= 2 and bool((fa & named)[fb].all())
+
+
 def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
     """When two pieces side by side, sharing rows, are one table.
 
@@ -134,6 +149,10 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
         return bands[box]
 
     def belongs(a: Box, b: Box) -> bool:
+        if a.rows_overlap(b) < 0.5 * max(a.height, b.height):
+            # one short piece within the other's rows: only a section of the same lines' figures
+            # (a statement's later year, cut by the blank rows between its sections)
+            return _figure_rows_within(g, a, b)
         if _titles_own_table(g, b, a) or _titles_own_table(g, a, b):
             return False
         if a.width == 1 or b.width == 1:

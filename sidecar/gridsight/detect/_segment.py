@@ -265,7 +265,11 @@ def _join_band(
                 if b.left <= a.right:
                     continue
                 overlap = a.rows_overlap(b)
-                if overlap == 0 or overlap < 0.5 * max(a.height, b.height):
+                # (a short piece inside the other's rows may still be its column, cut by blank
+                # rows: the rule decides, see detect._assemble.join_rule)
+                if overlap == 0 or (
+                    overlap < 0.5 * max(a.height, b.height) and overlap < min(a.height, b.height)
+                ):
                     continue
                 frac = overlap / max(a.height, b.height)
                 if best is not None and frac <= best[0]:
