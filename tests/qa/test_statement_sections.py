@@ -33,17 +33,22 @@ LINES: list[tuple[str, int | None, int | None]] = [
 ]
 
 
-@pytest.fixture(scope="module")
-def statement(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def _book(folder: Path, lines: list[tuple[str, int | None, int | None]], title: str | None = None) -> Any:
+    """A statement of ``lines`` under a header of two years (and a title line above it)."""
     wb = Workbook()
     ws = wb.active
-    ws.append(["Balance sheet (in millions)"])
+    if title:
+        ws.append([title])
     ws.append(["", 2024, 2023])
-    for label, now, before in LINES:
+    for label, now, before in lines:
         ws.append([label, now, before])
-    path: Path = tmp_path_factory.mktemp("sections") / "statement.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    wb.save(folder / "statement.xlsx")
+    return open_workbook(folder / "statement.xlsx")
+
+
+@pytest.fixture(scope="module")
+def statement(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _book(tmp_path_factory.mktemp("sections"), LINES, "Balance sheet (in millions)")
 
 
 def _value(book: Any, question: str) -> Any:
@@ -91,14 +96,7 @@ REPEATED: list[tuple[str, int | None, int | None]] = [
 
 @pytest.fixture(scope="module")
 def repeated(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    wb = Workbook()
-    ws = wb.active
-    ws.append(["", 2024, 2023])
-    for label, now, before in REPEATED:
-        ws.append([label, now, before])
-    path: Path = tmp_path_factory.mktemp("repeated") / "liabilities.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return _book(tmp_path_factory.mktemp("repeated"), REPEATED)
 
 
 @pytest.mark.parametrize(
