@@ -94,3 +94,42 @@ def test_dates_come_back_as_the_sheet_shows_them(staff: Any) -> None:
     # the asked 'date' names both date columns; the one ranked is read (no time of day added)
     assert _sql_value(staff, "On what date did the earliest starter start?") == "2004-01-15"
     assert _sql_value(staff, "What was the review date of the best-paid worker?") == "2023-01-15"
+
+
+#: sales by region and month: the months are columns
+MONTHS = [
+    ("Region", "Jan", "Feb", "Mar", "Apr", "May", "Jun"),
+    ("Coast", 10, 12, 14, 16, 18, 20),
+    ("Hills", 5, 6, 7, 8, 9, 10),
+    ("Plains", 3, 3, 3, 3, 3, 3),
+    ("Delta", 1, 2, 3, 4, 5, 6),
+]
+
+
+@pytest.fixture(scope="module")
+def months(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    wb = Workbook()
+    for row in MONTHS:
+        wb.active.append(row)
+    path: Path = tmp_path_factory.mktemp("plan_rows") / "months.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What were the sales of Coast from Feb to Apr?", 42),  # every column between, in order
+        ("What were Hills sales in Jan and Jun combined?", 15),
+        ("What were Delta sales in Mar plus May?", 8),
+        ("What were the sales of Coast in Feb?", 12),  # one column: a lookup
+    ],
+)
+def test_columns_named_together_are_added_up(months: Any, question: str, value: Any) -> None:
+    assert _sql_value(months, question) == value
+
+
+def test_a_change_between_columns_is_no_sum(months: Any) -> None:
+    cand = candidates(months, None, "How much did Coast sales grow from Feb to Apr?")[0]
+    plan, _view = plan_query(cand, "How much did Coast sales grow from Feb to Apr?")
+    assert plan is None or plan.kind != "columns"

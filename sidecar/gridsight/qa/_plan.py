@@ -22,6 +22,7 @@ from gridsight.qa._sql import TABLE, View, literal, quote
 from gridsight.text import (
     ASCENDING,
     ASCENDING_ORDER,
+    CHANGE_WORDS,
     COMPARISON,
     COMPARISON_OPS,
     DATE_PARTS,
@@ -29,6 +30,7 @@ from gridsight.text import (
     DESCENDING,
     EACH_ONCE,
     ENTITY_ASKED,
+    FALL_WORDS,
     HOW_MANY_EACH,
     IN_ALL,
     LEADING_PHRASE,
@@ -37,6 +39,7 @@ from gridsight.text import (
     NEGATING_PREFIXES,
     NEGATION_WORDS,
     NUMBER_WORDS,
+    RISE_WORDS,
     VALUE_NOUNS,
     WEEKDAYS,
     adjective_phrase,
@@ -813,6 +816,9 @@ class Planner:
         # the row with the highest / lowest value: "the X of the Y with the highest Z"
         if direction is not None:
             return self._extreme_row(fs, where, when, n, direction, starts_bool)
+        across = self._across_columns(fs, where, when) if fs and not starts_bool else None
+        if across is not None:
+            return across
         # a lookup: "Which department is Bo in?" -- one column read on the rows the filters keep
         if fs and not starts_bool:
             target = self.best(("text", "number", "date", "bool"), exclude=fcols)
@@ -1526,6 +1532,39 @@ class Planner:
             0.7,
             f"reads {col.name} of the {n} rows with the {extreme} {order.name}{when}",
             [col.name, order.name, *sorted({f.column for f in fs})],
+        )
+
+    def _across_columns(self, fs: list[_Filter], where: str, when: str) -> Plan | None:
+        """Several number columns of the rows the filters keep, added up: each named whole ("in
+        Q3 and Q4", "July plus August"), or every column from one named to another in the table's
+        order ("from July to September")."""
+        fcols = {f.column for f in fs}
+        numbers = [c for c in self.cols if c.kind == "number" and c.name not in fcols]
+        if len(numbers) < 2 or set(self.words) & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS):
+            return None  # ("how much did it grow from July to September": a change, not a sum)
+
+        def named(word: str) -> Col | None:
+            hit = [c for c in numbers if split_words(c.name) == [word]]
+            return hit[0] if len(hit) == 1 else None
+
+        picked: list[Col] = []
+        span = re.search(r"\b(?:from\s+)?(\w+)\s+(?:to|through|until)\s+(\w+)\b", self.low)
+        ends = (named(span.group(1)), named(span.group(2))) if span else (None, None)
+        if ends[0] is not None and ends[1] is not None:
+            i, j = sorted((numbers.index(ends[0]), numbers.index(ends[1])))
+            picked = numbers[i : j + 1]
+        elif re.search(r"\b(and|plus|combined|together|altogether|in all)\b", self.low):
+            picked = [c for c in numbers if any(split_words(c.name) == [w] for w in self.words)]
+        if len(picked) < 2:
+            return None
+        total = " + ".join(f"SUM({quote(c.name)})" for c in picked)
+        return Plan(
+            f"SELECT {total} FROM {TABLE}{where}",
+            "columns",
+            "number",
+            0.75,
+            f"adds up {', '.join(c.name for c in picked)}{when}",
+            [*(c.name for c in picked), *sorted(fcols)],
         )
 
     def _lists_rows(self) -> bool:
