@@ -133,3 +133,11 @@ def test_a_change_between_columns_is_no_sum(months: Any) -> None:
     cand = candidates(months, None, "How much did Coast sales grow from Feb to Apr?")[0]
     plan, _view = plan_query(cand, "How much did Coast sales grow from Feb to Apr?")
     assert plan is None or plan.kind != "columns"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["On average, how much did Hills sell per month?", "What were the average monthly sales of Hills?"],
+)
+def test_per_month_is_the_mean_of_the_month_columns(months: Any, question: str) -> None:
+    assert _sql_value(months, question) == 7.5

@@ -36,6 +36,7 @@ from gridsight.text import (
     LEADING_PHRASE,
     LISTED_ENTITIES,
     MONTH_NAMES,
+    MONTHS,
     NEGATING_PREFIXES,
     NEGATION_WORDS,
     NUMBER_WORDS,
@@ -148,6 +149,14 @@ _COUNTED = re.compile(
     r"\b(?:top|bottom)\s+\d+\s+([a-z][\w\s-]{0,40}?)"
     r"(?=\s+(?:of|with|in|among|for|from|that|who|whose|by|on|where)\b|\s*[?.]|\s*$)"
 )
+
+
+def _names_period(name: str, unit: str) -> bool:
+    """Whether a column header is one month (``Jan``, ``March 2024``) or one quarter (``Q3``)."""
+    said = split_words(name)
+    if unit == "quarter":
+        return bool(re.fullmatch(r"q[1-4]", said[0])) if said else False
+    return bool(said) and said[0] in MONTHS and all(w.isdigit() for w in said[1:])
 
 
 #: A question that asks who ("who ...", "among women, whose ..."), not a relative "who" ("the
@@ -784,6 +793,9 @@ class Planner:
             tested = self._extreme_row(fs, where, when, n, direction, starts_bool)
             if tested is not None:
                 return tested
+        per = self._per_period(fs, where, when) if fs and not starts_bool else None
+        if per is not None:
+            return per
         for words, fn, name in (
             (r"average|mean", "AVG", "average"),
             (r"total|sum", "SUM", "total"),
@@ -1532,6 +1544,29 @@ class Planner:
             0.7,
             f"reads {col.name} of the {n} rows with the {extreme} {order.name}{when}",
             [col.name, order.name, *sorted({f.column for f in fs})],
+        )
+
+    def _per_period(self, fs: list[_Filter], where: str, when: str) -> Plan | None:
+        """ "How much did it make per month on average", "its average monthly sales": the mean of
+        the rows' month (or quarter) columns, where the table's columns are months or quarters."""
+        each = re.search(r"\b(?:per|each|a|every)\s+(month|quarter)\b|\b(month|quarter)ly\b", self.low)
+        if each is None or not re.search(r"\b(average|mean|typical|per)\b", self.low):
+            return None
+        fcols = {f.column for f in fs}
+        unit = each.group(1) or each.group(2)
+        periods = [
+            c for c in self.cols if c.kind == "number" and c.name not in fcols and _names_period(c.name, unit)
+        ]
+        if len(periods) < 2:
+            return None
+        total = " + ".join(f"SUM({quote(c.name)})" for c in periods)
+        return Plan(
+            f"SELECT ({total}) / {len(periods)}.0 FROM {TABLE}{where}",
+            "columns",
+            "number",
+            0.75,
+            f"averages the {len(periods)} {unit} columns{when}",
+            [*(c.name for c in periods), *sorted(fcols)],
         )
 
     def _across_columns(self, fs: list[_Filter], where: str, when: str) -> Plan | None:
