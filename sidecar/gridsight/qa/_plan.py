@@ -151,6 +151,20 @@ _COUNTED = re.compile(
 )
 
 
+def _columns_plan(cols: list[Col], fcols: set[str], where: str, sentence: str, mean: bool = False) -> Plan:
+    """The sum (or the mean) of several number columns over the rows ``where`` keeps."""
+    total = " + ".join(f"SUM({quote(c.name)})" for c in cols)
+    shown = f"({total}) / {len(cols)}.0" if mean else total
+    return Plan(
+        f"SELECT {shown} FROM {TABLE}{where}",
+        "columns",
+        "number",
+        0.75,
+        sentence,
+        [*(c.name for c in cols), *sorted(fcols)],
+    )
+
+
 def _names_period(name: str, unit: str) -> bool:
     """Whether a column header is one month (``Jan``, ``March 2024``) or one quarter (``Q3``)."""
     said = split_words(name)
@@ -1559,15 +1573,7 @@ class Planner:
         ]
         if len(periods) < 2:
             return None
-        total = " + ".join(f"SUM({quote(c.name)})" for c in periods)
-        return Plan(
-            f"SELECT ({total}) / {len(periods)}.0 FROM {TABLE}{where}",
-            "columns",
-            "number",
-            0.75,
-            f"averages the {len(periods)} {unit} columns{when}",
-            [*(c.name for c in periods), *sorted(fcols)],
-        )
+        return _columns_plan(periods, fcols, where, f"averages the {len(periods)} {unit} columns{when}", True)
 
     def _across_columns(self, fs: list[_Filter], where: str, when: str) -> Plan | None:
         """Several number columns of the rows the filters keep, added up: each named whole ("in
@@ -1592,15 +1598,7 @@ class Planner:
             picked = [c for c in numbers if any(split_words(c.name) == [w] for w in self.words)]
         if len(picked) < 2:
             return None
-        total = " + ".join(f"SUM({quote(c.name)})" for c in picked)
-        return Plan(
-            f"SELECT {total} FROM {TABLE}{where}",
-            "columns",
-            "number",
-            0.75,
-            f"adds up {', '.join(c.name for c in picked)}{when}",
-            [*(c.name for c in picked), *sorted(fcols)],
-        )
+        return _columns_plan(picked, fcols, where, f"adds up {', '.join(c.name for c in picked)}{when}")
 
     def _lists_rows(self) -> bool:
         """Whether the question lists or asks for rows by a noun that names no column ("name the 3
