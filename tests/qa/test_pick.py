@@ -14,7 +14,7 @@ from gridsight.llm import ScriptedRuntime
 from gridsight.qa import QAAnswer, answer_question
 from gridsight.qa._ask import _merge
 from gridsight.qa._choose import choose
-from gridsight.qa._pick import candidates, pick_table
+from gridsight.qa._pick import _matches, candidates, pick_table
 from gridsight.qa._route_blocks import Block, split_table
 from gridsight.sources import open_workbook
 
@@ -163,3 +163,9 @@ def test_a_total_row_is_the_whole_of_what_its_label_names(tmp_path: Path) -> Non
     book = open_workbook(tmp_path / "statement.xlsx")
     ans = answer_question(book, "What was the operating revenue in 2022?")
     assert ans.value == 870
+
+
+def test_a_question_word_names_a_table_word_by_its_stem() -> None:
+    assert _matches("liability", {"current", "liabilities"})  # y / ies
+    assert _matches("receivable", {"trade", "receivables"})
+    assert not _matches("line", {"liabilities", "lease"})

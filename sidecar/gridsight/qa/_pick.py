@@ -18,7 +18,7 @@ from typing import Any
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._columns import STOP, clearly_closest
 from gridsight.qa._sqlgen import initialisms, initials_of
-from gridsight.text import REQUEST_WORDS, STOP_WORDS
+from gridsight.text import REQUEST_WORDS, STOP_WORDS, same
 from gridsight.text import words as _words
 
 #: How much closer (cosine) one table's description must be to the question to break a lexical tie.
@@ -32,7 +32,9 @@ def words(text: str) -> set[str]:
 
 
 def _matches(word: str, named: Collection[str]) -> bool:
-    return word in named or any(n.startswith(word) and len(word) > 3 for n in named)
+    """A question word names a table's word: the same, its start, or the same stem ("liability"
+    for ``liabilities``)."""
+    return word in named or any((n.startswith(word) and len(word) > 3) or same(word, n) for n in named)
 
 
 @dataclass
