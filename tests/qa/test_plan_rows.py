@@ -32,14 +32,19 @@ STAFF = [
 ]
 
 
-@pytest.fixture(scope="module")
-def staff(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def _book(factory: pytest.TempPathFactory, rows: list[tuple[Any, ...]]) -> Any:
+    """A workbook of one flat table (its first row the header), saved as .xlsx and opened."""
     wb = Workbook()
-    for row in STAFF:
+    for row in rows:
         wb.active.append(row)
-    path: Path = tmp_path_factory.mktemp("plan_rows") / "staff.xlsx"
+    path: Path = factory.mktemp("plan_rows") / "table.xlsx"
     wb.save(path)
     return open_workbook(path)
+
+
+@pytest.fixture(scope="module")
+def staff(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _book(tmp_path_factory, STAFF)
 
 
 def _sql_value(book: Any, question: str) -> Any:
@@ -108,12 +113,7 @@ MONTHS = [
 
 @pytest.fixture(scope="module")
 def months(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    wb = Workbook()
-    for row in MONTHS:
-        wb.active.append(row)
-    path: Path = tmp_path_factory.mktemp("plan_rows") / "months.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return _book(tmp_path_factory, MONTHS)
 
 
 @pytest.mark.parametrize(
