@@ -924,12 +924,12 @@ def _section_named(held: Sequence[str], qw: list[str]) -> str | None:
         own = tokens(parts(h)[-1])
         return len(said), -sum(1 for w in own if not any(near_word(w, q) for q in qw))
 
-    ranked = sorted(held, key=score, reverse=True)
-    if not ranked or score(ranked[0])[0] == 0:
+    ranked = sorted(((score(h), h) for h in held), key=lambda p: p[0], reverse=True)
+    if not ranked or ranked[0][0][0] == 0:
         return None
-    if len(ranked) > 1 and score(ranked[1]) == score(ranked[0]):
+    if len(ranked) > 1 and ranked[1][0] == ranked[0][0]:
         return None
-    return ranked[0]
+    return ranked[0][1]
 
 
 def _sections_per_mention(rel: Relation, key: str, label: str, question: str) -> list[str]:

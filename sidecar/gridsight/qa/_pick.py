@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._columns import STOP, clearly_closest
 from gridsight.qa._sqlgen import initialisms, initials_of
-from gridsight.text import REQUEST_WORDS, STOP_WORDS, same
+from gridsight.text import REQUEST_WORDS, STOP_WORDS, stem
 from gridsight.text import words as _words
 
 #: How much closer (cosine) one table's description must be to the question to break a lexical tie.
@@ -34,7 +35,15 @@ def words(text: str) -> set[str]:
 def _matches(word: str, named: Collection[str]) -> bool:
     """A question word names a table's word: the same, its start, or the same stem ("liability"
     for ``liabilities``)."""
-    return word in named or any((n.startswith(word) and len(word) > 3) or same(word, n) for n in named)
+    if word in named or any(n.startswith(word) and len(word) > 3 for n in named):
+        return True
+    return stem(word) in _stems(frozenset(named))
+
+
+@lru_cache(maxsize=64)
+def _stems(named: frozenset[str]) -> frozenset[str]:
+    """The stems of a table's words, once per table (every question word is matched against them)."""
+    return frozenset(stem(n) for n in named)
 
 
 @dataclass
@@ -100,8 +109,9 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
                 named |= {w for w in caps if _spells(w, held)}
             # (an initialism names one label, where a word such as "year" may name any table's
             # header: it counts twice)
-            hit = sum(1 + (w in caps) for w in asked if _matches(w, named))
-            out.append(Candidate(sh, t, hit / max(1, len(asked) + len(caps)), frozenset(named)))
+            held_words = frozenset(named)
+            hit = sum(1 + (w in caps) for w in asked if _matches(w, held_words))
+            out.append(Candidate(sh, t, hit / max(1, len(asked) + len(caps)), held_words))
     return sorted(out, key=lambda c: -c.score)
 
 

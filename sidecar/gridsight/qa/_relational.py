@@ -27,7 +27,7 @@ import numpy as np
 
 from gridsight.grid import Range, Sheet
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
-from gridsight.text import UNIT
+from gridsight.text import UNIT, words
 
 T = TypeVar("T")
 
@@ -226,8 +226,12 @@ def _unit_of(table: Any, name: str) -> str | None:
     return table_unit(table)
 
 
+#: Words of a total's or a section's label that do not say which section it is.
+_NOT_SECTION = frozenset({"total", "and", "the", "of"})
+
+
 def _words_of(label: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z]+", label.casefold()) if w not in ("total", "and", "the", "of")}
+    return {w for w in words(label, camel=False) if w.isalpha() and w not in _NOT_SECTION}
 
 
 def _closed_at(sections: list[str], total: str) -> int:
