@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from openpyxl import Workbook
 
+from gridsight.qa import answer_question
 from gridsight.qa._ask import candidates
 from gridsight.qa._route_sql import by_query, plan_query
 from gridsight.sources import open_workbook
@@ -141,3 +142,19 @@ def test_a_change_between_columns_is_no_sum(months: Any) -> None:
 )
 def test_per_month_is_the_mean_of_the_month_columns(months: Any, question: str) -> None:
     assert _sql_value(months, question) == 7.5
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What were Coast sales from " + "Jan to Feb to " * 120 + "Jun?",
+        "What were Hills sales in " + "Mar and " * 200 + "May combined?",
+        "How much did Delta sell per month per quarter " * 40 + "on average?",
+        "Which are the top 999999999999 workers with the highest pay?",
+    ],
+)
+def test_hostile_questions_for_the_planner_readings(months: Any, staff: Any, question: str) -> None:
+    # an answer or a reason, never an exception
+    for book in (months, staff):
+        ans = answer_question(book, question[:2000])
+        assert ans.status == "answered" or ans.reason
