@@ -16,8 +16,8 @@ from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer, rounded_as_asked, without_example, without_rounding
-from gridsight.qa._cells import cell_plan, lines_by_period
-from gridsight.qa._glossary import defined, totals_of_parts
+from gridsight.qa._cells import PATH_SEP, cell_plan, lines_by_period
+from gridsight.qa._glossary import defined, in_own_terms, totals_of_parts
 from gridsight.qa._periods import header_years, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
@@ -34,7 +34,7 @@ from gridsight.qa._pipeline import (
     same_value,
     vote,
 )
-from gridsight.qa._relational import relation_of
+from gridsight.qa._relational import Relation, relation_of
 from gridsight.qa._route_blocks import by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
@@ -120,6 +120,15 @@ def _labels(workbook: Workbook) -> Callable[[str], bool]:
     return holds
 
 
+def _own_texts(rel: Relation) -> list[str]:
+    """The names a table gives its lines and columns: row labels, sections and header parts."""
+    texts = [part for c in rel.columns if c.role == "data" for part in c.name.split(PATH_SEP)]
+    for c in rel.columns:
+        if c.role in ("key", "section"):
+            texts += [v for v in rel.distinct_values(c.name) if isinstance(v, str)]
+    return texts
+
+
 def answer_question(
     workbook: Workbook,
     question: str,
@@ -174,7 +183,9 @@ def answer_question(
         return QAAnswer(question, "abstained", reason=pick.reason)
     best = pick.table
     # "the prior year", "versus last year": the years they mean among the table's own periods
-    q = with_periods(q, header_years(c.name for c in relation_of(best.sheet, best.table).columns))
+    rel = relation_of(best.sheet, best.table)
+    q = with_periods(q, header_years(c.name for c in rel.columns))
+    q = in_own_terms(q, _own_texts(rel))  # "stock" over ``Inventories``: the table's own names
     ans = _route(workbook, best, q, None, found)  # the routes read alone; the model writes queries
     if model is not None:
         ans = _vote(workbook, best, q, ans, model, samples)
@@ -215,6 +226,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
     expected = expected_type(q)
     weak: list[QAAnswer] = []
     tried: list[str] = []
+    kind: str | None = None
     for route in order:
         if route == "cells":
             ans, kind = by_cells(workbook, best, q)
@@ -235,7 +247,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
                 # the query's result, as a formula the engine checks gives the same (none: SQL kept)
                 ans.formula = verified_formula(rel, workbook, ans.query, ans.value)
         ans.structure = structure
-        if ans.status == "answered" and not _fits(ans, expected, q):
+        if ans.status == "answered" and not _fits(ans, None if kind == "top-in-group" else expected, q):
             # (a number for a yes/no question is no answer, however many routes compute it)
             tried.append(f"{route}: a {ans.type} answer where the question asks for a {expected} one")
             continue

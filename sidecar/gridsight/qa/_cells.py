@@ -19,6 +19,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from gridsight.qa._answer import asks_label
+from gridsight.qa._classes import RowClass, asked_class
 from gridsight.qa._members import listed_members
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn
 from gridsight.qa._sql import literal, quote
@@ -95,6 +96,8 @@ class CellPlan:
 
     def expected(self, asked: str | None) -> str | None:
         """The answer type to read the result as: a list of rows where the plan gives one."""
+        if self.kind == "top-in-group":
+            return None  # ("what was the biggest current asset": a line of the group, whatever it opens with)
         return "list" if self.result == "list" else asked
 
 
@@ -712,6 +715,11 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         per = []
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
+    group = _group_asked(rel, question, expected, rows)
+    if group is not None:  # "which current liability ...": the top line of the group
+        return _top_in_group(rel, question, chosen, group, rows)
+    if key is not None and len(rows.get(key.name, [])) > 2:
+        rows[key.name] = _members_named(rel, question, rows[key.name])
     asked = re.findall(
         r"\b(many|all|each|every|across|among|per|which|what)\s+(?:[^\W_]+\s+of\s+)?([^\W_]+)",
         question.casefold(),
@@ -829,6 +837,65 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
     shares = all(_is_percent(c) for c in chosen)  # "the housing share of ...": a figure, not a share to take
     return _across(question, expected, cells, qwords, named, shares)
+
+
+def _group_asked(
+    rel: Relation, question: str, expected: str | None, rows: dict[str, list[str]]
+) -> RowClass | None:
+    """The group of lines the question asks which one of ("which current asset ...", "the biggest
+    current liability line"), when it names no line of its own but at most a total."""
+    key = rel.key
+    if key is None or expected in ("boolean", "list") or re.search(r"\btotal\b", question, re.I):
+        return None
+    named = rows.get(key.name, [])
+    group = asked_class(rel, question)
+    if group is None or not named or _totals_named(rel, key.name, rows):
+        return group
+    # a line the group's words touch ("which long-term liability" and ``Other long-term
+    # liabilities``) is one of those to choose among, not the one asked; lines named whole are
+    # ("which current asset was larger, inventories or receivables")
+    qw = question_words(question)
+    unsaid = set(tokens(named[0])) - COMMON - {w for w in tokens(named[0]) for q in qw if near_word(w, q)}
+    return group if len(named) == 1 and named[0] in group.members and unsaid else None
+
+
+def _members_named(rel: Relation, question: str, named: list[str]) -> list[str]:
+    """The lines named among a group's, without the totals the group's words touch: "which current
+    asset was larger, cash or receivables" names two lines, not ``Total current assets``."""
+    group = asked_class(rel, question)
+    if group is None:
+        return named
+    members = [v for v in named if v in group.members]
+    key = rel.key
+    assert key is not None
+    totals = [v for v in named if v not in members and _totals_named(rel, key.name, {key.name: [v]})]
+    return members if len(members) >= 2 and len(members) + len(totals) == len(named) else named
+
+
+def _top_in_group(
+    rel: Relation, question: str, chosen: list[RelColumn], group: RowClass, rows: dict[str, list[str]]
+) -> CellPlan | None:
+    """The line of ``group`` whose figure in the one column asked is largest or smallest, or whose
+    change between the two columns asked is."""
+    key = rel.key
+    assert key is not None
+    qwords = set(words(question))
+    up, down = qwords & DESCENDING, qwords & ASCENDING
+    if bool(up) == bool(down) or len(chosen) > 2:
+        return None
+    fixed = {k: v[0] for k, v in rows.items() if k not in (key.name, SECTION) and len(v) == 1}
+    if len(chosen) == 2:
+        level = _levels(chosen)
+        changed = _top_change(
+            rel, question, chosen, level[0] if level else 0, fixed, key, qwords, group.conditions
+        )
+        return None if changed is None else CellPlan(changed.sql, "top-in-group", "text")
+    col = quote(chosen[0].name)
+    rest = _where(fixed, [*group.conditions, f"{col} IS NOT NULL"])
+    order = "DESC" if up else "ASC"
+    return CellPlan(
+        f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {col} {order} LIMIT 1", "top-in-group", "text"
+    )
 
 
 def _told_apart(name: str, levels: list[int]) -> str:
@@ -1248,10 +1315,11 @@ def _top_change(
     fixed: dict[str, str],
     key: RelColumn,
     qwords: set[str],
+    within: Sequence[str] = (),
 ) -> CellPlan | None:
     """ "Which region saw the biggest increase from 2022 to 2023": the row whose change between two
     columns (earlier to later: the order the question names them, years by number) is largest or
-    smallest."""
+    smallest; among the rows ``within`` keeps, when given (a group's lines)."""
     if not _asks_which(question) or not qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS):
         return None
     up, down = qwords & DESCENDING, qwords & ASCENDING
@@ -1266,7 +1334,15 @@ def _top_change(
     change = f"({quote(b.name)} - {quote(a.name)})"
     fell = bool(qwords & FALL_WORDS and not qwords & RISE_WORDS)  # "the largest fall": most negative
     order = "ASC" if bool(up) == fell else "DESC"
-    rest = _where(fixed, [*_not_total(rel), f"{change} IS NOT NULL", *_summing_rows(rel, a.name, fixed, key)])
+    rest = _where(
+        fixed,
+        [
+            *_not_total(rel),
+            f"{change} IS NOT NULL",
+            *within,
+            *(() if within else _summing_rows(rel, a.name, fixed, key)),
+        ],
+    )
     return CellPlan(
         f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {change} {order} LIMIT 1", "top-change", "text"
     )
@@ -1381,6 +1457,16 @@ def _start(low: str, label: str, others: list[str]) -> int | None:
     return found[j][0]
 
 
+def _grows_as_rate(question: str) -> bool:
+    """Whether the question asks for "the growth in" a line, which is a rate (as "revenue growth of
+    12%"), not an amount: the noun, unless the question asks how much or says absolute."""
+    return bool(
+        re.search(r"\bgrowth\b", question, re.I)
+        and not re.search(r"\babsolute\b", question, re.I)
+        and not re.match(r"^\s*(?:by\s+)?how\s+(?:much|many)\b", question, re.I)
+    )
+
+
 def _across(
     question: str,
     expected: str | None,
@@ -1440,8 +1526,12 @@ def _across(
                 if not re.search(r"\bfrom\b.+\bto\b", question, re.I) and _ordered(cells):
                     a, b = _in_time(cells)
                 relative = _RELATIVE.search(question)
-                if relative or _IN_PERCENT.search(question):  # a percentage change or a growth rate
-                    rate = relative is not None and (relative.group(1) or "").casefold() == "rate"
+                if relative or _IN_PERCENT.search(question) or _grows_as_rate(question):
+                    # a percentage change or a growth rate ("the year-on-year growth in sales")
+                    if relative is not None:
+                        rate = (relative.group(1) or "").casefold() == "rate"
+                    else:
+                        rate = not _IN_PERCENT.search(question)
                     scale = "1.0" if rate else "100.0"  # (of the first named)
                     return CellPlan(f"SELECT {scale} * ({b} - {a}) / {a}", "relative change", "number")
                 if qwords & FALL_WORDS and not qwords & RISE_WORDS:

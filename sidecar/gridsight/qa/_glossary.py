@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from gridsight.text import stem
+
 _QUICK = "{current assets} excluding {inventories}, divided by {current liabilities}"
 
 #: Measure -> its definition; each ``{line}`` is a line of the statements (see :data:`LINES`).
@@ -149,4 +151,66 @@ def totals_of_parts(question: str, texts: Iterable[str]) -> str:
             question,
             flags=re.IGNORECASE,
         )
+    return question
+
+
+#: Names the three vocabularies of financial statements give one thing: IFRS (IAS 1), US GAAP and
+#: the UK Companies Act formats. A question may use any of them over a statement that uses another
+#: ("stock" over ``Inventories``, "on a consolidated basis" over a ``Group`` column). Each group is
+#: a crosswalk between standards, not words taken from any table or question; the first name a
+#: table holds is the one a name it does not hold is read as.
+SAME_THING: tuple[tuple[str, ...], ...] = (
+    ("group", "consolidated"),
+    ("inventories", "inventory", "stocks", "stock"),
+    ("trade and other receivables", "accounts receivable", "trade receivables", "receivables", "debtors"),
+    ("trade and other payables", "accounts payable", "trade payables", "payables"),
+    ("current", "short term", "due within one year"),
+    ("non current", "long term", "due after more than one year"),
+    ("revenue", "turnover", "net sales", "sales"),
+    ("net income", "profit for the year", "profit for the financial year", "net profit", "net earnings"),
+    ("shareholders' funds", "total equity", "total shareholders' equity", "total stockholders' equity"),
+    ("fixed assets", "non current assets"),
+)
+
+
+def _spaced(text: str) -> str:
+    """A text as the stems of its words, one space apart ("Trade receivables" as "trade receiv")."""
+    return " ".join(stem(w) for w in re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.casefold()))
+
+
+def _holds(text: str, name: str) -> bool:
+    """Whether ``text`` holds ``name`` as whole words, by their stems (both as :func:`_spaced`)."""
+    return re.search(rf"(?<!\S){re.escape(_spaced(name))}(?!\S)", text) is not None
+
+
+def in_own_terms(question: str, texts: Iterable[str]) -> str:
+    """``question`` with each statement name that no text of the table holds written as the name
+    of the same thing that one does (see :data:`SAME_THING`): "the % change in stock in the
+    consolidated accounts" over ``Stocks`` under ``Group`` is read as "... in stock in the group
+    accounts". A name the table holds is left as written, and so is every other word.
+
+    Args:
+        question: the user's words.
+        texts: the chosen table's row labels, sections and header parts.
+    """
+    # (a label names its head, not what an "of" phrase qualifies it by: ``Cost of sales`` holds no
+    # "sales" that ``Revenue`` could be named by)
+    held = "\n".join(
+        _spaced(re.split(r"\s+of\s+", t, maxsplit=1, flags=re.I)[0])
+        for t in texts
+        if isinstance(t, str) and len(t) <= 200
+    )
+    low = _spaced(question)
+    for names in SAME_THING:
+        own = next((n for n in names if _holds(held, n)), None)
+        if own is None:
+            continue
+        for name in sorted(names, key=len, reverse=True):
+            if name == own or _holds(held, name) or not _holds(low, name):
+                continue
+            if own in name or any(name in o and _holds(low, o) for o in names if o != name):
+                continue  # ("net sales" holds "sales"; "non current" holds "current")
+            pattern = r"[\s\-\u2010-\u2013]+".join(re.escape(w) for w in name.split())
+            question = re.sub(rf"(?<![\w-]){pattern}(?![\w-])", own, question, flags=re.IGNORECASE)
+            low = _spaced(question)
     return question

@@ -1,0 +1,153 @@
+"""Rows a question names as a class: "which current liability ...", "the biggest fixed asset
+category", "which long-term liability rose most".
+
+A statement groups its lines under section rows (``Current liabilities``) and closes groups with
+total rows (``Total liabilities``). A question that asks which line of a group is largest names the
+group by its words, singular or plural, with or without "line", "item" or "category" after it. The
+group is then:
+
+- a section whose own name (its last part, ``Liabilities › Current liabilities``) has the same
+  words as the phrase, with the sections inside it;
+- otherwise, when the phrase's last word is what a total totals (``Total liabilities`` for
+  "liability") and the words before it name no section ("long-term liability" where only
+  ``Current liabilities`` is a section), the lines that total adds up outside its sections: those
+  that share its section and stand between it and the total before it.
+
+Pure functions over a :class:`~gridsight.qa._relational.Relation`; the plan that ranks the rows is
+:func:`gridsight.qa._cells.cell_plan`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation
+from gridsight.qa._sql import literal, quote
+from gridsight.text import stem, superlative
+
+#: The words of a group's name: letters, hyphenated words split ("long-term": long, term).
+_WORD = re.compile(r"[^\W\d_]+")
+#: How far past "which" or a superlative a group's name may run.
+_MAX_PHRASE = 4
+#: Words after a group's name that ask for a figure ("the highest current asset balance").
+_FIGURE_NOUNS = frozenset({"balance", "value", "amount", "figure", "total", "sum"})
+#: Words that never name a group (a total's own word; "the" and its kind).
+_NO_GROUP = frozenset({"total", "the", "a", "an", "of", "and", "its", "their"})
+
+
+@dataclass(frozen=True)
+class RowClass:
+    """The rows of a group a question names, as SQL conditions on the view."""
+
+    name: str  # the group's name in the table (a section's, or a total's for what it adds up outside)
+    conditions: tuple[str, ...]
+    members: frozenset[str]  # the labels of its lines
+
+
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(stem(w) for w in _WORD.findall(text.casefold()) if w not in _NO_GROUP)
+
+
+def _own_name(section: str) -> str:
+    return section.split(" › ")[-1].strip().rstrip(":").strip()
+
+
+def _phrases(question: str) -> list[list[str]]:
+    """The runs of words after "which" or after a superlative, longest first per start."""
+    found = [m for m in re.finditer(r"[^\W\d_][\w'-]*", question)]
+    out: list[list[str]] = []
+    for i, m in enumerate(found):
+        w = m.group(0).casefold()
+        if w == "which" or (superlative(w) and i > 0 and found[i - 1].group(0).casefold() == "the"):
+            out.append([f.group(0) for f in found[i + 1 : i + 1 + _MAX_PHRASE + 1]])
+    return out
+
+
+def asked_class(rel: Relation, question: str) -> RowClass | None:
+    """The group of rows the question asks which line of (see the module docstring), or None when
+    it names none: no section or total has its words, or a word after them asks for a figure."""
+    key = rel.key
+    sections = rel.values_of(SECTION)
+    if key is None or sections is None:
+        return None
+    flags = rel.values_of(TOTAL) or [0] * len(sections)  # (no column: no line is a total)
+    names = sorted({s for s in sections if isinstance(s, str)}, key=len)
+    labels = rel.values_of(key.name) or []
+    for phrase in _phrases(question):
+        for n in range(min(len(phrase), _MAX_PHRASE), 0, -1):
+            words = _stems(" ".join(phrase[:n]))
+            after = phrase[n].casefold() if n < len(phrase) else ""
+            if not words or stem(after) in {stem(f) for f in _FIGURE_NOUNS}:
+                continue
+            found = _section_class(rel, names, words, labels, sections, flags) or _outside_sections(
+                rel, labels, sections, flags, words
+            )
+            if found is not None:
+                return found
+    return None
+
+
+def _no_total(rel: Relation) -> tuple[str, ...]:
+    """No total line (where the view marks them)."""
+    return (f"{quote(TOTAL)} = 0",) if rel.values_of(TOTAL) is not None else ()
+
+
+def _labelled(rel: Relation) -> str:
+    """Lines with a label (an unlabelled subtotal is no line to name)."""
+    assert rel.key is not None
+    return f"{quote(rel.key.name)} IS NOT NULL"
+
+
+def _section_class(
+    rel: Relation,
+    names: list[str],
+    words: tuple[str, ...],
+    labels: list[object],
+    sections: list[object],
+    flags: list[object],
+) -> RowClass | None:
+    own = [s for s in names if set(_stems(_own_name(s))) == set(words)]
+    if not own:
+        return None
+    top = own[0]  # (the outermost of several with the name)
+    cond = f"({quote(SECTION)} = {literal(top)} OR {quote(SECTION)} LIKE {literal(top + ' › %')})"
+    members = frozenset(
+        str(lab)
+        for lab, sec, f in zip(labels, sections, flags, strict=True)
+        if f != 1 and isinstance(sec, str) and (sec == top or sec.startswith(top + " › "))
+    )
+    return RowClass(_own_name(top), (cond, *_no_total(rel), _labelled(rel)), members)
+
+
+def _outside_sections(
+    rel: Relation, labels: list[object], sections: list[object], flags: list[object], words: tuple[str, ...]
+) -> RowClass | None:
+    if len(words) < 2:
+        return None
+    head, modifier = words[-1], words[:-1]
+    if any(
+        set(_stems(_own_name(s))) & set(modifier) == set(modifier) for s in sections if isinstance(s, str)
+    ):
+        return None  # ("current liability": a section's; not what is outside the sections)
+    totals = [
+        i
+        for i, (lab, f) in enumerate(zip(labels, flags, strict=True))
+        if f == 1 and isinstance(lab, str) and _stems(lab) == (head,)
+    ]
+    if len(totals) != 1:
+        return None
+    at = totals[0]
+    before = [i for i in range(at) if flags[i] == 1 and sections[i] == sections[at]]
+    start = before[-1] + 1 if before else 0
+    rows = [i for i in range(start, at) if sections[i] == sections[at] and flags[i] != 1]
+    if len(rows) < 2:
+        return None
+    positions = rel.values_of(POSITION) or []
+    lo, hi = positions[rows[0]], positions[rows[-1]]
+    same = f"{quote(SECTION)} = {literal(str(sections[at]))}" if sections[at] else f"{quote(SECTION)} IS NULL"
+    return RowClass(
+        str(labels[at]),
+        (same, *_no_total(rel), _labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}"),
+        frozenset(str(labels[i]) for i in rows),
+    )

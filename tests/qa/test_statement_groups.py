@@ -1,0 +1,173 @@
+"""Statements read the way analysts ask about them: which line of a group (a section, or the lines a
+total adds up outside its sections) is largest or changed most; a statement's own names for what a
+question calls by another standard's name; "the growth in" a line as a rate. The figures are made
+up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import Workbook
+
+from gridsight.qa import answer_question
+from gridsight.qa._glossary import in_own_terms
+from gridsight.sources import open_workbook
+
+#: A US-style balance sheet: long-term lines stand after ``Total current liabilities`` with no
+#: section line of their own.
+US: list[tuple[str, int | None, int | None]] = [
+    ("Assets", None, None),
+    ("Current assets:", None, None),
+    ("Cash and cash equivalents", 410, 380),
+    ("Accounts receivable", 520, 300),
+    ("Inventories", 610, 640),
+    ("Total current assets", 1540, 1320),
+    ("Property and equipment, net", 900, 870),
+    ("Total assets", 2440, 2190),
+    ("Liabilities", None, None),
+    ("Current liabilities:", None, None),
+    ("Accounts payable", 300, 280),
+    ("Accrued expenses", 350, 200),
+    ("Total current liabilities", 650, 480),
+    ("Long-term debt", 700, 760),
+    ("Deferred income taxes", 90, 60),
+    ("Other long-term liabilities", 120, 110),
+    ("Total liabilities", 1560, 1410),
+]
+
+#: A UK-style balance sheet: Group and Company columns, "Stocks" and "Debtors".
+UK_LINES: list[tuple[str, list[int | None]]] = [
+    ("Fixed assets", [None, None, None, None]),
+    ("Intangible assets", [120, 100, 40, 45]),
+    ("Tangible assets", [800, 790, 90, 60]),
+    ("Investments", [50, 55, 700, 690]),
+    ("Current assets", [None, None, None, None]),
+    ("Stocks", [300, 240, 0, 0]),
+    ("Debtors", [260, 270, 180, 150]),
+    ("Cash at bank and in hand", [90, 140, 60, 30]),
+]
+
+
+def _us(folder: Path) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Consolidated Balance Sheets"])
+    ws.append(["(in millions)"])
+    ws.append(["", 2024, 2023])
+    for label, now, before in US:
+        ws.append([label, now, before])
+    wb.save(folder / "us.xlsx")
+    return open_workbook(folder / "us.xlsx")
+
+
+def _uk(folder: Path) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Consolidated and Company Balance Sheets"])
+    ws.append(["", "Group", None, "Company", None])
+    ws.merge_cells("B2:C2")
+    ws.merge_cells("D2:E2")
+    ws.append(["", 2024, 2023, 2024, 2023])
+    for label, figures in UK_LINES:
+        ws.append([label, *figures])
+    wb.save(folder / "uk.xlsx")
+    return open_workbook(folder / "uk.xlsx")
+
+
+@pytest.fixture(scope="module")
+def us(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _us(tmp_path_factory.mktemp("us"))
+
+
+@pytest.fixture(scope="module")
+def uk(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _uk(tmp_path_factory.mktemp("uk"))
+
+
+def _value(book: Any, question: str) -> Any:
+    ans = answer_question(book, question)
+    assert ans.status == "answered", ans.reason
+    return ans.value
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        # a section, named singular, with "line" after it and "what was" before it
+        ("What was the biggest current liability line in 2024?", "Accrued expenses"),
+        ("Which current asset had the smallest balance in 2023?", "Accounts receivable"),
+        ("What was the largest current asset at the end of 2023?", "Inventories"),
+        # a change between the two years, within the section
+        ("Which current asset increased the most from 2023 to 2024?", "Accounts receivable"),
+        # the lines Total liabilities adds up outside Current liabilities, one of them touched by
+        # the words ("Other long-term liabilities")
+        ("Which long-term liability grew the most from 2023 to 2024?", "Deferred income taxes"),
+        ("Which non-current liability was largest in 2023?", "Long-term debt"),
+    ],
+)
+def test_a_line_of_a_group(us: Any, question: str, line: str) -> None:
+    assert _value(us, question) == line
+
+
+def test_a_line_of_a_group_for_one_entity(uk: Any) -> None:
+    assert _value(uk, "Which fixed asset rose the most from 2023 to 2024 for the company?") == "Tangible assets"
+    assert _value(uk, "What was the biggest current asset for the group in 2023?") == "Debtors"
+
+
+def test_lines_named_whole_are_compared_not_the_group(us: Any) -> None:
+    # both lines are named: the larger of the two, not the group's largest (Inventories)
+    assert _value(us, "Which current asset was larger in 2024, cash and cash equivalents or accounts receivable?") == (
+        "Accounts receivable"
+    )
+
+
+def test_a_figure_of_the_group_is_no_line(us: Any) -> None:
+    assert _value(us, "What were total current assets in 2024?") == 1540
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # another standard's names, read as the table's own
+        ("What was stock on a consolidated basis in 2024?", 300),
+        ("What were receivables for the parent company in 2023?", 150),
+        ("By how much did stock for the group rise from 2023 to 2024?", 60),
+    ],
+)
+def test_names_of_another_standard(uk: Any, question: str, expected: int) -> None:
+    assert _value(uk, question) == expected
+
+
+def test_own_terms_rewrites_only_what_the_table_does_not_hold() -> None:
+    texts = ["Stocks", "Debtors", "Group", "Company", "Current assets", "Cost of sales", "Revenue"]
+    assert in_own_terms("stock in the consolidated accounts", texts) == "stock in the group accounts"
+    assert in_own_terms("inventories and receivables", texts) == "stocks and debtors"
+    # ``Cost of sales`` holds no "sales" a line could be named by; ``Revenue`` is the line
+    assert in_own_terms("the growth in sales", texts) == "the growth in revenue"
+    # a name the table holds stays as written; words of no crosswalk are untouched
+    assert in_own_terms("stocks for the company", texts) == "stocks for the company"
+    assert in_own_terms("short-term debt", ["Short-term debt", "Current liabilities"]) == "short-term debt"
+
+
+def test_the_growth_in_a_line_is_a_rate(us: Any) -> None:
+    assert _value(us, "What was the year-on-year growth in accounts payable in 2024?") == pytest.approx(20 / 280)
+    # "how much did it grow" is an amount
+    assert _value(us, "How much did accounts payable grow from 2023 to 2024?") == 20
+    assert _value(us, "What was the absolute growth in accounts payable from 2023 to 2024?") == 20
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which " + "current " * 200 + "asset was largest in 2024?",
+        "Which asset liability equity line grew the most from 2023 to 2024?",
+        "What was the biggest ' OR 1=1 -- line in 2024?",
+        "Which long-term long-term long-term liability was largest in 2099?",
+    ],
+)
+def test_hostile_group_questions(us: Any, question: str) -> None:
+    ans = answer_question(us, question)
+    assert ans.status in ("answered", "abstained")
+    assert ans.status == "answered" or ans.reason
