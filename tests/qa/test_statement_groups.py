@@ -25,6 +25,7 @@ US: list[tuple[str, int | None, int | None]] = [
     ("Inventories", 610, 640),
     ("Total current assets", 1540, 1320),
     ("Property and equipment, net", 900, 870),
+    ("Other intangible assets, net", 200, 190),
     ("Total assets", 2440, 2190),
     ("Liabilities", None, None),
     ("Current liabilities:", None, None),
@@ -112,15 +113,17 @@ def test_a_line_of_a_group(us: Any, question: str, line: str) -> None:
 
 
 def test_a_line_of_a_group_for_one_entity(uk: Any) -> None:
-    assert _value(uk, "Which fixed asset rose the most from 2023 to 2024 for the company?") == "Tangible assets"
+    assert (
+        _value(uk, "Which fixed asset rose the most from 2023 to 2024 for the company?") == "Tangible assets"
+    )
     assert _value(uk, "What was the biggest current asset for the group in 2023?") == "Debtors"
 
 
 def test_lines_named_whole_are_compared_not_the_group(us: Any) -> None:
     # both lines are named: the larger of the two, not the group's largest (Inventories)
-    assert _value(us, "Which current asset was larger in 2024, cash and cash equivalents or accounts receivable?") == (
-        "Accounts receivable"
-    )
+    assert _value(
+        us, "Which current asset was larger in 2024, cash and cash equivalents or accounts receivable?"
+    ) == ("Accounts receivable")
 
 
 def test_a_figure_of_the_group_is_no_line(us: Any) -> None:
@@ -146,13 +149,17 @@ def test_own_terms_rewrites_only_what_the_table_does_not_hold() -> None:
     assert in_own_terms("inventories and receivables", texts) == "stocks and debtors"
     # ``Cost of sales`` holds no "sales" a line could be named by; ``Revenue`` is the line
     assert in_own_terms("the growth in sales", texts) == "the growth in revenue"
+    # a label the question writes out whole keeps its words
+    assert in_own_terms("cost of sales in 2024", texts) == "cost of sales in 2024"
     # a name the table holds stays as written; words of no crosswalk are untouched
     assert in_own_terms("stocks for the company", texts) == "stocks for the company"
     assert in_own_terms("short-term debt", ["Short-term debt", "Current liabilities"]) == "short-term debt"
 
 
 def test_the_growth_in_a_line_is_a_rate(us: Any) -> None:
-    assert _value(us, "What was the year-on-year growth in accounts payable in 2024?") == pytest.approx(20 / 280)
+    assert _value(us, "What was the year-on-year growth in accounts payable in 2024?") == pytest.approx(
+        20 / 280
+    )
     # "how much did it grow" is an amount
     assert _value(us, "How much did accounts payable grow from 2023 to 2024?") == 20
     assert _value(us, "What was the absolute growth in accounts payable from 2023 to 2024?") == 20
@@ -171,3 +178,23 @@ def test_hostile_group_questions(us: Any, question: str) -> None:
     ans = answer_question(us, question)
     assert ans.status in ("answered", "abstained")
     assert ans.status == "answered" or ans.reason
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # three lines listed; the last one's words ("cash") are not all of its label's
+        ("What were accounts receivable, inventories and cash combined in 2024?", 520 + 610 + 410),
+        ("What was cash plus accounts receivable plus inventories in 2023?", 380 + 300 + 640),
+        # two lines that share words: each is its own, no third label holds both
+        ("What were accounts payable and accrued expenses combined in 2024?", 300 + 350),
+        ("What were long-term debt and deferred income taxes combined in 2023?", 760 + 60),
+    ],
+)
+def test_lines_listed(us: Any, question: str, expected: int) -> None:
+    assert _value(us, question) == expected
+
+
+def test_a_rare_word_names_the_line_not_a_total(us: Any) -> None:
+    # "intangible" names one line; "assets" names most of them (``Total assets`` among them)
+    assert _value(us, "What were cash and intangible assets combined in 2024?") == 410 + 200

@@ -183,6 +183,15 @@ def _holds(text: str, name: str) -> bool:
     return re.search(rf"(?<!\S){re.escape(_spaced(name))}(?!\S)", text) is not None
 
 
+def _either_number(word: str) -> str:
+    """A pattern for a word, singular or plural ("inventory", "inventories")."""
+    if word.endswith("ies"):
+        return re.escape(word[:-3]) + "(?:y|ies)"
+    if word.endswith("y"):
+        return re.escape(word[:-1]) + "(?:y|ies)"
+    return re.escape(word.removesuffix("s")) + "(?:e?s)?"
+
+
 def in_own_terms(question: str, texts: Iterable[str]) -> str:
     """``question`` with each statement name that no text of the table holds written as the name
     of the same thing that one does (see :data:`SAME_THING`): "the % change in stock in the
@@ -193,6 +202,7 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
         question: the user's words.
         texts: the chosen table's row labels, sections and header parts.
     """
+    texts = [t for t in texts if isinstance(t, str) and len(t) <= 200]
     # (a label names its head, not what an "of" phrase qualifies it by: ``Cost of sales`` holds no
     # "sales" that ``Revenue`` could be named by)
     held = "\n".join(
@@ -201,16 +211,24 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
         if isinstance(t, str) and len(t) <= 200
     )
     low = _spaced(question)
+    # (the labels the question writes out whole keep their words: "cost of sales" is ``Cost of sales``)
+    whole = [_spaced(t) for t in texts if isinstance(t, str) and len(t) <= 200 and _holds(low, t)]
     for names in SAME_THING:
         own = next((n for n in names if _holds(held, n)), None)
         if own is None:
             continue
-        for name in sorted(names, key=len, reverse=True):
-            if name == own or _holds(held, name) or not _holds(low, name):
+        for name in sorted(set(names) - {own}, key=len, reverse=True):
+            if _holds(held, name) or not _holds(low, name) or _spaced(name) == _spaced(own):
                 continue
-            if own in name or any(name in o and _holds(low, o) for o in names if o != name):
+            if any(_holds(w, name) for w in whole):
+                continue
+            if own in name or any(
+                _spaced(name) in _spaced(o) and _spaced(name) != _spaced(o) and _holds(low, o)
+                for o in names
+                if o != name
+            ):
                 continue  # ("net sales" holds "sales"; "non current" holds "current")
-            pattern = r"[\s\-\u2010-\u2013]+".join(re.escape(w) for w in name.split())
+            pattern = r"[\s\-\u2010-\u2013]+".join(_either_number(w) for w in name.split())
             question = re.sub(rf"(?<![\w-]){pattern}(?![\w-])", own, question, flags=re.IGNORECASE)
             low = _spaced(question)
     return question

@@ -35,9 +35,91 @@ _MAX_WORDS = 7
 _MEANT_FLOOR, _MEANT_MARGIN = 0.6, 0.05
 
 
+#: What parts the members of a longer list: "A, B and C", "A plus B plus C", "A, B, C".
+_PARTS = re.compile(r"\s*,\s*(?:and\s+|plus\s+|or\s+)?|\s+(?:and|plus|or|&)\s+", re.I)
+#: The most pieces one member's words may be cut into by the parting words ("property, plant and
+#: equipment").
+_MAX_PIECES = 3
+
+
 def listed_members(labels: list[str], question: str, header: frozenset[str] = frozenset()) -> list[str]:
-    """The two labels (of ``labels``) the question lists, in its order; [] when it lists none.
+    """The labels (of ``labels``) the question lists, in its order; [] when it lists none.
     ``header``: the words of the columns' headers, which name no row."""
+    many = _listed_many(labels, question, header)
+    return many if len(many) > 2 else _listed_two(labels, question, header)
+
+
+def _listed_many(labels: list[str], question: str, header: frozenset[str]) -> list[str]:
+    """Three or more labels listed one after another ("stock, receivables and cash"): the longest run
+    of pieces between parting words in which each member (one piece, or a few joined back, as
+    "property, plant and equipment") names a label of its own."""
+    cuts = list(_PARTS.finditer(question))
+    if len(cuts) < 2:
+        return []
+    bounds = [0, *(m.start() for m in cuts), len(question)]
+    starts = [0, *(m.end() for m in cuts)]
+    pieces = [(starts[i], bounds[i + 1]) for i in range(len(starts))]
+    best: list[str] = []
+    for first in range(len(pieces)):
+        head = question[pieces[first][0] : pieces[first][1]]
+        opens = list(_OPENS.finditer(head))
+        begin = pieces[first][0] + (opens[-1].end() if opens else 0)
+        found = _members_from(labels, question, pieces, first, begin, header)
+        if len(found) > len(best):
+            best = found
+    return best if len(best) > 2 else []
+
+
+def _members_from(
+    labels: list[str],
+    question: str,
+    pieces: list[tuple[int, int]],
+    first: int,
+    begin: int,
+    header: frozenset[str],
+) -> list[str]:
+    """The members named from piece ``first`` on (its text from ``begin``), until a piece names none."""
+    out: list[str] = []
+    i = first
+    while i < len(pieces):
+        named: tuple[float, str] | None = None
+        took = 0
+        for n in range(1, _MAX_PIECES + 1):
+            if i + n > len(pieces):
+                break
+            start = begin if i == first else pieces[i][0]
+            text = question[start : pieces[i + n - 1][1]]
+            end = _ENDS.search(text)
+            last = i + n == len(pieces) or (end is not None and end.start() < len(text))
+            text = text[: end.start()] if end is not None else text
+            got = _named_trimmed(labels, text, header)
+            if got is not None and got[1] not in out and (named is None or got[0] > named[0]):
+                named, took = got, n
+            if last:
+                break
+        if named is None:
+            break
+        out.append(named[1])
+        ends = question[pieces[i][0] if i != first else begin : pieces[i + took - 1][1]]
+        i += took
+        stop = _ENDS.search(ends)
+        if stop is not None and stop.start() < len(ends):
+            break  # (the list ends inside this member: "cash in 2024")
+    return out
+
+
+def _named_trimmed(labels: list[str], text: str, header: frozenset[str]) -> tuple[float, str] | None:
+    """The label a list's piece names, its last words dropped if need be ("cash combined")."""
+    words_ = text.split()
+    for drop in range(min(3, len(words_))):
+        got = _named(labels, " ".join(words_[: len(words_) - drop]), header)
+        if got is not None:
+            return got
+    return None
+
+
+def _listed_two(labels: list[str], question: str, header: frozenset[str]) -> list[str]:
+    """The two labels the question lists (see the module docstring)."""
     best: tuple[float, list[str]] = (0.0, [])
     for join in _JOIN.finditer(question):
         before = question[: join.start()]
@@ -45,16 +127,35 @@ def listed_members(labels: list[str], question: str, header: frozenset[str] = fr
         left = before[opens[-1].end() :] if opens else before
         after = question[join.end() :]
         right = after[: _ENDS.search(after).start()]  # type: ignore[union-attr]  # $ always matches
-        a, b = _named(labels, left, header), _named(labels, right, header)
+        a, b = _named(labels, left, header), _named_trimmed(labels, right, header)
         if a is None or b is None or a[1] == b[1]:
             continue
         score = min(a[0], b[0])
         whole = _named(labels, left + join.group(0) + right, header)
-        if whole is not None and whole[0] >= score and _holds(whole[1], left) and _holds(whole[1], right):
-            continue  # one label holds both: "fuel and oil"
+        if _spans(labels, question, join.start(), join.end()) or (
+            whole is not None
+            and whole[0] >= score
+            and whole[1] not in (a[1], b[1])
+            and _holds(whole[1], left)
+            and _holds(whole[1], right)
+        ):
+            continue  # one label holds both: "fuel and oil" (not "short-term debt and long-term debt")
         if score > best[0]:
             best = (score, [a[1], b[1]])
     return best[1]
+
+
+def _spans(labels: list[str], question: str, start: int, end: int) -> bool:
+    """Whether a label written out whole in the question runs across the join at ``start:end``."""
+    low = question.casefold()
+    for label in labels:
+        text = label.casefold().strip()
+        if len(text) < 3:
+            continue
+        for m in re.finditer(re.escape(text), low):
+            if m.start() < start and m.end() > end:
+                return True
+    return False
 
 
 def _holds(label: str, phrase: str) -> bool:
@@ -69,10 +170,17 @@ def _named(labels: list[str], phrase: str, header: frozenset[str]) -> tuple[floa
     if not said or len(said) > _MAX_WORDS:
         return None
     scored = []
+    owns = {label: [w for w in tokens(label) if w not in COMMON] for label in labels}
+    # a word few labels hold says more than one most hold ("intangible assets": the intangibles
+    # line, not ``Total assets``)
+    # (a word no label holds says nothing about which: "combined")
+    holding = {q: sum(1 for o in owns.values() if any(near_word(w, q) for w in o)) for q in said}
+    weight = {q: 1.0 / n if n else 0.0 for q, n in holding.items()}
+    every = sum(weight.values()) or 1.0
     for label in labels:
         held = match_score(label, said, phrase)  # the share of the label's words said
-        own = [w for w in tokens(label) if w not in COMMON]
-        covered = sum(1 for q in said if any(near_word(w, q) for w in own)) / len(said)
+        own = owns[label]
+        covered = sum(weight[q] for q in said if any(near_word(w, q) for w in own)) / every
         if held < 0.5 and covered < 1.0:
             continue  # half the label said, or the whole phrase in it ("cash": Cash at bank)
         scored.append((min(held, 1.0) + covered, -len(own), label))
