@@ -198,3 +198,50 @@ def test_lines_listed(us: Any, question: str, expected: int) -> None:
 def test_a_rare_word_names_the_line_not_a_total(us: Any) -> None:
     # "intangible" names one line; "assets" names most of them (``Total assets`` among them)
     assert _value(us, "What were cash and intangible assets combined in 2024?") == 410 + 200
+
+
+#: An IFRS-style statement: ``Lease liabilities`` under both liability sections, creditors shown
+#: negative (in brackets) as some UK books store them.
+IFRS: list[tuple[str, int | None, int | None]] = [
+    ("Current assets", None, None),
+    ("Cash and cash equivalents", 300, 250),
+    ("Trade receivables", 500, 450),
+    ("Total current assets", 800, 700),
+    ("Current liabilities", None, None),
+    ("Trade payables", -400, -350),
+    ("Lease liabilities", -40, -50),
+    ("Total current liabilities", -440, -400),
+    ("Non-current liabilities", None, None),
+    ("Lease liabilities", -120, -90),
+    ("Total non-current liabilities", -120, -90),
+]
+
+
+@pytest.fixture(scope="module")
+def ifrs(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    folder = tmp_path_factory.mktemp("ifrs")
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Statement of financial position", None, None])
+    ws.append(["", 2025, 2024])
+    for label, now, before in IFRS:
+        ws.append([label, now, before])
+    wb.save(folder / "ifrs.xlsx")
+    return open_workbook(folder / "ifrs.xlsx")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # "current lease liabilities": the line under Current liabilities, not that section's total too
+        ("What were current lease liabilities in 2025?", -40),
+        ("What was the movement in non-current lease liabilities from 2024 to 2025?", -30),
+        # a line shown negative throughout is read by its size in a ratio or a sum
+        ("What was the cash ratio (cash and cash equivalents divided by trade payables) in 2024?", 250 / 350),
+        ("What were trade payables plus trade receivables combined in 2025?", 900),
+        # ... but a change keeps its sign
+        ("By how much did trade payables change from 2024 to 2025?", -50),
+    ],
+)
+def test_lines_of_a_statement_shown_negative(ifrs: Any, question: str, expected: float) -> None:
+    assert _value(ifrs, question) == pytest.approx(expected)

@@ -700,6 +700,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         chosen = _spanned(rel, question, chosen)  # "from Q1 to Q4": the quarters between too
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
+    if key is not None and len(rows.get(key.name, [])) == 2:
+        rows[key.name] = _without_qualifying_total(rel, key.name, rows[key.name])
     if key is not None and len(rows.get(key.name, [])) < 3:
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
         header = frozenset(every_part(chosen))
@@ -841,7 +843,28 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         # "killed in total over the three years": no year named, every one of them summed
         return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
     shares = all(_is_percent(c) for c in chosen)  # "the housing share of ...": a figure, not a share to take
-    return _across(question, expected, cells, qwords, named, shares)
+    negative = _presented_negative(rel, [label for label, _ in cells]) if varying_rows or per else set()
+    return _across(
+        question, expected, cells, qwords, named, shares, {e for lab, e in cells if lab in negative}
+    )
+
+
+def _without_qualifying_total(rel: Relation, key: str, named: list[str]) -> list[str]:
+    """The two lines named, less a total touched only by the words of the other line and of a
+    section that line stands under: "current lease liabilities" names ``Lease liabilities`` under
+    ``Current liabilities``, not ``Total current liabilities`` as well."""
+    totals = [v for v in named if _totals_named(rel, key, {key: [v]})]
+    if len(totals) != 1:
+        return named
+    total, (line,) = totals[0], [v for v in named if v != totals[0]]
+    held = _sections_of(rel, key, [line])
+    if len(held) < 2:
+        return named  # (a line under one section only: nothing for the words to place)
+    own = set(tokens(total)) - COMMON
+    mine = set(tokens(line))
+    if any(own <= mine | {w for p in parts(h) for w in tokens(p)} for h in held):
+        return [line]
+    return named
 
 
 def _group_asked(
@@ -1472,6 +1495,30 @@ def _grows_as_rate(question: str) -> bool:
     )
 
 
+def _presented_negative(rel: Relation, labels: list[str]) -> set[str]:
+    """The labels whose lines are negative in every figure: amounts a statement shows in brackets
+    (creditors, treasury stock), which sums and ratios read as their size."""
+    key = rel.key
+    if key is None:
+        return set()
+    keys = rel.values_of(key.name) or []
+    # (the period columns where the table has them: a note number is no figure of the line)
+    dated = [c for c in _figures(rel) if year_of(c.name) is not None] or _figures(rel)
+    figures = [rel.values_of(c.name) or [] for c in dated]
+    out = set()
+    for label in labels:
+        found = [
+            v
+            for i, k in enumerate(keys)
+            if k == label
+            for col in figures
+            if isinstance(v := col[i], int | float) and not isinstance(v, bool)
+        ]
+        if found and all(v <= 0 for v in found) and any(v < 0 for v in found):
+            out.add(label)
+    return out
+
+
 def _across(
     question: str,
     expected: str | None,
@@ -1479,12 +1526,16 @@ def _across(
     qwords: set[str],
     named: bool,
     shares: bool = False,
+    negative: AbstractSet[str] = frozenset(),
 ) -> CellPlan | None:
     """Two or more cells that differ in one row or header dimension, in the order the question names
-    them. Arithmetic and comparisons need every member named; "which ... most" picks among all."""
+    them. Arithmetic and comparisons need every member named; "which ... most" picks among all.
+    ``negative``: the cells of lines shown negative throughout, read by their size in sums, ratios
+    and shares (a cash ratio over creditors stored as -84,958 is positive)."""
     if len(cells) < 2 or (not named and not _asks_which(question)):
         return None
     exprs = [e for _, e in cells]
+    sizes = [f"ABS({e})" if e in negative else e for e in exprs]
     more, less = bool(qwords & (MORE_WORDS | DESCENDING)), bool(qwords & (LESS_WORDS | ASCENDING))
     if expected == "boolean":
         tested = _tested(question, cells)
@@ -1502,6 +1553,11 @@ def _across(
     if expected == "number" or (expected is None and not _asks_which(question)):
         written = _written(question, cells) if len(cells) > 2 else None
         if written is not None:  # "((current assets minus inventory) / current liabilities)"
+            if " / " in written or " - " not in written:  # (sizes where nothing is taken away)
+                written = (
+                    _written(question, [(lab, s) for (lab, _), s in zip(cells, sizes, strict=True)])
+                    or written
+                )
             if " / " in written:  # (a ratio is in no unit of the table's)
                 scaled = written if _percent_scale(question) == "1.0" else f"100.0 * {written}"
                 return CellPlan(f"SELECT {scaled}", "ratio", "number")
@@ -1510,8 +1566,10 @@ def _across(
             a, b = exprs
             if _SHARE.search(question) and not shares:
                 scale = "100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else "1.0"
+                a, b = sizes
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
             if qwords & RATIO_WORDS or re.search(r"\bdivided by\b", question, re.I):
+                a, b = sizes
                 return CellPlan(f"SELECT {_percent_scale(question)} * {a} / {b}", "ratio", "number")
             clause = _minus_clause(question, cells)
             if clause is not None:  # "Give Q4 minus Q3": whichever the question named first
@@ -1547,7 +1605,7 @@ def _across(
         if qwords & (SUM_WORDS | {"plus"}) or (
             "and" in qwords and not qwords & CHANGE_WORDS and not (more or less)
         ):
-            return CellPlan("SELECT " + " + ".join(exprs), "sum", "number")
+            return CellPlan("SELECT " + " + ".join(sizes), "sum", "number")
         if expected == "number":
             return None
     if _minus(question, cells) and len(cells) == 2:
