@@ -54,6 +54,7 @@ from gridsight.text import (
     periods_spelt,
     quarter_ended,
     same,
+    without_marks,
     words,
 )
 
@@ -83,7 +84,11 @@ _SHARE = re.compile(r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage
 #: Words for a difference without a direction (the size of the gap).
 _DIFFERENCE = frozenset({"difference", "differ", "gap"})
 #: A change relative to where it started: "percentage change", "by what percent", "growth rate".
-_RELATIVE = re.compile(r"\b(?:percent(?:age)?|growth|change)\s+(rate|change)\b|\bwhat (percent)|(%)", re.I)
+_RELATIVE = re.compile(
+    r"\b(?:percent(?:age)?|growth|change)\s+(rate|change)\b|\bwhat (percent)|(%)"
+    r"|\b(relative)\s+(?:change|growth|increase|decrease)\b|\bpercent(?:age)?\s+(?:growth|increase|decrease|rise|fall)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -151,10 +156,14 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     best: list[RelColumn] = []
     top = (1, 0, -(10**9))
     pairs = _period_pairs(question)
+    said_years = set(_YEARS.findall(question))
     for c in _figures(rel):
         mine_pair = _column_pair(c.name)
         if pairs and mine_pair is not None and mine_pair not in pairs:
             continue  # ``2024 › Q4`` where the question pairs Q4 with 2023 and Q1 with 2024
+        spanned = {y for p in parts(c.name) for y in _YEARS.findall(p)}
+        if len(spanned) > 1 and not spanned <= said_years:
+            continue  # ``Change (%) 2022–2023`` is no column of "from 2021 to 2022"
         # a part that says "per cent" is one word, named by any share word ("per man" names none)
         mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else _part_words(p))}
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
@@ -275,7 +284,7 @@ def _by_meaning(tied: list[RelColumn], qw: list[str]) -> list[RelColumn]:
 
 #: A header part that names a period: a year, a half or quarter, a month, a fiscal year.
 _PERIOD = re.compile(
-    r"^(?:fy\s?)?(?:1[89]|20)\d\d$|^[hq][1-4](?:\s+(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+    r"^(?:fy\s?)?(?:1[89]|20)\d\d(?:\s*/\s*\d\d(?:\d\d)?)?$|^[hq][1-4](?:\s+(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
     r"oct|nov|dec)[a-z]*\.?(?:\s+(?:1[89]|20)\d\d)?$",
     re.I,
 )
@@ -299,8 +308,11 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
 
 
 def lines_by_period(rel: Relation) -> bool:
-    """Whether every number column of the table is headed by a period alone (``2023``, ``Q1``)."""
-    return bool(_figures(rel)) and all(_by_periods(c) for c in _figures(rel))
+    """Whether the table's number columns are headed by periods alone (``2023``, ``Q1``, ``2022
+    (p)``), but for fewer derived ones beside them (``Change (%) 2021–2022``)."""
+    figures = _figures(rel)
+    periods = sum(1 for c in figures if _by_periods(c))
+    return bool(figures) and (periods == len(figures) or (periods >= 2 and 2 * periods > len(figures)))
 
 
 def _figures(rel: Relation) -> list[RelColumn]:
@@ -312,7 +324,7 @@ def _figures(rel: Relation) -> list[RelColumn]:
 
 def _by_periods(col: RelColumn) -> bool:
     """Whether a column is headed by periods alone (``2024 › Q1``, ``FY2023``)."""
-    return all(_PERIOD.match(p.strip()) for p in parts(col.name))
+    return all(_PERIOD.match(without_marks(p.strip())) for p in parts(col.name))
 
 
 def _named_part(part: str, qw: list[str]) -> bool:
@@ -1591,8 +1603,8 @@ def _across(
                 relative = _RELATIVE.search(question)
                 if relative or _IN_PERCENT.search(question) or _grows_as_rate(question):
                     # a percentage change or a growth rate ("the year-on-year growth in sales")
-                    if relative is not None:
-                        rate = (relative.group(1) or "").casefold() == "rate"
+                    if relative is not None:  # (a rate or a relative change is a fraction)
+                        rate = (relative.group(1) or "").casefold() == "rate" or relative.group(4) is not None
                     else:
                         rate = not _IN_PERCENT.search(question)
                     scale = "1.0" if rate else "100.0"  # (of the first named)

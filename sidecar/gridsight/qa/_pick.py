@@ -135,7 +135,7 @@ class Pick:
     """Stage 1's outcome: the chosen table and how it was chosen, or the reason to abstain."""
 
     table: Candidate | None
-    how: str = "words"  # words | meaning | model
+    how: str = "words"  # words | percent | meaning | model
     reason: str | None = None
     tied: tuple[str, ...] = ()
 
@@ -163,6 +163,9 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
         None, reason=f"several tables fit the question equally ({', '.join(refs[:4])}); say which", tied=refs
     )
 
+    shares = _by_percent(question, tied)
+    if shares is not None:  # a table of amounts beside its percentage breakdown
+        return Pick(shares, "percent", tied=refs)
     # operation words (total, highest...) tell no table apart
     telling = {w for w in words(question) - STOP if not all(_matches(w, c.named) for c in tied)}
     if not telling:
@@ -176,6 +179,28 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     if j is not None:
         return Pick(tied[j], "model", tied=refs)
     return say_which
+
+
+#: What says a table is in percentages (its titles and unit lines) or a question asks for one.
+_PERCENT_WORDS = re.compile(r"%|\bper\s?cent(?:age)?s?\b", re.IGNORECASE)
+_SHARE_ASKED = re.compile(r"%|\bper\s?cent(?:age)?s?\b|\bshares?\b|\bproportions?\b|\bsplit\b", re.IGNORECASE)
+
+
+def _by_percent(question: str, tied: list[Candidate]) -> Candidate | None:
+    """Among tables tied on the question's words, the one table in percentages when the question asks
+    for a percentage or share, or the one table of amounts when it does not ("the modal split (%)"
+    stacked under "passenger-km by mode": "which mode had the lowest passenger-km" is the amounts')."""
+    # (a table whose headers mark some columns "%" is mixed: its titles' "%" is about those)
+    percent = [
+        c
+        for c in tied
+        if any(_PERCENT_WORDS.search(x.text) for x in (*c.table.titles, *c.table.units))
+        and not any(_PERCENT_WORDS.search(p) for p in c.table.header_paths)
+    ]
+    if not percent or len(percent) == len(tied):
+        return None
+    wanted = percent if _SHARE_ASKED.search(question) else [c for c in tied if c not in percent]
+    return wanted[0] if len(wanted) == 1 else None
 
 
 def table_area(table: Any) -> Range:

@@ -178,6 +178,7 @@ def _answer(
     how: str,
 ) -> QAAnswer:
     from gridsight.formula import evaluate_formula
+    from gridsight.qa._relational import parse_number
 
     sh, t = cand.sheet, cand.table
     r, c = hit.row, hit.col
@@ -191,6 +192,8 @@ def _answer(
         value = ev.value
     if value is None:
         return _abstain(question, cand, f"{address} is empty")
+    if isinstance(value, str) and (number := parse_number(value)) is not None:
+        value = number  # a figure stored as text ("23,043"), read as the relational view reads it
     header_cells = Range(min(t.header_rows), c, max(t.header_rows), c).ref() if t.header_rows else address
     label_cells = Range(r, min(label_cols), r, max(label_cols)).ref()
     evidence = [{"sheet": sh.name, "range": x} for x in dict.fromkeys([address, label_cells, header_cells])]

@@ -1,0 +1,83 @@
+"""Tables as statistics offices publish them: years with status marks (``2022 (p)``), a derived
+change column beside the years, figures stored as text, a table of amounts stacked above its
+percentage breakdown with the same row labels. The figures are made up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from openpyxl import Workbook
+
+from gridsight.qa import answer_question
+from gridsight.sources import open_workbook
+
+MODES = [
+    ("Cars", 6100, 6200, 6300),
+    ("Buses", 640, 610, 700),
+    ("Rail", 1020, 990, 1100),
+    ("Ferries", 30, 25, 28),
+]
+
+
+@pytest.fixture(scope="module")
+def transport(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Passenger-km by mode (figures stored as text with a thousands separator, the last year
+    provisional, a change column), and below it the modal split in percent."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Transport"
+    ws.append(["Table 4.1 Passenger-kilometres by mode of transport"])
+    ws.append(["Million passenger-km"])
+    ws.append(["Mode", "2021", "2022", "2023 (p)", "Change (%) 2022-2023"])
+    for mode, *years in MODES:
+        ws.append([mode, *(f"{v:,}" for v in years), round(100 * (years[2] - years[1]) / years[1], 1)])
+    ws.append(["Total", *(f"{sum(m[i] for m in MODES):,}" for i in (1, 2, 3)), None])
+    for _ in range(3):
+        ws.append([])
+    ws.append(["Table 4.1a Modal split of passenger transport (%)"])
+    ws.append(["Mode", "2021", "2022", "2023 (p)"])
+    for mode, *years in MODES:
+        ws.append([mode, *(round(100 * v / sum(m[i + 1] for m in MODES), 1) for i, v in enumerate(years))])
+    path = tmp_path_factory.mktemp("stats") / "transport.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+def _value(book: Any, question: str) -> Any:
+    ans = answer_question(book, question)
+    assert ans.status == "answered", ans.reason
+    return ans.value
+
+
+def test_amounts_not_their_percentage_breakdown(transport: Any) -> None:
+    # both tables hold every word: the question asks no share, so the amounts answer
+    assert _value(transport, "Which mode had the lowest passenger-kilometres in 2022?") == "Ferries"
+    assert _value(transport, "What was the passenger-kilometres travelled by bus in 2021?") == 640
+
+
+def test_the_breakdown_when_a_share_is_asked(transport: Any) -> None:
+    share = round(100 * 1100 / (6300 + 700 + 1100 + 28), 1)
+    assert _value(transport, "What was the modal share of rail in percent in 2023?") == pytest.approx(share)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # years with a status mark and a derived column beside them: lines over periods all the same
+        ("By how much did passenger-kilometres by rail change between 2022 and 2023?", 110),
+        ("Summing 2021 and 2022, what were the passenger-kilometres by cars?", 12300),
+        # a relative change is a fraction of where it started
+        ("What was the relative change in passenger-kilometres by buses between 2021 and 2023?", 60 / 640),
+        (
+            "What was the percentage growth in passenger-kilometres by cars from 2021 to 2022?",
+            100 * 100 / 6100,
+        ),
+    ],
+)
+def test_lines_over_marked_years(transport: Any, question: str, expected: float) -> None:
+    assert _value(transport, question) == pytest.approx(expected)
+
+
+def test_a_figure_stored_as_text_is_a_number(transport: Any) -> None:
+    assert _value(transport, "Give the passenger-kilometres by cars in 2023.") == 6300
