@@ -81,3 +81,65 @@ def test_lines_over_marked_years(transport: Any, question: str, expected: float)
 
 def test_a_figure_stored_as_text_is_a_number(transport: Any) -> None:
     assert _value(transport, "Give the passenger-kilometres by cars in 2023.") == 6300
+
+
+#: Groups whose lines carry the sum of the lines under them (indentation is not read: the figures
+#: say which lines are groups), under a grand total given first.
+GROUPED = [
+    ("All offences", 1000, 1100),
+    ("  Violence", 430, 470),
+    ("    With injury", 250, 300),
+    ("    Without injury", 180, 170),
+    ("  Theft", 520, 580),
+    ("    Burglary", 120, 110),
+    ("    Shoplifting", 150, 200),
+    ("    Other theft", 250, 270),
+    ("  Drug offences", 50, 50),
+]
+
+
+@pytest.fixture(scope="module")
+def crime(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 2.7 Recorded offences by offence group"])
+    ws.append(["Offence", 2022, 2023])
+    for row in GROUPED:
+        ws.append(list(row))
+    path = tmp_path_factory.mktemp("crime") / "crime.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # a group's own line is read as a line
+        ("How many theft offences were recorded in 2023?", 580),
+        ("By how much did violence offences change from 2022 to 2023?", 40),
+        # the lines of a group are chosen among; the group's line is not one of them
+        ("Which offence within theft had the most recorded offences in 2022?", "Other theft"),
+        # the lines under no group and the groups' lines: the lowest line, not a group's sum
+        ("Which offence had the fewest recorded offences in 2022?", "Drug offences"),
+        # a share of all offences is of the grand total, not of the group the line stands in
+        ("What proportion of all recorded offences in 2023 was shoplifting?", 200 / 1100),
+    ],
+)
+def test_groups_by_their_sums(crime: Any, question: str, expected: Any) -> None:
+    got = _value(crime, question)
+    assert got == (pytest.approx(expected) if isinstance(expected, float) else expected)
+
+
+def test_sum_groups_finds_nested_groups_and_no_coincidence() -> None:
+    from gridsight.qa._groups import sum_groups
+
+    rows = [[float(a), float(b)] for _, a, b in GROUPED]
+    spaces = [len(label) - len(label.lstrip()) for label, _, _ in GROUPED]
+    assert sum_groups(rows, [None] * len(rows), spaces) == {0: 8, 1: 3, 4: 7}
+    # two lines that add up to the one above but stand level with it: a statement's arithmetic
+    # (revenue, cost of sales, gross profit), no group (nor, then, the total above it); three are
+    assert sum_groups(rows, [None] * len(rows)) == {4: 7}
+    # a line that equals the next lines in one column only is no group
+    assert sum_groups([[10.0, 5.0], [4.0, 1.0], [3.0, 1.0], [3.0, 1.0]], [None] * 4) == {}
+    # lines in different sections are no group
+    assert sum_groups(rows, ["a", "a", "b", "b", "b", "b", "b", "b", "b"], spaces) == {4: 7}

@@ -665,6 +665,10 @@ def _whole(rel: Relation, col: str, siblings: dict[str, str]) -> str | None:
         ]
         if len(inside) == 1:  # one total for the rows in question: the whole they are parts of
             return f"(SELECT {quote(col)} FROM data{_where(siblings, [f'{quote(TOTAL)} = 1'])})"
+        if inside and not siblings:
+            # totals of groups beside the grand total (``Theft offences`` and ``Total recorded
+            # crime``): the whole is the largest of them
+            return f"(SELECT MAX({quote(col)}) FROM data WHERE {quote(TOTAL)} = 1)"
     if siblings:
         return f"(SELECT SUM({quote(col)}) FROM data{_where(siblings, _not_total(rel))})"
     return None
@@ -714,6 +718,18 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     key = rel.key
     if key is not None and len(rows.get(key.name, [])) == 2:
         rows[key.name] = _without_qualifying_total(rel, key.name, rows[key.name])
+    if key is not None and rows.get(key.name) and rows.get(SECTION) and _outside(rel, key.name, rows):
+        if set(rows[key.name]) <= set(rows[SECTION]) and (
+            (_asks_which(question) and not _ASKS_PERIOD.search(question))
+            or re.match(r"^\s*(?:for\s+)?how many\b", question, re.I)
+        ):
+            # "which mode within road transport": the group's lines are chosen among; its own
+            # line (``Road transport``, which adds them up) is not one of them
+            del rows[key.name]
+        else:
+            # the lines named stand outside the section the words also touch: it places nothing
+            # (the group line ``Theft offences`` is no line under ``Theft offences``)
+            del rows[SECTION]
     if key is not None and len(rows.get(key.name, [])) < 3:
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
         header = frozenset(every_part(chosen))
@@ -750,7 +766,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         # "which crop ...": the answer is a row label, not a row to read; "how many regions ...":
         # the rows are the subject; and where the question's letters name a section, the section is
         # what its words meant
-        del rows[key.name]
+        rows.pop(key.name, None)
     elif key is not None and len(rows.get(key.name, [])) == 1 and _asks_which(question) and which_rows:
         # "which road user had the most ...": a row label is the answer; the one the words also
         # touch (``Total built-up roads``) is not a row to read
@@ -858,6 +874,16 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     negative = _presented_negative(rel, [label for label, _ in cells]) if varying_rows or per else set()
     return _across(
         question, expected, cells, qwords, named, shares, {e for lab, e in cells if lab in negative}
+    )
+
+
+def _outside(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:
+    """Whether no line named stands in any section named."""
+    keys, sections = rel.values_of(key) or [], rel.values_of(SECTION) or []
+    named = set(rows[SECTION])
+    return not any(
+        k in rows[key] and isinstance(s, str) and (s in named or named & set(s.split(PATH_SEP)))
+        for k, s in zip(keys, sections, strict=True)
     )
 
 
@@ -1248,6 +1274,10 @@ def _one_column(
     if key is not None and key.name in fixed:
         cell = _cell(col, fixed)
         siblings = {k: v for k, v in fixed.items() if k != key.name}
+        if re.search(r"\b(?:all|overall|whole)\b", question, re.I):
+            siblings = {
+                k: v for k, v in siblings.items() if k != SECTION
+            }  # "of all offences": the whole table
         whole = _total_beside(rel, question, col, fixed) or _whole(rel, col, siblings)
         already = _is_percent(rel.column(col)) or any(_PERCENT.search(v) for v in fixed.values())
         if _SHARE.search(question) and whole is not None and not already:

@@ -26,6 +26,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from gridsight.grid import Range, Sheet
+from gridsight.qa._groups import sum_groups
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
 from gridsight.text import UNIT, words
 
@@ -246,6 +247,33 @@ def _closed_at(sections: list[str], total: str) -> int:
     return len(sections)
 
 
+def _figure(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        number = parse_number(value)
+        return None if number is None else float(number)
+    return None
+
+
+def _within_groups(
+    sections: list[str | None], names: list[str], groups: dict[int, int], marked: set[int]
+) -> list[str | None]:
+    """Each row's section with the groups it stands in added (outermost first); a group line that is
+    a marked total, or that adds up its whole block (``All offences`` first), names no section."""
+    out = list(sections)
+    for i in sorted(groups):
+        block = [r for r, s in enumerate(sections) if s == sections[i]]
+        whole = i == block[0] and groups[i] == block[-1]
+        if i in marked or whole or not names[i]:
+            continue
+        for r in range(i + 1, groups[i] + 1):
+            out[r] = f"{out[r]} › {names[i]}" if out[r] else names[i]
+    return out
+
+
 def build_relation(sheet: Sheet, table: Any) -> Relation:
     """The relational view of one detected table (see the module docstring)."""
     rng = table.range
@@ -289,6 +317,18 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
 
     def column(c: int) -> list[Any]:
         return [cells[c][i] for i in offsets]
+
+    if label_cols and value_cols and rows:
+        # lines that add up the lines under them (a region above its districts): their groups
+        figures = [[_figure(cells[c][i]) for c in value_cols] for i in offsets]
+        raw = [cells[label_cols[0]][i] for i in offsets]
+        indents = [len(v) - len(v.lstrip(" ")) if isinstance(v, str) else 0 for v in raw]
+        groups = sum_groups(figures, sections, indents)
+        names = [
+            _clean(cells[label_cols[0]][i]) if cells[label_cols[0]][i] is not None else "" for i in offsets
+        ]
+        sections = _within_groups(sections, names, groups, {i for i, r in enumerate(rows) if r in totals})
+        totals |= {rows[i] for i in groups}
 
     specs: list[tuple[str, str, Range, list[Any]]] = []
     if label_cols:

@@ -1,0 +1,84 @@
+"""Lines that add up the lines under them: ``Fossil fuels`` above ``Hard coal``, ``Lignite`` and
+``Natural gas``; a region above its districts.
+
+Statistics tables group their rows by indentation, and the group's line carries the group's figures
+(unlike a statement's section line, which stands alone). The figures tell the groups apart without
+reading any indent: a line is a group when the lines right under it -- each a plain line or a group
+of its own, with everything under it -- add up to it in most of the figure columns (to the
+rounding of the figures): three or more of them, or two indented under it (two lines adding up to
+the one above is also a statement's arithmetic: revenue, cost of sales, gross profit). Groups nest;
+the smallest run that adds up is taken.
+
+Pure functions over the figures; :func:`gridsight.qa._relational.build_relation` turns each group
+into the ``Section`` of the lines under it and marks the group's line as a total.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+#: The most lines one group may hold directly (a long list is a table, not a group).
+MAX_MEMBERS = 60
+#: Rows beyond which groups are not looked for (the search is quadratic).
+MAX_ROWS = 2000
+
+
+def _step(values: Sequence[float]) -> float:
+    """The rounding step of a column's figures: 1 for whole numbers, 0.1 for one decimal..."""
+    decimals = 0
+    for v in values:
+        text = f"{v:.6f}".rstrip("0")
+        decimals = max(decimals, len(text.split(".")[1]) if "." in text else 0)
+    return 10.0**-decimals
+
+
+def _adds_up(
+    total: Sequence[float | None], parts: list[Sequence[float | None]], steps: Sequence[float]
+) -> bool:
+    """Whether the parts add up to the total in most of the columns both fill (two at least)."""
+    checked = matched = 0
+    for c, whole in enumerate(total):
+        vals = [p[c] for p in parts]
+        if whole is None or any(v is None for v in vals):
+            continue
+        checked += 1
+        allowed = 0.5 * len(parts) * steps[c] + 1e-9 * max(1.0, abs(whole))
+        if abs(sum(v for v in vals if v is not None) - whole) <= allowed:
+            matched += 1
+    return matched >= 2 and 2 * matched > checked
+
+
+def sum_groups(
+    figures: Sequence[Sequence[float | None]], blocks: Sequence[object], indents: Sequence[int] | None = None
+) -> dict[int, int]:
+    """The group lines among ``figures`` (one list of numbers or None per row, the same columns in
+    each), as {group row: its last row}. ``blocks``: each row's section; a group holds rows of its
+    own section only. ``indents``: each row label's leading spaces. Two lines that add up to the
+    line above them are a group only when both are indented under it: a statement's "Revenue" above
+    "Cost of sales" and "Gross profit" adds them up too, by arithmetic, not as a group."""
+    spaces = indents if indents is not None else [0] * len(figures)
+    n = len(figures)
+    if n < 3 or n > MAX_ROWS or not figures or not figures[0]:
+        return {}
+    width = len(figures[0])
+    steps = [
+        _step([v for row in figures if (v := row[c]) is not None and math.isfinite(v)]) for c in range(width)
+    ]
+    ends = list(range(n))  # the last row of each row's span (itself, for a plain line)
+    groups: dict[int, int] = {}
+    for i in range(n - 1, -1, -1):
+        if all(v is None for v in figures[i]):
+            continue
+        parts: list[Sequence[float | None]] = []
+        heads: list[int] = []
+        j = i + 1
+        while j < n and len(parts) < MAX_MEMBERS and blocks[j] == blocks[i]:
+            parts.append(figures[j])
+            heads.append(j)
+            j = ends[j] + 1
+            indented = all(spaces[h] > spaces[i] for h in heads)
+            if (len(parts) >= 3 or (len(parts) == 2 and indented)) and _adds_up(figures[i], parts, steps):
+                groups[i] = ends[i] = j - 1
+                break
+    return groups
