@@ -138,3 +138,16 @@ def test_a_column_of_other_rows_across_a_spacer_stays_apart(detect_xlsx: DetectX
     cells = _statement((2024, 2023))
     cells.update({"F12": 5, "F13": 6, "F18": 7, "F19": 8})
     assert "A4:D28" in _ranges(detect_xlsx, cells)
+
+
+def test_a_bold_total_first_under_the_header_is_body(detect_xlsx: DetectXlsx) -> None:
+    # statistics tables put the grand total first, bold like the header: its figures head nothing
+    cells: dict[str, object] = {"A1": "Table 9.6 Enterprises by activity", "A3": "Code", "B3": "Activity"}
+    cells.update({"C3": "Active", "C4": 2021, "D4": "2022 (p)"})
+    rows = [("A-C", "All activities", 900, 960), ("A", "Mining", 100, 90), ("B", "Manufacturing", 500, 560)]
+    rows.append(("C", "Services", 300, 310))
+    for i, (code, label, a, b) in enumerate(rows, start=5):
+        cells.update({f"A{i}": code, f"B{i}": label, f"C{i}": a, f"D{i}": b})
+    bold = ("A3", "B3", "C3", "C4", "D4", "B5", "C5", "D5")
+    found = detect_xlsx(cells, merges=("C3:D3",), bold=bold).tables
+    assert [t.header_paths for t in found] == [("Code", "Activity", "Active › 2021", "Active › 2022 (p)")]

@@ -61,6 +61,9 @@ def is_header_row(g: CellGrid, box: Box, r: int) -> bool:
     if n == 0:
         return False
     n_text = int((cells == TEXT).sum())
+    figures = (cells == VALUE) & ~g.yearish[r, box.left : box.right + 1]
+    if figures.sum() >= 2 and r < box.bottom:
+        return False  # figures that are no years (a bold total first under the header) head nothing
     merged_wide = bool(g.merge_span[r, box.left : box.right + 1].max(initial=1) >= 2)
     if n < 2 and not merged_wide:
         return False
