@@ -143,3 +143,53 @@ def test_sum_groups_finds_nested_groups_and_no_coincidence() -> None:
     assert sum_groups([[10.0, 5.0], [4.0, 1.0], [3.0, 1.0], [3.0, 1.0]], [None] * 4) == {}
     # lines in different sections are no group
     assert sum_groups(rows, ["a", "a", "b", "b", "b", "b", "b", "b", "b"], spaces) == {4: 7}
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # the mean over a span of periods, its ends named (one of them marked provisional)
+        (
+            "Averaged over the years 2021 to 2023, what were the passenger-kilometres by rail?",
+            (1020 + 990 + 1100) / 3,
+        ),
+        ("What was the average passenger-kilometres by buses over 2021–2023?", (640 + 610 + 700) / 3),
+    ],
+)
+def test_the_mean_over_a_span_of_years(transport: Any, question: str, expected: float) -> None:
+    assert _value(transport, question) == pytest.approx(expected)
+
+
+def test_counting_lines_within_a_group(crime: Any) -> None:
+    assert (
+        _value(crime, "For how many offences within theft were more than 140 offences recorded in 2022?") == 2
+    )
+
+
+@pytest.fixture(scope="module")
+def shares(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Shares of spending stored as fractions, shown as percentages, under a code column."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 3.5 Structure of household consumption expenditure (%)"])
+    ws.append(["Code", "Expenditure group", 2019, 2020])
+    for code, group, a, b in [
+        ("C1", "Food", 0.25, 0.27),
+        ("C2", "Housing", 0.31, 0.33),
+        ("C3", "Transport", 0.18, 0.12),
+        ("C4", "Leisure", 0.26, 0.28),
+    ]:
+        ws.append([code, group, a, b])
+    ws.append([None, "Total expenditure", 1, 1])
+    for row in ws.iter_rows(min_row=3, min_col=3):
+        for cell in row:
+            cell.number_format = "0.0%"
+    path = tmp_path_factory.mktemp("shares") / "shares.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+def test_counting_against_a_percentage_over_fractions(shares: Any) -> None:
+    # "below 20%" over shares stored as 0.12: 0.2; the total the words touch is not counted within
+    assert _value(shares, "How many expenditure groups had a share below 20% in 2020?") == 1
+    assert _value(shares, "How many expenditure groups had a share above 25% in 2019?") == 2

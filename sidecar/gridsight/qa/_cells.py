@@ -712,23 +712,36 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     chosen = _columns(rel, question) or periods
     if not chosen or _names_another_column(rel, question, chosen):
         return None
-    if expected == "list" or (set(words(question)) & SUM_WORDS):
+    ends = len(chosen)
+    if expected == "list" or (set(words(question)) & (SUM_WORDS | AVERAGE_WORDS)):
         chosen = _spanned(rel, question, chosen)  # "from Q1 to Q4": the quarters between too
+    spans = len(chosen) > ends
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
     if key is not None and len(rows.get(key.name, [])) == 2:
         rows[key.name] = _without_qualifying_total(rel, key.name, rows[key.name])
     if key is not None and rows.get(key.name) and rows.get(SECTION) and _outside(rel, key.name, rows):
         if set(rows[key.name]) <= set(rows[SECTION]) and (
-            (_asks_which(question) and not _ASKS_PERIOD.search(question))
-            or re.match(r"^\s*(?:for\s+)?how many\b", question, re.I)
+            (_asks_which(question) and not _ASKS_PERIOD.search(question)) or _HOW_MANY.match(question)
         ):
             # "which mode within road transport": the group's lines are chosen among; its own
             # line (``Road transport``, which adds them up) is not one of them
             del rows[key.name]
+            touched = False
         else:
             # the lines named stand outside the section the words also touch: it places nothing
             # (the group line ``Theft offences`` is no line under ``Theft offences``)
+            del rows[SECTION]
+    counted, label_col = _counted_noun(rel, question)
+    if counted is not None and label_col is not None and label_col != SECTION and rows.get(label_col):
+        # "how many expenditure groups had a share below 20%": the rows are counted, none of them is
+        # a row to read (``Total consumption expenditure``, which the words touch); a section named
+        # only by the counted noun ("how many modes": ``Other modes``) is none to count within
+        del rows[label_col]
+        touched = False
+        if rows.get(SECTION) and all(
+            set(tokens(v)) - COMMON <= {w for w in tokens(v) if near_word(w, counted)} for v in rows[SECTION]
+        ):
             del rows[SECTION]
     if key is not None and len(rows.get(key.name, [])) < 3:
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
@@ -862,6 +875,10 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     labels = [label for label, _ in cells]
     named = _all_named(question, labels) or (bool(per) and set(labels) == set(per))  # (each where it is)
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
+    if spans and not varying_rows and expected in (None, "number") and qwords & AVERAGE_WORDS:
+        # "averaged over the years 2019 to 2022": each period of the span, the ends named
+        mean = f"({' + '.join(e for _, e in cells)}) * 1.0 / {len(cells)}"
+        return CellPlan(f"SELECT {mean}", "average", "number")
     if (
         summed
         and expected in (None, "number")
@@ -987,7 +1004,9 @@ def _spanned(rel: Relation, question: str, chosen: list[RelColumn]) -> list[RelC
         return chosen
     level = _levels(chosen)[0]
     # (a provisional or footnote mark after a header, ``Q4 p``, ``2023*``, is not written in questions)
-    a, b = (re.sub(r"(?:\s+[a-z]|\s*[*†‡]+|\s+\d\))$", "", parts(c.name)[level]) for c in chosen)
+    a, b = (
+        without_marks(re.sub(r"(?:\s+[a-z]|\s*[*†‡]+|\s+\d\))$", "", parts(c.name)[level])) for c in chosen
+    )
     low = periods_spelt(question).casefold()
     span = rf"{re.escape(a.casefold())}\s*(?:to|through|until|[-–])\s*{re.escape(b.casefold())}"
     if not re.search(span, low):
@@ -1298,7 +1317,7 @@ def _one_column(
     unmarked = _summing_rows(rel, col, fixed, key)
     rest = _where(fixed, [*_not_total(rel), f"{quote(col)} IS NOT NULL", *unmarked])
     m = COMPARISON.search(question.casefold())
-    cond = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {m.group(3).replace(',', '')}" if m else ""
+    cond = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {_threshold(rel, col, question, m)}" if m else ""
     if key is not None and m and expected != "number" and _asks_which(question):
         # "which regions had more than 12 thousand ...": every row past the number, in table order
         where = _where(fixed, [*_not_total(rel), *unmarked, cond])
@@ -1313,17 +1332,49 @@ def _one_column(
         )
     if _asks_which(question):
         return None  # "what competition had a total of ...": a row by its figure, not a figure
-    if qwords & AVERAGE_WORDS:
-        return CellPlan(f"SELECT AVG({quote(col)}) FROM data{rest}", "average", "number")
-    if m and re.match(r"^\s*how many\b", question, re.IGNORECASE):
+    if m and _HOW_MANY.match(question):
+        # (before the mean: "how many groups had average earnings above 2,200" counts)
         return CellPlan(
             f"SELECT COUNT(*) FROM data{_where(fixed, [*_not_total(rel), *unmarked, cond])}",
             "count",
             "number",
         )
+    if qwords & AVERAGE_WORDS:
+        return CellPlan(f"SELECT AVG({quote(col)}) FROM data{rest}", "average", "number")
     if qwords & SUM_WORDS and expected in (None, "number"):
         return CellPlan(f"SELECT SUM({quote(col)}) FROM data{rest}", "sum", "number")
     return None
+
+
+#: "How many ...", "for how many ...", "in how many ...": a count of rows.
+_HOW_MANY = re.compile(r"^\s*(?:(?:for|in|on|at|of)\s+)?how\s+many\b", re.IGNORECASE)
+
+
+def _counted_noun(rel: Relation, question: str) -> tuple[str | None, str | None]:
+    """The noun of "how many <noun>" and the column of labels it names (``Mode of transport`` for
+    "how many modes", ``Expenditure group`` beside a code column): the question counts the table's
+    rows. (None, None) when it counts nothing the labels are."""
+    m = re.match(r"^\s*(?:(?:for|in|on|at|of)\s+)?how\s+many\s+([^\W\d_]+)", question, re.IGNORECASE)
+    if m is None:
+        return None, None
+    noun = m.group(1).casefold()
+    for c in rel.columns:
+        if (c.role == "key" or (c.role == "data" and c.kind == "text")) and any(
+            near_word(w, noun) for w in tokens(c.name)
+        ):
+            return noun, c.name
+    return None, None
+
+
+def _threshold(rel: Relation, col: str, question: str, m: re.Match[str]) -> str:
+    """The number a comparison names, in the column's terms: "below 20%" over shares stored as
+    fractions (0.2) is 0.2."""
+    number = m.group(3).replace(",", "")
+    after = question.casefold()[m.end() : m.end() + 2]
+    high = rel.column(col).high
+    if after.lstrip().startswith("%") and isinstance(high, int | float) and abs(high) <= 1.0:
+        return repr(float(number) / 100)
+    return number
 
 
 def _grand_total(rel: Relation, key: RelColumn, question: str, fixed: dict[str, str]) -> str | None:
@@ -1644,6 +1695,9 @@ def _across(
                 return CellPlan(f"SELECT {b} - {a}", "change", "number")  # from the first named to the second
             if qwords & _DIFFERENCE:
                 return CellPlan(f"SELECT ABS({a} - {b})", "difference", "number")
+        if qwords & AVERAGE_WORDS and not qwords & CHANGE_WORDS and not (more or less):
+            # "the average over 2021-2023", "averaged over the years 2019 to 2022"
+            return CellPlan(f"SELECT ({' + '.join(sizes)}) * 1.0 / {len(sizes)}", "average", "number")
         if qwords & (SUM_WORDS | {"plus"}) or (
             "and" in qwords and not qwords & CHANGE_WORDS and not (more or less)
         ):
