@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from openpyxl import Workbook
-from openpyxl.styles import Border, Font, PatternFill, Side
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 
 from gridsight.detect import Detection, detect_tables
 from gridsight.sources import open_workbook
@@ -51,10 +51,16 @@ DetectXlsx = Callable[..., Detection]
 
 @pytest.fixture
 def detect_xlsx(tmp_path: Path) -> DetectXlsx:
-    """Write ``cells`` ({"A1": value}) to a real .xlsx (openpyxl), with ``merges`` ("B1:D1") and
-    ``bold`` cells, and detect the tables of its one sheet."""
+    """Write ``cells`` ({"A1": value}) to a real .xlsx (openpyxl), with ``merges`` ("B1:D1"),
+    ``bold`` cells and ``centre_across`` ranges ("B1:D1": the first cell's label centred across the
+    selection, no merge), and detect the tables of its one sheet."""
 
-    def run(cells: dict[str, object], merges: tuple[str, ...] = (), bold: tuple[str, ...] = ()) -> Detection:
+    def run(
+        cells: dict[str, object],
+        merges: tuple[str, ...] = (),
+        bold: tuple[str, ...] = (),
+        centre_across: tuple[str, ...] = (),
+    ) -> Detection:
         wb = Workbook()
         ws = wb.active
         ws.title = "Data"
@@ -64,6 +70,10 @@ def detect_xlsx(tmp_path: Path) -> DetectXlsx:
             ws[ref].font = Font(bold=True)
         for ref in merges:
             ws.merge_cells(ref)
+        for ref in centre_across:
+            for row in ws[ref]:
+                for cell in row:
+                    cell.alignment = Alignment(horizontal="centerContinuous")
         path = tmp_path / f"detect{len(list(tmp_path.glob('*.xlsx')))}.xlsx"
         wb.save(path)
         return detect_tables(open_workbook(path).sheet("Data"))

@@ -77,13 +77,19 @@ def _label_seq(g: CellGrid, box: Box, r: int, text_at: TextAt) -> list[str]:
 
 def _copies_header(g: CellGrid, a: Box, b: Box, text_at: TextAt, rows: int = 3) -> bool:
     """``b`` starts with the same column labels, in the same order, as ``a`` on one of their top
-    rows: a copy of the table beside it (sub-labels such as ``Average | Minimum`` repeated under
-    different groups of one table do not start a row the same way)."""
+    rows, as many columns in from its left edge: a copy of the table beside it (sub-labels such as
+    ``Average | Minimum`` repeated under different groups of one table do not start a row the same
+    way: in ``a`` they stand right of the row names' columns, left blank on that row)."""
     for r in range(max(a.top, b.top), min(a.bottom, b.bottom, max(a.top, b.top) + rows - 1) + 1):
         sa, sb = _label_seq(g, a, r, text_at), _label_seq(g, b, r, text_at)
-        if len(sb) >= 2 and sa[: len(sb)] == sb:
+        if len(sb) >= 2 and sa[: len(sb)] == sb and _first_label(g, a, r) == _first_label(g, b, r):
             return True
     return False
+
+
+def _first_label(g: CellGrid, box: Box, r: int) -> int:
+    """How many columns in from ``box``'s left edge row ``r``'s first label stands."""
+    return int(np.argmax(g.cls[r, box.left : box.right + 1] == TEXT))
 
 
 def _titles_own_table(g: CellGrid, cell: Box, other: Box) -> bool:

@@ -6,7 +6,8 @@ band tells them apart, not the width of the gap:
 * the blocks on both sides open with a header band on the same rows, and their bodies start on the
   same row: one table, its columns grouped by spacing (the right block's rows are its rows, even
   where it leaves its last rows empty); unless both name their own rows, or each opens with its
-  own title line;
+  own title line (a lone label on the right block's top row that stands on a row of the left
+  block's header, over a block that names no rows, is a column group of that header, not a title);
 * the body of one block starts on a row where the other still has header rows (or the other way
   round): two tables whose rows do not line up, side by side;
 * a column holding a stray cell or two (a footnote mark, a lone figure) but nothing in the header
@@ -92,7 +93,8 @@ Band = Callable[[CellGrid, Box], tuple[int, int] | None]
 def spacer_verdict(g: CellGrid, a: Box, b: Box, band: Band | None = None) -> bool | None:
     """Whether two blocks side by side (``a`` left of ``b``, nothing between them) are one table by
     their header bands: ``True`` (same band rows, the right block names no rows of its own),
-    ``False`` (their bodies start on different rows, or each block opens with its own title line),
+    ``False`` (their bodies start on different rows, or each block opens with its own title line:
+    not a group label beside the left block's header, see :func:`_column_group`),
     ``None`` (the bands do not tell). ``band`` reads a block's header band (:func:`header_band`,
     or a cached copy of it)."""
     read = band or header_band
@@ -102,7 +104,9 @@ def spacer_verdict(g: CellGrid, a: Box, b: Box, band: Band | None = None) -> boo
     if ha[1] != hb[1]:
         return False
     if ha[0] > a.top and hb[0] > b.top and _title_line(g, a) and _title_line(g, b):
-        return False  # each block carries its own title line: two tables
+        if not _column_group(g, a, b, ha, hb):
+            return False  # each block carries its own title line: two tables
+        hb = (b.top, hb[1])  # the right block's lone label heads its columns: a group of one header
     if ha[0] != hb[0]:
         # a group row over one side only: one table when a group label merged over the gap (not
         # over the row names) heads columns on both sides, or when the left block names the rows
@@ -122,6 +126,19 @@ def _title_line(g: CellGrid, box: Box) -> bool:
     """The block opens with a lone label in its first column (its title)."""
     occ = np.flatnonzero(g.cls[box.top, box.left : box.right + 1] != 0)
     return bool(occ.size == 1 and occ[0] == 0 and g.cls[box.top, box.left] == TEXT)
+
+
+def _column_group(g: CellGrid, a: Box, b: Box, ha: tuple[int, int], hb: tuple[int, int]) -> bool:
+    """The lone label on top of ``b`` (read as its title line) stands on a row of ``a``'s header
+    band that holds a label of ``a`` too, above ``b``'s band, and ``b`` names no rows of its own:
+    the label heads a group of columns of ``a``'s table (``Openings`` over its years beside
+    ``Active firms`` over theirs), not a table of its own, whose title would stand above the
+    headers, over rows that it names. (Both bands end on the same row.)"""
+    return bool(
+        ha[0] <= b.top < hb[0]
+        and g.labels(b.top, slice(a.left, a.right + 1)).any()
+        and not _key_column(g, b, hb[1] + 1)
+    )
 
 
 def _group_over_gap(g: CellGrid, a: Box, b: Box, top: int, bottom: int) -> bool:
