@@ -193,3 +193,37 @@ def test_counting_against_a_percentage_over_fractions(shares: Any) -> None:
     # "below 20%" over shares stored as 0.12: 0.2; the total the words touch is not counted within
     assert _value(shares, "How many expenditure groups had a share below 20% in 2020?") == 1
     assert _value(shares, "How many expenditure groups had a share above 25% in 2019?") == 2
+
+
+@pytest.fixture(scope="module")
+def beds(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Two label columns, the outer written once per block (region, then ownership under it)."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 1.9 Hospital beds by region and ownership"])
+    ws.append(["Region", "Ownership", 2022, 2023])
+    for region, public, private in [
+        ("Northfield", (400, 410), (90, 95)),
+        ("Southdale", (350, 340), (120, 130)),
+    ]:
+        ws.append([region, "Public hospitals", *public])
+        ws.append([None, "Private hospitals", *private])
+        ws.append([None, "Total", public[0] + private[0], public[1] + private[1]])
+    path = tmp_path_factory.mktemp("beds") / "beds.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How many beds were there in private hospitals in Southdale in 2023?", 130),
+        (
+            "How much higher was the number of beds in private hospitals in Southdale than in Northfield in 2022?",
+            30,
+        ),
+        ("In 2023, which region had the most beds in private hospitals?", "Southdale"),
+    ],
+)
+def test_the_outer_label_repeats_down_its_block(beds: Any, question: str, expected: Any) -> None:
+    assert _value(beds, question) == expected

@@ -247,6 +247,25 @@ def _closed_at(sections: list[str], total: str) -> int:
     return len(sections)
 
 
+def _filled_down(keys: list[Any], inner: list[Any], rows: list[int]) -> list[Any]:
+    """The outer labels of a table with two label columns, each written once on the first row of its
+    block (``Southbridge`` over ``Public hospitals``, ``Private hospitals``, ``Total``): repeated
+    down the block, while the inner column names the rows and no row is skipped. A column blank on
+    fewer than a third of its rows is left as it is."""
+    out = list(keys)
+    if 3 * sum(1 for k in keys if k is None) < len(keys):
+        return out  # (a column of codes blank on its total row only: each row has its own)
+    for i in range(1, len(out)):
+        if (
+            out[i] is None
+            and out[i - 1] is not None
+            and inner[i] not in (None, "")
+            and rows[i] == rows[i - 1] + 1
+        ):
+            out[i] = out[i - 1]
+    return out
+
+
 def _figure(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
@@ -337,6 +356,9 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         key_name = ROW if key_name.startswith("Column ") or key_name == own else key_name
         key_range = Range(top, label_cols[0], rng.bottom, label_cols[-1])
         keys = [_clean(v) or None if v is not None else None for v in column(label_cols[0])]
+        inner = [c for c in table.row_header_cols if rng.left <= c <= rng.right and c != label_cols[0]][:1]
+        if inner:
+            keys = _filled_down(keys, column(inner[0]), rows)
         specs.append((key_name, "key", key_range, keys))
         if any(sections):
             specs.append((SECTION, "section", key_range, sections))
