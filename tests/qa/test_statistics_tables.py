@@ -219,7 +219,8 @@ def beds(tmp_path_factory: pytest.TempPathFactory) -> Any:
     [
         ("How many beds were there in private hospitals in Southdale in 2023?", 130),
         (
-            "How much higher was the number of beds in private hospitals in Southdale than in Northfield in 2022?",
+            "How much higher was the number of beds in private hospitals in Southdale than in Northfield"
+            " in 2022?",
             30,
         ),
         ("In 2023, which region had the most beds in private hospitals?", "Southdale"),
