@@ -228,3 +228,42 @@ def beds(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_the_outer_label_repeats_down_its_block(beds: Any, question: str, expected: Any) -> None:
     assert _value(beds, question) == expected
+
+
+@pytest.fixture(scope="module")
+def activities(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A code column before the names of the rows, a grand total first (bold, no code), a year with
+    a footnote mark."""
+    from openpyxl.styles import Font
+
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 9.6 Active enterprises by economic activity"])
+    ws.append(["NACE", "Economic activity", 2021, "2022¹"])
+    ws.append([None, "Total business economy", 1500, 1530])
+    for code, name, a, b in [
+        ("B", "Mining and quarrying", 40, 42),
+        ("C", "Manufacturing", 600, 590),
+        ("F", "Construction", 480, 510),
+        ("H", "Transportation and storage", 380, 388),
+    ]:
+        ws.append([code, name, a, b])
+    for cell in ws[3]:
+        cell.font = Font(bold=True)
+    path = tmp_path_factory.mktemp("activities") / "activities.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which activity had the most active enterprises in 2021?", "Manufacturing"),
+        ("By how much did active enterprises in construction change between 2021 and 2022?", 30),
+        # a header's footnote mark is no part of the answer
+        ("Were there more active enterprises in manufacturing in 2021 or in 2022?", "2021"),
+        ("Was the number of active enterprises in construction higher in 2021 or in 2022?", "2022"),
+    ],
+)
+def test_names_beside_a_code_column_name_the_rows(activities: Any, question: str, expected: Any) -> None:
+    assert _value(activities, question) == expected

@@ -1711,6 +1711,9 @@ def _across(
     pick = "MAX" if more else "MIN"
     if _ASKS_YEAR.search(question) and all(len(_YEARS.findall(label)) == 1 for label, _ in cells):
         cells = [(_YEARS.findall(label)[0], e) for label, e in cells]  # "which year": 2024, not 30 June 2024
+    cells = [
+        (without_marks(label).strip() or label, e) for label, e in cells
+    ]  # ``2023¹``, ``2022 (p)``: the year
     if len(cells) == 2:
         (la, a), (lb, b) = cells
         op = ">=" if more else "<="

@@ -247,6 +247,27 @@ def _closed_at(sections: list[str], total: str) -> int:
     return len(sections)
 
 
+def _codes(values: list[Any]) -> bool:
+    """Whether a column holds codes, not names: short texts without spaces (``B-E``, ``CP01``)."""
+    texts = [v.strip() for v in values if isinstance(v, str) and v.strip()]
+    return len(texts) >= 3 and all(len(t) <= 8 and " " not in t for t in texts)
+
+
+def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
+    """The column whose labels name the rows: the first row-header column, or the one after it when
+    the first holds codes (``NACE | Industry``: the industries name the rows; the codes stay a column)."""
+    if len(cols) < 2:
+        return cols[:1]
+    rng = table.range
+    body = max(table.header_rows) + 1 if table.header_rows else rng.top
+    if body > rng.bottom:
+        return cols[:1]
+    first, second = (sheet.column_values(Range(body, c, rng.bottom, c)) for c in cols[:2])
+    if _codes(first) and not _codes(second) and sum(isinstance(v, str) for v in second) >= 3:
+        return [cols[1]]
+    return cols[:1]
+
+
 def _filled_down(keys: list[Any], inner: list[Any], rows: list[int]) -> list[Any]:
     """The outer labels of a table with two label columns, each written once on the first row of its
     block (``Southbridge`` over ``Public hospitals``, ``Private hospitals``, ``Total``): repeated
@@ -298,7 +319,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     rng = table.range
     # The first row-header column is the key; further ones (Customer, Region beside an id) are
     # ordinary columns a query filters on, not parts of one joined label.
-    label_cols = [c for c in table.row_header_cols if rng.left <= c <= rng.right][:1]
+    label_cols = _label_column(sheet, table, [c for c in table.row_header_cols if rng.left <= c <= rng.right])
     value_cols = [c for c in range(rng.left, rng.right + 1) if c not in label_cols]
     top = _body_top(sheet, table, label_cols, value_cols)
     labels = [c - rng.left for c in label_cols]
