@@ -267,3 +267,28 @@ def activities(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_names_beside_a_code_column_name_the_rows(activities: Any, question: str, expected: Any) -> None:
     assert _value(activities, question) == expected
+
+
+@pytest.fixture(scope="module")
+def completions(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Row labels crossed with the categories of one measure, every other column a figure."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 2.1 Dwellings completed by region and tenure, 2023"])
+    ws.append(["Region", "Private enterprise", "Housing associations", "Local authorities", "All dwellings"])
+    for region, a, b, c in [
+        ("Northmoor", 4100, 1300, 270),
+        ("Eastvale", 2200, 690, 210),
+        ("Riverside", 560, 220, 60),
+    ]:
+        ws.append([region, a, b, c, a + b + c])
+    path = tmp_path_factory.mktemp("completions") / "completions.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+def test_a_cross_table_compares_two_rows_of_a_category(completions: Any) -> None:
+    question = (
+        "Was the number of dwellings completed by private developers in Eastvale lower than in Riverside?"
+    )
+    assert _value(completions, question) is False

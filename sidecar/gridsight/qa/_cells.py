@@ -307,6 +307,15 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     return periods
 
 
+def cross_table(rel: Relation) -> bool:
+    """Whether the table crosses its row labels with categories of one measure: every other column
+    holds figures (``Region | Private enterprise | Housing associations | All dwellings``). The cells
+    plan reads it too, after the routes for flat tables (tried first, it lost ranked lists and
+    "the profession with the lowest ..." over a DataBench table of that shape)."""
+    data = [c for c in rel.columns if c.role == "data"]
+    return len(data) >= 2 and all(c.kind == "number" for c in data)
+
+
 def lines_by_period(rel: Relation) -> bool:
     """Whether the table's number columns are headed by periods alone (``2023``, ``Q1``, ``2022
     (p)``), but for fewer derived ones beside them (``Change (%) 2021–2022``)."""
@@ -703,7 +712,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     if (
         not any(PATH_SEP in c.name for c in rel.columns if c.role == "data")
         and not any(c.name == SECTION for c in rel.columns)
-        and not (rel.key is not None and lines_by_period(rel))
+        and not (rel.key is not None and (lines_by_period(rel) or cross_table(rel)))
     ):
         # a flat table: the general planner and the model read it, unless it is a statement: named
         # lines over period columns ("in which year was net income highest", "operating income
