@@ -309,11 +309,27 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
 
 def cross_table(rel: Relation) -> bool:
     """Whether the table crosses its row labels with categories of one measure: every other column
-    holds figures (``Region | Private enterprise | Housing associations | All dwellings``). The cells
+    holds figures and one of them adds up the others (``Region | Private enterprise | Housing
+    associations | All dwellings``). The cells
     plan reads it too, after the routes for flat tables (tried first, it lost ranked lists and
     "the profession with the lowest ..." over a DataBench table of that shape)."""
     data = [c for c in rel.columns if c.role == "data"]
-    return len(data) >= 2 and all(c.kind == "number" for c in data)
+    if len(data) < 3 or not all(c.kind == "number" for c in data):
+        return False
+    # one column adds up the others on most rows (``All dwellings``, ``Total``): categories of one
+    # measure, not measures of their own (``Score | Age``)
+    columns = [rel.values_of(c.name) or [] for c in data]
+    rows = [
+        i
+        for i in range(len(rel.rows))
+        if all(isinstance(col[i], int | float) and not isinstance(col[i], bool) for col in columns)
+    ]
+    for j, whole in enumerate(columns):
+        rest = [sum(col[i] for k, col in enumerate(columns) if k != j) for i in rows]
+        adds = sum(1 for i, r in zip(rows, rest, strict=True) if abs(r - whole[i]) <= 0.5 * len(columns))
+        if rows and 2 * adds > len(rows):
+            return True
+    return False
 
 
 def lines_by_period(rel: Relation) -> bool:
