@@ -292,3 +292,37 @@ def test_a_cross_table_compares_two_rows_of_a_category(completions: Any) -> None
         "Was the number of dwellings completed by private developers in Eastvale lower than in Riverside?"
     )
     assert _value(completions, question) is False
+
+
+def test_sum_groups_is_bounded_and_ignores_what_is_no_number() -> None:
+    from gridsight.qa._groups import MAX_ROWS, sum_groups
+
+    big = [[float(i), float(i + 1)] for i in range(MAX_ROWS + 1)]
+    assert sum_groups(big, [None] * len(big)) == {}
+    odd: list[list[float | None]] = [[float("nan"), None], [float("inf"), 1.0], [None, None], [1.0, 2.0]]
+    assert sum_groups(odd, [None] * 4) == {}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Averaged over the years 1900 to 2100, what were the passenger-kilometres by rail?",
+        "For how many modes was the passenger-kilometres above 99999999999999999999 in 2022?",
+        "Which mode within ' OR 1=1 -- had the lowest passenger-kilometres in 2022?",
+        "How many " + "modes " * 300 + "were there?",
+        "¿Cuántos pasajeros-kilómetro hubo en ferrocarril en 2022?",
+    ],
+)
+def test_hostile_questions_over_statistics_tables(transport: Any, question: str) -> None:
+    ans = answer_question(transport, question)
+    assert ans.status in ("answered", "abstained")
+    assert ans.status == "answered" or ans.reason
+
+
+def test_own_terms_with_hostile_text() -> None:
+    from gridsight.qa._glossary import in_own_terms
+
+    texts = ["Stocks", "Group", "(.*)+", "Debtors"]
+    long = "inventory " * 20000
+    assert in_own_terms(long, texts).count("stocks") == 20000
+    assert in_own_terms("receivables [a-z]+ (.*) consolidated", texts) == "debtors [a-z]+ (.*) group"
