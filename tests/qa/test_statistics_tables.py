@@ -326,3 +326,30 @@ def test_own_terms_with_hostile_text() -> None:
     long = "inventory " * 20000
     assert in_own_terms(long, texts).count("stocks") == 20000
     assert in_own_terms("receivables [a-z]+ (.*) consolidated", texts) == "debtors [a-z]+ (.*) group"
+
+
+@pytest.fixture(scope="module")
+def population(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Sections by sex, each closed by a line that adds up the age groups above it but says no
+    "total" (``All ages``); the figures stored as text with a space between thousands."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 3.4 Resident population by sex and age group"])
+    ws.append(["Sex and age group", 2018, 2023])
+    males = [(1000, 1100), (3000, 2900), (2000, 2200)]
+    females = [(900, 950), (3100, 3000), (2400, 2650)]
+    for sex, groups in [("Males", males), ("Females", females)]:
+        ws.append([sex, None, None])
+        for label, (a, b) in zip(("0–19", "20–59", "60 and over"), groups, strict=True):
+            ws.append([label, f"{a:,}".replace(",", " "), f"{b:,}".replace(",", " ")])
+        whole = (sum(g[0] for g in groups), sum(g[1] for g in groups))
+        ws.append(["All ages", *(f"{v:,}".replace(",", " ") for v in whole)])
+    path = tmp_path_factory.mktemp("population") / "population.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+def test_a_line_adding_up_its_section_is_its_whole(population: Any) -> None:
+    question = "What share of the population among females in 2023 was aged 60 and over?"
+    assert _value(population, question) == pytest.approx(2650 / (950 + 3000 + 2650))
+    assert _value(population, "Which age group had the largest female population in 2018?") == "20–59"

@@ -16,7 +16,7 @@ into the ``Section`` of the lines under it and marks the group's line as a total
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 #: The most lines one group may hold directly (a long list is a table, not a group).
 MAX_MEMBERS = 60
@@ -82,3 +82,30 @@ def sum_groups(
                 groups[i] = ends[i] = j - 1
                 break
     return groups
+
+
+def closing_totals(
+    figures: Sequence[Sequence[float | None]], blocks: Sequence[object], skip: Collection[int] = ()
+) -> set[int]:
+    """The lines that add up the lines right above them, back to the start of their section or to
+    the total before (``All ages`` under ``0–9`` … ``80 and over``), two lines at least: totals
+    whose label says no "total". ``skip``: rows already read as groups."""
+    n = len(figures)
+    if n < 3 or n > MAX_ROWS or not figures[0]:
+        return set()
+    width = len(figures[0])
+    steps = [
+        _step([v for row in figures if (v := row[c]) is not None and math.isfinite(v)]) for c in range(width)
+    ]
+    out: set[int] = set()
+    start = 0
+    for i in range(n):
+        if i > 0 and blocks[i] != blocks[i - 1]:
+            start = i
+        if i in skip:
+            continue
+        parts = [figures[j] for j in range(start, i) if j not in skip]
+        if len(parts) >= 2 and _adds_up(figures[i], parts, steps):
+            out.add(i)
+            start = i + 1
+    return out

@@ -26,7 +26,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from gridsight.grid import Range, Sheet
-from gridsight.qa._groups import sum_groups
+from gridsight.qa._groups import closing_totals, sum_groups
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
 from gridsight.text import UNIT, words
 
@@ -369,6 +369,8 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         ]
         sections = _within_groups(sections, names, groups, {i for i, r in enumerate(rows) if r in totals})
         totals |= {rows[i] for i in groups}
+        # (and lines that add up those right above them: ``All ages`` closing its section)
+        totals |= {rows[i] for i in closing_totals(figures, sections, groups)}
 
     specs: list[tuple[str, str, Range, list[Any]]] = []
     if label_cols:
