@@ -353,3 +353,15 @@ def test_a_line_adding_up_its_section_is_its_whole(population: Any) -> None:
     question = "What share of the population among females in 2023 was aged 60 and over?"
     assert _value(population, question) == pytest.approx(2650 / (950 + 3000 + 2650))
     assert _value(population, "Which age group had the largest female population in 2018?") == "20–59"
+
+
+def test_a_definition_after_a_name_the_table_holds_is_not_read() -> None:
+    from gridsight.qa._glossary import named_not_defined
+
+    texts = ["Live births", "Deaths", "Natural increase", "Urban areas"]
+    asked = "Give the natural increase (live births minus deaths) in urban areas in 2022."
+    assert named_not_defined(asked, texts) == "Give the natural increase in urban areas in 2022."
+    # a measure the table does not hold keeps its definition
+    ratio = "What was the quick ratio (current assets minus inventories, over current liabilities)?"
+    assert named_not_defined(ratio, texts) == ratio
+    assert named_not_defined("((( " * 5000, texts) == "((( " * 5000

@@ -232,3 +232,31 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
             question = re.sub(rf"(?<![\w-]){pattern}(?![\w-])", own, question, flags=re.IGNORECASE)
             low = _spaced(question)
     return question
+
+
+#: A name and a definition in brackets right after it: "the natural increase (live births minus deaths)".
+_DEFINED_AFTER = re.compile(r"(?P<name>[^\W\d_][\w'’\- ]{0,60}?)\s*\((?P<definition>[^()]{3,200})\)")
+
+
+def named_not_defined(question: str, texts: Iterable[str]) -> str:
+    """``question`` without the definition it writes in brackets after a name that the table holds
+    as a label or header of its own: "the natural increase (live births minus deaths)" over a
+    ``Natural increase`` column reads the column, as a measure the workbook labels is read as it is.
+
+    Args:
+        question: the user's words (after the table is chosen).
+        texts: the chosen table's row labels, sections and header parts.
+    """
+    held = [_spaced(t) for t in texts if isinstance(t, str) and 0 < len(t) <= 200]
+    if "(" not in question or not held:
+        return question
+
+    def drop(m: re.Match[str]) -> str:
+        words = _spaced(m.group("name")).split()
+        # the name's last words (one to four) are a whole label of the table
+        for n in range(min(4, len(words)), 0, -1):
+            if " ".join(words[-n:]) in held:
+                return m.group("name")
+        return m.group(0)
+
+    return _DEFINED_AFTER.sub(drop, question)
