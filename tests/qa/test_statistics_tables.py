@@ -365,3 +365,8 @@ def test_a_definition_after_a_name_the_table_holds_is_not_read() -> None:
     ratio = "What was the quick ratio (current assets minus inventories, over current liabilities)?"
     assert named_not_defined(ratio, texts) == ratio
     assert named_not_defined("((( " * 5000, texts) == "((( " * 5000
+    # brackets that define nothing stay: "urban areas (provisional)" names what is read
+    assert (
+        named_not_defined("deaths in urban areas (provisional)", texts)
+        == "deaths in urban areas (provisional)"
+    )

@@ -252,10 +252,13 @@ def named_not_defined(question: str, texts: Iterable[str]) -> str:
         return question
 
     def drop(m: re.Match[str]) -> str:
+        if not _DEFINES.search(m.group("definition")):
+            return m.group(0)  # ("in 2024 (actual)": no definition, a part of what is named)
         words = _spaced(m.group("name")).split()
-        # the name's last words (one to four) are a whole label of the table
+        # the name's last words (one to four, a word of letters among them) are a whole label
         for n in range(min(4, len(words)), 0, -1):
-            if " ".join(words[-n:]) in held:
+            tail = words[-n:]
+            if " ".join(tail) in held and any(w.isalpha() for w in tail):
                 return m.group("name")
         return m.group(0)
 
