@@ -4,6 +4,7 @@ percentage breakdown with the same row labels. The figures are made up."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -370,3 +371,23 @@ def test_a_definition_after_a_name_the_table_holds_is_not_read() -> None:
         named_not_defined("deaths in urban areas (provisional)", texts)
         == "deaths in urban areas (provisional)"
     )
+
+
+def test_a_part_of_the_line_above_is_no_line_of_the_sums(tmp_path: Path) -> None:
+    # "of which: Manufacturing" is counted in the line above it: the first line still adds up the
+    # rest, so it is the grand total, not an industry to rank
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 6.1 Employment by industry (thousands)"])
+    ws.append(["Industry", 2022, 2023])
+    for row in [
+        ("All industries", 1000, 1050),
+        ("Agriculture", 100, 90),
+        ("Industry", 400, 420),
+        ("of which: Manufacturing", 300, 310),
+        ("Services", 500, 540),
+    ]:
+        ws.append(list(row))
+    wb.save(tmp_path / "employment.xlsx")
+    book = open_workbook(tmp_path / "employment.xlsx")
+    assert _value(book, "In 2023, which industry had the largest employment?") == "Services"

@@ -268,6 +268,10 @@ def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
     return cols[:1]
 
 
+#: A line that is a part of the line above it, already counted in it.
+_PART_OF_ABOVE = re.compile(r"^\s*(?:of\s+which|thereof|including|incl\.)\b", re.IGNORECASE)
+
+
 def _filled_down(keys: list[Any], inner: list[Any], rows: list[int]) -> list[Any]:
     """The outer labels of a table with two label columns, each written once on the first row of its
     block (``Southbridge`` over ``Public hospitals``, ``Private hospitals``, ``Total``): repeated
@@ -363,14 +367,21 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         figures = [[_figure(cells[c][i]) for c in value_cols] for i in offsets]
         raw = [cells[label_cols[0]][i] for i in offsets]
         indents = [len(v) - len(v.lstrip(" ")) if isinstance(v, str) else 0 for v in raw]
-        groups = sum_groups(figures, sections, indents)
         names = [
             _clean(cells[label_cols[0]][i]) if cells[label_cols[0]][i] is not None else "" for i in offsets
         ]
+        # ("of which: Manufacturing" is a part of the line above, counted in it already: no line of
+        # the sums)
+        kept = [i for i, name in enumerate(names) if not _PART_OF_ABOVE.match(name)]
+        found = sum_groups(
+            [figures[i] for i in kept], [sections[i] for i in kept], [indents[i] for i in kept]
+        )
+        groups = {kept[i]: kept[j] for i, j in found.items()}
+        closing = closing_totals([figures[i] for i in kept], [sections[i] for i in kept], set(found))
         sections = _within_groups(sections, names, groups, {i for i, r in enumerate(rows) if r in totals})
         totals |= {rows[i] for i in groups}
         # (and lines that add up those right above them: ``All ages`` closing its section)
-        totals |= {rows[i] for i in closing_totals(figures, sections, groups)}
+        totals |= {rows[kept[i]] for i in closing}
 
     specs: list[tuple[str, str, Range, list[Any]]] = []
     if label_cols:
