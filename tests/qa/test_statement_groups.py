@@ -245,3 +245,9 @@ def ifrs(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_lines_of_a_statement_shown_negative(ifrs: Any, question: str, expected: float) -> None:
     assert _value(ifrs, question) == pytest.approx(expected)
+
+
+def test_a_slash_between_two_lines_divides(us: Any) -> None:
+    assert _value(
+        us, "What was the payables cover (accounts payable / accrued expenses) in 2024?"
+    ) == pytest.approx(300 / 350)

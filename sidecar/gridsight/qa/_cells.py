@@ -1686,7 +1686,8 @@ def _across(
                 scale = "100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else "1.0"
                 a, b = sizes
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
-            if qwords & RATIO_WORDS or re.search(r"\bdivided by\b", question, re.I):
+            if qwords & RATIO_WORDS or re.search(r"\bdivided by\b|[^\W\d_]\s*/\s*[^\W\d_]", question, re.I):
+                # ("gross profit / sales": a slash between words divides; ``2021/22`` is a year)
                 a, b = sizes
                 return CellPlan(f"SELECT {_percent_scale(question)} * {a} / {b}", "ratio", "number")
             clause = _minus_clause(question, cells)
