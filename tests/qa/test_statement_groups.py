@@ -251,3 +251,15 @@ def test_a_slash_between_two_lines_divides(us: Any) -> None:
     assert _value(
         us, "What was the payables cover (accounts payable / accrued expenses) in 2024?"
     ) == pytest.approx(300 / 350)
+
+
+def test_a_word_names_the_label_it_heads(tmp_path: Path) -> None:
+    # "sales" heads ``Net sales``; in ``Cost of sales`` it only qualifies the cost
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Statements of operations"])
+    ws.append(["", 2024, 2023])
+    for row in [("Net sales", 900, 800), ("Cost of sales", 500, 450), ("Gross profit", 400, 350)]:
+        ws.append(list(row))
+    wb.save(tmp_path / "operations.xlsx")
+    assert _value(open_workbook(tmp_path / "operations.xlsx"), "What were sales in 2023?") == 800

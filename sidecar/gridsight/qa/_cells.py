@@ -529,6 +529,13 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         if len(best) == 1 or best[0][0] > best[1][0]:
             out.setdefault(name, []).append(best[0][1])
             meant = meant or best[0][0] == 0.0
+        elif best[0][0] > 0.0:
+            # "sales" touches ``Net sales`` and ``Cost of sales`` alike: the label whose head (the
+            # words before its "of") the question says is the one named
+            tied = [v for sc, v in best if sc == best[0][0]]
+            headed = [v for v in tied if _said(re.split(r"\s+of\s+", v, maxsplit=1, flags=re.I)[0], qw)]
+            if len(headed) == 1:
+                out.setdefault(name, []).append(headed[0])
     return {n: v[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
 
 
