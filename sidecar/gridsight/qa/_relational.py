@@ -248,9 +248,12 @@ def _closed_at(sections: list[str], total: str) -> int:
 
 
 def _codes(values: list[Any]) -> bool:
-    """Whether a column holds codes, not names: short texts without spaces (``B-E``, ``CP01``)."""
+    """Whether a column holds codes, not names: short texts without spaces, each with a digit or in
+    capitals (``B-E``, ``CP01``, ``R07``; not ``Mars``)."""
     texts = [v.strip() for v in values if isinstance(v, str) and v.strip()]
-    return len(texts) >= 3 and all(len(t) <= 8 and " " not in t for t in texts)
+    return len(texts) >= 3 and all(
+        len(t) <= 8 and " " not in t and (any(ch.isdigit() for ch in t) or t.upper() == t) for t in texts
+    )
 
 
 def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
