@@ -391,3 +391,24 @@ def test_a_part_of_the_line_above_is_no_line_of_the_sums(tmp_path: Path) -> None
     wb.save(tmp_path / "employment.xlsx")
     book = open_workbook(tmp_path / "employment.xlsx")
     assert _value(book, "In 2023, which industry had the largest employment?") == "Services"
+
+
+@pytest.fixture(scope="module")
+def enrolment(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 5.8 Students enrolled by level and sex"])
+    ws.append(["Level", "2022/23", None, None])
+    ws.append([None, "Males", "Females", "Total"])
+    ws.merge_cells("B2:D2")
+    for row in [("Primary", 150, 200, 350), ("Secondary", 130, 160, 290), ("Tertiary", 90, 110, 200)]:
+        ws.append(list(row))
+    path = tmp_path_factory.mktemp("enrolment") / "enrolment.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+def test_a_part_named_by_meaning_comes_before_a_total(enrolment: Any) -> None:
+    # "men" names ``Males`` by meaning; ``Total`` leaves no word unnamed only because its word is common
+    assert _value(enrolment, "How many men were enrolled in secondary education in 2022/23?") == 130
+    assert _value(enrolment, "How many women were enrolled in tertiary education in 2022/23?") == 110

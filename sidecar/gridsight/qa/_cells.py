@@ -157,6 +157,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     top = (1, 0, -(10**9))
     pairs = _period_pairs(question)
     said_years = set(_YEARS.findall(question))
+    scored_cols: list[tuple[tuple[int, int, int], RelColumn]] = []
     for c in _figures(rel):
         mine_pair = _column_pair(c.name)
         if pairs and mine_pair is not None and mine_pair not in pairs:
@@ -175,10 +176,18 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # ties: words named as written before near ones ("Plan" is one letter from "plant"), then
         # the fewest left unnamed ("Number", "Total": nothing left unnamed by them)
         score = (len(covered), len(covered & mine), -len(left))
+        scored_cols.append((score, c))
         if score > top:
             top, best = score, []
         if score == top:
             best.append(c)
+    near = [c for sc, c in scored_cols if sc[:2] == top[:2]]
+    if len(near) > len(best):
+        # a part the question names by meaning ("men": ``Males``) before the one with fewest words
+        # left unnamed (``Total``, whose word is a common one)
+        meant = _by_meaning(near, qw)
+        if len(meant) < len(near):
+            best = meant
     if len(best) > 1:
         # "how many": the counts, not their percentages; "what share": the table's own shares
         asked = [c for c in best if _is_percent(c) == bool(_PERCENT.search(question))]
