@@ -21,6 +21,13 @@ MODES = [
 ]
 
 
+def _saved(wb: Workbook, factory: pytest.TempPathFactory, name: str) -> Any:
+    """The workbook written to a real .xlsx and opened as the product opens files."""
+    path = factory.mktemp(name) / f"{name}.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
 @pytest.fixture(scope="module")
 def transport(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Passenger-km by mode (figures stored as text with a thousands separator, the last year
@@ -40,9 +47,7 @@ def transport(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ws.append(["Mode", "2021", "2022", "2023 (p)"])
     for mode, *years in MODES:
         ws.append([mode, *(round(100 * v / sum(m[i + 1] for m in MODES), 1) for i, v in enumerate(years))])
-    path = tmp_path_factory.mktemp("stats") / "transport.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return _saved(wb, tmp_path_factory, "transport")
 
 
 def _value(book: Any, question: str) -> Any:
@@ -107,9 +112,7 @@ def crime(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ws.append(["Offence", 2022, 2023])
     for row in GROUPED:
         ws.append(list(row))
-    path = tmp_path_factory.mktemp("crime") / "crime.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return _saved(wb, tmp_path_factory, "crime")
 
 
 @pytest.mark.parametrize(
@@ -185,9 +188,7 @@ def shares(tmp_path_factory: pytest.TempPathFactory) -> Any:
     for row in ws.iter_rows(min_row=3, min_col=3):
         for cell in row:
             cell.number_format = "0.0%"
-    path = tmp_path_factory.mktemp("shares") / "shares.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return _saved(wb, tmp_path_factory, "shares")
 
 
 def test_counting_against_a_percentage_over_fractions(shares: Any) -> None:
@@ -210,9 +211,7 @@ def beds(tmp_path_factory: pytest.TempPathFactory) -> Any:
         ws.append([region, "Public hospitals", *public])
         ws.append([None, "Private hospitals", *private])
         ws.append([None, "Total", public[0] + private[0], public[1] + private[1]])
-    path = tmp_path_factory.mktemp("beds") / "beds.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return _saved(wb, tmp_path_factory, "beds")
 
 
 @pytest.mark.parametrize(
@@ -251,9 +250,7 @@ def activities(tmp_path_factory: pytest.TempPathFactory) -> Any:
         ws.append([code, name, a, b])
     for cell in ws[3]:
         cell.font = Font(bold=True)
-    path = tmp_path_factory.mktemp("activities") / "activities.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return _saved(wb, tmp_path_factory, "activities")
 
 
 @pytest.mark.parametrize(
@@ -283,9 +280,7 @@ def completions(tmp_path_factory: pytest.TempPathFactory) -> Any:
         ("Riverside", 560, 220, 60),
     ]:
         ws.append([region, a, b, c, a + b + c])
-    path = tmp_path_factory.mktemp("completions") / "completions.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return _saved(wb, tmp_path_factory, "completions")
 
 
 def test_a_cross_table_compares_two_rows_of_a_category(completions: Any) -> None:
@@ -345,9 +340,7 @@ def population(tmp_path_factory: pytest.TempPathFactory) -> Any:
             ws.append([label, f"{a:,}".replace(",", " "), f"{b:,}".replace(",", " ")])
         whole = (sum(g[0] for g in groups), sum(g[1] for g in groups))
         ws.append(["All ages", *(f"{v:,}".replace(",", " ") for v in whole)])
-    path = tmp_path_factory.mktemp("population") / "population.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return _saved(wb, tmp_path_factory, "population")
 
 
 def test_a_line_adding_up_its_section_is_its_whole(population: Any) -> None:
@@ -403,9 +396,7 @@ def enrolment(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ws.merge_cells("B2:D2")
     for row in [("Primary", 150, 200, 350), ("Secondary", 130, 160, 290), ("Tertiary", 90, 110, 200)]:
         ws.append(list(row))
-    path = tmp_path_factory.mktemp("enrolment") / "enrolment.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return _saved(wb, tmp_path_factory, "enrolment")
 
 
 def test_a_part_named_by_meaning_comes_before_a_total(enrolment: Any) -> None:
