@@ -66,6 +66,9 @@ def _relation() -> Any:
         ("What is the most common city?", None),
         ("In Oslo in 2023, were more units sold than in Bergen?", "boolean"),  # a leading place and time
         ("In 2023, how many orders came from Bergen?", "number"),
+        # a year before a superlative is no count of rows: "in 2020 lowest" asks for one name
+        ("For which city was the price in 2020 lowest?", None),
+        ("What are the 3 lowest prices?", "list"),
     ],
 )
 def test_expected_type(question: str, expected: str | None) -> None:

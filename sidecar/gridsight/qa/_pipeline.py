@@ -106,7 +106,9 @@ def expected_type(question: str) -> str | None:
         # that lists, "in total" ranks: "the 3 clubs with the most goals in total")
         return "number"
     if re.search(
-        r"\b(list|name the|top \d+|bottom \d+|\d+ (most|least|highest|lowest|largest|smallest))\b", low
+        r"\b(list|name the|top \d+|bottom \d+"
+        r"|(?!(?:1[89]|2[01])\d\d\b)\d+ (most|least|highest|lowest|largest|smallest))\b",
+        low,  # ("in 2020 lowest": a year, not the 2020 lowest)
     ):
         return "list"
     if re.search(r"\b(what|which|who) are the\b", low) or re.search(r"\bwhat are\b", low):
