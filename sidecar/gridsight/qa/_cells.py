@@ -320,8 +320,8 @@ def cross_table(rel: Relation) -> bool:
     """Whether the table crosses its row labels with categories of one measure: every other column
     holds figures and one of them adds up the others (``Region | Private enterprise | Housing
     associations | All dwellings``). The cells
-    plan reads it too, after the routes for flat tables (tried first, it lost ranked lists and
-    "the profession with the lowest ..." over a DataBench table of that shape)."""
+    plan reads it first, as a statement (without the column that adds up the others, a DataBench
+    table of traits by profession counted as one and lost its ranked lists that way)."""
     data = [c for c in rel.columns if c.role == "data"]
     if len(data) < 3 or not all(c.kind == "number" for c in data):
         return False
