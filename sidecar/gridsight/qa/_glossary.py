@@ -205,14 +205,10 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
     texts = [t for t in texts if isinstance(t, str) and len(t) <= 200]
     # (a label names its head, not what an "of" phrase qualifies it by: ``Cost of sales`` holds no
     # "sales" that ``Revenue`` could be named by)
-    held = "\n".join(
-        _spaced(re.split(r"\s+of\s+", t, maxsplit=1, flags=re.I)[0])
-        for t in texts
-        if isinstance(t, str) and len(t) <= 200
-    )
+    held = "\n".join(_spaced(re.split(r"\s+of\s+", t, maxsplit=1, flags=re.I)[0]) for t in texts)
     low = _spaced(question)
     # (the labels the question writes out whole keep their words: "cost of sales" is ``Cost of sales``)
-    whole = [_spaced(t) for t in texts if isinstance(t, str) and len(t) <= 200 and _holds(low, t)]
+    whole = [_spaced(t) for t in texts if _holds(low, t)]
     for names in SAME_THING:
         own = next((n for n in names if _holds(held, n)), None)
         if own is None:
