@@ -403,3 +403,30 @@ def test_a_part_named_by_meaning_comes_before_a_total(enrolment: Any) -> None:
     # "men" names ``Males`` by meaning; ``Total`` leaves no word unnamed only because its word is common
     assert _value(enrolment, "How many men were enrolled in secondary education in 2022/23?") == 130
     assert _value(enrolment, "How many women were enrolled in tertiary education in 2022/23?") == 110
+
+
+@pytest.fixture(scope="module")
+def regions(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Sales by region over the quarters, and the column that adds them up (``FY2025``)."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Revenue by region"])
+    ws.append(["Region", "Q1", "Q2", "Q3", "Q4", "FY2025"])
+    for region, quarters in [
+        ("North", (10, 12, 14, 16)),
+        ("South", (20, 18, 16, 14)),
+        ("West", (5, 6, 7, 8)),
+    ]:
+        ws.append([region, *quarters, sum(quarters)])
+    return _saved(wb, tmp_path_factory, "regions")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What was full-year revenue in West?", 26),
+        ("Which region was the largest by annual revenue?", "South"),
+    ],
+)
+def test_annual_reads_the_column_that_adds_up_the_periods(regions: Any, question: str, expected: Any) -> None:
+    assert _value(regions, question) == expected

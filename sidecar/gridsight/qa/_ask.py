@@ -16,7 +16,7 @@ from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer, rounded_as_asked, without_example, without_rounding
-from gridsight.qa._cells import PATH_SEP, cell_plan, cross_table, lines_by_period
+from gridsight.qa._cells import PATH_SEP, cell_plan, cross_table, lines_by_period, whole_year
 from gridsight.qa._glossary import defined, in_own_terms, named_not_defined, totals_of_parts
 from gridsight.qa._periods import header_years, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
@@ -187,6 +187,7 @@ def answer_question(
     q = with_periods(q, header_years(c.name for c in rel.columns))
     q = in_own_terms(q, _own_texts(rel))  # "stock" over ``Inventories``: the table's own names
     q = named_not_defined(q, _own_texts(rel))  # "(live births minus deaths)" after a column's name
+    q = whole_year(q, rel)  # "full-year revenue": the column that adds up the quarters
     ans = _route(workbook, best, q, None, found)  # the routes read alone; the model writes queries
     if model is not None:
         ans = _vote(workbook, best, q, ans, model, samples)

@@ -319,14 +319,19 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
 def cross_table(rel: Relation) -> bool:
     """Whether the table crosses its row labels with categories of one measure: every other column
     holds figures and one of them adds up the others (``Region | Private enterprise | Housing
-    associations | All dwellings``). The cells
-    plan reads it first, as a statement (without the column that adds up the others, a DataBench
-    table of traits by profession counted as one and lost its ranked lists that way)."""
+    associations | All dwellings``). The cells plan reads it first, as a statement (without the
+    column that adds up the others, a DataBench table of traits by profession counted as one and
+    lost its ranked lists that way)."""
     data = [c for c in rel.columns if c.role == "data"]
-    if len(data) < 3 or not all(c.kind == "number" for c in data):
-        return False
-    # one column adds up the others on most rows (``All dwellings``, ``Total``): categories of one
-    # measure, not measures of their own (``Score | Age``)
+    return len(data) >= 3 and all(c.kind == "number" for c in data) and row_total(rel) is not None
+
+
+def row_total(rel: Relation) -> RelColumn | None:
+    """The figure column that adds up the other figure columns on most rows (``Total``, ``FY2025``
+    beside the quarters), or None."""
+    data = [c for c in rel.columns if c.role == "data" and c.kind == "number"]
+    if len(data) < 3:
+        return None
     columns = [rel.values_of(c.name) or [] for c in data]
     rows = [
         i
@@ -337,8 +342,26 @@ def cross_table(rel: Relation) -> bool:
         rest = [sum(col[i] for k, col in enumerate(columns) if k != j) for i in rows]
         adds = sum(1 for i, r in zip(rows, rest, strict=True) if abs(r - whole[i]) <= 0.5 * len(columns))
         if rows and 2 * adds > len(rows):
-            return True
-    return False
+            return data[j]
+    return None
+
+
+#: "Annual revenue", "full-year sales", "the yearly total": the column that adds up a year's periods.
+_WHOLE_YEAR = re.compile(r"\b(?:annual|yearly|full[-\s]year|whole[-\s]year)\b", re.IGNORECASE)
+
+
+def whole_year(question: str, rel: Relation) -> str:
+    """``question`` with "annual" / "full-year" written as the header of the column that adds up the
+    periods beside it (``FY2025`` or ``Total`` after ``Q1``..``Q4``), when the table has one and
+    every other figure column is a period: "full-year revenue in the UK" reads that column."""
+    if not _WHOLE_YEAR.search(question):
+        return question
+    total = row_total(rel)
+    figures = [c for c in _figures(rel) if c is not total]
+    if total is None or not figures or not all(_by_periods(c) for c in figures):
+        return question
+    name = without_marks(parts(total.name)[-1]).strip()
+    return _WHOLE_YEAR.sub(name, question) if name else question
 
 
 def lines_by_period(rel: Relation) -> bool:
