@@ -185,8 +185,9 @@ def answer_question(
     # "the prior year", "versus last year": the years they mean among the table's own periods
     rel = relation_of(best.sheet, best.table)
     q = with_periods(q, header_years(c.name for c in rel.columns))
-    q = in_own_terms(q, _own_texts(rel))  # "stock" over ``Inventories``: the table's own names
-    q = named_not_defined(q, _own_texts(rel))  # "(live births minus deaths)" after a column's name
+    own = _own_texts(rel)
+    q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
+    q = named_not_defined(q, own)  # "(live births minus deaths)" after a column's name
     q = whole_year(q, rel)  # "full-year revenue": the column that adds up the quarters
     ans = _route(workbook, best, q, None, found)  # the routes read alone; the model writes queries
     if model is not None:

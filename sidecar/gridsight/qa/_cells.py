@@ -328,7 +328,11 @@ def cross_table(rel: Relation) -> bool:
 
 def row_total(rel: Relation) -> RelColumn | None:
     """The figure column that adds up the other figure columns on most rows (``Total``, ``FY2025``
-    beside the quarters), or None."""
+    beside the quarters), or None (computed once per table: each question's routes ask)."""
+    return rel.memo("row total", lambda: _row_total(rel))
+
+
+def _row_total(rel: Relation) -> RelColumn | None:
     data = [c for c in rel.columns if c.role == "data" and c.kind == "number"]
     if len(data) < 3:
         return None
@@ -827,11 +831,12 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         per = []
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
-    group = _group_asked(rel, question, expected, rows)
+    named_group = asked_class(rel, question)
+    group = _group_asked(rel, question, expected, rows, named_group)
     if group is not None:  # "which current liability ...": the top line of the group
         return _top_in_group(rel, question, chosen, group, rows)
-    if key is not None and len(rows.get(key.name, [])) > 2:
-        rows[key.name] = _members_named(rel, question, rows[key.name])
+    if key is not None and named_group is not None and len(rows.get(key.name, [])) > 2:
+        rows[key.name] = _members_named(rel, named_group, rows[key.name])
     asked = re.findall(
         r"\b(many|all|each|every|across|among|per|which|what)\s+(?:[^\W_]+\s+of\s+)?([^\W_]+)",
         question.casefold(),
@@ -987,15 +992,15 @@ def _without_qualifying_total(rel: Relation, key: str, named: list[str]) -> list
 
 
 def _group_asked(
-    rel: Relation, question: str, expected: str | None, rows: dict[str, list[str]]
+    rel: Relation, question: str, expected: str | None, rows: dict[str, list[str]], group: RowClass | None
 ) -> RowClass | None:
     """The group of lines the question asks which one of ("which current asset ...", "the biggest
-    current liability line"), when it names no line of its own but at most a total."""
+    current liability line"), when it names no line of its own but at most a total. ``group``: the
+    group its words name (:func:`~gridsight.qa._classes.asked_class`)."""
     key = rel.key
     if key is None or expected in ("boolean", "list") or re.search(r"\btotal\b", question, re.I):
         return None
     named = rows.get(key.name, [])
-    group = asked_class(rel, question)
     if group is None or not named or _totals_named(rel, key.name, rows):
         return group
     # a line the group's words touch ("which long-term liability" and ``Other long-term
@@ -1006,12 +1011,9 @@ def _group_asked(
     return group if len(named) == 1 and named[0] in group.members and unsaid else None
 
 
-def _members_named(rel: Relation, question: str, named: list[str]) -> list[str]:
-    """The lines named among a group's, without the totals the group's words touch: "which current
+def _members_named(rel: Relation, group: RowClass, named: list[str]) -> list[str]:
+    """The lines named among ``group``'s, without the totals the group's words touch: "which current
     asset was larger, cash or receivables" names two lines, not ``Total current assets``."""
-    group = asked_class(rel, question)
-    if group is None:
-        return named
     members = [v for v in named if v in group.members]
     key = rel.key
     assert key is not None
@@ -1418,7 +1420,8 @@ def _counted_noun(rel: Relation, question: str) -> tuple[str | None, str | None]
     """The noun of "how many <noun>" and the column of labels it names (``Mode of transport`` for
     "how many modes", ``Expenditure group`` beside a code column): the question counts the table's
     rows. (None, None) when it counts nothing the labels are."""
-    m = re.match(r"^\s*(?:(?:for|in|on|at|of)\s+)?how\s+many\s+([^\W\d_]+)", question, re.IGNORECASE)
+    opens = _HOW_MANY.match(question)
+    m = re.match(r"\s+([^\W\d_]+)", question[opens.end() :]) if opens is not None else None
     if m is None:
         return None, None
     noun = m.group(1).casefold()

@@ -33,6 +33,14 @@ def _step(values: Sequence[float]) -> float:
     return 10.0**-decimals
 
 
+def _steps(figures: Sequence[Sequence[float | None]]) -> list[float]:
+    """Each column's rounding step (:func:`_step`) over its finite figures."""
+    return [
+        _step([v for row in figures if (v := row[c]) is not None and math.isfinite(v)])
+        for c in range(len(figures[0]))
+    ]
+
+
 def _adds_up(
     total: Sequence[float | None], parts: list[Sequence[float | None]], steps: Sequence[float]
 ) -> bool:
@@ -61,10 +69,7 @@ def sum_groups(
     n = len(figures)
     if n < 3 or n > MAX_ROWS or not figures or not figures[0]:
         return {}
-    width = len(figures[0])
-    steps = [
-        _step([v for row in figures if (v := row[c]) is not None and math.isfinite(v)]) for c in range(width)
-    ]
+    steps = _steps(figures)
     ends = list(range(n))  # the last row of each row's span (itself, for a plain line)
     groups: dict[int, int] = {}
     for i in range(n - 1, -1, -1):
@@ -93,10 +98,7 @@ def closing_totals(
     n = len(figures)
     if n < 3 or n > MAX_ROWS or not figures[0]:
         return set()
-    width = len(figures[0])
-    steps = [
-        _step([v for row in figures if (v := row[c]) is not None and math.isfinite(v)]) for c in range(width)
-    ]
+    steps = _steps(figures)
     out: set[int] = set()
     start = 0
     for i in range(n):
