@@ -290,6 +290,92 @@ def test_a_cross_table_compares_two_rows_of_a_category(completions: Any) -> None
     assert _value(completions, question) is False
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # the measure's word ("dwellings") names the column that adds up the parts, the part is asked
+        ("Give the number of dwellings completed by housing associations in Riverside.", 220),
+        ("How many dwellings were completed by local authorities in Northmoor and Eastvale?", 480),
+        ("What was the number of all dwellings completed in Riverside?", 840),
+        # "exceed" sets one amount against the other: by how much, the first less the second
+        (
+            "By how much did dwellings completed by housing associations exceed those by local authorities "
+            "in Eastvale?",
+            480,
+        ),
+        # one line named, "which tenure": its parts compared; a part that outweighs the others is a part
+        ("Which tenure had the lowest number of dwellings completed in Northmoor?", "Local authorities"),
+        ("Which tenure had the most dwellings completed in Eastvale?", "Private enterprise"),
+    ],
+)
+def test_a_cross_tables_parts_under_the_measures_word(completions: Any, question: str, expected: Any) -> None:
+    assert _value(completions, question) == expected
+
+
+@pytest.fixture(scope="module")
+def quintiles(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Each quintile's spending split by group, as fractions: no column adds up the others."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 3.6 Household expenditure by income quintile (%)"])
+    ws.append(["Group", "Income quintile", None, None, None])
+    ws.append([None, "First quintile", "Second quintile", "Third quintile", "All households"])
+    ws.merge_cells("A2:A3")
+    ws.merge_cells("B2:E2")
+    for group, *values in [
+        ("Food", 0.30, 0.26, 0.22, 0.25),
+        ("Housing", 0.40, 0.39, 0.41, 0.40),
+        ("Leisure", 0.06, 0.09, 0.10, 0.09),
+        ("Other", 0.24, 0.26, 0.27, 0.26),
+    ]:
+        ws.append([group, *values])
+    for row in ws.iter_rows(min_row=4, min_col=2):
+        for cell in row:
+            cell.number_format = "0.0%"
+    return _saved(wb, tmp_path_factory, "quintiles")
+
+
+def test_fractions_within_a_hundredth_are_no_row_total(quintiles: Any) -> None:
+    from gridsight.qa._cells import row_total
+    from gridsight.qa._pick import candidates
+    from gridsight.qa._relational import relation_of
+
+    best = candidates(quintiles, None, "the share spent on leisure")[0]
+    assert row_total(relation_of(best.sheet, best.table)) is None
+    # 0.30 + 0.26 + 0.22 is no "0.25 give or take half a unit per column": every quintile is ranked
+    assert _value(quintiles, "For which quintile was the share spent on leisure lowest?") == "First quintile"
+    assert _value(quintiles, "For which quintile was the share spent on food highest?") == "First quintile"
+
+
+def test_lines_over_two_years_and_their_change(tmp_path: Path) -> None:
+    # two period columns and the change between them: named lines over periods, read cell by cell
+    wb = Workbook()
+    ws = wb.active
+    ws.append([None, 2019, 2018, "Increase (Decrease)", "% Change"])
+    for line, a, b in [("Salaries", 12000, 11200), ("Fuel", 4500, 4700), ("Rents", 2300, 2250)]:
+        ws.append([line, a, b, a - b, round(100 * (a - b) / b, 1)])
+    ws.append(["Total expenses", 18800, 18150, 650, 3.6])
+    wb.save(tmp_path / "expenses.xlsx")
+    book = open_workbook(tmp_path / "expenses.xlsx")
+    assert _value(book, "How much rise was there in salaries from 2018 to 2019?") == 800
+    assert _value(book, "What was the increase in rents in 2019 from the previous year?") == 50
+
+
+def test_a_price_beside_counts_adds_nothing_to_them(tmp_path: Path) -> None:
+    # 1,084,498 + 63.06 + ... is no total of 1,084,498: the row's finest digit bounds the rounding
+    wb = Workbook()
+    ws = wb.active
+    ws.append(
+        ["Period", "Shares purchased", "Average price per share", "Shares under the plan", "Value left ($m)"]
+    )
+    for month, n, price, left in [("October", 1084498, 63.06, 1800), ("November", 950100, 61.2, 1740)]:
+        ws.append([month, n, price, n, left])
+    wb.save(tmp_path / "buybacks.xlsx")
+    book = open_workbook(tmp_path / "buybacks.xlsx")
+    assert _value(book, "What was the average price paid per share in October?") == 63.06
+    assert _value(book, "How many shares were purchased in November?") == 950100
+
+
 def test_sum_groups_is_bounded_and_ignores_what_is_no_number() -> None:
     from gridsight.qa._groups import MAX_ROWS, sum_groups
 

@@ -83,6 +83,11 @@ _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|shares?|proportions?)
 _SHARE = re.compile(r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b", re.I)
 #: Words for a difference without a direction (the size of the gap).
 _DIFFERENCE = frozenset({"difference", "differ", "gap"})
+#: Words that set one amount against another: "higher than", "compared with", "did A exceed B" (by
+#: how much: the first named less the second).
+_AGAINST = frozenset(
+    {"than", "compared", "versus", "vs", "exceed", "exceeded", "exceeds", "surpass", "surpassed"}
+)
 #: A change relative to where it started: "percentage change", "by what percent", "growth rate".
 _RELATIVE = re.compile(
     r"\b(?:percent(?:age)?|growth|change)\s+(rate|change)\b|\bwhat (percent)|(%)"
@@ -342,12 +347,23 @@ def _row_total(rel: Relation) -> RelColumn | None:
         for i in range(len(rel.rows))
         if all(isinstance(col[i], int | float) and not isinstance(col[i], bool) for col in columns)
     ]
+    # published figures are rounded one by one: the parts add up to the total within half a unit of
+    # the row's finest digit per column (shares of 0.30 and 0.22 are no parts of one another, and a
+    # price of 63.06 beside a count of 1,084,498 adds nothing to it)
+    room = [0.5 * len(columns) * _finest_unit([col[i] for col in columns]) for i in rows]
     for j, whole in enumerate(columns):
         rest = [sum(col[i] for k, col in enumerate(columns) if k != j) for i in rows]
-        adds = sum(1 for i, r in zip(rows, rest, strict=True) if abs(r - whole[i]) <= 0.5 * len(columns))
+        adds = sum(1 for i, r, ok in zip(rows, rest, room, strict=True) if abs(r - whole[i]) <= ok)
         if rows and 2 * adds > len(rows):
             return data[j]
     return None
+
+
+def _finest_unit(values: Sequence[float]) -> float:
+    """The place of the finest digit the figures show: 1 for whole numbers, 0.01 beside ``0.26``
+    (at most six places: a computed share is exact to them)."""
+    places = max(len(f"{float(v):.6f}".rstrip("0").split(".")[1]) for v in values) if values else 0
+    return 10.0**-places
 
 
 #: "Annual revenue", "full-year sales", "the yearly total": the column that adds up a year's periods.
@@ -370,10 +386,15 @@ def whole_year(question: str, rel: Relation) -> str:
 
 def lines_by_period(rel: Relation) -> bool:
     """Whether the table's number columns are headed by periods alone (``2023``, ``Q1``, ``2022
-    (p)``), but for fewer derived ones beside them (``Change (%) 2021–2022``)."""
+    (p)``), but for fewer derived ones beside them (``Change (%) 2021–2022``), or for columns of the
+    change between them (``2019 | 2018 | Increase (Decrease) | % Change``)."""
     figures = _figures(rel)
     periods = sum(1 for c in figures if _by_periods(c))
-    return bool(figures) and (periods == len(figures) or (periods >= 2 and 2 * periods > len(figures)))
+    changes = sum(1 for c in figures if not _by_periods(c) and set(tokens(c.name)) & CHANGE_WORDS)
+    return bool(figures) and (
+        periods == len(figures)
+        or (periods >= 2 and (2 * periods > len(figures) or periods + changes == len(figures)))
+    )
 
 
 def _figures(rel: Relation) -> list[RelColumn]:
@@ -401,7 +422,9 @@ def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelCo
     if len(best) != 1:
         return []
     qw = question_words(question)
+    said = set(tokens(question))
     mine = parts(best[0].name)
+    total = row_total(rel)
     out = []
     for c in _figures(rel):
         level = _apart(best[0].name, c.name)
@@ -409,6 +432,10 @@ def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelCo
             continue
         a, b = mine[level], parts(c.name)[level]
         apart = set(_part_words(b)) - set(_part_words(a))  # "% Increase" beside "Increase": no word
+        if total in (c, best[0]) and not set(tokens(parts(total.name)[level])) <= said:
+            # "dwellings completed by housing associations": the measure's word, not the column
+            # that adds up the parts (``All dwellings``), which is named with its "all"
+            continue
         if apart and _named_part(a, qw) and _named_part(b, qw):
             out.append(c)
     return out
@@ -688,7 +715,11 @@ def _levels(chosen: list[RelColumn]) -> list[int]:
 
 
 def _total_columns(rel: Relation, chosen: list[RelColumn]) -> set[str]:
-    """Chosen columns that hold at least the sum of the others in every row: their total."""
+    """Chosen columns that hold at least the sum of the others in every row: their total (where one
+    column adds up all the others exactly, it alone: a part that outweighs the rest is a part)."""
+    whole = row_total(rel)
+    if whole is not None:
+        return {whole.name} & {c.name for c in chosen}
     idx = {c.name: i for i, c in enumerate(rel.columns)}
     out: set[str] = set()
     for c in chosen:
@@ -786,6 +817,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     spans = len(chosen) > ends
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
+    if key is not None and len(rows.get(key.name, [])) == 1:
+        chosen = _parts_compared(rel, question, chosen)
     if key is not None and len(rows.get(key.name, [])) == 2:
         rows[key.name] = _without_qualifying_total(rel, key.name, rows[key.name])
     if key is not None and rows.get(key.name) and rows.get(SECTION) and _outside(rel, key.name, rows):
@@ -961,6 +994,23 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     return _across(
         question, expected, cells, qwords, named, shares, {e for lab, e in cells if lab in negative}
     )
+
+
+def _parts_compared(rel: Relation, question: str, chosen: list[RelColumn]) -> list[RelColumn]:
+    """The columns a cross table's total adds up, where the question asks which of them ranks first
+    on the one line it names and names the total only by the measure's word ("which tenure had the
+    fewest dwellings completed in Coastal Plain": ``All dwellings`` is the measure's column, the
+    tenures are compared); else ``chosen``."""
+    total = row_total(rel) if cross_table(rel) else None
+    if (
+        total is None
+        or chosen != [total]
+        or not _asks_which(question)
+        or _ASKS_PERIOD.search(question)
+        or set(tokens(parts(total.name)[-1])) <= set(tokens(question))
+    ):
+        return chosen
+    return [c for c in _figures(rel) if c is not total]
 
 
 def _outside(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:
@@ -1740,10 +1790,10 @@ def _across(
                 early, late = _in_time(cells)
                 diff = f"{late} - {early}" if by_time > 0 else f"{early} - {late}"
                 return CellPlan(f"SELECT {diff}", "change", "number")
-            if qwords & {"than", "compared", "versus", "vs"} and less and not more:
+            if qwords & _AGAINST and less and not more:
                 # "how much lower was X than Y": by how much Y exceeds X
                 return CellPlan(f"SELECT {b} - {a}", "difference", "number")
-            if (qwords & {"than", "compared", "versus", "vs"} and (more or less)) or _minus(question, cells):
+            if (qwords & _AGAINST and (more or less)) or _minus(question, cells):
                 return CellPlan(f"SELECT {a} - {b}", "difference", "number")  # the first named less the 2nd
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE
             if changed or re.search(r"\bfrom\b.+\bto\b", question, re.I):

@@ -119,12 +119,14 @@ def expected_type(question: str) -> str | None:
         # "which 3 districts have the highest score", "how many computers do the 3 biggest districts
         # have": one answer per ranked row ("how many of the 5 largest ...": a count)
         return "list"
-    if re.match(r"^(how many|how much)\b", low) or re.match(
+    if re.match(r"^(?:by )?(how many|how much)\b", low) or re.match(
         r"^what (is|was|were) the (average|mean|median|sum|total|number|count|difference|ratio|highest|lowest"
         r"|largest|smallest|maximum|minimum|max|min|biggest|greatest)\b",
         low,
     ):
-        return "number"  # "the highest <amount>" is the amount; "which/who has the highest" asks for a name
+        # ("the highest <amount>" is the amount; "which/who has the highest" asks for a name; "by how
+        # much did A exceed B" is the amount between them)
+        return "number"
     return None
 
 
