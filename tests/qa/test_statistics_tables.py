@@ -147,6 +147,10 @@ def test_sum_groups_finds_nested_groups_and_no_coincidence() -> None:
     assert sum_groups([[10.0, 5.0], [4.0, 1.0], [3.0, 1.0], [3.0, 1.0]], [None] * 4) == {}
     # lines in different sections are no group
     assert sum_groups(rows, ["a", "a", "b", "b", "b", "b", "b", "b", "b"], spaces) == {4: 7}
+    # small whole numbers: 0 is no sum of 0, 0 and 1, and columns of zeros add up nothing (a squad's
+    # appearances and goals: apps, goals, cup apps, cup goals)
+    squad = [[12.0, 5.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [15.0, 0.0, 0.0, 0.0], [21.0, 5.0, 1.0, 0.0]]
+    assert sum_groups(squad, [None] * 4) == {}
 
 
 @pytest.mark.parametrize(
@@ -345,6 +349,38 @@ def test_fractions_within_a_hundredth_are_no_row_total(quintiles: Any) -> None:
     # 0.30 + 0.26 + 0.22 is no "0.25 give or take half a unit per column": every quintile is ranked
     assert _value(quintiles, "For which quintile was the share spent on leisure lowest?") == "First quintile"
     assert _value(quintiles, "For which quintile was the share spent on food highest?") == "First quintile"
+
+
+def test_lines_under_section_lines_are_read_by_their_cells(tmp_path: Path) -> None:
+    # a flat table whose label-only lines are sections: "rural areas in Riverside" is the line in
+    # that section, read by the cells plan before any query over the column
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Region / area type", "Live births", "Deaths", "Marriages"])
+    for region, urban, rural in [
+        ("Riverside", (8305, 11296, 3665), (3291, 3798, 1787)),
+        ("Upper Dales", (1527, 2073, 735), (2257, 2602, 840)),
+    ]:
+        ws.append([region])
+        ws.append(["  Urban areas", *urban])
+        ws.append(["  Rural areas", *rural])
+        ws.append(["  Total", *(u + r for u, r in zip(urban, rural, strict=True))])
+    wb.save(tmp_path / "vital.xlsx")
+    book = open_workbook(tmp_path / "vital.xlsx")
+    question = (
+        "How much higher was the number of live births in rural areas in Riverside than in Upper Dales?"
+    )
+    assert _value(book, question) == 3291 - 2257
+    assert _value(book, "How many deaths were there in urban areas in Upper Dales?") == 2073
+    # "in total" set against a line names the section's own ``Total`` line
+    question = (
+        "What was the difference between deaths in total in Upper Dales and in rural areas in Upper Dales?"
+    )
+    assert _value(book, question) == 2073
+    question = (
+        "How much higher was the number of marriages in total in Riverside than in urban areas in Riverside?"
+    )
+    assert _value(book, question) == 1787
 
 
 def test_lines_over_two_years_and_their_change(tmp_path: Path) -> None:

@@ -213,8 +213,12 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         if joined is not None:
             plan, view, _join = joined  # the query reads the other table's columns: only SQL can
     rel = relation_of(best.sheet, best.table)
-    if structure >= BLOCKS_AT or (rel.key is not None and (lines_by_period(rel) or cross_table(rel))):
-        # (named lines over period columns, a statement, reads by its cells as a multi-header does)
+    if structure >= BLOCKS_AT or (
+        rel.key is not None
+        and (lines_by_period(rel) or cross_table(rel) or any(c.role == "section" for c in rel.columns))
+    ):
+        # (named lines over period columns, a statement, reads by its cells as a multi-header does;
+        # so do lines under section lines: "rural areas in Riverside" is the line in that section)
         order = ("cells", "blocks", "formula", "sql")
     elif (
         plan is not None

@@ -819,8 +819,12 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     key = rel.key
     if key is not None and len(rows.get(key.name, [])) == 1:
         chosen = _parts_compared(rel, question, chosen)
+    in_total = False
     if key is not None and len(rows.get(key.name, [])) == 2:
         rows[key.name] = _without_qualifying_total(rel, key.name, rows[key.name])
+    elif key is not None and len(rows.get(key.name, [])) == 1:
+        rows[key.name] = _and_in_total(rel, question, rows[key.name], rows.get(SECTION, []))
+        in_total = len(rows[key.name]) == 2
     if key is not None and rows.get(key.name) and rows.get(SECTION) and _outside(rel, key.name, rows):
         if set(rows[key.name]) <= set(rows[SECTION]) and (
             (_asks_which(question) and not _ASKS_PERIOD.search(question)) or _HOW_MANY.match(question)
@@ -975,7 +979,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     shared = _shared(cells)
     cells.sort(key=lambda lc: _position(question, lc[0], shared))
     labels = [label for label, _ in cells]
-    named = _all_named(question, labels) or (bool(per) and set(labels) == set(per))  # (each where it is)
+    # (each where it is; a line and its section's ``Total``, which "in total" names)
+    named = _all_named(question, labels) or (bool(per) and set(labels) == set(per)) or in_total
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
     if spans and not varying_rows and expected in (None, "number") and qwords & AVERAGE_WORDS:
         # "averaged over the years 2019 to 2022": each period of the span, the ends named
@@ -1011,6 +1016,32 @@ def _parts_compared(rel: Relation, question: str, chosen: list[RelColumn]) -> li
     ):
         return chosen
     return [c for c in _figures(rel) if c is not total]
+
+
+def _and_in_total(rel: Relation, question: str, named: list[str], sections: list[str]) -> list[str]:
+    """``named`` and the section's own total line, where the question sets a line against the
+    figure "in total" ("the difference between deaths in total in Upper Dales and in rural areas in
+    Upper Dales": the ``Total`` line under ``Upper Dales`` and ``Rural areas``); else ``named``."""
+    qwords = set(tokens(question))
+    if (
+        "total" not in qwords
+        or "total" in tokens(named[0])
+        or not qwords & (_AGAINST | _DIFFERENCE | {"minus", "less"})
+        or len(sections) > 1
+        or rel.key is None
+    ):
+        return named
+    labels, flags = rel.values_of(rel.key.name) or [], rel.values_of(TOTAL) or []
+    within = rel.values_of(SECTION) or [None] * len(labels)
+    lines = {
+        lab
+        for lab, flag, sec in zip(labels, flags, within, strict=True)
+        if flag == 1
+        and isinstance(lab, str)
+        and set(tokens(lab)) <= COMMON | {"total"}
+        and (sec == sections[0] if sections else sec is None)
+    }
+    return [*lines, *named] if len(lines) == 1 else named
 
 
 def _outside(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:

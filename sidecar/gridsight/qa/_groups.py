@@ -44,14 +44,17 @@ def _steps(figures: Sequence[Sequence[float | None]]) -> list[float]:
 def _adds_up(
     total: Sequence[float | None], parts: list[Sequence[float | None]], steps: Sequence[float]
 ) -> bool:
-    """Whether the parts add up to the total in most of the columns both fill (two at least)."""
+    """Whether the parts add up to the total in most of the columns both fill (two at least). A
+    column of zeros is no evidence: nothing adds up to nothing in any list (a player's goals)."""
     checked = matched = 0
     for c, whole in enumerate(total):
         vals = [p[c] for p in parts]
-        if whole is None or any(v is None for v in vals):
+        if whole is None or any(v is None for v in vals) or (whole == 0 and not any(vals)):
             continue
         checked += 1
-        allowed = 0.5 * len(parts) * steps[c] + 1e-9 * max(1.0, abs(whole))
+        # (the rounding of each part, but no more than a twentieth of the whole: 0 apps is no sum of
+        # 0, 0 and 1, whatever the rounding of three whole numbers could be)
+        allowed = min(0.5 * len(parts) * steps[c], 0.05 * abs(whole)) + 1e-9 * max(1.0, abs(whole))
         if abs(sum(v for v in vals if v is not None) - whole) <= allowed:
             matched += 1
     return matched >= 2 and 2 * matched > checked
