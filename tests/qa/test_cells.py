@@ -139,6 +139,11 @@ def test_the_words_of_a_flat_table_are_left_to_the_other_routes(tmp_path: Path) 
     sheet = open_workbook(tmp_path / "flat.xlsx").sheets[0]
     rel = relation_of(sheet, detect_tables(sheet).tables[0])
     assert cell_plan(rel, "What is the average score?", "number") is None
+    # a yes/no question setting named cells against each other is the cells' question, flat or not
+    # (the planner counts and sums; the cells route comes last for flat tables)
+    book = open_workbook(tmp_path / "flat.xlsx")
+    assert answer_question(book, "Does Ann have a larger score than Cy?").value is False
+    assert answer_question(book, "Did Bo have a higher age than Ann?").value is True
 
 
 def test_a_row_that_sums_the_others_is_not_ranked_among_them(tmp_path: Path) -> None:

@@ -803,10 +803,13 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         not any(PATH_SEP in c.name for c in rel.columns if c.role == "data")
         and not any(c.name == SECTION for c in rel.columns)
         and not (rel.key is not None and (lines_by_period(rel) or cross_table(rel)))
+        and expected != "boolean"
     ):
         # a flat table: the general planner and the model read it, unless it is a statement: named
         # lines over period columns ("in which year was net income highest", "operating income
-        # divided by net sales in 2023")
+        # divided by net sales in 2023"), or the question asks yes or no of named cells ("does A
+        # have more league apps than B": the planner counts and sums, it does not set cells against
+        # each other; the cells route comes last for flat tables)
         return None
     chosen = _columns(rel, question) or periods
     if not chosen or _names_another_column(rel, question, chosen):
