@@ -527,6 +527,53 @@ def test_a_part_named_by_meaning_comes_before_a_total(enrolment: Any) -> None:
     assert _value(enrolment, "How many women were enrolled in tertiary education in 2022/23?") == 110
 
 
+def test_a_share_whose_part_is_a_column_divides_by_the_total_beside(enrolment: Any) -> None:
+    # the whole is named before the verb, the part after it: women over the row's own Total
+    question = (
+        "What share of the students enrolled in secondary education in 2022/23 was accounted for by women?"
+    )
+    assert _value(enrolment, question) == pytest.approx(160 / 290)
+
+
+@pytest.fixture(scope="module")
+def institutions(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Levels whose lines add up the public and private institutions indented under them."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 5.9 Students enrolled by level, type of institution and sex"])
+    ws.append(["Level / type of institution", "Males", "Females", "Total"])
+    for level, public, private in [
+        ("Primary education", (120, 180), (27, 17)),
+        ("Secondary education", (110, 130), (15, 27)),
+        ("Bachelor's or equivalent", (56, 60), (13, 8)),
+    ]:
+        ws.append([level, *(a + b for a, b in zip(public, private, strict=True)), sum(public) + sum(private)])
+        ws.append(["  Public institutions", *public, sum(public)])
+        ws.append(["  Private institutions", *private, sum(private)])
+    return _saved(wb, tmp_path_factory, "institutions")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # one line named within two groups named: that line of each group, not the group lines
+        (
+            "How much higher was the number of men in private institutions in primary education than in "
+            "secondary education?",
+            12,
+        ),
+        # an "or" inside a label does not make "was A higher than B" a question of which
+        (
+            "Was the number of women in private institutions in bachelor's or equivalent higher than in "
+            "primary education?",
+            False,
+        ),
+    ],
+)
+def test_a_line_within_the_groups_named(institutions: Any, question: str, expected: Any) -> None:
+    assert _value(institutions, question) == expected
+
+
 @pytest.fixture(scope="module")
 def regions(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Sales by region over the quarters, and the column that adds them up (``FY2025``)."""

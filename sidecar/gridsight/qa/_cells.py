@@ -193,6 +193,10 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         meant = _by_meaning(near, qw)
         if len(meant) < len(near):
             best = meant
+    if not best and cross_table(rel):
+        # no header spelt: the part of the measure a word means ("men": ``Males``), when one is
+        meant = _by_meaning(_figures(rel), qw)
+        best = meant if len(meant) == 1 else best
     if len(best) > 1:
         # "how many": the counts, not their percentages; "what share": the table's own shares
         asked = [c for c in best if _is_percent(c) == bool(_PERCENT.search(question))]
@@ -786,6 +790,47 @@ def _total_beside(rel: Relation, question: str, col: str, fixed: dict[str, str])
     return None
 
 
+#: "the share of <whole> was <part>": the whole is named before the verb, the part after it.
+_SHARE_SPLIT = re.compile(
+    r"\b(?:share|fraction|proportion|portion|percentage|percent)\s+of\s+(.+?)\s+(?:was|were|is|are)\s+(.+)$",
+    re.IGNORECASE,
+)
+
+
+def _whole_of_parts(rel: Relation, question: str, col: str, fixed: dict[str, str]) -> str | None:
+    """The same row's cell in the total column beside ``col``, where the question names the column's
+    own part after the share's verb and not in its whole ("what proportion of employment in
+    manufacturing was attributable to men": ``Men`` over ``Total`` on the manufacturing line, not
+    over the total line); else None."""
+    m = _SHARE_SPLIT.search(question)
+    if m is None:
+        return None
+    whole_words, part_words = question_words(m.group(1)), question_words(m.group(2))
+    for c in rel.columns:
+        level = _apart(col, c.name)
+        if level is None or c.role != "data" or c.kind != "number":
+            continue
+        if not set(words(parts(c.name)[level])) <= SUM_WORDS | {"all"}:
+            continue
+        mine = parts(col)[level]
+        others = sorted(
+            {parts(o.name)[level] for o in _figures(rel) if _apart(col, o.name) == level} | {mine}
+        )
+        if _part_said(mine, others, part_words) and not _part_said(mine, others, whole_words):
+            return _cell(c.name, fixed)
+    return None
+
+
+def _part_said(part: str, others: list[str], qw: list[str]) -> bool:
+    """Whether words name a header part by its letters or, among its siblings, by meaning ("men":
+    ``Males``)."""
+    from gridsight.text import meaning_map
+
+    if any(near_word(w, q) for w in _part_words(part) for q in qw):
+        return True
+    return others.index(part) in meaning_map(qw, others).values() if part in others else False
+
+
 def _apart(a: str, b: str) -> int | None:
     """The one header level at which two columns' paths differ; None when they differ at none or
     several, or have paths of different depths."""
@@ -840,6 +885,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
             # the lines named stand outside the section the words also touch: it places nothing
             # (the group line ``Theft offences`` is no line under ``Theft offences``)
             del rows[SECTION]
+    elif key is not None and rows.get(key.name) and rows.get(SECTION):
+        rows[key.name] = _lines_within(rel, key.name, rows[key.name], rows[SECTION])
     counted, label_col = _counted_noun(rel, question)
     if counted is not None and label_col is not None and label_col != SECTION and rows.get(label_col):
         # "how many expenditure groups had a share below 20%": the rows are counted, none of them is
@@ -1045,6 +1092,23 @@ def _and_in_total(rel: Relation, question: str, named: list[str], sections: list
         and (sec == sections[0] if sections else sec is None)
     }
     return [*lines, *named] if len(lines) == 1 else named
+
+
+def _lines_within(rel: Relation, key: str, named: list[str], sections: list[str]) -> list[str]:
+    """The lines named that stand in a section named, where the others named are those sections'
+    own lines ("private institutions in primary education than in lower secondary education": the
+    ``Private institutions`` line of each, not the group lines ``Primary education`` and ``Lower
+    secondary education``); else ``named``."""
+    keys, within = rel.values_of(key) or [], rel.values_of(SECTION) or []
+    inside = {
+        k
+        for k, s in zip(keys, within, strict=True)
+        if k in named and k not in sections and isinstance(s, str) and s.split(PATH_SEP)[-1] in sections
+    }
+    groups = [k for k in named if k in sections]
+    if inside and groups and set(named) <= inside | set(groups):
+        return [k for k in named if k in inside]
+    return named
 
 
 def _outside(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:
@@ -1447,7 +1511,11 @@ def _one_column(
             siblings = {
                 k: v for k, v in siblings.items() if k != SECTION
             }  # "of all offences": the whole table
-        whole = _total_beside(rel, question, col, fixed) or _whole(rel, col, siblings)
+        whole = (
+            _whole_of_parts(rel, question, col, fixed)
+            or _total_beside(rel, question, col, fixed)
+            or _whole(rel, col, siblings)
+        )
         already = _is_percent(rel.column(col)) or any(_PERCENT.search(v) for v in fixed.values())
         if _SHARE.search(question) and whole is not None and not already:
             scale = " * 100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else " * 1.0"

@@ -97,8 +97,10 @@ def expected_type(question: str) -> str | None:
     # a leading phrase of place or time does not change what is asked: "In 2023, did ..."
     low = LEADING_PHRASE.sub("", low, count=1)
     if re.match(r"^(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", low):
-        if re.search(r"\w \bor\b \w", low):
-            return None  # "X or Y?" asks which
+        if re.search(r"\w \bor\b \w", low) and not re.search(r"\bthan\b", low):
+            # "X or Y?" asks which ("was A higher than B" asks yes or no, an "or" in a label
+            # or not: ``Bachelor's or equivalent``)
+            return None
         # "do the 2 houses with the largest lots have air conditioning?": one answer per row
         return "list" if count_asked(low) else "boolean"
     if _AGGREGATE_ASKED.match(low) or (re.match(r"^how (?:many|much)\b", low) and IN_ALL.search(low)):
