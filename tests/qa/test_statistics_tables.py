@@ -383,6 +383,24 @@ def test_lines_under_section_lines_are_read_by_their_cells(tmp_path: Path) -> No
     assert _value(book, question) == 1787
 
 
+def test_in_total_over_a_table_with_no_total_line(tmp_path: Path) -> None:
+    # "in total" set against a line where no line is marked a total: an answer, no crash
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Road category", "Dunhallow", None])
+    ws.append([None, "km", "% of regional total"])
+    ws.merge_cells("B1:C1")
+    ws.merge_cells("A1:A2")
+    for road, km in [("Motorways", 120), ("Main roads", 300), ("Local roads", 580)]:
+        ws.append([road, km, km / 10])
+    wb.save(tmp_path / "roads.xlsx")
+    book = open_workbook(tmp_path / "roads.xlsx")
+    ans = answer_question(
+        book, "What was the difference between road length in total and main roads in Dunhallow?"
+    )
+    assert ans.status in ("answered", "abstained")
+
+
 def test_lines_over_two_years_and_their_change(tmp_path: Path) -> None:
     # two period columns and the change between them: named lines over periods, read cell by cell
     wb = Workbook()

@@ -1081,7 +1081,9 @@ def _and_in_total(rel: Relation, question: str, named: list[str], sections: list
         or rel.key is None
     ):
         return named
-    labels, flags = rel.values_of(rel.key.name) or [], rel.values_of(TOTAL) or []
+    labels, flags = rel.values_of(rel.key.name) or [], rel.values_of(TOTAL)
+    if flags is None:
+        return named  # (no line is marked a total)
     within = rel.values_of(SECTION) or [None] * len(labels)
     lines = {
         lab
