@@ -146,3 +146,24 @@ def test_group_blocks_under_their_own_titles_on_one_row_stay_apart(detect_xlsx: 
             cells[f"{_col(col + 2)}{3 + i}"] = 20 + i + col
     tables = detect_xlsx(cells).tables
     assert [t.range.ref() for t in tables] == ["A2:C10", "E2:G10"]
+
+
+def test_a_year_merged_over_the_month_labels_is_a_header_row(detect_xlsx: DetectXlsx) -> None:
+    # a lone year spanning the months under it reads as a figure, but it bands the header
+    months = ("Jan", "Feb", "Mar", "Apr", "Total")
+    cells: dict[str, object] = {
+        "A1": "Arrivals by month, 2024",
+        "A2": "Thousands",
+        "B3": 2024,
+        "A4": "Airport",
+    }
+    for j, month in enumerate(months):
+        cells[f"{_col(j + 1)}4"] = month
+    for i, (name, base) in enumerate([("North", 250.5), ("South", 390.1), ("East", 160.2)]):
+        cells[f"A{5 + i}"] = name
+        for j in range(4):
+            cells[f"{_col(j + 1)}{5 + i}"] = f"{base + 10 * j:,.1f}"
+        cells[f"F{5 + i}"] = f"{4 * base + 60:,.1f}"
+    (table,) = detect_xlsx(cells, ("B3:F3",)).tables
+    assert len(table.header_rows) == 2
+    assert table.header_paths[1] == "2024 › Jan"

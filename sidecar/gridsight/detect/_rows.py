@@ -78,6 +78,9 @@ def is_header_row(g: CellGrid, box: Box, r: int) -> bool:
     style_contrast = bool(style_row and not style_body)
     if _yearish(g, r, box) and vals.any():
         return True
+    years = g.yearish[r, box.left : box.right + 1]
+    if merged_wide and r < box.bottom and bool((years | ~occ).all()):
+        return True  # a year merged across the columns under it: a band over their labels
     if n_text < 0.5 * n:
         return False
     if vals.sum() >= 2:
