@@ -617,3 +617,17 @@ def regions(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_annual_reads_the_column_that_adds_up_the_periods(regions: Any, question: str, expected: Any) -> None:
     assert _value(regions, question) == expected
+
+
+def test_years_running_down_the_first_column_name_the_rows(tmp_path: Path) -> None:
+    # a five-year summary turned on its side: the years are the row labels, the measures the columns
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Dividend history"])
+    ws.append(["Year", "Interim (cents)", "Final (cents)", "Total (cents)"])
+    for year, interim, final in [(2021, 9.0, 19.3), (2022, 11.8, 18.4), (2023, 12.5, 19.3), (2024, 11.4, 20.5)]:
+        ws.append([year, interim, final, round(interim + final, 1)])
+    wb.save(tmp_path / "dividends.xlsx")
+    book = open_workbook(tmp_path / "dividends.xlsx")
+    assert _value(book, "What was the interim dividend for the year ended 31 December 2023?") == 12.5
+    assert _value(book, "How much did the final dividend fall from 2021 to 2022?") == pytest.approx(0.9)

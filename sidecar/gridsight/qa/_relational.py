@@ -259,9 +259,11 @@ def _codes(values: list[Any]) -> bool:
 def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
     """The column whose labels name the rows: the first row-header column, or the one after it when
     the first holds codes (``NACE | Industry``: the industries name the rows; the codes stay a column)."""
+    rng = table.range
+    if not cols:
+        return _years_down(sheet, table)
     if len(cols) < 2:
         return cols[:1]
-    rng = table.range
     body = max(table.header_rows) + 1 if table.header_rows else rng.top
     if body > rng.bottom:
         return cols[:1]
@@ -269,6 +271,20 @@ def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
     if _codes(first) and not _codes(second) and sum(isinstance(v, str) for v in second) >= 3:
         return [cols[1]]
     return cols[:1]
+
+
+def _years_down(sheet: Sheet, table: Any) -> list[int]:
+    """The first column, when it holds one distinct year per row (a five-year summary with the years
+    running down and the measures across: the years name the rows); else none."""
+    rng = table.range
+    body = max(table.header_rows) + 1 if table.header_rows else rng.top
+    if body > rng.bottom or rng.right <= rng.left:
+        return []
+    first = [v for v in sheet.column_values(Range(body, rng.left, rng.bottom, rng.left)) if v is not None]
+    years = [
+        int(v) for v in first if isinstance(v, int | float) and float(v).is_integer() and 1900 <= v <= 2100
+    ]
+    return [rng.left] if len(first) >= 3 and len(years) == len(first) == len(set(years)) else []
 
 
 #: A line that is a part of the line above it, already counted in it.
