@@ -625,7 +625,8 @@ def test_years_running_down_the_first_column_name_the_rows(tmp_path: Path) -> No
     ws = wb.active
     ws.append(["Dividend history"])
     ws.append(["Year", "Interim (cents)", "Final (cents)", "Total (cents)"])
-    for year, interim, final in [(2021, 9.0, 19.3), (2022, 11.8, 18.4), (2023, 12.5, 19.3), (2024, 11.4, 20.5)]:
+    history = [(2021, 9.0, 19.3), (2022, 11.8, 18.4), (2023, 12.5, 19.3), (2024, 11.4, 20.5)]
+    for year, interim, final in history:
         ws.append([year, interim, final, round(interim + final, 1)])
     wb.save(tmp_path / "dividends.xlsx")
     book = open_workbook(tmp_path / "dividends.xlsx")
