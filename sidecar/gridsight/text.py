@@ -117,7 +117,7 @@ FALL_WORDS = frozenset(
 )
 RATIO_WORDS = frozenset("ratio times".split())
 SUM_WORDS = frozenset("total combined sum together altogether add".split())
-AVERAGE_WORDS = frozenset("average averaged mean".split())
+AVERAGE_WORDS = frozenset("average averaged averaging averages mean".split())
 MORE_WORDS = frozenset("more higher larger greater bigger above exceed exceeded".split())
 LESS_WORDS = frozenset("less fewer lower smaller below".split())
 

@@ -85,3 +85,56 @@ def test_hostile_questions_about_periods(tmp_path: Path, question: str) -> None:
     ans = answer_question(open_workbook(_statement(tmp_path / "statement.xlsx")), question)
     assert ans.status in ("answered", "abstained")
     assert ans.status == "answered" or ans.reason
+
+
+@pytest.fixture(scope="module")
+def interim(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A half-year report: two half-years and the full year, headed by the day each ends."""
+    path = tmp_path_factory.mktemp("interim") / "interim.xlsx"
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Condensed income statement"])
+    ws.append(["EUR million", "Six months ended", None, "Year ended"])
+    ws.append([None, "30 June 2024", "30 June 2023", "31 December 2023"])
+    ws.merge_cells("B2:C2")
+    for line, a, b, c in [
+        ("Revenue", 1067, 1053, 2131),
+        ("Profit before tax", 219, 225, 459),
+        ("Net cash flow", 143, 74, 342),
+    ]:
+        ws.append([line, a, b, c])
+    wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # six months ended 30 June: the first half ("H1 2024", "1H23", "the first half of 2024")
+        ("What was revenue in H1 2024?", 1067),
+        ("Was profit before tax higher in the first half of 2024 than in 1H23?", False),
+        ("Averaging 1H23 and 1H24, what was the net cash flow?", 108.5),
+        ("Could you look up profit before tax in the six months ended 30 June 2023 for me?", 225),
+    ],
+)
+def test_half_years_by_the_day_they_end(interim: Path, question: str, value: object) -> None:
+    ans = answer_question(open_workbook(interim), question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == value
+
+
+@pytest.mark.parametrize(
+    ("header", "codes"),
+    [
+        ("Three months ended › 30 September 2024", {"q3"}),
+        ("Quarter Ended › September 30", {"q3"}),
+        ("Six months ended › 30 June 2024 › Unaudited", {"h1"}),
+        ("Six months ended › 31 December 2024", {"h2"}),
+        ("Year ended › 31 December 2023", set()),
+        ("Nine months ended › 30 September 2024", set()),
+    ],
+)
+def test_quarters_and_halves_by_the_day_they_end(header: str, codes: set[str]) -> None:
+    from gridsight.qa._cells import _quarters_ended
+
+    assert _quarters_ended(header) == codes

@@ -267,12 +267,22 @@ def _column_pair(name: str) -> tuple[str, str] | None:
 
 
 def _quarters_ended(name: str) -> set[str]:
-    """The quarter a column's path names by the day it ends, under a part that says quarter
-    (``Quarter Ended › September 30``: 'q3', which "the third quarter" and "Q3" name)."""
+    """The quarter or half a column's path names by the day it ends, under a part that says which
+    (``Quarter Ended › September 30`` or ``Three months ended › 30 September 2024``: 'q3', which
+    "the third quarter" and "Q3" name; ``Six months ended › 30 June 2024``: 'h1', which "H1 2024",
+    "1H24" and "the first half of 2024" name)."""
     path = parts(name)
-    if not any(same(w, "quarter") for p in path for w in tokens(p)):
+    said = [tokens(p) for p in path]
+    quarter = any(same(w, "quarter") for ws in said for w in ws) or any(
+        ws[:2] == ["three", "months"] for ws in said
+    )
+    half = any(ws[:2] == ["six", "months"] or ws[:2] == ["half", "year"] for ws in said)
+    if not (quarter or half):
         return set()
-    return {q for p in path if (q := quarter_ended(p)) is not None}
+    codes = {q for p in path if (q := quarter_ended(p)) is not None}
+    if quarter:
+        return codes
+    return {"h1" if q == "q2" else "h2" for q in codes if q in ("q2", "q4")}
 
 
 def every_part(cols: Sequence[RelColumn]) -> set[str]:
@@ -1430,7 +1440,7 @@ def _unexplained_numbers(
     """Whether the question holds a number that the table holds elsewhere (another header, a label,
     a figure) while no chosen header part, named value or comparison ("more than 8") accounts for
     it. A number the table holds nowhere ("in 2018" over a table of 2018 alone) is context."""
-    said = set(_NUMBERS.findall(question.replace(",", "")))
+    said = set(_NUMBERS.findall(periods_spelt(question).replace(",", "")))  # ("1H23" is H1 2023)
     said &= _numbers_held(rel)
     known = {w for c in chosen for p in parts(c.name) for w in _NUMBERS.findall(p)}
     known |= {w for vs in rows.values() for v in vs for w in _NUMBERS.findall(v)}

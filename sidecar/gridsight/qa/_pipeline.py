@@ -96,6 +96,8 @@ def expected_type(question: str) -> str | None:
     low = question.casefold().strip()
     # a leading phrase of place or time does not change what is asked: "In 2023, did ..."
     low = LEADING_PHRASE.sub("", low, count=1)
+    # ("could you look up ...", "can you give ...": a request, not a yes/no question)
+    low = re.sub(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?", "", low)
     if re.match(r"^(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", low):
         if re.search(r"\w \bor\b \w", low) and not re.search(r"\bthan\b", low):
             # "X or Y?" asks which ("was A higher than B" asks yes or no, an "or" in a label
