@@ -266,7 +266,7 @@ COMPARISON = re.compile(
     r"\b(above|over|more than|greater than|higher than|larger than|exceeding|exceeds?|exceeded|at least|"
     r"below|under|less than|fewer than|lower than|smaller than|at most|younger than|older than|equal to|"
     r"exactly)\s+"
-    r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?\$?(-?\d[\d,]*(?:\.\d+)?)\b"
+    r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?[$€£¥]?(-?\d[\d,]*(?:\.\d+)?)(?:\b|(?=(?:m|mn|bn|k)\b))"
 )
 _NUMBER_WORD = (
     r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"

@@ -138,3 +138,49 @@ def test_quarters_and_halves_by_the_day_they_end(header: str, codes: set[str]) -
     from gridsight.qa._cells import _quarters_ended
 
     assert _quarters_ended(header) == codes
+
+
+@pytest.fixture(scope="module")
+def five_years(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A five-year summary headed by fiscal years; ROCE stored as fractions shown as percentages."""
+    path = tmp_path_factory.mktemp("five") / "five.xlsx"
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Five-year summary", None, None, None, None, None])
+    ws.append(["£m", "FY2021", "FY2022", "FY2023", "FY2024", "FY2025"])
+    ws.append(["Revenue", 1210, 1185, 1302, 1390, 1455])
+    ws.append(["Operating profit", 162, 149, 171, 158, 180])
+    ws.append(["Return on capital employed", 0.161, 0.152, 0.139, 0.157, 0.148])
+    for cell in ws[5][1:]:
+        cell.number_format = "0.0%"
+    wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # the periods of one line counted or listed against a threshold (currency and "m" around it)
+        ("Operating profit: how many years over FY2021–FY2025 came in above £150m?", 4),
+        ("Number of years over FY2023–FY2025 with revenue over £1,350m?", 2),
+        ("Which years between 2021 and 2025 had ROCE above 15%?", ["FY2021", "FY2022", "FY2024"]),
+        # a fiscal year's own name is the answer, not the bare year
+        ("In which year was operating profit lowest?", "FY2022"),
+    ],
+)
+def test_periods_of_a_line_counted_listed_and_named(five_years: Path, question: str, value: object) -> None:
+    ans = answer_question(open_workbook(five_years), question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == value
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [("above £150m", "150"), ("under €3.5m", "3.5"), ("over $2,500", "2,500"), ("below 15%", "15")],
+)
+def test_a_threshold_with_its_currency_and_scale(text: str, number: str) -> None:
+    from gridsight.text import COMPARISON
+
+    m = COMPARISON.search(text)
+    assert m is not None and m.group(3) == number
+    assert COMPARISON.search("above 2020s") is None  # (a decade is no threshold)

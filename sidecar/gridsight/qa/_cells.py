@@ -44,6 +44,7 @@ from gridsight.text import (
     DESCENDING,
     FALL_WORDS,
     LESS_WORDS,
+    MONTHS,
     MORE_WORDS,
     OPERATION_WORDS,
     RATIO_WORDS,
@@ -325,6 +326,10 @@ _ASKS_PERIOD = re.compile(r"\b(?:which|what)\s+(?:period|year|quarter|half|month
 def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     """Every number column headed by periods (and nothing else), when the question asks "which
     period / year / quarter ..." and names no header: the periods are what it chooses among."""
+    counted = _PERIODS_ASKED.search(question)
+    if counted is not None and COMPARISON.search(question.casefold()):
+        # ("for how many quarters did other income stay under 3.5": each quarter of the line)
+        return [c for c in _figures(rel) if _period_kind(c) == counted.group(1).casefold()]
     if not _ASKS_PERIOD.search(question):
         return []
     periods = [c for c in _figures(rel) if _by_periods(c)]
@@ -928,6 +933,9 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         per = []
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
+    tested = _periods_tested(rel, question, chosen, rows, expected)
+    if tested is not None:  # "how many years did operating profit come in above 150"
+        return tested
     named_group = asked_class(rel, question)
     group = _group_asked(rel, question, expected, rows, named_group)
     if group is not None:  # "which current liability ...": the top line of the group
@@ -1059,6 +1067,69 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     return _across(
         question, expected, cells, qwords, named, shares, {e for lab, e in cells if lab in negative}
     )
+
+
+#: A fiscal year's name: ``FY2025``, ``FY 2024``, ``FY25``.
+_FISCAL = re.compile(r"FY\s?'?\d{2}(?:\d{2})?", re.IGNORECASE)
+#: "how many years", "which quarters", "list the months": the periods of one line are counted or listed.
+_PERIODS_ASKED = re.compile(
+    r"\b(?:how\s+many|number\s+of|count\s+(?:of\s+)?the|which|list\s+(?:all\s+)?the|name\s+the)\s+"
+    r"(years|quarters|months)\b",
+    re.IGNORECASE,
+)
+
+
+def _period_kind(col: RelColumn) -> str | None:
+    """Whether a column is headed by a month, a quarter or a year (``Aug``, ``Q3 2024`` or ``Three
+    months ended › 30 September``, ``FY2023``); None for any other column (``Total``)."""
+    path = [without_marks(p).strip() for p in parts(col.name)]
+    if any(p.split(" ")[0].casefold().rstrip(".") in MONTHS for p in path if p):
+        return "months"
+    if any(re.search(r"\bq[1-4]\b", p, re.IGNORECASE) for p in path) or any(
+        q.startswith("q") for q in _quarters_ended(col.name)
+    ):
+        return "quarters"
+    if path and re.fullmatch(r"(?:fy\s?)?'?(?:19|20)?\d\d(?:\s*/\s*\d\d(?:\d\d)?)?", path[-1], re.IGNORECASE):
+        return "years" if year_of(col.name) is not None or path[-1][:2].casefold() == "fy" else None
+    return None
+
+
+def _periods_tested(
+    rel: Relation, question: str, chosen: list[RelColumn], rows: dict[str, list[str]], expected: str | None
+) -> CellPlan | None:
+    """How many, or which, periods of the one line named pass a threshold ("for how many quarters
+    did other income stay under 3.5", "which years had ROCE above 15%"): each period column of the
+    kind asked, between the two the question names when it names two; else None."""
+    asked = _PERIODS_ASKED.search(question)
+    test = COMPARISON.search(question.casefold())
+    key = rel.key
+    if asked is None or test is None or key is None or len(rows.get(key.name, [])) != 1:
+        return None
+    if any(len(v) != 1 for v in rows.values()):
+        return None
+    kind = asked.group(1).casefold()
+    periods = [c for c in _figures(rel) if _period_kind(c) == kind]
+    ends = [periods.index(c) for c in chosen if c in periods]
+    if len(ends) == 2:
+        periods = periods[min(ends) : max(ends) + 1]
+    if len(periods) < 2:
+        return None
+    fixed = _placed(rel, question, {k: v[0] for k, v in rows.items()})
+    op = COMPARISON_OPS[test.group(1)]
+    limit = test.group(3).replace(",", "")
+    line = [rel.values_of(c.name) or [] for c in periods]
+    at = [i for i, k in enumerate(rel.values_of(key.name) or []) if k == fixed[key.name]]
+    figures = [v[i] for v in line for i in at if isinstance(v[i], int | float)]
+    if question.casefold()[test.end() : test.end() + 2].lstrip().startswith("%") and figures:
+        # ("above 15%" over a line of fractions: 0.15)
+        limit = repr(float(limit) / 100) if max(abs(v) for v in figures) <= 1.0 else limit
+    cells = [(without_marks(parts(c.name)[-1]).strip(), _cell(c.name, fixed)) for c in periods]
+    if not re.match(r"which|list|name", asked.group(0), re.IGNORECASE):
+        return CellPlan("SELECT " + " + ".join(f"({e} {op} {limit})" for _, e in cells), "count", "number")
+    if expected == "number":
+        return None
+    picked = " UNION ALL ".join(f"SELECT {literal(label)} AS p, {e} AS v" for label, e in cells)
+    return CellPlan(f"SELECT p FROM ({picked}) WHERE v {op} {limit}", "rows", "list")
 
 
 def _parts_compared(rel: Relation, question: str, chosen: list[RelColumn]) -> list[RelColumn]:
@@ -1942,7 +2013,10 @@ def _across(
         return None
     pick = "MAX" if more else "MIN"
     if _ASKS_YEAR.search(question) and all(len(_YEARS.findall(label)) == 1 for label, _ in cells):
-        cells = [(_YEARS.findall(label)[0], e) for label, e in cells]  # "which year": 2024, not 30 June 2024
+        # "which year": 2024, not 30 June 2024 (a fiscal year's own name stays: ``FY2025``)
+        cells = [
+            (label if _FISCAL.fullmatch(label.strip()) else _YEARS.findall(label)[0], e) for label, e in cells
+        ]
     cells = [
         (without_marks(label).strip() or label, e) for label, e in cells
     ]  # ``2023¹``, ``2022 (p)``: the year
