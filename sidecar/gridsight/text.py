@@ -268,6 +268,17 @@ COMPARISON = re.compile(
     r"exactly)\s+"
     r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?[$€£¥]?(-?\d[\d,]*(?:\.\d+)?)(?:\b|(?=(?:m|mn|bn|k)\b))"
 )
+
+
+def comparison(text: str) -> re.Match[str] | None:
+    """The first :data:`COMPARISON` in ``text`` that is no span of periods ("the years over
+    2023–2025 in which debt exceeded 100": the threshold is 100, "over 2023" opens a span)."""
+    for m in COMPARISON.finditer(text):
+        if not re.match(r"\s*(?:[-–—]|to\b)\s*'?\d", text[m.end() :]):
+            return m
+    return None
+
+
 _NUMBER_WORD = (
     r"(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred)"
 )

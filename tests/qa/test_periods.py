@@ -164,6 +164,8 @@ def five_years(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("Operating profit: how many years over FY2021–FY2025 came in above £150m?", 4),
         ("Number of years over FY2023–FY2025 with revenue over £1,350m?", 2),
         ("Which years between 2021 and 2025 had ROCE above 15%?", ["FY2021", "FY2022", "FY2024"]),
+        # "over 2022–2024" opens a span of years, the threshold is the comparison after it
+        ("Count the years over 2022–2024 in which revenue exceeded £1,250m.", 2),
         # a fiscal year's own name is the answer, not the bare year
         ("In which year was operating profit lowest?", "FY2022"),
     ],
@@ -184,3 +186,8 @@ def test_a_threshold_with_its_currency_and_scale(text: str, number: str) -> None
     m = COMPARISON.search(text)
     assert m is not None and m.group(3) == number
     assert COMPARISON.search("above 2020s") is None  # (a decade is no threshold)
+    from gridsight.text import comparison
+
+    m = comparison("the years over 2023–2025 in which debt exceeded $100m")
+    assert m is not None and m.group(3) == "100"
+    assert comparison("over 2021 to 2025") is None

@@ -39,7 +39,6 @@ from gridsight.text import (
     ASCENDING,
     AVERAGE_WORDS,
     CHANGE_WORDS,
-    COMPARISON,
     COMPARISON_OPS,
     DESCENDING,
     FALL_WORDS,
@@ -50,6 +49,7 @@ from gridsight.text import (
     RATIO_WORDS,
     RISE_WORDS,
     SUM_WORDS,
+    comparison,
     comparisons_spelt,
     parts_spelt,
     periods_spelt,
@@ -327,7 +327,7 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     """Every number column headed by periods (and nothing else), when the question asks "which
     period / year / quarter ..." and names no header: the periods are what it chooses among."""
     counted = _PERIODS_ASKED.search(question)
-    if counted is not None and COMPARISON.search(question.casefold()):
+    if counted is not None and comparison(question.casefold()):
         # ("for how many quarters did other income stay under 3.5": each quarter of the line)
         return [c for c in _figures(rel) if _period_kind(c) == counted.group(1).casefold()]
     if not _ASKS_PERIOD.search(question):
@@ -1101,7 +1101,7 @@ def _periods_tested(
     did other income stay under 3.5", "which years had ROCE above 15%"): each period column of the
     kind asked, between the two the question names when it names two; else None."""
     asked = _PERIODS_ASKED.search(question)
-    test = COMPARISON.search(question.casefold())
+    test = comparison(question.casefold())
     key = rel.key
     if asked is None or test is None or key is None or len(rows.get(key.name, [])) != 1:
         return None
@@ -1109,6 +1109,11 @@ def _periods_tested(
         return None
     kind = asked.group(1).casefold()
     periods = [c for c in _figures(rel) if _period_kind(c) == kind]
+    groups = {tuple(parts(c.name)[:-1]) for c in chosen if c in periods}
+    if len({tuple(parts(c.name)[:-1]) for c in periods}) > 1:
+        if len(groups) != 1:
+            return None  # years under two measures (an index and its rate): which is unclear
+        periods = [c for c in periods if tuple(parts(c.name)[:-1]) in groups]
     ends = [periods.index(c) for c in chosen if c in periods]
     if len(ends) == 2:
         periods = periods[min(ends) : max(ends) + 1]
@@ -1515,7 +1520,7 @@ def _unexplained_numbers(
     said &= _numbers_held(rel)
     known = {w for c in chosen for p in parts(c.name) for w in _NUMBERS.findall(p)}
     known |= {w for vs in rows.values() for v in vs for w in _NUMBERS.findall(v)}
-    m = COMPARISON.search(question.casefold())
+    m = comparison(question.casefold())
     known |= {m.group(3).replace(",", "")} if m else set()
     return bool(said - known)
 
@@ -1608,7 +1613,7 @@ def _one_column(
         ):
             # ("which region ...": a name, never the figure of the one row the words touch)
             return CellPlan(f"SELECT {quote(col)} FROM data{_where(fixed)}", "lookup", "number")
-        test = COMPARISON.search(question.casefold())
+        test = comparison(question.casefold())
         if expected == "boolean" and test:  # "was cash below 380 in ...": the cell against a number
             number = test.group(3).replace(",", "")
             return CellPlan(f"SELECT {cell} {COMPARISON_OPS[test.group(1)]} {number}", "test", "boolean")
@@ -1617,7 +1622,7 @@ def _one_column(
         return None  # a row label named in part, not enough to place it: no aggregate over all rows
     unmarked = _summing_rows(rel, col, fixed, key)
     rest = _where(fixed, [*_not_total(rel), f"{quote(col)} IS NOT NULL", *unmarked])
-    m = COMPARISON.search(question.casefold())
+    m = comparison(question.casefold())
     cond = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {_threshold(rel, col, question, m)}" if m else ""
     if key is not None and m and expected != "number" and _asks_which(question):
         # "which regions had more than 12 thousand ...": every row past the number, in table order
@@ -1845,7 +1850,7 @@ def _tested(question: str, cells: list[tuple[str, str]]) -> CellPlan | None:
     """The arithmetic the question writes out between the cells, against the number it compares
     it with ("(current assets divided by current liabilities) above 2.6"), or None."""
     spelt = parts_spelt(comparisons_spelt(question))  # "more than half of total assets": a ratio
-    m = COMPARISON.search(spelt.casefold())
+    m = comparison(spelt.casefold())
     if m is None or m.group(2).strip():
         return None  # no number, or words between the comparison and it ("more than 3 children")
     written = _written(spelt[: m.start()], cells)
