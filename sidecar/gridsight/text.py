@@ -109,7 +109,7 @@ ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst les
 #: or difference, a ratio, a sum or average, and which way a comparison points.
 CHANGE_WORDS = frozenset(
     "change changed changes difference differ gap increase increased decrease decreased grow grew growth"
-    " rise rose fall fell drop dropped decline declined".split()
+    " rise rose fall fell drop dropped decline declined move moved movement".split()
 )
 RISE_WORDS = frozenset("increase increased rise rose grow grew gain gained climb climbed up".split())
 FALL_WORDS = frozenset(

@@ -168,6 +168,10 @@ def five_years(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("Count the years over 2022–2024 in which revenue exceeded £1,250m.", 2),
         # a fiscal year's own name is the answer, not the bare year
         ("In which year was operating profit lowest?", "FY2022"),
+        # a change runs from the earlier period to the later, whatever order they are named in;
+        # "move" is a change
+        ("Revenue: YoY growth, FY25 vs FY24?", pytest.approx((1455 - 1390) / 1390)),
+        ("How did operating profit move between FY2021 and FY2022?", -13),
     ],
 )
 def test_periods_of_a_line_counted_listed_and_named(five_years: Path, question: str, value: object) -> None:
@@ -191,3 +195,17 @@ def test_a_threshold_with_its_currency_and_scale(text: str, number: str) -> None
     m = comparison("the years over 2023–2025 in which debt exceeded $100m")
     assert m is not None and m.group(3) == "100"
     assert comparison("over 2021 to 2025") is None
+
+
+def test_quarters_stand_in_time_within_their_year(tmp_path: Path) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Dwellings started"])
+    ws.append(["Region", "Q1 2024", "Q2 2024", "Q1 2025", "Q2 2025"])
+    ws.append(["Juniper Coast", 830, 910, 664, 916])
+    ws.append(["Dunhallow", 410, 395, 388, 402])
+    wb.save(tmp_path / "starts.xlsx")
+    ans = answer_question(
+        open_workbook(tmp_path / "starts.xlsx"), "Juniper Coast: growth, Q2 2025 vs Q1 2025?"
+    )
+    assert ans.value == pytest.approx((916 - 664) / 664)

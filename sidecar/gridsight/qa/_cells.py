@@ -1478,11 +1478,23 @@ def _percent_scale(question: str) -> str:
 
 
 def _number(label: str) -> float:
+    """Where a period label stands in time: its year, and within it its half, quarter or month
+    (``Q2 2025`` after ``Q1 2025``; ``FY25`` is 2025; ``30 June 2024`` mid-2024); NaN for a label
+    that names no one year."""
     try:
         return float(label)
     except ValueError:
-        years = _YEARS.findall(label)
-        return float(years[0]) if len(years) == 1 else float("nan")
+        spelt = periods_spelt(label)
+        years = _YEARS.findall(spelt)
+        if len(years) != 1:
+            return float("nan")
+        sub = re.search(r"\b([hq])([1-4])\b", spelt, re.IGNORECASE)
+        month = next((MONTHS[w] for w in tokens(spelt) if w in MONTHS), None)
+        if sub is not None:
+            part = (int(sub.group(2)) - 1) / (2 if sub.group(1).casefold() == "h" else 4)
+        else:
+            part = (month - 1) / 12 if month is not None else 0.0
+        return float(years[0]) + part
 
 
 def _ordered(cells: list[tuple[str, str]]) -> bool:
@@ -1987,7 +1999,17 @@ def _across(
                 return CellPlan(f"SELECT {a} - {b}", "difference", "number")  # the first named less the 2nd
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE
             if changed or re.search(r"\bfrom\b.+\bto\b", question, re.I):
-                if not re.search(r"\bfrom\b.+\bto\b", question, re.I) and _ordered(cells):
+                spans = re.search(
+                    r"\bfrom\b\D*?((?:19|20)\d\d)\b.*?\bto\b\D*?((?:19|20)\d\d)\b", question, re.I
+                )
+                # earlier to later, whatever order the labels came in ("FY25 vs FY24 from 2024 to
+                # 2025"); a span written backwards ("from 2024 to 2023") is read as written
+                forward = spans.group(1) < spans.group(2) if spans is not None else True
+                if (
+                    _ordered(cells)
+                    and forward
+                    and (spans or not re.search(r"\bfrom\b.+\bto\b", question, re.I))
+                ):
                     a, b = _in_time(cells)
                 relative = _RELATIVE.search(question)
                 if relative or _IN_PERCENT.search(question) or _grows_as_rate(question):
