@@ -209,3 +209,16 @@ def test_quarters_stand_in_time_within_their_year(tmp_path: Path) -> None:
         open_workbook(tmp_path / "starts.xlsx"), "Juniper Coast: growth, Q2 2025 vs Q1 2025?"
     )
     assert ans.value == pytest.approx((916 - 664) / 664)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "By what factor was revenue larger than operating profit in FY2023?",
+        "What was revenue relative to operating profit in FY2023, as a multiple?",
+        "Express revenue as a multiple of operating profit for FY2023.",
+    ],
+)
+def test_a_factor_or_a_multiple_divides(five_years: Path, question: str) -> None:
+    ans = answer_question(open_workbook(five_years), question)
+    assert ans.value == pytest.approx(1302 / 171)

@@ -82,6 +82,11 @@ _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|shares?|proportions?)
 #: A share of a whole: "what share / fraction / percentage of ...".
 #: ("the percentage of load factor" names a figure that is a percentage: no share is computed).
 _SHARE = re.compile(r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b", re.I)
+#: Phrases that divide: "divided by", "by what factor", "as a multiple of", a slash between words
+#: ("gross profit / sales"; ``2021/22`` is a year).
+_DIVIDES = re.compile(
+    r"\bdivided by\b|[^\W\d_]\s*/\s*[^\W\d_]|\bby what factor\b|\ba multiple\b|\bmultiple of\b", re.I
+)
 #: Words for a difference without a direction (the size of the gap).
 _DIFFERENCE = frozenset({"difference", "differ", "gap"})
 #: Words that set one amount against another: "higher than", "compared with", "did A exceed B" (by
@@ -1980,7 +1985,7 @@ def _across(
                 scale = "100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else "1.0"
                 a, b = sizes
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
-            if qwords & RATIO_WORDS or re.search(r"\bdivided by\b|[^\W\d_]\s*/\s*[^\W\d_]", question, re.I):
+            if qwords & RATIO_WORDS or _DIVIDES.search(question):
                 # ("gross profit / sales": a slash between words divides; ``2021/22`` is a year)
                 a, b = sizes
                 return CellPlan(f"SELECT {_percent_scale(question)} * {a} / {b}", "ratio", "number")
