@@ -632,3 +632,60 @@ def test_years_running_down_the_first_column_name_the_rows(tmp_path: Path) -> No
     book = open_workbook(tmp_path / "dividends.xlsx")
     assert _value(book, "What was the interim dividend for the year ended 31 December 2023?") == 12.5
     assert _value(book, "How much did the final dividend fall from 2021 to 2022?") == pytest.approx(0.9)
+
+
+@pytest.fixture(scope="module")
+def long_form(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One row per region, year and indicator: the figures in one column, the labels placing them."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Regional indicators, 2022–2023"])
+    ws.append(["Region", "Year", "Indicator", "Value"])
+    data = {
+        "Harlow Reach": {2022: (1175.6, 43395, 9.6), 2023: (1199.6, 44627, 10.3)},
+        "Ivystone": {2022: (404.9, 12412, 3.9), 2023: (410.2, 12980, 4.4)},
+        "Ashmere": {2022: (240.3, 8710, 5.2), 2023: (241.9, 9005, 5.0)},
+    }
+    for region, years in data.items():
+        for year, figures in years.items():
+            for indicator, value in zip(
+                ("Population (thousands)", "GDP (EUR million)", "Unemployment rate (%)"), figures, strict=True
+            ):
+                ws.append([region, year, indicator, value])
+    return _saved(wb, tmp_path_factory, "long_form")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What was the population (thousands) of Ivystone in 2023?", 410.2),
+        (
+            "What was the combined population of Harlow Reach and Ashmere in 2022?",
+            pytest.approx(1175.6 + 240.3),
+        ),
+        ("Which region had the lowest unemployment rate in 2023?", "Ivystone"),
+        ("How much higher was GDP in Harlow Reach than in Ivystone in 2022?", 43395 - 12412),
+        (
+            "What was the relative change in GDP for Ashmere between 2022 and 2023?",
+            pytest.approx(9005 / 8710 - 1),
+        ),
+    ],
+)
+def test_a_long_form_table_places_its_figures_by_its_labels(
+    long_form: Any, question: str, expected: Any
+) -> None:
+    assert _value(long_form, question) == expected
+
+
+def test_records_whose_columns_repeat_are_no_long_form() -> None:
+    from gridsight.grid import Range
+    from gridsight.qa._relational import RelColumn, is_long
+
+    def col(name: str, role: str, kind: str) -> RelColumn:
+        return RelColumn(name, role, kind, Range(0, 0, 0, 0))
+
+    columns = [col("Orchard", "key", "text"), col("Fruit", "data", "text"), col("Weight", "data", "number")]
+    grid = [["N", "N", "S", "S"], ["apple", "pear", "apple", "pear"], [3.0, 5.0, 4.0, 1.0]]
+    records = [["N", "N", "S", "S"], ["apple", "pear", "apple", "plum"], [3.0, 5.0, 4.0, 1.0]]
+    assert is_long(columns, grid)  # every orchard with every fruit: a grid of labels
+    assert not is_long(columns, records)  # 2 orchards x 3 fruits, 4 rows: records

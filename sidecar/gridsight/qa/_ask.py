@@ -16,7 +16,7 @@ from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer, rounded_as_asked, without_example, without_rounding
-from gridsight.qa._cells import PATH_SEP, cell_plan, cross_table, lines_by_period, whole_year
+from gridsight.qa._cells import PATH_SEP, cell_plan, cross_table, lines_by_period, long_form, whole_year
 from gridsight.qa._glossary import defined, in_own_terms, named_not_defined, totals_of_parts
 from gridsight.qa._periods import header_years, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
@@ -215,7 +215,12 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
     rel = relation_of(best.sheet, best.table)
     if structure >= BLOCKS_AT or (
         rel.key is not None
-        and (lines_by_period(rel) or cross_table(rel) or any(c.role == "section" for c in rel.columns))
+        and (
+            lines_by_period(rel)
+            or cross_table(rel)
+            or any(c.role == "section" for c in rel.columns)
+            or long_form(rel)
+        )
     ):
         # (named lines over period columns, a statement, reads by its cells as a multi-header does;
         # so do lines under section lines: "rural areas in Riverside" is the line in that section)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from gridsight.qa._answer import asks_label
 from gridsight.qa._classes import RowClass, asked_class
 from gridsight.qa._members import listed_members
-from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn
+from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
     COMMON,
@@ -353,6 +353,29 @@ def cross_table(rel: Relation) -> bool:
     lost its ranked lists that way)."""
     data = [c for c in rel.columns if c.role == "data"]
     return len(data) >= 3 and all(c.kind == "number" for c in data) and row_total(rel) is not None
+
+
+def _labels_placed(rel: Relation, question: str, rows: dict[str, list[str]]) -> bool:
+    """Whether every label column of a long-form table that varies is placed by the question: by
+    its values named in ``rows``, or by the first word of one value (filled into ``rows``: "GDP" is
+    ``GDP (EUR million)``)."""
+    qw = question_words(question)
+    for c in rel.columns:
+        if c.role != "data" or c.kind != "text" or c.name in rows:
+            continue
+        values = [v for v in rel.distinct_values(c.name) if isinstance(v, str)]
+        if len(values) < 2 or len(values) > MAX_LABELS or all(len(v) <= 3 for v in values):
+            continue  # (a column of flags or notes, or one value: it places nothing)
+        first = _first_word(values, qw, set())
+        if not first:
+            return False
+        rows[c.name] = [first[0][1]]
+    return True
+
+
+def long_form(rel: Relation) -> bool:
+    """Whether the table is in long form (:func:`gridsight.qa._relational.is_long`; once per table)."""
+    return rel.memo("long form", lambda: is_long(rel.columns, rel.values))
 
 
 def row_total(rel: Relation) -> RelColumn | None:
@@ -869,6 +892,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         and not any(c.name == SECTION for c in rel.columns)
         and not (rel.key is not None and (lines_by_period(rel) or cross_table(rel)))
         and expected != "boolean"
+        and not long_form(rel)
     ):
         # a flat table: the general planner and the model read it, unless it is a statement: named
         # lines over period columns ("in which year was net income highest", "operating income
@@ -877,6 +901,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         # each other; the cells route comes last for flat tables)
         return None
     chosen = _columns(rel, question) or periods
+    if long_form(rel):  # (one figure column holds every figure; the labels place it)
+        chosen = [c for c in _figures(rel) if c.role == "data"][:1]
     if not chosen or _names_another_column(rel, question, chosen):
         return None
     ends = len(chosen)
@@ -885,6 +911,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     spans = len(chosen) > ends
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
+    if long_form(rel) and not _labels_placed(rel, question, rows):
+        return None  # (an indicator the words do not name: any figure read would be a guess)
     if key is not None and len(rows.get(key.name, [])) == 1:
         chosen = _parts_compared(rel, question, chosen)
     in_total = False
@@ -1074,6 +1102,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     )
 
 
+#: The most values a label column of a long-form table has (more: notes or names, no labels).
+MAX_LABELS = 40
 #: A fiscal year's name: ``FY2025``, ``FY 2024``, ``FY25``.
 _FISCAL = re.compile(r"FY\s?'?\d{2}(?:\d{2})?", re.IGNORECASE)
 #: "how many years", "which quarters", "list the months": the periods of one line are counted or listed.

@@ -446,10 +446,50 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         unit = _unit_of(table, name) if kind == "number" else None
         columns.append(_describe(name, role, kind, data, values, unit))
         stored.append(values)
+    _years_as_labels(columns, stored)
     view = build_view(
         sheet, _view_key(sheet, table), [(c.name, c.data, None) for c in columns], stored, stored=True
     )
     return Relation(sheet, table, columns, rows, view, stored)
+
+
+def is_long(columns: list[RelColumn], values: list[list[Any]]) -> bool:
+    """Whether a table is in long form: one row per combination of its labels (``Region | Year |
+    Indicator | Value``), the row labels repeating, one figure column holding every figure."""
+    key = next((i for i, c in enumerate(columns) if c.role == "key"), None)
+    data = [i for i, c in enumerate(columns) if c.role == "data"]
+    figures = [i for i in data if columns[i].kind == "number" and not _all_years(values[i])]
+    labels = [i for i in data if i not in figures and (columns[i].kind == "text" or _all_years(values[i]))]
+    if key is None or len(figures) != 1 or not labels:
+        return False
+    keys = [v for v in values[key] if v is not None]
+    if not keys or len(set(keys)) * 2 > len(keys):
+        return False  # (each row label on two rows at least)
+    combos = list(zip(*(values[i] for i in [key, *labels]), strict=True))
+    if len(set(combos)) != len(combos):
+        return False
+    # (every region with every year and indicator, or nearly: a grid of labels, not a list of
+    # records whose columns happen to repeat)
+    grid = math.prod(len({v for v in values[i] if v is not None}) for i in [key, *labels])
+    return len(combos) >= 0.9 * grid
+
+
+def _all_years(values: list[Any]) -> bool:
+    filled = [v for v in values if v is not None]
+    return bool(filled) and all(
+        isinstance(v, int | float) and float(v).is_integer() and 1900 <= v <= 2100 for v in filled
+    )
+
+
+def _years_as_labels(columns: list[RelColumn], values: list[list[Any]]) -> None:
+    """In a long-form table, the column of years holds labels, as its other label columns do: the
+    year names the rows it is written on ("population in 2024")."""
+    if not is_long(columns, values):
+        return
+    for i, c in enumerate(columns):
+        if c.role == "data" and c.kind == "number" and _all_years(values[i]):
+            values[i] = [str(int(v)) if v is not None else None for v in values[i]]
+            columns[i] = _describe(c.name, c.role, "text", c.data, values[i], None)
 
 
 #: Formulas without a saved result computed per table at most (a statement's subtotals are a few
