@@ -689,3 +689,33 @@ def test_records_whose_columns_repeat_are_no_long_form() -> None:
     records = [["N", "N", "S", "S"], ["apple", "pear", "apple", "plum"], [3.0, 5.0, 4.0, 1.0]]
     assert is_long(columns, grid)  # every orchard with every fruit: a grid of labels
     assert not is_long(columns, records)  # 2 orchards x 3 fruits, 4 rows: records
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # a count after a leading phrase, or opened by "number of" / "count the" with a threshold
+        ("For 2023, how many modes carried fewer than 1,000 million passenger-km?", 2),
+        ("Number of modes with passenger-km over 1,000, 2022?", 1),
+        ("Count the modes with passenger-km below 700 in 2021.", 2),
+    ],
+)
+def test_counting_lines_however_the_count_opens(transport: Any, question: str, expected: Any) -> None:
+    assert _value(transport, question) == expected
+
+
+def test_a_count_of_lines_is_no_reading_of_the_total_its_measure_touches(tmp_path: Path) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Marriages by type of ceremony"])
+    ws.append([None, 2021, 2022])
+    for line, a, b in [
+        ("Civil ceremony", 14200, 14900),
+        ("Religious ceremony", 1900, 2100),
+        ("Other ceremony", 861, 924),
+    ]:
+        ws.append([line, a, b])
+    ws.append(["All marriages", 16961, 17924])
+    wb.save(tmp_path / "marriages.xlsx")
+    book = open_workbook(tmp_path / "marriages.xlsx")
+    assert _value(book, "Number of types of ceremony with marriages over 1,000, 2022?") == 2

@@ -923,7 +923,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         in_total = len(rows[key.name]) == 2
     if key is not None and rows.get(key.name) and rows.get(SECTION) and _outside(rel, key.name, rows):
         if set(rows[key.name]) <= set(rows[SECTION]) and (
-            (_asks_which(question) and not _ASKS_PERIOD.search(question)) or _HOW_MANY.match(question)
+            (_asks_which(question) and not _ASKS_PERIOD.search(question)) or _counts(question)
         ):
             # "which mode within road transport": the group's lines are chosen among; its own
             # line (``Road transport``, which adds them up) is not one of them
@@ -946,6 +946,18 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
             set(tokens(v)) - COMMON <= {w for w in tokens(v) if near_word(w, counted)} for v in rows[SECTION]
         ):
             del rows[SECTION]
+    elif (
+        key is not None
+        and rows.get(key.name)
+        and _counts(question)
+        and comparison(question.casefold())
+        and not _PERIODS_ASKED.search(question)  # ("how many quarters did the national total ...")
+        and _totals_named(rel, key.name, {key.name: rows[key.name]})
+    ):
+        # "number of types of ceremony with marriages over 1,000": the lines are counted; the total
+        # the measure's word touches (``All marriages``) is none to read
+        del rows[key.name]
+        touched = False
     if key is not None and len(rows.get(key.name, [])) < 3:
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
         header = frozenset(every_part(chosen))
@@ -1685,7 +1697,7 @@ def _one_column(
         )
     if _asks_which(question):
         return None  # "what competition had a total of ...": a row by its figure, not a figure
-    if m and _HOW_MANY.match(question):
+    if m and _counts(question):
         # (before the mean: "how many groups had average earnings above 2,200" counts)
         return CellPlan(
             f"SELECT COUNT(*) FROM data{_where(fixed, [*_not_total(rel), *unmarked, cond])}",
@@ -1700,15 +1712,32 @@ def _one_column(
 
 
 #: "How many ...", "for how many ...", "in how many ...": a count of rows.
-_HOW_MANY = re.compile(r"^\s*(?:(?:for|in|on|at|of)\s+)?how\s+many\b", re.IGNORECASE)
+#: "How many ...", after a leading phrase of time or place ("For 2023, how many regions ...").
+_HOW_MANY = re.compile(
+    r"^\s*(?:(?:for|in|during)\s+[^,?]{1,40},\s*)?(?:(?:for|in|on|at|of)\s+)?how\s+many\b", re.IGNORECASE
+)
+#: "Number of airports with ... over 250", "Count the regions with ... below 500": a count where a
+#: threshold follows (without one, "number of dwellings in Riverside" asks a figure).
+_COUNT_OPENS = re.compile(
+    r"^\s*(?:(?:the\s+)?number\s+of|count\s+(?:of\s+)?(?:the\s+)?)(?=\s*[^\W\d_])", re.I
+)
+
+
+def _counts(question: str) -> re.Match[str] | None:
+    """Where the question opens a count of rows: "how many", or "number of" / "count the" with a
+    threshold after it."""
+    opens = _HOW_MANY.match(question)
+    if opens is None and comparison(question.casefold()) is not None:
+        opens = _COUNT_OPENS.match(question)
+    return opens
 
 
 def _counted_noun(rel: Relation, question: str) -> tuple[str | None, str | None]:
     """The noun of "how many <noun>" and the column of labels it names (``Mode of transport`` for
     "how many modes", ``Expenditure group`` beside a code column): the question counts the table's
     rows. (None, None) when it counts nothing the labels are."""
-    opens = _HOW_MANY.match(question)
-    m = re.match(r"\s+([^\W\d_]+)", question[opens.end() :]) if opens is not None else None
+    opens = _counts(question)
+    m = re.match(r"\s*([^\W\d_]+)", question[opens.end() :]) if opens is not None else None
     if m is None:
         return None, None
     noun = m.group(1).casefold()
