@@ -560,10 +560,24 @@ def quarter_ended(part: str) -> str | None:
     return None
 
 
+#: A run of months that is a calendar quarter or half: "October–December" is Q4, "Jan-Jun" H1.
+_MONTH_RUN = re.compile(
+    r"\b(jan|apr|jul|oct)[a-z]*\.?\s*(?:[-–—]|to|through)\s*(mar|jun|sep|dec)[a-z]*\b\.?", re.IGNORECASE
+)
+_RUNS = {("jan", "mar"): "Q1", ("apr", "jun"): "Q2", ("jul", "sep"): "Q3", ("oct", "dec"): "Q4"}
+_RUNS |= {("jan", "jun"): "H1", ("jul", "dec"): "H2"}
+
+
+def _month_run(m: re.Match[str]) -> str:
+    return _RUNS.get((m.group(1).casefold(), m.group(2).casefold()), m.group(0))
+
+
 def periods_spelt(text: str) -> str:
     """``text`` with its periods written as headers write them: abbreviations spelt out (see
-    :data:`_PERIODS`), halves and quarters in words as their codes ('the third quarter' -> the Q3)."""
+    :data:`_PERIODS`), halves and quarters in words as their codes ('the third quarter' -> the Q3),
+    and runs of months that are one ('July–September 2023' -> Q3 2023)."""
     text = _PERIODS_IN_WORDS.sub(_period_code, text)
+    text = _MONTH_RUN.sub(_month_run, text)
     if not re.search(r"\d", text):
         return text
     for pattern, repl in _PERIODS:

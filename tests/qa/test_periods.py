@@ -222,3 +222,39 @@ def test_quarters_stand_in_time_within_their_year(tmp_path: Path) -> None:
 def test_a_factor_or_a_multiple_divides(five_years: Path, question: str) -> None:
     ans = answer_question(open_workbook(five_years), question)
     assert ans.value == pytest.approx(1302 / 171)
+
+
+@pytest.fixture(scope="module")
+def quarterly(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Quarters with each year's own column between them."""
+    path = tmp_path_factory.mktemp("quarterly") / "quarterly.xlsx"
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Dwellings started"])
+    ws.append(["Region", "Q1 2023", "Q2 2023", "Q3 2023", "Q4 2023", "2023", "Q1 2024", "Q2 2024"])
+    ws.append(["Juniper Coast", 800, 820, 790, 760, 3170, 700, 910])
+    ws.append(["Dunhallow", 400, 410, 395, 380, 1585, 350, 402])
+    wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # "in that order": one figure per period named; a span of quarters skips the year's column
+        (
+            "Give dwellings started in Dunhallow for Q1 2023, Q2 2023 and Q3 2023, in that order.",
+            [400, 410, 395],
+        ),
+        (
+            "List dwellings started in Juniper Coast for each quarter from Q3 2023 to Q2 2024, in order.",
+            [790, 760, 700, 910],
+        ),
+        # a run of months that is a quarter ("October–December 2023" is Q4 2023)
+        ("Add up dwellings started for Juniper Coast and Dunhallow in October–December 2023.", 1140),
+    ],
+)
+def test_quarters_listed_spanned_and_written_as_months(quarterly: Path, question: str, value: object) -> None:
+    ans = answer_question(open_workbook(quarterly), question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == value

@@ -213,6 +213,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
 
 
 _SUB = r"([hq][1-4])"
+_SUB_YEAR = re.compile(r"([hq][1-4])\s+(?:19|20)\d\d|(?:19|20)\d\d\s+([hq][1-4])")
 _YEAR_OF = r"((?:19|20)\d\d)"
 #: "at the end of 2024", "year-end 2024", "end of fiscal 2024": the year's last period.
 _YEAR_END = re.compile(
@@ -269,6 +270,10 @@ def _column_pair(name: str) -> tuple[str, str] | None:
     """The (half or quarter, year) a column's header path names (``Fiscal 2024 › Q1``), or None."""
     subs = [p.casefold() for p in parts(name) if re.fullmatch(_SUB, p.strip().casefold())]
     year = year_of(name)
+    if not subs:  # (one part with both: ``Q3 2024``, ``2024 Q3``)
+        subs = [
+            m.group(1) or m.group(2) for p in parts(name) if (m := _SUB_YEAR.fullmatch(p.strip().casefold()))
+        ]
     return (subs[0].strip(), year) if len(subs) == 1 and year is not None else None
 
 
@@ -1362,7 +1367,13 @@ def _spanned(rel: Relation, question: str, chosen: list[RelColumn]) -> list[RelC
         return chosen
     names = [c.name for c in rel.columns]
     i, j = names.index(chosen[0].name), names.index(chosen[1].name)
-    return [c for c in rel.columns[i : j + 1] if c is chosen[0] or _apart(chosen[0].name, c.name) == level]
+    kind = _period_kind(chosen[0])
+    return [
+        c
+        for c in rel.columns[i : j + 1]
+        if c is chosen[0]
+        or (_apart(chosen[0].name, c.name) == level and (kind is None or _period_kind(c) == kind))
+    ]  # (quarters from Q4 2023 to Q3 2024: not the year's own column between them)
 
 
 def _listed(

@@ -117,6 +117,8 @@ def expected_type(question: str) -> str | None:
         return "list"
     if re.search(r"\b(what|which|who) are the\b", low) or re.search(r"\bwhat are\b", low):
         return "list"
+    if re.search(r"\bin (?:that|this|the same) order\b|,\s*in order\b|\bone (?:per|for each)\b", low):
+        return "list"  # "... for 2022, 2023 and 2024, in that order": one answer per item
     if asks_label(low):
         return None  # "... Give the line label.": a name, whatever the opening words ask
     if count_asked(low) and (HOW_MANY_EACH.match(low) or not re.match(r"^how (?:many|much)\b", low)):
