@@ -258,3 +258,39 @@ def test_quarters_listed_spanned_and_written_as_months(quarterly: Path, question
     ans = answer_question(open_workbook(quarterly), question)
     assert ans.status == "answered", ans.reason
     assert ans.value == value
+
+
+def test_a_division_sign_divides(five_years: Path) -> None:
+    question = "Work out the operating margin for FY2023, defined as operating profit ÷ revenue."
+    assert answer_question(open_workbook(five_years), question).value == pytest.approx(171 / 1302)
+
+
+@pytest.fixture(scope="module")
+def segments(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("segments") / "segments.xlsx"
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Segment information", None, None])
+    ws.append(["€m", "FY2023", "FY2024"])
+    ws.append(["Segment result", None, None])
+    for line, a, b in [("Marine", 117, 130), ("Offshore", -18, 12), ("Ports", 124, -5)]:
+        ws.append([line, a, b])
+    ws.append(["Total segment operating profit", 223, 137])
+    wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # a sign asked of a figure is a bound; the lines of the section the total adds up are named
+        ("Name the segments whose segment operating profit was negative in FY2023.", ["Offshore"]),
+        ("Which segments had a positive result in FY2024?", ["Marine", "Offshore"]),
+        # "as a positive amount": the size of a figure shown negative
+        ("What was the Offshore result in FY2023, as a positive amount?", 18),
+    ],
+)
+def test_signs_asked_of_figures(segments: Path, question: str, value: object) -> None:
+    ans = answer_question(open_workbook(segments), question)
+    assert ans.status == "answered", ans.reason
+    assert ans.value == value

@@ -149,6 +149,31 @@ def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
     return ans
 
 
+#: "... in FY2025, as a positive amount": the size of a figure the sheet shows negative.
+_POSITIVE = re.compile(
+    r",?\s*(?:expressed\s+|given\s+|shown\s+|stated\s+)?as\s+a\s+positive\s+(?:amount|number|figure|value)\b",
+    re.IGNORECASE,
+)
+
+
+def without_sign(question: str) -> str:
+    """The question less its "as a positive amount" (applied by :func:`positive_as_asked`)."""
+    return _POSITIVE.sub("", question).strip() or question
+
+
+def positive_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
+    """A number answer as its size where the question asks for a positive amount (the formula
+    wrapped in ABS); any other answer as it is."""
+    value = ans.value
+    if not _POSITIVE.search(question) or isinstance(value, bool) or not isinstance(value, int | float):
+        return ans
+    ans.value = abs(value)
+    ans.display = display_of(ans.value)
+    if ans.formula and ans.formula.startswith("="):
+        ans.formula = f"=ABS({ans.formula[1:]})"
+    return ans
+
+
 #: A sentence that only shows the answer's form by example: 'Answer like "Q1".', "Reply e.g. 'H2'".
 _EXAMPLE = re.compile(
     r"(?:^|(?<=[.?!;:]))\s*(?:answer|reply|respond|give\s+it|write\s+it)\s+(?:like|as\s+in|e\.g\.|such\s+as|"

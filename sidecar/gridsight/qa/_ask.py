@@ -15,9 +15,16 @@ from collections.abc import Callable
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
-from gridsight.qa._answer import QAAnswer, rounded_as_asked, without_example, without_rounding
+from gridsight.qa._answer import (
+    QAAnswer,
+    positive_as_asked,
+    rounded_as_asked,
+    without_example,
+    without_rounding,
+    without_sign,
+)
 from gridsight.qa._cells import PATH_SEP, cell_plan, cross_table, lines_by_period, long_form, whole_year
-from gridsight.qa._glossary import defined, in_own_terms, named_not_defined, totals_of_parts
+from gridsight.qa._glossary import defined, in_own_terms, named_not_defined, signs_as_bounds, totals_of_parts
 from gridsight.qa._periods import header_years, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
@@ -168,16 +175,17 @@ def answer_question(
         )
     if not words(q):
         return QAAnswer(question, "abstained", reason="the question names nothing to look for")
+    q = q.replace("÷", " / ")  # ("income tax expense ÷ profit before tax": a division, as a slash is)
     q = defined(without_example(q), _labels(workbook))
     q = totals_of_parts(q, (t for sheet in workbook.sheets for t in sheet.texts))
-    rounding, q = q, without_rounding(q)  # (the answer is rounded as asked at the end)
+    rounding, q = q, without_sign(without_rounding(q))  # (rounded and signed as asked at the end)
     found = candidates(workbook, sheet, q)
     tied = top_tie(found) if found and found[0].score > 0 else []
     if len(tied) > 1:  # before any tie-break: the question may need both tables, joined
         joined = answer_over_join(q, tied)
         if joined is not None:
             joined.question = question
-            return rounded_as_asked(joined, rounding)
+            return rounded_as_asked(positive_as_asked(joined, rounding), rounding)
     pick = pick_table(q, found, model)
     if pick.table is None:
         return QAAnswer(question, "abstained", reason=pick.reason)
@@ -188,6 +196,7 @@ def answer_question(
     own = _own_texts(rel)
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
     q = named_not_defined(q, own)  # "(live births minus deaths)" after a column's name
+    q = signs_as_bounds(q, own)  # "whose operating profit was negative": below 0
     q = whole_year(q, rel)  # "full-year revenue": the column that adds up the quarters
     ans = _route(workbook, best, q, None, found)  # the routes read alone; the model writes queries
     if model is not None:
@@ -199,7 +208,7 @@ def answer_question(
         ans.explanation += f" ({chooser} chose {best.ref} over {', '.join(others[:3])}, which also fit)"
         ans.confidence = round(min(ans.confidence, 0.6 if pick.how == "meaning" else 0.5), 2)
         ans.chosen_by = pick.how
-    return rounded_as_asked(ans, rounding)
+    return rounded_as_asked(positive_as_asked(ans, rounding), rounding)
 
 
 def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[Candidate]) -> QAAnswer:

@@ -1011,7 +1011,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         touched = False
     elif (
         key is not None
-        and _asks_which(question)
+        and (_asks_which(question) or (expected == "list" and comparison(question.casefold()) is not None))
         and not _ASKS_PERIOD.search(question)
         and _totals_named(rel, key.name, rows)
     ):
@@ -1390,8 +1390,13 @@ def _listed(
         return None
     if len(chosen) == 1 and not varying_rows and key.name not in fixed and SECTION in fixed:
         col = quote(chosen[0].name)
-        where = _where(fixed, [*_not_total(rel), f"{col} IS NOT NULL"])
         order = f" ORDER BY {quote(POSITION)}" if any(c.name == POSITION for c in rel.columns) else ""
+        test = comparison(question.casefold())
+        if test is not None:  # "name the segments whose operating profit was below 0": their names
+            bound = f"{col} {COMPARISON_OPS[test.group(1)]} {_threshold(rel, chosen[0].name, question, test)}"
+            where = _where(fixed, [*_not_total(rel), bound])
+            return CellPlan(f"SELECT {quote(key.name)} FROM data{where}{order}", "rows", "list")
+        where = _where(fixed, [*_not_total(rel), f"{col} IS NOT NULL"])
         return CellPlan(f"SELECT {col} FROM data{where}{order}", "cells", "list")
     if len(chosen) == 1 and len(varying_rows) == 1:
         name, values = varying_rows[0]

@@ -259,3 +259,25 @@ def named_not_defined(question: str, texts: Iterable[str]) -> str:
         return m.group(0)
 
     return _DEFINED_AFTER.sub(drop, question)
+
+
+#: "whose operating profit was negative", "components with a positive balance": a sign as a bound.
+_SIGNED = re.compile(
+    r"\b(was|were|is|are|had|has|have|with|showed|shows|reported|recorded)\s+(?:an?\s+)?(negative|positive)\b",
+    re.IGNORECASE,
+)
+
+
+def signs_as_bounds(question: str, own: Iterable[str]) -> str:
+    """``question`` with a sign asked of a figure written as a bound: "was negative" as "was below
+    0", "had a positive balance" as "had above 0 balance" -- unless the table names a line or column
+    by that word (``Negative goodwill``)."""
+    held = {w for text in own for w in re.findall(r"[a-z]+", text.casefold())}
+    return _SIGNED.sub(
+        lambda m: (
+            m.group(0)
+            if m.group(2).casefold() in held
+            else f"{m.group(1)} {'below' if m.group(2).casefold() == 'negative' else 'above'} 0"
+        ),
+        question,
+    )
