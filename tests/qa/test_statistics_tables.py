@@ -719,3 +719,31 @@ def test_a_count_of_lines_is_no_reading_of_the_total_its_measure_touches(tmp_pat
     wb.save(tmp_path / "marriages.xlsx")
     book = open_workbook(tmp_path / "marriages.xlsx")
     assert _value(book, "Number of types of ceremony with marriages over 1,000, 2022?") == 2
+
+
+@pytest.fixture(scope="module")
+def price_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Index numbers on a base year beside their year-on-year rates (which start a year later)."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Producer price index by industry"])
+    ws.append(["Industry", "Index (2020 = 100)", None, None, "Year-on-year change (%)", None])
+    ws.append([None, 2021, 2022, 2023, 2022, 2023])
+    ws.merge_cells("B2:D2")
+    ws.merge_cells("E2:F2")
+    ws.merge_cells("A2:A3")
+    for industry, a, b, c in [("Wood and paper", 104.0, 112.5, 113.6), ("Basic metals", 108.2, 121.0, 118.4)]:
+        ws.append([industry, a, b, c, round(100 * (b / a - 1), 1), round(100 * (c / b - 1), 1)])
+    return _saved(wb, tmp_path_factory, "price_index")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # the base year names no column; the years named are all in the index's group, not the rates'
+        ("What was the increase in the index for wood and paper from 2021 to 2023?", pytest.approx(9.6)),
+        ("List the years in which the index for basic metals was greater than 115.", ["2022", "2023"]),
+    ],
+)
+def test_index_numbers_beside_their_rates(price_index: Any, question: str, expected: Any) -> None:
+    assert _value(price_index, question) == expected

@@ -173,7 +173,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         mine_pair = _column_pair(c.name)
         if pairs and mine_pair is not None and mine_pair not in pairs:
             continue  # ``2024 › Q4`` where the question pairs Q4 with 2023 and Q1 with 2024
-        spanned = {y for p in parts(c.name) for y in _YEARS.findall(p)}
+        spanned = {y for p in parts(c.name) for y in _own_years(p)}
         if len(spanned) > 1 and not spanned <= said_years:
             continue  # ``Change (%) 2022–2023`` is no column of "from 2021 to 2022"
         # a part that says "per cent" is one word, named by any share word ("per man" names none)
@@ -209,7 +209,29 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         best = asked or best
     if len(best) > 1:
         best = _year_end(question, best) or _by_meaning(best, qw)
+    best = _group_of_years(rel, question, best)
     return best + (_siblings(rel, question, best) or _other_years(rel, question, best))
+
+
+def _group_of_years(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
+    """The one chosen column moved to the header group that holds every year the question names,
+    when its own group lacks one of them ("the increase in the index from 2021 to 2024": ``Index ›
+    2024``, not ``Year-on-year change › 2024`` whose years start in 2022); else ``best``."""
+    if len(best) != 1 or PATH_SEP not in best[0].name:
+        return best
+    said = set(_YEARS.findall(periods_spelt(question)))
+    mine = year_of(best[0].name)
+    if len(said) < 2 or mine is None or mine not in said:
+        return best
+    groups: dict[tuple[str, ...], dict[str, RelColumn]] = {}
+    for c in _figures(rel):
+        if (y := year_of(c.name)) is not None and PATH_SEP in c.name:
+            groups.setdefault(tuple(parts(c.name)[:-1]), {})[y] = c
+    own = tuple(parts(best[0].name)[:-1])
+    if said <= set(groups.get(own, {})):
+        return best
+    whole = [g for g, years in groups.items() if said <= set(years)]
+    return [groups[whole[0]][mine]] if len(whole) == 1 else best
 
 
 _SUB = r"([hq][1-4])"
@@ -233,8 +255,13 @@ def _year_end(question: str, best: list[RelColumn]) -> list[RelColumn]:
 
 def year_of(name: str) -> str | None:
     """The one year a column's header path names (``30 June 2022 › Restated``: 2022), or None."""
-    years = {y for p in parts(name) for y in _YEARS.findall(p)}
+    years = {y for p in parts(name) for y in _own_years(p)}
     return years.pop() if len(years) == 1 else None
+
+
+def _own_years(part: str) -> list[str]:
+    """The years a header part names, less a base year (``Index (2020 = 100)`` names none)."""
+    return _YEARS.findall(re.sub(r"(?:19|20)\d\d\s*=\s*100\b", "", part))
 
 
 def _other_years(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
