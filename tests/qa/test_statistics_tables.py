@@ -747,3 +747,26 @@ def price_index(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_index_numbers_beside_their_rates(price_index: Any, question: str, expected: Any) -> None:
     assert _value(price_index, question) == expected
+
+
+def test_words_of_a_row_label_written_whole_name_no_column(tmp_path: Path) -> None:
+    # "persons employed" is the size class's own words, not the ``Persons employed`` columns
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Enterprises by size class"])
+    ws.append(["Size class", "Enterprises", None, "Persons employed", None])
+    ws.append([None, 2023, 2024, 2023, 2024])
+    ws.merge_cells("B2:C2")
+    ws.merge_cells("D2:E2")
+    ws.merge_cells("A2:A3")
+    for size, a, b, c, d in [
+        ("0–1 persons employed", 47998, 59313, 52000, 63100),
+        ("2–9 persons employed", 11770, 12746, 57531, 61980),
+        ("10 and more persons employed", 2404, 2390, 98000, 97500),
+    ]:
+        ws.append([size, a, b, c, d])
+    wb.save(tmp_path / "sizes.xlsx")
+    book = open_workbook(tmp_path / "sizes.xlsx")
+    assert _value(book, "How much was enterprises with 0–1 persons employed for 2024?") == 59313
+    question = "What is the sum of enterprises across 0–1 persons employed and 2–9 persons employed for 2023?"
+    assert _value(book, question) == 47998 + 11770

@@ -387,6 +387,23 @@ def cross_table(rel: Relation) -> bool:
     return len(data) >= 3 and all(c.kind == "number" for c in data) and row_total(rel) is not None
 
 
+def _columns_beside_labels(
+    rel: Relation, question: str, chosen: list[RelColumn], labels: list[str]
+) -> list[RelColumn]:
+    """The columns the question names once the row labels it writes whole are set aside: their
+    words name the rows, not a column too ("enterprises with 0–1 persons employed": ``Enterprises``,
+    not ``Persons employed``); ``chosen`` when that names no other columns."""
+    bare = question
+    for label in labels:
+        bare = re.sub(re.escape(label), " ", bare, flags=re.IGNORECASE) if len(label) > 3 else bare
+    if bare == question:
+        return chosen
+    again = _columns(rel, bare)
+    if not again or {c.name for c in again} == {c.name for c in chosen} or len(again) > len(chosen):
+        return chosen
+    return again
+
+
 def _labels_placed(rel: Relation, question: str, rows: dict[str, list[str]]) -> bool:
     """Whether every label column of a long-form table that varies is placed by the question: by
     its values named in ``rows``, or by the first word of one value (filled into ``rows``: "GDP" is
@@ -943,6 +960,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     spans = len(chosen) > ends
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
+    if key is not None and rows.get(key.name) and not spans:  # (a span's columns are its own)
+        chosen = _columns_beside_labels(rel, question, chosen, rows[key.name])
     if long_form(rel) and not _labels_placed(rel, question, rows):
         return None  # (an indicator the words do not name: any figure read would be a guess)
     if key is not None and len(rows.get(key.name, [])) == 1:
