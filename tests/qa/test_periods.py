@@ -294,3 +294,34 @@ def test_signs_asked_of_figures(segments: Path, question: str, value: object) ->
     ans = answer_question(open_workbook(segments), question)
     assert ans.status == "answered", ans.reason
     assert ans.value == value
+
+
+def test_spans_of_periods_either_way_round(tmp_path: Path) -> None:
+    # columns latest first ("FY23 to FY25" over FY2025 | FY2024 | FY2023), and years down the rows
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Cash flow", None, None, None])
+    ws.append(["€m", "FY2025", "FY2024", "FY2023"])
+    ws.append(["Net cash from operating activities", 600, 520, 443])
+    ws.append(["Capital expenditure", -120, -110, -95])
+    wb.save(tmp_path / "cash.xlsx")
+    ans = answer_question(
+        open_workbook(tmp_path / "cash.xlsx"), "What was the average operating cash flow over FY23 to FY25?"
+    )
+    assert ans.value == pytest.approx((600 + 520 + 443) / 3)
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Dividend history"])
+    ws.append(["Year", "Interim (cents)", "Final (cents)"])
+    for year, interim, final in [
+        (2021, 9.0, 19.3),
+        (2022, 11.8, 18.4),
+        (2023, 12.5, 19.3),
+        (2024, 11.4, 20.5),
+    ]:
+        ws.append([year, interim, final])
+    wb.save(tmp_path / "dividends.xlsx")
+    ans = answer_question(
+        open_workbook(tmp_path / "dividends.xlsx"), "What was the total final dividend over 2022–2024?"
+    )
+    assert ans.value == pytest.approx(18.4 + 19.3 + 20.5)

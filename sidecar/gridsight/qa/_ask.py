@@ -23,7 +23,14 @@ from gridsight.qa._answer import (
     without_rounding,
     without_sign,
 )
-from gridsight.qa._cells import PATH_SEP, cell_plan, cross_table, lines_by_period, long_form, whole_year
+from gridsight.qa._cells import (
+    PATH_SEP,
+    cell_plan,
+    cross_table,
+    lines_by_period,
+    long_form,
+    whole_year,
+)
 from gridsight.qa._glossary import defined, in_own_terms, named_not_defined, signs_as_bounds, totals_of_parts
 from gridsight.qa._periods import header_years, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words

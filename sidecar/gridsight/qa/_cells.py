@@ -387,6 +387,23 @@ def cross_table(rel: Relation) -> bool:
     return len(data) >= 3 and all(c.kind == "number" for c in data) and row_total(rel) is not None
 
 
+def _rows_spanned(rel: Relation, question: str, named: list[str]) -> list[str]:
+    """Two row labels that are periods (years running down the rows) and that the question names as
+    the ends of a span ("the average net debt over FY2016 to FY2022"), with the rows between them
+    in the table; else ``named``."""
+    if rel.key is None or any(_number(v) != _number(v) for v in named):
+        return named
+    labels = [v for v in rel.values_of(rel.key.name) or [] if isinstance(v, str)]
+    low = periods_spelt(question).casefold()
+    a, b = (periods_spelt(v).casefold() for v in named)
+    spans = (rf"{re.escape(x)}\s*(?:to|through|until|[-–])\s*{re.escape(y)}" for x, y in ((a, b), (b, a)))
+    if not any(re.search(span, low) for span in spans) or not all(v in labels for v in named):
+        return named
+    i, j = sorted((labels.index(named[0]), labels.index(named[1])))
+    between = labels[i : j + 1]
+    return between if all(_number(v) == _number(v) for v in between) else named
+
+
 def _columns_beside_labels(
     rel: Relation, question: str, chosen: list[RelColumn], labels: list[str]
 ) -> list[RelColumn]:
@@ -420,6 +437,18 @@ def _labels_placed(rel: Relation, question: str, rows: dict[str, list[str]]) -> 
             return False
         rows[c.name] = [first[0][1]]
     return True
+
+
+def periods_down(rel: Relation) -> bool:
+    """Whether the row labels are periods, one per row (a five-year summary on its side: ``2021``
+    .. ``2025`` down the first column): a statement turned over, read by its cells."""
+
+    def compute() -> bool:
+        labels = [v for v in (rel.values_of(rel.key.name) or []) if v is not None] if rel.key else []
+        stamps = [_number(str(v)) for v in labels]
+        return len(labels) >= 3 and all(t == t for t in stamps) and len(set(stamps)) == len(stamps)
+
+    return rel.memo("periods down", compute)
 
 
 def long_form(rel: Relation) -> bool:
@@ -942,6 +971,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         and not (rel.key is not None and (lines_by_period(rel) or cross_table(rel)))
         and expected != "boolean"
         and not long_form(rel)
+        and not periods_down(rel)
     ):
         # a flat table: the general planner and the model read it, unless it is a statement: named
         # lines over period columns ("in which year was net income highest", "operating income
@@ -962,6 +992,14 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     key = rel.key
     if key is not None and rows.get(key.name) and not spans:  # (a span's columns are its own)
         chosen = _columns_beside_labels(rel, question, chosen, rows[key.name])
+    row_span = False
+    if (
+        key is not None
+        and len(rows.get(key.name, [])) == 2
+        and (expected == "list" or set(words(question)) & (SUM_WORDS | AVERAGE_WORDS))
+    ):
+        rows[key.name] = _rows_spanned(rel, question, rows[key.name])
+        row_span = len(rows[key.name]) > 2
     if long_form(rel) and not _labels_placed(rel, question, rows):
         return None  # (an indicator the words do not name: any figure read would be a guess)
     if key is not None and len(rows.get(key.name, [])) == 1:
@@ -1087,7 +1125,9 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
             )
         ]
         rows = {k: v for k, v in rows.items() if v}
-    if any(len(v) > MAX_NAMED for v in rows.values()):
+    if any(
+        len(v) > MAX_NAMED for k, v in rows.items() if not (row_span and key is not None and k == key.name)
+    ):
         return None
     # the words that name cells name no operation ("up" in ``Built-up roads`` is no rise)
     # ("add up": the particle of the verb, no rise)
@@ -1144,7 +1184,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     cells.sort(key=lambda lc: _position(question, lc[0], shared))
     labels = [label for label, _ in cells]
     # (each where it is; a line and its section's ``Total``, which "in total" names)
-    named = _all_named(question, labels) or (bool(per) and set(labels) == set(per)) or in_total
+    named = _all_named(question, labels) or (bool(per) and set(labels) == set(per)) or in_total or row_span
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
     if spans and not varying_rows and expected in (None, "number") and qwords & AVERAGE_WORDS:
         # "averaged over the years 2019 to 2022": each period of the span, the ends named
@@ -1408,11 +1448,12 @@ def _spanned(rel: Relation, question: str, chosen: list[RelColumn]) -> list[RelC
         without_marks(re.sub(r"(?:\s+[a-z]|\s*[*†‡]+|\s+\d\))$", "", parts(c.name)[level])) for c in chosen
     )
     low = periods_spelt(question).casefold()
-    span = rf"{re.escape(a.casefold())}\s*(?:to|through|until|[-–])\s*{re.escape(b.casefold())}"
-    if not re.search(span, low):
+    a, b = (periods_spelt(x).casefold() for x in (a, b))  # (``FY2023`` as "FY23 to FY25" is spelt)
+    spans = (rf"{re.escape(x)}\s*(?:to|through|until|[-–])\s*{re.escape(y)}" for x, y in ((a, b), (b, a)))
+    if not any(re.search(span, low) for span in spans):  # (either way: the table may run latest first)
         return chosen
     names = [c.name for c in rel.columns]
-    i, j = names.index(chosen[0].name), names.index(chosen[1].name)
+    i, j = sorted((names.index(chosen[0].name), names.index(chosen[1].name)))
     kind = _period_kind(chosen[0])
     return [
         c
