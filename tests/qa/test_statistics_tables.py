@@ -770,3 +770,26 @@ def test_words_of_a_row_label_written_whole_name_no_column(tmp_path: Path) -> No
     assert _value(book, "How much was enterprises with 0–1 persons employed for 2024?") == 59313
     question = "What is the sum of enterprises across 0–1 persons employed and 2–9 persons employed for 2023?"
     assert _value(book, question) == 47998 + 11770
+
+
+def test_names_after_codes_written_as_text_name_the_rows(tmp_path: Path) -> None:
+    # codes stored as text ("1", "2") in the first column and no row-header column found: the names
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Table 7.1 Average gross monthly earnings by occupation and sex"])
+    ws.append(["EUR"])
+    ws.append([])
+    ws.append(["ISCO-08", "Major group", "2022", None, None, "2023", None, None])
+    ws.append([None, None, "Men", "Women", "Total", "Men", "Women", "Total"])
+    ws.merge_cells("C4:E4")
+    ws.merge_cells("F4:H4")
+    for code, group, a, b in [
+        ("1", "Managers", (6248, 5218), (6405, 5300)),
+        ("2", "Professionals", (4960, 4062), (5051, 4100)),
+        ("3", "Technicians", (3612, 2942), (3714, 3010)),
+        ("6", "Farm workers", (1718, 1500), (1790, 1560)),
+    ]:
+        ws.append([code, group, *a, sum(a) // 2, *b, sum(b) // 2])
+    wb.save(tmp_path / "earnings.xlsx")
+    book = open_workbook(tmp_path / "earnings.xlsx")
+    assert _value(book, "For 2023, which major group had the lowest earnings among men?") == "Farm workers"

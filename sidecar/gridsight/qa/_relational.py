@@ -260,8 +260,8 @@ def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
     """The column whose labels name the rows: the first row-header column, or the one after it when
     the first holds codes (``NACE | Industry``: the industries name the rows; the codes stay a column)."""
     rng = table.range
-    if not cols:
-        return _years_down(sheet, table)
+    if not cols:  # (no row-header column found: years down the rows, or names after codes)
+        return _years_down(sheet, table) or _names_after_codes(sheet, table)
     if len(cols) < 2:
         return cols[:1]
     body = max(table.header_rows) + 1 if table.header_rows else rng.top
@@ -271,6 +271,20 @@ def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
     if _codes(first) and not _codes(second) and sum(isinstance(v, str) for v in second) >= 3:
         return [cols[1]]
     return cols[:1]
+
+
+def _names_after_codes(sheet: Sheet, table: Any) -> list[int]:
+    """The second column, when the first holds codes and the second names (``ISCO-08 | Major group``
+    with the codes written as text: the groups name the rows); else none."""
+    rng = table.range
+    body = max(table.header_rows) + 1 if table.header_rows else rng.top
+    if body > rng.bottom or rng.right < rng.left + 2:
+        return []
+    first, second = (sheet.column_values(Range(body, c, rng.bottom, c)) for c in (rng.left, rng.left + 1))
+    names = [v for v in second if isinstance(v, str) and v.strip()]
+    if _codes(first) and not _codes(second) and len(names) >= 3 and len(set(names)) == len(names):
+        return [rng.left + 1]
+    return []
 
 
 def _years_down(sheet: Sheet, table: Any) -> list[int]:
