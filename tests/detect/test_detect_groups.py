@@ -167,3 +167,19 @@ def test_a_year_merged_over_the_month_labels_is_a_header_row(detect_xlsx: Detect
     (table,) = detect_xlsx(cells, ("B3:F3",)).tables
     assert len(table.header_rows) == 2
     assert table.header_paths[1] == "2024 › Jan"
+
+
+def test_a_date_in_the_header_reads_as_a_statement_writes_it(detect_xlsx: DetectXlsx) -> None:
+    import datetime as dt
+
+    cells: dict[str, object] = {
+        "A1": "Balance sheet",
+        "B2": dt.datetime(2024, 6, 30),
+        "C2": dt.date(2023, 12, 31),
+    }
+    for i, (line, a, b) in enumerate(
+        [("Inventories", 314, 319), ("Receivables", 423, 434), ("Cash", 676, 533)]
+    ):
+        cells[f"A{3 + i}"], cells[f"B{3 + i}"], cells[f"C{3 + i}"] = line, a, b
+    (table,) = detect_xlsx(cells).tables
+    assert table.header_paths[1:] == ("30 June 2024", "31 December 2023")

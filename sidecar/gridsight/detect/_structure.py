@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import numpy as np
@@ -107,8 +108,18 @@ def _cell_label(sheet: Sheet, g: CellGrid, r: int, c: int, text_at: TextAt) -> s
         return " ".join(text_at(r, c).split())
     if g.cls[r, c] != 0:
         cell = sheet.cell(r + g.origin[0], c + g.origin[1])
-        return "" if cell.value is None else str(cell.value)
+        return "" if cell.value is None else _header_text(cell.value)
     return ""
+
+
+def _header_text(value: object) -> str:
+    """A header cell's value as a label: a date as statements write it (``30 June 2024``, not
+    ``2024-06-30 00:00:00``), anything else as its text."""
+    if isinstance(value, dt.datetime) and value.time() == dt.time(0, 0):
+        value = value.date()
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return f"{value.day} {value.strftime('%B')} {value.year}"
+    return str(value)
 
 
 def row_header_cols(g: CellGrid, box: Box, first_data: int) -> list[int]:
