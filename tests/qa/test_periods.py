@@ -113,6 +113,7 @@ def interim(tmp_path_factory: pytest.TempPathFactory) -> Path:
         # six months ended 30 June: the first half ("H1 2024", "1H23", "the first half of 2024")
         ("What was revenue in H1 2024?", 1067),
         ("Was profit before tax higher in the first half of 2024 than in 1H23?", False),
+        ("True or false: revenue was higher in H1 2024 than in H1 2023.", True),
         ("Averaging 1H23 and 1H24, what was the net cash flow?", 108.5),
         ("Could you look up profit before tax in the six months ended 30 June 2023 for me?", 225),
     ],

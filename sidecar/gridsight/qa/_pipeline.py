@@ -96,6 +96,8 @@ def expected_type(question: str) -> str | None:
     low = question.casefold().strip()
     # a leading phrase of place or time does not change what is asked: "In 2023, did ..."
     low = LEADING_PHRASE.sub("", low, count=1)
+    if re.match(r"^(?:true or false|yes or no)\b", low):
+        return "boolean"  # "True or false: other income was lower in Q4 than in Q3."
     # ("could you look up ...", "can you give ...": a request, not a yes/no question)
     low = re.sub(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?", "", low)
     if re.match(r"^(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", low):
