@@ -447,6 +447,14 @@ def test_sum_groups_is_bounded_and_ignores_what_is_no_number() -> None:
         "Which mode within ' OR 1=1 -- had the lowest passenger-kilometres in 2022?",
         "How many " + "modes " * 300 + "were there?",
         "¿Cuántos pasajeros-kilómetro hubo en ferrocarril en 2022?",
+        # the wording this table's new readings take, given nothing to read
+        "÷ ÷ ÷",
+        "As a positive amount?",
+        "True or false:",
+        "Could you look up",
+        "How many years over 2021–2023 came in above £?",
+        "Which months from January–March were negative?",
+        "Give them in that order, in that order, in that order.",
     ],
 )
 def test_hostile_questions_over_statistics_tables(transport: Any, question: str) -> None:

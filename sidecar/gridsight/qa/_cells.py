@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from gridsight.qa._answer import asks_label
 from gridsight.qa._classes import RowClass, asked_class
+from gridsight.qa._groups import rounding_step
 from gridsight.qa._members import listed_members
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long
 from gridsight.qa._sql import literal, quote
@@ -387,6 +388,15 @@ def cross_table(rel: Relation) -> bool:
     return len(data) >= 3 and all(c.kind == "number" for c in data) and row_total(rel) is not None
 
 
+def _written_as_span(question: str, a: str, b: str) -> bool:
+    """Whether the question writes two periods as the ends of a span, either way round ("from Q1 to
+    Q4", "FY23 to FY25" over ``FY2025`` and ``FY2023``: periods spelt as headers spell them)."""
+    low = periods_spelt(question).casefold()
+    a, b = (periods_spelt(x).casefold() for x in (a, b))
+    spans = (rf"{re.escape(x)}\s*(?:to|through|until|[-–])\s*{re.escape(y)}" for x, y in ((a, b), (b, a)))
+    return any(re.search(span, low) for span in spans)
+
+
 def _rows_spanned(rel: Relation, question: str, named: list[str]) -> list[str]:
     """Two row labels that are periods (years running down the rows) and that the question names as
     the ends of a span ("the average net debt over FY2016 to FY2022"), with the rows between them
@@ -394,10 +404,7 @@ def _rows_spanned(rel: Relation, question: str, named: list[str]) -> list[str]:
     if rel.key is None or any(_number(v) != _number(v) for v in named):
         return named
     labels = [v for v in rel.values_of(rel.key.name) or [] if isinstance(v, str)]
-    low = periods_spelt(question).casefold()
-    a, b = (periods_spelt(v).casefold() for v in named)
-    spans = (rf"{re.escape(x)}\s*(?:to|through|until|[-–])\s*{re.escape(y)}" for x, y in ((a, b), (b, a)))
-    if not any(re.search(span, low) for span in spans) or not all(v in labels for v in named):
+    if not _written_as_span(question, *named) or not all(v in labels for v in named):
         return named
     i, j = sorted((labels.index(named[0]), labels.index(named[1])))
     between = labels[i : j + 1]
@@ -475,20 +482,13 @@ def _row_total(rel: Relation) -> RelColumn | None:
     # published figures are rounded one by one: the parts add up to the total within half a unit of
     # the row's finest digit per column (shares of 0.30 and 0.22 are no parts of one another, and a
     # price of 63.06 beside a count of 1,084,498 adds nothing to it)
-    room = [0.5 * len(columns) * _finest_unit([col[i] for col in columns]) for i in rows]
+    room = [0.5 * len(columns) * rounding_step([col[i] for col in columns]) for i in rows]
     for j, whole in enumerate(columns):
         rest = [sum(col[i] for k, col in enumerate(columns) if k != j) for i in rows]
         adds = sum(1 for i, r, ok in zip(rows, rest, room, strict=True) if abs(r - whole[i]) <= ok)
         if rows and 2 * adds > len(rows):
             return data[j]
     return None
-
-
-def _finest_unit(values: Sequence[float]) -> float:
-    """The place of the finest digit the figures show: 1 for whole numbers, 0.01 beside ``0.26``
-    (at most six places: a computed share is exact to them)."""
-    places = max(len(f"{float(v):.6f}".rstrip("0").split(".")[1]) for v in values) if values else 0
-    return 10.0**-places
 
 
 #: "Annual revenue", "full-year sales", "the yearly total": the column that adds up a year's periods.
@@ -1259,13 +1259,10 @@ def _periods_tested(
         return None
     fixed = _placed(rel, question, {k: v[0] for k, v in rows.items()})
     op = COMPARISON_OPS[test.group(1)]
-    limit = test.group(3).replace(",", "")
     line = [rel.values_of(c.name) or [] for c in periods]
     at = [i for i, k in enumerate(rel.values_of(key.name) or []) if k == fixed[key.name]]
     figures = [v[i] for v in line for i in at if isinstance(v[i], int | float)]
-    if question.casefold()[test.end() : test.end() + 2].lstrip().startswith("%") and figures:
-        # ("above 15%" over a line of fractions: 0.15)
-        limit = repr(float(limit) / 100) if max(abs(v) for v in figures) <= 1.0 else limit
+    limit = _threshold(rel, periods[0].name, question, test, figures)  # ("above 15%" over fractions)
     cells = [(without_marks(parts(c.name)[-1]).strip(), _cell(c.name, fixed)) for c in periods]
     if not re.match(r"which|list|name", asked.group(0), re.IGNORECASE):
         return CellPlan("SELECT " + " + ".join(f"({e} {op} {limit})" for _, e in cells), "count", "number")
@@ -1447,10 +1444,7 @@ def _spanned(rel: Relation, question: str, chosen: list[RelColumn]) -> list[RelC
     a, b = (
         without_marks(re.sub(r"(?:\s+[a-z]|\s*[*†‡]+|\s+\d\))$", "", parts(c.name)[level])) for c in chosen
     )
-    low = periods_spelt(question).casefold()
-    a, b = (periods_spelt(x).casefold() for x in (a, b))  # (``FY2023`` as "FY23 to FY25" is spelt)
-    spans = (rf"{re.escape(x)}\s*(?:to|through|until|[-–])\s*{re.escape(y)}" for x, y in ((a, b), (b, a)))
-    if not any(re.search(span, low) for span in spans):  # (either way: the table may run latest first)
+    if not _written_as_span(question, a, b):
         return chosen
     names = [c.name for c in rel.columns]
     i, j = sorted((names.index(chosen[0].name), names.index(chosen[1].name)))
@@ -1852,12 +1846,15 @@ def _counted_noun(rel: Relation, question: str) -> tuple[str | None, str | None]
     return None, None
 
 
-def _threshold(rel: Relation, col: str, question: str, m: re.Match[str]) -> str:
+def _threshold(
+    rel: Relation, col: str, question: str, m: re.Match[str], figures: Sequence[float] | None = None
+) -> str:
     """The number a comparison names, in the column's terms: "below 20%" over shares stored as
-    fractions (0.2) is 0.2."""
+    fractions (0.2) is 0.2. ``figures``: the cells compared, when they are not the whole column's
+    (one line's periods)."""
     number = m.group(3).replace(",", "")
     after = question.casefold()[m.end() : m.end() + 2]
-    high = rel.column(col).high
+    high = rel.column(col).high if figures is None else max((abs(v) for v in figures), default=None)
     if after.lstrip().startswith("%") and isinstance(high, int | float) and abs(high) <= 1.0:
         return repr(float(number) / 100)
     return number

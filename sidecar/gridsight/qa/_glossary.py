@@ -272,6 +272,8 @@ def signs_as_bounds(question: str, own: Iterable[str]) -> str:
     """``question`` with a sign asked of a figure written as a bound: "was negative" as "was below
     0", "had a positive balance" as "had above 0 balance" -- unless the table names a line or column
     by that word (``Negative goodwill``)."""
+    if not _SIGNED.search(question):
+        return question  # (most questions ask no sign: the table's words are not read for them)
     held = {w for text in own for w in re.findall(r"[a-z]+", text.casefold())}
     return _SIGNED.sub(
         lambda m: (

@@ -24,7 +24,7 @@ MAX_MEMBERS = 60
 MAX_ROWS = 2000
 
 
-def _step(values: Sequence[float]) -> float:
+def rounding_step(values: Sequence[float]) -> float:
     """The rounding step of a column's figures: 1 for whole numbers, 0.1 for one decimal..."""
     decimals = 0
     for v in values:
@@ -36,7 +36,7 @@ def _step(values: Sequence[float]) -> float:
 def _steps(figures: Sequence[Sequence[float | None]]) -> list[float]:
     """Each column's rounding step (:func:`_step`) over its finite figures."""
     return [
-        _step([v for row in figures if (v := row[c]) is not None and math.isfinite(v)])
+        rounding_step([v for row in figures if (v := row[c]) is not None and math.isfinite(v)])
         for c in range(len(figures[0]))
     ]
 

@@ -259,30 +259,35 @@ def _codes(values: list[Any]) -> bool:
 def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
     """The column whose labels name the rows: the first row-header column, or the one after it when
     the first holds codes (``NACE | Industry``: the industries name the rows; the codes stay a column)."""
-    rng = table.range
     if not cols:  # (no row-header column found: years down the rows, or names after codes)
         return _years_down(sheet, table) or _names_after_codes(sheet, table)
     if len(cols) < 2:
         return cols[:1]
-    body = max(table.header_rows) + 1 if table.header_rows else rng.top
-    if body > rng.bottom:
-        return cols[:1]
-    first, second = (sheet.column_values(Range(body, c, rng.bottom, c)) for c in cols[:2])
-    if _codes(first) and not _codes(second) and sum(isinstance(v, str) for v in second) >= 3:
-        return [cols[1]]
-    return cols[:1]
+    first, second = (_body(sheet, table, c) for c in cols[:2])
+    return [cols[1]] if _names_beside_codes(first, second) else cols[:1]
+
+
+def _body(sheet: Sheet, table: Any, col: int) -> list[Any]:
+    """The values of one column under the table's header (none when the table has no body)."""
+    rng = table.range
+    top = max(table.header_rows) + 1 if table.header_rows else rng.top
+    return sheet.column_values(Range(top, col, rng.bottom, col)) if top <= rng.bottom else []
+
+
+def _names_beside_codes(first: list[Any], second: list[Any]) -> bool:
+    """Whether the first column holds codes and the second names beside them."""
+    return _codes(first) and not _codes(second) and sum(isinstance(v, str) for v in second) >= 3
 
 
 def _names_after_codes(sheet: Sheet, table: Any) -> list[int]:
     """The second column, when the first holds codes and the second names (``ISCO-08 | Major group``
     with the codes written as text: the groups name the rows); else none."""
     rng = table.range
-    body = max(table.header_rows) + 1 if table.header_rows else rng.top
-    if body > rng.bottom or rng.right < rng.left + 2:
+    if rng.right < rng.left + 2:
         return []
-    first, second = (sheet.column_values(Range(body, c, rng.bottom, c)) for c in (rng.left, rng.left + 1))
+    first, second = _body(sheet, table, rng.left), _body(sheet, table, rng.left + 1)
     names = [v for v in second if isinstance(v, str) and v.strip()]
-    if _codes(first) and not _codes(second) and len(names) >= 3 and len(set(names)) == len(names):
+    if _names_beside_codes(first, second) and len(names) >= 3 and len(set(names)) == len(names):
         return [rng.left + 1]
     return []
 
@@ -291,14 +296,10 @@ def _years_down(sheet: Sheet, table: Any) -> list[int]:
     """The first column, when it holds one distinct year per row (a five-year summary with the years
     running down and the measures across: the years name the rows); else none."""
     rng = table.range
-    body = max(table.header_rows) + 1 if table.header_rows else rng.top
-    if body > rng.bottom or rng.right <= rng.left:
+    if rng.right <= rng.left:
         return []
-    first = [v for v in sheet.column_values(Range(body, rng.left, rng.bottom, rng.left)) if v is not None]
-    years = [
-        int(v) for v in first if isinstance(v, int | float) and float(v).is_integer() and 1900 <= v <= 2100
-    ]
-    return [rng.left] if len(first) >= 3 and len(years) == len(first) == len(set(years)) else []
+    first = [v for v in _body(sheet, table, rng.left) if v is not None]
+    return [rng.left] if len(first) >= 3 and _all_years(first) and len(set(first)) == len(first) else []
 
 
 #: A line that is a part of the line above it, already counted in it.
