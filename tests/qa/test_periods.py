@@ -325,3 +325,74 @@ def _answer(path: Path, question: str) -> object:
     ans = answer_question(open_workbook(path), question)
     assert ans.status == "answered", ans.reason
     return ans.value
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ten-year record on its side: fiscal years down the rows, measures across."""
+    path = tmp_path_factory.mktemp("history") / "history.xlsx"
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Ten-year record"])
+    ws.append(
+        ["Year", "Revenue (£m)", "EBITDA (£m)", "Net debt (£m)", "Basic EPS (p)", "Dividend per share (p)"]
+    )
+    for row in [
+        ("FY2021", 705, 154, 116, 30.5, 10.0),
+        ("FY2022", 749, 156, 37, 31.0, 11.5),
+        ("FY2023", 807, 121, 169, 28.0, 12.0),
+    ]:
+        ws.append(row)
+    wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # a division between two columns of one row, in the order written (a "what <noun>" question
+        # that writes its arithmetic out asks the number)
+        ("What leverage did the group have in FY2023 (net debt ÷ EBITDA)?", pytest.approx(169 / 121)),
+        ("In FY2022, what was dividend per share divided by basic EPS?", pytest.approx(11.5 / 31.0)),
+        # a fiscal year written by the years it spans is the year it ends
+        ("What was revenue in fiscal 2021/22?", 749),
+        # "last year" among the years down the rows
+        ("What was EBITDA last year?", 156),
+    ],
+)
+def test_columns_divided_and_years_down(history: Path, question: str, value: object) -> None:
+    assert _answer(history, question) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "written"),
+    [
+        ("What was revenue in fiscal 2021/22?", "What was revenue in FY2022?"),
+        ("Receivables over 2023/24–2024/25?", "Receivables over FY2024–FY2025?"),
+        ("In FY 2021-22?", "In FY2022?"),
+        ("From 2021-22?", "From 2021-22?"),  # (a dash alone may join two years of a span)
+        ("In 2021/23?", "In 2021/23?"),  # (no fiscal year spans two years)
+        ("In 1999/00?", "In FY2000?"),
+    ],
+)
+def test_split_years_end_where_they_end(question: str, written: str) -> None:
+    from gridsight.qa._periods import split_years
+
+    assert split_years(question, ["FY2021", "FY2022"]) == written
+    assert split_years(question, ["Revenue", "2021/22"]) == question  # (the table writes spans)
+
+
+def test_a_movement_line_totalled_over_its_periods(tmp_path: Path) -> None:
+    # the line is named by its head word; "total" over two periods adds them up (a movement line's
+    # own change words are no change to take)
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Cash flow statement", None, None])
+    ws.append(["£m", "FY2025", "FY2024"])
+    ws.append(["Profit before tax", 384, 260])
+    ws.append(["(Increase)/decrease in inventories", -2, -13])
+    ws.append(["(Increase)/decrease in trade and other receivables", 68, -72])
+    ws.append(["Cash generated from operations", 450, 175])
+    wb.save(tmp_path / "cash.xlsx")
+    question = "What did the receivables movement total over FY2024–FY2025?"
+    assert _answer(tmp_path / "cash.xlsx", question) == -4

@@ -29,10 +29,12 @@ from gridsight.qa._cells import (
     cross_table,
     lines_by_period,
     long_form,
+    operands_named,
+    periods_down,
     whole_year,
 )
 from gridsight.qa._glossary import defined, in_own_terms, named_not_defined, signs_as_bounds, totals_of_parts
-from gridsight.qa._periods import header_years, with_periods
+from gridsight.qa._periods import header_years, split_years, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
@@ -199,8 +201,12 @@ def answer_question(
     best = pick.table
     # "the prior year", "versus last year": the years they mean among the table's own periods
     rel = relation_of(best.sheet, best.table)
-    q = with_periods(q, header_years(c.name for c in rel.columns))
     own = _own_texts(rel)
+    q = split_years(q, own)  # "fiscal 2021/22" over ``FY2022``: the year it ends
+    periods = [c.name for c in rel.columns]
+    if rel.key is not None and periods_down(rel):  # (a five-year summary on its side: years down)
+        periods += [str(v) for v in rel.distinct_values(rel.key.name)]
+    q = with_periods(q, header_years(periods))
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
     q = named_not_defined(q, own)  # "(live births minus deaths)" after a column's name
     q = signs_as_bounds(q, own)  # "whose operating profit was negative": below 0
@@ -236,10 +242,13 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             or cross_table(rel)
             or any(c.role == "section" for c in rel.columns)
             or long_form(rel)
+            or (periods_down(rel) and operands_named(rel, q))
         )
     ):
         # (named lines over period columns, a statement, reads by its cells as a multi-header does;
-        # so do lines under section lines: "rural areas in Riverside" is the line in that section)
+        # so do lines under section lines: "rural areas in Riverside" is the line in that section,
+        # and years down the rows where the question sets two columns against each other: "net
+        # debt ÷ EBITDA in FY2023")
         order = ("cells", "blocks", "formula", "sql")
     elif (
         plan is not None

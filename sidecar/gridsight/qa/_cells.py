@@ -78,8 +78,8 @@ _WHICH = re.compile(
     r"(which|who|whom|whose|what\s+\w+\s+(had|has|have|was|were|is|are|did|does))\b",
     re.I,
 )
-#: Words that say a figure is a percentage or a rate.
-_PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|shares?|proportions?)\b|%", re.I)
+#: Words that say a figure is a percentage or a rate ("per share" is no share: a figure per share).
+_PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|(?<!per )shares?|proportions?)\b|%", re.I)
 #: A share of a whole: "what share / fraction / percentage of ...".
 #: ("the percentage of load factor" names a figure that is a percentage: no share is computed).
 _SHARE = re.compile(r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b", re.I)
@@ -211,7 +211,36 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     if len(best) > 1:
         best = _year_end(question, best) or _by_meaning(best, qw)
     best = _group_of_years(rel, question, best)
+    if len(best) == 1:
+        operands = operands_named(rel, question)
+        if operands:  # "dividend per share divided by basic EPS": one column each side
+            return operands
     return best + (_siblings(rel, question, best) or _other_years(rel, question, best))
+
+
+def operands_named(rel: Relation, question: str) -> list[RelColumn]:
+    """The two columns the question sets either side of the one operator it writes ("dividend per
+    share divided by basic EPS", "net debt / EBITDA"), in the order written, when each side names a
+    different column on its own; else none."""
+    low = question.casefold()
+    found = [m for rx, _ in _OPERATORS for m in rx.finditer(low)]
+    found = [  # (a slash between words: ``2021/22`` is a year)
+        m
+        for m in found
+        if m.group(0) != "/"
+        or (low[: m.start()].rstrip()[-1:].isalpha() and low[m.end() :].lstrip()[:1].isalpha())
+    ]
+    if len(found) != 1:
+        return []
+    texts = [question[: found[0].start()], question[found[0].end() :]]
+    if not all(words(t) for t in texts):
+        return []
+    sides = [_columns(rel, t) for t in texts]
+    if any(len(s) != 1 for s in sides) or sides[0][0].name == sides[1][0].name:
+        return []
+    if year_of(sides[0][0].name) != year_of(sides[1][0].name):
+        return []  # (periods set apart are read as periods: "2022 ... divided by total equity")
+    return [sides[0][0], sides[1][0]]
 
 
 def _group_of_years(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
@@ -574,7 +603,7 @@ def ops_as_names(rel: Relation, question: str) -> set[str]:
     said = tokens(question)
     return {
         w
-        for w, nxt in zip(said, [*said[1:], ""], strict=True)
+        for w, nxt in zip(said, [*said[1:], ""][: len(said)], strict=True)
         if w in OPERATION_WORDS and w in header and nxt and nxt not in header and nxt not in COMMON
     }
 
@@ -632,7 +661,11 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             if sc >= 0.5 and set(tokens(v)) - header and (sc >= 1.0 or _said(v, qcol) - measure)
         ]
         if not scored[name]:
-            scored[name] = _two_words(values, qcol, header) or _first_word(values, qcol, header)
+            scored[name] = (
+                _two_words(values, qcol, header)
+                or _first_word(values, qcol, header)
+                or _head_word(values, qcol, header)
+            )
         if not scored[name] and key is not None and name == key.name and values:
             # no letters: the label closest in meaning, when it is clearly closest
             # (compared with the words no header or title of the table explains: "inventory" in
@@ -771,6 +804,21 @@ def _first_word(values: Sequence[str], qw: list[str], header: set[str]) -> list[
         and not any(w in tokens(o) for o in values if o != vs[0])
     ]
     return [(0.5, hits[0])] if len(hits) == 1 else []
+
+
+def _head_word(values: Sequence[str], qw: list[str], header: set[str]) -> list[tuple[float, str]]:
+    """The one value that the question names by its head, its last word, a word no other value
+    holds ("receivables" for ``(Increase)/decrease in trade and other receivables``), as a
+    part-named value."""
+    hits = {
+        v
+        for v in values
+        if (own := [w for w in tokens(v) if w not in COMMON])
+        and own[-1] not in header
+        and any(near_word(own[-1], q) for q in qw)
+        and not any(own[-1] in tokens(o) for o in values if o != v)
+    }
+    return [(0.5, hits.pop())] if len(hits) == 1 else []
 
 
 def _said(value: str, qw: list[str]) -> set[str]:
@@ -1134,6 +1182,14 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     spoken = re.sub(r"\b(add(?:s|ed)?|sum(?:s|med)?)\s+up\b", r"\1", question, flags=re.IGNORECASE)
     qwords = set(words(spoken)) - {w for vs in rows.values() for v in vs for w in words(v)}
     qwords -= ops_as_names(rel, question) & every_part(chosen)  # ("the highest quintile" ranks nothing)
+    if (
+        qwords & SUM_WORDS
+        and key is not None
+        and any(set(words(v)) & CHANGE_WORDS for v in rows.get(key.name, []))
+    ):
+        # "the receivables movement totalled over FY24-FY25": the line is a movement (``(Increase)/
+        # decrease in receivables``); its periods are added up, not set against each other
+        qwords -= CHANGE_WORDS
     fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
     varying_rows = [(k, v) for k, v in rows.items() if len(v) > 1]
     if len(varying_rows) > 1 or (varying_rows and len(chosen) > 1):
@@ -2126,7 +2182,10 @@ def _across(
         if more != less:
             return CellPlan(f"SELECT {a} {'>' if more else '<'} {b}", "test", "boolean")
         return None
-    if expected == "number" or (expected is None and not _asks_which(question)):
+    # ("what leverage did it achieve (net debt / EBITDA)": the arithmetic written is the answer)
+    if expected == "number" or (
+        expected is None and (not _asks_which(question) or _written(question, cells) is not None)
+    ):
         written = _written(question, cells) if len(cells) > 2 else None
         if written is not None:  # "((current assets minus inventory) / current liabilities)"
             if " / " in written or " - " not in written:  # (sizes where nothing is taken away)

@@ -93,3 +93,37 @@ def _append(question: str, phrase: str) -> str:
 def _tidy(text: str) -> str:
     text = re.sub(r"\s+([?.!,])", r"\1", text)
     return re.sub(r"\s{2,}", " ", text).strip()
+
+
+#: A fiscal year written by the two calendar years it spans: "2021/22", "fiscal 2023/2024", "FY
+#: 2021-22" (a dash only after a word that says fiscal: "2021-22" alone may be a span of two years).
+_SPLIT = re.compile(
+    r"(?:\b(?:(?:fiscal|financial)\s+(?:year\s+)?|FY\s?))?(?<![\d.])((?:19|20)\d\d)\s*/\s*(\d\d(?:\d\d)?)(?![\d/])"
+    r"|\b(?:(?:fiscal|financial)\s+(?:year\s+)?|FY\s?)((?:19|20)\d\d)\s*[-–]\s*(\d\d)(?![\d/])",
+    re.IGNORECASE,
+)
+#: A label that writes a fiscal year by its span (``2021/22``, ``2021-22``) or by its name (``FY2022``).
+_SPLIT_LABEL = re.compile(r"(?<!\d)(?:19|20)\d\d\s*[/\-–]\s*\d\d(?!\d)")
+_FY_LABEL = re.compile(r"\bFY\s?'?\d\d", re.IGNORECASE)
+
+
+def split_years(question: str, texts: Iterable[str]) -> str:
+    """``question`` with each fiscal year it writes by the two years it spans ("fiscal 2021/22") as
+    the year it ends, the way a table that labels single years names it (``FY2022``, or ``2022``):
+    a fiscal year is named by the year it ends. Unchanged when a label of the table writes years
+    by their span (``2021/22``, read as written) or the two years are not consecutive."""
+    if not _SPLIT.search(question):
+        return question
+    texts = [t for t in texts if isinstance(t, str)]
+    if any(_SPLIT_LABEL.search(t) for t in texts):
+        return question
+    named = any(_FY_LABEL.search(t) for t in texts)
+
+    def ending(m: re.Match[str]) -> str:
+        start, end = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if int(end[-2:]) != (int(start) + 1) % 100 or (len(end) == 4 and int(end) != int(start) + 1):
+            return m.group(0)
+        year = f"{start[:2]}{end[-2:]}" if end[-2:] != "00" else str(int(start) + 1)
+        return f"FY{year}" if named else year
+
+    return _SPLIT.sub(ending, question)
