@@ -230,3 +230,75 @@ def test_a_yes_no_answer_carries_no_unit(book: Any) -> None:
     assert (ans.value, ans.unit) == (False, None)
     # an amount keeps the table's unit
     assert answer_question(book, "What were inventories in Q3 2023?").unit == "EUR thousand"
+
+
+@pytest.fixture(scope="module")
+def uk_quarters(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A UK-format income statement by quarter (Companies Act names, a footnote mark on a line)."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Income statement (£m)", None, None, None, None])
+    ws.append([None, "Q1 2024", "Q2 2024", "Q3 2024", "Q4 2024"])
+    for row in [
+        ("Turnover", 397, 475, 482, 451),
+        ("Cost of sales", -229, -269, -283, -267),
+        ("Gross profit", 168, 206, 199, 184),
+        ("Administrative expenses", -102, -113, -112, -105),
+        ("Other operating income¹", 3, 5, 7, 3),
+        ("Operating profit", 69, 98, 91, 82),
+        ("Profit before taxation", 63, 91, 85, 75),
+        ("Tax on profit", -12, -17, -16, -14),
+        ("Profit for the financial period", 51, 74, 69, 61),
+    ]:
+        ws.append(row)
+    ws.append([])
+    ws.append(["¹ Includes government grants."])
+    path = tmp_path_factory.mktemp("uk") / "uk.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # abbreviations no initials reach, written out: ETR, EBIT, GP; the definition names the
+        # lines by the UK names the workbook holds ("income tax expense" is ``Tax on profit``)
+        ("What ETR did the group achieve in Q3 2024? One decimal.", 18.8),
+        ("How much was EBIT in Q2 2024?", 98),
+        ("GP margin in Q1 2024, in percent, one decimal?", 42.3),
+        ("Calculate the tax rate for Q4 2024 (income tax expense ÷ profit before tax). Two decimals.", 0.19),
+        # a line whose label ends in a footnote mark is the workbook's own name: no crosswalk to
+        # ``Operating profit``; a span of quarters written without its year
+        ("What's the mean quarterly other operating income for Q2 to Q4?", 5),
+    ],
+)
+def test_abbreviations_and_uk_names(uk_quarters: Any, question: str, answer: object) -> None:
+    ans = answer_question(uk_quarters, question)
+    assert (ans.status, ans.value) == ("answered", answer), (ans.reason, ans.query)
+
+
+def test_a_measure_named_as_the_workbook_names_it(tmp_path: Any) -> None:
+    # "EBIT margin" is the measure a ``Operating margin (%)`` column holds: read, not computed
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Key figures"])
+    ws.append(["Year", "Revenue (€m)", "Operating profit (€m)", "Operating margin (%)"])
+    for row in [(2021, 1000, 120, 12.0), (2022, 1100, 99, 9.0), (2023, 1200, 132, 11.0)]:
+        ws.append(row)
+    wb.save(tmp_path / "key.xlsx")
+    ans = answer_question(
+        open_workbook(tmp_path / "key.xlsx"), "In how many years was EBIT margin above 10%?"
+    )
+    assert (ans.status, ans.value) == ("answered", 2), (ans.reason, ans.query)
+
+
+def test_abbreviations_the_workbook_holds_are_left_as_they_are() -> None:
+    from gridsight.qa._glossary import spelt_out
+
+    held = {"ebit"}
+    assert spelt_out("EBIT and capex in 2024?", lambda n: n.casefold() in held) == (
+        "EBIT and capital expenditure in 2024?"
+    )
+    assert (
+        spelt_out("Op. profit in the debit column", lambda n: False) == "operating profit in the debit column"
+    )

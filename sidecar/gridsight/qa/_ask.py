@@ -33,7 +33,14 @@ from gridsight.qa._cells import (
     periods_down,
     whole_year,
 )
-from gridsight.qa._glossary import defined, in_own_terms, named_not_defined, signs_as_bounds, totals_of_parts
+from gridsight.qa._glossary import (
+    defined,
+    in_own_terms,
+    named_not_defined,
+    signs_as_bounds,
+    spelt_out,
+    totals_of_parts,
+)
 from gridsight.qa._periods import header_years, split_years, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
@@ -185,7 +192,8 @@ def answer_question(
     if not words(q):
         return QAAnswer(question, "abstained", reason="the question names nothing to look for")
     q = q.replace("÷", " / ")  # ("income tax expense ÷ profit before tax": a division, as a slash is)
-    q = defined(without_example(q), _labels(workbook))
+    labels = _labels(workbook)
+    q = defined(spelt_out(without_example(q), labels), labels)  # "ETR": effective tax rate, defined
     q = totals_of_parts(q, (t for sheet in workbook.sheets for t in sheet.texts))
     rounding, q = q, without_sign(without_rounding(q))  # (rounded and signed as asked at the end)
     found = candidates(workbook, sheet, q)

@@ -422,7 +422,16 @@ def _written_as_span(question: str, a: str, b: str) -> bool:
     Q4", "FY23 to FY25" over ``FY2025`` and ``FY2023``: periods spelt as headers spell them)."""
     low = periods_spelt(question).casefold()
     a, b = (periods_spelt(x).casefold() for x in (a, b))
-    spans = (rf"{re.escape(x)}\s*(?:to|through|until|[-–])\s*{re.escape(y)}" for x, y in ((a, b), (b, a)))
+    ends = [(a, b)]
+    wa, wb = a.split(), b.split()
+    own_a, own_b = [w for w in wa if w not in wb], [w for w in wb if w not in wa]
+    if own_a and own_b and len(own_a) < len(wa):  # "Q2 to Q4" over ``Q2 2024`` and ``Q4 2024``
+        ends.append((" ".join(own_a), " ".join(own_b)))
+    spans = (
+        rf"(?<!\w){re.escape(x)}\s*(?:to|through|until|[-–])\s*{re.escape(y)}(?!\w)"
+        for p, q in ends
+        for x, y in ((p, q), (q, p))
+    )
     return any(re.search(span, low) for span in spans)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from gridsight.text import stem
+from gridsight.text import stem, without_marks
 
 _QUICK = "{current assets} excluding {inventories}, divided by {current liabilities}"
 
@@ -42,6 +42,12 @@ TERMS: dict[str, str] = {
     "return on equity": "{net profit} divided by {total equity}, in percent",
     "return on assets": "{net profit} divided by {total assets}, in percent",
     "asset turnover": "{revenue} divided by {total assets}",
+    "effective tax rate": "{income tax} divided by {profit before tax}, in percent",
+    "ebit margin": "{operating profit} divided by {revenue}, in percent",
+    "ebitda margin": "{ebitda} divided by {revenue}, in percent",
+    "payout ratio": "{dividend per share} divided by {earnings per share}",
+    "dividend payout ratio": "{dividend per share} divided by {earnings per share}",
+    "dividend cover": "{earnings per share} divided by {dividend per share}",
 }
 
 #: Line -> the names statements give it under IFRS, US GAAP and UK GAAP, the usual one first. A
@@ -58,7 +64,47 @@ LINES: dict[str, tuple[str, ...]] = {
     "operating profit": ("operating profit", "operating income", "profit from operations", "ebit"),
     "net profit": ("net profit", "net income", "profit for the year", "profit after tax", "net earnings"),
     "revenue": ("revenue", "net sales", "turnover", "sales"),
+    "income tax": (
+        "income tax expense",
+        "income tax",
+        "taxation",
+        "tax on profit",
+        "tax expense",
+        "provision for income taxes",
+    ),
+    "profit before tax": (
+        "profit before tax",
+        "profit before taxation",
+        "profit before income tax",
+        "income before income taxes",
+        "earnings before income taxes",
+    ),
+    "ebitda": ("ebitda",),
+    "dividend per share": ("dividend per share", "dividends per share", "dividends declared per share"),
+    "earnings per share": ("basic earnings per share", "earnings per share", "basic eps", "eps"),
 }
+
+#: Abbreviations of statement lines and measures that are no initials of the words they stand for
+#: ("EBIT" is operating profit; "op. profit") or whose words a table rarely writes out ("ETR"); the
+#: initials of a label ("PBT", "PP&E") are read by :func:`gridsight.qa._sqlgen.initials_of`.
+ABBREVIATIONS: dict[str, str] = {
+    "ebit": "operating profit",
+    "etr": "effective tax rate",
+    "capex": "capital expenditure",
+    "opex": "operating expenses",
+    "op.": "operating",
+    "gp": "gross profit",
+    "eps": "earnings per share",
+    "dps": "dividend per share",
+    "pbt": "profit before tax",
+    "nci": "non-controlling interests",
+}
+_ABBREVIATED = re.compile(
+    r"(?<![\w.&])("
+    + "|".join(re.escape(a) for a in sorted(ABBREVIATIONS, key=len, reverse=True))
+    + r")(?![\w&])",
+    re.IGNORECASE,
+)
 
 #: The question writes its own definition: an operator, or "defined as".
 _DEFINES = re.compile(
@@ -71,6 +117,21 @@ _NAMES = re.compile(
     r"\b(" + "|".join(re.escape(t) for t in sorted(TERMS, key=len, reverse=True)) + r")\b",
     re.IGNORECASE,
 )
+
+
+def spelt_out(question: str, holds: Callable[[str], bool]) -> str:
+    """``question`` with each abbreviation of :data:`ABBREVIATIONS` that no text of the workbook
+    holds written out ("EBIT margin" as "operating profit margin"; a row headed ``EBIT`` is read as
+    it is).
+
+    Args:
+        question: the user's words.
+        holds: whether a label of the workbook holds a name.
+    """
+    return _ABBREVIATED.sub(
+        lambda m: m.group(0) if holds(m.group(0).rstrip(".")) else ABBREVIATIONS[m.group(0).casefold()],
+        question,
+    )
 
 
 def defined(question: str, holds: Callable[[str], bool]) -> str:
@@ -94,6 +155,10 @@ def defined(question: str, holds: Callable[[str], bool]) -> str:
         name = m.group(0)
         if holds(name):
             return name
+        # (a name of the same measure that the workbook labels: "EBIT margin" over ``Operating margin``)
+        same = [t for t, d in TERMS.items() if d == TERMS[name.casefold()] and holds(t)]
+        if same:
+            return same[0]
         if not lines:
             lines.update(
                 {line: next((n for n in names if holds(n)), names[0]) for line, names in LINES.items()}
@@ -170,12 +235,29 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
     ("net income", "profit for the year", "profit for the financial year", "net profit", "net earnings"),
     ("shareholders' funds", "total equity", "total shareholders' equity", "total stockholders' equity"),
     ("fixed assets", "non current assets"),
+    ("operating profit", "operating income", "profit from operations", "income from operations"),
+    (
+        "profit before tax",
+        "profit before taxation",
+        "profit before income tax",
+        "income before income taxes",
+        "pre-tax profit",
+    ),
+    ("income tax expense", "tax on profit", "taxation", "provision for income taxes", "tax charge"),
+    ("cost of sales", "cost of goods sold", "cost of revenue"),
+    ("share capital", "called up share capital", "common stock"),
+    ("share premium", "share premium account", "additional paid-in capital"),
+    ("retained earnings", "accumulated profits", "retained profits", "profit and loss account"),
+    ("finance costs", "interest expense", "finance expense"),
+    ("non-controlling interests", "minority interests"),
+    ("cash and cash equivalents", "cash at bank and in hand"),
 )
 
 
 def _spaced(text: str) -> str:
-    """A text as the stems of its words, one space apart ("Trade receivables" as "trade receiv")."""
-    return " ".join(stem(w) for w in re.findall(r"[^\W_]+(?:'[^\W_]+)?", text.casefold()))
+    """A text as the stems of its words, one space apart ("Trade receivables" as "trade receiv"),
+    without the footnote marks it ends with (``Other operating income¹``)."""
+    return " ".join(stem(w) for w in re.findall(r"[^\W_]+(?:'[^\W_]+)?", without_marks(text).casefold()))
 
 
 def _holds(text: str, name: str) -> bool:

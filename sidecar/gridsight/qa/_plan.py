@@ -1069,6 +1069,7 @@ class Planner:
             if c.kind == "number"
             and c.name not in exclude
             and not self._identifies(c.name)  # "how many loans" counts rows, not ``Loan #`` values
+            and not self._years_only(c.name)  # "in how many years": rows, not a sum of ``Year``
             # a header's bracketed unit need not be said ("gallons consumed" names ``Gallons
             # Consumed (in millions)``)
             and (hw := header_words(re.sub(r"\([^)]*\)", " ", c.name)) or header_words(c.name))
