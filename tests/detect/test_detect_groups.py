@@ -183,3 +183,28 @@ def test_a_date_in_the_header_reads_as_a_statement_writes_it(detect_xlsx: Detect
         cells[f"A{3 + i}"], cells[f"B{3 + i}"], cells[f"C{3 + i}"] = line, a, b
     (table,) = detect_xlsx(cells).tables
     assert table.header_paths[1:] == ("30 June 2024", "31 December 2023")
+
+
+def test_title_lines_over_two_tables_side_by_side_are_their_titles(detect_xlsx: DetectXlsx) -> None:
+    # a band of labels, a blank row above the two headers, each label over the first column of one
+    # table (a unit line under it): the tables' titles, not a table of their own
+    cells: dict[str, object] = {
+        "A1": "Crops, 2020 to 2023",
+        "A3": "Area harvested",
+        "A4": "Thousand hectares",
+        "G3": "Yield",
+        "G4": "Tonnes per hectare",
+    }
+    for left in "AG":
+        col = ord(left) - ord("A")
+        cells[f"{left}6"] = "Crop"
+        for j, year in enumerate(("2020", "2021", "2022")):
+            cells[f"{_col(col + 1 + j)}6"] = year
+        for i, crop in enumerate(("Wheat", "Barley", "Oats", "Rye")):
+            cells[f"{left}{7 + i}"] = crop
+            for j in range(3):
+                cells[f"{_col(col + 1 + j)}{7 + i}"] = 100.5 + 10 * i + j + col
+    tables = detect_xlsx(cells).tables
+    assert [t.range.ref() for t in tables] == ["A6:D10", "G6:J10"]
+    assert [x.text for x in tables[0].titles][-2:] == ["Area harvested", "Thousand hectares"]
+    assert [x.text for x in tables[1].titles][-2:] == ["Yield", "Tonnes per hectare"]

@@ -716,6 +716,7 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             sk.notes.append(Box(sk.box.bottom, sk.box.left, sk.box.bottom, sk.box.right))
             sk.box = _tighten(g, Box(sk.box.top, sk.box.left, sk.box.bottom - 1, sk.box.right)) or sk.box
         tables.append(sk)
+    tables, lines = _title_bands(g, tables, lines)
     # lone labels still free become titles (just above) or notes (just below) of the nearest table
     taken = {id(part) for sk in tables for part in sk.parts}
     free = [
@@ -732,6 +733,43 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
         for copy in _split_copies(g, part, text_at)
         for t in _split_at_row_labels(g, copy)
     ]
+
+
+def _title_bands(
+    g: CellGrid, tables: list[Skeleton], lines: list[Piece]
+) -> tuple[list[Skeleton], list[Piece]]:
+    """A few rows of labels and no figures over two tables side by side or more, each label at the
+    first column of one of them (``Area harvested`` over one table and ``Yield`` over the next, a
+    unit line under each), are their titles: each label becomes a line of its own, which
+    :func:`_attach_labels` gives to the table under it."""
+    out: list[Skeleton] = []
+    for sk in tables:
+        b = sk.box
+        cells = g.cls[b.top : b.bottom + 1, b.left : b.right + 1]
+        below = [
+            t
+            for t in tables
+            if t is not sk and 0 < t.box.top - b.bottom <= MAX_LABEL_GAP + 1 and t.box.cols_overlap(b)
+        ]
+        starts = {t.box.left for t in below}
+        anchors = [
+            (r, c)
+            for r in range(b.top, b.bottom + 1)
+            for c in range(b.left, b.right + 1)
+            if g.cls[r, c] == TEXT and (c == b.left or g.label_ids[r, c - 1] != g.label_ids[r, c])
+        ]
+        if (
+            b.height > 3
+            or (cells == VALUE).any()
+            or len(starts) < 2
+            or not anchors
+            or any(c not in starts for _, c in anchors)
+            or len({c for _, c in anchors}) < 2
+        ):
+            out.append(sk)
+            continue
+        lines = [*lines, *(Piece(Box(r, c, r, c), True) for r, c in anchors)]
+    return out, lines
 
 
 def _row_label_column(g: CellGrid, box: Box, c: int, first_data: int) -> bool:
