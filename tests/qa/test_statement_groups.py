@@ -263,3 +263,45 @@ def test_a_word_names_the_label_it_heads(tmp_path: Path) -> None:
         ws.append(list(row))
     wb.save(tmp_path / "operations.xlsx")
     assert _value(open_workbook(tmp_path / "operations.xlsx"), "What were sales in 2023?") == 800
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # the lines a total adds up outside its sections, counted (US: no non-current section)
+        ("How many of the non-current asset lines (individual lines, not totals) were above 250 in 2024?", 1),
+        ("How many long-term liabilities were above 100 in 2023?", 2),
+        # a section, counted by its total's name: its own lines only
+        ("How many current liabilities were above 250 in 2024?", 2),
+        ("Number of current asset lines above 500 in 2024?", 2),
+    ],
+)
+def test_lines_of_a_group_counted(us: Any, question: str, expected: int) -> None:
+    assert _value(us, question) == expected
+
+
+def test_lines_under_a_total_counted(tmp_path: Path) -> None:
+    # the question names the total that closes a section: the section's lines are counted
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Statement of financial position (£m)", None])
+    ws.append([None, 2024, 2023])
+    for label, figure in [
+        ("Non-current assets", None),
+        ("Goodwill", 640),
+        ("Deferred tax assets", 37),
+        ("Total non-current assets", 677),
+        ("Current assets", None),
+        ("Inventories", 227),
+        ("Cash", 303),
+        ("Total current assets", 530),
+        ("Non-current liabilities", None),
+        ("Borrowings", 802),
+        ("Lease liabilities", 152),
+        ("Provisions", 80),
+        ("Total non-current liabilities", 1034),
+    ]:
+        ws.append([label, figure, figure and figure - 10])
+    wb.save(tmp_path / "sofp.xlsx")
+    book = open_workbook(tmp_path / "sofp.xlsx")
+    assert _value(book, "How many non-current liabilities were above 100 in 2024?") == 2

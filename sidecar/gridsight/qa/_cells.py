@@ -1101,8 +1101,12 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         and _totals_named(rel, key.name, {key.name: rows[key.name]})
     ):
         # "number of types of ceremony with marriages over 1,000": the lines are counted; the total
-        # the measure's word touches (``All marriages``) is none to read
-        del rows[key.name]
+        # the measure's word touches (``All marriages``) is none to read; the lines counted are
+        # those of its section ("how many non-current liabilities": ``Total non-current
+        # liabilities`` closes the section whose lines are counted)
+        within = _sections_of(rel, key.name, rows.pop(key.name))
+        if len(within) == 1:
+            rows.setdefault(SECTION, within)
         touched = False
     if key is not None and len(rows.get(key.name, [])) < 3:
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
@@ -1129,6 +1133,18 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         return tested
     named_group = asked_class(rel, question)
     group = _group_asked(rel, question, expected, rows, named_group)
+    if group is not None and len(chosen) == 1 and _counts(question) and comparison(question.casefold()):
+        # "how many of the non-current asset lines were above 1,000": the group's lines past it
+        m = comparison(question.casefold())
+        assert m is not None
+        col = chosen[0].name
+        fixed = {
+            k: v[0] for k, v in rows.items() if k not in (key.name if key else "", SECTION) and len(v) == 1
+        }
+        bound = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {_threshold(rel, col, question, m)}"
+        return CellPlan(
+            f"SELECT COUNT(*) FROM data{_where(fixed, [*group.conditions, bound])}", "count", "number"
+        )
     if group is not None:  # "which current liability ...": the top line of the group
         return _top_in_group(rel, question, chosen, group, rows)
     if key is not None and named_group is not None and len(rows.get(key.name, [])) > 2:
@@ -1439,6 +1455,8 @@ def _group_asked(
     named = rows.get(key.name, [])
     if group is None or not named or _totals_named(rel, key.name, rows):
         return group
+    if _counts(question) and comparison(question.casefold()):
+        return group  # "how many long-term asset lines were above 250": lines counted, none read
     # a line the group's words touch ("which long-term liability" and ``Other long-term
     # liabilities``) is one of those to choose among, not the one asked; lines named whole are
     # ("which current asset was larger, inventories or receivables")

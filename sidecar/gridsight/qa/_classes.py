@@ -54,13 +54,26 @@ def _own_name(section: str) -> str:
 
 
 def _phrases(question: str) -> list[list[str]]:
-    """The runs of words after "which" or after a superlative, longest first per start."""
+    """The runs of words after "which", after a superlative, or after "how many (of the)" and
+    "number of" (a count of a group's lines), longest first per start."""
     found = [m for m in re.finditer(r"[^\W\d_][\w'-]*", question)]
     out: list[list[str]] = []
     for i, m in enumerate(found):
         w = m.group(0).casefold()
-        if w == "which" or (superlative(w) and i > 0 and found[i - 1].group(0).casefold() == "the"):
-            out.append([f.group(0) for f in found[i + 1 : i + 1 + _MAX_PHRASE + 1]])
+        before = found[i - 1].group(0).casefold() if i > 0 else ""
+        if (
+            w == "which"
+            or (superlative(w) and before == "the")
+            or (w == "many" and before == "how")
+            or (w == "number" and i + 1 < len(found) and found[i + 1].group(0).casefold() == "of")
+        ):
+            out.append(
+                [
+                    f.group(0)
+                    for f in found[i + 1 : i + 1 + _MAX_PHRASE + 3]
+                    if f.group(0).casefold() not in ("of", "the")
+                ][: _MAX_PHRASE + 1]
+            )
     return out
 
 
