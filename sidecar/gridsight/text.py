@@ -530,9 +530,11 @@ def names_month(value: str, question: str) -> bool:
 
 
 #: A footnote mark or a status letter at the end of a label, as statistics offices write them:
-#: ``Coast 2)``, ``Total (1)``, ``Hills*``, ``Metro¹``, ``2023 p`` (provisional), ``Q4 r`` (revised).
+#: ``Coast 2)``, ``Total (1)``, ``Hills*``, ``Metro¹``, ``2023 p`` or ``2023p`` (provisional), ``Q4 r``
+#: (revised).
 _MARKS = re.compile(
-    r"(?:\s*(?:\(\d{1,2}\)|\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*\([prev]\))\s*$"
+    r"(?:\s*(?:\(\d{1,2}\)|\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*\([prev]\)"
+    r"|(?<=(?:19|20)\d\d)[prev])\s*$"
 )
 
 

@@ -801,3 +801,65 @@ def test_names_after_codes_written_as_text_name_the_rows(tmp_path: Path) -> None
     wb.save(tmp_path / "earnings.xlsx")
     book = open_workbook(tmp_path / "earnings.xlsx")
     assert _value(book, "For 2023, which major group had the lowest earnings among men?") == "Farm workers"
+
+
+@pytest.fixture(scope="module")
+def journeys(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Years down the rows with status letters fused to them (``2022r``, ``2023p``), amounts beside
+    their shares of the whole."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Passenger journeys by sector"])
+    ws.append(["Year", "Journeys (millions)", None, None, "Share of all journeys (%)", None])
+    ws.append([None, "Regional", "Commuter", "All sectors", "Regional", "Commuter"])
+    ws.merge_cells("B2:D2")
+    ws.merge_cells("E2:F2")
+    for row in [
+        ("2019", 47.4, 100.2, 147.6, 32.1, 67.9),
+        ("2020 (1)", 19.4, 44.0, 63.4, 30.6, 69.4),
+        ("2021", 37.4, 75.8, 113.2, 33.0, 67.0),
+        ("2022r", 52.4, 112.1, 164.5, 31.9, 68.1),
+        ("2023p", 54.2, 103.6, 157.8, 34.3, 65.7),
+    ]:
+        ws.append(row)
+    return _saved(wb, tmp_path_factory, "journeys")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # a year with its status letter fused on names the row ("2023" is ``2023p``)
+        ("How much was journeys across all sectors in 2023?", 157.8),
+        ("What were all-sector journeys for 2019 and 2023 combined?", pytest.approx(147.6 + 157.8)),
+        # the answer is the year, without its mark
+        ("Which year had the lowest share of journeys in the Commuter sector?", "2023"),
+        # a percentage change reads the amounts, not the shares beside them
+        (
+            "What was the percentage change in journeys on Regional services between 2019 and 2020?",
+            pytest.approx(100 * (19.4 - 47.4) / 47.4),
+        ),
+    ],
+)
+def test_years_down_with_status_letters(journeys: Any, question: str, expected: Any) -> None:
+    ans = answer_question(journeys, question)
+    assert (ans.status, ans.value) == ("answered", expected), (ans.reason, ans.query)
+
+
+def test_a_slash_in_a_label_is_no_division(tmp_path: Path) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Median price paid (£)"])
+    ws.append(["Region", "Detached", None, "Flat/maisonette", None])
+    ws.append([None, "2022", "2023", "2022", "2023"])
+    ws.merge_cells("B2:C2")
+    ws.merge_cells("D2:E2")
+    ws.append(["Eastwold", 410000, 425000, 176000, 179000])
+    ws.append(["Southmere", 380000, 391000, 154000, 160000])
+    wb.save(tmp_path / "prices.xlsx")
+    book = open_workbook(tmp_path / "prices.xlsx")
+    ans = answer_question(
+        book,
+        "How much higher or lower was the median price for flats/maisonettes in Eastwold in 2023 "
+        "than in 2022?",
+    )
+    assert (ans.status, ans.value) == ("answered", 3000), (ans.reason, ans.query)

@@ -62,6 +62,7 @@ from gridsight.qa._route_blocks import by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
 from gridsight.qa._to_formula import verified_formula
+from gridsight.text import without_marks
 
 #: Structure score at which a table is answered by header paths instead of a formula (SQuARE routes
 #: multi-row headers and merged layouts to structure-preserving blocks).
@@ -386,6 +387,11 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
         ans.unit = None  # a share, a ratio or a growth rate is no amount in the table's unit
     if planned.kind != "lookup":  # (a lookup cites its cell through the header-path route)
         ans.formula = verified_formula(rel, workbook, planned.sql, run.value)
+    if isinstance(run.value, str) and (bare := without_marks(run.value).strip()) and bare != run.value:
+        # a row label is the answer without the footnote mark or status letter it carries (``2023p``
+        # is the year 2023, provisional; ``Scotland (1)`` is Scotland)
+        ans.value, ans.display = bare, bare
+        ans.explanation += f" The label reads {run.value!r}; its mark is left out."
     return ans, planned.kind
 
 

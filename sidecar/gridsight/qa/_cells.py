@@ -163,7 +163,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     :func:`_siblings`). A part made only of common words (``Total``) is named by those words."""
     qw = question_words(question)
     every = set(tokens(question))
-    share = bool(_PERCENT.search(question))
+    share = _asks_percent(rel, question)
     ops = ops_as_names(rel, question)
     best: list[RelColumn] = []
     top = (1, 0, -(10**9))
@@ -206,7 +206,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         best = meant if len(meant) == 1 else best
     if len(best) > 1:
         # "how many": the counts, not their percentages; "what share": the table's own shares
-        asked = [c for c in best if _is_percent(c) == bool(_PERCENT.search(question))]
+        asked = [c for c in best if _is_percent(c) == _asks_percent(rel, question)]
         best = asked or best
     if len(best) > 1:
         best = _year_end(question, best) or _by_meaning(best, qw)
@@ -241,6 +241,32 @@ def operands_named(rel: Relation, question: str) -> list[RelColumn]:
     if year_of(sides[0][0].name) != year_of(sides[1][0].name):
         return []  # (periods set apart are read as periods: "2022 ... divided by total equity")
     return [sides[0][0], sides[1][0]]
+
+
+#: A change given in percent: "percentage change", "% increase", "per cent growth" (no share asked).
+_CHANGE_IN_PERCENT = re.compile(
+    r"(?:\bpercent(?:age)?|\bper cent|%)\s*(?:change|increase|decrease|growth|rise|fall|drop|decline)\b"
+    r"|\bby what (?:percent(?:age)?|per cent|%)"
+    r"|\b(?:answer|give it|express it|reported)\s+in\s+(?:percent|%)",
+    re.IGNORECASE,
+)
+
+
+def _asks_percent(rel: Relation, question: str) -> bool:
+    """Whether the question asks a figure that is a percentage or a rate (a share, a rate column),
+    not a change stated in percent ("the percentage change in journeys" reads the journeys), unless
+    the table publishes its changes in percent (``% Increase (Decrease)``: that column is read)."""
+    if not _PERCENT.search(question):
+        return False
+    published = rel.memo(
+        "changes in percent",
+        lambda: any(
+            _is_percent(c)
+            and {w for p in parts(c.name) for w in words(p)} & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS)
+            for c in _figures(rel)
+        ),
+    )
+    return published or bool(_PERCENT.search(_CHANGE_IN_PERCENT.sub(" ", question)))
 
 
 def _group_of_years(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
@@ -1021,6 +1047,7 @@ def _apart(a: str, b: str) -> int | None:
 
 def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
     """The plan for ``question`` over ``rel`` (see the module docstring), or None."""
+    question = _slashes_named(rel, question)
     periods = _periods_asked(rel, question)
     if (
         not any(PATH_SEP in c.name for c in rel.columns if c.role == "data")
@@ -1311,6 +1338,37 @@ def _period_kind(col: RelColumn) -> str | None:
     if path and re.fullmatch(r"(?:fy\s?)?'?(?:19|20)?\d\d(?:\s*/\s*\d\d(?:\d\d)?)?", path[-1], re.IGNORECASE):
         return "years" if year_of(col.name) is not None or path[-1][:2].casefold() == "fy" else None
     return None
+
+
+def _slashes_named(rel: Relation, question: str) -> str:
+    """``question`` with each slash between two words that a label or header of the table also joins
+    by a slash (``Flat/maisonette``) written as a space: a name, not a division."""
+    if "/" not in question:
+        return question
+
+    def joined() -> list[tuple[list[str], list[str]]]:
+        texts = [
+            str(v) for c in rel.columns if c.role in ("key", "section") for v in rel.distinct_values(c.name)
+        ]
+        texts += [p for c in rel.columns for p in parts(c.name)]
+        return [
+            (tokens(m.group(1)), tokens(m.group(2)))
+            for t in texts
+            if "/" in t
+            for m in re.finditer(r"([^\W\d_][\w-]*)\s*/\s*([^\W\d_][\w-]*)", t)
+        ]
+
+    pairs = rel.memo("slash names", joined)
+
+    def read(m: re.Match[str]) -> str:
+        a, b = tokens(m.group(1)), tokens(m.group(2))
+        named = any(
+            any(near_word(x, y) for x in a for y in pa) and any(near_word(x, y) for x in b for y in pb)
+            for pa, pb in pairs
+        )
+        return f"{m.group(1)} {m.group(2)}" if named else m.group(0)
+
+    return re.sub(r"([^\W\d_][\w-]*)/([^\W\d_][\w-]*)", read, question)
 
 
 def _periods_tested(

@@ -28,7 +28,7 @@ import numpy as np
 from gridsight.grid import Range, Sheet
 from gridsight.qa._groups import closing_totals, sum_groups
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
-from gridsight.text import UNIT, words
+from gridsight.text import UNIT, without_marks, words
 
 T = TypeVar("T")
 
@@ -299,7 +299,14 @@ def _years_down(sheet: Sheet, table: Any) -> list[int]:
     if rng.right <= rng.left:
         return []
     first = [v for v in _body(sheet, table, rng.left) if v is not None]
-    return [rng.left] if len(first) >= 3 and _all_years(first) and len(set(first)) == len(first) else []
+    years = _all_years(first) or all(
+        isinstance(v, str) and _YEAR_LABEL.fullmatch(without_marks(v).strip()) for v in first
+    )
+    return [rng.left] if len(first) >= 3 and years and len(set(first)) == len(first) else []
+
+
+#: A year written as a label: ``2023``, ``2023p`` (marks aside), ``FY2024``, ``2021/22``, ``2021-22``.
+_YEAR_LABEL = re.compile(r"(?:FY\s?)?(?:19|20)\d\d(?:\s*[/\-–]\s*\d\d(?:\d\d)?)?", re.IGNORECASE)
 
 
 #: A line that is a part of the line above it, already counted in it.
