@@ -151,3 +151,24 @@ def test_a_label_named_in_part_with_quotes_in_it_is_a_value_never_sql(tmp_path: 
         ("Galley Crew", 6),
     ]
     assert _answered(tmp_path / "quotes.xlsx", rows, "What is the headcount of the deck crew?") == 14
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # text in a column of numbers ("n/a", "..", a year written as text) is no number to compare
+        # or add: sqlite sets text above every number, Excel's COUNTIFS passes over it
+        ("How many years did West sell more than 5 units?", 1),
+        ("How many units were sold in West?", 12),
+        ("How many years did East sell more than 5 units?", 2),
+    ],
+)
+def test_text_among_numbers_is_no_number(tmp_path: Path, question: str, value: int) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Region", "Year", "Units"])
+    for row in [("East", "2023", 10), ("East", 2024, "11"), ("West", 2023, "n/a"), ("West", 2024, 12)]:
+        ws.append(row)
+    wb.save(tmp_path / "units.xlsx")
+    ans = answer_question(open_workbook(tmp_path / "units.xlsx"), question)
+    assert (ans.status, ans.value) == ("answered", value), (ans.reason, ans.query)

@@ -1345,7 +1345,8 @@ class Planner:
         n, low, high, whole = self.view.conn.execute(
             f"SELECT COUNT({q}), MIN({q}), MAX({q}), SUM({q} = CAST({q} AS INTEGER)) FROM {TABLE}"
         ).fetchone()
-        return bool(n and whole == n and low >= 1800 and high <= 2100)
+        numbers = isinstance(low, int | float) and isinstance(high, int | float)  # (text among them: no)
+        return bool(n and whole == n and numbers and low >= 1800 and high <= 2100)
 
     def _date_group(self, where: str, when: str, n: int | None) -> Plan | None:
         """'On which day of the week are most patients admitted?', 'which month had the fewest

@@ -44,14 +44,14 @@ POSITION = "Row number"
 ROW = "Row"
 
 _NUM = re.compile(
-    r"^(?P<neg>[-−–(])?\s*(?P<cur>[$€£¥])?\s*(?P<digits>\d{1,3}(?:,\d{3})+|\d+)?(?P<frac>\.\d+)?\s*"
+    r"^\**(?P<neg>[-−–(])?\s*(?P<cur>[$€£¥])?\s*(?P<digits>\d{1,3}(?:,\d{3})+|\d+)?(?P<frac>\.\d+)?\s*"
     r"(?P<pct>%)?\)?(?:\s*[*†‡]+|\s*\[\w{1,3}\])?$"
 )
 
 
 def parse_number(text: str) -> float | int | None:
     """A number written as text (``46,300``, ``$1,694``, ``(12)``, ``−3.5``, ``84.6%`` -> 84.6,
-    ``12*`` with a footnote mark); None when the text is not one number."""
+    ``12*`` with a footnote mark, ``*7*`` marked both sides); None when the text is not one number."""
     s = text.strip().replace("\u00a0", "").replace(" ", "")
     if not s or len(s) > 40:
         return None
