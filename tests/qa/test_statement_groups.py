@@ -305,3 +305,37 @@ def test_lines_under_a_total_counted(tmp_path: Path) -> None:
     wb.save(tmp_path / "sofp.xlsx")
     book = open_workbook(tmp_path / "sofp.xlsx")
     assert _value(book, "How many non-current liabilities were above 100 in 2024?") == 2
+
+
+def test_which_year_for_a_line_named_by_its_first_word(tmp_path: Path) -> None:
+    # "accrued liabilities" is ``Accrued expenses and other current liabilities`` (its first word),
+    # not ``Total liabilities`` (its last); "which year" asks a period, no line of a group
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Consolidated balance sheets ($ thousands)"])
+    ws.append(["", 2023, 2024])
+    for row in [
+        ("Current liabilities:", None, None),
+        ("Accounts payable", 27098, 23432),
+        ("Accrued expenses and other current liabilities", 10385, 12267),
+        ("Total current liabilities", 37483, 35699),
+        ("Long-term debt", 63640, 60000),
+        ("Total liabilities", 101123, 95699),
+    ]:
+        ws.append(row)
+    wb.save(tmp_path / "us.xlsx")
+    book = open_workbook(tmp_path / "us.xlsx")
+    assert (
+        _value(book, "Which year shows the highest figure for accrued liabilities? Give the year.") == "2024"
+    )
+    assert _value(book, "Which year shows the lowest figure for total liabilities?") == "2024"
+
+
+def test_short_term_creditors_in_the_uk_format() -> None:
+    texts = ["Creditors: amounts falling due within one year", "Current assets", "Stocks"]
+    assert in_own_terms("Which year shows the lowest figure for short-term creditors?", texts) == (
+        "Which year shows the lowest figure for creditors: amounts falling due within one year?"
+    )
+    assert in_own_terms("What were short-term borrowings?", ["Current borrowings"]) == (
+        "What were current borrowings?"
+    )

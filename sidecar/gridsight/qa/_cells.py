@@ -724,11 +724,19 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     if key is not None and not re.search(r"\btotal\b", question, re.I):
         # "lease liabilities" names ``TOTAL LIABILITIES`` in full ("total" names nothing), but its
         # "liabilities" is the head of a phrase whose first word names other rows: no total meant
-        heads = _phrase_heads(question, [v for _, v in scored.get(key.name, [])])
+        # (and "accrued liabilities" names ``Accrued expenses and other current liabilities`` by its
+        # first word, not ``Total liabilities`` by its last)
+        labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
+        first = _first_word(
+            labels, [q for q in qw if not any(near_word(q, w) for w in tokens(key.name))], header
+        )
+        heads = _phrase_heads(question, [v for _, v in scored.get(key.name, [])] + [v for _, v in first])
         unmeant = {v for v in heads if _totals_named(rel, key.name, {key.name: [v]})}
         full = [(n, v) for n, v in full if not (n == key.name and v in unmeant)]
         if key.name in scored:
             scored[key.name] = [(sc, v) for sc, v in scored[key.name] if v not in unmeant]
+            if unmeant and not scored[key.name]:
+                scored[key.name] = first
     if key is not None and key.name in scored:
         # "current financial assets" names ``TOTAL CURRENT ASSETS`` in full, but ``Other current
         # financial assets`` covers every word of the question that the total covers, and more
@@ -1510,6 +1518,8 @@ def _group_asked(
     key = rel.key
     if key is None or expected in ("boolean", "list") or re.search(r"\btotal\b", question, re.I):
         return None
+    if _ASKS_PERIOD.search(question):
+        return None  # "which year shows the highest figure for ...": a period is asked, no line
     named = rows.get(key.name, [])
     if group is None or not named or _totals_named(rel, key.name, rows):
         return group

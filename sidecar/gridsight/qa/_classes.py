@@ -31,7 +31,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 #: How far past "which" or a superlative a group's name may run.
 _MAX_PHRASE = 4
 #: Words after a group's name that ask for a figure ("the highest current asset balance").
-_FIGURE_NOUNS = frozenset({"balance", "value", "amount", "figure", "total", "sum"})
+_FIGURE_NOUNS = frozenset({"balance", "value", "amount", "figure", "total", "sum", "level"})
 #: Words that never name a group (a total's own word; "the" and its kind).
 _NO_GROUP = frozenset({"total", "the", "a", "an", "of", "and", "its", "their"})
 
@@ -88,6 +88,8 @@ def asked_class(rel: Relation, question: str) -> RowClass | None:
     names = sorted({s for s in sections if isinstance(s, str)}, key=len)
     labels = rel.values_of(key.name) or []
     for phrase in _phrases(question):
+        if phrase and stem(phrase[0].casefold()) in {stem(f) for f in _FIGURE_NOUNS}:
+            continue  # "the highest figure for accrued liabilities": a figure of a line, no group
         for n in range(min(len(phrase), _MAX_PHRASE), 0, -1):
             words = _stems(" ".join(phrase[:n]))
             after = phrase[n].casefold() if n < len(phrase) else ""
