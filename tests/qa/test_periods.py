@@ -25,6 +25,9 @@ YEARS = [2025, 2024, 2023]
         ("What was cash in the prior year?", "What was cash in 2024?"),
         ("What was cash at the latest balance sheet date?", "What was cash in 2025?"),
         ("What was equity in the comparative period?", "What was equity in 2024?"),
+        # named from the latest: the period before it
+        ("What was cash a year before the latest balance sheet date?", "What was cash in 2024?"),
+        ("Debt in the year before the most recent year end?", "Debt in 2024?"),
         ("Net profit in the current year?", "Net profit in 2025?"),
         # years written out, or no relative period: unchanged
         ("What was cash in 2023 and in 2025?", "What was cash in 2023 and in 2025?"),

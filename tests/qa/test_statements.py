@@ -302,3 +302,32 @@ def test_abbreviations_the_workbook_holds_are_left_as_they_are() -> None:
     assert (
         spelt_out("Op. profit in the debit column", lambda n: False) == "operating profit in the debit column"
     )
+
+
+def test_a_section_named_alone_is_its_closing_total(tmp_path: Any) -> None:
+    # the subtotals have no label of their own: "current assets" is the blank-labelled line that
+    # closes the section, not its first line
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Statement of financial position", None, None])
+    ws.append([None, "2024", "2023"])
+    for row in [
+        ("Current assets", None, None),
+        ("Inventories", 31892, 27847),
+        ("Cash and cash equivalents", 40651, 34744),
+        (None, 72543, 62591),
+        ("Current liabilities", None, None),
+        ("Trade and other payables", 37286, 39579),
+        ("Lease liabilities", 4337, 3625),
+        (None, 41623, 43204),
+    ]:
+        ws.append(row)
+    for r in (6, 10):
+        for c in "BC":
+            ws[f"{c}{r}"].font = Font(bold=True)
+    wb.save(tmp_path / "sofp.xlsx")
+    ans = answer_question(
+        open_workbook(tmp_path / "sofp.xlsx"),
+        "Compute current assets ÷ current liabilities in 2023. Two decimals.",
+    )
+    assert (ans.status, ans.value) == ("answered", 1.45), (ans.reason, ans.query)

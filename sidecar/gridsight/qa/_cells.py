@@ -964,6 +964,26 @@ def _cell(col: str, conds: dict[str, str]) -> str:
     return f"(SELECT {quote(col)} FROM data{_where(conds)})"
 
 
+def _cell_in(rel: Relation, col: str, conds: dict[str, str]) -> str:
+    """The cell of ``col`` that ``conds`` name; a section named without a line is its closing total
+    ("current assets divided by current liabilities" where each section's total has no label of
+    its own: the first total row of the section), not whichever of its lines comes first."""
+    key = rel.key
+    if key is not None and key.name not in conds and SECTION in conds:
+        closing = _closing_total(rel, conds[SECTION])
+        if closing is not None:
+            return f"(SELECT {quote(col)} FROM data{_where(conds, [f'{quote(POSITION)} = {closing}'])})"
+    return _cell(col, conds)
+
+
+def _closing_total(rel: Relation, section: str) -> int | None:
+    """The position of the first total row of ``section`` (the row that closes it), or None."""
+    flags, sections, places = rel.values_of(TOTAL), rel.values_of(SECTION), rel.values_of(POSITION)
+    if flags is None or sections is None or places is None:
+        return None
+    return next((p for f, s, p in zip(flags, sections, places, strict=True) if f == 1 and s == section), None)
+
+
 def _not_total(rel: Relation) -> list[str]:
     return [f"{quote(TOTAL)} = 0"] if any(c.name == TOTAL for c in rel.columns) else []
 
@@ -1263,7 +1283,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     if varying_rows:
         name, values = varying_rows[0]
         col = chosen[0].name
-        cells = [(v, _cell(col, _placed(rel, question, {**fixed, name: v}))) for v in values]
+        cells = [(v, _cell_in(rel, col, _placed(rel, question, {**fixed, name: v}))) for v in values]
     else:
         levels = _levels(chosen)
         paired = {_column_pair(c.name) for c in chosen} <= _period_pairs(question)  # "Q4 2023", "Q1 2024"
@@ -1283,7 +1303,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
                 return None  # several columns but no row: which row is asked is unclear
             # "were there more men than women in total": the total row's cells
             fixed = {**fixed, key.name: grand}
-        cells = [(_told_apart(c.name, levels), _cell(c.name, fixed)) for c in members]
+        cells = [(_told_apart(c.name, levels), _cell_in(rel, c.name, fixed)) for c in members]
     if len(cells) > 2:
         # a row with no word of its own ("net income" beside "operating income" and "net sales")
         # is only touched by the others' words

@@ -31,6 +31,14 @@ _PRIOR = re.compile(
     r"|\b(?:(?:in|for|at|during)\s+)?(?<!the )last year\b",
     re.IGNORECASE,
 )
+#: The period before the latest, named from it: "a year before the latest balance sheet date", "the
+#: year before the most recent year end", "one year earlier than the current period".
+_BEFORE_LATEST = re.compile(
+    rf"\b(?:(?:in|for|at|as at|as of|during|on)\s+)?(?:(?:a|one|the)\s+)?(?:year|period)\s+"
+    r"(?:before|prior\s+to|earlier\s+than|preceding)\s+"
+    rf"(?:the\s+)?(?:latest|most recent|current)\s+{_PERIOD}\b",
+    re.IGNORECASE,
+)
 #: A change against the period before: "compared with the prior year", "versus last year".
 _AGAINST = re.compile(
     r"\b(?:compared\s+(?:with|to)|versus|vs\.?|relative\s+to|against|over|from|since|on)\s+(?:the\s+)?"
@@ -78,6 +86,7 @@ def with_periods(question: str, years: list[int]) -> str:
         return question
     if said:
         return question
+    q = _BEFORE_LATEST.sub(f" in {prior}", q)
     q = _LATEST.sub(f" in {latest}", q)
     q = _PRIOR.sub(f" in {prior}", q)
     return _tidy(q)
