@@ -863,3 +863,45 @@ def test_a_slash_in_a_label_is_no_division(tmp_path: Path) -> None:
         "than in 2022?",
     )
     assert (ans.status, ans.value) == ("answered", 3000), (ans.reason, ans.query)
+
+
+def test_a_whole_of_rates_and_counts_is_a_total() -> None:
+    from gridsight.qa._groups import closing_totals, sum_groups
+
+    # regions' rates and counts, the country last: its count adds up, its rates lie among theirs
+    regions = [[15.0, 14.1, 46.0], [16.2, 15.5, 176.0], [13.7, 13.2, 353.0], [14.5, 13.8, 60.0]]
+    country = [[14.8, 14.0, 635.0]]
+    assert closing_totals(regions + country, [None] * 5) == {4}
+    # the country first, over all the regions
+    assert sum_groups(country + regions, [None] * 5) == {0: 4}
+    # a rate outside the parts' range is no mean: no total
+    assert closing_totals([*regions, [19.0, 14.0, 635.0]], [None] * 5) == set()
+    # a line that is not the last of its section is not read so
+    assert closing_totals([*regions, *country, [1.0, 2.0, 3.0]], [None] * 6) == set()
+    # a whole that is one of its parts, the others nothing, is no evidence (a squad's goals: the
+    # seventh player's 5 league goals, 1 cup appearance and 5 goals are the sums of those above)
+    squad = [[22, 0, 0, 22, 0], [38, 0, 1, 39, 0], [4, 0, 0, 4, 0], [12, 5, 0, 12, 5], [21, 5, 1, 22, 5]]
+    assert closing_totals([[float(v) for v in row] for row in squad], [None] * 5) == set()
+
+
+def test_counting_regions_under_a_country_row(tmp_path: Path) -> None:
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Adults who smoke, by region (%)"])
+    ws.append(["Region", "Men", "Women", "All adults", "Smokers (thousands)"])
+    for row in [
+        ("Ardmoray", 15.0, 13.2, 14.1, 46),
+        ("Kelvance", 16.2, 14.3, 15.5, 176),
+        ("Mirrendale", 13.7, 12.1, 13.2, 353),
+        ("Vennick", 14.5, 13.4, 13.8, 60),
+        ("Caldoria", 14.8, 13.1, 14.0, 635),
+    ]:
+        ws.append(row)
+    wb.save(tmp_path / "smoking.xlsx")
+    book = open_workbook(tmp_path / "smoking.xlsx")
+    ans = answer_question(
+        book, "How many regions (not counting totals) had a smoking rate for all adults above 13.9?"
+    )
+    assert (ans.status, ans.value) == ("answered", 2), (ans.reason, ans.query)
+    ans = answer_question(book, "What total is shown for smokers (thousands) in Caldoria?")
+    assert (ans.status, ans.value) == ("answered", 635), (ans.reason, ans.query)

@@ -31,6 +31,7 @@ from gridsight.qa._cells import (
     long_form,
     operands_named,
     periods_down,
+    unnamed_totals,
     whole_year,
 )
 from gridsight.qa._glossary import (
@@ -252,12 +253,14 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             or any(c.role == "section" for c in rel.columns)
             or long_form(rel)
             or (periods_down(rel) and operands_named(rel, q))
+            or unnamed_totals(rel)
         )
     ):
         # (named lines over period columns, a statement, reads by its cells as a multi-header does;
         # so do lines under section lines: "rural areas in Riverside" is the line in that section,
         # and years down the rows where the question sets two columns against each other: "net
-        # debt ÷ EBITDA in FY2023")
+        # debt ÷ EBITDA in FY2023"; and a table with total rows that say no "total", which only
+        # the view marks: a count or a ranking must pass over them)
         order = ("cells", "blocks", "formula", "sql")
     elif (
         plan is not None

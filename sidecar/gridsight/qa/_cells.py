@@ -75,9 +75,10 @@ TOTAL_SHARE = 0.999
 #: Questions that ask for a name (a row's label or a header), not a figure.
 _WHICH = re.compile(
     r"^\s*((in|for|during|at|on) )?"
-    r"(which|who|whom|whose|what\s+\w+\s+(had|has|have|was|were|is|are|did|does))\b",
+    r"(which|who|whom|whose|what\s+(?!(?:total|value|amount|figure|balance|number|sum|level)\b)\w+\s+"
+    r"(had|has|have|was|were|is|are|did|does))\b",
     re.I,
-)
+)  # ("what total is shown ...", "what figure is reported ...": a figure, not a name)
 #: Words that say a figure is a percentage or a rate ("per share" is no share: a figure per share).
 _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|(?<!per )shares?|proportions?)\b|%", re.I)
 #: A share of a whole: "what share / fraction / percentage of ...".
@@ -520,6 +521,25 @@ def periods_down(rel: Relation) -> bool:
         return len(labels) >= 3 and all(t == t for t in stamps) and len(set(stamps)) == len(stamps)
 
     return rel.memo("periods down", compute)
+
+
+def unnamed_totals(rel: Relation) -> bool:
+    """Whether the first or the last row is a total the view marks that says no "total" or "all" in
+    its label (a country under or over its regions): only the cells plan, which reads the marks,
+    passes over it when counting."""
+
+    def compute() -> bool:
+        flags, keys = rel.values_of(TOTAL), rel.values_of(rel.key.name) if rel.key else None
+        if not flags or keys is None:
+            return False
+        return any(
+            flags[i] == 1
+            and isinstance(keys[i], str)
+            and not re.search(r"\b(?:totals?|all)\b", keys[i], re.I)
+            for i in {0, len(flags) - 1}
+        )
+
+    return rel.memo("unnamed totals", compute)
 
 
 def long_form(rel: Relation) -> bool:
@@ -1084,12 +1104,14 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         and expected != "boolean"
         and not long_form(rel)
         and not periods_down(rel)
+        and not unnamed_totals(rel)
     ):
         # a flat table: the general planner and the model read it, unless it is a statement: named
         # lines over period columns ("in which year was net income highest", "operating income
         # divided by net sales in 2023"), or the question asks yes or no of named cells ("does A
         # have more league apps than B": the planner counts and sums, it does not set cells against
-        # each other; the cells route comes last for flat tables)
+        # each other; the cells route comes last for flat tables), or it has total rows only the
+        # view marks (a country under its regions, which a count passes over)
         return None
     chosen = _columns(rel, question) or periods
     if long_form(rel):  # (one figure column holds every figure; the labels place it)

@@ -42,22 +42,34 @@ def _steps(figures: Sequence[Sequence[float | None]]) -> list[float]:
 
 
 def _adds_up(
-    total: Sequence[float | None], parts: list[Sequence[float | None]], steps: Sequence[float]
+    total: Sequence[float | None],
+    parts: list[Sequence[float | None]],
+    steps: Sequence[float],
+    means: bool = False,
 ) -> bool:
     """Whether the parts add up to the total in most of the columns both fill (two at least). A
-    column of zeros is no evidence: nothing adds up to nothing in any list (a player's goals)."""
-    checked = matched = 0
+    column of zeros is no evidence: nothing adds up to nothing in any list (a player's goals), nor
+    is one where a single part is something (5 goals = 0 + 5 + 0).
+    ``means``: also when the columns that do not add up hold rates of the whole, each between the
+    parts' least and greatest (a country's smoking rate under its regions'), and at least one count
+    column adds up three parts that are not zero."""
+    checked = matched = averaged = summed = 0
     for c, whole in enumerate(total):
         vals = [p[c] for p in parts]
-        if whole is None or any(v is None for v in vals) or (whole == 0 and not any(vals)):
-            continue
+        if whole is None or any(v is None for v in vals) or sum(1 for v in vals if v) < 2:
+            continue  # (a whole that is one of its parts, the others nothing, is no evidence either)
         checked += 1
         # (the rounding of each part, but no more than a twentieth of the whole: 0 apps is no sum of
         # 0, 0 and 1, whatever the rounding of three whole numbers could be)
         allowed = min(0.5 * len(parts) * steps[c], 0.05 * abs(whole)) + 1e-9 * max(1.0, abs(whole))
         if abs(sum(v for v in vals if v is not None) - whole) <= allowed:
             matched += 1
-    return matched >= 2 and 2 * matched > checked
+            summed += sum(1 for v in vals if v) >= 3  # (three parts that are something, added)
+        elif min(v for v in vals if v is not None) <= whole <= max(v for v in vals if v is not None):
+            averaged += 1
+    if matched >= 2 and 2 * matched > checked:
+        return True
+    return means and summed >= 1 and matched + averaged == checked
 
 
 def sum_groups(
@@ -86,7 +98,11 @@ def sum_groups(
             heads.append(j)
             j = ends[j] + 1
             indented = all(spaces[h] > spaces[i] for h in heads)
-            if (len(parts) >= 3 or (len(parts) == 2 and indented)) and _adds_up(figures[i], parts, steps):
+            # (the first line over all the others may hold rates of the whole as well: means)
+            whole = i == 0 and j == n
+            if (len(parts) >= 3 or (len(parts) == 2 and indented)) and _adds_up(
+                figures[i], parts, steps, means=whole
+            ):
                 groups[i] = ends[i] = j - 1
                 break
     return groups
@@ -110,7 +126,8 @@ def closing_totals(
         if i in skip:
             continue
         parts = [figures[j] for j in range(start, i) if j not in skip]
-        if len(parts) >= 2 and _adds_up(figures[i], parts, steps):
+        closes = i == n - 1 or blocks[i + 1] != blocks[i]  # (the last line of its section)
+        if len(parts) >= 2 and _adds_up(figures[i], parts, steps, means=closes):
             out.add(i)
             start = i + 1
     return out
