@@ -905,3 +905,29 @@ def test_counting_regions_under_a_country_row(tmp_path: Path) -> None:
     assert (ans.status, ans.value) == ("answered", 2), (ans.reason, ans.query)
     ans = answer_question(book, "What total is shown for smokers (thousands) in Caldoria?")
     assert (ans.status, ans.value) == ("answered", 635), (ans.reason, ans.query)
+
+
+def test_years_down_as_numbers_then_marked_labels(tmp_path: Path) -> None:
+    # years typed as numbers, the last two as labels with their status letter: all name the rows;
+    # "(2023 minus 2010)" orders a difference of one column, no second column after "minus"
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Household waste by management method (thousand tonnes)"])
+    ws.append(["Year", "Recycled", "Energy recovery", "Landfill", "Total"])
+    for row in [
+        (2010, 1043, 397, 1561, 3001),
+        (2011, 1127, 424, 1431, 2982),
+        (2012, 1109, 506, 1234, 2849),
+        ("2022r", 1290, 1191, 610, 3091),
+        ("2023p", 1301, 1189, 598, 3088),
+    ]:
+        ws.append(row)
+    wb.save(tmp_path / "waste.xlsx")
+    book = open_workbook(tmp_path / "waste.xlsx")
+    for question, value in [
+        ("What is the amount of household waste sent for energy recovery in 2022?", 1191),
+        ("What is the difference in the tonnage sent for energy recovery between 2023 and 2010 "
+         "(2023 minus 2010)? (thousand tonnes)", 792),
+    ]:  # fmt: skip
+        ans = answer_question(book, question)
+        assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)

@@ -241,7 +241,18 @@ def operands_named(rel: Relation, question: str) -> list[RelColumn]:
         return []
     if year_of(sides[0][0].name) != year_of(sides[1][0].name):
         return []  # (periods set apart are read as periods: "2022 ... divided by total equity")
-    return [sides[0][0], sides[1][0]]
+    a, b = sides[0][0], sides[1][0]
+    own = [
+        {w for p in parts(x.name) for w in _part_words(p)}
+        - {w for p in parts(y.name) for w in _part_words(p)}
+        for x, y in ((a, b), (b, a))
+    ]
+    if not all(
+        any(near_word(w, q) for w in mine for q in question_words(t))
+        for mine, t in zip(own, texts, strict=True)
+    ):
+        return []  # (each side names its own column by a word of its own: "2010 (thousand tonnes)" none)
+    return [a, b]
 
 
 #: A change given in percent: "percentage change", "% increase", "per cent growth" (no share asked).

@@ -299,9 +299,10 @@ def _years_down(sheet: Sheet, table: Any) -> list[int]:
     if rng.right <= rng.left:
         return []
     first = [v for v in _body(sheet, table, rng.left) if v is not None]
-    years = _all_years(first) or all(
-        isinstance(v, str) and _YEAR_LABEL.fullmatch(without_marks(v).strip()) for v in first
-    )
+    years = all(
+        _all_years([v]) if not isinstance(v, str) else bool(_YEAR_LABEL.fullmatch(without_marks(v).strip()))
+        for v in first
+    )  # (numbers, or years written as labels: ``2021`` .. ``2022r``, ``2023 (p)``)
     return [rng.left] if len(first) >= 3 and years and len(set(first)) == len(first) else []
 
 
