@@ -931,3 +931,47 @@ def test_years_down_as_numbers_then_marked_labels(tmp_path: Path) -> None:
     ]:  # fmt: skip
         ans = answer_question(book, question)
         assert (ans.status, ans.value) == ("answered", value), (question, ans.reason, ans.query)
+
+
+@pytest.fixture(scope="module")
+def by_land(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Each Land written once over its years (the Land column blank below it), a change column
+    holding "." where no previous year is shown."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Employees by Land and age group (thousands)"])
+    ws.append(["Land", "Year", "Total", "Age group", None, "Change on previous year (%)"])
+    ws.append([None, None, None, "Under 25", "25 and over", None])
+    for cells in ("A2:A3", "B2:B3", "C2:C3", "D2:E2", "F2:F3"):
+        ws.merge_cells(cells)
+    for land, rows in [
+        (
+            "Avelland",
+            [("2021", 796, 106, 690, "."), ("2022", 827, 107, 720, 3.9), ("2023", 842, 111, 731, 1.8)],
+        ),
+        (
+            "Brunnfeld",
+            [("2021", 1456, 161, 1295, "."), ("2022", 1470, 158, 1312, 1.0), ("2023", 1488, 170, 1318, 1.2)],
+        ),
+        (
+            "Grünthal",
+            [("2021", 512, 60, 452, "[c]"), ("2022", 518, 61, 457, 1.2), ("2023", 520, 59, 461, 0.4)],
+        ),
+    ]:
+        for i, row in enumerate(rows):
+            ws.append([land if i == 0 else None, *row])
+        ws.append([])
+    return _saved(wb, tmp_path_factory, "by_land")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What is the change on the previous year (%) in Grünthal in 2022?", 1.2),
+        ("Was the number of employees under 25 higher in Brunnfeld in 2023 than in Avelland in 2023?", True),
+        ("For which age group was the number of employees in Avelland in 2023 lowest?", "Under 25"),
+    ],
+)
+def test_a_label_written_once_over_its_years(by_land: Any, question: str, expected: Any) -> None:
+    ans = answer_question(by_land, question)
+    assert (ans.status, ans.value) == ("answered", expected), (ans.reason, ans.query)

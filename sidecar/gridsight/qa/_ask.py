@@ -33,6 +33,7 @@ from gridsight.qa._cells import (
     periods_down,
     unnamed_totals,
     whole_year,
+    years_in_blocks,
 )
 from gridsight.qa._glossary import (
     defined,
@@ -254,6 +255,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             or long_form(rel)
             or (periods_down(rel) and operands_named(rel, q))
             or unnamed_totals(rel)
+            or years_in_blocks(rel)
         )
     ):
         # (named lines over period columns, a statement, reads by its cells as a multi-header does;

@@ -534,6 +534,27 @@ def periods_down(rel: Relation) -> bool:
     return rel.memo("periods down", compute)
 
 
+def years_in_blocks(rel: Relation) -> bool:
+    """Whether each row label stands over a block of years (``Avelland`` on its 2021, 2022 and 2023
+    rows, a ``Year`` column of labels beside it): a row is placed by its label and its year."""
+
+    def compute() -> bool:
+        keys = rel.values_of(rel.key.name) if rel.key else None
+        if not keys or len(set(keys)) == len(keys):
+            return False
+        return any(
+            c.role == "data"
+            and c.kind == "text"
+            and all(
+                isinstance(v, str) and re.fullmatch(r"(?:19|20)\d\d", v)
+                for v in rel.values_of(c.name) or [None]
+            )
+            for c in rel.columns
+        )
+
+    return rel.memo("years in blocks", compute)
+
+
 def unnamed_totals(rel: Relation) -> bool:
     """Whether the first or the last row is a total the view marks that says no "total" or "all" in
     its label (a country under or over its regions): only the cells plan, which reads the marks,
@@ -1116,6 +1137,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         and not long_form(rel)
         and not periods_down(rel)
         and not unnamed_totals(rel)
+        and not years_in_blocks(rel)
     ):
         # a flat table: the general planner and the model read it, unless it is a statement: named
         # lines over period columns ("in which year was net income highest", "operating income

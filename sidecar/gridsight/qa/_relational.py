@@ -145,7 +145,13 @@ def _stored(v: Any) -> Any:
 
 
 #: Cells that say "no value" in a column of numbers (dashes, n/a, NM, a bare currency dash).
-_PLACEHOLDER = re.compile(r"^\s*[$€£]?\s*(?:[-–—]+%?|n/?a|nm|none|null|nan|\.\.\.?|…|x)\s*$", re.IGNORECASE)
+#: A cell that holds no figure where figures stand: dashes, n/a, and the symbols statistics offices
+#: print for "not available", "confidential", "not applicable" (``..``, ``.``, ``:``, ``x``, ``c``,
+#: ``z``, ``*``, ``[x]``, ``[c]``, ``[z]``, ``[low]``).
+_PLACEHOLDER = re.compile(
+    r"^\s*[$€£]?\s*(?:[-–—]+%?|n/?a|nm|none|null|nan|\.{1,3}|…|:|[xcz]|\*+|\[(?:[a-z]{1,3}|low)\])\s*$",
+    re.IGNORECASE,
+)
 
 
 def _type_column(cells: list[Any]) -> tuple[str, list[Any]]:
@@ -314,6 +320,20 @@ _YEAR_LABEL = re.compile(r"(?:FY\s?)?(?:19|20)\d\d(?:\s*[/\-–]\s*\d\d(?:\d\d)?
 _PART_OF_ABOVE = re.compile(r"^\s*(?:of\s+which|thereof|including|incl\.)\b", re.IGNORECASE)
 
 
+def _years_in_blocks(keys: list[Any], years: list[Any]) -> bool:
+    """Whether the row labels are written once per block (blank below) over a column of years that
+    repeat from block to block (``Avelland`` over 2021, 2022, 2023, then ``Brunnfeld``)."""
+    filled = [v for v in years if v is not None]
+    marked = [y for y in filled if isinstance(y, str)]
+    return (
+        len(filled) >= 4
+        and all(_all_years([y]) or bool(_YEAR_LABEL.fullmatch(without_marks(y).strip())) for y in marked)
+        and all(isinstance(y, str) or _all_years([y]) for y in filled)
+        and len({str(y) for y in filled}) < len(filled)
+        and 3 * sum(1 for k in keys if k is None) >= len(keys)
+    )
+
+
 def _filled_down(keys: list[Any], inner: list[Any], rows: list[int]) -> list[Any]:
     """The outer labels of a table with two label columns, each written once on the first row of its
     block (``Southbridge`` over ``Public hospitals``, ``Private hospitals``, ``Total``): repeated
@@ -426,6 +446,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         totals |= {rows[kept[i]] for i in closing}
 
     specs: list[tuple[str, str, Range, list[Any]]] = []
+    year_labels: int | None = None
     if label_cols:
         key_name = _names(table, label_cols[:1])[0]
         own = _clean(sheet.value(top, label_cols[0]) or "")
@@ -435,6 +456,10 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         inner = [c for c in table.row_header_cols if rng.left <= c <= rng.right and c != label_cols[0]][:1]
         if inner:
             keys = _filled_down(keys, column(inner[0]), rows)
+        elif value_cols and _years_in_blocks(keys, column(value_cols[0])):
+            # ``Land | Year | ...`` with each Land written once over its years: the years are labels
+            keys = _filled_down(keys, column(value_cols[0]), rows)
+            year_labels = value_cols[0]
         specs.append((key_name, "key", key_range, keys))
         if any(sections):
             specs.append((SECTION, "section", key_range, sections))
@@ -442,7 +467,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         raw = column(c)
         if rows and all(v is None or v == "" for v in raw):
             continue  # a spacer between column groups, headed by the group it follows: no column
-        specs.append((name, "data", Range(top, c, rng.bottom, c), raw))
+        specs.append((name, "labels" if c == year_labels else "data", Range(top, c, rng.bottom, c), raw))
     taken = {name.casefold() for name, *_ in specs}
     if rows and POSITION.casefold() not in taken:  # where a row stands: "the last listed", "next after X"
         specs.append(
@@ -464,6 +489,9 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
             kind, values = "number", raw
         elif role in ("key", "section"):
             kind, values = "text", [_stored(v) for v in raw]
+        elif role == "labels":  # (years that place rows within their blocks: text, as labels are)
+            role, kind = "data", "text"
+            values = [str(int(v)) if isinstance(v, int | float) else _stored(v) for v in raw]
         else:
             kind, values = _type_column(raw)
         unit = _unit_of(table, name) if kind == "number" else None
