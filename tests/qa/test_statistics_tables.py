@@ -975,3 +975,30 @@ def by_land(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_a_label_written_once_over_its_years(by_land: Any, question: str, expected: Any) -> None:
     ans = answer_question(by_land, question)
     assert (ans.status, ans.value) == ("answered", expected), (ans.reason, ans.query)
+
+
+def test_numbers_of_a_header_and_a_code_explain_themselves(tmp_path: Path) -> None:
+    # "per 100,000" is the chosen header's 100,000 (written with its comma); "ICD-10" is the row
+    # labels' own header; "J00-J99" the row named: no number is left unexplained
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Deaths by cause and sex, 2022"])
+    ws.append(["ICD-10 code", "Cause of death", "Males", None, "Females", None])
+    ws.append([None, None, "Number", "Rate per 100,000", "Number", "Rate per 100,000"])
+    ws.merge_cells("C2:D2")
+    ws.merge_cells("E2:F2")
+    for row in [
+        ("C00-D48", "Neoplasms", 1500, 50.0, 1400, 46.0),
+        ("C18-C21", "  Colorectal cancer", 600, 20.0, 500, 16.0),
+        ("C33-C34", "  Lung cancer", 900, 30.0, 900, 30.0),
+        ("J00-J99", "Respiratory diseases", 1650, 56.7, 1742, 57.7),
+        ("J09-J18", "  Influenza and pneumonia", 700, 24.0, 750, 24.8),
+        ("J40-J47", "  Chronic lower respiratory diseases", 950, 32.7, 992, 32.9),
+    ]:
+        ws.append(row)
+    wb.save(tmp_path / "deaths.xlsx")
+    ans = answer_question(
+        open_workbook(tmp_path / "deaths.xlsx"),
+        "What was the death rate per 100,000 for ICD-10 code J00-J99 for women?",
+    )
+    assert (ans.status, ans.value) == ("answered", 57.7), (ans.reason, ans.query)

@@ -1892,6 +1892,12 @@ def _names_another_column(rel: Relation, question: str, chosen: list[RelColumn])
     return False
 
 
+def _rows_placed(rel: Relation, conds: dict[str, str]) -> int:
+    """How many rows hold every value of ``conds``."""
+    columns = [(rel.values_of(k) or [], v) for k, v in conds.items()]
+    return sum(1 for i in range(len(rel.rows)) if all(str(vals[i]) == v for vals, v in columns))
+
+
 def _unexplained_numbers(
     rel: Relation, question: str, chosen: list[RelColumn], rows: dict[str, list[str]]
 ) -> bool:
@@ -1900,8 +1906,12 @@ def _unexplained_numbers(
     it. A number the table holds nowhere ("in 2018" over a table of 2018 alone) is context."""
     said = set(_NUMBERS.findall(periods_spelt(question).replace(",", "")))  # ("1H23" is H1 2023)
     said &= _numbers_held(rel)
-    known = {w for c in chosen for p in parts(c.name) for w in _NUMBERS.findall(p)}
-    known |= {w for vs in rows.values() for v in vs for w in _NUMBERS.findall(v)}
+    # (the chosen headers' numbers read as the question's are: "per 100,000" is 100000; the row
+    # labels' own header, or the header of the column whose value is named: "ICD-10 code J00-J99")
+    heads = [p.replace(",", "") for c in chosen for p in parts(c.name)]
+    heads += [k.replace(",", "") for k in [*rows, *([rel.key.name] if rel.key is not None else [])]]
+    known = {w for p in heads for w in _NUMBERS.findall(p)}
+    known |= {w for vs in rows.values() for v in vs for w in _NUMBERS.findall(v.replace(",", ""))}
     m = comparison(question.casefold())
     known |= {m.group(3).replace(",", "")} if m else set()
     return bool(said - known)
@@ -2002,6 +2012,15 @@ def _one_column(
         return None
     if touched:
         return None  # a row label named in part, not enough to place it: no aggregate over all rows
+    if (
+        fixed
+        and (expected == "number" or (expected is None and not _asks_which(question)))
+        and not qwords & (SUM_WORDS | AVERAGE_WORDS)
+        and comparison(question.casefold()) is None
+        and _rows_placed(rel, fixed) == 1
+    ):
+        # a value of another label column that places one row ("ICD-10 code J00-J99"): its cell
+        return CellPlan(f"SELECT {quote(col)} FROM data{_where(fixed)}", "lookup", "number")
     unmarked = _summing_rows(rel, col, fixed, key)
     rest = _where(fixed, [*_not_total(rel), f"{quote(col)} IS NOT NULL", *unmarked])
     m = comparison(question.casefold())
