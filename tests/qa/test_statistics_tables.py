@@ -1002,3 +1002,25 @@ def test_numbers_of_a_header_and_a_code_explain_themselves(tmp_path: Path) -> No
         "What was the death rate per 100,000 for ICD-10 code J00-J99 for women?",
     )
     assert (ans.status, ans.value) == ("answered", 57.7), (ans.reason, ans.query)
+
+
+def test_which_part_of_a_whole_column(tmp_path: Path) -> None:
+    # "which sector" names ``All sectors`` by its word, but asks which of its parts; the largest
+    # part outweighs the two others together, yet ``All sectors`` beside them adds all three up
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Passenger journeys by sector"])
+    ws.append(["Year", "Journeys (millions)", None, None, None, "Share of all journeys (%)"])
+    ws.append([None, "Long distance", "Regional", "Commuter", "All sectors", "Commuter"])
+    ws.merge_cells("B2:E2")
+    for row in [
+        ("2012", 17.2, 38.9, 79.9, 136.0, 58.8),
+        ("2013", 17.7, 38.7, 81.8, 138.2, 59.2),
+        ("2014", 16.6, 42.6, 91.0, 150.2, 60.6),
+    ]:
+        ws.append(row)
+    wb.save(tmp_path / "rail.xlsx")
+    ans = answer_question(
+        open_workbook(tmp_path / "rail.xlsx"), "Which sector had the highest rail journeys in 2012?"
+    )
+    assert (ans.status, ans.value) == ("answered", "Commuter"), (ans.reason, ans.query)

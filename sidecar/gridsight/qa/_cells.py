@@ -989,6 +989,8 @@ def _total_columns(rel: Relation, chosen: list[RelColumn]) -> set[str]:
     if whole is not None:
         return {whole.name} & {c.name for c in chosen}
     idx = {c.name: i for i, c in enumerate(rel.columns)}
+    if _added_up_beside(rel, chosen, idx):
+        return set()  # (another column adds the chosen up: they are its parts, the largest as well)
     out: set[str] = set()
     for c in chosen:
         others = [o for o in chosen if o is not c]
@@ -1005,6 +1007,28 @@ def _total_columns(rel: Relation, chosen: list[RelColumn]) -> set[str]:
             if rows and others:
                 out.add(c.name)
     return out
+
+
+def _added_up_beside(rel: Relation, chosen: list[RelColumn], idx: dict[str, int]) -> bool:
+    """Whether a figure column other than the chosen adds them up on most rows (``All sectors``
+    beside ``Long distance | Regional | Commuter``), within each row's rounding."""
+    names = {c.name for c in chosen}
+    cols = [rel.values[idx[c.name]] for c in chosen]
+    for other in _figures(rel):
+        if other.name in names:
+            continue
+        total = rel.values[idx[other.name]]
+        checked = adds = 0
+        for r in range(len(rel.rows)):
+            row = [col[r] for col in cols]
+            if not isinstance(total[r], int | float) or not all(isinstance(x, int | float) for x in row):
+                continue
+            checked += 1
+            room = 0.5 * len(row) * rounding_step([*row, total[r]]) + 1e-9
+            adds += abs(sum(row) - total[r]) <= room
+        if checked >= 2 and 3 * adds >= 2 * checked:
+            return True
+    return False
 
 
 def _where(conds: dict[str, str], extra: Sequence[str] = ()) -> str:
@@ -1113,6 +1137,21 @@ def _part_said(part: str, others: list[str], qw: list[str]) -> bool:
     if any(near_word(w, q) for w in _part_words(part) for q in qw):
         return True
     return others.index(part) in meaning_map(qw, others).values() if part in others else False
+
+
+def _parts_asked(rel: Relation, question: str, chosen: list[RelColumn]) -> list[RelColumn]:
+    """The parts of the whole the one chosen column is, where the question asks which of them ("which
+    sector had the most journeys in 2012" over ``All sectors`` beside ``Long distance | Regional |
+    Commuter``): the columns that differ from it at its last level only; else ``chosen``."""
+    last = parts(chosen[0].name)[-1]
+    asked = re.findall(r"\b(?:which|what)\s+([^\W\d_]+)", question.casefold())
+    if not re.match(r"(?:all|total)\b", last.strip(), re.I) or not any(
+        near_word(w, a) for w in tokens(last) for a in asked
+    ):
+        return chosen
+    level = len(parts(chosen[0].name)) - 1
+    siblings = [c for c in _figures(rel) if c is not chosen[0] and _apart(chosen[0].name, c.name) == level]
+    return siblings if len(siblings) >= 2 else chosen
 
 
 def _apart(a: str, b: str) -> int | None:
@@ -1333,6 +1372,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         fixed = _placed(rel, question, fixed)
     if expected == "list":
         return _listed(rel, question, chosen, fixed, varying_rows)
+    if len(chosen) == 1 and not varying_rows and key is not None and key.name in fixed:
+        chosen = _parts_asked(rel, question, chosen)  # "which sector ...": not ``All sectors``
     if len(chosen) == 1 and not varying_rows:
         return _one_column(rel, question, expected, chosen[0].name, fixed, key, qwords, touched)
     if varying_rows:
