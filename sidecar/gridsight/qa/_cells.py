@@ -885,35 +885,28 @@ def _measure_words(rel: Relation) -> set[str]:
 def _first_word(values: Sequence[str], qw: list[str], header: set[str]) -> list[tuple[float, str]]:
     """The one value that the question names by its first word, a word no other value holds
     ("housing" for ``Housing, water, electricity, gas``), as a part-named value."""
-    firsts: dict[str, list[str]] = {}
-    for v in values:
-        own = [w for w in tokens(v) if w not in COMMON]
-        if own:
-            firsts.setdefault(own[0], []).append(v)
-    hits = [
-        vs[0]
-        for w, vs in firsts.items()
-        if len(vs) == 1
-        and w not in header
-        and any(near_word(w, q) for q in qw)
-        and not any(w in tokens(o) for o in values if o != vs[0])
-    ]
-    return [(0.5, hits[0])] if len(hits) == 1 else []
+    return _word_named(values, qw, header, 0)
 
 
 def _head_word(values: Sequence[str], qw: list[str], header: set[str]) -> list[tuple[float, str]]:
     """The one value that the question names by its head, its last word, a word no other value
     holds ("receivables" for ``(Increase)/decrease in trade and other receivables``), as a
     part-named value."""
-    hits = {
+    return _word_named(values, qw, header, -1)
+
+
+def _word_named(values: Sequence[str], qw: list[str], header: set[str], at: int) -> list[tuple[float, str]]:
+    """The one value whose own word at ``at`` (its first, 0, or last, -1, leaving grammar words
+    aside) the question names, no header holds and no other value holds, as a part-named value."""
+    hits = [
         v
         for v in values
         if (own := [w for w in tokens(v) if w not in COMMON])
-        and own[-1] not in header
-        and any(near_word(own[-1], q) for q in qw)
-        and not any(own[-1] in tokens(o) for o in values if o != v)
-    }
-    return [(0.5, hits.pop())] if len(hits) == 1 else []
+        and own[at] not in header
+        and any(near_word(own[at], q) for q in qw)
+        and not any(own[at] in tokens(o) for o in values if o != v)
+    ]
+    return [(0.5, hits[0])] if len(hits) == 1 else []
 
 
 def _said(value: str, qw: list[str]) -> set[str]:

@@ -154,6 +154,19 @@ _PLACEHOLDER = re.compile(
 )
 
 
+def numbers_of(cells: list[Any]) -> list[Any]:
+    """Each cell as a number: numbers as they are, numbers written as text read (:func:`parse_number`),
+    anything else (text, a flag, a date, a yes/no) None."""
+    return [
+        v
+        if isinstance(v, int | float) and not isinstance(v, bool)
+        else parse_number(v)
+        if isinstance(v, str)
+        else None
+        for v in cells
+    ]
+
+
 def _type_column(cells: list[Any]) -> tuple[str, list[Any]]:
     """The column's kind and its stored values (numbers written as text read as numbers; dashes and
     n/a among numbers are empty)."""
@@ -173,14 +186,7 @@ def _type_column(cells: list[Any]) -> tuple[str, list[Any]]:
     sample = [v for v in filled[:200] if isinstance(v, str)]
     if kinds == {str} and sum(parse_number(v) is not None for v in sample) < NUMERIC_SHARE * len(sample):
         return "text", [v or None for v in text]  # words, not numbers: no need to try every cell
-    parsed = [
-        v
-        if isinstance(v, int | float) and not isinstance(v, bool)
-        else parse_number(v)
-        if isinstance(v, str)
-        else None
-        for v in text
-    ]
+    parsed = numbers_of(text)
     numeric = sum(1 for v, p in zip(text, parsed, strict=True) if v is not None and p is not None)
     if numeric >= NUMERIC_SHARE * len(filled):
         return "number", [_stored(p) if p is not None else None for p in parsed]
@@ -305,11 +311,16 @@ def _years_down(sheet: Sheet, table: Any) -> list[int]:
     if rng.right <= rng.left:
         return []
     first = [v for v in _body(sheet, table, rng.left) if v is not None]
-    years = all(
+    return [rng.left] if len(first) >= 3 and _years_written(first) and len(set(first)) == len(first) else []
+
+
+def _years_written(values: list[Any]) -> bool:
+    """Whether every value is a year: a number, or a label (``2021``, ``2022r``, ``2023 (p)``,
+    ``FY2024``, ``2021/22``)."""
+    return all(
         _all_years([v]) if not isinstance(v, str) else bool(_YEAR_LABEL.fullmatch(without_marks(v).strip()))
-        for v in first
-    )  # (numbers, or years written as labels: ``2021`` .. ``2022r``, ``2023 (p)``)
-    return [rng.left] if len(first) >= 3 and years and len(set(first)) == len(first) else []
+        for v in values
+    )
 
 
 #: A year written as a label: ``2023``, ``2023p`` (marks aside), ``FY2024``, ``2021/22``, ``2021-22``.
@@ -324,11 +335,9 @@ def _years_in_blocks(keys: list[Any], years: list[Any]) -> bool:
     """Whether the row labels are written once per block (blank below) over a column of years that
     repeat from block to block (``Avelland`` over 2021, 2022, 2023, then ``Brunnfeld``)."""
     filled = [v for v in years if v is not None]
-    marked = [y for y in filled if isinstance(y, str)]
     return (
         len(filled) >= 4
-        and all(_all_years([y]) or bool(_YEAR_LABEL.fullmatch(without_marks(y).strip())) for y in marked)
-        and all(isinstance(y, str) or _all_years([y]) for y in filled)
+        and _years_written(filled)
         and len({str(y) for y in filled}) < len(filled)
         and 3 * sum(1 for k in keys if k is None) >= len(keys)
     )

@@ -13,40 +13,26 @@ from typing import Any
 from gridsight.errors import GridSightError
 from gridsight.qa._answer import QAAnswer, display_of, value_type
 from gridsight.qa._pick import Candidate, table_area
-from gridsight.qa._relational import parse_number, table_unit
+from gridsight.qa._relational import numbers_of, table_unit
 
 
 def _view(cand: Candidate) -> tuple[Any, Any] | None:
     from gridsight.formula._generate import table_from_sheet
-    from gridsight.qa._sql import build_view, cached_view
+    from gridsight.qa._sql import view_of
 
     table = table_from_sheet(cand.sheet, table_area(cand.table))
     if table is None or not table.columns:
         return None
-    names, data = [c.name for c in table.columns], [c.data for c in table.columns]
-    key = (id(cand.sheet), ";".join(r.ref() for r in data) + "#typed")
-    view = cached_view(cand.sheet, key)
-    if view is None:
-        values = [cand.sheet.column_values(r.with_sheet(None)) for r in data]
-        values = [
-            _numbers_only(v) if c.kind == "number" else v for v, c in zip(values, table.columns, strict=True)
-        ]
-        view = build_view(cand.sheet, key, [(n, r, None) for n, r in zip(names, data, strict=True)], values)
+    # a column of numbers holds numbers only: text cells (``..``, ``n/a``, a note) are empty, as
+    # Excel's SUMIFS and COUNTIFS pass over text, where sqlite sets text above every number
+    # (``'n/a' > 5`` is true); numbers written as text are numbers
+    view = view_of(
+        cand.sheet,
+        [c.name for c in table.columns],
+        [c.data for c in table.columns],
+        [numbers_of if c.kind == "number" else None for c in table.columns],
+    )
     return table, view
-
-
-def _numbers_only(cells: list[Any]) -> list[Any]:
-    """A number column's cells as the query should compare them: numbers, numbers written as text
-    read as numbers, anything else (``..``, ``n/a``, a note) empty -- as Excel's SUMIFS and COUNTIFS
-    pass over text, where sqlite sets text above every number (``'n/a' > 5`` is true)."""
-    return [
-        v
-        if isinstance(v, int | float) and not isinstance(v, bool)
-        else parse_number(v)
-        if isinstance(v, str)
-        else None
-        for v in cells
-    ]
 
 
 def plan_query(cand: Candidate, question: str, join: Any = None) -> tuple[Any, Any]:

@@ -15,6 +15,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,13 +106,24 @@ _VIEWS: OrderedDict[tuple[int, str], tuple[Sheet, View]] = OrderedDict()
 _VIEWS_LOCK = threading.Lock()
 
 
-def view_of(sheet: Sheet, names: list[str], data: list[Range]) -> View:
-    """The view of the columns ``names`` whose data cells are ``data`` (cached: sheets are immutable)."""
-    key = (id(sheet), ";".join(r.ref() for r in data))
+def view_of(
+    sheet: Sheet,
+    names: list[str],
+    data: list[Range],
+    prepare: Sequence[Callable[[list[Any]], list[Any]] | None] = (),
+) -> View:
+    """The view of the columns ``names`` whose data cells are ``data`` (cached: sheets are immutable).
+    ``prepare``: per column, a function its cells pass through before they are stored (None, or no
+    entry: as they are)."""
+    marks = "".join("p" if f is not None else "-" for f in prepare)
+    key = (id(sheet), ";".join(r.ref() for r in data) + (f"#{marks}" if "p" in marks else ""))
     hit = cached_view(sheet, key)
     if hit is not None:
         return hit
     values = [sheet.column_values(r.with_sheet(None)) for r in data]
+    for i, f in enumerate(prepare):
+        if f is not None:
+            values[i] = f(values[i])
     return build_view(sheet, key, [(n, r, None) for n, r in zip(names, data, strict=True)], values)
 
 
