@@ -399,3 +399,24 @@ def test_a_movement_line_totalled_over_its_periods(tmp_path: Path) -> None:
     wb.save(tmp_path / "cash.xlsx")
     question = "What did the receivables movement total over FY2024–FY2025?"
     assert _answer(tmp_path / "cash.xlsx", question) == -4
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "fiscal 2021/22 " * 400,
+        "2021/2021/2021/22/23 FY 2099-00 1999/00/01",
+        "a year before the latest year before the latest year before the latest balance sheet date",
+        "EBIT/ETR/op./op. profit/GP&E/capex" * 50,
+        "÷÷÷ / / / minus plus divided by",
+    ],
+)
+def test_hostile_period_and_abbreviation_wordings(history: Path, question: str) -> None:
+    from gridsight.qa._glossary import spelt_out
+    from gridsight.qa._periods import split_years
+
+    assert isinstance(split_years(question, ["FY2021", "FY2022"]), str)
+    assert isinstance(spelt_out(question, lambda n: False), str)
+    assert isinstance(with_periods(question, YEARS), str)
+    ans = answer_question(open_workbook(history), question)  # answers or abstains, never raises
+    assert ans.status in ("answered", "abstained")
