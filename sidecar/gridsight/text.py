@@ -272,10 +272,14 @@ COMPARISON = re.compile(
 
 def comparison(text: str) -> re.Match[str] | None:
     """The first :data:`COMPARISON` in ``text`` that is no span of periods ("the years over
-    2023–2025 in which debt exceeded 100": the threshold is 100, "over 2023" opens a span)."""
+    2023–2025 in which debt exceeded 100": the threshold is 100, "over 2023" opens a span) nor a
+    year after words ("over the whole of 2024", "above the 2020 level": a period, no threshold)."""
     for m in COMPARISON.finditer(text):
-        if not re.match(r"\s*(?:[-–—]|to\b)\s*'?\d", text[m.end() :]):
-            return m
+        if re.match(r"\s*(?:[-–—]|to\b)\s*'?\d", text[m.end() :]):
+            continue
+        if m.group(2).strip() and re.fullmatch(r"(?:19|20)\d\d", m.group(3)):
+            continue
+        return m
     return None
 
 
@@ -387,14 +391,22 @@ _PERIODS = [
     (re.compile(r"\b([12])H\s?(\d{4})\b", re.I), r"H\1 \2"),
     (re.compile(r"\b([1-4])Q\s?(\d{4})\b", re.I), r"Q\1 \2"),
     (re.compile(r"\b([HQ][1-4])\s?'(\d{2})\b", re.I), r"\1 20\2"),
+    # statistics offices' codes: ``2023T2`` (a trimester, a quarter), ``S1 2023`` / ``2023S1``
+    # (a semester, a half), ``2016 [YR2016]`` (a year and its code)
+    (re.compile(r"\b((?:19|20)\d\d)\s?T([1-4])\b"), r"Q\2 \1"),
+    (re.compile(r"\bS([12])\s?((?:19|20)\d\d)\b"), r"H\1 \2"),
+    (re.compile(r"\b((?:19|20)\d\d)\s?S([12])\b"), r"H\2 \1"),
+    (re.compile(r"\b((?:19|20)\d\d)\s*\[YR\1\]", re.I), r"\1"),
 ]
 #: Periods written in words, by the letter and number headers use: "the second half" is H2.
-_PERIODS_IN_WORDS = re.compile(r"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(half|quarter)\b", re.I)
+_PERIODS_IN_WORDS = re.compile(
+    r"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(half|quarter|semester)\b", re.I
+)
 _PERIOD_NUMBER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
 
 def _period_code(m: re.Match[str]) -> str:
-    n, half = _PERIOD_NUMBER[m.group(1).lower()], m.group(2).lower() == "half"
+    n, half = _PERIOD_NUMBER[m.group(1).lower()], m.group(2).lower() in ("half", "semester")
     return m.group(0) if half and n > 2 else f"{'H' if half else 'Q'}{n}"
 
 
@@ -574,11 +586,17 @@ def _month_run(m: re.Match[str]) -> str:
     return _RUNS.get((m.group(1).casefold(), m.group(2).casefold()), m.group(0))
 
 
+#: A month by its number after the year, as PX-Web and SDMX write it: ``2023M02``, ``2023-M02``.
+_CODED_MONTH = re.compile(r"\b((?:19|20)\d\d)-?M(0[1-9]|1[0-2])\b")
+_MONTH_NAMES = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
 def periods_spelt(text: str) -> str:
     """``text`` with its periods written as headers write them: abbreviations spelt out (see
     :data:`_PERIODS`), halves and quarters in words as their codes ('the third quarter' -> the Q3),
     and runs of months that are one ('July–September 2023' -> Q3 2023)."""
     text = _PERIODS_IN_WORDS.sub(_period_code, text)
+    text = _CODED_MONTH.sub(lambda m: f"{_MONTH_NAMES[int(m.group(2)) - 1]} {m.group(1)}", text)
     text = _MONTH_RUN.sub(_month_run, text)
     if not re.search(r"\d", text):
         return text

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridsight.formula._excel_values import excel_round
+from gridsight.text import FALL_WORDS, words
 
 
 @dataclass
@@ -142,6 +143,14 @@ def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
     it is."""
     rounded = rounding_asked(ans.value, ans.formula, question)
     if rounded is None:
+        value = ans.value
+        if isinstance(value, float) and math.isfinite(value):
+            # the noise of binary fractions: 113.8 + 123.1 is 236.9, as a cell shows it, not
+            # 236.89999999999998 (a true fraction, 780 / 1320, keeps its digits)
+            short = float(f"{value:.10g}")
+            if short != value and abs(short - value) <= 1e-13 * abs(value):
+                ans.value = short
+                ans.display = display_of(short)
         return ans
     ans.value, ans.formula, places = rounded
     ans.display = display_of(ans.value)
@@ -156,8 +165,27 @@ _POSITIVE = re.compile(
 )
 
 
+#: A bracket or a sentence of its own: where a question states how its answer is to be written.
+_ASIDE = re.compile(r"\(([^()]{1,80})\)|(?:(?<=[.?!])|^)\s*([^.?!()]{1,80}[.!])(?=\s|$)")
+#: "negative if it decreased", "Give a negative number for a fall", "a fall is shown as negative".
+_SIGN_RULE = re.compile(r"\b(?:negative|minus\s+sign|minus)\b", re.IGNORECASE)
+
+
+def _sign_convention(aside: re.Match[str]) -> str:
+    """'' where the bracket or sentence only says that a fall is written negative (the signed
+    change, later less earlier, which is how a change is read anyway); else the text as it was:
+    its words "fall", "decreased" ask no fall."""
+    said = aside.group(1) or aside.group(2) or ""
+    talk = set(words(said)) - {"negative", "minus", "sign", "positive", "plus"}
+    if _SIGN_RULE.search(said) and talk & FALL_WORDS and len(talk) <= 8 and not re.search(r"\d", said):
+        return ""
+    return aside.group(0)
+
+
 def without_sign(question: str) -> str:
-    """The question less its "as a positive amount" (applied by :func:`positive_as_asked`)."""
+    """The question less its "as a positive amount" (applied by :func:`positive_as_asked`) and less a
+    sign convention ("(negative if it decreased)", "Give a negative number for a fall.")."""
+    question = _ASIDE.sub(_sign_convention, question)
     return _POSITIVE.sub("", question).strip() or question
 
 

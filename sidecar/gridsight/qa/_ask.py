@@ -31,6 +31,7 @@ from gridsight.qa._cells import (
     long_form,
     operands_named,
     periods_down,
+    rows_spanned,
     unnamed_totals,
     whole_year,
     years_in_blocks,
@@ -253,7 +254,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             or cross_table(rel)
             or any(c.role == "section" for c in rel.columns)
             or long_form(rel)
-            or (periods_down(rel) and operands_named(rel, q))
+            or (periods_down(rel) and (operands_named(rel, q) or rows_spanned(rel, q)))
             or unnamed_totals(rel)
             or years_in_blocks(rel)
         )

@@ -83,7 +83,11 @@ _WHICH = re.compile(
 _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|(?<!per )shares?|proportions?)\b|%", re.I)
 #: A share of a whole: "what share / fraction / percentage of ...".
 #: ("the percentage of load factor" names a figure that is a percentage: no share is computed).
-_SHARE = re.compile(r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b", re.I)
+_SHARE = re.compile(
+    r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b"
+    r"|\b(?:share|proportion)\s+of\b[^?.]{1,80}?\b(?:made\s+up|accounted\s+for|represented|taken\s+up)\s+by\b",
+    re.I,
+)
 #: Phrases that divide: "divided by", "by what factor", "as a multiple of", a slash between words
 #: ("gross profit / sales"; ``2021/22`` is a year).
 _DIVIDES = re.compile(
@@ -99,7 +103,8 @@ _AGAINST = frozenset(
 #: A change relative to where it started: "percentage change", "by what percent", "growth rate".
 _RELATIVE = re.compile(
     r"\b(?:percent(?:age)?|growth|change)\s+(rate|change)\b|\bwhat (percent)|(%)"
-    r"|\b(relative)\s+(?:change|growth|increase|decrease)\b|\bpercent(?:age)?\s+(?:growth|increase|decrease|rise|fall)\b",
+    r"|\b(relative)\s+(?:change|growth|increase|decrease)\b|\bpercent(?:age)?\s+(?:growth|increase|decrease|rise|fall)\b"
+    r"|\bby\s+how\s+(?:many|much)\s+(?:per\s?cent|percent)\b",
     re.I,
 )
 
@@ -156,6 +161,23 @@ def _position(question: str, text: str, shared: frozenset[str] = frozenset()) ->
             ]
             return said[hits[near.index(max(near))]].start()
     return len(low)
+
+
+def _named_at(question: str, labels: list[str], shared: frozenset[str] = frozenset()) -> list[int]:
+    """Where the question names each label: by its words (:func:`_position`), else by a word MiniLM
+    maps to it among the labels ("women" for ``Females`` beside ``Males``)."""
+    from gridsight.text import meaning_map
+
+    low = periods_spelt(question).casefold()
+    at = [_position(question, label, shared) for label in labels]
+    if all(a < len(low) for a in at):
+        return at
+    said = list(re.finditer(r"[^\W_]+", low))
+    mapped = meaning_map([m.group(0) for m in said], labels)
+    for i, a in enumerate(at):
+        hits = [m.start() for m in said if mapped.get(m.group(0)) == i]
+        at[i] = hits[0] if a == len(low) and hits else a
+    return at
 
 
 def _columns(rel: Relation, question: str) -> list[RelColumn]:
@@ -216,7 +238,32 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         operands = operands_named(rel, question)
         if operands:  # "dividend per share divided by basic EPS": one column each side
             return operands
+    instead = _parts_meant(rel, question, best)
+    if instead:  # "the usage rate for women to that for men": ``Female`` and ``Male``, not ``Total``
+        return instead
     return best + (_siblings(rel, question, best) or _other_years(rel, question, best))
+
+
+def _parts_meant(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
+    """The parts of a breakdown the question names by meaning ("women", "men": ``Female``,
+    ``Male``), two at least, where the one chosen column is the breakdown's whole (``Total``) and
+    the question names no whole; else none."""
+    if len(best) != 1 or _WHOLE_SAID.search(question):
+        return []
+    path = parts(best[0].name)
+    if not _whole_label(path[-1]):
+        return []
+    level = len(path) - 1
+    siblings = [c for c in _figures(rel) if c is not best[0] and _apart(best[0].name, c.name) == level]
+    labels = [parts(c.name)[level] for c in siblings]
+    if len(labels) < 2:
+        return []
+    from gridsight.text import meaning_map
+
+    qw = question_words(question)
+    named = {i for i, label in enumerate(labels) if _named_part(label, qw)}
+    named |= set(meaning_map(qw, labels).values())
+    return [siblings[i] for i in sorted(named)] if len(named) >= 2 else []
 
 
 def operands_named(rel: Relation, question: str) -> list[RelColumn]:
@@ -248,17 +295,33 @@ def operands_named(rel: Relation, question: str) -> list[RelColumn]:
         for x, y in ((a, b), (b, a))
     ]
     if not all(
-        any(near_word(w, q) for w in mine for q in question_words(t))
-        for mine, t in zip(own, texts, strict=True)
+        any(near_word(w, q) for w in mine for q in question_words(t)) or _whole_said(col, t)
+        for mine, t, col in zip(own, texts, (a, b), strict=True)
     ):
         return []  # (each side names its own column by a word of its own: "2010 (thousand tonnes)" none)
     return [a, b]
 
 
+#: Words that name the whole of a breakdown: "both sexes combined", "all ages", "overall".
+_WHOLE_SAID = re.compile(r"\b(?:total|all|combined|overall|together|both|whole)\b", re.IGNORECASE)
+
+
+def _whole_said(col: RelColumn, text: str) -> bool:
+    """Whether ``text`` names the column that is a breakdown's whole (``Total``, ``All persons``) by
+    a word for a whole ("for both sexes combined")."""
+    return _whole_label(parts(col.name)[-1]) and bool(_WHOLE_SAID.search(text))
+
+
+def _whole_label(label: str) -> bool:
+    """Whether a label is a breakdown's whole and nothing more: ``Total``, ``All persons`` (not
+    ``Total current assets``)."""
+    return bool(re.fullmatch(r"\s*(?:total|all(?:\s+[^\W\d_]+)?)\s*", label, re.IGNORECASE))
+
+
 #: A change given in percent: "percentage change", "% increase", "per cent growth" (no share asked).
 _CHANGE_IN_PERCENT = re.compile(
     r"(?:\bpercent(?:age)?|\bper cent|%)\s*(?:change|increase|decrease|growth|rise|fall|drop|decline)\b"
-    r"|\bby what (?:percent(?:age)?|per cent|%)"
+    r"|\bby what (?:percent(?:age)?|per cent|%)|\bby\s+how\s+(?:many|much)\s+(?:per\s?cent|percent)\b"
     r"|\b(?:answer|give it|express it|reported)\s+in\s+(?:percent|%)",
     re.IGNORECASE,
 )
@@ -418,8 +481,9 @@ def _by_meaning(tied: list[RelColumn], qw: list[str]) -> list[RelColumn]:
 
 #: A header part that names a period: a year, a half or quarter, a month, a fiscal year.
 _PERIOD = re.compile(
-    r"^(?:fy\s?)?(?:1[89]|20)\d\d(?:\s*/\s*\d\d(?:\d\d)?)?$|^[hq][1-4](?:\s+(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
-    r"oct|nov|dec)[a-z]*\.?(?:\s+(?:1[89]|20)\d\d)?$",
+    r"^(?:fy\s?)?(?:1[89]|20)\d\d(?:\s*[/\-–]\s*(?:1[89]|20)?\d\d)?$|^[hq][1-4](?:\s+(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+    r"oct|nov|dec)[a-z]*\.?(?:\s+(?:1[89]|20)\d\d)?$|^(?:1[89]|20)\d\d\s+(?:[hq][1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|"
+    r"sep|oct|nov|dec)[a-z]*\.?)$",
     re.I,
 )
 
@@ -442,7 +506,39 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     years = {year_of(c.name) for c in dated}
     if not periods and _ASKS_YEAR.search(question) and len(years) == len(dated) > 1:
         return dated  # ``30 June 2024``, ``30 June 2023 › Restated``: one year each (not ``Notes``)
-    return periods
+    return periods or _periods_under(rel, question)
+
+
+def _periods_under(rel: Relation, question: str) -> list[RelColumn]:
+    """The period columns under the one measure the question names, where the periods are one header
+    level among others ("which year had the most doctors" over ``Number › 2019 … 2023`` beside
+    ``Per 1 000 population › 2019 …``): grouped by the rest of their paths, the one group whose
+    every other part the question names (or the only group)."""
+    groups: dict[tuple[str, ...], list[RelColumn]] = {}
+    for c in _figures(rel):
+        path = parts(c.name)
+        at = [i for i, p in enumerate(path) if _is_period(p)]
+        if len(at) == 1 and len(path) > 1:
+            groups.setdefault(tuple(p for i, p in enumerate(path) if i != at[0]), []).append(c)
+    qw = words(question)
+    named = [
+        cols
+        for rest, cols in groups.items()
+        if all(_named_part(_UNIT_IN_BRACKETS.sub("", p), qw) for p in rest)
+    ]
+    if not named and not _rate_like(question):  # ("the number of doctors": not those per 1 000 people)
+        named = [cols for rest, cols in groups.items() if not any(_rate_like(p) for p in rest)]
+    found = named if len(named) == 1 else list(groups.values()) if len(groups) == 1 else []
+    return found[0] if found and len(found[0]) >= 2 else []
+
+
+#: A unit written in brackets after a header's words: ``Number (thousands)``.
+_UNIT_IN_BRACKETS = re.compile(r"\s*\([^()]*\)")
+
+
+def _rate_like(text: str) -> bool:
+    """Whether words speak of a rate, a share or a figure per something (``Per 1 000 population``)."""
+    return bool(_PERCENT.search(text) or re.search(r"\bper\s+(?:\d|[^\W\d_])", text, re.IGNORECASE))
 
 
 def cross_table(rel: Relation) -> bool:
@@ -455,11 +551,17 @@ def cross_table(rel: Relation) -> bool:
     return len(data) >= 3 and all(c.kind == "number" for c in data) and row_total(rel) is not None
 
 
+def _months_short(text: str) -> str:
+    """``text`` (in lower case) with each month's name cut to its first three letters ("january
+    2023" as ``Jan 2023`` writes it)."""
+    return re.sub(r"\b(jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?=\s|$|[,;)])", r"\1", text)
+
+
 def _written_as_span(question: str, a: str, b: str) -> bool:
     """Whether the question writes two periods as the ends of a span, either way round ("from Q1 to
     Q4", "FY23 to FY25" over ``FY2025`` and ``FY2023``: periods spelt as headers spell them)."""
-    low = periods_spelt(question).casefold()
-    a, b = (periods_spelt(x).casefold() for x in (a, b))
+    low = _months_short(periods_spelt(question).casefold())
+    a, b = (_months_short(periods_spelt(x).casefold()) for x in (a, b))
     ends = [(a, b)]
     wa, wb = a.split(), b.split()
     own_a, own_b = [w for w in wa if w not in wb], [w for w in wb if w not in wa]
@@ -628,14 +730,20 @@ def whole_year(question: str, rel: Relation) -> str:
 def lines_by_period(rel: Relation) -> bool:
     """Whether the table's number columns are headed by periods alone (``2023``, ``Q1``, ``2022
     (p)``), but for fewer derived ones beside them (``Change (%) 2021–2022``), or for columns of the
-    change between them (``2019 | 2018 | Increase (Decrease) | % Change``)."""
+    change between them or of their ranks (``2019 | 2018 | Increase (Decrease) | % Change | Rank``)."""
     figures = _figures(rel)
     periods = sum(1 for c in figures if _by_periods(c))
-    changes = sum(1 for c in figures if not _by_periods(c) and set(tokens(c.name)) & CHANGE_WORDS)
+    changes = sum(
+        1 for c in figures if not _by_periods(c) and set(tokens(c.name)) & (CHANGE_WORDS | _RANK_WORDS)
+    )
     return bool(figures) and (
         periods == len(figures)
         or (periods >= 2 and (2 * periods > len(figures) or periods + changes == len(figures)))
     )
+
+
+#: A column of ranks, derived from the figures beside it: ``Rank 2023``.
+_RANK_WORDS = frozenset({"rank", "ranking", "ranked"})
 
 
 def _figures(rel: Relation) -> list[RelColumn]:
@@ -647,7 +755,13 @@ def _figures(rel: Relation) -> list[RelColumn]:
 
 def _by_periods(col: RelColumn) -> bool:
     """Whether a column is headed by periods alone (``2024 › Q1``, ``FY2023``)."""
-    return all(_PERIOD.match(without_marks(p.strip())) for p in parts(col.name))
+    return all(_is_period(p) for p in parts(col.name))
+
+
+def _is_period(part: str) -> bool:
+    """Whether a header part is a period alone: ``2023``, ``2023/24 (p)``, ``Q1 2024``, and as
+    statistics offices code them, ``2023T1``, ``S1 2023``, ``2023M02``."""
+    return bool(_PERIOD.match(periods_spelt(without_marks(part.strip())).strip()))
 
 
 def _named_part(part: str, qw: list[str]) -> bool:
@@ -1170,6 +1284,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         and not periods_down(rel)
         and not unnamed_totals(rel)
         and not years_in_blocks(rel)
+        and not periods  # ("for which year was X lowest": among the period columns of X's row)
     ):
         # a flat table: the general planner and the model read it, unless it is a statement: named
         # lines over period columns ("in which year was net income highest", "operating income
@@ -1199,6 +1314,9 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     ):
         rows[key.name] = _rows_spanned(rel, question, rows[key.name])
         row_span = len(rows[key.name]) > 2
+    in_span = _counted_in_span(rel, question, chosen, rows)
+    if in_span is not None:
+        return in_span
     if long_form(rel) and not _labels_placed(rel, question, rows):
         return None  # (an indicator the words do not name: any figure read would be a guess)
     if key is not None and len(rows.get(key.name, [])) == 1:
@@ -1346,7 +1464,10 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         return None
     # the words that name cells name no operation ("up" in ``Built-up roads`` is no rise)
     # ("add up": the particle of the verb, no rise)
-    spoken = re.sub(r"\b(add(?:s|ed)?|sum(?:s|med)?)\s+up\b", r"\1", question, flags=re.IGNORECASE)
+    # ("made up by": what a whole consists of, no rise)
+    spoken = re.sub(
+        r"\b(add(?:s|ed)?|sum(?:s|med)?|made|makes?|making)\s+up\b", r"\1", question, flags=re.IGNORECASE
+    )
     qwords = set(words(spoken)) - {w for vs in rows.values() for v in vs for w in words(v)}
     qwords -= ops_as_names(rel, question) & every_part(chosen)  # ("the highest quintile" ranks nothing)
     if (
@@ -1363,8 +1484,9 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         return None
     if key is not None and key.name in fixed:
         fixed = _placed(rel, question, fixed)
-    if expected == "list":
-        return _listed(rel, question, chosen, fixed, varying_rows)
+    in_list = _listed(rel, question, chosen, fixed, varying_rows) if expected == "list" else None
+    if in_list is not None:
+        return in_list  # (else "which regions had over 300? List them.": the rows past the number)
     if len(chosen) == 1 and not varying_rows and key is not None and key.name in fixed:
         chosen = _parts_asked(rel, question, chosen)  # "which sector ...": not ``All sectors``
     if len(chosen) == 1 and not varying_rows:
@@ -1405,8 +1527,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
             or _written_apart(question, c[0], [o for o, _ in cells if o != c[0]])
         ]
         cells = own if len(own) >= 2 else cells
-    shared = _shared(cells)
-    cells.sort(key=lambda lc: _position(question, lc[0], shared))
+    at = _named_at(question, [label for label, _ in cells], _shared(cells))
+    cells = [c for _, c in sorted(zip(at, cells, strict=True), key=lambda x: x[0])]
     labels = [label for label, _ in cells]
     # (each where it is; a line and its section's ``Total``, which "in total" names)
     named = _all_named(question, labels) or (bool(per) and set(labels) == set(per)) or in_total or row_span
@@ -1830,14 +1952,17 @@ def _minus(question: str, cells: list[tuple[str, str]]) -> bool:
     return bool(re.search(r"\bminus\b", low) or (a < b and re.search(r"\bless\b", low[a:b])))
 
 
-def _minus_clause(question: str, cells: list[tuple[str, str]]) -> list[str] | None:
+def _minus_clause(
+    question: str, cells: list[tuple[str, str]], operator: str = r"\bminus\b"
+) -> list[str] | None:
     """The two members' expressions as a clause "X minus Y" orders them, wherever else the question
     names them first ("change from Q3 to Q4? Give Q4 minus Q3."): the member its words place right
-    before the last "minus" less the one right after; None when that clause names not both."""
+    before the last "minus" less the one right after; None when that clause names not both.
+    ``operator``: another operation's words ("divided by")."""
     if len(cells) != 2:
         return None
     low = periods_spelt(question).casefold()
-    found = list(re.finditer(r"\bminus\b", low))
+    found = list(re.finditer(operator, low))
     if not found:
         return None
     at = found[-1]
@@ -1860,6 +1985,8 @@ _BY_TIME = re.compile(
     re.IGNORECASE,
 )
 _LATE = frozenset({"later", "latter", "newer", "more recent"})
+#: A share asked in percent: "what percentage", "in per cent", "%" (else as a fraction).
+_PERCENT_WORD = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 #: The ratio is asked in percent: "in percent", "as a percentage", "%".
 _IN_PERCENT = re.compile(r"\b(?:in|as\s+an?|as)\s+(?:per\s*cent(?:age)?)\b|%", re.IGNORECASE)
 
@@ -1970,9 +2097,39 @@ def _scan_numbers(rel: Relation) -> set[str]:
     return out
 
 
+#: "which three years", "the two largest provinces": how many rows a ranking asks (not "the 18–34
+#: age group", nor "which five-year age group").
+_ROWS_COUNTED = re.compile(
+    r"\b(?:which|the|list|name|top|bottom)\s+(two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+"
+    r"(?:[^\W\d_]+\s+){0,2}[^\W\d_]+s\b",
+    re.IGNORECASE,
+)
+_COUNTS = {w: i + 2 for i, w in enumerate("two three four five six seven eight nine ten".split())}
+
+
+def _rows_counted(question: str) -> int:
+    """How many ranked rows the question asks for (:data:`_ROWS_COUNTED`); 1 when it names none."""
+    m = _ROWS_COUNTED.search(question)
+    if m is None:
+        return 1
+    word = m.group(1).casefold()
+    return _COUNTS[word] if word in _COUNTS else max(int(word), 1)
+
+
+#: "Name the X with ...", "List the three X whose ...", "Identify the X that ...": a request for names.
+_NAME_THE = re.compile(
+    r"^\s*(?:[^,?]{1,90},\s*){0,3}(?:name|list|identify)\s+the\s+(?:\w+\s+){1,5}?(?:with|that|whose|which|where)\b",
+    re.IGNORECASE,
+)
+
+
 def _asks_which(question: str) -> bool:
     """Whether the question asks for a name: it opens with which/who, or a clause does ("A versus B:
     which one ...")."""
+    if _NAME_THE.match(question):
+        return True  # "Name the region with the most ...", "List the three years with ..."
+    # (not a quoted label's words: "excluding the 'of which' line")
+    question = re.sub(r"(?<!\w)(['‘\"“])[^'’\"”]{1,60}['’\"”](?!\w)", "", question)
     return bool(
         _WHICH.match(question)
         or asks_label(question)
@@ -1994,6 +2151,8 @@ def _all_named(question: str, labels: list[str]) -> bool:
     unnamed = []
     for i, mine in enumerate(sets):
         own = mine - set().union(*(o for j, o in enumerate(sets) if j != i))
+        if _whole_label(labels[i]) and _WHOLE_SAID.search(question):
+            continue  # (``Total`` beside ``Male`` is named by "both sexes combined")
         if not own:
             # (or writes it whole apart from the others: ``Total current liabilities`` beside
             # ``Total non-current liabilities``)
@@ -2032,7 +2191,7 @@ def _one_column(
         )
         already = _is_percent(rel.column(col)) or any(_PERCENT.search(v) for v in fixed.values())
         if _SHARE.search(question) and whole is not None and not already:
-            scale = " * 100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else " * 1.0"
+            scale = " * 100.0" if _PERCENT_WORD.search(question) else " * 1.0"
             return CellPlan(f"SELECT {cell}{scale} / {whole}", "share", "number")
         if expected == "number" or (
             expected is None and not re.match(r"^\s*(?:\w+ )?(which|who)\b", question, re.I)
@@ -2066,10 +2225,11 @@ def _one_column(
     top = qwords & (DESCENDING | ASCENDING)
     if key is not None and top and expected != "number" and _asks_which(question):
         order = "DESC" if qwords & DESCENDING else "ASC"
+        n = _rows_counted(question)  # ("list the three regions with the most ...": three rows)
         return CellPlan(
-            f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {quote(col)} {order} LIMIT 1",
-            "top-row",
-            "text",
+            f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {quote(col)} {order} LIMIT {n}",
+            "top-row" if n == 1 else "top-rows",
+            "text" if n == 1 else "list",
         )
     if _asks_which(question):
         return None  # "what competition had a total of ...": a row by its figure, not a figure
@@ -2088,10 +2248,9 @@ def _one_column(
 
 
 #: "How many ...", "for how many ...", "in how many ...": a count of rows.
-#: "How many ...", after a leading phrase of time or place ("For 2023, how many regions ...").
-_HOW_MANY = re.compile(
-    r"^\s*(?:(?:for|in|during)\s+[^,?]{1,40},\s*)?(?:(?:for|in|on|at|of)\s+)?how\s+many\b", re.IGNORECASE
-)
+#: "How many ...", after a leading phrase that sets the scope ("For 2023, how many regions ...",
+#: "Of the regions, how many ...", "Within the 'Theft' group, how many ...").
+_HOW_MANY = re.compile(r"^\s*(?:[^,?]{1,90},\s*){0,3}(?:(?:for|in|on|at|of)\s+)?how\s+many\b", re.IGNORECASE)
 #: "Number of airports with ... over 250", "Count the regions with ... below 500": a count where a
 #: threshold follows (without one, "number of dwellings in Riverside" asks a figure).
 _COUNT_OPENS = re.compile(
@@ -2106,6 +2265,39 @@ def _counts(question: str) -> re.Match[str] | None:
     if opens is None and comparison(question.casefold()) is not None:
         opens = _COUNT_OPENS.match(question)
     return opens
+
+
+def rows_spanned(rel: Relation, question: str) -> bool:
+    """Whether the question names two periods down the rows as the ends of a span ("in how many of
+    the months from March 2023 to August 2023 ..."): the cells plan reads the rows between."""
+    if rel.key is None or not periods_down(rel):
+        return False
+    chosen = _columns(rel, question)
+    named = _rows(rel, question, chosen)[0].get(rel.key.name, []) if chosen else []
+    return len(named) == 2 and len(_rows_spanned(rel, question, named)) > 2
+
+
+def _counted_in_span(
+    rel: Relation, question: str, chosen: list[RelColumn], rows: dict[str, list[str]]
+) -> CellPlan | None:
+    """ "In how many of the months from January 2023 to June 2024 was X over 685": the rows between
+    the two named (and those two) whose cell in the one column passes the number; else None."""
+    key, test = rel.key, comparison(question.casefold())
+    if (
+        key is None
+        or test is None
+        or len(chosen) != 1
+        or list(rows) != [key.name]
+        or len(rows[key.name]) != 2
+    ):
+        return None
+    spanned = _rows_spanned(rel, question, rows[key.name]) if _counts(question) else []
+    if len(spanned) <= 2:
+        return None
+    col = chosen[0].name
+    bound = f"{quote(col)} {COMPARISON_OPS[test.group(1)]} {_threshold(rel, col, question, test)}"
+    inside = f"{quote(key.name)} IN ({', '.join(literal(v) for v in spanned)})"
+    return CellPlan(f"SELECT COUNT(*) FROM data WHERE {inside} AND {bound}", "count", "number")
 
 
 def _counted_noun(rel: Relation, question: str) -> tuple[str | None, str | None]:
@@ -2256,7 +2448,10 @@ def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn
 _OPERATORS = (
     (re.compile(r"\bminus\b|\bless\b|\bexcluding\b|\bnet\s+of\b|(?<=\s)[-−](?=\s)"), "-"),
     (re.compile(r"\bplus\b|(?<=\s)\+(?=\s)"), "+"),
-    (re.compile(r"\bdivided\s+by\b|/|÷"), "* 1.0 /"),
+    (
+        re.compile(r"\bdivided\s+by\b|/|÷|\bas\s+an?\s+(?:percentage|share|proportion|fraction)\s+of\b"),
+        "* 1.0 /",
+    ),
     (re.compile(r"\btimes\b|\bmultiplied\s+by\b|(?<=\s)[*×](?=\s)"), "*"),
 )
 
@@ -2423,12 +2618,15 @@ def _across(
         if len(cells) == 2:
             a, b = exprs
             if _SHARE.search(question) and not shares:
-                scale = "100.0" if re.search(r"\bpercent(age)?\b|%", question, re.IGNORECASE) else "1.0"
+                scale = "100.0" if _PERCENT_WORD.search(question) else "1.0"
                 a, b = sizes
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
             if qwords & RATIO_WORDS or _DIVIDES.search(question):
                 # ("gross profit / sales": a slash between words divides; ``2021/22`` is a year)
                 a, b = sizes
+                by_size = [(lab, size) for (lab, _), size in zip(cells, sizes, strict=True)]
+                clause = _minus_clause(question, by_size, r"\bdivided\s+by\b")
+                a, b = clause or (a, b)  # ("how many times A was B? (B divided by A)": as written)
                 return CellPlan(f"SELECT {_percent_scale(question)} * {a} / {b}", "ratio", "number")
             clause = _minus_clause(question, cells)
             if clause is not None:  # "Give Q4 minus Q3": whichever the question named first

@@ -343,8 +343,12 @@ def named_not_defined(question: str, texts: Iterable[str]) -> str:
         return question
 
     def drop(m: re.Match[str]) -> str:
-        if not _DEFINES.search(m.group("definition")):
+        defines = _DEFINES.search(m.group("definition"))
+        if not defines:
             return m.group(0)  # ("in 2024 (actual)": no definition, a part of what is named)
+        first = _spaced(m.group("definition")[: defines.start()]).strip()
+        if first and first in _spaced(question[: m.start("definition") - 1]):
+            return m.group(0)  # ("between A and B (A minus B)": the order, of two things named already)
         words = _spaced(m.group("name")).split()
         # the name's last words (one to four, a word of letters among them) are a whole label
         for n in range(min(4, len(words)), 0, -1):

@@ -16,6 +16,7 @@ into the ``Section`` of the lines under it and marks the group's line as a total
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection, Sequence
 
 #: The most lines one group may hold directly (a long list is a table, not a group).
@@ -78,8 +79,9 @@ def sum_groups(
     """The group lines among ``figures`` (one list of numbers or None per row, the same columns in
     each), as {group row: its last row}. ``blocks``: each row's section; a group holds rows of its
     own section only. ``indents``: each row label's leading spaces. Two lines that add up to the
-    line above them are a group only when both are indented under it: a statement's "Revenue" above
-    "Cost of sales" and "Gross profit" adds them up too, by arithmetic, not as a group."""
+    line above them are a group only when both are indented under it, or groups themselves: a
+    statement's "Revenue" above "Cost of sales" and "Gross profit" adds them up too, by arithmetic,
+    not as a group."""
     spaces = indents if indents is not None else [0] * len(figures)
     n = len(figures)
     if n < 3 or n > MAX_ROWS or not figures or not figures[0]:
@@ -97,7 +99,8 @@ def sum_groups(
             parts.append(figures[j])
             heads.append(j)
             j = ends[j] + 1
-            indented = all(spaces[h] > spaces[i] for h in heads)
+            # (or both groups of their own: a country over its two regions' lines, each over its areas)
+            indented = all(spaces[h] > spaces[i] or h in groups for h in heads)
             # (the first line over all the others may hold rates of the whole as well: means)
             whole = i == 0 and j == n
             if (len(parts) >= 3 or (len(parts) == 2 and indented)) and _adds_up(
@@ -131,3 +134,43 @@ def closing_totals(
             out.add(i)
             start = i + 1
     return out
+
+
+#: A classification code that spans others: ``B-E``, ``G–I``, ``C00-D48``, ``10-12``.
+_RANGE = re.compile(r"^\s*([A-Z]?\d{0,3})\s*[-–]\s*([A-Z]?\d{0,3})\s*$")
+
+
+def _bounds(code: object) -> tuple[str, str] | None:
+    """(low, high) of a code: a range's ends, or a plain code twice; None for no code."""
+    if not isinstance(code, str) or not code.strip():
+        return None
+    text = re.sub(r"\s*\([^)]*\)\s*$", "", code.strip())  # ``C00-D48 (rest)``: its code
+    m = _RANGE.match(text)
+    if m and m.group(1) and m.group(2):
+        return m.group(1), m.group(2)
+    return (text, text) if re.fullmatch(r"[A-Z]?\d{0,4}", text) and text else None
+
+
+def _within(inner: tuple[str, str], outer: tuple[str, str]) -> bool:
+    """Whether a code (or range) falls inside a range, comparing each code by as many characters as
+    the range's ends have (``C18`` inside ``B-E``; ``C50`` inside ``C00-D48``)."""
+    lo, hi = outer
+    return lo <= inner[0][: len(lo)] and inner[1][: len(hi)] <= hi and inner != outer
+
+
+def code_ranges(codes: Sequence[object]) -> dict[int, int]:
+    """The group lines of a classification written in codes, as {group row: its last row}: a line
+    whose code is a range (``B-E`` Production) holds the lines right under it whose codes fall inside
+    the range (``B``, ``C``, ``D``, ``E``), two at least. Industries' weights add up under such a
+    line, their indices do not: the codes tell the groups apart where the figures cannot."""
+    bounds = [_bounds(c) for c in codes]
+    groups: dict[int, int] = {}
+    for i, own in enumerate(bounds):
+        if own is None or own[0] == own[1]:
+            continue
+        j = i + 1
+        while j < len(bounds) and (b := bounds[j]) is not None and _within(b, own):
+            j += 1
+        if j - i - 1 >= 2:
+            groups[i] = j - 1
+    return groups

@@ -98,10 +98,17 @@ def expected_type(question: str) -> str | None:
     low = LEADING_PHRASE.sub("", low, count=1)
     if re.match(r"^(?:true or false|yes or no)\b", low):
         return "boolean"  # "True or false: other income was lower in Q4 than in Q3."
+    # ("Using the consolidated balance sheet: is it true that ...": where to look, then the question;
+    # not a label's own colon, "creditors: amounts falling due ...")
+    rest = re.sub(r"^[^:?]{1,80}:\s*(?=\w)", "", low, count=1)
+    if re.match(r"^(?:is|are|was|were|did|does|do|has|have|had)\b", rest):
+        low = rest
+    if re.match(r"^is it (?:true|the case|correct) that\b", low):
+        return "boolean"
     # ("could you look up ...", "can you give ...": a request, not a yes/no question)
     low = re.sub(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?", "", low)
     if re.match(r"^(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", low):
-        if re.search(r"\w \bor\b \w", low) and not re.search(r"\bthan\b", low):
+        if re.search(r"[\w\"'”’)] or [\w\"'“‘(]", low) and not re.search(r"\bthan\b", low):
             # "X or Y?" asks which ("was A higher than B" asks yes or no, an "or" in a label
             # or not: ``Bachelor's or equivalent``)
             return None

@@ -26,7 +26,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from gridsight.grid import Range, Sheet
-from gridsight.qa._groups import closing_totals, sum_groups
+from gridsight.qa._groups import closing_totals, code_ranges, sum_groups
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
 from gridsight.text import UNIT, without_marks, words
 
@@ -260,11 +260,20 @@ def _closed_at(sections: list[str], total: str) -> int:
 
 
 def _codes(values: list[Any]) -> bool:
-    """Whether a column holds codes, not names: short texts without spaces, each with a digit or in
-    capitals (``B-E``, ``CP01``, ``R07``; not ``Mars``)."""
+    """Whether a column holds codes, not names: short texts, each with a digit or in capitals, with
+    no word in lower case outside brackets and no year (``B-E``, ``CP01``, ``V07000158``,
+    ``A00-R99, U00-Y89``, ``C00-D48 (rest)``; not ``Mars``, nor ``2024 Q1``)."""
     texts = [v.strip() for v in values if isinstance(v, str) and v.strip()]
-    return len(texts) >= 3 and all(
-        len(t) <= 8 and " " not in t and (any(ch.isdigit() for ch in t) or t.upper() == t) for t in texts
+    return len(texts) >= 3 and all(_code(t) for t in texts)
+
+
+def _code(text: str) -> bool:
+    """Whether one text is a code (see :func:`_codes`)."""
+    return (
+        len(text) <= 20
+        and (any(ch.isdigit() for ch in text) or text.upper() == text)
+        and not re.search(r"[a-z]{3,}", re.sub(r"\([^)]*\)", "", text))
+        and not re.search(r"\b(?:19|20)\d\d\b", text)
     )
 
 
@@ -448,11 +457,16 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
             [figures[i] for i in kept], [sections[i] for i in kept], [indents[i] for i in kept]
         )
         groups = {kept[i]: kept[j] for i, j in found.items()}
+        codes = next((c for c in table.row_header_cols if c not in label_cols and _codes(column(c))), None)
+        if codes is not None:  # (a classification's ranges: ``B-E`` over ``B`` … ``E``)
+            groups = {**code_ranges(column(codes)), **groups}
         closing = closing_totals([figures[i] for i in kept], [sections[i] for i in kept], set(found))
         sections = _within_groups(sections, names, groups, {i for i, r in enumerate(rows) if r in totals})
         totals |= {rows[i] for i in groups}
         # (and lines that add up those right above them: ``All ages`` closing its section)
         totals |= {rows[kept[i]] for i in closing}
+        # ("of which" lines too: parts already counted in the line above, no members of their own)
+        totals |= {rows[i] for i, name in enumerate(names) if _PART_OF_ABOVE.match(name)}
 
     specs: list[tuple[str, str, Range, list[Any]]] = []
     year_labels: int | None = None
