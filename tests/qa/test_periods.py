@@ -195,6 +195,9 @@ def test_a_threshold_with_its_currency_and_scale(text: str, number: str) -> None
     m = comparison("the years over 2023–2025 in which debt exceeded $100m")
     assert m is not None and m.group(3) == "100"
     assert comparison("over 2021 to 2025") is None
+    # a year after words is a period ("over the whole of 2024", "above the 2020 level"), no threshold
+    assert comparison("the smallest dwelling starts over the whole of 2024") is None
+    assert comparison("regions above the 2020 level with more than 1,500 starts").group(3) == "1,500"
 
 
 def test_quarters_stand_in_time_within_their_year(tmp_path: Path) -> None:

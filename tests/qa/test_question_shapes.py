@@ -92,6 +92,16 @@ def _value(book: Any, question: str) -> Any:
             52.8,
         ),
         ("What is the ratio of the usage rate for women to that for men in 2019? Two decimals.", 0.93),
+        # a rate's change in percentage points is the difference; "not percentage points" is relative
+        (
+            "By how much did the usage rate (%) for males change between 2019 and 2023 in percentage points?",
+            9.5,
+        ),
+        (
+            "What was the percentage change in the usage rate for males from 2019 to 2023 (relative change, "
+            "not percentage points)? One decimal.",
+            13.1,
+        ),
     ],
 )
 def test_statistics_shapes(users: Any, question: str, expected: Any) -> None:
@@ -102,6 +112,8 @@ def test_statistics_shapes(users: Any, question: str, expected: Any) -> None:
     ("question", "expected"),
     [
         ("Using the balance sheet: is it true that inventories fell between 2023 and 2024?", False),
+        ("According to the statement, is it true that trade receivables fell from 2023 to 2024?", True),
+        ("At which balance sheet date were intangible assets highest?", "31 Dec 2024"),
         (
             'Was "Right-of-use assets" or "Intangible assets" the bigger figure at 31 December 2024? '
             "Answer with the line label.",
@@ -117,7 +129,6 @@ def test_statistics_shapes(users: Any, question: str, expected: Any) -> None:
             "greater than 1,000?",
             2,
         ),
-        # the noise of binary fractions is no part of an answer: 0.1 + 0.2 is 0.3
         ("What were inventories plus cash and cash equivalents at 31 December 2024?", 1750),
     ],
 )
@@ -159,3 +170,129 @@ def quarterly(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_period_codes(monthly: Any, quarterly: Any, question: str, expected: Any) -> None:
     book = monthly if "month" in question or "use" in question else quarterly
     assert _value(book, question) == expected
+
+
+@pytest.fixture(scope="module")
+def uk_balance_sheet(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A UK small company's balance sheet: two columns under each year (lines inside, subtotals
+    outside, the subtotals unlabelled), creditors negative."""
+    rows: list[list[Any]] = [
+        ["BALANCE SHEET AS AT 31 MARCH 2025"],
+        [None, "Note", "2025", None, "2024", None],
+        [None, None, "£", "£", "£", "£"],
+        ["Fixed assets"],
+        ["Intangible assets", "4", 2000, None, 2500, None],
+        ["Tangible assets", "5", 30000, None, 28000, None],
+        ["Investments", "6", 5000, None, 5000, None],
+        [None, None, None, 37000, None, 35500],
+        ["Current assets"],
+        ["Stocks", None, 8000, None, 7000, None],
+        ["Debtors", "7", 12000, None, 11000, None],
+        ["Cash at bank and in hand", None, 3000, None, 4000, None],
+        [None, None, 23000, None, 22000, None],
+        ["Creditors: amounts falling due within one year", "8", -15000, None, -14000, None],
+        ["Net current assets", None, None, 8000, None, 8000],
+        ["Total assets less current liabilities", None, None, 45000, None, 43500],
+    ]
+    return _book(tmp_path_factory, "uk", rows, ("C2:D2", "E2:F2"))
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What was the value of stocks at 31 March 2025?", 8000),
+        ("What is the value of total fixed assets at 31 March 2024?", 35500),
+        ("By how much did debtors change from 2024 to 2025?", 1000),
+        ("What was net current assets in 2025?", 8000),
+    ],
+)
+def test_two_columns_under_each_year(uk_balance_sheet: Any, question: str, expected: Any) -> None:
+    assert _value(uk_balance_sheet, question) == expected
+
+
+def test_the_noise_of_binary_fractions_is_no_part_of_an_answer() -> None:
+    from gridsight.qa._answer import QAAnswer, rounded_as_asked
+
+    assert rounded_as_asked(QAAnswer("q", "answered", 113.8 + 123.1), "q").value == 236.9
+    assert rounded_as_asked(QAAnswer("q", "answered", 780 / 1320), "q").value == 780 / 1320  # a true fraction
+
+
+def test_a_context_clause_before_a_yes_or_no_question() -> None:
+    from gridsight.qa._pipeline import expected_type
+
+    assert expected_type('According to the model, in 2024, was "Cash" higher than "Debt"?') == "boolean"
+    # (a clause that asks something stays: a year and an amount, no yes or no)
+    assert expected_type("In which year, and by how much, did sales fall?") is None
+    # (a label's own colon is no context clause)
+    assert expected_type("Creditors: amounts falling due within one year in 2024?") is None
+
+
+def test_which_quarter_end(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # five quarter ends, two of them in the same year, each a period of its own
+    rows = [
+        ["EUR million", "31 Mar 2024", "30 Jun 2024", "30 Sep 2024", "31 Dec 2024", "31 Mar 2025"],
+        ["Assets"],
+        ["Trade receivables", 410, 398, 420, 405, 415],
+        ["Cash", 120, 130, 110, 140, 135],
+        ["Liabilities"],
+        ["Trade payables", 310, 300, 295, 305, 299],
+        ["Borrowings", 500, 480, 470, 460, 450],
+    ]
+    book = _book(tmp_path_factory, "quarter_ends", rows)
+    assert _value(book, "At which balance sheet date was trade payables at its highest?") == "31 Mar 2024"
+    assert _value(book, "Which date shows the lowest cash?") == "30 Sep 2024"
+
+
+def test_status_marks_leave_each_label_of_a_list(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Year", "Visitors"], ["2020", 500], ["2021", 650], ["2022r", 700], ["2023p", 720]]
+    book = _book(tmp_path_factory, "marks", rows)
+    assert _value(book, "Which two years had the most visitors?") == ["2023", "2022"]
+
+
+def test_which_year_between_two_years_spans_them(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [["Year", "Visitors", "Nights"], ["2020", 500, 900], ["2021", 650, 1000], ["2022", 600, 1100]]
+    rows.append(["2023", 720, 1200])
+    book = _book(tmp_path_factory, "between", rows)
+    assert _value(book, "Which year had the fewest visitors between 2021 and 2023?") == "2022"
+    # (a difference between two years sets the two against each other)
+    assert _value(book, "What was the difference in visitors between 2021 and 2023?") == 70
+
+
+@pytest.fixture(scope="module")
+def un_download(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A UN data download in long form: an area code beside each country's name, one row per
+    country, year and series, a sparse footnotes column and a source on every row."""
+    rows: list[list[Any]] = [
+        ["Region/Country/Area", "Country", "Year", "Series", "Value", "Footnotes", "Source"]
+    ]
+    figures = {
+        "Avalon": (11, {2015: (300, 90), 2022: (360, 95)}),
+        "Brill": (22, {2015: (500, 70), 2022: (450, 80)}),
+    }
+    figures["Caddo"] = (33, {2015: (200, 60), 2022: (380, 120)})
+    for country, (code, years) in figures.items():
+        for year, (arrivals, spending) in years.items():
+            rows.append(
+                [code, country, year, "Arrivals (thousands)", arrivals, "2" if year == 2015 else None, "UN"]
+            )
+            rows.append([code, country, year, "Spending (US$ millions)", spending, None, "UN"])
+    return _book(tmp_path_factory, "un", rows)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Give the spending (US$ millions) in Brill in 2022.", 80),
+        ("Which country had the fewest arrivals in 2022?", "Avalon"),
+        ("What were the arrivals in Avalon over 2015 and 2022 combined?", 660),
+    ],
+)
+def test_long_form_with_codes_footnotes_and_a_source(un_download: Any, question: str, expected: Any) -> None:
+    assert _value(un_download, question) == expected
+
+
+def test_name_the_top_row_of_a_group(statement: Any) -> None:
+    # "name the ... with the highest" within a section: one row, not the section's list
+    assert _value(statement, "Name the current asset with the highest value at 31 December 2024.") == [
+        "Trade receivables"
+    ]

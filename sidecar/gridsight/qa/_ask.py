@@ -25,6 +25,7 @@ from gridsight.qa._answer import (
 )
 from gridsight.qa._cells import (
     PATH_SEP,
+    asks_period,
     cell_plan,
     cross_table,
     lines_by_period,
@@ -254,7 +255,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             or cross_table(rel)
             or any(c.role == "section" for c in rel.columns)
             or long_form(rel)
-            or (periods_down(rel) and (operands_named(rel, q) or rows_spanned(rel, q)))
+            or (periods_down(rel) and (operands_named(rel, q) or rows_spanned(rel, q) or asks_period(q)))
             or unnamed_totals(rel)
             or years_in_blocks(rel)
         )
@@ -398,6 +399,12 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
         # is the year 2023, provisional; ``Scotland (1)`` is Scotland)
         ans.value, ans.display = bare, bare
         ans.explanation += f" The label reads {run.value!r}; its mark is left out."
+    if isinstance(run.value, list) and all(isinstance(v, str) for v in run.value):
+        labels = [without_marks(v).strip() or v for v in run.value]  # (each label of a list, too)
+        if labels != run.value:
+            from gridsight.qa._answer import display_of
+
+            ans.value, ans.display = labels, display_of(labels)
     return ans, planned.kind
 
 

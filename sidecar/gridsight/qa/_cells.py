@@ -489,7 +489,16 @@ _PERIOD = re.compile(
 
 
 _ASKS_YEAR = re.compile(r"\b(?:which|what)\s+(?:financial\s+|fiscal\s+)?year\b", re.I)
-_ASKS_PERIOD = re.compile(r"\b(?:which|what)\s+(?:period|year|quarter|half|month|time)\b", re.I)
+_ASKS_PERIOD = re.compile(
+    r"\b(?:which|what)\s+(?:(?:two|three|four|five|\d)\s+)?(?:(?:balance\s+sheet|reporting|fiscal|financial|"
+    r"calendar)\s+)?(?:period|year|quarter|half|semester|month|time|date)s?\b",
+    re.I,
+)
+
+
+def asks_period(question: str) -> bool:
+    """Whether the question asks which period(s): "which year", "which three months", "what date"."""
+    return bool(_ASKS_PERIOD.search(question))
 
 
 def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
@@ -504,7 +513,12 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     periods = [c for c in _figures(rel) if _by_periods(c)]
     dated = [c for c in _figures(rel) if year_of(c.name) is not None]
     years = {year_of(c.name) for c in dated}
-    if not periods and _ASKS_YEAR.search(question) and len(years) == len(dated) > 1:
+    by_date = re.search(r"\bdates?\b", question, re.IGNORECASE)  # (quarter ends: a year more than once)
+    if (
+        not periods
+        and len(dated) > 1
+        and (by_date or (_ASKS_YEAR.search(question) and len(years) == len(dated)))
+    ):
         return dated  # ``30 June 2024``, ``30 June 2023 › Restated``: one year each (not ``Notes``)
     return periods or _periods_under(rel, question)
 
@@ -551,13 +565,24 @@ def cross_table(rel: Relation) -> bool:
     return len(data) >= 3 and all(c.kind == "number" for c in data) and row_total(rel) is not None
 
 
+def _in_points(question: str) -> bool:
+    """Whether a change is asked in percentage points ("in percentage points", "pp"), not "(relative
+    change, not percentage points)"."""
+    for m in re.finditer(r"\bpercentage\s+points?\b|\bp\.?p\.?(?!\w)", question, re.IGNORECASE):
+        if not re.search(
+            r"\b(?:not|than|instead\s+of|rather\s+than)\s+(?:in\s+)?$", question[: m.start()], re.I
+        ):
+            return True
+    return False
+
+
 def _months_short(text: str) -> str:
     """``text`` (in lower case) with each month's name cut to its first three letters ("january
     2023" as ``Jan 2023`` writes it)."""
     return re.sub(r"\b(jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?=\s|$|[,;)])", r"\1", text)
 
 
-def _written_as_span(question: str, a: str, b: str) -> bool:
+def _written_as_span(question: str, a: str, b: str, between: bool = False) -> bool:
     """Whether the question writes two periods as the ends of a span, either way round ("from Q1 to
     Q4", "FY23 to FY25" over ``FY2025`` and ``FY2023``: periods spelt as headers spell them)."""
     low = _months_short(periods_spelt(question).casefold())
@@ -567,8 +592,11 @@ def _written_as_span(question: str, a: str, b: str) -> bool:
     own_a, own_b = [w for w in wa if w not in wb], [w for w in wb if w not in wa]
     if own_a and own_b and len(own_a) < len(wa):  # "Q2 to Q4" over ``Q2 2024`` and ``Q4 2024``
         ends.append((" ".join(own_a), " ".join(own_b)))
+    # ("between 2015 and 2017" spans only where a period or a count is asked: "the difference between
+    # 2015 and 2017" sets two years against each other)
+    opens = [r"{x}\s*(?:to|through|until|[-–])", *([r"between\s+{x}\s+and"] if between else [])]
     spans = (
-        rf"(?<!\w){re.escape(x)}\s*(?:to|through|until|[-–])\s*{re.escape(y)}(?!\w)"
+        rf"(?<!\w)(?:{'|'.join(o.format(x=re.escape(x)) for o in opens)})\s*{re.escape(y)}(?!\w)"
         for p, q in ends
         for x, y in ((p, q), (q, p))
     )
@@ -582,7 +610,10 @@ def _rows_spanned(rel: Relation, question: str, named: list[str]) -> list[str]:
     if rel.key is None or any(_number(v) != _number(v) for v in named):
         return named
     labels = [v for v in rel.values_of(rel.key.name) or [] if isinstance(v, str)]
-    if not _written_as_span(question, *named) or not all(v in labels for v in named):
+    wide = asks_period(question) or _counts(question) is not None
+    if not _written_as_span(question, named[0], named[1], between=wide) or not all(
+        v in labels for v in named
+    ):
         return named
     i, j = sorted((labels.index(named[0]), labels.index(named[1])))
     between = labels[i : j + 1]
@@ -1310,7 +1341,9 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     if (
         key is not None
         and len(rows.get(key.name, [])) == 2
-        and (expected == "list" or set(words(question)) & (SUM_WORDS | AVERAGE_WORDS))
+        and (
+            expected == "list" or set(words(question)) & (SUM_WORDS | AVERAGE_WORDS) or asks_period(question)
+        )
     ):
         rows[key.name] = _rows_spanned(rel, question, rows[key.name])
         row_span = len(rows[key.name]) > 2
@@ -1484,7 +1517,11 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         return None
     if key is not None and key.name in fixed:
         fixed = _placed(rel, question, fixed)
-    in_list = _listed(rel, question, chosen, fixed, varying_rows) if expected == "list" else None
+    # ("name the prefecture in the Southern Block with the highest ...": a ranking, no listing)
+    ranks = bool(qwords & (DESCENDING | ASCENDING)) and _asks_which(question)
+    in_list = (
+        _listed(rel, question, chosen, fixed, varying_rows) if expected == "list" and not ranks else None
+    )
     if in_list is not None:
         return in_list  # (else "which regions had over 300? List them.": the rows past the number)
     if len(chosen) == 1 and not varying_rows and key is not None and key.name in fixed:
@@ -1515,9 +1552,12 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
             # "were there more men than women in total": the total row's cells
             fixed = {**fixed, key.name: grand}
         cells = [(_told_apart(c.name, levels), _cell_in(rel, c.name, fixed)) for c in members]
-    if len(cells) > 2:
+    if len(cells) > 2 and not (
+        _ASKS_PERIOD.search(question) and all(_number(lab) == _number(lab) for lab, _ in cells)
+    ):
         # a row with no word of its own ("net income" beside "operating income" and "net sales")
-        # is only touched by the others' words
+        # is only touched by the others' words (periods each are their own: ``31 Mar 2024`` beside
+        # ``31 Dec 2024`` and ``31 Mar 2025``)
         # (one the question writes whole apart from the others is named: "total non-current
         # liabilities plus total current liabilities")
         own = [
@@ -2656,7 +2696,9 @@ def _across(
                 ):
                     a, b = _in_time(cells)
                 relative = _RELATIVE.search(question)
-                if relative or _IN_PERCENT.search(question) or _grows_as_rate(question):
+                points = _in_points(question)
+                if not points and (relative or _IN_PERCENT.search(question) or _grows_as_rate(question)):
+                    # ("in percentage points": the rates' own difference, no relative change)
                     # a percentage change or a growth rate ("the year-on-year growth in sales")
                     if relative is not None:  # (a rate or a relative change is a fraction)
                         rate = (relative.group(1) or "").casefold() == "rate" or relative.group(4) is not None

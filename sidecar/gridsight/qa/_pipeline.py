@@ -100,9 +100,13 @@ def expected_type(question: str) -> str | None:
         return "boolean"  # "True or false: other income was lower in Q4 than in Q3."
     # ("Using the consolidated balance sheet: is it true that ...": where to look, then the question;
     # not a label's own colon, "creditors: amounts falling due ...")
-    rest = re.sub(r"^[^:?]{1,80}:\s*(?=\w)", "", low, count=1)
-    if re.match(r"^(?:is|are|was|were|did|does|do|has|have|had)\b", rest):
-        low = rest
+    for n in (1, 2, 3):
+        lead = re.match(rf"^(?:[^,:?]{{1,90}}[,:]\s*){{{n}}}(?=\w)", low)
+        if lead is None or re.search(r"\b(?:which|what|how|who|whom|whose|when|where|why)\b", lead.group(0)):
+            break  # (a clause that asks something: "in which year, and by how much, did ...")
+        if re.match(r"^(?:is|are|was|were|did|does|do|has|have|had)\b", low[lead.end() :]):
+            low = low[lead.end() :]
+            break
     if re.match(r"^is it (?:true|the case|correct) that\b", low):
         return "boolean"
     # ("could you look up ...", "can you give ...": a request, not a yes/no question)

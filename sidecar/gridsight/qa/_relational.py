@@ -281,7 +281,7 @@ def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
     """The column whose labels name the rows: the first row-header column, or the one after it when
     the first holds codes (``NACE | Industry``: the industries name the rows; the codes stay a column)."""
     if not cols:  # (no row-header column found: years down the rows, or names after codes)
-        return _years_down(sheet, table) or _names_after_codes(sheet, table)
+        return _years_down(sheet, table) or _names_after_codes(sheet, table) or _records_by_name(sheet, table)
     if len(cols) < 2:
         return cols[:1]
     first, second = (_body(sheet, table, c) for c in cols[:2])
@@ -311,6 +311,28 @@ def _names_after_codes(sheet: Sheet, table: Any) -> list[int]:
     if _names_beside_codes(first, second) and len(names) >= 3 and len(set(names)) == len(names):
         return [rng.left + 1]
     return []
+
+
+def _records_by_name(sheet: Sheet, table: Any) -> list[int]:
+    """The second column, when the first holds number codes that go with its names one to one and
+    each name is on several rows (a UN data download: ``53 | Arvandia | 2015 | Series | Value``,
+    one row per country, year and series): the names name the rows; else none."""
+    rng = table.range
+    if rng.right < rng.left + 3:
+        return []
+    codes, names = _body(sheet, table, rng.left), _body(sheet, table, rng.left + 1)
+    pairs = {(c, n) for c, n in zip(codes, names, strict=True) if c is not None or n is not None}
+    if (
+        len(pairs) < 2
+        or not all(isinstance(c, int) and not isinstance(c, bool) for c, _ in pairs)
+        or not all(isinstance(n, str) and n.strip() for _, n in pairs)
+        or _all_years([c for c, _ in pairs])
+        or len({c for c, _ in pairs}) != len(pairs)
+        or len({n for _, n in pairs}) != len(pairs)
+        or len([n for n in names if n is not None]) < 2 * len(pairs)
+    ):
+        return []
+    return [rng.left + 1]
 
 
 def _years_down(sheet: Sheet, table: Any) -> list[int]:
@@ -398,6 +420,44 @@ def _within_groups(
     return out
 
 
+def _header_of(table: Any, col: int) -> str:
+    """A column's header path as the table reads it ('' outside the table)."""
+    at = col - table.range.left
+    return _clean(table.header_paths[at]) if 0 <= at < len(table.header_paths) else ""
+
+
+def _twin_columns(
+    table: Any, cols: list[int], column: Callable[[int], list[Any]]
+) -> list[tuple[int, int, list[Any]]]:
+    """The value columns as (first, last, values): one each, but for two side by side under the same
+    header that no row fills both, with figures only (a UK balance sheet's inner column of lines
+    and outer column of subtotals under one year, ``2025 | £ | £``), which are one column."""
+    out: list[tuple[int, int, list[Any]]] = []
+    for c in cols:
+        raw = column(c)
+        beside = (
+            out and out[-1][0] == out[-1][1] == c - 1 and _header_of(table, c) == _header_of(table, c - 1)
+        )
+        if beside and _fill_apart(out[-1][2], raw):
+            out[-1] = (c - 1, c, [a if _filled(a) else b for a, b in zip(out[-1][2], raw, strict=True)])
+            continue
+        out.append((c, c, raw))
+    return out
+
+
+def _filled(v: Any) -> bool:
+    return v is not None and v != ""
+
+
+def _fill_apart(a: list[Any], b: list[Any]) -> bool:
+    """Whether two columns of figures fill different rows, each some."""
+    if any(_filled(x) and _filled(y) for x, y in zip(a, b, strict=True)):
+        return False
+    if not any(_filled(v) for v in a) or not any(_filled(v) for v in b):
+        return False
+    return all(_figure(v) is not None for v in [*a, *b] if _filled(v))  # (text columns stay two)
+
+
 def build_relation(sheet: Sheet, table: Any) -> Relation:
     """The relational view of one detected table (see the module docstring)."""
     rng = table.range
@@ -442,9 +502,11 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     def column(c: int) -> list[Any]:
         return [cells[c][i] for i in offsets]
 
+    # (a UK balance sheet's two columns under one year, lines inside and subtotals outside: one)
+    twins = _twin_columns(table, value_cols, column)
     if label_cols and value_cols and rows:
         # lines that add up the lines under them (a region above its districts): their groups
-        figures = [[_figure(cells[c][i]) for c in value_cols] for i in offsets]
+        figures = [[_figure(v) for v in row] for row in zip(*(vals for _, _, vals in twins), strict=True)]
         raw = [cells[label_cols[0]][i] for i in offsets]
         indents = [len(v) - len(v.lstrip(" ")) if isinstance(v, str) else 0 for v in raw]
         names = [
@@ -486,11 +548,12 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         specs.append((key_name, "key", key_range, keys))
         if any(sections):
             specs.append((SECTION, "section", key_range, sections))
-    for name, c in zip(_names(table, value_cols), value_cols, strict=True):
-        raw = column(c)
+    name_of = dict(zip(value_cols, _names(table, value_cols), strict=True))
+    for left, right, raw in twins:
         if rows and all(v is None or v == "" for v in raw):
             continue  # a spacer between column groups, headed by the group it follows: no column
-        specs.append((name, "labels" if c == year_labels else "data", Range(top, c, rng.bottom, c), raw))
+        role = "labels" if left == year_labels else "data"
+        specs.append((name_of[left], role, Range(top, left, rng.bottom, right), raw))
     taken = {name.casefold() for name, *_ in specs}
     if rows and POSITION.casefold() not in taken:  # where a row stands: "the last listed", "next after X"
         specs.append(
@@ -531,10 +594,21 @@ def is_long(columns: list[RelColumn], values: list[list[Any]]) -> bool:
     """Whether a table is in long form: one row per combination of its labels (``Region | Year |
     Indicator | Value``), the row labels repeating, one figure column holding every figure."""
     key = next((i for i, c in enumerate(columns) if c.role == "key"), None)
-    data = [i for i, c in enumerate(columns) if c.role == "data"]
+    if key is None:
+        return False
+    owned = set(_key_attributes(columns, values, key))
+    # (a column of footnotes, mostly empty, or one source line on every row: no figure, no label)
+    data = [
+        i
+        for i, c in enumerate(columns)
+        if c.role == "data"
+        and i not in owned
+        and 2 * sum(v is not None for v in values[i]) > len(values[i])
+        and len({v for v in values[i] if v is not None}) > 1
+    ]
     figures = [i for i in data if columns[i].kind == "number" and not _all_years(values[i])]
     labels = [i for i in data if i not in figures and (columns[i].kind == "text" or _all_years(values[i]))]
-    if key is None or len(figures) != 1 or not labels:
+    if len(figures) != 1 or not labels:
         return False
     keys = [v for v in values[key] if v is not None]
     if not keys or len(set(keys)) * 2 > len(keys):
@@ -546,6 +620,25 @@ def is_long(columns: list[RelColumn], values: list[list[Any]]) -> bool:
     # records whose columns happen to repeat)
     grid = math.prod(len({v for v in values[i] if v is not None}) for i in [key, *labels])
     return len(combos) >= 0.9 * grid
+
+
+def _key_attributes(columns: list[RelColumn], values: list[list[Any]], key: int) -> list[int]:
+    """The columns that hold one value per row label, each label its own, where the labels repeat (a
+    country's area code beside its name, on each of its rows): attributes of the label, no figures
+    and no labels of their own."""
+    keys = values[key]
+    if len({k for k in keys if k is not None}) * 2 > len([k for k in keys if k is not None]):
+        return []
+    out = []
+    for i, c in enumerate(columns):
+        if c.role != "data" or c.kind not in ("number", "text") or _all_years(values[i]):
+            continue
+        pairs = {(k, v) for k, v in zip(keys, values[i], strict=True) if k is not None}
+        if len({k for k, _ in pairs}) == len(pairs) == len({v for _, v in pairs}) and None not in {
+            v for _, v in pairs
+        }:
+            out.append(i)
+    return out
 
 
 def _all_years(values: list[Any]) -> bool:
@@ -560,8 +653,10 @@ def _years_as_labels(columns: list[RelColumn], values: list[list[Any]]) -> None:
     year names the rows it is written on ("population in 2024")."""
     if not is_long(columns, values):
         return
+    key = next(i for i, c in enumerate(columns) if c.role == "key")
+    owned = set(_key_attributes(columns, values, key))  # (codes beside the labels are labels too)
     for i, c in enumerate(columns):
-        if c.role == "data" and c.kind == "number" and _all_years(values[i]):
+        if c.role == "data" and c.kind == "number" and (_all_years(values[i]) or i in owned):  # (as text)
             values[i] = [str(int(v)) if v is not None else None for v in values[i]]
             columns[i] = _describe(c.name, c.role, "text", c.data, values[i], None)
 
