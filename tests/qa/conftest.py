@@ -136,3 +136,30 @@ def flat_book(tmp_path_factory: pytest.TempPathFactory) -> Any:
         return open_workbook(path)
 
     return make
+
+
+def book_of(
+    factory: pytest.TempPathFactory, name: str, rows: list[list[Any]], merges: tuple[str, ...] = ()
+) -> Any:
+    """``rows`` written to a real .xlsx (``merges``: ranges to merge) and opened as the product
+    opens files."""
+    from gridsight.sources import open_workbook
+
+    wb = Workbook()
+    ws = wb.active
+    for row in rows:
+        ws.append(row)
+    for cells in merges:
+        ws.merge_cells(cells)
+    path = factory.mktemp(name) / f"{name}.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+def answered(book: Any, question: str) -> Any:
+    """The value GridSight answers ``question`` with (failing on an abstention, with its reason)."""
+    from gridsight.qa import answer_question
+
+    ans = answer_question(book, question)
+    assert ans.status == "answered", ans.reason
+    return ans.value

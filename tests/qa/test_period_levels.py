@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from openpyxl import Workbook
 
-from gridsight.qa import answer_question
 from gridsight.sources import open_workbook
+
+from .conftest import answered
 
 #: (code, cause, count 2021, 2022, 2023, rate 2021, 2022, 2023)
 CAUSES = [
@@ -55,12 +56,6 @@ def airports(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return open_workbook(path)
 
 
-def _value(book: Any, question: str) -> Any:
-    ans = answer_question(book, question)
-    assert ans.status == "answered", ans.reason
-    return ans.value
-
-
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
@@ -73,13 +68,13 @@ def _value(book: Any, question: str) -> Any:
     ],
 )
 def test_periods_under_the_measure_named(causes: Any, question: str, expected: Any) -> None:
-    assert _value(causes, question) == expected
+    assert answered(causes, question) == expected
 
 
 def test_which_year_in_a_flat_table(airports: Any) -> None:
-    assert _value(airports, "For which year was the passenger number at Harbour Field lowest?") == "2023"
+    assert answered(airports, "For which year was the passenger number at Harbour Field lowest?") == "2023"
     # a rank column beside the years is derived from them, as the change column is: lines over periods
-    assert _value(airports, "What were the passengers at Stonebridge summed over 2022 and 2023?") == 251.4
+    assert answered(airports, "What were the passengers at Stonebridge summed over 2022 and 2023?") == 251.4
 
 
 @pytest.fixture(scope="module")
@@ -118,4 +113,4 @@ def industries(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ],
 )
 def test_groups_of_a_classification(industries: Any, question: str, expected: Any) -> None:
-    assert _value(industries, question) == expected
+    assert answered(industries, question) == expected

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from openpyxl import Workbook
 
-from gridsight.qa import answer_question
 from gridsight.sources import open_workbook
+
+from .conftest import answered
 
 #: (code, name, parent code or None, figures for 2021, 2022, 2023)
 AREAS = [
@@ -44,12 +45,6 @@ def areas(tmp_path_factory: pytest.TempPathFactory) -> Any:
     path = tmp_path_factory.mktemp("areas") / "incidents.xlsx"
     wb.save(path)
     return open_workbook(path)
-
-
-def _value(book: Any, question: str) -> Any:
-    ans = answer_question(book, question)
-    assert ans.status == "answered", ans.reason
-    return ans.value
 
 
 @pytest.mark.parametrize(
@@ -87,9 +82,9 @@ def _value(book: Any, question: str) -> Any:
     ],
 )
 def test_clauses_that_say_how_to_read(areas: Any, question: str, expected: Any) -> None:
-    assert _value(areas, question) == expected
+    assert answered(areas, question) == expected
 
 
 def test_a_fall_asked_is_still_a_fall(areas: Any) -> None:
     # (the sign convention only goes where it is one: "by how much did it fall" is the size of the fall)
-    assert _value(areas, "By how much did incidents in Dunmore fall between 2021 and 2023?") == 200
+    assert answered(areas, "By how much did incidents in Dunmore fall between 2021 and 2023?") == 200

@@ -9,10 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from openpyxl import Workbook
 
-from gridsight.qa import answer_question
-from gridsight.sources import open_workbook
+from .conftest import answered, book_of
 
 #: year, users (total, male, female), usage rate (total, male, female)
 USERS = [
@@ -39,20 +37,6 @@ STATEMENT = [
 ]
 
 
-def _book(
-    tmp_path_factory: pytest.TempPathFactory, name: str, rows: list[list[Any]], merges: tuple[str, ...] = ()
-) -> Any:
-    wb = Workbook()
-    ws = wb.active
-    for row in rows:
-        ws.append(row)
-    for cells in merges:
-        ws.merge_cells(cells)
-    path = tmp_path_factory.mktemp(name) / f"{name}.xlsx"
-    wb.save(path)
-    return open_workbook(path)
-
-
 @pytest.fixture(scope="module")
 def users(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Years down the rows, a count band and a rate band, each by sex with a total."""
@@ -62,20 +46,14 @@ def users(tmp_path_factory: pytest.TempPathFactory) -> Any:
         ["Year", "Users (thousands)", None, None, "Usage rate (%)", None, None],
     ]
     head.append([None, "Total", "Male", "Female", "Total", "Male", "Female"])
-    book = _book(tmp_path_factory, "users", [*head, *map(list, USERS)], ("A3:A4", "B3:D3", "E3:G3"))
+    book = book_of(tmp_path_factory, "users", [*head, *map(list, USERS)], ("A3:A4", "B3:D3", "E3:G3"))
     return book
 
 
 @pytest.fixture(scope="module")
 def statement(tmp_path_factory: pytest.TempPathFactory) -> Any:
     rows = [["Consolidated statement of financial position"], ["EUR thousand", "31 Dec 2023", "31 Dec 2024"]]
-    return _book(tmp_path_factory, "statement", [*rows, *map(list, STATEMENT)])
-
-
-def _value(book: Any, question: str) -> Any:
-    ans = answer_question(book, question)
-    assert ans.status == "answered", ans.reason
-    return ans.value
+    return book_of(tmp_path_factory, "statement", [*rows, *map(list, STATEMENT)])
 
 
 @pytest.mark.parametrize(
@@ -105,7 +83,7 @@ def _value(book: Any, question: str) -> Any:
     ],
 )
 def test_statistics_shapes(users: Any, question: str, expected: Any) -> None:
-    assert _value(users, question) == expected
+    assert answered(users, question) == expected
 
 
 @pytest.mark.parametrize(
@@ -133,7 +111,7 @@ def test_statistics_shapes(users: Any, question: str, expected: Any) -> None:
     ],
 )
 def test_statement_shapes(statement: Any, question: str, expected: Any) -> None:
-    assert _value(statement, question) == expected
+    assert answered(statement, question) == expected
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +120,7 @@ def monthly(tmp_path_factory: pytest.TempPathFactory) -> Any:
     rows: list[list[Any]] = [["month", "Households", "Services"]]
     for i in range(1, 13):
         rows.append([f"2023M{i:02d}", 1000 + 10 * i, 700 - (-1) ** i * 20 - i])
-    return _book(tmp_path_factory, "monthly", rows)
+    return book_of(tmp_path_factory, "monthly", rows)
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +132,7 @@ def quarterly(tmp_path_factory: pytest.TempPathFactory) -> Any:
         ["Brisk", 150, 160, 170, 330, 360],
         ["Total", 360, 390, 360, 750, 760],
     ]
-    return _book(tmp_path_factory, "quarterly", rows)
+    return book_of(tmp_path_factory, "quarterly", rows)
 
 
 @pytest.mark.parametrize(
@@ -169,7 +147,7 @@ def quarterly(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_period_codes(monthly: Any, quarterly: Any, question: str, expected: Any) -> None:
     book = monthly if "month" in question or "use" in question else quarterly
-    assert _value(book, question) == expected
+    assert answered(book, question) == expected
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +172,7 @@ def uk_balance_sheet(tmp_path_factory: pytest.TempPathFactory) -> Any:
         ["Net current assets", None, None, 8000, None, 8000],
         ["Total assets less current liabilities", None, None, 45000, None, 43500],
     ]
-    return _book(tmp_path_factory, "uk", rows, ("C2:D2", "E2:F2"))
+    return book_of(tmp_path_factory, "uk", rows, ("C2:D2", "E2:F2"))
 
 
 @pytest.mark.parametrize(
@@ -207,7 +185,7 @@ def uk_balance_sheet(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ],
 )
 def test_two_columns_under_each_year(uk_balance_sheet: Any, question: str, expected: Any) -> None:
-    assert _value(uk_balance_sheet, question) == expected
+    assert answered(uk_balance_sheet, question) == expected
 
 
 def test_the_noise_of_binary_fractions_is_no_part_of_an_answer() -> None:
@@ -238,24 +216,24 @@ def test_which_quarter_end(tmp_path_factory: pytest.TempPathFactory) -> None:
         ["Trade payables", 310, 300, 295, 305, 299],
         ["Borrowings", 500, 480, 470, 460, 450],
     ]
-    book = _book(tmp_path_factory, "quarter_ends", rows)
-    assert _value(book, "At which balance sheet date was trade payables at its highest?") == "31 Mar 2024"
-    assert _value(book, "Which date shows the lowest cash?") == "30 Sep 2024"
+    book = book_of(tmp_path_factory, "quarter_ends", rows)
+    assert answered(book, "At which balance sheet date was trade payables at its highest?") == "31 Mar 2024"
+    assert answered(book, "Which date shows the lowest cash?") == "30 Sep 2024"
 
 
 def test_status_marks_leave_each_label_of_a_list(tmp_path_factory: pytest.TempPathFactory) -> None:
     rows = [["Year", "Visitors"], ["2020", 500], ["2021", 650], ["2022r", 700], ["2023p", 720]]
-    book = _book(tmp_path_factory, "marks", rows)
-    assert _value(book, "Which two years had the most visitors?") == ["2023", "2022"]
+    book = book_of(tmp_path_factory, "marks", rows)
+    assert answered(book, "Which two years had the most visitors?") == ["2023", "2022"]
 
 
 def test_which_year_between_two_years_spans_them(tmp_path_factory: pytest.TempPathFactory) -> None:
     rows = [["Year", "Visitors", "Nights"], ["2020", 500, 900], ["2021", 650, 1000], ["2022", 600, 1100]]
     rows.append(["2023", 720, 1200])
-    book = _book(tmp_path_factory, "between", rows)
-    assert _value(book, "Which year had the fewest visitors between 2021 and 2023?") == "2022"
+    book = book_of(tmp_path_factory, "between", rows)
+    assert answered(book, "Which year had the fewest visitors between 2021 and 2023?") == "2022"
     # (a difference between two years sets the two against each other)
-    assert _value(book, "What was the difference in visitors between 2021 and 2023?") == 70
+    assert answered(book, "What was the difference in visitors between 2021 and 2023?") == 70
 
 
 @pytest.fixture(scope="module")
@@ -276,7 +254,7 @@ def un_download(tmp_path_factory: pytest.TempPathFactory) -> Any:
                 [code, country, year, "Arrivals (thousands)", arrivals, "2" if year == 2015 else None, "UN"]
             )
             rows.append([code, country, year, "Spending (US$ millions)", spending, None, "UN"])
-    return _book(tmp_path_factory, "un", rows)
+    return book_of(tmp_path_factory, "un", rows)
 
 
 @pytest.mark.parametrize(
@@ -288,11 +266,55 @@ def un_download(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ],
 )
 def test_long_form_with_codes_footnotes_and_a_source(un_download: Any, question: str, expected: Any) -> None:
-    assert _value(un_download, question) == expected
+    assert answered(un_download, question) == expected
 
 
 def test_name_the_top_row_of_a_group(statement: Any) -> None:
     # "name the ... with the highest" within a section: one row, not the section's list
-    assert _value(statement, "Name the current asset with the highest value at 31 December 2024.") == [
+    assert answered(statement, "Name the current asset with the highest value at 31 December 2024.") == [
         "Trade receivables"
     ]
+
+
+def test_a_hierarchy_written_by_column(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # ``Level 1 | Level 2 | Level 3``: each line's label in the column of its level, codes before
+    rows: list[list[Any]] = [
+        ["Code", "Level 1", "Level 2", "Level 3", "2022", "2023"],
+        ["F", "All functions", None, None, 860, 940],
+        ["F01", None, "Defence", None, 60, 50],
+        ["F02", None, "Health", None, 300, 320],
+        ["F03", None, "Welfare", None, 500, 570],
+        ["F0301", None, None, "Old age", 300, 350],
+        ["F0302", None, None, "Family", 120, 130],
+        ["F0303", None, None, "Housing", 80, 90],
+    ]
+    book = book_of(tmp_path_factory, "levels", rows)
+    assert answered(book, "Within welfare, which item had the lowest spending in 2023?") == "Housing"
+    assert (
+        answered(book, "Is it true that spending on all functions was greater in 2023 than in 2022?") is True
+    )
+    assert answered(
+        book, "By how many per cent did spending on family rise or fall between 2022 and 2023?"
+    ) == pytest.approx(100 * 10 / 120)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Of the regions, " * 40 + "how many recorded a figure above 1,000?",
+        "(negative if it decreased) " * 60 + "What was the change in cash?",
+        "List them. " * 150,
+        "Is it true that " * 100 + "cash rose?",
+        "by how many per cent " * 80,
+        "Name the " + "very " * 300 + "line with the highest value.",
+        "Express " + "cash as a percentage of " * 60 + "total assets.",
+        "2023M13 2023T5 S3 2023 [YR1999] 1999M00",
+        "Which date between between 2023 and and 2024?",
+        "relative change, not percentage points " * 40,
+    ],
+)
+def test_hostile_clauses_answer_or_abstain(statement: Any, question: str) -> None:
+    from gridsight.qa import answer_question
+
+    ans = answer_question(statement, question[:2000])
+    assert ans.status in ("answered", "abstained")

@@ -458,6 +458,26 @@ def _fill_apart(a: list[Any], b: list[Any]) -> bool:
     return all(_figure(v) is not None for v in [*a, *b] if _filled(v))  # (text columns stay two)
 
 
+def _staircase(cells: dict[int, list[Any]], cols: list[int]) -> list[int]:
+    """Two or more text columns side by side, among the first four, where each row with a label
+    writes it in exactly one of them, each column used (``Level 1 | Level 2 | Level 3``: a
+    hierarchy written by column, not by indent); else none."""
+    for start in cols[:2]:
+        run: list[int] = []
+        for c in cols[cols.index(start) : cols.index(start) + 4]:
+            values = [v for v in cells[c] if _filled(v)]
+            if not values or not all(isinstance(v, str) for v in values):
+                break
+            run.append(c)
+        if len(run) < 2:
+            continue
+        counts = [sum(_filled(cells[c][i]) for c in run) for i in range(len(cells[run[0]]))]
+        labelled = [n for n in counts if n]
+        if len(labelled) >= 4 and all(n == 1 for n in labelled):
+            return run
+    return []
+
+
 def build_relation(sheet: Sheet, table: Any) -> Relation:
     """The relational view of one detected table (see the module docstring)."""
     rng = table.range
@@ -476,6 +496,21 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         uncached = _formulas(sheet, top, rng) & ~filled
         filled |= uncached  # a formula Excel never calculated is a cell all the same
         _compute(sheet, top, rng, cells, uncached)
+    stair = _staircase(cells, list(range(rng.left, rng.right + 1)))
+    if stair:
+        # ``Level 1 | Level 2 | Level 3``, each line's label in the column of its level: one label
+        # column, the level written as indentation (read as a statistics table's indent is)
+        cells[stair[0]] = [
+            next(
+                (" " * 2 * k + str(cells[c][i]).strip() for k, c in enumerate(stair) if _filled(cells[c][i])),
+                None,
+            )
+            for i in range(len(cells[stair[0]]))
+        ]
+        label_cols = [stair[0]]
+        value_cols = [c for c in range(rng.left, rng.right + 1) if c not in stair]
+        labels, values_at = [stair[0] - rng.left], [c - rng.left for c in value_cols]
+        filled = np.array([[_filled(v) for v in cells[c]] for c in cells], dtype=bool).T
     rows: list[int] = []
     sections: list[str | None] = []
     if filled.size:
