@@ -318,3 +318,28 @@ def test_hostile_clauses_answer_or_abstain(statement: Any, question: str) -> Non
 
     ans = answer_question(statement, question[:2000])
     assert ans.status in ("answered", "abstained")
+
+
+@pytest.fixture(scope="module")
+def model_sheet(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """An analyst's model: actual and estimated fiscal years across."""
+    rows: list[list[Any]] = [
+        ["EUR m", "FY2023A", "FY2024A", "FY2025E", "FY2026E"],
+        ["Revenue", 1000, 1100, 1180, 1260],
+        ["Profit before tax", 120, 95, 130, 88],
+        ["Non-current assets", 2900, 3050, 3100, 2980],
+    ]
+    return book_of(tmp_path_factory, "model", rows)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which fiscal year shows the lowest profit before tax?", "FY2026E"),
+        ('Count the fiscal years in the table for which "Non-current assets" exceeds 3,000.', 2),
+        ("In how many of the 4 fiscal years shown was revenue above 1,150?", 2),
+        ("Compute the relative change (in %) of revenue from FY2023A to FY2024A.", 10.0),
+    ],
+)
+def test_fiscal_years_of_a_model(model_sheet: Any, question: str, expected: Any) -> None:
+    assert answered(model_sheet, question) == expected

@@ -481,7 +481,7 @@ def _by_meaning(tied: list[RelColumn], qw: list[str]) -> list[RelColumn]:
 
 #: A header part that names a period: a year, a half or quarter, a month, a fiscal year.
 _PERIOD = re.compile(
-    r"^(?:fy\s?)?(?:1[89]|20)\d\d(?:\s*[/\-–]\s*(?:1[89]|20)?\d\d)?$|^[hq][1-4](?:\s+(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+    r"^(?:fy\s?)?(?:1[89]|20)\d\d(?:\s*[/\-–]\s*(?:1[89]|20)?\d\d)?[aefpb]?$|^[hq][1-4](?:\s+(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
     r"oct|nov|dec)[a-z]*\.?(?:\s+(?:1[89]|20)\d\d)?$|^(?:1[89]|20)\d\d\s+(?:[hq][1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|"
     r"sep|oct|nov|dec)[a-z]*\.?)$",
     re.I,
@@ -507,7 +507,10 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     counted = _PERIODS_ASKED.search(question)
     if counted is not None and comparison(question.casefold()):
         # ("for how many quarters did other income stay under 3.5": each quarter of the line)
-        return [c for c in _figures(rel) if _period_kind(c) == counted.group(1).casefold()]
+        kind = counted.group(1).casefold()
+        if kind == "dates":  # ("in how many of the 5 balance sheet dates shown ..."): each dated column
+            return [c for c in _figures(rel) if year_of(c.name) is not None]
+        return [c for c in _figures(rel) if _period_kind(c) == kind]
     if not _ASKS_PERIOD.search(question):
         return []
     periods = [c for c in _figures(rel) if _by_periods(c)]
@@ -1595,11 +1598,11 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
 #: The most values a label column of a long-form table has (more: notes or names, no labels).
 MAX_LABELS = 40
 #: A fiscal year's name: ``FY2025``, ``FY 2024``, ``FY25``.
-_FISCAL = re.compile(r"FY\s?'?\d{2}(?:\d{2})?", re.IGNORECASE)
+_FISCAL = re.compile(r"FY\s?'?\d{2}(?:\d{2})?[AEFPB]?", re.IGNORECASE)  # (``FY2026E``: an estimate)
 #: "how many years", "which quarters", "list the months": the periods of one line are counted or listed.
 _PERIODS_ASKED = re.compile(
-    r"\b(?:how\s+many|number\s+of|count\s+(?:of\s+)?the|which|list\s+(?:all\s+)?the|name\s+the)\s+"
-    r"(years|quarters|months)\b",
+    r"\b(?:how\s+many(?:\s+of\s+the(?:\s+\d+)?)?|number\s+of|count\s+(?:of\s+)?the|which|list\s+(?:all\s+)?the|"
+    r"name\s+the)\s+(?:(?:fiscal|financial|calendar|balance\s+sheet|reporting)\s+)?(years|quarters|months|dates)\b",
     re.IGNORECASE,
 )
 
@@ -1614,7 +1617,9 @@ def _period_kind(col: RelColumn) -> str | None:
         q.startswith("q") for q in _quarters_ended(col.name)
     ):
         return "quarters"
-    if path and re.fullmatch(r"(?:fy\s?)?'?(?:19|20)?\d\d(?:\s*/\s*\d\d(?:\d\d)?)?", path[-1], re.IGNORECASE):
+    if path and re.fullmatch(
+        r"(?:fy\s?)?'?(?:19|20)?\d\d(?:\s*/\s*\d\d(?:\d\d)?)?[aefpb]?", path[-1], re.IGNORECASE
+    ):
         return "years" if year_of(col.name) is not None or path[-1][:2].casefold() == "fy" else None
     return None
 
@@ -2700,8 +2705,11 @@ def _across(
                 if not points and (relative or _IN_PERCENT.search(question) or _grows_as_rate(question)):
                     # ("in percentage points": the rates' own difference, no relative change)
                     # a percentage change or a growth rate ("the year-on-year growth in sales")
-                    if relative is not None:  # (a rate or a relative change is a fraction)
+                    if relative is not None:  # (a rate or a relative change is a fraction, unless in %)
                         rate = (relative.group(1) or "").casefold() == "rate" or relative.group(4) is not None
+                        rate = (
+                            rate and not _IN_PERCENT.search(question) and not re.search(r"\(in %\)", question)
+                        )
                     else:
                         rate = not _IN_PERCENT.search(question)
                     scale = "1.0" if rate else "100.0"  # (of the first named)
