@@ -70,6 +70,8 @@ def statement(tmp_path_factory: pytest.TempPathFactory) -> Any:
             52.8,
         ),
         ("What is the ratio of the usage rate for women to that for men in 2019? Two decimals.", 0.93),
+        # "which <noun>" over a breakdown's parts, its bare ``Total`` aside
+        ("Which sex had the most internet users in 2021?", "Male"),
         # a rate's change in percentage points is the difference; "not percentage points" is relative
         (
             "By how much did the usage rate (%) for males change between 2019 and 2023 in percentage points?",
@@ -343,3 +345,18 @@ def model_sheet(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_fiscal_years_of_a_model(model_sheet: Any, question: str, expected: Any) -> None:
     assert answered(model_sheet, question) == expected
+
+
+def test_accountants_abbreviations_with_a_slash(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows = [
+        ["$ in millions", "Dec. 31, 2024", "Dec. 31, 2023"],
+        ["Current assets:"],
+        ["Accounts receivable, net of allowances", 820, 760],
+        ["Inventories", 400, 420],
+        ["Current liabilities:"],
+        ["Accounts payable", 510, 470],
+        ["Accrued liabilities", 230, 250],
+    ]
+    book = book_of(tmp_path_factory, "abbreviations", rows)
+    assert answered(book, "How much higher or lower was A/P at Dec. 31, 2024 than at Dec. 31, 2023?") == 40
+    assert answered(book, "What was A/R at Dec. 31, 2023?") == 760

@@ -1286,9 +1286,12 @@ def _parts_asked(rel: Relation, question: str, chosen: list[RelColumn]) -> list[
     Commuter``): the columns that differ from it at its last level only; else ``chosen``."""
     last = parts(chosen[0].name)[-1]
     asked = re.findall(r"\b(?:which|what)\s+([^\W\d_]+)", question.casefold())
-    if not re.match(r"(?:all|total)\b", last.strip(), re.I) or not any(
-        near_word(w, a) for w in tokens(last) for a in asked
-    ):
+    # (``All sectors`` named by "which sector"; a bare ``Total`` by any "which <noun>" that asks no
+    # period: "which sex had the most live births in 2022" over ``Boys | Girls | Total``)
+    named = any(near_word(w, a) for w in tokens(last) for a in asked)
+    which = re.search(r"\bwhich\s+[^\W\d_]+", question, re.IGNORECASE)  # ("what figure ..." asks a figure)
+    bare = _whole_label(last) and len(tokens(last)) == 1 and bool(which) and not asks_period(question)
+    if not re.match(r"(?:all|total)\b", last.strip(), re.I) or not (named or bare):
         return chosen
     level = len(parts(chosen[0].name)) - 1
     siblings = [c for c in _figures(rel) if c is not chosen[0] and _apart(chosen[0].name, c.name) == level]

@@ -98,6 +98,9 @@ ABBREVIATIONS: dict[str, str] = {
     "dps": "dividend per share",
     "pbt": "profit before tax",
     "nci": "non-controlling interests",
+    "a/r": "accounts receivable",
+    "a/p": "accounts payable",
+    "pp&e": "property, plant and equipment",
 }
 _ABBREVIATED = re.compile(
     r"(?<![\w.&])("
