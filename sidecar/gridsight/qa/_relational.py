@@ -121,7 +121,7 @@ class Relation:
         question on the table grounds its words in them)."""
         if name not in self._distinct:
             i = [c.name for c in self.columns].index(name)
-            counts = Counter(v for v in self.values[i] if v is not None and v != "")
+            counts = Counter(v for v in self.values[i] if _filled(v))
             self._distinct[name] = [v for v, _ in counts.most_common()]
         return self._distinct[name]
 
@@ -174,9 +174,7 @@ def _type_column(cells: list[Any]) -> tuple[str, list[Any]]:
     if kinds <= {int, float}:  # the common case, kept fast for big tables
         return ("number" if kinds else "text"), [None if v != v else v for v in cells]  # NaN is empty
     text = [v.strip() if isinstance(v, str) else v for v in cells]
-    filled = [
-        v for v in text if v is not None and v != "" and not (isinstance(v, str) and _PLACEHOLDER.match(v))
-    ]
+    filled = [v for v in text if _filled(v) and not (isinstance(v, str) and _PLACEHOLDER.match(v))]
     if not filled:
         return "text", [None] * len(cells)
     if all(isinstance(v, bool) for v in filled):
@@ -446,6 +444,7 @@ def _twin_columns(
 
 
 def _filled(v: Any) -> bool:
+    """Whether a cell holds anything (an empty text is nothing)."""
     return v is not None and v != ""
 
 
@@ -491,7 +490,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     totals = set(table.total_rows) | set(table.subtotal_rows)
     cells = {c: sheet.column_values(Range(top, c, rng.bottom, c)) for c in range(rng.left, rng.right + 1)}
     cells = cells if top <= rng.bottom else {c: [] for c in cells}
-    filled = np.array([[v is not None and v != "" for v in cells[c]] for c in cells], dtype=bool).T
+    filled = np.array([[_filled(v) for v in cells[c]] for c in cells], dtype=bool).T
     if filled.size:
         uncached = _formulas(sheet, top, rng) & ~filled
         filled |= uncached  # a formula Excel never calculated is a cell all the same
@@ -585,7 +584,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
             specs.append((SECTION, "section", key_range, sections))
     name_of = dict(zip(value_cols, _names(table, value_cols), strict=True))
     for left, right, raw in twins:
-        if rows and all(v is None or v == "" for v in raw):
+        if rows and not any(_filled(v) for v in raw):
             continue  # a spacer between column groups, headed by the group it follows: no column
         role = "labels" if left == year_labels else "data"
         specs.append((name_of[left], role, Range(top, left, rng.bottom, right), raw))
