@@ -1341,6 +1341,10 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     spans = len(chosen) > ends
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
+    if key is not None and len(rows.get(key.name, [])) > 1 and not _WHOLE_SAID.search(question):
+        # ("within welfare, which item had the lowest spending": ``Total spending``, the whole, is
+        # named by the measure's word alone, no "total": no row asked)
+        rows[key.name] = [v for v in rows[key.name] if not _grand_total_row(rel, v)] or rows[key.name]
     if key is not None and rows.get(key.name) and not spans:  # (a span's columns are its own)
         chosen = _columns_beside_labels(rel, question, chosen, rows[key.name])
     row_span = False
@@ -2323,6 +2327,19 @@ def rows_spanned(rel: Relation, question: str) -> bool:
     chosen = _columns(rel, question)
     named = _rows(rel, question, chosen)[0].get(rel.key.name, []) if chosen else []
     return len(named) == 2 and len(_rows_spanned(rel, question, named)) > 2
+
+
+def _grand_total_row(rel: Relation, label: str) -> bool:
+    """Whether ``label`` is the table's whole: a total line under no section, first or last."""
+    keys, flags, sections = (
+        rel.values_of(rel.key.name) if rel.key else None,
+        rel.values_of(TOTAL),
+        rel.values_of(SECTION),
+    )
+    if not keys or flags is None or sections is None or label not in keys:
+        return False
+    i = keys.index(label)
+    return flags[i] == 1 and sections[i] is None and i in (0, len(keys) - 1)
 
 
 def _counted_in_span(
