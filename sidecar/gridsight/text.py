@@ -274,7 +274,13 @@ def comparison(text: str) -> re.Match[str] | None:
     """The first :data:`COMPARISON` in ``text`` that is no span of periods ("the years over
     2023–2025 in which debt exceeded 100": the threshold is 100, "over 2023" opens a span) nor a
     year after words ("over the whole of 2024", "above the 2020 level": a period, no threshold)."""
-    for m in COMPARISON.finditer(text):
+    at = 0
+    while (m := COMPARISON.search(text, at)) is not None:
+        at = m.end()
+        inner = COMPARISON.search(text, m.start(2))
+        if inner is not None and inner.start() < m.start(3):
+            at = inner.start()  # ("under current assets exceed 80,000": the comparison by the number)
+            continue
         if re.match(r"\s*(?:[-–—]|to\b)\s*'?\d", text[m.end() :]):
             continue
         if m.group(2).strip() and re.fullmatch(r"(?:19|20)\d\d", m.group(3)):

@@ -197,6 +197,9 @@ def test_a_threshold_with_its_currency_and_scale(text: str, number: str) -> None
     assert comparison("over 2021 to 2025") is None
     # a year after words is a period ("over the whole of 2024", "above the 2020 level"), no threshold
     assert comparison("the smallest dwelling starts over the whole of 2024") is None
+    # ("under" a section, then the comparison by the number: the one by the number)
+    m = comparison("how many of the lines under current assets exceed 80,000 at 31 december 2024")
+    assert m is not None and (m.group(1), m.group(3)) == ("exceed", "80,000")
     assert comparison("regions above the 2020 level with more than 1,500 starts").group(3) == "1,500"
 
 
