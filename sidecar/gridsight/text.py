@@ -594,7 +594,7 @@ def _month_run(m: re.Match[str]) -> str:
 
 #: A month by its number after the year, as PX-Web and SDMX write it: ``2023M02``, ``2023-M02``.
 _CODED_MONTH = re.compile(r"\b((?:19|20)\d\d)-?M(0[1-9]|1[0-2])\b")
-_MONTH_NAMES = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+_MONTH_NAMES = {n: m.title() for m, n in MONTHS.items() if len(m) == 3}  # (each month's three letters)
 
 
 def periods_spelt(text: str) -> str:
@@ -602,7 +602,7 @@ def periods_spelt(text: str) -> str:
     :data:`_PERIODS`), halves and quarters in words as their codes ('the third quarter' -> the Q3),
     and runs of months that are one ('July–September 2023' -> Q3 2023)."""
     text = _PERIODS_IN_WORDS.sub(_period_code, text)
-    text = _CODED_MONTH.sub(lambda m: f"{_MONTH_NAMES[int(m.group(2)) - 1]} {m.group(1)}", text)
+    text = _CODED_MONTH.sub(lambda m: f"{_MONTH_NAMES[int(m.group(2))]} {m.group(1)}", text)
     text = _MONTH_RUN.sub(_month_run, text)
     if not re.search(r"\d", text):
         return text

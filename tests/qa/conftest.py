@@ -139,14 +139,20 @@ def flat_book(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def book_of(
-    factory: pytest.TempPathFactory, name: str, rows: list[list[Any]], merges: tuple[str, ...] = ()
+    factory: pytest.TempPathFactory,
+    name: str,
+    rows: list[list[Any]],
+    merges: tuple[str, ...] = (),
+    title: str | None = None,
 ) -> Any:
-    """``rows`` written to a real .xlsx (``merges``: ranges to merge) and opened as the product
-    opens files."""
+    """``rows`` written to a real .xlsx (``merges``: ranges to merge; ``title``: the sheet's name)
+    and opened as the product opens files."""
     from gridsight.sources import open_workbook
 
     wb = Workbook()
     ws = wb.active
+    if title is not None:
+        ws.title = title
     for row in rows:
         ws.append(row)
     for cells in merges:

@@ -7,11 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from openpyxl import Workbook
 
-from gridsight.sources import open_workbook
-
-from .conftest import answered
+from .conftest import answered, book_of
 
 #: (code, cause, count 2021, 2022, 2023, rate 2021, 2022, 2023)
 CAUSES = [
@@ -26,34 +23,26 @@ CAUSES = [
 def causes(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Deaths by cause: a code column, the causes beside it, a count band and a rate band over the
     same three years."""
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Table 2"
-    ws.append(["Table 2: Deaths by cause, 2021 to 2023"])
-    ws.append([])
-    ws.append(["Code", "Cause", "Deaths (number)", None, None, "Per 100 000 population", None, None])
-    ws.append([None, None, 2021, 2022, 2023, 2021, 2022, 2023])
-    for row in CAUSES:
-        ws.append(list(row))
-    ws.merge_cells("C3:E3")
-    ws.merge_cells("F3:H3")
-    path = tmp_path_factory.mktemp("causes") / "causes.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    rows: list[list[Any]] = [
+        ["Table 2: Deaths by cause, 2021 to 2023"],
+        [],
+        ["Code", "Cause", "Deaths (number)", None, None, "Per 100 000 population", None, None],
+        [None, None, 2021, 2022, 2023, 2021, 2022, 2023],
+        *map(list, CAUSES),
+    ]
+    return book_of(tmp_path_factory, "causes", rows, ("C3:E3", "F3:H3"), title="Table 2")
 
 
 @pytest.fixture(scope="module")
 def airports(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """A flat ranking: two years of passengers, a change column and a rank."""
-    wb = Workbook()
-    ws = wb.active
-    ws.append(["Airport", "2022", "2023", "% change", "Rank"])
-    ws.append(["Harbour Field", 812.5, 790.1, -2.8, 1])
-    ws.append(["Moor End", 402.0, 455.3, 13.3, 2])
-    ws.append(["Stonebridge", 120.4, 131.0, 8.8, 3])
-    path = tmp_path_factory.mktemp("airports") / "airports.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    rows: list[list[Any]] = [
+        ["Airport", "2022", "2023", "% change", "Rank"],
+        ["Harbour Field", 812.5, 790.1, -2.8, 1],
+        ["Moor End", 402.0, 455.3, 13.3, 2],
+        ["Stonebridge", 120.4, 131.0, 8.8, 3],
+    ]
+    return book_of(tmp_path_factory, "airports", rows)
 
 
 @pytest.mark.parametrize(
@@ -81,21 +70,19 @@ def test_which_year_in_a_flat_table(airports: Any) -> None:
 def industries(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """An output index by industry: code ranges (``B-E``) over the codes they span, weights that add
     up under them and indices that do not, and an "of which" line."""
-    wb = Workbook()
-    ws = wb.active
-    ws.append(["Industry", "Code", "Weight", "Index 2023", "Index 2024"])
-    ws.append(["All industries", "A-F", 1000, 101.5, 103.0])
-    ws.append(["Farming", "A", 90, 99.0, 98.2])
-    ws.append(["Industry", "B-E", 400, 102.0, 104.4])
-    ws.append(["Mining", "B", 50, 97.3, 99.9])
-    ws.append(["Factories", "C", 220, 104.1, 106.0])
-    ws.append(["of which: Food", "C10", 60, 101.0, 102.2])
-    ws.append(["Power", "D", 80, 100.2, 103.1])
-    ws.append(["Water", "E", 50, 98.8, 101.7])
-    ws.append(["Building", "F", 510, 101.9, 102.6])
-    path = tmp_path_factory.mktemp("industries") / "industries.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    rows: list[list[Any]] = [
+        ["Industry", "Code", "Weight", "Index 2023", "Index 2024"],
+        ["All industries", "A-F", 1000, 101.5, 103.0],
+        ["Farming", "A", 90, 99.0, 98.2],
+        ["Industry", "B-E", 400, 102.0, 104.4],
+        ["Mining", "B", 50, 97.3, 99.9],
+        ["Factories", "C", 220, 104.1, 106.0],
+        ["of which: Food", "C10", 60, 101.0, 102.2],
+        ["Power", "D", 80, 100.2, 103.1],
+        ["Water", "E", 50, 98.8, 101.7],
+        ["Building", "F", 510, 101.9, 102.6],
+    ]
+    return book_of(tmp_path_factory, "industries", rows)
 
 
 @pytest.mark.parametrize(

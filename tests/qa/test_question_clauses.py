@@ -9,11 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from openpyxl import Workbook
 
-from gridsight.sources import open_workbook
-
-from .conftest import answered
+from .conftest import answered, book_of
 
 #: (code, name, parent code or None, figures for 2021, 2022, 2023)
 AREAS = [
@@ -33,18 +30,14 @@ AREAS = [
 def areas(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Reported incidents by local area: code and name columns, the country and its regions as
     total lines above the areas they add up, the last year provisional."""
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Table 1"
-    ws.append(["Table 1: Reported incidents by local area, 2021 to 2023"])
-    ws.append(["Number"])
-    ws.append([])
-    ws.append(["Area code", "Area name", "2021", "2022", "2023 (p)"])
-    for code, name, _parent, figures in AREAS:
-        ws.append([code, name, *figures])
-    path = tmp_path_factory.mktemp("areas") / "incidents.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    rows: list[list[Any]] = [
+        ["Table 1: Reported incidents by local area, 2021 to 2023"],
+        ["Number"],
+        [],
+        ["Area code", "Area name", "2021", "2022", "2023 (p)"],
+        *([code, name, *figures] for code, name, _parent, figures in AREAS),
+    ]
+    return book_of(tmp_path_factory, "areas", rows, title="Table 1")
 
 
 @pytest.mark.parametrize(

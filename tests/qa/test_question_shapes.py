@@ -359,3 +359,30 @@ def test_accountants_abbreviations_with_a_slash(tmp_path_factory: pytest.TempPat
     book = book_of(tmp_path_factory, "abbreviations", rows)
     assert answered(book, "How much higher or lower was A/P at Dec. 31, 2024 than at Dec. 31, 2023?") == 40
     assert answered(book, "What was A/R at Dec. 31, 2023?") == 760
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # two columns under one header that both fill a row, and text among the figures
+        [[None, "2025", None], ["Stocks", 10, 12], ["Debtors", "n/a", None], [None, None, 22]],
+        # a staircase of labels broken by a number, and a row with two levels filled
+        [["L1", "L2", "L3", "2024"], ["All", None, None, 9], [None, 7, None, 3], [None, "A", "B", 6]],
+        # a long download whose codes are missing or repeat with different names
+        [["Code", "Country", "Year", "Value"], [None, "X", 2020, 1], [1, "Y", 2020, 2], [1, "Z", 2021, 3]],
+        # a classification of ranges that contain nothing, and codes out of order
+        [["Name", "Code", "2024"], ["All", "Z-A", 5], ["One", "B-B", 2], ["Two", "9-", 3], ["Three", "-", 0]],
+    ],
+)
+def test_odd_layouts_answer_or_abstain(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[list[Any]]
+) -> None:
+    from gridsight.qa import answer_question
+
+    book = book_of(tmp_path_factory, "odd", rows)
+    for question in (
+        "Which line had the highest value in 2024?",
+        "What was stocks in 2025?",
+        "How many rows?",
+    ):
+        assert answer_question(book, question).status in ("answered", "abstained")

@@ -17,6 +17,7 @@ from typing import Any
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import (
     QAAnswer,
+    display_of,
     positive_as_asked,
     rounded_as_asked,
     without_example,
@@ -394,23 +395,26 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
         ans.unit = None  # a share, a ratio or a growth rate is no amount in the table's unit
     if planned.kind != "lookup":  # (a lookup cites its cell through the header-path route)
         ans.formula = verified_formula(rel, workbook, planned.sql, run.value)
-    if isinstance(run.value, str) and (bare := without_marks(run.value).strip()) and bare != run.value:
-        # a row label is the answer without the footnote mark or status letter it carries (``2023p``
-        # is the year 2023, provisional; ``Scotland (1)`` is Scotland)
+    # a row label is the answer without the footnote mark or status letter it carries (``2023p`` is
+    # the year 2023, provisional; ``Scotland (1)`` is Scotland), each label of a list too
+    if isinstance(run.value, str) and (bare := _bare_label(run.value)) != run.value:
         ans.value, ans.display = bare, bare
         ans.explanation += f" The label reads {run.value!r}; its mark is left out."
     if isinstance(run.value, list) and all(isinstance(v, str) for v in run.value):
-        labels = [without_marks(v).strip() or v for v in run.value]  # (each label of a list, too)
+        labels = [_bare_label(v) for v in run.value]
         if labels != run.value:
-            from gridsight.qa._answer import display_of
-
             ans.value, ans.display = labels, display_of(labels)
     return ans, planned.kind
 
 
+def _bare_label(label: str) -> str:
+    """A label without its footnote mark or status letter (the label itself when nothing is left)."""
+    return without_marks(label).strip() or label
+
+
 def _from_query(best: Candidate, rel: Any, q: str, win: Attempt) -> QAAnswer:
     """An answer from a winning query: its value, the cells of every column it read, the unit."""
-    from gridsight.qa._answer import display_of, value_type
+    from gridsight.qa._answer import value_type
 
     evidence: list[dict[str, str]] = []
     for name in win.read or [c.name for c in rel.columns[:1]]:

@@ -46,6 +46,7 @@ from gridsight.text import (
     LESS_WORDS,
     MONTHS,
     MORE_WORDS,
+    NUMBER_WORDS,
     OPERATION_WORDS,
     RATIO_WORDS,
     RISE_WORDS,
@@ -2156,7 +2157,6 @@ _ROWS_COUNTED = re.compile(
     r"(?:[^\W\d_]+\s+){0,2}[^\W\d_]+s\b",
     re.IGNORECASE,
 )
-_COUNTS = {w: i + 2 for i, w in enumerate("two three four five six seven eight nine ten".split())}
 
 
 def _rows_counted(question: str) -> int:
@@ -2165,7 +2165,7 @@ def _rows_counted(question: str) -> int:
     if m is None:
         return 1
     word = m.group(1).casefold()
-    return _COUNTS[word] if word in _COUNTS else max(int(word), 1)
+    return NUMBER_WORDS[word] if word in NUMBER_WORDS else max(int(word), 1)
 
 
 #: "Name the X with ...", "List the three X whose ...", "Identify the X that ...": a request for names.
