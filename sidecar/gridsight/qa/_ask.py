@@ -24,6 +24,7 @@ from gridsight.qa._answer import (
     without_rounding,
     without_sign,
 )
+from gridsight.qa._asked import from_asked
 from gridsight.qa._cells import (
     PATH_SEP,
     asks_period,
@@ -281,6 +282,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
     weak: list[QAAnswer] = []
     tried: list[str] = []
     kind: str | None = None
+    held: QAAnswer | None = None
     for route in order:
         if route == "cells":
             ans, kind = by_cells(workbook, best, q)
@@ -306,12 +308,20 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             tried.append(f"{route}: a {ans.type} answer where the question asks for a {expected} one")
             continue
         if ans.status == "answered" and ans.confidence >= CONFIDENT:
+            if not from_asked(rel, q, ans.value):
+                # ("what tips went with the 4 highest bills?": bills are no tips) a later route's
+                # answer from the column the question's noun names goes first; else this one
+                held = held or ans
+                tried.append(f"{route}: no value of the column the question names")
+                continue
             return ans
         if ans.status == "answered":
             weak.append(ans)
             tried.append(f"{route}: confidence {ans.confidence:.2f}")
         else:
             tried.append(f"{route}: {ans.reason}")
+    if held is not None:
+        return held
     merged = _merge(weak)
     if merged is not None:
         return merged

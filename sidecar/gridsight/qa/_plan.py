@@ -922,9 +922,20 @@ class Planner:
                 # (a year anywhere names its columns: "the top home run totals from 1986": homer86)
                 near = [w, *self.words[i + 1 : i + 4], *self._header_years]
                 col = self.best(("number", "date"), near, exclude=fcols)
+                ranked = self.ranked_by()
+                if (
+                    col is not None
+                    and self._identifies(col.name)
+                    and w not in DESCENDING | ASCENDING
+                    and ranked is not None
+                    and ranked[0].name not in fcols
+                    and not self._identifies(ranked[0].name)
+                ):
+                    # "the 3 heaviest parcels" over parcel_id and weight_kg: the rows' numbers are
+                    # what the noun names, the adjective's measure is what ranks them
+                    return ranked[0]
                 if col is not None:
                     return col
-                ranked = self.ranked_by()
                 if ranked is not None and ranked[0].name not in fcols:
                     return ranked[0]
         return self.best(("number", "date"), exclude=fcols)
