@@ -216,6 +216,20 @@ def without_example(question: str) -> str:
     return _EXAMPLE.sub("", question).strip() or question
 
 
+#: "Table A (segment assets and liabilities)": what a table is, said beside its name to pick it.
+_TABLE_ASIDE = re.compile(
+    r"\b((?:table|schedule|exhibit|note|statement)\s+(?:[A-Z]|\d{1,2}(?:\.\d{1,2})?))\s*\([^()]{1,100}\)",
+    re.IGNORECASE,
+)
+
+
+def without_table_aside(question: str) -> str:
+    """The question less the brackets that describe a table named by its letter or number ("In
+    Table A (segment assets and liabilities), which had the larger segment liabilities ..."): once
+    the table is picked, their words name none of its cells (here: no ``Segment assets`` column)."""
+    return _TABLE_ASIDE.sub(r"\1", question)
+
+
 #: "Give the line label.", "Answer with the column heading.": the answer is a label, not a figure.
 _LABEL_ASKED = re.compile(
     r"\b(?:give|answer\s+with|reply\s+with|name)\s+(?:the|its)\s+(?:(?:line|row|column|item|category)\s+)?"

@@ -23,6 +23,7 @@ from gridsight.qa._answer import (
     without_example,
     without_rounding,
     without_sign,
+    without_table_aside,
 )
 from gridsight.qa._asked import from_asked
 from gridsight.qa._cells import (
@@ -217,6 +218,7 @@ def answer_question(
     # "the prior year", "versus last year": the years they mean among the table's own periods
     rel = relation_of(best.sheet, best.table)
     own = _own_texts(rel)
+    q = without_table_aside(q)  # (the words that picked the table name no cells in it)
     q = split_years(q, own)  # "fiscal 2021/22" over ``FY2022``: the year it ends
     periods = [c.name for c in rel.columns]
     if rel.key is not None and periods_down(rel):  # (a five-year summary on its side: years down)

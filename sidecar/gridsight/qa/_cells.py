@@ -232,7 +232,8 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # "how many": the counts, not their percentages; "what share": the table's own shares
         asked = [c for c in best if _is_percent(c) == _asks_percent(rel, question)]
         best = asked or best
-    if len(best) > 1:
+    if len(best) > 1 and not (top[2] == 0 and len({c.name for c in best}) == len(best) and _dated(best)):
+        # (two dates each written whole, "30 June 2024 or 31 December 2024", are both asked)
         best = _year_end(question, best) or _by_meaning(best, qw)
     best = _group_of_years(rel, question, best)
     if len(best) == 1:
@@ -373,6 +374,14 @@ _YEAR_OF = r"((?:19|20)\d\d)"
 _YEAR_END = re.compile(
     rf"\b(?:end\s+of|year[- ]end)\s+(?:the\s+)?(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s?)?{_YEAR_OF}\b"
 )
+
+
+def _dated(columns: list[RelColumn]) -> bool:
+    """Whether each column's header is a date of its own (a day, a month and a year)."""
+    return all(
+        re.search(r"\b\d{1,2}\b", c.name) and any(w in MONTHS for w in words(c.name)) and year_of(c.name)
+        for c in columns
+    )
 
 
 def _year_end(question: str, best: list[RelColumn]) -> list[RelColumn]:
@@ -1465,7 +1474,13 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         # the rows are the subject; and where the question's letters name a section, the section is
         # what its words meant
         rows.pop(key.name, None)
-    elif key is not None and len(rows.get(key.name, [])) == 1 and _asks_which(question) and which_rows:
+    elif (
+        key is not None
+        and len(rows.get(key.name, [])) == 1
+        and _asks_which(question)
+        and which_rows
+        and not _quoted(question, rows[key.name][0])  # (a line quoted is one to read)
+    ):
         # "which road user had the most ...": a row label is the answer; the one the words also
         # touch (``Total built-up roads``) is not a row to read
         del rows[key.name]
@@ -1475,6 +1490,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         and (_asks_which(question) or (expected == "list" and comparison(question.casefold()) is not None))
         and not _ASKS_PERIOD.search(question)
         and _totals_named(rel, key.name, rows)
+        and not _offered(question, rows[key.name])
     ):
         # "which expenditure item grew most" names ``Total expenditure``: the rows it totals are
         # the ones to choose among
@@ -2429,6 +2445,24 @@ def _phrase_heads(question: str, labels: list[str]) -> set[str]:
         if pos and all(i - 1 in before for i in pos):
             heads.add(v)
     return heads
+
+
+def _quoted(question: str, label: str) -> bool:
+    """Whether the question writes ``label`` in quotes ("was "Intangible assets, net" higher")."""
+    return bool(re.search(rf"[\"'“‘]{re.escape(label.casefold())}[\"'”’]", question.casefold()))
+
+
+def _offered(question: str, labels: Sequence[str]) -> bool:
+    """Whether the question offers two of ``labels`` to choose between ("which line shows the higher
+    amount, "Non-current assets" or "Current assets"?"): the answer is one of them."""
+    low = question.casefold()
+    quote = "[\"'“”‘’]?"
+    return any(
+        re.search(rf"{re.escape(a.casefold())}{quote},?\s+or\s+{quote}{re.escape(b.casefold())}", low)
+        for a in labels
+        for b in labels
+        if a != b
+    )
 
 
 def _totals_named(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:

@@ -152,6 +152,9 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     """The table the question is about (see the module docstring for the order of tie-breakers)."""
     if not found:
         return Pick(None, reason="no table was found on the sheet(s)")
+    titled = _titled(question, found)
+    if titled is not None:
+        return Pick(titled)
     best = found[0]
     if best.score == 0 and len(found) > 1:  # one table: its routes decide (values, synonyms...)
         return Pick(None, reason="no table's headers or labels match the question's words")
@@ -179,6 +182,29 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     if j is not None:
         return Pick(tied[j], "model", tied=refs)
     return say_which
+
+
+#: A table named by its letter or number: "In Table A, ...", "according to table 3.1".
+_TABLE_NAMED = re.compile(r"\b[Tt]able\s+([A-Z]|\d{1,2}(?:\.\d{1,2})?)(?![\w.])")
+
+
+def _titled(question: str, found: list[Candidate]) -> Candidate | None:
+    """The one table whose title carries the name the question gives a table ("Table A" over
+    ``Table A: Segment assets and liabilities`` and ``Table B: Consolidated balance sheet``)."""
+    named = {m.group(1).casefold() for m in _TABLE_NAMED.finditer(question)}
+    if len(named) != 1:
+        return None
+    (name,) = named
+    hits = [
+        c
+        for c in found
+        if any(
+            m.group(1).casefold() == name
+            for x in c.table.titles
+            for m in _TABLE_NAMED.finditer(x.text.replace("TABLE", "Table"))
+        )
+    ]
+    return hits[0] if len(hits) == 1 else None
 
 
 #: What says a table is in percentages (its titles and unit lines) or a question asks for one.

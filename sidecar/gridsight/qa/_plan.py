@@ -1453,6 +1453,9 @@ class Planner:
         m = re.search(r"\b(?:the )?(?:most|fewest)((?: [a-z]+){0,2}?) ([a-z]+s)\b", self.low)
         if m is None or any(w in STOP for w in m.group(1).split()):
             return None
+        narrowing = m.group(1).split()
+        if narrowing and self._adjective() == f"most {narrowing[0]}" and self.ranked_by() is not None:
+            return None  # "the 4 most expensive journals": a superlative's measure ranks the rows
         named = self.best(("text", "number", "bool", "date"), [m.group(2)])
         return m if named is None or self._identifies(named.name) else None  # ("respondents": an id)
 
