@@ -69,6 +69,7 @@ from gridsight.qa._route_blocks import by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
 from gridsight.qa._to_formula import verified_formula
+from gridsight.qa._wider import reads_more
 from gridsight.text import without_marks
 
 #: Structure score at which a table is answered by header paths instead of a formula (SQuARE routes
@@ -297,6 +298,8 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             ans = by_blocks(workbook, best, q, model)
         elif route == "formula":
             ans = by_formula(workbook, best, q, model)
+            if ans.status == "answered" and plan is not None and structure < BLOCKS_AT:
+                ans = _or_query(best, rel, workbook, q, ans, plan, view)
         else:
             if plan is None and structure >= BLOCKS_AT:
                 plan, view = plan_query(best, q)
@@ -334,6 +337,26 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         table=best.ref,
         structure=structure,
     )
+
+
+def _or_query(
+    best: Candidate, rel: Relation, workbook: Workbook, q: str, ans: QAAnswer, plan: Any, view: Any
+) -> QAAnswer:
+    """The formula tier's answer, or the planner's query's where the two disagree and the query reads
+    every column the formula reads and more that the question names (:mod:`gridsight.qa._wider`)."""
+    if plan.confidence < CONFIDENT or (view is not None and view.joined):
+        return ans
+    other = by_query(best, q, plan, view)
+    if (
+        other.status != "answered"
+        or same_value(other.value, ans.value)
+        or not _fits(other, expected_type(q), q)  # (a name for a yes/no question answers nothing)
+        or not reads_more(rel, q, ans, other, plan.ranked)
+    ):
+        return ans
+    if other.query:
+        other.formula = verified_formula(rel, workbook, other.query, other.value)
+    return other
 
 
 def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: Any, samples: int) -> QAAnswer:

@@ -130,6 +130,8 @@ class Plan:
     #: it reads the rows in a way only the query expresses (a calendar part of a date, an empty
     #: value): the SQL route goes before the formula tier
     sql_only: bool = False
+    #: the column the question's superlative adjective means ("the oldest" -> ``Age``), if it read one
+    ranked: str | None = None
 
 
 @dataclass
@@ -630,6 +632,8 @@ class Planner:
         planned = self._plan()
         if planned is not None and any(f.sql_only for f in self.filters()):
             planned.sql_only = True
+        if planned is not None and self._ranked is not None and self._ranked[0].name in planned.columns:
+            planned.ranked = self._ranked[0].name
         return planned
 
     def _plan(self) -> Plan | None:
@@ -1457,7 +1461,8 @@ class Planner:
         if narrowing and self._adjective() == f"most {narrowing[0]}" and self.ranked_by() is not None:
             return None  # "the 4 most expensive journals": a superlative's measure ranks the rows
         named = self.best(("text", "number", "bool", "date"), [m.group(2)])
-        return m if named is None or self._identifies(named.name) else None  # ("respondents": an id)
+        # ("respondents": an id; "the most dates": dates are counted, not ranked)
+        return m if named is None or self._identifies(named.name) or named.kind == "date" else None
 
     def _having(self, fs: list[_Filter]) -> Plan | None:
         """ "Which branches lent fewer than 400 items?", "which wards have an average age above 60?":

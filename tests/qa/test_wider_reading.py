@@ -1,0 +1,97 @@
+"""Where the formula tier and the planner's query disagree on a flat table, the reading that reads
+every column the other reads and more, each named by the question, answers (``qa._wider``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+import pytest
+from tests.qa.conftest import answered, book_of
+
+from gridsight.qa import answer_question
+from gridsight.qa._pick import candidates
+from gridsight.qa._route_sql import plan_query
+
+
+def _districts() -> list[list[Any]]:
+    rng = random.Random(11)
+    rows: list[list[Any]] = [["District Code", "County", "districtName", "Grade Span", "Total Enrollment"]]
+    for i in range(40):
+        rows.append(
+            [
+                70000 + rng.randint(0, 9999),
+                rng.choice(["Alder", "Birch", "Cedar"]),
+                f"District {i}",
+                rng.choice(["K-6", "K-8", "K-12"]),
+                rng.randint(150, 30000),
+            ]
+        )
+    return rows
+
+
+@pytest.fixture(scope="module")
+def districts(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "districts", _districts(), title="Districts")
+
+
+def test_a_total_over_the_rows_is_read_where_the_question_names_its_column(districts: Any) -> None:
+    rows = _districts()[1:]
+    want = sum(r[4] for r in rows if r[3] == "K-6")
+    # (not the count of K-6 districts: "enrolled" names ``Total Enrollment``)
+    assert answered(districts, "How many pupils are enrolled in K-6 districts in total?") == want
+
+
+def test_rows_are_ordered_by_the_measure_named_not_by_the_values_listed(districts: Any) -> None:
+    rows = sorted(_districts()[1:], key=lambda r: -r[4])
+    got = answered(districts, "Give the district codes of the 3 largest districts by enrollment.")
+    assert [x[0] if isinstance(x, list) else x for x in got] == [r[0] for r in rows[:3]]
+
+
+def test_a_column_more_that_the_question_does_not_name_decides_nothing(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    from gridsight.detect import detect_tables
+    from gridsight.qa._answer import QAAnswer
+    from gridsight.qa._relational import relation_of
+    from gridsight.qa._wider import reads_more
+
+    rows: list[list[Any]] = [["What is your hair color?", "What is your eye color?", "Age"]]
+    rows += [[h, e, 20 + i] for i, (h, e) in enumerate(zip("ABAB", "CCDD", strict=True))]
+    sheet = book_of(tmp_path_factory, "survey", rows).sheets[0]
+    rel = relation_of(sheet, detect_tables(sheet).tables[0])
+
+    def reading(*ranges: str) -> QAAnswer:
+        return QAAnswer("q", "answered", evidence=[{"sheet": sheet.name, "range": r} for r in ranges])
+
+    hair, both = reading("A2:A5"), reading("A2:A5", "B2:B5")
+    # "color" is the hair column's word too: the eye column is named by no word of its own
+    assert not reads_more(rel, "Is the most frequent hair color black?", hair, both, None)
+    assert reads_more(
+        rel, "Is brown the most frequent hair color where the eye color is D?", hair, both, None
+    )
+    assert reads_more(rel, "Which hair color do the oldest have?", hair, reading("A2:A5", "C2:C5"), "Age")
+    assert not reads_more(rel, "Which hair color is most common?", hair, hair, None)
+
+
+def test_the_most_dates_are_counted_not_ranked(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows: list[list[Any]] = [["Season", "Date", "Venue"]]
+    races = [(1993, (1993, 2, 27)), (1994, (1993, 12, 12)), (1994, (1993, 12, 29)), (1994, (1994, 1, 15))]
+    races += [(1995, (1995, 1, 7)), (1995, (1995, 3, 2))]
+    rows += [[season, dt.date(*day), f"Venue {i}"] for i, (season, day) in enumerate(races)]
+    book = book_of(tmp_path_factory, "races", rows)
+    question = "Which season had the most dates?"
+    plan, _ = plan_query(candidates(book, None, question)[0], question)
+    assert plan is None or 'ORDER BY "Date"' not in plan.sql
+    assert answered(book, question) == 1994
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How many in total?", "Give the codes of the 0 largest by enrollment.", "Which K-6 K-8 K-12 in total?"],
+)
+def test_odd_questions_answer_or_say_why(districts: Any, question: str) -> None:
+    ans = answer_question(districts, question)
+    assert ans.status in ("answered", "abstained")
+    assert ans.status == "answered" or ans.reason
