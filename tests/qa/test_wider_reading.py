@@ -95,3 +95,26 @@ def test_odd_questions_answer_or_say_why(districts: Any, question: str) -> None:
     ans = answer_question(districts, question)
     assert ans.status in ("answered", "abstained")
     assert ans.status == "answered" or ans.reason
+
+
+def _respondents() -> list[list[Any]]:
+    rng = random.Random(5)
+    rows: list[list[Any]] = [["respondent_id", "Gender", "Age (years)", "score"]]
+    for i in range(80):
+        rows.append([61000 + 7 * i, rng.choice(["Male", "Female"]), rng.randint(14, 80), rng.randint(1, 6)])
+    return rows
+
+
+@pytest.fixture(scope="module")
+def respondents(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "respondents", _respondents())
+
+
+def test_rows_are_not_ranked_or_compared_by_the_column_that_numbers_them(respondents: Any) -> None:
+    rows = _respondents()[1:]
+    ages = sorted((r[2] for r in rows), reverse=True)
+    got = answered(respondents, "What are the ages of the 5 oldest respondents?")
+    assert [x[0] if isinstance(x, list) else x for x in got] == ages[:5]
+    assert answered(respondents, "How many respondents are younger than 18?") == sum(r[2] < 18 for r in rows)
+    # an id the question names is what it asks about
+    assert answered(respondents, "How many respondents have an id below 61070?") == 10

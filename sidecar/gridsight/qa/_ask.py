@@ -69,7 +69,7 @@ from gridsight.qa._route_blocks import by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
 from gridsight.qa._to_formula import verified_formula
-from gridsight.qa._wider import reads_more
+from gridsight.qa._wider import ranks_by_id, reads_more
 from gridsight.text import without_marks
 
 #: Structure score at which a table is answered by header paths instead of a formula (SQuARE routes
@@ -313,7 +313,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             tried.append(f"{route}: a {ans.type} answer where the question asks for a {expected} one")
             continue
         if ans.status == "answered" and ans.confidence >= CONFIDENT:
-            if not from_asked(rel, q, ans.value):
+            if not from_asked(rel, q, ans.value) or (structure < BLOCKS_AT and ranks_by_id(rel, q, ans)):
                 # ("what tips went with the 4 highest bills?": bills are no tips) a later route's
                 # answer from the column the question's noun names goes first; else this one
                 held = held or ans

@@ -11,6 +11,10 @@ nothing. The columns read are the answers' evidence ranges, so neither route's i
 
 from __future__ import annotations
 
+import re
+
+from gridsight.errors import GridSightError
+from gridsight.formula._tree import Call, Literal, Node, Ref, parse_formula, walk
 from gridsight.grid import Range
 from gridsight.qa._answer import QAAnswer
 from gridsight.qa._relational import Relation
@@ -44,3 +48,69 @@ def reads_more(rel: Relation, question: str, narrow: QAAnswer, wide: QAAnswer, m
         i in headers and (headers[i] == meant or any(stem(h) in said for h in header_words(headers[i])))
         for i in b - a
     )
+
+
+#: Header words of a column that numbers the rows (``Case ID``, ``providerNumber``, ``Loan #``).
+ID_WORDS = frozenset("id ids code codes number no nr num identifier key".split())
+
+
+def _numbers_rows(name: str, kind: str) -> bool:
+    said = words(name)
+    return kind == "number" and ("#" in name or (len(said) > 1 and said[-1] in ID_WORDS))
+
+
+def _rankers(answer: QAAnswer) -> set[int]:
+    """The sheet columns a formula orders or compares its rows by: the range it sorts by
+    (``SORTBY(.., B2:B9)``, ``SORT(A2:A9)``), takes the extreme of to match (``MATCH(MAX(B2:B9), ..)``)
+    or compares with a number (``COUNTIFS(A2:A9,"<18")``)."""
+    out: set[int] = set()
+    if answer.formula:
+        try:
+            tree = parse_formula(answer.formula)
+        except GridSightError:
+            return out
+        for node in walk(tree):
+            if not isinstance(node, Call):
+                continue
+            keys: list[Node] = []
+            if node.name == "SORTBY":
+                keys = [a for i, a in enumerate(node.args) if i % 2 == 1]
+            elif node.name in ("SORT", "LARGE", "SMALL") and node.args:
+                keys = [node.args[0]]
+            elif (
+                node.name in ("MATCH", "XLOOKUP")
+                and node.args
+                and isinstance(node.args[0], Call)
+                and node.args[0].name in ("MAX", "MIN")
+                and node.args[0].args
+            ):
+                keys = [node.args[0].args[0]]
+            elif node.name in ("COUNTIFS", "SUMIFS", "AVERAGEIFS", "MAXIFS", "MINIFS"):
+                # (a range compared with a number: ``COUNTIFS(A2:A9,"<18")``)
+                start = 0 if node.name == "COUNTIFS" else 1
+                pairs = zip(node.args[start::2], node.args[start + 1 :: 2], strict=False)
+                keys = [r for r, c in pairs if isinstance(c, Literal) and re.match(r"^[<>]", str(c.value))]
+            for key in keys:
+                if isinstance(key, Call) and key.name == "FILTER" and key.args:
+                    key = key.args[0]
+                if isinstance(key, Ref) and key.rng is not None and key.rng.left == key.rng.right:
+                    out.add(key.rng.left)
+    return out
+
+
+def ranks_by_id(rel: Relation, question: str, answer: QAAnswer) -> bool:
+    """Whether ``answer`` orders or compares the rows by a column that only numbers them
+    (``respondent_id`` for "the 5 oldest respondents", "respondents younger than 18") where the
+    question says no id, code or number."""
+    by = {c.data.left: c for c in rel.columns if c.role in ("key", "data")}
+    ids = {i for i in _rankers(answer) if i in by and _numbers_rows(by[i].name, by[i].kind)}
+    if answer.query:
+        for m in re.finditer(
+            r'(?:ORDER BY\s+"((?:[^"]|"")+)"|"((?:[^"]|"")+)"\s*[<>]=?\s*-?\d)', answer.query
+        ):
+            name = (m.group(1) or m.group(2)).replace('""', '"')
+            ids |= {i for i, c in by.items() if c.name == name and _numbers_rows(c.name, c.kind)}
+    if not ids:
+        return False
+    # ("the 3 highest case numbers", "cases with an ID above 500": the id is what is asked)
+    return not set(words(question)) & ID_WORDS
