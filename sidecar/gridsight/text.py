@@ -88,6 +88,14 @@ IN_ALL = re.compile(r"\b(?:in total|combined|altogether|together|in all|overall|
 #: many computers do the 3 biggest districts have"; "how many of the 5 ..." counts).
 HOW_MANY_EACH = re.compile(r"^\s*how\s+(?:many|much)\s+(?!of\b|among\b)", re.IGNORECASE)
 
+#: "How many respondents of each gender are there", "how many counties does each state have": one
+#: count per group (the group is the words after "each").
+COUNT_PER_GROUP = re.compile(
+    r"^\s*how\s+many\b(?!.*\b(?:average|mean|distinct|different|unique)\b).*?"
+    r"(?:\b(?:of|in|for|within|from)\s+each|\b(?:does|do|did)\s+each)\s+([^\W\d_]+(?:\s+[^\W\d_]+)?)",
+    re.IGNORECASE,
+)
+
 #: A yes/no question's opening verb, after any :data:`LEADING_PHRASE`.
 YES_NO = re.compile(r"^\s*(?:is|are|was|were|did|does|do|has|have|had|can)\b", re.IGNORECASE)
 
@@ -665,6 +673,8 @@ def stem(word: str) -> str:
         return w
     if w.endswith(("ies", "ied")) and len(w) > 4:
         return w[:-3] + "y"
+    if w.endswith(("ied", "ies")):
+        return w[:-1]  # ('died', 'ties': die, tie)
     if w.endswith(("sses", "xes", "zes", "ches", "shes")):
         return w[:-2]
     if w.endswith("s"):

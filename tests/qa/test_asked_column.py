@@ -108,3 +108,23 @@ def test_an_option_the_question_names_answers_it(tmp_path_factory: pytest.TempPa
     assert not from_asked(rel, question, 340)
     assert from_asked(rel, "Which code had the most imports?", "85")
     assert not from_asked(rel, "Which code had the most imports?", "Boilers and machinery")
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("What was the weather on the windiest day?", ["Weather Condition"]),
+        ("What are the ages of the 5 oldest respondents?", ["Age (years)"]),
+        ("What were the 3 lowest wind speeds in May?", ["Wind Speed (m/s)"]),
+        ("What's the weather of the first day?", ["Weather Condition"]),
+        # a figure computed over the column is none of its values
+        ("What is the median age of the respondents?", []),
+        ("What was the average wind speed in May?", []),
+        ("What is the growth of the wind speed over May?", []),
+    ],
+)
+def test_the_noun_after_what_is_the_names_columns(question: str, names: list[str]) -> None:
+    assert (
+        asked_columns(question, ["Date", "dayOfWeek", "Weather Condition", "Wind Speed (m/s)", "Age (years)"])
+        == names
+    )

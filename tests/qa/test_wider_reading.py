@@ -118,3 +118,55 @@ def test_rows_are_not_ranked_or_compared_by_the_column_that_numbers_them(respond
     assert answered(respondents, "How many respondents are younger than 18?") == sum(r[2] < 18 for r in rows)
     # an id the question names is what it asks about
     assert answered(respondents, "How many respondents have an id below 61070?") == 10
+
+
+def test_a_count_for_each_group_is_a_list_of_counts(respondents: Any) -> None:
+    from collections import Counter
+
+    from gridsight.qa._pipeline import expected_type
+
+    counts = sorted(Counter(r[1] for r in _respondents()[1:]).values(), reverse=True)
+    assert (
+        answered(respondents, "How many respondents of each gender are there, larger group first?") == counts
+    )
+    asked = "How many respondents does each gender have? Smallest group first."
+    assert answered(respondents, asked) == counts[::-1]
+    assert expected_type("How many respondents of each gender are there?") == "list"
+    assert expected_type("How many respondents are there in each gender on average?") == "number"
+    assert expected_type("How many distinct scores does each gender give?") != "list"
+
+
+def _stays() -> list[list[Any]]:
+    rng = random.Random(9)
+    rows: list[list[Any]] = [
+        [
+            "stay_id",
+            "Ward",
+            "Length of Stay (days)",
+            "Did the patient die during the stay?",
+            "Is the ward urban?",
+        ]
+    ]
+    for i in range(60):
+        rows.append(
+            [500 + i, rng.choice(["A", "B", "C"]), rng.randint(1, 30), rng.random() < 0.2, rng.random() < 0.5]
+        )
+    return rows
+
+
+def test_a_header_written_as_a_question_is_named_by_its_own_word(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    rows = _stays()
+    book = book_of(tmp_path_factory, "stays", rows)
+    data = rows[1:]
+    assert answered(book, "How many patients died?") == sum(r[3] for r in data)
+
+    def mean(xs: list[int]) -> float:
+        return sum(xs) / len(xs)
+
+    urban = mean([r[2] for r in data if r[4]]) > mean([r[2] for r in data if not r[4]])
+    assert (
+        answered(book, "Is the average length of stay of urban wards higher than that of non-urban wards?")
+        is urban
+    )

@@ -86,7 +86,9 @@ CELLS_CONFIDENCE = 0.75
 #: Cell plans whose result is no amount in the cells' unit.
 _UNITLESS = frozenset({"share", "ratio", "relative change"})
 #: Query plans that SQL expresses more faithfully than a formula: they go first when the parse is sure.
-SQL_FIRST = frozenset({"distinct", "unique", "categories", "compare", "having", "argtest", "columns"})
+SQL_FIRST = frozenset(
+    {"distinct", "unique", "categories", "compare", "having", "argtest", "columns", "counts"}
+)
 #: Questions that are commands or injection attempts, not questions about the data.
 _INJECTION = re.compile(
     r";\s*(drop|delete|insert|update|alter|create|attach|pragma)\b|--|/\*|\bunion\s+(all\s+)?select\b"

@@ -27,6 +27,7 @@ from gridsight.text import (
     OPERATION_WORDS,
     STOP_WORDS,
     SUM_WORDS,
+    SUPERLATIVE_RX,
     header_words,
     stem,
     without_marks,
@@ -35,6 +36,16 @@ from gridsight.text import (
 
 _WH = re.compile(
     rf"^\s*(?:(?:in|for|on|at|during|from|of)\s+)?(?:what|which)\s+(?:(?:\d+|{'|'.join(NUMBER_WORDS)})\s+)?(.+)",
+    re.IGNORECASE,
+)
+#: Forms of "to be" after the question word ("what's", "what were").
+IS = "(?:is|are|was|were|s)"
+#: "What was the weather on the windiest day?", "what are the names of the 3 ...", "what were the 2
+#: highest fares of ...": the noun after "the" (past a count and a superlative, which pick values of
+#: the column) names the column, when "of", "on", "for" ... follows it.
+_THE_OF = re.compile(
+    rf"^\s*(?:what|which)(?:\s+|'){IS}\s+the\s+(?:(?:\d+|{'|'.join(NUMBER_WORDS)})\s+)?"
+    rf"(?:{SUPERLATIVE_RX}\s+|top\s+|bottom\s+)?((?:[\w-]+\s+){{0,2}}?[\w-]+)\s+(?:of|on|for|in|at|among|behind|with)\b",
     re.IGNORECASE,
 )
 #: Nouns that group a column's values into bins: "which fare range", "which age group" ask for a bin.
@@ -47,7 +58,8 @@ _COMPUTED = (
     | AVERAGE_WORDS
     | OPERATION_WORDS
     | frozenset(
-        "median share percentage percent proportion ratio difference change count number totals".split()
+        "median share percentage percent proportion ratio difference change count number totals growth"
+        " variance deviation spread".split()
     )
 )
 #: The longest list cell whose items are read (a longer text is a value, not a list).
@@ -60,7 +72,8 @@ def asked_columns(question: str, names: Sequence[str]) -> list[str]:
     """The columns of ``names`` that the noun after a leading "what" / "which" names, by the same
     stem: ``["Listing Month"]`` for "which month ...", ``[]`` when the question opens otherwise, the
     noun is a bin or a computed figure, or no header holds its words."""
-    m = _WH.match(LEADING_PHRASE.sub("", question, count=1))
+    asked = LEADING_PHRASE.sub("", question, count=1)
+    m = _THE_OF.match(asked) or _WH.match(asked)
     if m is None:
         return []
     said: list[str] = []

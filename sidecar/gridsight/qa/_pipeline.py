@@ -35,7 +35,7 @@ from gridsight.qa._sqlgen import (
     repair_messages,
     sql_grammar,
 )
-from gridsight.text import HOW_MANY_EACH, IN_ALL, LEADING_PHRASE, count_asked
+from gridsight.text import COUNT_PER_GROUP, HOW_MANY_EACH, IN_ALL, LEADING_PHRASE, count_asked
 
 #: Tokens a query may take (a query longer than this is cut off and dropped).
 MAX_QUERY_TOKENS = 120
@@ -134,6 +134,8 @@ def expected_type(question: str) -> str | None:
         return "list"  # "... for 2022, 2023 and 2024, in that order": one answer per item
     if asks_label(low):
         return None  # "... Give the line label.": a name, whatever the opening words ask
+    if COUNT_PER_GROUP.match(low) and not IN_ALL.search(low):
+        return "list"  # "how many respondents of each gender are there?": a count per group
     if count_asked(low) and (HOW_MANY_EACH.match(low) or not re.match(r"^how (?:many|much)\b", low)):
         # "which 3 districts have the highest score", "how many computers do the 3 biggest districts
         # have": one answer per ranked row ("how many of the 5 largest ...": a count)

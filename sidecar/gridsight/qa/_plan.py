@@ -25,6 +25,7 @@ from gridsight.text import (
     CHANGE_WORDS,
     COMPARISON,
     COMPARISON_OPS,
+    COUNT_PER_GROUP,
     DATE_PARTS,
     DATE_WORDS,
     DESCENDING,
@@ -83,6 +84,12 @@ NO_TEXT = frozenset({"no", "n", "false"})
 #: Header words of a column that identifies what its rows are about (an id, a name, a code).
 IDENTIFIER_WORDS = frozenset("id ids name names code codes key number no nr num identifier".split())
 
+
+#: A header written as a yes/no question ("Did the patient die during the stay?", "Is the county part
+#: of a metropolitan area?"), not a word with a question mark (``eBook?``).
+_QUESTION_HEADER = re.compile(
+    r"^\s*(?:is|are|was|were|did|does|do|has|have|had|can|will|would)\s+\S+(?:\s+\S+)+\?\s*$", re.IGNORECASE
+)
 
 #: A row label named by a word only it holds (:meth:`Planner._label_filters`) is read only among at
 #: most this many labels: in a long list a word shared by chance would pick a row nobody named.
@@ -557,7 +564,7 @@ class Planner:
             # beginning: "admitted" is not ``Readmit``
             whole = all(
                 any(same(h, w) for w in self.words) for h in heads if not any(ch.isdigit() for ch in h)
-            )
+            ) or (_QUESTION_HEADER.match(c.name) is not None and self._asks_own_word(c.name))
             at = [
                 i
                 for i, w in enumerate(self.words)
@@ -575,9 +582,9 @@ class Planner:
                 continue
             i = at[0]
             window = self.words[max(0, i - 3) : i]
-            neg = any(w in _NEG or w.endswith("nt") for w in window) or re.search(
-                rf"non[- ]{re.escape(self.words[i])}", self.low
-            )
+            # ("metropolitan counties ... than non-metropolitan ones": the first mention is the flag's)
+            first = re.search(rf"(non[- ]?)?\b{re.escape(self.words[i])}", self.low)
+            neg = any(w in _NEG or w.endswith("nt") for w in window) or bool(first and first.group(1))
             out.append(
                 _Filter(
                     c.truth(not neg),
@@ -746,6 +753,9 @@ class Planner:
                 f"checks whether there is a row{when}",
                 sorted(fcols),
             )
+        per_group = self._counts_per_group(fcols, where, when)
+        if per_group is not None:
+            return per_group
         # group-by: "which X has the highest number of / average Y", "most common X", "top 3 X by Y"
         group = self._date_group(where, when, n) or self._group(fs, where, when, n, direction)
         if group is not None:
@@ -1059,6 +1069,42 @@ class Planner:
             0.8,
             f"groups the rows by {key.name}{when} and ranks the groups by {what}",
             [key.name, *measured, *sorted(fcols)],
+        )
+
+    def _asks_own_word(self, name: str) -> bool:
+        """Whether the question names a word of a header written as a question ("Did the patient die
+        during the stay?") that no other header holds: "how many patients died" asks it, though it
+        leaves the rest of the header's words ("stay") unsaid."""
+        others = {stem(h) for c in self.cols if c.name != name for h in header_words(c.name)}
+        return any(
+            same(h, w) and stem(h) not in others for h in header_words(name) for w in self.words if len(h) > 2
+        )
+
+    def _counts_per_group(self, fcols: set[str], where: str, when: str) -> Plan | None:
+        """ "How many respondents of each gender are there, larger group first?", "how many counties
+        does each state have?": the rows counted per value of the column the words after "each" name,
+        largest count first unless the question says the smallest comes first."""
+        m = COUNT_PER_GROUP.match(self.low)
+        if m is None or IN_ALL.search(self.low):
+            return None
+        key = self.best(("text", "number", "bool"), split_words(m.group(1)), exclude=fcols)
+        if key is None or self._identifies(key.name) or self._names_rows(key.name):
+            return None
+        k = quote(key.name)
+        up = re.search(
+            r"\b(?:smallest|smaller|fewest|least|lowest)\b[^,.;]{0,30}\bfirst\b"
+            r"|\bfrom the (?:smallest|fewest|least|lowest)\b|\bascending\b",
+            self.low,
+        )
+        filled = f"{' AND' if where else ' WHERE'} {k} IS NOT NULL AND {k} <> ''"
+        return Plan(
+            f"SELECT COUNT(*) FROM {TABLE}{where}{filled} GROUP BY {k} "
+            f"ORDER BY COUNT(*) {'ASC' if up else 'DESC'}",
+            "counts",
+            "list",
+            0.8,
+            f"counts the rows{when} for each {key.name}, {'fewest' if up else 'most'} first",
+            [key.name, *sorted(fcols)],
         )
 
     def _by_total(self) -> re.Match[str] | None:
