@@ -170,3 +170,47 @@ def test_a_header_written_as_a_question_is_named_by_its_own_word(
         answered(book, "Is the average length of stay of urban wards higher than that of non-urban wards?")
         is urban
     )
+
+
+def test_a_function_word_is_no_plural_of_a_short_code(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows: list[list[Any]] = [["state_code", "State", "Year", "Population"]]
+    for code, state, base in [("WA", "Washington", 4800), ("OR", "Oregon", 2800), ("HA", "Hawaii", 1100)]:
+        rows += [[code, state, year, base + 10 * i] for i, year in enumerate(range(1985, 1991))]
+    book = book_of(tmp_path_factory, "states", rows)
+    # "was" names no ``WA`` and "has" no ``HA``: Oregon's row of 1990 is the one asked
+    question = "What was the population of Oregon in 1990?"
+    plan, _ = plan_query(candidates(book, None, question)[0], question)
+    assert plan is not None and "'WA'" not in plan.sql
+    assert answered(book, question) == 2850
+    assert answered(book, "Which state has the largest population in 1987?") == "Washington"
+    # one figure per year listed, or per year of a span asked year by year
+    assert answered(book, "What was the population of Washington in 1986, 1988 and 1990?") == [
+        4810,
+        4830,
+        4850,
+    ]
+    assert answered(book, "What was Oregon's population from 1985 to 1988, in year order?") == [
+        2800,
+        2810,
+        2820,
+        2830,
+    ]
+    # (a year of several figures: which one is asked is unclear)
+    plan, _ = plan_query(
+        candidates(book, None, "What was the population in 1986 and 1988?")[0],
+        "What was the population in 1986 and 1988?",
+    )
+    assert plan is None or plan.kind != "years"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Are there more female than male respondents?",
+        "Are there more women than men among the respondents?",
+        "Are there fewer male respondents than female respondents?",
+    ],
+)
+def test_the_rows_of_two_values_are_counted_against_each_other(respondents: Any, question: str) -> None:
+    genders = [r[1] for r in _respondents()[1:]]
+    assert answered(respondents, question) is (genders.count("Female") > genders.count("Male"))

@@ -87,8 +87,10 @@ CELLS_CONFIDENCE = 0.75
 _UNITLESS = frozenset({"share", "ratio", "relative change"})
 #: Query plans that SQL expresses more faithfully than a formula: they go first when the parse is sure.
 SQL_FIRST = frozenset(
-    {"distinct", "unique", "categories", "compare", "having", "argtest", "columns", "counts"}
+    {"distinct", "unique", "categories", "compare", "having", "argtest", "columns", "counts", "years"}
 )
+#: Plans whose query reads one checked figure per item the question lists ("in 1985, 1990 and 1995").
+CHECKED_LISTS = frozenset({"years"})
 #: Questions that are commands or injection attempts, not questions about the data.
 _INJECTION = re.compile(
     r";\s*(drop|delete|insert|update|alter|create|attach|pragma)\b|--|/\*|\bunion\s+(all\s+)?select\b"
@@ -255,7 +257,10 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         if joined is not None:
             plan, view, _join = joined  # the query reads the other table's columns: only SQL can
     rel = relation_of(best.sheet, best.table)
-    if structure >= BLOCKS_AT or (
+    if plan is not None and plan.kind in CHECKED_LISTS and not (view is not None and view.joined):
+        # (a figure per year listed, each checked to be the year's one figure: no cell reads it better)
+        order: tuple[str, ...] = ("sql", "formula", "blocks", "cells")
+    elif structure >= BLOCKS_AT or (
         rel.key is not None
         and (
             lines_by_period(rel)

@@ -188,8 +188,12 @@ _ASKS_WHO = re.compile(r"^\s*(?:who|whom|whose)\b")
 
 
 def _names_value(value: str, text: str) -> bool:
-    """``text`` names a cell value as a whole word, in the singular or plural ('Teslas')."""
-    return re.search(rf"(?<![a-z0-9]){re.escape(value.lower())}(?:s|es)?(?![a-z0-9])", text) is not None
+    """``text`` names a cell value as a whole word, in the singular or plural ('Teslas'); a function
+    word is no plural of a short code ("was" names no ``WA``, "has" no ``HA``)."""
+    return any(
+        m.group(0) == value.lower() or m.group(0) not in STOP
+        for m in re.finditer(rf"(?<![a-z0-9]){re.escape(value.lower())}(?:s|es)?(?![a-z0-9])", text)
+    )
 
 
 def _num(text: str) -> float | int:
@@ -715,7 +719,9 @@ class Planner:
                 [col.name],
             )
         if starts_bool:
-            compared = self._compare_columns(where, when) or self._compare_groups(fs)
+            compared = (
+                self._compare_columns(where, when) or self._compare_groups(fs) or self._more_rows_of(fs)
+            )
             if compared is not None:
                 return compared
         having = None if starts_bool else self._having(fs)
@@ -753,7 +759,7 @@ class Planner:
                 f"checks whether there is a row{when}",
                 sorted(fcols),
             )
-        per_group = self._counts_per_group(fcols, where, when)
+        per_group = self._counts_per_group(fcols, where, when) or self._per_year(fs)
         if per_group is not None:
             return per_group
         # group-by: "which X has the highest number of / average Y", "most common X", "top 3 X by Y"
@@ -1070,6 +1076,98 @@ class Planner:
             f"groups the rows by {key.name}{when} and ranks the groups by {what}",
             [key.name, *measured, *sorted(fcols)],
         )
+
+    def _per_year(self, fs: list[_Filter]) -> Plan | None:
+        """ "What was the price index in 1985, 1990 and 1995?", "New York's packs per capita from 1985 to
+        1989, in year order": one figure per year listed (or each year of the span), in that order,
+        over a table with a number column of years; each year's rows (under the question's other
+        conditions) must hold one figure, else there is no plan."""
+        listed = [int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", self.low)]
+        span = re.search(
+            r"\b(?:from|between)\s+((?:19|20)\d\d)\s+(?:to|and|through|until)\s+((?:19|20)\d\d)\b", self.low
+        )
+        if span is not None and re.search(
+            r"\b(?:in year order|each year|every year|year by year|per year)\b", self.low
+        ):
+            first, last = int(span.group(1)), int(span.group(2))
+            years = list(range(first, last + 1)) if 0 < last - first <= 30 else []
+        elif len(listed) >= 2 and re.search(r"\b(?:19|20)\d\d\s*,?\s+and\s+(?:19|20)\d\d\b", self.low):
+            years = listed
+        else:
+            return None
+        yearly = [
+            c
+            for c in self.cols
+            if c.kind == "number" and {"year", "yr"} & set(header_words(c.name)) and self._years_only(c.name)
+        ]
+        if len(yearly) != 1 or not years:
+            return None
+        y = quote(yearly[0].name)
+        rest = [f for f in fs if f.column != yearly[0].name]
+        measure = self.best(("number",), exclude={yearly[0].name, *(f.column for f in rest)})
+        if measure is None or self._identifies(measure.name):
+            return None
+        m = quote(measure.name)
+        ands = "".join(f" AND {f.sql}" for f in rest)
+        for year in years:
+            one = self.view.conn.execute(
+                f"SELECT COUNT(DISTINCT {m}), COUNT({m}) FROM {TABLE} WHERE {y} = ?{ands}", (year,)
+            ).fetchone()
+            if one is None or one[0] != 1:
+                return None  # (a year of several figures, or none: which one is asked is unclear)
+        parts = " UNION ALL ".join(
+            f"SELECT {i} AS at, (SELECT MAX({m}) FROM {TABLE} WHERE {y} = {year}{ands}) AS v"
+            for i, year in enumerate(years)
+        )
+        return Plan(
+            f"SELECT v FROM ({parts}) ORDER BY at",
+            "years",
+            "list",
+            0.8,
+            f"reads {measure.name} for each of the years {', '.join(map(str, years))}"
+            + (" where " + " and ".join(f.desc for f in rest) if rest else ""),
+            [measure.name, yearly[0].name, *sorted({f.column for f in rest})],
+        )
+
+    def _more_rows_of(self, fs: list[_Filter]) -> Plan | None:
+        """ "Are there more female than male respondents?", "are there more women than men?": the
+        rows of one value of a category column counted against the rows of another (each side named
+        by the value's letters or, in a small category, by meaning: "women" -> ``Female``)."""
+        m = re.search(
+            r"\b(more|fewer|less)\s+([\w' -]{1,40}?)\s+than\s+([\w' -]{1,40}?)"
+            r"(?=\s+(?:among|in|of|on|at|for|with|who|that|are|were|is|was|do|did|have|has)\b|\s*[?.,;]|\s*$)",
+            self.low,
+        )
+        if m is None:
+            return None
+        sides = [split_words(m.group(2)), split_words(m.group(3))]
+        measures = [self.best(("number",), side) for side in sides]
+        if any(c is not None and not self._identifies(c.name) for c in measures):
+            return None  # "more likes than ...": a measure compared, not rows counted
+        for col in self.cols:
+            if col.kind != "text" or not self._category(col.name):
+                continue
+            values = [str(v) for v in col.distinct]
+            picked = []
+            for side, text in zip(sides, (m.group(2), m.group(3)), strict=True):
+                named = [v for v in values if _names_value(v.lower(), text)]
+                picked.append(named[0] if len(named) == 1 else category_named(side, values))
+            if None in picked or picked[0] == picked[1]:
+                continue
+            k = quote(col.name)
+            rest = [f for f in fs if f.column != col.name]
+            ands = "".join(f" AND {f.sql}" for f in rest)
+            op = ">" if m.group(1) == "more" else "<"
+            a, b = (f"(SELECT COUNT(*) FROM {TABLE} WHERE {k} = {_lit(v)}{ands})" for v in picked)
+            return Plan(
+                f"SELECT {a} {op} {b}",
+                "compare",
+                "boolean",
+                0.8,
+                f"counts the rows where {col.name} is {picked[0]} against those where it is {picked[1]}",
+                [col.name, *sorted({f.column for f in rest})],
+            )
+        return None
 
     def _asks_own_word(self, name: str) -> bool:
         """Whether the question names a word of a header written as a question ("Did the patient die
