@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from openpyxl import Workbook
+from tests.qa.conftest import answers_or_says_why
 
 from gridsight.qa import answer_question
 from gridsight.qa._glossary import in_own_terms
@@ -175,9 +176,7 @@ def test_the_growth_in_a_line_is_a_rate(us: Any) -> None:
     ],
 )
 def test_hostile_group_questions(us: Any, question: str) -> None:
-    ans = answer_question(us, question)
-    assert ans.status in ("answered", "abstained")
-    assert ans.status == "answered" or ans.reason
+    answers_or_says_why(us, question)
 
 
 @pytest.mark.parametrize(

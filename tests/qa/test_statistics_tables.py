@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from openpyxl import Workbook
+from tests.qa.conftest import answers_or_says_why
 
 from gridsight.qa import answer_question
 from gridsight.sources import open_workbook
@@ -458,9 +459,7 @@ def test_sum_groups_is_bounded_and_ignores_what_is_no_number() -> None:
     ],
 )
 def test_hostile_questions_over_statistics_tables(transport: Any, question: str) -> None:
-    ans = answer_question(transport, question)
-    assert ans.status in ("answered", "abstained")
-    assert ans.status == "answered" or ans.reason
+    answers_or_says_why(transport, question)
 
 
 def test_own_terms_with_hostile_text() -> None:

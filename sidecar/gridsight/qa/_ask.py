@@ -91,6 +91,12 @@ SQL_FIRST = frozenset(
 )
 #: Plans whose query reads one checked figure per item the question lists ("in 1985, 1990 and 1995").
 CHECKED_LISTS = frozenset({"years"})
+#: Words that ask for one answer per item, in order ("in year order", "year by year", "in that order").
+IN_ORDER_ASKED = re.compile(
+    r"\b(?:in (?:year|that|the same|chronological) order|year by year|each year|every year|per year"
+    r"|respectively)\b",
+    re.IGNORECASE,
+)
 #: Questions that are commands or injection attempts, not questions about the data.
 _INJECTION = re.compile(
     r";\s*(drop|delete|insert|update|alter|create|attach|pragma)\b|--|/\*|\bunion\s+(all\s+)?select\b"
@@ -257,8 +263,14 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         if joined is not None:
             plan, view, _join = joined  # the query reads the other table's columns: only SQL can
     rel = relation_of(best.sheet, best.table)
-    if plan is not None and plan.kind in CHECKED_LISTS and not (view is not None and view.joined):
-        # (a figure per year listed, each checked to be the year's one figure: no cell reads it better)
+    if (
+        plan is not None
+        and plan.kind in CHECKED_LISTS
+        and not (view is not None and view.joined)
+        and IN_ORDER_ASKED.search(q)
+    ):
+        # ("... from 1985 to 1989, in year order": a figure per year, each checked to be the year's
+        # one figure; a span the cells would read as a change)
         order: tuple[str, ...] = ("sql", "formula", "blocks", "cells")
     elif structure >= BLOCKS_AT or (
         rel.key is not None
@@ -320,11 +332,12 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             tried.append(f"{route}: a {ans.type} answer where the question asks for a {expected} one")
             continue
         if ans.status == "answered" and ans.confidence >= CONFIDENT:
-            if not from_asked(rel, q, ans.value) or (structure < BLOCKS_AT and ranks_by_id(rel, q, ans)):
+            aside = _set_aside(rel, q, ans, structure)
+            if aside is not None:
                 # ("what tips went with the 4 highest bills?": bills are no tips) a later route's
-                # answer from the column the question's noun names goes first; else this one
+                # answer goes first; else this one
                 held = held or ans
-                tried.append(f"{route}: no value of the column the question names")
+                tried.append(f"{route}: {aside}")
                 continue
             return ans
         if ans.status == "answered":
@@ -344,6 +357,18 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         table=best.ref,
         structure=structure,
     )
+
+
+def _set_aside(rel: Relation, q: str, ans: QAAnswer, structure: float) -> str | None:
+    """Why a confident answer waits for a later route's (None: it does not): its values are none of
+    the column the question's noun names, or it ranks a flat table's rows by their ids."""
+    if structure >= BLOCKS_AT:
+        return None
+    if not from_asked(rel, q, ans.value):
+        return "no value of the column the question names"
+    if ranks_by_id(rel, q, ans):
+        return "it orders or compares the rows by a column that only numbers them"
+    return None
 
 
 def _or_query(

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gridsight.detect._structure import PATH_SEP
+from gridsight.qa._pipeline import answer_items
 from gridsight.qa._relational import Relation
 from gridsight.qa._sql import iso_text
 from gridsight.text import (
@@ -102,12 +103,6 @@ def _key(v: Any) -> Any:
         return text
 
 
-def _items(value: Any) -> list[Any]:
-    if not isinstance(value, list):
-        return [value]
-    return [y for x in value for y in (x if isinstance(x, list) else [x])]
-
-
 def _stored_items(v: Any) -> list[Any]:
     """A stored value, and the items of a list cell as pandas writes one ("['red', 'blue']")."""
     if isinstance(v, str) and v.startswith("[") and v.endswith("]") and len(v) <= LIST_CELL_MAX:
@@ -140,7 +135,7 @@ def from_asked(rel: Relation, question: str, value: Any) -> bool:
     held = rel.memo("asked:" + "\x1f".join(names), values)
     low = question.casefold()
     # (an option the question names is an answer to it: "which chapter, 'Machinery' or 'Toys'?")
-    return all(v is not None and (_key(v) in held or _named(v, low)) for v in _items(value))
+    return all(v is not None and (_key(v) in held or _named(v, low)) for v in answer_items(value))
 
 
 def _named(v: Any, question: str) -> bool:

@@ -1319,7 +1319,16 @@ def _apart(a: str, b: str) -> int | None:
 
 
 def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
-    """The plan for ``question`` over ``rel`` (see the module docstring), or None."""
+    """The plan for ``question`` over ``rel`` (see the module docstring), or None. Two total lines the
+    question offers "A or B" are the pool to choose from; where no plan chooses between them, the
+    lines they total are (:func:`_offered`)."""
+    planned = _cell_plan(rel, question, expected, offers=True)
+    if planned is None and re.search(r"\bor\b", question, re.IGNORECASE):
+        planned = _cell_plan(rel, question, expected, offers=False)
+    return planned
+
+
+def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool) -> CellPlan | None:
     question = _slashes_named(rel, question)
     periods = _periods_asked(rel, question)
     if (
@@ -1490,7 +1499,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
         and (_asks_which(question) or (expected == "list" and comparison(question.casefold()) is not None))
         and not _ASKS_PERIOD.search(question)
         and _totals_named(rel, key.name, rows)
-        and not _offered(question, rows[key.name])
+        and not (offers and _offered(question, rows[key.name]))
     ):
         # "which expenditure item grew most" names ``Total expenditure``: the rows it totals are
         # the ones to choose among
@@ -2453,12 +2462,15 @@ def _quoted(question: str, label: str) -> bool:
 
 
 def _offered(question: str, labels: Sequence[str]) -> bool:
-    """Whether the question offers two of ``labels`` to choose between ("which line shows the higher
-    amount, "Non-current assets" or "Current assets"?"): the answer is one of them."""
+    """Whether the question closes by offering two of ``labels`` to choose between ("which line shows
+    the higher amount, "Non-current assets" or "Current assets"?"): the answer is one of them."""
     low = question.casefold()
     quote = "[\"'“”‘’]?"
     return any(
-        re.search(rf"{re.escape(a.casefold())}{quote},?\s+or\s+{quote}{re.escape(b.casefold())}", low)
+        re.search(
+            rf"[,:]\s*{quote}{re.escape(a.casefold())}{quote},?\s+or\s+{quote}{re.escape(b.casefold())}{quote}\s*[?.]?\s*$",
+            low,
+        )
         for a in labels
         for b in labels
         if a != b

@@ -76,7 +76,7 @@ def could_be_year(value: Any) -> bool:
     """Whether every item of an answer could be a year: a whole number of four digits, or a date or
     text holding four digits in a row (``2004-05``, ``8 March 1944``): what a question asking for a
     year can take; a name is none, nor a place such as ``2nd`` or a code such as ``C1``."""
-    items = _flat(value)
+    items = answer_items(value)
     return bool(items) and all(
         (1000 <= x <= 2999 and float(x).is_integer())
         if isinstance(x, int | float) and not isinstance(x, bool)
@@ -87,7 +87,7 @@ def could_be_year(value: Any) -> bool:
 
 def is_figure(value: Any) -> bool:
     """A number, or a list of numbers only: what a question asking for a name cannot take."""
-    items = _flat(value)
+    items = answer_items(value)
     return bool(items) and all(isinstance(x, int | float) and not isinstance(x, bool) for x in items)
 
 
@@ -206,7 +206,7 @@ def result_value(rows: list[tuple[Any, ...]], expected: str | None, sql: str = "
     return value, None
 
 
-def _flat(v: Any) -> list[Any]:
+def answer_items(v: Any) -> list[Any]:
     """A value as a flat list (a column of one-item rows reads as the items)."""
     if not isinstance(v, list):
         return [v]
@@ -216,7 +216,7 @@ def _flat(v: Any) -> list[Any]:
 def same_value(a: Any, b: Any) -> bool:
     """Two candidates' results are the same answer (numbers to rounding, text regardless of case,
     lists as sets)."""
-    fa, fb = _flat(a), _flat(b)
+    fa, fb = answer_items(a), answer_items(b)
     if len(fa) != len(fb):
         return False
 

@@ -17,8 +17,9 @@ from gridsight.errors import GridSightError
 from gridsight.formula._tree import Call, Literal, Node, Ref, parse_formula, walk
 from gridsight.grid import Range
 from gridsight.qa._answer import QAAnswer
+from gridsight.qa._plan import IDENTIFIER_WORDS
 from gridsight.qa._relational import Relation
-from gridsight.text import STOP_WORDS, header_words, stem, words
+from gridsight.text import LABEL_WORDS, STOP_WORDS, header_words, stem, words
 
 
 def columns_read(answer: QAAnswer) -> set[int]:
@@ -50,8 +51,11 @@ def reads_more(rel: Relation, question: str, narrow: QAAnswer, wide: QAAnswer, m
     )
 
 
-#: Header words of a column that numbers the rows (``Case ID``, ``providerNumber``, ``Loan #``).
-ID_WORDS = frozenset("id ids code codes number no nr num identifier key".split())
+#: Header words of a column that numbers the rows (``Case ID``, ``providerNumber``, ``Loan #``): the
+#: planner's identifier words less those of a name, which orders rows alphabetically by right.
+ID_WORDS = IDENTIFIER_WORDS - LABEL_WORDS
+#: A query's column it orders the rows by, or compares with a number.
+_ORDERED_OR_COMPARED = re.compile(r'ORDER BY\s+"((?:[^"]|"")+)"|"((?:[^"]|"")+)"\s*[<>]=?\s*-?\d')
 
 
 def _numbers_rows(name: str, kind: str) -> bool:
@@ -105,9 +109,7 @@ def ranks_by_id(rel: Relation, question: str, answer: QAAnswer) -> bool:
     by = {c.data.left: c for c in rel.columns if c.role in ("key", "data")}
     ids = {i for i in _rankers(answer) if i in by and _numbers_rows(by[i].name, by[i].kind)}
     if answer.query:
-        for m in re.finditer(
-            r'(?:ORDER BY\s+"((?:[^"]|"")+)"|"((?:[^"]|"")+)"\s*[<>]=?\s*-?\d)', answer.query
-        ):
+        for m in _ORDERED_OR_COMPARED.finditer(answer.query):
             name = (m.group(1) or m.group(2)).replace('""', '"')
             ids |= {i for i, c in by.items() if c.name == name and _numbers_rows(c.name, c.kind)}
     if not ids:
