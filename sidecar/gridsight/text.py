@@ -797,9 +797,21 @@ def is_ranking(header: object) -> bool:
     return any(singular(w) in RANK_WORDS for w in words(header))
 
 
+#: Superlatives of the compass: the header word of the coordinate each ranks by, and its end.
+COMPASS = {
+    "northernmost": ("latitude", "desc"),
+    "southernmost": ("latitude", "asc"),
+    "easternmost": ("longitude", "desc"),
+    "westernmost": ("longitude", "asc"),
+}
+#: How a coordinate's header may write it ('lat', 'lng').
+_COORDINATE_WORDS = {"latitude": {"latitude", "lat"}, "longitude": {"longitude", "lon", "lng", "long"}}
+
+
 def superlative(word: str) -> bool:
-    """A superlative: a generic direction word, or an English -est form ('cheapest', 'newest')."""
-    if word in DESCENDING or word in ASCENDING:
+    """A superlative: a generic direction word, an English -est form ('cheapest', 'newest'), or one of
+    the compass ('northernmost')."""
+    if word in DESCENDING or word in ASCENDING or word in COMPASS:
         return True
     return len(word) >= 6 and word.endswith("est") and word not in _NOT_SUPERLATIVE
 
@@ -818,7 +830,7 @@ ORDINAL_WORDS = {
 _RANK_ENDS = frozenset("top bottom first last".split())
 #: A superlative in running text, for patterns: most, least, best, worst, or an -est form (highest,
 #: largest, deepest); see :func:`superlative` for one word.
-SUPERLATIVE_RX = r"(?:most|least|best|worst|\w{2,}est)"
+SUPERLATIVE_RX = r"(?:most|least|best|worst|\w{2,}est|(?:north|south|east|west)ernmost)"
 #: "the second largest", "the 3rd most common": a place counted from the top.
 _ORDINAL = re.compile(
     r"\b(" + "|".join(w for w in ORDINAL_WORDS if w != "first") + r"|[2-9](?:nd|rd|th))\s+"
@@ -1207,6 +1219,8 @@ def direction_of(word: str) -> str | None:
         return "desc"
     if word in ASCENDING:
         return "asc"
+    if word in COMPASS:
+        return COMPASS[word][1]
     i = closest(f"the {word}", ["the highest", "the lowest"], margin=0.03)
     return None if i is None else ("desc", "asc")[i]
 
@@ -1233,6 +1247,10 @@ def ranked_column(word: str, columns: Sequence[tuple[str, str]]) -> tuple[int, s
     ]
     if not pool:
         return None
+    if word in COMPASS:  # "the northernmost airport": the highest latitude
+        axis, end = COMPASS[word]
+        held = [i for i in pool if set(header_words(columns[i][1])) & _COORDINATE_WORDS[axis]]
+        return (held[0], end) if len(held) == 1 else None
     found = ranked_by(word, [columns[i][1] for i in pool])
     if found is None and " " in word:  # "the longest serving": the verb's stem starts a header word
         first, verb = word.split(" ", 1)

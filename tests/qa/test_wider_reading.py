@@ -211,3 +211,23 @@ def test_a_function_word_is_no_plural_of_a_short_code(tmp_path_factory: pytest.T
 def test_the_rows_of_two_values_are_counted_against_each_other(respondents: Any, question: str) -> None:
     genders = [r[1] for r in _respondents()[1:]]
     assert answered(respondents, question) is (genders.count("Female") > genders.count("Male"))
+
+
+def test_the_compass_superlatives_rank_by_the_coordinates(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows: list[list[Any]] = [["airportName", "City", "Latitude (deg)", "longitude_deg"]]
+    rows += [
+        ["Harbor Field", "Portsea", 47.6, -122.3],
+        ["Ridge Strip", "Elkton", 61.2, -149.9],
+        ["Palm Air", "Keyport", 24.6, -81.8],
+        ["Prairie Intl", "Bismo", 46.8, -100.8],
+        ["Cape Point", "Adaro", 51.9, -176.6],
+    ]
+    book = book_of(tmp_path_factory, "airfields", rows)
+    assert [
+        x[0] if isinstance(x, list) else x for x in answered(book, "Name the 2 northernmost airports.")
+    ] == [
+        "Ridge Strip",
+        "Cape Point",
+    ]
+    assert answered(book, "In which city is the westernmost airport?") == "Adaro"
+    assert answered(book, "What is the name of the southernmost airport?") == "Palm Air"
