@@ -96,6 +96,9 @@ COUNT_PER_GROUP = re.compile(
     re.IGNORECASE,
 )
 
+#: Words that ask for a figure for each year of a span, in order ("from 1985 to 1989, in year order").
+YEAR_BY_YEAR = r"in year order|year by year|each year|every year|per year"
+
 #: A yes/no question's opening verb, after any :data:`LEADING_PHRASE`.
 YES_NO = re.compile(r"^\s*(?:is|are|was|were|did|does|do|has|have|had|can)\b", re.IGNORECASE)
 

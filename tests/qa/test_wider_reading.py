@@ -231,3 +231,21 @@ def test_the_compass_superlatives_rank_by_the_coordinates(tmp_path_factory: pyte
     ]
     assert answered(book, "In which city is the westernmost airport?") == "Adaro"
     assert answered(book, "What is the name of the southernmost airport?") == "Palm Air"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many respondents of each each each are there?",
+        "How many respondents of each are there, smallest first?",
+        "Are there more than than respondents?",
+        "Are there more female than female respondents?",
+        "Are there more ' OR 1=1 -- than male respondents?",
+        "Which is the northernmost northernmost respondent?",
+        "What was the score in " + ", ".join(str(y) for y in range(1900, 2000)) + " and 2000?",
+        "What was the score from 2099 to 1900, in year order?",
+        "What was the score from 1900 to 2099, year by year?",
+    ],
+)
+def test_odd_counts_comparisons_and_year_lists_answer_or_say_why(respondents: Any, question: str) -> None:
+    answers_or_says_why(respondents, question)

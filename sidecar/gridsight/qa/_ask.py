@@ -70,7 +70,7 @@ from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
 from gridsight.qa._to_formula import verified_formula
 from gridsight.qa._wider import ranks_by_id, reads_more
-from gridsight.text import without_marks
+from gridsight.text import YEAR_BY_YEAR, without_marks
 
 #: Structure score at which a table is answered by header paths instead of a formula (SQuARE routes
 #: multi-row headers and merged layouts to structure-preserving blocks).
@@ -93,8 +93,7 @@ SQL_FIRST = frozenset(
 CHECKED_LISTS = frozenset({"years"})
 #: Words that ask for one answer per item, in order ("in year order", "year by year", "in that order").
 IN_ORDER_ASKED = re.compile(
-    r"\b(?:in (?:year|that|the same|chronological) order|year by year|each year|every year|per year"
-    r"|respectively)\b",
+    rf"\b(?:in (?:that|the same|chronological) order|respectively|{YEAR_BY_YEAR})\b",
     re.IGNORECASE,
 )
 #: Questions that are commands or injection attempts, not questions about the data.
@@ -305,6 +304,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
     tried: list[str] = []
     kind: str | None = None
     held: QAAnswer | None = None
+    queried: QAAnswer | None = None  # the planner's query's answer, once run
     for route in order:
         if route == "cells":
             ans, kind = by_cells(workbook, best, q)
@@ -317,13 +317,25 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             ans = by_blocks(workbook, best, q, model)
         elif route == "formula":
             ans = by_formula(workbook, best, q, model)
-            if ans.status == "answered" and plan is not None and structure < BLOCKS_AT:
-                ans = _or_query(best, rel, workbook, q, ans, plan, view)
+            if (
+                ans.status == "answered"
+                and plan is not None
+                and structure < BLOCKS_AT
+                and plan.confidence >= CONFIDENT
+                and not (view is not None and view.joined)
+            ):
+                queried = by_query(best, q, plan, view)
+                ans = _or_query(rel, workbook, q, ans, queried, plan.ranked, expected)
         else:
             if plan is None and structure >= BLOCKS_AT:
                 plan, view = plan_query(best, q)
-            ans = by_query(best, q, plan, view)
-            if ans.status == "answered" and ans.query and not (view is not None and view.joined):
+            ans = queried if queried is not None else by_query(best, q, plan, view)
+            if (
+                ans.status == "answered"
+                and ans.query
+                and ans.formula is None  # (set where the query's answer stood for the formula tier's)
+                and not (view is not None and view.joined)
+            ):
                 # the query's result, as a formula the engine checks gives the same (none: SQL kept)
                 ans.formula = verified_formula(rel, workbook, ans.query, ans.value)
         ans.structure = structure
@@ -372,18 +384,22 @@ def _set_aside(rel: Relation, q: str, ans: QAAnswer, structure: float) -> str | 
 
 
 def _or_query(
-    best: Candidate, rel: Relation, workbook: Workbook, q: str, ans: QAAnswer, plan: Any, view: Any
+    rel: Relation,
+    workbook: Workbook,
+    q: str,
+    ans: QAAnswer,
+    other: QAAnswer,
+    meant: str | None,
+    expected: str | None,
 ) -> QAAnswer:
-    """The formula tier's answer, or the planner's query's where the two disagree and the query reads
-    every column the formula reads and more that the question names (:mod:`gridsight.qa._wider`)."""
-    if plan.confidence < CONFIDENT or (view is not None and view.joined):
-        return ans
-    other = by_query(best, q, plan, view)
+    """The formula tier's answer ``ans``, or the planner's query's ``other`` where the two disagree
+    and the query reads every column the formula reads and more that the question names (``meant``:
+    the column its superlative means; :mod:`gridsight.qa._wider`)."""
     if (
         other.status != "answered"
         or same_value(other.value, ans.value)
-        or not _fits(other, expected_type(q), q)  # (a name for a yes/no question answers nothing)
-        or not reads_more(rel, q, ans, other, plan.ranked)
+        or not _fits(other, expected, q)  # (a name for a yes/no question answers nothing)
+        or not reads_more(rel, q, ans, other, meant)
     ):
         return ans
     if other.query:

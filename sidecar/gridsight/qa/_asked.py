@@ -90,9 +90,7 @@ def asked_columns(question: str, names: Sequence[str]) -> list[str]:
 
 def _key(v: Any) -> Any:
     """A value as the view stores it, compared across routes (numbers to rounding, text by case)."""
-    if isinstance(v, bool):
-        return round(float(v), 6)
-    if isinstance(v, int | float):
+    if isinstance(v, int | float):  # (a bool as 0 or 1, as the view stores it)
         return round(float(v), 6)
     if hasattr(v, "isoformat"):
         return iso_text(v)

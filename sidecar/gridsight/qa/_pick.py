@@ -185,7 +185,7 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
 
 
 #: A table named by its letter or number: "In Table A, ...", "according to table 3.1".
-_TABLE_NAMED = re.compile(r"\b[Tt]able\s+([A-Z]|\d{1,2}(?:\.\d{1,2})?)(?![\w.])")
+_TABLE_NAMED = re.compile(r"\b(?:[Tt]able|TABLE)\s+([A-Z]|\d{1,2}(?:\.\d{1,2})?)(?![\w.])")
 
 
 def _titled(question: str, found: list[Candidate]) -> Candidate | None:
@@ -198,11 +198,7 @@ def _titled(question: str, found: list[Candidate]) -> Candidate | None:
     hits = [
         c
         for c in found
-        if any(
-            m.group(1).casefold() == name
-            for x in c.table.titles
-            for m in _TABLE_NAMED.finditer(x.text.replace("TABLE", "Table"))
-        )
+        if any(m.group(1).casefold() == name for x in c.table.titles for m in _TABLE_NAMED.finditer(x.text))
     ]
     return hits[0] if len(hits) == 1 else None
 

@@ -44,6 +44,7 @@ from gridsight.text import (
     RISE_WORDS,
     VALUE_NOUNS,
     WEEKDAYS,
+    YEAR_BY_YEAR,
     adjective_phrase,
     asks_yes_no,
     category_named,
@@ -83,6 +84,13 @@ YES_TEXT = frozenset({"yes", "y", "true"})
 NO_TEXT = frozenset({"no", "n", "false"})
 #: Header words of a column that identifies what its rows are about (an id, a name, a code).
 IDENTIFIER_WORDS = frozenset("id ids name names code codes key number no nr num identifier".split())
+
+
+def identifies(name: str, vocabulary: frozenset[str] = IDENTIFIER_WORDS) -> bool:
+    """A column that numbers or names the rows (``Loan #``, ``order_id``, ``Stock No.``): its last
+    header word is one of ``vocabulary`` after another word."""
+    said = split_words(name)
+    return "#" in name or (len(said) > 1 and said[-1] in vocabulary)
 
 
 #: A header written as a yes/no question ("Did the patient die during the stay?", "Is the county part
@@ -1086,9 +1094,7 @@ class Planner:
         span = re.search(
             r"\b(?:from|between)\s+((?:19|20)\d\d)\s+(?:to|and|through|until)\s+((?:19|20)\d\d)\b", self.low
         )
-        if span is not None and re.search(
-            r"\b(?:in year order|each year|every year|year by year|per year)\b", self.low
-        ):
+        if span is not None and re.search(rf"\b(?:{YEAR_BY_YEAR})\b", self.low):
             first, last = int(span.group(1)), int(span.group(2))
             years = list(range(first, last + 1)) if 0 < last - first <= 30 else []
         elif len(listed) >= 2 and re.search(r"\b(?:19|20)\d\d\s*,?\s+and\s+(?:19|20)\d\d\b", self.low):
@@ -1111,7 +1117,7 @@ class Planner:
         ands = "".join(f" AND {f.sql}" for f in rest)
         for year in years:
             one = self.view.conn.execute(
-                f"SELECT COUNT(DISTINCT {m}), COUNT({m}) FROM {TABLE} WHERE {y} = ?{ands}", (year,)
+                f"SELECT COUNT(DISTINCT {m}) FROM {TABLE} WHERE {y} = ?{ands}", (year,)
             ).fetchone()
             if one is None or one[0] != 1:
                 return None  # (a year of several figures, or none: which one is asked is unclear)
@@ -1651,9 +1657,7 @@ class Planner:
         )
 
     def _identifies(self, name: str) -> bool:
-        """A column that numbers or names the rows (``Loan #``, ``order_id``, ``Stock No.``)."""
-        words = split_words(name)
-        return "#" in name or (len(words) > 1 and words[-1] in IDENTIFIER_WORDS)
+        return identifies(name)
 
     def _names_rows(self, name: str) -> bool:
         """A text column whose values nearly all differ (names of the rows, a few repeated): a

@@ -17,7 +17,7 @@ from gridsight.errors import GridSightError
 from gridsight.formula._tree import Call, Literal, Node, Ref, parse_formula, walk
 from gridsight.grid import Range
 from gridsight.qa._answer import QAAnswer
-from gridsight.qa._plan import IDENTIFIER_WORDS
+from gridsight.qa._plan import IDENTIFIER_WORDS, identifies
 from gridsight.qa._relational import Relation
 from gridsight.text import LABEL_WORDS, STOP_WORDS, header_words, stem, words
 
@@ -28,7 +28,7 @@ def columns_read(answer: QAAnswer) -> set[int]:
     for ev in answer.evidence or []:
         try:
             rng = Range.parse(str(ev.get("range", "")))
-        except Exception:  # (a cited name or a malformed range reads no column)
+        except GridSightError:  # (a cited name or a malformed range reads no column)
             continue
         out.update(range(rng.left, rng.right + 1))
     return out
@@ -59,8 +59,7 @@ _ORDERED_OR_COMPARED = re.compile(r'ORDER BY\s+"((?:[^"]|"")+)"|"((?:[^"]|"")+)"
 
 
 def _numbers_rows(name: str, kind: str) -> bool:
-    said = words(name)
-    return kind == "number" and ("#" in name or (len(said) > 1 and said[-1] in ID_WORDS))
+    return kind == "number" and identifies(name, ID_WORDS)
 
 
 def _rankers(answer: QAAnswer) -> set[int]:
