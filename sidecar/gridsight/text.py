@@ -176,6 +176,36 @@ def proper_words(text: str) -> list[str]:
     ]
 
 
+#: The postal codes of the states of the USA (and its capital's district): a table may write a
+#: state either way ("stores in Nevada" over a ``state`` column of ``NV``).
+US_STATES = dict(
+    pair.replace("_", " ").split(":")
+    for pair in """alabama:AL alaska:AK arizona:AZ arkansas:AR california:CA colorado:CO connecticut:CT
+    delaware:DE florida:FL georgia:GA hawaii:HI idaho:ID illinois:IL indiana:IN iowa:IA kansas:KS
+    kentucky:KY louisiana:LA maine:ME maryland:MD massachusetts:MA michigan:MI minnesota:MN
+    mississippi:MS missouri:MO montana:MT nebraska:NE nevada:NV new_hampshire:NH new_jersey:NJ
+    new_mexico:NM new_york:NY north_carolina:NC north_dakota:ND ohio:OH oklahoma:OK oregon:OR
+    pennsylvania:PA rhode_island:RI south_carolina:SC south_dakota:SD tennessee:TN texas:TX utah:UT
+    vermont:VT virginia:VA washington:WA west_virginia:WV wisconsin:WI wyoming:WY
+    district_of_columbia:DC""".split()
+)
+
+
+#: A run of capitalised words ("Leeds", "New York", "St Albans", "USA").
+_PROPER_RUN = re.compile(r"\b[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*")
+
+
+def proper_phrases(text: str) -> list[str]:
+    """The runs of capitalised words of ``text`` that do not open a sentence: the names it writes
+    ("What are the codes of the depots in Leeds?" -> ``Leeds``; "in New York" -> ``New York``),
+    a trailing stop mark aside."""
+    return [
+        m.group(0).rstrip(".")
+        for m in _PROPER_RUN.finditer(text)
+        if text[: m.start()].strip() and text[: m.start()].rstrip()[-1] not in ".?!"
+    ]
+
+
 def place_meant(proper: Sequence[str], values: Sequence[str]) -> str | None:
     """The one value the proper adjectives of a question (:func:`proper_words`) mean when no letters
     derive it: "Swiss" -> ``Switzerland``, "Dutch" -> ``Netherlands`` (MiniLM, at least
@@ -315,10 +345,11 @@ def comparisons_spelt(text: str) -> str:
 
     def bound(m: re.Match[str]) -> str:
         n = str(words[m.group(1).lower()]) if m.group(1) else m.group(2)
-        return ("at least " if m.group(3).lower() in up else "at most ") + n
+        return ("at least " if m.group(4).lower() in up else "at most ") + n + (m.group(3) or "")
 
+    # (a unit may stand between: "34°C or more", "5 days or fewer", "10% or less")
     out = re.sub(
-        rf"\b(?:{_NUMBER_WORD}|(\d[\d,]*(?:\.\d+)?))\s+or\s+"
+        rf"\b(?:{_NUMBER_WORD}|(\d[\d,]*(?:\.\d+)?))(\s*°\s*[cf]\b|\s*%|\s+[a-z]+)?\s+or\s+"
         r"(more|greater|higher|above|over|fewer|less|lower|below|under)\b",
         bound,
         text,
@@ -715,6 +746,9 @@ def same(a: str, b: str) -> bool:
     unless the compound is its opposite ('unemployed', 'non-resident', 'disagree')."""
     if a == b:
         return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) == 2 and long_ == f"{short}s" and long_ not in STOP_WORDS:
+        return True  # the plural of a two-letter word: 'ids', 'pcs' ('has' is no plural of ``ha``)
     a, b = stem(a), stem(b)
     if a == b:
         return True
@@ -817,6 +851,45 @@ def superlative(word: str) -> bool:
     if word in DESCENDING or word in ASCENDING or word in COMPASS:
         return True
     return len(word) >= 6 and word.endswith("est") and word not in _NOT_SUPERLATIVE
+
+
+#: Header words that say which end of a pair of measures a column is: ``temp_max`` / ``temp_min``,
+#: ``High`` / ``Low``, ``upper_bound`` / ``lower_bound``.
+_HIGH_END = frozenset("max maximum high highest upper peak".split())
+_LOW_END = frozenset("min minimum low lowest lower bottom".split())
+
+
+#: Header words that say a column holds percentages ('Black (%)', 'asian_pct', 'Share of votes').
+_PERCENT_WORDS = frozenset("pct percent percentage perc share proportion".split())
+
+
+def percent_header(header: str) -> bool:
+    """A header of percentages: a '%' sign or a word such as 'pct', 'percent' or 'share'."""
+    return "%" in header or bool(set(words(header)) & _PERCENT_WORDS)
+
+
+def end_of(header: str) -> str | None:
+    """'desc' for the high end of a pair of measures ('temp_max_c', 'High'), 'asc' for the low end
+    ('temp_min_c', 'Low'); None for a header that names neither (or both)."""
+    ws = set(words(header))
+    high, low = bool(ws & _HIGH_END), bool(ws & _LOW_END)
+    return "desc" if high and not low else "asc" if low and not high else None
+
+
+def end_asked(request: str) -> str | None:
+    """The one end of a measure a request points to: 'the high price', 'the hottest day', 'the
+    daily maximum' -> 'desc'; 'the daily low', 'the coldest nights' -> 'asc' (superlatives by
+    :func:`direction_of`; 'at least' and 'at most' are bounds, no end); None where it points both
+    ways or nowhere."""
+    ends = set()
+    for w in words(re.sub(r"\bat (?:least|most)\b", " ", request.lower())):
+        if w in _HIGH_END or w in _LOW_END:
+            ends.add("desc" if w in _HIGH_END else "asc")
+        elif superlative(w) and w not in COMPASS:
+            end = direction_of(w)
+            if end is not None:
+                ends.add(end)
+    return ends.pop() if len(ends) == 1 else None
 
 
 #: Counts written as words.

@@ -64,6 +64,7 @@ from gridsight.qa._pipeline import (
     same_value,
     vote,
 )
+from gridsight.qa._plan import Plan
 from gridsight.qa._relational import Relation, relation_of
 from gridsight.qa._route_blocks import by_blocks
 from gridsight.qa._route_formula import by_formula
@@ -87,7 +88,19 @@ CELLS_CONFIDENCE = 0.75
 _UNITLESS = frozenset({"share", "ratio", "relative change"})
 #: Query plans that SQL expresses more faithfully than a formula: they go first when the parse is sure.
 SQL_FIRST = frozenset(
-    {"distinct", "unique", "categories", "compare", "having", "argtest", "columns", "counts", "years"}
+    {
+        "distinct",
+        "unique",
+        "categories",
+        "compare",
+        "having",
+        "argtest",
+        "columns",
+        "counts",
+        "years",
+        "rates",
+        "share",
+    }
 )
 #: Plans whose query reads one checked figure per item the question lists ("in 1985, 1990 and 1995").
 CHECKED_LISTS = frozenset({"years"})
@@ -325,7 +338,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
                 and not (view is not None and view.joined)
             ):
                 queried = by_query(best, q, plan, view)
-                ans = _or_query(rel, workbook, q, ans, queried, plan.ranked, expected)
+                ans = _or_query(rel, workbook, q, ans, queried, plan, expected)
         else:
             if plan is None and structure >= BLOCKS_AT:
                 plan, view = plan_query(best, q)
@@ -389,17 +402,31 @@ def _or_query(
     q: str,
     ans: QAAnswer,
     other: QAAnswer,
-    meant: str | None,
+    plan: Plan,
     expected: str | None,
 ) -> QAAnswer:
     """The formula tier's answer ``ans``, or the planner's query's ``other`` where the two disagree
-    and the query reads every column the formula reads and more that the question names (``meant``:
-    the column its superlative means; :mod:`gridsight.qa._wider`)."""
+    and the query reads every column the formula reads and more that the question names (the
+    plan's ``ranked``: the column its superlative means; :mod:`gridsight.qa._wider`); or where the
+    query ranks groups by a figure over their rows that the formula never computes ("the 4 schools
+    with the highest average math score": one school's rows are many)."""
+    # (a list asked for, one figure formulated and several rows queried: the formula read one row)
+    listed = (
+        expected == "list"
+        and not isinstance(ans.value, list)
+        and isinstance(other.value, list)
+        and len(other.value) > 1
+    )
+    listed = listed or (
+        plan.kind == "group"
+        and re.search(r"GROUP BY .* ORDER BY (?:AVG|SUM)\(", plan.sql) is not None
+        and not re.search(r"\b(?:AVERAGE|SUM|COUNT|GROUPBY|PIVOTBY)[A-Z]*\(", ans.formula or "")
+    )
     if (
         other.status != "answered"
         or same_value(other.value, ans.value)
         or not _fits(other, expected, q)  # (a name for a yes/no question answers nothing)
-        or not reads_more(rel, q, ans, other, meant)
+        or not (listed or reads_more(rel, q, ans, other, plan.ranked))
     ):
         return ans
     if other.query:

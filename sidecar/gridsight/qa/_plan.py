@@ -17,11 +17,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridsight.qa._asked import asked_columns
 from gridsight.qa._columns import STOP, content_words, mentions, named_at, similarity, split_words
+from gridsight.qa._pipeline import expected_type
 from gridsight.qa._sql import TABLE, View, literal, quote
 from gridsight.text import (
     ASCENDING,
     ASCENDING_ORDER,
+    CATEGORY_NAMED_MAX,
     CHANGE_WORDS,
     COMPARISON,
     COMPARISON_OPS,
@@ -42,6 +45,7 @@ from gridsight.text import (
     NEGATION_WORDS,
     NUMBER_WORDS,
     RISE_WORDS,
+    US_STATES,
     VALUE_NOUNS,
     WEEKDAYS,
     YEAR_BY_YEAR,
@@ -51,6 +55,8 @@ from gridsight.text import (
     comparisons_spelt,
     date_part_asked,
     direction_of,
+    end_asked,
+    end_of,
     free_words,
     header_words,
     is_ranking,
@@ -61,6 +67,8 @@ from gridsight.text import (
     noun_of,
     orders_all,
     ordinal_place,
+    percent_header,
+    proper_phrases,
     ranked_by,
     ranked_column,
     same,
@@ -195,12 +203,16 @@ def _names_period(name: str, unit: str) -> bool:
 _ASKS_WHO = re.compile(r"^\s*(?:who|whom|whose)\b")
 
 
-def _names_value(value: str, text: str) -> bool:
+def _names_value(value: str, text: str, adjective: bool = False) -> bool:
     """``text`` names a cell value as a whole word, in the singular or plural ('Teslas'); a function
-    word is no plural of a short code ("was" names no ``WA``, "has" no ``HA``)."""
+    word is no plural of a short code ("was" names no ``WA``, "has" no ``HA``). With ``adjective``
+    (a category of one word), its adjective in -y names it too: "rainy" ``Rain``, "sunny" ``Sun``,
+    "foggy" ``Fog``."""
+    v = value.lower()
+    ends = "s|es" + (f"|y|{re.escape(v[-1])}y" if adjective and len(v) >= 3 and v.isalpha() else "")
     return any(
-        m.group(0) == value.lower() or m.group(0) not in STOP
-        for m in re.finditer(rf"(?<![a-z0-9]){re.escape(value.lower())}(?:s|es)?(?![a-z0-9])", text)
+        m.group(0) == v or m.group(0) not in STOP
+        for m in re.finditer(rf"(?<![a-z0-9]){re.escape(v)}(?:{ends})?(?![a-z0-9])", text)
     )
 
 
@@ -254,12 +266,52 @@ class Planner:
         self.meant: dict[str, set[str]] = {}
         for w, i in meaning_map(asked, [c.name for c in cols], title=view.sheet.name).items():
             self.meant.setdefault(cols[i].name, set()).add(w)
+        # "the overnight low", "the daily high": the one measure whose header is that end of a pair
+        for w in ("high", "low"):
+            ends = [c for c in cols if c.kind == "number" and end_of(c.name) == end_asked(w)]
+            if w in self.words and len(ends) == 1 and not any(w in split_words(c.name) for c in cols):
+                self.meant.setdefault(ends[0].name, set()).add(w)
         self._ranked: tuple[Col, str] | None = None
         self._items: dict[str, list[str]] = {}  # the items of list columns, read once
         self._ranked_looked = False
         self._every = False  # the question asks for every item in order (see _plan)
         self._offset = 0  # rows skipped before the one asked for ("the second largest": 1)
         self._filters: list[_Filter] | None = None  # read once: plan() and _plan() both ask
+
+    def _proper_filters(self, found: list[_Filter]) -> list[_Filter]:
+        """A proper name the question writes ("the depots in Leeds", "New York") that is a whole
+        cell of a text column too varied to list: the rows holding it. A name that is a word of a
+        header, or is already a filter's, is none; of several columns holding it, the one the
+        question names."""
+        heads = [h for c in self.cols for h in header_words(c.name)]
+        out: list[_Filter] = []
+        taken = {f.column for f in found}
+        for name in proper_phrases(self.q):
+            low = name.lower()
+            if any(low in f.words or f.words in low for f in found + out):
+                continue
+            if all(any(same(h, w) for h in heads) for w in split_words(low)) or names_month(low, low):
+                continue
+            # (a state of the USA may be written by its postal code: "Nevada" over ``NV``)
+            forms = [low, *([US_STATES[low].lower()] if low in US_STATES else [])]
+            held = []
+            for c in self.cols:
+                if c.kind != "text" or c.name in taken or any(str(v).lower() == low for v in c.distinct):
+                    continue
+                for form in forms:
+                    hit = self.view.conn.execute(
+                        f"SELECT {quote(c.name)} FROM {TABLE} WHERE LOWER({quote(c.name)}) = ? LIMIT 1",
+                        (form,),
+                    ).fetchone()
+                    if hit:
+                        held.append((c, hit[0]))
+                        break
+            if held:
+                sc = self.scores()
+                c, v = max(held, key=lambda p: sc[p[0].name])
+                out.append(_Filter(f"{quote(c.name)} = {_lit(v)}", low, c.name, f"{c.name} is {v}"))
+                taken.add(c.name)
+        return out
 
     def _code_filters(self, found: list[_Filter]) -> list[_Filter]:
         """A column of one-letter codes (``M`` / ``F`` / ``U``) and a question word that starts with a
@@ -379,6 +431,23 @@ class Planner:
         ).fetchone()
         return int(n), int(distinct)
 
+    def _named_before(self, before: list[str], unit: str) -> Col | None:
+        """The number column the words before a comparison name: the one more of them name ("a
+        population density above": ``popDensity``), of those the nearest; a threshold written as a
+        percentage ("a female population share above 45%") picks a percentage column first."""
+        named: dict[str, tuple[int, int]] = {}
+        cols: dict[str, Col] = {}
+        for at, w in enumerate(before):
+            c = self.best(("number",), [w])
+            if c is not None:
+                named[c.name] = (named.get(c.name, (0, 0))[0] + 1, at)
+                cols[c.name] = c
+        if not named:
+            return None
+        if re.match(r"\s*(?:%|per ?cent|percentage)", unit):
+            named = {k: v for k, v in named.items() if percent_header(k)} or named
+        return cols[max(named, key=lambda k: named[k])]
+
     def _holding(self, number: float, exclude: set[str]) -> Col | None:
         """The one number column (no yes/no one) whose values span ``number``, for a comparison in a
         question that names no number column; None when none or several do."""
@@ -393,6 +462,11 @@ class Planner:
             if isinstance(low, int | float) and isinstance(high, int | float) and low <= number <= high:
                 spans.append(c)
         return spans[0] if len(spans) == 1 else None
+
+    @property
+    def _header_words(self) -> set[str]:
+        """Every word that names a header of the table."""
+        return {h for c in self.cols for h in header_words(c.name)}
 
     @property
     def _header_years(self) -> list[str]:
@@ -454,6 +528,9 @@ class Planner:
         if len(tied) > 1:  # the header that accounts for more of the words ("home runs in 1986": homer86)
             named = {c.name: len(named_at(ws, c.name, self.meant.get(c.name, ()))) for c in tied}
             tied = [c for c in tied if named[c.name] == max(named.values())]
+        if len(tied) > 1:  # the high and low ends of a measure ('temp_max', 'temp_min'): the end asked
+            end = end_asked(self.low)
+            tied = [c for c in tied if end is not None and end_of(c.name) == end] or tied
         if len(tied) > 1:
             sims = similarity(" ".join(ws), [c.name for c in tied])
             tied = [c for _s, c in sorted(zip(sims, tied, strict=True), key=lambda p: -p[0])]
@@ -483,11 +560,13 @@ class Planner:
                     continue
                 if (
                     any(q.lower() == vl for q in quoted)
-                    or _names_value(vl, low)  # "Teslas" too
+                    or _names_value(vl, low, adjective=len(vals) <= CATEGORY_NAMED_MAX)  # "Teslas" too
                     or names_month(vl, low)  # "in February": ``Feb 2024``
                 ):
                     if vl in content_words(c.name):
                         continue
+                    if len(vl) <= 3 and any(same(vl, h) for h in self._header_words):
+                        continue  # "the ids of the stores": a header's word, no state ``ID``
                     holder = self._holder_named(c, v, {f.column for f in out})
                     out.append(
                         _Filter(f"{quote(holder.name)} = {_lit(v)}", vl, holder.name, f"{holder.name} is {v}")
@@ -532,6 +611,7 @@ class Planner:
                                 )
                             )
                             break
+        out += self._proper_filters(out)
         # numeric comparisons: the column named just before or inside the phrase
         for m in COMPARISON.finditer(low):
             before = split_words(low[max(0, m.start() - 40) : m.start()])[-4:]
@@ -543,8 +623,7 @@ class Planner:
             # words before the phrase, the nearest first ("loan been renewed at least 4 times")
             after = [w for w in split_words(low[m.end() : m.end() + 40])[:3] if w not in STOP]
             col = col or (self.best(("number",), after) if after else None)
-            for w in reversed(before):
-                col = col or self.best(("number",), [w])
+            col = col or self._named_before(before, low[m.end(3) : m.end(3) + 12])
             # "do any assistant professors make more than $100,000?": the one column of such figures
             col = col or self._holding(_num(m.group(3)), {f.column for f in out})
             if col is not None:
@@ -767,10 +846,15 @@ class Planner:
                 f"checks whether there is a row{when}",
                 sorted(fcols),
             )
-        per_group = self._counts_per_group(fcols, where, when) or self._per_year(fs)
+        per_group = (
+            self._counts_per_year(fs) or self._counts_per_group(fcols, where, when) or self._per_year(fs)
+        )
         if per_group is not None:
             return per_group
         # group-by: "which X has the highest number of / average Y", "most common X", "top 3 X by Y"
+        rates = self._rates(fs, n, direction) if fs and not starts_bool else None
+        if rates is not None:
+            return rates
         group = self._date_group(where, when, n) or self._group(fs, where, when, n, direction)
         if group is not None:
             return group
@@ -875,10 +959,28 @@ class Planner:
             return across
         # a lookup: "Which department is Bo in?" -- one column read on the rows the filters keep
         if fs and not starts_bool:
-            target = self.best(("text", "number", "date", "bool"), exclude=fcols)
+            kinds = ("text", "number", "date", "bool")
+            target = self.best(kinds, exclude=fcols)
             if target is None and re.search(r"\bwho\b", low):
                 # "who was the financial officer": the rows' names, the first text column
                 target = next((c for c in self.cols if c.kind == "text" and c.name not in fcols), None)
+            # "what was the outcome of the one match played in 2019": the noun before 'of' is what
+            # is read
+            of = re.match(
+                r"^\s*(?:what|which)\s+(?:are|is|was|were)\s+the\s+((?:\w+\s+){0,2}?\w+)\s+of\b",
+                LEADING_PHRASE.sub("", low, count=1),
+            )
+            if of is not None:
+                target = self.best(kinds, split_words(of.group(1)), exclude=fcols) or target
+            computed = re.search(r"\b(?:total|sum|average|mean|number of|count of|how many)\b", low)
+            if target is not None and expected_type(self.q) == "list" and not computed:
+                # "what are the codes of the depots in Leeds", "on which dates did ...": the
+                # noun after the question word names the column listed
+                asked = asked_columns(self.q, [c.name for c in self.cols if c.name not in fcols])
+                if asked:
+                    sc = self.scores()
+                    target = max((c for c in self.cols if c.name in asked), key=lambda c: sc[c.name])
+                return self._rows_listed(target, fs, where, when)
             if target is not None:
                 t = quote(target.name)
                 if target.kind == "number" and all(
@@ -904,6 +1006,45 @@ class Planner:
                     [target.name, *sorted(fcols)],
                 )
         return None
+
+    def _rows_listed(self, target: Col, fs: list[_Filter], where: str, when: str) -> Plan:
+        """Every row's ``target`` where the filters hold, for a request that lists them ("which
+        regions have a female share above 45%? list them alphabetically"): in the order it asks
+        (alphabetically; in date order; from the largest to the smallest of the figure compared),
+        else the table's."""
+        t = quote(target.name)
+        low = self.low
+        order = ""
+        if re.search(r"\balphabetical(?:ly)?\b|\bfrom a to z\b", low):
+            order = f" ORDER BY {t} ASC"
+        elif re.search(r"\b(?:date|time|chronological) order\b|\b(?:earliest|oldest) first\b", low):
+            dated = next((c for c in self.cols if c.kind == "date"), None)
+            order = f" ORDER BY {quote(dated.name)} ASC" if dated is not None else ""
+        elif compass := re.search(
+            r"\bfrom (?:the )?(north|south|east|west) to (?:the )?(?:north|south|east|west)\b", low
+        ):
+            # "from west to east": by the coordinate, as "the westernmost" ranks
+            found = ranked_column(f"{compass.group(1)}ernmost", [(c.kind, c.name) for c in self.cols])
+            if found is not None:
+                order = f" ORDER BY {quote(self.cols[found[0]].name)} {found[1].upper()}"
+        else:
+            compared = [f.column for f in fs if COMPARISON.match(f.words)]
+            way = re.search(
+                r"\bfrom (?:the )?(largest|biggest|highest|most|smallest|lowest|fewest|least)\b"
+                r"|\b(largest|biggest|highest|smallest|lowest) first\b",
+                low,
+            )
+            if compared and way:
+                up = (way.group(1) or way.group(2)) in ("smallest", "lowest", "fewest", "least")
+                order = f" ORDER BY {quote(compared[0])} {'ASC' if up else 'DESC'}"
+        return Plan(
+            f"SELECT {t} FROM {TABLE}{where}{' AND' if where else ' WHERE'} {t} IS NOT NULL{order}",
+            "rows",
+            "list",
+            0.7,
+            f"lists {target.name}{when}{order.replace(' ORDER BY', ', ordered by').replace(chr(34), '')}",
+            [target.name, *sorted({f.column for f in fs})],
+        )
 
     def _adjective(self) -> str | None:
         """The superlative adjective to place by meaning: 'cheapest', 'most expensive' (see
@@ -932,6 +1073,13 @@ class Planner:
         counted = [i for i, w in enumerate(ws[:-1]) if w in ("top", "bottom") and ws[i + 1].isdigit()]
         if counted and any(superlative(w) for w in ws[counted[0] + 2 :]):
             ws = ws[: counted[0]] + ws[counted[0] + 2 :]
+        # ("at least 34", "at most 3", "more than 20,000": bounds of a comparison, no end)
+        ws = [
+            w
+            for i, w in enumerate(ws)
+            if not (w in ("least", "most") and i and ws[i - 1] == "at")
+            and not (w in ("more", "less") and ws[i + 1 : i + 2] == ["than"])
+        ]
         for w in ws:
             if w in DESCENDING:
                 return "DESC"
@@ -942,11 +1090,15 @@ class Planner:
                 return ranked[1] if ranked is not None else (direction_of(w) or "desc").upper()
         return None
 
+    def _compares(self, i: int) -> bool:
+        """Whether the question's ``i``-th word opens a comparison ("more than 20,000"), no ranking."""
+        return self.words[i] in ("more", "less", "fewer") and self.words[i + 1 : i + 2] == ["than"]
+
     def _order_col(self, fcols: set[str]) -> Col | None:
         """The number column the superlative ranks by: named in the words after it, else the column
         its adjective means ('the cheapest' -> Price), else the one the whole question names."""
         for i, w in enumerate(self.words):
-            if superlative(w):
+            if superlative(w) and not self._compares(i):
                 # (a year anywhere names its columns: "the top home run totals from 1986": homer86)
                 near = [w, *self.words[i + 1 : i + 4], *self._header_years]
                 col = self.best(("number", "date"), near, exclude=fcols)
@@ -966,6 +1118,11 @@ class Planner:
                     return col
                 if ranked is not None and ranked[0].name not in fcols:
                     return ranked[0]
+                compared = [f.column for f in self.filters() if COMPARISON.match(f.words)]
+                if compared and w in DESCENDING | ASCENDING:
+                    # "the regions with more than 40,000 residents, from largest to smallest": a bare
+                    # superlative ranks by the figure the rows were compared on
+                    return next(c for c in self.cols if c.name == compared[0])
         return self.best(("number", "date"), exclude=fcols)
 
     def _group(
@@ -1085,21 +1242,64 @@ class Planner:
             [key.name, *measured, *sorted(fcols)],
         )
 
-    def _per_year(self, fs: list[_Filter]) -> Plan | None:
-        """ "What was the price index in 1985, 1990 and 1995?", "New York's packs per capita from 1985 to
-        1989, in year order": one figure per year listed (or each year of the span), in that order,
-        over a table with a number column of years; each year's rows (under the question's other
-        conditions) must hold one figure, else there is no plan."""
+    def _years_listed(self) -> list[int] | None:
+        """The years a question asks about one by one: each year of a span asked year by year ("from
+        2012 to 2015, in year order"; at most 30), or two or more listed ("in 1985, 1990 and 1995")."""
         listed = [int(y) for y in re.findall(r"\b(?:19|20)\d\d\b", self.low)]
         span = re.search(
             r"\b(?:from|between)\s+((?:19|20)\d\d)\s+(?:to|and|through|until)\s+((?:19|20)\d\d)\b", self.low
         )
         if span is not None and re.search(rf"\b(?:{YEAR_BY_YEAR})\b", self.low):
             first, last = int(span.group(1)), int(span.group(2))
-            years = list(range(first, last + 1)) if 0 < last - first <= 30 else []
-        elif len(listed) >= 2 and re.search(r"\b(?:19|20)\d\d\s*,?\s+and\s+(?:19|20)\d\d\b", self.low):
-            years = listed
+            return list(range(first, last + 1)) if 0 < last - first <= 30 else []
+        if len(listed) >= 2 and re.search(r"\b(?:19|20)\d\d\s*,?\s+and\s+(?:19|20)\d\d\b", self.low):
+            return listed
+        return None
+
+    def _counts_per_year(self, fs: list[_Filter]) -> Plan | None:
+        """ "How many frosty nights were there in each year from 2019 to 2022?": the rows counted in each
+        year asked, in that order (a year without rows counts 0), by a number column of years or the
+        year of the date column."""
+        years = self._years_listed()
+        many = re.match(r"^\s*how many\b", self.low)
+        if not years or many is None or self._counted_column(many, set()) is not None:
+            return None
+        yearly = [
+            c
+            for c in self.cols
+            if c.kind == "number" and {"year", "yr"} & set(header_words(c.name)) and self._years_only(c.name)
+        ]
+        date = self._date_column()
+        if len(yearly) == 1:
+            year, read = quote(yearly[0].name), yearly[0].name
+        elif not yearly and date is not None:
+            year, read = f"CAST(strftime('%Y', {quote(date.name)}) AS INTEGER)", date.name
         else:
+            return None
+        rest = [f for f in fs if f.column != read and not re.search(r"\b(?:19|20)\d\d\b", f.words)]
+        ands = "".join(f" AND {f.sql}" for f in rest)
+        parts = " UNION ALL ".join(
+            f"SELECT {i} AS at, (SELECT COUNT(*) FROM {TABLE} WHERE {year} = {y}{ands}) AS v"
+            for i, y in enumerate(years)
+        )
+        return Plan(
+            f"SELECT v FROM ({parts}) ORDER BY at",
+            "years",
+            "list",
+            0.8,
+            f"counts the rows{' where ' + ' and '.join(f.desc for f in rest) if rest else ''} in each of "
+            f"the years {', '.join(map(str, years))}",
+            [read, *sorted({f.column for f in rest})],
+            sql_only=True,
+        )
+
+    def _per_year(self, fs: list[_Filter]) -> Plan | None:
+        """ "What was the price index in 1985, 1990 and 1995?", "New York's packs per capita from 1985 to
+        1989, in year order": one figure per year listed (or each year of the span), in that order,
+        over a table with a number column of years; each year's rows (under the question's other
+        conditions) must hold one figure, else there is no plan."""
+        years = self._years_listed()
+        if years is None:
             return None
         yearly = [
             c
@@ -1224,7 +1424,10 @@ class Planner:
         header, the first of them included ("the most units" with a ``Units`` column; "records (n)"
         with ``n``; "units of Beta were sold" with ``Units sold``): what is counted is then its
         total, not the rows."""
-        rest = self.low[by_count.end() :]
+        # ("the most total precipitation", "the most combined sales": the total is what is said)
+        rest = re.sub(
+            r"^\s*(?:(?:total|combined|overall)\s+)?(?:amount of\s+)?", " ", self.low[by_count.end() :]
+        )
         after = re.findall(r"[^\W_]+", rest)
         aside = re.match(r"\s*[^\W_]+\s*\(([^)]*)\)", rest)  # "records (n)": the column in brackets
         first = [after[0], *re.findall(r"[^\W_]+", aside.group(1))] if after and aside else after[:1]
@@ -1287,14 +1490,16 @@ class Planner:
             values = sorted((str(v) for v in c.distinct), key=len, reverse=True)
             heads = split_words(c.name)
 
-            def named(v: str, text: str, heads: list[str] = heads) -> bool:
+            def named(
+                v: str, text: str, heads: list[str] = heads, few: bool = len(values) <= CATEGORY_NAMED_MAX
+            ) -> bool:
                 if len(v) > 3 and v.isalpha():  # whole, or a code the word starts ('hisp': "hispanic")
                     return (
                         _names_value(v, text)
                         or re.search(rf"\b{re.escape(v.lower())}[a-z]+", text) is not None
                     )
                 if len(v) > 1:
-                    return _names_value(v, text)
+                    return _names_value(v, text, adjective=few)
                 # (a one-letter value only after its header's word: "discipline B" ... "discipline A")
                 return named_after_header(v, heads, text)
 
@@ -1530,6 +1735,9 @@ class Planner:
             return None
         if {part, "day" if part == "weekday" else part} & set(header_words(date.name)):
             return None  # "which month has the highest sales" over a ``Month`` column: its row
+        holds = [{part}, {"day", "week"}] if part == "weekday" else [{part}]
+        if any(c is not date and any(h <= set(header_words(c.name)) for h in holds) for c in self.cols):
+            return None  # a column of its own holds the part (``dayOfWeek``): its groups
         d = quote(date.name)
         code = DATE_PARTS[part]
         raw = f"strftime('{code}', {d})"
@@ -1608,11 +1816,20 @@ class Planner:
         if m is None or any(w in STOP for w in m.group(1).split()):
             return None
         narrowing = m.group(1).split()
-        if narrowing and self._adjective() == f"most {narrowing[0]}" and self.ranked_by() is not None:
+        valued = any(narrowing and narrowing[0].startswith(f.words) for f in self.filters())
+        if (
+            narrowing
+            and not valued  # ("the most foggy days": the days of a value, ``Fog``, counted)
+            and self._adjective() == f"most {narrowing[0]}"
+            and self.ranked_by() is not None
+        ):
             return None  # "the 4 most expensive journals": a superlative's measure ranks the rows
-        named = self.best(("text", "number", "bool", "date"), [m.group(2)])
-        # ("respondents": an id; "the most dates": dates are counted, not ranked)
-        return m if named is None or self._identifies(named.name) or named.kind == "date" else None
+        kinds = ("text", "number", "bool", "date")
+        named = self.best(kinds, [m.group(2)])
+        # ("respondents": an id; "the most dates": dates are counted, not ranked; "which day of the
+        # week has the most foggy days": the days are the rows of the group's own column)
+        grouped = named is not None and named is self.best(kinds, self.words[: self._first_super()])
+        return m if named is None or self._identifies(named.name) or named.kind == "date" or grouped else None
 
     def _having(self, fs: list[_Filter]) -> Plan | None:
         """ "Which branches lent fewer than 400 items?", "which wards have an average age above 60?":
@@ -1664,6 +1881,61 @@ class Planner:
         group of it is one row."""
         n, distinct = self._filled(name)
         return n > 1 and distinct * 10 >= n * 9
+
+    def _rates(self, fs: list[_Filter], n: int | None, direction: str | None) -> Plan | None:
+        """The share of rows a condition holds for: over all rows ("what percentage of all
+        claims were approved?"), or in each group, ranked ("which office has the lowest rate
+        of approved claims?", "the 3 teams with the highest share of remote workers",
+        "sort the offices by the share of claims approved"). The condition is the
+        question's filter named last (the others keep the rows it is a share of); a rate a number
+        column holds ("the highest approval rate") is that column's, not a share of rows."""
+        low = self.low
+        rate = re.search(r"\b(share|proportion|percentage|percent|rate|fraction)\b", low)
+        if rate is None:
+            return None
+        near = split_words(low[: rate.start()])[-2:] + split_words(low[rate.end() : rate.end() + 40])[:4]
+        fcols = {f.column for f in fs}
+        held = self.best(("number",), [w for w in near if w != rate.group(1)], exclude=fcols)
+        if held is not None and not held.flag and not self._identifies(held.name):
+            return None
+        ordered = sorted(fs, key=lambda f: low.find(f.words))
+        test, rest = ordered[-1], ordered[:-1]
+        share = f"AVG(CASE WHEN {test.sql} THEN 1.0 ELSE 0.0 END)"
+        among = " AND ".join(f.sql for f in rest)
+        overall = re.match(
+            r"^\s*(?:what|which)\s+(?:percentage|percent|share|proportion|fraction)\s+of\b", low
+        )
+        if overall:
+            scale = "100.0 * " if rate.group(1) in ("percentage", "percent") else ""
+            return Plan(
+                f"SELECT {scale}{share} FROM {TABLE}{' WHERE ' + among if among else ''}",
+                "share",
+                "number",
+                0.75,
+                f"takes the share of rows{' where ' + ' and '.join(f.desc for f in rest) if rest else ''}"
+                f" that have {test.desc}{' in percent' if scale else ''}",
+                sorted(fcols),
+            )
+        way = direction or (
+            "DESC" if re.search(r"\bhigher\b", low) else "ASC" if re.search(r"\blower\b", low) else None
+        )
+        if way is None:
+            return None
+        cut = min(self._first_super(), *(i for i, w in enumerate(self.words) if w in ("by", rate.group(1))))
+        key = self.best(("text", "date", "number"), self.words[:cut], exclude=fcols)
+        if key is None or key.flag or (key.kind == "text" and not self._category(key.name)):
+            return None
+        k = quote(key.name)
+        where = f" WHERE {k} IS NOT NULL" + "".join(f" AND {f.sql}" for f in rest)
+        return Plan(
+            f"SELECT {k} FROM {TABLE}{where} GROUP BY {k} ORDER BY {share} {way}, {k} ASC"
+            f"{'' if self._every else ' ' + self._limit(n)}",
+            "rates",
+            "list" if n else "text",
+            0.75,
+            f"ranks each {key.name} by the share of its rows that have {test.desc}, {way.lower()}ending",
+            [key.name, *sorted(fcols)],
+        )
 
     def _category(self, name: str) -> bool:
         """A text column of a few values that most rows share (a region, a month), not one that
@@ -1787,7 +2059,8 @@ class Planner:
         <things> with the highest ...": 'top' before a count only says how many)."""
         for i, w in enumerate(self.words):
             counts = w in ("top", "bottom") and i + 1 < len(self.words) and self.words[i + 1].isdigit()
-            if (superlative(w) and not counts) or w in ("common", "frequent", "by"):
+            bound = w in ("least", "most") and i > 0 and self.words[i - 1] == "at"
+            if (superlative(w) and not counts and not bound) or w in ("common", "frequent", "by"):
                 return i
         return len(self.words)
 

@@ -19,7 +19,7 @@ from gridsight.grid import Range
 from gridsight.qa._answer import QAAnswer
 from gridsight.qa._plan import IDENTIFIER_WORDS, identifies
 from gridsight.qa._relational import Relation
-from gridsight.text import LABEL_WORDS, STOP_WORDS, header_words, stem, words
+from gridsight.text import LABEL_WORDS, STOP_WORDS, header_words, shortened, stem, words
 
 
 def columns_read(answer: QAAnswer) -> set[int]:
@@ -45,10 +45,24 @@ def reads_more(rel: Relation, question: str, narrow: QAAnswer, wide: QAAnswer, m
     # (a word the narrow reading's own columns hold names them: "hair color" names no ``eye color``)
     held = {stem(h) for i in a if i in headers for h in header_words(headers[i])}
     said = {stem(w) for w in words(question) if w not in STOP_WORDS} - held
+    # (a header word may shorten the question's: ``temp_min`` of "the lowest minimum temperature")
+    said |= {stem(h) for i in b - a if i in headers for h in header_words(headers[i]) if shortened(h, said)}
+    # (a column the query keeps one value of is named by that value: "the stores in Nevada")
+    valued = {m.group(1).replace('""', '"') for m in _KEPT_VALUE.finditer(wide.query or "")}
     return all(
-        i in headers and (headers[i] == meant or any(stem(h) in said for h in header_words(headers[i])))
+        i in headers
+        and (
+            headers[i] == meant
+            or headers[i] in valued
+            or any(stem(h) in said for h in header_words(headers[i]))
+        )
         for i in b - a
     )
+
+
+#: A query's column kept at one text value (``"state" = 'HI'``): the planner writes such a condition
+#: only for a value the question names.
+_KEPT_VALUE = re.compile(r'"((?:[^"]|"")+)"\s*=\s*\'')
 
 
 #: Header words of a column that numbers the rows (``Case ID``, ``providerNumber``, ``Loan #``): the

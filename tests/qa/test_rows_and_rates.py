@@ -1,0 +1,222 @@
+"""Flat-table readings: the high and low ends of a measure, rows listed in the order asked, proper
+names and state codes as values, comparisons with a percentage, and shares of rows (``qa._plan``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+import pytest
+from tests.qa.conftest import answered, answers_or_says_why, book_of
+
+from gridsight.text import comparisons_spelt, end_asked, end_of, percent_header, proper_phrases
+
+
+def _sessions() -> list[list[Any]]:
+    rng = random.Random(5)
+    rows: list[list[Any]] = [["Session Date", "weekday", "priceMax", "priceMin", "Volume (shares)"]]
+    day = dt.date(2022, 1, 3)
+    for _ in range(90):
+        low = round(rng.uniform(80, 140), 2)
+        rows.append(
+            [day, day.strftime("%A"), round(low + rng.uniform(1, 12), 2), low, rng.randint(900, 9000)]
+        )
+        day += dt.timedelta(days=1)
+    return rows
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "sessions", _sessions(), title="Sessions")
+
+
+def test_the_end_of_a_measure_the_question_asks_for() -> None:
+    assert end_of("priceMax") == "desc" and end_of("temp_min_c") == "asc" and end_of("Price") is None
+    assert end_asked("the overnight low") == "asc" and end_asked("the hottest day") == "desc"
+    assert end_asked("a daily high of at least 30") == "desc"  # ('at least' is a bound, no end)
+    assert end_asked("the gap between the high and the low") is None
+
+
+def test_a_high_or_a_low_names_that_end_of_a_pair_of_measures(sessions: Any) -> None:
+    rows = _sessions()[1:]
+    # (both price columns are named by "price"; "high" says which)
+    got = answered(sessions, "Was there any session when the high price exceeded 150?")
+    assert got is any(r[2] > 150 for r in rows)
+    feb = [r[3] for r in rows if r[0].month == 2]
+    assert answered(sessions, "What was the average daily low in February 2022?") == pytest.approx(
+        sum(feb) / len(feb)
+    )
+
+
+def test_dates_listed_in_date_order_where_a_bound_carries_its_unit(sessions: Any) -> None:
+    assert comparisons_spelt("a high of 30°c or more") == "a high of at least 30°c"
+    assert comparisons_spelt("5 days or fewer") == "at most 5 days"
+    rows = _sessions()[1:]
+    got = answered(sessions, "On which dates did the high price reach 140 or more? List them in date order.")
+    want = [r[0] for r in rows if r[2] >= 140]
+    assert len(want) > 1 and [str(x)[:10] for x in got] == [d.isoformat() for d in want]
+
+
+def _regions() -> list[list[Any]]:
+    rng = random.Random(8)
+    rows: list[list[Any]] = [["Region", "Total Population", "Female (%)", "popDensity"]]
+    for name in ["Aster", "Birchwood", "Copperfield", "Dunmore", "Elmstead", "Fairhaven", "Glenrock"]:
+        rows.append([name, rng.randint(5000, 90000), round(rng.uniform(35, 60), 1), rng.randint(10, 900)])
+    return rows
+
+
+def test_a_threshold_written_as_a_percentage_compares_a_percentage_column(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    assert percent_header("Female (%)") and percent_header("asian_pct") and not percent_header("Total")
+    book = book_of(tmp_path_factory, "regions", _regions())
+    rows = _regions()[1:]
+    got = answered(book, "Which regions have a female population share above 45%? List them alphabetically.")
+    # (not the regions whose Total Population is above 45)
+    assert got == sorted(r[0] for r in rows if r[2] > 45)
+    got = answered(book, "List the regions with more than 40,000 residents, from largest to smallest.")
+    assert got == [r[0] for r in sorted(rows, key=lambda r: -r[1]) if r[1] > 40000]
+
+
+def _stores() -> list[list[Any]]:
+    rng = random.Random(3)
+    towns = [f"Town{i:03d}" for i in range(320)] + ["Springfield"] * 3
+    states = ["NV", "OR", "ID", "UT", "AZ"]
+    rows: list[list[Any]] = [["Store ID", "storeName", "Town", "state", "Longitude (deg)"]]
+    for i, town in enumerate(towns):
+        rows.append([f"S{i:04d}", f"Store {i}", town, rng.choice(states), round(rng.uniform(-124, -109), 4)])
+    return rows
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "stores", _stores(), title="Stores")
+
+
+def test_a_proper_name_is_a_value_of_a_column_too_varied_to_list(stores: Any) -> None:
+    assert proper_phrases("What are the stores in Carson City? List them.") == ["Carson City"]
+    assert proper_phrases("Which stores are open?") == []
+    rows = _stores()[1:]
+    got = answered(stores, "What are the ids of the stores in Springfield? List them alphabetically.")
+    assert got == sorted(r[0] for r in rows if r[2] == "Springfield")
+    got = answered(stores, "What are the longitudes of the stores in Springfield, from west to east?")
+    assert got == sorted(r[4] for r in rows if r[2] == "Springfield")
+
+
+def test_a_state_is_named_by_its_name_over_a_column_of_codes(stores: Any) -> None:
+    rows = _stores()[1:]
+    got = answered(stores, "What are the 2 lowest longitudes among stores in Nevada?")
+    assert got == sorted(r[4] for r in rows if r[3] == "NV")[:2]
+
+
+def _claims() -> list[list[Any]]:
+    rng = random.Random(21)
+    rows: list[list[Any]] = [["Claim No", "Office", "Approved", "Channel", "Amount ($)"]]
+    for i in range(120):
+        office = rng.choice(["North", "South", "East", "West"])
+        odds = {"North": 0.8, "South": 0.3, "East": 0.55, "West": 0.65}[office]
+        rows.append(
+            [1000 + i, office, rng.random() < odds, rng.choice(["web", "phone"]), rng.randint(50, 900)]
+        )
+    return rows
+
+
+@pytest.fixture(scope="module")
+def claims(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "claims", _claims(), title="Claims")
+
+
+def _rate(rows: list[list[Any]], office: str) -> float:
+    mine = [r for r in rows if r[1] == office]
+    return sum(1 for r in mine if r[2]) / len(mine)
+
+
+def test_the_share_of_rows_a_condition_holds_for(claims: Any) -> None:
+    rows = _claims()[1:]
+    got = answered(claims, "What percentage of all claims were approved?")
+    assert got == pytest.approx(100 * sum(1 for r in rows if r[2]) / len(rows))
+
+
+def test_groups_ranked_by_the_share_of_their_rows(claims: Any) -> None:
+    rows = _claims()[1:]
+    offices = sorted({r[1] for r in rows}, key=lambda o: (_rate(rows, o), o))
+    assert answered(claims, "Which office has the lowest rate of approved claims?") == offices[0]
+    got = answered(claims, "Sort the offices by the share of claims approved, highest first.")
+    assert got == sorted(offices, key=lambda o: -_rate(rows, o))
+
+
+def test_a_rate_a_column_holds_is_that_column(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rows: list[list[Any]] = [["Office", "Approval Rate (%)", "Open"]]
+    rows += [["North", 81.0, True], ["South", 34.5, False], ["East", 52.0, True]]
+    book = book_of(tmp_path_factory, "rates", rows)
+    assert answered(book, "Which office has the highest approval rate?") == "North"
+
+
+def _visits() -> list[list[Any]]:
+    rng = random.Random(14)
+    rows: list[list[Any]] = [["Visit Date", "Weekday", "Sky", "Rainfall (mm)", "Visitors"]]
+    day = dt.date(2020, 1, 1)
+    for _ in range(3 * 365):
+        sky = rng.choice(["Sun", "Sun", "Rain", "Fog"] + (["Snow"] if day.year == 2020 else []))
+        rain = round(rng.uniform(0.5, 30), 1) if sky == "Rain" else 0.0
+        rows.append([day, day.strftime("%A"), sky, rain, rng.randint(20, 400) + (80 if sky == "Sun" else 0)])
+        day += dt.timedelta(days=1)
+    return rows
+
+
+@pytest.fixture(scope="module")
+def visits(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "visits", _visits(), title="Visits")
+
+
+def test_the_adjective_of_a_category_names_it(visits: Any) -> None:
+    rows = _visits()[1:]
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r[1]] = counts.get(r[1], 0) + (r[2] == "Fog")
+    assert answered(visits, "Which day of the week has the most foggy days?") == max(
+        counts, key=counts.__getitem__
+    )
+    sun = [r[4] for r in rows if r[2] == "Sun"]
+    fog = [r[4] for r in rows if r[2] == "Fog"]
+    got = answered(visits, "Is the average number of visitors higher on sunny days than on foggy days?")
+    assert got is (sum(sun) / len(sun) > sum(fog) / len(fog))
+
+
+def test_rows_counted_in_each_year_asked_and_years_ranked_by_a_total(visits: Any) -> None:
+    rows = _visits()[1:]
+    got = answered(visits, "How many snowy days did we have in each year from 2020 to 2022?")
+    assert got == [sum(1 for r in rows if r[0].year == y and r[2] == "Snow") for y in (2020, 2021, 2022)]
+    assert got[1:] == [0, 0]
+    totals = {y: sum(r[3] for r in rows if r[0].year == y) for y in (2020, 2021, 2022)}
+    assert answered(visits, "Which year had the most total rainfall?") == max(totals, key=totals.__getitem__)
+
+
+def test_groups_ranked_by_an_average_are_no_rows_ranked(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rng = random.Random(4)
+    rows: list[list[Any]] = [["Shop ID", "Region", "Sale ($)"]]
+    for _ in range(200):
+        rows.append([rng.randint(1, 25), rng.choice(["N", "S"]), rng.randint(5, 500)])
+    book = book_of(tmp_path_factory, "shops", rows)
+    sales: dict[int, list[int]] = {}
+    for r in rows[1:]:
+        sales.setdefault(r[0], []).append(r[2])
+    want = sorted(sales, key=lambda k: -sum(sales[k]) / len(sales[k]))[:3]
+    got = answered(book, "Which 3 shops have the highest average sale? Give their IDs.")
+    assert [x[0] if isinstance(x, list) else x for x in got] == want
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What percentage of nothing were purple?",
+        "List them alphabetically.",
+        "Which office has the highest share of, from north to nowhere?",
+        "What are the ids of the stores in Atlantis? List them alphabetically.",
+        "Which claims have an amount above 200%? List them in date order.",
+        "On which dates did the high reach 9e99°F or more?",
+    ],
+)
+def test_odd_questions_on_these_shapes_get_an_answer_or_a_reason(claims: Any, question: str) -> None:
+    answers_or_says_why(claims, question)
