@@ -199,11 +199,14 @@ def proper_phrases(text: str) -> list[str]:
     """The runs of capitalised words of ``text`` that do not open a sentence: the names it writes
     ("What are the codes of the depots in Leeds?" -> ``Leeds``; "in New York" -> ``New York``),
     a trailing stop mark aside."""
-    return [
-        m.group(0).rstrip(".")
-        for m in _PROPER_RUN.finditer(text)
-        if text[: m.start()].strip() and text[: m.start()].rstrip()[-1] not in ".?!"
-    ]
+    out = []
+    for m in _PROPER_RUN.finditer(text):
+        run = m.group(0).rstrip(".")
+        if not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".?!":
+            run = run.split(None, 1)[1] if " " in run else ""  # ("Is Crater Lake ...": its first word opens)
+        if run:
+            out.append(run)
+    return out
 
 
 def place_meant(proper: Sequence[str], values: Sequence[str]) -> str | None:
@@ -563,7 +566,7 @@ def year_asked(question: str) -> tuple[str, int] | None:
     low = question.casefold()
     m = re.search(
         r"\b(in|during|of|for|throughout|before|after|since|until|prior to)\s+(?:the year\s+)?((?:19|20)\d\d)"
-        r"(?![\d.,:/-])",
+        r"(?![\d:/-])(?![.,]\d)",  # ("in 1995, lowest first" and "in 1995." name the year; "1995.5" no)
         low,
     )
     if m is None:

@@ -480,8 +480,10 @@ class _Request:
             near = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
             if i >= 2 and tokens[i - 2] == "at" and tokens[i - 1] in ("least", "most"):
                 continue  # "at least 4 times": a comparison
-            if t in self._header_years and len(t) == 4:
-                continue  # "the largest 2008 population": a year of a header (``Pop. 2008``)
+            if (t in self._header_years and len(t) == 4) or re.fullmatch(r"(?:1[89]|20)\d\d", t):
+                # "the largest 2008 population": a year of a header (``Pop. 2008``); "in 1995, lowest
+                # first": a year, no count
+                continue
             if t.isdigit() and any(w in ranks or superlative(w) for w in near):
                 return int(t)
         return count_asked(self.low)

@@ -54,6 +54,7 @@ from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
     TIE_ORDER_HEADERS,
     Attempt,
+    answer_items,
     asks_name,
     asks_year,
     could_be_year,
@@ -422,9 +423,16 @@ def _or_query(
         and re.search(r"GROUP BY .* ORDER BY (?:AVG|SUM)\(", plan.sql) is not None
         and not re.search(r"\b(?:AVERAGE|SUM|COUNT|GROUPBY|PIVOTBY)[A-Z]*\(", ans.formula or "")
     )
+    # (two lists of the same items in another order disagree: "lowest first" is an order)
+    agree = same_value(other.value, ans.value) and (
+        not isinstance(other.value, list)
+        or all(
+            same_value(x, y) for x, y in zip(answer_items(other.value), answer_items(ans.value), strict=False)
+        )
+    )
     if (
         other.status != "answered"
-        or same_value(other.value, ans.value)
+        or agree
         or not _fits(other, expected, q)  # (a name for a yes/no question answers nothing)
         or not (listed or reads_more(rel, q, ans, other, plan.ranked))
     ):

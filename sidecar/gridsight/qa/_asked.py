@@ -85,7 +85,11 @@ def asked_columns(question: str, names: Sequence[str]) -> list[str]:
     if any(w in BIN_NOUNS or w in _COMPUTED for w in said):
         return []
     stems = {stem(w) for w in said}
-    return [n for n in names if any(stem(h) in stems for h in header_words(n))]
+    named = [n for n in names if any(stem(h) in stems for h in header_words(n))]
+    # (a header the noun heads, its last word, before one the noun only qualifies: "which district"
+    # asks for ``districtName``, not ``Avg District Income`` nor ``District Code``)
+    headed = [n for n in named if (hw := header_words(n)) and stem(hw[-1]) in stems]
+    return headed or named
 
 
 def _key(v: Any) -> Any:

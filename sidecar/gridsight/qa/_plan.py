@@ -292,8 +292,13 @@ class Planner:
                 continue
             if all(any(same(h, w) for h in heads) for w in split_words(low)) or names_month(low, low):
                 continue
-            # (a state of the USA may be written by its postal code: "Nevada" over ``NV``)
-            forms = [low, *([US_STATES[low].lower()] if low in US_STATES else [])]
+            # (a state of the USA may be written by its postal code: "Nevada" over ``NV``; a name may
+            # end in its column's word: "Crater Lake" in a ``Lake`` column is ``Crater``)
+            said = split_words(low)
+            while len(said) > 1 and any(same(said[-1], h) for h in heads):
+                said = said[:-1]
+            forms = [low, *([" ".join(said)] if said != split_words(low) else [])]
+            forms += [US_STATES[f].lower() for f in forms if f in US_STATES]
             held = []
             for c in self.cols:
                 if c.kind != "text" or c.name in taken or any(str(v).lower() == low for v in c.distinct):
@@ -440,7 +445,9 @@ class Planner:
         for at, w in enumerate(before):
             c = self.best(("number",), [w])
             if c is not None:
-                named[c.name] = (named.get(c.name, (0, 0))[0] + 1, at)
+                # (how many of the words name it: "an average excise tax" names ``Avg Excise Tax``
+                # by three, ``tax_incl_sales`` by one)
+                named[c.name] = (len(named_at(before, c.name, self.meant.get(c.name, ()))), at)
                 cols[c.name] = c
         if not named:
             return None
@@ -622,8 +629,18 @@ class Planner:
             # the words after the number ("more than 2 previous owners", "11 days late"), then the
             # words before the phrase, the nearest first ("loan been renewed at least 4 times")
             after = [w for w in split_words(low[m.end() : m.end() + 40])[:3] if w not in STOP]
-            col = col or (self.best(("number",), after) if after else None)
-            col = col or self._named_before(before, low[m.end(3) : m.end(3) + 12])
+            by_after = self.best(("number",), after) if after and col is None else None
+            by_before = self._named_before(before, low[m.end(3) : m.end(3) + 12]) if col is None else None
+            if by_after is not None and by_before is not None and by_after is not by_before:
+                # ("an average excise tax above 50 cents per pack": the column more of the words
+                # around the comparison name, ``Avg Excise Tax (cents/pack)`` over ``Packs per Capita``)
+                around = before + after
+                count = {
+                    c.name: len(named_at(around, c.name, self.meant.get(c.name, ())))
+                    for c in (by_after, by_before)
+                }
+                by_after = by_before if count[by_before.name] > count[by_after.name] else by_after
+            col = col or by_after or by_before
             # "do any assistant professors make more than $100,000?": the one column of such figures
             col = col or self._holding(_num(m.group(3)), {f.column for f in out})
             if col is not None:
@@ -868,7 +885,9 @@ class Planner:
             return each
         # counts
         many = re.search(r"\bhow many\b|\bnumber of\b", low)
-        counted = self._counted_column(many, fcols) if many and fs else None
+        # ("the average number of packs": an average, below)
+        averaged = re.search(r"\b(?:average|mean)\s+number of\b", low)
+        counted = self._counted_column(many, fcols) if many and fs and not averaged else None
         if counted is not None:  # "how many units of Beta were sold": a column counts the units
             c = quote(counted.name)
             return Plan(
@@ -880,7 +899,7 @@ class Planner:
                 [counted.name, *sorted(fcols)],
             )
         if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not re.search(
-            r"\b(average|mean|total|sum)\b", low
+            r"\b(average|mean|total|sum)\b", self._without_header_aggregates(low, fs)
         ):
             state = re.search(
                 r"\bhow many \w+(?: \w+)? (?:were|was|are|is|came back|got|have been|had been) (\w+)\??\s*$",
@@ -1090,6 +1109,18 @@ class Planner:
                 return ranked[1] if ranked is not None else (direction_of(w) or "desc").upper()
         return None
 
+    def _without_header_aggregates(self, low: str, fs: list[_Filter]) -> str:
+        """``low`` without the aggregate words that belong to a compared column's header: "how many
+        states levied an average excise tax above 50" compares ``Avg Excise Tax`` and averages
+        nothing."""
+        compared = {f.column for f in fs if COMPARISON.match(f.words)}
+        aggregates = {"avg", "average", "mean", "total", "tot", "sum"}
+        for m in re.finditer(r"\b(average|mean|total|sum)\s+((?:[a-z]+\s+){0,2}[a-z]+)", low):
+            col = self.best(("number",), split_words(m.group(2)))
+            if col is not None and col.name in compared and aggregates & set(split_words(col.name)):
+                low = low[: m.start(1)] + " " * len(m.group(1)) + low[m.end(1) :]
+        return low
+
     def _compares(self, i: int) -> bool:
         """Whether the question's ``i``-th word opens a comparison ("more than 20,000"), no ranking."""
         return self.words[i] in ("more", "less", "fewer") and self.words[i + 1 : i + 2] == ["than"]
@@ -1135,7 +1166,7 @@ class Planner:
             low,
         )
         by_count = re.search(
-            r"\b(highest|lowest|most|least|largest|smallest) (number|count) of\b"
+            r"\b(highest|lowest|most|least|largest|smallest|greatest|biggest|fewest) (number|count) of\b"
             r"|\bwith the (most|fewest|least)\b",
             low,
         )
@@ -1546,7 +1577,7 @@ class Planner:
         measure = measure or self.best(("number",), split_words(before), exclude={column})
         way: str | None = None
         numbers = [c for c in self.cols if c.kind == "number" and c.name != column]
-        for w in reversed(split_words(before)[-5:]):
+        for w in reversed(split_words(before)[-8:]):  # ("higher on the overall test, on average")
             if w in ("more", "higher", "greater", "larger", "bigger", "longer"):
                 way = ">"
             elif w in ("less", "fewer", "lower", "smaller", "shorter"):
@@ -1836,11 +1867,12 @@ class Planner:
         the groups of a category column whose row count (or the average or total of a number column
         the question names) passes the comparison."""
         low = self.low
-        asked = re.match(r"^\s*(?:which|what)\s+([a-z]+)", low)
+        asked = re.match(r"^\s*(?:which|what)\s+([a-z]+)(?:\s+([a-z]+))?", low)
         test = COMPARISON.search(low)
         if asked is None or test is None:
             return None
-        group = self.best(("text",), [asked.group(1)])
+        # ("which state codes ...": the two words name ``state_code``, not ``State``)
+        group = self.best(("text",), [w for w in asked.groups() if w and w not in STOP])
         if group is None or not self._category(group.name):
             return None
         rest = [f for f in fs if not COMPARISON.match(f.words) and f.column != group.name]
@@ -1853,7 +1885,11 @@ class Planner:
         if fn is not None:
             measure = self.best(("number",), between, exclude={group.name})
         elif after:
-            named = self.best(("number",), after, exclude={group.name})
+            # (the column the comparison's filter read, from the words around it: "a tax including
+            # sales tax above 85 cents" is ``tax_incl_sales_cents``, not any column of cents)
+            compared = next((f for f in fs if f.words == test.group(0) and f.column != group.name), None)
+            named = self._col(compared.column) if compared is not None else None
+            named = named or self.best(("number",), after, exclude={group.name})
             if named is not None and not self._identifies(named.name) and not named.flag:
                 fn, measure = "SUM", named  # "more than 5000 streams": the total of the Streams column
         if fn is not None and measure is None:
@@ -1944,7 +1980,13 @@ class Planner:
         return col is not None and col.kind == "text" and 0 < len(col.distinct) * 4 <= self.view.rows
 
     def _extreme_is(
-        self, fs: list[_Filter], order: Col, way: str, extreme: str, n: int | None = None
+        self,
+        fs: list[_Filter],
+        order: Col,
+        way: str,
+        extreme: str,
+        n: int | None = None,
+        named_first: bool = False,
     ) -> Plan | None:
         """ "Is the priciest car a BMW?": the value the question names after the superlative is the
         test of the top row, not a filter of the rows ranked (the other filters still are). Of
@@ -1957,8 +1999,21 @@ class Planner:
         tests = [
             f
             for f in fs
-            if f.column in text and " = " in f.sql and after >= 0 and self.low.find(f.words, after) > after
+            if f.column in text
+            and " = " in f.sql
+            and after >= 0
+            and self.low.find(f.words, after) > after
+            and not named_first
         ]
+        opening = re.match(r"^\s*(?:is|was|are|were)\s+(?!the\b|an?\b|any\b|there\b)", self.low)
+        if not tests and opening is not None and after >= 0:
+            # "is Crater Lake the deepest lake?": the value named before the superlative,
+            # right after the verb, is the test of the top row
+            tests = [
+                f
+                for f in fs
+                if f.column in text and " = " in f.sql and opening.end() <= self.low.find(f.words) < after
+            ]
         if not tests:
             return None
         # (the value named last: "is the highest-paid professor a woman?" ranks professors)
@@ -2145,6 +2200,9 @@ class Planner:
             )
         if boolean and not (target is not None and target.flag):
             return self._extreme_is(fs, order, way, extreme, n)
+        row_named = self._extreme_is(fs, order, way, extreme, n, named_first=True) if boolean else None
+        if row_named is not None:
+            return row_named  # "is Crater Lake the deepest lake?": the row named, not a flag of it
         t = quote(target.name)
         if boolean and n and n > 1:
             # "do the 2 houses with the largest lots have air conditioning?": each row's own answer,

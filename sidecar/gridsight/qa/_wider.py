@@ -60,9 +60,9 @@ def reads_more(rel: Relation, question: str, narrow: QAAnswer, wide: QAAnswer, m
     )
 
 
-#: A query's column kept at one text value (``"state" = 'HI'``): the planner writes such a condition
-#: only for a value the question names.
-_KEPT_VALUE = re.compile(r'"((?:[^"]|"")+)"\s*=\s*\'')
+#: A query's column kept at one value (``"state" = 'NV'``, ``"Year" = 1995``): the planner writes such
+#: a condition only for a value the question names.
+_KEPT_VALUE = re.compile(r'"((?:[^"]|"")+)"\s*=\s*(?:\'|-?\d)')
 
 
 #: Header words of a column that numbers the rows (``Case ID``, ``providerNumber``, ``Loan #``): the
