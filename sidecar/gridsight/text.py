@@ -275,7 +275,12 @@ def category_named(said: Sequence[str], values: Sequence[str]) -> str | None:
     the most words wins, a tie names none), else by meaning ("women" -> ``Female``; see
     :data:`CATEGORY_FLOOR`). ``said`` are the question's words that name no header and no value by
     their letters (the caller's reading); None when nothing is named clearly."""
-    said = [w for w in dict.fromkeys(said) if w.isalpha() and len(w) >= 3 and w not in NOT_NAMES]
+    # (a superlative ranks, it names no value: "lowest first" is no priority ``Low``)
+    said = [
+        w
+        for w in dict.fromkeys(said)
+        if w.isalpha() and len(w) >= 3 and w not in NOT_NAMES and not (superlative(w) and w.endswith("est"))
+    ]
     values = [v for v in dict.fromkeys(values) if isinstance(v, str) and v.strip()]
     if not said or not values or len(values) > CATEGORY_NAMED_MAX:
         return None
@@ -309,7 +314,7 @@ def category_named(said: Sequence[str], values: Sequence[str]) -> str | None:
 COMPARISON = re.compile(
     r"\b(above|over|more than|greater than|higher than|larger than|exceeding|exceeds?|exceeded|at least|"
     r"below|under|less than|fewer than|lower than|smaller than|at most|younger than|older than|equal to|"
-    r"exactly)\s+"
+    r"longer than|shorter than|exactly)\s+"
     r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?[$€£¥]?(-?\d[\d,]*(?:\.\d+)?)(?:\b|(?=(?:m|mn|bn|k)\b))"
 )
 
@@ -400,7 +405,7 @@ COMPARISON_OPS = {
     "exceeding": ">", "exceed": ">", "exceeds": ">", "exceeded": ">",
     "older than": ">", "at least": ">=", "below": "<", "under": "<", "less than": "<",
     "fewer than": "<", "lower than": "<", "smaller than": "<", "younger than": "<", "at most": "<=",
-    "equal to": "=", "exactly": "=",
+    "equal to": "=", "exactly": "=", "longer than": ">", "shorter than": "<",
 }  # fmt: skip
 
 #: Header words of a ranking column, where 1 is the top: "top" there means the smallest numbers.
@@ -566,7 +571,9 @@ def year_asked(question: str) -> tuple[str, int] | None:
     low = question.casefold()
     m = re.search(
         r"\b(in|during|of|for|throughout|before|after|since|until|prior to)\s+(?:the year\s+)?((?:19|20)\d\d)"
-        r"(?![\d:/-])(?![.,]\d)",  # ("in 1995, lowest first" and "in 1995." name the year; "1995.5" no)
+        # ("in 1995, lowest first" and "in 1995." name the year; "1995.5" no, nor one of a list of
+        # years: "for 2021, 2022 and 2023")
+        r"(?![\d:/-])(?![.,]\d)(?!,\s*(?:19|20)\d\d)",
         low,
     )
     if m is None:

@@ -369,3 +369,70 @@ def test_the_greatest_number_of_rows_per_group(tmp_path_factory: pytest.TempPath
     # (the planner's own query groups the towns: a candidate the routes vote with)
     plan, _view = plan_query(candidates(book, None, q)[0], q)
     assert plan is not None and 'GROUP BY "Region"' in plan.sql
+
+
+def _tickets() -> list[list[Any]]:
+    rng = random.Random(17)
+    words = ["Refund request", "Login issue", "refund delay", "Billing question", "Password reset"]
+    rows: list[list[Any]] = [
+        ["ticket_id", "agentNumber", "Channel", "Priority", "Resolution Time (hours)", "Subject"]
+    ]
+    for i in range(150):
+        channel = rng.choice(["Email", "Phone", "Chat"])
+        hours = round(rng.uniform(1, 9) + (8 if channel == "Email" else 0), 1)
+        rows.append(
+            [
+                70000 + rng.randint(0, 29999),
+                rng.choice([501, 502, 503, 504, 505, 506, 507]) if i else 508,  # agent 508 has one ticket
+                channel,
+                rng.choice(["Low", "Low", "Medium", "High"]),
+                hours,
+                rng.choice(words) + f" #{i}",
+            ]
+        )
+    return rows
+
+
+@pytest.fixture(scope="module")
+def tickets(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "tickets", _tickets(), title="Tickets")
+
+
+def test_rows_named_by_their_id_column_are_counted(tickets: Any) -> None:
+    rows = _tickets()[1:]
+    per: dict[int, int] = {}
+    for r in rows:
+        per[r[1]] = per.get(r[1], 0) + 1
+    # ("tickets" names ``ticket_id``: the rows counted, not ids compared or ranked)
+    assert answered(tickets, "Does every agent have at least 5 tickets?") is False
+    assert answered(tickets, "Does every agent have at least 1 tickets?") is True
+    got = answered(tickets, "Which agent number has the most tickets?")
+    assert got == max(per, key=lambda a: (per[a], -a))
+
+
+def test_a_comparison_of_lengths_and_the_values_after_most_frequent(tickets: Any) -> None:
+    rows = _tickets()[1:]
+    hours: dict[str, list[float]] = {}
+    for r in rows:
+        hours.setdefault(r[2], []).append(r[4])
+    got = answered(
+        tickets,
+        "Which channels have an average resolution time longer than 10 hours? List them alphabetically.",
+    )
+    assert got == sorted(c for c, h in hours.items() if sum(h) / len(h) > 10)
+    phone = [r[3] for r in rows if r[2] == "Phone"]
+    ranked = sorted(set(phone), key=lambda p: (-phone.count(p), p))
+    got = answered(tickets, "For phone tickets, what are the two most frequent priorities?")
+    assert got == ranked[:2]
+
+
+def test_the_ranked_columns_own_values_listed(tickets: Any) -> None:
+    rows = _tickets()[1:]
+    got = answered(tickets, "Give the ticket IDs of all tickets from Chat, lowest first.")
+    assert got == sorted(r[0] for r in rows if r[2] == "Chat")
+
+
+def test_a_quoted_text_that_is_part_of_cells(tickets: Any) -> None:
+    rows = _tickets()[1:]
+    got = answered(tickets, "How many tickets have 'refund' in their subject?")
+    assert got == sum(1 for r in rows if "refund" in r[5].lower())

@@ -72,7 +72,7 @@ from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
 from gridsight.qa._to_formula import verified_formula
 from gridsight.qa._wider import ranks_by_id, reads_more
-from gridsight.text import YEAR_BY_YEAR, without_marks
+from gridsight.text import YEAR_BY_YEAR, orders_all, without_marks
 
 #: Structure score at which a table is answered by header paths instead of a formula (SQuARE routes
 #: multi-row headers and merged layouts to structure-preserving blocks).
@@ -413,7 +413,7 @@ def _or_query(
     with the highest average math score": one school's rows are many)."""
     # (a list asked for, one figure formulated and several rows queried: the formula read one row)
     listed = (
-        expected == "list"
+        (expected == "list" or orders_all(q))  # ("give the case IDs ..., lowest first": every one)
         and not isinstance(ans.value, list)
         and isinstance(other.value, list)
         and len(other.value) > 1

@@ -278,6 +278,30 @@ class Planner:
         self._offset = 0  # rows skipped before the one asked for ("the second largest": 1)
         self._filters: list[_Filter] | None = None  # read once: plan() and _plan() both ask
 
+    def _quoted_part(self, quoted: str, taken: set[str]) -> list[_Filter]:
+        """A quoted text that is no whole cell but part of cells ("how many airports have
+        'International' in their name?"): the rows whose text holds it, in the text column the
+        question names (or the one column holding it), in any case."""
+        holding = []
+        for c in self.cols:
+            if c.kind != "text" or c.name in taken:
+                continue
+            q = quote(c.name)
+            hit = self.view.conn.execute(
+                f"SELECT 1 FROM {TABLE} WHERE INSTR(LOWER({q}), ?) > 0 LIMIT 1", (quoted.lower(),)
+            ).fetchone()
+            if hit:
+                holding.append(c)
+        if not holding:
+            return []
+        sc = self.scores()
+        named = [c for c in holding if sc[c.name] > 0]
+        if len(holding) > 1 and not named:
+            return []
+        c = max(named or holding, key=lambda c: sc[c.name])
+        sql = f"INSTR(LOWER({quote(c.name)}), {_lit(quoted.lower())}) > 0"
+        return [_Filter(sql, quoted.lower(), c.name, f"{c.name} holds '{quoted}'", sql_only=True)]
+
     def _proper_filters(self, found: list[_Filter]) -> list[_Filter]:
         """A proper name the question writes ("the depots in Leeds", "New York") that is a whole
         cell of a text column too varied to list: the rows holding it. A name that is a word of a
@@ -604,7 +628,13 @@ class Planner:
                 out.append(_Filter(sql, il, c.name, f"{c.name} lists {item}", sql_only=True))
                 low = low.replace(il, " ")
                 break
-        for qv in quoted:
+        # ("'International' in their name", "names containing 'Lake'": part of a cell, not a whole one)
+        part = re.search(
+            r"['\"]\s+(?:anywhere\s+)?in\s+(?:their|its|the|his|her)\s+\w+|\b(?:contain|include)(?:s|ing)?\s+['\"]",
+            self.q,
+            re.IGNORECASE,
+        )
+        for qv in quoted if not part else ():
             if not any(f.words == qv.lower() for f in out):
                 for c in self.cols:
                     if c.kind == "text" and not c.distinct:
@@ -618,6 +648,9 @@ class Planner:
                                 )
                             )
                             break
+        for qv in quoted:
+            if not any(f.words == qv.lower() for f in out):
+                out += self._quoted_part(qv, {f.column for f in out})
         out += self._proper_filters(out)
         # numeric comparisons: the column named just before or inside the phrase
         for m in COMPARISON.finditer(low):
@@ -643,6 +676,8 @@ class Planner:
             col = col or by_after or by_before
             # "do any assistant professors make more than $100,000?": the one column of such figures
             col = col or self._holding(_num(m.group(3)), {f.column for f in out})
+            if col is not None and self._counts_rows(col, after):
+                continue  # "at least 5 admissions" over ``admission_id``: a count of rows, no value
             if col is not None:
                 op, num = COMPARISON_OPS[m.group(1)], _lit(_num(m.group(3)))
                 out.append(
@@ -824,7 +859,10 @@ class Planner:
             )
         if starts_bool:
             compared = (
-                self._compare_columns(where, when) or self._compare_groups(fs) or self._more_rows_of(fs)
+                self._compare_columns(where, when)
+                or self._compare_groups(fs)
+                or self._more_rows_of(fs)
+                or self._every_group(fs)
             )
             if compared is not None:
                 return compared
@@ -1121,6 +1159,44 @@ class Planner:
                 low = low[: m.start(1)] + " " * len(m.group(1)) + low[m.end(1) :]
         return low
 
+    def _counts_rows(self, col: Col, after: list[str]) -> bool:
+        """Whether the plural right after a compared number names the rows by their id column ("at
+        least 5 admissions" over ``admission_id``): a count of rows, not a value of that column."""
+        return (
+            self._identifies(col.name)
+            and bool(after)
+            and after[0].endswith("s")
+            and after[0] not in IDENTIFIER_WORDS
+            and any(same(after[0], h) for h in header_words(col.name))
+        )
+
+    def _every_group(self, fs: list[_Filter]) -> Plan | None:
+        """ "Does every provider have at least 5 admissions?": whether each group of the column the
+        noun after "every" / "each" / "all" names has that many rows."""
+        m = re.match(r"^\s*(?:does|do|did|has|have|had)\s+(?:every|each|all(?: the)?)\s+([a-z]+)", self.low)
+        test = COMPARISON.search(self.low)
+        if m is None or test is None:
+            return None
+        after = [w for w in split_words(self.low[test.end() : test.end() + 30])[:2] if w not in STOP]
+        counted = self.best(("number",), after)
+        if counted is not None and not self._counts_rows(counted, after):
+            return None  # ("... a budget above 5000": a figure of the rows, not how many)
+        group = self.best(("text", "number"), [m.group(1)], exclude={counted.name} if counted else set())
+        if group is None:
+            return None
+        g = quote(group.name)
+        op, num = COMPARISON_OPS[test.group(1)], _lit(_num(test.group(3)))
+        rest = [f for f in fs if f.column != group.name and not COMPARISON.match(f.words)]
+        where = f" WHERE {g} IS NOT NULL" + "".join(f" AND {f.sql}" for f in rest)
+        return Plan(
+            f"SELECT NOT EXISTS (SELECT 1 FROM {TABLE}{where} GROUP BY {g} HAVING NOT (COUNT(*) {op} {num}))",
+            "having",
+            "boolean",
+            0.8,
+            f"checks that every {group.name} has a row count {op} {num}",
+            [group.name, *sorted(f.column for f in rest)],
+        )
+
     def _compares(self, i: int) -> bool:
         """Whether the question's ``i``-th word opens a comparison ("more than 20,000"), no ranking."""
         return self.words[i] in ("more", "less", "fewer") and self.words[i + 1 : i + 2] == ["than"]
@@ -1196,6 +1272,13 @@ class Planner:
         key = self.best(
             ("text", "number", "bool", "date"), self.words[: self._first_super()] + narrowed, exclude=fcols
         )
+        # "what are the two most frequent claim locations": the words right after "most common" /
+        # "most frequent" name the values ranked, before any the question names first ("cases")
+        frequent = common is not None and common.group(2) is not None  # ("most frequent", no bare "fewest")
+        after_common = split_words(low[common.end() : common.end() + 40])[:3] if common and frequent else []
+        named_after = self.best(("text", "bool", "date"), after_common, exclude=fcols)
+        if named_after is not None and not self._identifies(named_after.name):
+            key = named_after
         if key is None:
             key = self.best(("text", "number", "bool"), exclude=fcols)
         if key is None:
@@ -1860,7 +1943,13 @@ class Planner:
         # ("respondents": an id; "the most dates": dates are counted, not ranked; "which day of the
         # week has the most foggy days": the days are the rows of the group's own column)
         grouped = named is not None and named is self.best(kinds, self.words[: self._first_super()])
-        return m if named is None or self._identifies(named.name) or named.kind == "date" or grouped else None
+        # ("the most admissions" beside ``admission_id`` and ``Admission Type``: the rows the ids number)
+        numbered = any(
+            self._identifies(c.name) and any(same(m.group(2), h) for h in header_words(c.name))
+            for c in self.cols
+        )
+        counted = named is None or self._identifies(named.name) or named.kind == "date" or numbered
+        return m if counted or grouped else None
 
     def _having(self, fs: list[_Filter]) -> Plan | None:
         """ "Which branches lent fewer than 400 items?", "which wards have an average age above 60?":
@@ -2136,6 +2225,11 @@ class Planner:
         words_before = self.words[: self._first_super()]
         kinds = ("text", "number", "bool", "date")
         target = self.best(kinds, words_before, exclude=fcols | {order.name})
+        if target is not None and self.best(kinds, words_before, exclude=fcols) is order:
+            # "give the case IDs of all applications from India, lowest first": the words before the
+            # superlative name the order's own column better than any other: its values are listed
+            sc = self.scores(words_before)
+            target = None if sc[order.name] > sc[target.name] else target
         # (the noun after 'which' / 'what' / 'how many' is what is asked: "in which county is the
         # district with ...", "how many staff do the 2 libraries with the most visitors have")
         asked = re.search(r"\b(?:which|what)\s+([a-z]+)", self.low) or re.match(

@@ -19,7 +19,7 @@ from gridsight.grid import Range
 from gridsight.qa._answer import QAAnswer
 from gridsight.qa._plan import IDENTIFIER_WORDS, identifies
 from gridsight.qa._relational import Relation
-from gridsight.text import LABEL_WORDS, STOP_WORDS, header_words, shortened, stem, words
+from gridsight.text import LABEL_WORDS, STOP_WORDS, header_words, same, shortened, stem, words
 
 
 def columns_read(answer: QAAnswer) -> set[int]:
@@ -127,5 +127,23 @@ def ranks_by_id(rel: Relation, question: str, answer: QAAnswer) -> bool:
             ids |= {i for i, c in by.items() if c.name == name and _numbers_rows(c.name, c.kind)}
     if not ids:
         return False
-    # ("the 3 highest case numbers", "cases with an ID above 500": the id is what is asked)
-    return not set(words(question)) & ID_WORDS
+    # ("the 3 highest case numbers", "cases with an ID above 500": the id is what is asked; "which
+    # provider number has the most admissions" says the number of another column than the ranked
+    # ``admission_id``)
+    said = words(question)
+    for i in ids:
+        own = [h for h in header_words(by[i].name) if h not in ID_WORDS]
+        others = [
+            h
+            for c in by.values()
+            if c is not by[i] and identifies(c.name, ID_WORDS)
+            for h in header_words(c.name)
+            if h not in ID_WORDS
+        ]
+        for at, w in enumerate(said):
+            if w not in ID_WORDS:
+                continue
+            before = said[at - 1] if at else ""
+            if any(same(before, h) for h in own) or not any(same(before, h) for h in others):
+                return False
+    return True
