@@ -11,7 +11,7 @@ import pytest
 from tests.qa.conftest import answered, answers_or_says_why, book_of
 
 from gridsight.qa._pick import candidates
-from gridsight.qa._route_sql import plan_query
+from gridsight.qa._route_sql import by_query, plan_query
 from gridsight.text import comparisons_spelt, end_asked, end_of, percent_header, proper_phrases
 
 
@@ -436,3 +436,47 @@ def test_a_quoted_text_that_is_part_of_cells(tickets: Any) -> None:
     rows = _tickets()[1:]
     got = answered(tickets, "How many tickets have 'refund' in their subject?")
     assert got == sum(1 for r in rows if "refund" in r[5].lower())
+
+
+def test_a_median_and_a_value_given_with_its_unit(
+    tickets: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    import statistics
+
+    rows = _tickets()[1:]
+    want = statistics.median(r[4] for r in rows if r[2] == "Email")
+    q = "What is the median resolution time of email tickets?"
+    assert answered(tickets, q) == pytest.approx(want)
+    # (the planner's own query computes it too, as SQLite has no MEDIAN: the middle rows in order)
+    plan, view = plan_query(candidates(tickets, None, q)[0], q)
+    assert plan is not None and plan.kind == "median"
+    assert by_query(candidates(tickets, None, q)[0], q, plan, view).value == pytest.approx(want)
+    rng = random.Random(6)
+    machines: list[list[Any]] = [["Price", "RAM (MB)", "Screen Size"]]
+    machines += [
+        [rng.randint(900, 4000), rng.choice([4, 8, 16, 32]), rng.choice([14, 15, 17])] for _ in range(80)
+    ]
+    book = book_of(tmp_path_factory, "machines", machines)
+    want = statistics.median(r[0] for r in machines[1:] if r[1] == 16)
+    # ("with 16 MB of memory": the column the unit names, at that value)
+    assert answered(book, "What's the median price of machines with 16 MB of memory?") == pytest.approx(want)
+
+
+def test_the_most_frequent_value_in_a_year_named_by_header_years(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    rows: list[list[Any]] = [["name", "team86", "posit86", "hits86"]]
+    picks = [("NY", "C"), ("NY", "SS"), ("NY", "1B"), ("LA", "C"), ("SD", "C"), ("SF", "2B")]
+    rows += [[f"P{i}", t, p, 10 + i] for i, (t, p) in enumerate(picks)]
+    book = book_of(tmp_path_factory, "positions", rows)
+    # ("in 1986" names every column of 1986: the words after "most often" say which)
+    assert answered(book, "Which fielding position shows up most often in 1986?") == "C"
+
+
+def test_groups_ranked_by_their_number_of_rows(tickets: Any) -> None:
+    rows = _tickets()[1:]
+    per: dict[str, int] = {}
+    for r in rows:
+        per[r[2]] = per.get(r[2], 0) + 1
+    got = answered(tickets, "Rank the channels by number of tickets, largest first.")
+    assert got == sorted(per, key=lambda c: -per[c])

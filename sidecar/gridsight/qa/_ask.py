@@ -101,6 +101,7 @@ SQL_FIRST = frozenset(
         "years",
         "rates",
         "share",
+        "median",
     }
 )
 #: Plans whose query reads one checked figure per item the question lists ("in 1985, 1990 and 1995").

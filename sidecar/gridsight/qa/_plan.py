@@ -216,6 +216,17 @@ def _names_value(value: str, text: str, adjective: bool = False) -> bool:
     )
 
 
+def _median(col: str, where: str) -> str:
+    """The median of a (quoted) column over the rows ``where`` keeps, as SQLite has no MEDIAN: the
+    middle value of the filled ones in order, or the mean of the middle two."""
+    filled = f"{where}{' AND' if where else ' WHERE'} {col} IS NOT NULL"
+    n = f"(SELECT COUNT({col}) FROM {TABLE}{where})"
+    return (
+        f"SELECT AVG({col}) FROM (SELECT {col} FROM {TABLE}{filled} ORDER BY {col} "
+        f"LIMIT 2 - {n} % 2 OFFSET ({n} - 1) / 2)"
+    )
+
+
 def _num(text: str) -> float | int:
     x = float(text.replace(",", ""))
     return int(x) if x.is_integer() else x
@@ -696,6 +707,18 @@ class Planner:
                 out.append(
                     _Filter(f"{quote(col.name)} = {num}", m.group(0), col.name, f"{col.name} is {num}")
                 )
+        # "machines with 32 MB of memory", "houses with 3 bedrooms": the column the unit or the noun
+        # after the number names, at that value
+        for m in re.finditer(r"\bwith (?:an? )?(\d+(?:\.\d+)?)[\s-]*([a-z]+)(?:\s+(?:of\s+)?([a-z]+))?", low):
+            if any(m.group(1) in f.words for f in out) or m.group(1) in self._header_years:
+                continue
+            said = [w for w in m.groups()[1:] if w and w not in STOP]
+            col = self.best(("number",), said, exclude={f.column for f in out})
+            if col is not None and not col.flag and not self._identifies(col.name):
+                num = _lit(_num(m.group(1)))
+                out.append(
+                    _Filter(f"{quote(col.name)} = {num}", m.group(0), col.name, f"{col.name} is {num}")
+                )
         # yes/no columns named in the question
         for c in self.cols:
             if not c.flag:
@@ -924,7 +947,7 @@ class Planner:
         # counts
         many = re.search(r"\bhow many\b|\bnumber of\b", low)
         # ("the average number of packs": an average, below)
-        averaged = re.search(r"\b(?:average|mean)\s+number of\b", low)
+        averaged = re.search(r"\b(?:average|mean|median)\s+number of\b", low)
         counted = self._counted_column(many, fcols) if many and fs and not averaged else None
         if counted is not None:  # "how many units of Beta were sold": a column counts the units
             c = quote(counted.name)
@@ -937,7 +960,7 @@ class Planner:
                 [counted.name, *sorted(fcols)],
             )
         if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not re.search(
-            r"\b(average|mean|total|sum)\b", self._without_header_aggregates(low, fs)
+            r"\b(average|mean|median|total|sum)\b", self._without_header_aggregates(low, fs)
         ):
             state = re.search(
                 r"\bhow many \w+(?: \w+)? (?:were|was|are|is|came back|got|have been|had been) (\w+)\??\s*$",
@@ -981,6 +1004,7 @@ class Planner:
             return per
         for words, fn, name in (
             (r"average|mean", "AVG", "average"),
+            (r"median", "MEDIAN", "median"),
             (r"total|sum", "SUM", "total"),
             (r"maximum|max|highest|largest|most", "MAX", "highest"),
             (r"minimum|min|lowest|smallest|least", "MIN", "lowest"),
@@ -1001,7 +1025,7 @@ class Planner:
                     break  # "what <category> has the highest ...": read from the row (below)
                 c = quote(col.name)
                 return Plan(
-                    f"SELECT {fn}({c}) FROM {TABLE}{where}",
+                    _median(c, where) if fn == "MEDIAN" else f"SELECT {fn}({c}) FROM {TABLE}{where}",
                     fn.lower(),
                     "number",
                     0.75,
@@ -1243,7 +1267,9 @@ class Planner:
         )
         by_count = re.search(
             r"\b(highest|lowest|most|least|largest|smallest|greatest|biggest|fewest) (number|count) of\b"
-            r"|\bwith the (most|fewest|least)\b",
+            r"|\bwith the (most|fewest|least)\b"
+            # ("rank the days by number of tables served, busiest first": every group by its rows)
+            r"|^\s*(?:please\s+)?(?:rank|order|sort|list)\b.*\bby (?:the |their )?(?:number|count) of\b",
             low,
         )
         by_agg = re.search(
@@ -1275,7 +1301,16 @@ class Planner:
         # "what are the two most frequent claim locations": the words right after "most common" /
         # "most frequent" name the values ranked, before any the question names first ("cases")
         frequent = common is not None and common.group(2) is not None  # ("most frequent", no bare "fewest")
-        after_common = split_words(low[common.end() : common.end() + 40])[:3] if common and frequent else []
+        # (its content words: "most often in 1986" names no column by its year)
+        after_common = (
+            [
+                w
+                for w in split_words(low[common.end() : common.end() + 40])[:3]
+                if w.isalpha() and w not in STOP
+            ]
+            if common and frequent
+            else []
+        )
         named_after = self.best(("text", "bool", "date"), after_common, exclude=fcols)
         if named_after is not None and not self._identifies(named_after.name):
             key = named_after
