@@ -855,6 +855,10 @@ COMPASS = {
 _COORDINATE_WORDS = {"latitude": {"latitude", "lat"}, "longitude": {"longitude", "lon", "lng", "long"}}
 
 
+#: Superlatives of age: on a column of ages the oldest is the highest (on dates, the earliest).
+_AGE_ENDS = {"oldest": "desc", "eldest": "desc", "youngest": "asc"}
+
+
 def superlative(word: str) -> bool:
     """A superlative: a generic direction word, an English -est form ('cheapest', 'newest'), or one of
     the compass ('northernmost')."""
@@ -1337,6 +1341,10 @@ def ranked_column(word: str, columns: Sequence[tuple[str, str]]) -> tuple[int, s
         axis, end = COMPASS[word]
         held = [i for i in pool if set(header_words(columns[i][1])) & _COORDINATE_WORDS[axis]]
         return (held[0], end) if len(held) == 1 else None
+    if word in _AGE_ENDS:  # "the oldest patient": the one number column of ages, highest first
+        aged = [i for i in pool if columns[i][0] == "number" and "age" in header_words(columns[i][1])]
+        if len(aged) == 1:
+            return aged[0], _AGE_ENDS[word]
     found = ranked_by(word, [columns[i][1] for i in pool])
     if found is None and " " in word:  # "the longest serving": the verb's stem starts a header word
         first, verb = word.split(" ", 1)

@@ -480,3 +480,35 @@ def test_groups_ranked_by_their_number_of_rows(tickets: Any) -> None:
         per[r[2]] = per.get(r[2], 0) + 1
     got = answered(tickets, "Rank the channels by number of tickets, largest first.")
     assert got == sorted(per, key=lambda c: -per[c])
+
+
+def test_the_oldest_is_the_highest_age_beside_dates(tmp_path_factory: pytest.TempPathFactory) -> None:
+    from gridsight.text import ranked_column
+
+    cols = [("text", "Ward"), ("number", "Age at Admission"), ("date", "Admission Date"), ("text", "Route")]
+    assert ranked_column("oldest", cols) == (1, "desc") and ranked_column("youngest", cols) == (1, "asc")
+    rng = random.Random(23)
+    rows: list[list[Any]] = [["Ward", "Age at Admission", "Admission Date", "Route"]]
+    for i in range(40):
+        rows.append(
+            [
+                rng.choice(["A", "B"]),
+                rng.randint(18, 90),
+                dt.date(2020, 1, 1) + dt.timedelta(days=i * 7),
+                f"R{i}",
+            ]
+        )
+    book = book_of(tmp_path_factory, "wards", rows)
+    want = max(rows[1:], key=lambda r: r[1])[3]
+    assert answered(book, "What is the route of the oldest patient?") == want
+
+
+def test_groups_ranked_by_head_count_and_by_their_average(tickets: Any) -> None:
+    rows = _tickets()[1:]
+    per: dict[str, list[float]] = {}
+    for r in rows:
+        per.setdefault(r[3], []).append(r[4])
+    got = answered(tickets, "Rank the priorities by head count, largest first.")
+    assert got == sorted(per, key=lambda p: -len(per[p]))
+    got = answered(tickets, "Rank the priorities by their average resolution time, highest first.")
+    assert got == sorted(per, key=lambda p: -sum(per[p]) / len(per[p]))

@@ -1269,11 +1269,12 @@ class Planner:
             r"\b(highest|lowest|most|least|largest|smallest|greatest|biggest|fewest) (number|count) of\b"
             r"|\bwith the (most|fewest|least)\b"
             # ("rank the days by number of tables served, busiest first": every group by its rows)
-            r"|^\s*(?:please\s+)?(?:rank|order|sort|list)\b.*\bby (?:the |their )?(?:number|count) of\b",
+            r"|^\s*(?:please\s+)?(?:rank|order|sort|list)\b.*\bby (?:the |their )?"
+            r"(?:(?:number|count) of|head ?count)\b",
             low,
         )
         by_agg = re.search(
-            r"\bby (average|mean|total|sum of)\b"
+            r"\bby (?:their |its |the )?(average|mean|total|sum of)\b"
             r"|\b(highest|lowest|largest|smallest|biggest|greatest) (average|mean|total|combined)\b",
             low,
         )
