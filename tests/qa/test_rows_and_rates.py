@@ -512,3 +512,10 @@ def test_groups_ranked_by_head_count_and_by_their_average(tickets: Any) -> None:
     assert got == sorted(per, key=lambda p: -len(per[p]))
     got = answered(tickets, "Rank the priorities by their average resolution time, highest first.")
     assert got == sorted(per, key=lambda p: -sum(per[p]) / len(per[p]))
+
+
+def test_every_row_tested_and_values_other_than_one(tickets: Any) -> None:
+    rows = _tickets()[1:]
+    assert answered(tickets, "Are all the tickets handled by Chat?") is all(r[2] == "Chat" for r in rows)
+    got = answered(tickets, "Which priorities other than Low appear in the data? Alphabetical order please.")
+    assert got == sorted({r[3] for r in rows} - {"Low"})

@@ -761,6 +761,21 @@ class Planner:
                 )
             )
         out.extend(self._calendar_filters(out))
+        # "countries other than the USA", "excluding Texas": the rows without that value
+        for i, f in enumerate(out):
+            pos = self.low.find(f.words)
+            if (
+                " = " in f.sql
+                and pos > 0
+                and re.search(
+                    r"\b(?:other than|except(?: for)?|excluding|besides|apart from|not in|but)"
+                    r"\s+(?:the\s+)?$",
+                    self.low[max(0, pos - 24) : pos],
+                )
+            ):
+                out[i] = _Filter(
+                    f"NOT ({f.sql})", f.words, f.column, f"{f.desc.replace(' is ', ' is not ', 1)}"
+                )
         # "without any X", "do not contain any X", "no X yet", "missing a X", "did not give a X",
         # "X is unknown": rows whose X is empty (a count of none is 0 where X counts something)
         verbs = r"(?:contain|have|include|give|list|record|report|state|provide|specify)"
@@ -900,6 +915,13 @@ class Planner:
             # "are all the Teslas automatic?": the value named last is the test of the rows the
             # others name
             tests = sorted((low.find(f.words), i) for i, f in enumerate(fs) if " = " in f.sql)
+        if (
+            not tests
+            and len(fs) == 1
+            and " = " in fs[0].sql
+            and re.match(r"^\s*(?:are|were|do|did)\s+all\b", low)
+        ):
+            tests = [(low.find(fs[0].words), 0)]  # "are all the airports located in the USA?": every row
         if starts_bool and re.search(r"\b(all|every|each)\b", low) and tests and not asks_any and not ranks:
             # "are all pediatrics patients younger than 18?": the last comparison is the test, the
             # other filters say whose rows (rows with no value are not counted against it)
@@ -1041,6 +1063,8 @@ class Planner:
         # a lookup: "Which department is Bo in?" -- one column read on the rows the filters keep
         if fs and not starts_bool:
             kinds = ("text", "number", "date", "bool")
+            # ("which countries other than the USA appear?": a column kept without a value is asked)
+            fcols = fcols - {f.column for f in fs if f.sql.startswith("NOT (")}
             target = self.best(kinds, exclude=fcols)
             if target is None and re.search(r"\bwho\b", low):
                 # "who was the financial officer": the rows' names, the first text column
@@ -1053,8 +1077,20 @@ class Planner:
             )
             if of is not None:
                 target = self.best(kinds, split_words(of.group(1)), exclude=fcols) or target
-            computed = re.search(r"\b(?:total|sum|average|mean|number of|count of|how many)\b", low)
-            if target is not None and expected_type(self.q) == "list" and not computed:
+            computed = re.search(
+                r"\b(?:total|sum|average|mean|median|combined|number of|count of|how many)\b", low
+            )
+            # (a list: asked as one, in an order, or by a plural "which countries ...")
+            listed = (
+                expected_type(self.q) == "list"
+                or re.search(r"\balphabetical(?:ly)?\b|\b(?:date|chronological) order\b", low) is not None
+                or re.match(
+                    r"^\s*(?:which|what)\s+(?!(?:was|has|does|is)\b)[a-z]*[^su\W]s\s+(?!is\b|was\b|has\b)",
+                    low,
+                )
+                is not None
+            )
+            if target is not None and listed and not computed:
                 # "what are the codes of the depots in Leeds", "on which dates did ...": the
                 # noun after the question word names the column listed
                 asked = asked_columns(self.q, [c.name for c in self.cols if c.name not in fcols])
@@ -1096,7 +1132,9 @@ class Planner:
         t = quote(target.name)
         low = self.low
         order = ""
-        if re.search(r"\balphabetical(?:ly)?\b|\bfrom a to z\b", low):
+        if re.search(r"\balphabetical(?:ly)?\b|\bfrom a to z\b", low) or re.search(
+            r"\bin (?:name|alphabetic) order\b", low
+        ):
             order = f" ORDER BY {t} ASC"
         elif re.search(r"\b(?:date|time|chronological) order\b|\b(?:earliest|oldest) first\b", low):
             dated = next((c for c in self.cols if c.kind == "date"), None)
@@ -1118,8 +1156,10 @@ class Planner:
             if compared and way:
                 up = (way.group(1) or way.group(2)) in ("smallest", "lowest", "fewest", "least")
                 order = f" ORDER BY {quote(compared[0])} {'ASC' if up else 'DESC'}"
+        # (a category's values each once: "which countries appear", not one per row)
+        once = "DISTINCT " if self._category(target.name) else ""
         return Plan(
-            f"SELECT {t} FROM {TABLE}{where}{' AND' if where else ' WHERE'} {t} IS NOT NULL{order}",
+            f"SELECT {once}{t} FROM {TABLE}{where}{' AND' if where else ' WHERE'} {t} IS NOT NULL{order}",
             "rows",
             "list",
             0.7,
