@@ -14,6 +14,7 @@ import itertools
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -225,6 +226,12 @@ def _median(col: str, where: str) -> str:
         f"SELECT AVG({col}) FROM (SELECT {col} FROM {TABLE}{filled} ORDER BY {col} "
         f"LIMIT 2 - {n} % 2 OFFSET ({n} - 1) / 2)"
     )
+
+
+def _each_year(years: list[int], figure: Callable[[int], str]) -> str:
+    """One row per year, in the order given, each the scalar query ``figure`` writes for it."""
+    parts = " UNION ALL ".join(f"SELECT {i} AS at, ({figure(y)}) AS v" for i, y in enumerate(years))
+    return f"SELECT v FROM ({parts}) ORDER BY at"
 
 
 def _num(text: str) -> float | int:
@@ -1446,6 +1453,14 @@ class Planner:
             return listed
         return None
 
+    def _year_columns(self) -> list[Col]:
+        """The number columns of years: a header saying year, every cell a whole year."""
+        return [
+            c
+            for c in self.cols
+            if c.kind == "number" and {"year", "yr"} & set(header_words(c.name)) and self._years_only(c.name)
+        ]
+
     def _counts_per_year(self, fs: list[_Filter]) -> Plan | None:
         """ "How many frosty nights were there in each year from 2019 to 2022?": the rows counted in each
         year asked, in that order (a year without rows counts 0), by a number column of years or the
@@ -1454,11 +1469,7 @@ class Planner:
         many = re.match(r"^\s*how many\b", self.low)
         if not years or many is None or self._counted_column(many, set()) is not None:
             return None
-        yearly = [
-            c
-            for c in self.cols
-            if c.kind == "number" and {"year", "yr"} & set(header_words(c.name)) and self._years_only(c.name)
-        ]
+        yearly = self._year_columns()
         date = self._date_column()
         if len(yearly) == 1:
             year, read = quote(yearly[0].name), yearly[0].name
@@ -1468,12 +1479,8 @@ class Planner:
             return None
         rest = [f for f in fs if f.column != read and not re.search(r"\b(?:19|20)\d\d\b", f.words)]
         ands = "".join(f" AND {f.sql}" for f in rest)
-        parts = " UNION ALL ".join(
-            f"SELECT {i} AS at, (SELECT COUNT(*) FROM {TABLE} WHERE {year} = {y}{ands}) AS v"
-            for i, y in enumerate(years)
-        )
         return Plan(
-            f"SELECT v FROM ({parts}) ORDER BY at",
+            _each_year(years, lambda y: f"SELECT COUNT(*) FROM {TABLE} WHERE {year} = {y}{ands}"),
             "years",
             "list",
             0.8,
@@ -1491,11 +1498,7 @@ class Planner:
         years = self._years_listed()
         if years is None:
             return None
-        yearly = [
-            c
-            for c in self.cols
-            if c.kind == "number" and {"year", "yr"} & set(header_words(c.name)) and self._years_only(c.name)
-        ]
+        yearly = self._year_columns()
         if len(yearly) != 1 or not years:
             return None
         y = quote(yearly[0].name)
@@ -1511,12 +1514,8 @@ class Planner:
             ).fetchone()
             if one is None or one[0] != 1:
                 return None  # (a year of several figures, or none: which one is asked is unclear)
-        parts = " UNION ALL ".join(
-            f"SELECT {i} AS at, (SELECT MAX({m}) FROM {TABLE} WHERE {y} = {year}{ands}) AS v"
-            for i, year in enumerate(years)
-        )
         return Plan(
-            f"SELECT v FROM ({parts}) ORDER BY at",
+            _each_year(years, lambda year: f"SELECT MAX({m}) FROM {TABLE} WHERE {y} = {year}{ands}"),
             "years",
             "list",
             0.8,
