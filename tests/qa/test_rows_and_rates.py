@@ -519,3 +519,22 @@ def test_every_row_tested_and_values_other_than_one(tickets: Any) -> None:
     assert answered(tickets, "Are all the tickets handled by Chat?") is all(r[2] == "Chat" for r in rows)
     got = answered(tickets, "Which priorities other than Low appear in the data? Alphabetical order please.")
     assert got == sorted({r[3] for r in rows} - {"Low"})
+
+
+def test_row_counts_of_groups_named_ranked_or_listed(tickets: Any) -> None:
+    rows = _tickets()[1:]
+    per: dict[str, int] = {}
+    agents: dict[int, int] = {}
+    for r in rows:
+        per[r[2]] = per.get(r[2], 0) + 1
+        agents[r[1]] = agents.get(r[1], 0) + 1
+    assert answered(tickets, "Does Email have more tickets than Chat?") is (per["Email"] > per["Chat"])
+    assert answered(tickets, "Does Chat have more tickets than Email?") is (per["Chat"] > per["Email"])
+    got = answered(tickets, "How many tickets do Email, Phone and Chat have, in that order?")
+    assert got == [per["Email"], per["Phone"], per["Chat"]]
+    assert (
+        answered(tickets, "What are the 2 largest ticket counts by channel?")
+        == sorted(per.values())[::-1][:2]
+    )
+    got = answered(tickets, "How many tickets did each of the 3 busiest agents handle?")
+    assert got == sorted(agents.values())[::-1][:3]

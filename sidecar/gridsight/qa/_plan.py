@@ -14,7 +14,7 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -228,9 +228,10 @@ def _median(col: str, where: str) -> str:
     )
 
 
-def _each_year(years: list[int], figure: Callable[[int], str]) -> str:
-    """One row per year, in the order given, each the scalar query ``figure`` writes for it."""
-    parts = " UNION ALL ".join(f"SELECT {i} AS at, ({figure(y)}) AS v" for i, y in enumerate(years))
+def _each_of(items: Sequence[Any], figure: Callable[[Any], str]) -> str:
+    """One row per item (a year, a value), in the order given, each the scalar query ``figure``
+    writes for it."""
+    parts = " UNION ALL ".join(f"SELECT {i} AS at, ({figure(x)}) AS v" for i, x in enumerate(items))
     return f"SELECT v FROM ({parts}) ORDER BY at"
 
 
@@ -954,7 +955,11 @@ class Planner:
                 sorted(fcols),
             )
         per_group = (
-            self._counts_per_year(fs) or self._counts_per_group(fcols, where, when) or self._per_year(fs)
+            self._counts_of_listed(fs)
+            or self._counts_per_year(fs)
+            or self._top_group_counts(fcols, where, when)
+            or self._counts_per_group(fcols, where, when)
+            or self._per_year(fs)
         )
         if per_group is not None:
             return per_group
@@ -1480,7 +1485,7 @@ class Planner:
         rest = [f for f in fs if f.column != read and not re.search(r"\b(?:19|20)\d\d\b", f.words)]
         ands = "".join(f" AND {f.sql}" for f in rest)
         return Plan(
-            _each_year(years, lambda y: f"SELECT COUNT(*) FROM {TABLE} WHERE {year} = {y}{ands}"),
+            _each_of(years, lambda y: f"SELECT COUNT(*) FROM {TABLE} WHERE {year} = {y}{ands}"),
             "years",
             "list",
             0.8,
@@ -1515,7 +1520,7 @@ class Planner:
             if one is None or one[0] != 1:
                 return None  # (a year of several figures, or none: which one is asked is unclear)
         return Plan(
-            _each_year(years, lambda year: f"SELECT MAX({m}) FROM {TABLE} WHERE {y} = {year}{ands}"),
+            _each_of(years, lambda year: f"SELECT MAX({m}) FROM {TABLE} WHERE {y} = {year}{ands}"),
             "years",
             "list",
             0.8,
@@ -1533,9 +1538,24 @@ class Planner:
             r"(?=\s+(?:among|in|of|on|at|for|with|who|that|are|were|is|was|do|did|have|has)\b|\s*[?.,;]|\s*$)",
             self.low,
         )
-        if m is None:
+        # "does Alaska have more airports than Texas?": the rows of the value before the verb
+        # against those of the value after "than"
+        owner = re.match(
+            r"^\s*(?:does|do|did|has|have|had)\s+([\w' -]{1,40}?)\s+(?:have|has|had|hold|count)\s+"
+            r"(more|fewer|less)\s+[\w' -]{1,40}?\s+than\s+([\w' -]{1,40}?)\s*[?.!]*\s*$",
+            self.low,
+        )
+        if owner is not None:
+            m = owner
+            sides = [split_words(owner.group(1)), split_words(owner.group(3))]
+            texts = (owner.group(1), owner.group(3))
+            more = owner.group(2)
+        elif m is not None:
+            sides = [split_words(m.group(2)), split_words(m.group(3))]
+            texts = (m.group(2), m.group(3))
+            more = m.group(1)
+        else:
             return None
-        sides = [split_words(m.group(2)), split_words(m.group(3))]
         measures = [self.best(("number",), side) for side in sides]
         if any(c is not None and not self._identifies(c.name) for c in measures):
             return None  # "more likes than ...": a measure compared, not rows counted
@@ -1544,15 +1564,18 @@ class Planner:
                 continue
             values = [str(v) for v in col.distinct]
             picked = []
-            for side, text in zip(sides, (m.group(2), m.group(3)), strict=True):
-                named = [v for v in values if _names_value(v.lower(), text)]
+            for side, text in zip(sides, texts, strict=True):
+                # (a state of the USA by its postal code: "Alaska" over ``AK``)
+                named = [
+                    v for v in values if _names_value(v.lower(), text) or US_STATES.get(text.strip()) == v
+                ]
                 picked.append(named[0] if len(named) == 1 else category_named(side, values))
             if None in picked or picked[0] == picked[1]:
                 continue
             k = quote(col.name)
             rest = [f for f in fs if f.column != col.name]
             ands = "".join(f" AND {f.sql}" for f in rest)
-            op = ">" if m.group(1) == "more" else "<"
+            op = ">" if more == "more" else "<"
             a, b = (f"(SELECT COUNT(*) FROM {TABLE} WHERE {k} = {_lit(v)}{ands})" for v in picked)
             return Plan(
                 f"SELECT {a} {op} {b}",
@@ -1571,6 +1594,86 @@ class Planner:
         others = {stem(h) for c in self.cols if c.name != name for h in header_words(c.name)}
         return any(
             same(h, w) and stem(h) not in others for h in header_words(name) for w in self.words if len(h) > 2
+        )
+
+    def _counts_of_listed(self, fs: list[_Filter]) -> Plan | None:
+        """ "How many airports do Oregon, Washington and Idaho have, in that order?": the rows of
+        each value listed by name, in that order, all of one text column (a state of the USA may be
+        its postal code)."""
+        low = self.low
+        if not re.match(r"^\s*how many\b", low) or not re.search(
+            r"\bin (?:that|this|the same|the given) order\b|\brespectively\b", low
+        ):
+            return None
+        names = [n.lower() for n in proper_phrases(self.q)]
+        if len(names) < 2:
+            return None
+        for c in self.cols:
+            if c.kind != "text":
+                continue
+            q = quote(c.name)
+            found = []
+            for name in names:
+                hit = None
+                for form in (name, US_STATES.get(name, "").lower()):
+                    if form:
+                        hit = self.view.conn.execute(
+                            f"SELECT {q} FROM {TABLE} WHERE LOWER({q}) = ? LIMIT 1", (form,)
+                        ).fetchone()
+                    if hit:
+                        break
+                if not hit:
+                    break
+                found.append(hit[0])
+            if len(found) != len(names):
+                continue
+            rest = [
+                f for f in fs if f.column != c.name and not any(f.words in n or n in f.words for n in names)
+            ]
+            ands = "".join(f" AND {f.sql}" for f in rest)
+            counts = [f"SELECT COUNT(*) FROM {TABLE} WHERE {q} = {_lit(v)}{ands}" for v in found]
+            return Plan(
+                _each_of(counts, str),
+                "years",
+                "list",
+                0.8,
+                f"counts the rows where {c.name} is each of {', '.join(map(str, found))}, in that order",
+                [c.name, *sorted({f.column for f in rest})],
+                sql_only=True,
+            )
+        return None
+
+    def _top_group_counts(self, fcols: set[str], where: str, when: str) -> Plan | None:
+        """The row counts of the groups with the most rows: "what are the 4 largest airport counts by
+        state?", "how many cases did each of the 3 busiest judges hear?" (a list of counts, the
+        largest first; "smallest" / "quietest" the other way)."""
+        low = self.low
+        m = re.search(
+            r"\b(\d+|" + "|".join(_N) + r") (largest|biggest|highest|greatest|smallest|lowest) "
+            r"(?:[a-z]+ ){0,2}counts? (?:by|per|for each|of each) ([a-z]+)",
+            low,
+        ) or re.match(
+            r"^\s*how many\b.*\beach of the (\d+|" + "|".join(_N) + r") (busiest|largest|biggest|most active"
+            r"|quietest|smallest|least active) ([a-z]+)",
+            low,
+        )
+        if m is None:
+            return None
+        n = _N.get(m.group(1)) or int(m.group(1))
+        key = self.best(("text", "number", "bool", "date"), [m.group(3)], exclude=fcols)
+        if key is None:
+            return None
+        k = quote(key.name)
+        up = m.group(2) in ("smallest", "lowest", "quietest", "least active")
+        filled = f"{' AND' if where else ' WHERE'} {k} IS NOT NULL AND {k} <> ''"
+        return Plan(
+            f"SELECT COUNT(*) FROM {TABLE}{where}{filled} GROUP BY {k} "
+            f"ORDER BY COUNT(*) {'ASC' if up else 'DESC'} LIMIT {n}",
+            "counts",
+            "list",
+            0.8,
+            f"counts the rows{when} for each {key.name} and takes the {n} {'fewest' if up else 'most'}",
+            [key.name, *sorted(fcols)],
         )
 
     def _counts_per_group(self, fcols: set[str], where: str, when: str) -> Plan | None:
