@@ -447,7 +447,7 @@ def test_a_median_and_a_value_given_with_its_unit(
     want = statistics.median(r[4] for r in rows if r[2] == "Email")
     q = "What is the median resolution time of email tickets?"
     assert answered(tickets, q) == pytest.approx(want)
-    # (the planner's own query computes it too, as SQLite has no MEDIAN: the middle rows in order)
+    # (the planner's own query computes it too, with the view's MEDIAN aggregate)
     plan, view = plan_query(candidates(tickets, None, q)[0], q)
     assert plan is not None and plan.kind == "median"
     assert by_query(candidates(tickets, None, q)[0], q, plan, view).value == pytest.approx(want)
@@ -538,3 +538,16 @@ def test_row_counts_of_groups_named_ranked_or_listed(tickets: Any) -> None:
     )
     got = answered(tickets, "How many tickets did each of the 3 busiest agents handle?")
     assert got == sorted(agents.values())[::-1][:3]
+
+
+def test_groups_ranked_by_their_median(tickets: Any) -> None:
+    import statistics
+
+    rows = _tickets()[1:]
+    per: dict[str, list[float]] = {}
+    for r in rows:
+        per.setdefault(r[2], []).append(r[4])
+    got = answered(tickets, "Rank the channels by their median resolution time, highest first.")
+    assert got == sorted(per, key=lambda c: -statistics.median(per[c]))
+    got = answered(tickets, "Which channel has the highest median resolution time?")
+    assert got == max(per, key=lambda c: statistics.median(per[c]))

@@ -217,17 +217,6 @@ def _names_value(value: str, text: str, adjective: bool = False) -> bool:
     )
 
 
-def _median(col: str, where: str) -> str:
-    """The median of a (quoted) column over the rows ``where`` keeps, as SQLite has no MEDIAN: the
-    middle value of the filled ones in order, or the mean of the middle two."""
-    filled = f"{where}{' AND' if where else ' WHERE'} {col} IS NOT NULL"
-    n = f"(SELECT COUNT({col}) FROM {TABLE}{where})"
-    return (
-        f"SELECT AVG({col}) FROM (SELECT {col} FROM {TABLE}{filled} ORDER BY {col} "
-        f"LIMIT 2 - {n} % 2 OFFSET ({n} - 1) / 2)"
-    )
-
-
 def _each_of(items: Sequence[Any], figure: Callable[[Any], str]) -> str:
     """One row per item (a year, a value), in the order given, each the scalar query ``figure``
     writes for it."""
@@ -1059,7 +1048,7 @@ class Planner:
                     break  # "what <category> has the highest ...": read from the row (below)
                 c = quote(col.name)
                 return Plan(
-                    _median(c, where) if fn == "MEDIAN" else f"SELECT {fn}({c}) FROM {TABLE}{where}",
+                    f"SELECT {fn}({c}) FROM {TABLE}{where}",  # (MEDIAN: the view's own aggregate)
                     fn.lower(),
                     "number",
                     0.75,
@@ -1326,8 +1315,8 @@ class Planner:
             low,
         )
         by_agg = re.search(
-            r"\bby (?:their |its |the )?(average|mean|total|sum of)\b"
-            r"|\b(highest|lowest|largest|smallest|biggest|greatest) (average|mean|total|combined)\b",
+            r"\bby (?:their |its |the )?(average|mean|median|total|sum of)\b"
+            r"|\b(highest|lowest|largest|smallest|biggest|greatest) (average|mean|median|total|combined)\b",
             low,
         )
         # "which weather comes with the strongest wind on average": the superlative ranks the
@@ -1408,9 +1397,15 @@ class Planner:
                 val, asc = ranked[0], ranked[1] == "ASC"  # "the cheapest hotels on average"
             if val is None:
                 return None
-            fn = "AVG" if re.search(r"\b(average|mean)\b", by_agg.group(0)) else "SUM"
+            fn = (
+                "AVG"
+                if re.search(r"\b(average|mean)\b", by_agg.group(0))
+                else "MEDIAN"
+                if "median" in by_agg.group(0)
+                else "SUM"
+            )
             agg = f"{fn}({quote(val.name)})"
-            what = f"{'total' if fn == 'SUM' else 'average'} {val.name}"
+            what = f"{ {'SUM': 'total', 'AVG': 'average'}.get(fn, 'median') } {val.name}"
             measured.append(val.name)
         limit = n or 1
         if agg == "COUNT(*)" and key.kind == "text" and (items := self._list_items(key.name)):
