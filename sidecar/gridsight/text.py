@@ -873,7 +873,7 @@ _HIGH_END = frozenset("max maximum high highest upper peak".split())
 _LOW_END = frozenset("min minimum low lowest lower bottom".split())
 
 
-#: Header words that say a column holds percentages ('Black (%)', 'asian_pct', 'Share of votes').
+#: Header words that say a column holds percentages ('Female (%)', 'urban_pct', 'Share of votes').
 _PERCENT_WORDS = frozenset("pct percent percentage perc share proportion".split())
 
 
@@ -883,8 +883,8 @@ def percent_header(header: str) -> bool:
 
 
 def end_of(header: str) -> str | None:
-    """'desc' for the high end of a pair of measures ('temp_max_c', 'High'), 'asc' for the low end
-    ('temp_min_c', 'Low'); None for a header that names neither (or both)."""
+    """'desc' for the high end of a pair of measures ('temp_max', 'High'), 'asc' for the low end
+    ('temp_min', 'Low'); None for a header that names neither (or both)."""
     ws = set(words(header))
     high, low = bool(ws & _HIGH_END), bool(ws & _LOW_END)
     return "desc" if high and not low else "asc" if low and not high else None

@@ -419,10 +419,11 @@ def _or_query(
         and isinstance(other.value, list)
         and len(other.value) > 1
     )
-    listed = listed or (
+    # (groups ranked by a figure over their rows that the formula never computes)
+    grouped = (
         plan.kind == "group"
-        and re.search(r"GROUP BY .* ORDER BY (?:AVG|SUM)\(", plan.sql) is not None
-        and not re.search(r"\b(?:AVERAGE|SUM|COUNT|GROUPBY|PIVOTBY)[A-Z]*\(", ans.formula or "")
+        and re.search(r"GROUP BY .* ORDER BY (?:AVG|SUM|MEDIAN)\(", plan.sql) is not None
+        and not re.search(r"\b(?:AVERAGE|SUM|COUNT|MEDIAN|GROUPBY|PIVOTBY)[A-Z]*\(", ans.formula or "")
     )
     # (two lists of the same items in another order disagree: "lowest first" is an order)
     agree = same_value(other.value, ans.value) and (
@@ -435,7 +436,7 @@ def _or_query(
         other.status != "answered"
         or agree
         or not _fits(other, expected, q)  # (a name for a yes/no question answers nothing)
-        or not (listed or reads_more(rel, q, ans, other, plan.ranked))
+        or not (listed or grouped or reads_more(rel, q, ans, other, plan.ranked))
     ):
         return ans
     if other.query:

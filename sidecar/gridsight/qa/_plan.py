@@ -470,7 +470,7 @@ class Planner:
 
     def _named_before(self, before: list[str], unit: str) -> Col | None:
         """The number column the words before a comparison name: the one more of them name ("a
-        population density above": ``popDensity``), of those the nearest; a threshold written as a
+        population density above": ``pop_density``), of those the nearest; a threshold written as a
         percentage ("a female population share above 45%") picks a percentage column first."""
         named: dict[str, tuple[int, int]] = {}
         cols: dict[str, Col] = {}
@@ -685,7 +685,7 @@ class Planner:
             # "do any assistant professors make more than $100,000?": the one column of such figures
             col = col or self._holding(_num(m.group(3)), {f.column for f in out})
             if col is not None and self._counts_rows(col, after):
-                continue  # "at least 5 admissions" over ``admission_id``: a count of rows, no value
+                continue  # "at least 5 tickets" over ``ticket_id``: a count of rows, no value
             if col is not None:
                 op, num = COMPARISON_OPS[m.group(1)], _lit(_num(m.group(3)))
                 out.append(
@@ -1226,7 +1226,7 @@ class Planner:
 
     def _counts_rows(self, col: Col, after: list[str]) -> bool:
         """Whether the plural right after a compared number names the rows by their id column ("at
-        least 5 admissions" over ``admission_id``): a count of rows, not a value of that column."""
+        least 5 tickets" over ``ticket_id``): a count of rows, not a value of that column."""
         return (
             self._identifies(col.name)
             and bool(after)
@@ -2116,7 +2116,7 @@ class Planner:
         # ("respondents": an id; "the most dates": dates are counted, not ranked; "which day of the
         # week has the most foggy days": the days are the rows of the group's own column)
         grouped = named is not None and named is self.best(kinds, self.words[: self._first_super()])
-        # ("the most admissions" beside ``admission_id`` and ``Admission Type``: the rows the ids number)
+        # ("the most tickets" beside ``ticket_id`` and ``Ticket Type``: the rows the ids number)
         numbered = any(
             self._identifies(c.name) and any(same(m.group(2), h) for h in header_words(c.name))
             for c in self.cols

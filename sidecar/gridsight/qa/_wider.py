@@ -127,9 +127,9 @@ def ranks_by_id(rel: Relation, question: str, answer: QAAnswer) -> bool:
             ids |= {i for i, c in by.items() if c.name == name and _numbers_rows(c.name, c.kind)}
     if not ids:
         return False
-    # ("the 3 highest case numbers", "cases with an ID above 500": the id is what is asked; "which
-    # provider number has the most admissions" says the number of another column than the ranked
-    # ``admission_id``)
+    # ("the 3 highest ticket numbers", "tickets with an ID above 500": the id is what is asked; "which
+    # agent number has the most tickets" says the number of another column than the ranked
+    # ``ticket_id``)
     said = words(question)
     for i in ids:
         own = [h for h in header_words(by[i].name) if h not in ID_WORDS]
