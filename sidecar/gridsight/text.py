@@ -191,6 +191,13 @@ US_STATES = dict(
 )
 
 
+def written_forms(name: str) -> list[str]:
+    """How a table may write a name, lower case: as said, and a state of the USA also by its postal
+    code ("nevada" -> ``nevada``, ``nv``)."""
+    low = name.lower()
+    return [low, US_STATES[low].lower()] if low in US_STATES else [low]
+
+
 #: A run of capitalised words ("Leeds", "New York", "St Albans", "USA").
 _PROPER_RUN = re.compile(r"\b[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*")
 

@@ -221,6 +221,13 @@ def test_groups_ranked_by_an_average_are_no_rows_ranked(tmp_path_factory: pytest
         "Is Atlantis Office the largest office?",
         "How many offices levied an average amount above lots of dollars in 2001, lowest first?",
         "Which office codes had an amount including tax above 85 cents in 1995?",
+        "How many claims do Atlantis, Narnia and Oz have, in that order?",
+        "What are the 0 largest claim counts by nothing?",
+        "How many claims did each of the 99 busiest offices file?",
+        "Which offices other than other than appear in the data?",
+        "Rank the offices by their median nothing, highest first.",
+        "Does every office have at least -5 claims?",
+        "Does Atlantis have more claims than Narnia?",
     ],
 )
 def test_odd_questions_on_these_shapes_get_an_answer_or_a_reason(claims: Any, question: str) -> None:

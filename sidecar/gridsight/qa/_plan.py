@@ -14,8 +14,9 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from gridsight.qa._asked import asked_columns
@@ -46,7 +47,6 @@ from gridsight.text import (
     NEGATION_WORDS,
     NUMBER_WORDS,
     RISE_WORDS,
-    US_STATES,
     VALUE_NOUNS,
     WEEKDAYS,
     YEAR_BY_YEAR,
@@ -79,6 +79,7 @@ from gridsight.text import (
     timelike,
     value_window,
     weekdays_asked,
+    written_forms,
     year_asked,
 )
 
@@ -217,6 +218,29 @@ def _names_value(value: str, text: str, adjective: bool = False) -> bool:
     )
 
 
+def _at_bound(words: Sequence[str], i: int) -> bool:
+    """Whether the ``i``-th word is the bound of "at least 34" / "at most 3": no superlative."""
+    return words[i] in ("least", "most") and i > 0 and words[i - 1] == "at"
+
+
+def _group_counts(
+    key: str, fcols: set[str], where: str, when: str, up: bool, n: int | None, said: str
+) -> Plan:
+    """The row count of each group of ``key`` (filled cells only), the largest first unless ``up``,
+    the first ``n`` of them when given."""
+    k = quote(key)
+    filled = f"{' AND' if where else ' WHERE'} {k} IS NOT NULL AND {k} <> ''"
+    return Plan(
+        f"SELECT COUNT(*) FROM {TABLE}{where}{filled} GROUP BY {k} "
+        f"ORDER BY COUNT(*) {'ASC' if up else 'DESC'}" + (f" LIMIT {n}" if n else ""),
+        "counts",
+        "list",
+        0.8,
+        f"counts the rows{when} for each {key}" + (f" and {said}" if n else f", {said}"),
+        [key, *sorted(fcols)],
+    )
+
+
 def _each_of(items: Sequence[Any], figure: Callable[[Any], str]) -> str:
     """One row per item (a year, a value), in the order given, each the scalar query ``figure``
     writes for it."""
@@ -286,6 +310,18 @@ class Planner:
         self._offset = 0  # rows skipped before the one asked for ("the second largest": 1)
         self._filters: list[_Filter] | None = None  # read once: plan() and _plan() both ask
 
+    def _cell_written(self, col: Col, forms: Iterable[str]) -> Any:
+        """The first cell of a text column written as one of ``forms`` in any case, as stored; None
+        when no cell is."""
+        q = quote(col.name)
+        for form in forms:
+            hit = self.view.conn.execute(
+                f"SELECT {q} FROM {TABLE} WHERE LOWER({q}) = ? LIMIT 1", (form,)
+            ).fetchone()
+            if hit:
+                return hit[0]
+        return None
+
     def _quoted_part(self, quoted: str, taken: set[str]) -> list[_Filter]:
         """A quoted text that is no whole cell but part of cells ("how many airports have
         'International' in their name?"): the rows whose text holds it, in the text column the
@@ -315,7 +351,7 @@ class Planner:
         cell of a text column too varied to list: the rows holding it. A name that is a word of a
         header, or is already a filter's, is none; of several columns holding it, the one the
         question names."""
-        heads = [h for c in self.cols for h in header_words(c.name)]
+        heads = self._header_words
         out: list[_Filter] = []
         taken = {f.column for f in found}
         for name in proper_phrases(self.q):
@@ -329,20 +365,15 @@ class Planner:
             said = split_words(low)
             while len(said) > 1 and any(same(said[-1], h) for h in heads):
                 said = said[:-1]
-            forms = [low, *([" ".join(said)] if said != split_words(low) else [])]
-            forms += [US_STATES[f].lower() for f in forms if f in US_STATES]
+            named = [low, *([" ".join(said)] if said != split_words(low) else [])]
+            forms = named + [code for f in named for code in written_forms(f)[1:]]
             held = []
             for c in self.cols:
                 if c.kind != "text" or c.name in taken or any(str(v).lower() == low for v in c.distinct):
                     continue
-                for form in forms:
-                    hit = self.view.conn.execute(
-                        f"SELECT {quote(c.name)} FROM {TABLE} WHERE LOWER({quote(c.name)}) = ? LIMIT 1",
-                        (form,),
-                    ).fetchone()
-                    if hit:
-                        held.append((c, hit[0]))
-                        break
+                cell = self._cell_written(c, forms)
+                if cell is not None:
+                    held.append((c, cell))
             if held:
                 sc = self.scores()
                 c, v = max(held, key=lambda p: sc[p[0].name])
@@ -392,7 +423,7 @@ class Planner:
         """A small category named by words that spell no header and no value whole: shortened
         ("associate professors" -> ``AssocProf``) or by meaning ("women" -> ``Female``), as the
         formula tier reads it (:func:`gridsight.text.category_named`); one per column."""
-        heads = [h for c in self.cols for h in header_words(c.name)]
+        heads = self._header_words
         valued = {w for c in self.cols if c.kind == "text" for v in c.distinct for w in split_words(str(v))}
         free = free_words(self.words, heads, valued)
         out: list[_Filter] = []
@@ -502,9 +533,9 @@ class Planner:
                 spans.append(c)
         return spans[0] if len(spans) == 1 else None
 
-    @property
+    @cached_property
     def _header_words(self) -> set[str]:
-        """Every word that names a header of the table."""
+        """Every word that names a header of the table (read once: the columns do not change)."""
         return {h for c in self.cols for h in header_words(c.name)}
 
     @property
@@ -1133,9 +1164,7 @@ class Planner:
         t = quote(target.name)
         low = self.low
         order = ""
-        if re.search(r"\balphabetical(?:ly)?\b|\bfrom a to z\b", low) or re.search(
-            r"\bin (?:name|alphabetic) order\b", low
-        ):
+        if re.search(r"\balphabetical(?:ly)?\b|\bfrom a to z\b|\bin (?:name|alphabetic) order\b", low):
             order = f" ORDER BY {t} ASC"
         elif re.search(r"\b(?:date|time|chronological) order\b|\b(?:earliest|oldest) first\b", low):
             dated = next((c for c in self.cols if c.kind == "date"), None)
@@ -1172,7 +1201,7 @@ class Planner:
         """The superlative adjective to place by meaning: 'cheapest', 'most expensive' (see
         :func:`gridsight.text.adjective_phrase`)."""
         values = {w for c in self.cols for v in c.distinct for w in split_words(v)}
-        heads = [h for c in self.cols for h in header_words(c.name)]
+        heads = self._header_words
         return adjective_phrase(self.words, lambda w: w in values or any(same(w, h) for h in heads))
 
     def ranked_by(self) -> tuple[Col, str] | None:
@@ -1199,8 +1228,7 @@ class Planner:
         ws = [
             w
             for i, w in enumerate(ws)
-            if not (w in ("least", "most") and i and ws[i - 1] == "at")
-            and not (w in ("more", "less") and ws[i + 1 : i + 2] == ["than"])
+            if not _at_bound(ws, i) and not (w in ("more", "less") and ws[i + 1 : i + 2] == ["than"])
         ]
         for w in ws:
             if w in DESCENDING:
@@ -1562,7 +1590,9 @@ class Planner:
             for side, text in zip(sides, texts, strict=True):
                 # (a state of the USA by its postal code: "Alaska" over ``AK``)
                 named = [
-                    v for v in values if _names_value(v.lower(), text) or US_STATES.get(text.strip()) == v
+                    v
+                    for v in values
+                    if _names_value(v.lower(), text) or v.lower() in written_forms(text.strip())
                 ]
                 picked.append(named[0] if len(named) == 1 else category_named(side, values))
             if None in picked or picked[0] == picked[1]:
@@ -1609,17 +1639,10 @@ class Planner:
             q = quote(c.name)
             found = []
             for name in names:
-                hit = None
-                for form in (name, US_STATES.get(name, "").lower()):
-                    if form:
-                        hit = self.view.conn.execute(
-                            f"SELECT {q} FROM {TABLE} WHERE LOWER({q}) = ? LIMIT 1", (form,)
-                        ).fetchone()
-                    if hit:
-                        break
-                if not hit:
+                cell = self._cell_written(c, written_forms(name))
+                if cell is None:
                     break
-                found.append(hit[0])
+                found.append(cell)
             if len(found) != len(names):
                 continue
             rest = [
@@ -1658,18 +1681,9 @@ class Planner:
         key = self.best(("text", "number", "bool", "date"), [m.group(3)], exclude=fcols)
         if key is None:
             return None
-        k = quote(key.name)
         up = m.group(2) in ("smallest", "lowest", "quietest", "least active")
-        filled = f"{' AND' if where else ' WHERE'} {k} IS NOT NULL AND {k} <> ''"
-        return Plan(
-            f"SELECT COUNT(*) FROM {TABLE}{where}{filled} GROUP BY {k} "
-            f"ORDER BY COUNT(*) {'ASC' if up else 'DESC'} LIMIT {n}",
-            "counts",
-            "list",
-            0.8,
-            f"counts the rows{when} for each {key.name} and takes the {n} {'fewest' if up else 'most'}",
-            [key.name, *sorted(fcols)],
-        )
+        said = f"takes the {n} {'fewest' if up else 'most'}"
+        return _group_counts(key.name, fcols, where, when, up, n, said)
 
     def _counts_per_group(self, fcols: set[str], where: str, when: str) -> Plan | None:
         """ "How many respondents of each gender are there, larger group first?", "how many counties
@@ -1681,21 +1695,13 @@ class Planner:
         key = self.best(("text", "number", "bool"), split_words(m.group(1)), exclude=fcols)
         if key is None or self._identifies(key.name) or self._names_rows(key.name):
             return None
-        k = quote(key.name)
         up = re.search(
             r"\b(?:smallest|smaller|fewest|least|lowest)\b[^,.;]{0,30}\bfirst\b"
             r"|\bfrom the (?:smallest|fewest|least|lowest)\b|\bascending\b",
             self.low,
         )
-        filled = f"{' AND' if where else ' WHERE'} {k} IS NOT NULL AND {k} <> ''"
-        return Plan(
-            f"SELECT COUNT(*) FROM {TABLE}{where}{filled} GROUP BY {k} "
-            f"ORDER BY COUNT(*) {'ASC' if up else 'DESC'}",
-            "counts",
-            "list",
-            0.8,
-            f"counts the rows{when} for each {key.name}, {'fewest' if up else 'most'} first",
-            [key.name, *sorted(fcols)],
+        return _group_counts(
+            key.name, fcols, where, when, bool(up), None, f"{'fewest' if up else 'most'} first"
         )
 
     def _by_total(self) -> re.Match[str] | None:
@@ -2376,8 +2382,11 @@ class Planner:
         <things> with the highest ...": 'top' before a count only says how many)."""
         for i, w in enumerate(self.words):
             counts = w in ("top", "bottom") and i + 1 < len(self.words) and self.words[i + 1].isdigit()
-            bound = w in ("least", "most") and i > 0 and self.words[i - 1] == "at"
-            if (superlative(w) and not counts and not bound) or w in ("common", "frequent", "by"):
+            if (superlative(w) and not counts and not _at_bound(self.words, i)) or w in (
+                "common",
+                "frequent",
+                "by",
+            ):
                 return i
         return len(self.words)
 
