@@ -83,8 +83,12 @@ def header_paths(sheet: Sheet, g: CellGrid, box: Box, hrows: list[int], text_at:
     """
     r0, c0 = g.origin
     out: list[list[str]] = [[] for _ in range(box.width)]
+    # (the last header row that holds a label: a blank row under the headers spreads nothing, nor
+    # makes the row above it an upper one -- ``Restated*`` under one date of two is that date's)
+    written = [i for i, r in enumerate(hrows) if (g.cls[r, box.left : box.right + 1] != 0).any()]
+    final = written[-1] if written else len(hrows) - 1
     for i, r in enumerate(hrows):
-        last = i == len(hrows) - 1
+        last = i >= final
         carry = ""
         for j, c in enumerate(range(box.left, box.right + 1)):
             text = _cell_label(sheet, g, r, c, text_at)

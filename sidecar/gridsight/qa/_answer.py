@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -228,6 +229,29 @@ def without_table_aside(question: str) -> str:
     Table A (segment assets and liabilities), which had the larger segment liabilities ..."): once
     the table is picked, their words name none of its cells (here: no ``Segment assets`` column)."""
     return _TABLE_ASIDE.sub(r"\1", question)
+
+
+#: A financial statement named as where to look ("what did the income statement show for sales",
+#: "according to the consolidated balance sheet"): not a balance sheet *date*.
+_STATEMENT_NAMED = re.compile(
+    r"\b(?:income\s+statements?|balance\s+sheets?(?!\s+(?:dates?|totals?))|cash[- ]flow\s+statements?|"
+    r"statements?\s+of\s+(?:financial\s+position|operations|comprehensive\s+income|cash\s+flows?|profit\s+or\s+loss|"
+    r"income)|profit\s+and\s+loss\s+(?:account|statement)s?)\b",
+    re.IGNORECASE,
+)
+
+
+def without_statement_named(question: str, own: Sequence[str]) -> str:
+    """The question with the statement it names as its source written "statement" ("what did the
+    income statement show for sales": its "income" names no ``Net income`` line; "the parent
+    company balance sheet" keeps the entity it names), unless the table's own labels hold that
+    name (a ``Balance sheet total`` line)."""
+    held = " ".join(own).casefold()
+
+    def generic(m: re.Match[str]) -> str:
+        return m.group(0) if m.group(0).casefold().rstrip("s") in held else "statement"
+
+    return _STATEMENT_NAMED.sub(generic, question)
 
 
 #: "Give the line label.", "Answer with the column heading.": the answer is a label, not a figure.

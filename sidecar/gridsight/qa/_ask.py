@@ -23,6 +23,7 @@ from gridsight.qa._answer import (
     without_example,
     without_rounding,
     without_sign,
+    without_statement_named,
     without_table_aside,
 )
 from gridsight.qa._asked import from_asked
@@ -44,6 +45,7 @@ from gridsight.qa._glossary import (
     defined,
     in_own_terms,
     named_not_defined,
+    others_named,
     signs_as_bounds,
     spelt_out,
     totals_of_parts,
@@ -244,12 +246,14 @@ def answer_question(
     rel = relation_of(best.sheet, best.table)
     own = _own_texts(rel)
     q = without_table_aside(q)  # (the words that picked the table name no cells in it)
+    q = without_statement_named(q, own)  # ("what did the income statement show": no ``Net income``)
     q = split_years(q, own)  # "fiscal 2021/22" over ``FY2022``: the year it ends
     periods = [c.name for c in rel.columns]
     if rel.key is not None and periods_down(rel):  # (a five-year summary on its side: years down)
         periods += [str(v) for v in rel.distinct_values(rel.key.name)]
     q = with_periods(q, header_years(periods))
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
+    q = others_named(q, own)  # "intangible assets other than goodwill": ``Other intangible assets``
     q = named_not_defined(q, own)  # "(live births minus deaths)" after a column's name
     q = signs_as_bounds(q, own)  # "whose operating profit was negative": below 0
     q = whole_year(q, rel)  # "full-year revenue": the column that adds up the quarters

@@ -22,7 +22,7 @@ from gridsight.qa._answer import asks_label
 from gridsight.qa._classes import RowClass, asked_class
 from gridsight.qa._groups import rounding_step
 from gridsight.qa._members import listed_members
-from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long
+from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long, part_of_above
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
     COMMON,
@@ -92,8 +92,10 @@ _SHARE = re.compile(
 #: Phrases that divide: "divided by", "by what factor", "as a multiple of", a slash between words
 #: ("gross profit / sales"; ``2021/22`` is a year).
 _DIVIDES = re.compile(
-    r"\bdivided by\b|[^\W\d_]\s*/\s*[^\W\d_]|\bby what factor\b|\ba multiple\b|\bmultiple of\b", re.I
-)
+    r"\bdivided by\b|[^\W\d_]{2}\s*/\s*[^\W\d_]|[^\W\d_]\s*/\s*[^\W\d_]{2}"
+    r"|\bby what factor\b|\ba multiple\b|\bmultiple of\b",
+    re.I,
+)  # (a slash between two letters alone is a name's: ``A/S``)
 #: Words for a difference without a direction (the size of the gap).
 _DIFFERENCE = frozenset({"difference", "differ", "gap"})
 #: Words that set one amount against another: "higher than", "compared with", "did A exceed B" (by
@@ -376,6 +378,65 @@ _YEAR_END = re.compile(
 )
 
 
+#: The question points at an "of which" line ("the 'of which' line under trade receivables").
+_OF_WHICH_SAID = re.compile(r"\b(?:of\s+which|thereof|o/w)\b", re.IGNORECASE)
+
+
+def _of_which(rel: Relation, question: str, named: list[str]) -> list[str]:
+    """The "of which" line meant where the rows named are its parent and itself, or where the
+    question says "of which" and the words name one such line's part ("trade receivables (the 'of
+    which' line under trade and other receivables)": ``of which: trade receivables``; "non-current
+    lease liabilities" over ``Non-current financial liabilities`` and ``of which lease liabilities``
+    below it); else ``named``. A parent and its part set against each other ("what share of A is
+    leases") stay both."""
+    key = rel.key
+    labels = (rel.values_of(key.name) or []) if key is not None else []
+    sections = rel.values_of(SECTION) or [None] * len(labels)
+    parent: dict[str, set[str]] = {}
+    context: dict[str, set[str]] = {}  # (the words of its parent and section: what place it)
+    above: str | None = None
+    for label, section in zip(labels, sections, strict=True):
+        if not isinstance(label, str):
+            continue
+        if part_of_above(label) is None:
+            above = label
+        elif above is not None:
+            parent.setdefault(label, set()).add(above)
+            context.setdefault(label, set(tokens(label))).update(tokens(above), tokens(str(section or "")))
+    if not parent:
+        return named
+    qw = question_words(question)
+    if _OF_WHICH_SAID.search(question):
+        meant = [o for o in parent if _named_part(part_of_above(o) or o, qw)]
+        if len(meant) > 1:  # (the one under the line the question names)
+            meant = [o for o in meant if parent[o] & set(named)] or meant
+        if len(meant) == 1:
+            return [meant[0], *(v for v in named if v not in parent[meant[0]] and v != meant[0])]
+    operated = set(words(question)) & (
+        MORE_WORDS
+        | LESS_WORDS
+        | RATIO_WORDS
+        | SUM_WORDS
+        | CHANGE_WORDS
+        | RISE_WORDS
+        | FALL_WORDS
+        | _DIFFERENCE
+    )
+    if len(named) == 2 and not operated and not _SHARE.search(question) and not _DIVIDES.search(question):
+        for a, b in (named, named[::-1]):
+            # its parent, or a total named only by words that place it ("non-current lease
+            # liabilities": ``Total non-current liabilities`` beside ``of which lease liabilities``)
+            placing = (
+                b in context
+                and key is not None
+                and _totals_named(rel, key.name, {key.name: [a]})
+                and set(tokens(a)) - COMMON - {"total"} <= context[b]
+            )
+            if a in parent.get(b, set()) or placing:
+                return [b]
+    return named
+
+
 def _dated(columns: list[RelColumn]) -> bool:
     """Whether each column's header is a date of its own (a day, a month and a year)."""
     return all(
@@ -413,9 +474,28 @@ def _other_years(rel: Relation, question: str, best: list[RelColumn]) -> list[Re
     if mine is None:
         return []
     out = []
+    written = _dates_written(question)
     for year in sorted(set(_YEARS.findall(periods_spelt(question))) - {mine}):
         holds = [c for c in _figures(rel) if year_of(c.name) == year]
+        if len(holds) > 1:  # (``31 Dec 2023 › Restated`` beside ``1 Jan 2023 › Restated``: the day said)
+            holds = [c for c in holds if _dates_written(c.name) & written]
         out += holds if len(holds) == 1 else []
+    return out
+
+
+#: A day written with its month and year: "31 December 2023", "Dec. 31, 2023", "31 Dec 2023".
+_DAY_MONTH_YEAR = re.compile(
+    r"\b(?:(\d{1,2})\s+([a-z]+)\.?|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?)\s+((?:19|20)\d\d)\b"
+)
+
+
+def _dates_written(text: str) -> set[tuple[int, int, str]]:
+    """The (day, month, year) dates ``text`` writes with a month's name."""
+    out = set()
+    for m in _DAY_MONTH_YEAR.finditer(text.casefold()):
+        day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        if month in MONTHS and 1 <= int(day) <= 31:
+            out.add((int(day), MONTHS[month], m.group(5)))
     return out
 
 
@@ -501,7 +581,8 @@ _PERIOD = re.compile(
 _ASKS_YEAR = re.compile(r"\b(?:which|what)\s+(?:financial\s+|fiscal\s+)?year\b", re.I)
 _ASKS_PERIOD = re.compile(
     r"\b(?:which|what)\s+(?:(?:two|three|four|five|\d)\s+)?(?:(?:balance\s+sheet|reporting|fiscal|financial|"
-    r"calendar)\s+)?(?:period|year|quarter|half|semester|month|time|date)s?\b",
+    r"calendar)\s+)?(?:period|year|quarter|half|semester|month|time|date)s?\b"
+    r"|(?:^|[:;,.?]\s*)when\s+(?:was|were|did|is|does)\b",  # ("...: when was X highest?", not "X when Y")
     re.I,
 )
 
@@ -517,10 +598,7 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     counted = _PERIODS_ASKED.search(question)
     if counted is not None and comparison(question.casefold()):
         # ("for how many quarters did other income stay under 3.5": each quarter of the line)
-        kind = counted.group(1).casefold()
-        if kind == "dates":  # ("in how many of the 5 balance sheet dates shown ..."): each dated column
-            return [c for c in _figures(rel) if year_of(c.name) is not None]
-        return [c for c in _figures(rel) if _period_kind(c) == kind]
+        return _of_kind(rel, counted.group(1).casefold())
     if not _ASKS_PERIOD.search(question):
         return []
     periods = [c for c in _figures(rel) if _by_periods(c)]
@@ -1067,6 +1145,11 @@ def _word_named(values: Sequence[str], qw: list[str], header: set[str], at: int)
     return [(0.5, hits[0])] if len(hits) == 1 else []
 
 
+def _said_words(value: str, qw: list[str]) -> set[str]:
+    """The words of ``value`` that a question word names."""
+    return {w for w in tokens(value) if any(near_word(w, q) for q in qw)}
+
+
 def _said(value: str, qw: list[str]) -> set[str]:
     """The question's words that name a word of ``value``."""
     return {q for q in qw for w in tokens(value) if near_word(w, q)}
@@ -1360,6 +1443,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     spans = len(chosen) > ends
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
+    if key is not None and rows.get(key.name):
+        rows[key.name] = _of_which(rel, question, rows[key.name])
     if key is not None and len(rows.get(key.name, [])) > 1 and not _WHOLE_SAID.search(question):
         # ("within welfare, which item had the lowest spending": ``Total spending``, the whole, is
         # named by the measure's word alone, no "total": no row asked)
@@ -1389,6 +1474,19 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     elif key is not None and len(rows.get(key.name, [])) == 1:
         rows[key.name] = _and_in_total(rel, question, rows[key.name], rows.get(SECTION, []))
         in_total = len(rows[key.name]) == 2
+    qw = question_words(question)
+    whole = [
+        v for v in rows.get(SECTION, []) if set(tokens(parts(v)[-1])) - COMMON <= set(_said_words(v, qw))
+    ]
+    if key is not None and rows.get(key.name) and whole and _asks_which(question):
+        # "among the current liability lines, which ...": ``Current tax liabilities`` is touched only
+        # by the words that name the section (named whole), among whose lines the question chooses
+        by_section = {q for v in whole for q in _said(v, qw)}
+        held = {p.casefold() for v in rows[SECTION] for p in parts(v)}  # (a label that is the section's own)
+        rows[key.name] = [v for v in rows[key.name] if _said(v, qw) - by_section or v.casefold() in held]
+        if not rows[key.name]:
+            del rows[key.name]
+            touched = False
     if key is not None and rows.get(key.name) and rows.get(SECTION) and _outside(rel, key.name, rows):
         if set(rows[key.name]) <= set(rows[SECTION]) and (
             (_asks_which(question) and not _ASKS_PERIOD.search(question)) or _counts(question)
@@ -1572,7 +1670,12 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         levels = _levels(chosen)
         paired = {_column_pair(c.name) for c in chosen} <= _period_pairs(question)  # "Q4 2023", "Q1 2024"
         years = [year_of(c.name) for c in chosen]
+        dates = [_dates_written(c.name) for c in chosen]
         by_year = not levels and None not in years and len(set(years)) == len(years)
+        # (``31 Dec 2023 › Restated`` beside ``1 Jan 2023 › Restated`` and ``31 Dec 2024``: a day each)
+        by_year |= (
+            not levels and all(len(d) == 1 for d in dates) and len({*map(frozenset, dates)}) == len(dates)
+        )
         if not (levels or by_year) or (len(levels) > 1 and not _asks_which(question) and not paired):
             return None  # arithmetic between columns that differ twice: which is which is unclear
         totals = _total_columns(rel, chosen) if len(chosen) > 2 else set()
@@ -1582,11 +1685,13 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
                 changed = _top_change(rel, question, members, levels[0], fixed, key, qwords)
                 if changed is not None:
                     return changed
-            grand = _grand_total(rel, key, question, fixed)
-            if grand is None:
+            closing = SECTION in fixed and _closing_total(rel, fixed[SECTION]) is not None
+            grand = None if closing else _grand_total(rel, key, question, fixed)
+            if grand is None and not closing:
                 return None  # several columns but no row: which row is asked is unclear
-            # "were there more men than women in total": the total row's cells
-            fixed = {**fixed, key.name: grand}
+            if grand is not None:  # "were there more men than women in total": the total row's cells
+                fixed = {**fixed, key.name: grand}
+            # (a section named alone: its closing total, unlabelled as it may be -- see _cell_in)
         cells = [(_told_apart(c.name, levels), _cell_in(rel, c.name, fixed)) for c in members]
     if len(cells) > 2 and not (
         _ASKS_PERIOD.search(question) and all(_number(lab) == _number(lab) for lab, _ in cells)
@@ -1638,6 +1743,14 @@ _PERIODS_ASKED = re.compile(
     r"name\s+the)\s+(?:(?:fiscal|financial|calendar|balance\s+sheet|reporting)\s+)?(years|quarters|months|dates)\b",
     re.IGNORECASE,
 )
+
+
+def _of_kind(rel: Relation, kind: str) -> list[RelColumn]:
+    """The number columns of a kind of period ("years", "quarters", "months"), or for "dates" each
+    dated column ("in how many of the 5 balance sheet dates shown ...")."""
+    if kind == "dates":
+        return [c for c in _figures(rel) if year_of(c.name) is not None]
+    return [c for c in _figures(rel) if _period_kind(c) == kind]
 
 
 def _period_kind(col: RelColumn) -> str | None:
@@ -1702,9 +1815,10 @@ def _periods_tested(
     if any(len(v) != 1 for v in rows.values()):
         return None
     kind = asked.group(1).casefold()
-    periods = [c for c in _figures(rel) if _period_kind(c) == kind]
+    periods = _of_kind(rel, kind)
     groups = {tuple(parts(c.name)[:-1]) for c in chosen if c in periods}
-    if len({tuple(parts(c.name)[:-1]) for c in periods}) > 1:
+    # (dates each name their own column: ``31 Dec 2024 › Restated`` beside ``31 Dec 2025``)
+    if kind != "dates" and len({tuple(parts(c.name)[:-1]) for c in periods}) > 1:
         if len(groups) != 1:
             return None  # years under two measures (an index and its rate): which is unclear
         periods = [c for c in periods if tuple(parts(c.name)[:-1]) in groups]
@@ -1719,7 +1833,13 @@ def _periods_tested(
     at = [i for i, k in enumerate(rel.values_of(key.name) or []) if k == fixed[key.name]]
     figures = [v[i] for v in line for i in at if isinstance(v[i], int | float)]
     limit = _threshold(rel, periods[0].name, question, test, figures)  # ("above 15%" over fractions)
-    cells = [(without_marks(parts(c.name)[-1]).strip(), _cell(c.name, fixed)) for c in periods]
+    cells = [
+        (
+            without_marks(_told_apart(c.name, []) if kind == "dates" else parts(c.name)[-1]).strip(),
+            _cell(c.name, fixed),
+        )
+        for c in periods
+    ]
     if not re.match(r"which|list|name", asked.group(0), re.IGNORECASE):
         return CellPlan("SELECT " + " + ".join(f"({e} {op} {limit})" for _, e in cells), "count", "number")
     if expected == "number":
@@ -2646,6 +2766,14 @@ def _start(low: str, label: str, others: list[str]) -> int | None:
     return found[j][0]
 
 
+def _unlabelled(question: str, labels: Sequence[str]) -> str:
+    """The question less the labels it writes whole ("share of profit of associates" is a line's
+    name, not a share asked for)."""
+    for label in sorted(labels, key=len, reverse=True):
+        question = re.sub(re.escape(label), " ", question, flags=re.IGNORECASE)
+    return question
+
+
 def _grows_as_rate(question: str) -> bool:
     """Whether the question asks for "the growth in" a line, which is a rate (as "revenue growth of
     12%"), not an amount: the noun, unless the question asks how much or says absolute."""
@@ -2728,7 +2856,7 @@ def _across(
             return CellPlan(f"SELECT {written}", "arithmetic", "number")
         if len(cells) == 2:
             a, b = exprs
-            if _SHARE.search(question) and not shares:
+            if _SHARE.search(_unlabelled(question, [lab for lab, _ in cells])) and not shares:
                 scale = "100.0" if _PERCENT_WORD.search(question) else "1.0"
                 a, b = sizes
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")

@@ -385,3 +385,29 @@ def signs_as_bounds(question: str, own: Iterable[str]) -> str:
         ),
         question,
     )
+
+
+#: "intangible assets other than goodwill", "receivables excluding trade receivables": a whole less a
+#: part, up to the next preposition or mark.
+_LESS_A_PART = r"\s+(?:other\s+than|excluding|except(?:\s+for)?|besides|apart\s+from)\s+(?:the\s+)?(.+?)" + (
+    r"(?=\s+(?:in|at|for|on|during|as|from|between|over|under|within|was|were|is|did|and)\b|[,.;:?()]|$)"
+)
+
+
+def others_named(question: str, texts: Iterable[str]) -> str:
+    """``question`` with "X other than Y" written as the table's own ``Other X`` line, where the
+    table has one and Y names another of its lines ("intangible assets other than goodwill" over
+    ``Goodwill`` and ``Other intangible assets``)."""
+    texts = [t for t in texts if isinstance(t, str) and len(t) <= 200]
+    labels = {t.casefold().strip() for t in texts}
+    for text in texts:
+        m = re.match(r"\s*other\s+(.+)", text, re.IGNORECASE)
+        if m is None:
+            continue
+        rest = m.group(1).strip()
+        pattern = re.compile(r"\b" + re.escape(rest) + _LESS_A_PART, re.IGNORECASE)
+        found = pattern.search(question)
+        if found is None or not any(found.group(1).casefold() in label for label in labels):
+            continue
+        question = question[: found.start()] + text.strip() + question[found.end() :]
+    return question

@@ -1,5 +1,5 @@
 """Periods a question names relative to the table's own: "the prior year", "versus last year",
-"year over year", "the latest balance sheet date".
+"year over year", "the latest balance sheet date", "the earliest year shown".
 
 A statement's columns are periods (``2024 | 2023``, ``31 March 2024 | 31 March 2023``). A question
 that says "the previous year" means the second latest of them, one that asks how much a line "grew
@@ -25,6 +25,8 @@ _LATEST = re.compile(
     rf"{_AT}(?:latest|current|most recent|this)\s+{_PERIOD}\b",
     re.IGNORECASE,
 )
+#: The first period: "the earliest balance sheet date shown", "the oldest year".
+_EARLIEST = re.compile(rf"{_AT}(?:earliest|oldest|first)\s+{_PERIOD}\b", re.IGNORECASE)
 #: The period before it: "the prior year", "the comparative period", "last year" (no article).
 _PRIOR = re.compile(
     rf"{_AT}(?:prior|previous|preceding|comparative)\s+{_PERIOD}\b"
@@ -88,6 +90,7 @@ def with_periods(question: str, years: list[int]) -> str:
         return question
     q = _BEFORE_LATEST.sub(f" in {prior}", q)
     q = _LATEST.sub(f" in {latest}", q)
+    q = _EARLIEST.sub(f" in {years[-1]}", q)
     q = _PRIOR.sub(f" in {prior}", q)
     return _tidy(q)
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
@@ -54,10 +55,34 @@ class Candidate:
     table: Any  # gridsight.detect.DetectedTable
     score: float
     named: frozenset[str] = frozenset()
+    #: How many of the question's two-word phrases the table writes as one ("current assets"): what
+    #: tells apart tables that hold the same words (a balance sheet and a net-debt box beside it).
+    phrases: int = 0
 
     @property
     def ref(self) -> str:
         return f"{self.sheet.name}!{self.table.range.ref()}"
+
+
+def _pairs(text: str) -> set[tuple[str, str]]:
+    """The stems of each two words next to each other in ``text`` (less stop and request words)."""
+    ws = [stem(w) for w in words_in_order(text)]
+    return set(pairwise(ws))
+
+
+def words_in_order(text: str) -> list[str]:
+    """:func:`words` in the order written, repeats kept."""
+    return [w for w in _words(text, camel=False) if w not in STOP_WORDS and w not in REQUEST_WORDS]
+
+
+def _named_pairs(sheet: Sheet, table: Any) -> set[tuple[str, str]]:
+    """The two-word phrases (:func:`_pairs`) of the table's headers, titles, units and row labels."""
+    texts = [
+        *table.header_paths,
+        *(x.text for x in (*table.titles, *table.units)),
+        *_row_labels(sheet, table),
+    ]
+    return {p for t in texts for p in _pairs(t)}
 
 
 def _named_words(sheet: Sheet, table: Any) -> set[str]:
@@ -100,6 +125,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
     said = initialisms(question)
     caps = {w for w in asked if _spells(w, said)}
     sheets = [workbook.sheet(sheet)] if sheet else list(workbook.sheets)
+    phrases = _pairs(question)
     out = []
     for sh in sheets:
         for t in detect_tables(sh).tables:
@@ -111,8 +137,13 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
             # header: it counts twice)
             held_words = frozenset(named)
             hit = sum(1 + (w in caps) for w in asked if _matches(w, held_words))
-            out.append(Candidate(sh, t, hit / max(1, len(asked) + len(caps)), held_words))
-    return sorted(out, key=lambda c: -c.score)
+            score = hit / max(1, len(asked) + len(caps))
+            out.append(Candidate(sh, t, score, held_words))
+    if len(out) > 1 and phrases:  # (only between tables tied on words: the phrases tell them apart)
+        top = max(c.score for c in out)
+        for c in out:
+            c.phrases = len(phrases & _named_pairs(c.sheet, c.table)) if c.score == top else 0
+    return sorted(out, key=lambda c: (-c.score, -c.phrases))
 
 
 def describe(c: Candidate) -> str:
@@ -145,7 +176,10 @@ def top_tie(found: list[Candidate]) -> list[Candidate]:
     if not found:
         return []
     best = found[0]
-    return [best, *(c for c in found[1:] if c.score == best.score and c.ref != best.ref)]
+    return [
+        best,
+        *(c for c in found[1:] if (c.score, c.phrases) == (best.score, best.phrases) and c.ref != best.ref),
+    ]
 
 
 def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick:

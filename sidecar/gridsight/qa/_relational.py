@@ -357,7 +357,16 @@ _YEAR_LABEL = re.compile(r"(?:FY\s?)?(?:19|20)\d\d(?:\s*[/\-–]\s*\d\d(?:\d\d)?
 
 
 #: A line that is a part of the line above it, already counted in it.
-_PART_OF_ABOVE = re.compile(r"^\s*(?:of\s+which|thereof|including|incl\.)\b", re.IGNORECASE)
+_PART_OF_ABOVE = re.compile(
+    r"^[\s\-–—]*(?:of\s+which|thereof|including|incl\.|o/w)(?:\b|(?<=\.)|(?<=/w))[:\s]*", re.IGNORECASE
+)
+
+
+def part_of_above(label: str) -> str | None:
+    """What an "of which" line names (``of which: trade receivables``: 'trade receivables'), a part
+    of the line above it; None for any other label."""
+    m = _PART_OF_ABOVE.match(label)
+    return label[m.end() :].strip() or None if m else None
 
 
 def _years_in_blocks(keys: list[Any], years: list[Any]) -> bool:

@@ -1,0 +1,337 @@
+"""How the rules read a balance sheet's lines and dates: restated columns, "of which" lines, the
+statement named as the source, a net-debt box beside the statement, relative dates and "X other
+than Y". The workbooks and figures are made up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import Workbook
+
+from gridsight.detect import detect_tables
+from gridsight.qa import answer_question
+from gridsight.sources import open_workbook
+
+#: label, 31 Dec 2025, 31 Dec 2024 (restated), 1 Jan 2024 (restated); None: a section line.
+RESTATED: list[tuple[str, int | None, int | None, int | None]] = [
+    ("Non-current assets", None, None, None),
+    ("Goodwill", 410, 395, 380),
+    ("Other intangible assets", 120, 131, 126),
+    ("Property, plant and equipment", 900, 870, 860),
+    ("Total non-current assets", 1430, 1396, 1366),
+    ("Current assets", None, None, None),
+    ("Inventories", 210, 190, 185),
+    ("Trade and other receivables", 330, 300, 280),
+    ("of which: trade receivables", 250, 240, 215),
+    ("Cash and cash equivalents", 140, 160, 150),
+    ("Total current assets", 680, 650, 615),
+    ("Equity", None, None, None),
+    ("Share capital", 100, 100, 100),
+    ("Other reserves", 64, 58, 61),
+    ("Retained earnings", 1146, 1098, 1030),
+    ("Total equity", 1310, 1256, 1191),
+    ("Non-current liabilities", None, None, None),
+    ("Non-current financial liabilities", 500, 480, 470),
+    ("of which lease liabilities", 90, 70, 65),
+    ("Deferred tax liabilities", 45, 52, 38),
+    ("Total non-current liabilities", 545, 532, 508),
+    ("Current liabilities", None, None, None),
+    ("Trade payables", 180, 170, 200),
+    ("Current tax liabilities", 75, 88, 82),
+    ("Total current liabilities", 255, 258, 282),
+]
+
+
+def _restated(folder: Path) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Balance sheet"
+    ws.append(["Nordvik Shipping A/S"])
+    ws.append(["Consolidated balance sheet"])
+    ws.append(["DKK million"])
+    ws.append([])
+    ws.append([None, "31 Dec 2025", "31 Dec 2024", "1 Jan 2024"])
+    ws.append([None, None, "Restated¹", "Restated¹"])
+    for label, *figures in RESTATED:
+        ws.append([label, *figures])
+    ws.append([])
+    ws.append(["¹ Restated for the change in accounting policy."])
+    wb.save(folder / "restated.xlsx")
+    return open_workbook(folder / "restated.xlsx")
+
+
+@pytest.fixture(scope="module")
+def restated(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _restated(tmp_path_factory.mktemp("restated"))
+
+
+def _value(book: Any, question: str, sheet: str | None = None) -> Any:
+    ans = answer_question(book, question, sheet=sheet)
+    assert ans.status == "answered", ans.reason
+    return ans.value
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # each date written whole names its column, whatever stands under it (``Restated¹``)
+        ("Did other reserves increase from 31 December 2024 to 31 December 2025?", True),
+        ("Did deferred tax liabilities increase from 31 December 2024 to 31 December 2025?", False),
+        ("By what percentage did goodwill change from 1 January 2024 to 31 December 2025? In percent.", 7.9),
+        # the dates are told apart by their days, though two of them fall in one year
+        ("Which balance sheet date shows the highest deferred tax liabilities?", "31 Dec 2024"),
+        (
+            "Across all the dates shown, when was trade payables lowest? Answer with the column header.",
+            "31 Dec 2024",
+        ),
+        ("In how many of the 3 balance sheet dates shown was inventories above 186?", 2),
+        ("In how many of the 3 balance sheet dates shown was inventories above 200?", 1),
+        # a slash between two letters is a company's name, not a division
+        (
+            "In Nordvik Shipping A/S's statement, how much higher or lower was trade payables at "
+            "31 December 2025 than at 31 December 2024?",
+            10,
+        ),
+    ],
+)
+def test_restated_dates(restated: Any, question: str, answer: Any) -> None:
+    value = _value(restated, question)
+    assert (round(value, 1) if isinstance(value, float) else value) == answer
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "What was trade receivables (the 'of which' line under trade and other receivables) "
+            "at 31 December 2025?",
+            250,
+        ),
+        ("What was non-current lease liabilities at 31 December 2024?", 70),
+        (
+            "By how much did the 'of which' lease liabilities line change from 31 December 2024 "
+            "to 31 December 2025?",
+            20,
+        ),
+        # the parent and its part set against each other: both are read
+        (
+            "What share of non-current financial liabilities were lease liabilities at 31 December 2025? "
+            "In percent.",
+            18.0,
+        ),
+    ],
+)
+def test_of_which_lines(restated: Any, question: str, answer: Any) -> None:
+    value = _value(restated, question)
+    assert (round(value, 1) if isinstance(value, float) else value) == answer
+
+
+def test_a_blank_row_under_the_headers_spreads_no_label(tmp_path: Path) -> None:
+    # ``Restated*`` stands under the first date only; a blank row follows the headers
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Consolidated statement of financial position"])
+    ws.append([None, "31 March 2025", "31 March 2026"])
+    ws.append([None, "Restated*", None])
+    ws.append([])
+    for label, a, b in [
+        ("Inventories", 545, 668),
+        ("Receivables", 539, 468),
+        ("Total current assets", 1084, 1136),
+    ]:
+        ws.append([label, a, b])
+    wb.save(tmp_path / "s.xlsx")
+    (table,) = detect_tables(open_workbook(tmp_path / "s.xlsx").sheets[0]).tables
+    assert table.header_paths[1:] == ("31 March 2025 › Restated*", "31 March 2026")
+
+
+def _box(folder: Path) -> Any:
+    """A balance sheet with a net-debt box beside it on the same sheet: both hold "current",
+    "liabilities" and "year", only the statement writes "current assets" as one phrase."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "SOFP"
+    ws.append(["Corran Mills plc"])
+    ws.append(["Consolidated balance sheet as at 31 December 2025"])
+    ws.append(["£ million"])
+    ws.append([None] * 7 + ["Analysis of net debt"])
+    ws.append([None, 2025, 2024, 2023, None, None, None, None, "2025", "2024", "2023"])
+    box = [
+        ("Borrowings due within one year", 93, 86, 80),
+        ("Borrowings due after one year", 402, 432, 460),
+        ("Lease liabilities (current and non-current)", 90, 96, 99),
+        ("Less: cash and cash equivalents", -103, -92, -85),
+        ("Net debt", 482, 522, 554),
+    ]
+    lines: list[tuple[str, int | None, int | None, int | None]] = [
+        ("Current assets", None, None, None),
+        ("  Inventories", 127, 115, 108),
+        ("  Trade and other receivables", 215, 184, 179),
+        ("  Cash and cash equivalents", 103, 92, 85),
+        ("Total current assets", 445, 391, 372),
+        ("Current liabilities", None, None, None),
+        ("  Trade and other payables", 207, 227, 232),
+        ("  Borrowings", 93, 86, 80),
+        ("  Current tax liabilities", 12, 10, 9),
+        ("Total current liabilities", 312, 323, 321),
+        ("Non-current liabilities", None, None, None),
+        ("  Borrowings", 402, 432, 460),
+        ("  Deferred tax liabilities", 51, 50, 47),
+        ("Total non-current liabilities", 453, 482, 507),
+    ]
+    for i, (label, *figures) in enumerate(lines):
+        row = [label, *figures]
+        if i < len(box):
+            row += [None, None, None, *box[i]]
+        ws.append(row)
+    wb.save(folder / "box.xlsx")
+    return open_workbook(folder / "box.xlsx")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # the two tables hold the same words; only the statement writes "current assets" as one
+        ("What was the current ratio in 2024 (current assets over current liabilities)?", 1.21),
+        (
+            "What was the current ratio at the prior year end (current assets over current liabilities)?",
+            1.21,
+        ),
+        ("What was net debt in 2024?", 522),
+        # the earliest date the statement shows
+        ("What were inventories at the earliest balance sheet date shown?", 108),
+        (
+            "Which non-current liability line was the largest at the earliest balance sheet date shown?",
+            "Borrowings",
+        ),
+    ],
+)
+def test_statement_beside_a_box(with_box: Any, question: str, answer: Any) -> None:
+    value = _value(with_box, question, sheet="SOFP")
+    assert (round(value, 2) if isinstance(value, float) else value) == answer
+
+
+def _income(folder: Path) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Operations"
+    ws.append(["Consolidated Statements of Operations"])
+    ws.append(["(in thousands)"])
+    ws.append([None, "Years ended December 31,", None])
+    ws.append([None, 2025, 2024])
+    for line in [
+        ("Net sales", 17828, 15897),
+        ("Cost of sales", 9906, 8095),
+        ("Gross profit", 7922, 7802),
+        ("Finance income", 310, 280),
+        ("Share of profit of associates", 145, 120),
+        ("Income before income taxes", 2892, 2839),
+        ("Net income", 2234, 2232),
+    ]:
+        ws.append(list(line))
+    wb.save(folder / "income.xlsx")
+    return open_workbook(folder / "income.xlsx")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # the statement named is where to look: its "income" names no line
+        ("What did the income statement show for sales in fiscal 2025?", 17828),
+        ("According to the consolidated income statement, what were sales in 2024?", 15897),
+        # a line's own "share" asks for no share
+        ("What is the combined total of finance income and share of profit of associates in 2025?", 455),
+    ],
+)
+def test_the_statement_named(income: Any, question: str, answer: Any) -> None:
+    assert _value(income, question) == answer
+
+
+def _group(folder: Path) -> Any:
+    """Group and Company columns, the non-current assets' subtotal unlabelled."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Financial position"
+    ws.append(["Tolland Engineering plc"])
+    ws.append(["Consolidated statement of financial position as at 31 December 2025"])
+    ws.append(["£000"])
+    ws.append([])
+    ws.append([None, "Group", None, None, "Company", None])
+    ws.append([None, "2025", "2024", None, "2025", "2024"])
+    ws.append([])
+    for line in [
+        ("Non-current assets", None, None, None, None, None),
+        ("Property, plant and equipment", 25969, 22053, None, 7858, 9072),
+        ("Goodwill", 8824, 8017, None, 0, 0),
+        ("Other intangible assets", 4737, 4500, None, 2463, 2302),
+        (None, 39530, 34570, None, 10321, 11374),
+        ("Current assets", None, None, None, None, None),
+        ("Inventories", 11174, 12560, None, 4797, 5381),
+        ("Cash and cash equivalents", 9567, 9436, None, 4169, 4456),
+        ("Total current assets", 20741, 21996, None, 8966, 9837),
+        ("Current liabilities", None, None, None, None, None),
+        ("Trade and other payables", 9120, 8830, None, 2950, 2710),
+        ("Current tax liabilities", 820, 760, None, 355, 298),
+        ("Borrowings", 1500, 1400, None, 600, 650),
+        ("Total current liabilities", 11440, 10990, None, 3905, 3658),
+    ]:
+        ws.append(list(line))
+    wb.save(folder / "group.xlsx")
+    return open_workbook(folder / "group.xlsx")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # a section named alone is its closing total, unlabelled as it is
+        ("By how much did total non-current assets for the Group change between 2024 and 2025?", 4960),
+        # the words that name the section choose among its lines, they name none of them
+        (
+            "Among the current liability lines, which had the highest balance in the company-only columns "
+            "at the most recent balance sheet date?",
+            "Trade and other payables",
+        ),
+        # "X other than Y" is the table's own ``Other X`` line
+        (
+            "Which year shows the lowest figure for intangible assets other than goodwill for the Group?",
+            "2024",
+        ),
+        ("What were intangible assets other than goodwill for the Company in 2025?", 2463),
+    ],
+)
+def test_group_and_company(group_company: Any, question: str, answer: Any) -> None:
+    assert _value(group_company, question) == answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which balance sheet date shows the highest unicorn reserves?",
+        "What was the 'of which' line under nothing at 31 December 2025?",
+        "In how many of the 3 balance sheet dates shown was ?",
+        "intangible assets other than other than other than",
+        "Across all the dates shown, when was",
+        "What did the income statement show?",
+    ],
+)
+def test_hostile_questions_get_an_answer_or_a_reason(restated: Any, question: str) -> None:
+    ans = answer_question(restated, question)
+    assert ans.status in ("answered", "abstained")
+    assert ans.status == "answered" or ans.reason
+
+
+@pytest.fixture(scope="module")
+def with_box(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _box(tmp_path_factory.mktemp("box"))
+
+
+@pytest.fixture(scope="module")
+def income(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _income(tmp_path_factory.mktemp("income"))
+
+
+@pytest.fixture(scope="module")
+def group_company(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _group(tmp_path_factory.mktemp("group"))
