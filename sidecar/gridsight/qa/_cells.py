@@ -1286,6 +1286,26 @@ def _cell_in(rel: Relation, col: str, conds: dict[str, str]) -> str:
     return _cell(col, conds)
 
 
+def _unnamed_totals_named(rel: Relation, question: str, rows: dict[str, list[str]]) -> dict[str, str]:
+    """The one section named whose closing total has no label, as an operand beside the lines named
+    ({``Current assets``: its section}), where the question writes the section's name whole and
+    sets figures against each other (no "which", no count); else none."""
+    key = rel.key
+    if key is None or not rows.get(key.name) or len(rows.get(SECTION, [])) != 1:
+        return {}
+    if _asks_which(question) or _counts(question):
+        return {}
+    section = rows[SECTION][0]
+    at = _closing_total(rel, section)
+    labels, places = rel.values_of(key.name) or [], rel.values_of(POSITION) or []
+    if at is None or at not in places or labels[places.index(at)] not in (None, ""):
+        return {}
+    name = parts(section)[-1]
+    if name in rows[key.name] or not _runs(question, name):
+        return {}
+    return {name: section}
+
+
 def _closing_total(rel: Relation, section: str) -> int | None:
     """The position of the first total row of ``section`` (the row that closes it), or None."""
     flags, sections, places = rel.values_of(TOTAL), rel.values_of(SECTION), rel.values_of(POSITION)
@@ -1528,7 +1548,13 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         if len(within) == 1:
             rows.setdefault(SECTION, within)
         touched = False
-    if key is not None and len(rows.get(key.name, [])) < 3:
+    unnamed = _unnamed_totals_named(rel, question, rows)
+    if key is not None and unnamed:
+        # "(current assets minus stocks) divided by creditors due within one year": the section's
+        # own figure, which no label names (a UK balance sheet's), beside the lines named
+        rows[key.name] = [*rows[key.name], *unnamed]
+        del rows[SECTION]
+    elif key is not None and len(rows.get(key.name, [])) < 3:
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
         header = frozenset(every_part(chosen))
         listed = listed_members(labels, question, header)
@@ -1665,7 +1691,13 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     if varying_rows:
         name, values = varying_rows[0]
         col = chosen[0].name
-        cells = [(v, _cell_in(rel, col, _placed(rel, question, {**fixed, name: v}))) for v in values]
+        others = {k: v for k, v in fixed.items() if k != name}
+        cells = [
+            (v, _cell_in(rel, col, {**others, SECTION: unnamed[v]}))
+            if v in unnamed
+            else (v, _cell_in(rel, col, _placed(rel, question, {**fixed, name: v})))
+            for v in values
+        ]
     else:
         levels = _levels(chosen)
         paired = {_column_pair(c.name) for c in chosen} <= _period_pairs(question)  # "Q4 2023", "Q1 2024"
@@ -2374,6 +2406,17 @@ def _one_column(
 ) -> CellPlan | None:
     """One column: the cell of a named row, a share of its rows' sum, or -- when the question names
     no row label even in part -- the rows' top, mean, count or sum."""
+    if (
+        key is not None
+        and key.name not in fixed
+        and expected in (None, "number")
+        and not _asks_which(question)
+        and not _counts(question)
+        and not qwords & (SUM_WORDS | AVERAGE_WORDS)
+        and _unnamed_totals_named(rel, question, {key.name: ["?"], **{k: [v] for k, v in fixed.items()}})
+    ):
+        # "what were current assets in 2022": the section's own figure, which no label names
+        return CellPlan(f"SELECT {_cell_in(rel, col, fixed)}", "lookup", "number")
     if key is not None and key.name in fixed:
         cell = _cell(col, fixed)
         siblings = {k: v for k, v in fixed.items() if k != key.name}
@@ -2680,7 +2723,10 @@ _OPERATORS = (
     (re.compile(r"\bminus\b|\bless\b|\bexcluding\b|\bnet\s+of\b|(?<=\s)[-−](?=\s)"), "-"),
     (re.compile(r"\bplus\b|(?<=\s)\+(?=\s)"), "+"),
     (
-        re.compile(r"\bdivided\s+by\b|/|÷|\bas\s+an?\s+(?:percentage|share|proportion|fraction)\s+of\b"),
+        # ("current assets excluding stocks, over current liabilities": between two lines, "over" divides)
+        re.compile(
+            r"\bdivided\s+by\b|/|÷|\bover\b|\bas\s+an?\s+(?:percentage|share|proportion|fraction)\s+of\b"
+        ),
         "* 1.0 /",
     ),
     (re.compile(r"\btimes\b|\bmultiplied\s+by\b|(?<=\s)[*×](?=\s)"), "*"),

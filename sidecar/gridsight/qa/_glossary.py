@@ -234,6 +234,7 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
     ("trade and other payables", "accounts payable", "trade payables", "payables"),
     (
         "creditors: amounts falling due within one year",
+        "current liabilities",
         "short term creditors",
         "current creditors",
         "creditors due within one year",
@@ -302,8 +303,11 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
     """
     texts = [t for t in texts if isinstance(t, str) and len(t) <= 200]
     # (a label names its head, not what an "of" phrase qualifies it by: ``Cost of sales`` holds no
-    # "sales" that ``Revenue`` could be named by)
-    held = "\n".join(_spaced(re.split(r"\s+of\s+", t, maxsplit=1, flags=re.I)[0]) for t in texts)
+    # "sales" that ``Revenue`` could be named by; ``Total assets less current liabilities`` holds no
+    # current liabilities)
+    held = "\n".join(
+        _spaced(re.split(r"\s+(?:of|less|minus)\s+", t, maxsplit=1, flags=re.I)[0]) for t in texts
+    )
     low = _spaced(question)
     # (the labels the question writes out whole keep their words: "cost of sales" is ``Cost of sales``)
     whole = [_spaced(t) for t in texts if _holds(low, t)]

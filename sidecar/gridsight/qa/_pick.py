@@ -75,14 +75,19 @@ def words_in_order(text: str) -> list[str]:
     return [w for w in _words(text, camel=False) if w not in STOP_WORDS and w not in REQUEST_WORDS]
 
 
-def _named_pairs(sheet: Sheet, table: Any) -> set[tuple[str, str]]:
-    """The two-word phrases (:func:`_pairs`) of the table's headers, titles, units and row labels."""
-    texts = [
-        *table.header_paths,
-        *(x.text for x in (*table.titles, *table.units)),
-        *_row_labels(sheet, table),
-    ]
-    return {p for t in texts for p in _pairs(t)}
+def _phrases_named(question: str, sheet: Sheet, table: Any) -> int:
+    """How many of the question's two-word phrases (:func:`_pairs`) the table's headers, titles,
+    units and row labels write, and how many of its row labels of two words or more the question
+    writes whole (``Current assets`` is a line of the statement, only part of ``Net current assets``
+    in a ratio box beside it)."""
+    labels = set(_row_labels(sheet, table))
+    texts = [*table.header_paths, *(x.text for x in (*table.titles, *table.units)), *labels]
+    found = len(_pairs(question) & {p for t in texts for p in _pairs(t)})
+    asked = " ".join(stem(w) for w in words_in_order(question))
+    for label in labels:
+        own = [stem(w) for w in words_in_order(label)]
+        found += len(own) >= 2 and f" {' '.join(own)} " in f" {asked} "
+    return found
 
 
 def _named_words(sheet: Sheet, table: Any) -> set[str]:
@@ -125,7 +130,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
     said = initialisms(question)
     caps = {w for w in asked if _spells(w, said)}
     sheets = [workbook.sheet(sheet)] if sheet else list(workbook.sheets)
-    phrases = _pairs(question)
+    phrases = bool(_pairs(question))
     out = []
     for sh in sheets:
         for t in detect_tables(sh).tables:
@@ -142,7 +147,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
     if len(out) > 1 and phrases:  # (only between tables tied on words: the phrases tell them apart)
         top = max(c.score for c in out)
         for c in out:
-            c.phrases = len(phrases & _named_pairs(c.sheet, c.table)) if c.score == top else 0
+            c.phrases = _phrases_named(question, c.sheet, c.table) if c.score == top else 0
     return sorted(out, key=lambda c: (-c.score, -c.phrases))
 
 

@@ -245,6 +245,24 @@ def _words_of(label: str) -> set[str]:
     return {w for w in words(label, camel=False) if w.isalpha() and w not in _NOT_SECTION}
 
 
+def _closed_by_unnamed(sections: list[str | None], names: list[str], totals: list[bool]) -> list[str | None]:
+    """``sections`` with the lines after a total that has no label (a UK balance sheet's figure
+    under its current assets) moved out of the section it closes, into the one above it, up to the
+    next line of another section: ``Creditors: amounts falling due within one year`` is no current
+    asset."""
+    out = list(sections)
+    closed: str | None = None
+    for i, section in enumerate(sections):
+        if closed is not None:
+            if section != closed:
+                closed = None
+            else:
+                out[i] = " › ".join(closed.split(" › ")[:-1]) or None
+        if totals[i] and not names[i].strip() and section is not None:
+            closed = section
+    return out
+
+
 def _closed_at(sections: list[str], total: str) -> int:
     """How many levels of the section path stay open after a total line: the deepest section
     whose words the total's label holds (``Total current assets`` closes ``Current assets:``,
@@ -570,6 +588,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         totals |= {rows[i] for i in groups}
         # (and lines that add up those right above them: ``All ages`` closing its section)
         totals |= {rows[kept[i]] for i in closing}
+        sections = _closed_by_unnamed(sections, names, [r in totals for r in rows])
         # ("of which" lines too: parts already counted in the line above, no members of their own)
         totals |= {rows[i] for i, name in enumerate(names) if _PART_OF_ABOVE.match(name)}
 
