@@ -1301,9 +1301,17 @@ def _unnamed_totals_named(rel: Relation, question: str, rows: dict[str, list[str
     if at is None or at not in places or labels[places.index(at)] not in (None, ""):
         return {}
     name = parts(section)[-1]
-    if name in rows[key.name] or not _runs(question, name):
+    if name in rows[key.name]:
         return {}
-    return {name: section}
+    # (written on its own: "fixed asset investments" names the ``Investments`` line, not the section)
+    qt = tokens(question)
+    theirs = {w for v in rows[key.name] for w in tokens(v)} - COMMON
+    alone = [
+        (i, j)
+        for i, j in _runs(question, name)
+        if not any(0 <= k < len(qt) and any(near_word(w, qt[k]) for w in theirs) for k in (i - 1, j))
+    ]
+    return {name: section} if alone else {}
 
 
 def _closing_total(rel: Relation, section: str) -> int | None:
@@ -2723,9 +2731,8 @@ _OPERATORS = (
     (re.compile(r"\bminus\b|\bless\b|\bexcluding\b|\bnet\s+of\b|(?<=\s)[-−](?=\s)"), "-"),
     (re.compile(r"\bplus\b|(?<=\s)\+(?=\s)"), "+"),
     (
-        # ("current assets excluding stocks, over current liabilities": between two lines, "over" divides)
         re.compile(
-            r"\bdivided\s+by\b|/|÷|\bover\b|\bas\s+an?\s+(?:percentage|share|proportion|fraction)\s+of\b"
+            r"\bdivided\s+by\b|(?<!\d)/(?!\d)|÷|\bas\s+an?\s+(?:percentage|share|proportion|fraction)\s+of\b"
         ),
         "* 1.0 /",
     ),
@@ -2755,6 +2762,8 @@ def _written(question: str, cells: list[tuple[str, str]]) -> str | None:
     for i, (_label, cell) in enumerate(cells[:-1]):
         gap = low[at[i] : at[i + 1]]
         found = [(m.start(), sql) for rx, sql in _OPERATORS for m in rx.finditer(gap)]
+        # ("current assets excluding stocks, over current liabilities": between two lines, "over" divides)
+        found += [(m.start(), "* 1.0 /") for m in re.finditer(r"\bover\b", gap)]
         if len(found) != 1:
             return None
         where, op = found[0]
@@ -2889,7 +2898,7 @@ def _across(
     if expected == "number" or (
         expected is None and (not _asks_which(question) or _written(question, cells) is not None)
     ):
-        written = _written(question, cells) if len(cells) > 2 else None
+        written = _written(question, cells)
         if written is not None:  # "((current assets minus inventory) / current liabilities)"
             if " / " in written or " - " not in written:  # (sizes where nothing is taken away)
                 written = (
