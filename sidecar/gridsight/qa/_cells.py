@@ -2899,6 +2899,8 @@ def _across(
         expected is None and (not _asks_which(question) or _written(question, cells) is not None)
     ):
         written = _written(question, cells)
+        if written is not None and len(cells) == 2 and " / " in written:
+            written = None  # (two cells divided: the ratio below, scaled as asked)
         if written is not None:  # "((current assets minus inventory) / current liabilities)"
             if " / " in written or " - " not in written:  # (sizes where nothing is taken away)
                 written = (
