@@ -615,9 +615,15 @@ _MARKS = re.compile(
 )
 
 
+#: A note reference a statement writes at the end of a label: ``Provisions (Note 12)``,
+#: ``Goodwill (Notes 4, 5)``.
+_NOTE_REF = re.compile(r"\s*\((?:notes?|note\s+no\.?)\s*[\w.,\s-]{1,12}\)\s*$", re.IGNORECASE)
+
+
 def without_marks(label: str) -> str:
-    """``label`` without the footnote marks and status letters it ends with (:data:`_MARKS`)."""
-    out = label
+    """``label`` without the note reference, footnote marks and status letters it ends with
+    (:data:`_NOTE_REF`, :data:`_MARKS`)."""
+    out = _NOTE_REF.sub("", label) or label
     while (trimmed := _MARKS.sub("", out)) != out and trimmed.strip():
         out = trimmed
     return out

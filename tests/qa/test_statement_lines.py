@@ -204,6 +204,13 @@ def _box(folder: Path) -> Any:
         ("What was net debt in 2024?", 522),
         # the earliest date the statement shows
         ("What were inventories at the earliest balance sheet date shown?", 108),
+        # a line under two sections, both named at one mention: the two cells added up
+        ("What were total borrowings (non-current plus current) in 2025?", 495),
+        ("What was total borrowings in 2023, calculated as non-current plus current borrowings?", 540),
+        (
+            "What was total borrowings (current and non-current) divided by total current assets in 2024?",
+            1.32,
+        ),
         # the words inside a line's name are no operation: "from ... to" in two lines' names
         ("What were deposits from banks plus due to customers in 2025?", 140),
         (
@@ -408,3 +415,64 @@ def uk_small(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_unlabelled_subtotals(uk_small: Any, question: str, answer: Any) -> None:
     value = _value(uk_small, question, sheet="BS")
     assert (round(value, 2) if isinstance(value, float) else value) == answer
+
+
+def _fiscal(folder: Path) -> Any:
+    """Two header rows (the fiscal year over its "As of" date), an "Other" line in several
+    sections, a note reference inside labels."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "BS"
+    ws.append(["Consolidated balance sheet (¥ million)"])
+    ws.append([None, "Prior fiscal year", "Current fiscal year"])
+    ws.append([None, "As of March 31, 2025", "As of March 31, 2026"])
+    for line in [
+        ("Current assets", None, None),
+        ("  Cash and deposits", 5200, 6100),
+        ("  Merchandise and finished goods", 3100, 2900),
+        ("  Other", 740, 554),
+        ("  Total current assets", 9040, 9554),
+        ("Non-current assets", None, None),
+        ("  Buildings and structures, net", 8800, 9100),
+        ("  Other", 1210, 1390),
+        ("  Total non-current assets", 10010, 10490),
+        ("Current liabilities", None, None),
+        ("  Current portion of long-term borrowings", 4212, 3980),
+        ("  Provisions (Note 12)", 610, 655),
+        ("  Total current liabilities", 4822, 4635),
+        ("Non-current liabilities", None, None),
+        ("  Long-term borrowings", 6100, 5800),
+        ("  Provisions (Note 12)", 390, 420),
+        ("  Total non-current liabilities", 6490, 6220),
+    ]:
+        ws.append(list(line))
+    wb.save(folder / "fiscal.xlsx")
+    return open_workbook(folder / "fiscal.xlsx")
+
+
+@pytest.fixture(scope="module")
+def fiscal(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _fiscal(tmp_path_factory.mktemp("fiscal"))
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # a day written whole names its column, whatever "current" the question says
+        ("What was current portion of long-term borrowings as at 31 March 2025?", 4212),
+        # two header levels apart, one day each: the day tells the columns apart
+        ("Between 31 March 2025 and March 31, 2026, did merchandise and finished goods decrease?", True),
+        ("Which balance sheet date shows the lower buildings and structures, net?", "As of March 31, 2025"),
+        # a quoted line, placed by the words outside the quotes
+        ("By how much did 'Other' under current assets decrease from March 31, 2025 to March 31, 2026?", 186),
+        ("What figure appears for 'Provisions' in the current liabilities section at 31 March 2026?", 655),
+        (
+            "What do 'Other' under non-current assets and long-term borrowings add up to at 31 March 2026?",
+            7190,
+        ),
+        # a note reference is no part of a line's name
+        ("Which non-current liability line was the smallest at 31 March 2026?", "Provisions"),
+    ],
+)
+def test_fiscal_year_columns_and_quoted_lines(fiscal: Any, question: str, answer: Any) -> None:
+    assert _value(fiscal, question) == answer

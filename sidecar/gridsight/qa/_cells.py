@@ -196,7 +196,14 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     pairs = _period_pairs(question)
     said_years = set(_YEARS.findall(question))
     scored_cols: list[tuple[tuple[int, int, int], RelColumn]] = []
-    for c in _figures(rel):
+    figures = _figures(rel)
+    written = _dates_written(periods_spelt(question))
+    dated = {c.name: _dates_written(c.name) for c in figures}
+    if written and any(d & written for d in dated.values()):
+        # (a day written whole names its column: "31 March 2024" is not ``Current fiscal year › As of
+        # March 31, 2025``, whatever "current" the question says)
+        figures = [c for c in figures if not dated[c.name] or dated[c.name] & written]
+    for c in figures:
         mine_pair = _column_pair(c.name)
         if pairs and mine_pair is not None and mine_pair not in pairs:
             continue  # ``2024 › Q4`` where the question pairs Q4 with 2023 and Q1 with 2024
@@ -435,6 +442,21 @@ def _of_which(rel: Relation, question: str, named: list[str]) -> list[str]:
             if a in parent.get(b, set()) or placing:
                 return [b]
     return named
+
+
+#: A text the question quotes: "'Other' under current assets", "the “Provisions” line".
+_QUOTE = re.compile(r"(?<!\w)['‘\"“]([^'‘’\"“”]{1,80}?)['’\"”](?!\w)")
+
+
+def _quoted_labels(rel: Relation, question: str) -> list[str]:
+    """The row labels the question quotes whole (footnote marks and spaces aside), in its order."""
+    key = rel.key
+    if key is None or not _QUOTE.search(question):
+        return []
+    labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
+    by_text = {without_marks(v).strip().casefold(): v for v in labels}
+    out = [by_text[t] for m in _QUOTE.finditer(question) if (t := m.group(1).strip().casefold()) in by_text]
+    return list(dict.fromkeys(out))
 
 
 def _dated(columns: list[RelColumn]) -> bool:
@@ -1306,10 +1328,19 @@ def _unnamed_totals_named(rel: Relation, question: str, rows: dict[str, list[str
     # (written on its own: "fixed asset investments" names the ``Investments`` line, not the section)
     qt = tokens(question)
     theirs = {w for v in rows[key.name] for w in tokens(v)} - COMMON
+    prepositions = {"in", "under", "within", "among", "inside"}
+
+    def placing(i: int, j: int) -> bool:  # ("'Provisions' in the current liabilities section": a place)
+        before = [w for w in qt[max(0, i - 2) : i] if w != "the"]
+        return bool(before and before[-1] in prepositions) or (
+            j < len(qt) and qt[j] in {"section", "heading", "block"}
+        )
+
     alone = [
         (i, j)
         for i, j in _runs(question, name)
         if not any(0 <= k < len(qt) and any(near_word(w, qt[k]) for w in theirs) for k in (i - 1, j))
+        and not placing(i, j)
     ]
     return {name: section} if alone else {}
 
@@ -1471,6 +1502,15 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     spans = len(chosen) > ends
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
+    quoted = _quoted_labels(rel, question)
+    if key is not None and quoted:
+        # "'Other' under current assets": the quoted line, placed by the words outside the quotes
+        rest, touched, meant = _rows(rel, _QUOTE.sub(" ", question), chosen)
+        qw = question_words(question)
+        placing = [*rest.get(SECTION, []), *_sections_of(rel, key.name, quoted)]
+        by_section = {q for v in placing for q in _said(v, qw)}
+        besides = [v for v in rest.get(key.name, []) if v not in quoted and _said(v, qw) - by_section]
+        rows = {**rest, key.name: [*quoted, *besides]}
     if key is not None and rows.get(key.name):
         rows[key.name] = _of_which(rel, question, rows[key.name])
     if key is not None and len(rows.get(key.name, [])) > 1 and not _WHOLE_SAID.search(question):
@@ -1562,7 +1602,11 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # own figure, which no label names (a UK balance sheet's), beside the lines named
         rows[key.name] = [*rows[key.name], *unnamed]
         del rows[SECTION]
-    elif key is not None and len(rows.get(key.name, [])) < 3:
+    elif (
+        key is not None
+        and len(rows.get(key.name, [])) < 3
+        and not _pooled_sections(rel, question, rows.get(key.name, []))  # (a line named with its places)
+    ):
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
         header = frozenset(every_part(chosen))
         listed = listed_members(labels, question, header)
@@ -1679,6 +1723,15 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # "the receivables movement totalled over FY24-FY25": the line is a movement (``(Increase)/
         # decrease in receivables``); its periods are added up, not set against each other
         qwords -= CHANGE_WORDS
+    pooled = _pooled_sections(rel, question, rows.get(key.name, []) if key is not None else [])
+    if key is not None and pooled:
+        # ("total borrowings, non-current plus current": ``Total non-current liabilities`` is touched
+        # only by the words of the sections pooled, and "total")
+        qw = question_words(question)
+        pooled_words = {w for label, held in pooled.items() for v in [label, *held] for w in tokens(v)}
+        rows[key.name] = [
+            v for v in rows[key.name] if v in pooled or _said_words(v, qw) - pooled_words - {"total"}
+        ]
     fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
     varying_rows = [(k, v) for k, v in rows.items() if len(v) > 1]
     if len(varying_rows) > 1 or (varying_rows and len(chosen) > 1):
@@ -1694,6 +1747,20 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return in_list  # (else "which regions had over 300? List them.": the rows past the number)
     if len(chosen) == 1 and not varying_rows and key is not None and key.name in fixed:
         chosen = _parts_asked(rel, question, chosen)  # "which sector ...": not ``All sectors``
+    named_rows = rows.get(key.name, []) if key is not None else []
+    if (
+        key is not None
+        and len(chosen) == 1
+        and set(rows) <= {key.name, SECTION}
+        and set(rows.get(SECTION, [])) <= set(pooled.get(named_rows[0] if named_rows else "", []))
+        and len(named_rows) == 1
+        and named_rows[0] in pooled
+        and expected in (None, "number")
+    ):
+        # "total lease liabilities, calculated as non-current plus current lease liabilities"
+        return CellPlan(
+            f"SELECT {_pool(rel, chosen[0].name, key.name, named_rows[0], pooled)}", "sum", "number"
+        )
     if len(chosen) == 1 and not varying_rows:
         return _one_column(rel, question, expected, chosen[0].name, fixed, key, qwords, touched)
     if varying_rows:
@@ -1703,6 +1770,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         cells = [
             (v, _cell_in(rel, col, {**others, SECTION: unnamed[v]}))
             if v in unnamed
+            else (v, _pool(rel, col, name, v, pooled, others))
+            if v in pooled
             else (v, _cell_in(rel, col, _placed(rel, question, {**fixed, name: v})))
             for v in values
         ]
@@ -1713,9 +1782,12 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         dates = [_dates_written(c.name) for c in chosen]
         by_year = not levels and None not in years and len(set(years)) == len(years)
         # (``31 Dec 2023 › Restated`` beside ``1 Jan 2023 › Restated`` and ``31 Dec 2024``: a day each)
-        by_year |= (
-            not levels and all(len(d) == 1 for d in dates) and len({*map(frozenset, dates)}) == len(dates)
-        )
+        by_date = all(len(d) == 1 for d in dates) and len({*map(frozenset, dates)}) == len(dates)
+        if by_date and len(levels) > 1 and not paired:
+            # (``Prior fiscal year › As of March 31, 2024`` beside ``Current fiscal year › As of March
+            # 31, 2025``: two levels apart, one day each; the day tells them apart)
+            levels = []
+        by_year |= not levels and by_date
         if not (levels or by_year) or (len(levels) > 1 and not _asks_which(question) and not paired):
             return None  # arithmetic between columns that differ twice: which is which is unclear
         totals = _total_columns(rel, chosen) if len(chosen) > 2 else set()
@@ -2175,6 +2247,49 @@ def _sections_per_mention(rel: Relation, key: str, label: str, question: str) ->
     return named if len(named) >= 2 else []
 
 
+def _pooled_sections(rel: Relation, question: str, labels: list[str]) -> dict[str, list[str]]:
+    """The labels repeated under two sections that the question names together before or after
+    one mention ("non-current plus current lease liabilities", "total borrowings (non-current and
+    current)"): {label: the two sections}, read as their sum."""
+    key = rel.key
+    if key is None:
+        return {}
+    low = question.casefold()
+    out: dict[str, list[str]] = {}
+    for label in labels:
+        held = _sections_of(rel, key.name, [label])
+        if len(held) < 2:
+            continue
+        lasts = [tokens(parts(h)[-1]) for h in held]
+        for i, a in enumerate(lasts):
+            for j, b in enumerate(lasts):
+                if i == j:
+                    continue
+                tail = 0  # (the words the two end with alike: "liabilities")
+                while tail < min(len(a), len(b)) - 1 and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+                    tail += 1
+                ha, hb = a[: len(a) - tail], b[: len(b) - tail]
+                if not ha or not hb:
+                    continue
+                pa, pb = (r"(?<![\w-])" + r"[\s-]*".join(map(re.escape, h)) + r"(?![\w-])" for h in (ha, hb))
+                if re.search(rf"{pa}\s*(?:,|and|plus|\+|&)\s*{pb}", low):
+                    out[label] = [held[i], held[j]]
+    return out
+
+
+def _pool(
+    rel: Relation,
+    col: str,
+    key: str,
+    label: str,
+    pooled: dict[str, list[str]],
+    others: dict[str, str] | None = None,
+) -> str:
+    """The sum of a label's cells in the sections pooled for it (:func:`_pooled_sections`)."""
+    cells = [_cell_in(rel, col, {**(others or {}), key: label, SECTION: s}) for s in pooled[label]]
+    return "(" + " + ".join(cells) + ")"
+
+
 def _shared(cells: list[tuple[str, str]]) -> frozenset[str]:
     """The words every label of ``cells`` holds."""
     return frozenset.intersection(*(frozenset(tokens(label)) for label, _ in cells)) if cells else frozenset()
@@ -2438,7 +2553,7 @@ def _one_column(
             or _whole(rel, col, siblings)
         )
         already = _is_percent(rel.column(col)) or any(_PERCENT.search(v) for v in fixed.values())
-        if _SHARE.search(question) and whole is not None and not already:
+        if _SHARE.search(_unlabelled(question, list(fixed.values()))) and whole is not None and not already:
             scale = " * 100.0" if _PERCENT_WORD.search(question) else " * 1.0"
             return CellPlan(f"SELECT {cell}{scale} / {whole}", "share", "number")
         if expected == "number" or (
@@ -2899,8 +3014,8 @@ def _across(
         expected is None and (not _asks_which(question) or _written(question, cells) is not None)
     ):
         written = _written(question, cells)
-        if written is not None and len(cells) == 2 and " / " in written:
-            written = None  # (two cells divided: the ratio below, scaled as asked)
+        if written is not None and len(cells) == 2 and (" / " in written or " * " in written):
+            written = None  # (two cells divided: the ratio below, scaled as asked; "how many times")
         if written is not None:  # "((current assets minus inventory) / current liabilities)"
             if " / " in written or " - " not in written:  # (sizes where nothing is taken away)
                 written = (

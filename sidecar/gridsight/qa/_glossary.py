@@ -356,6 +356,9 @@ def named_not_defined(question: str, texts: Iterable[str]) -> str:
         first = _spaced(m.group("definition")[: defines.start()]).strip()
         if first and first in _spaced(question[: m.start("definition") - 1]):
             return m.group(0)  # ("between A and B (A minus B)": the order, of two things named already)
+        inside = f" {_spaced(m.group('definition'))} "
+        if not any(f" {h} " in inside for h in held):
+            return m.group(0)  # ("borrowings (non-current plus current)": no line defines it, its places do)
         words = _spaced(m.group("name")).split()
         # the name's last words (one to four, a word of letters among them) are a whole label
         for n in range(min(4, len(words)), 0, -1):

@@ -26,7 +26,10 @@ _LATEST = re.compile(
     re.IGNORECASE,
 )
 #: The first period: "the earliest balance sheet date shown", "the oldest year".
-_EARLIEST = re.compile(rf"{_AT}(?:earliest|oldest|first)\s+{_PERIOD}\b", re.IGNORECASE)
+_EARLIEST = re.compile(
+    rf"{_AT}(?:earliest|oldest)\s+{_PERIOD}\b|{_AT}first\s+(?:balance sheet|reporting)\s+date\b",
+    re.IGNORECASE,
+)
 #: The period before it: "the prior year", "the comparative period", "last year" (no article).
 _PRIOR = re.compile(
     rf"{_AT}(?:prior|previous|preceding|comparative)\s+{_PERIOD}\b"
