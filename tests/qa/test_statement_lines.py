@@ -430,8 +430,9 @@ def _fiscal(folder: Path) -> Any:
         ("Current assets", None, None),
         ("  Cash and deposits", 5200, 6100),
         ("  Merchandise and finished goods", 3100, 2900),
+        ("  Trade receivables", 1500, 1700),
         ("  Other", 740, 554),
-        ("  Total current assets", 9040, 9554),
+        ("  Total current assets", 10540, 11254),
         ("Non-current assets", None, None),
         ("  Buildings and structures, net", 8800, 9100),
         ("  Other", 1210, 1390),
@@ -476,3 +477,62 @@ def fiscal(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_fiscal_year_columns_and_quoted_lines(fiscal: Any, question: str, answer: Any) -> None:
     assert _value(fiscal, question) == answer
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # "the smallest component of": a line of the group, by name
+        ("What was the smallest component of current liabilities as of March 31, 2026?", "Provisions"),
+        # how many of a group's lines rose (or fell) between the two dates named
+        ("How many of the individual current assets lines rose from March 31, 2025 to March 31, 2026?", 2),
+        ("Between 31 March 2025 and 31 March 2026, how many line items within current assets went down?", 2),
+    ],
+)
+def test_lines_of_a_group(fiscal: Any, question: str, answer: Any) -> None:
+    assert _value(fiscal, question) == answer
+
+
+def _monthly(folder: Path) -> Any:
+    """Management accounts: month-end columns written ``Jun-25``."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Balance Sheet"
+    ws.append(["Brindle Bakery Ltd - Balance Sheet"])
+    ws.append([None, "Jun-25", "Jul-25", "Aug-25"])
+    for line in [
+        ("Fixed Assets", None, None, None),
+        ("Motor vehicles", 21000, 20500, 20000),
+        ("Equipment", 14000, 13800, 13600),
+        ("Total Fixed Assets", 35000, 34300, 33600),
+        ("Current Liabilities", None, None, None),
+        ("Hire purchase", 9500, 9100, 8000),
+        ("Credit card", 1200, 1900, 900),
+        ("Total Current Liabilities", 10700, 11000, 8900),
+    ]:
+        ws.append(list(line))
+    wb.save(folder / "monthly.xlsx")
+    return open_workbook(folder / "monthly.xlsx")
+
+
+@pytest.fixture(scope="module")
+def monthly(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _monthly(tmp_path_factory.mktemp("monthly"))
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # a month and year written in full name the ``Jul-25`` column
+        ("How much did credit card increase from June 2025 to July 2025?", 700),
+        # "by what percentage did X fall": by how much, a size
+        (
+            "By what percentage did hire purchase fall between Jun-25 and August 2025? One decimal.",
+            15.8,
+        ),
+        ("By what percentage did hire purchase change from Jun-25 to Aug-25 (negative if it fell)?", -15.8),
+    ],
+)
+def test_month_columns(monthly: Any, question: str, answer: Any) -> None:
+    value = _value(monthly, question)
+    assert (round(value, 1) if isinstance(value, float) else value) == answer

@@ -254,6 +254,17 @@ def without_statement_named(question: str, own: Sequence[str]) -> str:
     return _STATEMENT_NAMED.sub(generic, question)
 
 
+def without_title(question: str, titles: Sequence[str]) -> str:
+    """The question with a title of the chosen table it writes whole (three words or more) as
+    "statement": "the statement of net assets available for benefits" names the table, not its
+    ``Net assets available for benefits`` line."""
+    for title in sorted(titles, key=len, reverse=True):
+        spaced = r"\s+".join(re.escape(w) for w in title.split())
+        if len(title.split()) >= 3:
+            question = re.sub(rf"\b{spaced}\b", "statement", question, flags=re.IGNORECASE)
+    return question
+
+
 #: "Give the line label.", "Answer with the column heading.": the answer is a label, not a figure.
 _LABEL_ASKED = re.compile(
     r"\b(?:give|answer\s+with|reply\s+with|name)\s+(?:the|its)\s+(?:(?:line|row|column|item|category)\s+)?"

@@ -25,6 +25,7 @@ from gridsight.qa._answer import (
     without_sign,
     without_statement_named,
     without_table_aside,
+    without_title,
 )
 from gridsight.qa._asked import from_asked
 from gridsight.qa._cells import (
@@ -246,6 +247,7 @@ def answer_question(
     rel = relation_of(best.sheet, best.table)
     own = _own_texts(rel)
     q = without_table_aside(q)  # (the words that picked the table name no cells in it)
+    q = without_title(q, [t.text for t in best.table.titles])  # ("the statement of net assets ...")
     q = without_statement_named(q, own)  # ("what did the income statement show": no ``Net income``)
     q = split_years(q, own)  # "fiscal 2021/22" over ``FY2022``: the year it ends
     periods = [c.name for c in rel.columns]
@@ -254,7 +256,8 @@ def answer_question(
     q = with_periods(q, header_years(periods))
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
     q = others_named(q, own)  # "intangible assets other than goodwill": ``Other intangible assets``
-    q = named_not_defined(q, own)  # "(live births minus deaths)" after a column's name
+    places = [v for c in rel.columns if c.role == "section" for v in rel.distinct_values(c.name)]
+    q = named_not_defined(q, own, places)  # "(live births minus deaths)" after a column's name
     q = signs_as_bounds(q, own)  # "whose operating profit was negative": below 0
     q = whole_year(q, rel)  # "full-year revenue": the column that adds up the quarters
     ans = _route(workbook, best, q, None, found)  # the routes read alone; the model writes queries

@@ -214,6 +214,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else _part_words(p))}
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
         mine |= _quarters_ended(c.name)
+        mine |= {w for p in parts(c.name) for w in _month_spelt(p)}  # (``Nov-25``: "november", "2025")
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
         covered |= {"%"} & mine if share else set()
         left = {w for w in mine if w not in COMMON and not any(near_word(w, q) for q in qw)}
@@ -455,7 +456,18 @@ def _quoted_labels(rel: Relation, question: str) -> list[str]:
         return []
     labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
     by_text = {without_marks(v).strip().casefold(): v for v in labels}
-    out = [by_text[t] for m in _QUOTE.finditer(question) if (t := m.group(1).strip().casefold()) in by_text]
+    groups = {
+        p.strip().casefold()
+        for v in (rel.distinct_values(SECTION) if rel.values_of(SECTION) is not None else [])
+        if isinstance(v, str)
+        for p in parts(v)
+    }
+    out = []
+    for m in _QUOTE.finditer(question):
+        text = m.group(1).strip().casefold()
+        placed = re.search(r"\b(?:within|in|under|among|inside)\s+(?:the\s+)?$", question[: m.start()], re.I)
+        if text in by_text and text not in groups and not placed:
+            out.append(by_text[text])  # (not "within 'Non-Union citizens'": a group, where to choose)
     return list(dict.fromkeys(out))
 
 
@@ -1505,11 +1517,19 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     quoted = _quoted_labels(rel, question)
     if key is not None and quoted:
         # "'Other' under current assets": the quoted line, placed by the words outside the quotes
-        rest, touched, meant = _rows(rel, _QUOTE.sub(" ", question), chosen)
+        before = set(rows.get(key.name, []))
+        rest, touched, meant = _rows(rel, _QUOTE.sub(" ", question), chosen)  # (the words outside)
         qw = question_words(question)
         placing = [*rest.get(SECTION, []), *_sections_of(rel, key.name, quoted)]
         by_section = {q for v in placing for q in _said(v, qw)}
-        besides = [v for v in rest.get(key.name, []) if v not in quoted and _said(v, qw) - by_section]
+        unquoted = _QUOTE.sub(" ", question)
+        besides = [  # (one written whole stays: "the share of total current assets made up by 'Cash'")
+            v
+            for v in rest.get(key.name, [])
+            if v not in quoted
+            and (v in before or _runs(unquoted, v))
+            and (_said(v, qw) - by_section or _runs(unquoted, v))
+        ]
         rows = {**rest, key.name: [*quoted, *besides]}
     if key is not None and rows.get(key.name):
         rows[key.name] = _of_which(rel, question, rows[key.name])
@@ -1643,6 +1663,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return CellPlan(
             f"SELECT COUNT(*) FROM data{_where(fixed, [*group.conditions, bound])}", "count", "number"
         )
+    moved = _moved_lines(question, chosen, group, rows, key)
+    if moved is not None:
+        return moved
     if group is not None:  # "which current liability ...": the top line of the group
         return _top_in_group(rel, question, chosen, group, rows)
     if key is not None and named_group is not None and len(rows.get(key.name, [])) > 2:
@@ -2381,6 +2404,68 @@ def _number(label: str) -> float:
         return float(years[0]) + part
 
 
+def _moved_lines(
+    question: str,
+    chosen: list[RelColumn],
+    group: RowClass | None,
+    rows: dict[str, list[str]],
+    key: RelColumn | None,
+) -> CellPlan | None:
+    """How many of a group's lines rose (or fell) between the two periods named ("how many of the
+    individual current assets lines increased from 2023 to 2024"): the lines whose later cell is
+    above (below) the earlier; None unless the periods' order is known."""
+    said = set(words(question))
+    up, down = said & RISE_WORDS, said & FALL_WORDS  # ("went up", "went down")
+    if group is None or len(chosen) != 2 or not _counts(question) or bool(up) == bool(down):
+        return None
+    if comparison(question.casefold()) is not None:
+        return None  # ("how many lines were above 1,000")
+    first, second = (_when(c.name) for c in chosen)
+    if first is None or second is None or first == second:
+        return None
+    early, late = (chosen[0].name, chosen[1].name) if first < second else (chosen[1].name, chosen[0].name)
+    fixed = {k: v[0] for k, v in rows.items() if k not in (key.name if key else "", SECTION) and len(v) == 1}
+    moved = f"{quote(late)} {'>' if up else '<'} {quote(early)}"
+    return CellPlan(
+        f"SELECT COUNT(*) FROM data{_where(fixed, [*group.conditions, moved])}", "count", "number"
+    )
+
+
+#: A month written with a year of two or four digits: ``Jun-25``, ``Oct 2025``.
+_MONTH_YEAR = re.compile(r"\b([a-z]{3,9})[-\s'’]*((?:19|20)?\d\d)\b")
+
+
+#: Each month's number to its whole name ("november").
+_FULL_MONTHS = {n: m for m, n in MONTHS.items() if len(m) > 4 or m in ("may", "june", "july")}
+
+
+def _month_spelt(part: str) -> set[str]:
+    """A header part that writes a month short with its year (``Nov-25``, ``Sep 2024``) as the
+    words a question writes it in: the month's whole name and the year's four digits."""
+    m = _MONTH_YEAR.fullmatch(part.strip().casefold())
+    if m is None or m.group(1) not in MONTHS:
+        return set()
+    year = m.group(2) if len(m.group(2)) == 4 else f"20{m.group(2)}"
+    return {_FULL_MONTHS[MONTHS[m.group(1)]], year}
+
+
+def _when(name: str) -> tuple[int, int, int] | None:
+    """When a period column ends, as (year, month, day) to sort by: its day written whole, else its
+    month and year (``Jun-25``), else its year (``FY2024``, ``2024 › $'000``); None for no period."""
+    dates = _dates_written(name)
+    if len(dates) == 1:
+        ((day, month, year),) = dates
+        return (int(year), month, day)
+    for m in _MONTH_YEAR.finditer(name.casefold()):
+        if m.group(1) in MONTHS:
+            return (int(m.group(2)) + (2000 if len(m.group(2)) == 2 else 0), MONTHS[m.group(1)], 0)
+    named = year_of(name)
+    if named is not None:
+        return (int(named), 0, 0)
+    fiscal = re.search(r"\bFY\s?'?(\d\d)\b", name, re.IGNORECASE)
+    return (2000 + int(fiscal.group(1)), 0, 0) if fiscal else None
+
+
 def _ordered(cells: list[tuple[str, str]]) -> bool:
     """Whether the members are numbers (years), or dates of distinct years (``30 June 2022``): a
     change runs from the smaller to the larger."""
@@ -2490,7 +2575,16 @@ def _asks_which(question: str) -> bool:
             question,
             re.I,
         )
+        or bool(_COMPONENT.search(question))
     )
+
+
+#: "What was the smallest component of current liabilities?": a line of the group, by name.
+_COMPONENT = re.compile(
+    r"\b(?:largest|smallest|biggest|highest|lowest|greatest|top)\s+(?:single\s+)?"
+    r"(?:component|item|line|line\s+item|element|constituent|part)\s+(?:of|in|within|under|among)\b",
+    re.IGNORECASE,
+)
 
 
 def _all_named(question: str, labels: list[str]) -> bool:
@@ -3079,6 +3173,9 @@ def _across(
                     else:
                         rate = not _IN_PERCENT.search(question)
                     scale = "1.0" if rate else "100.0"  # (of the first named)
+                    if qwords & FALL_WORDS and not qwords & RISE_WORDS and "negative" not in qwords:
+                        # "by what percentage did X fall": by how much, a size (as "how much it fell by")
+                        return CellPlan(f"SELECT {scale} * ({a} - {b}) / {a}", "relative change", "number")
                     return CellPlan(f"SELECT {scale} * ({b} - {a}) / {a}", "relative change", "number")
                 if qwords & FALL_WORDS and not qwords & RISE_WORDS:
                     return CellPlan(f"SELECT {a} - {b}", "change", "number")  # how much it fell by

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation
 from gridsight.qa._sql import literal, quote
-from gridsight.text import stem, superlative
+from gridsight.text import stem, superlative, without_marks
 
 #: The words of a group's name: letters, hyphenated words split ("long-term": long, term).
 _WORD = re.compile(r"[^\W\d_]+")
@@ -32,6 +32,12 @@ _WORD = re.compile(r"[^\W\d_]+")
 _MAX_PHRASE = 4
 #: Words after a group's name that ask for a figure ("the highest current asset balance").
 _FIGURE_NOUNS = frozenset({"balance", "value", "amount", "figure", "total", "sum", "level"})
+#: Words between a superlative and a group's name that say "one of its lines".
+_MEMBER_NOUNS = frozenset(
+    stem(w) for w in ("single", "individual", "component", "item", "line", "element", "constituent", "part")
+)
+#: Words that place a group's name after them ("how many line items within current assets").
+_PLACING = frozenset({"within", "in", "under", "among", "inside"})
 #: Words that never name a group (a total's own word; "the" and its kind).
 _NO_GROUP = frozenset({"total", "the", "a", "an", "of", "and", "its", "their"})
 
@@ -50,7 +56,10 @@ def _stems(text: str) -> tuple[str, ...]:
 
 
 def _own_name(section: str) -> str:
-    return section.split(" › ")[-1].strip().rstrip(":").strip()
+    """A section's own name: its last part, less its note reference and a qualifier after a comma
+    (``Investments, at fair value (Note 3)``: 'Investments')."""
+    own = without_marks(section.split(" › ")[-1].strip().rstrip(":").strip())
+    return own.split(",")[0].strip() or own
 
 
 def _phrases(question: str) -> list[list[str]]:
@@ -67,13 +76,16 @@ def _phrases(question: str) -> list[list[str]]:
             or (w == "many" and before == "how")
             or (w == "number" and i + 1 < len(found) and found[i + 1].group(0).casefold() == "of")
         ):
-            out.append(
-                [
-                    f.group(0)
-                    for f in found[i + 1 : i + 1 + _MAX_PHRASE + 3]
-                    if f.group(0).casefold() not in ("of", "the")
-                ][: _MAX_PHRASE + 1]
-            )
+            run = [
+                f.group(0)
+                for f in found[i + 1 : i + 1 + _MAX_PHRASE + 5]
+                if f.group(0).casefold() not in ("of", "the")
+            ]
+            while run and (
+                stem(run[0].casefold()) in _MEMBER_NOUNS or run[0].casefold() in _PLACING
+            ):  # ("the smallest component of current liabilities", "how many line items within ...")
+                run = run[1:]
+            out.append(run[: _MAX_PHRASE + 1])
     return out
 
 

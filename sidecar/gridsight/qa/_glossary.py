@@ -336,7 +336,7 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
 _DEFINED_AFTER = re.compile(r"(?P<name>[^\W\d_][\w'’\- ]{0,60}?)\s*\((?P<definition>[^()]{3,200})\)")
 
 
-def named_not_defined(question: str, texts: Iterable[str]) -> str:
+def named_not_defined(question: str, texts: Iterable[str], places: Iterable[str] = ()) -> str:
     """``question`` without the definition it writes in brackets after a name that the table holds
     as a label or header of its own: "the natural increase (live births minus deaths)" over a
     ``Natural increase`` column reads the column, as a measure the workbook labels is read as it is.
@@ -344,10 +344,13 @@ def named_not_defined(question: str, texts: Iterable[str]) -> str:
     Args:
         question: the user's words (after the table is chosen).
         texts: the chosen table's row labels, sections and header parts.
+        places: the table's sections: a bracket of their words only is where the name stands
+            ("total borrowings (non-current plus current)"), kept.
     """
     held = [_spaced(t) for t in texts if isinstance(t, str) and 0 < len(t) <= 200]
     if "(" not in question or not held:
         return question
+    place_words = {w for p in places if isinstance(p, str) for w in _spaced(p).split()}
 
     def drop(m: re.Match[str]) -> str:
         defines = _DEFINES.search(m.group("definition"))
@@ -356,9 +359,9 @@ def named_not_defined(question: str, texts: Iterable[str]) -> str:
         first = _spaced(m.group("definition")[: defines.start()]).strip()
         if first and first in _spaced(question[: m.start("definition") - 1]):
             return m.group(0)  # ("between A and B (A minus B)": the order, of two things named already)
-        inside = f" {_spaced(m.group('definition'))} "
-        if not any(f" {h} " in inside for h in held):
-            return m.group(0)  # ("borrowings (non-current plus current)": no line defines it, its places do)
+        own = set(_spaced(_DEFINES.sub(" ", m.group("definition"))).split()) - {"and", "the"}
+        if own and own <= place_words:
+            return m.group(0)  # ("borrowings (non-current plus current)": its places, no definition)
         words = _spaced(m.group("name")).split()
         # the name's last words (one to four, a word of letters among them) are a whole label
         for n in range(min(4, len(words)), 0, -1):
