@@ -449,6 +449,7 @@ _FILLS = frozenset("total number count percent average amount value rate".split(
 _PERIODS = [
     (re.compile(r"\bFY\s?'?(\d{2})\b", re.I), r"FY 20\1"),
     (re.compile(r"\bFY(\d{4})\b", re.I), r"FY \1"),
+    (re.compile(r"\bF((?:19|20)\d\d)\b"), r"FY \1"),  # (``F2025``: a JSE results booklet's fiscal year)
     (re.compile(r"\b([12])H\s?'?(\d{2})\b", re.I), r"H\1 20\2"),
     (re.compile(r"\b([1-4])Q\s?'?(\d{2})\b", re.I), r"Q\1 20\2"),
     (re.compile(r"\b([12])H\s?(\d{4})\b", re.I), r"H\1 \2"),

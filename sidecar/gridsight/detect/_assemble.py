@@ -560,6 +560,22 @@ def _starts_with_header(g: CellGrid, box: Box) -> bool:
     return False
 
 
+def _labels_over_figures(g: CellGrid, cand: Box, table: Box) -> bool:
+    """Whether one of the leading label rows of ``cand`` labels a column that holds figures in
+    ``table``: a header of its own does; a bold section line with a line code beside it
+    (``EQUITY AND LIABILITIES | SFP160``) labels none of the figure columns, and continues it."""
+    cols = slice(table.left, table.right + 1)
+    figure_cols = g.figures(slice(table.top, table.bottom + 1), cols).any(axis=0)
+    if not figure_cols.any():
+        return True  # (no figures above yet: a header of its own)
+    for r in range(cand.top, min(cand.bottom, cand.top + 4) + 1):
+        if g.figures(r, cols).any():
+            break
+        if (g.labels(r, cols) & figure_cols).any():
+            return True
+    return False
+
+
 def _repeats_header(g: CellGrid, head: Box, r: int, cand: Box, text_at: TextAt) -> bool:
     """Row ``r`` of ``cand`` carries (most of) the same labels as the header row of ``head``."""
     return bool(_repeat_rows(g, head, r, r, cand).any())
@@ -698,8 +714,9 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             closing = _total_line(g, qbox, sk.box, text_at)
             if not closing and (not _compatible(sk.box, qbox) or qbox.width_share(sk.box) < 0.5):
                 break
-            own_header = any(
-                _starts_with_header(g, b) for b in (qbox, *(peeled[k].box for k in [j, *group]))
+            own_header = (
+                any(_starts_with_header(g, b) for b in (qbox, *(peeled[k].box for k in [j, *group])))
+                and _labels_over_figures(g, qbox, sk.box)
             ) or _repeats_header(g, head_box, qbox.top, qbox, text_at)
             if own_header and not (_header_band(g, sk.box) and qbox.height <= 3):
                 break  # (a few label rows under a header that has no body yet are more of it)

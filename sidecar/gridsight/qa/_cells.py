@@ -1531,6 +1531,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             and (_said(v, qw) - by_section or _runs(unquoted, v))
         ]
         rows = {**rest, key.name: [*quoted, *besides]}
+        meant = False  # (the lines are quoted, not taken by meaning)
     if key is not None and rows.get(key.name):
         rows[key.name] = _of_which(rel, question, rows[key.name])
     if key is not None and len(rows.get(key.name, [])) > 1 and not _WHOLE_SAID.search(question):
@@ -1699,6 +1700,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and not _ASKS_PERIOD.search(question)
         and _totals_named(rel, key.name, rows)
         and not (offers and _offered(question, rows[key.name]))
+        and not _quoted(question, rows[key.name][0])  # (a line quoted is one to read)
     ):
         # "which expenditure item grew most" names ``Total expenditure``: the rows it totals are
         # the ones to choose among
@@ -3008,6 +3010,35 @@ def _tested(question: str, cells: list[tuple[str, str]]) -> CellPlan | None:
     )
 
 
+#: "do total assets equal total liabilities and equity", "is A the same as B plus C".
+_EQUALS = re.compile(r"\b(?:equals?|equal\s+to|is\s+the\s+same\s+as|match(?:es)?)\b", re.IGNORECASE)
+
+
+def _equal(question: str, cells: list[tuple[str, str]]) -> CellPlan | None:
+    """Whether the cells before "equal" add up to those after ("does the statement balance, i.e. do
+    total assets equal total equity plus non-current liabilities plus current liabilities"), each
+    side as written (:func:`_written`) or one cell; to within half a unit (published rounding)."""
+    m = _EQUALS.search(question)
+    if m is None:
+        return None
+    low = periods_spelt(question).casefold()
+    starts = [_start(low, label, [o for o, _ in cells if o != label]) for label, _ in cells]
+    if None in starts:
+        return None
+    left = [c for a, c in zip(starts, cells, strict=True) if a is not None and a < m.start()]
+    right = [c for a, c in zip(starts, cells, strict=True) if a is not None and a >= m.end()]
+    if not left or not right:
+        return None
+
+    def side(text: str, members: list[tuple[str, str]]) -> str | None:
+        return members[0][1] if len(members) == 1 else _written(text, members)
+
+    a, b = side(question[: m.start()], left), side(question[m.end() :], right)
+    if a is None or b is None:
+        return None
+    return CellPlan(f"SELECT ABS(({a}) - ({b})) < 0.5", "test", "boolean")
+
+
 def _start(low: str, label: str, others: list[str]) -> int | None:
     """Where the question's mention of ``label`` starts: at the first word only it holds among
     ``others`` ("liabilities", not the "current" it shares with ``Total current assets``), back over
@@ -3091,7 +3122,7 @@ def _across(
     sizes = [f"ABS({e})" if e in negative else e for e in exprs]
     more, less = bool(qwords & (MORE_WORDS | DESCENDING)), bool(qwords & (LESS_WORDS | ASCENDING))
     if expected == "boolean":
-        tested = _tested(question, cells)
+        tested = _tested(question, cells) or _equal(question, cells)
         if tested is not None:  # "was the current ratio above 2.6": the arithmetic against the number
             return tested
     if expected == "boolean" and len(cells) == 2:

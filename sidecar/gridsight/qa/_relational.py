@@ -49,10 +49,27 @@ _NUM = re.compile(
 )
 
 
-def parse_number(text: str) -> float | int | None:
+#: A number written with a decimal comma, as French or German statements write them: ``1 234,5``,
+#: ``6,8``, ``1.234,56``, ``(0,3)`` -- a comma not followed by exactly three digits, or after a
+#: group of three digits set off by a space or a point.
+_DECIMAL_COMMA = re.compile(r"\d,\d{1,2}\)?%?$|\d,\d{4,}\)?%?$|\d[\s\u00a0\u202f.]\d{3},\d")
+
+
+def decimal_comma(texts: list[str]) -> bool:
+    """Whether a column's numbers written as text use a decimal comma (see :data:`_DECIMAL_COMMA`):
+    one of them shows it, and none writes a decimal point after a comma (``1,234.5``)."""
+    return any(_DECIMAL_COMMA.search(t.strip()) for t in texts) and not any(
+        re.search(r"\d,\d{3}\.\d", t) for t in texts
+    )
+
+
+def parse_number(text: str, comma: bool = False) -> float | int | None:
     """A number written as text (``46,300``, ``$1,694``, ``(12)``, ``−3.5``, ``84.6%`` -> 84.6,
-    ``12*`` with a footnote mark, ``*7*`` marked both sides); None when the text is not one number."""
-    s = text.strip().replace("\u00a0", "").replace(" ", "")
+    ``12*`` with a footnote mark, ``*7*`` marked both sides); None when the text is not one number.
+    ``comma``: the column writes a decimal comma (``1 234,5`` -> 1234.5; see :func:`decimal_comma`)."""
+    s = text.strip().replace("\u00a0", "").replace("\u202f", "").replace(" ", "")
+    if comma:
+        s = s.replace(".", "").replace(",", ".")
     if not s or len(s) > 40:
         return None
     m = _NUM.match(s)
@@ -155,12 +172,14 @@ _PLACEHOLDER = re.compile(
 
 
 def numbers_of(cells: list[Any]) -> list[Any]:
-    """Each cell as a number: numbers as they are, numbers written as text read (:func:`parse_number`),
-    anything else (text, a flag, a date, a yes/no) None."""
+    """Each cell as a number: numbers as they are, numbers written as text read (:func:`parse_number`,
+    with a decimal comma where the column writes one), anything else (text, a flag, a date, a
+    yes/no) None."""
+    comma = decimal_comma([v for v in cells if isinstance(v, str)])
     return [
         v
         if isinstance(v, int | float) and not isinstance(v, bool)
-        else parse_number(v)
+        else parse_number(v, comma)
         if isinstance(v, str)
         else None
         for v in cells
@@ -182,7 +201,10 @@ def _type_column(cells: list[Any]) -> tuple[str, list[Any]]:
     if all(isinstance(v, dt.date | dt.time) for v in filled):
         return "date", [_stored(v) for v in cells]
     sample = [v for v in filled[:200] if isinstance(v, str)]
-    if kinds == {str} and sum(parse_number(v) is not None for v in sample) < NUMERIC_SHARE * len(sample):
+    comma = decimal_comma(sample)
+    if kinds == {str} and sum(parse_number(v, comma) is not None for v in sample) < NUMERIC_SHARE * len(
+        sample
+    ):
         return "text", [v or None for v in text]  # words, not numbers: no need to try every cell
     parsed = numbers_of(text)
     numeric = sum(1 for v, p in zip(text, parsed, strict=True) if v is not None and p is not None)
