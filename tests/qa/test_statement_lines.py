@@ -536,3 +536,37 @@ def monthly(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_month_columns(monthly: Any, question: str, answer: Any) -> None:
     value = _value(monthly, question)
     assert (round(value, 1) if isinstance(value, float) else value) == answer
+
+
+def test_a_statement_converted_from_pdf(tmp_path: Path) -> None:
+    """ "$" in columns of their own, amounts as text, the years over the amounts only, an
+    unlabelled subtotal under the current assets."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Balance Sheet"
+    ws["A1"], ws["A2"], ws["C4"], ws["D5"], ws["G5"] = (
+        "Quillfeather Systems, Inc.",
+        "BALANCE SHEETS",
+        "December 31,",
+        "2025",
+        "2024",
+    )
+    ws["A6"], ws["A7"] = "Assets", "Current assets:"
+    for r, (label, s, a, b) in enumerate(
+        [
+            ("Cash and cash equivalents", "$", "35,844", "31,840"),
+            ("Accounts receivable, net", None, "50,845", "56,066"),
+            ("Inventories", None, "30,751", "26,760"),
+            (None, None, "117,440", "114,666"),
+            ("Goodwill", None, "98,127", "99,141"),
+            ("Total assets", "$", "215,567", "213,807"),
+        ],
+        start=8,
+    ):
+        ws[f"A{r}"], ws[f"C{r}"], ws[f"D{r}"], ws[f"F{r}"], ws[f"G{r}"] = label, s, a, s, b
+    wb.save(tmp_path / "converted.xlsx")
+    book = open_workbook(tmp_path / "converted.xlsx")
+    assert _value(book, "What were inventories at December 31, 2025?") == 30751
+    assert _value(book, "What was the largest component of current assets at December 31, 2024?") == (
+        "Accounts receivable, net"
+    )

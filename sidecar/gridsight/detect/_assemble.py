@@ -560,6 +560,16 @@ def _starts_with_header(g: CellGrid, box: Box) -> bool:
     return False
 
 
+def _labels_left_of(g: CellGrid, band: Box, body: Box) -> bool:
+    """Whether ``body`` is the body of the header ``band`` above it, reaching further left only by
+    columns without figures (its row labels, under no header: the band heads the figures alone,
+    as a statement converted from PDF sets its years over the amounts, past a "$" column)."""
+    if body.left >= band.left or body.right > band.right + 1 or body.cols_overlap(band) < 0.7 * band.width:
+        return False
+    left = slice(body.top, body.bottom + 1), slice(body.left, band.left)
+    return not g.figures(*left).any() and bool(g.labels(*left).any())
+
+
 def _labels_over_figures(g: CellGrid, cand: Box, table: Box) -> bool:
     """Whether one of the leading label rows of ``cand`` labels a column that holds figures in
     ``table``: a header of its own does; a bold section line with a line code beside it
@@ -689,8 +699,9 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             qbox = q.box
             for k in group:
                 qbox = qbox.union(peeled[k].box)
+            band = len(sk.parts) == 1 and _header_band(g, sk.box)  # (a header with no body yet)
             if q.line and not group:
-                if not sk.box.left - 2 <= q.box.left <= sk.box.left + 1:
+                if not (sk.box.left - 2 <= q.box.left or band) or q.box.left > sk.box.left + 1:
                     break
                 pending.append(j)  # a section line: the block under it decides
                 j += 1
@@ -712,7 +723,12 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             if sk.box.width > 2 and is_key_value_block(g, qbox, text_at):
                 break  # ``Source: | ...`` lines under a wider table: its metadata, not its rows
             closing = _total_line(g, qbox, sk.box, text_at)
-            if not closing and (not _compatible(sk.box, qbox) or qbox.width_share(sk.box) < 0.5):
+            labelled = band and _labels_left_of(g, sk.box, qbox)
+            if (
+                not closing
+                and not labelled
+                and (not _compatible(sk.box, qbox) or qbox.width_share(sk.box) < 0.5)
+            ):
                 break
             own_header = (
                 any(_starts_with_header(g, b) for b in (qbox, *(peeled[k].box for k in [j, *group])))

@@ -23,11 +23,13 @@ _NUMERIC_TEXT = re.compile(
 _YEAR = re.compile(r"^\s*(1[89]|2[01])\d\d\s*$")
 _ORDINAL = re.compile(r"^\s*[(\[]?\s*(\d{1,3})\s*[)\].]?\s*$")
 _PLACEHOLDER = re.compile(r"^\s*(-+|–|—|\.+|…|n/?a|na|nil|none|x|\*+|\?|#)\s*$", re.IGNORECASE)
+#: A currency sign alone in a cell: the sign of the figure beside it, set in a column of its own.
+_CURRENCY_ALONE = frozenset("$€£¥")
 
 
 def _text_class(text: str) -> int:
-    if not text.strip():
-        return EMPTY
+    if not text.strip() or text.strip() in _CURRENCY_ALONE:
+        return EMPTY  # (a "$" in its own column, as a statement converted from PDF has it: no cell)
     if _NUMERIC_TEXT.match(text) or _PLACEHOLDER.match(text):
         return VALUE
     return TEXT

@@ -254,13 +254,21 @@ def without_statement_named(question: str, own: Sequence[str]) -> str:
     return _STATEMENT_NAMED.sub(generic, question)
 
 
+#: Words that call a table a document: a statement, a balance sheet, a summary, a schedule.
+_DOCUMENT = re.compile(
+    r"\b(?:statements?|balance\s+sheets?|summary|schedule|accounts|bilan)\b", re.IGNORECASE
+)
+
+
 def without_title(question: str, titles: Sequence[str]) -> str:
     """The question with a title of the chosen table it writes whole (three words or more) as
     "statement": "the statement of net assets available for benefits" names the table, not its
     ``Net assets available for benefits`` line."""
     for title in sorted(titles, key=len, reverse=True):
         spaced = r"\s+".join(re.escape(w) for w in title.split())
-        if len(title.split()) >= 3:
+        # (a document's name -- "statement of ...", "... balance sheet" --, not a measure's: the
+        # title "Number of dwellings completed" is what the figures count)
+        if len(title.split()) >= 3 and _DOCUMENT.search(title):
             question = re.sub(rf"\b{spaced}\b", "statement", question, flags=re.IGNORECASE)
     return question
 
