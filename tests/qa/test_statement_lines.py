@@ -570,3 +570,56 @@ def test_a_statement_converted_from_pdf(tmp_path: Path) -> None:
     assert _value(book, "What was the largest component of current assets at December 31, 2024?") == (
         "Accounts receivable, net"
     )
+
+
+def _condensed(folder: Path) -> Any:
+    """A five-year summary: a line-ID column, subtotals named without "Total" closing the lines
+    above them, the same labels under non-current and current liabilities."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Summary"
+    ws.append(["Five-year summary (€ million)"])
+    ws.append(["Consolidated balance sheet", "Line ID", "FY2023", "FY2024", "FY2025"])
+    for line in [
+        ("Equity and liabilities", None, None, None, None),
+        ("Share capital", "BS-13", 400.0, 400.0, 400.0),
+        ("Reserves", "BS-14", 1101.6, 1144.5, 1202.0),
+        ("Total equity", "BS-15", 1501.6, 1544.5, 1602.0),
+        ("Borrowings", "BS-16", 488.1, 554.6, 520.0),
+        ("Provisions", "BS-17", 74.8, 98.7, 90.1),
+        ("Deferred tax liabilities", "BS-18", 47.8, 71.0, 66.4),
+        ("Non-current liabilities", "BS-19", 610.7, 724.3, 676.5),
+        ("Borrowings", "BS-20", 97.4, 135.0, 130.3),
+        ("Provisions", "BS-21", 22.6, 32.7, 30.0),
+        ("Trade payables", "BS-22", 407.2, 412.7, 420.9),
+        ("Current liabilities", "BS-23", 527.2, 580.4, 581.2),
+        ("Total equity and liabilities", "BS-24", 2639.5, 2849.2, 2859.7),
+    ]:
+        ws.append(list(line))
+    wb.save(folder / "condensed.xlsx")
+    return open_workbook(folder / "condensed.xlsx")
+
+
+@pytest.fixture(scope="module")
+def condensed(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _condensed(tmp_path_factory.mktemp("condensed"))
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # a subtotal named without "Total" closes a group of lines named after it
+        ("Which line item under non-current liabilities had the largest balance in FY2024?", "Borrowings"),
+        ("What figure appears for 'Borrowings' in the current liabilities section in FY2025?", 130.3),
+        # a date's day names no line code (``BS-24``)
+        ("What was 'Provisions' in current liabilities at 31 December 2024?", 32.7),
+        # "later figure minus earlier figure"
+        (
+            "Change in trade payables between FY24 and FY25 (later figure minus earlier figure)?",
+            8.2,
+        ),
+    ],
+)
+def test_a_condensed_summary(condensed: Any, question: str, answer: Any) -> None:
+    value = _value(condensed, question)
+    assert (round(value, 1) if isinstance(value, float) else value) == answer

@@ -86,6 +86,8 @@ def asked_columns(question: str, names: Sequence[str]) -> list[str]:
         return []
     stems = {stem(w) for w in said}
     named = [n for n in names if any(stem(h) in stems for h in header_words(n))]
+    if [stem(w) for w in said[:2]] == [stem("line"), stem("item")]:
+        return []  # ("which line item": a row of a statement, named by its label; no ``Line ID``)
     # (a header the noun heads, its last word, before one the noun only qualifies: "which district"
     # asks for ``districtName``, not ``Avg District Income`` nor ``District Code``)
     headed = [n for n in named if (hw := header_words(n)) and stem(hw[-1]) in stems]

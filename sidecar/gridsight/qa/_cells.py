@@ -2358,7 +2358,8 @@ def _minus_clause(
 
 #: "later minus earlier" (+1) or "earlier minus later" (-1): a difference ordered by time.
 _BY_TIME = re.compile(
-    r"\b(later|latter|newer|more recent|earlier|former|older|prior)\s+(?:year\s+|period\s+)?"
+    r"\b(later|latter|newer|more recent|earlier|former|older|prior)\s+"
+    r"(?:(?:year|period|date|figure|value|amount|balance)\s+)?"
     r"(?:minus|less)\s+(?:the\s+)?(later|latter|newer|more recent|earlier|former|older|prior)\b",
     re.IGNORECASE,
 )
@@ -2485,9 +2486,11 @@ def _names_another_column(rel: Relation, question: str, chosen: list[RelColumn])
     year`` over a Year column): the answer is that column's value, not a row label or a header."""
     key = rel.key
     mine = every_part(chosen) | set(tokens(key.name) if key else [])
-    for x in re.findall(r"\b(?:which|what)\s+([^\W_]+)", question.casefold()):
+    for x, after in re.findall(r"\b(?:which|what)\s+([^\W_]+)(?:\s+([^\W_]+))?", question.casefold()):
         if any(near_word(x, w) for w in mine):
             continue
+        if x == "line" and after in ("item", "items"):
+            continue  # ("which line item": a row, named by its label, not a ``Line ID`` code)
         if any(c.role == "data" and any(near_word(x, w) for w in tokens(c.name)) for c in rel.columns):
             return True
     return False

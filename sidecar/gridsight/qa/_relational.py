@@ -267,6 +267,39 @@ def _words_of(label: str) -> set[str]:
     return {w for w in words(label, camel=False) if w.isalpha() and w not in _NOT_SECTION}
 
 
+def _named_by_closing(
+    sections: list[str | None],
+    names: list[str],
+    closing: list[int],
+    totals: list[bool],
+    figures: list[list[float | None]],
+) -> list[str | None]:
+    """``sections`` with the lines a closing total adds up placed under its name, where the total's
+    label is a group's name and no "Total" (a condensed statement's ``Non-current liabilities``
+    under ``Borrowings`` … ``Deferred tax liabilities``): back to the total or section before."""
+    out = list(sections)
+    if not any(sections):
+        return out  # (a statement's sections first: a list of figures may add up by chance)
+    for i in sorted(closing):
+        label = names[i].strip()
+        section = sections[i]
+        if not label or re.match(r"total\b", label, re.IGNORECASE):
+            continue
+        if section is not None and section.split(" › ")[-1].strip().casefold() == label.casefold():
+            continue
+        members = []
+        j = i - 1
+        while j >= 0 and sections[j] == section and not totals[j] and names[j].strip():
+            members.append(j)
+            j -= 1
+        # (parts that add up: every figure of the lines not below zero -- ``Gross profit`` under
+        # revenue and a cost shown negative is a result, no group of lines)
+        if len(members) >= 2 and all(v is None or v >= 0 for m in members for v in figures[m]):
+            for m in members:
+                out[m] = f"{section} › {label}" if section else label
+    return out
+
+
 def _closed_by_unnamed(sections: list[str | None], names: list[str], totals: list[bool]) -> list[str | None]:
     """``sections`` with the lines after a total that has no label (a UK balance sheet's figure
     under its current assets) moved out of the section it closes, into the one above it, up to the
@@ -611,6 +644,9 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         # (and lines that add up those right above them: ``All ages`` closing its section)
         totals |= {rows[kept[i]] for i in closing}
         sections = _closed_by_unnamed(sections, names, [r in totals for r in rows])
+        sections = _named_by_closing(
+            sections, names, [kept[i] for i in closing], [r in totals for r in rows], figures
+        )
         # ("of which" lines too: parts already counted in the line above, no members of their own)
         totals |= {rows[i] for i, name in enumerate(names) if _PART_OF_ABOVE.match(name)}
 

@@ -313,7 +313,7 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
             if len(v) > LITERAL_MAX:
                 continue
             s = match_score(v, qw, question)
-            if s >= 0.5:
+            if s >= 0.5 and not _by_number_only(v, qw):
                 scored.append((s, v))
         scored.sort(key=lambda p: -p[0])
         chosen = [v for _, v in scored[:LITERALS_PER_COLUMN]]
@@ -326,6 +326,21 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
         if chosen:
             out[col.name] = chosen
     return out
+
+
+def _by_number_only(value: str, qw: list[str]) -> bool:
+    """Whether a code's number alone is said, not its letters: "31 December" names no line code
+    ``BS-31`` (a label with words, ``Fiscal 2024``, is named by its year)."""
+    code = re.fullmatch(r"([A-Za-z]{1,6})[-_./]?(\d{1,6})", value.strip())
+    if (
+        code is None
+        or re.fullmatch(r"(?:19|20)\d\d", code.group(2))
+        or code.group(1).upper() in ("FY", "Q", "H")
+    ):
+        return False  # (``FY2023``, ``Q3``: periods, named by their numbers)
+    own = tokens(value)
+    said = [w for w in own if any(near_word(w, q) for q in qw)]
+    return bool(said) and all(w.isdigit() for w in said) and any(not w.isdigit() for w in own)
 
 
 #: Columns named after the schema (the question's words in a header, or a header closest in meaning).
