@@ -283,8 +283,8 @@ def _named_by_closing(
     for i in sorted(closing):
         label = names[i].strip()
         section = sections[i]
-        if not label or re.match(r"total\b", label, re.IGNORECASE):
-            continue
+        if not label or re.match(r"(?:total|all|both|overall|whole|grand)\b", label, re.IGNORECASE):
+            continue  # (a whole -- ``All ages``, ``Total`` -- names no group of its own)
         if section is not None and section.split(" › ")[-1].strip().casefold() == label.casefold():
             continue
         members = []
