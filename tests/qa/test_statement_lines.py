@@ -623,3 +623,71 @@ def condensed(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_a_condensed_summary(condensed: Any, question: str, answer: Any) -> None:
     value = _value(condensed, question)
     assert (round(value, 1) if isinstance(value, float) else value) == answer
+
+
+def _account_form(folder: Path) -> Any:
+    """A German balance sheet in account form: assets beside equity and liabilities on the same
+    rows, one title over both, outline numbers before the lines, dates written ``31.12.2025``."""
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Balance sheet"
+    ws["A1"] = "Feldberg Präzision GmbH"
+    ws["A2"] = "Balance sheet as at 31 December 2025"
+    for col, values in (
+        ("A", ["ASSETS", "31.12.2025", "31.12.2024"]),
+        ("E", ["EQUITY AND LIABILITIES", "31.12.2025", "31.12.2024"]),
+    ):
+        start = ord(col)
+        for i, v in enumerate(values):
+            ws[f"{chr(start + i)}4"] = v
+    assets = [
+        ("A. Fixed assets", None, None),
+        ("1. Goodwill", 3068581.10, 3094011.54),
+        ("2. Other equipment", 2910317.13, 3272529.77),
+        (None, 5978898.23, 6366541.31),
+        ("B. Current assets", None, None),
+        ("1. Work in progress", 1701205.88, 2030792.82),
+        ("2. Advance payments", 344358.68, 348734.06),
+        (None, 2045564.56, 2379526.88),
+        ("Total", 8024462.79, 8746068.19),
+    ]
+    liabilities = [
+        ("A. Equity", None, None),
+        ("I. Subscribed capital", 2341654.30, 2341654.30),
+        ("II. Retained profits brought forward", 1136697.08, 1260617.69),
+        (None, 3478351.38, 3602271.99),
+        ("B. Liabilities", None, None),
+        ("1. Liabilities to banks", 2622286.02, 3062229.13),
+        ("2. Other liabilities", 1923825.39, 2081567.07),
+        (None, 4546111.41, 5143796.20),
+        ("Total", 8024462.79, 8746068.19),
+    ]
+    for r, (a, b) in enumerate(zip(assets, liabilities, strict=True), start=5):
+        for col, line in (("A", a), ("E", b)):
+            for i, v in enumerate(line):
+                ws[f"{chr(ord(col) + i)}{r}"] = v
+    wb.save(folder / "account_form.xlsx")
+    return open_workbook(folder / "account_form.xlsx")
+
+
+@pytest.fixture(scope="module")
+def account_form(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _account_form(tmp_path_factory.mktemp("account"))
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # the title over both sides is each side's; "December 31, 2024" is ``31.12.2024``; the
+        # outline number is no word of the line's name
+        ("What was other liabilities as of December 31, 2024 (in EUR)?", 2081567.07),
+        ("What do work in progress and advance payments add up to as of December 31, 2025?", 2045564.56),
+        (
+            "Which line item under equity had the smallest balance as at 31 December 2024?",
+            "II. Retained profits brought forward",
+        ),
+    ],
+)
+def test_an_account_form_balance_sheet(account_form: Any, question: str, answer: Any) -> None:
+    value = _value(account_form, question, sheet="Balance sheet")
+    assert (round(value, 2) if isinstance(value, float) else value) == answer

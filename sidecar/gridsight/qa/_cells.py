@@ -26,6 +26,7 @@ from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColu
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
     COMMON,
+    ENUMERATED,
     derived,
     initialisms,
     match_score,
@@ -456,6 +457,9 @@ def _quoted_labels(rel: Relation, question: str) -> list[str]:
         return []
     labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
     by_text = {without_marks(v).strip().casefold(): v for v in labels}
+    by_text |= {  # (its outline number aside: ``4. Advance payments``)
+        k: v for v in labels if (k := ENUMERATED.sub("", without_marks(v)).strip().casefold()) not in by_text
+    }
     groups = {
         p.strip().casefold()
         for v in (rel.distinct_values(SECTION) if rel.values_of(SECTION) is not None else [])
@@ -523,13 +527,21 @@ _DAY_MONTH_YEAR = re.compile(
 )
 
 
+#: A date in figures: ``31.12.2024``, ``31/12/2024``, ``12/31/2024``.
+_NUMERIC_DATE = re.compile(r"(?<![\d./])(\d{1,2})[./](\d{1,2})[./]((?:19|20)\d\d)(?![\d./])")
+
+
 def _dates_written(text: str) -> set[tuple[int, int, str]]:
-    """The (day, month, year) dates ``text`` writes with a month's name."""
+    """The (day, month, year) dates ``text`` writes with a month's name or in figures (day first
+    or month first, whichever the figures allow; both where either can be)."""
     out = set()
     for m in _DAY_MONTH_YEAR.finditer(text.casefold()):
         day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         if month in MONTHS and 1 <= int(day) <= 31:
             out.add((int(day), MONTHS[month], m.group(5)))
+    for m in _NUMERIC_DATE.finditer(text):
+        a, b = int(m.group(1)), int(m.group(2))
+        out |= {(d, mo, m.group(3)) for d, mo in ((a, b), (b, a)) if 1 <= d <= 31 and 1 <= mo <= 12}
     return out
 
 

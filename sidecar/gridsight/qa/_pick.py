@@ -133,8 +133,13 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
     phrases = bool(_pairs(question))
     out = []
     for sh in sheets:
-        for t in detect_tables(sh).tables:
+        tables = detect_tables(sh).tables
+        for t in tables:
             named = _named_words(sh, t)
+            for other in tables:  # (a title over tables side by side is each one's: an account-form
+                # balance sheet's assets beside its equity and liabilities)
+                if other is not t and _beside(t, other):
+                    named |= {w for x in (*other.titles, *other.units) for w in words(x.text)}
             if caps:
                 held = _initials(sh, t)
                 named |= {w for w in caps if _spells(w, held)}
@@ -149,6 +154,14 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
         for c in out:
             c.phrases = _phrases_named(question, c.sheet, c.table) if c.score == top else 0
     return sorted(out, key=lambda c: (-c.score, -c.phrases))
+
+
+def _beside(a: Any, b: Any) -> bool:
+    """Whether two tables stand side by side: their rows overlap, their columns do not."""
+    ra, rb = a.range, b.range
+    rows = ra.top <= rb.bottom and rb.top <= ra.bottom
+    cols = ra.left <= rb.right and rb.left <= ra.right
+    return rows and not cols
 
 
 def describe(c: Candidate) -> str:
