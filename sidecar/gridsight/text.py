@@ -616,6 +616,18 @@ _MARKS = re.compile(
 )
 
 
+#: An outline number before a statement's line: ``5.``, ``IV.``, ``(a)``, ``A.``, ``(1)``.
+_OUTLINE = re.compile(
+    r"^\s*(?:\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])[.)]|\((?:\d{1,2}|[ivx]{1,4}|[a-h])\))\s+", re.IGNORECASE
+)
+
+
+def without_outline(label: str) -> str:
+    """``label`` without the outline number it opens with (``5. Other liabilities``: 'Other
+    liabilities'; ``IV. Retained profits``; ``(a) Share capital``)."""
+    return _OUTLINE.sub("", label) or label
+
+
 #: A note reference a statement writes at the end of a label: ``Provisions (Note 12)``,
 #: ``Goodwill (Notes 4, 5)``.
 _NOTE_REF = re.compile(r"\s*\((?:notes?|note\s+no\.?)\s*[\w.,\s-]{1,12}\)\s*$", re.IGNORECASE)

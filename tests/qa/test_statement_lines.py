@@ -691,3 +691,24 @@ def account_form(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_an_account_form_balance_sheet(account_form: Any, question: str, answer: Any) -> None:
     value = _value(account_form, question, sheet="Balance sheet")
     assert (round(value, 2) if isinstance(value, float) else value) == answer
+
+
+def test_a_phrase_names_the_line_it_heads(tmp_path: Path) -> None:
+    # "long-term debt" heads ``Long-term debt, net of current portion``; it only qualifies
+    # ``Current portion of long-term debt``, though that line holds more of the question's words
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Consolidated Balance Sheets"])
+    ws.append([None, "June 30,", None])
+    ws.append([None, 2024, 2025])
+    ws.append(["Current liabilities:", None, None])
+    ws.append(["  Accounts payable", 55475, 55360])
+    ws.append(["  Current portion of long-term debt", 31622, 54912])
+    ws.append(["    Total current liabilities", 87097, 110272])
+    ws.append(["Long-term debt, net of current portion", 206402, 216183])
+    ws.append(["  Total liabilities", 293499, 326455])
+    wb.save(tmp_path / "debt.xlsx")
+    assert (
+        _value(open_workbook(tmp_path / "debt.xlsx"), "How much was reported for long-term debt for 2025?")
+        == 216183
+    )

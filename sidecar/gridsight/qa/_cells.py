@@ -26,7 +26,6 @@ from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColu
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
     COMMON,
-    ENUMERATED,
     derived,
     initialisms,
     match_score,
@@ -59,6 +58,7 @@ from gridsight.text import (
     quarter_ended,
     same,
     without_marks,
+    without_outline,
     words,
 )
 
@@ -458,7 +458,7 @@ def _quoted_labels(rel: Relation, question: str) -> list[str]:
     labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
     by_text = {without_marks(v).strip().casefold(): v for v in labels}
     by_text |= {  # (its outline number aside: ``4. Advance payments``)
-        k: v for v in labels if (k := ENUMERATED.sub("", without_marks(v)).strip().casefold()) not in by_text
+        k: v for v in labels if (k := without_outline(without_marks(v)).strip().casefold()) not in by_text
     }
     groups = {
         p.strip().casefold()
@@ -1124,6 +1124,11 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         if not fresh:
             continue
         best = sorted(fresh, reverse=True)
+        headed_lines = [v for sc, v in best if sc > 0.0 and _head_said(v, qw)]
+        if len(headed_lines) == 1 and best[0][0] < 1.0 and not _head_said(best[0][1], qw):
+            # "long-term debt" names the line headed so (``Long-term debt, net of current portion``),
+            # not the one it only qualifies (``Current portion of long-term debt``)
+            best = [(1.0, headed_lines[0])]
         if len(best) == 1 or best[0][0] > best[1][0]:
             out.setdefault(name, []).append(best[0][1])
             meant = meant or best[0][0] == 0.0
@@ -1189,6 +1194,14 @@ def _word_named(values: Sequence[str], qw: list[str], header: set[str], at: int)
         and not any(own[at] in tokens(o) for o in values if o != v)
     ]
     return [(0.5, hits[0])] if len(hits) == 1 else []
+
+
+def _head_said(label: str, qw: list[str]) -> bool:
+    """Whether the question names every word of a label's head: its words before "of" or a comma
+    (``Long-term debt`` of ``Long-term debt, net of current portion``)."""
+    head = re.split(r"\s+of\s+|,", label, maxsplit=1)[0]
+    own = [w for w in tokens(head) if w not in COMMON]
+    return bool(own) and all(any(near_word(w, q) for q in qw) for w in own)
 
 
 def _said_words(value: str, qw: list[str]) -> set[str]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation
 from gridsight.qa._sql import literal, quote
-from gridsight.text import stem, superlative, without_marks
+from gridsight.text import stem, superlative, without_marks, without_outline
 
 #: The words of a group's name: letters, hyphenated words split ("long-term": long, term).
 _WORD = re.compile(r"[^\W\d_]+")
@@ -58,7 +58,7 @@ def _stems(text: str) -> tuple[str, ...]:
 def _own_name(section: str) -> str:
     """A section's own name: its last part, less its note reference and a qualifier after a comma
     (``Investments, at fair value (Note 3)``: 'Investments')."""
-    own = without_marks(section.split(" › ")[-1].strip().rstrip(":").strip())
+    own = without_outline(without_marks(section.split(" › ")[-1].strip().rstrip(":").strip()))
     return own.split(",")[0].strip() or own
 
 

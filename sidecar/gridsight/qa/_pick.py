@@ -139,7 +139,12 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
             for other in tables:  # (a title over tables side by side is each one's: an account-form
                 # balance sheet's assets beside its equity and liabilities)
                 if other is not t and _beside(t, other):
-                    named |= {w for x in (*other.titles, *other.units) for w in words(x.text)}
+                    named |= {
+                        w
+                        for x in (*other.titles, *other.units)
+                        if x.range.left <= min(t.range.left, other.range.left)  # (the sheet's, at its left)
+                        for w in words(x.text)
+                    }
             if caps:
                 held = _initials(sh, t)
                 named |= {w for w in caps if _spells(w, held)}

@@ -31,6 +31,7 @@ from gridsight.text import (
     same_month,
     stem,
     without_marks,
+    without_outline,
     words,
 )
 
@@ -110,16 +111,10 @@ def _edits(a: str, b: str) -> int:
     return prev[-1]
 
 
-#: An outline number before a statement's line: ``5.``, ``IV.``, ``(a)``, ``A.``, ``(1)``.
-ENUMERATED = re.compile(
-    r"^\s*(?:\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])[.)]|\((?:\d{1,2}|[ivx]{1,4}|[a-h])\))\s+", re.IGNORECASE
-)
-
-
 def match_score(value: str, question_words: Sequence[str], question: str) -> float:
     """How fully the question names ``value`` (0..1): the share of the value's words it holds (its
     outline number aside: ``5. Other liabilities``, ``IV. Retained profits``, ``(a) Share capital``)."""
-    value = ENUMERATED.sub("", value) or value
+    value = without_outline(value)
     vw = _tokens(value)
     if not vw:
         return 0.0
