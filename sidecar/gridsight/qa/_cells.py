@@ -215,10 +215,13 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else _part_words(p))}
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
         mine |= _quarters_ended(c.name)
-        mine |= {w for p in parts(c.name) for w in _month_spelt(p)}  # (``Nov-25``: "november", "2025")
+        # (``Nov-25`` is named by "November 2025"; the month's whole name leaves no word unnamed)
+        monthly = [p for p in parts(c.name) if _month_spelt(p)]
+        spelt = {w for p in monthly for w in _month_spelt(p) | set(tokens(p))}
+        mine |= spelt
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
         covered |= {"%"} & mine if share else set()
-        left = {w for w in mine if w not in COMMON and not any(near_word(w, q) for q in qw)}
+        left = {w for w in mine - spelt if w not in COMMON and not any(near_word(w, q) for q in qw)}
         left -= {"%"} if share else set()
         # ties: words named as written before near ones ("Plan" is one letter from "plant"), then
         # the fewest left unnamed ("Number", "Total": nothing left unnamed by them)
