@@ -130,7 +130,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
     said = initialisms(question)
     caps = {w for w in asked if _spells(w, said)}
     sheets = [workbook.sheet(sheet)] if sheet else list(workbook.sheets)
-    phrases = bool(_pairs(question))
+    phrased = bool(_pairs(question))  # (a question of one word has no phrase to tell tables apart)
     out = []
     for sh in sheets:
         tables = detect_tables(sh).tables
@@ -154,7 +154,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
             hit = sum(1 + (w in caps) for w in asked if _matches(w, held_words))
             score = hit / max(1, len(asked) + len(caps))
             out.append(Candidate(sh, t, score, held_words))
-    if len(out) > 1 and phrases:  # (only between tables tied on words: the phrases tell them apart)
+    if len(out) > 1 and phrased:  # (only between tables tied on words: the phrases tell them apart)
         top = max(c.score for c in out)
         for c in out:
             c.phrases = _phrases_named(question, c.sheet, c.table) if c.score == top else 0
