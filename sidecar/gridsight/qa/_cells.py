@@ -19,7 +19,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from gridsight.qa._answer import asks_label
-from gridsight.qa._classes import RowClass, asked_class
+from gridsight.qa._classes import PLACING, RowClass, asked_class
 from gridsight.qa._groups import rounding_step
 from gridsight.qa._members import listed_members
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long, part_of_above
@@ -472,7 +472,7 @@ def _quoted_labels(rel: Relation, question: str) -> list[str]:
     out = []
     for m in _QUOTE.finditer(question):
         text = m.group(1).strip().casefold()
-        placed = re.search(r"\b(?:within|in|under|among|inside)\s+(?:the\s+)?$", question[: m.start()], re.I)
+        placed = re.search(rf"\b(?:{'|'.join(PLACING)})\s+(?:the\s+)?$", question[: m.start()], re.I)
         if text in by_text and text not in groups and not placed:
             out.append(by_text[text])  # (not "within 'Non-Union citizens'": a group, where to choose)
     return list(dict.fromkeys(out))
@@ -1358,21 +1358,30 @@ def _unnamed_totals_named(rel: Relation, question: str, rows: dict[str, list[str
     if _asks_which(question) or _counts(question):
         return {}
     section = rows[SECTION][0]
+    name = _unnamed_total(rel, question, section, rows[key.name])
+    return {name: section} if name is not None else {}
+
+
+def _unnamed_total(rel: Relation, question: str, section: str, named: list[str]) -> str | None:
+    """The name of ``section`` where its closing total has no label and the question writes that
+    name on its own (not inside a line's name nor as the place of one), beside the lines ``named``;
+    else None."""
+    key = rel.key
+    assert key is not None
     at = _closing_total(rel, section)
     labels, places = rel.values_of(key.name) or [], rel.values_of(POSITION) or []
     if at is None or at not in places or labels[places.index(at)] not in (None, ""):
-        return {}
+        return None
     name = parts(section)[-1]
-    if name in rows[key.name]:
-        return {}
+    if name in named:
+        return None
     # (written on its own: "fixed asset investments" names the ``Investments`` line, not the section)
     qt = tokens(question)
-    theirs = {w for v in rows[key.name] for w in tokens(v)} - COMMON
-    prepositions = {"in", "under", "within", "among", "inside"}
+    theirs = {w for v in named for w in tokens(v)} - COMMON
 
     def placing(i: int, j: int) -> bool:  # ("'Provisions' in the current liabilities section": a place)
         before = [w for w in qt[max(0, i - 2) : i] if w != "the"]
-        return bool(before and before[-1] in prepositions) or (
+        return bool(before and before[-1] in PLACING) or (
             j < len(qt) and qt[j] in {"section", "heading", "block"}
         )
 
@@ -1382,7 +1391,7 @@ def _unnamed_totals_named(rel: Relation, question: str, rows: dict[str, list[str
         if not any(0 <= k < len(qt) and any(near_word(w, qt[k]) for w in theirs) for k in (i - 1, j))
         and not placing(i, j)
     ]
-    return {name: section} if alone else {}
+    return name if alone else None
 
 
 def _closing_total(rel: Relation, section: str) -> int | None:
@@ -2663,7 +2672,8 @@ def _one_column(
         and not _asks_which(question)
         and not _counts(question)
         and not qwords & (SUM_WORDS | AVERAGE_WORDS)
-        and _unnamed_totals_named(rel, question, {key.name: ["?"], **{k: [v] for k, v in fixed.items()}})
+        and SECTION in fixed
+        and _unnamed_total(rel, question, fixed[SECTION], []) is not None
     ):
         # "what were current assets in 2022": the section's own figure, which no label names
         return CellPlan(f"SELECT {_cell_in(rel, col, fixed)}", "lookup", "number")

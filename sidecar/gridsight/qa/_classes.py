@@ -37,7 +37,7 @@ _MEMBER_NOUNS = frozenset(
     stem(w) for w in ("single", "individual", "component", "item", "line", "element", "constituent", "part")
 )
 #: Words that place a group's name after them ("how many line items within current assets").
-_PLACING = frozenset({"within", "in", "under", "among", "inside"})
+PLACING = frozenset({"within", "in", "under", "among", "inside"})
 #: Words that never name a group (a total's own word; "the" and its kind).
 _NO_GROUP = frozenset({"total", "the", "a", "an", "of", "and", "its", "their"})
 
@@ -82,7 +82,7 @@ def _phrases(question: str) -> list[list[str]]:
                 if f.group(0).casefold() not in ("of", "the")
             ]
             while run and (
-                stem(run[0].casefold()) in _MEMBER_NOUNS or run[0].casefold() in _PLACING
+                stem(run[0].casefold()) in _MEMBER_NOUNS or run[0].casefold() in PLACING
             ):  # ("the smallest component of current liabilities", "how many line items within ...")
                 run = run[1:]
             out.append(run[: _MAX_PHRASE + 1])
