@@ -29,7 +29,6 @@ from gridsight.qa._answer import (
 )
 from gridsight.qa._asked import from_asked
 from gridsight.qa._cells import (
-    PATH_SEP,
     asks_period,
     cell_plan,
     cross_table,
@@ -51,6 +50,7 @@ from gridsight.qa._glossary import (
     spelt_out,
     totals_of_parts,
 )
+from gridsight.qa._headers import PATH_SEP
 from gridsight.qa._periods import header_years, split_years, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (

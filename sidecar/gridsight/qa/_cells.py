@@ -19,14 +19,40 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from gridsight.qa._answer import asks_label
-from gridsight.qa._classes import PLACING, RowClass, asked_class
+from gridsight.qa._classes import RowClass, asked_class
 from gridsight.qa._groups import rounding_step
+from gridsight.qa._headers import (
+    PATH_SEP,
+    YEARS,
+    dates_written,
+    ends_at,
+    month_spelt,
+    own_years,
+    parts,
+    year_of,
+)
+from gridsight.qa._lines import (
+    QUOTE,
+    closing_total,
+    named_part,
+    of_which,
+    part_words,
+    pooled_sections,
+    quoted_labels,
+    runs_of,
+    said_words,
+    section_named,
+    sections_of,
+    sections_per_mention,
+    totals_named,
+    unnamed_total,
+    words_said,
+)
 from gridsight.qa._members import listed_members
-from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long, part_of_above
+from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
     COMMON,
-    derived,
     initialisms,
     match_score,
     meant_by_part,
@@ -58,15 +84,12 @@ from gridsight.text import (
     quarter_ended,
     same,
     without_marks,
-    without_outline,
     words,
 )
 
-PATH_SEP = " › "
 #: A number as a question or a header writes it (``2021``, ``8.5``).
 _NUMBERS = re.compile(r"\d+(?:\.\d+)?")
 _YEAR = re.compile(r"(1[89]|20)\d\d")
-_YEARS = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
 #: Values read per column when looking for the numbers a table holds.
 SCAN = 20_000
 #: Values named in one column at most (more is a list, not a comparison of cells).
@@ -137,11 +160,6 @@ class _Pick:
     at: list[int]  # where the question names each member
 
 
-def parts(name: str) -> list[str]:
-    """A column's header path, part by part (a suffix that only makes the name unique dropped)."""
-    return [re.sub(r" \(\d+\)$", "", p).strip() for p in name.split(PATH_SEP)]
-
-
 def _position(question: str, text: str, shared: frozenset[str] = frozenset()) -> int:
     """Where the question first names ``text`` (its first word found, near spellings included;
     periods as headers write them: "first quarter" is where ``Q1`` is named). Words in ``shared``
@@ -195,11 +213,11 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     best: list[RelColumn] = []
     top = (1, 0, -(10**9))
     pairs = _period_pairs(question)
-    said_years = set(_YEARS.findall(question))
+    said_years = set(YEARS.findall(question))
     scored_cols: list[tuple[tuple[int, int, int], RelColumn]] = []
     figures = _figures(rel)
-    written = _dates_written(periods_spelt(question))
-    dated = {c.name: _dates_written(c.name) for c in figures}
+    written = dates_written(periods_spelt(question))
+    dated = {c.name: dates_written(c.name) for c in figures}
     if written and any(d & written for d in dated.values()):
         # (a day written whole names its column: "31 March 2024" is not ``Current fiscal year › As of
         # March 31, 2025``, whatever "current" the question says)
@@ -208,16 +226,16 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         mine_pair = _column_pair(c.name)
         if pairs and mine_pair is not None and mine_pair not in pairs:
             continue  # ``2024 › Q4`` where the question pairs Q4 with 2023 and Q1 with 2024
-        spanned = {y for p in parts(c.name) for y in _own_years(p)}
+        spanned = {y for p in parts(c.name) for y in own_years(p)}
         if len(spanned) > 1 and not spanned <= said_years:
             continue  # ``Change (%) 2022–2023`` is no column of "from 2021 to 2022"
         # a part that says "per cent" is one word, named by any share word ("per man" names none)
-        mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else _part_words(p))}
+        mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else part_words(p))}
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
         mine |= _quarters_ended(c.name)
         # (``Nov-25`` is named by "November 2025"; the month's whole name leaves no word unnamed)
-        monthly = [p for p in parts(c.name) if _month_spelt(p)]
-        spelt = {w for p in monthly for w in _month_spelt(p) | set(tokens(p))}
+        monthly = [p for p in parts(c.name) if month_spelt(p)]
+        spelt = {w for p in monthly for w in month_spelt(p) | set(tokens(p))}
         mine |= spelt
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
         covered |= {"%"} & mine if share else set()
@@ -277,7 +295,7 @@ def _parts_meant(rel: Relation, question: str, best: list[RelColumn]) -> list[Re
     from gridsight.text import meaning_map
 
     qw = question_words(question)
-    named = {i for i, label in enumerate(labels) if _named_part(label, qw)}
+    named = {i for i, label in enumerate(labels) if named_part(label, qw)}
     named |= set(meaning_map(qw, labels).values())
     return [siblings[i] for i in sorted(named)] if len(named) >= 2 else []
 
@@ -306,8 +324,7 @@ def operands_named(rel: Relation, question: str) -> list[RelColumn]:
         return []  # (periods set apart are read as periods: "2022 ... divided by total equity")
     a, b = sides[0][0], sides[1][0]
     own = [
-        {w for p in parts(x.name) for w in _part_words(p)}
-        - {w for p in parts(y.name) for w in _part_words(p)}
+        {w for p in parts(x.name) for w in part_words(p)} - {w for p in parts(y.name) for w in part_words(p)}
         for x, y in ((a, b), (b, a))
     ]
     if not all(
@@ -366,7 +383,7 @@ def _group_of_years(rel: Relation, question: str, best: list[RelColumn]) -> list
     2024``, not ``Year-on-year change › 2024`` whose years start in 2022); else ``best``."""
     if len(best) != 1 or PATH_SEP not in best[0].name:
         return best
-    said = set(_YEARS.findall(periods_spelt(question)))
+    said = set(YEARS.findall(periods_spelt(question)))
     mine = year_of(best[0].name)
     if len(said) < 2 or mine is None or mine not in said:
         return best
@@ -390,40 +407,9 @@ _YEAR_END = re.compile(
 )
 
 
-#: The question points at an "of which" line ("the 'of which' line under trade receivables").
-_OF_WHICH_SAID = re.compile(r"\b(?:of\s+which|thereof|o/w)\b", re.IGNORECASE)
-
-
-def _of_which(rel: Relation, question: str, named: list[str]) -> list[str]:
-    """The "of which" line meant where the rows named are its parent and itself, or where the
-    question says "of which" and the words name one such line's part ("trade receivables (the 'of
-    which' line under trade and other receivables)": ``of which: trade receivables``; "non-current
-    lease liabilities" over ``Non-current financial liabilities`` and ``of which lease liabilities``
-    below it); else ``named``. A parent and its part set against each other ("what share of A is
-    leases") stay both."""
-    key = rel.key
-    labels = (rel.values_of(key.name) or []) if key is not None else []
-    sections = rel.values_of(SECTION) or [None] * len(labels)
-    parent: dict[str, set[str]] = {}
-    context: dict[str, set[str]] = {}  # (the words of its parent and section: what place it)
-    above: str | None = None
-    for label, section in zip(labels, sections, strict=True):
-        if not isinstance(label, str):
-            continue
-        if part_of_above(label) is None:
-            above = label
-        elif above is not None:
-            parent.setdefault(label, set()).add(above)
-            context.setdefault(label, set(tokens(label))).update(tokens(above), tokens(str(section or "")))
-    if not parent:
-        return named
-    qw = question_words(question)
-    if _OF_WHICH_SAID.search(question):
-        meant = [o for o in parent if _named_part(part_of_above(o) or o, qw)]
-        if len(meant) > 1:  # (the one under the line the question names)
-            meant = [o for o in meant if parent[o] & set(named)] or meant
-        if len(meant) == 1:
-            return [meant[0], *(v for v in named if v not in parent[meant[0]] and v != meant[0])]
+def _sets_against(question: str) -> bool:
+    """Whether the question sets amounts against each other: compares, divides, adds, or takes a
+    change, a difference or a share."""
     operated = set(words(question)) & (
         MORE_WORDS
         | LESS_WORDS
@@ -434,48 +420,7 @@ def _of_which(rel: Relation, question: str, named: list[str]) -> list[str]:
         | FALL_WORDS
         | _DIFFERENCE
     )
-    if len(named) == 2 and not operated and not _SHARE.search(question) and not _DIVIDES.search(question):
-        for a, b in (named, named[::-1]):
-            # its parent, or a total named only by words that place it ("non-current lease
-            # liabilities": ``Total non-current liabilities`` beside ``of which lease liabilities``)
-            placing = (
-                b in context
-                and key is not None
-                and _totals_named(rel, key.name, {key.name: [a]})
-                and set(tokens(a)) - COMMON - {"total"} <= context[b]
-            )
-            if a in parent.get(b, set()) or placing:
-                return [b]
-    return named
-
-
-#: A text the question quotes: "'Other' under current assets", "the “Provisions” line".
-_QUOTE = re.compile(r"(?<!\w)['‘\"“]([^'‘’\"“”]{1,80}?)['’\"”](?!\w)")
-
-
-def _quoted_labels(rel: Relation, question: str) -> list[str]:
-    """The row labels the question quotes whole (footnote marks and spaces aside), in its order."""
-    key = rel.key
-    if key is None or not _QUOTE.search(question):
-        return []
-    labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
-    by_text = {without_marks(v).strip().casefold(): v for v in labels}
-    by_text |= {  # (its outline number aside: ``4. Advance payments``)
-        k: v for v in labels if (k := without_outline(without_marks(v)).strip().casefold()) not in by_text
-    }
-    groups = {
-        p.strip().casefold()
-        for v in (rel.distinct_values(SECTION) if rel.values_of(SECTION) is not None else [])
-        if isinstance(v, str)
-        for p in parts(v)
-    }
-    out = []
-    for m in _QUOTE.finditer(question):
-        text = m.group(1).strip().casefold()
-        placed = re.search(rf"\b(?:{'|'.join(PLACING)})\s+(?:the\s+)?$", question[: m.start()], re.I)
-        if text in by_text and text not in groups and not placed:
-            out.append(by_text[text])  # (not "within 'Non-Union citizens'": a group, where to choose)
-    return list(dict.fromkeys(out))
+    return bool(operated or _SHARE.search(question) or _DIVIDES.search(question))
 
 
 def _dated(columns: list[RelColumn]) -> bool:
@@ -496,17 +441,6 @@ def _year_end(question: str, best: list[RelColumn]) -> list[RelColumn]:
     return [max(zip(pairs, best, strict=True), key=lambda pc: pc[0][0])[1]]
 
 
-def year_of(name: str) -> str | None:
-    """The one year a column's header path names (``30 June 2022 › Restated``: 2022), or None."""
-    years = {y for p in parts(name) for y in _own_years(p)}
-    return years.pop() if len(years) == 1 else None
-
-
-def _own_years(part: str) -> list[str]:
-    """The years a header part names, less a base year (``Index (2020 = 100)`` names none)."""
-    return _YEARS.findall(re.sub(r"(?:19|20)\d\d\s*=\s*100\b", "", part))
-
-
 def _other_years(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
     """For each other year the question names ("from FY2022 to FY2024", where the column chosen is
     ``30 June 2024``), the one number column whose header names that year (``30 June 2022 ›
@@ -515,36 +449,12 @@ def _other_years(rel: Relation, question: str, best: list[RelColumn]) -> list[Re
     if mine is None:
         return []
     out = []
-    written = _dates_written(question)
-    for year in sorted(set(_YEARS.findall(periods_spelt(question))) - {mine}):
+    written = dates_written(question)
+    for year in sorted(set(YEARS.findall(periods_spelt(question))) - {mine}):
         holds = [c for c in _figures(rel) if year_of(c.name) == year]
         if len(holds) > 1:  # (``31 Dec 2023 › Restated`` beside ``1 Jan 2023 › Restated``: the day said)
-            holds = [c for c in holds if _dates_written(c.name) & written]
+            holds = [c for c in holds if dates_written(c.name) & written]
         out += holds if len(holds) == 1 else []
-    return out
-
-
-#: A day written with its month and year: "31 December 2023", "Dec. 31, 2023", "31 Dec 2023".
-_DAY_MONTH_YEAR = re.compile(
-    r"\b(?:(\d{1,2})\s+([a-z]+)\.?|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?)\s+((?:19|20)\d\d)\b"
-)
-
-
-#: A date in figures: ``31.12.2024``, ``31/12/2024``, ``12/31/2024``.
-_NUMERIC_DATE = re.compile(r"(?<![\d./])(\d{1,2})[./](\d{1,2})[./]((?:19|20)\d\d)(?![\d./])")
-
-
-def _dates_written(text: str) -> set[tuple[int, int, str]]:
-    """The (day, month, year) dates ``text`` writes with a month's name or in figures (day first
-    or month first, whichever the figures allow; both where either can be)."""
-    out = set()
-    for m in _DAY_MONTH_YEAR.finditer(text.casefold()):
-        day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-        if month in MONTHS and 1 <= int(day) <= 31:
-            out.add((int(day), MONTHS[month], m.group(5)))
-    for m in _NUMERIC_DATE.finditer(text):
-        a, b = int(m.group(1)), int(m.group(2))
-        out |= {(d, mo, m.group(3)) for d, mo in ((a, b), (b, a)) if 1 <= d <= 31 and 1 <= mo <= 12}
     return out
 
 
@@ -609,7 +519,7 @@ def _by_meaning(tied: list[RelColumn], qw: list[str]) -> list[RelColumn]:
         return tied
     for level in _levels(tied):
         names = list(dict.fromkeys(parts(c.name)[level] for c in tied))
-        if any(_named_part(n, qw) for n in names) or all(_PERIOD.match(n.strip()) for n in names):
+        if any(named_part(n, qw) for n in names) or all(_PERIOD.match(n.strip()) for n in names):
             continue  # ("2011" and "2021", both named: the years compared; periods mean nothing to MiniLM)
         hit = set(meaning_map(loose, names).values())
         if len(hit) == 1:
@@ -678,7 +588,7 @@ def _periods_under(rel: Relation, question: str) -> list[RelColumn]:
     named = [
         cols
         for rest, cols in groups.items()
-        if all(_named_part(_UNIT_IN_BRACKETS.sub("", p), qw) for p in rest)
+        if all(named_part(_UNIT_IN_BRACKETS.sub("", p), qw) for p in rest)
     ]
     if not named and not _rate_like(question):  # ("the number of doctors": not those per 1 000 people)
         named = [cols for rest, cols in groups.items() if not any(_rate_like(p) for p in rest)]
@@ -935,12 +845,6 @@ def _is_period(part: str) -> bool:
     return bool(_PERIOD.match(periods_spelt(without_marks(part.strip())).strip()))
 
 
-def _named_part(part: str, qw: list[str]) -> bool:
-    """Whether the question names every word of a header part by the word itself, its stem or its
-    adjective (not a near spelling: "plant" does not name ``Plan``; "Canadian" names ``Canada``)."""
-    return all(any(same(w, q) or derived(w, q) for q in qw) for w in _part_words(part))
-
-
 def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
     """Columns that differ from the one chosen column at one header level only, where the question
     names both parts in full ("North, South and West Coast": three regions over the same
@@ -957,12 +861,12 @@ def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelCo
         if level is None:
             continue
         a, b = mine[level], parts(c.name)[level]
-        apart = set(_part_words(b)) - set(_part_words(a))  # "% Increase" beside "Increase": no word
+        apart = set(part_words(b)) - set(part_words(a))  # "% Increase" beside "Increase": no word
         if total in (c, best[0]) and not set(tokens(parts(total.name)[level])) <= said:
             # "dwellings completed by housing associations": the measure's word, not the column
             # that adds up the parts (``All dwellings``), which is named with its "all"
             continue
-        if apart and _named_part(a, qw) and _named_part(b, qw):
+        if apart and named_part(a, qw) and named_part(b, qw):
             out.append(c)
     return out
 
@@ -978,13 +882,6 @@ def ops_as_names(rel: Relation, question: str) -> set[str]:
         for w, nxt in zip(said, [*said[1:], ""][: len(said)], strict=True)
         if w in OPERATION_WORDS and w in header and nxt and nxt not in header and nxt not in COMMON
     }
-
-
-def _part_words(part: str) -> list[str]:
-    """The words that name a header part: not grammar or operation words (``5 units or more``),
-    unless the part has no others (``Total``)."""
-    every = tokens(part)
-    return [w for w in every if w not in COMMON and w not in OPERATION_WORDS] or every
 
 
 def _is_percent(col: RelColumn) -> bool:
@@ -1030,7 +927,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         scored[name] = [
             (sc, v)
             for sc, v in pairs
-            if sc >= 0.5 and set(tokens(v)) - header and (sc >= 1.0 or _said(v, qcol) - measure)
+            if sc >= 0.5 and set(tokens(v)) - header and (sc >= 1.0 or words_said(v, qcol) - measure)
         ]
         if not scored[name]:
             scored[name] = (
@@ -1068,7 +965,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             labels, [q for q in qw if not any(near_word(q, w) for w in tokens(key.name))], header
         )
         heads = _phrase_heads(question, [v for _, v in scored.get(key.name, [])] + [v for _, v in first])
-        unmeant = {v for v in heads if _totals_named(rel, key.name, {key.name: [v]})}
+        unmeant = {v for v in heads if totals_named(rel, key.name, {key.name: [v]})}
         full = [(n, v) for n, v in full if not (n == key.name and v in unmeant)]
         if key.name in scored:
             scored[key.name] = [(sc, v) for sc, v in scored[key.name] if v not in unmeant]
@@ -1099,7 +996,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     if len(full) > 2:
         # ``Total equity and liabilities`` is named in full by "total current liabilities divided by
         # total equity", but each of its words only where the question writes another label whole
-        runs = {v: _runs(question, v) for _, v in full}
+        runs = {v: runs_of(question, v) for _, v in full}
         qt = tokens(question)
         at = {v: {qt[k] for i, j in rs for k in range(i, j)} for v, rs in runs.items()}
 
@@ -1115,7 +1012,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     touched = meant = False
     compares_part = parts_spelt(question) != question
     for name, pairs in scored.items():
-        fresh = [(sc, v) for sc, v in pairs if sc == 0.0 or _said(v, qw) - explained]
+        fresh = [(sc, v) for sc, v in pairs if sc == 0.0 or words_said(v, qw) - explained]
         if name == getattr(key, "name", None):
             touched = any(sc > 0 for sc, _ in fresh)
         if name in out:
@@ -1139,7 +1036,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             # "sales" touches ``Net sales`` and ``Cost of sales`` alike: the label whose head (the
             # words before its "of") the question says is the one named
             tied = [v for sc, v in best if sc == best[0][0]]
-            headed = [v for v in tied if _said(re.split(r"\s+of\s+", v, maxsplit=1, flags=re.I)[0], qw)]
+            headed = [v for v in tied if words_said(re.split(r"\s+of\s+", v, maxsplit=1, flags=re.I)[0], qw)]
             if len(headed) == 1:
                 out.setdefault(name, []).append(headed[0])
     return {n: v[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
@@ -1157,7 +1054,7 @@ def _two_words(values: Sequence[str], qw: list[str], header: set[str]) -> list[t
     """The one value that the question names by two words or more when none is named by half its
     words ("sweet corn" for ``Sweet corn and baby corn mix``), as a part-named value."""
     hits = sorted(
-        ((len(_said(v, qw) - header), v) for v in values if len(tokens(v)) > 3), key=lambda p: -p[0]
+        ((len(words_said(v, qw) - header), v) for v in values if len(tokens(v)) > 3), key=lambda p: -p[0]
     )
     if hits and hits[0][0] >= 2 and (len(hits) == 1 or hits[1][0] < hits[0][0]):
         return [(0.5, hits[0][1])]
@@ -1207,16 +1104,6 @@ def _head_said(label: str, qw: list[str]) -> bool:
     return bool(own) and all(any(near_word(w, q) for q in qw) for w in own)
 
 
-def _said_words(value: str, qw: list[str]) -> set[str]:
-    """The words of ``value`` that a question word names."""
-    return {w for w in tokens(value) if any(near_word(w, q) for q in qw)}
-
-
-def _said(value: str, qw: list[str]) -> set[str]:
-    """The question's words that name a word of ``value``."""
-    return {q for q in qw for w in tokens(value) if near_word(w, q)}
-
-
 def _within(a: str, b: str) -> bool:
     """Every word of ``a`` is in ``b``, which has more (``Passengers`` in ``Passenger revenue``;
     ``Total liabilities`` in ``Lease liabilities``, as "total" names nothing)."""
@@ -1226,34 +1113,11 @@ def _within(a: str, b: str) -> bool:
     return _inside(ta - COMMON, tb - COMMON)
 
 
-def _runs(question: str, label: str, needed: AbstractSet[str] | None = None) -> list[tuple[int, int]]:
-    """Where the question writes a label of two words or more whole: the maximal runs of its
-    consecutive words that each name a word of the label and together name all of them ("total
-    current liabilities", not "current liabilities" for ``Total current liabilities``), or all of
-    its ``needed`` words."""
-    qt = tokens(question)
-    own = tokens(label)
-    if len(own) < 2:
-        return []  # (one word standing apart is no label written whole: "domestic passengers")
-    if needed is None:
-        needed = set(own)
-    out: list[tuple[int, int]] = []
-    i = 0
-    while i < len(qt):
-        j = i
-        while j < len(qt) and any(near_word(w, qt[j]) for w in own):
-            j += 1
-        if j > i and all(any(near_word(w, q) for q in qt[i:j]) for w in needed if w in own):
-            out.append((i, j))
-        i = max(j, i + 1)
-    return out
-
-
 def _written_apart(question: str, label: str, others: Sequence[str]) -> list[int]:
     """Where (at which of its words) the question writes ``label`` whole outside every place where
     it writes one of ``others`` whole."""
-    theirs = [r for o in others for r in _runs(question, o)]
-    return [i for i, j in _runs(question, label) if not any(s <= i and j <= e for s, e in theirs)]
+    theirs = [r for o in others for r in runs_of(question, o)]
+    return [i for i, j in runs_of(question, label) if not any(s <= i and j <= e for s, e in theirs)]
 
 
 def _only_inside(question: str, a: str, b: str, named: AbstractSet[str] | None = None) -> bool:
@@ -1261,8 +1125,8 @@ def _only_inside(question: str, a: str, b: str, named: AbstractSet[str] | None =
     ``b`` whole (or the words of ``b`` that it ``named``): "total non-current liabilities plus total
     current liabilities" writes ``Total current liabilities`` on its own too. A label written
     nowhere whole is inside. ``b`` is written whole by its own (not common) words."""
-    theirs = _runs(question, b, named if named is not None else set(tokens(b)) - COMMON)
-    return all(any(s <= i and j <= e for s, e in theirs) for i, j in _runs(question, a))
+    theirs = runs_of(question, b, named if named is not None else set(tokens(b)) - COMMON)
+    return all(any(s <= i and j <= e for s, e in theirs) for i, j in runs_of(question, a))
 
 
 def _inside(ta: set[str], tb: set[str]) -> bool:
@@ -1342,7 +1206,7 @@ def _cell_in(rel: Relation, col: str, conds: dict[str, str]) -> str:
     its own: the first total row of the section), not whichever of its lines comes first."""
     key = rel.key
     if key is not None and key.name not in conds and SECTION in conds:
-        closing = _closing_total(rel, conds[SECTION])
+        closing = closing_total(rel, conds[SECTION])
         if closing is not None:
             return f"(SELECT {quote(col)} FROM data{_where(conds, [f'{quote(POSITION)} = {closing}'])})"
     return _cell(col, conds)
@@ -1358,48 +1222,8 @@ def _unnamed_totals_named(rel: Relation, question: str, rows: dict[str, list[str
     if _asks_which(question) or _counts(question):
         return {}
     section = rows[SECTION][0]
-    name = _unnamed_total(rel, question, section, rows[key.name])
+    name = unnamed_total(rel, question, section, rows[key.name])
     return {name: section} if name is not None else {}
-
-
-def _unnamed_total(rel: Relation, question: str, section: str, named: list[str]) -> str | None:
-    """The name of ``section`` where its closing total has no label and the question writes that
-    name on its own (not inside a line's name nor as the place of one), beside the lines ``named``;
-    else None."""
-    key = rel.key
-    assert key is not None
-    at = _closing_total(rel, section)
-    labels, places = rel.values_of(key.name) or [], rel.values_of(POSITION) or []
-    if at is None or at not in places or labels[places.index(at)] not in (None, ""):
-        return None
-    name = parts(section)[-1]
-    if name in named:
-        return None
-    # (written on its own: "fixed asset investments" names the ``Investments`` line, not the section)
-    qt = tokens(question)
-    theirs = {w for v in named for w in tokens(v)} - COMMON
-
-    def placing(i: int, j: int) -> bool:  # ("'Provisions' in the current liabilities section": a place)
-        before = [w for w in qt[max(0, i - 2) : i] if w != "the"]
-        return bool(before and before[-1] in PLACING) or (
-            j < len(qt) and qt[j] in {"section", "heading", "block"}
-        )
-
-    alone = [
-        (i, j)
-        for i, j in _runs(question, name)
-        if not any(0 <= k < len(qt) and any(near_word(w, qt[k]) for w in theirs) for k in (i - 1, j))
-        and not placing(i, j)
-    ]
-    return name if alone else None
-
-
-def _closing_total(rel: Relation, section: str) -> int | None:
-    """The position of the first total row of ``section`` (the row that closes it), or None."""
-    flags, sections, places = rel.values_of(TOTAL), rel.values_of(SECTION), rel.values_of(POSITION)
-    if flags is None or sections is None or places is None:
-        return None
-    return next((p for f, s, p in zip(flags, sections, places, strict=True) if f == 1 and s == section), None)
 
 
 def _not_total(rel: Relation) -> list[str]:
@@ -1476,7 +1300,7 @@ def _part_said(part: str, others: list[str], qw: list[str]) -> bool:
     ``Males``)."""
     from gridsight.text import meaning_map
 
-    if any(near_word(w, q) for w in _part_words(part) for q in qw):
+    if any(near_word(w, q) for w in part_words(part) for q in qw):
         return True
     return others.index(part) in meaning_map(qw, others).values() if part in others else False
 
@@ -1551,26 +1375,26 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     spans = len(chosen) > ends
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
-    quoted = _quoted_labels(rel, question)
+    quoted = quoted_labels(rel, question)
     if key is not None and quoted:
         # "'Other' under current assets": the quoted line, placed by the words outside the quotes
         before = set(rows.get(key.name, []))
-        rest, touched, meant = _rows(rel, _QUOTE.sub(" ", question), chosen)  # (the words outside)
+        rest, touched, meant = _rows(rel, QUOTE.sub(" ", question), chosen)  # (the words outside)
         qw = question_words(question)
-        placing = [*rest.get(SECTION, []), *_sections_of(rel, key.name, quoted)]
-        by_section = {q for v in placing for q in _said(v, qw)}
-        unquoted = _QUOTE.sub(" ", question)
+        placing = [*rest.get(SECTION, []), *sections_of(rel, key.name, quoted)]
+        by_section = {q for v in placing for q in words_said(v, qw)}
+        unquoted = QUOTE.sub(" ", question)
         besides = [  # (one written whole stays: "the share of total current assets made up by 'Cash'")
             v
             for v in rest.get(key.name, [])
             if v not in quoted
-            and (v in before or _runs(unquoted, v))
-            and (_said(v, qw) - by_section or _runs(unquoted, v))
+            and (v in before or runs_of(unquoted, v))
+            and (words_said(v, qw) - by_section or runs_of(unquoted, v))
         ]
         rows = {**rest, key.name: [*quoted, *besides]}
         meant = False  # (the lines are quoted, not taken by meaning)
     if key is not None and rows.get(key.name):
-        rows[key.name] = _of_which(rel, question, rows[key.name])
+        rows[key.name] = of_which(rel, question, rows[key.name], _sets_against(question))
     if key is not None and len(rows.get(key.name, [])) > 1 and not _WHOLE_SAID.search(question):
         # ("within welfare, which item had the lowest spending": ``Total spending``, the whole, is
         # named by the measure's word alone, no "total": no row asked)
@@ -1601,15 +1425,13 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         rows[key.name] = _and_in_total(rel, question, rows[key.name], rows.get(SECTION, []))
         in_total = len(rows[key.name]) == 2
     qw = question_words(question)
-    whole = [
-        v for v in rows.get(SECTION, []) if set(tokens(parts(v)[-1])) - COMMON <= set(_said_words(v, qw))
-    ]
+    whole = [v for v in rows.get(SECTION, []) if set(tokens(parts(v)[-1])) - COMMON <= set(said_words(v, qw))]
     if key is not None and rows.get(key.name) and whole and _asks_which(question):
         # "among the current liability lines, which ...": ``Current tax liabilities`` is touched only
         # by the words that name the section (named whole), among whose lines the question chooses
-        by_section = {q for v in whole for q in _said(v, qw)}
+        by_section = {q for v in whole for q in words_said(v, qw)}
         held = {p.casefold() for v in rows[SECTION] for p in parts(v)}  # (a label that is the section's own)
-        rows[key.name] = [v for v in rows[key.name] if _said(v, qw) - by_section or v.casefold() in held]
+        rows[key.name] = [v for v in rows[key.name] if words_said(v, qw) - by_section or v.casefold() in held]
         if not rows[key.name]:
             del rows[key.name]
             touched = False
@@ -1644,13 +1466,13 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and _counts(question)
         and comparison(question.casefold())
         and not _PERIODS_ASKED.search(question)  # ("how many quarters did the national total ...")
-        and _totals_named(rel, key.name, {key.name: rows[key.name]})
+        and totals_named(rel, key.name, {key.name: rows[key.name]})
     ):
         # "number of types of ceremony with marriages over 1,000": the lines are counted; the total
         # the measure's word touches (``All marriages``) is none to read; the lines counted are
         # those of its section ("how many non-current liabilities": ``Total non-current
         # liabilities`` closes the section whose lines are counted)
-        within = _sections_of(rel, key.name, rows.pop(key.name))
+        within = sections_of(rel, key.name, rows.pop(key.name))
         if len(within) == 1:
             rows.setdefault(SECTION, within)
         touched = False
@@ -1663,7 +1485,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     elif (
         key is not None
         and len(rows.get(key.name, [])) < 3
-        and not _pooled_sections(rel, question, rows.get(key.name, []))  # (a line named with its places)
+        and not pooled_sections(rel, question, rows.get(key.name, []))  # (a line named with its places)
     ):
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
         header = frozenset(every_part(chosen))
@@ -1677,7 +1499,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             rows[key.name], meant = listed, False
     if key is not None and len(rows.get(key.name, [])) == 1 and len(rows.get(SECTION, [])) <= 1:
         # "current borrowings and non-current borrowings": one label, two sections
-        per = _sections_per_mention(rel, key.name, rows[key.name][0], question)
+        per = sections_per_mention(rel, key.name, rows[key.name][0], question)
         if per:
             rows[SECTION] = per
     else:
@@ -1735,13 +1557,13 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         key is not None
         and (_asks_which(question) or (expected == "list" and comparison(question.casefold()) is not None))
         and not _ASKS_PERIOD.search(question)
-        and _totals_named(rel, key.name, rows)
+        and totals_named(rel, key.name, rows)
         and not (offers and _offered(question, rows[key.name]))
         and not _quoted(question, rows[key.name][0])  # (a line quoted is one to read)
     ):
         # "which expenditure item grew most" names ``Total expenditure``: the rows it totals are
         # the ones to choose among
-        within = _sections_of(rel, key.name, rows.pop(key.name))
+        within = sections_of(rel, key.name, rows.pop(key.name))
         if len(within) == 1:
             rows.setdefault(SECTION, within)
         touched = False
@@ -1760,7 +1582,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             v
             for v in rows[key.name]
             if not (
-                _totals_named(rel, key.name, {key.name: [v]})
+                totals_named(rel, key.name, {key.name: [v]})
                 and (set(tokens(v)) - COMMON <= measure or v in heads)
             )
         ]
@@ -1785,14 +1607,14 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # "the receivables movement totalled over FY24-FY25": the line is a movement (``(Increase)/
         # decrease in receivables``); its periods are added up, not set against each other
         qwords -= CHANGE_WORDS
-    pooled = _pooled_sections(rel, question, rows.get(key.name, []) if key is not None else [])
+    pooled = pooled_sections(rel, question, rows.get(key.name, []) if key is not None else [])
     if key is not None and pooled:
         # ("total borrowings, non-current plus current": ``Total non-current liabilities`` is touched
         # only by the words of the sections pooled, and "total")
         qw = question_words(question)
         pooled_words = {w for label, held in pooled.items() for v in [label, *held] for w in tokens(v)}
         rows[key.name] = [
-            v for v in rows[key.name] if v in pooled or _said_words(v, qw) - pooled_words - {"total"}
+            v for v in rows[key.name] if v in pooled or said_words(v, qw) - pooled_words - {"total"}
         ]
     fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
     varying_rows = [(k, v) for k, v in rows.items() if len(v) > 1]
@@ -1841,7 +1663,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         levels = _levels(chosen)
         paired = {_column_pair(c.name) for c in chosen} <= _period_pairs(question)  # "Q4 2023", "Q1 2024"
         years = [year_of(c.name) for c in chosen]
-        dates = [_dates_written(c.name) for c in chosen]
+        dates = [dates_written(c.name) for c in chosen]
         by_year = not levels and None not in years and len(set(years)) == len(years)
         # (``31 Dec 2023 › Restated`` beside ``1 Jan 2023 › Restated`` and ``31 Dec 2024``: a day each)
         by_date = all(len(d) == 1 for d in dates) and len({*map(frozenset, dates)}) == len(dates)
@@ -1859,7 +1681,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
                 changed = _top_change(rel, question, members, levels[0], fixed, key, qwords)
                 if changed is not None:
                     return changed
-            closing = SECTION in fixed and _closing_total(rel, fixed[SECTION]) is not None
+            closing = SECTION in fixed and closing_total(rel, fixed[SECTION]) is not None
             grand = None if closing else _grand_total(rel, key, question, fixed)
             if grand is None and not closing:
                 return None  # several columns but no row: which row is asked is unclear
@@ -2098,11 +1920,11 @@ def _without_qualifying_total(rel: Relation, key: str, named: list[str]) -> list
     """The two lines named, less a total touched only by the words of the other line and of a
     section that line stands under: "current lease liabilities" names ``Lease liabilities`` under
     ``Current liabilities``, not ``Total current liabilities`` as well."""
-    totals = [v for v in named if _totals_named(rel, key, {key: [v]})]
+    totals = [v for v in named if totals_named(rel, key, {key: [v]})]
     if len(totals) != 1:
         return named
     total, (line,) = totals[0], [v for v in named if v != totals[0]]
-    held = _sections_of(rel, key, [line])
+    held = sections_of(rel, key, [line])
     if len(held) < 2:
         return named  # (a line under one section only: nothing for the words to place)
     own = set(tokens(total)) - COMMON
@@ -2124,7 +1946,7 @@ def _group_asked(
     if _ASKS_PERIOD.search(question):
         return None  # "which year shows the highest figure for ...": a period is asked, no line
     named = rows.get(key.name, [])
-    if group is None or not named or _totals_named(rel, key.name, rows):
+    if group is None or not named or totals_named(rel, key.name, rows):
         return group
     if _counts(question) and comparison(question.casefold()):
         return group  # "how many long-term asset lines were above 250": lines counted, none read
@@ -2142,7 +1964,7 @@ def _members_named(rel: Relation, group: RowClass, named: list[str]) -> list[str
     members = [v for v in named if v in group.members]
     key = rel.key
     assert key is not None
-    totals = [v for v in named if v not in members and _totals_named(rel, key.name, {key.name: [v]})]
+    totals = [v for v in named if v not in members and totals_named(rel, key.name, {key.name: [v]})]
     return members if len(members) >= 2 and len(members) + len(totals) == len(named) else named
 
 
@@ -2177,7 +1999,7 @@ def _told_apart(name: str, levels: list[int]) -> str:
     differ, else (paths of different depths, one year each) the part that names its year."""
     if levels:
         return " ".join(parts(name)[i] for i in levels)
-    return next(p for p in parts(name) if _YEARS.search(p))
+    return next(p for p in parts(name) if YEARS.search(p))
 
 
 def _names_any(question: str, labels: list[str]) -> bool:
@@ -2262,81 +2084,8 @@ def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, st
         return {**conds, SECTION: within[0]} if within else {k: v for k, v in conds.items() if k != SECTION}
     if named is not None:
         return conds
-    best = _section_named(held, question_words(question))
+    best = section_named(held, question_words(question))
     return {**conds, SECTION: best} if best is not None else conds
-
-
-def _section_named(held: Sequence[str], qw: list[str]) -> str | None:
-    """The section of ``held`` the words name: the most of its words, then the fewest of its own
-    section's words left unsaid ("current" names ``Current liabilities``, not ``Non-current
-    liabilities``, whose "non" it does not say); None on a tie or when none is named."""
-
-    def score(h: str) -> tuple[int, int]:
-        said = _said(h, qw)
-        own = tokens(parts(h)[-1])
-        return len(said), -sum(1 for w in own if not any(near_word(w, q) for q in qw))
-
-    ranked = sorted(((score(h), h) for h in held), key=lambda p: p[0], reverse=True)
-    if not ranked or ranked[0][0][0] == 0:
-        return None
-    if len(ranked) > 1 and ranked[1][0] == ranked[0][0]:
-        return None
-    return ranked[0][1]
-
-
-def _sections_per_mention(rel: Relation, key: str, label: str, question: str) -> list[str]:
-    """The sections a row label repeated under several is named in, one for each place the
-    question writes the label ("current borrowings and non-current borrowings": both): the section
-    the few words before each place name (:func:`_section_named`). Empty unless two differ."""
-    sections, keys = rel.values_of(SECTION), rel.values_of(key)
-    if sections is None or keys is None:
-        return []
-    held = list(dict.fromkeys(str(sec) for k, sec in zip(keys, sections, strict=True) if k == label and sec))
-    if len(held) < 2:
-        return []
-    qt, own = tokens(question), tokens(label)
-    at = [i for i, q in enumerate(qt) if any(near_word(w, q) for w in own)]
-    starts = [i for n, i in enumerate(at) if n == 0 or at[n - 1] != i - 1]
-    ends = [i + 1 for n, i in enumerate(at) if n == len(at) - 1 or at[n + 1] != i + 1]
-    named: list[str] = []
-    before = 0
-    for start, end in zip(starts, ends, strict=True):
-        found = _section_named(held, qt[max(before, start - 3) : start])
-        if found is not None:
-            named.append(found)
-        before = end
-    named = list(dict.fromkeys(named))
-    return named if len(named) >= 2 else []
-
-
-def _pooled_sections(rel: Relation, question: str, labels: list[str]) -> dict[str, list[str]]:
-    """The labels repeated under two sections that the question names together before or after
-    one mention ("non-current plus current lease liabilities", "total borrowings (non-current and
-    current)"): {label: the two sections}, read as their sum."""
-    key = rel.key
-    if key is None:
-        return {}
-    low = question.casefold()
-    out: dict[str, list[str]] = {}
-    for label in labels:
-        held = _sections_of(rel, key.name, [label])
-        if len(held) < 2:
-            continue
-        lasts = [tokens(parts(h)[-1]) for h in held]
-        for i, a in enumerate(lasts):
-            for j, b in enumerate(lasts):
-                if i == j:
-                    continue
-                tail = 0  # (the words the two end with alike: "liabilities")
-                while tail < min(len(a), len(b)) - 1 and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
-                    tail += 1
-                ha, hb = a[: len(a) - tail], b[: len(b) - tail]
-                if not ha or not hb:
-                    continue
-                pa, pb = (r"(?<![\w-])" + r"[\s-]*".join(map(re.escape, h)) + r"(?![\w-])" for h in (ha, hb))
-                if re.search(rf"{pa}\s*(?:,|and|plus|\+|&)\s*{pb}", low):
-                    out[label] = [held[i], held[j]]
-    return out
 
 
 def _pool(
@@ -2347,7 +2096,7 @@ def _pool(
     pooled: dict[str, list[str]],
     others: dict[str, str] | None = None,
 ) -> str:
-    """The sum of a label's cells in the sections pooled for it (:func:`_pooled_sections`)."""
+    """The sum of a label's cells in the sections pooled for it (:func:`pooled_sections`)."""
     cells = [_cell_in(rel, col, {**(others or {}), key: label, SECTION: s}) for s in pooled[label]]
     return "(" + " + ".join(cells) + ")"
 
@@ -2432,7 +2181,7 @@ def _number(label: str) -> float:
         return float(label)
     except ValueError:
         spelt = periods_spelt(label)
-        years = _YEARS.findall(spelt)
+        years = YEARS.findall(spelt)
         if len(years) != 1:
             return float("nan")
         sub = re.search(r"\b([hq])([1-4])\b", spelt, re.IGNORECASE)
@@ -2460,7 +2209,7 @@ def _moved_lines(
         return None
     if comparison(question.casefold()) is not None:
         return None  # ("how many lines were above 1,000")
-    first, second = (_when(c.name) for c in chosen)
+    first, second = (ends_at(c.name) for c in chosen)
     if first is None or second is None or first == second:
         return None
     early, late = (chosen[0].name, chosen[1].name) if first < second else (chosen[1].name, chosen[0].name)
@@ -2469,41 +2218,6 @@ def _moved_lines(
     return CellPlan(
         f"SELECT COUNT(*) FROM data{_where(fixed, [*group.conditions, moved])}", "count", "number"
     )
-
-
-#: A month written with a year of two or four digits: ``Jun-25``, ``Oct 2025``.
-_MONTH_YEAR = re.compile(r"\b([a-z]{3,9})[-\s'’]*((?:19|20)?\d\d)\b")
-
-
-#: Each month's number to its whole name ("november").
-_FULL_MONTHS = {n: m for m, n in MONTHS.items() if len(m) > 4 or m in ("may", "june", "july")}
-
-
-def _month_spelt(part: str) -> set[str]:
-    """A header part that writes a month short with its year (``Nov-25``, ``Sep 2024``) as the
-    words a question writes it in: the month's whole name and the year's four digits."""
-    m = _MONTH_YEAR.fullmatch(part.strip().casefold())
-    if m is None or m.group(1) not in MONTHS:
-        return set()
-    year = m.group(2) if len(m.group(2)) == 4 else f"20{m.group(2)}"
-    return {_FULL_MONTHS[MONTHS[m.group(1)]], year}
-
-
-def _when(name: str) -> tuple[int, int, int] | None:
-    """When a period column ends, as (year, month, day) to sort by: its day written whole, else its
-    month and year (``Jun-25``), else its year (``FY2024``, ``2024 › $'000``); None for no period."""
-    dates = _dates_written(name)
-    if len(dates) == 1:
-        ((day, month, year),) = dates
-        return (int(year), month, day)
-    for m in _MONTH_YEAR.finditer(name.casefold()):
-        if m.group(1) in MONTHS:
-            return (int(m.group(2)) + (2000 if len(m.group(2)) == 2 else 0), MONTHS[m.group(1)], 0)
-    named = year_of(name)
-    if named is not None:
-        return (int(named), 0, 0)
-    fiscal = re.search(r"\bFY\s?'?(\d\d)\b", name, re.IGNORECASE)
-    return (2000 + int(fiscal.group(1)), 0, 0) if fiscal else None
 
 
 def _ordered(cells: list[tuple[str, str]]) -> bool:
@@ -2673,7 +2387,7 @@ def _one_column(
         and not _counts(question)
         and not qwords & (SUM_WORDS | AVERAGE_WORDS)
         and SECTION in fixed
-        and _unnamed_total(rel, question, fixed[SECTION], []) is not None
+        and unnamed_total(rel, question, fixed[SECTION], []) is not None
     ):
         # "what were current assets in 2022": the section's own figure, which no label names
         return CellPlan(f"SELECT {_cell_in(rel, col, fixed)}", "lookup", "number")
@@ -2898,22 +2612,6 @@ def _offered(question: str, labels: Sequence[str]) -> bool:
         for b in labels
         if a != b
     )
-
-
-def _totals_named(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:
-    """Whether the question names row labels and every one is a total row's."""
-    labels, flags = rel.values_of(key) or [], rel.values_of(TOTAL)
-    if flags is None or not rows.get(key):
-        return False
-    return all(any(lab == v and f == 1 for lab, f in zip(labels, flags, strict=True)) for v in rows[key])
-
-
-def _sections_of(rel: Relation, key: str, labels: list[str]) -> list[str]:
-    """The sections the rows with these labels stand in."""
-    keys, sections = rel.values_of(key) or [], rel.values_of(SECTION)
-    if sections is None:
-        return []
-    return list(dict.fromkeys(s for k, s in zip(keys, sections, strict=True) if k in labels and s))
 
 
 def _top_change(
@@ -3268,10 +2966,10 @@ def _across(
     if more == less:
         return None
     pick = "MAX" if more else "MIN"
-    if _ASKS_YEAR.search(question) and all(len(_YEARS.findall(label)) == 1 for label, _ in cells):
+    if _ASKS_YEAR.search(question) and all(len(YEARS.findall(label)) == 1 for label, _ in cells):
         # "which year": 2024, not 30 June 2024 (a fiscal year's own name stays: ``FY2025``)
         cells = [
-            (label if _FISCAL.fullmatch(label.strip()) else _YEARS.findall(label)[0], e) for label, e in cells
+            (label if _FISCAL.fullmatch(label.strip()) else YEARS.findall(label)[0], e) for label, e in cells
         ]
     cells = [
         (without_marks(label).strip() or label, e) for label, e in cells

@@ -1,0 +1,94 @@
+"""Header paths and the time they name: a column's parts, the years a part names, and dates and months
+as headers and questions write them ("31 December 2024", ``31.12.2024``, ``Jun-25``).
+
+Pure functions of text: :mod:`gridsight.qa._cells` reads which period column a question means with
+them, and sorts period columns by when they end.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gridsight.detect._structure import PATH_SEP
+from gridsight.text import MONTHS
+
+__all__ = ["PATH_SEP", "YEARS", "dates_written", "ends_at", "month_spelt", "own_years", "parts", "year_of"]
+
+
+#: A year, 1800 to 2099, that is no part of a longer number.
+YEARS = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
+
+
+def parts(name: str) -> list[str]:
+    """A column's header path, part by part (a suffix that only makes the name unique dropped)."""
+    return [re.sub(r" \(\d+\)$", "", p).strip() for p in name.split(PATH_SEP)]
+
+
+def year_of(name: str) -> str | None:
+    """The one year a column's header path names (``30 June 2022 › Restated``: 2022), or None."""
+    years = {y for p in parts(name) for y in own_years(p)}
+    return years.pop() if len(years) == 1 else None
+
+
+def own_years(part: str) -> list[str]:
+    """The years a header part names, less a base year (``Index (2020 = 100)`` names none)."""
+    return YEARS.findall(re.sub(r"(?:19|20)\d\d\s*=\s*100\b", "", part))
+
+
+#: A day written with its month and year: "31 December 2023", "Dec. 31, 2023", "31 Dec 2023".
+_DAY_MONTH_YEAR = re.compile(
+    r"\b(?:(\d{1,2})\s+([a-z]+)\.?|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?)\s+((?:19|20)\d\d)\b"
+)
+
+
+#: A date in figures: ``31.12.2024``, ``31/12/2024``, ``12/31/2024``.
+_NUMERIC_DATE = re.compile(r"(?<![\d./])(\d{1,2})[./](\d{1,2})[./]((?:19|20)\d\d)(?![\d./])")
+
+
+def dates_written(text: str) -> set[tuple[int, int, str]]:
+    """The (day, month, year) dates ``text`` writes with a month's name or in figures (day first
+    or month first, whichever the figures allow; both where either can be)."""
+    out = set()
+    for m in _DAY_MONTH_YEAR.finditer(text.casefold()):
+        day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        if month in MONTHS and 1 <= int(day) <= 31:
+            out.add((int(day), MONTHS[month], m.group(5)))
+    for m in _NUMERIC_DATE.finditer(text):
+        a, b = int(m.group(1)), int(m.group(2))
+        out |= {(d, mo, m.group(3)) for d, mo in ((a, b), (b, a)) if 1 <= d <= 31 and 1 <= mo <= 12}
+    return out
+
+
+#: A month written with a year of two or four digits: ``Jun-25``, ``Oct 2025``.
+_MONTH_YEAR = re.compile(r"\b([a-z]{3,9})[-\s'’]*((?:19|20)?\d\d)\b")
+
+
+#: Each month's number to its whole name ("november").
+_FULL_MONTHS = {n: m for m, n in MONTHS.items() if len(m) > 4 or m in ("may", "june", "july")}
+
+
+def month_spelt(part: str) -> set[str]:
+    """A header part that writes a month short with its year (``Nov-25``, ``Sep 2024``) as the
+    words a question writes it in: the month's whole name and the year's four digits."""
+    m = _MONTH_YEAR.fullmatch(part.strip().casefold())
+    if m is None or m.group(1) not in MONTHS:
+        return set()
+    year = m.group(2) if len(m.group(2)) == 4 else f"20{m.group(2)}"
+    return {_FULL_MONTHS[MONTHS[m.group(1)]], year}
+
+
+def ends_at(name: str) -> tuple[int, int, int] | None:
+    """When a period column ends, as (year, month, day) to sort by: its day written whole, else its
+    month and year (``Jun-25``), else its year (``FY2024``, ``2024 › $'000``); None for no period."""
+    dates = dates_written(name)
+    if len(dates) == 1:
+        ((day, month, year),) = dates
+        return (int(year), month, day)
+    for m in _MONTH_YEAR.finditer(name.casefold()):
+        if m.group(1) in MONTHS:
+            return (int(m.group(2)) + (2000 if len(m.group(2)) == 2 else 0), MONTHS[m.group(1)], 0)
+    named = year_of(name)
+    if named is not None:
+        return (int(named), 0, 0)
+    fiscal = re.search(r"\bFY\s?'?(\d\d)\b", name, re.IGNORECASE)
+    return (2000 + int(fiscal.group(1)), 0, 0) if fiscal else None
