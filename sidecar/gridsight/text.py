@@ -450,6 +450,8 @@ _PERIODS = [
     (re.compile(r"\bFY\s?'?(\d{2})\b", re.I), r"FY 20\1"),
     (re.compile(r"\bFY(\d{4})\b", re.I), r"FY \1"),
     (re.compile(r"\bF((?:19|20)\d\d)\b"), r"FY \1"),  # (``F2025``: a JSE results booklet's fiscal year)
+    # ("financial year 2025": its "financial" names no ``Financial income`` line)
+    (re.compile(r"\b(?:financial|fiscal)\s+year\s+((?:19|20)\d\d)\b", re.I), r"FY \1"),
     (re.compile(r"\b([12])H\s?'?(\d{2})\b", re.I), r"H\1 20\2"),
     (re.compile(r"\b([1-4])Q\s?'?(\d{2})\b", re.I), r"Q\1 20\2"),
     (re.compile(r"\b([12])H\s?(\d{4})\b", re.I), r"H\1 \2"),
@@ -626,6 +628,28 @@ def without_outline(label: str) -> str:
     """``label`` without the outline number it opens with (``5. Other liabilities``: 'Other
     liabilities'; ``IV. Retained profits``; ``(a) Share capital``)."""
     return _OUTLINE.sub("", label) or label
+
+
+def is_outline_mark(text: str) -> bool:
+    """Whether ``text`` is an outline number alone: ``I.``, ``(1)``, ``(a)``, ``(iii)``, ``b)``."""
+    return bool(_OUTLINE.fullmatch(text.strip() + " "))
+
+
+_OUTLINE_NUMBER = re.compile(r"^\s*(\(?)(\d{1,2}|[ivx]{1,4}|[a-h])([.)])", re.IGNORECASE)
+
+
+def outline_kind(text: str) -> str | None:
+    """The kind of outline number ``text`` is or opens with -- numbers, letters or roman numerals,
+    upper or lower case, in its brackets or with its stop (``(a)``, ``I.``, ``1.``, ``(ii)``) -- or
+    None. Lines numbered of one kind are siblings: the next ``(b)`` closes the section ``(a)`` opened."""
+    m = _OUTLINE_NUMBER.match(text)
+    if m is None or not (is_outline_mark(text) or _OUTLINE.match(text)):
+        return None
+    body = m.group(2)
+    kind = (
+        "number" if body.isdigit() else "roman" if re.fullmatch(r"[ivx]+", body, re.IGNORECASE) else "letter"
+    )
+    return f"{m.group(1)}{kind}{'-upper' if body.isupper() else ''}{m.group(3)}"
 
 
 #: A note reference a statement writes at the end of a label: ``Provisions (Note 12)``,

@@ -749,6 +749,7 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
             sk.notes.append(Box(sk.box.bottom, sk.box.left, sk.box.bottom, sk.box.right))
             sk.box = _tighten(g, Box(sk.box.top, sk.box.left, sk.box.bottom - 1, sk.box.right)) or sk.box
         tables.append(sk)
+    lines = _row_labels_beside(g, tables, lines)
     tables, lines = _title_bands(g, tables, lines)
     # lone labels still free become titles (just above) or notes (just below) of the nearest table
     taken = {id(part) for sk in tables for part in sk.parts}
@@ -766,6 +767,48 @@ def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
         for copy in _split_copies(g, part, text_at)
         for t in _split_at_row_labels(g, copy)
     ]
+
+
+#: How many empty columns (a "$" column of a statement converted from PDF among them) may stand
+#: between a table of figures and the labels of its rows.
+MAX_LABEL_SPACERS = 3
+
+
+def _row_labels_beside(g: CellGrid, tables: list[Skeleton], lines: list[Piece]) -> list[Piece]:
+    """The label lines that name the rows of a table of figures with no labels of its own, moved into
+    it: a statement converted from PDF sets its line names a few empty columns left of the amounts,
+    and its unlabelled subtotals cut that column of names into pieces. Each label sits on a row of
+    the table that holds figures, the columns between are empty, and together they name at least
+    half the table's rows of figures. Returns the lines left."""
+    taken: set[int] = set()
+    for sk in tables:
+        b = sk.box
+        figured = np.asarray(g.figures(slice(b.top, b.bottom + 1), slice(b.left, b.right + 1)).any(axis=1))
+        if ((g.cls[b.top : b.bottom + 1, b.left] == TEXT) & figured).any():
+            continue  # (its first column names its rows already)
+        beside = [
+            i
+            for i, p in enumerate(lines)
+            if i not in taken
+            and p.box.right < b.left
+            and b.left - p.box.right - 1 <= MAX_LABEL_SPACERS
+            and b.top < p.box.top
+            and p.box.bottom <= b.bottom
+            and not g.occupied[p.box.top : p.box.bottom + 1, p.box.right + 1 : b.left].any()
+        ]
+        rows = [
+            r
+            for i in beside
+            for r in range(lines[i].box.top, lines[i].box.bottom + 1)
+            if g.labels(r, slice(None)).any()
+        ]
+        if not rows or not all(figured[r - b.top] for r in rows) or len(rows) < 0.5 * figured.sum():
+            continue
+        left = min(lines[i].box.left for i in beside)
+        sk.box = Box(b.top, left, b.bottom, b.right)
+        sk.parts.extend(lines[i] for i in beside)
+        taken.update(beside)
+    return [p for i, p in enumerate(lines) if i not in taken]
 
 
 def _title_bands(

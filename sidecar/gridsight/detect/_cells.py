@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gridsight.grid import Kind, Sheet, Style
+from gridsight.text import is_outline_mark
 
 EMPTY, VALUE, TEXT = 0, 1, 2
 
@@ -130,6 +131,22 @@ def _period_dates(kinds: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     return out
 
 
+def _outline_columns(
+    sheet: Sheet, kinds: npt.NDArray[np.uint8], cls: npt.NDArray[np.uint8]
+) -> npt.NDArray[np.uint8]:
+    """``cls`` with the outline numbers of a column of outline marks read as labels: where a column
+    numbers a statement's lines ``I.``, ``(1)``, ``(a)``, ``(i)``, its ``(1)`` is no figure (minus one)."""
+    if not sheet.texts:
+        return cls
+    marks = np.fromiter((is_outline_mark(t) for t in sheet.texts), dtype=bool, count=len(sheet.texts))
+    is_text = kinds == Kind.TEXT
+    mark = is_text & marks[np.where(is_text, sheet.text_ids, 0)]
+    lettered = (mark & (cls == TEXT)).sum(axis=0)  # (``(a)``, ``I.``: marks no one reads as figures)
+    numbered = mark & (cls == VALUE)
+    columns = (lettered >= 2) & (mark.sum(axis=0) >= 3)
+    return np.where(numbered & columns[None, :], TEXT, cls).astype(np.uint8)
+
+
 def cell_grid(sheet: Sheet) -> CellGrid:
     """Classify every cell of the used range with vectorised lookups (one pass per distinct text)."""
     kinds = sheet.kinds
@@ -166,6 +183,7 @@ def cell_grid(sheet: Sheet) -> CellGrid:
         )
         is_txt = kinds == Kind.TEXT
         ordinal = np.where(is_txt, per_ord[np.where(is_txt, sheet.text_ids, 0)], ordinal).astype(np.int32)
+    cls = _outline_columns(sheet, kinds, cls)
     merge_span = np.ones(kinds.shape, dtype=np.int32)
     label_ids = np.where(cls == TEXT, sheet.text_ids, -1).astype(np.int32)
     # paragraph lines keep their text (label_ids) but leave the layout: they are lines of their

@@ -40,8 +40,11 @@ def header_rows(g: CellGrid, box: Box) -> list[int]:
 
 
 def _stub_only(g: CellGrid, box: Box, r: int) -> bool:
-    """A row whose one label sits in the table's first column and spans nothing."""
+    """A row whose one label sits in the table's first column and spans nothing, or whose labels sit
+    in its first two columns alone, an outline number before a section's name (``(1) | Equity``)."""
     occ = g.cls[r, box.left : box.right + 1] != 0
+    if box.width > 3 and occ[:2].all() and occ.sum() == 2:
+        return bool(g.merge_span[r, box.left : box.left + 2].max() < 2)
     return bool(occ[0] and occ.sum() == 1 and g.merge_span[r, box.left] < 2)
 
 

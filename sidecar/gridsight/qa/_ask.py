@@ -253,7 +253,7 @@ def answer_question(
     periods = [c.name for c in rel.columns]
     if rel.key is not None and periods_down(rel):  # (a five-year summary on its side: years down)
         periods += [str(v) for v in rel.distinct_values(rel.key.name)]
-    q = with_periods(q, header_years(periods))
+    q = with_periods(q, header_years(periods), periods)
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
     q = others_named(q, own)  # "intangible assets other than goodwill": ``Other intangible assets``
     places = [v for c in rel.columns if c.role == "section" for v in rel.distinct_values(c.name)]

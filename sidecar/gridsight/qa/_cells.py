@@ -530,7 +530,7 @@ def _by_meaning(tied: list[RelColumn], qw: list[str]) -> list[RelColumn]:
 
 #: A header part that names a period: a year, a half or quarter, a month, a fiscal year.
 _PERIOD = re.compile(
-    r"^(?:fy\s?)?(?:1[89]|20)\d\d(?:\s*[/\-–]\s*(?:1[89]|20)?\d\d)?[aefpb]?$|^[hq][1-4](?:\s+(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+    r"^(?:fy\s?|(?:fiscal|financial)\s+(?:year\s+)?)?(?:1[89]|20)\d\d(?:\s*[/\-–]\s*(?:1[89]|20)?\d\d)?[aefpb]?$|^[hq][1-4](?:\s+(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
     r"oct|nov|dec)[a-z]*\.?(?:\s+(?:1[89]|20)\d\d)?$|^(?:1[89]|20)\d\d\s+(?:[hq][1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|"
     r"sep|oct|nov|dec)[a-z]*\.?)$",
     re.I,
@@ -2878,6 +2878,7 @@ def _across(
         expected is None and (not _asks_which(question) or _written(question, cells) is not None)
     ):
         written = _written(question, cells)
+        divided = written is not None and " / " in written  # ("A over B": between two lines, a ratio)
         if written is not None and len(cells) == 2 and (" / " in written or " * " in written):
             written = None  # (two cells divided: the ratio below, scaled as asked; "how many times")
         if written is not None:  # "((current assets minus inventory) / current liabilities)"
@@ -2896,7 +2897,7 @@ def _across(
                 scale = "100.0" if _PERCENT_WORD.search(question) else "1.0"
                 a, b = sizes
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
-            if qwords & RATIO_WORDS or _DIVIDES.search(question):
+            if qwords & RATIO_WORDS or _DIVIDES.search(question) or divided:
                 # ("gross profit / sales": a slash between words divides; ``2021/22`` is a year)
                 a, b = sizes
                 by_size = [(lab, size) for (lab, _), size in zip(cells, sizes, strict=True)]

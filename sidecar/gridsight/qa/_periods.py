@@ -14,10 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from gridsight.qa._headers import dates_written
+
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d\d)(?![\d])")
 #: "financial year", "fiscal year", "year-end", "balance sheet date": what a period is called.
 _PERIOD = (
-    r"(?:(?:financial|fiscal|reporting)\s+)?(?:year[- ]end|year|period|balance sheet date|reporting date)"
+    r"(?:(?:financial|fiscal|reporting)\s+)?(?:year[- ]end|year|period|balance sheet date|reporting date"
+    r"|closing date)"
 )
 #: The latest period: "the latest year", "the current year", "the most recent balance sheet date".
 _AT = r"\b(?:(?:in|for|at|as at|as of|during|on)\s+)?(?:the\s+)?"
@@ -62,13 +65,16 @@ _IN_YEAR = r"\b(?:in|for|at|during|as at|as of)\s+(?:(?:the\s+)?(?:fiscal|financ
 
 def header_years(names: Iterable[str]) -> list[int]:
     """The years the header paths name (``2024``, ``31 March 2024 › €m``, ``FY2024``), newest first."""
-    return sorted({int(m) for n in names for m in _YEAR.findall(str(n))}, reverse=True)
+    found = {int(m) for n in names for m in _YEAR.findall(str(n))}
+    found |= {int(y) for n in names for _, _, y in dates_written(str(n))}  # (``As at 31.03.2024``)
+    return sorted(found, reverse=True)
 
 
-def with_periods(question: str, years: list[int]) -> str:
+def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> str:
     """``question`` with its relative periods written as the years they mean among ``years``
     (newest first: :func:`header_years`); unchanged when there are fewer than two years, or when
-    the question names no relative period."""
+    the question names no relative period. Where the question also names a year, a relative period
+    the header ``names`` write themselves (``Current fiscal year (From April 1, 2024 …)``) stays."""
     if len(years) < 2:
         return question
     latest, prior = years[0], years[1]
@@ -90,12 +96,36 @@ def with_periods(question: str, years: list[int]) -> str:
             return moved if moved != q else _append(q, span)
         return question
     if said:
-        return question
+        # ("from 31 March 2024 to the current reporting date": the latest and the earliest are the
+        # same whatever else the question names; "the prior year" is before which, it does not say)
+        own = " ".join(names).casefold()
+
+        def latest_year(m: re.Match[str]) -> str:
+            return m.group(0) if _core(m) in own else _year_for(m, latest)
+
+        def earliest_year(m: re.Match[str]) -> str:
+            return m.group(0) if _core(m) in own else _year_for(m, years[-1])
+
+        q = _EARLIEST.sub(earliest_year, _LATEST.sub(latest_year, q))
+        return _tidy(q)
     q = _BEFORE_LATEST.sub(f" in {prior}", q)
     q = _LATEST.sub(f" in {latest}", q)
     q = _EARLIEST.sub(f" in {years[-1]}", q)
     q = _PRIOR.sub(f" in {prior}", q)
     return _tidy(q)
+
+
+def _core(m: re.Match[str]) -> str:
+    """A relative period's words without the preposition and article before them."""
+    return re.sub(r"^\s*(?:(?:in|for|at|as at|as of|during|on)\s+)?(?:the\s+)?", "", m.group(0)).casefold()
+
+
+def _year_for(m: re.Match[str], year: int) -> str:
+    """The year that replaces a relative period: after "to", "from", "and" or "between" the year
+    alone ("from 2024 to 2025"), else "in 2025"."""
+    before = m.string[: m.start()].rstrip().rsplit(" ", 1)[-1].casefold()
+    own = m.group(0).strip().split(" ", 1)[0].casefold()
+    return f" {year}" if before in ("to", "from", "and", "between") and own == "the" else f" in {year}"
 
 
 def _append(question: str, phrase: str) -> str:

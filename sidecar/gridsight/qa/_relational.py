@@ -28,7 +28,7 @@ import numpy as np
 from gridsight.grid import Range, Sheet
 from gridsight.qa._groups import closing_totals, code_ranges, sum_groups
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
-from gridsight.text import UNIT, without_marks, words
+from gridsight.text import UNIT, is_outline_mark, outline_kind, without_marks, words
 
 T = TypeVar("T")
 
@@ -333,19 +333,35 @@ def _closed_at(sections: list[str], total: str) -> int:
 def _codes(values: list[Any]) -> bool:
     """Whether a column holds codes, not names: short texts, each with a digit or in capitals, with
     no word in lower case outside brackets and no year (``B-E``, ``CP01``, ``V07000158``,
-    ``A00-R99, U00-Y89``, ``C00-D48 (rest)``; not ``Mars``, nor ``2024 Q1``)."""
+    ``A00-R99, U00-Y89``, ``C00-D48 (rest)``, an outline number ``(iii)``; not ``Mars``, nor ``2024 Q1``)."""
     texts = [v.strip() for v in values if isinstance(v, str) and v.strip()]
     return len(texts) >= 3 and all(_code(t) for t in texts)
 
 
 def _code(text: str) -> bool:
     """Whether one text is a code (see :func:`_codes`)."""
-    return (
+    return is_outline_mark(text) or (
         len(text) <= 20
         and (any(ch.isdigit() for ch in text) or text.upper() == text)
         and not re.search(r"[a-z]{3,}", re.sub(r"\([^)]*\)", "", text))
         and not re.search(r"\b(?:19|20)\d\d\b", text)
     )
+
+
+def _outline_kind(cells: dict[int, list[Any]], cols: list[int], i: int) -> str | None:
+    """The kind of outline number row ``i`` has, in the first of ``cols`` that writes one."""
+    for c in cols:
+        v = cells[c][i]
+        kind = outline_kind(v) if isinstance(v, str) else None
+        if kind is not None:
+            return kind
+    return None
+
+
+def _outline_numbers(values: list[Any]) -> bool:
+    """Whether a column holds outline numbers alone (``I.``, ``(1)``, ``(a)``, ``(ii)``), three at least."""
+    texts = [v for v in values if v is not None and str(v).strip()]
+    return len(texts) >= 3 and all(isinstance(v, str) and is_outline_mark(v) for v in texts)
 
 
 def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
@@ -526,8 +542,12 @@ def _twin_columns(
 
 
 def _filled(v: Any) -> bool:
-    """Whether a cell holds anything (an empty text is nothing)."""
-    return v is not None and v != ""
+    """Whether a cell holds anything (an empty text is nothing, nor is a currency sign alone: the
+    sign of the figure beside it, in a column of its own in a statement converted from PDF)."""
+    return v is not None and v != "" and not (isinstance(v, str) and v.strip() in _CURRENCY_SIGNS)
+
+
+_CURRENCY_SIGNS = frozenset({"", "$", "€", "£", "¥"})
 
 
 def _fill_apart(a: list[Any], b: list[Any]) -> bool:
@@ -595,15 +615,23 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     rows: list[int] = []
     sections: list[str | None] = []
     if filled.size:
-        any_value = filled[:, values_at].any(axis=1) if values_at else np.zeros(len(filled), bool)
+        # (an outline number beside a section's name, ``(2) | Non-current liabilities``, is no figure)
+        figures_at = [c for c in values_at if not _outline_numbers(cells[rng.left + c])] or values_at
+        any_value = filled[:, figures_at].any(axis=1) if figures_at else np.zeros(len(filled), bool)
         label_only = filled[:, labels[0]] & ~any_value if labels else np.zeros(len(filled), bool)
         label_only &= len(values_at) > 1
         current: list[str] = []
+        marks: list[str | None] = []  # (the outline number each open section's line has)
+        outline = [c for c in values_at if _outline_numbers(cells[rng.left + c])]
         after_data = True
         for i in np.flatnonzero(filled.any(axis=1)).tolist():
+            mark = _outline_kind(cells, [rng.left + c for c in outline] + label_cols[:1], i)
+            if mark is not None and mark in marks:  # (``(b)`` closes the section ``(a)`` opened)
+                current, marks = current[: marks.index(mark)], marks[: marks.index(mark)]
             if label_only[i] and top + i not in totals:  # a label alone on its row: a section
                 label = _clean(cells[label_cols[0]][i])
-                current = [label] if after_data else [*current, label]
+                keep = not after_data or (mark is not None and current)
+                current, marks = ([*current, label], [*marks, mark]) if keep else ([label], [mark])
                 after_data = False
                 continue
             rows.append(top + i)
@@ -613,6 +641,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
                 # "Total current assets" closes "Current assets:": the lines after it are the
                 # parent section's ("Property, plant and equipment" under "Assets")
                 current = current[: _closed_at(current, _clean(cells[label_cols[0]][i]))]
+                marks = marks[: len(current)]
     offsets = [r - top for r in rows]
 
     def column(c: int) -> list[Any]:
