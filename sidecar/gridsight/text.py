@@ -618,10 +618,13 @@ _MARKS = re.compile(
 )
 
 
+#: The currency signs a statement sets alone in a cell, beside the figure they belong to (a column of
+#: "$" in a statement converted from PDF): no cell of their own.
+CURRENCY_SIGNS = frozenset("$€£¥")
+
+
 #: An outline number before a statement's line: ``5.``, ``IV.``, ``(a)``, ``A.``, ``(1)``.
-_OUTLINE = re.compile(
-    r"^\s*(?:\(?(?:\d{1,2}|[ivx]{1,4}|[a-h])[.)]|\((?:\d{1,2}|[ivx]{1,4}|[a-h])\))\s+", re.IGNORECASE
-)
+_OUTLINE = re.compile(r"^\s*(\(?)(\d{1,2}|[ivx]{1,4}|[a-h])([.)])\s+", re.IGNORECASE)
 
 
 def without_outline(label: str) -> str:
@@ -635,15 +638,12 @@ def is_outline_mark(text: str) -> bool:
     return bool(_OUTLINE.fullmatch(text.strip() + " "))
 
 
-_OUTLINE_NUMBER = re.compile(r"^\s*(\(?)(\d{1,2}|[ivx]{1,4}|[a-h])([.)])", re.IGNORECASE)
-
-
 def outline_kind(text: str) -> str | None:
     """The kind of outline number ``text`` is or opens with -- numbers, letters or roman numerals,
     upper or lower case, in its brackets or with its stop (``(a)``, ``I.``, ``1.``, ``(ii)``) -- or
     None. Lines numbered of one kind are siblings: the next ``(b)`` closes the section ``(a)`` opened."""
-    m = _OUTLINE_NUMBER.match(text)
-    if m is None or not (is_outline_mark(text) or _OUTLINE.match(text)):
+    m = _OUTLINE.match(text + " ")
+    if m is None:
         return None
     body = m.group(2)
     kind = (

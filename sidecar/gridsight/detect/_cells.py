@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gridsight.grid import Kind, Sheet, Style
-from gridsight.text import is_outline_mark
+from gridsight.text import CURRENCY_SIGNS, is_outline_mark
 
 EMPTY, VALUE, TEXT = 0, 1, 2
 
@@ -24,12 +24,10 @@ _NUMERIC_TEXT = re.compile(
 _YEAR = re.compile(r"^\s*(1[89]|2[01])\d\d\s*$")
 _ORDINAL = re.compile(r"^\s*[(\[]?\s*(\d{1,3})\s*[)\].]?\s*$")
 _PLACEHOLDER = re.compile(r"^\s*(-+|–|—|\.+|…|n/?a|na|nil|none|x|\*+|\?|#)\s*$", re.IGNORECASE)
-#: A currency sign alone in a cell: the sign of the figure beside it, set in a column of its own.
-_CURRENCY_ALONE = frozenset("$€£¥")
 
 
 def _text_class(text: str) -> int:
-    if not text.strip() or text.strip() in _CURRENCY_ALONE:
+    if not text.strip() or text.strip() in CURRENCY_SIGNS:
         return EMPTY  # (a "$" in its own column, as a statement converted from PDF has it: no cell)
     if _NUMERIC_TEXT.match(text) or _PLACEHOLDER.match(text):
         return VALUE

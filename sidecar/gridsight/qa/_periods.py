@@ -12,7 +12,7 @@ changes nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from gridsight.qa._headers import dates_written
 
@@ -99,14 +99,7 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
         # ("from 31 March 2024 to the current reporting date": the latest and the earliest are the
         # same whatever else the question names; "the prior year" is before which, it does not say)
         own = " ".join(names).casefold()
-
-        def latest_year(m: re.Match[str]) -> str:
-            return m.group(0) if _core(m) in own else _year_for(m, latest)
-
-        def earliest_year(m: re.Match[str]) -> str:
-            return m.group(0) if _core(m) in own else _year_for(m, years[-1])
-
-        q = _EARLIEST.sub(earliest_year, _LATEST.sub(latest_year, q))
+        q = _EARLIEST.sub(_year_unless(own, years[-1]), _LATEST.sub(_year_unless(own, latest), q))
         return _tidy(q)
     q = _BEFORE_LATEST.sub(f" in {prior}", q)
     q = _LATEST.sub(f" in {latest}", q)
@@ -115,9 +108,15 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
     return _tidy(q)
 
 
-def _core(m: re.Match[str]) -> str:
-    """A relative period's words without the preposition and article before them."""
-    return re.sub(r"^\s*(?:(?:in|for|at|as at|as of|during|on)\s+)?(?:the\s+)?", "", m.group(0)).casefold()
+def _year_unless(own: str, year: int) -> Callable[[re.Match[str]], str]:
+    """What replaces a relative period: ``year`` (:func:`_year_for`), unless the headers' text
+    ``own`` writes the period's words themselves."""
+
+    def replace(m: re.Match[str]) -> str:
+        core = re.sub(rf"^\s*{_AT}", "", m.group(0)).casefold()  # (no preposition, no article)
+        return m.group(0) if core in own else _year_for(m, year)
+
+    return replace
 
 
 def _year_for(m: re.Match[str], year: int) -> str:

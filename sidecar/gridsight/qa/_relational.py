@@ -28,7 +28,7 @@ import numpy as np
 from gridsight.grid import Range, Sheet
 from gridsight.qa._groups import closing_totals, code_ranges, sum_groups
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
-from gridsight.text import UNIT, is_outline_mark, outline_kind, without_marks, words
+from gridsight.text import CURRENCY_SIGNS, UNIT, is_outline_mark, outline_kind, without_marks, words
 
 T = TypeVar("T")
 
@@ -544,10 +544,9 @@ def _twin_columns(
 def _filled(v: Any) -> bool:
     """Whether a cell holds anything (an empty text is nothing, nor is a currency sign alone: the
     sign of the figure beside it, in a column of its own in a statement converted from PDF)."""
-    return v is not None and v != "" and not (isinstance(v, str) and v.strip() in _CURRENCY_SIGNS)
-
-
-_CURRENCY_SIGNS = frozenset({"", "$", "€", "£", "¥"})
+    if isinstance(v, str):
+        return bool(v.strip()) and v.strip() not in CURRENCY_SIGNS
+    return v is not None
 
 
 def _fill_apart(a: list[Any], b: list[Any]) -> bool:
@@ -616,13 +615,13 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     sections: list[str | None] = []
     if filled.size:
         # (an outline number beside a section's name, ``(2) | Non-current liabilities``, is no figure)
-        figures_at = [c for c in values_at if not _outline_numbers(cells[rng.left + c])] or values_at
+        outline = [c for c in values_at if _outline_numbers(cells[rng.left + c])]
+        figures_at = [c for c in values_at if c not in outline] or values_at
         any_value = filled[:, figures_at].any(axis=1) if figures_at else np.zeros(len(filled), bool)
         label_only = filled[:, labels[0]] & ~any_value if labels else np.zeros(len(filled), bool)
         label_only &= len(values_at) > 1
         current: list[str] = []
         marks: list[str | None] = []  # (the outline number each open section's line has)
-        outline = [c for c in values_at if _outline_numbers(cells[rng.left + c])]
         after_data = True
         for i in np.flatnonzero(filled.any(axis=1)).tolist():
             mark = _outline_kind(cells, [rng.left + c for c in outline] + label_cols[:1], i)
