@@ -216,3 +216,26 @@ def text_amounts(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_text_amounts_and_financial_years(text_amounts: Any, question: str, answer: Any) -> None:
     assert _value(text_amounts, question) == answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was (1) at the previous year-end?",
+        "Which line within (a) was the largest as at 31.03.2025?",
+        "By how much did borrowings change from the current reporting date to the current reporting date?",
+        "What was II. in the latest closing date of the earliest closing date?",
+        "(i) (ii) (iii) (iv)",
+        "What were inventories as at 31.13.2025?",
+    ],
+)
+def test_hostile_questions_get_an_answer_or_a_reason(numbered: Any, question: str) -> None:
+    ans = answer_question(numbered, question)
+    assert ans.status in ("answered", "abstained")
+    assert ans.status == "answered" or ans.reason
+
+
+@pytest.mark.parametrize("text", ["", "   ", "(", "()", "(1,234)", "I", "x" * 5000, "(a)(b)(c)"])
+def test_outline_readers_take_any_text(text: str) -> None:
+    assert not is_outline_mark(text)  # (no outline number alone, whatever else the text is)
+    assert outline_kind(text) is None
