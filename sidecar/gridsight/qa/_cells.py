@@ -407,6 +407,12 @@ _YEAR_END = re.compile(
 )
 
 
+def _operates(question: str) -> bool:
+    """Whether the question sets amounts against each other, in words (:func:`_sets_against`) or by
+    an operator it writes between them ("A minus B", "A plus B", "A / B")."""
+    return _sets_against(question) or any(rx.search(question.casefold()) for rx, _ in _OPERATORS)
+
+
 def _sets_against(question: str) -> bool:
     """Whether the question sets amounts against each other: compares, divides, adds, or takes a
     change, a difference or a share."""
@@ -1213,17 +1219,23 @@ def _cell_in(rel: Relation, col: str, conds: dict[str, str]) -> str:
 
 
 def _unnamed_totals_named(rel: Relation, question: str, rows: dict[str, list[str]]) -> dict[str, str]:
-    """The one section named whose closing total has no label, as an operand beside the lines named
-    ({``Current assets``: its section}), where the question writes the section's name whole and
-    sets figures against each other (no "which", no count); else none."""
+    """The sections named whose closing totals have no label, as operands ({``Current assets``: its
+    section}): one beside the lines named, or two and more set against each other ("total current
+    assets divided by total current liabilities"), where the question writes each section's name
+    whole and sets figures against each other (no "which", no count); else none."""
     key = rel.key
-    if key is None or not rows.get(key.name) or len(rows.get(SECTION, [])) != 1:
+    named, sections = (rows.get(key.name, []) if key is not None else []), rows.get(SECTION, [])
+    if key is None or (len(sections) != 1 if named else len(sections) < 2):
         return {}
-    if _asks_which(question) or _counts(question):
+    if _asks_which(question) or _counts(question) or not _operates(question):
         return {}
-    section = rows[SECTION][0]
-    name = unnamed_total(rel, question, section, rows[key.name])
-    return {name: section} if name is not None else {}
+    out = {}
+    for section in sections:
+        name = unnamed_total(rel, question, section, named)
+        if name is None or name in out:
+            return {}
+        out[name] = section
+    return out
 
 
 def _not_total(rel: Relation) -> list[str]:
@@ -1449,6 +1461,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             del rows[SECTION]
     elif key is not None and rows.get(key.name) and rows.get(SECTION):
         rows[key.name] = _lines_within(rel, key.name, rows[key.name], rows[SECTION])
+        if len(rows[key.name]) > 1 and not _operates(question):
+            rows[key.name] = _lines_in_section(rel, key.name, rows[key.name], rows[SECTION])
     counted, label_col = _counted_noun(rel, question)
     if counted is not None and label_col is not None and label_col != SECTION and rows.get(label_col):
         # "how many expenditure groups had a share below 20%": the rows are counted, none of them is
@@ -1480,7 +1494,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     if key is not None and unnamed:
         # "(current assets minus stocks) divided by creditors due within one year": the section's
         # own figure, which no label names (a UK balance sheet's), beside the lines named
-        rows[key.name] = [*rows[key.name], *unnamed]
+        rows[key.name] = [*rows.get(key.name, []), *unnamed]
         del rows[SECTION]
     elif (
         key is not None
@@ -1903,6 +1917,19 @@ def _lines_within(rel: Relation, key: str, named: list[str], sections: list[str]
     groups = [k for k in named if k in sections]
     if inside and groups and set(named) <= inside | set(groups):
         return [k for k in named if k in inside]
+    return named
+
+
+def _lines_in_section(rel: Relation, key: str, named: list[str], sections: list[str]) -> list[str]:
+    """The lines named that stand in a section named, where the others named are lines (not totals)
+    of other sections: one line asked for ("other non-current financial assets" is ``Other financial
+    assets`` under ``Non-current assets › Financial assets``, not ``Other non-current assets`` beside
+    that section, which holds as many of the words); else ``named``."""
+    keys, within, flags = rel.values_of(key) or [], rel.values_of(SECTION) or [], rel.values_of(TOTAL)
+    placed = {k for k, s in zip(keys, within, strict=True) if k in named and s in sections}
+    totals = {k for i, k in enumerate(keys) if flags is not None and flags[i] == 1}
+    if placed and not (set(named) - placed) & totals:
+        return [k for k in named if k in placed]
     return named
 
 

@@ -230,8 +230,15 @@ def totals_of_parts(question: str, texts: Iterable[str]) -> str:
 SAME_THING: tuple[tuple[str, ...], ...] = (
     ("group", "consolidated"),
     ("inventories", "inventory", "stocks", "stock"),
-    ("trade and other receivables", "accounts receivable", "trade receivables", "receivables", "debtors"),
-    ("trade and other payables", "accounts payable", "trade payables", "payables"),
+    (
+        "trade and other receivables",
+        "accounts receivable",
+        "trade receivables",
+        "trade debtors",
+        "receivables",
+        "debtors",
+    ),
+    ("trade and other payables", "accounts payable", "trade payables", "trade creditors", "payables"),
     (
         "creditors: amounts falling due within one year",
         "current liabilities",
@@ -276,6 +283,17 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
     ("finance costs", "interest expense", "finance expense"),
     ("non-controlling interests", "minority interests"),
     ("cash and cash equivalents", "cash at bank and in hand"),
+    # (a statement's balance columns: CAS and movement tables write ``Closing balance``, ``Opening
+    # balance`` where a question says when)
+    ("closing balance", "end of the year", "end of year", "end of the period", "end of period"),
+    (
+        "opening balance",
+        "beginning of the year",
+        "beginning of year",
+        "start of the year",
+        "beginning of the period",
+        "start of the period",
+    ),
 )
 
 
