@@ -162,3 +162,71 @@ def test_hostile_questions_get_an_answer_or_a_reason(sectioned: Any, balances: A
         ans = answer_question(book, question)
         assert ans.status in ("answered", "abstained")
         assert ans.status == "answered" or ans.reason
+
+
+#: A quarterly deck: the balance sheet at each quarter's end, and a box of key metrics of its own.
+QUARTERS = ["Mar 31, 2025", "Jun 30, 2025", "Sep 30, 2025", "Dec 31, 2025"]
+DECK: list[tuple[str, list[float] | None]] = [
+    ("Current assets", None),
+    ("Cash and cash equivalents", [5100.0, 4800.0, 5350.0, 6010.0]),
+    ("Accounts receivable", [2200.0, 2460.0, 2390.0, 2750.0]),
+    ("Total current assets", [7300.0, 7260.0, 7740.0, 8760.0]),
+    ("Non-current assets", None),
+    ("Capitalized software", [900.0, 960.0, 1010.0, 1100.0]),
+    ("Total assets", [8200.0, 8220.0, 8750.0, 9860.0]),
+]
+
+
+def _deck(folder: Path) -> Any:
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Balance sheet"
+    ws.append(["Northwind Cloud, Inc."])
+    ws.append(["Condensed balance sheets ($ thousands)"])
+    ws.append([])
+    ws.append([None, *QUARTERS])
+    for label, figures in DECK:
+        ws.append([label, *(figures or [])])
+    metrics = wb.create_sheet("Key metrics")
+    metrics.append(
+        ["Key metrics (unaudited)", "31 March 2025", "30 June 2025", "30 September 2025", "31 December 2025"]
+    )
+    metrics.append(["ARR ($ thousands)", 40000, 42500, 44100, 47000])
+    metrics.append(["Customers", 1210, 1260, 1335, 1390])
+    wb.save(folder / "deck.xlsx")
+    return open_workbook(folder / "deck.xlsx")
+
+
+@pytest.fixture(scope="module")
+def deck(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _deck(tmp_path_factory.mktemp("deck"))
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # (the day that closes the quarter named: ``Sep 30, 2025``)
+        ("What was cash and cash equivalents at the end of Q3 2025?", 5350.0),
+        ("Did cash and cash equivalents rise from the end of Q1 2025 to June 30, 2025?", False),
+        (
+            "Between the end of Q1 2025 and the end of Q2 2025, what was the change in accounts receivable?",
+            260.0,
+        ),
+        # (a day in any form names its column: "Jun-30-2025" is ``Jun 30, 2025``)
+        (
+            "By what percentage did total assets grow from Jun-30-2025 to September 30, 2025?",
+            pytest.approx(100 * (8750 - 8220) / 8220),
+        ),
+    ],
+)
+def test_quarter_end_columns(deck: Any, question: str, answer: Any) -> None:
+    assert _value(deck, question) == answer
+
+
+def test_a_box_of_metrics_by_day(deck: Any) -> None:
+    # (a table of lines over columns that are each a day, with no sections: a statement all the same)
+    ans = answer_question(
+        deck, "By what percentage did ARR grow from March 31, 2025 to December 31, 2025?", sheet="Key metrics"
+    )
+    assert ans.status == "answered", ans.reason
+    assert ans.value == pytest.approx(17.5)

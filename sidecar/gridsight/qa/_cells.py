@@ -24,11 +24,14 @@ from gridsight.qa._groups import rounding_step
 from gridsight.qa._headers import (
     PATH_SEP,
     YEARS,
+    date_alone,
     dates_written,
+    days_at,
     ends_at,
     month_spelt,
     own_years,
     parts,
+    quarters_closed,
     year_of,
 )
 from gridsight.qa._lines import (
@@ -168,6 +171,9 @@ def _position(question: str, text: str, shared: frozenset[str] = frozenset()) ->
     i = low.find(text.casefold())
     if i >= 0:
         return i
+    day = _day_at(question, text)
+    if day is not None:
+        return day
     every = [w for w in tokens(text) if w not in shared] or tokens(text)
     own = [w for w in every if w not in COMMON] or every  # ("FY2023": where 2023 is)
     said = list(re.finditer(r"[^\W_]+", low))
@@ -183,6 +189,22 @@ def _position(question: str, text: str, shared: frozenset[str] = frozenset()) ->
             ]
             return said[hits[near.index(max(near))]].start()
     return len(low)
+
+
+def _day_at(question: str, label: str) -> int | None:
+    """Where the question writes the one day ``label`` writes, in any form ("Jun-30-2025" for ``30
+    June 2025``), or names the quarter that day closes with its year ("the end of Q1 2025" for ``Mar
+    31, 2025``); None where it does neither."""
+    mine = dates_written(label)
+    if len(mine) != 1:
+        return None
+    low = periods_spelt(question).casefold()
+    hits = [at for at, day in days_at(low) if day in mine]
+    closed = {(q, y) for q in quarters_closed(label) for _, _, y in mine}
+    for m in _PAIRED.finditer(low):
+        if (m.group(1) or m.group(4), m.group(2) or m.group(3)) in closed:
+            hits.append(m.start())
+    return min(hits) if hits else None
 
 
 def _named_at(question: str, labels: list[str], shared: frozenset[str] = frozenset()) -> list[int]:
@@ -202,6 +224,10 @@ def _named_at(question: str, labels: list[str], shared: frozenset[str] = frozens
     return at
 
 
+#: The one word a header part that writes a day stands for, where the question writes that day.
+_DAY = "<day>"
+
+
 def _columns(rel: Relation, question: str) -> list[RelColumn]:
     """The number columns whose header words the question names most (ties: the fewest header words
     left unnamed), as one group, with the siblings the question names beside them (see
@@ -217,11 +243,17 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     scored_cols: list[tuple[tuple[int, int, int], RelColumn]] = []
     figures = _figures(rel)
     written = dates_written(periods_spelt(question))
+    quarter_said = re.search(r"\bq[1-4]\b", periods_spelt(question), re.IGNORECASE) is not None
     dated = {c.name: dates_written(c.name) for c in figures}
+
+    def day_said(part: str) -> bool:  # (the day written, or the quarter it closes: "the end of Q1 2025")
+        days = dates_written(part)
+        return bool(days & written) or any((q, y) in pairs for q in quarters_closed(part) for _, _, y in days)
+
     if written and any(d & written for d in dated.values()):
         # (a day written whole names its column: "31 March 2024" is not ``Current fiscal year › As of
         # March 31, 2025``, whatever "current" the question says)
-        figures = [c for c in figures if not dated[c.name] or dated[c.name] & written]
+        figures = [c for c in figures if not dated[c.name] or any(day_said(p) for p in parts(c.name))]
     for c in figures:
         mine_pair = _column_pair(c.name)
         if pairs and mine_pair is not None and mine_pair not in pairs:
@@ -237,9 +269,15 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         monthly = [p for p in parts(c.name) if month_spelt(p)]
         spelt = {w for p in monthly for w in month_spelt(p) | set(tokens(p))}
         mine |= spelt
+        days = {w for p in parts(c.name) if day_said(p) for w in tokens(p)}
+        if days:  # (a day written whole, in whatever form, or by its quarter, is named whole: one word)
+            mine = (mine - days) | {_DAY}
+        elif quarter_said:  # ("at the end of Q3": ``30 September 2025``, the day that closes it)
+            mine |= quarters_closed(c.name)
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
+        covered |= {_DAY} & mine
         covered |= {"%"} & mine if share else set()
-        left = {w for w in mine - spelt if w not in COMMON and not any(near_word(w, q) for q in qw)}
+        left = {w for w in mine - spelt - {_DAY} if w not in COMMON and not any(near_word(w, q) for q in qw)}
         left -= {"%"} if share else set()
         # ties: words named as written before near ones ("Plan" is one letter from "plant"), then
         # the fewest left unnamed ("Number", "Total": nothing left unnamed by them)
@@ -571,11 +609,13 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     years = {year_of(c.name) for c in dated}
     by_date = re.search(r"\bdates?\b", question, re.IGNORECASE)  # (quarter ends: a year more than once)
     if (
-        not periods
+        (not periods or len(dated) > len(periods))
         and len(dated) > 1
         and (by_date or (_ASKS_YEAR.search(question) and len(years) == len(dated)))
     ):
-        return dated  # ``30 June 2024``, ``30 June 2023 › Restated``: one year each (not ``Notes``)
+        # ``30 June 2024``, ``30 June 2023 › Restated``: one year each (not ``Notes``); a day alone
+        # (``30 June 2024``) is a period, and a date or a year is asked among all the dated columns
+        return dated
     return periods or _periods_under(rel, question)
 
 
@@ -848,7 +888,7 @@ def _by_periods(col: RelColumn) -> bool:
 def _is_period(part: str) -> bool:
     """Whether a header part is a period alone: ``2023``, ``2023/24 (p)``, ``Q1 2024``, and as
     statistics offices code them, ``2023T1``, ``S1 2023``, ``2023M02``."""
-    return bool(_PERIOD.match(periods_spelt(without_marks(part.strip())).strip()))
+    return bool(_PERIOD.match(periods_spelt(without_marks(part.strip())).strip())) or date_alone(part)
 
 
 def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
@@ -2382,6 +2422,8 @@ def _all_named(question: str, labels: list[str]) -> bool:
         own = mine - set().union(*(o for j, o in enumerate(sets) if j != i))
         if _whole_label(labels[i]) and _WHOLE_SAID.search(question):
             continue  # (``Total`` beside ``Male`` is named by "both sexes combined")
+        if _day_at(question, labels[i]) is not None:
+            continue  # (its day written, in whatever form, or the quarter it closes)
         if not own:
             # (or writes it whole apart from the others: ``Total current liabilities`` beside
             # ``Total non-current liabilities``)

@@ -12,7 +12,19 @@ import re
 from gridsight.detect._structure import PATH_SEP
 from gridsight.text import MONTHS
 
-__all__ = ["PATH_SEP", "YEARS", "dates_written", "ends_at", "month_spelt", "own_years", "parts", "year_of"]
+__all__ = [
+    "PATH_SEP",
+    "YEARS",
+    "date_alone",
+    "dates_written",
+    "days_at",
+    "ends_at",
+    "month_spelt",
+    "own_years",
+    "parts",
+    "quarters_closed",
+    "year_of",
+]
 
 
 #: A year, 1800 to 2099, that is no part of a longer number.
@@ -37,26 +49,64 @@ def own_years(part: str) -> list[str]:
 
 #: A day written with its month and year: "31 December 2023", "Dec. 31, 2023", "31 Dec 2023".
 _DAY_MONTH_YEAR = re.compile(
-    r"\b(?:(\d{1,2})\s+([a-z]+)\.?|([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?)\s+((?:19|20)\d\d)\b"
+    r"\b(?:(\d{1,2})[\s\-]+([a-z]+)\.?|([a-z]+)\.?[\s\-]+(\d{1,2})(?:st|nd|rd|th)?,?)[\s\-]+((?:19|20)\d\d)\b"
 )
 
 
 #: A date in figures: ``31.12.2024``, ``31/12/2024``, ``12/31/2024``.
-_NUMERIC_DATE = re.compile(r"(?<![\d./])(\d{1,2})[./](\d{1,2})[./]((?:19|20)\d\d)(?![\d./])")
+_NUMERIC_DATE = re.compile(r"(?<![\d./-])(\d{1,2})([./-])(\d{1,2})\2((?:19|20)\d\d)(?![\d./-])")
 
 
 def dates_written(text: str) -> set[tuple[int, int, str]]:
     """The (day, month, year) dates ``text`` writes with a month's name or in figures (day first
     or month first, whichever the figures allow; both where either can be)."""
-    out = set()
+    return {day for _, day in days_at(text)}
+
+
+def days_at(text: str) -> list[tuple[int, tuple[int, int, str]]]:
+    """Each (day, month, year) date ``text`` writes (:func:`dates_written`), with where it starts."""
+    out = []
     for m in _DAY_MONTH_YEAR.finditer(text.casefold()):
         day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         if month in MONTHS and 1 <= int(day) <= 31:
-            out.add((int(day), MONTHS[month], m.group(5)))
+            out.append((m.start(), (int(day), MONTHS[month], m.group(5))))
     for m in _NUMERIC_DATE.finditer(text):
-        a, b = int(m.group(1)), int(m.group(2))
-        out |= {(d, mo, m.group(3)) for d, mo in ((a, b), (b, a)) if 1 <= d <= 31 and 1 <= mo <= 12}
+        a, b = int(m.group(1)), int(m.group(3))
+        out += [
+            (m.start(), (d, mo, m.group(4)))
+            for d, mo in dict.fromkeys(((a, b), (b, a)))
+            if 1 <= d <= 31 and 1 <= mo <= 12
+        ]
     return out
+
+
+#: The words a header writes before a day it is as at: "As at 31.03.2025", "As of March 31, 2025".
+_AS_AT = re.compile(r"^\s*(?:as\s+(?:at|of)|at)\s+", re.IGNORECASE)
+
+
+def date_alone(part: str) -> bool:
+    """Whether a header part is one day and nothing else (``31 March 2025``, ``Jun-30-2025``, ``As at
+    31.03.2025``): a period, as ``2025`` is."""
+    low = _AS_AT.sub("", part).strip().casefold()
+    if len(dates_written(low)) < 1:
+        return False
+    rest = _NUMERIC_DATE.sub("", _DAY_MONTH_YEAR.sub("", low))
+    return not rest.strip(" ,.")
+
+
+#: The calendar quarter a day closes: 31 March is the end of Q1, 30 September of Q3.
+_QUARTER_ENDS = {(31, 3): "q1", (30, 6): "q2", (30, 9): "q3", (31, 12): "q4"}
+
+
+def quarters_closed(name: str) -> set[str]:
+    """The calendar quarter (``q3``) that the one day a column's header writes closes; none when it
+    writes no day, or several."""
+    days = dates_written(name)
+    if len(days) != 1:
+        return set()
+    ((day, month, _),) = days
+    quarter = _QUARTER_ENDS.get((day, month))
+    return {quarter} if quarter else set()
 
 
 #: A month written with a year of two or four digits: ``Jun-25``, ``Oct 2025``.
