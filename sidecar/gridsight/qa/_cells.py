@@ -298,6 +298,8 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # no header spelt: the part of the measure a word means ("men": ``Males``), when one is
         meant = _by_meaning(_figures(rel), qw)
         best = meant if len(meant) == 1 else best
+    if len(best) > 1:  # ("total equity": ``Total equity``, not ``Total`` beside it, which it holds)
+        best = [c for c in best if not any(_holds_more(d, c, every) for d in best)]
     if len(best) > 1:
         # "how many": the counts, not their percentages; "what share": the table's own shares
         asked = [c for c in best if _is_percent(c) == _asks_percent(rel, question)]
@@ -314,6 +316,14 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     if instead:  # "the usage rate for women to that for men": ``Female`` and ``Male``, not ``Total``
         return instead
     return best + (_siblings(rel, question, best) or _other_years(rel, question, best))
+
+
+def _holds_more(longer: RelColumn, shorter: RelColumn, said: AbstractSet[str]) -> bool:
+    """Whether ``longer``'s header holds every word of ``shorter``'s and more, each more one the
+    question writes (``… › Total equity`` over ``… › Total`` where it says "total equity")."""
+    mine = {w for p in parts(shorter.name) for w in tokens(p)}
+    theirs = {w for p in parts(longer.name) for w in tokens(p)}
+    return mine < theirs and theirs - mine <= said
 
 
 def _parts_meant(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:

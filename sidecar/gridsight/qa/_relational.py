@@ -27,6 +27,7 @@ import numpy as np
 
 from gridsight.grid import Range, Sheet
 from gridsight.qa._groups import closing_totals, code_ranges, sum_groups
+from gridsight.qa._headers import dates_written
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
 from gridsight.text import CURRENCY_SIGNS, UNIT, is_outline_mark, outline_kind, without_marks, words
 
@@ -42,6 +43,8 @@ SECTION = "Section"
 TOTAL = "Is total"
 POSITION = "Row number"
 ROW = "Row"
+#: The column of years a statement of changes in equity places its movements by.
+YEAR = "Year"
 
 _NUM = re.compile(
     r"^\**(?P<neg>[-−–(])?\s*(?P<cur>[$€£¥])?\s*(?P<digits>\d{1,3}(?:,\d{3})+|\d+)?(?P<frac>\.\d+)?\s*"
@@ -458,6 +461,28 @@ def part_of_above(label: str) -> str | None:
     return label[m.end() :].strip() or None if m else None
 
 
+#: A balance line that closes a period: ``Balance at 31 December 2024``, ``At 1 January 2025``,
+#: ``Balance as of December 31, 2024``.
+_BALANCE_AT = re.compile(r"^\s*(?:balances?\s+)?(?:as\s+)?(?:at|of|on)\b", re.IGNORECASE)
+
+
+def _periods_of_balances(keys: list[Any]) -> list[str] | None:
+    """The year of each row of a statement of changes in equity, where the same movements stand once
+    per year between balance lines (``Balance at 1 January 2024``, ``Profit for the year``, …,
+    ``Balance at 31 December 2024``, ``Profit for the year``, …, ``Balance at 31 December 2025``):
+    the year of the balance that closes its block (a balance line, its own day's year). None where
+    fewer than two balance lines name a day, no line repeats, or a row follows the last balance."""
+    closing: list[int | None] = []
+    for k in keys:
+        days = dates_written(k) if isinstance(k, str) and _BALANCE_AT.match(k) else set()
+        closing.append(int(next(iter(days))[2]) if len(days) == 1 else None)
+    at = [i for i, y in enumerate(closing) if y is not None]
+    lines = [k for k, y in zip(keys, closing, strict=True) if y is None and isinstance(k, str)]
+    if len(at) < 2 or len(set(lines)) == len(lines) or at[-1] != len(keys) - 1:
+        return None
+    return [str(next(closing[j] for j in at if j >= i)) for i in range(len(keys))]
+
+
 def _years_in_blocks(keys: list[Any], years: list[Any]) -> bool:
     """Whether the row labels are written once per block (blank below) over a column of years that
     repeat from block to block (``Avelland`` over 2021, 2022, 2023, then ``Brunnfeld``)."""
@@ -696,6 +721,9 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         specs.append((key_name, "key", key_range, keys))
         if any(sections):
             specs.append((SECTION, "section", key_range, sections))
+        periods = _periods_of_balances(keys)
+        if periods is not None:  # (a statement of changes in equity: its year's movements, twice)
+            specs.append((YEAR, "labels", key_range, periods))
     name_of = dict(zip(value_cols, _names(table, value_cols), strict=True))
     for left, right, raw in twins:
         if rows and not any(_filled(v) for v in raw):
