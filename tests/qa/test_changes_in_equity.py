@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from openpyxl import Workbook
+from tests.qa.conftest import answered, answers_or_says_why
 
-from gridsight.qa import answer_question
 from gridsight.sources import open_workbook
 
 COMPONENTS = ["Share capital", "Retained earnings", "Total", "Non-controlling interests", "Total equity"]
@@ -64,9 +64,7 @@ def equity(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ],
 )
 def test_movements_by_year(equity: Any, question: str, answer: Any) -> None:
-    ans = answer_question(equity, question)
-    assert ans.status == "answered", ans.reason
-    assert ans.value == answer
+    assert answered(equity, question) == answer
 
 
 @pytest.mark.parametrize(
@@ -74,6 +72,4 @@ def test_movements_by_year(equity: Any, question: str, answer: Any) -> None:
     ["What was profit for the year in 2031?", "Dividends dividends dividends in 2024 2025?", "Balance at?"],
 )
 def test_hostile_questions_get_an_answer_or_a_reason(equity: Any, question: str) -> None:
-    ans = answer_question(equity, question)
-    assert ans.status in ("answered", "abstained")
-    assert ans.status == "answered" or ans.reason
+    answers_or_says_why(equity, question)

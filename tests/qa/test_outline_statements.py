@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 from openpyxl import Workbook
+from tests.qa.conftest import answered, answers_or_says_why
 
 from gridsight.detect import detect_tables
-from gridsight.qa import answer_question
 from gridsight.sources import open_workbook
 from gridsight.text import is_outline_mark, outline_kind
 
@@ -115,12 +115,6 @@ def converted(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return _converted(tmp_path_factory.mktemp("converted"))
 
 
-def _value(book: Any, question: str) -> Any:
-    ans = answer_question(book, question)
-    assert ans.status == "answered", ans.reason
-    return ans.value
-
-
 def test_outline_numbers_and_their_kinds() -> None:
     assert all(is_outline_mark(m) for m in ("I.", "(1)", "(a)", "(iii)", "b)", "2."))
     assert not any(is_outline_mark(m) for m in ("(1,234)", "Note 4", "2024", "(a) Share capital"))
@@ -148,7 +142,7 @@ def test_a_numbered_statement_is_one_table_named_by_its_lines(numbered: Any) -> 
     ],
 )
 def test_numbered_statement(numbered: Any, question: str, answer: Any) -> None:
-    assert _value(numbered, question) == answer
+    assert answered(numbered, question) == answer
 
 
 def test_a_converted_statement_takes_its_line_names(converted: Any) -> None:
@@ -164,7 +158,7 @@ def test_a_converted_statement_takes_its_line_names(converted: Any) -> None:
     ],
 )
 def test_converted_statement(converted: Any, question: str, answer: Any) -> None:
-    assert _value(converted, question) == answer
+    assert answered(converted, question) == answer
 
 
 #: label, 2025, 2024 written as a French filing's text amounts (None: a section line).
@@ -215,7 +209,7 @@ def text_amounts(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ],
 )
 def test_text_amounts_and_financial_years(text_amounts: Any, question: str, answer: Any) -> None:
-    assert _value(text_amounts, question) == answer
+    assert answered(text_amounts, question) == answer
 
 
 @pytest.mark.parametrize(
@@ -230,9 +224,7 @@ def test_text_amounts_and_financial_years(text_amounts: Any, question: str, answ
     ],
 )
 def test_hostile_questions_get_an_answer_or_a_reason(numbered: Any, question: str) -> None:
-    ans = answer_question(numbered, question)
-    assert ans.status in ("answered", "abstained")
-    assert ans.status == "answered" or ans.reason
+    answers_or_says_why(numbered, question)
 
 
 @pytest.mark.parametrize("text", ["", "   ", "(", "()", "(1,234)", "I", "x" * 5000, "(a)(b)(c)"])
