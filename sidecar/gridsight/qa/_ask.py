@@ -105,6 +105,7 @@ SQL_FIRST = frozenset(
         "rates",
         "share",
         "median",
+        "spread",
     }
 )
 #: Plans whose query reads one checked figure per item the question lists ("in 1985, 1990 and 1995").

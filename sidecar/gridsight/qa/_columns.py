@@ -9,6 +9,7 @@ deterministically, and the model only ever breaks ties between candidates that a
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable
 
 from gridsight.text import FILLER, SHORTENED, STOP_WORDS, header_words, same, shortened, similarities, stem
@@ -37,6 +38,26 @@ def _joined(question_words: Iterable[str]) -> list[tuple[str, int, int]]:
     ]
 
 
+def _initialled(question_words: Iterable[str]) -> dict[str, range]:
+    """The initials of two or three content words in a row ("north american" -> 'na'), and where
+    they stand: a short header word may be them (``NA_Sales``). Only from an ordered list."""
+    if not isinstance(question_words, (list, tuple)):
+        return {}
+    out: dict[str, range] = {}
+    for n in (2, 3):
+        for i in range(len(question_words) - n + 1):
+            run = question_words[i : i + n]
+            if all(w.isalpha() and len(w) >= 3 and w not in STOP for w in run):
+                out.setdefault("".join(w[0] for w in run), range(i, i + n))
+    return out
+
+
+def _capitals(header: str) -> set[str]:
+    """The header's words of two or three capitals, lower case: initials (``NA_Sales`` -> 'na';
+    ``No.`` has none)."""
+    return {t.lower() for t in re.findall(r"[A-Za-z]+", header) if 2 <= len(t) <= 3 and t.isupper()}
+
+
 def _compound(head: str, joined: str, first: int) -> bool:
     """A header word is the compound two question words make (``first`` letters are the first
     word's): it runs into the second word, and has the same stem or is its start but for two
@@ -58,9 +79,12 @@ def mentions(question_words: Iterable[str], header: str, meant: Iterable[str] = 
         return 0.0
     qw = set(question_words)
     joined = _joined(question_words)
+    initials = _initialled(question_words)
     hit = sum(
         1.0
-        if any(same(h, w) for w in qw) or any(_compound(h, j, first) for j, _, first in joined)
+        if any(same(h, w) for w in qw)
+        or any(_compound(h, j, first) for j, _, first in joined)
+        or (h in initials and h in _capitals(header))
         else SHORTENED * bool(shortened(h, qw))
         for h in head
     ) / len(head)
@@ -85,6 +109,8 @@ def named_at(question_words: list[str], header: str, meant: Iterable[str] = ()) 
         if any(_compound(h, j, first) for h in head)
         for i in (at, at + 1)
     }
+    initials = _initialled(question_words)
+    compounds |= {i for h in head if h in _capitals(header) for i in initials.get(h, ())}
     return [
         i
         for i, w in enumerate(question_words)

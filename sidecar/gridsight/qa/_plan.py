@@ -9,9 +9,7 @@ gates on it. Nothing is answered when no column fits.
 
 from __future__ import annotations
 
-import ast
 import itertools
-import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -19,8 +17,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from gridsight.qa._absent import KIND_SAMPLE, absent_phrase, value_column
 from gridsight.qa._asked import asked_columns
 from gridsight.qa._columns import STOP, content_words, mentions, named_at, similarity, split_words
+from gridsight.qa._listcells import ListForm, item_test, list_form
 from gridsight.qa._pipeline import expected_type
 from gridsight.qa._sql import TABLE, View, literal, quote
 from gridsight.text import (
@@ -192,6 +192,59 @@ def _columns_plan(cols: list[Col], fcols: set[str], where: str, sentence: str, m
     )
 
 
+def _empty(col: Col, unset: bool = True) -> str:
+    """The condition that a row has no value in ``col``: a date or number never written (or, where
+    the number counts something and ``unset`` is false, 0), a text cell blank or written as nothing
+    (``n/a``, ``[]``)."""
+    if col.kind == "date" or (col.kind == "number" and unset):
+        return f"{quote(col.name)} IS NULL"
+    if col.kind == "number":
+        return f"COALESCE({quote(col.name)}, 0) = 0"
+    empty = ", ".join(_lit(e) for e in _EMPTY)
+    return f"LOWER(TRIM(COALESCE({quote(col.name)}, ''))) IN ({empty})"
+
+
+_SHARE_WORD = r"(share|proportion|percentage|percent|fraction|rate)"
+_BOUND = (
+    r"(above|over|below|under|more than|less than|fewer than|greater than|higher than|lower than"
+    r"|at least|at most|exceeds?|exceeding)"
+)
+_SHARE_OF_BOUND = re.compile(rf"\b{_SHARE_WORD}\s+of\b.*?(\s+{_BOUND}\s+(\d+(?:\.\d+)?)\s*(?:%|percent\b))")
+_BOUND_OF = re.compile(rf"(\b{_BOUND}\s+(\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\b)")
+_BOUND_OP = {"above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">"}
+_BOUND_OP |= {"exceeds": ">", "exceed": ">", "exceeding": ">", "at least": ">=", "at most": "<="}
+
+
+def _share_cut(low: str) -> tuple[str, float, str, str] | None:
+    """The bound a yes/no question sets on a share of rows -- (operator, fraction, the share word,
+    the question without the bound) -- or None: 'the share of trips ... above 75%' -> ('>', 0.75,
+    'share', ...), 'more than 5% of the cars' -> ('>', 0.05, '', ...)."""
+    m = _SHARE_OF_BOUND.search(low)
+    if m is not None:
+        word, phrase, bound, number = m.group(1), m.group(2), m.group(3), m.group(4)
+    elif (b := _BOUND_OF.search(low)) is not None:
+        word, phrase, bound, number = "", b.group(1), b.group(2), b.group(3)
+    else:
+        return None
+    op = _BOUND_OP.get(bound, "<")
+    return op, float(number) / 100, word, low.replace(phrase, " " if word else " the ", 1)
+
+
+def _every_row(rest: list[_Filter], fails: str, has: str, columns: list[str], sql_only: bool = False) -> Plan:
+    """'Are all ...?': no row that the ``rest`` of the filters keep is one where ``fails`` holds
+    (every such row ``has`` what is asked)."""
+    among = "".join(f"{f.sql} AND " for f in rest)
+    return Plan(
+        f"SELECT NOT EXISTS (SELECT 1 FROM {TABLE} WHERE {among}{fails})",
+        "all",
+        "boolean",
+        0.8,
+        f"checks that every row{' where ' + ' and '.join(f.desc for f in rest) if rest else ''} has {has}",
+        sorted({*columns, *(f.column for f in rest)}),
+        sql_only=sql_only,
+    )
+
+
 def _names_period(name: str, unit: str) -> bool:
     """Whether a column header is one month (``Jan``, ``March 2024``) or one quarter (``Q3``)."""
     said = split_words(name)
@@ -286,6 +339,12 @@ class Planner:
     def __init__(self, question: str, view: View, cols: list[Col]) -> None:
         self.q = question
         self.low = comparisons_spelt(question.lower().replace("’", "'"))
+        # "is the share of trips that were round trips above 75%?", "were more than 5% of the cars
+        # ...": a bound on a share of rows, not on a column; read apart, the rest read as usual
+        self._share_cut: tuple[str, float, str] | None = None
+        whole = self.low
+        if asks_yes_no(self.low) and (cut := _share_cut(self.low)) is not None:
+            self._share_cut, self.low = cut[:3], cut[3]
         # "Name the top 3 ..." / "List the ...": the imperative is not a column named 'Name'
         self.words = split_words(re.sub(r"^\s*(name|list|show|give)\b", " ", self.low))
         self.view = view
@@ -304,11 +363,13 @@ class Planner:
             if w in self.words and len(ends) == 1 and not any(w in split_words(c.name) for c in cols):
                 self.meant.setdefault(ends[0].name, set()).add(w)
         self._ranked: tuple[Col, str] | None = None
-        self._items: dict[str, list[str]] = {}  # the items of list columns, read once
+        self._items: dict[str, ListForm | None] = {}  # how list columns write lists, read once
         self._ranked_looked = False
         self._every = False  # the question asks for every item in order (see _plan)
         self._offset = 0  # rows skipped before the one asked for ("the second largest": 1)
         self._filters: list[_Filter] | None = None  # read once: plan() and _plan() both ask
+        if self._share_cut is not None and self._rate_held(self._share_cut[2]) is not None:
+            self._share_cut, self.low = None, whole  # "is the discount rate above 20%": a column's
 
     def _cell_written(self, col: Col, forms: Iterable[str]) -> Any:
         """The first cell of a text column written as one of ``forms`` in any case, as stored; None
@@ -662,8 +723,7 @@ class Planner:
                     low[max(0, pos - 20) : pos],
                 ):
                     continue  # "excluding wifi"; "the most money": a measure, not an item
-                k = quote(c.name)
-                sql = f"(INSTR({k}, {_lit(repr(item))}) > 0 OR INSTR({k}, {_lit(json.dumps(item))}) > 0)"
+                sql = self._item_test(c.name, item)
                 out.append(_Filter(sql, il, c.name, f"{c.name} lists {item}", sql_only=True))
                 low = low.replace(il, " ")
                 break
@@ -807,45 +867,60 @@ class Planner:
         # "without any X", "do not contain any X", "no X yet", "missing a X", "did not give a X",
         # "X is unknown": rows whose X is empty (a count of none is 0 where X counts something)
         verbs = r"(?:contain|have|include|give|list|record|report|state|provide|specify)"
-        m = (
+        # (the state word ends the phrase: "orders are missing a rating", "any trips with a missing
+        # rider gender" name what is missing after it)
+        follows = r"for|in|from|on|at|among|across|when|where|with|if|or|and"
+        thing_after = rf"(?=\s*(?:[?.!,;]|$)|\s+(?:{follows})\b)"
+        said_empty = (
+            re.search(  # "for how many penguins is the sex unknown", "is the score missing for any game"
+                r"\b(?:is|are|was|were)\s+(?:the\s+|their\s+|its\s+)?([a-z0-9 ]{3,30}?)\s+"
+                rf"(?:missing|blank|empty|unknown|not given|not recorded)\b{thing_after}",
+                low,
+            ),
+            re.search(
+                rf"\b([a-z0-9 ]{{3,40}}?)\s+(?:is|are|was|were)\s+(?:missing|blank|empty|unknown|not given)\b"
+                rf"{thing_after}",
+                low,
+            ),
             re.search(
                 rf"\b(?:without|(?:do|does|did)(?: not|n't) {verbs}|no|missing|unknown|unrecorded"
                 r"|lack(?:s|ed|ing)?)\s+"
                 r"(?:any\s+|an?\s+|the\s+)?([a-z0-9 ]{3,40})",
                 low,
-            )
-            or re.search(
-                r"\b([a-z0-9 ]{3,40}?)\s+(?:is|are|was|were)\s+(?:missing|blank|empty|unknown|not given)\b",
-                low,
-            )
-            or re.search(  # "for how many penguins is the sex unknown"
-                r"\b(?:is|are|was|were)\s+(?:the\s+|their\s+|its\s+)?([a-z0-9 ]{3,30}?)\s+"
-                r"(?:missing|blank|empty|unknown|not given|not recorded)\b",
-                low,
-            )
+            ),
         )
-        if m:
-            said = split_words(m.group(1))[:3]
-            col = self.best(("text", "number", "date"), said)
-            if col is not None and col.name not in {f.column for f in out}:
-                unset = bool(
-                    re.search(r"\b(?:missing|yet|unknown|blank|not given|give|provide|specify|state)\b", low)
-                )
-                if col.kind == "date" or (col.kind == "number" and unset):
-                    sql = f"{quote(col.name)} IS NULL"
-                elif col.kind == "number":
-                    sql = f"COALESCE({quote(col.name)}, 0) = 0"
-                else:
-                    empty = ", ".join(_lit(e) for e in _EMPTY)
-                    sql = f"LOWER(TRIM(COALESCE({quote(col.name)}, ''))) IN ({empty})"
-                out.append(_Filter(sql, m.group(0), col.name, f"{col.name} is empty", sql_only=True))
-        return out
+        # (the first phrase whose words name a column, "the X is missing" before "missing X": "missing
+        # for any game" names none, "missing for any stay" the rows)
+        kinds = ("text", "number", "date")
+        named = ((m, self.best(kinds, split_words(m.group(1))[:3])) for m in said_empty if m)
+        m, col = next(((m, col) for m, col in named if col is not None), (None, None))
+        if m is not None and col is not None and col.name not in {f.column for f in out}:
+            unset = bool(
+                re.search(r"\b(?:missing|yet|unknown|blank|not given|give|provide|specify|state)\b", low)
+            )
+            blank = _Filter(_empty(col, unset), m.group(0), col.name, f"{col.name} is empty", sql_only=True)
+            out.append(blank)
+        return [self._as_item(f) for f in out]
+
+    def _as_item(self, f: _Filter) -> _Filter:
+        """A filter on a whole cell of a list column ("Heated seats", a cell that lists it alone) as
+        the rows whose list holds it."""
+        col = self._col(f.column)
+        if col is None or col.kind != "text" or not f.sql.startswith(f"{quote(f.column)} = "):
+            return f
+        for item in self._list_items(f.column):
+            if f.sql == f"{quote(f.column)} = {_lit(item)}":
+                sql = self._item_test(f.column, item)
+                return _Filter(sql, f.words, f.column, f"{f.column} lists {item}", sql_only=True)
+        return f
 
     # --- plans ----------------------------------------------------------------------------------
 
     def plan(self) -> Plan | None:
         """The query that answers the question, or None when no shape fits."""
         planned = self._plan()
+        if planned is None and asks_yes_no(self.low):
+            planned = self._absent(self.filters())
         if planned is not None and any(f.sql_only for f in self.filters()):
             planned.sql_only = True
         if planned is not None and self._ranked is not None and self._ranked[0].name in planned.columns:
@@ -925,13 +1000,18 @@ class Planner:
             )
         if starts_bool:
             compared = (
-                self._compare_columns(where, when)
+                self._share_test(fs)
+                or self._compare_columns(where, when)
+                or self._all_recorded(fs)
                 or self._compare_groups(fs)
                 or self._more_rows_of(fs)
                 or self._every_group(fs)
             )
             if compared is not None:
                 return compared
+        spread = None if starts_bool else self._spread(fs, where, when)
+        if spread is not None:
+            return spread
         having = None if starts_bool else self._having(fs)
         if having is not None:
             return having
@@ -955,16 +1035,7 @@ class Planner:
             # other filters say whose rows (rows with no value are not counted against it)
             test = fs[tests[-1][1]]
             rest = [f for f in fs if f is not test]
-            among = "".join(f"{f.sql} AND " for f in rest)
-            return Plan(
-                f"SELECT NOT EXISTS (SELECT 1 FROM {TABLE} WHERE {among}NOT ({test.sql}))",
-                "all",
-                "boolean",
-                0.8,
-                f"checks that every row{' where ' + ' and '.join(f.desc for f in rest) if rest else ''} "
-                f"has {test.desc}",
-                sorted(fcols),
-            )
+            return _every_row(rest, f"NOT ({test.sql})", test.desc, [test.column])
         if starts_bool and asks_any and fs and not ranks:
             return Plan(
                 f"SELECT EXISTS (SELECT 1 FROM {TABLE}{where})",
@@ -1441,7 +1512,7 @@ class Planner:
             ands = "".join(f" AND {f.sql}" for f in fs)
             parts = [
                 f"SELECT {_lit(item)} AS item, COUNT(*) AS n FROM {TABLE} WHERE "
-                f"(INSTR({k}, {_lit(repr(item))}) > 0 OR INSTR({k}, {_lit(json.dumps(item))}) > 0){ands}"
+                f"{self._item_test(key.name, item)}{ands}"
                 for item in items
             ]
             return Plan(
@@ -1744,17 +1815,20 @@ class Planner:
         columns over the same rows, compared (the second aggregate is the first's when unsaid)."""
         m = re.search(
             r"\b(average|mean|total|median)\s+(.+?)\s+(higher|greater|larger|bigger|more|lower|smaller|less)"
-            r"\s+than\s+(?:that of\s+)?(?:the\s+)?(?:(average|mean|total|median)\s+)?(.+?)[?.!]*\s*$",
+            r"\s+than\s+(?:that of\s+)?(?:the\s+|its\s+|their\s+)?(?:(average|mean|total|median)\b\s*)?"
+            r"(.*?)[?.!]*\s*$",
             self.low,
         )
         if m is None:
             return None
-        a = self.best(("number",), split_words(m.group(2)))
-        b = self.best(("number",), split_words(m.group(5)), exclude={a.name} if a else set())
-        if a is None or b is None or a.name == b.name:
-            return None
         fns = {"average": "AVG", "mean": "AVG", "total": "SUM", "median": "MEDIAN"}
         fa, fb = fns[m.group(1)], fns[m.group(4) or m.group(1)]
+        a = self.best(("number",), split_words(m.group(2)))
+        b = self.best(("number",), split_words(m.group(5)), exclude={a.name} if a else set())
+        if a is not None and fa != fb and (b is None or not split_words(m.group(5)) or self._same_measure(m)):
+            b = a  # "is the mean price greater than its median?": two aggregates of one column
+        if a is None or b is None or (a.name == b.name and fa == fb):
+            return None
         way = ">" if m.group(3) in ("higher", "greater", "larger", "bigger", "more") else "<"
         return Plan(
             f"SELECT (SELECT {fa}({quote(a.name)}) FROM {TABLE}{where}) {way} "
@@ -1764,6 +1838,114 @@ class Planner:
             0.75,
             f"compares the {m.group(1)} {a.name} with the {m.group(4) or m.group(1)} {b.name}{when}",
             [a.name, b.name],
+        )
+
+    def _same_measure(self, m: re.Match[str]) -> bool:
+        """Whether both sides of a comparison of aggregates name the same column ("the average
+        Japanese sales ... the median Japanese sales")."""
+        return set(split_words(m.group(5))) <= set(split_words(m.group(2)))
+
+    def _absent(self, fs: list[_Filter]) -> Plan | None:
+        """'Are there any cars painted Purple?' where no cell holds Purple in any form and Purple is
+        a value of the kind a text column holds (:mod:`gridsight.qa._absent`): no row has it."""
+        asks_any = r"^\s*(?:is|are|was|were) there\b|\b(?:any|anyone|anybody|at least one)\b"
+        if not re.search(asks_any, self.low):
+            return None
+        name = absent_phrase(self.q, [f.words for f in fs], self._header_words)
+        if name is None:
+            return None
+        texts = [c for c in self.cols if c.kind == "text" and not c.flag]
+        forms = written_forms(name.lower())
+        for c in texts:
+            k = quote(c.name)
+            if any(
+                self.view.conn.execute(
+                    f"SELECT 1 FROM {TABLE} WHERE INSTR(LOWER({k}), ?) > 0 LIMIT 1", (form,)
+                ).fetchone()
+                for form in forms
+            ):
+                return None  # held somewhere: not absent
+        values = {
+            c.name: self._list_items(c.name)
+            or [
+                str(v)
+                for (v,) in self.view.conn.execute(
+                    f"SELECT {quote(c.name)} FROM {TABLE} WHERE {quote(c.name)} <> '' "
+                    f"GROUP BY {quote(c.name)} ORDER BY COUNT(*) DESC LIMIT {KIND_SAMPLE}"
+                )
+            ]
+            for c in texts
+        }
+        at = self.low.find(name.lower())
+        before = split_words(self.low[:at])[-4:] if at > 0 else []
+        sc = self.scores(before)
+        named = sorted((c.name for c in texts if sc[c.name] > 0), key=lambda n: -sc[n])
+        column = value_column(name, values, named)
+        if column is None:
+            return None
+        test = (
+            self._item_test(column, name) if self._list_items(column) else f"{quote(column)} = {_lit(name)}"
+        )
+        return Plan(
+            f"SELECT EXISTS (SELECT 1 FROM {TABLE} WHERE {test})",
+            "absent",
+            "boolean",
+            0.7,
+            f"checks whether any row has {name} in {column} (no cell holds it)",
+            [column],
+            sql_only=True,
+        )
+
+    def _all_recorded(self, fs: list[_Filter]) -> Plan | None:
+        """'Do all inspections have a violation description recorded?', 'does every game have a
+        user score?': no row, of those the other conditions keep, has the column empty."""
+        m = re.match(
+            r"^\s*(?:do|does|did|have|has)\s+(?:all|every|each)\b(?:\s+(?:of\s+the\s+)?[\w-]+){0,3}?\s+"
+            r"(?:have|has|had|include|carry|show|list)\s+(?:a\s+|an\s+|the\s+|their\s+|its\s+|some\s+)?"
+            r"([a-z0-9 ]{3,40}?)"
+            r"(?:\s+(?:recorded|given|filled in|entered|listed|set|specified|stated|on file))?"
+            r"\s*[?.!]*\s*$",
+            self.low,
+        )
+        valued = r"\b(?:of|with|above|below|over|under|than|more|less|equal|at)\b|\d"
+        if m is None or re.search(valued, m.group(1)):
+            return None  # ("a grade of A", "a score above 90": a value tested, not a blank)
+        col = self.best(("text", "number", "date"), split_words(m.group(1))[:3])
+        if col is None or col.flag or any(f.column == col.name for f in fs):
+            return None  # ("does every inspection have a grade of A": a value, not a blank, tested)
+        return _every_row(fs, _empty(col), f"a value in {col.name}", [col.name], sql_only=True)
+
+    def _spread(self, fs: list[_Filter], where: str, when: str) -> Plan | None:
+        """'The range of guest ratings', 'the difference between the highest and lowest mileage',
+        'maximum minus minimum': the highest value of a number column less its lowest."""
+        low = self.low
+        high = r"(?:highest|largest|biggest|greatest|longest|maximum|max|top)"
+        lowest = r"(?:lowest|smallest|least|shortest|minimum|min|bottom)"
+        between = r"\b(?:difference|gap|spread)\s+between\s+(?:the\s+)?"
+        m = (
+            re.search(r"\b(?:range|spread)\s+(?:of|in)\b", low)
+            or re.search(rf"{between}{high}\s+and\s+(?:the\s+)?{lowest}\b", low)
+            or re.search(rf"{between}{lowest}\s+and\s+(?:the\s+)?{high}\b", low)
+            or re.search(rf"\b{high}\s+minus\s+(?:the\s+)?{lowest}\b", low)
+        )
+        bands = r"\b(?:which|what|who)\s+(?:\w+\s+)?(?:range|band|bracket)\b|\branges\b"
+        if m is None or re.search(bands, low):
+            return None
+        # (the measure is named after the phrase: "the range of <guest ratings>", "... lowest <sales>")
+        taken = {f.column for f in fs}
+        col = self.best(("number",), split_words(low[m.end() :]), exclude=taken) or self.best(
+            ("number",), exclude=taken
+        )
+        if col is None or col.flag:
+            return None
+        c = quote(col.name)
+        return Plan(
+            f"SELECT MAX({c}) - MIN({c}) FROM {TABLE}{where}",
+            "spread",
+            "number",
+            0.8,
+            f"takes the highest {col.name} less the lowest{when}",
+            [col.name, *sorted({f.column for f in fs})],
         )
 
     def _compare_groups(self, fs: list[_Filter]) -> Plan | None:
@@ -2070,32 +2252,26 @@ class Planner:
             sql_only=True,
         )
 
-    def _list_items(self, name: str) -> list[str]:
-        """The items of a text column whose cells are lists ("['a', 'b']", "[]", as pandas writes
-        them): at most 200 of them; [] when the cells are not lists."""
+    def _list_form(self, name: str) -> ListForm | None:
+        """How a text column writes lists (``['a', 'b']``, ``a, b``), read once; None when its cells
+        are not lists."""
         if name not in self._items:
-            self._items[name] = self._read_list_items(name)
+            got = self.view.conn.execute(
+                f"SELECT DISTINCT {quote(name)} FROM {TABLE} WHERE {quote(name)} <> '' LIMIT 5000"
+            ).fetchall()
+            self._items[name] = list_form(v for (v,) in got)
         return self._items[name]
 
-    def _read_list_items(self, name: str) -> list[str]:
-        got = self.view.conn.execute(
-            f"SELECT DISTINCT {quote(name)} FROM {TABLE} WHERE {quote(name)} <> '' LIMIT 5000"
-        ).fetchall()
-        items: dict[str, None] = {}
-        listed = 0
-        for (v,) in got:
-            if not (isinstance(v, str) and v.startswith("[") and v.endswith("]")):
-                continue
-            try:
-                parsed = ast.literal_eval(v)
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
-                continue
-            if isinstance(parsed, list) and all(isinstance(x, str) for x in parsed):
-                listed += 1
-                items.update(dict.fromkeys(parsed))
-        if not got or listed < 0.8 * len(got) or not items or len(items) > 200:
-            return []
-        return list(items)
+    def _list_items(self, name: str) -> list[str]:
+        """The items of a text column whose cells are lists (at most 200); [] when they are not."""
+        form = self._list_form(name)
+        return list(form.items) if form is not None else []
+
+    def _item_test(self, name: str, item: str) -> str:
+        """The condition that the list in column ``name`` holds ``item``."""
+        form = self._list_form(name)
+        assert form is not None  # (asked only of items _list_items gave)
+        return item_test(quote(name), item, form)
 
     def _most_rows(self) -> re.Match[str] | None:
         """ "From which location are the most posts sent?", "what age group do most respondents
@@ -2197,10 +2373,8 @@ class Planner:
         rate = re.search(r"\b(share|proportion|percentage|percent|rate|fraction)\b", low)
         if rate is None:
             return None
-        near = split_words(low[: rate.start()])[-2:] + split_words(low[rate.end() : rate.end() + 40])[:4]
         fcols = {f.column for f in fs}
-        held = self.best(("number",), [w for w in near if w != rate.group(1)], exclude=fcols)
-        if held is not None and not held.flag and not self._identifies(held.name):
+        if self._rate_held(rate.group(1), fcols) is not None:
             return None
         ordered = sorted(fs, key=lambda f: low.find(f.words))
         test, rest = ordered[-1], ordered[:-1]
@@ -2239,6 +2413,37 @@ class Planner:
             0.75,
             f"ranks each {key.name} by the share of its rows that have {test.desc}, {way.lower()}ending",
             [key.name, *sorted(fcols)],
+        )
+
+    def _rate_held(self, word: str, exclude: set[str] | None = None) -> Col | None:
+        """The number column a share word and the words about it name ("the approval rate", "the
+        discount percentage"): a rate the table holds, not a share of rows to compute."""
+        rate = re.search(rf"\b{word}\b", self.low) if word else None
+        if rate is None:
+            return None
+        low = self.low
+        near = split_words(low[: rate.start()])[-2:] + split_words(low[rate.end() : rate.end() + 40])[:4]
+        held = self.best(("number",), [w for w in near if w != word], exclude=exclude)
+        return None if held is None or held.flag or self._identifies(held.name) else held
+
+    def _share_test(self, fs: list[_Filter]) -> Plan | None:
+        """'Is the share of trips that were round trips above 75%?': the share of rows the question's
+        last condition holds for (among the rows the others keep), against the bound."""
+        if self._share_cut is None or not fs:
+            return None
+        op, bound, _word = self._share_cut
+        ordered = sorted(fs, key=lambda f: self.low.find(f.words))
+        test, rest = ordered[-1], ordered[:-1]
+        among = " AND ".join(f.sql for f in rest)
+        among_said = " where " + " and ".join(f.desc for f in rest) if rest else ""
+        return Plan(
+            f"SELECT AVG(CASE WHEN {test.sql} THEN 1.0 ELSE 0.0 END) {op} {bound!r} FROM {TABLE}"
+            f"{' WHERE ' + among if among else ''}",
+            "share",
+            "boolean",
+            0.75,
+            f"checks whether the share of rows{among_said} that have {test.desc} is {op} {bound:g}",
+            sorted({f.column for f in fs}),
         )
 
     def _category(self, name: str) -> bool:

@@ -31,7 +31,7 @@ TIME_CAP_S = 5.0
 #: Functions a query may call (aggregates, text and number helpers; nothing that touches files).
 FUNCTIONS = frozenset(
     "count sum avg min max total lower upper length trim round abs coalesce ifnull instr substr cast"
-    " typeof nullif strftime median like".split()  # like: sqlite runs the LIKE operator as a function
+    " typeof nullif strftime median like replace".split()  # like: sqlite runs the LIKE operator as a function
 )
 _KEYWORDS = frozenset(
     "select distinct from where group by having order asc desc limit offset and or not is null as in "

@@ -1,0 +1,159 @@
+"""Summaries of a flat table's rows the planner reads (``qa._plan``): the spread of a measure, two
+aggregates of one measure compared, values never recorded, a bound on a share of rows, lists
+written with a delimiter, a value no cell holds, and a header written as initials."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from typing import Any
+
+import pytest
+from tests.qa.conftest import answered, answers_or_says_why, book_of
+
+from gridsight.qa._absent import absent_phrase, value_column
+from gridsight.qa._columns import mentions
+from gridsight.qa._listcells import list_form
+
+_COLOURS = ("Silver", "Black", "White", "Red", "Blue", "Grey")
+_EXTRAS = ("Sunroof", "Heated seats", "Tow hitch", "Roof rack", "Parking sensors")
+_STATES = ("Ohio", "Texas", "Utah", "Maine")
+
+
+def _cars() -> list[list[Any]]:
+    """A lot of used cars: a code per row, a colour, a list of extras joined by commas, a yes/no
+    accident flag, a price skewed high, mileage, a mostly filled fuel economy, and two sales-like
+    measures of which one is written as initials (``NW_Miles``: "north western miles")."""
+    rng = random.Random(27)
+    rows: list[list[Any]] = [
+        ["lot_code", "colour", "extras", "accident", "price", "mileage", "mpg", "NW_Miles", "Total_Miles"]
+    ]
+    for i in range(120):
+        extras = ", ".join(rng.sample(_EXTRAS, rng.randint(0, 3)))
+        rows.append(
+            [
+                f"C{i:03d}",
+                rng.choice(_COLOURS),
+                extras or None,
+                "Yes" if i % 9 == 0 else "No",
+                round(rng.lognormvariate(9.5, 0.6), 2),
+                rng.randint(5_000, 190_000),
+                None if i % 23 == 5 else rng.randint(18, 45),
+                rng.randint(100, 900),
+                rng.randint(1000, 9000),
+            ]
+        )
+    return rows
+
+
+@pytest.fixture(scope="module")
+def cars(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "cars", _cars(), title="Cars")
+
+
+def _col(name: str) -> list[Any]:
+    rows = _cars()
+    i = rows[0].index(name)
+    return [r[i] for r in rows[1:]]
+
+
+def test_the_spread_of_a_measure_is_its_highest_less_its_lowest(cars: Any) -> None:
+    mileage = _col("mileage")
+    spread = max(mileage) - min(mileage)
+    assert answered(cars, "What is the range of mileage (maximum minus minimum)?") == spread
+    assert answered(cars, "What is the difference between the highest and lowest mileage?") == spread
+    assert answered(cars, "What's the gap between the lowest and the highest mileage?") == spread
+
+
+def test_two_aggregates_of_one_measure_are_compared(cars: Any) -> None:
+    price = _col("price")
+    above = statistics.mean(price) > statistics.median(price)
+    assert above  # (a skewed price: the test reads a true answer and its negation)
+    assert answered(cars, "Is the mean price greater than its median?") is above
+    assert answered(cars, "Is the average price lower than the median price?") is not above
+
+
+def test_a_value_never_recorded_is_asked_about(cars: Any) -> None:
+    mpg = _col("mpg")
+    assert answered(cars, "Is the mpg missing for any car?") is any(v is None for v in mpg)
+    assert answered(cars, "Do all cars have a colour recorded?") is True
+    assert answered(cars, "Do all cars have an mpg recorded?") is False
+
+
+def test_a_bound_on_a_share_of_rows_is_a_yes_or_no(cars: Any) -> None:
+    flags = _col("accident")
+    share = flags.count("Yes") / len(flags)  # 14 of 120
+    assert 0.10 < share < 0.15
+    assert answered(cars, "Were more than 10% of the cars reported as having had an accident?") is True
+    assert answered(cars, "Is the share of cars that had an accident above 15%?") is False
+    assert answered(cars, "Is the proportion of cars with an accident at least 12%?") is (share >= 0.12)
+
+
+def test_a_list_written_with_a_delimiter_counts_items_not_cells(cars: Any) -> None:
+    extras = [set((e or "").split(", ")) for e in _col("extras")]
+    assert answered(cars, "How many cars come with Heated seats?") == sum("Heated seats" in e for e in extras)
+    counts = {x: sum(x in e for e in extras) for x in _EXTRAS}
+    top = max(counts.values())
+    assert list(counts.values()).count(top) == 1
+    assert answered(cars, "Which extra appears most often?") == max(counts, key=lambda x: counts[x])
+
+
+def test_what_makes_a_column_a_list() -> None:
+    assert list_form(["a, b", "b, c", "a", "c, a", "b"]) is not None
+    got = list_form(["Sunroof; Tow hitch", "Sunroof", "Tow hitch; Roof rack", "Roof rack; Sunroof"])
+    assert got is not None and got.delimiter == ";" and set(got.items) == {"Sunroof", "Tow hitch", "Roof rack"}
+    # names and places written with a comma are no lists: their parts do not recur in combinations
+    assert list_form(["Smith, John", "Doe, Jane", "Brown, Ann", "Lee, Bo", "Khan, Ali"]) is None
+    assert list_form(["Portland, OR", "Salem, OR", "Austin, TX", "Dallas, TX", "Reno, NV"]) is None
+    assert list_form(["1, 2", "2, 3", "1, 3", "3"]) is None  # numbers, not items
+    assert list_form([]) is None and list_form([None, 3]) is None
+    assert list_form(["['wifi', 'pool']", "['pool']", "[]"]) is not None  # as pandas writes them
+
+
+def test_a_value_no_cell_holds_is_answered_no(cars: Any) -> None:
+    assert answered(cars, "Are there any cars painted Purple?") is False
+    assert answered(cars, "Are there any cars painted Silver?") is True  # held: read, not absent
+    assert answered(cars, "Is there at least one car with lot code Z999?") is False
+
+
+def test_what_makes_a_name_absent() -> None:
+    heads = {"lot", "code", "colour", "extras"}
+    assert absent_phrase("Are there any cars painted Purple?", [], heads) == "Purple"
+    # the rows themselves, a header's words, a value a filter read: no absent value
+    assert absent_phrase("Are there any Pokémon faster than 150?", [], heads) is None
+    assert absent_phrase("Is there any car with Extras listed?", [], heads) is None
+    assert absent_phrase("Are there any cars painted Purple?", ["purple"], heads) is None
+    assert absent_phrase("Are there any cars from Ohio painted Purple?", [], heads) is None  # two names
+    # codes go to a column of codes of their shape; words to the column of values close in meaning
+    codes = {"origin": ["JFK", "LAX", "ORD"], "carrier": ["Delta Air Lines", "United Airlines"]}
+    assert value_column("HNL", codes) == "origin" and value_column("HNLX", codes) is None
+    colours = {"colour": list(_COLOURS), "state": list(_STATES), "lot": ["C001", "C002"]}
+    assert value_column("Purple", colours) == "colour"
+    assert value_column("Purple", colours, ["state"]) == "colour"  # (a state is no colour)
+
+
+def test_a_header_written_as_initials_is_named_by_the_words(cars: Any) -> None:
+    assert mentions(["north", "american", "sales"], "NA_Sales") == 1.0
+    assert mentions(["next", "opponent"], "No.") == 0.0  # (initials only where the header writes capitals)
+    assert mentions(["north", "american"], "na_sales") == 0.0
+    nw = _col("NW_Miles")
+    assert answered(cars, "What is the difference between the highest and lowest north western miles?") == (
+        max(nw) - min(nw)
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the range of colour?",
+        "Is the mean colour greater than its median?",
+        "Is the share of cars above 200%?",
+        "Were more than 5% of the of the cars?",
+        "Are there any cars painted '; DROP TABLE data; --?",
+        "Are there any cars painted Ｐｕｒｐｌｅ?",
+        "Do all cars have a recorded?",
+        "Which range of mileage is most common?",
+    ],
+)
+def test_odd_summaries_get_an_answer_or_a_reason(cars: Any, question: str) -> None:
+    answers_or_says_why(cars, question)
