@@ -101,7 +101,9 @@ def test_a_list_written_with_a_delimiter_counts_items_not_cells(cars: Any) -> No
 def test_what_makes_a_column_a_list() -> None:
     assert list_form(["a, b", "b, c", "a", "c, a", "b"]) is not None
     got = list_form(["Sunroof; Tow hitch", "Sunroof", "Tow hitch; Roof rack", "Roof rack; Sunroof"])
-    assert got is not None and got.delimiter == ";" and set(got.items) == {"Sunroof", "Tow hitch", "Roof rack"}
+    assert (
+        got is not None and got.delimiter == ";" and set(got.items) == {"Sunroof", "Tow hitch", "Roof rack"}
+    )
     # names and places written with a comma are no lists: their parts do not recur in combinations
     assert list_form(["Smith, John", "Doe, Jane", "Brown, Ann", "Lee, Bo", "Khan, Ali"]) is None
     assert list_form(["Portland, OR", "Salem, OR", "Austin, TX", "Dallas, TX", "Reno, NV"]) is None
@@ -142,6 +144,52 @@ def test_a_header_written_as_initials_is_named_by_the_words(cars: Any) -> None:
     )
 
 
+def _students() -> list[list[Any]]:
+    """Students: an identifier, a letter grade, a grade level, a math score, absences (a column that
+    counts) and a total of points (a header "total" names)."""
+    rng = random.Random(11)
+    rows: list[list[Any]] = [
+        ["student_ref", "final_grade", "Grade Level", "math_score", "absences", "total_pts"]
+    ]
+    for i in range(80):
+        grade = "ABCDF"[i % 5]
+        score = {"A": 90, "B": 80, "C": 70, "D": 60, "F": 50}[grade] + rng.randint(0, 9)
+        rows.append([f"S{i:03d}", grade, f"{9 + i % 4}th", score, rng.randint(0, 12), rng.randint(100, 400)])
+    return rows
+
+
+@pytest.fixture(scope="module")
+def students(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "students", _students(), title="Students")
+
+
+def test_a_capital_letter_after_the_words_of_its_column_is_a_value(students: Any) -> None:
+    rows = _students()[1:]
+    c_scores = sorted((r[3] for r in rows if r[1] == "C"), reverse=True)
+    assert (
+        answered(students, "What are the 2 highest math scores among students with a final grade of C?")
+        == (c_scores[:2])
+    )
+    # ("final" is a word of ``final_grade``'s header, not its code F)
+    assert answered(students, "List the 2 final grades with the highest mean math score.") == ["A", "B"]
+
+
+def test_an_aggregate_said_before_number_of_a_counting_column(students: Any) -> None:
+    rows = _students()[1:]
+    b_absences = [r[4] for r in rows if r[1] == "B"]
+    a_absences = [r[4] for r in rows if r[1] == "A"]
+    got = answered(students, "What is the highest number of absences among students with a final grade of B?")
+    assert got == max(b_absences)
+    got = answered(
+        students, "On average, what is the number of absences of students with a final grade of A?"
+    )
+    assert got == pytest.approx(sum(a_absences) / len(a_absences))
+    # the rows' identifier names what is counted: "total" is no sum of ``total_pts``
+    assert answered(students, "What is the total number of students with a final grade of B?") == len(
+        b_absences
+    )
+
+
 @pytest.mark.parametrize(
     "question",
     [
@@ -153,6 +201,9 @@ def test_a_header_written_as_initials_is_named_by_the_words(cars: Any) -> None:
         "Are there any cars painted Ｐｕｒｐｌｅ?",
         "Do all cars have a recorded?",
         "Which range of mileage is most common?",
+        "What is the total number of Q?",
+        "A B C D E F G?",
+        "Is I the grade of A?",
     ],
 )
 def test_odd_summaries_get_an_answer_or_a_reason(cars: Any, question: str) -> None:

@@ -230,6 +230,19 @@ def _share_cut(low: str) -> tuple[str, float, str, str] | None:
     return op, float(number) / 100, word, low.replace(phrase, " " if word else " the ", 1)
 
 
+#: An aggregate said just before "number of" (see Planner._plan's counts).
+_AGGREGATE_BEFORE = re.compile(
+    r"\b(total|highest|maximum|max|largest|biggest|greatest|lowest|minimum|min|smallest|fewest|average|mean"
+    r"|median)\s+$"
+)
+_AGGREGATE_SAID = {w: ("SUM", "total") for w in ("total",)}
+_AGGREGATE_SAID |= {
+    w: ("MAX", "highest") for w in ("highest", "maximum", "max", "largest", "biggest", "greatest")
+}
+_AGGREGATE_SAID |= {w: ("MIN", "lowest") for w in ("lowest", "minimum", "min", "smallest", "fewest")}
+_AGGREGATE_SAID |= {"average": ("AVG", "average"), "mean": ("AVG", "average"), "median": ("MEDIAN", "median")}
+
+
 def _every_row(rest: list[_Filter], fails: str, has: str, columns: list[str], sql_only: bool = False) -> Plan:
     """'Are all ...?': no row that the ``rest`` of the filters keep is one where ``fails`` holds
     (every such row ``has`` what is asked)."""
@@ -442,6 +455,36 @@ class Planner:
                 taken.add(c.name)
         return out
 
+    def _letter_filters(self, found: list[_Filter]) -> list[_Filter]:
+        """A capital letter the question writes alone after words that name a column holding it as
+        a value ("a final grade of C", "room type E"): the rows with that letter. A sentence's
+        first word, the pronoun "I" and the article "A" before a word are no values."""
+        out: list[_Filter] = []
+        taken = {f.column for f in found}
+        for m in re.finditer(r"(?<![\w'&./-])([A-Z])(?![\w'&./-])", self.q):
+            letter, before = m.group(1), self.q[: m.start()]
+            if (
+                not before.strip()
+                or letter == "I"
+                or (re.match(r"\s+[a-z]", self.q[m.end() :]) and letter == "A")
+            ):
+                continue
+            holding = [
+                c
+                for c in self.cols
+                if c.kind == "text" and c.name not in taken and letter in map(str, c.distinct)
+            ]
+            sc = self.scores(split_words(before.lower())[-3:])
+            named = [c for c in holding if sc[c.name] > 0]
+            if not named:
+                continue
+            c = max(named, key=lambda c: sc[c.name])
+            out.append(
+                _Filter(f"{quote(c.name)} = {_lit(letter)}", letter.lower(), c.name, f"{c.name} is {letter}")
+            )
+            taken.add(c.name)
+        return out
+
     def _code_filters(self, found: list[_Filter]) -> list[_Filter]:
         """A column of one-letter codes (``M`` / ``F`` / ``U``) and a question word that starts with a
         code's letter and is closest in meaning to that column's header, clearly ("female" -> sex
@@ -472,6 +515,8 @@ class Planner:
                 or sims[order[0]] - sims[order[1]] < CODE_MARGIN
             ):
                 continue
+            if any(same(w, h) for h in header_words(top.name)):
+                continue  # "the final grade": a word of the header, no code ``F``
             hit = [v for v in top.distinct if str(v).strip().lower() == w[0]]
             if len(hit) == 1:
                 out.append(
@@ -704,6 +749,7 @@ class Planner:
                     )
                     low = low.replace(vl, " ")
                     break
+        out += self._letter_filters(out)
         out += self._code_filters(out)
         out += self._category_filters(out)
         out += self._label_filters(out)
@@ -1073,19 +1119,33 @@ class Planner:
         many = re.search(r"\bhow many\b|\bnumber of\b", low)
         # ("the average number of packs": an average, below)
         averaged = re.search(r"\b(?:average|mean|median)\s+number of\b", low)
-        counted = self._counted_column(many, fcols) if many and fs and not averaged else None
+        # ("the highest number of critical violations", "on average, the number of ...": the
+        # aggregate said of a column that counts)
+        of = _AGGREGATE_BEFORE.search(low[: many.start()]) if many and many.group(0) == "number of" else None
+        fn, name = _AGGREGATE_SAID[of.group(1)] if of else ("SUM", "total")
+        if many and re.search(r"\bon average\b", low) and not averaged:
+            fn, name = "AVG", "average"
+        counted = self._counted_column(many, fcols) if many and (fs or fn != "SUM") and not averaged else None
         if counted is not None:  # "how many units of Beta were sold": a column counts the units
             c = quote(counted.name)
             return Plan(
-                f"SELECT SUM({c}) FROM {TABLE}{where}",
-                "sum",
+                f"SELECT {fn}({c}) FROM {TABLE}{where}",
+                fn.lower(),
                 "number",
                 0.75,
-                f"takes the total {counted.name}{when}",
+                f"takes the {name} {counted.name}{when}",
                 [counted.name, *sorted(fcols)],
             )
+        # ("the total number of bookings" with a ``booking_ref`` column: the rows the identifier
+        # names are counted)
+        total_of = re.search(r"\btotal (number|count) of\s+(\w+)", low)
+        rows_said = (
+            low.replace(total_of.group(0), total_of.group(0)[6:], 1)
+            if total_of and self._names_rows_identifier(total_of.group(2))
+            else low
+        )
         if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not re.search(
-            r"\b(average|mean|median|total|sum)\b", self._without_header_aggregates(low, fs)
+            r"\b(average|mean|median|total|sum)\b", self._without_header_aggregates(rows_said, fs)
         ):
             state = re.search(
                 r"\bhow many \w+(?: \w+)? (?:were|was|are|is|came back|got|have been|had been) (\w+)\??\s*$",
@@ -1116,6 +1176,7 @@ class Planner:
                 0.75,
                 f"counts the rows{when}",
                 sorted(fcols),
+                sql_only=rows_said != low,  # (the formula tier reads "total" as a sum)
             )
         # aggregates of a number column ("the age of the youngest": the lowest age); a yes/no
         # question about the top row ("is the priciest car a BMW?") is the row's test
@@ -1782,6 +1843,14 @@ class Planner:
             if self._counted_column(m, set()) is not None:
                 return m
         return None
+
+    def _names_rows_identifier(self, noun: str) -> bool:
+        """Whether ``noun`` names the column that identifies the rows ("bookings": ``booking_ref``)."""
+        return any(
+            (self._identifies(c.name) or (c.kind == "text" and self._unique(c.name)))
+            and mentions([noun], c.name) > 0
+            for c in self.cols
+        )
 
     def _counted_column(self, by_count: re.Match[str], exclude: set[str]) -> Col | None:
         """The numeric column the words after "number of" / "the most" name by every word of its
