@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, cast
 
@@ -1327,6 +1327,41 @@ def meaning_map(
         i = closest(singular(w), texts, margin=margin, floor=floor)
         if i is not None and i < len(headers):
             out[w] = i
+    return out
+
+
+#: Cosine a word must reach with a column's values, and its margin over the next column's, to name
+#: that column by what it holds ("airline" and ``Alaska Airlines``, 0.73; "state" and ``Texas``).
+VALUES_FLOOR, VALUES_MARGIN = 0.6, 0.1
+#: Values of a column compared (the first, most frequent ones).
+VALUES_SAMPLE = 8
+
+
+def meaning_by_values(
+    request_words: Sequence[str],
+    columns: Mapping[str, Sequence[str]],
+    floor: float = VALUES_FLOOR,
+    margin: float = VALUES_MARGIN,
+) -> dict[str, tuple[str, float]]:
+    """Synonyms by what a column holds, for words no header names by letters or by meaning: each
+    word of a request that could name a column (three letters or more, no :data:`FILLER`) against
+    the first :data:`VALUES_SAMPLE` values of each text column ({name: values}); the column whose
+    closest value reaches ``floor`` and beats every other column's by ``margin`` is the one the
+    word names ('airline' -> ``Carrier``, whose values are airlines): {word: (column, cosine)}."""
+    if not columns or not available():
+        return {}
+    names = list(columns)
+    samples = {n: [str(v) for v in columns[n][:VALUES_SAMPLE] if str(v).strip()] for n in names}
+    out: dict[str, tuple[str, float]] = {}
+    for w in dict.fromkeys(request_words):
+        if w in FILLER or len(w) < 3 or not w.isalpha():
+            continue
+        tops = sorted(
+            ((max(similarities(singular(w), samples[n]), default=0.0), n) for n in names if samples[n]),
+            reverse=True,
+        )
+        if tops and tops[0][0] >= floor and (len(tops) == 1 or tops[0][0] - tops[1][0] >= margin):
+            out[w] = (tops[0][1], tops[0][0])
     return out
 
 

@@ -14,6 +14,7 @@ from tests.qa.conftest import answered, answers_or_says_why, book_of
 from gridsight.qa._absent import absent_phrase, value_column
 from gridsight.qa._columns import mentions
 from gridsight.qa._listcells import list_form
+from gridsight.text import meaning_by_values
 
 _COLOURS = ("Silver", "Black", "White", "Red", "Blue", "Grey")
 _EXTRAS = ("Sunroof", "Heated seats", "Tow hitch", "Roof rack", "Parking sensors")
@@ -188,6 +189,22 @@ def test_an_aggregate_said_before_number_of_a_counting_column(students: Any) -> 
     assert answered(students, "What is the total number of students with a final grade of B?") == len(
         b_absences
     )
+
+
+def test_a_word_names_the_column_whose_values_it_describes(tmp_path_factory: pytest.TempPathFactory) -> None:
+    carriers = ["Alaska Airlines", "Delta Air Lines", "JetBlue Airways", "Delta Air Lines", "Delta Air Lines"]
+    rows: list[list[Any]] = [["flight_no", "Carrier", "cause", "air_time"]]
+    for i, (carrier, minutes) in enumerate(zip(carriers, (200, 150, 320, 140, 160), strict=True)):
+        rows.append([f"FL{i}", carrier, ("Weather", "Late Aircraft")[i % 2], minutes])
+    flights = book_of(tmp_path_factory, "flights", rows, title="Flights")
+    # no header says "airline": the column of airlines does
+    assert answered(flights, "Which airline has the highest average air time?") == "JetBlue Airways"
+    assert answered(flights, "Which airline has the most flights?") == "Delta Air Lines"
+    held = {"Carrier": ["Alaska Airlines", "Delta Air Lines"], "cause": ["Weather", "Late Aircraft"]}
+    assert {w: c for w, (c, _cos) in meaning_by_values(["airline", "banana", "the"], held).items()} == {
+        "airline": "Carrier"
+    }
+    assert meaning_by_values(["airline"], {}) == {}
 
 
 @pytest.mark.parametrize(

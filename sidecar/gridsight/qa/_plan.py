@@ -61,6 +61,7 @@ from gridsight.text import (
     free_words,
     header_words,
     is_ranking,
+    meaning_by_values,
     meaning_map,
     month_asked,
     named_after_header,
@@ -73,6 +74,7 @@ from gridsight.text import (
     ranked_by,
     ranked_column,
     same,
+    singular,
     stem,
     superlative,
     time_direction,
@@ -370,6 +372,18 @@ class Planner:
         self.meant: dict[str, set[str]] = {}
         for w, i in meaning_map(asked, [c.name for c in cols], title=view.sheet.name).items():
             self.meant.setdefault(cols[i].name, set()).add(w)
+        # ... and by what a text column holds, for words no header is written with ("airline": the
+        # column of airlines), over a header only closer in meaning to the word than the values are
+        heads = {h for c in cols for h in header_words(c.name)}
+        unnamed = [w for w in asked if not any(same(w, h) for h in heads)]
+        held = {c.name: c.distinct for c in cols if c.kind == "text" and c.distinct and not c.flag}
+        for w, (name, cos) in meaning_by_values(unnamed, held).items():
+            was = next((n for n, ws in self.meant.items() if w in ws), None)
+            if was is not None and (was == name or similarity(singular(w), [was])[0] >= cos):
+                continue
+            if was is not None:
+                self.meant[was].discard(w)
+            self.meant.setdefault(name, set()).add(w)
         # "the overnight low", "the daily high": the one measure whose header is that end of a pair
         for w in ("high", "low"):
             ends = [c for c in cols if c.kind == "number" and end_of(c.name) == end_asked(w)]
