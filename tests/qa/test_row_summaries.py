@@ -4,6 +4,7 @@ written with a delimiter, a value no cell holds, and a header written as initial
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import statistics
 from typing import Any
@@ -97,6 +98,15 @@ def test_a_list_written_with_a_delimiter_counts_items_not_cells(cars: Any) -> No
     top = max(counts.values())
     assert list(counts.values()).count(top) == 1
     assert answered(cars, "Which extra appears most often?") == max(counts, key=lambda x: counts[x])
+
+
+def test_an_item_of_a_delimited_list_as_an_excel_formula(cars: Any) -> None:
+    from gridsight.qa import formula_from_question
+
+    extras = [set((e or "").split(", ")) for e in _col("extras")]
+    got = formula_from_question("How many cars come with Heated seats?", cars)
+    assert got.value == sum("Heated seats" in e for e in extras)
+    assert got.formula is not None and "SUBSTITUTE(C2:C121" in got.formula  # (checked by the engine)
 
 
 def test_what_makes_a_column_a_list() -> None:
@@ -205,6 +215,31 @@ def test_a_word_names_the_column_whose_values_it_describes(tmp_path_factory: pyt
         "airline": "Carrier"
     }
     assert meaning_by_values(["airline"], {}) == {}
+
+
+def _charts() -> list[list[Any]]:
+    """Chart entries: the week charted and the day released (two dates), a label, and weeks on the
+    chart (a number column "chart" names)."""
+    rng = random.Random(3)
+    rows: list[list[Any]] = [["chart_week", "track", "label", "weeks_on_chart", "releaseDate"]]
+    for i in range(60):
+        week = dt.date(2024, 1, 5) + dt.timedelta(weeks=i % 40)
+        released = dt.date(2023 if i % 3 else 2024, 1 + i % 12, 1 + i % 27)
+        rows.append([week, f"Song {i}", ("North Star", "Blue Door")[i % 2], rng.randint(1, 30), released])
+    return rows
+
+
+def test_the_date_a_verb_before_the_year_names_and_the_rows_a_total_number_counts(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    rows = _charts()[1:]
+    charts = book_of(tmp_path_factory, "charts", _charts(), title="Charts")
+    released = sum(r[4].year == 2024 for r in rows)
+    assert released != sum(r[0].year == 2024 for r in rows)
+    assert answered(charts, "What is the number of chart entries that were released in 2024?") == released
+    # "chart entries" are the rows: no number column is named whole ("weeks on chart" is not)
+    on_label = sum(r[2] == "Blue Door" for r in rows)
+    assert answered(charts, "What is the total number of chart entries on the Blue Door label?") == on_label
 
 
 @pytest.mark.parametrize(

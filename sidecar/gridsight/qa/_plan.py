@@ -1150,12 +1150,14 @@ class Planner:
                 f"takes the {name} {counted.name}{when}",
                 [counted.name, *sorted(fcols)],
             )
-        # ("the total number of bookings" with a ``booking_ref`` column: the rows the identifier
-        # names are counted)
-        total_of = re.search(r"\btotal (number|count) of\s+(\w+)", low)
+        # ("the total number of bookings", "the total number of chart entries": the rows, where no
+        # number column is named whole by the words, "total" with them -- a ``Total`` column is)
+        total_of = re.search(r"\btotal (number|count) of\s+((?:[a-z]+\s*){1,3})", low)
         rows_said = (
             low.replace(total_of.group(0), total_of.group(0)[6:], 1)
-            if total_of and self._names_rows_identifier(total_of.group(2))
+            if total_of
+            and not all(f.sql.startswith(f"{quote(f.column)} = ") and self._unique(f.column) for f in fs)
+            and self._counts_rows_said(["total", *split_words(total_of.group(2))])
             else low
         )
         if re.search(r"\bhow many\b|\bnumber of\b|\bcount\b", low) and not re.search(
@@ -1858,13 +1860,17 @@ class Planner:
                 return m
         return None
 
-    def _names_rows_identifier(self, noun: str) -> bool:
-        """Whether ``noun`` names the column that identifies the rows ("bookings": ``booking_ref``)."""
-        return any(
+    def _counts_rows_said(self, said: list[str]) -> bool:
+        """Whether "the total number of <said>" counts rows: its noun names the rows' identifier
+        ("bookings": ``booking_ref``), or no number column has every header word said."""
+        noun = said[1] if len(said) > 1 else ""
+        if any(
             (self._identifies(c.name) or (c.kind == "text" and self._unique(c.name)))
             and mentions([noun], c.name) > 0
             for c in self.cols
-        )
+        ):
+            return True
+        return not any(c.kind == "number" and mentions(said, c.name) >= 1.0 for c in self.cols)
 
     def _counted_column(self, by_count: re.Match[str], exclude: set[str]) -> Col | None:
         """The numeric column the words after "number of" / "the most" name by every word of its
@@ -2173,6 +2179,14 @@ class Planner:
         dated = [c for c in self.cols if c.kind == "date"]
         if len(dated) <= 1:
             return dated[0] if dated else None
+        # the word just before the time ("released in 2024", "listed before March 2023") names it
+        said = re.search(
+            r"\b([a-z]+)\s+(?:in|before|after|since|during|on|by|until)\s+(?:[a-z]+\s+)?(?:19|20)\d\d\b",
+            self.low,
+        )
+        by_verb = [c for c in dated if said and mentions([said.group(1)], c.name) > 0]
+        if len(by_verb) == 1:
+            return by_verb[0]
         # the calendar words ("month", "year") name the part asked, not a column
         plain = [w for w in self.words if w not in DATE_WORDS]
         named = self.best(("date",), plain)

@@ -320,6 +320,12 @@ class _Compiler:
         if isinstance(node, exp.StrPosition) and _only(node, "this", "substr"):
             # INSTR(text, part): where ``part`` starts in ``text`` (case kept, as FIND does), 0 if nowhere
             return f"IFERROR(FIND({self.expr(node.args['substr'], mask)},{self.expr(node.this, mask)}),0)"
+        if isinstance(node, exp.DPipe):
+            return f"({self.expr(node.this, mask)}&{self.expr(node.expression, mask)})"
+        if isinstance(node, exp.Replace) and _only(node, "this", "expression", "replacement"):
+            # REPLACE(text, old, new): every ``old`` replaced, case kept, as SUBSTITUTE does
+            parts = (node.this, node.expression, node.args["replacement"])
+            return f"SUBSTITUTE({','.join(self.expr(p, mask) for p in parts)})"
         if isinstance(node, exp.Coalesce) and len(node.expressions) == 1:
             value = self.expr(node.this, mask)
             return f'IF({value}="",{self.expr(node.expressions[0], mask)},{value})'
