@@ -1197,6 +1197,13 @@ def _known_words() -> frozenset[str]:
     return embedder.known_words() if embedder is not None else frozenset()
 
 
+def known_word(word: str) -> bool:
+    """Whether the embedder's own vocabulary holds ``word`` whole (True without the embedder: no
+    word is then taken for an abbreviation)."""
+    known = _known_words()
+    return not known or word in known
+
+
 @lru_cache(maxsize=8192)
 def run_together(word: str) -> str:
     """Two words typed as one header word, apart ('libprice' -> 'lib price', 'popdensity' -> 'pop

@@ -149,6 +149,9 @@ def test_a_header_written_as_initials_is_named_by_the_words(cars: Any) -> None:
     assert mentions(["north", "american", "sales"], "NA_Sales") == 1.0
     assert mentions(["next", "opponent"], "No.") == 0.0  # (initials only where the header writes capitals)
     assert mentions(["north", "american"], "na_sales") == 0.0
+    # three lower-case letters no English word is are initials too; a word is not ("age")
+    assert mentions(["average", "daily", "rate"], "adr") == 1.0
+    assert mentions(["annual", "growth", "estimate"], "age") == 0.0
     nw = _col("NW_Miles")
     assert answered(cars, "What is the difference between the highest and lowest north western miles?") == (
         max(nw) - min(nw)

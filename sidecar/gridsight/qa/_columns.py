@@ -12,7 +12,17 @@ import itertools
 import re
 from collections.abc import Iterable
 
-from gridsight.text import FILLER, SHORTENED, STOP_WORDS, header_words, same, shortened, similarities, stem
+from gridsight.text import (
+    FILLER,
+    SHORTENED,
+    STOP_WORDS,
+    header_words,
+    known_word,
+    same,
+    shortened,
+    similarities,
+    stem,
+)
 from gridsight.text import closest as clearly_closest
 from gridsight.text import words as split_words
 
@@ -47,15 +57,20 @@ def _initialled(question_words: Iterable[str]) -> dict[str, range]:
     for n in (2, 3):
         for i in range(len(question_words) - n + 1):
             run = question_words[i : i + n]
-            if all(w.isalpha() and len(w) >= 3 and w not in STOP for w in run):
+            if all(w.isalpha() and len(w) >= 3 and w not in STOP_WORDS for w in run):
                 out.setdefault("".join(w[0] for w in run), range(i, i + n))
     return out
 
 
 def _capitals(header: str) -> set[str]:
-    """The header's words of two or three capitals, lower case: initials (``NA_Sales`` -> 'na';
-    ``No.`` has none)."""
-    return {t.lower() for t in re.findall(r"[A-Za-z]+", header) if 2 <= len(t) <= 3 and t.isupper()}
+    """The header's words that may be initials, lower case: two or three capitals (``NA_Sales`` ->
+    'na'; ``No.`` has none), or three letters no word of the embedder's vocabulary is (``adr``,
+    ``mpg_city``)."""
+    return {
+        t.lower()
+        for t in re.findall(r"[A-Za-z]+", header)
+        if 2 <= len(t) <= 3 and (t.isupper() or (len(t) == 3 and not known_word(t.lower())))
+    }
 
 
 def _compound(head: str, joined: str, first: int) -> bool:
