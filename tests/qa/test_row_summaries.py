@@ -13,6 +13,7 @@ import pytest
 from tests.qa.conftest import answered, answers_or_says_why, book_of
 
 from gridsight.qa._absent import absent_phrase, value_column
+from gridsight.qa._bounds import share_cut
 from gridsight.qa._columns import mentions
 from gridsight.qa._listcells import list_form
 from gridsight.text import meaning_by_values
@@ -89,6 +90,13 @@ def test_a_bound_on_a_share_of_rows_is_a_yes_or_no(cars: Any) -> None:
     assert answered(cars, "Were more than 10% of the cars reported as having had an accident?") is True
     assert answered(cars, "Is the share of cars that had an accident above 15%?") is False
     assert answered(cars, "Is the proportion of cars with an accident at least 12%?") is (share >= 0.12)
+
+
+def test_what_bounds_a_share_of_rows() -> None:
+    assert share_cut("is the share of trips that were round trips above 75%?")[:3] == (">", 0.75, "share")
+    assert share_cut("were more than 5% of the cars damaged?")[:3] == (">", 0.05, "")
+    assert share_cut("is the proportion of late orders at most 10 percent?")[:3] == ("<=", 0.1, "proportion")
+    assert share_cut("is the price above 75?") is None and share_cut("is the discount above 20%?") is None
 
 
 def test_a_list_written_with_a_delimiter_counts_items_not_cells(cars: Any) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from gridsight.qa._absent import KIND_SAMPLE, absent_phrase, value_column
 from gridsight.qa._asked import asked_columns
+from gridsight.qa._bounds import AGGREGATE_BEFORE, AGGREGATE_SAID, share_cut
 from gridsight.qa._columns import STOP, content_words, mentions, named_at, similarity, split_words
 from gridsight.qa._listcells import ListForm, item_test, list_form
 from gridsight.qa._pipeline import expected_type
@@ -206,45 +207,6 @@ def _empty(col: Col, unset: bool = True) -> str:
     return f"LOWER(TRIM(COALESCE({quote(col.name)}, ''))) IN ({empty})"
 
 
-_SHARE_WORD = r"(share|proportion|percentage|percent|fraction|rate)"
-_BOUND = (
-    r"(above|over|below|under|more than|less than|fewer than|greater than|higher than|lower than"
-    r"|at least|at most|exceeds?|exceeding)"
-)
-_SHARE_OF_BOUND = re.compile(rf"\b{_SHARE_WORD}\s+of\b.*?(\s+{_BOUND}\s+(\d+(?:\.\d+)?)\s*(?:%|percent\b))")
-_BOUND_OF = re.compile(rf"(\b{_BOUND}\s+(\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\b)")
-_BOUND_OP = {"above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">"}
-_BOUND_OP |= {"exceeds": ">", "exceed": ">", "exceeding": ">", "at least": ">=", "at most": "<="}
-
-
-def _share_cut(low: str) -> tuple[str, float, str, str] | None:
-    """The bound a yes/no question sets on a share of rows -- (operator, fraction, the share word,
-    the question without the bound) -- or None: 'the share of trips ... above 75%' -> ('>', 0.75,
-    'share', ...), 'more than 5% of the cars' -> ('>', 0.05, '', ...)."""
-    m = _SHARE_OF_BOUND.search(low)
-    if m is not None:
-        word, phrase, bound, number = m.group(1), m.group(2), m.group(3), m.group(4)
-    elif (b := _BOUND_OF.search(low)) is not None:
-        word, phrase, bound, number = "", b.group(1), b.group(2), b.group(3)
-    else:
-        return None
-    op = _BOUND_OP.get(bound, "<")
-    return op, float(number) / 100, word, low.replace(phrase, " " if word else " the ", 1)
-
-
-#: An aggregate said just before "number of" (see Planner._plan's counts).
-_AGGREGATE_BEFORE = re.compile(
-    r"\b(total|highest|maximum|max|largest|biggest|greatest|lowest|minimum|min|smallest|fewest|average|mean"
-    r"|median)\s+$"
-)
-_AGGREGATE_SAID = {w: ("SUM", "total") for w in ("total",)}
-_AGGREGATE_SAID |= {
-    w: ("MAX", "highest") for w in ("highest", "maximum", "max", "largest", "biggest", "greatest")
-}
-_AGGREGATE_SAID |= {w: ("MIN", "lowest") for w in ("lowest", "minimum", "min", "smallest", "fewest")}
-_AGGREGATE_SAID |= {"average": ("AVG", "average"), "mean": ("AVG", "average"), "median": ("MEDIAN", "median")}
-
-
 def _every_row(rest: list[_Filter], fails: str, has: str, columns: list[str], sql_only: bool = False) -> Plan:
     """'Are all ...?': no row that the ``rest`` of the filters keep is one where ``fails`` holds
     (every such row ``has`` what is asked)."""
@@ -358,7 +320,7 @@ class Planner:
         # ...": a bound on a share of rows, not on a column; read apart, the rest read as usual
         self._share_cut: tuple[str, float, str] | None = None
         whole = self.low
-        if asks_yes_no(self.low) and (cut := _share_cut(self.low)) is not None:
+        if asks_yes_no(self.low) and (cut := share_cut(self.low)) is not None:
             self._share_cut, self.low = cut[:3], cut[3]
         # "Name the top 3 ..." / "List the ...": the imperative is not a column named 'Name'
         self.words = split_words(re.sub(r"^\s*(name|list|show|give)\b", " ", self.low))
@@ -1135,8 +1097,8 @@ class Planner:
         averaged = re.search(r"\b(?:average|mean|median)\s+number of\b", low)
         # ("the highest number of critical violations", "on average, the number of ...": the
         # aggregate said of a column that counts)
-        of = _AGGREGATE_BEFORE.search(low[: many.start()]) if many and many.group(0) == "number of" else None
-        fn, name = _AGGREGATE_SAID[of.group(1)] if of else ("SUM", "total")
+        of = AGGREGATE_BEFORE.search(low[: many.start()]) if many and many.group(0) == "number of" else None
+        fn, name = AGGREGATE_SAID[of.group(1)] if of else ("SUM", "total")
         if many and re.search(r"\bon average\b", low) and not averaged:
             fn, name = "AVG", "average"
         counted = self._counted_column(many, fcols) if many and (fs or fn != "SUM") and not averaged else None
