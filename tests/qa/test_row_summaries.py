@@ -228,6 +228,16 @@ def test_a_word_names_the_column_whose_values_it_describes(tmp_path_factory: pyt
     assert meaning_by_values(["airline"], {}) == {}
 
 
+def test_the_group_with_the_most_rows_that_pass_a_bound(students: Any) -> None:
+    rows = _students()[1:]
+    counts = {g: sum(r[1] == g and r[4] > 6 for r in rows) for g in "ABCDF"}
+    top = max(counts.values())
+    assert list(counts.values()).count(top) == 1
+    # ("with more than 6 absences" keeps rows; it is no bound on each grade's row count)
+    got = answered(students, "Which final grade has the most students with more than 6 absences?")
+    assert got == max(counts, key=lambda g: counts[g])
+
+
 def _charts() -> list[list[Any]]:
     """Chart entries: the week charted and the day released (two dates), a label, and weeks on the
     chart (a number column "chart" names)."""

@@ -1496,8 +1496,8 @@ class Planner:
             key = named_after
         if key is None:
             key = self.best(("text", "number", "bool"), exclude=fcols)
-        if key is None:
-            return None
+        if key is None or (most_rows is not None and key.kind == "text" and self._unique(key.name)):
+            return None  # (rows counted per value of a column whose values all differ: one each)
         ranked_words = self.words[self._first_super() :]
         bare_fewest = common is not None and common.group(0) == "fewest"
         if (by_count or bare_fewest) and key.kind == "number" and self.best(("number",), ranked_words) is key:
@@ -1826,11 +1826,7 @@ class Planner:
         """Whether "the total number of <said>" counts rows: its noun names the rows' identifier
         ("bookings": ``booking_ref``), or no number column has every header word said."""
         noun = said[1] if len(said) > 1 else ""
-        if any(
-            (self._identifies(c.name) or (c.kind == "text" and self._unique(c.name)))
-            and mentions([noun], c.name) > 0
-            for c in self.cols
-        ):
+        if any(self._keys_rows(c) and mentions([noun], c.name) > 0 for c in self.cols):
             return True
         return not any(c.kind == "number" and mentions(said, c.name) >= 1.0 for c in self.cols)
 
@@ -2359,10 +2355,9 @@ class Planner:
         grouped = named is not None and named is self.best(kinds, self.words[: self._first_super()])
         # ("the most tickets" beside ``ticket_id`` and ``Ticket Type``: the rows the ids number)
         numbered = any(
-            self._identifies(c.name) and any(same(m.group(2), h) for h in header_words(c.name))
-            for c in self.cols
+            self._keys_rows(c) and any(same(m.group(2), h) for h in header_words(c.name)) for c in self.cols
         )
-        counted = named is None or self._identifies(named.name) or named.kind == "date" or numbered
+        counted = named is None or self._keys_rows(named) or named.kind == "date" or numbered
         return m if counted or grouped else None
 
     def _having(self, fs: list[_Filter]) -> Plan | None:
@@ -2374,6 +2369,8 @@ class Planner:
         test = COMPARISON.search(low)
         if asked is None or test is None:
             return None
+        if re.search(r"\bthe (?:most|fewest|least|highest|lowest|largest|smallest)\b", low[: test.start()]):
+            return None  # "which meal has the most bookings with adults above 2": a ranking of rows kept
         # ("which state codes ...": the two words name ``state_code``, not ``State``)
         group = self.best(("text",), [w for w in asked.groups() if w and w not in STOP])
         if group is None or not self._category(group.name):
@@ -2414,6 +2411,11 @@ class Planner:
 
     def _identifies(self, name: str) -> bool:
         return identifies(name)
+
+    def _keys_rows(self, col: Col) -> bool:
+        """Whether ``col`` tells the rows apart: an identifier by its header (``order_id``), or a
+        text column whose values all differ (``booking_ref``)."""
+        return self._identifies(col.name) or (col.kind == "text" and self._unique(col.name))
 
     def _names_rows(self, name: str) -> bool:
         """A text column whose values nearly all differ (names of the rows, a few repeated): a
