@@ -8,10 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from openpyxl import Workbook
-from tests.qa.conftest import answered, answers_or_says_why
-
-from gridsight.sources import open_workbook
+from tests.qa.conftest import answered, answers_or_says_why, book_of
 
 COMPONENTS = ["Share capital", "Retained earnings", "Total", "Non-controlling interests", "Total equity"]
 #: label, then one figure per component (None: a section line).
@@ -32,20 +29,16 @@ MOVEMENTS: list[tuple[str, list[int] | None]] = [
 
 @pytest.fixture(scope="module")
 def equity(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "SOCIE"
-    ws.append(["Wrenfield Foods plc"])
-    ws.append(["Consolidated statement of changes in equity"])
-    ws.append([])
-    ws.append([None, "Attributable to owners of the Company"])
-    ws.append([None, *COMPONENTS])
-    ws.append([None, *(["£m"] * len(COMPONENTS))])
-    for label, figures in MOVEMENTS:
-        ws.append([label, *(figures or [])])
-    path = tmp_path_factory.mktemp("equity") / "equity.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    rows: list[list[Any]] = [
+        ["Wrenfield Foods plc"],
+        ["Consolidated statement of changes in equity"],
+        [],
+        [None, "Attributable to owners of the Company"],
+        [None, *COMPONENTS],
+        [None, *(["£m"] * len(COMPONENTS))],
+        *([label, *(figures or [])] for label, figures in MOVEMENTS),
+    ]
+    return book_of(tmp_path_factory, "equity", rows, title="SOCIE")
 
 
 @pytest.mark.parametrize(

@@ -372,20 +372,20 @@ class Planner:
                 return hit[0]
         return None
 
+    def _holds_part(self, col: Col, part: str) -> bool:
+        """Whether some cell of ``col`` holds ``part``, in any case."""
+        hit = self.view.conn.execute(
+            f"SELECT 1 FROM {TABLE} WHERE INSTR(LOWER({quote(col.name)}), ?) > 0 LIMIT 1", (part.lower(),)
+        ).fetchone()
+        return hit is not None
+
     def _quoted_part(self, quoted: str, taken: set[str]) -> list[_Filter]:
         """A quoted text that is no whole cell but part of cells ("how many airports have
         'International' in their name?"): the rows whose text holds it, in the text column the
         question names (or the one column holding it), in any case."""
-        holding = []
-        for c in self.cols:
-            if c.kind != "text" or c.name in taken:
-                continue
-            q = quote(c.name)
-            hit = self.view.conn.execute(
-                f"SELECT 1 FROM {TABLE} WHERE INSTR(LOWER({q}), ?) > 0 LIMIT 1", (quoted.lower(),)
-            ).fetchone()
-            if hit:
-                holding.append(c)
+        holding = [
+            c for c in self.cols if c.kind == "text" and c.name not in taken and self._holds_part(c, quoted)
+        ]
         if not holding:
             return []
         sc = self.scores()
@@ -745,8 +745,7 @@ class Planner:
                     low[max(0, pos - 20) : pos],
                 ):
                     continue  # "excluding wifi"; "the most money": a measure, not an item
-                sql = self._item_test(c.name, item)
-                out.append(_Filter(sql, il, c.name, f"{c.name} lists {item}", sql_only=True))
+                out.append(self._item_filter(c.name, item, il))
                 low = low.replace(il, " ")
                 break
         # ("'International' in their name", "names containing 'Lake'": part of a cell, not a whole one)
@@ -932,8 +931,7 @@ class Planner:
             return f
         for item in self._list_items(f.column):
             if f.sql == f"{quote(f.column)} = {_lit(item)}":
-                sql = self._item_test(f.column, item)
-                return _Filter(sql, f.words, f.column, f"{f.column} lists {item}", sql_only=True)
+                return self._item_filter(f.column, item, f.words)
         return f
 
     # --- plans ----------------------------------------------------------------------------------
@@ -1118,7 +1116,7 @@ class Planner:
         rows_said = (
             low.replace(total_of.group(0), total_of.group(0)[6:], 1)
             if total_of
-            and not all(f.sql.startswith(f"{quote(f.column)} = ") and self._unique(f.column) for f in fs)
+            and not self._names_one_row(fs)
             and self._counts_rows_said(["total", *split_words(total_of.group(2))])
             else low
         )
@@ -1141,9 +1139,7 @@ class Planner:
                     f"counts the rows where {said.name} is above 0",
                     [said.name],
                 )
-            if not fs or all(
-                f.sql.startswith(f"{quote(f.column)} = ") and self._unique(f.column) for f in fs
-            ):
+            if self._names_one_row(fs):
                 # counting every row is rarely what was asked; nor is counting the one row a label
                 # names ("how many women were employed in Lakeside": a figure of that row)
                 return None
@@ -1903,15 +1899,8 @@ class Planner:
             return None
         texts = [c for c in self.cols if c.kind == "text" and not c.flag]
         forms = written_forms(name.lower())
-        for c in texts:
-            k = quote(c.name)
-            if any(
-                self.view.conn.execute(
-                    f"SELECT 1 FROM {TABLE} WHERE INSTR(LOWER({k}), ?) > 0 LIMIT 1", (form,)
-                ).fetchone()
-                for form in forms
-            ):
-                return None  # held somewhere: not absent
+        if any(self._holds_part(c, form) for c in texts for form in forms):
+            return None  # held somewhere: not absent
         values = {
             c.name: self._list_items(c.name)
             or [
@@ -2322,6 +2311,10 @@ class Planner:
         form = self._list_form(name)
         return list(form.items) if form is not None else []
 
+    def _item_filter(self, name: str, item: str, words: str) -> _Filter:
+        """The rows whose list in column ``name`` holds ``item`` (which ``words`` of the question say)."""
+        return _Filter(self._item_test(name, item), words, name, f"{name} lists {item}", sql_only=True)
+
     def _item_test(self, name: str, item: str) -> str:
         """The condition that the list in column ``name`` holds ``item``."""
         form = self._list_form(name)
@@ -2412,6 +2405,11 @@ class Planner:
     def _identifies(self, name: str) -> bool:
         return identifies(name)
 
+    def _names_one_row(self, fs: list[_Filter]) -> bool:
+        """Whether the filters keep every row (none) or name one row by a label (each an equality on
+        a column whose values all differ): nothing to count."""
+        return all(f.sql.startswith(f"{quote(f.column)} = ") and self._unique(f.column) for f in fs)
+
     def _keys_rows(self, col: Col) -> bool:
         """Whether ``col`` tells the rows apart: an identifier by its header (``order_id``), or a
         text column whose values all differ (``booking_ref``)."""
@@ -2437,9 +2435,7 @@ class Planner:
         fcols = {f.column for f in fs}
         if self._rate_held(rate.group(1), fcols) is not None:
             return None
-        ordered = sorted(fs, key=lambda f: low.find(f.words))
-        test, rest = ordered[-1], ordered[:-1]
-        share = f"AVG(CASE WHEN {test.sql} THEN 1.0 ELSE 0.0 END)"
+        test, rest, share = self._share_of(fs)
         among = " AND ".join(f.sql for f in rest)
         overall = re.match(
             r"^\s*(?:what|which)\s+(?:percentage|percent|share|proportion|fraction)\s+of\b", low
@@ -2487,19 +2483,24 @@ class Planner:
         held = self.best(("number",), [w for w in near if w != word], exclude=exclude)
         return None if held is None or held.flag or self._identifies(held.name) else held
 
+    def _share_of(self, fs: list[_Filter]) -> tuple[_Filter, list[_Filter], str]:
+        """The condition a share of rows is taken of (the filter named last), the filters that keep
+        the rows it is a share of, and the share as SQL."""
+        ordered = sorted(fs, key=lambda f: self.low.find(f.words))
+        test = ordered[-1]
+        return test, ordered[:-1], f"AVG(CASE WHEN {test.sql} THEN 1.0 ELSE 0.0 END)"
+
     def _share_test(self, fs: list[_Filter]) -> Plan | None:
         """'Is the share of trips that were round trips above 75%?': the share of rows the question's
         last condition holds for (among the rows the others keep), against the bound."""
         if self._share_cut is None or not fs:
             return None
         op, bound, _word = self._share_cut
-        ordered = sorted(fs, key=lambda f: self.low.find(f.words))
-        test, rest = ordered[-1], ordered[:-1]
+        test, rest, share = self._share_of(fs)
         among = " AND ".join(f.sql for f in rest)
         among_said = " where " + " and ".join(f.desc for f in rest) if rest else ""
         return Plan(
-            f"SELECT AVG(CASE WHEN {test.sql} THEN 1.0 ELSE 0.0 END) {op} {bound!r} FROM {TABLE}"
-            f"{' WHERE ' + among if among else ''}",
+            f"SELECT {share} {op} {bound!r} FROM {TABLE}{' WHERE ' + among if among else ''}",
             "share",
             "boolean",
             0.75,
