@@ -48,6 +48,12 @@ STOP_WORDS = frozenset(
     """.split()
 )
 
+#: Words that name a plan, not what happened: a line under ``Budget`` is read only where one is said.
+PLAN_WORDS = frozenset(
+    "budget budgets budgeted plan plans planned forecast forecasts forecasted target targets projected"
+    " projection projections estimate estimates estimated".split()
+)
+
 #: Words a request uses to ask ("show me", "list", "give the value of"), not to name anything.
 REQUEST_WORDS = frozenset("show tell give please find get return list value values".split())
 

@@ -29,6 +29,16 @@ YEARS = [2025, 2024, 2023]
         ("What was cash a year before the latest balance sheet date?", "What was cash in 2024?"),
         ("Debt in the year before the most recent year end?", "Debt in 2024?"),
         ("Net profit in the current year?", "Net profit in 2025?"),
+        # dates said by their order
+        ("What was cash at the earlier date?", "What was cash in 2023?"),
+        ("What was cash at the later date?", "What was cash in 2025?"),
+        ("What was cash at the closing balance date?", "What was cash in 2025?"),
+        ("What was cash at the prior closing date?", "What was cash in 2024?"),
+        ("What was cash at the opening balance sheet date?", "What was cash in 2023?"),
+        ("What was cash at the last date shown?", "What was cash in 2025?"),
+        # a cash-flow line's own words: no period to write
+        ("What was cash at the end of the year?", "What was cash at the end of the year?"),
+        ("What was cash at beginning of year in 2024?", "What was cash at beginning of year in 2024?"),
         # years written out, or no relative period: unchanged
         ("What was cash in 2023 and in 2025?", "What was cash in 2023 and in 2025?"),
         ("What was cash in the last year of the plan?", "What was cash in the last year of the plan?"),

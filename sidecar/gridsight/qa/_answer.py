@@ -159,9 +159,12 @@ def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
     return ans
 
 
-#: "... in FY2025, as a positive amount": the size of a figure the sheet shows negative.
+#: "... in FY2025, as a positive amount", "(ignore the sign)": the size of a figure the sheet shows
+#: negative.
 _POSITIVE = re.compile(
-    r",?\s*(?:expressed\s+|given\s+|shown\s+|stated\s+)?as\s+a\s+positive\s+(?:amount|number|figure|value)\b",
+    r",?\s*(?:expressed\s+|given\s+|shown\s+|stated\s+)?as\s+a\s+positive\s+(?:amount|number|figure|value)\b"
+    r"|,?\s*\b(?:ignor(?:e|ing)\s+(?:the|its|any)\s+signs?|regardless\s+of\s+(?:the\s+|its\s+)?sign"
+    r"|in\s+absolute\s+terms)\b",
     re.IGNORECASE,
 )
 

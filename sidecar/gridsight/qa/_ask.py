@@ -333,6 +333,9 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             ans, kind = by_cells(workbook, best, q)
             if kind is None:
                 continue  # no plan: nothing to report
+            if kind == "unclear":
+                ans.structure = structure
+                return ans
             if ans.status == "answered" and kind == "lookup":
                 cell = by_blocks(workbook, best, q, model)  # the same cell, cited by its own address
                 ans = cell if cell.status == "answered" and same_value(cell.value, ans.value) else ans
@@ -459,7 +462,7 @@ def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: A
         return rules
     attempts = model_attempts(rel, q, model, samples=samples)
     planned = cell_plan(rel, q, expected_type(q))
-    if planned is not None:
+    if planned is not None and planned.sql:
         attempts.append(run_attempt(rel, "cells", planned.sql, planned.expected(expected_type(q))))
     if rules.status == "answered":
         fits = _fits(rules, expected_type(q), q) and rules.confidence >= CONFIDENT
@@ -514,6 +517,8 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
     planned = cell_plan(rel, q, expected_type(q)) if rel.rows else None
     if planned is None:
         return QAAnswer(q, "abstained", reason="no cells of the table fit the question", route="cells"), None
+    if not planned.sql:  # (the question says which cells, but not clearly enough: no route guesses)
+        return QAAnswer(q, "abstained", reason=planned.why, route="cells", table=best.ref), planned.kind
     run = run_attempt(rel, "cells", planned.sql, planned.expected(expected_type(q)))
     if not run.ok:
         return QAAnswer(q, "abstained", reason=f"the cells' query: {run.error}", route="cells"), planned.kind
@@ -522,7 +527,7 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
     if planned.kind in _UNITLESS:
         ans.unit = None  # a share, a ratio or a growth rate is no amount in the table's unit
     if planned.kind != "lookup":  # (a lookup cites its cell through the header-path route)
-        ans.formula = verified_formula(rel, workbook, planned.sql, run.value)
+        ans.formula = verified_formula(rel, workbook, planned.sql, run.value, planned.formula)
     # a row label is the answer without the footnote mark or status letter it carries (``2023p`` is
     # the year 2023, provisional; ``Scotland (1)`` is Scotland), each label of a list too
     if isinstance(run.value, str) and (bare := _bare_label(run.value)) != run.value:

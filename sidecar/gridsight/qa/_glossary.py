@@ -163,12 +163,25 @@ def defined(question: str, holds: Callable[[str], bool]) -> str:
         if same:
             return same[0]
         if not lines:
-            lines.update(
-                {line: next((n for n in names if holds(n)), names[0]) for line, names in LINES.items()}
-            )
+            lines.update(_names_held(holds))
         return f"{name} (defined as {TERMS[name.casefold()].format_map(lines)})"
 
     return _NAMES.sub(written, question)
+
+
+def _names_held(holds: Callable[[str], bool]) -> dict[str, str]:
+    """Each line's name as the workbook writes it: the first of its names a label holds, unless that
+    name is only a word of another line's name ("taxation" in ``Profit before taxation`` is no tax
+    line where ``Tax on profit`` is one); else its usual name."""
+    held = {line: [n for n in names if holds(n)] for line, names in LINES.items()}
+    out = {}
+    for line, names in LINES.items():
+        others = [n for other, found in held.items() if other != line for n in found]
+        own = [
+            n for n in held[line] if not any(re.search(rf"\b{re.escape(n)}\b", o) and o != n for o in others)
+        ]
+        out[line] = next(iter(own or held[line]), names[0])
+    return out
 
 
 #: A total line for the part of a whole that is "non-" something: ``Total non-current liabilities``.

@@ -19,18 +19,24 @@ from gridsight.qa._headers import dates_written
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d\d)(?![\d])")
 #: "financial year", "fiscal year", "year-end", "balance sheet date": what a period is called.
 _PERIOD = (
-    r"(?:(?:financial|fiscal|reporting)\s+)?(?:year[- ]end|year|period|balance sheet date|reporting date"
-    r"|closing date)"
+    r"(?:(?:financial|fiscal|reporting)\s+)?(?:year[- ]end|year|period"
+    r"|(?:balance\s+sheet\s+|reporting\s+|closing\s+|closing\s+balance\s+|balance\s+)?date)(?:\s+shown)?"
 )
+#: Not after a word that says the period before ("the prior closing date" is no closing date).
+_NOT_BEFORE = r"(?<!prior\s)(?<!previous\s)(?<!preceding\s)(?<!comparative\s)"
 #: The latest period: "the latest year", "the current year", "the most recent balance sheet date".
 _AT = r"\b(?:(?:in|for|at|as at|as of|during|on)\s+)?(?:the\s+)?"
 _LATEST = re.compile(
-    rf"{_AT}(?:latest|current|most recent|this)\s+{_PERIOD}\b",
+    rf"{_AT}{_NOT_BEFORE}(?:latest|current|most recent|this|later|newer|closing)\s+{_PERIOD}\b"
+    r"|\b(?:(?:in|for|at|as at|as of|on)\s+)?the\s+(?:last\s+(?:(?:balance\s+sheet\s+|reporting\s+)?date"
+    rf"|year|period|year[- ]end)\s+shown|last\s+(?:balance\s+sheet\s+|reporting\s+)?date)\b",
     re.IGNORECASE,
-)
+)  # ("the last year shown" is the latest; "last year", no article, the one before it; "the last year
+#    of the plan" is no column's)
 #: The first period: "the earliest balance sheet date shown", "the oldest year".
 _EARLIEST = re.compile(
-    rf"{_AT}(?:earliest|oldest)\s+{_PERIOD}\b|{_AT}first\s+(?:balance sheet|reporting)\s+date\b",
+    rf"{_AT}{_NOT_BEFORE}(?:earliest|oldest|earlier|older|opening)\s+{_PERIOD}\b"
+    rf"|{_AT}first\s+(?:balance sheet\s+|reporting\s+)?date\b",
     re.IGNORECASE,
 )
 #: The period before it: "the prior year", "the comparative period", "last year" (no article).

@@ -822,9 +822,13 @@ def _flat_result(got: Any, value: Any) -> Any:
     return got
 
 
-def verified_formula(rel: Relation, workbook: Workbook, sql: str, value: Any) -> str | None:
+def verified_formula(
+    rel: Relation, workbook: Workbook, sql: str, value: Any, written: str | None = None
+) -> str | None:
     """The first of :func:`translations` that the engine evaluates to ``value`` (the query's answer:
-    a yes/no answer from a count is the count above 0, one value from several rows is the first)."""
+    a yes/no answer from a count is the count above 0, one value from several rows is the first);
+    else ``written``, a formula a plan wrote over the cells themselves (a lookup by label is kept
+    where one translates: it still holds when rows are inserted)."""
     from gridsight.formula import evaluate_formula
     from gridsight.qa._pipeline import same_value
 
@@ -838,7 +842,7 @@ def verified_formula(rel: Relation, workbook: Workbook, sql: str, value: Any) ->
             spellings.append(f"=INDEX({body},1)")
         for candidate in spellings:
             if tries >= MAX_TRIES:
-                return None
+                break
             tries += 1
             result = evaluate_formula(candidate, workbook, rel.sheet)
             if not result.ok or result.error is not None:
@@ -848,4 +852,8 @@ def verified_formula(rel: Relation, workbook: Workbook, sql: str, value: Any) ->
                 return candidate
             if isinstance(value, bool) is isinstance(got, bool) and not isinstance(got, list):
                 break  # a value of the right shape that differs: no wrapper changes that
+    if written:
+        result = evaluate_formula(written, workbook, rel.sheet)
+        if result.ok and result.error is None and same_value(_flat_result(result.value, value), value):
+            return written
     return None

@@ -1,0 +1,369 @@
+"""A figure the question defines in words, read as arithmetic over the lines it names.
+
+"Net debt (non-current borrowings plus current borrowings minus cash)", "the current ratio? Define it
+as total current assets divided by current liabilities", "total provisions, i.e. current plus
+non-current provisions", "taking working capital as current assets minus current liabilities": the
+user states the formula, and the answer is that formula over the cells it names, not whatever figure
+the measure's name touches. This module reads the definition's text into an expression tree whose
+leaves are the words of each line (:class:`Line`); :mod:`gridsight.qa._cells` finds each line's cell
+and compiles the tree to one query. Pure functions over text: only language words (plus, minus,
+divided by, the sum of ...), never a table's.
+
+Division binds loosest, as a reader of "debtors plus cash, divided by creditors" means it; a
+parenthesis groups; "the sum of A, B and C" and "the difference between A and B" name their
+operands by list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+#: Where a stated definition starts: "define it as", "defined as", "calculated as", "i.e.", "taking
+#: working capital as" (the name between "taking" and "as" is the measure's).
+_STARTS = re.compile(
+    r"\b(?:define[ds]?(?:\s+(?:it|this|them|the\s+[\w-]+(?:\s+[\w-]+)?))?\s+as|defined\s+as|calculated\s+as"
+    r"|computed\s+as|measured\s+as|worked\s+out\s+as|i\.\s?e\.,?|that\s+is,"
+    r"|taking\s+[^,?.()]{2,60}?\s+(?:to\s+be|as)|(?:with|where)\s+[^,?.()]{2,60}?\s+(?:defined|taken)\s+as)\s+",
+    re.IGNORECASE,
+)
+#: Where a definition written after its start ends: a clause that asks, rounds or gives a unit.
+_CLAUSE = re.compile(
+    r",?\s+(?:and\s+)?(?:give|giving|answer|express|expressed|stated|shown|round|rounded|report|reported"
+    r"|how|what|in\s+(?:percent|per\s+cent|%|percentage|\$|£|€)|as\s+an?\s+(?:percent|percentage|%|multiple|ratio)"
+    r"|to\s+\d|as\s+at|as\s+of|in\s+the\s+[\w\s'-]{1,40}?\s+column"
+    r"|(?:at|on|for|in)\s+(?:the\s+)?(?:\d|fy|fiscal|financial|year|end|close|start|prior|previous|latest|last|first"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))\b",
+    re.IGNORECASE,
+)
+#: A line's outline mark ("B) CURRENT ASSETS", "ii) Trade receivables"): no parenthesis, and no word
+#: a reader says.
+_OUTLINE = re.compile(r"(?:(?<=\s)|^)(?:[A-Z]|[ivx]{1,4}|\d{1,2})\)\s+")
+#: Operators, loosest first. Each is matched outside parentheses only.
+_DIVIDE = re.compile(
+    r",?\s+divided\s+by\s+|\s+/\s+|,?\s+as\s+an?\s+(?:share|percentage|proportion|fraction|multiple)\s+of\s+",
+    re.IGNORECASE,
+)
+_TIMES = re.compile(r",?\s+(?:multiplied\s+by|times)\s+", re.IGNORECASE)
+_PLUS_MINUS = re.compile(
+    r",?\s+(?:(plus|added\s+to|\+)|(minus|less(?!\s+than\b)|deducting|[-−–]))\s+", re.IGNORECASE
+)
+#: A line named only through a list: "the sum of A, B and C", "the total of ...".
+_SUM_OF = re.compile(r"^(?:the\s+)?(?:sum|total|aggregate)\s+of\s+(?:the\s+)?", re.IGNORECASE)
+_DIFFERENCE = re.compile(r"^(?:the\s+)?difference\s+between\s+", re.IGNORECASE)
+_RATIO = re.compile(r"^(?:the\s+)?ratio\s+of\s+(.+?)\s+to\s+(.+)$", re.IGNORECASE)
+#: "(as a positive amount)": the line as a positive figure, however the statement presents it.
+_POSITIVE = re.compile(
+    r"\s*\(?\s*(?:taken\s+|shown\s+|expressed\s+)?as\s+an?\s+positive(?:\s+(?:amount|figure|number|value))?\s*\)?\s*$",
+    re.IGNORECASE,
+)
+#: Words that say a parenthesis holds arithmetic (a definition), not a unit or a column's name.
+_OPERATES = re.compile(
+    r"\b(?:plus|minus|less(?!\s+than)|divided\s+by|multiplied\s+by|sum\s+of|difference\s+between"
+    r"|ratio\s+of)\b|\s[-+/]\s",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """Words that name one line, or a list of lines to add up ("cash and term deposits");
+    ``positive``: taken as a positive amount."""
+
+    text: str
+    positive: bool = False
+    listed: bool = False  # ("the sum of A, B and C": a list said as one)
+
+
+@dataclass(frozen=True)
+class Apply:
+    """An operator ("+", "-", "*", "/") over two expressions."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+Expr = Line | Apply
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A stated definition: its expression, and the question without it (the words that still place
+    the cells: the period, the column)."""
+
+    expr: Expr
+    rest: str
+
+
+def lines_of(expr: Expr) -> list[Line]:
+    """The leaves of ``expr``, left to right."""
+    if isinstance(expr, Line):
+        return [expr]
+    return [*lines_of(expr.left), *lines_of(expr.right)]
+
+
+def divides(expr: Expr) -> bool:
+    """Whether the expression's outermost operation is a division (a ratio: percent may scale it)."""
+    return isinstance(expr, Apply) and expr.op == "/"
+
+
+def definition(question: str) -> Definition | None:
+    """The definition the question states, or None (no definition, or one that names no arithmetic:
+    "i.e. the closing balance" is a name, not a formula)."""
+    question = _OUTLINE.sub("", question)
+    for found in (_stated_after(question), _in_parentheses(question)):
+        if found is None:
+            continue
+        text, rest = found
+        expr = parse(text)
+        if isinstance(expr, Apply) or (isinstance(expr, Line) and expr.listed):
+            return Definition(expr, re.sub(r"\s{2,}", " ", rest).strip())
+    return None
+
+
+def _stated_after(question: str) -> tuple[str, str] | None:
+    """The text after "define it as" and its kin, up to the clause that ends it."""
+    m = _STARTS.search(question)
+    if m is None:
+        return None
+    start = m.end()
+    end = _end_of(question, start)
+    text = question[start:end].strip(" ,;")
+    # the words the start's own phrase says stay ("taking working capital as": the measure's name)
+    rest = question[: m.start()] + " " + question[end:]
+    return text, rest
+
+
+def _end_of(question: str, start: int) -> int:
+    """Where a definition starting at ``start`` ends: a question mark, a sentence's full stop, a
+    semicolon, a parenthesis that holds no arithmetic, or a clause that asks, rounds or places --
+    each outside parentheses."""
+    depth = 0
+    i = start
+    while i < len(question):
+        ch = question[i]
+        if ch == "(":
+            close = _closing(question, i)
+            if (
+                depth == 0
+                and not _OPERATES.search(question[i + 1 : close])
+                and not _POSITIVE.match(question[i : close + 1])
+            ):
+                return i  # ("(in thousands of dollars)", "(total column)": no part of the formula)
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif depth == 0 and (
+            ch in "?;" or (ch == "." and (i + 1 == len(question) or question[i + 1] == " "))
+        ):
+            return i
+        elif depth == 0 and ch in ", " and (m := _CLAUSE.match(question, i)) is not None and i > start:
+            return m.start()
+        i += 1
+    return len(question)
+
+
+def _closing(text: str, at: int) -> int:
+    """The index of the parenthesis that closes the one at ``at`` (the text's end if none does)."""
+    depth = 0
+    for i in range(at, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    return len(text)
+
+
+#: An operator beside a parenthesis: it groups a part of arithmetic written in the question itself
+#: ("(lentils plus barley) divided by melons"), it defines nothing.
+_OPERATOR_AFTER = re.compile(
+    r"\s*,?\s*(?:divided\s+by|multiplied\s+by|times|plus|minus|less(?!\s+than)|over|[-+*/×÷])(?:\s|$)",
+    re.IGNORECASE,
+)
+_OPERATOR_BEFORE = re.compile(
+    r"(?:\b(?:divided\s+by|multiplied\s+by|times|plus|minus|less|of)|[-+*/×÷])\s*$", re.IGNORECASE
+)
+
+
+def _in_parentheses(question: str) -> tuple[str, str] | None:
+    """The first parenthesis that holds arithmetic ("net debt (borrowings minus cash)"), unless an
+    operator beside it makes it a part of arithmetic the question writes out."""
+    for m in re.finditer(r"\(", question):
+        close = _closing(question, m.start())
+        inner = question[m.start() + 1 : close]
+        grouping = _OPERATOR_AFTER.match(question, close + 1) or _OPERATOR_BEFORE.search(
+            question[: m.start()]
+        )
+        if _OPERATES.search(inner) and not re.fullmatch(r"[\s\d.,+\-/%]*", inner) and not grouping:
+            return _headed(inner, question[: m.start()]), question[: m.start()] + " " + question[close + 1 :]
+    return None
+
+
+def _headed(inner: str, before: str) -> str:
+    """A parenthesis of modifiers alone ("total borrowings (non-current plus current)") with the
+    head noun of the name before it given to each: "non-current borrowings plus current borrowings"."""
+    head = re.search(r"([^\W\d_][\w'-]*)\s*$", before)
+    pieces = _split(inner.strip(), _PLUS_MINUS)
+    if head is None or len(pieces) < 2 or any(len(p.split()) != 1 for p, _ in pieces):
+        return inner
+    return "".join(f"{m.group(0) if m else ''}{p.strip()} {head.group(1)}" for p, m in pieces)
+
+
+def _split(text: str, pattern: re.Pattern[str]) -> list[tuple[str, re.Match[str] | None]]:
+    """``text`` cut at every match of ``pattern`` outside parentheses: (piece, the match before it)."""
+    out: list[tuple[str, re.Match[str] | None]] = []
+    depth, last, before = 0, 0, None
+    cuts = {m.start(): m for m in pattern.finditer(text)}
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if depth == 0 and i in cuts and i > last:
+            m = cuts[i]
+            out.append((text[last:i], before))
+            last, before = m.end(), m
+            i = m.end()
+            continue
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        i += 1
+    out.append((text[last:], before))
+    return out
+
+
+def parse(text: str) -> Expr | None:
+    """The expression ``text`` writes, or None where a piece is empty."""
+    text = text.strip(" ,;.")
+    if not text:
+        return None
+    if text.startswith("(") and _closing(text, 0) == len(text) - 1:
+        return parse(text[1:-1])
+    for pattern, ops in ((_DIVIDE, "/"), (_TIMES, "*")):
+        pieces = _split(text, pattern)
+        if len(pieces) > 1:
+            return _chain([(p, ops if m else "") for p, m in pieces], _sum)
+    return _sum(text)
+
+
+def _sum(text: str) -> Expr | None:
+    pieces = _split(text, _PLUS_MINUS)
+    if len(pieces) == 1:
+        return _term(text)
+    signed = [(p, "" if m is None else "+" if m.group(1) else "-") for p, m in pieces]
+    return _chain(_spread(signed), _term)
+
+
+def _chain(pieces: list[tuple[str, str]], read: Callable[[str], Expr | None]) -> Expr | None:
+    """Left to right: ``a op b op c`` as ``(a op b) op c``."""
+    out: Expr | None = None
+    for text, op in pieces:
+        expr = read(text) if text.strip(" ,") else None
+        if expr is None:
+            return None
+        out = expr if out is None else Apply(op, out, expr)
+    return out
+
+
+def _spread(signed: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A modifier said alone before the next line's own ("current plus non-current borrowings",
+    "short-term and long-term debt") takes that line's head: "current borrowings"."""
+    out = list(signed)
+    for i in range(len(out) - 1):
+        text, op = out[i]
+        words_ = text.strip().split()
+        nxt = out[i + 1][0].strip().split()
+        if len(words_) == 1 and len(nxt) > 1 and set(_parts(words_[0])) & set(_parts(nxt[0])):
+            out[i] = (f"{words_[0]} {' '.join(nxt[1:])}", op)
+    return out
+
+
+def _parts(word: str) -> list[str]:
+    return [p for p in re.split(r"[-‐–]", word.casefold()) if p]
+
+
+def _term(text: str) -> Expr | None:
+    text = text.strip(" ,;.")
+    text = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.IGNORECASE)
+    if not text:
+        return None
+    if text.startswith("(") and _closing(text, 0) == len(text) - 1:
+        return parse(text[1:-1])
+    positive = _POSITIVE.search(text)
+    if positive is not None and positive.start() > 0:
+        inner = _term(text[: positive.start()])
+        if isinstance(inner, Line):
+            return Line(inner.text, positive=True, listed=inner.listed)
+        return None  # (a positive amount of a formula: not written)
+    if (m := _RATIO.match(text)) is not None:
+        a, b = _term(m.group(1)), _term(m.group(2))
+        return Apply("/", a, b) if a is not None and b is not None else None
+    if (m := _DIFFERENCE.match(text)) is not None:
+        halves = re.split(r"\s+and\s+", text[m.end() :], maxsplit=1)
+        if len(halves) == 2:
+            a, b = _term(halves[0]), _term(halves[1])
+            return Apply("-", a, b) if a is not None and b is not None else None
+    if (m := _SUM_OF.match(text)) is not None and text[m.end() :]:
+        return Line(text[m.end() :], listed=True)
+    return Line(text)
+
+
+#: "do A equal B", "are A equal to B", "does A agree with B", "is A the same as B": two sides compared.
+_EQUALITY = re.compile(
+    r"^\s*(?:do|does|did|is|are|was|were)\s+(?P<a>.+?)\s+(?:equals?(?:\s+to)?|agrees?\s+(?:with|to)"
+    r"|match(?:es)?|ties?\s+(?:up\s+)?(?:to|with)|reconciles?\s+(?:to|with)|(?:exactly\s+)?the\s+same\s+as)\s+"
+    r"(?P<b>.+?)\s*[?.]?\s*$",
+    re.IGNORECASE,
+)
+#: "is the statement in balance", "does each column of the balance sheet balance": the identity of a
+#: statement of financial position, asked of its columns.
+_BALANCE = re.compile(
+    r"^\s*(?:(?:is|are|was|were)\s+(?:the\s+)?(?P<what>[^?]*?)\s+(?:in\s+balance|balanced)"
+    r"|(?:does|do|did)\s+(?:the\s+)?(?P<whose>[^?]*?)\s+balance(?=\s*(?:[?.]|$|(?:in|at|for|on|across|as)\b)))"
+    r"(?P<where>[^?]*)",
+    re.IGNORECASE,
+)
+#: Where the sides are compared: "at both dates", "for each year", "in every column", "for 2025 and
+#: 2024"; ``every``: each column of the kind said.
+_WHERE = re.compile(
+    r"\s+(?:(?:in|at|for|on|across|as\s+(?:at|of))\s+)?(?P<place>(?:(?:each|every|both|all)\b|(?:the\s+)?"
+    r"(?:(?:19|20)\d\d|fy)).*)$",
+    re.IGNORECASE,
+)
+_EVERY = re.compile(r"\b(?:each|every|both|all)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Equality:
+    """Two sides a yes/no question compares column by column (None, None: a statement's own identity,
+    "is it in balance"); ``where``: the words that say which columns; ``every``: each column of the
+    kind they say ("both years", "each column")."""
+
+    left: Expr | None
+    right: Expr | None
+    where: str
+    every: bool
+
+
+def equality(question: str) -> Equality | None:
+    """The comparison a yes/no question asks of each column ("do total assets equal total
+    liabilities and equity at both dates?", "is the balance sheet in balance for each year?"), or
+    None where it asks none, or of no columns it names ("does cash equal 5?" is a test of one cell)."""
+    question = _OUTLINE.sub("", question)
+    balance = _BALANCE.match(question)
+    if balance is not None and not _EQUALITY.match(question):
+        where = f"{balance.group('where')} {balance.group('what') or balance.group('whose')}"
+        return Equality(None, None, where.strip(), bool(_EVERY.search(where)))
+    m = _EQUALITY.match(question)
+    if m is None:
+        return None
+    right, where = m.group("b"), ""
+    cut = _WHERE.search(right)
+    if cut is not None:
+        right, where = right[: cut.start()], cut.group("place")
+    if not where or re.fullmatch(r"[\d\s.,%$£€-]+", right.strip()):
+        return None  # (no columns said: one cell's test; a number: a threshold)
+    a, b = parse(m.group("a")), parse(right)
+    if a is None or b is None:
+        return None
+    return Equality(a, b, where, bool(_EVERY.search(where)))
