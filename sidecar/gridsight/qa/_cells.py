@@ -17,12 +17,10 @@ import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from itertools import combinations
 
-from gridsight.grid import Range
 from gridsight.qa._answer import asks_label
 from gridsight.qa._classes import RowClass, asked_class
-from gridsight.qa._definition import Apply, Equality, Expr, Line, definition, divides, equality, lines_of
+from gridsight.qa._definition import Equality, Line, definition, divides, equality, lines_of
 from gridsight.qa._groups import rounding_step
 from gridsight.qa._headers import (
     PATH_SEP,
@@ -55,6 +53,17 @@ from gridsight.qa._lines import (
     words_said,
 )
 from gridsight.qa._members import listed_members
+from gridsight.qa._named_lines import (
+    Reading,
+    bracketed,
+    compiled,
+    excel,
+    figures,
+    identity,
+    line_cells,
+    sized,
+    unbracketed,
+)
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
@@ -80,10 +89,8 @@ from gridsight.text import (
     MORE_WORDS,
     NUMBER_WORDS,
     OPERATION_WORDS,
-    PLAN_WORDS,
     RATIO_WORDS,
     RISE_WORDS,
-    STOP_WORDS,
     SUM_WORDS,
     comparison,
     comparisons_spelt,
@@ -890,11 +897,7 @@ def lines_by_period(rel: Relation) -> bool:
 _RANK_WORDS = frozenset({"rank", "ranking", "ranked"})
 
 
-def _figures(rel: Relation) -> list[RelColumn]:
-    """The table's number columns: the cells a plan reads."""
-    return rel.memo(
-        "figure columns", lambda: [c for c in rel.columns if c.role == "data" and c.kind == "number"]
-    )
+_figures = figures  # (the table's number columns: the cells a plan reads)
 
 
 def _by_periods(col: RelColumn) -> bool:
@@ -1825,29 +1828,29 @@ def _defined(rel: Relation, question: str, expected: str | None) -> CellPlan | N
     if len(chosen) != 1:
         return None
     col = chosen[0].name
-    reading = _Reading.of(rel, question)
+    reading = Reading.of(rel, question)
     cells: dict[Line, list[int]] = {}
     for line in lines_of(stated.expr):
-        found = _line_cells(rel, col, line.text, reading)
+        found = line_cells(rel, col, line.text, reading)
         if not found:
             why = f"the definition's {line.text!r} fits several lines of the table alike; say which"
             return None if found is None else CellPlan("", "unclear", "number", why)
         cells[line] = found
-    sized = _sized(rel, stated.expr, cells)
-    body = _compiled(rel, col, stated.expr, cells, sized)
-    written = _excel(rel, col, stated.expr, cells, sized)
+    by_size = sized(rel, stated.expr, cells)
+    body = compiled(rel, col, stated.expr, cells, by_size)
+    written = excel(rel, col, stated.expr, cells, by_size)
     if divides(stated.expr):
         scale = _percent_scale(stated.rest)
         written = f"={'100*' if scale != '1.0' else ''}{written}"
         return CellPlan(f"SELECT {scale} * {body}", "ratio", "number", formula=written)
-    return CellPlan(f"SELECT {body}", "arithmetic", "number", formula=f"={_unbracketed(written)}")
+    return CellPlan(f"SELECT {body}", "arithmetic", "number", formula=f"={unbracketed(written)}")
 
 
 def _agreed(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
     """Whether two sides agree in each column the question names ("do total assets equal total
     liabilities and net assets at both dates?", "are net assets equal to shareholders' funds for
     2025 and 2024?"), or whether a statement of financial position balances in them ("is it in
-    balance for each year?", "does each column balance?": :func:`_identity`); to within half a unit
+    balance for each year?", "does each column balance?": :func:`identity`); to within half a unit
     (published rounding). None where the question compares nothing column by column, or a side
     names no line."""
     asked = equality(question) if rel.key is not None and expected in (None, "boolean") else None
@@ -1856,23 +1859,23 @@ def _agreed(rel: Relation, question: str, expected: str | None) -> CellPlan | No
     cols = _columns_compared(rel, asked)
     if not cols:
         return None
-    sides = (asked.left, asked.right) if asked.left and asked.right else _identity(rel, cols, question)
+    sides = (asked.left, asked.right) if asked.left and asked.right else identity(rel, cols, question)
     if sides is None or sides[0] is None or sides[1] is None:
         return None
     left, right = sides
-    reading = _Reading.of(rel, question)
+    reading = Reading.of(rel, question)
     tests, checks = [], []
     for col in cols:
         cells: dict[Line, list[int]] = {}
         for line in [*lines_of(left), *lines_of(right)]:
-            found = _line_cells(rel, col.name, line.text, reading)
+            found = line_cells(rel, col.name, line.text, reading)
             if not found:
                 return None
             cells[line] = found
-        a, b = (_compiled(rel, col.name, side, cells, set()) for side in (left, right))
+        a, b = (compiled(rel, col.name, side, cells, set()) for side in (left, right))
         tests.append(f"ABS(({a}) - ({b})) < 0.5")
-        x, y = (_excel(rel, col.name, side, cells, set()) for side in (left, right))
-        checks.append(f"ABS({_unbracketed(x)}-{_bracketed(y)})<0.5")
+        x, y = (excel(rel, col.name, side, cells, set()) for side in (left, right))
+        checks.append(f"ABS({unbracketed(x)}-{bracketed(y)})<0.5")
     return CellPlan("SELECT " + " AND ".join(tests), "test", "boolean", formula=f"=AND({','.join(checks)})")
 
 
@@ -1900,54 +1903,6 @@ def _columns_compared(rel: Relation, asked: Equality) -> list[RelColumn]:
     return dated
 
 
-#: The words of a statement's equity line ("Total stockholders' equity", "Shareholders' funds", "Net
-#: assets", "Capital and reserves"); a line with other words ("Share capital") is one of its parts.
-_EQUITY = frozenset(
-    {"equity", "funds", "net", "assets", "shareholders", "stockholders", "members", "partners", "owners"}
-    | {"capital", "reserves", "deficit"}
-)
-
-
-def _identity(rel: Relation, cols: list[RelColumn], question: str) -> tuple[Expr, Expr] | None:
-    """A statement of financial position's identity as two sides over its lines: ``Total assets``
-    against the line of liabilities and equity (``Total liabilities and stockholders' equity``); else
-    against ``Total liabilities`` plus the equity line (``Total equity``, ``Net assets``); else (a UK
-    balance sheet) ``Net assets`` against the equity line (``Shareholders' funds``). Each line is
-    named exactly (``Total current liabilities`` is no total of the liabilities). The first whose
-    lines all have figures in ``cols``; None where none does."""
-    key = rel.key
-    assert key is not None
-    labels = [v for v in rel.values_of(key.name) or [] if isinstance(v, str)]
-    said = [set(tokens(v)) - _GRAMMAR for v in labels]
-
-    def exact(words_: set[str]) -> list[str]:
-        return [v for v, t in zip(labels, said, strict=True) if t == words_][-1:]
-
-    claims = [
-        v for v, t in zip(labels, said, strict=True) if "liabilities" in t and t - {"liabilities"} <= _EQUITY
-    ]
-    equity = [
-        v
-        for v, t in zip(labels, said, strict=True)
-        if t <= _EQUITY and t & {"equity", "funds", "deficit", "net"} and t != {"assets"}
-    ]
-    owners = [v for v in equity if not {"net", "assets"} <= set(tokens(v))]
-    tries: list[tuple[Expr, Expr]] = [(Line(a), Line(c)) for a in exact({"assets"}) for c in claims[-1:]]
-    tries += [
-        (Line(a), Apply("+", Line(debt), Line(e)))
-        for a in exact({"assets"})
-        for debt in exact({"liabilities"})
-        for e in equity[-1:]
-    ]
-    tries += [(Line(n), Line(e)) for n in exact({"net", "assets"}) for e in owners[-1:]]
-    reading = _Reading.of(rel, question)
-    for left, right in tries:
-        lines = [*lines_of(left), *lines_of(right)]
-        if all(_line_cells(rel, c.name, line.text, reading) for c in cols for line in lines):
-            return left, right
-    return None
-
-
 def _without_percent_columns(rel: Relation) -> Relation:
     """``rel`` without its columns of percentages (itself where it has none)."""
     keep = [i for i, c in enumerate(rel.columns) if not (c.role == "data" and _is_percent(c))]
@@ -1960,251 +1915,6 @@ def _without_percent_columns(rel: Relation) -> Relation:
         _distinct={},
         _memo={},
     )
-
-
-def _compiled(rel: Relation, col: str, expr: Expr, cells: dict[Line, list[int]], sized: set[Line]) -> str:
-    """``expr`` as SQL over the cells of ``col`` in its lines, the lines in ``sized`` by their size."""
-    if isinstance(expr, Line):
-        read = " + ".join(_line_cell(rel, col, i) for i in cells[expr])
-        read = read if len(cells[expr]) == 1 else f"({read})"
-        return f"ABS({read})" if expr in sized else read
-    left = _compiled(rel, col, expr.left, cells, sized)
-    right = _compiled(rel, col, expr.right, cells, sized)
-    if expr.op == "/":
-        return f"{_grouped(left)} / {_grouped(right)}"  # (by zero: NULL, no answer)
-    return f"({left} {expr.op} {right})"
-
-
-def _excel(rel: Relation, col: str, expr: Expr, cells: dict[Line, list[int]], sized: set[Line]) -> str:
-    """``expr`` as Excel arithmetic over the cells themselves (an empty cell counts as 0 there, as a
-    statement's dash means)."""
-    if isinstance(expr, Line):
-        data = rel.column(col).data
-        refs = "+".join(Range(rel.rows[i], data.left, rel.rows[i], data.left).ref() for i in cells[expr])
-        refs = refs if len(cells[expr]) == 1 else f"({refs})"
-        return f"ABS({refs})" if expr in sized else refs
-    left = _excel(rel, col, expr.left, cells, sized)
-    right = _excel(rel, col, expr.right, cells, sized)
-    if expr.op == "/":
-        return f"{_bracketed(left)}/{_bracketed(right)}"
-    return f"({left}{expr.op}{right})"
-
-
-def _unbracketed(text: str) -> str:
-    """``text`` without the brackets around the whole of it."""
-    return text[1:-1] if text.startswith("(") and _closing_at(text) == len(text) - 1 else text
-
-
-def _bracketed(text: str) -> str:
-    """``text`` in brackets unless it is one cell or one bracket already."""
-    if re.fullmatch(r"[A-Z]{1,3}\d+|ABS\([A-Z]{1,3}\d+\)", text) or _grouped(text) == text:
-        return text
-    return f"({text})"
-
-
-def _grouped(sql: str) -> str:
-    """``sql`` in parentheses unless it is one already (a cell's subquery, a sum in brackets)."""
-    if sql.startswith("(") and sql.endswith(")") and _closing_at(sql) == len(sql) - 1:
-        return sql
-    return f"({sql})"
-
-
-def _closing_at(sql: str) -> int:
-    """Where the parenthesis that opens ``sql`` closes (quotes aside)."""
-    depth, quote_ = 0, ""
-    for i, ch in enumerate(sql):
-        if ch in "'\"" and quote_ in ("", ch):
-            quote_ = "" if quote_ else ch  # ('' inside a literal closes and opens it again)
-            continue
-        if quote_:
-            continue
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth == 0:
-            return i
-    return -1
-
-
-def _sized(rel: Relation, expr: Expr, cells: dict[Line, list[int]]) -> set[Line]:
-    """The lines read by their size: those said "as a positive amount", and those a statement shows
-    negative (an outflow, creditors in brackets) where the definition takes them away or divides
-    by or into them -- "cash from operations minus purchases of equipment" deducts the purchases
-    however they are signed; added ("plus"), a line keeps its sign."""
-    out = {line for line in lines_of(expr) if line.positive}
-
-    def visit(node: Expr, signed: bool) -> None:
-        if isinstance(node, Line):
-            if not signed and all(_shown_negative(rel, i) for i in cells[node]):
-                out.add(node)
-            return
-        visit(node.left, signed and node.op in "+-")
-        visit(node.right, signed and node.op == "+")
-
-    visit(expr, True)
-    return out
-
-
-def _shown_negative(rel: Relation, i: int) -> bool:
-    """Whether the ``i``-th line is negative in every figure it has (a net loss one year is no
-    outflow: a line the statement always shows in brackets is)."""
-    dated = [c for c in _figures(rel) if year_of(c.name) is not None] or _figures(rel)
-    found = [
-        v
-        for c in dated
-        if isinstance(v := (rel.values_of(c.name) or [])[i], int | float) and not isinstance(v, bool)
-    ]
-    return bool(found) and all(v <= 0 for v in found) and any(v < 0 for v in found)
-
-
-#: The most lines one named list adds up ("cash, term deposits and short-term investments").
-MAX_LISTED = 4
-
-
-def _line_cells(rel: Relation, col: str, text: str, reading: _Reading) -> list[int] | None:
-    """The lines (to add up) that the words ``text`` name: one line, a line with its kinds in
-    parentheses ("borrowings (current and non-current)", "debtors (trade, other, prepayments)"), or a
-    list of lines ("cash and cash equivalents and term deposits": the fewest lines that name every
-    word); [] where several lines fit alike, None where none does."""
-    inner = re.search(r"\(([^()]*)\)\s*$", text)
-    if inner is not None:
-        head = text[: inner.start()].strip()
-        kinds = [k for k in _LIST_CUT.split(inner.group(1)) if k.strip()]
-        found = [
-            _named_line(rel, col, f"{k} {head}", reading) or _named_line(rel, col, k, reading) for k in kinds
-        ]
-        if 1 < len(found) <= MAX_LISTED and all(found):
-            return [i for f in found if f for i in f]
-        return _named_line(rel, col, head, reading)  # ("(net)", "(a)": no kinds)
-    whole = _named_line(rel, col, text, reading)
-    if whole:
-        return whole
-    cuts = list(_LIST_CUT.finditer(text))
-    for n in range(1, min(len(cuts), MAX_LISTED - 1) + 1):
-        for chosen in combinations(cuts, n):
-            bounds = [0, *[x for m in chosen for x in (m.start(), m.end())], len(text)]
-            pieces = [text[bounds[i] : bounds[i + 1]] for i in range(0, len(bounds), 2)]
-            found = [_named_line(rel, col, p, reading) for p in pieces]
-            if all(found):
-                return [i for f in found if f for i in f]
-    return whole  # (several lines alike: [], no line: None)
-
-
-@dataclass(frozen=True)
-class _Reading:
-    """What reading a line's words needs besides them: the words of the table's column headers (they
-    place the column, not the line), and whether the question speaks of a plan (a budget, a
-    forecast)."""
-
-    words: frozenset[str]
-    plan_said: bool
-    placed: tuple[tuple[str, str], ...] = ()  # (column, value): a text column's one value said
-
-    @staticmethod
-    def of(rel: Relation, question: str) -> _Reading:
-        header = {w for c in rel.columns if c.role == "data" for p in parts(c.name) for w in tokens(p)}
-        said = set(tokens(question))
-        placed = []
-        for c in rel.columns:
-            if c.role == "data" and c.kind == "text":
-                held = {v for v in rel.values_of(c.name) or [] if isinstance(v, str) and tokens(v)}
-                named = [v for v in held if set(tokens(v)) <= said]
-                if len(named) == 1:  # ("for 2024" in a statement of changes in equity: the year's block)
-                    placed.append((c.name, named[0]))
-        return _Reading(frozenset(header), _planned(question), tuple(placed))
-
-
-def _planned(text: object) -> bool:
-    """Whether ``text`` speaks of a plan rather than what happened ("Budget", "forecast 2026")."""
-    return isinstance(text, str) and bool(set(tokens(text)) & PLAN_WORDS)
-
-
-#: Words that name no line: grammar, and "total" (a line's total is the line).
-_GRAMMAR = STOP_WORDS | {"total"}
-#: Where a list of lines is cut: a comma, "and".
-_LIST_CUT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
-
-
-def _named_line(rel: Relation, col: str, text: str, reading: _Reading) -> list[int] | None:
-    """The one line (with a figure in ``col``) whose label (with its section) names every word of
-    ``text`` -- the label at least one of them; ties go to the fewest words of the label, then of
-    the section, left unnamed ("current borrowings": ``Borrowings`` under ``Current liabilities``,
-    not under ``Non-current liabilities``). A figure without a label is its section's total, named
-    by the section's name. Lines of one label in several sections that no word places are added up
-    where the words say "total" ("total borrowings"); else the line is unclear: []. None: no line."""
-    key = rel.key
-    assert key is not None
-    said = [w for w in tokens(text) if w not in _GRAMMAR and w not in reading.words and not w.isdigit()]
-    if not said:
-        return None
-    labels = rel.values_of(key.name) or []
-    sections = rel.values_of(SECTION) or [None] * len(labels)
-    scored: list[tuple[tuple[int, int, int, int], int]] = []
-    for i, (label, section) in enumerate(zip(labels, sections, strict=False)):
-        if not _has_figures(rel, i):
-            continue  # (a heading: no figure in any column)
-        if isinstance(label, str) and label.strip():
-            own = tokens(label)
-        elif isinstance(section, str):
-            own = tokens(parts(section)[-1])  # (a section's figure without a label: its total)
-        else:
-            continue
-        around = [w for p in parts(section) for w in tokens(p)] if isinstance(section, str) else []
-        by_label = {q for q in said if any(near_word(w, q) for w in own)}
-        by_section = {q for q in said if any(near_word(w, q) for w in around)}
-        if not by_label or by_label | by_section != set(said):
-            continue
-        left_label = {w for w in own if w not in _GRAMMAR and not any(near_word(w, q) for q in said)}
-        placed = by_section - by_label  # (the section tells lines apart only where a word names it)
-        left_section = {w for w in around if w not in _GRAMMAR and not any(near_word(w, q) for q in said)}
-        scored.append(
-            ((-len(by_label), len(left_label), -len(placed), len(left_section) if placed else 0), i)
-        )
-    if not scored:
-        return None
-    best = min(s for s, _ in scored)
-    top = [i for s, i in scored if s == best]
-    outside = [i for i in top if not isinstance(sections[i], str)]
-    if len(top) > 1 and len(outside) == 1:
-        top = outside  # ("net assets": the line under no heading, not a share class's own)
-    meant = [i for i in top if _planned(sections[i]) is reading.plan_said]
-    if len(top) > 1 and len(meant) == 1:
-        top = meant  # ("gross profit" under ``Actual`` and ``Budget``: a plan is meant only when said)
-    held = [i for i in top if all((rel.values_of(c) or [])[i] == v for c, v in reading.placed)]
-    if len(top) > 1 and len(held) == 1:
-        top = held  # ("dividends ... for 2024": the line of the 2024 block)
-    if len(top) > 1:
-        tied = [i for s, i in scored if s[:2] == best[:2]]
-        if len({str(labels[i]).casefold() for i in tied}) > 1 or "total" not in tokens(text):
-            return []  # (several lines alike: which is unclear)
-        top = tied  # ("total borrowings": the current and the non-current line added up)
-    return top
-
-
-def _has_figures(rel: Relation, i: int) -> bool:
-    """Whether the ``i``-th line holds a figure in some column."""
-    return any(
-        isinstance(v := (rel.values_of(c.name) or [])[i], int | float) and not isinstance(v, bool)
-        for c in _figures(rel)
-    )
-
-
-def _line_cell(rel: Relation, col: str, i: int) -> str:
-    """The cell of ``col`` in the ``i``-th line: by its label where no other line has that label,
-    else by its place too; an empty cell of a line with figures elsewhere is 0 (a statement's dash)."""
-    cell = _line_read(rel, col, i)
-    value = (rel.values_of(col) or [])[i]
-    return cell if isinstance(value, int | float) else f"COALESCE({cell}, 0)"
-
-
-def _line_read(rel: Relation, col: str, i: int) -> str:
-    key = rel.key
-    assert key is not None
-    labels = rel.values_of(key.name) or []
-    places = rel.values_of(POSITION)
-    label = labels[i]
-    named = {key.name: label} if isinstance(label, str) and label.strip() else {}
-    if (named and labels.count(label) == 1) or places is None:
-        return _cell(col, named)
-    return f"(SELECT {quote(col)} FROM data{_where(named, [f'{quote(POSITION)} = {places[i]}'])})"
 
 
 #: The most values a label column of a long-form table has (more: notes or names, no labels).
