@@ -210,7 +210,10 @@ BALANCE: list[list[Any]] = [
     ["Cash", 4, 100, 90],
     ["Receivables", 5, 50, 40],
     ["Total assets", None, 150, 130],
-    ["Payables", 6, 30, 25],
+    ["Payables", 6, 5, 5],
+    ["Borrowings", 8, None, None],  # a heading with a note number beside it: no line to read
+    ["Bank loans", None, 25, 20],
+    ["Total borrowings", None, 25, 20],
     ["Total current liabilities", None, 30, 25],
     ["Total liabilities", None, 30, 25],
     ["Share capital", 7, 100, 100],
@@ -239,6 +242,12 @@ def position(tmp_path_factory: pytest.TempPathFactory) -> Any:
 )
 def test_sides_compared_in_each_column(position: Any, question: str, answer: bool) -> None:
     assert answered(position, question) is answer
+
+
+def test_a_heading_with_a_note_is_no_line(position: Any) -> None:
+    # 25 / 120: ``Total borrowings``, not the ``Borrowings`` heading whose only number is its note's
+    question = "What was the leverage in 2025? Define it as total borrowings divided by total equity."
+    assert answered(position, question) == pytest.approx(25 / 120)
 
 
 def test_the_identity_names_its_lines_exactly(position: Any) -> None:
@@ -318,3 +327,58 @@ def test_the_line_meant_among_lines_alike(
 ) -> None:
     book = book_of(tmp_path_factory, "alike.xlsx", rows)
     assert answered(book, question) == pytest.approx(answer, rel=1e-6)
+
+
+#: A balance sheet by date (dates as a bank writes them), a line new in 2025, and a ledger whose
+#: columns are its opening and closing balances.
+DATED: list[list[Any]] = [
+    ["Balance sheet"],
+    ["", "30 June 2025", "30 June 2024", "30 June 2023"],
+    ["Current assets", None, None, None],
+    ["Cash", 120, 100, 90],
+    ["Receivables", 80, 85, 70],
+    ["Assets held for sale", 15, None, None],
+    ["Total current assets", 215, 185, 160],
+    ["Non-current assets", None, None, None],
+    ["Plant", 500, 520, 540],
+    ["Goodwill", 300, 300, 300],
+    ["Total non-current assets", 800, 820, 840],
+]
+LEDGER: list[list[Any]] = [
+    ["Owners' equity"],
+    ["Item", "Closing balance", "Opening balance"],
+    ["Share capital", 1000, 1000],
+    ["Treasury shares", 94, 88],
+    ["Retained earnings", 560, 505],
+]
+
+
+@pytest.mark.parametrize(
+    ("rows", "question", "answer"),
+    [
+        (DATED, "Give cash at every balance sheet date, oldest first.", [90, 100, 120]),
+        (DATED, "Provide the series of plant, latest first.", [500, 520, 540]),
+        (
+            LEDGER,
+            "Provide the series of treasury shares from the earliest to the latest date shown.",
+            [88, 94],
+        ),
+        # the lines of a section that rose, in the table's order; a line blank before is 0 then
+        (
+            DATED,
+            "Name every current asset line that grew between 30 June 2024 and 30 June 2025.",
+            ["Cash", "Assets held for sale"],
+        ),
+        (
+            DATED,
+            "Which non-current asset lines fell from 2024 to 2025? List them in the order shown.",
+            ["Plant"],
+        ),
+        (DATED, "Count the current asset items with a balance greater than 50 at 30 June 2024.", 2),
+    ],
+)
+def test_a_line_over_time_and_the_lines_that_moved(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[list[Any]], question: str, answer: Any
+) -> None:
+    book = book_of(tmp_path_factory, "over_time.xlsx", rows)
+    assert answered(book, question) == answer

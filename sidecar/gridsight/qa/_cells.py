@@ -55,6 +55,7 @@ from gridsight.qa._lines import (
 from gridsight.qa._members import listed_members
 from gridsight.qa._named_lines import (
     Reading,
+    amounts,
     bracketed,
     compiled,
     excel,
@@ -98,6 +99,7 @@ from gridsight.text import (
     periods_spelt,
     quarter_ended,
     same,
+    superlative,
     without_marks,
     words,
 )
@@ -1431,6 +1433,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and not unnamed_totals(rel)
         and not years_in_blocks(rel)
         and not periods  # ("for which year was X lowest": among the period columns of X's row)
+        and not _series(rel, question)  # ("X at every date, oldest first": one line across them)
     ):
         # a flat table: the general planner and the model read it, unless it is a statement: named
         # lines over period columns ("in which year was net income highest", "operating income
@@ -1439,10 +1442,11 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # each other; the cells route comes last for flat tables), or it has total rows only the
         # view marks (a country under its regions, which a count passes over)
         return None
-    chosen = _columns(rel, question) or periods
+    series = _series(rel, question)  # ("pledges receivable at every balance sheet date, oldest first")
+    chosen = series or _columns(rel, question) or periods
     if long_form(rel):  # (one figure column holds every figure; the labels place it)
         chosen = [c for c in _figures(rel) if c.role == "data"][:1]
-    if not chosen or _names_another_column(rel, question, chosen):
+    if not chosen or (not series and _names_another_column(rel, question, chosen)):
         return None
     ends = len(chosen)
     if expected == "list" or (set(words(question)) & (SUM_WORDS | AVERAGE_WORDS)):
@@ -1600,7 +1604,10 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return CellPlan(
             f"SELECT COUNT(*) FROM data{_where(fixed, [*group.conditions, bound])}", "count", "number"
         )
-    moved = _moved_lines(question, chosen, group, rows, key)
+    listed_group = (
+        named_group if expected == "list" else None
+    )  # ("which current asset lines rose? List them.")
+    moved = _moved_lines(rel, question, chosen, group or listed_group, rows, key)
     if moved is not None:
         return moved
     if group is not None:  # "which current liability ...": the top line of the group
@@ -1701,6 +1708,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         fixed = _placed(rel, question, fixed)
     # ("name the prefecture in the Southern Block with the highest ...": a ranking, no listing)
     ranks = bool(qwords & (DESCENDING | ASCENDING)) and _asks_which(question)
+    if series and key is not None and key.name in fixed and not varying_rows:
+        reads = [_cell_in(rel, c.name, fixed) for c in series]
+        return CellPlan(" UNION ALL ".join(f"SELECT {c}" for c in reads), "series", "list")
     in_list = (
         _listed(rel, question, chosen, fixed, varying_rows) if expected == "list" and not ranks else None
     )
@@ -1879,18 +1889,10 @@ def _agreed(rel: Relation, question: str, expected: str | None) -> CellPlan | No
     return CellPlan("SELECT " + " AND ".join(tests), "test", "boolean", formula=f"=AND({','.join(checks)})")
 
 
-#: Words of a column that holds no period's figures: a note's number, a reference.
-_NOT_FIGURES = frozenset({"note", "notes", "ref", "reference"})
-
-
 def _columns_compared(rel: Relation, asked: Equality) -> list[RelColumn]:
     """The columns a comparison is asked in: the years it names; "each column": every column of
     figures (no notes, no percentages); "both years", "every date": each dated column."""
-    figures = [
-        c
-        for c in _figures(rel)
-        if not _is_percent(c) and not {w for p in parts(c.name) for w in tokens(p)} & _NOT_FIGURES
-    ]
+    figures = [c for c in amounts(rel) if not _is_percent(c)]
     years = set(re.findall(r"\b(?:19|20)\d\d\b", asked.where))
     if years:
         named = [c for c in figures if year_of(c.name) in years]
@@ -1901,6 +1903,55 @@ def _columns_compared(rel: Relation, asked: Equality) -> list[RelColumn]:
     if re.search(r"\bcolumns?\b", asked.where, re.IGNORECASE) or not dated:
         return figures
     return dated
+
+
+#: A question that asks for the lines by name: "name every line that grew", "which lines", "list them".
+_NAMES_LINES = re.compile(r"\b(?:name|list|which|identify)\b", re.IGNORECASE)
+#: "the series of X", "X at every balance sheet date", "oldest first", "in chronological order": one
+#: line's figure at each date, in time order.
+_SERIES = re.compile(
+    r"\bseries\b|\b(?:at|for|in|on)\s+(?:every|each|all(?:\s+the)?)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:dates?|years?|periods?|year[- ]ends?)\b|\b(?:oldest|earliest|latest|newest|most\s+recent)\s+first\b"
+    r"|\bchronological(?:ly)?\b|\bin\s+date\s+order\b",
+    re.IGNORECASE,
+)
+#: A series asked newest first.
+_NEWEST_FIRST = re.compile(
+    r"\b(?:latest|newest|most\s+recent)\s+first\b|\breverse\s+chronological|\bfrom\s+the\s+(?:latest|newest|most\s+recent)\b",
+    re.IGNORECASE,
+)
+
+
+def _series(rel: Relation, question: str) -> list[RelColumn]:
+    """The dated columns of amounts in time order (newest first where asked), where the question
+    asks one line's figure at every date and no sum, average, count, choice or test of them; else
+    none."""
+    if not _SERIES.search(question) or rel.key is None:
+        return []
+    low = question.casefold()
+    if set(words(low)) & (SUM_WORDS | AVERAGE_WORDS) or _counts(question) or _asks_which(question):
+        return []
+    if comparison(low) is not None:
+        return []
+    when: list[tuple[tuple[int, int, int], RelColumn]] = []
+    for c in amounts(rel):
+        if _is_percent(c):
+            continue
+        days = dates_written(c.name)
+        year = year_of(c.name)
+        if len(days) == 1:
+            d, m, y = next(iter(days))
+            when.append(((int(y), m, d), c))
+        elif year is not None:
+            when.append(((int(year), 0, 0), c))
+        elif set(tokens(c.name)) & {"opening", "beginning", "start"}:
+            when.append(((0, 0, 0), c))  # (``Opening balance`` beside ``Closing balance``: no date, an order)
+        elif set(tokens(c.name)) & {"closing", "ending", "end"}:
+            when.append(((1, 0, 0), c))
+    if len(when) < 2 or len({w for w, _ in when}) < len(when):
+        return []  # (two columns of one date: ``Actual 2025`` beside ``Budget 2025``)
+    ordered = [c for _, c in sorted(when, key=lambda x: x[0])]
+    return ordered[::-1] if _NEWEST_FIRST.search(question) else ordered
 
 
 def _without_percent_columns(rel: Relation) -> Relation:
@@ -2395,6 +2446,7 @@ def _number(label: str) -> float:
 
 
 def _moved_lines(
+    rel: Relation,
     question: str,
     chosen: list[RelColumn],
     group: RowClass | None,
@@ -2402,11 +2454,16 @@ def _moved_lines(
     key: RelColumn | None,
 ) -> CellPlan | None:
     """How many of a group's lines rose (or fell) between the two periods named ("how many of the
-    individual current assets lines increased from 2023 to 2024"): the lines whose later cell is
-    above (below) the earlier; None unless the periods' order is known."""
+    individual current assets lines increased from 2023 to 2024"), or which ("name every
+    non-current liability line that grew ...": in the table's order, its total left out): the lines
+    whose later cell is above (below) the earlier; None unless the periods' order is known."""
     said = set(words(question))
     up, down = said & RISE_WORDS, said & FALL_WORDS  # ("went up", "went down")
-    if group is None or len(chosen) != 2 or not _counts(question) or bool(up) == bool(down):
+    counts = _counts(question) is not None
+    # ("name every line that grew"; "which grew the most" ranks them: no list)
+    ranked = any(superlative(w) for w in said)
+    names = not counts and not ranked and _NAMES_LINES.search(question) is not None
+    if group is None or len(chosen) != 2 or not (counts or names) or bool(up) == bool(down):
         return None
     if comparison(question.casefold()) is not None:
         return None  # ("how many lines were above 1,000")
@@ -2415,7 +2472,12 @@ def _moved_lines(
         return None
     early, late = (chosen[0].name, chosen[1].name) if first < second else (chosen[1].name, chosen[0].name)
     fixed = {k: v[0] for k, v in rows.items() if k not in (key.name if key else "", SECTION) and len(v) == 1}
-    moved = f"{quote(late)} {'>' if up else '<'} {quote(early)}"
+    # (a line blank at one date is 0 there, as a statement's dash: ``Assets held for sale`` new in 2025)
+    moved = f"COALESCE({quote(late)}, 0) {'>' if up else '<'} COALESCE({quote(early)}, 0)"
+    if names and key is not None:
+        order = f" ORDER BY {quote(POSITION)}" if any(c.name == POSITION for c in rel.columns) else ""
+        where = _where(fixed, [*group.conditions, moved])
+        return CellPlan(f"SELECT {quote(key.name)} FROM data{where}{order}", "rows", "list")
     return CellPlan(
         f"SELECT COUNT(*) FROM data{_where(fixed, [*group.conditions, moved])}", "count", "number"
     )

@@ -63,8 +63,9 @@ def _own_name(section: str) -> str:
 
 
 def _phrases(question: str) -> list[list[str]]:
-    """The runs of words after "which", after a superlative, or after "how many (of the)" and
-    "number of" (a count of a group's lines), longest first per start."""
+    """The runs of words after "which", after a superlative, or after "how many (of the)", "number
+    of" and "count the" (a count of a group's lines), or after "name every" (a list of them),
+    longest first per start."""
     found = [m for m in re.finditer(r"[^\W\d_][\w'-]*", question)]
     out: list[list[str]] = []
     for i, m in enumerate(found):
@@ -72,6 +73,8 @@ def _phrases(question: str) -> list[list[str]]:
         before = found[i - 1].group(0).casefold() if i > 0 else ""
         if (
             w == "which"
+            or (w in ("every", "each") and before in ("name", "list", "count", "identify"))
+            or (w == "the" and before == "count")  # ("count the non-current asset items with ...")
             or (superlative(w) and before == "the")
             or (w == "many" and before == "how")
             or (w == "number" and i + 1 < len(found) and found[i + 1].group(0).casefold() == "of")

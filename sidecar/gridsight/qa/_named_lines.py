@@ -34,6 +34,18 @@ def figures(rel: Relation) -> list[RelColumn]:
     )
 
 
+#: Words of a column that holds no line's amounts: a note's number, a reference.
+_NOT_AMOUNTS = frozenset({"note", "notes", "ref", "reference"})
+
+
+def amounts(rel: Relation) -> list[RelColumn]:
+    """The number columns that hold the lines' amounts (not a ``Note`` column's numbers)."""
+    return rel.memo(
+        "amount columns",
+        lambda: [c for c in figures(rel) if not {w for p in parts(c.name) for w in tokens(p)} & _NOT_AMOUNTS],
+    )
+
+
 def _read(col: str, named: dict[str, str], place: int | None = None) -> str:
     """The query of one cell of ``col``: in the line ``named`` by its label (and at ``place``)."""
     conds = [f"{quote(k)} = {literal(v)}" for k, v in named.items()]
@@ -173,7 +185,7 @@ def sized(rel: Relation, expr: Expr, cells: dict[Line, list[int]]) -> set[Line]:
 def _shown_negative(rel: Relation, i: int) -> bool:
     """Whether the ``i``-th line is negative in every figure it has (a net loss one year is no
     outflow: a line the statement always shows in brackets is)."""
-    dated = [c for c in figures(rel) if year_of(c.name) is not None] or figures(rel)
+    dated = [c for c in amounts(rel) if year_of(c.name) is not None] or amounts(rel)
     found = [
         v
         for c in dated
@@ -307,10 +319,11 @@ def named_line(rel: Relation, col: str, text: str, reading: Reading) -> list[int
 
 
 def _has_figures(rel: Relation, i: int) -> bool:
-    """Whether the ``i``-th line holds a figure in some column."""
+    """Whether the ``i``-th line holds an amount in some column (a heading holds none, though a note
+    number may stand beside it)."""
     return any(
         isinstance(v := (rel.values_of(c.name) or [])[i], int | float) and not isinstance(v, bool)
-        for c in figures(rel)
+        for c in amounts(rel)
     )
 
 
