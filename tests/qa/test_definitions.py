@@ -99,6 +99,12 @@ def flows(tmp_path_factory: pytest.TempPathFactory) -> Any:
             "divided by total current liabilities?",
             2.0,
         ),
+        # (150 + 600) / 1410: the kinds in brackets joined by "plus", inside the definition
+        (
+            "What is the gearing at 31 Dec 2025? Define it as total borrowings (non-current plus current) "
+            "divided by total equity.",
+            750 / 1410,
+        ),
         # 400 + 100 + 300
         (
             "At 31 Dec 2025, how much were liquid assets, i.e. the sum of cash and cash equivalents, term "
@@ -382,3 +388,64 @@ def test_a_line_over_time_and_the_lines_that_moved(
 ) -> None:
     book = book_of(tmp_path_factory, "over_time.xlsx", rows)
     assert answered(book, question) == answer
+
+
+#: An income statement: a tax line shown negative, revenue in two lines and their total, and other
+#: comprehensive income that is a loss.
+INCOME: list[list[Any]] = [
+    ["Income statement"],
+    ["", "2025", "2024"],
+    ["Product revenue", 600, 500],
+    ["Service revenue", 400, 300],
+    ["Total revenue", 1000, 800],
+    ["Gross profit", 450, 360],
+    ["Finance income", 20, 25],
+    ["Finance costs", -30, -20],
+    ["Profit before taxation", 200, 160],
+    ["Taxation", -50, -40],
+    ["Profit for the year", 150, 120],
+    ["Other comprehensive income for the year, net of tax", -15, 6],
+]
+
+
+@pytest.fixture(scope="module")
+def income(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "income.xlsx", INCOME)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # 50 / 200 in percent: "using ..." states the definition; "the tax charge" is ``Taxation``
+        (
+            "Using the taxation charge divided by profit before taxation, what was the tax rate for 2025? "
+            "Give a percentage.",
+            25.0,
+        ),
+        # 450 / 1000: "revenue" alone is the line that totals the two
+        ("For 2025, compute the gross margin = gross profit divided by revenue.", 0.45),
+        # -15 / 150 in percent, the loss kept as shown
+        (
+            "Using other comprehensive income for the year, net of tax, divided by profit for the year (keep "
+            "the sign), what was the ratio for 2025? Give a percentage.",
+            -10.0,
+        ),
+        # 600 + 400
+        ("Adding product revenue and service revenue, how much was sold in 2025?", 1000),
+        # 30 against 20 by their size, the costs shown negative
+        ("Were finance costs larger than finance income in 2025 (comparing magnitudes)?", True),
+        # |-30| - |-20|
+        ("By how much did finance costs rise from 2024 to 2025, comparing absolute amounts?", 10),
+    ],
+)
+def test_how_definitions_and_magnitudes_are_said(income: Any, question: str, answer: Any) -> None:
+    assert answered(income, question) == pytest.approx(answer)
+
+
+def test_an_and_the_label_lacks_joins_two_lines(sheet: Any) -> None:
+    # 2500 - (400 + 690): ``Total non-current liabilities`` has every word of "current and non-current
+    # liabilities" but not its "and"; the modifier alone takes the head noun
+    question = (
+        "Using total assets minus current and non-current liabilities, how much was left at 31 Dec 2025?"
+    )
+    assert answered(sheet, question) == 1410

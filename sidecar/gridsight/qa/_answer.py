@@ -163,8 +163,7 @@ def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
 #: negative.
 _POSITIVE = re.compile(
     r",?\s*(?:expressed\s+|given\s+|shown\s+|stated\s+)?as\s+a\s+positive\s+(?:amount|number|figure|value)\b"
-    r"|,?\s*\b(?:ignor(?:e|ing)\s+(?:the|its|any)\s+signs?|regardless\s+of\s+(?:the\s+|its\s+)?sign"
-    r"|in\s+absolute\s+terms)\b",
+    r"|,?\s*\b(?:ignor(?:e|ing)\s+(?:the|its|any)\s+signs?|regardless\s+of\s+(?:the\s+|its\s+)?sign)\b",
     re.IGNORECASE,
 )
 

@@ -1838,7 +1838,7 @@ def _defined(rel: Relation, question: str, expected: str | None) -> CellPlan | N
     if len(chosen) != 1:
         return None
     col = chosen[0].name
-    reading = Reading.of(rel, question)
+    reading = Reading.of(rel, stated.rest)  # (the words beside the definition place its lines)
     cells: dict[Line, list[int]] = {}
     for line in lines_of(stated.expr):
         found = line_cells(rel, col, line.text, reading)
@@ -1846,14 +1846,31 @@ def _defined(rel: Relation, question: str, expected: str | None) -> CellPlan | N
             why = f"the definition's {line.text!r} fits several lines of the table alike; say which"
             return None if found is None else CellPlan("", "unclear", "number", why)
         cells[line] = found
-    by_size = sized(rel, stated.expr, cells)
+    by_size = set() if _KEEP_SIGN.search(question) else sized(rel, stated.expr, cells)
     body = compiled(rel, col, stated.expr, cells, by_size)
     written = excel(rel, col, stated.expr, cells, by_size)
     if divides(stated.expr):
-        scale = _percent_scale(stated.rest)
+        scale = "100.0" if _PERCENT_ASKED.search(stated.rest) else "1.0"
         written = f"={'100*' if scale != '1.0' else ''}{written}"
         return CellPlan(f"SELECT {scale} * {body}", "ratio", "number", formula=written)
     return CellPlan(f"SELECT {body}", "arithmetic", "number", formula=f"={unbracketed(written)}")
+
+
+#: "comparing magnitudes", "in absolute terms", "compare absolute amounts": figures set against each
+#: other by their size, whatever their sign.
+_MAGNITUDE = re.compile(
+    r"\bmagnitudes?\b|\babsolute\s+(?:terms|amounts?|values?|figures|sizes?)\b", re.IGNORECASE
+)
+#: "keep the sign", "signs as shown": each line as the statement presents it, never by its size.
+_KEEP_SIGN = re.compile(
+    r"\b(?:keep(?:ing)?|with|including)\s+(?:the|its|their)\s+signs?\b|\bsigns?\s+as\s+(?:shown|presented)\b",
+    re.IGNORECASE,
+)
+#: A ratio asked in percent: "in percent", "as a %", "give a percentage" (not "percentage change").
+_PERCENT_ASKED = re.compile(
+    r"\b(?:in|as\s+an?|as)\s+per\s*cent(?:age)?\b|%|\ban?\s+percentage\b(?!\s+(?:change|point))",
+    re.IGNORECASE,
+)
 
 
 def _agreed(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
@@ -1873,7 +1890,7 @@ def _agreed(rel: Relation, question: str, expected: str | None) -> CellPlan | No
     if sides is None or sides[0] is None or sides[1] is None:
         return None
     left, right = sides
-    reading = Reading.of(rel, question)
+    reading = Reading.of(rel, asked.where)  # (the words beside the sides place their lines)
     tests, checks = [], []
     for col in cols:
         cells: dict[Line, list[int]] = {}
@@ -3122,6 +3139,11 @@ def _across(
     and shares (a cash ratio over creditors stored as -84,958 is positive)."""
     if len(cells) < 2 or (not named and not _asks_which(question)):
         return None
+    if _MAGNITUDE.search(
+        question
+    ):  # ("were finance costs larger than finance income (comparing magnitudes)")
+        cells = [(label, f"ABS({e})") for label, e in cells]
+        negative = frozenset()
     exprs = [e for _, e in cells]
     sizes = [f"ABS({e})" if e in negative else e for e in exprs]
     more, less = bool(qwords & (MORE_WORDS | DESCENDING)), bool(qwords & (LESS_WORDS | ASCENDING))

@@ -25,18 +25,19 @@ from dataclasses import dataclass
 _STARTS = re.compile(
     r"\b(?:define[ds]?(?:\s+(?:it|this|them|the\s+[\w-]+(?:\s+[\w-]+)?))?\s+as|defined\s+as|calculated\s+as"
     r"|computed\s+as|measured\s+as|worked\s+out\s+as|i\.\s?e\.,?|that\s+is,"
-    r"|taking\s+[^,?.()]{2,60}?\s+(?:to\s+be|as)|(?:with|where)\s+[^,?.()]{2,60}?\s+(?:defined|taken)\s+as)\s+",
+    r"|taking\s+[^,?.()]{2,60}?\s+(?:to\s+be|as)|(?:with|where)\s+[^,?.()]{2,60}?\s+(?:defined|taken)\s+as"
+    r"|^\s*using|^\s*(?P<adding>adding|summing)|(?<=[^\W\d_])\s*=)\s+",
     re.IGNORECASE,
-)
+)  # ("Using A divided by B, what was ...", "Adding A and B, how much ...", "the cash cost ratio = A / B")
 #: Where a definition written after its start ends: a clause that asks, rounds or gives a unit.
 _CLAUSE = re.compile(
     r",?\s+(?:and\s+)?(?:give|giving|answer|express|expressed|stated|shown|round|rounded|report|reported"
     r"|how|what|in\s+(?:percent|per\s+cent|%|percentage|\$|£|€)|as\s+an?\s+(?:percent|percentage|%|multiple|ratio)"
     r"|to\s+\d|as\s+at|as\s+of|in\s+the\s+[\w\s'-]{1,40}?\s+column"
-    r"|(?:at|on|for|in)\s+(?:the\s+)?(?:\d|fy|fiscal|financial|year|end|close|start|prior|previous|latest|last|first"
-    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))\b",
+    r"|(?:at|on|for|in)\s+(?:the\s+)?(?:\d|fy\s?'?\d|(?:fiscal|financial)\s+(?:year\s+)?\d|(?:year|period)\s+(?:ended|ending|to)"
+    r"|end\s+of|close|start|prior|previous|latest|last|first|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))\b",
     re.IGNORECASE,
-)
+)  # (a period, not a line's own words: "profit for the year" is a line, "for the year ended ..." a period)
 #: A line's outline mark ("B) CURRENT ASSETS", "ii) Trade receivables"): no parenthesis, and no word
 #: a reader says.
 _OUTLINE = re.compile(r"(?:(?<=\s)|^)(?:[A-Z]|[ivx]{1,4}|\d{1,2})\)\s+")
@@ -112,14 +113,16 @@ def divides(expr: Expr) -> bool:
 def definition(question: str) -> Definition | None:
     """The definition the question states, or None (no definition, or one that names no arithmetic:
     "i.e. the closing balance" is a name, not a formula)."""
-    question = _OUTLINE.sub("", question)
+    question = re.sub(
+        r"\s*\(\s*\)", "", _OUTLINE.sub("", question)
+    )  # (a bracket emptied: "(as a positive amount)")
     for found in (_stated_after(question), _in_parentheses(question)):
         if found is None:
             continue
         text, rest = found
         expr = parse(text)
         if isinstance(expr, Apply) or (isinstance(expr, Line) and expr.listed):
-            return Definition(expr, re.sub(r"\s{2,}", " ", rest).strip())
+            return Definition(expr, re.sub(r"\s{2,}", " ", rest).strip(" ,;"))
     return None
 
 
@@ -131,6 +134,8 @@ def _stated_after(question: str) -> tuple[str, str] | None:
     start = m.end()
     end = _end_of(question, start)
     text = question[start:end].strip(" ,;")
+    if m.group("adding"):
+        text = f"the sum of {text}"  # ("adding A and B": a list added up)
     # the words the start's own phrase says stay ("taking working capital as": the measure's name)
     rest = question[: m.start()] + " " + question[end:]
     return text, rest
@@ -266,15 +271,19 @@ def _chain(pieces: list[tuple[str, str]], read: Callable[[str], Expr | None]) ->
 
 
 def _spread(signed: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """:func:`spread_heads` over the pieces of a sum, each with its sign."""
+    return list(zip(spread_heads([text for text, _ in signed]), [op for _, op in signed], strict=True))
+
+
+def spread_heads(pieces: list[str]) -> list[str]:
     """A modifier said alone before the next line's own ("current plus non-current borrowings",
-    "short-term and long-term debt") takes that line's head: "current borrowings"."""
-    out = list(signed)
+    "current and non-current liabilities", "short-term and long-term debt") takes that line's head:
+    "current borrowings"."""
+    out = [p.strip() for p in pieces]
     for i in range(len(out) - 1):
-        text, op = out[i]
-        words_ = text.strip().split()
-        nxt = out[i + 1][0].strip().split()
+        words_, nxt = out[i].split(), out[i + 1].split()
         if len(words_) == 1 and len(nxt) > 1 and set(_parts(words_[0])) & set(_parts(nxt[0])):
-            out[i] = (f"{words_[0]} {' '.join(nxt[1:])}", op)
+            out[i] = f"{words_[0]} {' '.join(nxt[1:])}"
     return out
 
 

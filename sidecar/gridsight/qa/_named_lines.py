@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from gridsight.grid import Range
-from gridsight.qa._definition import Apply, Expr, Line, lines_of
+from gridsight.qa._definition import Apply, Expr, Line, lines_of, spread_heads
 from gridsight.qa._headers import parts, year_of
-from gridsight.qa._relational import POSITION, SECTION, Relation, RelColumn
+from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import near_word, tokens
 from gridsight.text import PLAN_WORDS, STOP_WORDS
@@ -206,7 +206,7 @@ def line_cells(rel: Relation, col: str, text: str, reading: Reading) -> list[int
     inner = re.search(r"\(([^()]*)\)\s*$", text)
     if inner is not None:
         head = text[: inner.start()].strip()
-        kinds = [k for k in _LIST_CUT.split(inner.group(1)) if k.strip()]
+        kinds = [k for k in _KINDS_CUT.split(inner.group(1)) if k.strip()]
         found = [
             named_line(rel, col, f"{k} {head}", reading) or named_line(rel, col, k, reading) for k in kinds
         ]
@@ -214,17 +214,40 @@ def line_cells(rel: Relation, col: str, text: str, reading: Reading) -> list[int
             return [i for f in found if f for i in f]
         return named_line(rel, col, head, reading)  # ("(net)", "(a)": no kinds)
     whole = named_line(rel, col, text, reading)
-    if whole:
-        return whole
+    if whole and not (_LIST_CUT.search(text) and not any(_LIST_CUT.search(_label(rel, i)) for i in whole)):
+        return whole  # (a line whose label has the "and" too: "cash and cash equivalents")
     cuts = list(_LIST_CUT.finditer(text))
     for n in range(1, min(len(cuts), MAX_LISTED - 1) + 1):
         for chosen in combinations(cuts, n):
             bounds = [0, *[x for m in chosen for x in (m.start(), m.end())], len(text)]
-            pieces = [text[bounds[i] : bounds[i + 1]] for i in range(0, len(bounds), 2)]
+            pieces = spread_heads([text[bounds[i] : bounds[i + 1]] for i in range(0, len(bounds), 2)])
             found = [named_line(rel, col, p, reading) for p in pieces]
             if all(found):
+                # ("current liabilities and non-current liabilities": two lines, though
+                # ``Total non-current liabilities`` has every word of the two)
                 return [i for f in found if f for i in f]
     return whole  # (several lines alike: [], no line: None)
+
+
+def _section_words_said(section: object, asked: frozenset[str] | set[str]) -> int:
+    """How many words of a line's section the question names."""
+    if not isinstance(section, str):
+        return 0
+    return len(
+        {
+            w
+            for p in parts(section)
+            for w in tokens(p)
+            if w not in _GRAMMAR and any(near_word(w, q) for q in asked)
+        }
+    )
+
+
+def _label(rel: Relation, i: int) -> str:
+    """The ``i``-th line's label ('' where it has none)."""
+    key = rel.key
+    label = (rel.values_of(key.name) or [])[i] if key is not None else None
+    return label if isinstance(label, str) else ""
 
 
 @dataclass(frozen=True)
@@ -236,6 +259,7 @@ class Reading:
     words: frozenset[str]
     plan_said: bool
     placed: tuple[tuple[str, str], ...] = ()  # (column, value): a text column's one value said
+    asked: frozenset[str] = frozenset()  # the question's own words (a section it names elsewhere)
 
     @staticmethod
     def of(rel: Relation, question: str) -> Reading:
@@ -248,7 +272,8 @@ class Reading:
                 named = [v for v in held if set(tokens(v)) <= said]
                 if len(named) == 1:  # ("for 2024" in a statement of changes in equity: the year's block)
                     placed.append((c.name, named[0]))
-        return Reading(frozenset(header), _planned(question), tuple(placed))
+        asked = frozenset(w for w in tokens(question) if w not in _GRAMMAR and w not in header)
+        return Reading(frozenset(header), _planned(question), tuple(placed), asked)
 
 
 def _planned(text: object) -> bool:
@@ -256,8 +281,12 @@ def _planned(text: object) -> bool:
     return isinstance(text, str) and bool(set(tokens(text)) & PLAN_WORDS)
 
 
-#: Words that name no line: grammar, and "total" (a line's total is the line).
-_GRAMMAR = STOP_WORDS | {"total"}
+#: Words that name no line: grammar, "total" (a line's total is the line), and the nouns that say
+#: what kind of figure a line is ("the tax charge" is ``Tax``; "the cash balance" is ``Cash``).
+_GRAMMAR = STOP_WORDS | {"total", "charge", "charges", "balance", "amount", "figure", "line", "item"}
+#: Where the kinds in a line's brackets are cut: "(current and non-current)", "(trade, other)",
+#: "(non-current plus current)".
+_KINDS_CUT = re.compile(r"\s*,\s*(?:and\s+)?|\s+(?:and|plus|\+)\s+")
 #: Where a list of lines is cut: a comma, "and".
 _LIST_CUT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 
@@ -310,12 +339,43 @@ def named_line(rel: Relation, col: str, text: str, reading: Reading) -> list[int
     held = [i for i in top if all((rel.values_of(c) or [])[i] == v for c, v in reading.placed)]
     if len(top) > 1 and len(held) == 1:
         top = held  # ("dividends ... for 2024": the line of the 2024 block)
+    if len(top) > 1:  # ("revenue" where the question names the segment elsewhere: its section's line)
+        named = {i: _section_words_said(sections[i], reading.asked - set(said)) for i in top}
+        most = max(named.values())
+        if most and sum(1 for n in named.values() if n == most) == 1:
+            top = [i for i in top if named[i] == most]
+    flags = rel.values_of(TOTAL) or []
+    totals = [i for i in top if i < len(flags) and flags[i] == 1]
+    if len(top) > 1 and len(totals) == 1 and len({sections[i] for i in top}) == 1:
+        top = totals  # ("revenue" beside ``Product revenue`` and ``Service revenue``: their total)
+    if len(top) > 1 and "total" not in tokens(text) and _repeated_blocks(rel, [sections[i] for i in top]):
+        top = top[:1]  # (the same lines again under each block: the first block, the statement's whole)
     if len(top) > 1:
         tied = [i for s, i in scored if s[:2] == best[:2]]
         if len({str(labels[i]).casefold() for i in tied}) > 1 or "total" not in tokens(text):
             return []  # (several lines alike: which is unclear)
         top = tied  # ("total borrowings": the current and the non-current line added up)
     return top
+
+
+#: The share of lines two sections must have in common to be one list of lines repeated.
+REPEATED = 0.8
+
+
+def _repeated_blocks(rel: Relation, sections: list[object]) -> bool:
+    """Whether the sections are blocks that repeat one list of lines (``Actual`` and ``Budget``,
+    ``Group`` and ``Company``), not parts of a whole (``Current liabilities`` beside
+    ``Non-current liabilities`` hold different lines)."""
+    key = rel.key
+    if key is None or len(set(map(str, sections))) < 2 or not all(isinstance(s, str) for s in sections):
+        return False
+    labels, held = rel.values_of(key.name) or [], rel.values_of(SECTION) or []
+    lines = [
+        {str(v).casefold() for v, h in zip(labels, held, strict=False) if h == s and v} for s in sections
+    ]
+    return all(
+        len(a & b) >= REPEATED * min(len(a), len(b)) and min(len(a), len(b)) > 2 for a in lines for b in lines
+    )
 
 
 def _has_figures(rel: Relation, i: int) -> bool:
