@@ -34,6 +34,7 @@ YEARS = [2025, 2024, 2023]
         ("What was cash at the later date?", "What was cash in 2025?"),
         ("What was cash at the closing balance date?", "What was cash in 2025?"),
         ("What was cash at the prior closing date?", "What was cash in 2024?"),
+        ("Was cash negative in the 2024 financial year?", "Was cash negative in 2024?"),
         ("What was cash at the opening balance sheet date?", "What was cash in 2023?"),
         ("What was cash at the last date shown?", "What was cash in 2025?"),
         # a cash-flow line's own words: no period to write

@@ -936,7 +936,16 @@ def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelCo
             continue
         if apart and named_part(a, qw) and named_part(b, qw):
             out.append(c)
+        elif not apart and _said_apart(question, b, a):
+            out.append(c)  # ("Guarantor Subsidiaries ... Non-Guarantor Subsidiaries": each written whole)
     return out
+
+
+def _said_apart(question: str, inner: str, outer: str) -> bool:
+    """Whether the question writes ``inner`` whole somewhere that is no part of a mention of
+    ``outer`` (whose words hold all of inner's)."""
+    wide = runs_of(question, outer)
+    return any(not any(i0 <= j0 and j1 <= i1 for i0, i1 in wide) for j0, j1 in runs_of(question, inner))
 
 
 def ops_as_names(rel: Relation, question: str) -> set[str]:
@@ -1854,6 +1863,32 @@ def _defined(rel: Relation, question: str, expected: str | None) -> CellPlan | N
         written = f"={'100*' if scale != '1.0' else ''}{written}"
         return CellPlan(f"SELECT {scale} * {body}", "ratio", "number", formula=written)
     return CellPlan(f"SELECT {body}", "arithmetic", "number", formula=f"={unbracketed(written)}")
+
+
+#: "relative to Iberlink", "as a share of the budget": the figure a relative difference is of.
+_RELATIVE_TO = re.compile(
+    r"\b(?:relative\s+to|as\s+a\s+(?:percentage|share|proportion)\s+of|compared\s+(?:with|to))\s+(?:the\s+)?"
+    r"(?P<base>[^?.,;]{1,80})",
+    re.IGNORECASE,
+)
+
+
+def _base_named(question: str, cells: list[tuple[str, str]]) -> str | None:
+    """The cell of two that "relative to ..." names (its label's words all said there, the other's
+    not all), or None."""
+    m = _RELATIVE_TO.search(question)
+    if m is None or len(cells) != 2:
+        return None
+    said = set(tokens(m.group("base")))
+    own = [(set(tokens(label)) - COMMON, e) for label, e in cells]
+    named = [(w, e) for w, e in own if w and w <= said]
+    if (
+        len(named) == 2
+        and named[0][0] != named[1][0]
+        and (named[0][0] < named[1][0] or named[1][0] < named[0][0])
+    ):
+        named = [max(named, key=lambda x: len(x[0]))]  # ("Non-Guarantor Subsidiaries" holds "Guarantor ...")
+    return named[0][1] if len(named) == 1 else None
 
 
 #: "comparing magnitudes", "in absolute terms", "compare absolute amounts": figures set against each
@@ -3231,6 +3266,12 @@ def _across(
                     else:
                         rate = not _IN_PERCENT.search(question)
                     scale = "1.0" if rate else "100.0"  # (of the first named)
+                    base = _base_named(question, cells)
+                    if base is not None:  # ("how much does A differ from B, relative to B": of B)
+                        other = next(e for _, e in cells if e != base)
+                        return CellPlan(
+                            f"SELECT {scale} * ({other} - {base}) / {base}", "relative change", "number"
+                        )
                     if qwords & FALL_WORDS and not qwords & RISE_WORDS and "negative" not in qwords:
                         # "by what percentage did X fall": by how much, a size (as "how much it fell by")
                         return CellPlan(f"SELECT {scale} * ({a} - {b}) / {a}", "relative change", "number")

@@ -419,19 +419,30 @@ _SIGNED = re.compile(
 )
 
 
+#: "were financing cash flows negative overall in 2024?": the sign asked after the figure's name.
+_SIGN_ASKED = re.compile(
+    r"^(\s*(?:was|were|is|are)\s+(?!there\b)[^?,;]{3,120}?)\s+(negative|positive)\b", re.IGNORECASE
+)
+
+
 def signs_as_bounds(question: str, own: Iterable[str]) -> str:
     """``question`` with a sign asked of a figure written as a bound: "was negative" as "was below
-    0", "had a positive balance" as "had above 0 balance" -- unless the table names a line or column
-    by that word (``Negative goodwill``)."""
-    if not _SIGNED.search(question):
+    0", "had a positive balance" as "had above 0 balance", "were financing cash flows negative" as
+    "were financing cash flows below 0" -- unless the table names a line or column by that word
+    (``Negative goodwill``)."""
+    if not _SIGNED.search(question) and not _SIGN_ASKED.search(question):
         return question  # (most questions ask no sign: the table's words are not read for them)
     held = {w for text in own for w in re.findall(r"[a-z]+", text.casefold())}
-    return _SIGNED.sub(
-        lambda m: (
-            m.group(0)
-            if m.group(2).casefold() in held
-            else f"{m.group(1)} {'below' if m.group(2).casefold() == 'negative' else 'above'} 0"
-        ),
+
+    def bound(sign: str) -> str:
+        return "below 0" if sign.casefold() == "negative" else "above 0"
+
+    question = _SIGNED.sub(
+        lambda m: m.group(0) if m.group(2).casefold() in held else f"{m.group(1)} {bound(m.group(2))}",
+        question,
+    )
+    return _SIGN_ASKED.sub(
+        lambda m: m.group(0) if m.group(2).casefold() in held else f"{m.group(1)} {bound(m.group(2))}",
         question,
     )
 

@@ -54,6 +54,9 @@ def _adds_up(
     ``means``: also when the columns that do not add up hold rates of the whole, each between the
     parts' least and greatest (a country's smoking rate under its regions'), and at least one count
     column adds up three parts that are not zero."""
+    # (a heading between the parts holds nothing where the whole holds a figure: no part of it --
+    # ``Debtors:`` above ``Trade debtors`` and ``Other debtors``, a note number beside it)
+    parts = [p for p in parts if any(p[c] is not None for c, w in enumerate(total) if w is not None)]
     checked = matched = averaged = summed = 0
     for c, whole in enumerate(total):
         vals = [p[c] for p in parts]

@@ -69,6 +69,10 @@ _OVER_ONE = re.compile(
 _IN_YEAR = r"\b(?:in|for|at|during|as at|as of)\s+(?:(?:the\s+)?(?:fiscal|financial)\s+(?:year\s+)?|FY\s?)?"
 
 
+#: "the 2024 financial year", "the 2025 fiscal year": a year the header names, said with its kind.
+_YEAR_NAMED = re.compile(r"\bthe\s+((?:19|20)\d\d)\s+(?:financial|fiscal|reporting)\s+year\b", re.IGNORECASE)
+
+
 def header_years(names: Iterable[str]) -> list[int]:
     """The years the header paths name (``2024``, ``31 March 2024 › €m``, ``FY2024``), newest first."""
     found = {int(m) for n in names for m in _YEAR.findall(str(n))}
@@ -83,6 +87,8 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
     the header ``names`` write themselves (``Current fiscal year (From April 1, 2024 …)``) stays."""
     if len(years) < 2:
         return question
+    # ("in the 2024 financial year": the year; "financial year" is no line's words here)
+    question = _YEAR_NAMED.sub(lambda m: m.group(1) if int(m.group(1)) in years else m.group(0), question)
     latest, prior = years[0], years[1]
     said = [int(y) for y in _YEAR.findall(question) if int(y) in years]
     q = question
