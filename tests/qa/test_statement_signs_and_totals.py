@@ -117,3 +117,43 @@ def test_two_columns_one_name_inside_the_other(
 ) -> None:
     book = book_of(tmp_path_factory, "entities.xlsx", ENTITIES)
     assert answered(book, question) == pytest.approx(answer)
+
+
+#: Peers side by side, and funds whose columns all say "Fund".
+PEERS: list[list[Any]] = [
+    ["Peer balance sheets"],
+    ["", "Adriatel", "Danubia Networks", "Iberlink", "Peer average"],
+    ["Current assets", None, None, None, None],
+    ["Cash", 3528, 2820, 593, 2314],
+    ["Other current assets", 462, 824, 954, 747],
+    ["Total current assets", 3990, 3644, 1547, 3060],
+]
+FUNDS: list[list[Any]] = [
+    ["Statement of assets and liabilities"],
+    ["", "Core Fund", "Growth Fund", "Bond Fund"],
+    ["Receivable for:", None, None, None],
+    ["Fund shares sold", 7097906, 1594917, 5912392],
+    ["Dividends and interest", 3430547, 974075, 14108744],
+    ["Total assets", 10528453, 2568992, 20021136],
+]
+
+
+@pytest.mark.parametrize(
+    ("rows", "question", "answer"),
+    [
+        # the companies are the columns (``Peer average`` combines them): 824 and 954 pass
+        (
+            PEERS,
+            "Name all companies with other current assets greater than 800, in the order presented.",
+            ["Danubia Networks", "Iberlink"],
+        ),
+        (PEERS, "In how many companies was cash above 1,000?", 2),
+        # "funds" is the columns' own word, though ``Fund shares sold`` is a line
+        (FUNDS, "In how many funds was dividends and interest above 2,000,000?", 2),
+    ],
+)
+def test_columns_of_entities_counted_or_listed(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[list[Any]], question: str, answer: Any
+) -> None:
+    book = book_of(tmp_path_factory, "entities_counted.xlsx", rows)
+    assert answered(book, question) == answer

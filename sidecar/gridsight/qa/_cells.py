@@ -1452,10 +1452,11 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # view marks (a country under its regions, which a count passes over)
         return None
     series = _series(rel, question)  # ("pledges receivable at every balance sheet date, oldest first")
-    chosen = series or _columns(rel, question) or periods
+    entities = _columns_counted(rel, question)  # ("in how many funds was X above 2,000,000")
+    chosen = series or entities or _columns(rel, question) or periods
     if long_form(rel):  # (one figure column holds every figure; the labels place it)
         chosen = [c for c in _figures(rel) if c.role == "data"][:1]
-    if not chosen or (not series and _names_another_column(rel, question, chosen)):
+    if not chosen or (not (series or entities) and _names_another_column(rel, question, chosen)):
         return None
     ends = len(chosen)
     if expected == "list" or (set(words(question)) & (SUM_WORDS | AVERAGE_WORDS)):
@@ -1599,6 +1600,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     tested = _periods_tested(rel, question, chosen, rows, expected)
     if tested is not None:  # "how many years did operating profit come in above 150"
         return tested
+    if entities and key is not None and len(rows.get(key.name, [])) == 1:
+        return _columns_tested(rel, question, entities, rows, expected)
     named_group = asked_class(rel, question)
     group = _group_asked(rel, question, expected, rows, named_group)
     if group is not None and len(chosen) == 1 and _counts(question) and comparison(question.casefold()):
@@ -2129,6 +2132,78 @@ def _periods_tested(
     ]
     if not re.match(r"which|list|name", asked.group(0), re.IGNORECASE):
         return CellPlan("SELECT " + " + ".join(f"({e} {op} {limit})" for _, e in cells), "count", "number")
+    if expected == "number":
+        return None
+    picked = " UNION ALL ".join(f"SELECT {literal(label)} AS p, {e} AS v" for label, e in cells)
+    return CellPlan(f"SELECT p FROM ({picked}) WHERE v {op} {limit}", "rows", "list")
+
+
+#: "in how many funds ...", "name all companies with ...": columns (no periods) counted or listed.
+_COLUMNS_COUNTED = re.compile(
+    r"\bhow\s+many\s+(?:of\s+the\s+)?(?:\d+\s+)?(?P<noun>[^\W\d_]+s)\b"
+    r"|\b(?:name|list)\s+(?:all|every|each|the)\s+(?:the\s+)?(?P<listed>[^\W\d_]+s)\b",
+    re.IGNORECASE,
+)
+#: Plural nouns that count periods or lines, not the columns of entities.
+_NOT_ENTITIES = frozenset(
+    "years quarters months dates periods halves lines items rows captions components times".split()
+)
+#: Header words of a column that combines the others: no entity of its own.
+_COMBINED = frozenset("total totals consolidated eliminations combined average median group".split())
+
+
+def _columns_counted(rel: Relation, question: str) -> list[RelColumn]:
+    """The columns of entities (funds, companies, segments: amounts that name no period) where the
+    question counts or lists a plural that names no line nor section and tests a bound ("in how
+    many funds was dividends receivable above 2,000,000?"); the columns that combine the others
+    (``Total``, ``Consolidated``) left out. Else none."""
+    m = _COLUMNS_COUNTED.search(question)
+    key = rel.key
+    if m is None or key is None or comparison(question.casefold()) is None:
+        return []
+    noun = (m.group("noun") or m.group("listed") or "").casefold()
+    if noun in _NOT_ENTITIES:
+        return []
+    cols = [
+        c
+        for c in amounts(rel)
+        if not _is_percent(c)
+        and year_of(c.name) is None
+        and not {w for p in parts(c.name) for w in tokens(p)} & _COMBINED
+    ]
+    cols = [c for c in cols if c.name not in _total_columns(rel, cols)]
+    if len(cols) < 2:
+        return []
+    heads = sum(1 for c in cols if any(near_word(noun, w) for p in parts(c.name) for w in tokens(p)))
+    if 2 * heads < len(cols):  # (the columns' own word -- "funds" over ``... Fund`` -- counts them)
+        held = {
+            w for v in [key.name, *rel.distinct_values(key.name)] if isinstance(v, str) for w in tokens(v)
+        }
+        if any(c.name == SECTION for c in rel.columns):
+            held |= {w for v in rel.distinct_values(SECTION) if isinstance(v, str) for w in tokens(v)}
+        if any(near_word(noun, w) for w in held) or _columns(rel, question):
+            # ("how many liabilities ...": lines are counted; "how many players have at least 1 FA
+            # cup apps": the bound is on a column the words name, so rows are counted)
+            return []
+    return cols
+
+
+def _columns_tested(
+    rel: Relation, question: str, cols: list[RelColumn], rows: dict[str, list[str]], expected: str | None
+) -> CellPlan | None:
+    """How many, or which, of ``cols`` hold a figure past the bound in the one line named."""
+    test = comparison(question.casefold())
+    key = rel.key
+    if test is None or key is None or any(len(v) != 1 for v in rows.values()):
+        return None
+    fixed = _placed(rel, question, {k: v[0] for k, v in rows.items()})
+    limit = _threshold(rel, cols[0].name, question, test)
+    op = COMPARISON_OPS[test.group(1)]
+    cells = [(without_marks(parts(c.name)[-1]).strip(), _cell(c.name, fixed)) for c in cols]
+    if _COLUMNS_COUNTED.search(question) and re.search(r"\bhow\s+many\b", question, re.IGNORECASE):
+        return CellPlan(
+            "SELECT " + " + ".join(f"(COALESCE({e}, 0) {op} {limit})" for _, e in cells), "count", "number"
+        )
     if expected == "number":
         return None
     picked = " UNION ALL ".join(f"SELECT {literal(label)} AS p, {e} AS v" for label, e in cells)
