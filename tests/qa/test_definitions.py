@@ -449,3 +449,17 @@ def test_an_and_the_label_lacks_joins_two_lines(sheet: Any) -> None:
         "Using total assets minus current and non-current liabilities, how much was left at 31 Dec 2025?"
     )
     assert answered(sheet, question) == 1410
+
+
+def test_gridsight_formula_reads_a_statement_as_a_question(sheet: Any) -> None:
+    # `gridsight formula` on a statement: the question's own reading and the formula it checked
+    from gridsight.formula import evaluate_formula
+    from gridsight.qa import formula_from_question
+
+    found = formula_from_question(
+        "Compute net debt (non-current borrowings plus current borrowings minus cash and cash equivalents) "
+        "at 31 Dec 2025.",
+        sheet,
+    )
+    assert found.formula is not None and found.value == 350
+    assert evaluate_formula(found.formula, sheet, sheet.sheets[0]).value == 350

@@ -274,6 +274,23 @@ def answer_question(
     return rounded_as_asked(positive_as_asked(ans, rounding), rounding)
 
 
+def read_by_cells(rel: Relation, structure: float) -> bool:
+    """Whether a table is read by its cells first, whatever the question: header paths, or named
+    lines over periods, lines under sections, a cross table, a long form, totals only the view marks,
+    or years in blocks (a statement)."""
+    return structure >= BLOCKS_AT or (
+        rel.key is not None
+        and (
+            lines_by_period(rel)
+            or cross_table(rel)
+            or any(c.role == "section" for c in rel.columns)
+            or long_form(rel)
+            or unnamed_totals(rel)
+            or years_in_blocks(rel)
+        )
+    )
+
+
 def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[Candidate]) -> QAAnswer:
     """Stage 2: the routes in the order the table's structure gives, with the gate and the merge."""
     structure = structure_score(best.table, best.sheet)
@@ -294,17 +311,10 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         # ("... from 1985 to 1989, in year order": a figure per year, each checked to be the year's
         # one figure; a span the cells would read as a change)
         order: tuple[str, ...] = ("sql", "formula", "blocks", "cells")
-    elif structure >= BLOCKS_AT or (
+    elif read_by_cells(rel, structure) or (
         rel.key is not None
-        and (
-            lines_by_period(rel)
-            or cross_table(rel)
-            or any(c.role == "section" for c in rel.columns)
-            or long_form(rel)
-            or (periods_down(rel) and (operands_named(rel, q) or rows_spanned(rel, q) or asks_period(q)))
-            or unnamed_totals(rel)
-            or years_in_blocks(rel)
-        )
+        and periods_down(rel)
+        and (operands_named(rel, q) or rows_spanned(rel, q) or asks_period(q))
     ):
         # (named lines over period columns, a statement, reads by its cells as a multi-header does;
         # so do lines under section lines: "rural areas in Riverside" is the line in that section,
@@ -338,7 +348,9 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
                 return ans
             if ans.status == "answered" and kind == "lookup":
                 cell = by_blocks(workbook, best, q, model)  # the same cell, cited by its own address
-                ans = cell if cell.status == "answered" and same_value(cell.value, ans.value) else ans
+                if cell.status == "answered" and same_value(cell.value, ans.value):
+                    cell.formula = cell.formula or ans.formula  # (the lookup's formula where it has none)
+                    ans = cell
         elif route == "blocks":
             ans = by_blocks(workbook, best, q, model)
         elif route == "formula":
@@ -526,8 +538,9 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
     ans.route, ans.confidence = "cells", CELLS_CONFIDENCE
     if planned.kind in _UNITLESS:
         ans.unit = None  # a share, a ratio or a growth rate is no amount in the table's unit
-    if planned.kind != "lookup":  # (a lookup cites its cell through the header-path route)
-        ans.formula = verified_formula(rel, workbook, planned.sql, run.value, planned.formula)
+    # (a lookup's formula too: the header-path route cites the same cell by its address where it
+    # finds it, and where it does not, the lookup is the formula)
+    ans.formula = verified_formula(rel, workbook, planned.sql, run.value, planned.formula)
     # a row label is the answer without the footnote mark or status letter it carries (``2023p`` is
     # the year 2023, provisional; ``Scotland (1)`` is Scotland), each label of a list too
     if isinstance(run.value, str) and (bare := _bare_label(run.value)) != run.value:

@@ -15,7 +15,7 @@ from gridsight.formula import evaluate_formula
 from gridsight.formula._generate import Answer, generate_formula, sheet_of
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import rounding_asked, without_rounding
-from gridsight.qa._ask import BLOCKS_AT, structure_score
+from gridsight.qa._ask import BLOCKS_AT, read_by_cells, structure_score
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
     TIE_ORDER_HEADERS,
@@ -67,6 +67,30 @@ def _planned(request: str, workbook: Workbook, sheet: Sheet, table: Any, rules: 
     evidence = tuple(f"{sheet.name}!{e['range']}" for e in ans.evidence)
     # the rules' planner: no model took part
     return _from_query(request, workbook, sheet, plan.sql, ans.value, formula, evidence, 0.75, "plan")
+
+
+def _as_asked(request: str, workbook: Workbook, sheet: Sheet) -> Answer | None:
+    """The formula the question pipeline (:func:`gridsight.qa.answer_question`) writes and checks
+    for ``request`` read as a question on ``sheet``, or None where it abstains or keeps a query."""
+    from gridsight.qa._ask import answer_question
+
+    ans = answer_question(workbook, request, sheet.name)
+    if ans.status != "answered" or not ans.formula or not ans.formula.startswith("="):
+        return None
+    evaluation = evaluate_formula(ans.formula, workbook, sheet)
+    if not evaluation.ok or evaluation.error is not None:
+        return None
+    return Answer(
+        request,
+        ans.formula,
+        ans.value,
+        evaluation,
+        f"Read as a question ({ans.route} route) and checked: {ans.explanation}",
+        tuple(f"{e['sheet']}!{e['range']}" for e in ans.evidence),
+        ans.confidence,
+        shape="question",
+        query=ans.query,
+    )
 
 
 def _from_query(
@@ -142,6 +166,12 @@ def _best_formula(
     planned = _planned(request, workbook, sh, table, rules)
     if planned is not None and (planned.formula is not None or rules.formula is None):
         rules = planned  # the planner's query, checked as a formula (or kept, saying why)
+    if read_by_cells(relation_of(sh, table), structure_score(table, sh)):
+        # (a statement or a table of header paths: the question's own reading -- the cells plan,
+        # definitions, periods -- and the formula it checked, before the formula tier's, which
+        # reads flat tables)
+        asked = _as_asked(request, workbook, sh)
+        rules = asked if asked is not None else rules
     if model is None:
         return rules
     rel = relation_of(sh, table)
