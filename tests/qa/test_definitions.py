@@ -192,6 +192,16 @@ def test_no_arithmetic_no_definition(question: str) -> None:
         "Compute x (cash minus '; DROP TABLE data; --) at 31 Dec 2025.",
         "Define it as ((((cash plus plus minus divided by))))",
         "Compute y (" + " plus ".join(["cash"] * 200) + ") at 31 Dec 2025.",
+        # the other shapes this file reads, broken
+        "Is the balance sheet in balance for each " + "year " * 300 + "?",
+        "Do total assets equal at every date?",
+        "Do zebras equal unicorns in every year?",
+        "Give cash at every balance sheet date, oldest first, latest first, in chronological order.",
+        "Name every current asset line that grew between 31 Dec 2025 and 31 Dec 2025.",
+        "In how many companies was cash above -1e999?",
+        "Using , what was it?",
+        "Adding and and and, how much?",
+        "the ratio = = divided by /",
     ],
 )
 def test_hostile_definitions_answer_or_say_why(sheet: Any, question: str) -> None:
@@ -463,3 +473,24 @@ def test_gridsight_formula_reads_a_statement_as_a_question(sheet: Any) -> None:
     )
     assert found.formula is not None and found.value == 350
     assert evaluate_formula(found.formula, sheet, sheet.sheets[0]).value == 350
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "Compute x (cash minus '; DROP TABLE data; --) at 31 Dec 2025.",
+        "Compute net debt (borrowings minus cash and cash equivalents) at 31 Dec 2025.",  # unclear line
+        "Is the balance sheet in balance for each " + "year " * 300 + "?",
+        "Define it as ((((cash plus plus minus divided by))))",
+    ],
+)
+def test_gridsight_formula_on_broken_requests_says_why(sheet: Any, request_: str) -> None:
+    # a checked formula or none with the reason: never an error, never a formula that fails
+    from gridsight.formula import evaluate_formula
+    from gridsight.qa import formula_from_question
+
+    found = formula_from_question(request_, sheet)
+    if found.formula is None:
+        assert found.reason
+    else:
+        assert evaluate_formula(found.formula, sheet, sheet.sheets[0]).error is None

@@ -1432,6 +1432,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     if stated is not None:
         return stated  # (an "unclear" one too: no other plan guesses the line)
     periods = _periods_asked(rel, question)
+    series = _series(rel, question)  # ("pledges receivable at every balance sheet date, oldest first")
     if (
         not any(PATH_SEP in c.name for c in rel.columns if c.role == "data")
         and not any(c.name == SECTION for c in rel.columns)
@@ -1442,7 +1443,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and not unnamed_totals(rel)
         and not years_in_blocks(rel)
         and not periods  # ("for which year was X lowest": among the period columns of X's row)
-        and not _series(rel, question)  # ("X at every date, oldest first": one line across them)
+        and not series  # ("X at every date, oldest first": one line across them)
     ):
         # a flat table: the general planner and the model read it, unless it is a statement: named
         # lines over period columns ("in which year was net income highest", "operating income
@@ -1451,7 +1452,6 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # each other; the cells route comes last for flat tables), or it has total rows only the
         # view marks (a country under its regions, which a count passes over)
         return None
-    series = _series(rel, question)  # ("pledges receivable at every balance sheet date, oldest first")
     entities = _columns_counted(rel, question)  # ("in how many funds was X above 2,000,000")
     chosen = series or entities or _columns(rel, question) or periods
     if long_form(rel):  # (one figure column holds every figure; the labels place it)
@@ -1853,7 +1853,7 @@ def _defined(rel: Relation, question: str, expected: str | None) -> CellPlan | N
     reading = Reading.of(rel, stated.rest)  # (the words beside the definition place its lines)
     cells: dict[Line, list[int]] = {}
     for line in lines_of(stated.expr):
-        found = line_cells(rel, col, line.text, reading)
+        found = line_cells(rel, line.text, reading)
         if not found:
             why = f"the definition's {line.text!r} fits several lines of the table alike; say which"
             return None if found is None else CellPlan("", "unclear", "number", why)
@@ -1885,11 +1885,7 @@ def _base_named(question: str, cells: list[tuple[str, str]]) -> str | None:
     said = set(tokens(m.group("base")))
     own = [(set(tokens(label)) - COMMON, e) for label, e in cells]
     named = [(w, e) for w, e in own if w and w <= said]
-    if (
-        len(named) == 2
-        and named[0][0] != named[1][0]
-        and (named[0][0] < named[1][0] or named[1][0] < named[0][0])
-    ):
+    if len(named) == 2 and (named[0][0] < named[1][0] or named[1][0] < named[0][0]):
         named = [max(named, key=lambda x: len(x[0]))]  # ("Non-Guarantor Subsidiaries" holds "Guarantor ...")
     return named[0][1] if len(named) == 1 else None
 
@@ -1924,19 +1920,19 @@ def _agreed(rel: Relation, question: str, expected: str | None) -> CellPlan | No
     cols = _columns_compared(rel, asked)
     if not cols:
         return None
-    sides = (asked.left, asked.right) if asked.left and asked.right else identity(rel, cols, question)
+    sides = (asked.left, asked.right) if asked.left and asked.right else identity(rel, question)
     if sides is None or sides[0] is None or sides[1] is None:
         return None
     left, right = sides
     reading = Reading.of(rel, asked.where)  # (the words beside the sides place their lines)
+    cells: dict[Line, list[int]] = {}
+    for line in [*lines_of(left), *lines_of(right)]:
+        found = line_cells(rel, line.text, reading)
+        if not found:
+            return None
+        cells[line] = found
     tests, checks = [], []
     for col in cols:
-        cells: dict[Line, list[int]] = {}
-        for line in [*lines_of(left), *lines_of(right)]:
-            found = line_cells(rel, col.name, line.text, reading)
-            if not found:
-                return None
-            cells[line] = found
         a, b = (compiled(rel, col.name, side, cells, set()) for side in (left, right))
         tests.append(f"ABS(({a}) - ({b})) < 0.5")
         x, y = (excel(rel, col.name, side, cells, set()) for side in (left, right))
@@ -2131,11 +2127,8 @@ def _periods_tested(
         for c in periods
     ]
     if not re.match(r"which|list|name", asked.group(0), re.IGNORECASE):
-        return CellPlan("SELECT " + " + ".join(f"({e} {op} {limit})" for _, e in cells), "count", "number")
-    if expected == "number":
-        return None
-    picked = " UNION ALL ".join(f"SELECT {literal(label)} AS p, {e} AS v" for label, e in cells)
-    return CellPlan(f"SELECT p FROM ({picked}) WHERE v {op} {limit}", "rows", "list")
+        return _passing(cells, op, limit, counted=True)
+    return None if expected == "number" else _passing(cells, op, limit, counted=False)
 
 
 #: "in how many funds ...", "name all companies with ...": columns (no periods) counted or listed.
@@ -2200,12 +2193,16 @@ def _columns_tested(
     limit = _threshold(rel, cols[0].name, question, test)
     op = COMPARISON_OPS[test.group(1)]
     cells = [(without_marks(parts(c.name)[-1]).strip(), _cell(c.name, fixed)) for c in cols]
-    if _COLUMNS_COUNTED.search(question) and re.search(r"\bhow\s+many\b", question, re.IGNORECASE):
-        return CellPlan(
-            "SELECT " + " + ".join(f"(COALESCE({e}, 0) {op} {limit})" for _, e in cells), "count", "number"
-        )
-    if expected == "number":
-        return None
+    if re.search(r"\bhow\s+many\b", question, re.IGNORECASE):  # (else "name all companies with ...")
+        blank_zero = [(label, f"COALESCE({e}, 0)") for label, e in cells]  # (a blank passes no bound)
+        return _passing(blank_zero, op, limit, counted=True)
+    return None if expected == "number" else _passing(cells, op, limit, counted=False)
+
+
+def _passing(cells: list[tuple[str, str]], op: str, limit: str, counted: bool) -> CellPlan:
+    """How many of the cells pass ``op limit`` (``counted``), or the labels of those that do."""
+    if counted:
+        return CellPlan("SELECT " + " + ".join(f"({e} {op} {limit})" for _, e in cells), "count", "number")
     picked = " UNION ALL ".join(f"SELECT {literal(label)} AS p, {e} AS v" for label, e in cells)
     return CellPlan(f"SELECT p FROM ({picked}) WHERE v {op} {limit}", "rows", "list")
 
@@ -3249,9 +3246,8 @@ def _across(
     and shares (a cash ratio over creditors stored as -84,958 is positive)."""
     if len(cells) < 2 or (not named and not _asks_which(question)):
         return None
-    if _MAGNITUDE.search(
-        question
-    ):  # ("were finance costs larger than finance income (comparing magnitudes)")
+    # ("were finance costs larger than finance income (comparing magnitudes)": by their size)
+    if _MAGNITUDE.search(question):
         cells = [(label, f"ABS({e})") for label, e in cells]
         negative = frozenset()
     exprs = [e for _, e in cells]

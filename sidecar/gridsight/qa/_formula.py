@@ -166,7 +166,8 @@ def _best_formula(
     planned = _planned(request, workbook, sh, table, rules)
     if planned is not None and (planned.formula is not None or rules.formula is None):
         rules = planned  # the planner's query, checked as a formula (or kept, saying why)
-    if read_by_cells(relation_of(sh, table), structure_score(table, sh)):
+    rel = relation_of(sh, table)
+    if read_by_cells(rel, structure_score(table, sh)):
         # (a statement or a table of header paths: the question's own reading -- the cells plan,
         # definitions, periods -- and the formula it checked, before the formula tier's, which
         # reads flat tables)
@@ -174,7 +175,6 @@ def _best_formula(
         rules = asked if asked is not None else rules
     if model is None:
         return rules
-    rel = relation_of(sh, table)
     if not rel.rows:
         return rules
     attempts = model_attempts(rel, request, model, samples=samples)

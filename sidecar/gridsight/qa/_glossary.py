@@ -434,17 +434,11 @@ def signs_as_bounds(question: str, own: Iterable[str]) -> str:
         return question  # (most questions ask no sign: the table's words are not read for them)
     held = {w for text in own for w in re.findall(r"[a-z]+", text.casefold())}
 
-    def bound(sign: str) -> str:
-        return "below 0" if sign.casefold() == "negative" else "above 0"
+    def bound(m: re.Match[str]) -> str:
+        sign = m.group(2).casefold()
+        return m.group(0) if sign in held else f"{m.group(1)} {'below' if sign == 'negative' else 'above'} 0"
 
-    question = _SIGNED.sub(
-        lambda m: m.group(0) if m.group(2).casefold() in held else f"{m.group(1)} {bound(m.group(2))}",
-        question,
-    )
-    return _SIGN_ASKED.sub(
-        lambda m: m.group(0) if m.group(2).casefold() in held else f"{m.group(1)} {bound(m.group(2))}",
-        question,
-    )
+    return _SIGN_ASKED.sub(bound, _SIGNED.sub(bound, question))
 
 
 #: "intangible assets other than goodwill", "receivables excluding trade receivables": a whole less a

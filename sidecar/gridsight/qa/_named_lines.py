@@ -15,6 +15,7 @@ Pure functions over the relational view; :mod:`gridsight.qa._cells` plans with t
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -61,13 +62,13 @@ _EQUITY = frozenset(
 )
 
 
-def identity(rel: Relation, cols: list[RelColumn], question: str) -> tuple[Expr, Expr] | None:
+def identity(rel: Relation, question: str) -> tuple[Expr, Expr] | None:
     """A statement of financial position's identity as two sides over its lines: ``Total assets``
     against the line of liabilities and equity (``Total liabilities and stockholders' equity``); else
     against ``Total liabilities`` plus the equity line (``Total equity``, ``Net assets``); else (a UK
     balance sheet) ``Net assets`` against the equity line (``Shareholders' funds``). Each line is
     named exactly (``Total current liabilities`` is no total of the liabilities). The first whose
-    lines all have figures in ``cols``; None where none does."""
+    lines the table has; None where none does."""
     key = rel.key
     assert key is not None
     labels = [v for v in rel.values_of(key.name) or [] if isinstance(v, str)]
@@ -96,7 +97,7 @@ def identity(rel: Relation, cols: list[RelColumn], question: str) -> tuple[Expr,
     reading = Reading.of(rel, question)
     for left, right in tries:
         lines = [*lines_of(left), *lines_of(right)]
-        if all(line_cells(rel, c.name, line.text, reading) for c in cols for line in lines):
+        if all(line_cells(rel, line.text, reading) for line in lines):
             return left, right
     return None
 
@@ -131,21 +132,24 @@ def excel(rel: Relation, col: str, expr: Expr, cells: dict[Line, list[int]], siz
 
 def unbracketed(text: str) -> str:
     """``text`` without the brackets around the whole of it."""
-    return text[1:-1] if text.startswith("(") and _closing_at(text) == len(text) - 1 else text
+    return text[1:-1] if _enclosed(text) else text
 
 
 def bracketed(text: str) -> str:
     """``text`` in brackets unless it is one cell or one bracket already."""
-    if re.fullmatch(r"[A-Z]{1,3}\d+|ABS\([A-Z]{1,3}\d+\)", text) or _grouped(text) == text:
+    if re.fullmatch(r"[A-Z]{1,3}\d+|ABS\([A-Z]{1,3}\d+\)", text) or _enclosed(text):
         return text
     return f"({text})"
 
 
 def _grouped(sql: str) -> str:
     """``sql`` in parentheses unless it is one already (a cell's subquery, a sum in brackets)."""
-    if sql.startswith("(") and sql.endswith(")") and _closing_at(sql) == len(sql) - 1:
-        return sql
-    return f"({sql})"
+    return sql if _enclosed(sql) else f"({sql})"
+
+
+def _enclosed(text: str) -> bool:
+    """Whether one bracket encloses the whole of ``text``."""
+    return text.startswith("(") and _closing_at(text) == len(text) - 1
 
 
 def _closing_at(sql: str) -> int:
@@ -198,7 +202,7 @@ def _shown_negative(rel: Relation, i: int) -> bool:
 MAX_LISTED = 4
 
 
-def line_cells(rel: Relation, col: str, text: str, reading: Reading) -> list[int] | None:
+def line_cells(rel: Relation, text: str, reading: Reading) -> list[int] | None:
     """The lines (to add up) that the words ``text`` name: one line, a line with its kinds in
     parentheses ("borrowings (current and non-current)", "debtors (trade, other, prepayments)"), or a
     list of lines ("cash and cash equivalents and term deposits": the fewest lines that name every
@@ -207,13 +211,11 @@ def line_cells(rel: Relation, col: str, text: str, reading: Reading) -> list[int
     if inner is not None:
         head = text[: inner.start()].strip()
         kinds = [k for k in _KINDS_CUT.split(inner.group(1)) if k.strip()]
-        found = [
-            named_line(rel, col, f"{k} {head}", reading) or named_line(rel, col, k, reading) for k in kinds
-        ]
+        found = [named_line(rel, f"{k} {head}", reading) or named_line(rel, k, reading) for k in kinds]
         if 1 < len(found) <= MAX_LISTED and all(found):
             return [i for f in found if f for i in f]
-        return named_line(rel, col, head, reading)  # ("(net)", "(a)": no kinds)
-    whole = named_line(rel, col, text, reading)
+        return named_line(rel, head, reading)  # ("(net)", "(a)": no kinds)
+    whole = named_line(rel, text, reading)
     if whole and not (_LIST_CUT.search(text) and not any(_LIST_CUT.search(_label(rel, i)) for i in whole)):
         return whole  # (a line whose label has the "and" too: "cash and cash equivalents")
     cuts = list(_LIST_CUT.finditer(text))
@@ -221,7 +223,7 @@ def line_cells(rel: Relation, col: str, text: str, reading: Reading) -> list[int
         for chosen in combinations(cuts, n):
             bounds = [0, *[x for m in chosen for x in (m.start(), m.end())], len(text)]
             pieces = spread_heads([text[bounds[i] : bounds[i + 1]] for i in range(0, len(bounds), 2)])
-            found = [named_line(rel, col, p, reading) for p in pieces]
+            found = [named_line(rel, p, reading) for p in pieces]
             if all(found):
                 # ("current liabilities and non-current liabilities": two lines, though
                 # ``Total non-current liabilities`` has every word of the two)
@@ -229,7 +231,7 @@ def line_cells(rel: Relation, col: str, text: str, reading: Reading) -> list[int
     return whole  # (several lines alike: [], no line: None)
 
 
-def _section_words_said(section: object, asked: frozenset[str] | set[str]) -> int:
+def _section_words_said(section: object, asked: AbstractSet[str]) -> int:
     """How many words of a line's section the question names."""
     if not isinstance(section, str):
         return 0
@@ -291,8 +293,8 @@ _KINDS_CUT = re.compile(r"\s*,\s*(?:and\s+)?|\s+(?:and|plus|\+)\s+")
 _LIST_CUT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 
 
-def named_line(rel: Relation, col: str, text: str, reading: Reading) -> list[int] | None:
-    """The one line (with a figure in ``col``) whose label (with its section) names every word of
+def named_line(rel: Relation, text: str, reading: Reading) -> list[int] | None:
+    """The one line (with an amount in some column) whose label (with its section) names every word of
     ``text`` -- the label at least one of them; ties go to the fewest words of the label, then of
     the section, left unnamed ("current borrowings": ``Borrowings`` under ``Current liabilities``,
     not under ``Non-current liabilities``). A figure without a label is its section's total, named
