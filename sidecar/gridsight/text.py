@@ -119,8 +119,10 @@ def asks_yes_no(text: str) -> bool:
 #: their form and :func:`ranked_by` / :func:`direction_of` place them by meaning.
 #: Words that ask for each value once ("the 3 lowest distinct prices", "the unique titles").
 EACH_ONCE = re.compile(r"\b(distinct|different|unique)\b")
-DESCENDING = frozenset("highest most largest biggest greatest maximum max top best more strongest".split())
-ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less weakest".split())
+DESCENDING = frozenset(
+    "highest most largest biggest greatest maximum max top best more strongest peak peaked".split()
+)
+ASCENDING = frozenset("lowest least smallest fewest minimum min bottom worst less weakest trough".split())
 
 #: Words that ask how two figures relate (the cells planner, :mod:`gridsight.qa._cells`): a change
 #: or difference, a ratio, a sum or average, and which way a comparison points.

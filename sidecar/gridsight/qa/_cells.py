@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from gridsight.qa._answer import asks_label
 from gridsight.qa._classes import RowClass, asked_class
@@ -35,6 +36,7 @@ from gridsight.qa._headers import (
     quarters_closed,
     year_of,
 )
+from gridsight.qa._left_out import LeftOut, left_out
 from gridsight.qa._lines import (
     QUOTE,
     closing_total,
@@ -53,6 +55,7 @@ from gridsight.qa._lines import (
     words_said,
 )
 from gridsight.qa._members import listed_members
+from gridsight.qa._movement import balance_rows, moved
 from gridsight.qa._named_lines import (
     Reading,
     amounts,
@@ -127,7 +130,8 @@ _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|(?<!per )shares?|prop
 #: ("the percentage of load factor" names a figure that is a percentage: no share is computed).
 _SHARE = re.compile(
     r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b"
-    r"|\b(?:share|proportion)\s+of\b[^?.]{1,80}?\b(?:made\s+up|accounted\s+for|represented|taken\s+up)\s+by\b",
+    r"|\b(?:share|proportion)\s+of\b[^?.]{1,80}?\b(?:made\s+up|accounted\s+for|represented|taken\s+up)\s+by\b"
+    r"|\bthe\s+(?:share|proportion)\s+of\b(?=[^?.]{1,80}?\s+in\s)",  # ("the share of A in B")
     re.I,
 )
 #: Phrases that divide: "divided by", "by what factor", "as a multiple of", a slash between words
@@ -253,10 +257,13 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     share = _asks_percent(rel, question)
     ops = ops_as_names(rel, question)
     best: list[RelColumn] = []
-    top = (1, 0, -(10**9))
+    top = (1, 0, 0, -(10**9))
+    # (the words after "against" name what a figure is set against, not the figure: "the EBITDA
+    # variance against budget" is ``Variance``, not ``Budget``)
+    base = {w for m in _SET_AGAINST.finditer(question) for w in question_words(m.group(1))}
     pairs = _period_pairs(question)
     said_years = set(YEARS.findall(question))
-    scored_cols: list[tuple[tuple[int, int, int], RelColumn]] = []
+    scored_cols: list[tuple[tuple[int, int, int, int], RelColumn]] = []
     figures = _figures(rel)
     written = dates_written(periods_spelt(question))
     quarter_said = re.search(r"\bq[1-4]\b", periods_spelt(question), re.IGNORECASE) is not None
@@ -275,8 +282,10 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         if pairs and mine_pair is not None and mine_pair not in pairs:
             continue  # ``2024 › Q4`` where the question pairs Q4 with 2023 and Q1 with 2024
         spanned = {y for p in parts(c.name) for y in own_years(p)}
-        if len(spanned) > 1 and not spanned <= said_years:
-            continue  # ``Change (%) 2022–2023`` is no column of "from 2021 to 2022"
+        if len(spanned) > 1 and not spanned <= said_years and not any(day_said(p) for p in parts(c.name)):
+            # ``Change (%) 2022–2023`` is no column of "from 2021 to 2022" (``From April 1, 2024 to
+            # March 31, 2025`` is one of "the year ended March 31, 2025": the day that closes it)
+            continue
         # a part that says "per cent" is one word, named by any share word ("per man" names none)
         mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else part_words(p))}
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
@@ -297,7 +306,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         left -= {"%"} if share else set()
         # ties: words named as written before near ones ("Plan" is one letter from "plant"), then
         # the fewest left unnamed ("Number", "Total": nothing left unnamed by them)
-        score = (len(covered), len(covered & mine), -len(left))
+        score = (len(covered), len(covered & mine), len(covered - base), -len(left))
         scored_cols.append((score, c))
         if score > top:
             top, best = score, []
@@ -320,7 +329,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # "how many": the counts, not their percentages; "what share": the table's own shares
         asked = [c for c in best if _is_percent(c) == _asks_percent(rel, question)]
         best = asked or best
-    if len(best) > 1 and not (top[2] == 0 and len({c.name for c in best}) == len(best) and _dated(best)):
+    if len(best) > 1 and not (top[3] == 0 and len({c.name for c in best}) == len(best) and _dated(best)):
         # (two dates each written whole, "30 June 2024 or 31 December 2024", are both asked)
         best = _year_end(question, best) or _by_meaning(best, qw)
     best = _group_of_years(rel, question, best)
@@ -332,6 +341,12 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     if instead:  # "the usage rate for women to that for men": ``Female`` and ``Male``, not ``Total``
         return instead
     return best + (_siblings(rel, question, best) or _other_years(rel, question, best))
+
+
+#: "against budget", "versus the prior year": what a figure is set against.
+_SET_AGAINST = re.compile(
+    r"\b(?:against|versus|vs\.?|relative\s+to|compared\s+(?:with|to))\s+((?:the\s+)?[^\W\d_]+)", re.I
+)
 
 
 def _holds_more(longer: RelColumn, shorter: RelColumn, said: AbstractSet[str]) -> bool:
@@ -600,13 +615,19 @@ def _by_meaning(tied: list[RelColumn], qw: list[str]) -> list[RelColumn]:
 
 #: A header part that names a period: a year, a half or quarter, a month, a fiscal year.
 _PERIOD = re.compile(
-    r"^(?:fy\s?|(?:fiscal|financial)\s+(?:year\s+)?)?(?:1[89]|20)\d\d(?:\s*[/\-–]\s*(?:1[89]|20)?\d\d)?[aefpb]?$|^[hq][1-4](?:\s+(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+    r"^(?:fy\s?|(?:fiscal|financial)\s+(?:year\s+)?)?(?:1[89]|20)\d\d(?:\s*[/\-–]\s*(?:1[89]|20)?\d\d)?[aefpb]?$|^[hq][1-4](?:\s+(?:fy\s?)?(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
     r"oct|nov|dec)[a-z]*\.?(?:\s+(?:1[89]|20)\d\d)?$|^(?:1[89]|20)\d\d\s+(?:[hq][1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|"
     r"sep|oct|nov|dec)[a-z]*\.?)$",
     re.I,
 )
 
 
+#: "across the five years shown", "over all the quarters", "for every month": each period of a kind.
+_EVERY_PERIOD = re.compile(
+    r"\b(?:across|over|for|in)\s+(?:all|each|every)?\s*(?:of\s+)?(?:the\s+)?(?:[a-z]+\s+|\d+\s+)?"
+    r"(years|quarters|months)\b(?:\s+(?:shown|presented|reported|given|in\s+the\s+table))?",
+    re.IGNORECASE,
+)
 _ASKS_YEAR = re.compile(r"\b(?:which|what)\s+(?:financial\s+|fiscal\s+)?year\b", re.I)
 _ASKS_PERIOD = re.compile(
     r"\b(?:which|what)\s+(?:(?:two|three|four|five|\d)\s+)?(?:(?:balance\s+sheet|reporting|fiscal|financial|"
@@ -625,9 +646,13 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     """Every number column headed by periods (and nothing else), when the question asks "which
     period / year / quarter ..." and names no header: the periods are what it chooses among."""
     counted = _PERIODS_ASKED.search(question)
-    if counted is not None and comparison(question.casefold()):
+    if counted is not None and (comparison(question.casefold()) or _PRIOR.search(question)):
         # ("for how many quarters did other income stay under 3.5": each quarter of the line)
         return _of_kind(rel, counted.group(1).casefold())
+    every = _EVERY_PERIOD.search(question)
+    if every is not None and set(words(question)) & (SUM_WORDS | AVERAGE_WORDS):
+        # ("the average revenue across the five years shown": each year's)
+        return _of_kind(rel, every.group(1).casefold())
     if not _ASKS_PERIOD.search(question):
         return []
     periods = [c for c in _figures(rel) if _by_periods(c)]
@@ -642,7 +667,17 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
         # ``30 June 2024``, ``30 June 2023 › Restated``: one year each (not ``Notes``); a day alone
         # (``30 June 2024``) is a period, and a date or a year is asked among all the dated columns
         return dated
-    return periods or _periods_under(rel, question)
+    found = periods or _periods_under(rel, question)
+    # ("which quarter ...": the quarters, not the full year beside them, ``Q1 FY25`` … ``FY25``)
+    of_kind = [c for c in found if _period_kind(c) == _kind_asked(question)]
+    return of_kind if len(of_kind) >= 2 else found
+
+
+def _kind_asked(question: str) -> str | None:
+    """The kind of period a question asks which of ("which quarter": 'quarters'; see
+    :func:`_period_kind`), or None."""
+    kind = re.search(r"\b(?:which|what)\s+(quarter|month|year)s?\b", question, re.IGNORECASE)
+    return None if kind is None else kind.group(1).casefold() + "s"
 
 
 def _periods_under(rel: Relation, question: str) -> list[RelColumn]:
@@ -748,6 +783,9 @@ def _columns_beside_labels(
     """The columns the question names once the row labels it writes whole are set aside: their
     words name the rows, not a column too ("enterprises with 0–1 persons employed": ``Enterprises``,
     not ``Persons employed``); ``chosen`` when that names no other columns."""
+    kind = _kind_asked(question)
+    if kind is not None and all(_period_kind(c) == kind for c in chosen):
+        return chosen  # ("which quarter ...": the quarters asked among stay)
     bare = question
     for label in labels:
         bare = re.sub(re.escape(label), " ", bare, flags=re.IGNORECASE) if len(label) > 3 else bare
@@ -855,9 +893,19 @@ def _row_total(rel: Relation) -> RelColumn | None:
     # price of 63.06 beside a count of 1,084,498 adds nothing to it)
     room = [0.5 * len(columns) * rounding_step([col[i] for col in columns]) for i in rows]
     for j, whole in enumerate(columns):
-        rest = [sum(col[i] for k, col in enumerate(columns) if k != j) for i in rows]
-        adds = sum(1 for i, r, ok in zip(rows, rest, room, strict=True) if abs(r - whole[i]) <= ok)
-        if rows and 2 * adds > len(rows):
+        # (a row where one part only is something is no evidence: a total beside a part and a
+        # column of zeros is no sum of them, however often that part equals it)
+        shown = [
+            (i, ok)
+            for i, ok in zip(rows, room, strict=True)
+            if sum(1 for k, col in enumerate(columns) if k != j and col[i]) >= 2
+        ]
+        adds = sum(
+            1
+            for i, ok in shown
+            if abs(sum(col[i] for k, col in enumerate(columns) if k != j) - whole[i]) <= ok
+        )
+        if shown and 2 * adds > len(shown):
             return data[j]
     return None
 
@@ -910,7 +958,12 @@ def _by_periods(col: RelColumn) -> bool:
 def _is_period(part: str) -> bool:
     """Whether a header part is a period alone: ``2023``, ``2023/24 (p)``, ``Q1 2024``, and as
     statistics offices code them, ``2023T1``, ``S1 2023``, ``2023M02``."""
+    part = _CURRENCY_UNIT.sub("", part.strip())  # (``2025 £m``, ``2024 $'000``: a year, in a unit)
     return bool(_PERIOD.match(periods_spelt(without_marks(part.strip())).strip())) or date_alone(part)
+
+
+#: A currency unit written after a period: ``£m``, ``€m``, ``$'000``, ``US$ bn``.
+_CURRENCY_UNIT = re.compile(r"(?<=\d)\s+(?:[A-Z]{0,3}[£$€¥]\s?(?:m|mn|bn|k|'000|000)?|(?:m|bn|k)?[£$€¥])$")
 
 
 def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
@@ -1286,6 +1339,13 @@ def _cell_in(rel: Relation, col: str, conds: dict[str, str]) -> str:
         closing = closing_total(rel, conds[SECTION])
         if closing is not None:
             return f"(SELECT {quote(col)} FROM data{_where(conds, [f'{quote(POSITION)} = {closing}'])})"
+    if key is not None and key.name in conds and SECTION in conds:
+        # ("what share of profit after tax was attributable to ordinary shareholders": the section
+        # places the line under it, not ``Profit after tax``, which stands outside it)
+        pairs = list(zip(rel.values_of(key.name) or [], rel.values_of(SECTION) or [], strict=False))
+        label, section = conds[key.name], conds[SECTION]
+        if (label, section) not in pairs and sum(1 for k, _ in pairs if k == label) == 1:
+            conds = {k: v for k, v in conds.items() if k != SECTION}
     return _cell(col, conds)
 
 
@@ -1420,14 +1480,28 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     """The plan for ``question`` over ``rel`` (see the module docstring), or None. Two total lines the
     question offers "A or B" are the pool to choose from; where no plan chooses between them, the
     lines they total are (:func:`_offered`)."""
+    leaving = _leaving_out(rel, question, expected)
+    if leaving is not None:  # ("which item (excluding 'Other' and the total) was highest")
+        ranked = _cell_plan(rel, leaving.question, expected, offers=True)
+        if ranked is not None and ranked.kind in _OVER_ROWS and ranked.sql.count(" FROM data") == 1:
+            return _left_out_of(rel, ranked, leaving)
     planned = _cell_plan(rel, question, expected, offers=True)
     if planned is None and re.search(r"\bor\b", question, re.IGNORECASE):
         planned = _cell_plan(rel, question, expected, offers=False)
     return planned
 
 
+#: Where the question says the figure is written: "according to the budget vs actual report", "as
+#: shown in the cash flow statement". The table is chosen by then; the words name no cell.
+_SOURCE_NAMED = re.compile(
+    r",?\s*\b(?:according\s+to|as\s+(?:shown|reported|presented|stated|given)\s+in|per)\s+(?:the|this)\s+"
+    r"[^,?.;]{0,60}?\b(?:report|table|statement|schedule|summary|accounts|sheet|note)s?\b",
+    re.IGNORECASE,
+)
+
+
 def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool) -> CellPlan | None:
-    question = _slashes_named(rel, question)
+    question = _slashes_named(rel, _SOURCE_NAMED.sub("", question))
     stated = _defined(rel, question, expected) or _agreed(rel, question, expected)
     if stated is not None:
         return stated  # (an "unclear" one too: no other plan guesses the line)
@@ -1453,15 +1527,35 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # view marks (a country under its regions, which a count passes over)
         return None
     entities = _columns_counted(rel, question)  # ("in how many funds was X above 2,000,000")
-    chosen = series or entities or _columns(rel, question) or periods
+    named_columns = _columns(rel, question)
+    kind = _kind_asked(question)
+    if periods and kind and not any(_period_kind(c) == kind for c in named_columns):
+        # ("which quarter ... in fiscal 2025": the quarters under it, not the ``FY25`` column "2025" names)
+        named_columns = [c for c in named_columns if c in periods]
+    total_column = None
+    if not (series or entities or named_columns or periods) and rel.key is not None:
+        # (no column named: the one that adds up the others, the whole line's figure -- ``Total``
+        # beside ``Without donor restrictions`` and ``With donor restrictions``)
+        total_column = row_total(rel)
+        named_columns = [total_column] if total_column is not None else []
+    chosen = series or entities or named_columns or periods
     if long_form(rel):  # (one figure column holds every figure; the labels place it)
         chosen = [c for c in _figures(rel) if c.role == "data"][:1]
     if not chosen or (not (series or entities) and _names_another_column(rel, question, chosen)):
         return None
     ends = len(chosen)
-    if expected == "list" or (set(words(question)) & (SUM_WORDS | AVERAGE_WORDS)):
+    operations = set(words(question))
+    if operations & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) and rel.key is not None:
+        # (a change between two ends, whatever a label's word: "total equity change from FY21 to FY25")
+        labels = [v for v in rel.distinct_values(rel.key.name) if isinstance(v, str)]
+        operations = set(words(_unlabelled(question, labels)))
+    if expected == "list" or (operations & (SUM_WORDS | AVERAGE_WORDS)):
         chosen = _spanned(rel, question, chosen)  # "from Q1 to Q4": the quarters between too
-    spans = len(chosen) > ends
+    # (a span named by its ends, or every period of a kind: "across the five years shown")
+    spans = len(chosen) > ends or (chosen == periods and _EVERY_PERIOD.search(question) is not None)
+    balances = _movement_plan(rel, question, chosen, expected)
+    if balances is not None:  # ("how much did retained earnings change during 2025")
+        return balances
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
     quoted = quoted_labels(rel, question)
@@ -1488,7 +1582,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # ("within welfare, which item had the lowest spending": ``Total spending``, the whole, is
         # named by the measure's word alone, no "total": no row asked)
         rows[key.name] = [v for v in rows[key.name] if not _grand_total_row(rel, v)] or rows[key.name]
-    if key is not None and rows.get(key.name) and not spans:  # (a span's columns are its own)
+    if (
+        key is not None and rows.get(key.name) and not spans and total_column is None
+    ):  # (a span's columns are its own)
         chosen = _columns_beside_labels(rel, question, chosen, rows[key.name])
     row_span = False
     if (
@@ -1505,7 +1601,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return in_span
     if long_form(rel) and not _labels_placed(rel, question, rows):
         return None  # (an indicator the words do not name: any figure read would be a guess)
-    if key is not None and len(rows.get(key.name, [])) == 1:
+    if key is not None and len(rows.get(key.name, [])) == 1 and total_column is None:
         chosen = _parts_compared(rel, question, chosen)
     in_total = False
     if key is not None and len(rows.get(key.name, [])) == 2:
@@ -1597,6 +1693,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         per = []
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
+    prior = _against_prior(rel, question, chosen)
+    if prior is not None:  # "in which years did operating profit fall compared with the prior year"
+        return prior
     tested = _periods_tested(rel, question, chosen, rows, expected)
     if tested is not None:  # "how many years did operating profit come in above 150"
         return tested
@@ -1622,8 +1721,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     moved = _moved_lines(rel, question, chosen, group or listed_group, rows, key)
     if moved is not None:
         return moved
-    if group is not None:  # "which current liability ...": the top line of the group
-        return _top_in_group(rel, question, chosen, group, rows)
+    top = None if group is None else _top_in_group(rel, question, chosen, group, rows)
+    if top is not None:  # "which current liability ...": the top line of the group
+        return top
     if key is not None and named_group is not None and len(rows.get(key.name, [])) > 2:
         rows[key.name] = _members_named(rel, named_group, rows[key.name])
     asked = re.findall(
@@ -1813,6 +1913,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # "averaged over the years 2019 to 2022": each period of the span, the ends named
         mean = f"({' + '.join(e for _, e in cells)}) * 1.0 / {len(cells)}"
         return CellPlan(f"SELECT {mean}", "average", "number")
+    if spans and not varying_rows and expected in (None, "number") and qwords & SUM_WORDS:
+        # "total capital expenditure over FY21 to FY25": each period of the span, the ends named
+        return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
     if (
         summed
         and expected in (None, "number")
@@ -1822,10 +1925,62 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # "killed in total over the three years": no year named, every one of them summed
         return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
     shares = all(_is_percent(c) for c in chosen)  # "the housing share of ...": a figure, not a share to take
-    negative = _presented_negative(rel, [label for label, _ in cells]) if varying_rows or per else set()
+    adds = not (qwords & RATIO_WORDS or _DIVIDES.search(question) or _SHARE.search(question))
+    negative = _presented_negative(rel, [label for label, _ in cells], adds) if varying_rows or per else set()
     return _across(
         question, expected, cells, qwords, named, shares, {e for lab, e in cells if lab in negative}
     )
+
+
+#: Plans that rank, count or list rows: the kinds a clause that leaves lines out applies to.
+_OVER_ROWS = frozenset({"top-row", "top-rows", "rows", "top-in-group", "top-change", "count"})
+
+
+def _movement_plan(
+    rel: Relation, question: str, chosen: list[RelColumn], expected: str | None
+) -> CellPlan | None:
+    """A movement over a period in the one column asked: its closing balance line less its opening
+    one (see :mod:`gridsight.qa._movement`)."""
+    key = rel.key
+    if key is None or len(chosen) != 1 or expected not in (None, "number") or not moved(question):
+        return None
+    found = balance_rows(rel.values_of(key.name) or [], question)
+    positions = rel.values_of(POSITION)
+    if found is None or positions is None:
+        return None
+    opening, closing = (
+        f"(SELECT {quote(chosen[0].name)} FROM data{_where({}, [f'{quote(POSITION)} = {positions[i]}'])})"
+        for i in found
+    )
+    return CellPlan(f"SELECT {closing} - {opening}", "change", "number")
+
+
+def _leaving_out(rel: Relation, question: str, expected: str | None) -> LeftOut | None:
+    """The lines a "which", list or count question leaves out (see :mod:`gridsight.qa._left_out`)."""
+    key = rel.key
+    if key is None or not (expected == "list" or _asks_which(question) or _counts(question)):
+        return None
+    return left_out(question, rel.distinct_values(key.name))
+
+
+def _left_out_of(rel: Relation, plan: CellPlan, leaving: LeftOut) -> CellPlan:
+    """``plan`` over the rows less those ``leaving`` names (and the totals, where it names them)."""
+    key = rel.key
+    assert key is not None
+    conds = [*(_not_total(rel) if leaving.totals else [])]
+    if leaving.labels:
+        conds.append(f"{quote(key.name)} NOT IN ({', '.join(literal(v) for v in sorted(leaving.labels))})")
+    if not conds:
+        return plan
+    where = " AND ".join(conds)
+    sql = re.sub(
+        r" FROM data(?: WHERE (?P<rest>.*?))?(?= ORDER BY | GROUP BY | LIMIT |$)",
+        lambda m: f" FROM data WHERE {where}" + (f" AND {m.group('rest')}" if m.group("rest") else ""),
+        plan.sql,
+        count=1,
+        flags=re.DOTALL,
+    )
+    return replace(plan, sql=sql, formula=None)
 
 
 def _defined(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
@@ -1963,9 +2118,13 @@ _NAMES_LINES = re.compile(r"\b(?:name|list|which|identify)\b", re.IGNORECASE)
 _SERIES = re.compile(
     r"\bseries\b|\b(?:at|for|in|on)\s+(?:every|each|all(?:\s+the)?)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:dates?|years?|periods?|year[- ]ends?)\b|\b(?:oldest|earliest|latest|newest|most\s+recent)\s+first\b"
-    r"|\bchronological(?:ly)?\b|\bin\s+date\s+order\b",
+    r"|\bchronological(?:ly)?\b|\bin\s+date\s+order\b"
+    r"|\b(?:q1|h1|jan(?:uary)?|first\s+(?:quarter|month))\s+first\b"
+    r"|\b(?:quarterly|monthly)\s+(?:[\w-]+\s+){0,3}?(?:figures|amounts|values|numbers)\b",
     re.IGNORECASE,
 )
+#: A series over the quarters or the months of a year ("the quarterly revenue figures (Q1 first)").
+_SUBPERIODS = re.compile(r"\b(?:(quarter)(?:ly|s)?|q1\s+first|(month)(?:ly|s)?|jan(?:uary)?\s+first)\b", re.I)
 #: A series asked newest first.
 _NEWEST_FIRST = re.compile(
     r"\b(?:latest|newest|most\s+recent)\s+first\b|\breverse\s+chronological|\bfrom\s+the\s+(?:latest|newest|most\s+recent)\b",
@@ -1984,6 +2143,9 @@ def _series(rel: Relation, question: str) -> list[RelColumn]:
         return []
     if comparison(low) is not None:
         return []
+    within = _within_year(rel, question)
+    if within:
+        return within[::-1] if _NEWEST_FIRST.search(question) else within
     when: list[tuple[tuple[int, int, int], RelColumn]] = []
     for c in amounts(rel):
         if _is_percent(c):
@@ -2003,6 +2165,34 @@ def _series(rel: Relation, question: str) -> list[RelColumn]:
         return []  # (two columns of one date: ``Actual 2025`` beside ``Budget 2025``)
     ordered = [c for _, c in sorted(when, key=lambda x: x[0])]
     return ordered[::-1] if _NEWEST_FIRST.search(question) else ordered
+
+
+def _within_year(rel: Relation, question: str) -> list[RelColumn]:
+    """The quarter or month columns in time order, of the years the question names (all where it
+    names none of theirs), where it asks a series of quarters or months; else none."""
+    asked = _SUBPERIODS.search(question)
+    if asked is None:
+        return []
+    kind = "quarters" if asked.group(0).casefold().startswith(("q", "quarter")) else "months"
+    found: list[tuple[tuple[int, int], RelColumn]] = []
+    for c in amounts(rel):
+        if _period_kind(c) != kind or _is_percent(c):
+            continue
+        year = int(year_of(c.name) or 0)
+        path = " ".join(parts(c.name)).casefold()
+        if kind == "quarters":
+            q = re.search(r"\bq([1-4])\b", path)
+            codes = sorted(_quarters_ended(c.name))
+            at = int(q.group(1)) if q else int(codes[0][1]) if codes else 0
+        else:
+            at = next((MONTHS[w] for w in re.findall(r"[a-z]+", path) if w in MONTHS), 0)
+        found.append(((year, at), c))
+    said = set(YEARS.findall(periods_spelt(question)))
+    if said & {str(y) for (y, _), _ in found}:
+        found = [(w, c) for w, c in found if str(w[0]) in said]
+    if len(found) < 2 or len({w for w, _ in found}) < len(found) or any(at == 0 for (_, at), _ in found):
+        return []
+    return [c for _, c in sorted(found, key=lambda x: x[0])]
 
 
 def _without_percent_columns(rel: Relation) -> Relation:
@@ -2043,8 +2233,8 @@ def _period_kind(col: RelColumn) -> str | None:
     """Whether a column is headed by a month, a quarter or a year (``Aug``, ``Q3 2024`` or ``Three
     months ended › 30 September``, ``FY2023``); None for any other column (``Total``)."""
     path = [without_marks(p).strip() for p in parts(col.name)]
-    if any(p.split(" ")[0].casefold().rstrip(".") in MONTHS for p in path if p):
-        return "months"
+    if any(re.split(r"[\s\-'’]", p)[0].casefold().rstrip(".") in MONTHS for p in path if p):
+        return "months"  # (``Aug``, ``August 2024``, ``Jan-25``)
     if any(re.search(r"\bq[1-4]\b", p, re.IGNORECASE) for p in path) or any(
         q.startswith("q") for q in _quarters_ended(col.name)
     ):
@@ -2143,6 +2333,58 @@ _NOT_ENTITIES = frozenset(
 )
 #: Header words of a column that combines the others: no entity of its own.
 _COMBINED = frozenset("total totals consolidated eliminations combined average median group".split())
+
+
+#: A figure set against the period before it: "compared with the previous year", "year on year".
+_PRIOR = re.compile(
+    r"\b(?:compared\s+(?:with|to)|than(?:\s+in)?|from|over|versus|vs\.?)\s+(?:the\s+|its\s+)?"
+    r"(?:previous|prior|preceding|last)\s+(?P<kind>year|quarter|month)\b"
+    r"|\b(?P<on>year|quarter|month)[- ]on[- ](?P=on)\b",
+    re.IGNORECASE,
+)
+
+
+#: The words that name periods in general, which ask for periods and name no line.
+_PERIOD_WORDS = re.compile(r"\b(?:years?|quarters?|months?|periods?|headings?)\b", re.IGNORECASE)
+
+
+def _against_prior(rel: Relation, question: str, chosen: list[RelColumn]) -> CellPlan | None:
+    """The periods in which one line rose (or fell) against the period before it, in time order
+    ("in which years did operating profit fall compared with the prior year?"), or how many; the
+    first period, with none before it, is none of them. The line is the one the words outside
+    "compared with the prior year" name."""
+    m = _PRIOR.search(question)
+    key = rel.key
+    if m is None or key is None:
+        return None
+    rest = question[: m.start()] + " " + question[m.end() :]
+    rows, _, _ = _rows(rel, _PERIOD_WORDS.sub(" ", rest), chosen)  # ("the year headings": no line's)
+    if len(rows.get(key.name, [])) != 1:
+        rows, _, _ = _rows(rel, rest, chosen)
+    if len(rows.get(key.name, [])) != 1:
+        return None
+    said = set(words(question))
+    up, down = said & RISE_WORDS, said & FALL_WORDS
+    if bool(up) == bool(down) or not (
+        _asks_which(question) or _counts(question) or _NAMES_LINES.search(question)
+    ):
+        return None
+    kind = (m.group("kind") or m.group("on")).casefold() + "s"
+    cols = [c for c in _figures(rel) if _period_kind(c) == kind and not _is_percent(c)]
+    when = [ends_at(c.name) for c in cols]
+    if len(cols) < 3 or any(w is None for w in when) or len(set(when)) < len(when):
+        return None
+    cols = [c for _, c in sorted(zip(when, cols, strict=True), key=lambda p: p[0])]  # type: ignore[arg-type, return-value]
+    fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
+    cells = [_cell_in(rel, c.name, fixed) for c in cols]
+    levels = _levels(cols)
+    op = ">" if up else "<"
+    tests = [f"({cur}) {op} ({prev})" for prev, cur in pairwise(cells)]
+    if _counts(question):
+        return CellPlan("SELECT " + " + ".join(f"({t})" for t in tests), "count", "number")
+    names = [_told_apart(c.name, levels) for c in cols[1:]]
+    union = " UNION ALL ".join(f"SELECT {literal(n)} WHERE {t}" for n, t in zip(names, tests, strict=True))
+    return CellPlan(union, "rows", "list")
 
 
 def _columns_counted(rel: Relation, question: str) -> list[RelColumn]:
@@ -2324,6 +2566,10 @@ def _group_asked(
     named = rows.get(key.name, [])
     if group is None or not named or totals_named(rel, key.name, rows):
         return group
+    if group.name in named and not set(named) & group.members:
+        # (the line that sums the group, unmarked as it may be, or that it follows, is its name: no
+        # line of it is asked)
+        return group
     if _counts(question) and comparison(question.casefold()):
         return group  # "how many long-term asset lines were above 250": lines counted, none read
     # a line the group's words touch ("which long-term liability" and ``Other long-term
@@ -2365,8 +2611,13 @@ def _top_in_group(
     col = quote(chosen[0].name)
     rest = _where(fixed, [*group.conditions, f"{col} IS NOT NULL"])
     order = "DESC" if up else "ASC"
+    # ("by absolute amount"; or expenses a statement shows negative: the largest is the largest in size)
+    sized = _MAGNITUDE.search(question) or _presented_negative(rel, sorted(group.members)) == set(
+        group.members
+    )
+    by = f"ABS({col})" if sized else col
     return CellPlan(
-        f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {col} {order} LIMIT 1", "top-in-group", "text"
+        f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {by} {order} LIMIT 1", "top-in-group", "text"
     )
 
 
@@ -3098,8 +3349,10 @@ def _written(question: str, cells: list[tuple[str, str]]) -> str | None:
     depth = len(before) - len(before.rstrip("("))  # the question's own parentheses still open
     out = "(" * depth
     opened = list(range(depth + 1))  # where each open group's expression begins in ``out``
-    for i, (_label, cell) in enumerate(cells[:-1]):
-        gap = low[at[i] : at[i + 1]]
+    for i, (label, cell) in enumerate(cells[:-1]):
+        # (a label written whole is no operator's place: ``Income taxes - current`` holds no minus)
+        whole = at[i] + len(label) if low.startswith(label.casefold(), at[i]) else at[i]
+        gap = low[min(whole, at[i + 1]) : at[i + 1]]
         found = [(m.start(), sql) for rx, sql in _OPERATORS for m in rx.finditer(gap)]
         # ("current assets excluding stocks, over current liabilities": between two lines, "over" divides)
         found += [(m.start(), "* 1.0 /") for m in re.finditer(r"\bover\b", gap)]
@@ -3207,9 +3460,10 @@ def _grows_as_rate(question: str) -> bool:
     )
 
 
-def _presented_negative(rel: Relation, labels: list[str]) -> set[str]:
+def _presented_negative(rel: Relation, labels: list[str], adds: bool = False) -> set[str]:
     """The labels whose lines are negative in every figure: amounts a statement shows in brackets
-    (creditors, treasury stock), which sums and ratios read as their size."""
+    (creditors, treasury stock), which sums and ratios read as their size. Where the lines are
+    ``adds``-ed (no ratio or share), none is when another line holds their sum as shown."""
     key = rel.key
     if key is None:
         return set()
@@ -3228,7 +3482,26 @@ def _presented_negative(rel: Relation, labels: list[str]) -> set[str]:
         ]
         if found and all(v <= 0 for v in found) and any(v < 0 for v in found):
             out.add(label)
+    if out and adds and len(labels) > 1 and _added_in_table(keys, labels, figures):
+        return set()  # (``Income taxes - deferred`` of -90 that ``Total income taxes`` adds as it is)
     return out
+
+
+def _added_in_table(keys: list[object], labels: list[str], figures: list[list[object]]) -> bool:
+    """Whether another line of the table holds, in every figure column, the lines' sum with their
+    signs as shown: the statement's own arithmetic adds them so."""
+    rows = [keys.index(label) for label in labels if label in keys]
+    if len(rows) != len(labels) or not figures:
+        return False
+    for col in figures:
+        values = [float(v) for i in rows if isinstance(v := col[i], int | float) and not isinstance(v, bool)]
+        if len(values) != len(rows):
+            return False
+        total = sum(values)
+        others = [v for i, v in enumerate(col) if i not in rows and isinstance(v, int | float)]
+        if not any(abs(float(v) - total) <= 1e-6 * max(1.0, abs(total)) for v in others):
+            return False
+    return True
 
 
 def _across(
@@ -3259,10 +3532,13 @@ def _across(
             return tested
     if expected == "boolean" and len(cells) == 2:
         a, b = exprs
+        when = [ends_at(label) for label, _ in cells]
+        # ("did net debt rise in FY25 compared with FY24": from the earlier to the later)
+        early, late = (b, a) if when[0] is not None and when[1] is not None and when[0] > when[1] else (a, b)
         if qwords & RISE_WORDS:
-            return CellPlan(f"SELECT {b} > {a}", "test", "boolean")
+            return CellPlan(f"SELECT {late} > {early}", "test", "boolean")
         if qwords & FALL_WORDS:
-            return CellPlan(f"SELECT {b} < {a}", "test", "boolean")
+            return CellPlan(f"SELECT {late} < {early}", "test", "boolean")
         if more != less:
             return CellPlan(f"SELECT {a} {'>' if more else '<'} {b}", "test", "boolean")
         return None

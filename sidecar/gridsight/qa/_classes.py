@@ -13,6 +13,12 @@ group is then:
   ``Current liabilities`` is a section), the lines that total adds up outside its sections: those
   that share its section and stand between it and the total before it.
 
+- "which ... line below gross profit": the lines after that line, up to the one that adds them to
+  it (``Operating profit``), in every column;
+- otherwise, a line the view marks no total whose label has the phrase's words and whose figures
+  are, in every column, the sum of the lines right above it (``Operating expenses`` under ``Staff
+  costs``, ``Administrative expenses`` and ``Depreciation``): those lines.
+
 Pure functions over a :class:`~gridsight.qa._relational.Relation`; the plan that ranks the rows is
 :func:`gridsight.qa._cells.cell_plan`'s.
 """
@@ -22,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gridsight.qa._groups import rounding_step
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation
 from gridsight.qa._sql import literal, quote
 from gridsight.text import stem, superlative, without_marks, without_outline
@@ -96,12 +103,15 @@ def asked_class(rel: Relation, question: str) -> RowClass | None:
     """The group of rows the question asks which line of (see the module docstring), or None when
     it names none: no section or total has its words, or a word after them asks for a figure."""
     key = rel.key
-    sections = rel.values_of(SECTION)
-    if key is None or sections is None:
+    if key is None:
         return None
+    sections = rel.values_of(SECTION) or [None] * len(rel.rows)  # (no sections: every line is outside one)
     flags = rel.values_of(TOTAL) or [0] * len(sections)  # (no column: no line is a total)
     names = sorted({s for s in sections if isinstance(s, str)}, key=len)
     labels = rel.values_of(key.name) or []
+    below = _below_line(rel, question, labels, flags)
+    if below is not None:
+        return below
     for phrase in _phrases(question):
         if phrase and stem(phrase[0].casefold()) in {stem(f) for f in _FIGURE_NOUNS}:
             continue  # "the highest figure for accrued liabilities": a figure of a line, no group
@@ -110,8 +120,10 @@ def asked_class(rel: Relation, question: str) -> RowClass | None:
             after = phrase[n].casefold() if n < len(phrase) else ""
             if not words or stem(after) in {stem(f) for f in _FIGURE_NOUNS}:
                 continue
-            found = _section_class(rel, names, words, labels, sections, flags) or _outside_sections(
-                rel, labels, sections, flags, words
+            found = (
+                _section_class(rel, names, words, labels, sections, flags)
+                or _outside_sections(rel, labels, sections, flags, words)
+                or _summed_above(rel, labels, sections, flags, words)
             )
             if found is not None:
                 return found
@@ -138,6 +150,11 @@ def _section_class(
     flags: list[object],
 ) -> RowClass | None:
     own = [s for s in names if set(_stems(_own_name(s))) == set(words)]
+    if not own:
+        # ("which expense line": ``Costs and expenses``, the one section whose name holds the words)
+        holding = [s for s in names if set(words) < set(_stems(_own_name(s)))]
+        outer = [s for s in holding if not any(s.startswith(o + " › ") for o in holding)]
+        own = holding if len(outer) == 1 else []
     if not own:
         return None
     top = own[0]  # (the outermost of several with the name)
@@ -181,3 +198,86 @@ def _outside_sections(
         (same, *_no_total(rel), _labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}"),
         frozenset(str(labels[i]) for i in rows),
     )
+
+
+def _summed_above(
+    rel: Relation, labels: list[object], sections: list[object], flags: list[object], words: tuple[str, ...]
+) -> RowClass | None:
+    key = rel.key
+    assert key is not None
+    figures = [
+        v for c in rel.columns if c.role == "data" and c.kind == "number" if (v := rel.values_of(c.name))
+    ]
+    named = [
+        i
+        for i, (lab, f) in enumerate(zip(labels, flags, strict=True))
+        if f != 1 and isinstance(lab, str) and set(_stems(lab)) == set(words)
+    ]
+    if len(named) != 1 or not figures:
+        return None
+    at = named[0]
+    for start in range(at - 2, -1, -1):
+        rows = list(range(start, at))
+        if any(flags[i] == 1 or sections[i] != sections[at] or not isinstance(labels[i], str) for i in rows):
+            return None
+        if _sums(figures, rows, at):
+            positions = rel.values_of(POSITION) or []
+            lo, hi = positions[rows[0]], positions[rows[-1]]
+            return RowClass(
+                str(labels[at]),
+                (_labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}"),
+                frozenset(str(labels[i]) for i in rows),
+            )
+    return None
+
+
+def _sums(figures: list[list[object]], rows: list[int], at: int) -> bool:
+    """Whether the figures of ``rows`` add up to those of row ``at`` in every column that holds
+    them all (one column at least; within the rounding of the parts)."""
+    checked = 0
+    for col in figures:
+        whole, vals = col[at], [col[i] for i in rows]
+        if not isinstance(whole, int | float) or not all(isinstance(v, int | float) for v in vals):
+            continue
+        numbers = [float(v) for v in vals]  # type: ignore[arg-type]
+        step = rounding_step([float(whole), *numbers])
+        if abs(sum(numbers) - float(whole)) > 0.5 * len(rows) * step + 1e-9 * max(1.0, abs(float(whole))):
+            return False
+        checked += 1
+    return checked > 0
+
+
+#: "which expense line below gross profit ...": the line the lines asked among follow.
+_BELOW = re.compile(
+    r"\b(?:line|item|lines|items)\s+(?:below|after|beneath|under)\s+(?:the\s+)?(.+?)(?=\s+(?:was|were|is|are|had|has|with|in|for|at|during)\b|[,?;(]|$)",
+    re.I,
+)
+
+
+def _below_line(rel: Relation, question: str, labels: list[object], flags: list[object]) -> RowClass | None:
+    """The lines after the line a question places them below, up to the line that adds them to it in
+    every column (a running subtotal: gross profit less the expenses below it is operating profit)."""
+    m = _BELOW.search(question)
+    if m is None:
+        return None
+    wanted = m.group(1).strip().casefold()
+    at = [i for i, lab in enumerate(labels) if isinstance(lab, str) and lab.strip().casefold() == wanted]
+    if len(at) != 1:
+        return None
+    figures = [
+        v for c in rel.columns if c.role == "data" and c.kind == "number" if (v := rel.values_of(c.name))
+    ]
+    start = at[0]
+    for end in range(start + 3, len(labels)):
+        rows = list(range(start, end))
+        if not all(isinstance(labels[i], str) for i in rows[1:]):
+            return None
+        if _sums(figures, rows, end):
+            positions = rel.values_of(POSITION) or []
+            lo, hi = positions[start + 1], positions[end - 1]
+            return RowClass(
+                str(labels[start]),
+                (_labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}"),
+                frozenset(str(labels[i]) for i in rows[1:]),
+            )
+    return None

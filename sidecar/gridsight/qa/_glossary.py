@@ -419,9 +419,13 @@ _SIGNED = re.compile(
 )
 
 
-#: "were financing cash flows negative overall in 2024?": the sign asked after the figure's name.
+#: "were financing cash flows negative overall in 2024?", "in how many months was EBITDA negative?":
+#: the sign asked after the figure's name.
 _SIGN_ASKED = re.compile(
-    r"^(\s*(?:was|were|is|are)\s+(?!there\b)[^?,;]{3,120}?)\s+(negative|positive)\b", re.IGNORECASE
+    r"(?:^|(?<=\bmonths\s)|(?<=\byears\s)|(?<=\bquarters\s)|(?<=\bperiods\s))"
+    r"(\s*(?:was|were|is|are)\s+(?!there\b)[^?,;]{3,120}?)\s+(negative|positive)\b"
+    r"(?!\s+(?:amounts?|figures?|numbers?|values?)\b)",
+    re.IGNORECASE,
 )
 
 

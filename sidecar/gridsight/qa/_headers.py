@@ -130,7 +130,7 @@ def month_spelt(part: str) -> set[str]:
 def ends_at(name: str) -> tuple[int, int, int] | None:
     """When a period column ends, as (year, month, day) to sort by: its day written whole, else its
     month and year (``Jun-25``), else its year (``FY2024``, ``2024 › $'000``); None for no period."""
-    dates = dates_written(name)
+    dates = dates_written(name) or dates_written(" ".join(parts(name)))  # (``December 31, › 2025``)
     if len(dates) == 1:
         ((day, month, year),) = dates
         return (int(year), month, day)

@@ -145,6 +145,10 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
                         if x.range.left <= min(t.range.left, other.range.left)  # (the sheet's, at its left)
                         for w in words(x.text)
                     }
+            first = next((o for o in tables if _stacked_under(t, o)), None)
+            if first is not None:  # (an untitled table under a titled one is the same statement's:
+                # its company and statement name are the titled table's)
+                named |= {w for x in (*first.titles, *first.units) for w in words(x.text)}
             if caps:
                 held = _initials(sh, t)
                 named |= {w for w in caps if _spells(w, held)}
@@ -167,6 +171,19 @@ def _beside(a: Any, b: Any) -> bool:
     rows = ra.top <= rb.bottom and rb.top <= ra.bottom
     cols = ra.left <= rb.right and rb.left <= ra.right
     return rows and not cols
+
+
+def _stacked_under(a: Any, b: Any) -> bool:
+    """Whether ``a`` has no title of its own and stands under ``b``, which has, in the same columns
+    (a statement's second period block under its first)."""
+    ra, rb = a.range, b.range
+    return (
+        not a.titles
+        and bool(b.titles)
+        and rb.bottom < ra.top
+        and (ra.left, ra.right) == (rb.left, rb.right)
+        and len(a.header_paths) == len(b.header_paths)
+    )
 
 
 def describe(c: Candidate) -> str:

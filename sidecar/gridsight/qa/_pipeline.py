@@ -74,13 +74,14 @@ def asks_year(question: str) -> bool:
 
 def could_be_year(value: Any) -> bool:
     """Whether every item of an answer could be a year: a whole number of four digits, or a date or
-    text holding four digits in a row (``2004-05``, ``8 March 1944``): what a question asking for a
-    year can take; a name is none, nor a place such as ``2nd`` or a code such as ``C1``."""
+    text holding four digits in a row (``2004-05``, ``8 March 1944``) or a fiscal year (``FY25``):
+    what a question asking for a year can take; a name is none, nor a place such as ``2nd`` or a code
+    such as ``C1``."""
     items = answer_items(value)
     return bool(items) and all(
         (1000 <= x <= 2999 and float(x).is_integer())
         if isinstance(x, int | float) and not isinstance(x, bool)
-        else bool(re.search(r"(?<!\d)\d{4}(?!\d)", str(x)))
+        else bool(re.search(r"(?<!\d)\d{4}(?!\d)|\bFY\s?'?\d\d\b", str(x), re.IGNORECASE))
         for x in items
     )
 

@@ -88,9 +88,23 @@ def near_word(a: str, b: str) -> bool:
         return True  # one stem, two endings: employed / employment
     if derived(short, long_):
         return True
+    if _two_endings(a, b):
+        return True
     if len(long_) - len(short) > 1 or len(short) < 4 or (len(short) == 4 and len(long_) == 4):
         return False  # four-letter words: only a dropped letter ("Aldr"), never a changed one
     return a[0] == b[0] and _edits(a, b) <= 1
+
+
+def _two_endings(a: str, b: str) -> bool:
+    """One root of six letters or more with two endings of :data:`_ENDINGS`: "operating" and
+    "operations", "investing" and "investments" (a shorter root is too often two words: "general",
+    "generation")."""
+    for ea in _ENDINGS:
+        if a.endswith(ea) and len(a) - len(ea) >= 6:
+            root = a[: -len(ea)]
+            if b.startswith(root) and b[len(root) :] in _ENDINGS and b[len(root) :] != ea:
+                return True
+    return False
 
 
 _near = near_word
