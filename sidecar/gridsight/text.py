@@ -330,8 +330,8 @@ COMPARISON = re.compile(
     r"\b(above|over|more than|greater than|higher than|larger than|exceeding|exceeds?|exceeded|at least|"
     r"below|under|less than|fewer than|lower than|smaller than|at most|younger than|older than|equal to|"
     r"longer than|shorter than|exactly)\s+"
-    r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?[$€£¥]?(-?\d[\d,]*(?:\.\d+)?)(?:\b|(?=(?:m|mn|bn|k)\b))"
-)
+    r"((?:[a-z]+\s+){0,3}?)(?:of\s+)?[$€£¥]?(-?\d[\d,]*(?:\.\d+)?)(?:\b|(?=(?:m|mn|bn|k|p|c|bp)\b))"
+)  # (a unit may follow the figure: 5m, 2bn, 20p, 50c, 25bp)
 
 
 def comparison(text: str) -> re.Match[str] | None:
@@ -976,6 +976,8 @@ ORDINAL_WORDS = {
     )
 }
 _RANK_ENDS = frozenset("top bottom first last".split())
+#: Nouns a count before names a period by ("the first nine months", "the last three years").
+_PERIOD_NOUNS = frozenset("days weeks months quarters years".split())
 #: A superlative in running text, for patterns: most, least, best, worst, or an -est form (highest,
 #: largest, deepest); see :func:`superlative` for one word.
 SUPERLATIVE_RX = r"(?:most|least|best|worst|\w{2,}est|(?:north|south|east|west)ernmost)"
@@ -1046,6 +1048,12 @@ def count_asked(text: str) -> int | None:
         after = ws[i + 1] if i + 1 < len(ws) else ""
         if i >= 2 and ws[i - 2] == "at" and before in ("least", "most"):
             continue  # "at least 4 times": a comparison, not a count of ranked items
+        then = ws[i + 2] if i + 2 < len(ws) else ""
+        if after in _PERIOD_NOUNS and (
+            before in ("first", "last", "past", "next", "latest", "previous")
+            or then in ("ended", "ending", "to", "through")
+        ):
+            continue  # "the first nine months of 2025", "the nine months ended ...": a period, not nine items
         if before in _RANK_ENDS or superlative(before) or superlative(after) or after in _RANK_ENDS:
             return n
         if ranked and before in ("which", "the", "what", "list", "name", "are"):

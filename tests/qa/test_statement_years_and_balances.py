@@ -200,6 +200,59 @@ def test_a_movement_between_dated_balances(equity: Any) -> None:
     assert answered(equity, "What was the movement in translation reserve over 2024?") == -47
 
 
+POSITION: list[list[Any]] = [
+    ["Consolidated statement of financial position"],
+    [None, "31 Dec 2025", "31 Dec 2024"],
+    ["Non-current assets", None, None],
+    ["Property, plant and equipment", 4210, 3980],
+    ["Intangible assets", 1320, 1400],
+    ["Goodwill", 2100, 2100],
+    ["Total non-current assets", 7630, 7480],
+    ["Current assets", None, None],
+    ["Inventories", 910, 860],
+    ["Cash and cash equivalents", 650, 820],
+    ["Total current assets", 1560, 1680],
+    ["Total assets", 9190, 9160],
+    ["Equity", None, None],
+    ["Share capital", 500, 500],
+    ["Retained earnings", 4210, 3940],
+    ["Total equity", 4710, 4440],
+    ["Non-current liabilities", None, None],
+    ["Borrowings", 2600, 2900],
+    ["Lease liabilities", 410, 450],
+    ["Total non-current liabilities", 3010, 3350],
+    ["Current liabilities", None, None],
+    ["Trade and other payables", 1020, 1070],
+    ["Borrowings", 450, 300],
+    ["Total current liabilities", 1470, 1370],
+    ["Total equity and liabilities", 9190, 9160],
+]
+
+
+@pytest.fixture(scope="module")
+def position(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "position.xlsx", POSITION)
+
+
+def test_the_sections_whose_names_hold_the_words_together(position: Any) -> None:
+    # "liability" is in ``Non-current liabilities`` and ``Current liabilities``: their lines, the
+    # current ``Borrowings`` (300 -> 450) grew most; ``Retained earnings`` (+270) is equity
+    asked = "Which liability line grew the most between 31 Dec 2024 and 31 Dec 2025?"
+    assert answered(position, asked) == "Borrowings"
+
+
+def test_lines_listed_after_a_minus_are_all_taken_away(position: Any) -> None:
+    asked = (
+        "What were tangible assets, i.e. total assets minus goodwill and intangible assets, at 31 Dec 2024?"
+    )
+    assert answered(position, asked) == 9160 - 2100 - 1400
+
+
+def test_how_much_of_a_whole_another_line_finances(position: Any) -> None:
+    asked = "How much of total assets was financed by equity at 31 Dec 2025, in percent?"
+    assert answered(position, asked) == pytest.approx(100 * 4710 / 9190)
+
+
 @pytest.mark.parametrize(
     "question",
     [

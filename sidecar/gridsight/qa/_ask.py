@@ -41,6 +41,7 @@ from gridsight.qa._cells import (
     whole_year,
     years_in_blocks,
 )
+from gridsight.qa._entities import entity_columns
 from gridsight.qa._glossary import (
     defined,
     in_own_terms,
@@ -277,7 +278,8 @@ def answer_question(
 def read_by_cells(rel: Relation, structure: float) -> bool:
     """Whether a table is read by its cells first, whatever the question: header paths, or named
     lines over periods, lines under sections, a cross table, a long form, totals only the view marks,
-    or years in blocks (a statement)."""
+    years in blocks (a statement), columns of entities beside their total (segments), or a
+    statement's period blocks read together."""
     return structure >= BLOCKS_AT or (
         rel.key is not None
         and (
@@ -287,6 +289,8 @@ def read_by_cells(rel: Relation, structure: float) -> bool:
             or long_form(rel)
             or unnamed_totals(rel)
             or years_in_blocks(rel)
+            or bool(entity_columns(rel))
+            or rel.blocks
         )
     )
 

@@ -22,6 +22,7 @@ from itertools import pairwise
 from gridsight.qa._answer import asks_label
 from gridsight.qa._classes import RowClass, asked_class
 from gridsight.qa._definition import Equality, Line, definition, divides, equality, lines_of
+from gridsight.qa._entities import COMBINED, entities_named, entity_columns
 from gridsight.qa._groups import rounding_step
 from gridsight.qa._headers import (
     PATH_SEP,
@@ -131,7 +132,13 @@ _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|(?<!per )shares?|prop
 _SHARE = re.compile(
     r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b"
     r"|\b(?:share|proportion)\s+of\b[^?.]{1,80}?\b(?:made\s+up|accounted\s+for|represented|taken\s+up)\s+by\b"
-    r"|\bthe\s+(?:share|proportion)\s+of\b(?=[^?.]{1,80}?\s+in\s)",  # ("the share of A in B")
+    r"|\bthe\s+(?:share|proportion)\s+of\b(?=[^?.]{1,80}?\s+in\s)"  # ("the share of A in B")
+    r"|\bhow\s+much\s+of\b(?=[^?.]{1,80}?\b(?:financed|funded|made\s+up|accounted\s+for|covered)\s+by\b)",
+    re.I,
+)
+#: "what share of total interest income came from loans": a part of a whole, the part named in part.
+_SHARE_FROM = re.compile(
+    r"\b(?:share|proportion|percentage|fraction|portion)\s+of\b[^?]{1,80}?\b(?:came|come|comes|coming|was|were)\s+from\b",
     re.I,
 )
 #: Phrases that divide: "divided by", "by what factor", "as a multiple of", a slash between words
@@ -253,6 +260,9 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     left unnamed), as one group, with the siblings the question names beside them (see
     :func:`_siblings`). A part made only of common words (``Total``) is named by those words."""
     qw = question_words(question)
+    # ("the third quarter of 2025": Q3, which a quarter's column is named by)
+    codes_said = {q.casefold() for q in re.findall(r"\b[qh][1-4]\b", periods_spelt(question), re.I)}
+    qw += sorted(codes_said - set(qw))
     every = set(tokens(question))
     share = _asks_percent(rel, question)
     ops = ops_as_names(rel, question)
@@ -265,6 +275,11 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     said_years = set(YEARS.findall(question))
     scored_cols: list[tuple[tuple[int, int, int, int], RelColumn]] = []
     figures = _figures(rel)
+    if (not share and _PERCENT_WORD.search(question) is None) or len(pairs) >= 2:
+        # (an amount asked, or a change between two periods the question names: no ``% change › H1
+        # on H1`` column beside the periods is named by them)
+        amounts_asked = [c for c in figures if not (_is_percent(c) and _PERCENT.search(c.name))]
+        figures = amounts_asked or figures
     written = dates_written(periods_spelt(question))
     quarter_said = re.search(r"\bq[1-4]\b", periods_spelt(question), re.IGNORECASE) is not None
     dated = {c.name: dates_written(c.name) for c in figures}
@@ -290,6 +305,9 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else part_words(p))}
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
         mine |= _quarters_ended(c.name)
+        if codes_said and (month := _month_of(c)) is not None:
+            # (a month is in its quarter and its half: "Q2 2025" names April, May and June 2025)
+            mine |= {f"q{(month - 1) // 3 + 1}", "h1" if month <= 6 else "h2"} & codes_said
         # (``Nov-25`` is named by "November 2025"; the month's whole name leaves no word unnamed)
         monthly = [p for p in parts(c.name) if month_spelt(p)]
         spelt = {w for p in monthly for w in month_spelt(p) | set(tokens(p))}
@@ -329,7 +347,14 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # "how many": the counts, not their percentages; "what share": the table's own shares
         asked = [c for c in best if _is_percent(c) == _asks_percent(rel, question)]
         best = asked or best
-    if len(best) > 1 and not (top[3] == 0 and len({c.name for c in best}) == len(best) and _dated(best)):
+    # (each column one period the question names -- "from H1 2024 to H1 2025" over ``Six months
+    # ended › 30 June 2024`` and ``... 2025`` -- all are asked)
+    each_named = len({_named_pair(c, pairs) for c in best} - {None}) == len(best)
+    if (
+        len(best) > 1
+        and not each_named
+        and not (top[3] == 0 and len({c.name for c in best}) == len(best) and _dated(best))
+    ):
         # (two dates each written whole, "30 June 2024 or 31 December 2024", are both asked)
         best = _year_end(question, best) or _by_meaning(best, qw)
     best = _group_of_years(rel, question, best)
@@ -340,13 +365,23 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     instead = _parts_meant(rel, question, best)
     if instead:  # "the usage rate for women to that for men": ``Female`` and ``Male``, not ``Total``
         return instead
-    return best + (_siblings(rel, question, best) or _other_years(rel, question, best))
+    found = best + (_siblings(rel, question, best) or _other_years(rel, question, best))
+    if not share and any(_is_percent(c) for c in found) and not all(_is_percent(c) for c in found):
+        found = [c for c in found if not _is_percent(c)]  # (see ``amounts_asked`` above)
+    return found
 
 
 #: "against budget", "versus the prior year": what a figure is set against.
 _SET_AGAINST = re.compile(
     r"\b(?:against|versus|vs\.?|relative\s+to|compared\s+(?:with|to))\s+((?:the\s+)?[^\W\d_]+)", re.I
 )
+
+
+def _named_pair(col: RelColumn, pairs: set[tuple[str, str]]) -> tuple[str, str] | None:
+    """The (quarter or half, year) of ``pairs`` a column's path names by the day it ends, or None."""
+    year = year_of(col.name)
+    found = [(q, year) for q in _quarters_ended(col.name) if year is not None and (q, year) in pairs]
+    return found[0] if len(found) == 1 else None
 
 
 def _holds_more(longer: RelColumn, shorter: RelColumn, said: AbstractSet[str]) -> bool:
@@ -582,7 +617,10 @@ def _quarters_ended(name: str) -> set[str]:
     half = any(ws[:2] == ["six", "months"] or ws[:2] == ["half", "year"] for ws in said)
     if not (quarter or half):
         return set()
-    codes = {q for p in path if (q := quarter_ended(p)) is not None}
+    # (the day alone, ``September 30``, or after the words that say which, ``Three Months Ended
+    # September 30,``)
+    ended = [re.sub(r"^.*?\bended\s+", "", p, flags=re.IGNORECASE).strip(" ,") for p in path]
+    codes = {q for p in [*path, *ended] if (q := quarter_ended(p)) is not None}
     if quarter:
         return codes
     return {"h1" if q == "q2" else "h2" for q in codes if q in ("q2", "q4")}
@@ -628,6 +666,23 @@ _EVERY_PERIOD = re.compile(
     r"(years|quarters|months)\b(?:\s+(?:shown|presented|reported|given|in\s+the\s+table))?",
     re.IGNORECASE,
 )
+#: "the average monthly EBITDA", "total quarterly sales": each period of a kind, by its adjective.
+_PER_PERIOD = re.compile(
+    r"\b(?:average|mean|total|sum\s+of(?:\s+the)?)\s+(monthly|quarterly|annual|yearly)\b", re.I
+)
+_KIND_OF = {"monthly": "months", "quarterly": "quarters", "annual": "years", "yearly": "years"}
+
+
+def _every_period(question: str) -> str | None:
+    """The kind of period ('years', 'quarters', 'months') a question takes every one of ("across the
+    five years shown", "the average monthly EBITDA"), or None."""
+    every = _EVERY_PERIOD.search(question)
+    if every is not None:
+        return every.group(1).casefold()
+    per = _PER_PERIOD.search(question)
+    return _KIND_OF[per.group(1).casefold()] if per is not None else None
+
+
 _ASKS_YEAR = re.compile(r"\b(?:which|what)\s+(?:financial\s+|fiscal\s+)?year\b", re.I)
 _ASKS_PERIOD = re.compile(
     r"\b(?:which|what)\s+(?:(?:two|three|four|five|\d)\s+)?(?:(?:balance\s+sheet|reporting|fiscal|financial|"
@@ -649,10 +704,13 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     if counted is not None and (comparison(question.casefold()) or _PRIOR.search(question)):
         # ("for how many quarters did other income stay under 3.5": each quarter of the line)
         return _of_kind(rel, counted.group(1).casefold())
-    every = _EVERY_PERIOD.search(question)
+    every = _every_period(question)
     if every is not None and set(words(question)) & (SUM_WORDS | AVERAGE_WORDS):
-        # ("the average revenue across the five years shown": each year's)
-        return _of_kind(rel, every.group(1).casefold())
+        # ("the average revenue across the five years shown", "the average monthly EBITDA": each's,
+        # of the year named where the question names one of theirs)
+        found = _of_kind(rel, every)
+        said = set(YEARS.findall(periods_spelt(question)))
+        return [c for c in found if year_of(c.name) in said] or found
     if not _ASKS_PERIOD.search(question):
         return []
     periods = [c for c in _figures(rel) if _by_periods(c)]
@@ -962,8 +1020,13 @@ def _is_period(part: str) -> bool:
     return bool(_PERIOD.match(periods_spelt(without_marks(part.strip())).strip())) or date_alone(part)
 
 
-#: A currency unit written after a period: ``£m``, ``€m``, ``$'000``, ``US$ bn``.
-_CURRENCY_UNIT = re.compile(r"(?<=\d)\s+(?:[A-Z]{0,3}[£$€¥]\s?(?:m|mn|bn|k|'000|000)?|(?:m|bn|k)?[£$€¥])$")
+#: A currency unit written after a period: ``£m``, ``€m``, ``$'000``, ``US$ bn``, ``TEUR``, ``Mio. €``
+#: (ISO 4217 codes of the currencies statements are most often kept in).
+_CURRENCY_UNIT = re.compile(
+    r"(?<=\d)\s+(?:in\s+)?(?:(?:T|k|m|Mio\.?|Mrd\.?)\s?)?"
+    r"(?:[A-Z]{0,3}[£$€¥]|EUR|USD|GBP|CHF|JPY|NOK|SEK|DKK|CAD|AUD|NZD|CNY|HKD|SGD|INR|ZAR|BRL|PLN)"
+    r"(?:\s?(?:m|mn|bn|k|'000|000))?$"
+)
 
 
 def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
@@ -1051,7 +1114,15 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     for name, values in named.items():
         own = set(tokens(name))
         qcol = [q for q in qw if not any(near_word(q, w) for w in own)]
-        pairs = [(match_score(v, qcol, question), v) for v in values]
+        pairs = [
+            (
+                _label_score(v, qcol, question)
+                if key is not None and name == key.name
+                else match_score(v, qcol, question),
+                v,
+            )
+            for v in values
+        ]
         # (a value named in part only by the table's measure words -- "spending" in a table of
         # spending -- is not named: ``Discretionary spending``)
         scored[name] = [
@@ -1065,6 +1136,12 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
                 or _first_word(values, qcol, header)
                 or _head_word(values, qcol, header)
             )
+        elif key is not None and name == key.name and _SHARE_FROM.search(question):
+            # ("what share of total interest income came from loans": the part, named by its first
+            # word beside the whole named in full)
+            every_label = [v for v in rel.distinct_values(name) if isinstance(v, str)]
+            held = {v for _, v in scored[name]}
+            scored[name] += [p for p in _first_word(every_label, qcol, header) if p[1] not in held]
         if not scored[name] and key is not None and name == key.name and values:
             # no letters: the label closest in meaning, when it is clearly closest
             # (compared with the words no header or title of the table explains: "inventory" in
@@ -1104,8 +1181,15 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     if key is not None and key.name in scored:
         # "current financial assets" names ``TOTAL CURRENT ASSETS`` in full, but ``Other current
         # financial assets`` covers every word of the question that the total covers, and more
-        cover = {v: _covered(v, qw, said) - header for _, v in scored[key.name]}
         mine = [v for n, v in full if n == key.name]
+        # (the words of another line named in full name that line: "SG&A as a percentage of net
+        # sales" names no ``Interest expense, net`` by the "net" of ``Net sales``)
+        whole_lines = [v for v in mine if runs_of(question, v)]
+        named_whole = {w for v in whole_lines for w in tokens(v)}
+        cover = {
+            v: _covered(v, qw, said) - header - (set() if v in whole_lines else named_whole)
+            for _, v in scored[key.name]
+        }
         # (where the question writes the total's words apart from the wider line's as well -- "total
         # non-current liabilities plus total current liabilities" -- the total stays, and the line
         # beats nothing)
@@ -1140,7 +1224,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     for n, v in full:
         out.setdefault(n, []).append(v)
     touched = meant = False
-    compares_part = parts_spelt(question) != question
+    compares_part = parts_spelt(question) != question or _SHARE_FROM.search(question) is not None
     for name, pairs in scored.items():
         fresh = [(sc, v) for sc, v in pairs if sc == 0.0 or words_said(v, qw) - explained]
         if name == getattr(key, "name", None):
@@ -1169,7 +1253,20 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             headed = [v for v in tied if words_said(re.split(r"\s+of\s+", v, maxsplit=1, flags=re.I)[0], qw)]
             if len(headed) == 1:
                 out.setdefault(name, []).append(headed[0])
-    return {n: v[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
+    # (a value named in full and again in part is named once)
+    return {n: list(dict.fromkeys(v))[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
+
+
+#: A bracket at a label's end that qualifies it: ``Operating income (loss)``, ``(Note 4)``.
+_TRAILING_BRACKET = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _label_score(label: str, qw: list[str], question: str) -> float:
+    """How fully the question names a row label (:func:`match_score`), the label's closing bracket
+    optional: "operating profit" names ``Operating profit (loss)`` in full."""
+    score = match_score(label, qw, question)
+    bare = _TRAILING_BRACKET.sub("", label)
+    return max(score, match_score(bare, qw, question)) if bare and bare != label else score
 
 
 def _covered(value: str, qw: list[str], said: AbstractSet[str] = frozenset()) -> set[str]:
@@ -1516,6 +1613,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and not periods_down(rel)
         and not unnamed_totals(rel)
         and not years_in_blocks(rel)
+        and not entity_columns(rel)  # (segments beside their total: the columns are what is asked among)
         and not periods  # ("for which year was X lowest": among the period columns of X's row)
         and not series  # ("X at every date, oldest first": one line across them)
     ):
@@ -1528,7 +1626,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return None
     entities = _columns_counted(rel, question)  # ("in how many funds was X above 2,000,000")
     named_columns = _columns(rel, question)
-    kind = _kind_asked(question)
+    kind = _kind_asked(question) or _every_period(question)
     if periods and kind and not any(_period_kind(c) == kind for c in named_columns):
         # ("which quarter ... in fiscal 2025": the quarters under it, not the ``FY25`` column "2025" names)
         named_columns = [c for c in named_columns if c in periods]
@@ -1538,10 +1636,11 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # beside ``Without donor restrictions`` and ``With donor restrictions``)
         total_column = row_total(rel)
         named_columns = [total_column] if total_column is not None else []
-    chosen = series or entities or named_columns or periods
+    ranked = [] if entities else _entities_ranked(rel, question)  # ("which segment had the highest ...")
+    chosen = series or entities or ranked or named_columns or periods
     if long_form(rel):  # (one figure column holds every figure; the labels place it)
         chosen = [c for c in _figures(rel) if c.role == "data"][:1]
-    if not chosen or (not (series or entities) and _names_another_column(rel, question, chosen)):
+    if not chosen or (not (series or entities or ranked) and _names_another_column(rel, question, chosen)):
         return None
     ends = len(chosen)
     operations = set(words(question))
@@ -1552,7 +1651,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     if expected == "list" or (operations & (SUM_WORDS | AVERAGE_WORDS)):
         chosen = _spanned(rel, question, chosen)  # "from Q1 to Q4": the quarters between too
     # (a span named by its ends, or every period of a kind: "across the five years shown")
-    spans = len(chosen) > ends or (chosen == periods and _EVERY_PERIOD.search(question) is not None)
+    spans = len(chosen) > ends or (chosen == periods and _every_period(question) is not None)
     balances = _movement_plan(rel, question, chosen, expected)
     if balances is not None:  # ("how much did retained earnings change during 2025")
         return balances
@@ -1583,7 +1682,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # named by the measure's word alone, no "total": no row asked)
         rows[key.name] = [v for v in rows[key.name] if not _grand_total_row(rel, v)] or rows[key.name]
     if (
-        key is not None and rows.get(key.name) and not spans and total_column is None
+        key is not None and rows.get(key.name) and not spans and total_column is None and not ranked
     ):  # (a span's columns are its own)
         chosen = _columns_beside_labels(rel, question, chosen, rows[key.name])
     row_span = False
@@ -1601,7 +1700,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return in_span
     if long_form(rel) and not _labels_placed(rel, question, rows):
         return None  # (an indicator the words do not name: any figure read would be a guess)
-    if key is not None and len(rows.get(key.name, [])) == 1 and total_column is None:
+    if key is not None and len(rows.get(key.name, [])) == 1 and total_column is None and not ranked:
         chosen = _parts_compared(rel, question, chosen)
     in_total = False
     if key is not None and len(rows.get(key.name, [])) == 2:
@@ -1678,7 +1777,20 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         header = frozenset(every_part(chosen))
         listed = listed_members(labels, question, header)
         found = rows.get(key.name, [])
-        if listed and (len(found) < 2 or len(listed) >= len(found)):
+        qw_all = question_words(question)
+        # (a line whose own name is a list, named whole -- "purchases of property, plant and
+        # equipment" -- lists no other line its words touch: ``Proceeds from sale of equipment``)
+        own_words = set(tokens(found[0])) if len(found) == 1 else set()
+        extras = [x for x in listed if x not in found]
+        whole_list = (
+            bool(own_words and extras)
+            and re.search(r",|\band\b", found[0]) is not None
+            and all(any(near_word(w, q) for q in qw_all) for w in own_words - COMMON)
+            and all(
+                all(any(near_word(w, o) for o in own_words) for w in said_words(x, qw_all)) for x in extras
+            )
+        )
+        if listed and not whole_list and (len(found) < 2 or len(listed) >= len(found)):
             # "the sum of cash and accounts receivable": two rows, each named on its own; "stocks,
             # debtors and cash": a third the words alone do not reach (``Cash at bank and in hand``);
             # "cash and intangible assets": ``Other intangible assets``, which the rarer word names,
@@ -1751,6 +1863,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         touched = False
     elif (
         key is not None
+        and not ranked  # ("which segment had the highest operating profit": the line read per segment)
         and (_asks_which(question) or (expected == "list" and comparison(question.casefold()) is not None))
         and not _ASKS_PERIOD.search(question)
         and totals_named(rel, key.name, rows)
@@ -1828,7 +1941,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     )
     if in_list is not None:
         return in_list  # (else "which regions had over 300? List them.": the rows past the number)
-    if len(chosen) == 1 and not varying_rows and key is not None and key.name in fixed:
+    if len(chosen) == 1 and not varying_rows and key is not None and key.name in fixed and not ranked:
         chosen = _parts_asked(rel, question, chosen)  # "which sector ...": not ``All sectors``
     named_rows = rows.get(key.name, []) if key is not None else []
     if (
@@ -1871,6 +1984,10 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             # 31, 2025``: two levels apart, one day each; the day tells them apart)
             levels = []
         by_year |= not levels and by_date
+        if len(levels) > 1 and None not in years and len(set(years)) == len(years) and not paired:
+            # (``Fiscal 2024 › (52 weeks)`` beside ``Fiscal 2023 › (53 weeks)``: two parts apart,
+            # one year each; the year tells them apart)
+            levels, by_year = [], True
         if not (levels or by_year) or (len(levels) > 1 and not _asks_which(question) and not paired):
             return None  # arithmetic between columns that differ twice: which is which is unclear
         totals = _total_columns(rel, chosen) if len(chosen) > 2 else set()
@@ -1927,9 +2044,16 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     shares = all(_is_percent(c) for c in chosen)  # "the housing share of ...": a figure, not a share to take
     adds = not (qwords & RATIO_WORDS or _DIVIDES.search(question) or _SHARE.search(question))
     negative = _presented_negative(rel, [label for label, _ in cells], adds) if varying_rows or per else set()
-    return _across(
-        question, expected, cells, qwords, named, shares, {e for lab, e in cells if lab in negative}
-    )
+    shown = {e for lab, e in cells if lab in negative}
+    if (
+        not (varying_rows or per)
+        and key is not None
+        and _asks_which(question)
+        and _SIZE_WORDS.search(question)
+        and _negative_across(rel, chosen, fixed)
+    ):
+        shown = {e for _, e in cells}  # ("in which year were purchases of equipment largest": by size)
+    return _across(question, expected, cells, qwords, named, shares, shown)
 
 
 #: Plans that rank, count or list rows: the kinds a clause that leaves lines out applies to.
@@ -2235,6 +2359,8 @@ def _period_kind(col: RelColumn) -> str | None:
     path = [without_marks(p).strip() for p in parts(col.name)]
     if any(re.split(r"[\s\-'’]", p)[0].casefold().rstrip(".") in MONTHS for p in path if p):
         return "months"  # (``Aug``, ``August 2024``, ``Jan-25``)
+    if _month_as_day(col.name) is not None:
+        return "months"
     if any(re.search(r"\bq[1-4]\b", p, re.IGNORECASE) for p in path) or any(
         q.startswith("q") for q in _quarters_ended(col.name)
     ):
@@ -2244,6 +2370,28 @@ def _period_kind(col: RelColumn) -> str | None:
     ):
         return "years" if year_of(col.name) is not None or path[-1][:2].casefold() == "fy" else None
     return None
+
+
+def _month_of(col: RelColumn) -> int | None:
+    """The month (1-12) a column is headed by alone (``Apr``, ``April 2025``, ``Apr-25``, ``1 April
+    2025``), else None."""
+    path = [without_marks(p).strip() for p in parts(col.name)]
+    if len(path) == 1:
+        first = re.split(r"[\s\-'’]", path[0])[0].casefold().rstrip(".")
+        if first in MONTHS and not dates_written(path[0]):
+            return MONTHS[first]
+    day = _month_as_day(col.name)
+    return day[1] if day is not None else None
+
+
+def _month_as_day(name: str) -> tuple[int, int] | None:
+    """The (year, month) of a column headed by the first day of a month alone (``1 April 2025``, as a
+    spreadsheet shows a month it stores as a date), else None."""
+    days = dates_written(name)
+    if len(days) != 1 or len(parts(name)) != 1:
+        return None
+    day, month, year = next(iter(days))
+    return (int(year), month) if day == 1 and date_alone(name) else None
 
 
 def _slashes_named(rel: Relation, question: str) -> str:
@@ -2332,7 +2480,6 @@ _NOT_ENTITIES = frozenset(
     "years quarters months dates periods halves lines items rows captions components times".split()
 )
 #: Header words of a column that combines the others: no entity of its own.
-_COMBINED = frozenset("total totals consolidated eliminations combined average median group".split())
 
 
 #: A figure set against the period before it: "compared with the previous year", "year on year".
@@ -2399,14 +2546,16 @@ def _columns_counted(rel: Relation, question: str) -> list[RelColumn]:
     noun = (m.group("noun") or m.group("listed") or "").casefold()
     if noun in _NOT_ENTITIES:
         return []
-    cols = [
-        c
-        for c in amounts(rel)
-        if not _is_percent(c)
-        and year_of(c.name) is None
-        and not {w for p in parts(c.name) for w in tokens(p)} & _COMBINED
-    ]
-    cols = [c for c in cols if c.name not in _total_columns(rel, cols)]
+    cols = [c for c in entities_named(rel, noun, question) if not _is_percent(c)]
+    if not cols:
+        cols = [
+            c
+            for c in amounts(rel)
+            if not _is_percent(c)
+            and year_of(c.name) is None
+            and not {w for p in parts(c.name) for w in tokens(p)} & COMBINED
+        ]
+        cols = [c for c in cols if c.name not in _total_columns(rel, cols)]
     if len(cols) < 2:
         return []
     heads = sum(1 for c in cols if any(near_word(noun, w) for p in parts(c.name) for w in tokens(p)))
@@ -2416,11 +2565,54 @@ def _columns_counted(rel: Relation, question: str) -> list[RelColumn]:
         }
         if any(c.name == SECTION for c in rel.columns):
             held |= {w for v in rel.distinct_values(SECTION) if isinstance(v, str) for w in tokens(v)}
-        if any(near_word(noun, w) for w in held) or _columns(rel, question):
+        # (a combining column the noun names, ``Total segments``, is no column the bound is on)
+        named = [
+            c
+            for c in _columns(rel, question)
+            if not any(near_word(noun, w) for p in parts(c.name) for w in tokens(p))
+        ]
+        if any(near_word(noun, w) for w in held) or named:
             # ("how many liabilities ...": lines are counted; "how many players have at least 1 FA
             # cup apps": the bound is on a column the words name, so rows are counted)
             return []
     return cols
+
+
+#: "which segment had the highest revenue": a column of entities chosen by a line's figure.
+_WHICH_NOUN = re.compile(
+    r"\b(?:which|what)\s+(?!(?:was|were|is|are|did|does|do|had|has|have|the|a|an)\b)(?P<noun>[^\W\d_]+)\b"
+    r"(?:\s+(?:or|and)\s+[^\W\d_]+)?(?:\s+columns?\b)?",  # ("which capital or reserve column")
+    re.IGNORECASE,
+)
+
+
+def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
+    """The entity columns a question ranks ("which segment had the highest revenue?"): a "which"
+    noun that names no line, section or column, and a superlative; else none."""
+    m = _WHICH_NOUN.search(question)
+    key = rel.key
+    if m is None or key is None or not set(words(question)) & (DESCENDING | ASCENDING):
+        return []
+    noun = m.group("noun").casefold()
+    if noun.rstrip("s") in {w.rstrip("s") for w in _NOT_ENTITIES} or not entity_columns(rel):
+        return []
+    # (the head of a label or section names lines: "which expense" ranks ``Operating expenses``'
+    # kind; ``Segment EBITDA`` is an EBITDA, the segments are the columns)
+    labels = [key.name, *rel.distinct_values(key.name)]
+    if any(c.name == SECTION for c in rel.columns):
+        labels += rel.distinct_values(SECTION)
+    heads = {
+        own[-1] for v in labels if isinstance(v, str) and (own := [w for w in tokens(v) if w not in COMMON])
+    }
+    if any(near_word(noun, w) for w in heads):
+        return []
+    found = entities_named(rel, noun, question)
+    # (the entities the question offers by name; the noun it asks by names none: "which reserve
+    # column" offers no ``Other reserves``)
+    named = [c for c in found if c in _columns(rel, question[: m.start()] + question[m.end() :])]
+    if len(named) == 1:
+        return []  # ("which item ... for the Guarantor Subsidiaries": one entity named, its lines ranked)
+    return named or found  # ("which segment (Consumer, Professional or Industrial)": those offered)
 
 
 def _columns_tested(
@@ -2566,7 +2758,11 @@ def _group_asked(
     named = rows.get(key.name, [])
     if group is None or not named or totals_named(rel, key.name, rows):
         return group
-    if group.name in named and not set(named) & group.members:
+    qw = question_words(question)
+    group_words = set(tokens(group.name))
+    if all(said_words(v, qw) <= group_words for v in named) and not set(named) & group.members:
+        return group  # ("which item that may be reclassified to profit or loss": the group's words)
+    if group.name in named:
         # (the line that sums the group, unmarked as it may be, or that it follows, is its name: no
         # line of it is asked)
         return group
@@ -2609,16 +2805,25 @@ def _top_in_group(
         )
         return None if changed is None else CellPlan(changed.sql, "top-in-group", "text")
     col = quote(chosen[0].name)
-    rest = _where(fixed, [*group.conditions, f"{col} IS NOT NULL"])
+    flow = _FLOW.search(question)
+    # ("the largest cash outflow": among the lines paid out, the largest in size; an inflow, in)
+    signed = [] if flow is None else [f"{col} {'<' if flow.group(1).casefold() == 'out' else '>'} 0"]
+    rest = _where(fixed, [*group.conditions, f"{col} IS NOT NULL", *signed])
     order = "DESC" if up else "ASC"
     # ("by absolute amount"; or expenses a statement shows negative: the largest is the largest in size)
-    sized = _MAGNITUDE.search(question) or _presented_negative(rel, sorted(group.members)) == set(
-        group.members
+    sized = (
+        flow is not None
+        or _MAGNITUDE.search(question)
+        or _presented_negative(rel, sorted(group.members)) == set(group.members)
     )
     by = f"ABS({col})" if sized else col
     return CellPlan(
         f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {by} {order} LIMIT 1", "top-in-group", "text"
     )
+
+
+#: "the largest cash outflow", "the biggest inflow": the lines paid out (in), by their size.
+_FLOW = re.compile(r"\b(out|in)(?:flows?|going)\b", re.IGNORECASE)
 
 
 def _told_apart(name: str, levels: list[int]) -> str:
@@ -2897,7 +3102,10 @@ def _unexplained_numbers(
     """Whether the question holds a number that the table holds elsewhere (another header, a label,
     a figure) while no chosen header part, named value or comparison ("more than 8") accounts for
     it. A number the table holds nowhere ("in 2018" over a table of 2018 alone) is context."""
-    said = set(_NUMBERS.findall(periods_spelt(question).replace(",", "")))  # ("1H23" is H1 2023)
+    # ("1H23" is H1 2023; the 1 of "H1" and "Q1" is no number of its own)
+    said = set(
+        _NUMBERS.findall(re.sub(r"\b[HQ][1-4]\b", " ", periods_spelt(question), flags=re.I).replace(",", ""))
+    )
     said &= _numbers_held(rel)
     # (the chosen headers' numbers read as the question's are: "per 100,000" is 100000; the row
     # labels' own header, or the header of the column whose value is named: "ICD-10 code J00-J99")
@@ -2933,6 +3141,7 @@ def _scan_numbers(rel: Relation) -> set[str]:
 #: age group", nor "which five-year age group").
 _ROWS_COUNTED = re.compile(
     r"\b(?:which|the|list|name|top|bottom)\s+(two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+"
+    r"(?!(?:months|weeks|quarters|years|days)\s+(?:ended|ending|to|through)\b)"  # ("the nine months ended")
     r"(?:[^\W\d_]+\s+){0,2}[^\W\d_]+s\b",
     re.IGNORECASE,
 )
@@ -3460,6 +3669,25 @@ def _grows_as_rate(question: str) -> bool:
     )
 
 
+#: Words that rank figures by their size ("the largest purchases"), where "higher" sets signed
+#: figures against each other.
+_SIZE_WORDS = re.compile(r"\b(?:largest|biggest|greatest|smallest)\b", re.IGNORECASE)
+
+
+def _negative_across(rel: Relation, chosen: list[RelColumn], fixed: dict[str, str]) -> bool:
+    """Whether the one row ``fixed`` places is negative, or nothing, in every chosen column, and
+    negative in one at least (an outflow a statement shows in brackets)."""
+    rows = [
+        i
+        for i in range(len(rel.rows))
+        if all(str((rel.values_of(k) or [])[i]) == v for k, v in fixed.items())
+    ]
+    if len(rows) != 1:
+        return False
+    found = [v for c in chosen if isinstance(v := (rel.values_of(c.name) or [])[rows[0]], int | float)]
+    return bool(found) and all(v <= 0 for v in found) and any(v < 0 for v in found)
+
+
 def _presented_negative(rel: Relation, labels: list[str], adds: bool = False) -> set[str]:
     """The labels whose lines are negative in every figure: amounts a statement shows in brackets
     (creditors, treasury stock), which sums and ratios read as their size. Where the lines are
@@ -3551,7 +3779,11 @@ def _across(
         if written is not None and len(cells) == 2 and (" / " in written or " * " in written):
             written = None  # (two cells divided: the ratio below, scaled as asked; "how many times")
         if written is not None:  # "((current assets minus inventory) / current liabilities)"
-            if " / " in written or " - " not in written:  # (sizes where nothing is taken away)
+            # (sizes where nothing is taken away, or where what is taken away is shown negative in
+            # every column and what it is taken from is not: "net cash from operating activities
+            # less purchase of property, plant and equipment" deducts the purchases)
+            deducted = bool(negative) and exprs[0] not in negative and not _KEEP_SIGN.search(question)
+            if " / " in written or " - " not in written or deducted:
                 written = (
                     _written(question, [(lab, s) for (lab, _), s in zip(cells, sizes, strict=True)])
                     or written
@@ -3642,6 +3874,10 @@ def _across(
     if more == less:
         return None
     pick = "MAX" if more else "MIN"
+    if negative and all(e in negative for e in exprs):
+        # (a line shown negative in every column -- purchases, payments -- is largest by its size)
+        cells = [(label, f"ABS({e})") for label, e in cells]
+        exprs = [e for _, e in cells]
     if _ASKS_YEAR.search(question) and all(len(YEARS.findall(label)) == 1 for label, _ in cells):
         # "which year": 2024, not 30 June 2024 (a fiscal year's own name stays: ``FY2025``)
         cells = [

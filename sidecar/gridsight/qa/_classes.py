@@ -150,21 +150,44 @@ def _section_class(
     flags: list[object],
 ) -> RowClass | None:
     own = [s for s in names if set(_stems(_own_name(s))) == set(words)]
+    tops = own[:1]  # (the outermost of several with the name)
     if not own:
-        # ("which expense line": ``Costs and expenses``, the one section whose name holds the words)
+        # ("which expense line": ``Costs and expenses``, the one section whose name holds the words;
+        # "which liability line": ``Non-current liabilities`` and ``Current liabilities`` together)
         holding = [s for s in names if set(words) < set(_stems(_own_name(s)))]
-        outer = [s for s in holding if not any(s.startswith(o + " › ") for o in holding)]
-        own = holding if len(outer) == 1 else []
-    if not own:
+        tops = [s for s in holding if not any(s.startswith(o + " › ") for o in holding)]
+    if not tops:
         return None
-    top = own[0]  # (the outermost of several with the name)
-    cond = f"({quote(SECTION)} = {literal(top)} OR {quote(SECTION)} LIKE {literal(top + ' › %')})"
-    members = frozenset(
-        str(lab)
-        for lab, sec, f in zip(labels, sections, flags, strict=True)
-        if f != 1 and isinstance(sec, str) and (sec == top or sec.startswith(top + " › "))
+    cond = " OR ".join(
+        f"{quote(SECTION)} = {literal(t)} OR {quote(SECTION)} LIKE {literal(t + ' › %')}" for t in tops
     )
-    return RowClass(_own_name(top), (cond, *_no_total(rel), _labelled(rel)), members)
+    inside = [
+        i
+        for i, (sec, f) in enumerate(zip(sections, flags, strict=True))
+        if f != 1 and isinstance(sec, str) and any(sec == t or sec.startswith(t + " › ") for t in tops)
+    ]
+    # (a line that adds up the lines above it, unmarked -- ``Other comprehensive income for the
+    # year, net of tax`` closing two groups -- is none of the group's items)
+    figures = _figures(rel)
+    adding = {i for i in inside if _adds_lines_above(figures, i)}
+    members = frozenset(str(labels[i]) for i in inside if i not in adding)
+    conds = [f"({cond})", *_no_total(rel), _labelled(rel)]
+    assert rel.key is not None
+    if adding:
+        gone = ", ".join(literal(str(labels[i])) for i in sorted(adding))
+        conds.append(f"{quote(rel.key.name)} NOT IN ({gone})")
+    return RowClass(" and ".join(_own_name(t) for t in tops), tuple(conds), members)
+
+
+def _figures(rel: Relation) -> list[list[object]]:
+    """The values of the table's number columns."""
+    return [v for c in rel.columns if c.role == "data" and c.kind == "number" if (v := rel.values_of(c.name))]
+
+
+def _adds_lines_above(figures: list[list[object]], at: int) -> bool:
+    """Whether row ``at`` holds, in every number column, the sum of the two or more rows right above
+    it."""
+    return any(_sums(figures, list(range(start, at)), at) for start in range(at - 2, -1, -1))
 
 
 def _outside_sections(
@@ -205,9 +228,7 @@ def _summed_above(
 ) -> RowClass | None:
     key = rel.key
     assert key is not None
-    figures = [
-        v for c in rel.columns if c.role == "data" and c.kind == "number" if (v := rel.values_of(c.name))
-    ]
+    figures = _figures(rel)
     named = [
         i
         for i, (lab, f) in enumerate(zip(labels, flags, strict=True))
@@ -264,9 +285,7 @@ def _below_line(rel: Relation, question: str, labels: list[object], flags: list[
     at = [i for i, lab in enumerate(labels) if isinstance(lab, str) and lab.strip().casefold() == wanted]
     if len(at) != 1:
         return None
-    figures = [
-        v for c in rel.columns if c.role == "data" and c.kind == "number" if (v := rel.values_of(c.name))
-    ]
+    figures = _figures(rel)
     start = at[0]
     for end in range(start + 3, len(labels)):
         rows = list(range(start, end))

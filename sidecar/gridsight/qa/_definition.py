@@ -34,7 +34,7 @@ _CLAUSE = re.compile(
     r",?\s+(?:and\s+)?(?:give|giving|answer|express|expressed|stated|shown|round|rounded|report|reported"
     r"|how|what|in\s+(?:percent|per\s+cent|%|percentage|\$|£|€)|as\s+an?\s+(?:percent|percentage|%|multiple|ratio)"
     r"|to\s+\d|as\s+at|as\s+of|in\s+the\s+[\w\s'-]{1,40}?\s+column"
-    r"|(?:at|on|for|in)\s+(?:the\s+)?(?:\d|fy\s?'?\d|(?:fiscal|financial)\s+(?:year\s+)?\d|(?:year|period)\s+(?:ended|ending|to)"
+    r"|(?:at|on|for|in)\s+(?:the\s+)?(?:\d+|fy\s?'?\d+|(?:fiscal|financial)\s+(?:year\s+)?\d|(?:year|period)\s+(?:ended|ending|to)"
     r"|end\s+of|close|start|prior|previous|latest|last|first|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))\b",
     re.IGNORECASE,
 )  # (a period, not a line's own words: "profit for the year" is a line, "for the year ended ..." a period)
@@ -256,7 +256,16 @@ def _sum(text: str) -> Expr | None:
     if len(pieces) == 1:
         return _term(text)
     signed = [(p, "" if m is None else "+" if m.group(1) else "-") for p, m in pieces]
+    # ("total assets minus goodwill and intangible assets": both taken away, their sum)
+    signed = [
+        (f"the sum of {p}" if op == "-" and _LIST_OF_LINES.search(p) and not _SUM_OF.match(p) else p, op)
+        for p, op in signed
+    ]
     return _chain(_spread(signed), _term)
+
+
+#: Two or more lines listed in one operand: "goodwill and intangible assets", "A, B and C".
+_LIST_OF_LINES = re.compile(r"\w\s+and\s+\w|,\s+\w")
 
 
 def _chain(pieces: list[tuple[str, str]], read: Callable[[str], Expr | None]) -> Expr | None:

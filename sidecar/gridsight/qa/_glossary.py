@@ -423,7 +423,7 @@ _SIGNED = re.compile(
 #: the sign asked after the figure's name.
 _SIGN_ASKED = re.compile(
     r"(?:^|(?<=\bmonths\s)|(?<=\byears\s)|(?<=\bquarters\s)|(?<=\bperiods\s))"
-    r"(\s*(?:was|were|is|are)\s+(?!there\b)[^?,;]{3,120}?)\s+(negative|positive)\b"
+    r"(\s*(?:was|were|is|are)\s+(?!there\b)[^?;]{3,120}?)\s+(negative|positive)\b"
     r"(?!\s+(?:amounts?|figures?|numbers?|values?)\b)",
     re.IGNORECASE,
 )

@@ -69,6 +69,13 @@ _OVER_ONE = re.compile(
 _IN_YEAR = r"\b(?:in|for|at|during|as at|as of)\s+(?:(?:the\s+)?(?:fiscal|financial)\s+(?:year\s+)?|FY\s?)?"
 
 
+#: Periods asked, each set against the one before it: "which years", "the years in which", "how many
+#: quarters".
+_EACH_AGAINST_PRIOR = re.compile(
+    r"\b(?:which|list|name|identify|how\s+many|number\s+of)\s+(?:of\s+)?(?:the\s+)?(?:\d+\s+)?"
+    r"(?:(?:fiscal|financial)\s+)?(?:years|quarters|months|periods)\b|\b(?:years|quarters|months)\s+in\s+which\b",
+    re.IGNORECASE,
+)
 #: "the 2024 financial year", "the 2025 fiscal year": a year the header names, said with its kind.
 _YEAR_NAMED = re.compile(r"\bthe\s+((?:19|20)\d\d)\s+(?:financial|fiscal|reporting)\s+year\b", re.IGNORECASE)
 
@@ -85,8 +92,8 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
     (newest first: :func:`header_years`); unchanged when there are fewer than two years, or when
     the question names no relative period. Where the question also names a year, a relative period
     the header ``names`` write themselves (``Current fiscal year (From April 1, 2024 …)``) stays."""
-    if len(years) < 2:
-        return question
+    if len(years) < 2 or _EACH_AGAINST_PRIOR.search(question):
+        return question  # ("the years in which X fell compared with the prior year": each, not one)
     # ("in the 2024 financial year": the year; "financial year" is no line's words here)
     question = _YEAR_NAMED.sub(lambda m: m.group(1) if int(m.group(1)) in years else m.group(0), question)
     latest, prior = years[0], years[1]

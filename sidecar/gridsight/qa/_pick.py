@@ -186,6 +186,17 @@ def _stacked_under(a: Any, b: Any) -> bool:
     )
 
 
+def _blocks_of_one_statement(tied: list[Candidate]) -> bool:
+    """Whether the tied tables are blocks of one statement, one under another on a sheet, in the
+    same columns with as many headers, with the same lines (its relation reads them together)."""
+    from gridsight.qa._relational import relation_of
+
+    first = tied[0]
+    if any(c.sheet is not first.sheet for c in tied):
+        return False
+    return all(relation_of(c.sheet, c.table).blocks for c in tied)
+
+
 def describe(c: Candidate) -> str:
     """What a table is about, in words: sheet, titles, column header paths, first row labels."""
     t = c.table
@@ -235,6 +246,8 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     tied = top_tie(found)
     if len(tied) == 1:
         return Pick(best)
+    if _blocks_of_one_statement(tied):  # (a statement's periods in blocks: read together, from the top)
+        return Pick(min(tied, key=lambda c: c.table.range.top))
     refs = tuple(c.ref for c in tied)
     say_which = Pick(
         None, reason=f"several tables fit the question equally ({', '.join(refs[:4])}); say which", tied=refs

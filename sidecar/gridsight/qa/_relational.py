@@ -20,7 +20,7 @@ import re
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -110,12 +110,18 @@ class Relation:
     rows: list[int]  # the sheet row of every record
     view: View
     values: list[list[Any]]  # per column, the stored values (what the view holds)
+    view_key: tuple[int, str] = (0, "")  # where the view is cached (see :func:`relation_of`)
     _distinct: dict[str, list[Any]] = field(default_factory=dict, repr=False)  # by column name
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)  # see memo()
 
     @property
     def ref(self) -> str:
         return f"{self.sheet.name}!{self.table.range.ref()}"
+
+    @property
+    def blocks(self) -> bool:
+        """Whether the relation reads a statement's blocks together (:func:`joined_blocks`)."""
+        return self.view_key[1].startswith("blocks:")
 
     @property
     def key(self) -> RelColumn | None:
@@ -763,7 +769,69 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     view = build_view(
         sheet, _view_key(sheet, table), [(c.name, c.data, None) for c in columns], stored, stored=True
     )
-    return Relation(sheet, table, columns, rows, view, stored)
+    return Relation(sheet, table, columns, rows, view, stored, _view_key(sheet, table))
+
+
+#: A block's own period, in a title above it: "Year ended December 31, 2024".
+_BLOCK_PERIOD = re.compile(r"(?:19|20)\d\d")
+
+
+def joined_blocks(sheet: Sheet, table: Any) -> Relation | None:
+    """The relation of a statement whose periods stand in blocks one under another, each with the
+    same lines and columns (segments for 2025 above the same segments for 2024; a year's quarters
+    above the prior year's): one row per line, every block's columns side by side, each named by
+    its block's period where the blocks' headers are the same (``Year ended December 31, 2024 ›
+    Consumer``). None where ``table`` has no such blocks beside it."""
+    from gridsight.detect import detect_tables
+
+    tables = detect_tables(sheet).tables
+    span = (table.range.left, table.range.right)
+    blocks = sorted(
+        (
+            t
+            for t in tables
+            if (t.range.left, t.range.right) == span and len(t.header_paths) == len(table.header_paths)
+        ),
+        key=lambda t: t.range.top,
+    )
+    between = [
+        t
+        for t in tables
+        if t.range.left <= span[1]
+        and span[0] <= t.range.right
+        and blocks
+        and blocks[0].range.top <= t.range.top <= blocks[-1].range.top
+    ]
+    if len(blocks) < 2 or len(between) != len(blocks):
+        return None  # (one block, or another table between them: no statement of blocks)
+    rels = [build_relation(sheet, b) for b in blocks]
+    first = rels[0]
+    if first.key is None or any(r.key is None for r in rels):
+        return None
+    labels = first.values_of(first.key.name)
+    if any(r.values_of(r.key.name) != labels for r in rels[1:] if r.key is not None):
+        return None
+    data = [[(c, v) for c, v in zip(r.columns, r.values, strict=True) if c.role == "data"] for r in rels]
+    names = [c.name for block in data for c, _ in block]
+    if len(set(names)) < len(names):  # (the same headers in every block: each named by its period)
+        periods = []
+        for b in blocks:
+            own = [x.text for x in b.titles if _BLOCK_PERIOD.search(x.text)]
+            periods.append(own[-1].strip() if own else None)
+        if None in periods or len(set(periods)) < len(periods):
+            return None
+        data = [
+            [(replace(c, name=f"{period} › {c.name}"), v) for c, v in block]
+            for period, block in zip(periods, data, strict=True)
+        ]
+    rest = [(c, v) for c, v in zip(first.columns, first.values, strict=True) if c.role != "data"]
+    lead = [(c, v) for c, v in rest if c.role in ("key", "section")]
+    tail = [(c, v) for c, v in rest if c.role not in ("key", "section")]
+    pairs = [*lead, *(p for block in data for p in block), *tail]
+    columns, stored = [c for c, _ in pairs], [v for _, v in pairs]
+    key = (id(sheet), "blocks:" + table.range.ref())
+    view = build_view(sheet, key, [(c.name, c.data, None) for c in columns], stored, stored=True)
+    return Relation(sheet, blocks[0], columns, first.rows, view, stored, key)
 
 
 def is_long(columns: list[RelColumn], values: list[list[Any]]) -> bool:
@@ -895,15 +963,16 @@ _LOCK = threading.Lock()
 
 
 def relation_of(sheet: Sheet, table: Any) -> Relation:
-    """:func:`build_relation`, cached for the newest eight tables (sheets are immutable)."""
+    """:func:`build_relation`, cached for the newest eight tables (sheets are immutable); a block of
+    a statement stacked with others of the same lines is read with them (:func:`joined_blocks`)."""
     key = (id(sheet), table.range.ref())
     with _LOCK:
         hit = _RELATIONS.get(key)
-    if hit is not None and hit[0] is sheet and cached_view(sheet, _view_key(sheet, table)) is hit[1].view:
+    if hit is not None and hit[0] is sheet and cached_view(sheet, hit[1].view_key) is hit[1].view:
         with _LOCK:
             _RELATIONS.move_to_end(key)
         return hit[1]  # (a view evicted from the view cache has a closed connection: rebuilt)
-    rel = build_relation(sheet, table)
+    rel = joined_blocks(sheet, table) or build_relation(sheet, table)
     with _LOCK:
         _RELATIONS[key] = (sheet, rel)
         while len(_RELATIONS) > 8:

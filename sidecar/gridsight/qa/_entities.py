@@ -1,0 +1,126 @@
+"""Columns of entities: segments, funds, companies, regions side by side, each a column of amounts
+that names no period, beside the columns that combine them (``Total segments``, ``Corporate``,
+``Group``).
+
+The entities are the columns a combining column adds up: the run of columns right before it whose
+sum it holds on most rows (``Total segments`` = North America + Europe + Asia Pacific; ``Corporate``
+stands after it and is none of them). A combining column whose header holds the noun the question
+counts by ("segments") is the one read; where no column adds others up, there are no entities
+(``Average price per gallon`` beside ``Gallons`` and ``Cost`` combines nothing).
+
+Pure functions over a :class:`~gridsight.qa._relational.Relation`; the plans are
+:mod:`gridsight.qa._cells`'.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gridsight.qa._groups import rounding_step
+from gridsight.qa._headers import YEARS, parts, year_of
+from gridsight.qa._named_lines import amounts
+from gridsight.qa._relational import Relation, RelColumn
+from gridsight.qa._sqlgen import near_word, tokens
+
+#: Header words of a column that combines others.
+COMBINED = frozenset("total totals consolidated eliminations combined average median group".split())
+
+
+#: A header part that is only a unit: ``£m``, ``€'000``, ``US$ millions``, ``TEUR``, ``%``.
+_UNIT = re.compile(
+    r"\(?(?:[A-Z]{0,3}[£$€¥]\s?(?:m|mn|bn|k|'000|000|millions?|thousands?)?|T?EUR|kEUR|USD|GBP|%)\)?",
+    re.IGNORECASE,
+)
+
+
+def _own(col: RelColumn) -> str:
+    """A column's own header part, its unit aside (``Total`` of ``Total › £m``)."""
+    path = parts(col.name)
+    return path[-2] if len(path) > 1 and _UNIT.fullmatch(path[-1].strip()) else path[-1]
+
+
+def _words(col: RelColumn) -> set[str]:
+    """The words of a column's own header part (``Total segments``)."""
+    return set(tokens(_own(col)))
+
+
+def entity_columns(rel: Relation) -> list[RelColumn]:
+    """The amount columns that name no period, where at least two of them stand beside a column
+    that combines them (see the module docstring), in every group of columns under one header
+    (each period's block of segments); else none."""
+    return rel.memo(
+        "entity columns",
+        lambda: [] if _records(rel) else [c for g in _groups(rel) for c in _entity_columns(rel, g, None)],
+    )
+
+
+def _records(rel: Relation) -> bool:
+    """Whether the table is one of records (hospitals with their city and affiliation beside their
+    beds and operating rooms): a text column besides the row labels. Its number columns are
+    measures of each record, not entities side by side."""
+    return any(
+        c.role == "data"
+        and c.kind == "text"
+        and not all(YEARS.fullmatch(str(v)) for v in rel.distinct_values(c.name))  # (a block's year)
+        for c in rel.columns
+    )
+
+
+def entities_named(rel: Relation, noun: str, question: str = "") -> list[RelColumn]:
+    """The entity columns of the group the question names by its years (the only group where the
+    columns form one), those the combining column whose header holds ``noun`` adds up where one
+    does ("segments": ``Total segments``)."""
+    groups = [] if _records(rel) else [g for g in _groups(rel) if _entity_columns(rel, g, noun)]
+    said = set(YEARS.findall(question))
+    if len(groups) > 1:
+        groups = [g for g in groups if said & {y for c in g for y in YEARS.findall(c.name)}]
+    return _entity_columns(rel, groups[0], noun) if len(groups) == 1 else []
+
+
+def _groups(rel: Relation) -> list[list[RelColumn]]:
+    """The amount columns under one header (all their parts but the last alike), whose own part
+    names no period."""
+    out: dict[tuple[str, ...], list[RelColumn]] = {}
+    for c in amounts(rel):
+        path = parts(c.name)
+        if len(path) > 1 and _UNIT.fullmatch(path[-1].strip()):
+            path = path[:-1]  # (``Share capital › £m``: the unit is no part of what the column is)
+        if c.kind == "number" and year_of(path[-1]) is None:
+            out.setdefault(tuple(path[:-1]), []).append(c)
+    return list(out.values())
+
+
+def _entity_columns(rel: Relation, cols: list[RelColumn], noun: str | None) -> list[RelColumn]:
+    if len(cols) < 3 or not any(_words(c) & COMBINED for c in cols):
+        return []
+    runs = [(t, run) for t in cols if _words(t) & COMBINED if (run := _added_by(rel, cols, t))]
+    if noun is not None:
+        named = [(t, run) for t, run in runs if any(near_word(noun, w) for w in _words(t))]
+        runs = named or runs
+    return runs[0][1] if runs else []
+
+
+def _added_by(rel: Relation, cols: list[RelColumn], total: RelColumn) -> list[RelColumn]:
+    """The run of two or more columns right before ``total`` (among ``cols``) whose sum it holds on
+    most rows where two of them at least are something (a row of one part and zeros is no evidence:
+    a movement in retained earnings alone), the longest such run; none where no run adds up."""
+    at = cols.index(total)
+    whole = rel.values_of(total.name) or []
+    for start in range(at - 1):
+        run = cols[start:at]
+        if _words(run[0]) & COMBINED:
+            continue  # (a run opens with a part; ``Eliminations`` within it is added, no entity)
+        values = [rel.values_of(c.name) or [] for c in run]
+        checked = adds = 0
+        for i, w in enumerate(whole):
+            vals = [float(x) for v in values if isinstance(x := v[i], int | float)]
+            if not isinstance(w, int | float) or len(vals) != len(values) or sum(1 for v in vals if v) < 2:
+                continue
+            checked += 1
+            step = rounding_step([float(w), *vals])
+            if abs(sum(vals) - float(w)) <= 0.5 * len(run) * step + 1e-9:
+                adds += 1
+        parts_ = [c for c in run if not _words(c) & COMBINED]
+        if checked and 2 * adds > checked and len(parts_) >= 2:
+            return parts_
+    return []
