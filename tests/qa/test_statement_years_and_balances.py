@@ -140,6 +140,14 @@ def test_every_year_of_the_table_and_a_span_of_them(five_years: Any) -> None:
     assert answered(five_years, asked) == pytest.approx(165)
 
 
+def test_give_a_positive_number_asks_the_size(five_years: Any) -> None:
+    asked = (
+        "What was total capital expenditure over the last three years shown (FY23, FY24, FY25)? "
+        "Give a positive number."
+    )
+    assert answered(five_years, asked) == pytest.approx(95)
+
+
 def test_a_label_that_says_total_is_no_sum_of_a_span(five_years: Any) -> None:
     # ``Total equity`` from FY21 (500) to FY25 (420): two ends, not the years between added up
     assert answered(five_years, "By how much did total equity change from FY21 to FY25?") == pytest.approx(

@@ -162,7 +162,8 @@ def rounded_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
 #: "... in FY2025, as a positive amount", "(ignore the sign)": the size of a figure the sheet shows
 #: negative.
 _POSITIVE = re.compile(
-    r",?\s*(?:expressed\s+|given\s+|shown\s+|stated\s+)?as\s+a\s+positive\s+(?:amount|number|figure|value)\b"
+    r",?\s*(?:expressed\s+|given\s+|shown\s+|stated\s+)?as\s+a\s+positive\s+(?:amount|number|figure|value|total)\b"
+    r"|\b(?:give|giving|report|state|express)\s+(?:it\s+|the\s+answer\s+)?(?:as\s+)?an?\s+positive\s+(?:amount|number|figure|value|total)\b"
     r"|,?\s*\b(?:ignor(?:e|ing)\s+(?:the|its|any)\s+signs?|regardless\s+of\s+(?:the\s+|its\s+)?sign)\b",
     re.IGNORECASE,
 )

@@ -283,6 +283,11 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     written = dates_written(periods_spelt(question))
     quarter_said = re.search(r"\bq[1-4]\b", periods_spelt(question), re.IGNORECASE) is not None
     dated = {c.name: dates_written(c.name) for c in figures}
+    months_said = {
+        (MONTHS[m.group(1).casefold()], m.group(2))
+        for m in re.finditer(r"\b([a-z]{3,9})\.?\s+((?:19|20)\d\d)\b", periods_spelt(question), re.IGNORECASE)
+        if m.group(1).casefold() in MONTHS
+    }
 
     def day_said(part: str) -> bool:  # (the day written, or the quarter it closes: "the end of Q1 2025")
         days = dates_written(part)
@@ -297,7 +302,15 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         if pairs and mine_pair is not None and mine_pair not in pairs:
             continue  # ``2024 › Q4`` where the question pairs Q4 with 2023 and Q1 with 2024
         spanned = {y for p in parts(c.name) for y in own_years(p)}
-        if len(spanned) > 1 and not spanned <= said_years and not any(day_said(p) for p in parts(c.name)):
+        end = ends_at(c.name)
+        ends_named = end is not None and (end[1], str(end[0])) in months_said
+        if (
+            len(spanned) > 1
+            and not spanned <= said_years
+            and not any(day_said(p) for p in parts(c.name))
+            and not ends_named
+        ):
+            # ("the year to March 2024" is the column from April 2023 to March 31, 2024)
             # ``Change (%) 2022–2023`` is no column of "from 2021 to 2022" (``From April 1, 2024 to
             # March 31, 2025`` is one of "the year ended March 31, 2025": the day that closes it)
             continue
@@ -305,6 +318,8 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else part_words(p))}
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
         mine |= _quarters_ended(c.name)
+        if ends_named and end is not None:  # (the year a span starts in does not name it)
+            mine = {w for w in mine if not (YEARS.fullmatch(w) and w != str(end[0]))}
         if codes_said and (month := _month_of(c)) is not None:
             # (a month is in its quarter and its half: "Q2 2025" names April, May and June 2025)
             mine |= {f"q{(month - 1) // 3 + 1}", "h1" if month <= 6 else "h2"} & codes_said

@@ -131,8 +131,8 @@ def ends_at(name: str) -> tuple[int, int, int] | None:
     """When a period column ends, as (year, month, day) to sort by: its day written whole, else its
     month and year (``Jun-25``), else its year (``FY2024``, ``2024 › $'000``); None for no period."""
     dates = dates_written(name) or dates_written(" ".join(parts(name)))  # (``December 31, › 2025``)
-    if len(dates) == 1:
-        ((day, month, year),) = dates
+    if dates:  # (a span "From April 1, 2024 to March 31, 2025" ends at its latest day)
+        day, month, year = max(dates, key=lambda d: (int(d[2]), d[1], d[0]))
         return (int(year), month, day)
     for m in _MONTH_YEAR.finditer(name.casefold()):
         if m.group(1) in MONTHS:
