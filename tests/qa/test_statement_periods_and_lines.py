@@ -161,6 +161,31 @@ def test_a_year_from_one_date_to_another_is_named_by_the_day_that_closes_it(inco
     assert answered(income, "What was net sales in the fiscal year ended March 31, 2024?") == 1000
 
 
+def test_a_year_named_by_the_month_it_ends(income: Any) -> None:
+    # net sales 1000 in the year to March 2024, 1100 in the year to March 2025
+    asked = (
+        "How much did net sales grow in percent terms from the year to March 2024 to the year to March 2025?"
+    )
+    assert answered(income, asked) == pytest.approx(10.0)
+
+
+def test_the_day_of_a_date_written_whole_is_no_number(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # the note number 30 beside a line is no "30" the question names: "30 June" is a day
+    rows: list[list[Any]] = [
+        ["Consolidated statement of cash flows"],
+        [None, "Note", "2025", "2024"],
+        ["Receipts from customers", None, 366451, 338799],
+        ["Net cash from operating activities", 30, 52860, 84631],
+        ["Net cash used in investing activities", None, -42845, -14903],
+    ]
+    book = book_of(tmp_path_factory, "days.xlsx", rows)
+    asked = (
+        "How much did net cash from operating activities change in percent terms from the year ended "
+        "30 June 2024 to the year ended 30 June 2025?"
+    )
+    assert answered(book, asked) == pytest.approx(100 * (52860 - 84631) / 84631)
+
+
 def test_a_hyphen_inside_a_label_is_no_minus(income: Any) -> None:
     # 50 + (-8): both lines as shown, as ``Total income taxes`` adds them (42), not 50 - 8 or 50 + 8
     asked = (

@@ -392,6 +392,29 @@ _SET_AGAINST = re.compile(
 )
 
 
+def _ends_named(question: str, chosen: list[RelColumn]) -> bool:
+    """Whether the question names each chosen column by the month and year its period ends ("from
+    the year to March 2024 to the year to March 2025"), each a different one."""
+    said = {
+        (MONTHS[m.group(1).casefold()], m.group(2))
+        for m in re.finditer(r"\b([a-z]{3,9})\.?\s+((?:19|20)\d\d)\b", periods_spelt(question), re.IGNORECASE)
+        if m.group(1).casefold() in MONTHS
+    }
+    ends = [ends_at(c.name) for c in chosen]
+    keys = [(e[1], str(e[0])) for e in ends if e is not None]
+    return len(chosen) >= 2 and len(keys) == len(chosen) and len(set(keys)) == len(keys) and set(keys) <= said
+
+
+def _end_at(question: str, col: RelColumn) -> int:
+    """Where the question writes the month and year a column's period ends (its length if nowhere)."""
+    end = ends_at(col.name)
+    spelt = periods_spelt(question)
+    for m in re.finditer(r"\b([a-z]{3,9})\.?\s+((?:19|20)\d\d)\b", spelt, re.IGNORECASE):
+        if end is not None and MONTHS.get(m.group(1).casefold()) == end[1] and m.group(2) == str(end[0]):
+            return m.start()
+    return len(spelt)
+
+
 def _named_pair(col: RelColumn, pairs: set[tuple[str, str]]) -> tuple[str, str] | None:
     """The (quarter or half, year) of ``pairs`` a column's path names by the day it ends, or None."""
     year = year_of(col.name)
@@ -2036,10 +2059,20 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         ]
         cells = own if len(own) >= 2 else cells
     at = _named_at(question, [label for label, _ in cells], _shared(cells))
+    if not varying_rows and _ends_named(question, chosen) and len(chosen) == len(cells):
+        # (each column where the question writes the month and year it ends: "from the year to
+        # March 2024 to the year to March 2025")
+        at = [_end_at(question, c) for c in chosen]
     cells = [c for _, c in sorted(zip(at, cells, strict=True), key=lambda x: x[0])]
     labels = [label for label, _ in cells]
     # (each where it is; a line and its section's ``Total``, which "in total" names)
-    named = _all_named(question, labels) or (bool(per) and set(labels) == set(per)) or in_total or row_span
+    named = (
+        _all_named(question, labels)
+        or (bool(per) and set(labels) == set(per))
+        or in_total
+        or row_span
+        or (not varying_rows and _ends_named(question, chosen))
+    )
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
     if spans and not varying_rows and expected in (None, "number") and qwords & AVERAGE_WORDS:
         # "averaged over the years 2019 to 2022": each period of the span, the ends named
@@ -3118,9 +3151,10 @@ def _unexplained_numbers(
     a figure) while no chosen header part, named value or comparison ("more than 8") accounts for
     it. A number the table holds nowhere ("in 2018" over a table of 2018 alone) is context."""
     # ("1H23" is H1 2023; the 1 of "H1" and "Q1" is no number of its own)
-    said = set(
-        _NUMBERS.findall(re.sub(r"\b[HQ][1-4]\b", " ", periods_spelt(question), flags=re.I).replace(",", ""))
-    )
+    text = re.sub(r"\b[HQ][1-4]\b", " ", periods_spelt(question), flags=re.I)
+    # (the day of a date written whole is no number of its own: "the year ended 30 June 2024")
+    text = _DAY_WRITTEN.sub(r"\g<year>", text)
+    said = set(_NUMBERS.findall(text.replace(",", "")))
     said &= _numbers_held(rel)
     # (the chosen headers' numbers read as the question's are: "per 100,000" is 100000; the row
     # labels' own header, or the header of the column whose value is named: "ICD-10 code J00-J99")
@@ -3131,6 +3165,13 @@ def _unexplained_numbers(
     m = comparison(question.casefold())
     known |= {m.group(3).replace(",", "")} if m else set()
     return bool(said - known)
+
+
+#: A date written with its day: "30 June 2024", "June 30, 2024", "31 Dec. 2023".
+_DAY_WRITTEN = re.compile(
+    r"\b(?:\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,9}\.?|[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?)"
+    r"\s+(?P<year>(?:19|20)\d\d)\b"
+)
 
 
 def _numbers_held(rel: Relation) -> set[str]:
