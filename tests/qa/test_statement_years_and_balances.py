@@ -249,6 +249,12 @@ def test_the_sections_whose_names_hold_the_words_together(position: Any) -> None
     assert answered(position, asked) == "Borrowings"
 
 
+def test_a_change_over_the_year_to_a_date(position: Any) -> None:
+    # "over the year to 31 Dec 2025": from the balance sheet date before it
+    assert answered(position, "By how much did total equity grow over the year to 31 Dec 2025?") == 270
+    assert answered(position, "What was total equity at 31 Dec 2025?") == 4710
+
+
 def test_lines_listed_after_a_minus_are_all_taken_away(position: Any) -> None:
     asked = (
         "What were tangible assets, i.e. total assets minus goodwill and intangible assets, at 31 Dec 2024?"

@@ -62,7 +62,8 @@ _AGAINST = re.compile(
 #: A change over one period: "year over year", "year-on-year", "YoY", "over the latest year".
 _OVER_ONE = re.compile(
     r"\b(?:year[- ]over[- ]year|year[- ]on[- ]year|yoy|over\s+the\s+(?:latest|last|past)\s+"
-    r"(?:(?:financial|fiscal)\s+)?year)\b",
+    r"(?:(?:financial|fiscal)\s+)?year|over\s+the\s+(?:(?:financial|fiscal)\s+)?year\s+to"
+    r"(?=\s+(?:\d{1,2}\s+)?[a-z]+\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d\b))\b",
     re.IGNORECASE,
 )
 #: "in 2024", "for 2024", "at 31 March 2024": the one period a change question is about.
