@@ -977,7 +977,9 @@ ORDINAL_WORDS = {
 }
 _RANK_ENDS = frozenset("top bottom first last".split())
 #: Nouns a count before names a period by ("the first nine months", "the last three years").
-_PERIOD_NOUNS = frozenset("days weeks months quarters years".split())
+PERIOD_NOUNS = frozenset("days weeks months quarters years".split())
+#: Words after such a noun that close the period it names ("the nine months ended ...").
+PERIOD_CLOSERS = ("ended", "ending", "to", "through")
 #: A superlative in running text, for patterns: most, least, best, worst, or an -est form (highest,
 #: largest, deepest); see :func:`superlative` for one word.
 SUPERLATIVE_RX = r"(?:most|least|best|worst|\w{2,}est|(?:north|south|east|west)ernmost)"
@@ -1049,9 +1051,8 @@ def count_asked(text: str) -> int | None:
         if i >= 2 and ws[i - 2] == "at" and before in ("least", "most"):
             continue  # "at least 4 times": a comparison, not a count of ranked items
         then = ws[i + 2] if i + 2 < len(ws) else ""
-        if after in _PERIOD_NOUNS and (
-            before in ("first", "last", "past", "next", "latest", "previous")
-            or then in ("ended", "ending", "to", "through")
+        if after in PERIOD_NOUNS and (
+            before in ("first", "last", "past", "next", "latest", "previous") or then in PERIOD_CLOSERS
         ):
             continue  # "the first nine months of 2025", "the nine months ended ...": a period, not nine items
         if before in _RANK_ENDS or superlative(before) or superlative(after) or after in _RANK_ENDS:

@@ -94,6 +94,8 @@ from gridsight.text import (
     MORE_WORDS,
     NUMBER_WORDS,
     OPERATION_WORDS,
+    PERIOD_CLOSERS,
+    PERIOD_NOUNS,
     RATIO_WORDS,
     RISE_WORDS,
     SUM_WORDS,
@@ -278,16 +280,12 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     if (not share and _PERCENT_WORD.search(question) is None) or len(pairs) >= 2:
         # (an amount asked, or a change between two periods the question names: no ``% change › H1
         # on H1`` column beside the periods is named by them)
-        amounts_asked = [c for c in figures if not (_is_percent(c) and _PERCENT.search(c.name))]
+        amounts_asked = [c for c in figures if not _PERCENT.search(c.name)]
         figures = amounts_asked or figures
     written = dates_written(periods_spelt(question))
     quarter_said = re.search(r"\bq[1-4]\b", periods_spelt(question), re.IGNORECASE) is not None
     dated = {c.name: dates_written(c.name) for c in figures}
-    months_said = {
-        (MONTHS[m.group(1).casefold()], m.group(2))
-        for m in re.finditer(r"\b([a-z]{3,9})\.?\s+((?:19|20)\d\d)\b", periods_spelt(question), re.IGNORECASE)
-        if m.group(1).casefold() in MONTHS
-    }
+    months_said = {(month, year) for _, month, year in _month_years(question)}
 
     def day_said(part: str) -> bool:  # (the day written, or the quarter it closes: "the end of Q1 2025")
         days = dates_written(part)
@@ -392,14 +390,23 @@ _SET_AGAINST = re.compile(
 )
 
 
+#: A month and a year written together: "March 2024", "Dec. 2025".
+_MONTH_YEAR = re.compile(r"\b([a-z]{3,9})\.?\s+((?:19|20)\d\d)\b", re.IGNORECASE)
+
+
+def _month_years(question: str) -> list[tuple[int, int, str]]:
+    """Where the question writes a month with its year, and which: (start, month, year), in order."""
+    return [
+        (m.start(), MONTHS[m.group(1).casefold()], m.group(2))
+        for m in _MONTH_YEAR.finditer(periods_spelt(question))
+        if m.group(1).casefold() in MONTHS
+    ]
+
+
 def _ends_named(question: str, chosen: list[RelColumn]) -> bool:
     """Whether the question names each chosen column by the month and year its period ends ("from
     the year to March 2024 to the year to March 2025"), each a different one."""
-    said = {
-        (MONTHS[m.group(1).casefold()], m.group(2))
-        for m in re.finditer(r"\b([a-z]{3,9})\.?\s+((?:19|20)\d\d)\b", periods_spelt(question), re.IGNORECASE)
-        if m.group(1).casefold() in MONTHS
-    }
+    said = {(month, year) for _, month, year in _month_years(question)}
     ends = [ends_at(c.name) for c in chosen]
     keys = [(e[1], str(e[0])) for e in ends if e is not None]
     return len(chosen) >= 2 and len(keys) == len(chosen) and len(set(keys)) == len(keys) and set(keys) <= said
@@ -408,11 +415,9 @@ def _ends_named(question: str, chosen: list[RelColumn]) -> bool:
 def _end_at(question: str, col: RelColumn) -> int:
     """Where the question writes the month and year a column's period ends (its length if nowhere)."""
     end = ends_at(col.name)
-    spelt = periods_spelt(question)
-    for m in re.finditer(r"\b([a-z]{3,9})\.?\s+((?:19|20)\d\d)\b", spelt, re.IGNORECASE):
-        if end is not None and MONTHS.get(m.group(1).casefold()) == end[1] and m.group(2) == str(end[0]):
-            return m.start()
-    return len(spelt)
+    said = _month_years(question)
+    at = [start for start, month, year in said if end is not None and (month, year) == (end[1], str(end[0]))]
+    return at[0] if at else len(periods_spelt(question))
 
 
 def _named_pair(col: RelColumn, pairs: set[tuple[str, str]]) -> tuple[str, str] | None:
@@ -991,17 +996,13 @@ def _row_total(rel: Relation) -> RelColumn | None:
     for j, whole in enumerate(columns):
         # (a row where one part only is something is no evidence: a total beside a part and a
         # column of zeros is no sum of them, however often that part equals it)
-        shown = [
-            (i, ok)
-            for i, ok in zip(rows, room, strict=True)
-            if sum(1 for k, col in enumerate(columns) if k != j and col[i]) >= 2
-        ]
-        adds = sum(
-            1
-            for i, ok in shown
-            if abs(sum(col[i] for k, col in enumerate(columns) if k != j) - whole[i]) <= ok
-        )
-        if shown and 2 * adds > len(shown):
+        shown = adds = 0
+        for i, ok in zip(rows, room, strict=True):
+            rest = [col[i] for k, col in enumerate(columns) if k != j]
+            if sum(1 for v in rest if v) >= 2:
+                shown += 1
+                adds += abs(sum(rest) - whole[i]) <= ok
+        if shown and 2 * adds > shown:
             return data[j]
     return None
 
@@ -2059,7 +2060,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         ]
         cells = own if len(own) >= 2 else cells
     at = _named_at(question, [label for label, _ in cells], _shared(cells))
-    if not varying_rows and _ends_named(question, chosen) and len(chosen) == len(cells):
+    by_ends = not varying_rows and _ends_named(question, chosen)
+    if by_ends and len(chosen) == len(cells):
         # (each column where the question writes the month and year it ends: "from the year to
         # March 2024 to the year to March 2025")
         at = [_end_at(question, c) for c in chosen]
@@ -2071,7 +2073,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         or (bool(per) and set(labels) == set(per))
         or in_total
         or row_span
-        or (not varying_rows and _ends_named(question, chosen))
+        or by_ends
     )
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
     if spans and not varying_rows and expected in (None, "number") and qwords & AVERAGE_WORDS:
@@ -2527,8 +2529,6 @@ _COLUMNS_COUNTED = re.compile(
 _NOT_ENTITIES = frozenset(
     "years quarters months dates periods halves lines items rows captions components times".split()
 )
-#: Header words of a column that combines the others: no entity of its own.
-
 
 #: A figure set against the period before it: "compared with the previous year", "year on year".
 _PRIOR = re.compile(
@@ -2953,8 +2953,7 @@ def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, st
     sections = rel.values_of(SECTION)
     if sections is None:
         return conds
-    others = [(rel.values_of(k) or [], v) for k, v in conds.items() if k != SECTION]
-    rows = [r for r in range(len(rel.rows)) if all(str(vals[r]) == v for vals, v in others)]
+    rows = _placed_rows(rel, {k: v for k, v in conds.items() if k != SECTION})
     held = list(dict.fromkeys(str(sections[r]) for r in rows if sections[r] is not None))
     named = conds.get(SECTION)
     if len(held) < 2 and (named is None or named in held or not held):
@@ -3140,8 +3139,13 @@ def _names_another_column(rel: Relation, question: str, chosen: list[RelColumn])
 
 def _rows_placed(rel: Relation, conds: dict[str, str]) -> int:
     """How many rows hold every value of ``conds``."""
+    return len(_placed_rows(rel, conds))
+
+
+def _placed_rows(rel: Relation, conds: dict[str, str]) -> list[int]:
+    """The rows that hold every value of ``conds``."""
     columns = [(rel.values_of(k) or [], v) for k, v in conds.items()]
-    return sum(1 for i in range(len(rel.rows)) if all(str(vals[i]) == v for vals, v in columns))
+    return [i for i in range(len(rel.rows)) if all(str(vals[i]) == v for vals, v in columns)]
 
 
 def _unexplained_numbers(
@@ -3197,7 +3201,8 @@ def _scan_numbers(rel: Relation) -> set[str]:
 #: age group", nor "which five-year age group").
 _ROWS_COUNTED = re.compile(
     r"\b(?:which|the|list|name|top|bottom)\s+(two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+"
-    r"(?!(?:months|weeks|quarters|years|days)\s+(?:ended|ending|to|through)\b)"  # ("the nine months ended")
+    # ("the nine months ended": a period, no count of rows)
+    rf"(?!(?:{'|'.join(sorted(PERIOD_NOUNS))})\s+(?:{'|'.join(PERIOD_CLOSERS)})\b)"
     r"(?:[^\W\d_]+\s+){0,2}[^\W\d_]+s\b",
     re.IGNORECASE,
 )
@@ -3733,11 +3738,7 @@ _SIZE_WORDS = re.compile(r"\b(?:largest|biggest|greatest|smallest)\b", re.IGNORE
 def _negative_across(rel: Relation, chosen: list[RelColumn], fixed: dict[str, str]) -> bool:
     """Whether the one row ``fixed`` places is negative, or nothing, in every chosen column, and
     negative in one at least (an outflow a statement shows in brackets)."""
-    rows = [
-        i
-        for i in range(len(rel.rows))
-        if all(str((rel.values_of(k) or [])[i]) == v for k, v in fixed.items())
-    ]
+    rows = _placed_rows(rel, fixed)
     if len(rows) != 1:
         return False
     found = [v for c in chosen if isinstance(v := (rel.values_of(c.name) or [])[rows[0]], int | float)]

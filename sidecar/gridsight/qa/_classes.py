@@ -28,7 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gridsight.qa._groups import rounding_step
+from gridsight.qa._groups import adds_to
+from gridsight.qa._named_lines import figures as figure_columns
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation
 from gridsight.qa._sql import literal, quote
 from gridsight.text import stem, superlative, without_marks, without_outline
@@ -180,8 +181,19 @@ def _section_class(
 
 
 def _figures(rel: Relation) -> list[list[object]]:
-    """The values of the table's number columns."""
-    return [v for c in rel.columns if c.role == "data" and c.kind == "number" if (v := rel.values_of(c.name))]
+    """The values of the table's number columns (:func:`~gridsight.qa._named_lines.figures`)."""
+    return [v for c in figure_columns(rel) if (v := rel.values_of(c.name))]
+
+
+def _run_class(rel: Relation, name: str, labels: list[object], rows: list[int]) -> RowClass:
+    """The group of the labelled lines ``rows`` (one run of them), named ``name``."""
+    positions = rel.values_of(POSITION) or []
+    lo, hi = positions[rows[0]], positions[rows[-1]]
+    return RowClass(
+        name,
+        (_labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}"),
+        frozenset(str(labels[i]) for i in rows),
+    )
 
 
 def _adds_lines_above(figures: list[list[object]], at: int) -> bool:
@@ -242,13 +254,7 @@ def _summed_above(
         if any(flags[i] == 1 or sections[i] != sections[at] or not isinstance(labels[i], str) for i in rows):
             return None
         if _sums(figures, rows, at):
-            positions = rel.values_of(POSITION) or []
-            lo, hi = positions[rows[0]], positions[rows[-1]]
-            return RowClass(
-                str(labels[at]),
-                (_labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}"),
-                frozenset(str(labels[i]) for i in rows),
-            )
+            return _run_class(rel, str(labels[at]), labels, rows)
     return None
 
 
@@ -257,12 +263,10 @@ def _sums(figures: list[list[object]], rows: list[int], at: int) -> bool:
     them all (one column at least; within the rounding of the parts)."""
     checked = 0
     for col in figures:
-        whole, vals = col[at], [col[i] for i in rows]
-        if not isinstance(whole, int | float) or not all(isinstance(v, int | float) for v in vals):
+        whole, numbers = col[at], [float(v) for i in rows if isinstance(v := col[i], int | float)]
+        if not isinstance(whole, int | float) or len(numbers) != len(rows):
             continue
-        numbers = [float(v) for v in vals]  # type: ignore[arg-type]
-        step = rounding_step([float(whole), *numbers])
-        if abs(sum(numbers) - float(whole)) > 0.5 * len(rows) * step + 1e-9 * max(1.0, abs(float(whole))):
+        if not adds_to(numbers, float(whole)):
             return False
         checked += 1
     return checked > 0
@@ -292,11 +296,5 @@ def _below_line(rel: Relation, question: str, labels: list[object], flags: list[
         if not all(isinstance(labels[i], str) for i in rows[1:]):
             return None
         if _sums(figures, rows, end):
-            positions = rel.values_of(POSITION) or []
-            lo, hi = positions[start + 1], positions[end - 1]
-            return RowClass(
-                str(labels[start]),
-                (_labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}"),
-                frozenset(str(labels[i]) for i in rows[1:]),
-            )
+            return _run_class(rel, str(labels[start]), labels, rows[1:])
     return None

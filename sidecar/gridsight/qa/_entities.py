@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from gridsight.qa._groups import rounding_step
+from gridsight.qa._groups import adds_to
 from gridsight.qa._headers import YEARS, parts, year_of
 from gridsight.qa._named_lines import amounts
 from gridsight.qa._relational import Relation, RelColumn
@@ -33,15 +33,16 @@ _UNIT = re.compile(
 )
 
 
-def _own(col: RelColumn) -> str:
-    """A column's own header part, its unit aside (``Total`` of ``Total › £m``)."""
+def _path(col: RelColumn) -> list[str]:
+    """A column's header parts, its unit aside (``Share capital › £m``: the unit is no part of what
+    the column is)."""
     path = parts(col.name)
-    return path[-2] if len(path) > 1 and _UNIT.fullmatch(path[-1].strip()) else path[-1]
+    return path[:-1] if len(path) > 1 and _UNIT.fullmatch(path[-1].strip()) else path
 
 
 def _words(col: RelColumn) -> set[str]:
     """The words of a column's own header part (``Total segments``)."""
-    return set(tokens(_own(col)))
+    return set(tokens(_path(col)[-1]))
 
 
 def entity_columns(rel: Relation) -> list[RelColumn]:
@@ -70,22 +71,22 @@ def entities_named(rel: Relation, noun: str, question: str = "") -> list[RelColu
     """The entity columns of the group the question names by its years (the only group where the
     columns form one), those the combining column whose header holds ``noun`` adds up where one
     does ("segments": ``Total segments``)."""
-    groups = [] if _records(rel) else [g for g in _groups(rel) if _entity_columns(rel, g, noun)]
+    if _records(rel):
+        return []
+    found = [(g, cols) for g in _groups(rel) if (cols := _entity_columns(rel, g, noun))]
     said = set(YEARS.findall(question))
-    if len(groups) > 1:
-        groups = [g for g in groups if said & {y for c in g for y in YEARS.findall(c.name)}]
-    return _entity_columns(rel, groups[0], noun) if len(groups) == 1 else []
+    if len(found) > 1:
+        found = [(g, cols) for g, cols in found if said & {y for c in g for y in YEARS.findall(c.name)}]
+    return found[0][1] if len(found) == 1 else []
 
 
 def _groups(rel: Relation) -> list[list[RelColumn]]:
     """The amount columns under one header (all their parts but the last alike), whose own part
     names no period."""
     out: dict[tuple[str, ...], list[RelColumn]] = {}
-    for c in amounts(rel):
-        path = parts(c.name)
-        if len(path) > 1 and _UNIT.fullmatch(path[-1].strip()):
-            path = path[:-1]  # (``Share capital › £m``: the unit is no part of what the column is)
-        if c.kind == "number" and year_of(path[-1]) is None:
+    for c in amounts(rel):  # (number columns all)
+        path = _path(c)
+        if year_of(path[-1]) is None:
             out.setdefault(tuple(path[:-1]), []).append(c)
     return list(out.values())
 
@@ -117,9 +118,7 @@ def _added_by(rel: Relation, cols: list[RelColumn], total: RelColumn) -> list[Re
             if not isinstance(w, int | float) or len(vals) != len(values) or sum(1 for v in vals if v) < 2:
                 continue
             checked += 1
-            step = rounding_step([float(w), *vals])
-            if abs(sum(vals) - float(w)) <= 0.5 * len(run) * step + 1e-9:
-                adds += 1
+            adds += adds_to(vals, float(w))
         parts_ = [c for c in run if not _words(c) & COMBINED]
         if checked and 2 * adds > checked and len(parts_) >= 2:
             return parts_

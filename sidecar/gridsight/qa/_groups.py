@@ -34,6 +34,13 @@ def rounding_step(values: Sequence[float]) -> float:
     return 10.0**-decimals
 
 
+def adds_to(parts: Sequence[float], whole: float) -> bool:
+    """Whether ``parts`` add up to ``whole`` within the rounding of the figures: half a step of the
+    finest digit per part (published figures are rounded one by one)."""
+    step = rounding_step([whole, *parts])
+    return abs(sum(parts) - whole) <= 0.5 * len(parts) * step + 1e-9 * max(1.0, abs(whole))
+
+
 def _steps(figures: Sequence[Sequence[float | None]]) -> list[float]:
     """Each column's rounding step (:func:`_step`) over its finite figures."""
     return [

@@ -794,16 +794,17 @@ def joined_blocks(sheet: Sheet, table: Any) -> Relation | None:
         ),
         key=lambda t: t.range.top,
     )
+    if len(blocks) < 2:
+        return None  # (one block: no statement of blocks)
     between = [
         t
         for t in tables
         if t.range.left <= span[1]
         and span[0] <= t.range.right
-        and blocks
         and blocks[0].range.top <= t.range.top <= blocks[-1].range.top
     ]
-    if len(blocks) < 2 or len(between) != len(blocks):
-        return None  # (one block, or another table between them: no statement of blocks)
+    if len(between) != len(blocks):
+        return None  # (another table between them: no statement of blocks)
     rels = [build_relation(sheet, b) for b in blocks]
     first = rels[0]
     if first.key is None or any(r.key is None for r in rels):
