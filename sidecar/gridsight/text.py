@@ -631,8 +631,12 @@ _MARKS = re.compile(
 CURRENCY_SIGNS = frozenset("$€£¥")
 
 
-#: An outline number before a statement's line: ``5.``, ``IV.``, ``(a)``, ``A.``, ``(1)``.
-_OUTLINE = re.compile(r"^\s*(\(?)(\d{1,2}|[ivx]{1,4}|[a-h])([.)])\s+", re.IGNORECASE)
+#: An outline number before a statement's line: ``5.``, ``IV.``, ``(a)``, ``A.``, ``(1)``, and a roman
+#: numeral or letter before a dash (``II - Tangible fixed assets``; a number before one is a range,
+#: ``1 - 30 days``).
+_OUTLINE = re.compile(
+    r"^\s*(?!\d{1,2}\s?[-–])(\(?)(\d{1,2}|[ivx]{1,4}|[a-h])([.)]|\s?[-–](?=\s))\s+", re.IGNORECASE
+)
 
 
 def without_outline(label: str) -> str:
@@ -657,7 +661,7 @@ def outline_kind(text: str) -> str | None:
     kind = (
         "number" if body.isdigit() else "roman" if re.fullmatch(r"[ivx]+", body, re.IGNORECASE) else "letter"
     )
-    return f"{m.group(1)}{kind}{'-upper' if body.isupper() else ''}{m.group(3)}"
+    return f"{m.group(1)}{kind}{'-upper' if body.isupper() else ''}{m.group(3).strip()}"
 
 
 #: A note reference a statement writes at the end of a label: ``Provisions (Note 12)``,

@@ -91,6 +91,55 @@ def test_figures_in_the_range_of_years_are_no_header(detect_xlsx: DetectXlsx) ->
     assert _ranges(detect_xlsx, cells) == ["A4:D28"]
 
 
+def test_an_unchanged_balance_in_the_range_of_years_is_no_header(detect_xlsx: DetectXlsx) -> None:
+    # the first line under a section opens with the same figure in both years (2200 | 2200), the
+    # lines under it are figures: a balance, not a row of years heading them
+    cells = _statement((2024, 2023))
+    cells.update({"A13": "III - Financial fixed assets", "C14": 2200, "D14": 2200})
+    assert _ranges(detect_xlsx, cells) == ["A4:D28"]
+
+
+def test_a_date_beside_a_unit_over_the_header_is_a_title_line(detect_xlsx: DetectXlsx) -> None:
+    # ``As at 31 December 2025 | | | Unit: RMB yuan`` over ``Item | Note | Closing balance | ...``
+    cells = _statement(("Closing balance", "Opening balance"))
+    cells.update({"A3": "As at 31 December 2025", "D3": "Unit: RMB yuan", "A4": "Item", "D5": None})
+    assert _ranges(detect_xlsx, cells) == ["A4:D28"]
+
+
+def test_a_memo_line_of_figures_under_a_table_is_one_of_its_lines(detect_xlsx: DetectXlsx) -> None:
+    # ``(a) Investments at cost`` a blank row under the statement, figures in its columns: a line
+    # of it, too short to be a table of its own; a sentence under it stays a note
+    cells: dict[str, object] = {"A1": "Statements of Assets and Liabilities", "A2": "June 30, 2025"}
+    cells.update({"B4": "Core Fund", "C4": "Growth Fund", "D4": "Bond Fund"})
+    blocks = [
+        [("ASSETS", None), ("Investments, at value (a)", 1000), ("Cash", 10), ("Total assets", 1010)],
+        [("LIABILITIES", None), ("Payables", 5), ("Total liabilities", 5), ("NET ASSETS", 1005)],
+        [
+            ("CLASS A SHARES:", None),
+            ("Net assets", 500),
+            ("Shares outstanding", 50),
+            ("Net asset value", 10.0),
+        ],
+        [
+            ("CLASS I SHARES:", None),
+            ("Net assets", 505),
+            ("Shares outstanding", 48),
+            ("Net asset value", 10.5),
+        ],
+    ]
+    row = 5
+    for block in blocks:
+        for label, v in block:
+            cells[f"A{row}"] = label
+            if v is not None:
+                cells[f"B{row}"], cells[f"C{row}"], cells[f"D{row}"] = v, v * 2, v * 3
+            row += 1
+        row += 1  # (a blank row between blocks)
+    cells.update({f"A{row}": "(a) Investments, at cost", f"B{row}": 900, f"C{row}": 1900, f"D{row}": 3100})
+    cells[f"A{row + 2}"] = "Maximum sales charge on Class A: 5.75%."
+    assert _ranges(detect_xlsx, cells) == [f"A4:D{row}"]
+
+
 def test_year_series() -> None:
     n, e = Kind.NUMBER, Kind.EMPTY
     kinds = np.array([[n, n, n], [n, n, e], [n, n, n]], dtype=np.uint8)
@@ -99,6 +148,16 @@ def test_year_series() -> None:
         [True, True, True],
         [False, False, False],
         [True, True, False],
+    ]
+    # one figure repeated over figures is a balance; one year repeated over labels heads them
+    t = Kind.TEXT
+    kinds = np.array([[n, n], [n, n], [n, n], [t, t]], dtype=np.uint8)
+    nums = np.array([[2200, 2200], [310, 290], [2024, 2024], [0, 0]], dtype=np.float64)
+    assert _year_series(kinds, nums).tolist() == [
+        [False, False],
+        [False, False],
+        [True, True],
+        [False, False],
     ]
 
 

@@ -212,7 +212,7 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
         and widest() >= 2
         and (
             is_text_line(g, Box(top, box.left, bottom, box.right), top)
-            or _sparse_label_row(g, box, top, bottom)
+            or _sparse_label_row(g, box, top, bottom, text_at)
         )
     ):
         occ_cols = np.flatnonzero(row_cells(g, box, top))
@@ -432,6 +432,8 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
         # right under it (a header stack), else it is a title with a date or a place beside it
         if top >= bottom or len(set(ids.tolist())) < 2 or int(np.diff(cols).min()) < 2:
             return False
+        if _caption_and_unit(g, box, top, text_at):
+            return False
         below = g.cls[top + 1, box.left : box.right + 1] != 0
         if bool(below[cols].all()) and int(below.sum()) >= len(ids):
             return True
@@ -456,8 +458,26 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
     return is_header_row(g, Box(top + 1, box.left, bottom, box.right), top + 1)
 
 
-def _sparse_label_row(g: CellGrid, box: Box, top: int, bottom: int) -> bool:
+def _caption_and_unit(g: CellGrid, box: Box, top: int, text_at: TextAt) -> bool:
+    """A caption at the left edge and a unit over the last column alone, nothing between
+    (``As at 31 December 2025 | | | Unit: RMB yuan``): a title line, not a header."""
+    cells = row_cells(g, box, top)
+    cols = np.flatnonzero(cells != 0)
+    return bool(
+        len(cols) == 2
+        and box.width >= 3  # (something between them: ``Item | Units`` heads two columns)
+        and cols[0] == 0
+        and cols[-1] == box.width - 1
+        and not (cells == VALUE).any()
+        and UNIT.search(text_at(top, box.right))
+        and len(text_at(top, box.right).strip()) <= 40
+    )
+
+
+def _sparse_label_row(g: CellGrid, box: Box, top: int, bottom: int, text_at: TextAt) -> bool:
     """A few labels over a wider block that do not head it: title words, not a header."""
+    if _caption_and_unit(g, box, top, text_at):
+        return True
     cells = row_cells(g, box, top)
     occ = cells != 0
     if (cells == VALUE).any() or occ.sum() >= 0.5 * box.width or bottom - top < 2:

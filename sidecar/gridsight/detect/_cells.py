@@ -26,9 +26,15 @@ _ORDINAL = re.compile(r"^\s*[(\[]?\s*(\d{1,3})\s*[)\].]?\s*$")
 _PLACEHOLDER = re.compile(r"^\s*(-+|–|—|\.+|…|n/?a|na|nil|none|x|\*+|\?|#)\s*$", re.IGNORECASE)
 
 
+#: A currency's thousands written as a caption: ``£000``, ``$'000``, ``(€000)`` -- a unit, no figure.
+_THOUSANDS = re.compile(r"^\s*\(?\s*[$€£¥]\s*'?000\s*\)?\s*$")
+
+
 def _text_class(text: str) -> int:
     if not text.strip() or text.strip() in CURRENCY_SIGNS:
         return EMPTY  # (a "$" in its own column, as a statement converted from PDF has it: no cell)
+    if _THOUSANDS.match(text):
+        return TEXT
     if _NUMERIC_TEXT.match(text) or _PLACEHOLDER.match(text):
         return VALUE
     return TEXT
@@ -104,7 +110,16 @@ def _year_series(kinds: npt.NDArray[np.uint8], nums: npt.NDArray[np.float64]) ->
     lo = np.where(years, nums, np.inf).min(axis=1)
     hi = np.where(years, nums, -np.inf).max(axis=1)
     apart = (count >= 2) & (hi - lo > 10 * (count - 1))
-    return years & ~apart[:, None]
+    # one figure repeated over numbers (``Equity investments | 2200 | 2200`` above ``310 | 290``): a
+    # line's unchanged balance; one year repeated heads finer labels (``2024 | 2024`` over
+    # ``Actual | Budget``)
+    below = np.zeros_like(years)
+    below[:-1] = years[:-1] & (kinds[1:] == Kind.NUMBER)
+    first = np.where(years.any(axis=1), years.argmax(axis=1), 0)
+    cols = np.arange(kinds.shape[1])[None, :]
+    text_after = ((kinds == Kind.TEXT) & (cols > first[:, None])).any(axis=1)  # (``2021 | 2022 (p) | 2021``)
+    same = (count >= 2) & (hi == lo) & (below.sum(axis=1) == count) & ~text_after
+    return years & ~(apart | same)[:, None]
 
 
 #: Rows below a date looked at for what it heads.

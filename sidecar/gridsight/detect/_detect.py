@@ -115,6 +115,35 @@ def join_continuations(g: CellGrid, skeletons: list[Skeleton]) -> list[Skeleton]
     return out
 
 
+#: Blank rows at most between a table and a memo line of figures under it.
+MEMO_GAP = 2
+
+
+def join_memo_lines(g: CellGrid, skeletons: list[Skeleton], lines: list[Box]) -> list[Skeleton]:
+    """Join to a table each single line under it that names itself in the table's first column and
+    holds figures in most of its other columns, with only blank rows between (at most
+    :data:`MEMO_GAP`): a memo line of the table (``(a) Investments in securities, at cost`` under a
+    fund's statement), too short to be a table of its own."""
+    out = list(skeletons)
+    for line in sorted(lines, key=lambda b: (b.top, b.left)):
+        if line.height != 1 or g.cls[line.top, line.left] != TEXT:
+            continue
+        for i, sk in enumerate(out):
+            b = sk.box
+            if line.left != b.left or line.right > b.right or b.width < 3 or not header_rows(g, b):
+                continue
+            if (
+                not 0 < line.top - b.bottom - 1 <= MEMO_GAP
+                or g.occupied[b.bottom + 1 : line.top, b.left : b.right + 1].any()
+            ):
+                continue
+            figures = int(np.count_nonzero(g.cls[line.top, b.left + 1 : b.right + 1] == VALUE))
+            if 2 * figures > b.width - 1:
+                out[i] = Skeleton(b.union(line), sk.parts, sk.titles, sk.notes)
+            break
+    return out
+
+
 def _continues(g: CellGrid, a: Box, b: Box, top: int) -> bool:
     """``b`` goes on with ``a``: blank rows from ``a`` down to ``top``, then a section line (a label
     alone in the first column, ``Liabilities``), a header on ``a`` and none on ``b``, row labels in the
@@ -243,15 +272,17 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
         pieces = _largest(g, pieces, MAX_BLOCKS)
     skeletons: list[Skeleton] = []
     rejected: list[str] = []  # what blocks of two rows and columns read as instead of tables
+    lone: list[Box] = []  # (single lines of figures: a memo line under a table, perhaps)
     for sk in assemble(g, pieces, text_at):
         if not is_table(g, sk.box):
+            lone.append(sk.box)
             continue
         why = not_a_table(g, sk.box, text_at)
         if why:
             rejected.append(why)
         else:
             skeletons.append(sk)
-    skeletons = join_continuations(g, skeletons)
+    skeletons = join_memo_lines(g, join_continuations(g, skeletons), lone)
     model: str | None = None
     from_model: set[int] = set()
     asked = skipped = 0

@@ -52,7 +52,7 @@ from gridsight.qa._glossary import (
     totals_of_parts,
 )
 from gridsight.qa._headers import PATH_SEP
-from gridsight.qa._periods import header_years, split_years, with_periods
+from gridsight.qa._periods import changed_in_year, header_years, split_years, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
@@ -256,6 +256,9 @@ def answer_question(
     if rel.key is not None and periods_down(rel):  # (a five-year summary on its side: years down)
         periods += [str(v) for v in rel.distinct_values(rel.key.name)]
     q = with_periods(q, header_years(periods), periods)
+    q = changed_in_year(
+        q, header_years(periods), own, [c.name for c in rel.columns if c.role == "data"]
+    )  # "how much did X increase in 2025": from 2024
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
     q = others_named(q, own)  # "intangible assets other than goodwill": ``Other intangible assets``
     places = [v for c in rel.columns if c.role == "section" for v in rel.distinct_values(c.name)]

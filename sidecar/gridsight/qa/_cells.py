@@ -31,13 +31,15 @@ from gridsight.qa._headers import (
     dates_written,
     days_at,
     ends_at,
+    month_as_day,
+    month_headed,
     month_spelt,
     own_years,
     parts,
     quarters_closed,
     year_of,
 )
-from gridsight.qa._left_out import LeftOut, left_out
+from gridsight.qa._left_out import LeftOut, combining_left_out, left_out
 from gridsight.qa._lines import (
     QUOTE,
     closing_total,
@@ -69,6 +71,7 @@ from gridsight.qa._named_lines import (
     sized,
     unbracketed,
 )
+from gridsight.qa._periods import SERIES_SPAN, opening_and_closing
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
@@ -266,6 +269,15 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     codes_said = {q.casefold() for q in re.findall(r"\b[qh][1-4]\b", periods_spelt(question), re.I)}
     qw += sorted(codes_said - set(qw))
     every = set(tokens(question))
+    month_cols = [c for c in rel.columns if c.role == "data" and _month_of(c) is not None]
+    if codes_said and month_cols:
+        # ("total technology costs in Q1": the quarter's months added up, not ``FY25 total``; and
+        # where the months write no year, "Q2 2025" names them by the quarter alone)
+        qw = [q for q in qw if q not in SUM_WORDS]
+        every -= SUM_WORDS
+        if all(year_of(c.name) is None for c in month_cols):
+            qw = [q for q in qw if not YEARS.fullmatch(q)]
+            every = {w for w in every if not YEARS.fullmatch(w)}
     share = _asks_percent(rel, question)
     ops = ops_as_names(rel, question)
     best: list[RelColumn] = []
@@ -706,7 +718,9 @@ _PERIOD = re.compile(
 #: "across the five years shown", "over all the quarters", "for every month": each period of a kind.
 _EVERY_PERIOD = re.compile(
     r"\b(?:across|over|for|in)\s+(?:all|each|every)?\s*(?:of\s+)?(?:the\s+)?(?:[a-z]+\s+|\d+\s+)?"
-    r"(years|quarters|months)\b(?:\s+(?:shown|presented|reported|given|in\s+the\s+table))?",
+    r"(?:(?:balance\s+sheet|reporting|closing)\s+)?"
+    r"(years|quarters|months|dates|quarter[- ]ends|year[- ]ends)\b"
+    r"(?:\s+(?:shown|presented|reported|given|in\s+the\s+table))?",
     re.IGNORECASE,
 )
 #: "the average monthly EBITDA", "total quarterly sales": each period of a kind, by its adjective.
@@ -720,8 +734,9 @@ def _every_period(question: str) -> str | None:
     """The kind of period ('years', 'quarters', 'months') a question takes every one of ("across the
     five years shown", "the average monthly EBITDA"), or None."""
     every = _EVERY_PERIOD.search(question)
-    if every is not None:
-        return every.group(1).casefold()
+    if every is not None:  # (a quarter-end or a year-end is a date: "across the four quarter-ends")
+        kind = every.group(1).casefold()
+        return "dates" if kind.endswith("ends") else kind
     per = _PER_PERIOD.search(question)
     return _KIND_OF[per.group(1).casefold()] if per is not None else None
 
@@ -1498,7 +1513,7 @@ def _unnamed_totals_named(rel: Relation, question: str, rows: dict[str, list[str
         return {}
     out = {}
     for section in sections:
-        name = unnamed_total(rel, question, section, named)
+        name = unnamed_total(rel, question, section, named, labelled=True)
         if name is None or name in out:
             return {}
         out[name] = section
@@ -1616,6 +1631,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     """The plan for ``question`` over ``rel`` (see the module docstring), or None. Two total lines the
     question offers "A or B" are the pool to choose from; where no plan chooses between them, the
     lines they total are (:func:`_offered`)."""
+    aside = combining_left_out(question, COMBINED) if entity_columns(rel) else None
+    question = aside or question  # ("excluding eliminations and the consolidated column": no entities)
     leaving = _leaving_out(rel, question, expected)
     if leaving is not None:  # ("which item (excluding 'Other' and the total) was highest")
         ranked = _cell_plan(rel, leaving.question, expected, offers=True)
@@ -1675,7 +1692,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # beside ``Without donor restrictions`` and ``With donor restrictions``)
         total_column = row_total(rel)
         named_columns = [total_column] if total_column is not None else []
-    ranked = [] if entities else _entities_ranked(rel, question)  # ("which segment had the highest ...")
+    every = [] if entities else _every_entity(rel, question)  # ("the combined net assets of all four funds")
+    ranked = [] if entities else _entities_ranked(rel, question) or every  # ("which segment had the highest")
     chosen = series or entities or ranked or named_columns or periods
     if long_form(rel):  # (one figure column holds every figure; the labels place it)
         chosen = [c for c in _figures(rel) if c.role == "data"][:1]
@@ -1721,7 +1739,12 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # named by the measure's word alone, no "total": no row asked)
         rows[key.name] = [v for v in rows[key.name] if not _grand_total_row(rel, v)] or rows[key.name]
     if (
-        key is not None and rows.get(key.name) and not spans and total_column is None and not ranked
+        key is not None
+        and rows.get(key.name)
+        and not spans
+        and total_column is None
+        and not ranked
+        and not entities  # (the entities counted are the columns)
     ):  # (a span's columns are its own)
         chosen = _columns_beside_labels(rel, question, chosen, rows[key.name])
     row_span = False
@@ -1743,7 +1766,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         chosen = _parts_compared(rel, question, chosen)
     in_total = False
     if key is not None and len(rows.get(key.name, [])) == 2:
-        rows[key.name] = _without_qualifying_total(rel, key.name, rows[key.name])
+        rows[key.name] = _without_qualifying_total(rel, key.name, rows[key.name], question)
     elif key is not None and len(rows.get(key.name, [])) == 1:
         rows[key.name] = _and_in_total(rel, question, rows[key.name], rows.get(SECTION, []))
         in_total = len(rows[key.name]) == 2
@@ -1766,9 +1789,10 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             # line (``Road transport``, which adds them up) is not one of them
             del rows[key.name]
             touched = False
-        else:
+        elif not _unnamed_totals_named(rel, question, rows):
             # the lines named stand outside the section the words also touch: it places nothing
-            # (the group line ``Theft offences`` is no line under ``Theft offences``)
+            # (the group line ``Theft offences`` is no line under ``Theft offences``), unless the
+            # words name the section whole beside them, as an operand: its closing total (below)
             del rows[SECTION]
     elif key is not None and rows.get(key.name) and rows.get(SECTION):
         rows[key.name] = _lines_within(rel, key.name, rows[key.name], rows[SECTION])
@@ -1788,6 +1812,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     elif (
         key is not None
         and rows.get(key.name)
+        and not entities  # ("in how many funds were total liabilities above 3,000": the funds are counted)
         and _counts(question)
         and comparison(question.casefold())
         and not _PERIODS_ASKED.search(question)  # ("how many quarters did the national total ...")
@@ -2043,10 +2068,16 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             if grand is not None:  # "were there more men than women in total": the total row's cells
                 fixed = {**fixed, key.name: grand}
             # (a section named alone: its closing total, unlabelled as it may be -- see _cell_in)
-        cells = [(_told_apart(c.name, levels), _cell_in(rel, c.name, fixed)) for c in members]
-    if len(cells) > 2 and not (
-        _ASKS_PERIOD.search(question) and all(_number(lab) == _number(lab) for lab, _ in cells)
-    ):
+        own_names = [parts(c.name)[-1] for c in members]
+        if ranked and len(set(own_names)) == len(own_names):  # (a fund by its own name, not its group's)
+            cells = [(name, _cell_in(rel, c.name, fixed)) for name, c in zip(own_names, members, strict=True)]
+        else:
+            cells = [(_told_apart(c.name, levels), _cell_in(rel, c.name, fixed)) for c in members]
+    if (
+        len(cells) > 2
+        and not (_ASKS_PERIOD.search(question) and all(_number(lab) == _number(lab) for lab, _ in cells))
+        and not (ranked and not varying_rows)
+    ):  # (entities ranked: ``Guarantors`` beside ``Non-Guarantors``)
         # a row with no word of its own ("net income" beside "operating income" and "net sales")
         # is only touched by the others' words (periods each are their own: ``31 Mar 2024`` beside
         # ``31 Dec 2024`` and ``31 Mar 2025``)
@@ -2074,6 +2105,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         or in_total
         or row_span
         or by_ends
+        or bool(every)
     )
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
     if spans and not varying_rows and expected in (None, "number") and qwords & AVERAGE_WORDS:
@@ -2082,6 +2114,17 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return CellPlan(f"SELECT {mean}", "average", "number")
     if spans and not varying_rows and expected in (None, "number") and qwords & SUM_WORDS:
         # "total capital expenditure over FY21 to FY25": each period of the span, the ends named
+        return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
+    if (
+        not varying_rows
+        and expected in (None, "number")
+        and _months_of_code(question, chosen)
+        and not qwords & (AVERAGE_WORDS | CHANGE_WORDS | MORE_WORDS | LESS_WORDS | RISE_WORDS | FALL_WORDS)
+        and not _asks_which(question)
+        and not _of_balances(rel)
+    ):
+        # "revenue in Q2" over monthly columns: the quarter's months added up (a balance at a
+        # quarter is no sum of its months)
         return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
     if (
         summed
@@ -2294,7 +2337,8 @@ _SERIES = re.compile(
     r"(?:dates?|years?|periods?|year[- ]ends?)\b|\b(?:oldest|earliest|latest|newest|most\s+recent)\s+first\b"
     r"|\bchronological(?:ly)?\b|\bin\s+date\s+order\b"
     r"|\b(?:q1|h1|jan(?:uary)?|first\s+(?:quarter|month))\s+first\b"
-    r"|\b(?:quarterly|monthly)\s+(?:[\w-]+\s+){0,3}?(?:figures|amounts|values|numbers)\b",
+    r"|\b(?:quarterly|monthly)\s+(?:[\w-]+\s+){0,3}?(?:figures|amounts|values|numbers)\b"
+    rf"|{SERIES_SPAN.pattern}",
     re.IGNORECASE,
 )
 #: A series over the quarters or the months of a year ("the quarterly revenue figures (Q1 first)").
@@ -2313,8 +2357,13 @@ def _series(rel: Relation, question: str) -> list[RelColumn]:
     if not _SERIES.search(question) or rel.key is None:
         return []
     low = question.casefold()
-    if set(words(low)) & (SUM_WORDS | AVERAGE_WORDS) or _counts(question) or _asks_which(question):
-        return []
+    labels = [v for v in rel.distinct_values(rel.key.name) if isinstance(v, str)]
+    if (
+        set(words(_unlabelled(low, labels))) & (SUM_WORDS | AVERAGE_WORDS)
+        or _counts(question)
+        or _asks_which(question)
+    ):
+        return []  # ("list total current assets ...": a line's own "total" sums nothing)
     if comparison(low) is not None:
         return []
     within = _within_year(rel, question)
@@ -2409,7 +2458,7 @@ def _period_kind(col: RelColumn) -> str | None:
     path = [without_marks(p).strip() for p in parts(col.name)]
     if any(re.split(r"[\s\-'’]", p)[0].casefold().rstrip(".") in MONTHS for p in path if p):
         return "months"  # (``Aug``, ``August 2024``, ``Jan-25``)
-    if _month_as_day(col.name) is not None:
+    if month_as_day(col.name) is not None:
         return "months"
     if any(re.search(r"\bq[1-4]\b", p, re.IGNORECASE) for p in path) or any(
         q.startswith("q") for q in _quarters_ended(col.name)
@@ -2423,25 +2472,8 @@ def _period_kind(col: RelColumn) -> str | None:
 
 
 def _month_of(col: RelColumn) -> int | None:
-    """The month (1-12) a column is headed by alone (``Apr``, ``April 2025``, ``Apr-25``, ``1 April
-    2025``), else None."""
-    path = [without_marks(p).strip() for p in parts(col.name)]
-    if len(path) == 1:
-        first = re.split(r"[\s\-'’]", path[0])[0].casefold().rstrip(".")
-        if first in MONTHS and not dates_written(path[0]):
-            return MONTHS[first]
-    day = _month_as_day(col.name)
-    return day[1] if day is not None else None
-
-
-def _month_as_day(name: str) -> tuple[int, int] | None:
-    """The (year, month) of a column headed by the first day of a month alone (``1 April 2025``, as a
-    spreadsheet shows a month it stores as a date), else None."""
-    days = dates_written(name)
-    if len(days) != 1 or len(parts(name)) != 1:
-        return None
-    day, month, year = next(iter(days))
-    return (int(year), month) if day == 1 and date_alone(name) else None
+    """The month (1-12) a column is headed by alone (:func:`~gridsight.qa._headers.month_headed`)."""
+    return month_headed(col.name)
 
 
 def _slashes_named(rel: Relation, question: str) -> str:
@@ -2522,7 +2554,14 @@ def _periods_tested(
 #: "in how many funds ...", "name all companies with ...": columns (no periods) counted or listed.
 _COLUMNS_COUNTED = re.compile(
     r"\bhow\s+many\s+(?:of\s+the\s+)?(?:\d+\s+)?(?P<noun>[^\W\d_]+s)\b"
-    r"|\b(?:name|list)\s+(?:all|every|each|the)\s+(?:the\s+)?(?P<listed>[^\W\d_]+s)\b",
+    r"|\b(?:name|list)\s+(?:all|every|each|the)\s+(?:the\s+)?(?P<listed>[^\W\d_]+s)\b"
+    r"|\bwhich\s+(?:of\s+the\s+)?(?P<which>[^\W\d_]+s)\b",
+    re.IGNORECASE,
+)
+#: Every column of a kind: "all four funds", "each of the segments", "across the companies".
+_EVERY_OF = re.compile(
+    r"\b(?:all|each|every|across)\s+(?:of\s+)?(?:the\s+)?(?:\d+\s+|(?:two|three|four|five|six|seven|eight|nine|ten)\s+)?"
+    r"(?P<noun>[^\W\d_]+s)\b",
     re.IGNORECASE,
 )
 #: Plural nouns that count periods or lines, not the columns of entities.
@@ -2591,7 +2630,7 @@ def _columns_counted(rel: Relation, question: str) -> list[RelColumn]:
     key = rel.key
     if m is None or key is None or comparison(question.casefold()) is None:
         return []
-    noun = (m.group("noun") or m.group("listed") or "").casefold()
+    noun = (m.group("noun") or m.group("listed") or m.group("which") or "").casefold()
     if noun in _NOT_ENTITIES:
         return []
     cols = [c for c in entities_named(rel, noun, question) if not _is_percent(c)]
@@ -2634,6 +2673,19 @@ _WHICH_NOUN = re.compile(
 )
 
 
+def _every_entity(rel: Relation, question: str) -> list[RelColumn]:
+    """The entity columns a question takes together by their noun ("the combined net assets of all
+    four funds", "across the segments"): the noun heads most of them or names the column that adds
+    them up; else none."""
+    m = _EVERY_OF.search(question)
+    if m is None or m.group("noun").casefold() in _NOT_ENTITIES:
+        return []
+    noun = m.group("noun").casefold()
+    cols = entities_named(rel, noun, question)
+    heads = sum(1 for c in cols if any(near_word(noun, w) for p in parts(c.name) for w in tokens(p)))
+    return cols if cols and 2 * heads >= len(cols) else []
+
+
 def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
     """The entity columns a question ranks ("which segment had the highest revenue?"): a "which"
     noun that names no line, section or column, and a superlative; else none."""
@@ -2657,7 +2709,13 @@ def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
     found = entities_named(rel, noun, question)
     # (the entities the question offers by name; the noun it asks by names none: "which reserve
     # column" offers no ``Other reserves``)
-    named = [c for c in found if c in _columns(rel, question[: m.start()] + question[m.end() :])]
+    rest = question[: m.start()] + question[m.end() :]
+    rest = re.sub(
+        rf"\b{re.escape(noun.rstrip('s'))}s?\b", " ", rest, flags=re.IGNORECASE
+    )  # ("across all funds")
+    # ("the smallest figure" names no ``Small Cap Growth Fund``)
+    rest = re.sub(r"[^\W\d_]+", lambda w: " " if superlative(w.group(0).casefold()) else w.group(0), rest)
+    named = [c for c in found if c in _columns(rel, rest)]
     if len(named) == 1:
         return []  # ("which item ... for the Guarantor Subsidiaries": one entity named, its lines ranked)
     return named or found  # ("which segment (Consumer, Professional or Industrial)": those offered)
@@ -2774,16 +2832,18 @@ def _outside(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:
     )
 
 
-def _without_qualifying_total(rel: Relation, key: str, named: list[str]) -> list[str]:
+def _without_qualifying_total(rel: Relation, key: str, named: list[str], question: str = "") -> list[str]:
     """The two lines named, less a total touched only by the words of the other line and of a
     section that line stands under: "current lease liabilities" names ``Lease liabilities`` under
-    ``Current liabilities``, not ``Total current liabilities`` as well."""
+    ``Current liabilities``, not ``Total current liabilities`` as well; "net assets without donor
+    restrictions" names ``Without donor restrictions`` under ``Net assets:`` alone, where the
+    question says no "total"."""
     totals = [v for v in named if totals_named(rel, key, {key: [v]})]
     if len(totals) != 1:
         return named
     total, (line,) = totals[0], [v for v in named if v != totals[0]]
     held = sections_of(rel, key, [line])
-    if len(held) < 2:
+    if len(held) < 2 and not (held and question and not re.search(r"\btotals?\b", question, re.IGNORECASE)):
         return named  # (a line under one section only: nothing for the words to place)
     own = set(tokens(total)) - COMMON
     mine = set(tokens(line))
@@ -3090,14 +3150,22 @@ def _moved_lines(
     # ("name every line that grew"; "which grew the most" ranks them: no list)
     ranked = any(superlative(w) for w in said)
     names = not counts and not ranked and _NAMES_LINES.search(question) is not None
-    if group is None or len(chosen) != 2 or not (counts or names) or bool(up) == bool(down):
+    if group is None or len(chosen) != 2 or not (counts or names):
         return None
-    if comparison(question.casefold()) is not None:
+    against = _higher_in(question, chosen) if not (up or down) else None
+    if bool(up) == bool(down) and against is None:
+        return None
+    if against is None and comparison(question.casefold()) is not None:
         return None  # ("how many lines were above 1,000")
     first, second = (ends_at(c.name) for c in chosen)
-    if first is None or second is None or first == second:
+    if against is not None:  # ("how many current asset lines were higher in 2025 than in 2024")
+        (late, early), up = against, said & MORE_WORDS
+    elif first is not None and second is not None and first != second:
+        early, late = (chosen[0].name, chosen[1].name) if first < second else (chosen[1].name, chosen[0].name)
+    elif (ends := opening_and_closing(c.name for c in chosen)) is not None:
+        early, late = ends  # (``Opening balance`` and ``Closing balance``)
+    else:
         return None
-    early, late = (chosen[0].name, chosen[1].name) if first < second else (chosen[1].name, chosen[0].name)
     fixed = {k: v[0] for k, v in rows.items() if k not in (key.name if key else "", SECTION) and len(v) == 1}
     # (a line blank at one date is 0 there, as a statement's dash: ``Assets held for sale`` new in 2025)
     moved = f"COALESCE({quote(late)}, 0) {'>' if up else '<'} COALESCE({quote(early)}, 0)"
@@ -3108,6 +3176,56 @@ def _moved_lines(
     return CellPlan(
         f"SELECT COUNT(*) FROM data{_where(fixed, [*group.conditions, moved])}", "count", "number"
     )
+
+
+#: "higher in 2025 than in 2024": the first column set above (or below) the second.
+_HIGHER_IN = re.compile(
+    r"\b(?:higher|lower|larger|smaller|greater|bigger|more|less)\s+(?:at|in|on|for)\s+(?P<a>.+?)\s+than\s+"
+    r"(?:at|in|on|for)?\s*(?P<b>[^?,;]+)",
+    re.IGNORECASE,
+)
+
+
+def _higher_in(question: str, chosen: list[RelColumn]) -> tuple[str, str] | None:
+    """The two columns a question sets one above the other ("higher in 2025 than in 2024"), the one
+    it names first first; None unless each side names one of them alone."""
+    m = _HIGHER_IN.search(question)
+    if m is None:
+        return None
+    sides = []
+    for side in (m.group("a"), m.group("b")):
+        hit = [c.name for c in chosen if parts(c.name)[-1].casefold() in side.casefold()]
+        if len(hit) != 1:
+            return None
+        sides.append(hit[0])
+    return (sides[0], sides[1]) if sides[0] != sides[1] else None
+
+
+#: The codes of a quarter or a half ("Q2", "the second quarter", "H1").
+_CODE = re.compile(r"q[1-4]|h[12]")
+#: Titles of statements of balances at a date, not of flows over a period.
+_BALANCES = re.compile(r"\bbalance\s+sheets?\b|\bfinancial\s+position\b|\bassets\s+and\s+liabilities\b", re.I)
+
+
+def _months_of_code(question: str, chosen: list[RelColumn]) -> bool:
+    """Whether ``chosen`` are the month columns of the one quarter or half the question names
+    ("Q2": ``Apr``, ``May``, ``Jun``)."""
+    codes = {w for w in words(question) if _CODE.fullmatch(w)}
+    months = [_month_of(c) for c in chosen]
+    if len(codes) != 1 or len(chosen) not in (3, 6) or None in months:
+        return False
+    code = codes.pop()
+    want = (
+        {1: range(1, 4), 2: range(4, 7), 3: range(7, 10), 4: range(10, 13)}[int(code[1])]
+        if code[0] == "q"
+        else (range(1, 7) if code == "h1" else range(7, 13))
+    )
+    return sorted(m for m in months if m is not None) == list(want)
+
+
+def _of_balances(rel: Relation) -> bool:
+    """Whether the table is a statement of balances (its titles or sheet name say so)."""
+    return any(_BALANCES.search(t) for t in [rel.sheet.name, *(t.text for t in rel.table.titles)])
 
 
 def _ordered(cells: list[tuple[str, str]]) -> bool:

@@ -46,6 +46,9 @@ _MEMBER_NOUNS = frozenset(
 )
 #: Words that place a group's name after them ("how many line items within current assets").
 PLACING = frozenset({"within", "in", "under", "among", "inside"})
+#: A group named before the question, up to its comma ("Among the current liabilities, which ...",
+#: "Of the receivables, which ...").
+_OPENING_GROUP = re.compile(r"\s*(?:among|within|of|from)\s+(?:the\s+)?([^,;:?]{3,80}),", re.IGNORECASE)
 #: Words that never name a group (a total's own word; "the" and its kind).
 _NO_GROUP = frozenset({"total", "the", "a", "an", "of", "and", "its", "their"})
 
@@ -82,7 +85,12 @@ def _phrases(question: str) -> list[list[str]]:
         if (
             w == "which"
             or (w in ("every", "each") and before in ("name", "list", "count", "identify"))
-            or (w == "the" and before == "count")  # ("count the non-current asset items with ...")
+            or (
+                w == "the" and before in ("count", "list", "name", "identify")
+            )  # ("count the non-current asset items")
+            or (
+                w == "all" and before in ("list", "name", "identify")
+            )  # ("list all current liabilities that fell")
             or (superlative(w) and before == "the")
             or (w == "many" and before == "how")
             or (w == "number" and i + 1 < len(found) and found[i + 1].group(0).casefold() == "of")
@@ -97,6 +105,12 @@ def _phrases(question: str) -> list[list[str]]:
             ):  # ("the smallest component of current liabilities", "how many line items within ...")
                 run = run[1:]
             out.append(run[: _MAX_PHRASE + 1])
+    opening = _OPENING_GROUP.match(question)
+    if opening:  # ("Among the tangible fixed assets, which item ...": the words before the comma)
+        run = [
+            w for w in re.findall(r"[^\W\d_][\w'-]*", opening.group(1)) if w.casefold() not in ("of", "the")
+        ]
+        out.append(run[: _MAX_PHRASE + 1])
     return out
 
 
@@ -244,8 +258,8 @@ def _summed_above(
     named = [
         i
         for i, (lab, f) in enumerate(zip(labels, flags, strict=True))
-        if f != 1 and isinstance(lab, str) and set(_stems(lab)) == set(words)
-    ]
+        if isinstance(lab, str) and set(_stems(lab)) == set(words)
+    ]  # (a total too: ``Current Liabilities`` under its lines, where no section row names them)
     if len(named) != 1 or not figures:
         return None
     at = named[0]

@@ -6,7 +6,9 @@ The entities are the columns a combining column adds up: the run of columns righ
 sum it holds on most rows (``Total segments`` = North America + Europe + Asia Pacific; ``Corporate``
 stands after it and is none of them). A combining column whose header holds the noun the question
 counts by ("segments") is the one read; where no column adds others up, there are no entities
-(``Average price per gallon`` beside ``Gallons`` and ``Cost`` combines nothing).
+(``Average price per gallon`` beside ``Gallons`` and ``Cost`` combines nothing), unless every column's
+header ends in one noun (``Growth Fund``, ``Income Fund``, ``Small Cap Growth Fund``): entities of one
+kind side by side, which nothing need add up.
 
 Pure functions over a :class:`~gridsight.qa._relational.Relation`; the plans are
 :mod:`gridsight.qa._cells`'.
@@ -75,6 +77,9 @@ def entities_named(rel: Relation, noun: str, question: str = "") -> list[RelColu
         return []
     found = [(g, cols) for g in _groups(rel) if (cols := _entity_columns(rel, g, noun))]
     said = set(YEARS.findall(question))
+    if len(found) > 1 and not any(YEARS.search(c.name) for g, _ in found for c in g):
+        # (funds under group headings, ``Equity Funds`` and ``Fixed Income Funds``: one kind, all of them)
+        return [c for _, cols in found for c in cols]
     if len(found) > 1:
         found = [(g, cols) for g, cols in found if said & {y for c in g for y in YEARS.findall(c.name)}]
     return found[0][1] if len(found) == 1 else []
@@ -92,6 +97,8 @@ def _groups(rel: Relation) -> list[list[RelColumn]]:
 
 
 def _entity_columns(rel: Relation, cols: list[RelColumn], noun: str | None) -> list[RelColumn]:
+    if len(cols) >= 2 and not any(_words(c) & COMBINED for c in cols) and _one_kind(cols):
+        return cols  # (``Growth Fund | Growth and Income Fund | Income Fund``: funds, nothing combines them)
     if len(cols) < 3 or not any(_words(c) & COMBINED for c in cols):
         return []
     runs = [(t, run) for t in cols if _words(t) & COMBINED if (run := _added_by(rel, cols, t))]
@@ -99,6 +106,17 @@ def _entity_columns(rel: Relation, cols: list[RelColumn], noun: str | None) -> l
         named = [(t, run) for t, run in runs if any(near_word(noun, w) for w in _words(t))]
         runs = named or runs
     return runs[0][1] if runs else []
+
+
+def _one_kind(cols: list[RelColumn]) -> bool:
+    """Whether every column's own header ends in one noun, two words at least each (``Growth Fund``,
+    ``Small Cap Growth Fund``): entities of one kind side by side."""
+    heads = [_path(c)[-1].split() for c in cols]
+    return (
+        all(len(h) >= 2 for h in heads)
+        and len({tokens(h[-1])[0] if tokens(h[-1]) else "" for h in heads}) == 1
+        and all(tokens(h[-1]) for h in heads)
+    )
 
 
 def _added_by(rel: Relation, cols: list[RelColumn], total: RelColumn) -> list[RelColumn]:

@@ -166,7 +166,23 @@ def defined(question: str, holds: Callable[[str], bool]) -> str:
             lines.update(_names_held(holds))
         return f"{name} (defined as {TERMS[name.casefold()].format_map(lines)})"
 
-    return _NAMES.sub(written, question)
+    return _TO_RATIO.sub(
+        lambda m: m.group(0) if holds(m.group(0)) or m.group(0).casefold() in TERMS else _own_ratio(m),
+        _NAMES.sub(written, question),
+    )
+
+
+#: A ratio that names its terms: "the loan-to-deposit ratio", "net-debt-to-EBITDA ratio" (not one the
+#: question defines in brackets after it).
+_TO_RATIO = re.compile(
+    r"(?<![\w-])([^\W\d_]+(?:-[^\W\d_]+)*?)-to-([^\W\d_]+(?:-[^\W\d_]+)*)\s+ratio\b(?!\s*\()", re.I
+)
+
+
+def _own_ratio(m: re.Match[str]) -> str:
+    """A ratio named by its terms, defined by them: the first divided by the second."""
+    first, second = (g.replace("-", " ") for g in m.groups())
+    return f"{m.group(0)} (defined as {first} divided by {second})"
 
 
 def _names_held(holds: Callable[[str], bool]) -> dict[str, str]:

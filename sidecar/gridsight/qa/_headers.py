@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from gridsight.detect._structure import PATH_SEP
-from gridsight.text import MONTHS
+from gridsight.text import MONTHS, without_marks
 
 __all__ = [
     "PATH_SEP",
@@ -142,3 +142,63 @@ def ends_at(name: str) -> tuple[int, int, int] | None:
         return (int(named), 0, 0)
     fiscal = re.search(r"\bFY\s?'?(\d\d)\b", name, re.IGNORECASE)
     return (2000 + int(fiscal.group(1)), 0, 0) if fiscal else None
+
+
+#: Column headers that name the period relative to the report's own: the current year and the one
+#: before it (``Current year`` / ``Prior year``; in German accounts ``Geschäftsjahr`` / ``Vorjahr``).
+_CURRENT = re.compile(
+    r"(?:current|this|reporting)\s+(?:financial\s+|fiscal\s+|reporting\s+)?(?:year|period)|geschäftsjahr|berichtsjahr|cy",
+    re.IGNORECASE,
+)
+_PREVIOUS = re.compile(
+    r"(?:prior|previous|preceding|last|comparative)\s+(?:financial\s+|fiscal\s+|reporting\s+)?(?:year|period)"
+    r"|vorjahr|py",
+    re.IGNORECASE,
+)
+
+
+def relative_years(names: list[str], titles: list[str]) -> list[str]:
+    """Column ``names`` whose part names the current or the prior year with no year of its own
+    (``Geschäftsjahr › EUR``, ``Vorjahr › TEUR``), each with the year it means where the table's
+    ``titles`` give the current one (the latest year they write: "for the period from 1 January to
+    31 December 2025"): ``Geschäftsjahr 2025 › EUR``, ``Vorjahr 2024 › TEUR``. The others as they are."""
+    said = [int(y) for t in titles for y in YEARS.findall(t)]
+    if not said or any(YEARS.search(n) for n in names):
+        return names
+    latest = max(said)
+
+    def dated(name: str) -> str:
+        out = []
+        for part in parts(name):
+            bare = part.strip().rstrip(":")
+            if _CURRENT.fullmatch(bare):
+                part = f"{bare} {latest}"
+            elif _PREVIOUS.fullmatch(bare):
+                part = f"{bare} {latest - 1}"
+            out.append(part)
+        return PATH_SEP.join(out)
+
+    found = [dated(n) for n in names]
+    return found if sum(a != b for a, b in zip(found, names, strict=True)) >= 2 else names
+
+
+def month_headed(name: str) -> int | None:
+    """The month (1-12) a column is headed by alone (``Apr``, ``April 2025``, ``Apr-25``, ``1 April
+    2025``), else None."""
+    path = [without_marks(p).strip() for p in parts(name)]
+    if len(path) == 1:
+        first = re.split(r"[\s\-'’]", path[0])[0].casefold().rstrip(".")
+        if first in MONTHS and not dates_written(path[0]):
+            return MONTHS[first]
+    day = month_as_day(name)
+    return day[1] if day is not None else None
+
+
+def month_as_day(name: str) -> tuple[int, int] | None:
+    """The (year, month) of a column headed by the first day of a month alone (``1 April 2025``, as a
+    spreadsheet shows a month it stores as a date), else None."""
+    days = dates_written(name)
+    if len(days) != 1 or len(parts(name)) != 1:
+        return None
+    day, month, year = next(iter(days))
+    return (int(year), month) if day == 1 and date_alone(name) else None

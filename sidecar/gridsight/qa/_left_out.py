@@ -86,8 +86,22 @@ def left_out(question: str, labels: Iterable[str]) -> LeftOut | None:
         else:
             if not parts:
                 continue
-            rest = (question[: m.start()] + " " + question[m.end() :]).strip()
-            return LeftOut(
-                re.sub(r"\s+([?.,])", r"\1", re.sub(r"\s{2,}", " ", rest)), frozenset(named), totals
-            )
+            return LeftOut(_without(question, m), frozenset(named), totals)
+    return None
+
+
+def _without(question: str, m: re.Match[str]) -> str:
+    rest = (question[: m.start()] + " " + question[m.end() :]).strip()
+    return re.sub(r"\s+([?.,])", r"\1", re.sub(r"\s{2,}", " ", rest))
+
+
+def combining_left_out(question: str, combining: Iterable[str]) -> str | None:
+    """``question`` without a clause that leaves out only columns that combine others ("excluding
+    eliminations and the consolidated column": words of ``combining``), which a question about the
+    entities leaves out anyway; None when it has no such clause."""
+    allowed = {stem(w) for w in combining} | {stem(w) for w in ("the", "column", "columns", "any", "all")}
+    for m in _CLAUSE.finditer(question):
+        parts = [p for p in _JOIN.split(m.group("parts")) if p.strip()]
+        if parts and all(_stems(p) and set(_stems(p)) <= allowed for p in parts):
+            return _without(question, m)
     return None

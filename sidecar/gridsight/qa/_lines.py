@@ -240,15 +240,22 @@ def closing_total(rel: Relation, section: str) -> int | None:
     return next((p for f, s, p in zip(flags, sections, places, strict=True) if f == 1 and s == section), None)
 
 
-def unnamed_total(rel: Relation, question: str, section: str, named: list[str]) -> str | None:
+def unnamed_total(
+    rel: Relation, question: str, section: str, named: list[str], labelled: bool = False
+) -> str | None:
     """The name of ``section`` where its closing total has no label and the question writes that
     name on its own (not inside a line's name nor as the place of one), beside the lines ``named``;
-    else None."""
+    else None. ``labelled``: a closing total with a label is named by the section's name too, and
+    its label is returned ("what percentage of total liabilities and equity did shareholders' equity
+    represent": ``Total shareholders' equity``, which closes ``A) Shareholders' equity``)."""
     key = rel.key
     assert key is not None
     at = closing_total(rel, section)
     labels, places = rel.values_of(key.name) or [], rel.values_of(POSITION) or []
-    if at is None or at not in places or labels[places.index(at)] not in (None, ""):
+    if at is None or at not in places:
+        return None
+    own = labels[places.index(at)]
+    if own not in (None, "") and not (labelled and isinstance(own, str) and named and own not in named):
         return None
     name = parts(section)[-1]
     if name in named:
@@ -265,8 +272,10 @@ def unnamed_total(rel: Relation, question: str, section: str, named: list[str]) 
 
     alone = [
         (i, j)
-        for i, j in runs_of(question, name)
+        for i, j in runs_of(question, without_outline(name))
         if not any(0 <= k < len(qt) and any(near_word(w, qt[k]) for w in theirs) for k in (i - 1, j))
         and not placing(i, j)
     ]
-    return name if alone else None
+    if not alone:
+        return None
+    return own if isinstance(own, str) and own else name

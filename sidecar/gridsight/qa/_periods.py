@@ -45,6 +45,13 @@ _PRIOR = re.compile(
     r"|\b(?:(?:in|for|at|during)\s+)?(?<!the )last year\b",
     re.IGNORECASE,
 )
+#: The two periods shown, as a change's ends: "between the two year-ends", "over the two balance
+#: sheet dates".
+_BOTH_ENDS = re.compile(
+    rf"\s*\b(?:between|across|over)\s+(?:the|its)\s+two\s+(?:{_PERIOD}|year[- ]ends|years|dates|periods"
+    r"|(?:balance\s+sheet\s+|reporting\s+)dates)\b",
+    re.IGNORECASE,
+)
 #: The period before the latest, named from it: "a year before the latest balance sheet date", "the
 #: year before the most recent year end", "one year earlier than the current period".
 _BEFORE_LATEST = re.compile(
@@ -88,16 +95,27 @@ def header_years(names: Iterable[str]) -> list[int]:
     return sorted(found, reverse=True)
 
 
+#: Every period in time order, named by its ends: "from the oldest date to the most recent", "from
+#: the latest year back to the earliest".
+SERIES_SPAN = re.compile(
+    r"\bfrom\s+the\s+(?:oldest|earliest|latest|newest|most\s+recent)\b[^?\d]{0,40}?\bto\s+the\s+"
+    r"(?:oldest|earliest|latest|newest|most\s+recent)\b",
+    re.IGNORECASE,
+)
+
+
 def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> str:
     """``question`` with its relative periods written as the years they mean among ``years``
     (newest first: :func:`header_years`); unchanged when there are fewer than two years, or when
     the question names no relative period. Where the question also names a year, a relative period
     the header ``names`` write themselves (``Current fiscal year (From April 1, 2024 …)``) stays."""
-    if len(years) < 2 or _EACH_AGAINST_PRIOR.search(question):
+    if len(years) < 2 or _EACH_AGAINST_PRIOR.search(question) or SERIES_SPAN.search(question):
         return question  # ("the years in which X fell compared with the prior year": each, not one)
     # ("in the 2024 financial year": the year; "financial year" is no line's words here)
     question = _YEAR_NAMED.sub(lambda m: m.group(1) if int(m.group(1)) in years else m.group(0), question)
     latest, prior = years[0], years[1]
+    if len(years) == 2:  # ("did X rise between the two year-ends": from the one to the other)
+        question = _tidy(_BOTH_ENDS.sub(f" from {prior} to {latest}", question))
     said = [int(y) for y in _YEAR.findall(question) if int(y) in years]
     q = question
     change = _AGAINST.search(q) or _OVER_ONE.search(q)
@@ -121,10 +139,10 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
         own = " ".join(names).casefold()
         q = _EARLIEST.sub(_year_unless(own, years[-1]), _LATEST.sub(_year_unless(own, latest), q))
         return _tidy(q)
-    q = _BEFORE_LATEST.sub(f" in {prior}", q)
-    q = _LATEST.sub(f" in {latest}", q)
-    q = _EARLIEST.sub(f" in {years[-1]}", q)
-    q = _PRIOR.sub(f" in {prior}", q)
+    q = _BEFORE_LATEST.sub(lambda m: _year_for(m, prior), q)
+    q = _LATEST.sub(lambda m: _year_for(m, latest), q)
+    q = _EARLIEST.sub(lambda m: _year_for(m, years[-1]), q)
+    q = _PRIOR.sub(lambda m: _year_for(m, prior), q)
     return _tidy(q)
 
 
@@ -157,6 +175,100 @@ def _append(question: str, phrase: str) -> str:
 def _tidy(text: str) -> str:
     text = re.sub(r"\s+([?.!,])", r"\1", text)
     return re.sub(r"\s{2,}", " ", text).strip()
+
+
+#: A change verb or noun: "how much did X increase", "the change in X", "grew", "fell".
+_CHANGED = re.compile(
+    r"\b(change[ds]?|(?:in|de)crease[ds]?|gr[eo]wn?|grows|growth|ris(?:e[ns]?)|rose|f[ae]ll(?:en|s)?|decline[ds]?"
+    r"|drop(?:ped|s)?|jump(?:ed|s)?|improve[ds]?|improvement|deteriorated?|move[ds]?|movement)\b",
+    re.IGNORECASE,
+)  # (no "-ing" form: "farms growing barley" is no change)
+#: The question asks a change, not a figure that a change verb describes ("how many farms grew
+#: lentils"): how much, the change, whether it rose, which lines fell.
+_ASKS_CHANGE = re.compile(
+    r"\bhow\s+much\b|\bby\s+(?:how|what)\b|\b(?:the|a|an|its)\s+(?:net\s+)?(?:change|increase|decrease|growth|rise"
+    r"|fall|decline|movement|improvement)\b|\bdid\b[^?]{0,80}\b(?:change|increase|decrease|grow|rise|fall|decline"
+    r"|drop|improve)\b|\b(?:which|how\s+many|list|name)\b[^?]{0,80}\b(?:increased|decreased|rose|fell|declined"
+    r"|dropped|improved)\b",
+    re.IGNORECASE,
+)
+#: Words that name the ends of a change themselves ("from 2023", "compared with 2024").
+_ENDS_NAMED = re.compile(
+    r"\b(?:from|between|since|than|versus|vs|compared|against|relative|on)\b", re.IGNORECASE
+)
+#: "in 2025", "over 2025", "during fiscal 2025": the one period a change is over.
+_OVER_YEAR = _IN_YEAR.replace("during|", "during|over|across|throughout|")
+#: "during the year", "over the financial year": the latest year, no year named.
+_DURING_YEAR = re.compile(
+    r"\b(?:during|over|in|across|throughout)\s+the\s+(?:(?:financial|fiscal|reporting)\s+)?(?:year|period)\b"
+    r"(?!\s+(?:to|ended|ending|end|before|prior)\b)",
+    re.IGNORECASE,
+)
+
+
+#: Column names that open and close a period: ``Opening balance`` and ``Closing balance``,
+#: ``Beginning of year`` and ``End of year``.
+_OPENS = re.compile(r"\b(?:opening|beginning|start)\b", re.IGNORECASE)
+_CLOSES = re.compile(r"\b(?:closing|end(?:ing)?)\b", re.IGNORECASE)
+
+
+def opening_and_closing(names: Iterable[str]) -> tuple[str, str] | None:
+    """The one column name that opens the period and the one that closes it (``Opening balance``,
+    ``Closing balance``), or None."""
+    names = list(names)
+    opening = [n for n in names if _OPENS.search(n) and not _CLOSES.search(n)]
+    closing = [n for n in names if _CLOSES.search(n) and not _OPENS.search(n)]
+    return (opening[0], closing[0]) if len(opening) == 1 and len(closing) == 1 else None
+
+
+def _between_ends(question: str, names: Iterable[str]) -> str:
+    """``question`` with "from <opening column> to <closing column>" where the table has one column
+    of each (``Opening balance``, ``Closing balance``) and the question names neither."""
+    ends = opening_and_closing(names)
+    if ends is None or _OPENS.search(question) or _CLOSES.search(question):
+        return question
+    during = _DURING_YEAR.search(question)
+    phrase = f" from {ends[0]} to {ends[1]}"
+    if during is not None:
+        return _tidy(question[: during.start()] + phrase + question[during.end() :])
+    return _append(question, phrase.strip())
+
+
+def changed_in_year(question: str, years: list[int], own: Iterable[str], names: Iterable[str] = ()) -> str:
+    """``question`` with a change over one period it names alone ("how much did usable reserves
+    increase in 2025", "the change in X during the year") written from the period before: "from 2024
+    to 2025" (``years`` newest first, :func:`header_years`). A balance at one date or a year's
+    figure changes from the one before it. Unchanged where the question names both ends, or where
+    the table's own texts ``own`` hold the change word (``% change``, ``Increase in receivables``,
+    ``Revenue growth``: a line or column to read). A table whose columns open and close the period
+    (``Opening balance``, ``Closing balance``) changes from the one to the other."""
+    m = _CHANGED.search(question)
+    if m is None or not _ASKS_CHANGE.search(question) or _EACH_AGAINST_PRIOR.search(question):
+        return question
+    if _ENDS_NAMED.search(question):
+        return question
+    root = m.group(1)[:4].casefold()
+    if any(root in t.casefold() for t in own):
+        return question
+    if len(years) < 2:
+        return _between_ends(question, names)
+    written = [int(y) for y in _YEAR.findall(question)]
+    if len(set(written)) > 1 or any(y not in years for y in written):
+        return question
+    if not written:
+        during = _DURING_YEAR.search(question)
+        if during is None:
+            return question
+        return _tidy(
+            question[: during.start()] + f" from {years[1]} to {years[0]}" + question[during.end() :]
+        )
+    year = written[0]
+    before = [y for y in years if y < year]
+    if not before:
+        return question
+    return re.sub(
+        _OVER_YEAR + rf"{year}\b", f"from {before[0]} to {year}", question, count=1, flags=re.IGNORECASE
+    )
 
 
 #: A fiscal year written by the two calendar years it spans: "2021/22", "fiscal 2023/2024", "FY

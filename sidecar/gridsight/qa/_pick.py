@@ -20,7 +20,7 @@ from typing import Any
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._columns import STOP, clearly_closest
 from gridsight.qa._sqlgen import initialisms, initials_of
-from gridsight.text import REQUEST_WORDS, STOP_WORDS, stem
+from gridsight.text import MONTHS, REQUEST_WORDS, STOP_WORDS, stem
 from gridsight.text import words as _words
 
 #: How much closer (cosine) one table's description must be to the question to break a lexical tie.
@@ -256,6 +256,9 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     shares = _by_percent(question, tied)
     if shares is not None:  # a table of amounts beside its percentage breakdown
         return Pick(shares, "percent", tied=refs)
+    monthly = _by_months(question, tied)
+    if monthly is not None:  # ("in the first quarter": the table whose columns are its months)
+        return Pick(monthly, "months", tied=refs)
     # operation words (total, highest...) tell no table apart
     telling = {w for w in words(question) - STOP if not all(_matches(w, c.named) for c in tied)}
     if not telling:
@@ -269,6 +272,34 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     if j is not None:
         return Pick(tied[j], "model", tied=refs)
     return say_which
+
+
+#: The months of a quarter or a half by its code (``q1``, ``h2``: :func:`gridsight.text.words`).
+_CODE_MONTHS = {f"q{q}": set(range(3 * q - 2, 3 * q + 1)) for q in range(1, 5)} | {
+    "h1": set(range(1, 7)),
+    "h2": set(range(7, 13)),
+}
+
+
+def _by_months(question: str, tied: list[Candidate]) -> Candidate | None:
+    """The one tied table whose columns are headed by every month the question names by its
+    quarter or half ("the first quarter of 2025", "H1") or in full ("January to March"; "May", a
+    word as well, counts only beside the others), else None."""
+    said = _words(question)
+    wanted = {m for w in said for m in _CODE_MONTHS.get(w, ())}
+    wanted |= {MONTHS[w] for w in said if w in MONTHS and len(w) > 3}
+    if len(wanted) < 2:
+        return None
+    from gridsight.qa._headers import month_headed
+    from gridsight.qa._relational import relation_of
+
+    covering = []
+    for c in tied:
+        rel = relation_of(c.sheet, c.table)
+        months = {month_headed(col.name) for col in rel.columns if col.role == "data"}
+        if wanted <= months:
+            covering.append(c)
+    return covering[0] if len(covering) == 1 else None
 
 
 #: A table named by its letter or number: "In Table A, ...", "according to table 3.1".

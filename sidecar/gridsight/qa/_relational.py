@@ -27,9 +27,17 @@ import numpy as np
 
 from gridsight.grid import Range, Sheet
 from gridsight.qa._groups import closing_totals, code_ranges, sum_groups
-from gridsight.qa._headers import dates_written
+from gridsight.qa._headers import dates_written, relative_years
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
-from gridsight.text import CURRENCY_SIGNS, UNIT, is_outline_mark, outline_kind, without_marks, words
+from gridsight.text import (
+    CURRENCY_SIGNS,
+    UNIT,
+    is_outline_mark,
+    outline_kind,
+    without_marks,
+    without_outline,
+    words,
+)
 
 T = TypeVar("T")
 
@@ -273,7 +281,9 @@ _NOT_SECTION = frozenset({"total", "and", "the", "of"})
 
 
 def _words_of(label: str) -> set[str]:
-    return {w for w in words(label, camel=False) if w.isalpha() and w not in _NOT_SECTION}
+    """A label's words, less its outline number (``I - Intangible fixed assets`` is closed by
+    ``Total intangible fixed assets``)."""
+    return {w for w in words(without_outline(label), camel=False) if w.isalpha() and w not in _NOT_SECTION}
 
 
 def _named_by_closing(
@@ -730,7 +740,9 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         periods = _periods_of_balances(keys)
         if periods is not None:  # (a statement of changes in equity: its year's movements, twice)
             specs.append((YEAR, "labels", key_range, periods))
-    name_of = dict(zip(value_cols, _names(table, value_cols), strict=True))
+    # (``Geschäftsjahr`` and ``Vorjahr`` under a title that gives the year: 2025 and 2024)
+    titles = [t.text for t in getattr(table, "titles", ())]
+    name_of = dict(zip(value_cols, relative_years(_names(table, value_cols), titles), strict=True))
     for left, right, raw in twins:
         if rows and not any(_filled(v) for v in raw):
             continue  # a spacer between column groups, headed by the group it follows: no column

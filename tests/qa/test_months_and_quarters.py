@@ -1,0 +1,90 @@
+"""Monthly management accounts: a quarter or a half named over month columns is the sum of its
+months, whatever total column stands beside them, and the table whose columns are those months is
+the one read where another table (a budget-versus-actual report) fits the words as well. The figures
+are made up; each answer is worked out by hand beside its question."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from tests.qa.conftest import answered, answers_or_says_why, book_of
+
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+REVENUE = [120, 130, 140, 150, 160, 170, 165, 155, 175, 180, 185, 200]
+COSTS = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]
+
+MONTHLY: list[list[Any]] = [
+    ["Monthly profit and loss account, year ending 31 December 2025"],
+    ["£000"],
+    [None, *MONTHS, "FY25 total"],
+    ["Revenue", *REVENUE, sum(REVENUE)],
+    ["Technology", *COSTS, sum(COSTS)],
+]
+
+#: Months stored as dates on one sheet, the month's report against budget on another.
+BY_DATE: list[list[Any]] = [
+    ["Management accounts - profit and loss account"],
+    [None, *(dt.datetime(2025, m, 1) for m in range(1, 7)), "H1 total"],
+    ["Revenue", *REVENUE[:6], sum(REVENUE[:6])],
+    ["Technology", *COSTS[:6], sum(COSTS[:6])],
+]
+REPORT: list[list[Any]] = [
+    ["Budget vs actual - June 2025"],
+    [None, "Actual", "Budget", "Variance"],
+    ["Revenue", 170, 160, 10],
+    ["Technology", 15, 14, -1],
+]
+
+
+@pytest.fixture(scope="module")
+def monthly(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "monthly.xlsx", MONTHLY, title="P&L 2025")
+
+
+@pytest.fixture(scope="module")
+def two_reports(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from openpyxl import Workbook
+
+    from gridsight.sources import open_workbook
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "P&L H1"
+    for row in BY_DATE:
+        ws.append(row)
+    bva = wb.create_sheet("BvA Jun-25")
+    for row in REPORT:
+        bva.append(row)
+    path = tmp_path_factory.mktemp("months") / "reports.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
+def test_a_quarter_over_month_columns_adds_up_its_months(monthly: Any) -> None:
+    assert answered(monthly, "What was revenue in Q2?") == 150 + 160 + 170
+    assert answered(monthly, "What was revenue in the second quarter?") == 480
+    assert answered(monthly, "What was revenue in H1 2025?") == sum(REVENUE[:6])
+
+
+def test_total_beside_a_quarter_names_no_total_column(monthly: Any) -> None:
+    # "total" asks the quarter's sum: ``FY25 total`` is the year's
+    assert answered(monthly, "What was total revenue in Q2 2025?") == 480
+    assert answered(monthly, "What was the technology cost for the full year?") == sum(COSTS)
+
+
+def test_the_table_of_the_months_named_is_read(two_reports: Any) -> None:
+    # both tables have a Technology line; only one has the months of the first quarter as columns
+    assert answered(two_reports, "What were total technology costs in Q1 2025?") == 10 + 11 + 12
+    asked = "What were technology costs for the first quarter of 2025 (January to March)?"
+    assert answered(two_reports, asked) == 33
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What was revenue in Q5?", "What was revenue in Q2 1999?", "Revenue in the thirteenth month?", "Q2"],
+)
+def test_odd_quarters_get_an_answer_or_a_reason(monthly: Any, two_reports: Any, question: str) -> None:
+    answers_or_says_why(monthly, question)
+    answers_or_says_why(two_reports, question)
