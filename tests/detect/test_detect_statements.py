@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gridsight.detect import Detection
-from gridsight.detect._cells import _period_dates, _year_series
+from gridsight.detect._cells import TEXT, VALUE, _period_dates, _text_class, _year_series
 from gridsight.grid import Kind
 
 DetectXlsx = Callable[..., Detection]  # the ``detect_xlsx`` fixture (tests/detect/conftest.py)
@@ -210,3 +210,14 @@ def test_a_bold_total_first_under_the_header_is_body(detect_xlsx: DetectXlsx) ->
     bold = ("A3", "B3", "C3", "C4", "D4", "B5", "C5", "D5")
     found = detect_xlsx(cells, merges=("C3:D3",), bold=bold).tables
     assert [t.header_paths for t in found] == [("Code", "Activity", "Active › 2021", "Active › 2022 (p)")]
+
+
+def test_figures_as_german_accounts_write_them_and_a_currency_s_thousands() -> None:
+    # points between thousands and a decimal comma are a figure; ``£000`` over a column is a unit
+    assert [_text_class(t) for t in ("48.210.334,12", "-13.620.668,30", "1.234", "£000", "$'000")] == [
+        VALUE,
+        VALUE,
+        VALUE,
+        TEXT,
+        TEXT,
+    ]

@@ -19,8 +19,9 @@ from gridsight.text import CURRENCY_SIGNS, is_outline_mark
 EMPTY, VALUE, TEXT = 0, 1, 2
 
 _NUMERIC_TEXT = re.compile(
-    r"^\s*[-+−(]?\s*[$€£¥]?\s*(\d[\d,' ]*(\.\d*)?|\.\d+)\s*(%|[kKmMbB]n?)?\s*\)?\s*[*†‡]*\s*$"
-)
+    r"^\s*[-+−(]?\s*[$€£¥]?\s*(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d[\d,' ]*(\.\d*)?|\.\d+)\s*"
+    r"(%|[kKmMbB]n?)?\s*\)?\s*[*†‡]*\s*$"
+)  # (``48.210.334,12``: points group the thousands, a comma the decimals, as German accounts write)
 _YEAR = re.compile(r"^\s*(1[89]|2[01])\d\d\s*$")
 _ORDINAL = re.compile(r"^\s*[(\[]?\s*(\d{1,3})\s*[)\].]?\s*$")
 _PLACEHOLDER = re.compile(r"^\s*(-+|–|—|\.+|…|n/?a|na|nil|none|x|\*+|\?|#)\s*$", re.IGNORECASE)

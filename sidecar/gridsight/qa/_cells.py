@@ -25,6 +25,7 @@ from gridsight.qa._definition import Equality, Line, definition, divides, equali
 from gridsight.qa._entities import COMBINED, entities_named, entity_columns
 from gridsight.qa._groups import rounding_step
 from gridsight.qa._headers import (
+    CODE_MONTHS,
     PATH_SEP,
     YEARS,
     date_alone,
@@ -3201,8 +3202,6 @@ def _higher_in(question: str, chosen: list[RelColumn]) -> tuple[str, str] | None
     return (sides[0], sides[1]) if sides[0] != sides[1] else None
 
 
-#: The codes of a quarter or a half ("Q2", "the second quarter", "H1").
-_CODE = re.compile(r"q[1-4]|h[12]")
 #: Titles of statements of balances at a date, not of flows over a period.
 _BALANCES = re.compile(r"\bbalance\s+sheets?\b|\bfinancial\s+position\b|\bassets\s+and\s+liabilities\b", re.I)
 
@@ -3210,17 +3209,11 @@ _BALANCES = re.compile(r"\bbalance\s+sheets?\b|\bfinancial\s+position\b|\bassets
 def _months_of_code(question: str, chosen: list[RelColumn]) -> bool:
     """Whether ``chosen`` are the month columns of the one quarter or half the question names
     ("Q2": ``Apr``, ``May``, ``Jun``)."""
-    codes = {w for w in words(question) if _CODE.fullmatch(w)}
+    codes = {w for w in words(question) if w in CODE_MONTHS}
     months = [_month_of(c) for c in chosen]
     if len(codes) != 1 or len(chosen) not in (3, 6) or None in months:
         return False
-    code = codes.pop()
-    want = (
-        {1: range(1, 4), 2: range(4, 7), 3: range(7, 10), 4: range(10, 13)}[int(code[1])]
-        if code[0] == "q"
-        else (range(1, 7) if code == "h1" else range(7, 13))
-    )
-    return sorted(m for m in months if m is not None) == list(want)
+    return sorted(m for m in months if m is not None) == sorted(CODE_MONTHS[codes.pop()])
 
 
 def _of_balances(rel: Relation) -> bool:

@@ -29,6 +29,7 @@ TERMS: dict[str, str] = {
     "acid test ratio": _QUICK,
     "cash ratio": "{cash} divided by {current liabilities}",
     "working capital": "{current assets} minus {current liabilities}",
+    "free cash flow": "{operating cash flow} minus {capital expenditure}",
     "debt-to-equity ratio": "{total liabilities} divided by {total equity}",
     "debt to equity ratio": "{total liabilities} divided by {total equity}",
     "debt ratio": "{total liabilities} divided by {total assets}",
@@ -53,6 +54,20 @@ TERMS: dict[str, str] = {
 #: Line -> the names statements give it under IFRS, US GAAP and UK GAAP, the usual one first. A
 #: definition names a line by the first of its names that the workbook holds.
 LINES: dict[str, tuple[str, ...]] = {
+    "operating cash flow": (
+        "net cash provided by operating activities",
+        "net cash from operating activities",
+        "net cash generated from operating activities",
+        "net cash inflow from operating activities",
+        "cash generated from operations",
+        "operating cash flow",
+    ),
+    "capital expenditure": (
+        "purchases of property and equipment",
+        "purchases of property, plant and equipment",
+        "purchase of property, plant and equipment",
+        "capital expenditure",
+    ),
     "current assets": ("current assets",),
     "current liabilities": ("current liabilities", "creditors: amounts falling due within one year"),
     "inventories": ("inventories", "inventory", "stocks", "stock"),
@@ -284,7 +299,7 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
     ),
     ("current", "short term", "due within one year"),
     ("non current", "long term", "due after more than one year"),
-    ("revenue", "turnover", "net sales", "sales"),
+    ("revenue", "turnover", "net sales", "sales", "top line"),
     (
         "net income",
         "profit for the year",
@@ -303,6 +318,9 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
         "profit before income tax",
         "income before income taxes",
         "pre-tax profit",
+        "pre-tax income",
+        "pretax income",
+        "income before taxes",
     ),
     ("income tax expense", "tax on profit", "taxation", "provision for income taxes", "tax charge"),
     ("cost of sales", "cost of goods sold", "cost of revenue"),
@@ -312,6 +330,41 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
     ("finance costs", "interest expense", "finance expense"),
     ("non-controlling interests", "minority interests"),
     ("cash and cash equivalents", "cash at bank and in hand"),
+    # (a cash flow statement's lines by the names analysts give them)
+    (
+        "purchases of property and equipment",
+        "purchases of property, plant and equipment",
+        "purchase of property, plant and equipment",
+        "purchase of property and equipment",
+        "capital expenditures",
+        "capital expenditure",
+    ),
+    (
+        "net increase (decrease) in cash and cash equivalents",
+        "net increase in cash and cash equivalents",
+        "net change in cash and cash equivalents",
+        "net change in cash",
+    ),
+    (
+        "changes in operating assets and liabilities",
+        "working capital changes",
+        "working-capital change",
+        "changes in working capital",
+    ),
+    (
+        "cash and cash equivalents at end",
+        "cash and cash equivalents at the end",
+        "closing cash and cash equivalents",
+        "closing cash",
+        "ending cash",
+    ),
+    (
+        "cash and cash equivalents at beginning",
+        "cash and cash equivalents at the beginning",
+        "opening cash and cash equivalents",
+        "opening cash",
+        "beginning cash",
+    ),
     # (a statement's balance columns: CAS and movement tables write ``Closing balance``, ``Opening
     # balance`` where a question says when)
     ("closing balance", "end of the year", "end of year", "end of the period", "end of period"),
@@ -366,8 +419,11 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
     low = _spaced(question)
     # (the labels the question writes out whole keep their words: "cost of sales" is ``Cost of sales``)
     whole = [_spaced(t) for t in texts if _holds(low, t)]
+    labels = [_spaced(t) for t in texts]  # (whole, for names with "of": ``Purchases of property ...``)
     for names in SAME_THING:
-        own = next((n for n in names if _holds(held, n)), None)
+        own = next((n for n in names if _holds(held, n)), None) or next(
+            (n for n in names if " of " in n and any(_spaced(n) == t for t in labels)), None
+        )
         if own is None:
             continue
         for name in sorted(set(names) - {own}, key=len, reverse=True):
@@ -430,9 +486,10 @@ def named_not_defined(question: str, texts: Iterable[str], places: Iterable[str]
 
 #: "whose operating profit was negative", "components with a positive balance": a sign as a bound.
 _SIGNED = re.compile(
-    r"\b(was|were|is|are|had|has|have|with|showed|shows|reported|recorded)\s+(?:an?\s+)?(negative|positive)\b",
+    r"\b(was|were|is|are|had|has|have|with|showed|shows|reported|recorded|carry|carries|carried|bear|bears"
+    r"|show)\s+(?:an?\s+)?(negative|positive)\b(?:\s+sign\b)?",
     re.IGNORECASE,
-)
+)  # ("which lines carry a negative sign": below 0)
 
 
 #: "were financing cash flows negative overall in 2024?", "in how many months was EBITDA negative?":

@@ -202,3 +202,12 @@ def month_as_day(name: str) -> tuple[int, int] | None:
         return None
     day, month, year = next(iter(days))
     return (int(year), month) if day == 1 and date_alone(name) else None
+
+
+#: The months of a quarter or a half by its code (``q1``, ``h2``: :func:`gridsight.text.words`).
+CODE_MONTHS: dict[str, frozenset[int]] = {
+    f"q{q}": frozenset(range(3 * q - 2, 3 * q + 1)) for q in range(1, 5)
+} | {
+    "h1": frozenset(range(1, 7)),
+    "h2": frozenset(range(7, 13)),
+}

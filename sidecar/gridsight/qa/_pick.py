@@ -274,19 +274,14 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     return say_which
 
 
-#: The months of a quarter or a half by its code (``q1``, ``h2``: :func:`gridsight.text.words`).
-_CODE_MONTHS = {f"q{q}": set(range(3 * q - 2, 3 * q + 1)) for q in range(1, 5)} | {
-    "h1": set(range(1, 7)),
-    "h2": set(range(7, 13)),
-}
-
-
 def _by_months(question: str, tied: list[Candidate]) -> Candidate | None:
     """The one tied table whose columns are headed by every month the question names by its
     quarter or half ("the first quarter of 2025", "H1") or in full ("January to March"; "May", a
     word as well, counts only beside the others), else None."""
     said = _words(question)
-    wanted = {m for w in said for m in _CODE_MONTHS.get(w, ())}
+    from gridsight.qa._headers import CODE_MONTHS
+
+    wanted = {m for w in said for m in CODE_MONTHS.get(w, ())}
     wanted |= {MONTHS[w] for w in said if w in MONTHS and len(w) > 3}
     if len(wanted) < 2:
         return None
