@@ -301,6 +301,9 @@ def test_a_change_over_one_year_runs_from_the_year_before(council: Any, hospital
     assert answered(
         hospital, "By how much did net assets without donor restrictions grow in fiscal 2025?"
     ) == (29800)
+    # a section named apart from the line is a whole of its own: 48000 / 122400
+    asked = "What proportion of current assets was cash and cash equivalents in 2025, in percent?"
+    assert answered(hospital, asked) == pytest.approx(48000 / 122400 * 100)
 
 
 def test_the_two_periods_shown_and_one_set_above_the_other(hospital: Any) -> None:

@@ -2844,13 +2844,20 @@ def _without_qualifying_total(rel: Relation, key: str, named: list[str], questio
         return named
     total, (line,) = totals[0], [v for v in named if v != totals[0]]
     held = sections_of(rel, key, [line])
-    if len(held) < 2 and not (held and question and not re.search(r"\btotals?\b", question, re.IGNORECASE)):
+    if len(held) < 2 and not (held and question and _section_places_line(question)):
         return named  # (a line under one section only: nothing for the words to place)
     own = set(tokens(total)) - COMMON
     mine = set(tokens(line))
     if any(own <= mine | {w for p in parts(h) for w in tokens(p)} for h in held):
         return [line]
     return named
+
+
+def _section_places_line(question: str) -> bool:
+    """Whether a section's words beside a line's place it ("net assets without donor restrictions",
+    "operating revenues of freight"): the question says no "total" and asks no share, where the
+    section named is the whole ("what proportion of current assets was cash")."""
+    return not re.search(r"\btotals?\b", question, re.IGNORECASE) and not _SHARE.search(question)
 
 
 def _group_asked(
