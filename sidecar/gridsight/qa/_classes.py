@@ -15,9 +15,10 @@ group is then:
 
 - "which ... line below gross profit": the lines after that line, up to the one that adds them to
   it (``Operating profit``), in every column;
-- otherwise, a line the view marks no total whose label has the phrase's words and whose figures
-  are, in every column, the sum of the lines right above it (``Operating expenses`` under ``Staff
-  costs``, ``Administrative expenses`` and ``Depreciation``): those lines.
+- otherwise, a line whose label has the phrase's words and whose figures are, in every column, the
+  sum of the lines right above it (``Operating expenses`` under ``Staff costs``, ``Administrative
+  expenses`` and ``Depreciation``; a council's ``Current Liabilities`` under its lines, which the view
+  marks a total): those lines.
 
 Pure functions over a :class:`~gridsight.qa._relational.Relation`; the plan that ranks the rows is
 :func:`gridsight.qa._cells.cell_plan`'s.
