@@ -130,11 +130,13 @@ def join_memo_lines(g: CellGrid, skeletons: list[Skeleton], lines: list[Box]) ->
             continue
         for i, sk in enumerate(out):
             b = sk.box
-            if line.left != b.left or line.right > b.right or b.width < 3 or not header_rows(g, b):
-                continue
             if (
-                not 0 < line.top - b.bottom - 1 <= MEMO_GAP
+                line.left != b.left
+                or line.right > b.right
+                or b.width < 3
+                or not 0 < line.top - b.bottom - 1 <= MEMO_GAP
                 or g.occupied[b.bottom + 1 : line.top, b.left : b.right + 1].any()
+                or not header_rows(g, b)  # (last: the dearest test, for the table right above alone)
             ):
                 continue
             figures = int(np.count_nonzero(g.cls[line.top, b.left + 1 : b.right + 1] == VALUE))

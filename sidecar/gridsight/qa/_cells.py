@@ -72,7 +72,7 @@ from gridsight.qa._named_lines import (
     sized,
     unbracketed,
 )
-from gridsight.qa._periods import SERIES_SPAN, opening_and_closing
+from gridsight.qa._periods import CLOSING_WORDS, OPENING_WORDS, SERIES_SPAN, opening_and_closing
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
@@ -270,8 +270,9 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     codes_said = {q.casefold() for q in re.findall(r"\b[qh][1-4]\b", periods_spelt(question), re.I)}
     qw += sorted(codes_said - set(qw))
     every = set(tokens(question))
-    month_cols = [c for c in rel.columns if c.role == "data" and _month_of(c) is not None]
-    if codes_said and month_cols:
+    if codes_said and (
+        month_cols := [c for c in rel.columns if c.role == "data" and _month_of(c) is not None]
+    ):
         # ("total technology costs in Q1": the quarter's months added up, not ``FY25 total``; and
         # where the months write no year, "Q2 2025" names them by the quarter alone)
         qw = [q for q in qw if q not in SUM_WORDS]
@@ -2381,9 +2382,9 @@ def _series(rel: Relation, question: str) -> list[RelColumn]:
             when.append(((int(y), m, d), c))
         elif year is not None:
             when.append(((int(year), 0, 0), c))
-        elif set(tokens(c.name)) & {"opening", "beginning", "start"}:
+        elif set(tokens(c.name)) & OPENING_WORDS:
             when.append(((0, 0, 0), c))  # (``Opening balance`` beside ``Closing balance``: no date, an order)
-        elif set(tokens(c.name)) & {"closing", "ending", "end"}:
+        elif set(tokens(c.name)) & CLOSING_WORDS:
             when.append(((1, 0, 0), c))
     if len(when) < 2 or len({w for w, _ in when}) < len(when):
         return []  # (two columns of one date: ``Actual 2025`` beside ``Budget 2025``)
@@ -2646,7 +2647,7 @@ def _columns_counted(rel: Relation, question: str) -> list[RelColumn]:
         cols = [c for c in cols if c.name not in _total_columns(rel, cols)]
     if len(cols) < 2:
         return []
-    heads = sum(1 for c in cols if any(near_word(noun, w) for p in parts(c.name) for w in tokens(p)))
+    heads = _headed_by(noun, cols)
     if 2 * heads < len(cols):  # (the columns' own word -- "funds" over ``... Fund`` -- counts them)
         held = {
             w for v in [key.name, *rel.distinct_values(key.name)] if isinstance(v, str) for w in tokens(v)
@@ -2674,6 +2675,11 @@ _WHICH_NOUN = re.compile(
 )
 
 
+def _headed_by(noun: str, cols: list[RelColumn]) -> int:
+    """How many of ``cols`` a part of whose header is ``noun`` ("funds" over ``... Fund``)."""
+    return sum(1 for c in cols if any(near_word(noun, w) for p in parts(c.name) for w in tokens(p)))
+
+
 def _every_entity(rel: Relation, question: str) -> list[RelColumn]:
     """The entity columns a question takes together by their noun ("the combined net assets of all
     four funds", "across the segments"): the noun heads most of them or names the column that adds
@@ -2683,7 +2689,7 @@ def _every_entity(rel: Relation, question: str) -> list[RelColumn]:
         return []
     noun = m.group("noun").casefold()
     cols = entities_named(rel, noun, question)
-    heads = sum(1 for c in cols if any(near_word(noun, w) for p in parts(c.name) for w in tokens(p)))
+    heads = _headed_by(noun, cols)
     return cols if cols and 2 * heads >= len(cols) else []
 
 

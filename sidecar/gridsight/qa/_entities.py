@@ -112,11 +112,8 @@ def _one_kind(cols: list[RelColumn]) -> bool:
     """Whether every column's own header ends in one noun, two words at least each (``Growth Fund``,
     ``Small Cap Growth Fund``): entities of one kind side by side."""
     heads = [_path(c)[-1].split() for c in cols]
-    return (
-        all(len(h) >= 2 for h in heads)
-        and len({tokens(h[-1])[0] if tokens(h[-1]) else "" for h in heads}) == 1
-        and all(tokens(h[-1]) for h in heads)
-    )
+    last = [tokens(h[-1]) if len(h) >= 2 else [] for h in heads]
+    return all(last) and len({t[0] for t in last}) == 1
 
 
 def _added_by(rel: Relation, cols: list[RelColumn], total: RelColumn) -> list[RelColumn]:

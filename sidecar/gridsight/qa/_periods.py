@@ -206,10 +206,21 @@ _DURING_YEAR = re.compile(
 )
 
 
-#: Column names that open and close a period: ``Opening balance`` and ``Closing balance``,
+#: Words of column names that open and close a period: ``Opening balance`` and ``Closing balance``,
 #: ``Beginning of year`` and ``End of year``.
-_OPENS = re.compile(r"\b(?:opening|beginning|start)\b", re.IGNORECASE)
-_CLOSES = re.compile(r"\b(?:closing|end(?:ing)?)\b", re.IGNORECASE)
+OPENING_WORDS = frozenset({"opening", "beginning", "start"})
+CLOSING_WORDS = frozenset({"closing", "ending", "end"})
+_OPENS = re.compile(rf"\b(?:{'|'.join(sorted(OPENING_WORDS))})\b", re.IGNORECASE)
+_CLOSES = re.compile(rf"\b(?:{'|'.join(sorted(CLOSING_WORDS))})\b", re.IGNORECASE)
+
+
+def _for_the_year(question: str, span: str) -> str | None:
+    """``question`` with ``span`` in place of "during the year" (:data:`_DURING_YEAR`), or None
+    where it says no such thing."""
+    during = _DURING_YEAR.search(question)
+    if during is None:
+        return None
+    return _tidy(f"{question[: during.start()]} {span}{question[during.end() :]}")
 
 
 def opening_and_closing(names: Iterable[str]) -> tuple[str, str] | None:
@@ -227,11 +238,8 @@ def _between_ends(question: str, names: Iterable[str]) -> str:
     ends = opening_and_closing(names)
     if ends is None or _OPENS.search(question) or _CLOSES.search(question):
         return question
-    during = _DURING_YEAR.search(question)
-    phrase = f" from {ends[0]} to {ends[1]}"
-    if during is not None:
-        return _tidy(question[: during.start()] + phrase + question[during.end() :])
-    return _append(question, phrase.strip())
+    phrase = f"from {ends[0]} to {ends[1]}"
+    return _for_the_year(question, phrase) or _append(question, phrase)
 
 
 def changed_in_year(question: str, years: list[int], own: Iterable[str], names: Iterable[str] = ()) -> str:
@@ -256,12 +264,7 @@ def changed_in_year(question: str, years: list[int], own: Iterable[str], names: 
     if len(set(written)) > 1 or any(y not in years for y in written):
         return question
     if not written:
-        during = _DURING_YEAR.search(question)
-        if during is None:
-            return question
-        return _tidy(
-            question[: during.start()] + f" from {years[1]} to {years[0]}" + question[during.end() :]
-        )
+        return _for_the_year(question, f"from {years[1]} to {years[0]}") or question
     year = written[0]
     before = [y for y in years if y < year]
     if not before:

@@ -19,6 +19,7 @@ from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._columns import STOP, clearly_closest
+from gridsight.qa._headers import CODE_MONTHS, month_headed
 from gridsight.qa._sqlgen import initialisms, initials_of
 from gridsight.text import MONTHS, REQUEST_WORDS, STOP_WORDS, stem
 from gridsight.text import words as _words
@@ -276,16 +277,14 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
 
 def _by_months(question: str, tied: list[Candidate]) -> Candidate | None:
     """The one tied table whose columns are headed by every month the question names by its
-    quarter or half ("the first quarter of 2025", "H1") or in full ("January to March"; "May", a
-    word as well, counts only beside the others), else None."""
+    quarter or half ("the first quarter of 2025", "H1") or by a name of four letters or more
+    ("January to March"; "May", "Mar" and "Jan" are read as no month here), two months at least,
+    else None."""
     said = _words(question)
-    from gridsight.qa._headers import CODE_MONTHS
-
     wanted = {m for w in said for m in CODE_MONTHS.get(w, ())}
     wanted |= {MONTHS[w] for w in said if w in MONTHS and len(w) > 3}
     if len(wanted) < 2:
         return None
-    from gridsight.qa._headers import month_headed
     from gridsight.qa._relational import relation_of
 
     covering = []
