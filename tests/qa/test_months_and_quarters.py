@@ -88,3 +88,59 @@ def test_the_table_of_the_months_named_is_read(two_reports: Any) -> None:
 def test_odd_quarters_get_an_answer_or_a_reason(monthly: Any, two_reports: Any, question: str) -> None:
     answers_or_says_why(monthly, question)
     answers_or_says_why(two_reports, question)
+
+
+#: Months written in figures (``2025-01``, ``01/2025``) or short with a two-digit year (``Jan-25``);
+#: costs shown negative, as many management accounts show them.
+NEGATIVE_COSTS = [-c * 7 for c in COSTS]
+
+
+def _monthly_in(headers: list[str]) -> list[list[Any]]:
+    return [
+        ["Monthly profit and loss account - 2025"],
+        ["£000"],
+        [None, *headers, "Total"],
+        ["Revenue", *REVENUE, sum(REVENUE)],
+        ["Cost of sales", *NEGATIVE_COSTS, sum(NEGATIVE_COSTS)],
+    ]
+
+
+@pytest.fixture(
+    scope="module",
+    params=[
+        [f"2025-{m:02d}" for m in range(1, 13)],
+        [f"{m:02d}/2025" for m in range(1, 13)],
+        [f"{m}-25" for m in MONTHS],
+    ],
+    ids=["iso", "slash", "short"],
+)
+def in_figures(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "figures.xlsx", _monthly_in(request.param), title="P&L")
+
+
+def test_months_written_in_figures_are_months(in_figures: Any) -> None:
+    assert answered(in_figures, "What was revenue in March 2025?") == 140
+    assert answered(in_figures, "What was revenue in Q3?") == 165 + 155 + 175
+    assert answered(in_figures, "How much did revenue grow from January to December?") == 200 - 120
+    assert answered(in_figures, "What was the average monthly revenue?") == pytest.approx(sum(REVENUE) / 12)
+    assert answered(in_figures, "In how many months did revenue exceed 160?") == 6
+
+
+def test_which_month_is_answered_by_its_header(in_figures: Any) -> None:
+    best = answered(in_figures, "In which month was revenue highest?")
+    assert best in ("2025-12", "12/2025", "Dec-25")
+
+
+def test_a_cost_shown_negative_is_ranked_and_compared_by_its_size(in_figures: Any) -> None:
+    # the lowest cost is January's 70, not December's -147
+    assert answered(in_figures, "Which month had the lowest cost of sales?") in (
+        "2025-01",
+        "01/2025",
+        "Jan-25",
+    )
+    assert answered(in_figures, "Which month had the highest cost of sales?") in (
+        "2025-12",
+        "12/2025",
+        "Dec-25",
+    )
+    assert answered(in_figures, "Was cost of sales higher in June than in May?") is True

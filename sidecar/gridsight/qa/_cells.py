@@ -35,6 +35,7 @@ from gridsight.qa._headers import (
     month_as_day,
     month_headed,
     month_spelt,
+    numeric_month,
     own_years,
     parts,
     quarters_closed,
@@ -74,6 +75,7 @@ from gridsight.qa._named_lines import (
 )
 from gridsight.qa._periods import CLOSING_WORDS, OPENING_WORDS, SERIES_SPAN, opening_and_closing
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long
+from gridsight.qa._scales import UNIT_AFTER_FIGURE, on_one_scale
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
     COMMON,
@@ -207,6 +209,9 @@ def _position(question: str, text: str, shared: frozenset[str] = frozenset()) ->
     day = _day_at(question, text)
     if day is not None:
         return day
+    month = _month_at(low, text)
+    if month is not None:
+        return month
     every = [w for w in tokens(text) if w not in shared] or tokens(text)
     own = [w for w in every if w not in COMMON] or every  # ("FY2023": where 2023 is)
     said = list(re.finditer(r"[^\W_]+", low))
@@ -222,6 +227,15 @@ def _position(question: str, text: str, shared: frozenset[str] = frozenset()) ->
             ]
             return said[hits[near.index(max(near))]].start()
     return len(low)
+
+
+def _month_at(low: str, label: str) -> int | None:
+    """Where ``low`` (a question in lower case) names the month a label writes in figures (``2025-03``
+    is where "march" or "mar" is), or None."""
+    figures = numeric_month(label)
+    names = [name for name, n in MONTHS.items() if figures is not None and n == figures[1]]
+    found = re.search(rf"\b(?:{'|'.join(names)})\b", low) if names else None
+    return found.start() if found else None
 
 
 def _day_at(question: str, label: str) -> int | None:
@@ -711,7 +725,7 @@ def _by_meaning(tied: list[RelColumn], qw: list[str]) -> list[RelColumn]:
 #: A header part that names a period: a year, a half or quarter, a month, a fiscal year.
 _PERIOD = re.compile(
     r"^(?:fy\s?|(?:fiscal|financial)\s+(?:year\s+)?)?(?:1[89]|20)\d\d(?:\s*[/\-–]\s*(?:1[89]|20)?\d\d)?[aefpb]?$|^[hq][1-4](?:\s+(?:fy\s?)?(?:1[89]|20)\d\d)?$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
-    r"oct|nov|dec)[a-z]*\.?(?:\s+(?:1[89]|20)\d\d)?$|^(?:1[89]|20)\d\d\s+(?:[hq][1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|"
+    r"oct|nov|dec)[a-z]*\.?(?:[\s\-–/]+['’]?(?:1[89]|20)?\d\d)?$|^(?:1[89]|20)\d\d\s+(?:[hq][1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|"
     r"sep|oct|nov|dec)[a-z]*\.?)$",
     re.I,
 )
@@ -1072,17 +1086,9 @@ def _by_periods(col: RelColumn) -> bool:
 def _is_period(part: str) -> bool:
     """Whether a header part is a period alone: ``2023``, ``2023/24 (p)``, ``Q1 2024``, and as
     statistics offices code them, ``2023T1``, ``S1 2023``, ``2023M02``."""
-    part = _CURRENCY_UNIT.sub("", part.strip())  # (``2025 £m``, ``2024 $'000``: a year, in a unit)
-    return bool(_PERIOD.match(periods_spelt(without_marks(part.strip())).strip())) or date_alone(part)
-
-
-#: A currency unit written after a period: ``£m``, ``€m``, ``$'000``, ``US$ bn``, ``TEUR``, ``Mio. €``
-#: (ISO 4217 codes of the currencies statements are most often kept in).
-_CURRENCY_UNIT = re.compile(
-    r"(?<=\d)\s+(?:in\s+)?(?:(?:T|k|m|Mio\.?|Mrd\.?)\s?)?"
-    r"(?:[A-Z]{0,3}[£$€¥]|EUR|USD|GBP|CHF|JPY|NOK|SEK|DKK|CAD|AUD|NZD|CNY|HKD|SGD|INR|ZAR|BRL|PLN)"
-    r"(?:\s?(?:m|mn|bn|k|'000|000))?$"
-)
+    part = UNIT_AFTER_FIGURE.sub("", part.strip())  # (``2025 £m``, ``2024 $'000``: a year, in a unit)
+    spelt = periods_spelt(without_marks(part.strip())).strip()
+    return bool(_PERIOD.match(spelt)) or date_alone(part) or numeric_month(part) is not None
 
 
 def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
@@ -1643,7 +1649,11 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     planned = _cell_plan(rel, question, expected, offers=True)
     if planned is None and re.search(r"\bor\b", question, re.IGNORECASE):
         planned = _cell_plan(rel, question, expected, offers=False)
-    return planned
+    if planned is None or planned.kind == "lookup":
+        return planned  # (a cell alone is read in its own column's unit)
+    numbers = [c.name for c in rel.columns if c.kind == "number"]
+    scaled = on_one_scale(planned.sql, numbers)
+    return planned if scaled == planned.sql else replace(planned, sql=scaled, formula=None)
 
 
 #: Where the question says the figure is written: "according to the budget vs actual report", "as
@@ -2143,11 +2153,13 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     if (
         not (varying_rows or per)
         and key is not None
-        and _asks_which(question)
-        and _SIZE_WORDS.search(question)
+        and (_asks_which(question) or expected == "boolean")
+        and (_SIZE_WORDS.search(question) or _COST.search(str(fixed.get(key.name, ""))))
         and _negative_across(rel, chosen, fixed)
     ):
-        shown = {e for _, e in cells}  # ("in which year were purchases of equipment largest": by size)
+        # ("in which year were purchases of equipment largest", "which month had the lowest cost of
+        # sales" shown in brackets: by size)
+        shown = {e for _, e in cells}
     return _across(question, expected, cells, qwords, named, shares, shown)
 
 
@@ -2460,7 +2472,7 @@ def _period_kind(col: RelColumn) -> str | None:
     path = [without_marks(p).strip() for p in parts(col.name)]
     if any(re.split(r"[\s\-'’]", p)[0].casefold().rstrip(".") in MONTHS for p in path if p):
         return "months"  # (``Aug``, ``August 2024``, ``Jan-25``)
-    if month_as_day(col.name) is not None:
+    if month_as_day(col.name) is not None or any(numeric_month(p) is not None for p in path):
         return "months"
     if any(re.search(r"\bq[1-4]\b", p, re.IGNORECASE) for p in path) or any(
         q.startswith("q") for q in _quarters_ended(col.name)
@@ -3133,6 +3145,9 @@ def _number(label: str) -> float:
     try:
         return float(label)
     except ValueError:
+        figures = numeric_month(label)  # (``2025-03``)
+        if figures is not None:
+            return figures[0] + (figures[1] - 1) / 12
         spelt = periods_spelt(label)
         years = YEARS.findall(spelt)
         if len(years) != 1:
@@ -3387,8 +3402,8 @@ def _all_named(question: str, labels: list[str]) -> bool:
         own = mine - set().union(*(o for j, o in enumerate(sets) if j != i))
         if _whole_label(labels[i]) and _WHOLE_SAID.search(question):
             continue  # (``Total`` beside ``Male`` is named by "both sexes combined")
-        if _day_at(question, labels[i]) is not None:
-            continue  # (its day written, in whatever form, or the quarter it closes)
+        if _day_at(question, labels[i]) is not None or _month_at(question.casefold(), labels[i]) is not None:
+            continue  # (its day written, in whatever form, or the quarter it closes; its month by name)
         if not own:
             # (or writes it whole apart from the others: ``Total current liabilities`` beside
             # ``Total non-current liabilities``)
@@ -3859,6 +3874,14 @@ def _grows_as_rate(question: str) -> bool:
 _SIZE_WORDS = re.compile(r"\b(?:largest|biggest|greatest|smallest)\b", re.IGNORECASE)
 
 
+#: A line's words that name a cost, which a statement may show negative and which is ranked by its size.
+_COST = re.compile(
+    r"\b(?:costs?|expenses?|expenditures?|charges?|depreciation|amorti[sz]ation|purchases?|payments?|"
+    r"outflows?)\b",
+    re.IGNORECASE,
+)
+
+
 def _negative_across(rel: Relation, chosen: list[RelColumn], fixed: dict[str, str]) -> bool:
     """Whether the one row ``fixed`` places is negative, or nothing, in every chosen column, and
     negative in one at least (an outflow a statement shows in brackets)."""
@@ -3940,7 +3963,9 @@ def _across(
         if tested is not None:  # "was the current ratio above 2.6": the arithmetic against the number
             return tested
     if expected == "boolean" and len(cells) == 2:
-        a, b = exprs
+        # (a cost shown negative in every cell is set against another by its size: "did actual cost
+        # of sales exceed budget")
+        a, b = sizes if all(e in negative for e in exprs) else exprs
         when = [ends_at(label) for label, _ in cells]
         # ("did net debt rise in FY25 compared with FY24": from the earlier to the later)
         early, late = (b, a) if when[0] is not None and when[1] is not None and when[0] > when[1] else (a, b)

@@ -20,6 +20,7 @@ __all__ = [
     "days_at",
     "ends_at",
     "month_spelt",
+    "numeric_month",
     "own_years",
     "parts",
     "quarters_closed",
@@ -117,9 +118,33 @@ _MONTH_YEAR = re.compile(r"\b([a-z]{3,9})[-\s'’]*((?:19|20)?\d\d)\b")
 _FULL_MONTHS = {n: m for m, n in MONTHS.items() if len(m) > 4 or m in ("may", "june", "july")}
 
 
+#: A month in figures with its year: ``2025-03``, ``2025/03``, ``03/2025``, ``03.2025``, and as
+#: statistics offices code it, ``2025M03``.
+_MONTH_IN_FIGURES = re.compile(
+    r"^(?:(?P<y1>(?:19|20)\d\d)\s?(?:[-/.]|M)\s?(?P<m1>0?[1-9]|1[0-2])|(?P<m2>0?[1-9]|1[0-2])\s?[-/.]\s?"
+    r"(?P<y2>(?:19|20)\d\d))$",
+    re.IGNORECASE,
+)
+
+
+def numeric_month(part: str) -> tuple[int, int] | None:
+    """The (year, month) a header part writes in figures alone (``2025-03``, ``03/2025``), else None."""
+    m = _MONTH_IN_FIGURES.match(without_marks(part).strip())
+    if m is None:
+        return None
+    year, month = int(m.group("y1") or m.group("y2")), int(m.group("m1") or m.group("m2"))
+    if m.group("y1") and (year + 1) % 100 == month and "m" not in m.group(0).casefold():
+        return None  # (``2010-11`` is a season or a fiscal year as well: not read as a month)
+    return year, month
+
+
 def month_spelt(part: str) -> set[str]:
-    """A header part that writes a month short with its year (``Nov-25``, ``Sep 2024``) as the
-    words a question writes it in: the month's whole name and the year's four digits."""
+    """A header part that writes a month short with its year (``Nov-25``, ``Sep 2024``) or in
+    figures (``2025-11``) as the words a question writes it in: the month's whole name and the
+    year's four digits."""
+    figures = numeric_month(part)
+    if figures is not None:
+        return {_FULL_MONTHS[figures[1]], str(figures[0])}
     m = _MONTH_YEAR.fullmatch(part.strip().casefold())
     if m is None or m.group(1) not in MONTHS:
         return set()
@@ -134,6 +159,9 @@ def ends_at(name: str) -> tuple[int, int, int] | None:
     if dates:  # (a span "From April 1, 2024 to March 31, 2025" ends at its latest day)
         day, month, year = max(dates, key=lambda d: (int(d[2]), d[1], d[0]))
         return (int(year), month, day)
+    figures = [f for p in parts(name) if (f := numeric_month(p)) is not None]
+    if figures:
+        return (figures[0][0], figures[0][1], 0)
     for m in _MONTH_YEAR.finditer(name.casefold()):
         if m.group(1) in MONTHS:
             return (int(m.group(2)) + (2000 if len(m.group(2)) == 2 else 0), MONTHS[m.group(1)], 0)
@@ -190,6 +218,8 @@ def month_headed(name: str) -> int | None:
         first = re.split(r"[\s\-'’]", path[0])[0].casefold().rstrip(".")
         if first in MONTHS and not dates_written(path[0]):
             return MONTHS[first]
+        if (figures := numeric_month(path[0])) is not None:
+            return figures[1]
     day = month_as_day(name)
     return day[1] if day is not None else None
 

@@ -21,6 +21,7 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -582,6 +583,41 @@ def _twin_columns(
     return out
 
 
+def _sums_to_heads(
+    table: Any, cells: dict[int, list[Any]], label: int, cols: list[int]
+) -> dict[int, list[Any]]:
+    """``cells`` with each group's sum moved up to the group's own line, where a pair of columns under
+    one header writes the lines inside and the sums outside and puts a sum on the row of the group's
+    last line: a German statement's ``5. Materialaufwand`` stands alone, its ``a)`` and ``b)`` fill
+    the inner column, and the outer column holds the group's sum on ``b)``'s row. A sum moves only
+    where it is the inner figures' sum since the line alone on its row above; elsewhere nothing moves."""
+    out = dict(cells)
+    for inner, outer in pairwise(cols):
+        head = _header_of(table, inner)
+        if outer != inner + 1 or not head or _header_of(table, outer) != head:
+            continue
+        a, b = list(out[inner]), list(out[outer])
+        if not all(_figure(v) is not None for v in [*a, *b] if _filled(v)):
+            continue
+        moves: dict[int, int] = {}
+        for row in (i for i in range(len(a)) if _filled(a[i]) and _filled(b[i])):
+            top = row
+            while top > 0 and _filled(a[top - 1]) and not _filled(b[top - 1]):
+                top -= 1
+            at = top - 1
+            parts = [_figure(v) or 0.0 for v in a[top : row + 1]]
+            if at < 0 or _filled(a[at]) or _filled(b[at]) or not _filled(out[label][at]):
+                break
+            if abs(sum(parts) - (_figure(b[row]) or 0.0)) > max(1.0, 1e-3 * abs(sum(parts))):
+                break
+            moves[row] = at
+        else:
+            for row, at in moves.items():
+                b[at], b[row] = b[row], None
+            out[outer] = b
+    return out
+
+
 def _filled(v: Any) -> bool:
     """Whether a cell holds anything (an empty text is nothing, nor is a currency sign alone: the
     sign of the figure beside it, in a column of its own in a statement converted from PDF)."""
@@ -652,6 +688,11 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         value_cols = [c for c in range(rng.left, rng.right + 1) if c not in stair]
         labels, values_at = [stair[0] - rng.left], [c - rng.left for c in value_cols]
         filled = np.array([[_filled(v) for v in cells[c]] for c in cells], dtype=bool).T
+    if label_cols and filled.size:
+        moved = _sums_to_heads(table, cells, label_cols[0], value_cols)
+        if moved != cells:
+            cells = moved
+            filled = np.array([[_filled(v) for v in cells[c]] for c in cells], dtype=bool).T
     rows: list[int] = []
     sections: list[str | None] = []
     if filled.size:
