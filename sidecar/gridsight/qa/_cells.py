@@ -1641,6 +1641,9 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     lines they total are (:func:`_offered`)."""
     aside = combining_left_out(question, COMBINED) if entity_columns(rel) else None
     question = aside or question  # ("excluding eliminations and the consolidated column": no entities)
+    rises = _rises_over_periods(rel, question, expected) or _in_each_period(rel, question, expected)
+    if rises is not None:
+        return rises
     leaving = _leaving_out(rel, question, expected)
     if leaving is not None:  # ("which item (excluding 'Other' and the total) was highest")
         ranked = _cell_plan(rel, leaving.question, expected, offers=True)
@@ -1649,6 +1652,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     planned = _cell_plan(rel, question, expected, offers=True)
     if planned is None and re.search(r"\bor\b", question, re.IGNORECASE):
         planned = _cell_plan(rel, question, expected, offers=False)
+    if planned is None and expected == "boolean":
+        planned = _change_line_signed(rel, question)
     if planned is None or planned.kind == "lookup":
         return planned  # (a cell alone is read in its own column's unit)
     numbers = [c.name for c in rel.columns if c.kind == "number"]
@@ -2452,10 +2457,128 @@ MAX_LABELS = 40
 _FISCAL = re.compile(r"FY\s?'?\d{2}(?:\d{2})?[AEFPB]?", re.IGNORECASE)  # (``FY2026E``: an estimate)
 #: "how many years", "which quarters", "list the months": the periods of one line are counted or listed.
 _PERIODS_ASKED = re.compile(
-    r"\b(?:how\s+many(?:\s+of\s+the(?:\s+\d+)?)?|number\s+of|count\s+(?:of\s+)?the|which|list\s+(?:all\s+)?the|"
+    r"\b(?:how\s+many(?:\s+of\s+the(?:\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve))?)?|number\s+of|count\s+(?:of\s+)?the|which|list\s+(?:all\s+)?the|"
     r"name\s+the)\s+(?:(?:fiscal|financial|calendar|balance\s+sheet|reporting)\s+)?(years|quarters|months|dates)\b",
     re.IGNORECASE,
 )
+
+
+#: A line that is itself a change: ``Net increase/(decrease) in cash``, ``Change in inventories``.
+_CHANGE_LINE = re.compile(r"\b(?:increase|decrease|change|movement)\b", re.IGNORECASE)
+#: "in each of the three years", "in every year", "in all four quarters": every period of a kind.
+_EACH_PERIOD = re.compile(
+    r"\b(?:in|for|during|over)\s+(?:each|every|all)\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?(year|quarter|month)s?\b"
+    r"(?:\s+(?:shown|presented))?",
+    re.IGNORECASE,
+)
+#: "in which year", "which quarters": the periods a question picks among.
+_PERIOD_PICKED = re.compile(r"\b(?:which|what)\s+(year|quarter|month)s?\b", re.IGNORECASE)
+
+
+def _rises_over_periods(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
+    """In how many periods a line rose (fell), in which, or whether in each ("in how many of the three
+    years did cash increase", "did revenue grow in every quarter"): a line that is itself a change
+    (``Net increase/(decrease) in cash``) by its sign in each period; any other line against the
+    period before, in time order. None unless the question asks one of these of one line."""
+    said = set(words(question))
+    up, down = bool(said & RISE_WORDS), bool(said & FALL_WORDS)
+    counted = _PERIODS_ASKED.search(question) or _PERIOD_PICKED.search(question)
+    each = _EACH_PERIOD.search(question) if expected == "boolean" else None
+    found = counted or each
+    if found is None or up == down or comparison(question.casefold()) or re.search(r"\d{3}", question):
+        return None
+    kind = found.group(1).casefold().rstrip("s") + "s"
+    cols = sorted(_of_kind(rel, kind), key=lambda c: ends_at(c.name) or (0, 0, 0))
+    key = rel.key
+    if len(cols) < 2 or key is None:
+        return None
+    rows, _, _ = _rows(rel, question.replace(found.group(0), " "), cols[:1])
+    labels = rows.get(key.name, [])
+    if len(labels) != 1:
+        return None
+    fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
+    cells = [(parts(c.name)[-1], _cell_in(rel, c.name, fixed)) for c in cols]
+    if _COST.search(labels[0]) and _negative_across(rel, cols, fixed):
+        cells = [(label, f"ABS({e})") for label, e in cells]  # (dividends paid, shown negative: by size)
+    sign = ">" if up else "<"
+    if _CHANGE_LINE.search(labels[0]):
+        tests = [(label, f"({e} {sign} 0)") for label, e in cells]
+    else:
+        tests = [(late[0], f"({late[1]} {sign} {early[1]})") for early, late in pairwise(cells)]
+    if each is not None:
+        return CellPlan("SELECT " + " AND ".join(t for _, t in tests), "test", "boolean")
+    if re.match(r"\s*(?:which|list|name)\b|.*\b(?:in|for|during)\s+which\b", question, re.IGNORECASE):
+        picked = " UNION ALL ".join(f"SELECT {literal(label)} AS p, {t} AS ok" for label, t in tests)
+        return CellPlan(f"SELECT p FROM ({picked}) WHERE ok", "rows", "list")
+    return CellPlan("SELECT " + " + ".join(t for _, t in tests), "count", "number")
+
+
+#: A compound annual growth rate: "the CAGR", "compound annual growth rate", "annualised growth".
+_CAGR = re.compile(
+    r"\bCAGR\b|\bcompound(?:ed)?\s+(?:annual\s+)?growth\b|\bannuali[sz]ed\s+growth\b", re.IGNORECASE
+)
+#: The years a rate compounds over, where the question says: "the 2-year CAGR", "over three years".
+_OVER_YEARS = re.compile(r"\b(\d{1,2})[-\s]years?\b", re.IGNORECASE)
+
+
+def _compound_growth(question: str, cells: list[tuple[str, str]]) -> CellPlan | None:
+    """The compound annual growth rate between two periods the question names ("the 2-year CAGR of
+    operating profit between FY23 and FY25"): (later / earlier) ^ (1 / years) - 1, over the years
+    the question says or that lie between the two periods; a fraction unless asked in per cent."""
+    if _CAGR.search(question) is None or len(cells) != 2 or not _ordered(cells):
+        return None
+    said = _OVER_YEARS.search(question)
+    years = int(said.group(1)) if said else round(abs(_number(cells[1][0]) - _number(cells[0][0])))
+    if years < 1:
+        return None
+    early, late = _in_time(cells)
+    scale = "100.0" if _IN_PERCENT.search(question) or _PERCENT_WORD.search(question) else "1.0"
+    rate = f"{scale} * (POWER(1.0 * {late} / {early}, 1.0 / {years}) - 1)"
+    return CellPlan(f"SELECT {rate}", "growth rate", "number")
+
+
+def _change_line_signed(rel: Relation, question: str) -> CellPlan | None:
+    """Whether a line rose (fell) in a period, where the cell the question names is on a line that is
+    itself a change ("did cash decrease in 2025" read on ``Net increase/(decrease) in cash``), or
+    where the question names a change the table gives by its ends (cash at the end of the year less
+    at its beginning): its sign. None for any other cell."""
+    said = set(words(question))
+    up, down = bool(said & RISE_WORDS), bool(said & FALL_WORDS)
+    if up == down:
+        return None
+    found = _cell_plan(rel, question, "number", offers=True)
+    if found is not None and found.kind == "change":  # (the balance at the end less at the start)
+        return CellPlan(
+            f"SELECT ({found.sql.removeprefix('SELECT ')}) {'>' if up else '<'} 0", "test", "boolean"
+        )
+    if (
+        found is None
+        or found.kind != "lookup"
+        or not re.search(r"= '[^']*\b(?:increase|decrease|change)", found.sql, re.I)
+    ):
+        return None
+    return CellPlan(f"SELECT ({found.sql}) {'>' if up else '<'} 0", "test", "boolean")
+
+
+def _in_each_period(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
+    """Whether a line met a bound in each period of a kind ("was net cash from financing activities
+    below 0 in each of the three years"): the count of the periods that met it is all of them."""
+    each = _EACH_PERIOD.search(question)
+    if expected != "boolean" or each is None:
+        return None
+    kind = each.group(1).casefold() + "s"
+    rest = f"{question[: each.start()]} {question[each.end() :]}".strip().rstrip("?").strip()
+    asked = f"In how many {kind} {rest[:1].lower()}{rest[1:]}?"
+    counted = _cell_plan(rel, asked, "number", offers=True)
+    n = len(_of_kind(rel, kind))
+    if (
+        counted is None
+        or n < 2
+        or counted.sql.count(" FROM data") != n
+        or not counted.sql.startswith("SELECT ")
+    ):
+        return None
+    return CellPlan(f"SELECT ({counted.sql.removeprefix('SELECT ')}) = {n}", "test", "boolean")
 
 
 def _of_kind(rel: Relation, kind: str) -> list[RelColumn]:
@@ -3877,7 +4000,7 @@ _SIZE_WORDS = re.compile(r"\b(?:largest|biggest|greatest|smallest)\b", re.IGNORE
 #: A line's words that name a cost, which a statement may show negative and which is ranked by its size.
 _COST = re.compile(
     r"\b(?:costs?|expenses?|expenditures?|charges?|depreciation|amorti[sz]ation|purchases?|payments?|"
-    r"outflows?)\b",
+    r"outflows?|paid)\b",
     re.IGNORECASE,
 )
 
@@ -4024,6 +4147,9 @@ def _across(
                 return CellPlan(f"SELECT {b} - {a}", "difference", "number")
             if (qwords & _AGAINST and (more or less)) or _minus(question, cells):
                 return CellPlan(f"SELECT {a} - {b}", "difference", "number")  # the first named less the 2nd
+            compound = _compound_growth(question, cells)
+            if compound is not None:
+                return compound
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE
             if changed or re.search(r"\bfrom\b.+\bto\b", question, re.I):
                 spans = re.search(

@@ -484,19 +484,31 @@ def named_not_defined(question: str, texts: Iterable[str], places: Iterable[str]
     return _DEFINED_AFTER.sub(drop, question)
 
 
-#: "whose operating profit was negative", "components with a positive balance": a sign as a bound.
+#: "whose operating profit was negative", "components with a positive balance", "was an outflow": a
+#: sign as a bound.
 _SIGNED = re.compile(
     r"\b(was|were|is|are|had|has|have|with|showed|shows|reported|recorded|carry|carries|carried|bear|bears"
-    r"|show)\s+(?:an?\s+)?(negative|positive)\b(?:\s+sign\b)?",
+    r"|show)\s+(?:an?\s+)?(?:net\s+)?(negative|positive|outflow|inflow)\b(?:\s+sign\b)?",
     re.IGNORECASE,
 )  # ("which lines carry a negative sign": below 0)
+
+#: "was there a net cash outflow from investing activities in 2024", "did financing activities
+#: generate net cash in 2024": a cash flow's sign asked of the flow itself.
+_FLOW_ASKED = re.compile(
+    r"^\s*(?:(?:was|were)\s+there|did\s+(?:the\s+)?(?:company|group|entity|business|it)\s+(?:have|record|"
+    r"report|show))\s+(?:an?\s+)?(?:net\s+)?(?:cash\s+)?(?P<sign>outflow|inflow)\s+(?:from|in|of|on)\s+"
+    r"(?:the\s+)?(?P<what>[^?]+?)\s*\??\s*$"
+    r"|^\s*did\s+(?:the\s+)?(?P<what2>[^?]+?)\s+(?P<made>generate|provide|produce|use|consume)\s+(?:net\s+)?"
+    r"cash\b(?P<rest>[^?]*)\??\s*$",
+    re.IGNORECASE,
+)
 
 
 #: "were financing cash flows negative overall in 2024?", "in how many months was EBITDA negative?":
 #: the sign asked after the figure's name.
 _SIGN_ASKED = re.compile(
     r"(?:^|(?<=\bmonths\s)|(?<=\byears\s)|(?<=\bquarters\s)|(?<=\bperiods\s))"
-    r"(\s*(?:was|were|is|are)\s+(?!there\b)[^?;]{3,120}?)\s+(negative|positive)\b"
+    r"(\s*(?:was|were|is|are)\s+(?!there\b)[^?;]{3,120}?)\s+(?:an?\s+)?(?:net\s+)?(negative|positive|outflow|inflow)\b"
     r"(?!\s+(?:amounts?|figures?|numbers?|values?)\b)",
     re.IGNORECASE,
 )
@@ -507,13 +519,22 @@ def signs_as_bounds(question: str, own: Iterable[str]) -> str:
     0", "had a positive balance" as "had above 0 balance", "were financing cash flows negative" as
     "were financing cash flows below 0" -- unless the table names a line or column by that word
     (``Negative goodwill``)."""
+    flow = _FLOW_ASKED.match(question)
+    if flow is not None:  # (the flow's sign: "was net cash from investing activities in 2024 below 0")
+        if flow.group("sign"):
+            below, what = flow.group("sign").casefold() == "outflow", flow.group("what")
+        else:
+            below = flow.group("made").casefold() in ("use", "consume")
+            what = f"{flow.group('what2')}{flow.group('rest')}"
+        question = f"Was net cash from {what} {'below' if below else 'above'} 0?"
     if not _SIGNED.search(question) and not _SIGN_ASKED.search(question):
         return question  # (most questions ask no sign: the table's words are not read for them)
     held = {w for text in own for w in re.findall(r"[a-z]+", text.casefold())}
 
     def bound(m: re.Match[str]) -> str:
         sign = m.group(2).casefold()
-        return m.group(0) if sign in held else f"{m.group(1)} {'below' if sign == 'negative' else 'above'} 0"
+        below = sign in ("negative", "outflow")
+        return m.group(0) if sign in held else f"{m.group(1)} {'below' if below else 'above'} 0"
 
     return _SIGN_ASKED.sub(bound, _SIGNED.sub(bound, question))
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from gridsight.qa._headers import dates_written
+from gridsight.text import content_words, stem
 
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d\d)(?![\d])")
 #: "financial year", "fiscal year", "year-end", "balance sheet date": what a period is called.
@@ -192,6 +193,8 @@ _ASKS_CHANGE = re.compile(
     r"|dropped|improved)\b",
     re.IGNORECASE,
 )
+
+
 #: Words that name the ends of a change themselves ("from 2023", "compared with 2024").
 _ENDS_NAMED = re.compile(
     r"\b(?:from|between|since|than|versus|vs|compared|against|relative|on)\b", re.IGNORECASE
@@ -256,8 +259,9 @@ def changed_in_year(question: str, years: list[int], own: Iterable[str], names: 
     if _ENDS_NAMED.search(question):
         return question
     root = m.group(1)[:4].casefold()
-    if any(root in t.casefold() for t in own):
-        return question
+    said = {stem(w) for w in content_words(question)} - {stem(m.group(1).casefold())}
+    if any(root in t.casefold() and {stem(w) for w in content_words(t)} & said for t in own):
+        return question  # (a line or column the question names: ``Increase in receivables``)
     if len(years) < 2:
         return _between_ends(question, names)
     written = [int(y) for y in _YEAR.findall(question)]

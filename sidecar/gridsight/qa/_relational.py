@@ -322,19 +322,24 @@ def _named_by_closing(
 
 def _closed_by_unnamed(sections: list[str | None], names: list[str], totals: list[bool]) -> list[str | None]:
     """``sections`` with the lines after a total that has no label (a UK balance sheet's figure
-    under its current assets) moved out of the section it closes, into the one above it, up to the
-    next line of another section: ``Creditors: amounts falling due within one year`` is no current
-    asset."""
+    under its current assets), or whose label closes its section (``Net cash used in investing
+    activities``, found a total only once the figures were read), moved out of the section it
+    closes, into the one above it, up to the next line of another section: ``Creditors: amounts
+    falling due within one year`` is no current asset."""
     out = list(sections)
     closed: str | None = None
+    parent: str | None = None
     for i, section in enumerate(sections):
         if closed is not None:
             if section != closed:
                 closed = None
             else:
-                out[i] = " › ".join(closed.split(" › ")[:-1]) or None
-        if totals[i] and not names[i].strip() and section is not None:
-            closed = section
+                out[i] = parent
+        if totals[i] and section is not None:
+            path = section.split(" › ")
+            keep = _closed_at(path, names[i]) if names[i].strip() else len(path) - 1
+            if keep < len(path):
+                closed, parent = section, " › ".join(path[:keep]) or None
     return out
 
 
@@ -343,11 +348,22 @@ def _closed_at(sections: list[str], total: str) -> int:
     whose words the total's label holds (``Total current assets`` closes ``Current assets:``,
     ``Total assets`` closes ``Assets`` and what is under it) is closed with all below it."""
     said = _words_of(total)
+    flows = _NET_CASH.match(total) is not None
     for depth in range(len(sections) - 1, -1, -1):
         own = _words_of(sections[depth])
         if own and own <= said:
             return depth
+        # (``Net cash used in investing activities`` closes ``Cash flows from investing activities``)
+        if flows and (what := own - _CASH_FLOW_WORDS) and what <= said:
+            return depth
     return len(sections)
+
+
+#: A cash-flow statement's total of a section of activities, and the words that frame its sections.
+_NET_CASH = re.compile(r"^\s*net\s+cash\b", re.IGNORECASE)
+_CASH_FLOW_WORDS = frozenset(
+    {"cash", "flows", "flow", "from", "in", "used", "net", "generated", "provided", "by"}
+)
 
 
 def _codes(values: list[Any]) -> bool:

@@ -10,6 +10,7 @@ reading, a progress handler bounds the time and the result is capped in rows.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 import sqlite3
 import threading
@@ -30,8 +31,9 @@ ROW_CAP = 1000
 TIME_CAP_S = 5.0
 #: Functions a query may call (aggregates, text and number helpers; nothing that touches files).
 FUNCTIONS = frozenset(
+    # (like: sqlite runs the LIKE operator as a function)
     "count sum avg min max total lower upper length trim round abs coalesce ifnull instr substr cast"
-    " typeof nullif strftime median like replace".split()  # like: sqlite runs the LIKE operator as a function
+    " typeof nullif strftime median like replace power".split()
 )
 _KEYWORDS = frozenset(
     "select distinct from where group by having order asc desc limit offset and or not is null as in "
@@ -159,6 +161,7 @@ def build_view(
         cols.append(ViewColumn(unique, rng, on))
     conn = sqlite3.connect(":memory:", check_same_thread=False)
     conn.create_aggregate("median", 1, _Median)  # type: ignore[arg-type]
+    conn.create_function("power", 2, _power, deterministic=True)  # (not in every sqlite build)
     conn.execute(f"CREATE TABLE {TABLE} ({', '.join(quote(c.name) for c in cols)})")
     converted = values if stored else [[_cell(v) for v in col] for col in values]
     height = max((len(c) for c in converted), default=0)
@@ -172,6 +175,15 @@ def build_view(
         while len(_VIEWS) > 8:
             _VIEWS.popitem(last=False)[1][1].conn.close()
     return view
+
+
+def _power(base: Any, exponent: Any) -> float | None:
+    """POWER(x, y): x to the power y; NULL where either is no number or the result is no real number."""
+    try:
+        out = float(base) ** float(exponent)
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+    return out if isinstance(out, float) and math.isfinite(out) else None
 
 
 class _Median:
