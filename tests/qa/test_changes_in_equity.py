@@ -61,6 +61,21 @@ def test_movements_by_year(equity: Any, question: str, answer: Any) -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # (the balance lines that write the days asked, set against each other in the order asked)
+        ("Was total equity higher at 31 December 2024 than at 1 January 2024?", True),
+        ("Was retained earnings lower at 31 December 2025 than at 31 December 2024?", False),
+        # (the start and the end of a year: its first and last balance line)
+        ("Was total equity higher at the end of 2025 than at the start of 2024?", True),
+        ("Was non-controlling interests lower at the start of 2024 than at the end of 2024?", True),
+    ],
+)
+def test_balances_named_by_their_days(equity: Any, question: str, answer: Any) -> None:
+    assert answered(equity, question) is answer
+
+
+@pytest.mark.parametrize(
     "question",
     ["What was profit for the year in 2031?", "Dividends dividends dividends in 2024 2025?", "Balance at?"],
 )

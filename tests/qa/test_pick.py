@@ -169,3 +169,43 @@ def test_a_question_word_names_a_table_word_by_its_stem() -> None:
     assert _matches("liability", {"current", "liabilities"})  # y / ies
     assert _matches("receivable", {"trade", "receivables"})
     assert not _matches("line", {"liabilities", "lease"})
+
+
+def test_a_change_verb_names_no_table(tmp_path: Path) -> None:
+    # "increase" is how the question asks the figure to move, not the cash-flow line ``Net increase``
+    income = (
+        ("Income statement", None, None),
+        (None, 2024, 2025),
+        ("Umsatzerlöse", 400, 460),
+        ("Costs", 300, 320),
+    )
+    flows = (
+        ("Cash flows", None, None),
+        (None, 2024, 2025),
+        ("Net increase in cash", 10, 30),
+        ("Cash", 50, 80),
+    )
+    book = open_workbook(_sheets(tmp_path / "two.xlsx", ("Flows", flows), ("Income", income)))
+    best = candidates(book, None, "By how much did Umsatzerlöse increase from 2024 to 2025?")[0]
+    assert best.sheet.name == "Income"
+    noun = candidates(book, None, "What was the net increase in cash in 2025?")[0]
+    assert noun.sheet.name == "Flows"
+
+
+def test_names_beside_outline_numbers_are_the_tables_row_labels(tmp_path: Path) -> None:
+    # ``1. | Umsatzerlöse``: the names stand in the column after the numbers
+    income = (
+        (None, None, 2024, 2025),
+        ("1.", "Umsatzerlöse", 400, 460),
+        ("2.", "Materialaufwand", 300, 320),
+        ("3.", "Jahresüberschuss", 100, 140),
+    )
+    flows = (
+        ("Cash flows", None, None),
+        (None, 2024, 2025),
+        ("Net increase in cash", 10, 30),
+        ("Cash", 50, 80),
+    )
+    book = open_workbook(_sheets(tmp_path / "two.xlsx", ("Flows", flows), ("GuV", income)))
+    best = candidates(book, None, "By how much did Materialaufwand increase from 2024 to 2025?")[0]
+    assert best.sheet.name == "GuV"

@@ -22,7 +22,7 @@ from itertools import pairwise
 from gridsight.qa._answer import asks_label
 from gridsight.qa._classes import RowClass, asked_class
 from gridsight.qa._definition import Equality, Line, definition, divides, equality, lines_of
-from gridsight.qa._entities import COMBINED, entities_named, entity_columns
+from gridsight.qa._entities import COMBINED, entities_named, entity_columns, own_part
 from gridsight.qa._groups import rounding_step
 from gridsight.qa._headers import (
     CODE_MONTHS,
@@ -74,7 +74,7 @@ from gridsight.qa._named_lines import (
     unbracketed,
 )
 from gridsight.qa._periods import CLOSING_WORDS, OPENING_WORDS, SERIES_SPAN, opening_and_closing
-from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, is_long
+from gridsight.qa._relational import POSITION, SECTION, TOTAL, YEAR, Relation, RelColumn, is_long
 from gridsight.qa._scales import UNIT_AFTER_FIGURE, on_one_scale
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
@@ -111,6 +111,7 @@ from gridsight.text import (
     periods_spelt,
     quarter_ended,
     same,
+    stem,
     superlative,
     without_marks,
     words,
@@ -138,7 +139,7 @@ _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|(?<!per )shares?|prop
 #: A share of a whole: "what share / fraction / percentage of ...".
 #: ("the percentage of load factor" names a figure that is a percentage: no share is computed).
 _SHARE = re.compile(
-    r"(?<!\bthe )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b"
+    r"(?<!\bthe )(?<!\bper )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b"
     r"|\b(?:share|proportion)\s+of\b[^?.]{1,80}?\b(?:made\s+up|accounted\s+for|represented|taken\s+up)\s+by\b"
     r"|\bthe\s+(?:share|proportion)\s+of\b(?=[^?.]{1,80}?\s+in\s)"  # ("the share of A in B")
     r"|\bhow\s+much\s+of\b(?=[^?.]{1,80}?\b(?:financed|funded|made\s+up|accounted\s+for|covered)\s+by\b)",
@@ -212,6 +213,9 @@ def _position(question: str, text: str, shared: frozenset[str] = frozenset()) ->
     month = _month_at(low, text)
     if month is not None:
         return month
+    opened = _year_end_at(question, text)
+    if opened is not None:
+        return opened
     every = [w for w in tokens(text) if w not in shared] or tokens(text)
     own = [w for w in every if w not in COMMON] or every  # ("FY2023": where 2023 is)
     said = list(re.finditer(r"[^\W_]+", low))
@@ -236,6 +240,26 @@ def _month_at(low: str, label: str) -> int | None:
     names = [name for name, n in MONTHS.items() if figures is not None and n == figures[1]]
     found = re.search(rf"\b(?:{'|'.join(names)})\b", low) if names else None
     return found.start() if found else None
+
+
+def _year_end_at(question: str, label: str) -> int | None:
+    """Where the question names the start or the end of the year a label's one day opens or closes
+    ("at the start of 2024" over ``Balance at 1 January 2024``), or None."""
+    days = dates_written(label)
+    if len(days) != 1:
+        return None
+    day, month, year = next(iter(days))
+    opening = (day, month) == (1, 1)
+    if not opening and (day, month) != (31, 12):
+        return None  # (a day inside the year is no start or end of it)
+    return next(
+        (
+            m.start()
+            for m in _YEAR_BOUND.finditer(question)
+            if m.group(2) == year and (m.group(1).casefold() in ("start", "beginning", "opening")) == opening
+        ),
+        None,
+    )
 
 
 def _day_at(question: str, label: str) -> int | None:
@@ -458,9 +482,10 @@ def _named_pair(col: RelColumn, pairs: set[tuple[str, str]]) -> tuple[str, str] 
 def _holds_more(longer: RelColumn, shorter: RelColumn, said: AbstractSet[str]) -> bool:
     """Whether ``longer``'s header holds every word of ``shorter``'s and more, each more one the
     question writes (``… › Total equity`` over ``… › Total`` where it says "total equity")."""
-    mine = {w for p in parts(shorter.name) for w in tokens(p)}
-    theirs = {w for p in parts(longer.name) for w in tokens(p)}
-    return mine < theirs and theirs - mine <= said
+    # (by stems: ``Subsidiary Guarantors`` is inside ``Non-Guarantor Subsidiaries``)
+    mine = {stem(w) for p in parts(shorter.name) for w in tokens(p)}
+    theirs = {stem(w) for p in parts(longer.name) for w in tokens(p)}
+    return mine < theirs and theirs - mine <= {stem(w) for w in said}
 
 
 def _parts_meant(rel: Relation, question: str, best: list[RelColumn]) -> list[RelColumn]:
@@ -1107,7 +1132,9 @@ def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelCo
         if level is None:
             continue
         a, b = mine[level], parts(c.name)[level]
-        apart = set(part_words(b)) - set(part_words(a))  # "% Increase" beside "Increase": no word
+        # ("% Increase" beside "Increase": no word; ``Subsidiary Guarantors`` beside ``Non-Guarantor
+        # Subsidiaries``: none, by stems)
+        apart = {stem(w) for w in part_words(b)} - {stem(w) for w in part_words(a)}
         if total in (c, best[0]) and not set(tokens(parts(total.name)[level])) <= said:
             # "dwellings completed by housing associations": the measure's word, not the column
             # that adds up the parts (``All dwellings``), which is named with its "all"
@@ -1269,6 +1296,16 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             }
             full = [(n, v) for n, v in full if not (n == key.name and v in beaten)]
             full += [(key.name, u) for u in wider if len(cover[u]) == most]
+    if key is not None and key.name in scored:
+        # "net asset value per share" writes ``Net assets`` whole, but as the start of ``Net asset value
+        # and redemption price per share``, whose first words it goes on to write: that line
+        mine = [v for n, v in full if n == key.name]
+        longer = [u for _, u in scored[key.name] if u not in mine]
+        beaten = {v for v in mine if any(_written_on(question, v, u) for u in longer)}
+        if beaten:
+            winners = [u for u in longer if any(_written_on(question, v, u) for v in beaten)]
+            full = [(n, v) for n, v in full if not (n == key.name and v in beaten)]
+            full += [(key.name, u) for u in winners[:1]]
     if len(full) > 2:
         # ``Total equity and liabilities`` is named in full by "total current liabilities divided by
         # total equity", but each of its words only where the question writes another label whole
@@ -1315,8 +1352,162 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             headed = [v for v in tied if words_said(re.split(r"\s+of\s+", v, maxsplit=1, flags=re.I)[0], qw)]
             if len(headed) == 1:
                 out.setdefault(name, []).append(headed[0])
+    out = _outside_sections(rel, _designated(rel, question, out))
+    dated = _dated_rows(rel, question)
+    if dated and key is not None and (len(dated) > 1 or set(out.get(key.name, [])) <= set(dated)):
+        # (the balances on the days the question writes: those rows, where it sets two against each
+        # other or names no other line)
+        out = {n: v for n, v in out.items() if n not in (key.name, YEAR)} | {key.name: dated}
+    out = _line_in_section(rel, out, [q for q in qw if q not in header])
     # (a value named in full and again in part is named once)
     return {n: list(dict.fromkeys(v))[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
+
+
+#: A kind of share, fund or series named by its letter or number: "Class A", "Class I", "Series B",
+#: "Tranche 2" (the letter as written: an "a" in lower case is an article).
+_DESIGNATOR = re.compile(
+    r"\b([Cc]lass|[Ss]eries|[Tt]ranche|[Tt]ier|[Gg]rade|[Pp]hase|CLASS|SERIES|TRANCHE|TIER)\s+([A-Z]{1,2}|\d{1,2})\b"
+)
+
+
+def _class_share(rel: Relation, question: str) -> CellPlan | None:
+    """The share of a line that one class's block holds ("what share of the fund's net assets
+    belonged to Class I shares"): the line in the block the question designates (``Net assets``
+    under ``CLASS I SHARES:``) over the same line on its own (``NET ASSETS``), in the one column
+    named. None unless the question asks a share and designates one block of the table's."""
+    key = rel.key
+    if key is None or not _SHARE.search(question) or not _DESIGNATOR.search(question):
+        return None
+    keys, sections = rel.values_of(key.name) or [], rel.values_of(SECTION) or []
+    blocks = _designated(rel, question, {SECTION: []}).get(SECTION, [])
+    cols = _columns(rel, question)
+    if len(blocks) != 1 or len(cols) != 1 or not sections:
+        return None
+    qw = question_words(question)
+    inside = {k for k, sec in zip(keys, sections, strict=False) if sec == blocks[0] and isinstance(k, str)}
+    alone = {k for k, sec in zip(keys, sections, strict=False) if sec is None and isinstance(k, str)}
+    pairs = [
+        (a, b)
+        for a in inside
+        for b in alone
+        if a.casefold() == b.casefold() and match_score(a, qw, question) >= 1.0
+    ]
+    if len(pairs) != 1:
+        return None
+    part = _cell(cols[0].name, {key.name: pairs[0][0], SECTION: blocks[0]})
+    whole = _cell(cols[0].name, {key.name: pairs[0][1]})
+    scale = "100.0" if _PERCENT_WORD.search(question) else "1.0"
+    return CellPlan(f"SELECT {scale} * {part} / {whole}", "share", "number")
+
+
+#: "at the start of 2024", "the end of 2025": a balance at a year's opening or closing.
+_YEAR_BOUND = re.compile(
+    r"\b(start|beginning|opening|end|close)\s+of\s+(?:the\s+)?(?:(?:fiscal|financial)\s+)?(?:year\s+)?"
+    r"((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+
+
+def _dated_rows(rel: Relation, question: str) -> list[str]:
+    """The row labels that write a day the question writes ("was total equity higher at 31 December
+    2024 than at 1 January 2024": ``Balance at 31 December 2024``, ``Balance at 1 January 2024``), or
+    the first or last day of a year it names ("at the start of 2024"), in the question's order;
+    none where the labels write no days."""
+    key = rel.key
+    if key is None:
+        return []
+    labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
+    days = {v: next(iter(found)) for v in labels if len(found := dates_written(v)) == 1}
+    if len(days) < 2:
+        return []
+    order = {v: (int(d[2]), d[1], d[0]) for v, d in days.items()}
+    at: list[tuple[int, str]] = []
+    spelt = periods_spelt(question)
+    for start, day in days_at(spelt):
+        if re.search(r"\b(?:ended|ending|to|through|until)\s*$", spelt[:start], re.IGNORECASE):
+            continue  # ("the year ended 31 December 2025": the day closes a period, no balance asked)
+        at += [(start, v) for v, d in days.items() if d == day]
+    for m in _YEAR_BOUND.finditer(question):
+        within = [v for v in days if days[v][2] == m.group(2)]
+        if within:
+            pick = min if m.group(1).casefold() in ("start", "beginning", "opening") else max
+            at.append((m.start(), pick(within, key=lambda v: order[v])))
+    return list(dict.fromkeys(v for _, v in sorted(at)))
+
+
+def _line_in_section(rel: Relation, out: dict[str, list[str]], qw: list[str]) -> dict[str, list[str]]:
+    """``out`` with the one line of the one section named that the question's other words name most
+    ("how many Class I shares were outstanding": ``Shares of beneficial interest outstanding`` in
+    the Class I block), where no line was named; else ``out`` as it is."""
+    key = rel.key
+    if key is None or key.name in out or len(out.get(SECTION, [])) != 1:
+        return out
+    section = out[SECTION][0]
+    keys, sections = rel.values_of(key.name) or [], rel.values_of(SECTION) or []
+    labels = [k for k, sec in zip(keys, sections, strict=False) if sec == section and isinstance(k, str)]
+    own = set(tokens(section))
+    rest = [q for q in qw if not any(near_word(w, q) for w in own)]
+    cover = {v: {q for q in rest if any(near_word(w, q) for w in tokens(v))} for v in dict.fromkeys(labels)}
+    most = max((len(c) for c in cover.values()), default=0)
+    winners = [v for v, c in cover.items() if len(c) == most]
+    return {**out, key.name: winners} if most and len(winners) == 1 else out
+
+
+def _outside_sections(rel: Relation, out: dict[str, list[str]]) -> dict[str, list[str]]:
+    """``out`` with one label of several that differ only in case (``NET ASSETS`` and each share
+    class's ``Net assets``) kept where the question names no section: the one that stands outside
+    every section, the statement's own line."""
+    key = rel.key
+    if key is None or SECTION in out or len(out.get(key.name, [])) < 2:
+        return out
+    labels = out[key.name]
+    keys, sections = rel.values_of(key.name) or [], rel.values_of(SECTION) or []
+    if not sections:
+        return out
+    alone = {k for k, s in zip(keys, sections, strict=False) if s is None}
+    kept = []
+    for label in labels:
+        same = [o for o in labels if o.casefold() == label.casefold()]
+        outside = [o for o in same if o in alone]
+        if len(same) == 1 or len(outside) != 1 or label == outside[0]:
+            kept.append(label)
+    return {**out, key.name: kept}
+
+
+def _designated(rel: Relation, question: str, out: dict[str, list[str]]) -> dict[str, list[str]]:
+    """``out`` with the sections and row labels the question designates by letter ("Class I shares")
+    kept, where the table writes such designations: ``CLASS I (INSTITUTIONAL) SHARES:``, not ``CLASS
+    A SHARES:``, whose words are the same but for a letter the other matching does not weigh."""
+    said = {(noun.casefold(), code.casefold()) for noun, code in _DESIGNATOR.findall(question)}
+    if not said:
+        return out
+    key = rel.key
+    for name in [c.name for c in rel.columns if c.role == "section"] + ([key.name] if key else []):
+        values = [v for v in rel.distinct_values(name) if isinstance(v, str)]
+        written = {
+            v: {(n.casefold(), c.casefold()) for n, c in _DESIGNATOR.findall(v.title())} for v in values
+        }
+        nouns = {n for n, _ in said}
+        if not any(n in nouns for pairs in written.values() for n, _ in pairs):
+            continue
+        meant = [v for v in values if written[v] & said]
+        kept = [v for v in out.get(name, []) if v in meant]
+        if kept or len(meant) == 1:
+            out = {**out, name: kept or meant}
+        elif out.get(name) and not kept:
+            out = {k: v for k, v in out.items() if k != name}  # (another letter's section: none)
+    return out
+
+
+def _written_on(question: str, short: str, long: str) -> bool:
+    """Whether the question writes ``long``'s first words, more of them than ``short`` has, as one
+    phrase, and ``short``'s words are ``long``'s first words (by stems): "net asset value" writes on
+    from ``Net assets`` to ``Net asset value and redemption price per share``."""
+    a, b = [stem(w) for w in tokens(short)], tokens(long)
+    if not a or len(b) <= len(a) or [stem(w) for w in b[: len(a)]] != a:
+        return False
+    phrase = r"\W+".join(re.escape(w) + r"\w*" for w in [stem(w) for w in b[: len(a) + 1]])
+    return re.search(rf"\b{phrase}", question, re.IGNORECASE) is not None
 
 
 #: A bracket at a label's end that qualifies it: ``Operating income (loss)``, ``(Note 4)``.
@@ -1641,7 +1832,11 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     lines they total are (:func:`_offered`)."""
     aside = combining_left_out(question, COMBINED) if entity_columns(rel) else None
     question = aside or question  # ("excluding eliminations and the consolidated column": no entities)
-    rises = _rises_over_periods(rel, question, expected) or _in_each_period(rel, question, expected)
+    rises = (
+        _rises_over_periods(rel, question, expected)
+        or _in_each_period(rel, question, expected)
+        or _class_share(rel, question)
+    )
     if rises is not None:
         return rises
     leaving = _leaving_out(rel, question, expected)
@@ -2454,7 +2649,8 @@ def _without_percent_columns(rel: Relation) -> Relation:
 #: The most values a label column of a long-form table has (more: notes or names, no labels).
 MAX_LABELS = 40
 #: A fiscal year's name: ``FY2025``, ``FY 2024``, ``FY25``.
-_FISCAL = re.compile(r"FY\s?'?\d{2}(?:\d{2})?[AEFPB]?", re.IGNORECASE)  # (``FY2026E``: an estimate)
+#: A fiscal year or a season by its own name: ``FY2026E`` (an estimate), ``1943/44``, ``2023-24``.
+_FISCAL = re.compile(r"FY\s?'?\d{2}(?:\d{2})?[AEFPB]?|(?:19|20)\d\d\s?[/\-–]\s?\d\d(?:\d\d)?", re.IGNORECASE)
 #: "how many years", "which quarters", "list the months": the periods of one line are counted or listed.
 _PERIODS_ASKED = re.compile(
     r"\b(?:how\s+many(?:\s+of\s+the(?:\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve))?)?|number\s+of|count\s+(?:of\s+)?the|which|list\s+(?:all\s+)?the|"
@@ -2828,6 +3024,14 @@ def _every_entity(rel: Relation, question: str) -> list[RelColumn]:
     return cols if cols and 2 * heads >= len(cols) else []
 
 
+#: A date or a year a question writes: "at December 31, 2025", "31 Dec 2024", "in 2025".
+_DATED = re.compile(
+    r"\b(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2})?,?\s+"
+    r"(?:19|20)\d\d\b|\b(?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
+
+
 def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
     """The entity columns a question ranks ("which segment had the highest revenue?"): a "which"
     noun that names no line, section or column, and a superlative; else none."""
@@ -2857,6 +3061,8 @@ def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
     )  # ("across all funds")
     # ("the smallest figure" names no ``Small Cap Growth Fund``)
     rest = re.sub(r"[^\W\d_]+", lambda w: " " if superlative(w.group(0).casefold()) else w.group(0), rest)
+    if not any(YEARS.search(own_part(c)) for c in found):
+        rest = _DATED.sub(" ", rest)  # (the date names every entity's column of that date, none apart)
     named = [c for c in found if c in _columns(rel, rest)]
     if len(named) == 1:
         return []  # ("which item ... for the Guarantor Subsidiaries": one entity named, its lines ranked)
@@ -3525,7 +3731,11 @@ def _all_named(question: str, labels: list[str]) -> bool:
         own = mine - set().union(*(o for j, o in enumerate(sets) if j != i))
         if _whole_label(labels[i]) and _WHOLE_SAID.search(question):
             continue  # (``Total`` beside ``Male`` is named by "both sexes combined")
-        if _day_at(question, labels[i]) is not None or _month_at(question.casefold(), labels[i]) is not None:
+        if (
+            _day_at(question, labels[i]) is not None
+            or _month_at(question.casefold(), labels[i]) is not None
+            or _year_end_at(question, labels[i]) is not None
+        ):
             continue  # (its day written, in whatever form, or the quarter it closes; its month by name)
         if not own:
             # (or writes it whole apart from the others: ``Total current liabilities`` beside
@@ -4224,5 +4434,9 @@ def _across(
         return CellPlan(
             f"SELECT CASE WHEN {a} {op} {b} THEN {literal(la)} ELSE {literal(lb)} END", "compare", "text"
         )
-    whens = " ".join(f"WHEN {e} THEN {literal(label)}" for label, e in cells)
-    return CellPlan(f"SELECT CASE {pick}({', '.join(exprs)}) {whens} END", "top-header", "text")
+    # (a blank cell -- a dash, nothing there -- is no member's figure: it neither wins nor spoils the rest)
+    fill = "-1e308" if pick == "MAX" else "1e308"
+    filled = [(label, f"COALESCE({e}, {fill})") for label, e in cells]
+    top = f"{pick}({', '.join(e for _, e in filled)})"
+    whens = " ".join(f"WHEN {e} THEN {literal(label)}" for label, e in filled)
+    return CellPlan(f"SELECT CASE {top} WHEN {fill} THEN NULL {whens} END", "top-header", "text")

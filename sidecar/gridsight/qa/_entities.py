@@ -39,7 +39,24 @@ def _path(col: RelColumn) -> list[str]:
     """A column's header parts, its unit aside (``Share capital › £m``: the unit is no part of what
     the column is)."""
     path = parts(col.name)
-    return path[:-1] if len(path) > 1 and _UNIT.fullmatch(path[-1].strip()) else path
+    path = path[:-1] if len(path) > 1 and _UNIT.fullmatch(path[-1].strip()) else path
+    if len(path) > 1 and year_of(path[-1]) is not None and year_of(path[-2]) is None:
+        return path[
+            :-1
+        ]  # (``Parent › Dec 31, 2025``: each entity's columns by date, the entity its own part)
+    return path
+
+
+def own_part(col: RelColumn) -> str:
+    """The part of a column's path that names it among its group (``Parent`` of ``Parent › Dec 31,
+    2025`` and of ``December 31, 2025 › Parent``)."""
+    return _path(col)[-1]
+
+
+def _dated_after(col: RelColumn) -> tuple[str, ...]:
+    """The period a column's path writes after its own part (``Parent › Dec 31, 2025``), else ()."""
+    full = [p for p in parts(col.name) if not _UNIT.fullmatch(p.strip())]
+    return tuple(full[len(_path(col)) :])
 
 
 def _words(col: RelColumn) -> set[str]:
@@ -92,12 +109,13 @@ def _groups(rel: Relation) -> list[list[RelColumn]]:
     for c in amounts(rel):  # (number columns all)
         path = _path(c)
         if year_of(path[-1]) is None:
-            out.setdefault(tuple(path[:-1]), []).append(c)
+            out.setdefault((*path[:-1], *_dated_after(c)), []).append(c)
     return list(out.values())
 
 
 def _entity_columns(rel: Relation, cols: list[RelColumn], noun: str | None) -> list[RelColumn]:
-    if len(cols) >= 2 and not any(_words(c) & COMBINED for c in cols) and _one_kind(cols):
+    dated = any(_dated_after(c) for c in cols)  # (entities by date are known by the column combining them)
+    if len(cols) >= 2 and not dated and not any(_words(c) & COMBINED for c in cols) and _one_kind(cols):
         return cols  # (``Growth Fund | Growth and Income Fund | Income Fund``: funds, nothing combines them)
     if len(cols) < 3 or not any(_words(c) & COMBINED for c in cols):
         return []

@@ -273,6 +273,13 @@ def totals_of_parts(question: str, texts: Iterable[str]) -> str:
 #: table holds is the one a name it does not hold is read as.
 SAME_THING: tuple[tuple[str, ...], ...] = (
     ("group", "consolidated"),
+    # (a consolidating statement's column of amounts taken out: what is "eliminated on consolidation")
+    (
+        "eliminations",
+        "eliminated on consolidation",
+        "eliminated in consolidation",
+        "consolidation adjustments",
+    ),
     ("inventories", "inventory", "stocks", "stock"),
     (
         "trade and other receivables",

@@ -21,7 +21,7 @@ from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._columns import STOP, clearly_closest
 from gridsight.qa._headers import CODE_MONTHS, month_headed
 from gridsight.qa._sqlgen import initialisms, initials_of
-from gridsight.text import MONTHS, REQUEST_WORDS, STOP_WORDS, stem
+from gridsight.text import CHANGE_WORDS, FALL_WORDS, MONTHS, REQUEST_WORDS, RISE_WORDS, STOP_WORDS, stem
 from gridsight.text import words as _words
 
 #: How much closer (cosine) one table's description must be to the question to break a lexical tie.
@@ -104,9 +104,20 @@ def _named_words(sheet: Sheet, table: Any) -> set[str]:
 
 
 def _row_labels(sheet: Sheet, table: Any) -> Iterator[str]:
-    """The text cells of the table's row-header columns."""
+    """The text cells of the table's row-header columns, and of a column of texts right after them
+    (``1. | Umsatzerlöse``: the outline numbers are the row header, the names beside them)."""
     t = table.range
-    for col in table.row_header_cols:
+    cols = list(table.row_header_cols)
+    after = max(cols, default=t.left - 1) + 1
+    last = [v for v in sheet.column_values(Range(t.top, t.right, t.bottom, t.right)) if v is not None]
+    figures = 2 * sum(isinstance(v, int | float) for v in last) > len(last)  # (a statement, no list of names)
+    while figures and after <= min(t.right - 1, t.left + 1):  # (the first two columns at most)
+        values = [v for v in sheet.column_values(Range(t.top, after, t.bottom, after)) if v is not None]
+        if not values or 2 * sum(isinstance(v, str) for v in values) <= len(values):
+            break
+        cols.append(after)
+        after += 1
+    for col in cols:
         for v in sheet.column_values(Range(t.top, col, t.bottom, col)):
             if isinstance(v, str):
                 yield v
@@ -127,6 +138,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
     from gridsight.detect import detect_tables
 
     asked = words(question)
+    verbs = _verbs_of_change(question)  # (half a word each: how the figure moved names no line)
     # an initialism the question writes in capitals names a label: "COGS" the ``Cost of goods sold`` row
     said = initialisms(question)
     caps = {w for w in asked if _spells(w, said)}
@@ -156,7 +168,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
             # (an initialism names one label, where a word such as "year" may name any table's
             # header: it counts twice)
             held_words = frozenset(named)
-            hit = sum(1 + (w in caps) for w in asked if _matches(w, held_words))
+            hit = sum(1 + (w in caps) - 0.5 * (w in verbs) for w in asked if _matches(w, held_words))
             score = hit / max(1, len(asked) + len(caps))
             out.append(Candidate(sh, t, score, held_words))
     if len(out) > 1 and phrased:  # (only between tables tied on words: the phrases tell them apart)
@@ -164,6 +176,17 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
         for c in out:
             c.phrases = _phrases_named(question, c.sheet, c.table) if c.score == top else 0
     return sorted(out, key=lambda c: (-c.score, -c.phrases))
+
+
+def _verbs_of_change(question: str) -> set[str]:
+    """The change words the question uses as its verb ("by how much did X increase", "has Y
+    fallen"), which ask how a figure moved more than they name a line of a table (``Net increase in
+    cash`` is named by "the net increase in cash", a noun): they weigh half a word."""
+    return {
+        w
+        for w in (CHANGE_WORDS | RISE_WORDS | FALL_WORDS)
+        if re.search(rf"\b(?:did|does|do|has|have|had|will)\b[^?]{{0,80}}\b{w}\b", question, re.IGNORECASE)
+    }
 
 
 def _beside(a: Any, b: Any) -> bool:
