@@ -75,6 +75,15 @@ from gridsight.qa._named_lines import (
 )
 from gridsight.qa._periods import CLOSING_WORDS, OPENING_WORDS, SERIES_SPAN, opening_and_closing
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, YEAR, Relation, RelColumn, is_long
+from gridsight.qa._row_names import (
+    DESIGNATOR,
+    dated_rows,
+    designated,
+    line_in_section,
+    outside_sections,
+    written_on,
+    year_end_at,
+)
 from gridsight.qa._scales import UNIT_AFTER_FIGURE, on_one_scale
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import (
@@ -213,7 +222,7 @@ def _position(question: str, text: str, shared: frozenset[str] = frozenset()) ->
     month = _month_at(low, text)
     if month is not None:
         return month
-    opened = _year_end_at(question, text)
+    opened = year_end_at(question, text)
     if opened is not None:
         return opened
     every = [w for w in tokens(text) if w not in shared] or tokens(text)
@@ -240,26 +249,6 @@ def _month_at(low: str, label: str) -> int | None:
     names = [name for name, n in MONTHS.items() if figures is not None and n == figures[1]]
     found = re.search(rf"\b(?:{'|'.join(names)})\b", low) if names else None
     return found.start() if found else None
-
-
-def _year_end_at(question: str, label: str) -> int | None:
-    """Where the question names the start or the end of the year a label's one day opens or closes
-    ("at the start of 2024" over ``Balance at 1 January 2024``), or None."""
-    days = dates_written(label)
-    if len(days) != 1:
-        return None
-    day, month, year = next(iter(days))
-    opening = (day, month) == (1, 1)
-    if not opening and (day, month) != (31, 12):
-        return None  # (a day inside the year is no start or end of it)
-    return next(
-        (
-            m.start()
-            for m in _YEAR_BOUND.finditer(question)
-            if m.group(2) == year and (m.group(1).casefold() in ("start", "beginning", "opening")) == opening
-        ),
-        None,
-    )
 
 
 def _day_at(question: str, label: str) -> int | None:
@@ -1301,9 +1290,9 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         # and redemption price per share``, whose first words it goes on to write: that line
         mine = [v for n, v in full if n == key.name]
         longer = [u for _, u in scored[key.name] if u not in mine]
-        beaten = {v for v in mine if any(_written_on(question, v, u) for u in longer)}
+        beaten = {v for v in mine if any(written_on(question, v, u) for u in longer)}
         if beaten:
-            winners = [u for u in longer if any(_written_on(question, v, u) for v in beaten)]
+            winners = [u for u in longer if any(written_on(question, v, u) for v in beaten)]
             full = [(n, v) for n, v in full if not (n == key.name and v in beaten)]
             full += [(key.name, u) for u in winners[:1]]
     if len(full) > 2:
@@ -1352,22 +1341,15 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             headed = [v for v in tied if words_said(re.split(r"\s+of\s+", v, maxsplit=1, flags=re.I)[0], qw)]
             if len(headed) == 1:
                 out.setdefault(name, []).append(headed[0])
-    out = _outside_sections(rel, _designated(rel, question, out))
-    dated = _dated_rows(rel, question)
+    out = outside_sections(rel, designated(rel, question, out))
+    dated = dated_rows(rel, question)
     if dated and key is not None and (len(dated) > 1 or set(out.get(key.name, [])) <= set(dated)):
         # (the balances on the days the question writes: those rows, where it sets two against each
         # other or names no other line)
         out = {n: v for n, v in out.items() if n not in (key.name, YEAR)} | {key.name: dated}
-    out = _line_in_section(rel, out, [q for q in qw if q not in header])
+    out = line_in_section(rel, out, [q for q in qw if q not in header])
     # (a value named in full and again in part is named once)
     return {n: list(dict.fromkeys(v))[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
-
-
-#: A kind of share, fund or series named by its letter or number: "Class A", "Class I", "Series B",
-#: "Tranche 2" (the letter as written: an "a" in lower case is an article).
-_DESIGNATOR = re.compile(
-    r"\b([Cc]lass|[Ss]eries|[Tt]ranche|[Tt]ier|[Gg]rade|[Pp]hase|CLASS|SERIES|TRANCHE|TIER)\s+([A-Z]{1,2}|\d{1,2})\b"
-)
 
 
 def _class_share(rel: Relation, question: str) -> CellPlan | None:
@@ -1376,10 +1358,10 @@ def _class_share(rel: Relation, question: str) -> CellPlan | None:
     under ``CLASS I SHARES:``) over the same line on its own (``NET ASSETS``), in the one column
     named. None unless the question asks a share and designates one block of the table's."""
     key = rel.key
-    if key is None or not _SHARE.search(question) or not _DESIGNATOR.search(question):
+    if key is None or not _SHARE.search(question) or not DESIGNATOR.search(question):
         return None
     keys, sections = rel.values_of(key.name) or [], rel.values_of(SECTION) or []
-    blocks = _designated(rel, question, {SECTION: []}).get(SECTION, [])
+    blocks = designated(rel, question, {SECTION: []}).get(SECTION, [])
     cols = _columns(rel, question)
     if len(blocks) != 1 or len(cols) != 1 or not sections:
         return None
@@ -1398,116 +1380,6 @@ def _class_share(rel: Relation, question: str) -> CellPlan | None:
     whole = _cell(cols[0].name, {key.name: pairs[0][1]})
     scale = "100.0" if _PERCENT_WORD.search(question) else "1.0"
     return CellPlan(f"SELECT {scale} * {part} / {whole}", "share", "number")
-
-
-#: "at the start of 2024", "the end of 2025": a balance at a year's opening or closing.
-_YEAR_BOUND = re.compile(
-    r"\b(start|beginning|opening|end|close)\s+of\s+(?:the\s+)?(?:(?:fiscal|financial)\s+)?(?:year\s+)?"
-    r"((?:19|20)\d\d)\b",
-    re.IGNORECASE,
-)
-
-
-def _dated_rows(rel: Relation, question: str) -> list[str]:
-    """The row labels that write a day the question writes ("was total equity higher at 31 December
-    2024 than at 1 January 2024": ``Balance at 31 December 2024``, ``Balance at 1 January 2024``), or
-    the first or last day of a year it names ("at the start of 2024"), in the question's order;
-    none where the labels write no days."""
-    key = rel.key
-    if key is None:
-        return []
-    labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
-    days = {v: next(iter(found)) for v in labels if len(found := dates_written(v)) == 1}
-    if len(days) < 2:
-        return []
-    order = {v: (int(d[2]), d[1], d[0]) for v, d in days.items()}
-    at: list[tuple[int, str]] = []
-    spelt = periods_spelt(question)
-    for start, day in days_at(spelt):
-        if re.search(r"\b(?:ended|ending|to|through|until)\s*$", spelt[:start], re.IGNORECASE):
-            continue  # ("the year ended 31 December 2025": the day closes a period, no balance asked)
-        at += [(start, v) for v, d in days.items() if d == day]
-    for m in _YEAR_BOUND.finditer(question):
-        within = [v for v in days if days[v][2] == m.group(2)]
-        if within:
-            pick = min if m.group(1).casefold() in ("start", "beginning", "opening") else max
-            at.append((m.start(), pick(within, key=lambda v: order[v])))
-    return list(dict.fromkeys(v for _, v in sorted(at)))
-
-
-def _line_in_section(rel: Relation, out: dict[str, list[str]], qw: list[str]) -> dict[str, list[str]]:
-    """``out`` with the one line of the one section named that the question's other words name most
-    ("how many Class I shares were outstanding": ``Shares of beneficial interest outstanding`` in
-    the Class I block), where no line was named; else ``out`` as it is."""
-    key = rel.key
-    if key is None or key.name in out or len(out.get(SECTION, [])) != 1:
-        return out
-    section = out[SECTION][0]
-    keys, sections = rel.values_of(key.name) or [], rel.values_of(SECTION) or []
-    labels = [k for k, sec in zip(keys, sections, strict=False) if sec == section and isinstance(k, str)]
-    own = set(tokens(section))
-    rest = [q for q in qw if not any(near_word(w, q) for w in own)]
-    cover = {v: {q for q in rest if any(near_word(w, q) for w in tokens(v))} for v in dict.fromkeys(labels)}
-    most = max((len(c) for c in cover.values()), default=0)
-    winners = [v for v, c in cover.items() if len(c) == most]
-    return {**out, key.name: winners} if most and len(winners) == 1 else out
-
-
-def _outside_sections(rel: Relation, out: dict[str, list[str]]) -> dict[str, list[str]]:
-    """``out`` with one label of several that differ only in case (``NET ASSETS`` and each share
-    class's ``Net assets``) kept where the question names no section: the one that stands outside
-    every section, the statement's own line."""
-    key = rel.key
-    if key is None or SECTION in out or len(out.get(key.name, [])) < 2:
-        return out
-    labels = out[key.name]
-    keys, sections = rel.values_of(key.name) or [], rel.values_of(SECTION) or []
-    if not sections:
-        return out
-    alone = {k for k, s in zip(keys, sections, strict=False) if s is None}
-    kept = []
-    for label in labels:
-        same = [o for o in labels if o.casefold() == label.casefold()]
-        outside = [o for o in same if o in alone]
-        if len(same) == 1 or len(outside) != 1 or label == outside[0]:
-            kept.append(label)
-    return {**out, key.name: kept}
-
-
-def _designated(rel: Relation, question: str, out: dict[str, list[str]]) -> dict[str, list[str]]:
-    """``out`` with the sections and row labels the question designates by letter ("Class I shares")
-    kept, where the table writes such designations: ``CLASS I (INSTITUTIONAL) SHARES:``, not ``CLASS
-    A SHARES:``, whose words are the same but for a letter the other matching does not weigh."""
-    said = {(noun.casefold(), code.casefold()) for noun, code in _DESIGNATOR.findall(question)}
-    if not said:
-        return out
-    key = rel.key
-    for name in [c.name for c in rel.columns if c.role == "section"] + ([key.name] if key else []):
-        values = [v for v in rel.distinct_values(name) if isinstance(v, str)]
-        written = {
-            v: {(n.casefold(), c.casefold()) for n, c in _DESIGNATOR.findall(v.title())} for v in values
-        }
-        nouns = {n for n, _ in said}
-        if not any(n in nouns for pairs in written.values() for n, _ in pairs):
-            continue
-        meant = [v for v in values if written[v] & said]
-        kept = [v for v in out.get(name, []) if v in meant]
-        if kept or len(meant) == 1:
-            out = {**out, name: kept or meant}
-        elif out.get(name) and not kept:
-            out = {k: v for k, v in out.items() if k != name}  # (another letter's section: none)
-    return out
-
-
-def _written_on(question: str, short: str, long: str) -> bool:
-    """Whether the question writes ``long``'s first words, more of them than ``short`` has, as one
-    phrase, and ``short``'s words are ``long``'s first words (by stems): "net asset value" writes on
-    from ``Net assets`` to ``Net asset value and redemption price per share``."""
-    a, b = [stem(w) for w in tokens(short)], tokens(long)
-    if not a or len(b) <= len(a) or [stem(w) for w in b[: len(a)]] != a:
-        return False
-    phrase = r"\W+".join(re.escape(w) + r"\w*" for w in [stem(w) for w in b[: len(a) + 1]])
-    return re.search(rf"\b{phrase}", question, re.IGNORECASE) is not None
 
 
 #: A bracket at a label's end that qualifies it: ``Operating income (loss)``, ``(Note 4)``.
@@ -3734,7 +3606,7 @@ def _all_named(question: str, labels: list[str]) -> bool:
         if (
             _day_at(question, labels[i]) is not None
             or _month_at(question.casefold(), labels[i]) is not None
-            or _year_end_at(question, labels[i]) is not None
+            or year_end_at(question, labels[i]) is not None
         ):
             continue  # (its day written, in whatever form, or the quarter it closes; its month by name)
         if not own:
