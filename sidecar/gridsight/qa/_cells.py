@@ -822,7 +822,7 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
 def _kind_asked(question: str) -> str | None:
     """The kind of period a question asks which of ("which quarter": 'quarters'; see
     :func:`_period_kind`), or None."""
-    kind = re.search(r"\b(?:which|what)\s+(quarter|month|year)s?\b", question, re.IGNORECASE)
+    kind = _PERIOD_PICKED.search(question)
     return None if kind is None else kind.group(1).casefold() + "s"
 
 

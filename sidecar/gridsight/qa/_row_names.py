@@ -57,11 +57,7 @@ def dated_rows(rel: Relation, question: str) -> list[str]:
     2024 than at 1 January 2024": ``Balance at 31 December 2024``, ``Balance at 1 January 2024``), or
     the first or last day of a year it names ("at the start of 2024"), in the question's order;
     none where the labels write no days."""
-    key = rel.key
-    if key is None:
-        return []
-    labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
-    days = {v: next(iter(found)) for v in labels if len(found := dates_written(v)) == 1}
+    days = rel.memo("days of the row labels", lambda: _days_of_labels(rel))
     if len(days) < 2:
         return []
     order = {v: (int(d[2]), d[1], d[0]) for v, d in days.items()}
@@ -77,6 +73,14 @@ def dated_rows(rel: Relation, question: str) -> list[str]:
             pick = min if m.group(1).casefold() in ("start", "beginning", "opening") else max
             at.append((m.start(), pick(within, key=lambda v: order[v])))
     return list(dict.fromkeys(v for _, v in sorted(at)))
+
+
+def _days_of_labels(rel: Relation) -> dict[str, tuple[int, int, str]]:
+    """Each row label that writes one day, with that day (once per relation: every question's row
+    naming reads it)."""
+    key = rel.key
+    labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)] if key is not None else []
+    return {v: next(iter(found)) for v in labels if len(found := dates_written(v)) == 1}
 
 
 def line_in_section(rel: Relation, out: dict[str, list[str]], qw: list[str]) -> dict[str, list[str]]:
