@@ -414,6 +414,23 @@ def parts_spelt(text: str) -> str:
     return _PART_OF.sub(ratio, text)
 
 
+#: What a figure is set against, named after it: "the EBITDA variance against budget" (``Budget`` is the
+#: base, the figure asked is ``Variance``), "actual versus plan", "compared with the prior year".
+SET_AGAINST = re.compile(
+    r"\b(?:against|versus|vs\.?|relative\s+to|compared\s+(?:with|to))\s+((?:the\s+)?[^\W\d_]+)", re.I
+)
+
+
+#: A budget named as what a figure is measured against: "beat budget", "below the plan", "against
+#: forecast", "over budget" (not "in 2024 (plan)", which names a column).
+PLAN_AS_BASE = re.compile(
+    r"\b(?:against|versus|vs\.?|than|exceed(?:ed|s)?|beat|beaten|outperformed|miss(?:ed)?|short\s+of|below"
+    r"|above|over|under|relative\s+to|compared\s+(?:with|to))\s+(?:the\s+|its\s+|their\s+)?"
+    r"(budget(?:ed)?|plan(?:ned)?|forecasts?|targets?)\b",
+    re.IGNORECASE,
+)
+
+
 #: The SQL operator of each comparison :data:`COMPARISON` reads.
 COMPARISON_OPS = {
     "above": ">", "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "larger than": ">",

@@ -76,8 +76,56 @@ def test_balances_named_by_their_days(equity: Any, question: str, answer: Any) -
 
 
 @pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # (the day that closes a year names the year's movements, not the balance written on it)
+        ("How much were dividends in retained earnings in the year ended 31 December 2025?", -101),
+        ("What profit for the year went to non-controlling interests in the year to 31 December 2024?", 12),
+        # (a line written once a year, asked over the years: their sum, their mean, the year it peaks)
+        ("What were total dividends in retained earnings across the two years?", -90 - 101),
+        ("What was the average profit for the year in total equity over the two years?", (222 + 194) / 2),
+        ("In which year were dividends in retained earnings the largest?", "2025"),  # (by their size)
+        ("In which year was profit for the year in retained earnings highest?", "2024"),
+    ],
+)
+def test_a_years_movements_and_a_line_over_the_years(equity: Any, question: str, answer: Any) -> None:
+    assert answered(equity, question) == answer
+
+
+@pytest.mark.parametrize(
     "question",
-    ["What was profit for the year in 2031?", "Dividends dividends dividends in 2024 2025?", "Balance at?"],
+    [
+        "What was profit for the year in 2031?",
+        "Dividends dividends dividends in 2024 2025?",
+        "Balance at?",
+        "What were total dividends across the years ended 31 December 2099?",
+        "In which year?",
+    ],
 )
 def test_hostile_questions_get_an_answer_or_a_reason(equity: Any, question: str) -> None:
     answers_or_says_why(equity, question)
+
+
+def test_the_day_a_year_ends_names_its_movements_not_the_balance_on_it(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # (balances written ``At 30 June 2024``: "the year ended 30 June 2024" writes every word of one)
+    rows: list[list[Any]] = [
+        ["Statement of changes in equity for the three years ended 30 June 2025"],
+        [None, "Share capital", "Retained earnings", "Total equity"],
+        [None, "£m", "£m", "£m"],
+        ["At 1 July 2022", 90, 3300, 3390],
+        ["Profit for the year", 0, 390, 390],
+        ["Dividends", 0, -200, -200],
+        ["At 30 June 2023", 90, 3490, 3580],
+        ["Profit for the year", 0, 380, 380],
+        ["Dividends", 0, -170, -170],
+        ["At 30 June 2024", 90, 3700, 3790],
+        ["Profit for the year", 0, 400, 400],
+        ["Dividends", 0, -175, -175],
+        ["At 30 June 2025", 90, 3925, 4015],
+    ]
+    book = book_of(tmp_path_factory, "soce3.xlsx", rows, title="Changes in equity")
+    assert answered(book, "How much were dividends in the year ended 30 June 2024?") == -170
+    assert answered(book, "What was total equity at 30 June 2024?") == 3790
+    assert answered(book, "What were total dividends over the three years?") == -545

@@ -29,6 +29,7 @@ from gridsight.qa._answer import (
 )
 from gridsight.qa._asked import from_asked
 from gridsight.qa._cells import (
+    against_plan,
     asks_period,
     cell_plan,
     cross_table,
@@ -52,7 +53,7 @@ from gridsight.qa._glossary import (
     totals_of_parts,
 )
 from gridsight.qa._headers import PATH_SEP
-from gridsight.qa._periods import changed_in_year, header_years, split_years, with_periods
+from gridsight.qa._periods import changed_in_year, header_years, split_years, with_dates, with_periods
 from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
@@ -255,6 +256,7 @@ def answer_question(
     periods = [c.name for c in rel.columns]
     if rel.key is not None and periods_down(rel):  # (a five-year summary on its side: years down)
         periods += [str(v) for v in rel.distinct_values(rel.key.name)]
+    q = with_dates(q, periods)  # ("the most recent quarter end": the date a column writes)
     q = with_periods(q, header_years(periods), periods)
     q = changed_in_year(
         q, header_years(periods), own, [c.name for c in rel.columns if c.role == "data"]
@@ -318,16 +320,21 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         # ("... from 1985 to 1989, in year order": a figure per year, each checked to be the year's
         # one figure; a span the cells would read as a change)
         order: tuple[str, ...] = ("sql", "formula", "blocks", "cells")
-    elif read_by_cells(rel, structure) or (
-        rel.key is not None
-        and periods_down(rel)
-        and (operands_named(rel, q) or rows_spanned(rel, q) or asks_period(q))
+    elif (
+        read_by_cells(rel, structure)
+        or (
+            rel.key is not None
+            and periods_down(rel)
+            and (operands_named(rel, q) or rows_spanned(rel, q) or asks_period(q))
+        )
+        or against_plan(rel, q)
     ):
         # (named lines over period columns, a statement, reads by its cells as a multi-header does;
         # so do lines under section lines: "rural areas in Riverside" is the line in that section,
         # and years down the rows where the question sets two columns against each other: "net
         # debt ÷ EBITDA in FY2023"; and a table with total rows that say no "total", which only
-        # the view marks: a count or a ranking must pass over them)
+        # the view marks: a count or a ranking must pass over them; and a line set against its
+        # budget: the actual and the budget, two cells of its row)
         order = ("cells", "blocks", "formula", "sql")
     elif (
         plan is not None

@@ -77,10 +77,12 @@ from gridsight.qa._periods import CLOSING_WORDS, OPENING_WORDS, SERIES_SPAN, ope
 from gridsight.qa._relational import POSITION, SECTION, TOTAL, YEAR, Relation, RelColumn, is_long
 from gridsight.qa._row_names import (
     DESIGNATOR,
+    bound_rows,
     dated_rows,
     designated,
     line_in_section,
     outside_sections,
+    period_ends,
     written_on,
     year_end_at,
 )
@@ -111,11 +113,14 @@ from gridsight.text import (
     OPERATION_WORDS,
     PERIOD_CLOSERS,
     PERIOD_NOUNS,
+    PLAN_AS_BASE,
     RATIO_WORDS,
     RISE_WORDS,
+    SET_AGAINST,
     SUM_WORDS,
     comparison,
     comparisons_spelt,
+    month_of,
     parts_spelt,
     periods_spelt,
     quarter_ended,
@@ -123,6 +128,7 @@ from gridsight.text import (
     stem,
     superlative,
     without_marks,
+    without_outline,
     words,
 )
 
@@ -171,7 +177,19 @@ _DIFFERENCE = frozenset({"difference", "differ", "gap"})
 #: Words that set one amount against another: "higher than", "compared with", "did A exceed B" (by
 #: how much: the first named less the second).
 _AGAINST = frozenset(
-    {"than", "compared", "versus", "vs", "exceed", "exceeded", "exceeds", "surpass", "surpassed"}
+    {
+        "than",
+        "compared",
+        "versus",
+        "vs",
+        "exceed",
+        "exceeded",
+        "exceeds",
+        "surpass",
+        "surpassed",
+        "beat",
+        "beaten",
+    }
 )
 #: A change relative to where it started: "percentage change", "by what percent", "growth rate".
 _RELATIVE = re.compile(
@@ -307,13 +325,14 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         if all(year_of(c.name) is None for c in month_cols):
             qw = [q for q in qw if not YEARS.fullmatch(q)]
             every = {w for w in every if not YEARS.fullmatch(w)}
+    fiscal_start = _fiscal_start(rel, question) if codes_said else 1
     share = _asks_percent(rel, question)
     ops = ops_as_names(rel, question)
     best: list[RelColumn] = []
     top = (1, 0, 0, -(10**9))
     # (the words after "against" name what a figure is set against, not the figure: "the EBITDA
     # variance against budget" is ``Variance``, not ``Budget``)
-    base = {w for m in _SET_AGAINST.finditer(question) for w in question_words(m.group(1))}
+    base = {w for m in SET_AGAINST.finditer(question) for w in question_words(m.group(1))}
     pairs = _period_pairs(question)
     said_years = set(YEARS.findall(question))
     scored_cols: list[tuple[tuple[int, int, int, int], RelColumn]] = []
@@ -360,8 +379,10 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         if ends_named and end is not None:  # (the year a span starts in does not name it)
             mine = {w for w in mine if not (YEARS.fullmatch(w) and w != str(end[0]))}
         if codes_said and (month := _month_of(c)) is not None:
-            # (a month is in its quarter and its half: "Q2 2025" names April, May and June 2025)
-            mine |= {f"q{(month - 1) // 3 + 1}", "h1" if month <= 6 else "h2"} & codes_said
+            # (a month is in its quarter and its half: "Q2 2025" names April, May and June 2025; of a
+            # financial year that opens in April, July, August and September)
+            at = (month - fiscal_start) % 12
+            mine |= {f"q{at // 3 + 1}", "h1" if at < 6 else "h2"} & codes_said
         # (``Nov-25`` is named by "November 2025"; the month's whole name leaves no word unnamed)
         monthly = [p for p in parts(c.name) if month_spelt(p)]
         spelt = {w for p in monthly for w in month_spelt(p) | set(tokens(p))}
@@ -422,13 +443,10 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     found = best + (_siblings(rel, question, best) or _other_years(rel, question, best))
     if not share and any(_is_percent(c) for c in found) and not all(_is_percent(c) for c in found):
         found = [c for c in found if not _is_percent(c)]  # (see ``amounts_asked`` above)
+    if found and all(_PLAN.search(c.name) for c in found) and against_plan(rel, question):
+        # ("by how much did operating profit beat budget": what came about, ``Actual``, against it)
+        found = [c for c in _figures(rel) if _ACTUAL.match(parts(c.name)[-1])][:1] + found
     return found
-
-
-#: "against budget", "versus the prior year": what a figure is set against.
-_SET_AGAINST = re.compile(
-    r"\b(?:against|versus|vs\.?|relative\s+to|compared\s+(?:with|to))\s+((?:the\s+)?[^\W\d_]+)", re.I
-)
 
 
 #: A month and a year written together: "March 2024", "Dec. 2025".
@@ -612,6 +630,28 @@ def _operates(question: str) -> bool:
     return _sets_against(question) or any(rx.search(question.casefold()) for rx, _ in _OPERATORS)
 
 
+#: The column of what came about, beside a budget, a plan or a forecast (``Actual``, ``Actual 2025``).
+_ACTUAL = re.compile(r"^\s*actuals?\b", re.IGNORECASE)
+#: A budget, plan, forecast or target a figure is measured against.
+_PLAN = re.compile(r"\b(?:budget(?:ed)?|plan(?:ned)?|forecasts?|targets?)\b", re.IGNORECASE)
+
+#: Words that say a figure came in above its budget or plan, and below it.
+_BEAT = re.compile(r"\b(?:beat|beaten|outperformed|outperform)\b", re.IGNORECASE)
+_MISSED = re.compile(
+    r"\b(?:missed|miss|fell\s+short\s+of|fall\s+short\s+of|fallen\s+short\s+of)\b", re.IGNORECASE
+)
+
+
+def against_plan(rel: Relation, question: str) -> bool:
+    """Whether the question sets a line's figure against its budget, plan or forecast ("by how much
+    did operating profit beat budget", "how far below plan"), in a table of lines with an
+    ``Actual`` column beside such a column: the two cells of the line's row."""
+    if rel.key is None or not PLAN_AS_BASE.search(question):
+        return False
+    heads = [parts(c.name)[-1] for c in rel.columns if c.role == "data" and c.kind == "number"]
+    return any(_ACTUAL.match(h) for h in heads) and any(_PLAN.search(h) for h in heads)
+
+
 def _sets_against(question: str) -> bool:
     """Whether the question sets amounts against each other: compares, divides, adds, or takes a
     change, a difference or a share."""
@@ -791,7 +831,7 @@ def _periods_asked(rel: Relation, question: str) -> list[RelColumn]:
     counted = _PERIODS_ASKED.search(question)
     if counted is not None and (comparison(question.casefold()) or _PRIOR.search(question)):
         # ("for how many quarters did other income stay under 3.5": each quarter of the line)
-        return _of_kind(rel, counted.group(1).casefold())
+        return _of_kind(rel, counted.group(1).casefold().rstrip("s") + "s")
     every = _every_period(question)
     if every is not None and set(words(question)) & (SUM_WORDS | AVERAGE_WORDS):
         # ("the average revenue across the five years shown", "the average monthly EBITDA": each's,
@@ -1228,6 +1268,22 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             rest = [q for q in qcol if q not in header and q not in measure and not q.isdigit()]
             nearest = values[0] if by_letters else meant_by_part(rel, key, rest)
             scored[name] = [(0.0, nearest)] if nearest is not None else []
+    if key is not None and scored.get(SECTION) and scored.get(key.name):
+        # ("Personalaufwand or Materialaufwand": the lines, not the groups they head as well -- where
+        # each of two lines or more named heads a group named; "men in private institutions in
+        # primary education" places a line in a group, "areas in the Lower Vale region" asks its lines)
+        lines = {v.casefold() for sc, v in scored[key.name] if sc >= 1.0}
+        groups = {v.split(" › ")[-1].casefold() for sc, v in scored[SECTION] if sc >= 1.0}
+        if len(lines) >= 2 and lines <= groups:
+            scored[SECTION] = [
+                (sc, v) for sc, v in scored[SECTION] if v.split(" › ")[-1].casefold() not in lines
+            ]
+    if key is not None and scored.get(SECTION):
+        # "the largest expense": a section named in part (``Personnel expenses``) by words that lines
+        # outside it hold as well (``Interest and similar expenses``) names a kind of line, not it
+        scored[SECTION] = [
+            (sc, v) for sc, v in scored[SECTION] if sc >= 1.0 or not _said_outside(rel, v, words_said(v, qw))
+        ]
     full = [(n, v) for n, pairs in scored.items() for sc, v in pairs if sc >= 1.0]
     full = [
         (n, v)
@@ -1347,9 +1403,75 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         # (the balances on the days the question writes: those rows, where it sets two against each
         # other or names no other line)
         out = {n: v for n, v in out.items() if n not in (key.name, YEAR)} | {key.name: dated}
+    bounded = bound_rows(rel, question, qw) if key is not None else []
+    if bounded and key is not None and not set(bounded) <= set(out.get(key.name, [])):
+        # ("net assets without donor restrictions at the end of 2025": ``NET ASSETS, END OF YEAR``)
+        out = {n: v for n, v in out.items() if n != SECTION} | {key.name: bounded}
+    ends = period_ends(rel, question) if key is not None and len(out.get(key.name, [])) > 1 else {}
+    if ends and key is not None and any(v not in ends for v in out[key.name]):
+        # ("dividends in the year ended 30 June 2024": the movement of the year the day closes, not
+        # the balance ``At 30 June 2024`` by its words)
+        out[key.name] = [v for v in out[key.name] if v not in ends]
+        years = {str(y) for y in rel.distinct_values(YEAR)} if rel.values_of(YEAR) is not None else set()
+        closed = sorted({y for y in ends.values() if y in years})
+        if len(closed) == 1 and YEAR not in out:
+            out[YEAR] = closed
     out = line_in_section(rel, out, [q for q in qw if q not in header])
     # (a value named in full and again in part is named once)
     return {n: list(dict.fromkeys(v))[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
+
+
+#: "over the three years", "across all years", "in all three years", "for the period as a whole".
+_ACROSS_YEARS = re.compile(
+    r"\b(?:over|across|in|during|for)\s+(?:all\s+|each\s+of\s+)?(?:the\s+)?(?:(?:two|three|four|five|\d)\s+)?"
+    r"(?:financial\s+|fiscal\s+)?years\b|\bin\s+total\b|\bcombined\b|\baltogether\b",
+    re.IGNORECASE,
+)
+
+
+def _over_year_labels(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
+    """A line a statement writes once in each year's block (a three-year statement of changes in
+    equity: ``Dividends`` under 2023, 2024 and 2025, which the view labels in its ``Year`` column),
+    asked without a year: its sum or mean over the years ("total dividends over the three years"), or
+    the year it was largest or smallest in ("in which year were dividends the largest"; a line shown
+    negative in every year by its size). None where a year is named or the line is not repeated."""
+    years = rel.values_of(YEAR)
+    key = rel.key
+    if years is None or key is None:
+        return None
+    held = {str(y) for y in years if y is not None}
+    if set(YEARS.findall(question)) & held:
+        return None
+    cols = _columns(rel, question) or [t for t in [row_total(rel)] if t is not None]
+    if len(cols) != 1:
+        return None
+    rows, _, _ = _rows(rel, question, cols)
+    lines = rows.get(key.name, [])
+    if len(lines) != 1 or set(rows) - {key.name}:
+        return None
+    labels = rel.values_of(key.name) or []
+    values = rel.values_of(cols[0].name) or []
+    mine = [
+        (y, v) for lab, y, v in zip(labels, years, values, strict=True) if lab == lines[0] and y is not None
+    ]
+    if len({y for y, _ in mine}) < 2 or len({y for y, _ in mine}) != len(mine):
+        return None
+    col, where = quote(cols[0].name), f"{quote(key.name)} = {literal(lines[0])} AND {quote(YEAR)} IS NOT NULL"
+    qwords = set(words(question))
+    ranked = [w for w in qwords if superlative(w)]
+    if (_ASKS_YEAR.search(question) or re.search(r"\bin\s+which\s+year\b", question, re.I)) and ranked:
+        down = any(w in DESCENDING or (w.endswith("est") and w not in ASCENDING) for w in ranked)
+        size = f"ABS({col})" if all(isinstance(v, (int, float)) and v <= 0 for _, v in mine) else col
+        order = "DESC" if down and not set(ranked) & ASCENDING else "ASC"
+        return CellPlan(
+            f"SELECT {quote(YEAR)} FROM data WHERE {where} ORDER BY {size} {order} LIMIT 1", "argmax", "text"
+        )
+    if expected in (None, "number") and _ACROSS_YEARS.search(question):
+        if qwords & AVERAGE_WORDS:
+            return CellPlan(f"SELECT AVG({col}) FROM data WHERE {where}", "average", "number")
+        if qwords & SUM_WORDS or re.search(r"\bhow\s+much\b", question, re.I):
+            return CellPlan(f"SELECT SUM({col}) FROM data WHERE {where}", "sum", "number")
+    return None
 
 
 def _class_share(rel: Relation, question: str) -> CellPlan | None:
@@ -1704,10 +1826,13 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     lines they total are (:func:`_offered`)."""
     aside = combining_left_out(question, COMBINED) if entity_columns(rel) else None
     question = aside or question  # ("excluding eliminations and the consolidated column": no entities)
+    if against_plan(rel, question):  # ("did sales beat budget": exceed it; "miss": come in below)
+        question = _BEAT.sub("exceed", _MISSED.sub("come in below", question))
     rises = (
         _rises_over_periods(rel, question, expected)
         or _in_each_period(rel, question, expected)
         or _class_share(rel, question)
+        or _over_year_labels(rel, question, expected)
     )
     if rises is not None:
         return rises
@@ -1756,6 +1881,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and not entity_columns(rel)  # (segments beside their total: the columns are what is asked among)
         and not periods  # ("for which year was X lowest": among the period columns of X's row)
         and not series  # ("X at every date, oldest first": one line across them)
+        and not against_plan(rel, question)  # ("by how much did X beat budget": two cells of its row)
     ):
         # a flat table: the general planner and the model read it, unless it is a statement: named
         # lines over period columns ("in which year was net income highest", "operating income
@@ -1778,6 +1904,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         named_columns = [total_column] if total_column is not None else []
     every = [] if entities else _every_entity(rel, question)  # ("the combined net assets of all four funds")
     ranked = [] if entities else _entities_ranked(rel, question) or every  # ("which segment had the highest")
+    if ranked and not every and _class_asked_by_which(rel, question):
+        ranked = []  # ("which program service had the largest expense": among the section's lines)
     chosen = series or entities or ranked or named_columns or periods
     if long_form(rel):  # (one figure column holds every figure; the labels place it)
         chosen = [c for c in _figures(rel) if c.role == "data"][:1]
@@ -1928,7 +2056,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         qw_all = question_words(question)
         # (a line whose own name is a list, named whole -- "purchases of property, plant and
         # equipment" -- lists no other line its words touch: ``Proceeds from sale of equipment``)
-        own_words = set(tokens(found[0])) if len(found) == 1 else set()
+        own_words = set(tokens(without_outline(found[0]))) if len(found) == 1 else set()
         extras = [x for x in listed if x not in found]
         whole_list = (
             bool(own_words and extras)
@@ -2181,10 +2309,15 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # March 2024 to the year to March 2025")
         at = [_end_at(question, c) for c in chosen]
     cells = [c for _, c in sorted(zip(at, cells, strict=True), key=lambda x: x[0])]
+    # ("by how much did operating profit beat budget": ``Actual`` against ``Budget``, unnamed but meant)
+    planned = len(cells) == 2 and against_plan(rel, question) and any(_ACTUAL.match(lab) for lab, _ in cells)
+    if planned:
+        cells = sorted(cells, key=lambda c: not _ACTUAL.match(c[0]))
     labels = [label for label, _ in cells]
     # (each where it is; a line and its section's ``Total``, which "in total" names)
     named = (
-        _all_named(question, labels)
+        planned
+        or _all_named(question, labels)
         or (bool(per) and set(labels) == set(per))
         or in_total
         or row_span
@@ -2202,7 +2335,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     if (
         not varying_rows
         and expected in (None, "number")
-        and _months_of_code(question, chosen)
+        and _months_of_code(question, chosen, _fiscal_start(rel, question))
         and not qwords & (AVERAGE_WORDS | CHANGE_WORDS | MORE_WORDS | LESS_WORDS | RISE_WORDS | FALL_WORDS)
         and not _asks_which(question)
         and not _of_balances(rel)
@@ -2232,7 +2365,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # ("in which year were purchases of equipment largest", "which month had the lowest cost of
         # sales" shown in brackets: by size)
         shown = {e for _, e in cells}
-    return _across(question, expected, cells, qwords, named, shares, shown)
+    return _across(question, expected, cells, qwords, named, shares, shown, planned)
 
 
 #: Plans that rank, count or list rows: the kinds a clause that leaves lines out applies to.
@@ -2526,7 +2659,7 @@ _FISCAL = re.compile(r"FY\s?'?\d{2}(?:\d{2})?[AEFPB]?|(?:19|20)\d\d\s?[/\-–]\s
 #: "how many years", "which quarters", "list the months": the periods of one line are counted or listed.
 _PERIODS_ASKED = re.compile(
     r"\b(?:how\s+many(?:\s+of\s+the(?:\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve))?)?|number\s+of|count\s+(?:of\s+)?the|which|list\s+(?:all\s+)?the|"
-    r"name\s+the)\s+(?:(?:fiscal|financial|calendar|balance\s+sheet|reporting)\s+)?(years|quarters|months|dates)\b",
+    r"name\s+the)\s+(?:(?:fiscal|financial|calendar|balance\s+sheet|reporting)\s+)?(years?|quarters?|months?|dates?)\b",
     re.IGNORECASE,
 )
 
@@ -2676,6 +2809,33 @@ def _period_kind(col: RelColumn) -> str | None:
     return None
 
 
+#: A question that counts its periods in a financial year: "Q2 of FY2025/26", "the first half of
+#: the financial year", "fiscal Q3".
+_FISCAL_SAID = re.compile(r"\b(?:fiscal|financial)\b|\bFY\s?'?\d", re.IGNORECASE)
+
+
+def _fiscal_start(rel: Relation, question: str) -> int:
+    """The month the question's quarters and halves count from: where it or the table's titles count
+    them in a financial year ("Q2 of FY2025/26"; ``Monthly management P&L - FY2025/26``) and the
+    table's month columns run on from a month other than January (``Apr-25``, ``May-25`` ...), that
+    first month; else January (1)."""
+    titles = [rel.sheet.name, *(t.text for t in rel.table.titles)]
+    months_at = [c for c in rel.columns if c.role == "data" and _month_of(c) is not None]
+    if not _FISCAL_SAID.search(question):
+        if not any(_FISCAL_SAID.search(t) for t in titles):
+            return 1
+        # (the titles' financial year, unless the question writes the calendar year of the months:
+        # "Q2 2025" of ``Apr-25`` … is April to June)
+        said = set(YEARS.findall(question))
+        written = [month_of(parts(c.name)[-1]) for c in months_at]
+        if said and said <= {str(w[1]) for w in written if w is not None and w[1] is not None}:
+            return 1
+    months = [m for c in months_at if (m := _month_of(c)) is not None]
+    if len(months) < 3 or any(b != a % 12 + 1 for a, b in pairwise(months[:3])):
+        return 1
+    return months[0]
+
+
 def _month_of(col: RelColumn) -> int | None:
     """The month (1-12) a column is headed by alone (:func:`~gridsight.qa._headers.month_headed`)."""
     return month_headed(col.name)
@@ -2726,6 +2886,9 @@ def _periods_tested(
     if any(len(v) != 1 for v in rows.values()):
         return None
     kind = asked.group(1).casefold()
+    if not kind.endswith("s") and not re.match(r"which", asked.group(0), re.IGNORECASE):
+        return None  # ("how many year ...": no count of one)
+    kind = kind.rstrip("s") + "s"
     periods = _of_kind(rel, kind)
     groups = {tuple(parts(c.name)[:-1]) for c in chosen if c in periods}
     # (dates each name their own column: ``31 Dec 2024 › Restated`` beside ``31 Dec 2025``)
@@ -2753,6 +2916,8 @@ def _periods_tested(
     ]
     if not re.match(r"which|list|name", asked.group(0), re.IGNORECASE):
         return _passing(cells, op, limit, counted=True)
+    # (one period asked, "in which year was X negative": the periods that pass all the same -- two,
+    # where two do, rather than one picked)
     return None if expected == "number" else _passing(cells, op, limit, counted=False)
 
 
@@ -3435,14 +3600,15 @@ def _higher_in(question: str, chosen: list[RelColumn]) -> tuple[str, str] | None
 _BALANCES = re.compile(r"\bbalance\s+sheets?\b|\bfinancial\s+position\b|\bassets\s+and\s+liabilities\b", re.I)
 
 
-def _months_of_code(question: str, chosen: list[RelColumn]) -> bool:
+def _months_of_code(question: str, chosen: list[RelColumn], start: int = 1) -> bool:
     """Whether ``chosen`` are the month columns of the one quarter or half the question names
-    ("Q2": ``Apr``, ``May``, ``Jun``)."""
+    ("Q2": ``Apr``, ``May``, ``Jun``; counted from the month ``start`` of a financial year)."""
     codes = {w for w in words(question) if w in CODE_MONTHS}
     months = [_month_of(c) for c in chosen]
     if len(codes) != 1 or len(chosen) not in (3, 6) or None in months:
         return False
-    return sorted(m for m in months if m is not None) == sorted(CODE_MONTHS[codes.pop()])
+    wanted = {(m + start - 2) % 12 + 1 for m in CODE_MONTHS[codes.pop()]}
+    return sorted(m for m in months if m is not None) == sorted(wanted)
 
 
 def _of_balances(rel: Relation) -> bool:
@@ -3562,6 +3728,40 @@ _NAME_THE = re.compile(
     r"^\s*(?:[^,?]{1,90},\s*){0,3}(?:name|list|identify)\s+the\s+(?:\w+\s+){1,5}?(?:with|that|whose|which|where)\b",
     re.IGNORECASE,
 )
+
+
+def _said_outside(rel: Relation, section: str, said: set[str]) -> bool:
+    """Whether ``section`` is a line of its own (a group's line, ``Personnel expenses`` over its
+    parts) and a line outside it (no total) has a word that each of ``said`` names. (A heading
+    alone, ``Costs and expenses:``, is named in part all the same.)"""
+    assert rel.key is not None
+    own = section.split(" › ")[-1].strip().casefold()
+    labels = rel.values_of(rel.key.name) or []
+    if not any(isinstance(v, str) and v.strip().casefold() == own for v in labels):
+        return False
+    flags = rel.values_of(TOTAL) or [0] * len(rel.rows)
+    for label, sec, flag in zip(
+        rel.values_of(rel.key.name) or [], rel.values_of(SECTION) or [], flags, strict=True
+    ):
+        if flag == 1 or not isinstance(label, str) or label.strip().casefold() == own:
+            continue
+        if isinstance(sec, str) and (sec == section or sec.startswith(section + " › ")):
+            continue
+        if said and all(any(near_word(w, q) for w in tokens(label)) for q in said):
+            return True
+    return False
+
+
+def _class_asked_by_which(rel: Relation, question: str) -> bool:
+    """Whether what the question asks "which" of is a group of rows it names (``Program services:``
+    for "which program service had ..."), not the columns ("which segment", "which fund")."""
+    m = re.search(r"\b(?:which|what)\s+([^\W\d_]+(?:\s+[^\W\d_]+)?)", question, re.IGNORECASE)
+    group = asked_class(rel, question) if m else None
+    if m is None or group is None:
+        return False
+    said = tokens(m.group(1))
+    own = [w for w in tokens(group.name) if w not in COMMON] or tokens(group.name)
+    return bool(own) and all(any(near_word(w, q) for q in said) for w in own)
 
 
 def _asks_which(question: str) -> bool:
@@ -4149,11 +4349,13 @@ def _across(
     named: bool,
     shares: bool = False,
     negative: AbstractSet[str] = frozenset(),
+    planned: bool = False,
 ) -> CellPlan | None:
     """Two or more cells that differ in one row or header dimension, in the order the question names
     them. Arithmetic and comparisons need every member named; "which ... most" picks among all.
     ``negative``: the cells of lines shown negative throughout, read by their size in sums, ratios
-    and shares (a cash ratio over creditors stored as -84,958 is positive)."""
+    and shares (a cash ratio over creditors stored as -84,958 is positive). ``planned``: an actual
+    figure and its budget, in that order."""
     if len(cells) < 2 or (not named and not _asks_which(question)):
         return None
     # ("were finance costs larger than finance income (comparing magnitudes)": by their size)
@@ -4224,6 +4426,8 @@ def _across(
                 early, late = _in_time(cells)
                 diff = f"{late} - {early}" if by_time > 0 else f"{early} - {late}"
                 return CellPlan(f"SELECT {diff}", "change", "number")
+            if planned and more != less:  # ("by how much were sales below budget": budget less actual)
+                return CellPlan(f"SELECT {a} - {b}" if more else f"SELECT {b} - {a}", "difference", "number")
             if qwords & _AGAINST and less and not more:
                 # "how much lower was X than Y": by how much Y exceeds X
                 return CellPlan(f"SELECT {b} - {a}", "difference", "number")

@@ -140,6 +140,7 @@ def asked_class(rel: Relation, question: str) -> RowClass | None:
                 _section_class(rel, names, words, labels, sections, flags)
                 or _outside_sections(rel, labels, sections, flags, words)
                 or _summed_above(rel, labels, sections, flags, words)
+                or _holding(rel, labels, flags, words)
             )
             if found is not None:
                 return found
@@ -172,27 +173,88 @@ def _section_class(
         # "which liability line": ``Non-current liabilities`` and ``Current liabilities`` together)
         holding = [s for s in names if set(words) < set(_stems(_own_name(s)))]
         tops = [s for s in holding if not any(s.startswith(o + " › ") for o in holding)]
+        if _named_outside(tops, words, labels, sections, flags):
+            return None  # ("which expense line" beside ``Personnel expenses``, ``Interest expense``)
     if not tops:
         return None
-    cond = " OR ".join(
-        f"{quote(SECTION)} = {literal(t)} OR {quote(SECTION)} LIKE {literal(t + ' › %')}" for t in tops
-    )
+    # (a group of lines inside with a line of its own -- ``Property, plant and equipment`` over
+    # ``Land and buildings`` -- is one line of the section, its own; the lines under it are its parts)
+    heads = {t: _group_lines(t, names, labels, sections) for t in tops}
+    cond = " OR ".join(_within(t, heads[t], rel) for t in tops)
     inside = [
         i
         for i, (sec, f) in enumerate(zip(sections, flags, strict=True))
-        if f != 1 and isinstance(sec, str) and any(sec == t or sec.startswith(t + " › ") for t in tops)
+        if isinstance(sec, str) and any(_in_class(sec, f, str(labels[i]), t, heads[t]) for t in tops)
     ]
     # (a line that adds up the lines above it, unmarked -- ``Other comprehensive income for the
     # year, net of tax`` closing two groups -- is none of the group's items)
     figures = _figures(rel)
     adding = {i for i in inside if _adds_lines_above(figures, i)}
     members = frozenset(str(labels[i]) for i in inside if i not in adding)
-    conds = [f"({cond})", *_no_total(rel), _labelled(rel)]
+    grouped = any(heads.values())
+    conds = [f"({cond})", *(() if grouped else _no_total(rel)), _labelled(rel)]
     assert rel.key is not None
     if adding:
         gone = ", ".join(literal(str(labels[i])) for i in sorted(adding))
         conds.append(f"{quote(rel.key.name)} NOT IN ({gone})")
     return RowClass(" and ".join(_own_name(t) for t in tops), tuple(conds), members)
+
+
+def _group_lines(top: str, names: list[str], labels: list[object], sections: list[object]) -> list[str]:
+    """The lines of section ``top`` that head a group of their own inside it (``top › Their label``)."""
+    own = {str(lab) for lab, sec in zip(labels, sections, strict=True) if sec == top and isinstance(lab, str)}
+    inner = {s[len(top) + 3 :] for s in names if s.startswith(top + " › ") and " › " not in s[len(top) + 3 :]}
+    return sorted(own & inner)
+
+
+def _in_class(section: str, flag: object, label: str, top: str, heads: list[str]) -> bool:
+    """Whether a row (its section, total flag and label) is one of the lines of section ``top``
+    whose group lines are ``heads``: the section's own lines and those heads, not their parts."""
+    if section == top:
+        return flag != 1 or label in heads
+    if not section.startswith(top + " › "):
+        return False
+    return flag != 1 and not any(
+        section == f"{top} › {h}" or section.startswith(f"{top} › {h} › ") for h in heads
+    )
+
+
+def _within(top: str, heads: list[str], rel: Relation) -> str:
+    """The SQL condition of :func:`_in_class` (no total but the group lines, where there are any)."""
+    assert rel.key is not None
+    sec, inner = quote(SECTION), f"{quote(SECTION)} LIKE {literal(top + ' › %')}"
+    if not heads:
+        return f"{sec} = {literal(top)} OR {inner}"
+    named = ", ".join(literal(h) for h in heads)
+    parts_of = " OR ".join(
+        f"{sec} = {literal(f'{top} › {h}')} OR {sec} LIKE {literal(f'{top} › {h} › %')}" for h in heads
+    )
+    if rel.values_of(TOTAL) is None:  # (no total marked: every line but the groups' parts)
+        return f"{sec} = {literal(top)} OR ({inner} AND NOT ({parts_of}))"
+    total = quote(TOTAL)
+    return (
+        f"({sec} = {literal(top)} AND ({total} = 0 OR {quote(rel.key.name)} IN ({named})))"
+        f" OR ({inner} AND {total} = 0 AND NOT ({parts_of}))"
+    )
+
+
+def _named_outside(
+    tops: list[str], words: tuple[str, ...], labels: list[object], sections: list[object], flags: list[object]
+) -> bool:
+    """Whether the sections ``tops`` are lines of their own (a group's line over its parts) and a line
+    outside them (no total) holds ``words`` as well: then the words name a kind of line, not those
+    groups."""
+    heads = {_own_name(t).casefold() for t in tops}
+    if not heads & {v.strip().casefold() for v in labels if isinstance(v, str)}:
+        return False  # (headings alone, ``Costs and expenses:``: named in part all the same)
+    for label, sec, flag in zip(labels, sections, flags, strict=True):
+        if flag == 1 or not isinstance(label, str) or label.strip().casefold() in heads:
+            continue
+        if isinstance(sec, str) and any(sec == t or sec.startswith(t + " › ") for t in tops):
+            continue
+        if set(words) <= set(_stems(without_outline(label))):
+            return True
+    return False
 
 
 def _figures(rel: Relation) -> list[list[object]]:
@@ -248,6 +310,32 @@ def _outside_sections(
         (same, *_no_total(rel), _labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}"),
         frozenset(str(labels[i]) for i in rows),
     )
+
+
+def _holding(
+    rel: Relation, labels: list[object], flags: list[object], words: tuple[str, ...]
+) -> RowClass | None:
+    """The lines whose labels end in the phrase's words, where no section or total is named by them:
+    "which expense" over ``Personnel expenses``, ``Other operating expenses`` and ``Interest and
+    similar expenses`` (two lines at least, not every line, and none named by those words alone)."""
+    # (the words end the label, as its head noun does: "expense" heads ``Other operating expenses``,
+    # "segment" heads no ``Segment EBITDA`` nor ``Inter-segment revenue``)
+    held = [
+        i
+        for i, (lab, f) in enumerate(zip(labels, flags, strict=True))
+        if f != 1 and isinstance(lab, str) and _stems(without_outline(lab))[-len(words) :] == words
+    ]
+    lines = [
+        i for i, (lab, f) in enumerate(zip(labels, flags, strict=True)) if f != 1 and isinstance(lab, str)
+    ]
+    if len(held) < 2 or len(held) == len(lines):
+        return None
+    if any(set(_stems(without_outline(str(labels[i])))) == set(words) for i in held):
+        return None  # (a line named whole: that line, no kind of lines)
+    assert rel.key is not None
+    members = sorted({str(labels[i]) for i in held})
+    within = f"{quote(rel.key.name)} IN ({', '.join(literal(m) for m in members)})"
+    return RowClass(" ".join(words), (within, *_no_total(rel)), frozenset(members))
 
 
 def _summed_above(

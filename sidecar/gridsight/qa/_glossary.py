@@ -514,7 +514,8 @@ _FLOW_ASKED = re.compile(
 #: "were financing cash flows negative overall in 2024?", "in how many months was EBITDA negative?":
 #: the sign asked after the figure's name.
 _SIGN_ASKED = re.compile(
-    r"(?:^|(?<=\bmonths\s)|(?<=\byears\s)|(?<=\bquarters\s)|(?<=\bperiods\s))"
+    r"(?:^|(?<=\bmonths\s)|(?<=\byears\s)|(?<=\bquarters\s)|(?<=\bperiods\s)|(?<=\bmonth\s)|(?<=\byear\s)"
+    r"|(?<=\bquarter\s)|(?<=\bperiod\s))"
     r"(\s*(?:was|were|is|are)\s+(?!there\b)[^?;]{3,120}?)\s+(?:an?\s+)?(?:net\s+)?(negative|positive|outflow|inflow)\b"
     r"(?!\s+(?:amounts?|figures?|numbers?|values?)\b)",
     re.IGNORECASE,

@@ -184,3 +184,44 @@ def code_ranges(codes: Sequence[object]) -> dict[int, int]:
         if j - i - 1 >= 2:
             groups[i] = j - 1
     return groups
+
+
+def outline_groups(
+    marks: Sequence[str | None], blocks: Sequence[object], closing: Collection[int] = ()
+) -> dict[int, int]:
+    """The group lines of a statement numbered in outline (``A)`` › ``I.`` › ``1.``, as Spanish, German
+    and Italian statements are), as {group row: its last row}. ``marks``: the kind of outline number
+    each row opens with (:func:`gridsight.text.outline_kind`), or None. A line numbered of one kind
+    holds the lines after it that are numbered of kinds it does not stand in, up to the next line
+    numbered of its own kind or of a kind it stands in, the end of its section (``blocks``), or a line
+    of ``closing`` (a total): ``II. Long-term debts`` holds ``2. Bank borrowings`` and ``5. Other
+    financial liabilities`` until ``IV. Deferred tax liabilities``. A line is a group only where a line
+    numbered a kind deeper follows it; rows without a number between its numbered lines are in it, those
+    after its last (``Rohergebnis`` after ``5. b)``) are not.
+    No figure is read: the numbering tells the groups apart where the figures do not add up."""
+    groups: dict[int, int] = {}
+    if len(marks) > MAX_ROWS:
+        return groups
+    open_: list[tuple[str, int]] = []  # (kind, row) of each open line, outermost first
+
+    def close(keep: int, last: int) -> None:
+        while len(open_) > keep:
+            _, head = open_.pop()
+            inside = [k for k in range(head + 1, last + 1) if marks[k] is not None]
+            if inside:  # (to its last numbered line, and that line's own group)
+                groups[head] = groups.get(inside[-1], inside[-1])
+
+    for i, mark in enumerate(marks):
+        if i > 0 and blocks[i] != blocks[i - 1]:
+            close(0, i - 1)
+        if i in closing:
+            close(0, i - 1)
+            continue
+        if mark is None:
+            continue
+        kinds = [kind for kind, _ in open_]
+        if mark in kinds:
+            close(kinds.index(mark), i - 1)
+        open_.append((mark, i))
+    close(0, len(marks) - 1)
+    return groups

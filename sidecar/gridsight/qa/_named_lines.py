@@ -245,6 +245,13 @@ def _section_words_said(section: object, asked: AbstractSet[str]) -> int:
     )
 
 
+def _total_of(label: str) -> set[str]:
+    """The words a total line totals: its label's less "total" and its letter (``Total fixed assets
+    (B)``: fixed, assets); none for a line that says no "total"."""
+    own = tokens(re.sub(r"\s*\([A-Za-z]{1,2}\)\s*$", "", label))
+    return {w for w in own if w not in _GRAMMAR} - {"total"} if "total" in own else set()
+
+
 def _label(rel: Relation, i: int) -> str:
     """The ``i``-th line's label ('' where it has none)."""
     key = rel.key
@@ -350,6 +357,15 @@ def named_line(rel: Relation, text: str, reading: Reading) -> list[int] | None:
     totals = [i for i in top if i < len(flags) and flags[i] == 1]
     if len(top) > 1 and len(totals) == 1 and len({sections[i] for i in top}) == 1:
         top = totals  # ("revenue" beside ``Product revenue`` and ``Service revenue``: their total)
+    # ("fixed assets": ``Total fixed assets (B)``, the total of those words alone, over ``Tangible fixed
+    # assets`` and ``Intangible fixed assets``, which other words qualify)
+    whole = [i for i in top if _total_of(_label(rel, i)) == set(said)]
+    if len(top) > 1 and len(whole) == 1:
+        top = whole
+    joined = [i for i in top if "and" in tokens(_label(rel, i)) and "and" not in tokens(text)]
+    if len(top) - len(joined) == 1:
+        # ("equity" beside ``Total liabilities and equity``: that line adds it to another thing)
+        top = [i for i in top if i not in joined]
     if len(top) > 1 and "total" not in tokens(text) and _repeated_blocks(rel, [sections[i] for i in top]):
         top = top[:1]  # (the same lines again under each block: the first block, the statement's whole)
     if len(top) > 1:

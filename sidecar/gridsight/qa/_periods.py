@@ -310,3 +310,67 @@ def split_years(question: str, texts: Iterable[str]) -> str:
         return f"FY{year}" if named else year
 
     return _SPLIT.sub(ending, question)
+
+
+#: The latest quarter's end and the one before it: "the most recent quarter end", "the prior
+#: quarter-end", "the end of the previous quarter".
+def _quarter_named(place: str) -> re.Pattern[str]:
+    """A quarter's end named by its ``place`` (alternatives): "at the end of the <place> quarter"."""
+    return re.compile(
+        rf"\b(?:(?:at|as\s+of|as\s+at|on)\s+)?(?:the\s+)?(?:end\s+of\s+the\s+)?(?:{place})\s+"
+        r"quarter(?:[- ]end(?:\s+date)?)?\b",
+        re.IGNORECASE,
+    )
+
+
+_LATEST_QUARTER = _quarter_named(r"latest|most\s+recent|current")
+_PRIOR_QUARTER = _quarter_named(r"prior|previous|preceding")
+#: A change over the latest quarter or the year so far: "the linked-quarter change", "the
+#: year-to-date increase", "since the prior quarter".
+_LINKED_QUARTER = re.compile(r"\b(?:linked|sequential)[- ]quarter\b", re.IGNORECASE)
+_YEAR_TO_DATE = re.compile(r"\b(?:year[- ]to[- ]date|ytd)\b", re.IGNORECASE)
+
+
+def with_dates(question: str, names: Iterable[str]) -> str:
+    """``question`` with the quarter ends it names by their place written as the dates the headers
+    ``names`` write: "the most recent quarter end" over ``September 30, 2025 | June 30, 2025 |
+    December 31, 2024`` is "September 30, 2025", "the prior quarter end" "June 30, 2025" (the
+    quarter before it, where a column shows it); a linked-quarter change is from the one to the other,
+    a year-to-date change from the last year end before the latest date to it. Unchanged where the
+    headers write fewer than two dates."""
+    if not (
+        _LATEST_QUARTER.search(question)
+        or _PRIOR_QUARTER.search(question)
+        or _LINKED_QUARTER.search(question)
+        or _YEAR_TO_DATE.search(question)
+    ):
+        return question
+    written: dict[tuple[int, int, int], str] = {}
+    for name in names:
+        last = str(name).split(" › ")[-1]
+        days = dates_written(last)
+        if len(days) == 1:
+            day, month, year = next(iter(days))
+            written.setdefault((int(year), month, day), last.strip())
+    if len(written) < 2:
+        return question
+    order = sorted(written, reverse=True)
+    latest = order[0]
+    months = latest[0] * 12 + latest[1]
+    prior_q = next((d for d in order if d[0] * 12 + d[1] == months - 3), None)
+    year_end = next((d for d in order[1:] if (d[1], d[2]) == (12, 31)), None)
+    q = question
+    if _LINKED_QUARTER.search(q) and prior_q is not None:
+        q = _append(_LINKED_QUARTER.sub("", q), f"from {written[prior_q]} to {written[latest]}")
+    if _YEAR_TO_DATE.search(q) and year_end is not None:
+        q = _append(_YEAR_TO_DATE.sub("", q), f"from {written[year_end]} to {written[latest]}")
+    if prior_q is not None:
+        q = _PRIOR_QUARTER.sub(lambda m: _date_for(m, written[prior_q]), q)
+    q = _LATEST_QUARTER.sub(lambda m: _date_for(m, written[latest]), q)
+    return _tidy(q)
+
+
+def _date_for(m: re.Match[str], date: str) -> str:
+    """What replaces a quarter end named by its place: the date, after "at" where the phrase had it."""
+    opening = m.group(0).strip().split(" ", 1)[0].casefold()
+    return f" at {date}" if opening in ("at", "as", "on") else f" {date}"

@@ -301,21 +301,26 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
 def _by_months(question: str, tied: list[Candidate]) -> Candidate | None:
     """The one tied table whose columns are headed by every month the question names by its
     quarter or half ("the first quarter of 2025", "H1") or by a name of four letters or more
-    ("January to March"; "May", "Mar" and "Jan" are read as no month here), two months at least,
-    else None."""
+    ("January to March"; "May", "Mar" and "Jan" are read as no month here), two months at least;
+    where it names none, asks of months at all ("which month"), the one whose columns are three
+    months or more; else None."""
     said = _words(question)
     wanted = {m for w in said for m in CODE_MONTHS.get(w, ())}
     wanted |= {MONTHS[w] for w in said if w in MONTHS and len(w) > 3}
-    if len(wanted) < 2:
+    # ("which month had the highest sales", "in how many months": the table of months, any three)
+    by_kind = len(wanted) < 2 and bool({"month", "months", "monthly"}.intersection(said))
+    if len(wanted) < 2 and not by_kind:
         return None
     from gridsight.qa._relational import relation_of
 
-    covering = []
+    months_of = {}
     for c in tied:
         rel = relation_of(c.sheet, c.table)
-        months = {month_headed(col.name) for col in rel.columns if col.role == "data"}
-        if wanted <= months:
-            covering.append(c)
+        months_of[c.ref] = {month_headed(col.name) for col in rel.columns if col.role == "data"} - {None}
+    covering = [c for c in tied if not by_kind and wanted <= months_of[c.ref]]
+    if not covering and (by_kind or any(w in CODE_MONTHS for w in said)):
+        # (a quarter of a financial year that opens in April: the table of months all the same)
+        covering = [c for c in tied if len(months_of[c.ref]) >= 3]
     return covering[0] if len(covering) == 1 else None
 
 

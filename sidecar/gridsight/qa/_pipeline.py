@@ -141,7 +141,7 @@ def expected_type(question: str) -> str | None:
         # "which 3 districts have the highest score", "how many computers do the 3 biggest districts
         # have": one answer per ranked row ("how many of the 5 largest ...": a count)
         return "list"
-    if re.match(r"^(?:by )?(how many|how much)\b", low) or re.match(
+    if re.match(r"^(?:by )?(how many|how much|how far)\b", low) or re.match(
         r"^what (is|was|were) the (average|mean|median|sum|total|number|count|difference|ratio|highest|lowest"
         r"|largest|smallest|maximum|minimum|max|min|biggest|greatest)\b",
         low,

@@ -27,7 +27,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from gridsight.grid import Range, Sheet
-from gridsight.qa._groups import closing_totals, code_ranges, sum_groups
+from gridsight.qa._groups import closing_totals, code_ranges, outline_groups, sum_groups
 from gridsight.qa._headers import dates_written, relative_years
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
 from gridsight.text import (
@@ -353,6 +353,10 @@ def _closed_at(sections: list[str], total: str) -> int:
         own = _words_of(sections[depth])
         if own and own <= said:
             return depth
+        # (``Total items that may be reclassified`` closes ``Items that are or may be reclassified
+        # subsequently to profit or loss:``, whose words it shortens: two of them at least)
+        if len(said) >= 2 and said <= own:
+            return depth
         # (``Net cash used in investing activities`` closes ``Cash flows from investing activities``)
         if flows and (what := own - _CASH_FLOW_WORDS) and what <= said:
             return depth
@@ -400,6 +404,14 @@ def _outline_numbers(values: list[Any]) -> bool:
     return len(texts) >= 3 and all(isinstance(v, str) and is_outline_mark(v) for v in texts)
 
 
+def _mostly_outline_numbers(values: list[Any]) -> bool:
+    """Whether a column holds outline numbers, a compound one or two among them (``A-1)`` between
+    ``A)`` and ``I.``) as well: four in five of its texts at least, three at least."""
+    texts = [v for v in values if v is not None and str(v).strip()]
+    marks = sum(1 for v in texts if isinstance(v, str) and is_outline_mark(v))
+    return all(isinstance(v, str) for v in texts) and marks >= 3 and marks >= 0.8 * len(texts)
+
+
 def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
     """The column whose labels name the rows: the first row-header column, or the one after it when
     the first holds codes (``NACE | Industry``: the industries name the rows; the codes stay a column)."""
@@ -408,7 +420,9 @@ def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
     if len(cols) < 2:
         return cols[:1]
     first, second = (_body(sheet, table, c) for c in cols[:2])
-    return [cols[1]] if _names_beside_codes(first, second) else cols[:1]
+    # (``I - | Intangible fixed assets``: outline numbers in the first, the names beside them)
+    beside_marks = _mostly_outline_numbers(first) and not _mostly_outline_numbers(second)
+    return [cols[1]] if _names_beside_codes(first, second) or beside_marks else cols[:1]
 
 
 def _body(sheet: Sheet, table: Any, col: int) -> list[Any]:
@@ -711,9 +725,11 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
             filled = np.array([[_filled(v) for v in cells[c]] for c in cells], dtype=bool).T
     rows: list[int] = []
     sections: list[str | None] = []
+    outline_cols: list[int] = []
     if filled.size:
         # (an outline number beside a section's name, ``(2) | Non-current liabilities``, is no figure)
         outline = [c for c in values_at if _outline_numbers(cells[rng.left + c])]
+        outline_cols = [rng.left + c for c in values_at if _mostly_outline_numbers(cells[rng.left + c])]
         figures_at = [c for c in values_at if c not in outline] or values_at
         any_value = filled[:, figures_at].any(axis=1) if figures_at else np.zeros(len(filled), bool)
         label_only = filled[:, labels[0]] & ~any_value if labels else np.zeros(len(filled), bool)
@@ -725,7 +741,10 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
             mark = _outline_kind(cells, [rng.left + c for c in outline] + label_cols[:1], i)
             if mark is not None and mark in marks:  # (``(b)`` closes the section ``(a)`` opened)
                 current, marks = current[: marks.index(mark)], marks[: marks.index(mark)]
-            if label_only[i] and top + i not in totals:  # a label alone on its row: a section
+            heading = label_only[i] and str(cells[label_cols[0]][i]).rstrip().endswith(":")
+            # (a label alone on its row: a section; one that says "Total ... attributable to:" heads
+            # the lines after it, whatever its first word)
+            if label_only[i] and (top + i not in totals or heading):
                 label = _clean(cells[label_cols[0]][i])
                 keep = not after_data or (mark is not None and current)
                 current, marks = ([*current, label], [*marks, mark]) if keep else ([label], [mark])
@@ -761,11 +780,21 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
             [figures[i] for i in kept], [sections[i] for i in kept], [indents[i] for i in kept]
         )
         groups = {kept[i]: kept[j] for i, j in found.items()}
+        # (``II. Long-term debts`` over ``2. Bank borrowings``: groups by their outline numbers, where the
+        # figures did not find them)
+        marked = [_outline_kind(cells, outline_cols + label_cols[:1], offsets[i]) for i in kept]
+        outlined = outline_groups(
+            marked, [sections[i] for i in kept], {j for j, i in enumerate(kept) if rows[i] in totals}
+        )
+        numbered = {kept[i]: kept[j] for i, j in outlined.items() if kept[i] not in groups}
         codes = next((c for c in table.row_header_cols if c not in label_cols and _codes(column(c))), None)
         if codes is not None:  # (a classification's ranges: ``B-E`` over ``B`` … ``E``)
             groups = {**code_ranges(column(codes)), **groups}
         closing = closing_totals([figures[i] for i in kept], [sections[i] for i in kept], set(found))
-        sections = _within_groups(sections, names, groups, {i for i, r in enumerate(rows) if r in totals})
+        marked_totals = {i for i, r in enumerate(rows) if r in totals}
+        sections = _within_groups(sections, names, {**numbered, **groups}, marked_totals)
+        # (a numbered group's line is a line of the statement all the same, ``Cost of materials`` over
+        # its ``a)`` and ``b)``: no total)
         totals |= {rows[i] for i in groups}
         # (and lines that add up those right above them: ``All ages`` closing its section)
         totals |= {rows[kept[i]] for i in closing}

@@ -14,6 +14,7 @@ GridSight asks which.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ from gridsight.qa._answer import QAAnswer, display_of, value_type
 from gridsight.qa._columns import clearly_closest
 from gridsight.qa._pick import Candidate, words
 from gridsight.qa._relational import table_unit
+from gridsight.text import PLAN_AS_BASE, SET_AGAINST
 
 #: Token budget of one block (the paper's threshold for answering a region in one go).
 BLOCK_TOKENS = 4096
@@ -104,17 +106,21 @@ def _rows(block: Block, asked: set[str], labels: _Labels) -> list[tuple[int, int
     return rows
 
 
-def _cols(table: Any, asked: set[str], label_cols: list[int]) -> list[tuple[int, int]]:
-    """Columns whose header path parts the question names (the same in every block)."""
+def _cols(
+    table: Any, asked: set[str], label_cols: list[int], base: AbstractSet[str] = frozenset()
+) -> list[tuple[int, int]]:
+    """Columns whose header path parts the question names (the same in every block). A column named
+    only by what the question sets a figure against (``base``: "the variance against budget", "by
+    how much did sales beat budget") is none: the figure asked is another."""
     cols: list[tuple[int, int]] = []
     for i, path in enumerate(table.header_paths):
         c = table.range.left + i
         if c in label_cols:
             continue
         parts = [p.strip().lower() for p in path.split("›") if p.strip()]
-        hit = sum(1 for p in parts if words(p) and words(p) <= asked)
-        if hit:
-            cols.append((hit * 10 - (len(parts) - hit), c))
+        named = [p for p in parts if words(p) and words(p) <= asked]
+        if named and not all(words(p) <= base for p in named):
+            cols.append((len(named) * 10 - (len(parts) - len(named)), c))
     return cols
 
 
@@ -129,7 +135,13 @@ def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = N
     asked = words(question)
     label_cols = list(t.row_header_cols) or [t.range.left]
     labels = _Labels(sh, t, label_cols)
-    cols = _cols(t, asked, label_cols)
+    # (what the question sets a figure against: "the variance against budget", "beat budget")
+    base = {
+        w
+        for m in [*SET_AGAINST.finditer(question), *PLAN_AS_BASE.finditer(question)]
+        for w in words(m.group(1))
+    }
+    cols = _cols(t, asked, label_cols, base)
     rows = [hit for block in split_table(sh, t) for hit in _rows(block, asked, labels)]
     if not rows or not cols:
         missing = "row label" if not rows else "column header"

@@ -13,7 +13,7 @@ import re
 
 from gridsight.qa._headers import dates_written, days_at
 from gridsight.qa._relational import SECTION, Relation
-from gridsight.qa._sqlgen import near_word, tokens
+from gridsight.qa._sqlgen import COMMON, near_word, tokens
 from gridsight.text import periods_spelt, stem
 
 
@@ -73,6 +73,49 @@ def dated_rows(rel: Relation, question: str) -> list[str]:
             pick = min if m.group(1).casefold() in ("start", "beginning", "opening") else max
             at.append((m.start(), pick(within, key=lambda v: order[v])))
     return list(dict.fromkeys(v for _, v in sorted(at)))
+
+
+#: A balance line named by its place in the period, no day: ``NET ASSETS, END OF YEAR``, ``Cash at
+#: beginning of period``.
+_END_LABEL = re.compile(r"\b(?:end|close)\s+of\s+(?:the\s+)?(?:year|period)\b", re.IGNORECASE)
+_START_LABEL = re.compile(r"\b(?:beginning|start)\s+of\s+(?:the\s+)?(?:year|period)\b", re.IGNORECASE)
+
+
+def bound_rows(rel: Relation, question: str, qw: list[str]) -> list[str]:
+    """The balance lines a question names by the start or end of a year it writes ("net assets at the
+    end of 2025" over ``NET ASSETS, END OF YEAR``): the one line whose label says the start or end of
+    the year or period, as the question does, and whose other words the question names."""
+    key = rel.key
+    if key is None:
+        return []
+    labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
+    out: list[str] = []
+    for m in _YEAR_BOUND.finditer(question):
+        opening = m.group(1).casefold() in ("start", "beginning", "opening")
+        kind = _START_LABEL if opening else _END_LABEL
+        fit = [
+            v
+            for v in labels
+            if kind.search(v)
+            and (rest := [w for w in tokens(kind.sub(" ", v)) if w not in COMMON])
+            and all(any(near_word(w, q) for q in qw) for w in rest)
+        ]
+        if len(fit) == 1:
+            out.append(fit[0])
+    return list(dict.fromkeys(out))
+
+
+def period_ends(rel: Relation, question: str) -> dict[str, str]:
+    """The row labels that write a day the question writes only as the end of a period ("dividends in
+    the year ended 30 June 2024" over ``At 30 June 2024``), each with that day's year: the period it
+    closes, not its balance."""
+    days = rel.memo("days of the row labels", lambda: _days_of_labels(rel))
+    spelt = periods_spelt(question)
+    out: dict[str, str] = {}
+    for start, day in days_at(spelt):
+        if re.search(r"\b(?:ended|ending|to|through|until)\s*$", spelt[:start], re.IGNORECASE):
+            out |= {v: d[2] for v, d in days.items() if d == day}
+    return out
 
 
 def _days_of_labels(rel: Relation) -> dict[str, tuple[int, int, str]]:

@@ -25,6 +25,7 @@ from gridsight.text import (
     TABLE_WORDS,
     category_named,
     derived,
+    is_outline_mark,
     place_meant,
     proper_words,
     same,
@@ -125,10 +126,16 @@ def _edits(a: str, b: str) -> int:
     return prev[-1]
 
 
+#: The sign a statement writes before a line, no word of its name: ``Less: Allowance for credit
+#: losses``, ``Add: Depreciation``.
+_SIGN_SAID = re.compile(r"^\s*(?:less|add|plus|deduct|minus)\s*:\s*", re.IGNORECASE)
+
+
 def match_score(value: str, question_words: Sequence[str], question: str) -> float:
     """How fully the question names ``value`` (0..1): the share of the value's words it holds (its
-    outline number aside: ``5. Other liabilities``, ``IV. Retained profits``, ``(a) Share capital``)."""
-    value = without_outline(value)
+    outline number aside: ``5. Other liabilities``, ``IV. Retained profits``, ``(a) Share capital``;
+    and the sign written before it: ``Less: Allowance for credit losses``)."""
+    value = _SIGN_SAID.sub("", without_outline(value))
     vw = _tokens(value)
     if not vw:
         return 0.0
@@ -330,7 +337,7 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
             if len(v) > LITERAL_MAX:
                 continue
             s = match_score(v, qw, question)
-            if s >= 0.5 and not _by_number_only(v, qw):
+            if s >= 0.5 and not _by_number_only(v, qw) and not _mark_unwritten(v, question):
                 scored.append((s, v))
         scored.sort(key=lambda p: -p[0])
         chosen = [v for _, v in scored[:LITERALS_PER_COLUMN]]
@@ -343,6 +350,19 @@ def named_values(rel: Relation, question: str) -> dict[str, list[str]]:
         if chosen:
             out[col.name] = chosen
     return out
+
+
+def _mark_unwritten(value: str, question: str) -> bool:
+    """Whether ``value`` is an outline number (``1.``, ``II.``, ``(a)``) that the question does not
+    write: as written (``(a)``), or a number as a word of its own ("item 8"), not inside a figure
+    ("above 1,400,000" names no line numbered ``1.``)."""
+    mark = value.strip()
+    if not is_outline_mark(mark):
+        return False
+    if re.search(rf"(?<![\w.,]){re.escape(mark)}(?![\w,])", question):
+        return False
+    number = re.sub(r"\D", "", mark)
+    return not (number and re.search(rf"(?<![\d.,]){number}(?![\d]|[.,]\d)", question))
 
 
 def _by_number_only(value: str, qw: list[str]) -> bool:
