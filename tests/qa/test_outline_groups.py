@@ -165,7 +165,8 @@ def test_names_beside_outline_numbers_name_the_rows(tmp_path_factory: pytest.Tem
         [None, "D) PAYABLES", None, None],
         ["4)", "Payables to banks", 3_000.0, 3_200.0],
         ["7)", "Trade payables", 2_500.0, 2_400.0],
-        [None, "Total payables (D)", 5_500.0, 5_600.0],
+        ["12)", "Advances", 40.0, "-"],
+        [None, "Total payables (D)", 5_540.0, 5_600.0],
         [None, "E) Accrued expenses and deferred income", 250.0, 290.0],
         [None, "TOTAL LIABILITIES AND EQUITY", 9_750.0, 9_490.0],
     ]
@@ -176,6 +177,8 @@ def test_names_beside_outline_numbers_name_the_rows(tmp_path_factory: pytest.Tem
         == "Land and buildings"
     )
     assert answered(book, "Which payables line was the largest at 31/12/2025?") == "Payables to banks"
+    # (a dash among a column's figures is nil)
+    assert answered(book, "What were advances at 31/12/2024?") == 0
     # (a letter before a label is no word of its name; "and" inside a name lists nothing)
     assert answered(book, "How much were accrued expenses and deferred income at the end of 2025?") == 250
     # (a definition's "equity" is the total of equity, not ``TOTAL LIABILITIES AND EQUITY``; its "fixed

@@ -176,6 +176,18 @@ def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = N
     return _answer(workbook, cand, question, hits[0], label_cols, labels, how)
 
 
+#: A dash written for nil in a column of figures (``-``, ``–``, ``—``).
+_NIL = re.compile(r"\s*[-–—]\s*")
+
+
+def _figures_around(sheet: Sheet, table: Any, col: int) -> bool:
+    """Whether the table's column holds figures in most of its filled cells (three at least)."""
+    body = range(max(table.header_rows) + 1 if table.header_rows else table.range.top, table.range.bottom + 1)
+    filled = [v for r in body if (v := sheet.value(r, col)) not in (None, "")]
+    numbers = sum(1 for v in filled if isinstance(v, int | float) and not isinstance(v, bool))
+    return numbers >= 3 and 2 * numbers > len(filled)
+
+
 def _abstain(question: str, cand: Candidate, reason: str) -> QAAnswer:
     return QAAnswer(question, "abstained", reason=reason, route="blocks", table=cand.ref)
 
@@ -206,6 +218,8 @@ def _answer(
         return _abstain(question, cand, f"{address} is empty")
     if isinstance(value, str) and (number := parse_number(value)) is not None:
         value = number  # a figure stored as text ("23,043"), read as the relational view reads it
+    elif isinstance(value, str) and _NIL.fullmatch(value) and _figures_around(sh, t, c):
+        value = 0  # (a dash among a column's figures: nil, as a statement writes it)
     header_cells = Range(min(t.header_rows), c, max(t.header_rows), c).ref() if t.header_rows else address
     label_cells = Range(r, min(label_cols), r, max(label_cols)).ref()
     evidence = [{"sheet": sh.name, "range": x} for x in dict.fromkeys([address, label_cells, header_cells])]
