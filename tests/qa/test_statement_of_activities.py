@@ -45,6 +45,12 @@ def test_a_section_named_is_ranked_by_its_lines_not_the_columns(activities: Any)
     assert answered(activities, "Which supporting service cost the least in 2024?") == "Fundraising"
 
 
+def test_a_restriction_column_under_its_year_is_read_alone(activities: Any) -> None:
+    # (``2025 › 2025 Total`` is named only by the year the restriction's group writes: no second column)
+    asked = "What were net assets without donor restrictions at the end of 2025?"
+    assert answered(activities, asked) == 2_030
+
+
 def test_the_start_or_end_of_a_year_names_the_balance_line_that_says_so(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

@@ -1168,7 +1168,12 @@ def _siblings(rel: Relation, question: str, best: list[RelColumn]) -> list[RelCo
             # "dwellings completed by housing associations": the measure's word, not the column
             # that adds up the parts (``All dwellings``), which is named with its "all"
             continue
-        if apart and named_part(a, qw) and named_part(b, qw):
+        # (``2025 › 2025 Total`` beside ``2025 › Without Donor Restrictions``: named only by the year
+        # the chosen column's group writes already, no sibling)
+        by_year = {w for w in words_said(b, qw) if YEARS.fullmatch(w)} <= {
+            y for p in mine if p != a for y in YEARS.findall(p)
+        } and not words_said(b, qw) - set(YEARS.findall(b))
+        if apart and named_part(a, qw) and named_part(b, qw) and not by_year:
             out.append(c)
         elif not apart and _said_apart(question, b, a):
             out.append(c)  # ("Guarantor Subsidiaries ... Non-Guarantor Subsidiaries": each written whole)
