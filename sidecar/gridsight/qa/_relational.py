@@ -398,18 +398,17 @@ def _outline_kind(cells: dict[int, list[Any]], cols: list[int], i: int) -> str |
     return None
 
 
-def _outline_numbers(values: list[Any]) -> bool:
-    """Whether a column holds outline numbers alone (``I.``, ``(1)``, ``(a)``, ``(ii)``), three at least."""
-    texts = [v for v in values if v is not None and str(v).strip()]
-    return len(texts) >= 3 and all(isinstance(v, str) and is_outline_mark(v) for v in texts)
+#: The share of a column's texts that outline numbers make it a column of them, odd ones beside.
+_MOSTLY = 0.8
 
 
-def _mostly_outline_numbers(values: list[Any]) -> bool:
-    """Whether a column holds outline numbers, a compound one or two among them (``A-1)`` between
-    ``A)`` and ``I.``) as well: four in five of its texts at least, three at least."""
+def _outline_numbers(values: list[Any], share: float = 1.0) -> bool:
+    """Whether a column holds outline numbers alone (``I.``, ``(1)``, ``(a)``, ``(ii)``), three at
+    least: every text (``share`` 1), or that share of them -- a compound number or two among them
+    (``A-1)`` between ``A)`` and ``I.``) at 0.8."""
     texts = [v for v in values if v is not None and str(v).strip()]
     marks = sum(1 for v in texts if isinstance(v, str) and is_outline_mark(v))
-    return all(isinstance(v, str) for v in texts) and marks >= 3 and marks >= 0.8 * len(texts)
+    return all(isinstance(v, str) for v in texts) and marks >= 3 and marks >= share * len(texts)
 
 
 def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
@@ -421,7 +420,7 @@ def _label_column(sheet: Sheet, table: Any, cols: list[int]) -> list[int]:
         return cols[:1]
     first, second = (_body(sheet, table, c) for c in cols[:2])
     # (``I - | Intangible fixed assets``: outline numbers in the first, the names beside them)
-    beside_marks = _mostly_outline_numbers(first) and not _mostly_outline_numbers(second)
+    beside_marks = _outline_numbers(first, _MOSTLY) and not _outline_numbers(second, _MOSTLY)
     return [cols[1]] if _names_beside_codes(first, second) or beside_marks else cols[:1]
 
 
@@ -729,7 +728,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
     if filled.size:
         # (an outline number beside a section's name, ``(2) | Non-current liabilities``, is no figure)
         outline = [c for c in values_at if _outline_numbers(cells[rng.left + c])]
-        outline_cols = [rng.left + c for c in values_at if _mostly_outline_numbers(cells[rng.left + c])]
+        outline_cols = [rng.left + c for c in values_at if _outline_numbers(cells[rng.left + c], _MOSTLY)]
         figures_at = [c for c in values_at if c not in outline] or values_at
         any_value = filled[:, figures_at].any(axis=1) if figures_at else np.zeros(len(filled), bool)
         label_only = filled[:, labels[0]] & ~any_value if labels else np.zeros(len(filled), bool)

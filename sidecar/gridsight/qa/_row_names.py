@@ -52,6 +52,11 @@ _YEAR_BOUND = re.compile(
 )
 
 
+#: Words that make the day after them the end of a period ("the year ended 31 December 2025"),
+#: not a balance's day.
+_CLOSES_PERIOD = re.compile(r"\b(?:ended|ending|to|through|until)\s*$", re.IGNORECASE)
+
+
 def dated_rows(rel: Relation, question: str) -> list[str]:
     """The row labels that write a day the question writes ("was total equity higher at 31 December
     2024 than at 1 January 2024": ``Balance at 31 December 2024``, ``Balance at 1 January 2024``), or
@@ -64,7 +69,7 @@ def dated_rows(rel: Relation, question: str) -> list[str]:
     at: list[tuple[int, str]] = []
     spelt = periods_spelt(question)
     for start, day in days_at(spelt):
-        if re.search(r"\b(?:ended|ending|to|through|until)\s*$", spelt[:start], re.IGNORECASE):
+        if _CLOSES_PERIOD.search(spelt[:start]):
             continue  # ("the year ended 31 December 2025": the day closes a period, no balance asked)
         at += [(start, v) for v, d in days.items() if d == day]
     for m in _YEAR_BOUND.finditer(question):
@@ -113,7 +118,7 @@ def period_ends(rel: Relation, question: str) -> dict[str, str]:
     spelt = periods_spelt(question)
     out: dict[str, str] = {}
     for start, day in days_at(spelt):
-        if re.search(r"\b(?:ended|ending|to|through|until)\s*$", spelt[:start], re.IGNORECASE):
+        if _CLOSES_PERIOD.search(spelt[:start]):
             out |= {v: d[2] for v, d in days.items() if d == day}
     return out
 
