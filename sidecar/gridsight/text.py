@@ -636,9 +636,9 @@ def names_month(value: str, question: str) -> bool:
 
 #: A footnote mark or a status letter at the end of a label, as statistics offices write them:
 #: ``Coast 2)``, ``Total (1)``, ``Hills*``, ``Metro¹``, ``2023 p`` or ``2023p`` (provisional), ``Q4 r``
-#: (revised).
+#: (revised); a fund statement's lettered note, ``Investments, at value (a)``.
 _MARKS = re.compile(
-    r"(?:\s*(?:\(\d{1,2}\)|\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*\([prev]\)"
+    r"(?:\s*(?:\(\d{1,2}\)|\([a-h]\)|\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*\([prev]\)"
     r"|(?<=(?:19|20)\d\d)[prev])\s*$"
 )
 
@@ -686,10 +686,15 @@ def outline_kind(text: str) -> str | None:
 _NOTE_REF = re.compile(r"\s*\((?:notes?|note\s+no\.?)\s*[\w.,\s-]{1,12}\)\s*$", re.IGNORECASE)
 
 
+#: The lettered note a footnote's own line starts with: ``(a) Investments, at cost``.
+_LEAD_MARK = re.compile(r"^\s*\([a-h]\)\s+(?=\S)")
+
+
 def without_marks(label: str) -> str:
     """``label`` without the note reference, footnote marks and status letters it ends with
-    (:data:`_NOTE_REF`, :data:`_MARKS`)."""
-    out = _NOTE_REF.sub("", label) or label
+    (:data:`_NOTE_REF`, :data:`_MARKS`), and the lettered note it starts with (:data:`_LEAD_MARK`)."""
+    out = _LEAD_MARK.sub("", label)
+    out = _NOTE_REF.sub("", out) or out
     while (trimmed := _MARKS.sub("", out)) != out and trimmed.strip():
         out = trimmed
     return out

@@ -129,3 +129,28 @@ def test_the_day_a_year_ends_names_its_movements_not_the_balance_on_it(
     assert answered(book, "How much were dividends in the year ended 30 June 2024?") == -170
     assert answered(book, "What was total equity at 30 June 2024?") == 3790
     assert answered(book, "What were total dividends over the three years?") == -545
+
+
+RESERVES: list[list[Any]] = [
+    ["Consolidated statement of changes in equity", None, None, None, None, None, None],
+    [None, "Share capital", "Own shares", "Hedging reserve", "Retained earnings", "Total", "Total equity"],
+    ["At 1 January 2025", 50, -18, 2, 654, 688, 688],
+    ["Profit for the year", None, None, None, 100, 100, 100],
+    ["Other comprehensive income", None, None, 6, -2, 4, 4],
+    ["Dividends", None, None, None, -45, -45, -45],
+    ["Purchase of own shares", None, -5, None, None, -5, -5],
+    ["At 31 December 2025", 50, -23, 8, 707, 742, 742],
+]
+
+
+@pytest.fixture(scope="module")
+def reserves(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "reserves", RESERVES, title="SOCE")
+
+
+def test_which_columns_moved_over_the_year(reserves: Any) -> None:
+    # (each component's closing balance less its opening one; the totals are no component)
+    assert answered(reserves, "Which reserves decreased during 2025?") == ["Own shares"]
+    q = "Which component of equity increased the most during 2025?"
+    assert answered(reserves, q) == "Retained earnings"
+    assert answered(reserves, "By how much did retained earnings increase in 2025?") == 707 - 654

@@ -151,8 +151,8 @@ def test_a_label_holds_a_name_only_as_whole_words(tmp_path: Any) -> None:
 
 
 def test_a_spacer_column_between_groups_is_no_column(book: Any) -> None:
-    from gridsight.qa._ask import relation_of
     from gridsight.qa._pick import candidates, pick_table
+    from gridsight.qa._relational import relation_of
 
     best = pick_table("inventories in Q1 2024", candidates(book, None, "inventories in Q1 2024")).table
     rel = relation_of(best.sheet, best.table)

@@ -45,6 +45,7 @@ from gridsight.qa._cells import (
 from gridsight.qa._entities import entity_columns
 from gridsight.qa._glossary import (
     defined,
+    elided_heads,
     in_own_terms,
     named_not_defined,
     others_named,
@@ -54,7 +55,7 @@ from gridsight.qa._glossary import (
 )
 from gridsight.qa._headers import PATH_SEP
 from gridsight.qa._periods import changed_in_year, header_years, split_years, with_dates, with_periods
-from gridsight.qa._pick import Candidate, candidates, pick_table, top_tie, words
+from gridsight.qa._pick import Candidate, candidates, pick_table, relation_for, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
     TIE_ORDER_HEADERS,
@@ -71,7 +72,7 @@ from gridsight.qa._pipeline import (
     vote,
 )
 from gridsight.qa._plan import Plan
-from gridsight.qa._relational import Relation, relation_of
+from gridsight.qa._relational import Relation
 from gridsight.qa._route_blocks import by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
@@ -234,6 +235,7 @@ def answer_question(
     labels = _labels(workbook)
     q = defined(spelt_out(without_example(q), labels), labels)  # "ETR": effective tax rate, defined
     q = totals_of_parts(q, (t for sheet in workbook.sheets for t in sheet.texts))
+    q = elided_heads(q, (t for sheet in workbook.sheets for t in sheet.texts))  # "A and B funds"
     rounding, q = q, without_sign(without_rounding(q))  # (rounded and signed as asked at the end)
     found = candidates(workbook, sheet, q)
     tied = top_tie(found) if found and found[0].score > 0 else []
@@ -247,7 +249,7 @@ def answer_question(
         return QAAnswer(question, "abstained", reason=pick.reason)
     best = pick.table
     # "the prior year", "versus last year": the years they mean among the table's own periods
-    rel = relation_of(best.sheet, best.table)
+    rel = relation_for(best)
     own = _own_texts(rel)
     q = without_table_aside(q)  # (the words that picked the table name no cells in it)
     q = without_title(q, [t.text for t in best.table.titles])  # ("the statement of net assets ...")
@@ -271,7 +273,10 @@ def answer_question(
     if model is not None:
         ans = _vote(workbook, best, q, ans, model, samples)
     ans.question = question
-    if ans.status == "answered" and pick.how != "words":
+    if ans.status == "answered" and pick.how == "periods":
+        others = [r for r in pick.tied if r != best.ref]
+        ans.explanation += f" (read with {', '.join(others[:3])}: the same statement at other periods)"
+    elif ans.status == "answered" and pick.how != "words":
         others = [r for r in pick.tied if r != best.ref]
         chooser = "meaning" if pick.how == "meaning" else "the model"
         ans.explanation += f" ({chooser} chose {best.ref} over {', '.join(others[:3])}, which also fit)"
@@ -310,7 +315,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         joined = plan_over_join(best, q, flat)
         if joined is not None:
             plan, view, _join = joined  # the query reads the other table's columns: only SQL can
-    rel = relation_of(best.sheet, best.table)
+    rel = relation_for(best)
     if (
         plan is not None
         and plan.kind in CHECKED_LISTS
@@ -347,6 +352,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
     else:
         order = ("formula", "sql", "blocks", "cells")
     expected = expected_type(q)
+    statement = read_by_cells(rel, structure)  # (its lines named by their stems in the blocks route)
     weak: list[QAAnswer] = []
     tried: list[str] = []
     kind: str | None = None
@@ -361,12 +367,12 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
                 ans.structure = structure
                 return ans
             if ans.status == "answered" and kind == "lookup":
-                cell = by_blocks(workbook, best, q, model)  # the same cell, cited by its own address
+                cell = by_blocks(workbook, best, q, model, stemmed=statement)  # the cell, by its address
                 if cell.status == "answered" and same_value(cell.value, ans.value):
                     cell.formula = cell.formula or ans.formula  # (the lookup's formula where it has none)
                     ans = cell
         elif route == "blocks":
-            ans = by_blocks(workbook, best, q, model)
+            ans = by_blocks(workbook, best, q, model, stemmed=statement)
         elif route == "formula":
             ans = by_formula(workbook, best, q, model)
             if (
@@ -483,7 +489,7 @@ def _or_query(
 
 def _vote(workbook: Workbook, best: Candidate, q: str, rules: QAAnswer, model: Any, samples: int) -> QAAnswer:
     """The model's queries and the routes' answer as candidates; the answer most of them give."""
-    rel = relation_of(best.sheet, best.table)
+    rel = relation_for(best)
     if not rel.rows or not rel.columns:
         return rules
     attempts = model_attempts(rel, q, model, samples=samples)
@@ -539,7 +545,7 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
     """The cells route: the question's cells and operation over the table's header paths
     (:mod:`gridsight.qa._cells`), run as one query on the relational view; and the plan's kind
     (None: no plan)."""
-    rel = relation_of(best.sheet, best.table)
+    rel = relation_for(best)
     planned = cell_plan(rel, q, expected_type(q)) if rel.rows else None
     if planned is None:
         return QAAnswer(q, "abstained", reason="no cells of the table fit the question", route="cells"), None
@@ -578,7 +584,8 @@ def _from_query(best: Candidate, rel: Any, q: str, win: Attempt) -> QAAnswer:
 
     evidence: list[dict[str, str]] = []
     for name in win.read or [c.name for c in rel.columns[:1]]:
-        ev = {"sheet": best.sheet.name, "range": rel.column(name).data.with_sheet(None).ref()}
+        data = rel.column(name).data  # (a column of another sheet's period cites that sheet)
+        ev = {"sheet": data.sheet or best.sheet.name, "range": data.with_sheet(None).ref()}
         if ev not in evidence:
             evidence.append(ev)
     units = {rel.column(n).unit for n in win.read if rel.column(n).kind == "number"}

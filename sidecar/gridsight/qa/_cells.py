@@ -22,7 +22,7 @@ from itertools import pairwise
 from gridsight.qa._answer import asks_label
 from gridsight.qa._classes import RowClass, asked_class
 from gridsight.qa._definition import Equality, Line, definition, divides, equality, lines_of
-from gridsight.qa._entities import COMBINED, entities_named, entity_columns, own_part
+from gridsight.qa._entities import COMBINED, entities_named, entity_columns, own_part, peers
 from gridsight.qa._groups import rounding_step
 from gridsight.qa._headers import (
     CODE_MONTHS,
@@ -39,6 +39,7 @@ from gridsight.qa._headers import (
     own_years,
     parts,
     quarters_closed,
+    unit_part,
     year_of,
 )
 from gridsight.qa._left_out import LeftOut, combining_left_out, left_out
@@ -163,6 +164,13 @@ _SHARE = re.compile(
 #: "what share of total interest income came from loans": a part of a whole, the part named in part.
 _SHARE_FROM = re.compile(
     r"\b(?:share|proportion|percentage|fraction|portion)\s+of\b[^?]{1,80}?\b(?:came|come|comes|coming|was|were)\s+from\b",
+    re.I,
+)
+#: A share whose part and whole are two lines, the part said after a verb ("what percentage of net
+#: cash from operating activities was paid out as dividends") or before "as a percentage of".
+_SHARE_OF_PART = re.compile(
+    r"\b(?:share|proportion|percentage|fraction|portion)\s+of\b[^?]{1,80}?\b(?:was|were|is|are)\s+"
+    r"(?:[^\W\d_]+\s+){0,2}(?:as|on|by|to|into)\b|\bas\s+a\s+(?:share|proportion|percentage|fraction)\s+of\b",
     re.I,
 )
 #: Phrases that divide: "divided by", "by what factor", "as a multiple of", a slash between words
@@ -1373,7 +1381,11 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
     for n, v in full:
         out.setdefault(n, []).append(v)
     touched = meant = False
-    compares_part = parts_spelt(question) != question or _SHARE_FROM.search(question) is not None
+    compares_part = (
+        parts_spelt(question) != question
+        or _SHARE_FROM.search(question) is not None
+        or _SHARE_OF_PART.search(question) is not None
+    )
     for name, pairs in scored.items():
         fresh = [(sc, v) for sc, v in pairs if sc == 0.0 or words_said(v, qw) - explained]
         if name == getattr(key, "name", None):
@@ -1787,6 +1799,39 @@ def _whole_of_parts(rel: Relation, question: str, col: str, fixed: dict[str, str
     return None
 
 
+def _same_line_outside(rel: Relation, question: str, col: str, fixed: dict[str, str]) -> str | None:
+    """The line of the same name outside the named section, where the question names the section
+    after the line, as the part the line's share is asked of ("what share of the fund's net assets
+    belonged to the Investor Class": ``Net assets`` under ``INVESTOR CLASS:`` over ``NET ASSETS``,
+    not over the sum of the class's lines); else None."""
+    key = rel.key
+    labels, sections = (rel.values_of(key.name) if key else None), rel.values_of(SECTION)
+    if key is None or SECTION not in fixed or key.name not in fixed or labels is None or sections is None:
+        return None
+    line, section = fixed[key.name], fixed[SECTION]
+    qt = tokens(question)
+    at_line = [i for i, q in enumerate(qt) if any(near_word(w, q) for w in tokens(line) if w not in COMMON)]
+    own = [w for w in tokens(section) if w not in COMMON]
+    at_section = [i for i, q in enumerate(qt) if any(near_word(w, q) for w in own)]
+    if not at_line or not own or not at_section or min(at_section) < max(at_line):
+        return None
+    same = line.casefold().strip()
+    outside = {
+        sections[i]
+        for i, v in enumerate(labels)
+        if isinstance(v, str) and v.casefold().strip() == same and sections[i] != section
+    }
+    if len(outside) > 1 and None in outside:
+        outside = {None}  # (the line under no section: the statement's own, not another class's)
+    if len(outside) != 1:
+        return None
+    (where,) = outside
+    conds = f"{quote(key.name)} = {literal(line)} COLLATE NOCASE AND " + (
+        f"{quote(SECTION)} IS NULL" if where is None else f"{quote(SECTION)} = {literal(where)}"
+    )
+    return f"(SELECT {quote(col)} FROM data WHERE {conds} LIMIT 1)"
+
+
 def _part_said(part: str, others: list[str], qw: list[str]) -> bool:
     """Whether words name a header part by its letters or, among its siblings, by meaning ("men":
     ``Males``)."""
@@ -1834,7 +1879,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     if against_plan(rel, question):  # ("did sales beat budget": exceed it; "miss": come in below)
         question = _BEAT.sub("exceed", _MISSED.sub("come in below", question))
     rises = (
-        _rises_over_periods(rel, question, expected)
+        _columns_moved(rel, question, expected)
+        or _rises_over_periods(rel, question, expected)
         or _in_each_period(rel, question, expected)
         or _class_share(rel, question)
         or _over_year_labels(rel, question, expected)
@@ -2071,7 +2117,15 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
                 all(any(near_word(w, o) for o in own_words) for w in said_words(x, qw_all)) for x in extras
             )
         )
-        if listed and not whole_list and (len(found) < 2 or len(listed) >= len(found)):
+        # (two lines found, one whose own name joins words with "and", written whole -- "paid to
+        # suppliers and employees": ``Payments to suppliers and employees`` -- are not replaced by a
+        # list that reads the "and" as the list's)
+        joined_whole = (
+            len(found) >= 2
+            and any(_and_written(f, question) for f in found)
+            and not set(found) <= set(listed)
+        )
+        if listed and not whole_list and not joined_whole and (len(found) < 2 or len(listed) >= len(found)):
             # "the sum of cash and accounts receivable": two rows, each named on its own; "stocks,
             # debtors and cash": a third the words alone do not reach (``Cash at bank and in hand``);
             # "cash and intangible assets": ``Other intangible assets``, which the rarer word names,
@@ -2092,6 +2146,12 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     tested = _periods_tested(rel, question, chosen, rows, expected)
     if tested is not None:  # "how many years did operating profit come in above 150"
         return tested
+    moved = _period_moved_most(rel, question, rows)
+    if moved is not None:  # "in which quarter did cash fall the most": against the period before
+        return moved
+    family = _family_total(rel, question, chosen, rows)
+    if family is not None:  # "cash flow hedges": every ``Cash flow hedges - ...`` line, added up
+        return family
     if entities and key is not None and len(rows.get(key.name, [])) == 1:
         return _columns_tested(rel, question, entities, rows, expected)
     named_group = asked_class(rel, question)
@@ -2294,6 +2354,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         len(cells) > 2
         and not (_ASKS_PERIOD.search(question) and all(_number(lab) == _number(lab) for lab, _ in cells))
         and not (ranked and not varying_rows)
+        and not all(len(dates_written(lab)) == 1 for lab, _ in cells)  # (each day its own, however written)
     ):  # (entities ranked: ``Guarantors`` beside ``Non-Guarantors``)
         # a row with no word of its own ("net income" beside "operating income" and "net sales")
         # is only touched by the others' words (periods each are their own: ``31 Mar 2024`` beside
@@ -2375,6 +2436,46 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
 
 #: Plans that rank, count or list rows: the kinds a clause that leaves lines out applies to.
 _OVER_ROWS = frozenset({"top-row", "top-rows", "rows", "top-in-group", "top-change", "count"})
+
+
+def _columns_moved(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
+    """Which columns of a statement of movements moved over the period asked, by its closing balance
+    line less its opening one ("which reserves decreased during 2025": every column that fell; "which
+    component of equity increased the most": the one that rose most), the columns that add up the
+    others left out; None where the question names a column, or asks no "which"."""
+    key = rel.key
+    which = _WHICH_NOUN.search(question)
+    if key is None or which is None or expected not in (None, "list", "text") or not moved(question):
+        return None
+    said = set(words(question))
+    up, down = bool(said & RISE_WORDS), bool(said & FALL_WORDS)
+    most = _move_asked(question)
+    if up == down and most is None:
+        return None
+    found = balance_rows(rel.values_of(key.name) or [], question)
+    positions = rel.values_of(POSITION)
+    if found is None or positions is None:
+        return None
+    phrase = _WHICH_PHRASE.match(question, which.start())
+    rest = question[: which.start()] + question[phrase.end() if phrase is not None else which.end() :]
+    if _columns(rel, rest) or _names_lines(rel, which.group("noun").casefold()):
+        return None  # ("by how much did retained earnings rise": that column; "which line": rows)
+    cols = [c for c in amounts(rel) if not {w for p in parts(c.name) for w in tokens(p)} & COMBINED]
+    cols = [c for c in cols if c.name not in _total_columns(rel, cols)]
+    if len(cols) < 2:
+        return None
+    opening, closing = (f"{quote(POSITION)} = {positions[i]}" for i in found)
+    moves = " UNION ALL ".join(
+        f"SELECT {literal(parts(c.name)[-1])} AS p, (SELECT {quote(c.name)} FROM data WHERE {closing})"
+        f" - (SELECT {quote(c.name)} FROM data WHERE {opening}) AS v"
+        for c in cols
+    )
+    if most is not None:  # (a fall ranks the lowest first, a rise the highest, any other change by size)
+        by = "v ASC" if most in FALL_WORDS else "v DESC" if most in RISE_WORDS else "ABS(v) DESC"
+        return CellPlan(
+            f"SELECT p FROM ({moves}) WHERE v IS NOT NULL ORDER BY {by} LIMIT 1", "top-row", "text"
+        )
+    return CellPlan(f"SELECT p FROM ({moves}) WHERE v {'>' if up else '<'} 0", "rows", "list")
 
 
 def _movement_plan(
@@ -2693,6 +2794,8 @@ def _rises_over_periods(rel: Relation, question: str, expected: str | None) -> C
     found = counted or each
     if found is None or up == down or comparison(question.casefold()) or re.search(r"\d{3}", question):
         return None
+    if _move_asked(question) is not None:
+        return None  # ("in which year did X fall the most": the move ranked, :func:`_period_moved_most`)
     kind = found.group(1).casefold().rstrip("s") + "s"
     cols = sorted(_of_kind(rel, kind), key=lambda c: ends_at(c.name) or (0, 0, 0))
     key = rel.key
@@ -2703,7 +2806,7 @@ def _rises_over_periods(rel: Relation, question: str, expected: str | None) -> C
     if len(labels) != 1:
         return None
     fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
-    cells = [(parts(c.name)[-1], _cell_in(rel, c.name, fixed)) for c in cols]
+    cells = [(_period_part(c), _cell_in(rel, c.name, fixed)) for c in cols]
     if _COST.search(labels[0]) and _negative_across(rel, cols, fixed):
         cells = [(label, f"ABS({e})") for label, e in cells]  # (dividends paid, shown negative: by size)
     sign = ">" if up else "<"
@@ -2795,10 +2898,23 @@ def _of_kind(rel: Relation, kind: str) -> list[RelColumn]:
     return [c for c in _figures(rel) if _period_kind(c) == kind]
 
 
+def _own_parts(col: RelColumn) -> list[str]:
+    """A column's header parts without the unit row under them (``2025 › $m``: ``2025``)."""
+    path = parts(col.name)
+    while len(path) > 1 and unit_part(path[-1]):
+        path = path[:-1]
+    return path
+
+
+def _period_part(col: RelColumn) -> str:
+    """The part of a period column's header that names its period (``2025`` of ``2025 › $m``)."""
+    return _own_parts(col)[-1]
+
+
 def _period_kind(col: RelColumn) -> str | None:
     """Whether a column is headed by a month, a quarter or a year (``Aug``, ``Q3 2024`` or ``Three
     months ended › 30 September``, ``FY2023``); None for any other column (``Total``)."""
-    path = [without_marks(p).strip() for p in parts(col.name)]
+    path = [without_marks(p).strip() for p in _own_parts(col)]
     if any(re.split(r"[\s\-'’]", p)[0].casefold().rstrip(".") in MONTHS for p in path if p):
         return "months"  # (``Aug``, ``August 2024``, ``Jan-25``)
     if month_as_day(col.name) is not None or any(numeric_month(p) is not None for p in path):
@@ -2914,7 +3030,7 @@ def _periods_tested(
     limit = _threshold(rel, periods[0].name, question, test, figures)  # ("above 15%" over fractions)
     cells = [
         (
-            without_marks(_told_apart(c.name, []) if kind == "dates" else parts(c.name)[-1]).strip(),
+            without_marks(_told_apart(c.name, []) if kind == "dates" else _period_part(c)).strip(),
             _cell(c.name, fixed),
         )
         for c in periods
@@ -2926,6 +3042,80 @@ def _periods_tested(
     return None if expected == "number" else _passing(cells, op, limit, counted=False)
 
 
+#: The most a line moved from one period to the next: "grew the most", "the largest fall in".
+_MOVED_MOST = re.compile(
+    r"\b(?:most|furthest|fastest|sharpest|steepest)\b"
+    r"|\b(?:largest|biggest|greatest|sharpest|steepest|strongest)\s+(?P<noun>[^\W\d_]+)\b",
+    re.IGNORECASE,
+)
+
+
+def _move_asked(question: str) -> str | None:
+    """The change word a superlative ranks by ("fall" of "did cash fall the most", "increase" of "the
+    largest increase in"): the noun after it, else the last change word of the six before it."""
+    for m in _MOVED_MOST.finditer(question):
+        if m.group("noun"):
+            noun = m.group("noun").casefold()
+            if noun in CHANGE_WORDS | RISE_WORDS | FALL_WORDS:
+                return noun
+            continue
+        before = re.findall(r"[^\W\d_]+", question[: m.start()].casefold())[-6:]
+        moved = [w for w in before if w in CHANGE_WORDS | RISE_WORDS | FALL_WORDS]
+        if moved:
+            return moved[-1]
+    return None
+
+
+def _period_moved_most(rel: Relation, question: str, rows: dict[str, list[str]]) -> CellPlan | None:
+    """The period in which the one line named moved most from the period before ("in which quarter
+    did cash fall the most", "which year saw the largest increase in revenue"; "percentage" or
+    "rate": relative to the period before): the periods of the kind asked, put in time order by the
+    days, years or months their headers write; else None."""
+    asked = _PERIODS_ASKED.search(question)
+    key = rel.key
+    move = _move_asked(question)
+    if asked is None or move is None or key is None or not re.match(r"which", asked.group(0), re.I):
+        return None
+    if len(rows.get(key.name, [])) != 1:
+        return None
+    if any(len(v) != 1 for v in rows.values()) or comparison(question.casefold()) is not None:
+        return None
+    kind = asked.group(1).casefold().rstrip("s") + "s"
+    periods = _of_kind(rel, kind) or _of_kind(rel, "dates")
+    if len({tuple(_own_parts(c)[:-1]) for c in periods}) > 1 and kind != "dates":
+        return None  # (years under two measures: which is unclear)
+    order = _time_order(periods)
+    if order is None or len(order) < 3:
+        return None
+    fixed = _placed(rel, question, {k: v[0] for k, v in rows.items()})
+    rate = re.search(r"\b(?:percentage|percent|rate|relative)\b|%", question, re.IGNORECASE) is not None
+    steps = []
+    for before, after in pairwise(order):
+        a, b = _cell(before.name, fixed), _cell(after.name, fixed)
+        if move in FALL_WORDS:
+            delta = f"({a} - {b})"
+        elif move in RISE_WORDS:
+            delta = f"({b} - {a})"
+        else:
+            delta = f"ABS({b} - {a})"
+        value = f"{delta} * 1.0 / ABS({a})" if rate else delta
+        label = without_marks(_told_apart(after.name, []) if kind == "dates" else _period_part(after)).strip()
+        steps.append(f"SELECT {literal(label)} AS p, {value} AS v")
+    picked = " UNION ALL ".join(steps)
+    return CellPlan(
+        f"SELECT p FROM ({picked}) WHERE v IS NOT NULL ORDER BY v DESC LIMIT 1", "top-row", "text"
+    )
+
+
+def _time_order(periods: list[RelColumn]) -> list[RelColumn] | None:
+    """Period columns earliest first, by when each ends (:func:`ends_at`); None where that is not
+    written for each, or two end alike."""
+    keys = [ends_at(c.name) for c in periods]
+    if None in keys or len(set(keys)) != len(keys):
+        return None
+    return [c for _, c in sorted(zip(keys, periods, strict=True), key=lambda x: x[0] or (0, 0, 0))]
+
+
 #: "in how many funds ...", "name all companies with ...": columns (no periods) counted or listed.
 _COLUMNS_COUNTED = re.compile(
     r"\bhow\s+many\s+(?:of\s+the\s+)?(?:\d+\s+)?(?P<noun>[^\W\d_]+s)\b"
@@ -2935,7 +3125,7 @@ _COLUMNS_COUNTED = re.compile(
 )
 #: Every column of a kind: "all four funds", "each of the segments", "across the companies".
 _EVERY_OF = re.compile(
-    r"\b(?:all|each|every|across)\s+(?:of\s+)?(?:the\s+)?(?:\d+\s+|(?:two|three|four|five|six|seven|eight|nine|ten)\s+)?"
+    r"\b(?:all|each|every|across|among)\s+(?:of\s+)?(?:the\s+)?(?:\d+\s+|(?:two|three|four|five|six|seven|eight|nine|ten)\s+)?"
     r"(?P<noun>[^\W\d_]+s)\b",
     re.IGNORECASE,
 )
@@ -2996,6 +3186,14 @@ def _against_prior(rel: Relation, question: str, chosen: list[RelColumn]) -> Cel
     return CellPlan(union, "rows", "list")
 
 
+#: "how many entities held / reported inventory": columns counted by whether they hold the line.
+_HOLDING = re.compile(
+    r"\bhow\s+many\s+(?:of\s+the\s+)?[^\W\d_]+\s+(?:had|have|held|hold|reported|report|recorded|carried|"
+    r"showed|show)\b(?![^?]*\b(?:more|less|fewer|above|below|over|under|at\s+least|at\s+most)\b)",
+    re.IGNORECASE,
+)
+
+
 def _columns_counted(rel: Relation, question: str) -> list[RelColumn]:
     """The columns of entities (funds, companies, segments: amounts that name no period) where the
     question counts or lists a plural that names no line nor section and tests a bound ("in how
@@ -3003,7 +3201,11 @@ def _columns_counted(rel: Relation, question: str) -> list[RelColumn]:
     (``Total``, ``Consolidated``) left out. Else none."""
     m = _COLUMNS_COUNTED.search(question)
     key = rel.key
-    if m is None or key is None or comparison(question.casefold()) is None:
+    if (
+        m is None
+        or key is None
+        or (comparison(question.casefold()) is None and not _HOLDING.search(question))
+    ):
         return []
     noun = (m.group("noun") or m.group("listed") or m.group("which") or "").casefold()
     if noun in _NOT_ENTITIES:
@@ -3048,6 +3250,15 @@ _WHICH_NOUN = re.compile(
 )
 
 
+#: The words of a "which" noun phrase up to its verb: "which shipping line had".
+_WHICH_PHRASE = re.compile(
+    r"(?:which|what)\s+(?:[^\W\d_]+\s+){1,3}?(?=(?:had|has|have|was|were|is|are|did|does|do|reports?|reported"
+    r"|recorded|held|holds|shows?|showed|carried|carries|rose|fell|grew|increased|decreased|declined|dropped"
+    r"|moved|changed)\b)",
+    re.IGNORECASE,
+)
+
+
 def _headed_by(noun: str, cols: list[RelColumn]) -> int:
     """How many of ``cols`` a part of whose header is ``noun`` ("funds" over ``... Fund``)."""
     return sum(1 for c in cols if any(near_word(noun, w) for p in parts(c.name) for w in tokens(p)))
@@ -3063,7 +3274,9 @@ def _every_entity(rel: Relation, question: str) -> list[RelColumn]:
     noun = m.group("noun").casefold()
     cols = entities_named(rel, noun, question)
     heads = _headed_by(noun, cols)
-    return cols if cols and 2 * heads >= len(cols) else []
+    # (a peer comparison's companies: any noun no line or section holds, "across the peers")
+    compared = bool(cols) and peers(rel, cols) and not _names_lines(rel, noun)
+    return cols if cols and (2 * heads >= len(cols) or compared) else []
 
 
 #: A date or a year a question writes: "at December 31, 2025", "31 Dec 2024", "in 2025".
@@ -3072,6 +3285,28 @@ _DATED = re.compile(
     r"(?:19|20)\d\d\b|\b(?:19|20)\d\d\b",
     re.IGNORECASE,
 )
+
+
+def _names_lines(rel: Relation, noun: str) -> bool:
+    """Whether a noun is the head of a row label or a section, so names a kind of line ("which
+    expense": ``Operating expenses``; ``Segment EBITDA`` is an EBITDA, the segments are columns)."""
+    key = rel.key
+    labels = [key.name, *rel.distinct_values(key.name)] if key is not None else []
+    if any(c.name == SECTION for c in rel.columns):
+        labels += rel.distinct_values(SECTION)
+    # (a label's head stands before its preposition: ``Investment in subsidiaries`` is an investment,
+    # and "which subsidiaries" still asks among the columns of subsidiaries)
+    heads = {
+        own[-1]
+        for v in labels
+        if isinstance(v, str)
+        and (own := [w for w in tokens(_OBJECT_OF.split(v, maxsplit=1)[0]) if w not in COMMON])
+    }
+    return any(near_word(noun, w) for w in heads)
+
+
+#: Where a label's head ends: a preposition before its object ("Investment in subsidiaries").
+_OBJECT_OF = re.compile(r"\s+(?:in|of|for|from|to|on|by|with)\s+", re.IGNORECASE)
 
 
 def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
@@ -3084,20 +3319,13 @@ def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
     noun = m.group("noun").casefold()
     if noun.rstrip("s") in {w.rstrip("s") for w in _NOT_ENTITIES} or not entity_columns(rel):
         return []
-    # (the head of a label or section names lines: "which expense" ranks ``Operating expenses``'
-    # kind; ``Segment EBITDA`` is an EBITDA, the segments are the columns)
-    labels = [key.name, *rel.distinct_values(key.name)]
-    if any(c.name == SECTION for c in rel.columns):
-        labels += rel.distinct_values(SECTION)
-    heads = {
-        own[-1] for v in labels if isinstance(v, str) and (own := [w for w in tokens(v) if w not in COMMON])
-    }
-    if any(near_word(noun, w) for w in heads):
+    if _names_lines(rel, noun):
         return []
     found = entities_named(rel, noun, question)
     # (the entities the question offers by name; the noun it asks by names none: "which reserve
     # column" offers no ``Other reserves``)
-    rest = question[: m.start()] + question[m.end() :]
+    phrase = _WHICH_PHRASE.match(question, m.start())  # ("which shipping line had ...": the whole noun)
+    rest = question[: m.start()] + question[phrase.end() if phrase is not None else m.end() :]
     rest = re.sub(
         rf"\b{re.escape(noun.rstrip('s'))}s?\b", " ", rest, flags=re.IGNORECASE
     )  # ("across all funds")
@@ -3117,12 +3345,15 @@ def _columns_tested(
     """How many, or which, of ``cols`` hold a figure past the bound in the one line named."""
     test = comparison(question.casefold())
     key = rel.key
-    if test is None or key is None or any(len(v) != 1 for v in rows.values()):
+    holding = test is None and _HOLDING.search(question) is not None
+    if (test is None and not holding) or key is None or any(len(v) != 1 for v in rows.values()):
         return None
     fixed = _placed(rel, question, {k: v[0] for k, v in rows.items()})
+    cells = [(without_marks(parts(c.name)[-1]).strip(), _cell(c.name, fixed)) for c in cols]
+    if test is None:  # ("how many entities held inventory": a figure other than nil, a dash none)
+        return _passing([(label, f"COALESCE({e}, 0)") for label, e in cells], "<>", "0", counted=True)
     limit = _threshold(rel, cols[0].name, question, test)
     op = COMPARISON_OPS[test.group(1)]
-    cells = [(without_marks(parts(c.name)[-1]).strip(), _cell(c.name, fixed)) for c in cols]
     if re.search(r"\bhow\s+many\b", question, re.IGNORECASE):  # (else "name all companies with ...")
         blank_zero = [(label, f"COALESCE({e}, 0)") for label, e in cells]  # (a blank passes no bound)
         return _passing(blank_zero, op, limit, counted=True)
@@ -3859,6 +4090,7 @@ def _one_column(
             }  # "of all offences": the whole table
         whole = (
             _whole_of_parts(rel, question, col, fixed)
+            or _same_line_outside(rel, question, col, fixed)
             or _total_beside(rel, question, col, fixed)
             or _whole(rel, col, siblings)
         )
@@ -3916,6 +4148,17 @@ def _one_column(
     if qwords & AVERAGE_WORDS:
         return CellPlan(f"SELECT AVG({quote(col)}) FROM data{rest}", "average", "number")
     if qwords & SUM_WORDS and expected in (None, "number"):
+        section = fixed.get(SECTION)
+        nested = section is not None and any(
+            isinstance(v, str) and v.startswith(f"{section} › ") for v in rel.distinct_values(SECTION)
+        )
+        if section is not None and nested:
+            # ("total liabilities" over ``LIABILITIES``, which holds only its groups ``Long-term
+            # liabilities`` and ``Short-term liabilities``: the lines of the groups too, not their heads)
+            sec = quote(SECTION)
+            within = f"({sec} = {literal(section)} OR {sec} LIKE {literal(section + ' › %')})"
+            others = {k: v for k, v in fixed.items() if k != SECTION}
+            rest = _where(others, [within, *_not_total(rel), f"{quote(col)} IS NOT NULL", *unmarked])
         return CellPlan(f"SELECT SUM({quote(col)}) FROM data{rest}", "sum", "number")
     return None
 
@@ -4300,6 +4543,65 @@ def _negative_across(rel: Relation, chosen: list[RelColumn], fixed: dict[str, st
         return False
     found = [v for c in chosen if isinstance(v := (rel.values_of(c.name) or [])[rows[0]], int | float)]
     return bool(found) and all(v <= 0 for v in found) and any(v < 0 for v in found)
+
+
+#: Where a label's family name ends and the member's own words begin: ``Cash flow hedges - reclassified``.
+_FAMILY_DASH = re.compile(r"\s+[-–—]\s+")
+
+
+def _family_total(
+    rel: Relation, question: str, chosen: list[RelColumn], rows: dict[str, list[str]]
+) -> CellPlan | None:
+    """The lines that share a family name before a dash (``Cash flow hedges - effective portion ...``,
+    ``Cash flow hedges - reclassified to profit or loss``), added up in the one column asked, where the
+    question names the family and no member's own words ("how much did cash flow hedges contribute
+    to OCI"): each member alone is part of what is asked. None otherwise."""
+    key = rel.key
+    if key is None or len(chosen) != 1 or not rows.get(key.name) or _asks_which(question):
+        return None
+    families: dict[str, list[str]] = {}
+    for label in rel.distinct_values(key.name):
+        if isinstance(label, str) and len(split := _FAMILY_DASH.split(label, maxsplit=1)) == 2:
+            families.setdefault(split[0].casefold().strip(), []).append(label)
+    named = [v for v in rows[key.name] if _FAMILY_DASH.split(v, maxsplit=1)[0].casefold().strip() in families]
+    if len(named) != len(rows[key.name]) or len({_FAMILY_DASH.split(v, 1)[0].casefold() for v in named}) != 1:
+        return None
+    members = families[_FAMILY_DASH.split(named[0], maxsplit=1)[0].casefold().strip()]
+    if len(members) < 2:
+        return None
+    qt = tokens(question)
+    head = [w for w in tokens(_FAMILY_DASH.split(members[0], maxsplit=1)[0]) if w not in COMMON]
+    if not all(any(near_word(w, q) for q in qt) for w in head):
+        return None
+    rest = [q for q in qt if not any(near_word(w, q) for w in head)]
+    own = [
+        {w for w in tokens(_FAMILY_DASH.split(m, maxsplit=1)[1]) if w not in COMMON} - set(head)
+        for m in members
+    ]
+    said = {stem(q) for q in rest}  # (by stems: "effect" is no word of "effective portion")
+    if any({stem(w) for w in mine} & said for mine in own):
+        return None  # (a member named by its own words: that line, not the family)
+    fixed = {k: v[0] for k, v in rows.items() if k not in (key.name, SECTION) and len(v) == 1}
+    cells = [_cell_in(rel, chosen[0].name, _placed(rel, question, {**fixed, key.name: m})) for m in members]
+    return CellPlan("SELECT " + " + ".join(cells), "sum", "number")
+
+
+def _and_written(label: str, question: str) -> bool:
+    """Whether the question writes a label's own "X and Y" ("paid to suppliers and employees" of
+    ``Payments to suppliers and employees``): the words either side of its "and" as the label does."""
+    own = re.findall(r"[^\W_]+", without_outline(label).casefold())
+    asked = re.findall(r"[^\W_]+", question.casefold())
+    for i, w in enumerate(own[1:-1], start=1):
+        if w != "and":
+            continue
+        a, b = own[i - 1], own[i + 1]
+        if any(
+            near_word(a, asked[k - 1]) and near_word(b, asked[k + 1])
+            for k in range(1, len(asked) - 1)
+            if asked[k] == "and"
+        ):
+            return True
+    return False
 
 
 def _presented_negative(rel: Relation, labels: list[str], adds: bool = False) -> set[str]:

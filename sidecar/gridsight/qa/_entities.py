@@ -16,22 +16,15 @@ Pure functions over a :class:`~gridsight.qa._relational.Relation`; the plans are
 
 from __future__ import annotations
 
-import re
-
 from gridsight.qa._groups import adds_to
-from gridsight.qa._headers import YEARS, parts, year_of
+from gridsight.qa._headers import YEARS, parts, unit_part, year_of
 from gridsight.qa._named_lines import amounts
 from gridsight.qa._relational import Relation, RelColumn
 from gridsight.qa._sqlgen import near_word, tokens
 
 #: Header words of a column that combines others.
-COMBINED = frozenset("total totals consolidated eliminations combined average median group".split())
-
-
-#: A header part that is only a unit: ``£m``, ``€'000``, ``US$ millions``, ``TEUR``, ``%``.
-_UNIT = re.compile(
-    r"\(?(?:[A-Z]{0,3}[£$€¥]\s?(?:m|mn|bn|k|'000|000|millions?|thousands?)?|T?EUR|kEUR|USD|GBP|%)\)?",
-    re.IGNORECASE,
+COMBINED = frozenset(
+    "total totals consolidated consolidating eliminations adjustments combined average median group".split()
 )
 
 
@@ -39,7 +32,7 @@ def _path(col: RelColumn) -> list[str]:
     """A column's header parts, its unit aside (``Share capital › £m``: the unit is no part of what
     the column is)."""
     path = parts(col.name)
-    path = path[:-1] if len(path) > 1 and _UNIT.fullmatch(path[-1].strip()) else path
+    path = path[:-1] if len(path) > 1 and unit_part(path[-1]) else path
     if len(path) > 1 and year_of(path[-1]) is not None and year_of(path[-2]) is None:
         return path[
             :-1
@@ -55,7 +48,7 @@ def own_part(col: RelColumn) -> str:
 
 def _dated_after(col: RelColumn) -> tuple[str, ...]:
     """The period a column's path writes after its own part (``Parent › Dec 31, 2025``), else ()."""
-    full = [p for p in parts(col.name) if not _UNIT.fullmatch(p.strip())]
+    full = [p for p in parts(col.name) if not unit_part(p)]
     return tuple(full[len(_path(col)) :])
 
 
@@ -117,6 +110,8 @@ def _entity_columns(rel: Relation, cols: list[RelColumn], noun: str | None) -> l
     dated = any(_dated_after(c) for c in cols)  # (entities by date are known by the column combining them)
     if len(cols) >= 2 and not dated and not any(_words(c) & COMBINED for c in cols) and _one_kind(cols):
         return cols  # (``Growth Fund | Growth and Income Fund | Income Fund``: funds, nothing combines them)
+    if not dated and not any(_words(c) & COMBINED for c in cols) and peers(rel, cols):
+        return cols  # (``Oceanic Line | Baltic Cargo | Harbourline``: a peer comparison's companies)
     if len(cols) < 3 or not any(_words(c) & COMBINED for c in cols):
         return []
     runs = [(t, run) for t in cols if _words(t) & COMBINED if (run := _added_by(rel, cols, t))]
@@ -124,6 +119,22 @@ def _entity_columns(rel: Relation, cols: list[RelColumn], noun: str | None) -> l
         named = [(t, run) for t, run in runs if any(near_word(noun, w) for w in _words(t))]
         runs = named or runs
     return runs[0][1] if runs else []
+
+
+def peers(rel: Relation, cols: list[RelColumn]) -> bool:
+    """Whether ``cols`` are a peer comparison's entities: three or more columns of amounts, every one
+    the table has, none a period nor a combining column, beside lines of a statement (two total lines
+    at least: ``Total current assets``, ``Total assets``), which are what the columns are compared by
+    -- not a list of records whose columns are its measures."""
+    from gridsight.qa._relational import TOTAL
+
+    flags = rel.values_of(TOTAL) or []
+    return (
+        len(cols) >= 3
+        and len(cols) == len(amounts(rel))
+        and sum(1 for f in flags if f == 1) >= 2
+        and not any(year_of(c.name) is not None for c in cols)
+    )
 
 
 def _one_kind(cols: list[RelColumn]) -> bool:

@@ -266,6 +266,45 @@ def totals_of_parts(question: str, texts: Iterable[str]) -> str:
     return question
 
 
+#: Two qualifiers joined before the noun they share: "guarantor and non-guarantor subsidiaries".
+_ELIDED = re.compile(
+    r"\b(?P<a>[^\W\d_][\w-]*)\s+(?P<conj>and|or|&)\s+(?P<b>[^\W\d_][\w-]*)\s+(?P<n>[^\W\d_]+(?:\s+[^\W\d_]+)?)",
+    re.IGNORECASE,
+)
+
+
+def _as_name(text: str) -> str:
+    """A text as :func:`elided_heads` compares it: no marks, case, hyphens, leading "total" or colon."""
+    out = re.sub(r"[\s-]+", " ", without_marks(text).casefold()).strip(" :")
+    return out.removeprefix("total ")
+
+
+def elided_heads(question: str, texts: Iterable[str]) -> str:
+    """``question`` with a noun two qualifiers share written after each, where the workbook writes
+    both as names (headers or labels): "the guarantor and non-guarantor subsidiaries" is "the
+    guarantor subsidiaries and non-guarantor subsidiaries" beside ``Guarantor Subsidiaries`` and
+    ``Non-Guarantor Subsidiaries`` -- the first qualifier alone reads as a word of the second name.
+
+    Args:
+        question: the user's words.
+        texts: the workbook's texts.
+    """
+    if not _ELIDED.search(question):
+        return question
+    names = {_as_name(t) for t in texts if len(t) <= 80}
+
+    def spelt(m: re.Match[str]) -> str:
+        a, b, noun = m.group("a"), m.group("b"), m.group("n")
+        for n in (noun, noun.split()[0]):  # (the shared noun: two words, or one)
+            rest = noun[len(n) :]
+            pair = (_as_name(f"{a} {n}"), _as_name(f"{b} {n}"))
+            if pair[0] != pair[1] and all(p in names for p in pair):
+                return f"{a} {n} {m.group('conj')} {b} {n}{rest}"
+        return m.group(0)
+
+    return _ELIDED.sub(spelt, question)
+
+
 #: Names the three vocabularies of financial statements give one thing: IFRS (IAS 1), US GAAP and
 #: the UK Companies Act formats. A question may use any of them over a statement that uses another
 #: ("stock" over ``Inventories``, "on a consolidated basis" over a ``Group`` column). Each group is

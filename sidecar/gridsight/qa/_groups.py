@@ -84,15 +84,21 @@ def _adds_up(
 
 
 def sum_groups(
-    figures: Sequence[Sequence[float | None]], blocks: Sequence[object], indents: Sequence[int] | None = None
+    figures: Sequence[Sequence[float | None]],
+    blocks: Sequence[object],
+    indents: Sequence[int] | None = None,
+    names: Sequence[str] | None = None,
 ) -> dict[int, int]:
     """The group lines among ``figures`` (one list of numbers or None per row, the same columns in
     each), as {group row: its last row}. ``blocks``: each row's section; a group holds rows of its
     own section only. ``indents``: each row label's leading spaces. Two lines that add up to the
-    line above them are a group only when both are indented under it, or groups themselves: a
-    statement's "Revenue" above "Cost of sales" and "Gross profit" adds them up too, by arithmetic,
-    not as a group."""
+    line above them are a group only when both are indented under it, or groups themselves, or
+    when a group named with the same last word follows them (``Long-term liabilities`` over two
+    lines, then ``Short-term liabilities`` over four; ``names``: the row labels): a statement's
+    "Revenue" above "Cost of sales" and "Gross profit" adds them up too, by arithmetic, not as a
+    group."""
     spaces = indents if indents is not None else [0] * len(figures)
+    heads_of = [_last_word(v) for v in names] if names is not None else [""] * len(figures)
     n = len(figures)
     if n < 3 or n > MAX_ROWS or not figures or not figures[0]:
         return {}
@@ -110,7 +116,9 @@ def sum_groups(
             heads.append(j)
             j = ends[j] + 1
             # (or both groups of their own: a country over its two regions' lines, each over its areas)
-            indented = all(spaces[h] > spaces[i] or h in groups for h in heads)
+            indented = all(spaces[h] > spaces[i] or h in groups for h in heads) or (
+                j in groups and heads_of[i] != "" and heads_of[i] == heads_of[j]  # (a sibling group next)
+            )
             # (the first line over all the others may hold rates of the whole as well: means)
             whole = i == 0 and j == n
             if (len(parts) >= 3 or (len(parts) == 2 and indented)) and _adds_up(
@@ -119,6 +127,12 @@ def sum_groups(
                 groups[i] = ends[i] = j - 1
                 break
     return groups
+
+
+def _last_word(name: str) -> str:
+    """A label's last word, lowercase ("liabilities" of ``Long-term liabilities``)."""
+    found = re.findall(r"[^\W\d_]+", name.casefold())
+    return found[-1] if found else ""
 
 
 def closing_totals(

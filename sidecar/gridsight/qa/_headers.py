@@ -12,6 +12,20 @@ import re
 from gridsight.detect._structure import PATH_SEP
 from gridsight.text import MONTHS, without_marks
 
+#: A header part that is only a unit: ``£m``, ``A$m``, ``€'000``, ``RMB'000``, ``US$ millions``, ``TEUR``,
+#: ``USD m``, ``%`` (a unit row under the periods or the entities, no part of what a column is).
+_UNIT_PART = re.compile(
+    r"\(?(?:[A-Z]{0,3}[£$€¥]\s?(?:m|mn|bn|k|'000|000|millions?|thousands?)?|(?:[A-Z]{3}|[£$€¥])\s?(?:'?000s?|m|mn|bn)"
+    r"|T?EUR|kEUR|USD|GBP|%|'?000s?)\)?",
+    re.IGNORECASE,
+)
+
+
+def unit_part(part: str) -> bool:
+    """Whether a header part is only a unit (:data:`_UNIT_PART`)."""
+    return _UNIT_PART.fullmatch(part.strip()) is not None
+
+
 __all__ = [
     "PATH_SEP",
     "YEARS",

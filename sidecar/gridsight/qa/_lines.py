@@ -229,7 +229,25 @@ def pooled_sections(rel: Relation, question: str, labels: list[str]) -> dict[str
                 pa, pb = (r"(?<![\w-])" + r"[\s-]*".join(map(re.escape, h)) + r"(?![\w-])" for h in (ha, hb))
                 if re.search(rf"{pa}\s*(?:,|and|plus|\+|&)\s*{pb}", low):
                     out[label] = [held[i], held[j]]
+        if label not in out and len(held) == 2 and _total_of_both(rel, key.name, question, label, held):
+            out[label] = held
     return out
+
+
+def _total_of_both(rel: Relation, key: str, question: str, label: str, held: list[str]) -> bool:
+    """Whether the question asks the total of a line written once in each of two groups that share
+    no other line ("total loans from financial institutions" over the long-term and the short-term
+    one), naming neither group: "total" before the line's own words, no word of either group's
+    name besides them. Blocks of the same lines (consolidated and mainline) are no such groups."""
+    own = [w for w in tokens(label) if w not in COMMON]
+    if not own or not re.search(rf"\btotal\s+(?:the\s+)?{re.escape(own[0])}", question, re.IGNORECASE):
+        return False
+    keys, sections = rel.values_of(key) or [], rel.values_of(SECTION) or []
+    lines = [{k for k, s in zip(keys, sections, strict=True) if s == h and k != label} for h in held]
+    if lines[0] & lines[1]:
+        return False
+    qw = [q for q in tokens(question) if not any(near_word(q, w) for w in own)]
+    return not any(words_said(parts(h)[-1], qw) for h in held)
 
 
 def closing_total(rel: Relation, section: str) -> int | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
@@ -59,10 +59,20 @@ class Candidate:
     #: How many of the question's two-word phrases the table writes as one ("current assets"): what
     #: tells apart tables that hold the same words (a balance sheet and a net-debt box beside it).
     phrases: int = 0
+    #: The relation the table is read as where it is not its own (:func:`relation_for`): the same
+    #: statement's periods on sheets of their own, read together.
+    relation: Any = None
 
     @property
     def ref(self) -> str:
         return f"{self.sheet.name}!{self.table.range.ref()}"
+
+
+def relation_for(c: Candidate) -> Any:
+    """The relational view a candidate is read as: its own table's, or the one it was chosen with."""
+    from gridsight.qa._relational import relation_of
+
+    return c.relation if c.relation is not None else relation_of(c.sheet, c.table)
 
 
 def _pairs(text: str) -> set[tuple[str, str]]:
@@ -221,6 +231,16 @@ def _blocks_of_one_statement(tied: list[Candidate]) -> bool:
     return all(relation_of(c.sheet, c.table).blocks for c in tied)
 
 
+def _periods_on_sheets(tied: list[Candidate]) -> Candidate | None:
+    """The first of the tied tables, read with the others, where each stands on a sheet of its own
+    as the same statement at another period (:func:`gridsight.qa._relational.joined_periods`): the
+    question names none of their periods apart, or several."""
+    from gridsight.qa._relational import joined_periods
+
+    rel = joined_periods([(c.sheet, c.table) for c in tied])
+    return None if rel is None else replace(tied[0], relation=rel)
+
+
 def describe(c: Candidate) -> str:
     """What a table is about, in words: sheet, titles, column header paths, first row labels."""
     t = c.table
@@ -272,6 +292,9 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
         return Pick(best)
     if _blocks_of_one_statement(tied):  # (a statement's periods in blocks: read together, from the top)
         return Pick(min(tied, key=lambda c: c.table.range.top))
+    together = _periods_on_sheets(tied)
+    if together is not None:  # (a statement's periods on sheets of their own: read together)
+        return Pick(together, "periods", tied=tuple(c.ref for c in tied))
     refs = tuple(c.ref for c in tied)
     say_which = Pick(
         None, reason=f"several tables fit the question equally ({', '.join(refs[:4])}); say which", tied=refs

@@ -247,12 +247,10 @@ def _body_top(sheet: Sheet, table: Any, label_cols: list[int], value_cols: list[
 
 def _names(table: Any, cols: list[int]) -> list[str]:
     """Unique column names from the table's header paths (letters where a column has none)."""
-    left = table.range.left
     out: list[str] = []
     seen: Counter[str] = Counter()
     for c in cols:
-        path = table.header_paths[c - left] if c - left < len(table.header_paths) else ""
-        base = _clean(path).replace('"', "'") or f"Column {Range(0, c, 0, c).ref().rstrip('1')}"
+        base = _header_of(table, c).replace('"', "'") or f"Column {Range(0, c, 0, c).ref().rstrip('1')}"
         seen[base.casefold()] += 1
         out.append(base if seen[base.casefold()] == 1 else f"{base} ({seen[base.casefold()]})")
     return out
@@ -587,10 +585,26 @@ def _within_groups(
     return out
 
 
+#: A header part that gives the sign convention of every figure ("Inflows/(Outflows)",
+#: "Increase/(decrease)"): written over one column, it names none of them apart.
+_SIGN_CONVENTION = re.compile(r"^[^\W\d_]+\s*/\s*\([^\W\d_]+\)$")
+
+
 def _header_of(table: Any, col: int) -> str:
-    """A column's header path as the table reads it ('' outside the table)."""
+    """A column's header path as the table reads it ('' outside the table), without a last part that
+    only gives the figures' sign convention where no other column has a part that deep."""
     at = col - table.range.left
-    return _clean(table.header_paths[at]) if 0 <= at < len(table.header_paths) else ""
+    if not 0 <= at < len(table.header_paths):
+        return ""
+    path = _clean(table.header_paths[at])
+    own = path.split(" › ")
+    if len(own) > 1 and _SIGN_CONVENTION.match(own[-1]):
+        deepest = max(
+            (len(p.split(" › ")) for i, p in enumerate(table.header_paths) if i != at and p), default=0
+        )
+        if deepest < len(own):
+            return " › ".join(own[:-1])
+    return path
 
 
 def _twin_columns(
@@ -645,6 +659,15 @@ def _sums_to_heads(
                 b[at], b[row] = b[row], None
             out[outer] = b
     return out
+
+
+#: The header of a statement's column of note references.
+_NOTE_HEADER = re.compile(r"\s*(?:notes?|note\s+no\.?|ref\.?)\s*", re.IGNORECASE)
+
+
+def _capitals(v: Any) -> bool:
+    """Whether a label is written in capitals (a heading's letters: ``LIABILITIES``)."""
+    return isinstance(v, str) and any(ch.isalpha() for ch in v) and v.upper() == v
 
 
 def _filled(v: Any) -> bool:
@@ -732,6 +755,13 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         figures_at = [c for c in values_at if c not in outline] or values_at
         any_value = filled[:, figures_at].any(axis=1) if figures_at else np.zeros(len(filled), bool)
         label_only = filled[:, labels[0]] & ~any_value if labels else np.zeros(len(filled), bool)
+        # (nor is a note reference beside a heading in capitals, ``LIABILITIES | 9 |`` with no figure;
+        # ``Debtors | 8 |`` in a line's own letters is a line whose figures its parts give)
+        notes = [c for c in values_at if _NOTE_HEADER.fullmatch(_header_of(table, rng.left + c))]
+        figured = [c for c in figures_at if c not in notes]
+        if labels and notes and figured:
+            capitals = np.array([_capitals(v) for v in cells[label_cols[0]]], dtype=bool)
+            label_only |= filled[:, labels[0]] & capitals & ~filled[:, figured].any(axis=1)
         label_only &= len(values_at) > 1
         current: list[str] = []
         marks: list[str | None] = []  # (the outline number each open section's line has)
@@ -776,7 +806,10 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         # the sums)
         kept = [i for i, name in enumerate(names) if not _PART_OF_ABOVE.match(name)]
         found = sum_groups(
-            [figures[i] for i in kept], [sections[i] for i in kept], [indents[i] for i in kept]
+            [figures[i] for i in kept],
+            [sections[i] for i in kept],
+            [indents[i] for i in kept],
+            [names[i] for i in kept],
         )
         groups = {kept[i]: kept[j] for i, j in found.items()}
         # (``II. Long-term debts`` over ``2. Bank borrowings``: groups by their outline numbers, where the
@@ -902,7 +935,43 @@ def joined_blocks(sheet: Sheet, table: Any) -> Relation | None:
     ]
     if len(between) != len(blocks):
         return None  # (another table between them: no statement of blocks)
+    periods = []
+    for b in blocks:
+        own = [x.text for x in b.titles if _BLOCK_PERIOD.search(x.text)]
+        periods.append(own[-1].strip() if own else None)
     rels = [build_relation(sheet, b) for b in blocks]
+    return _joined(rels, periods, (id(sheet), "blocks:" + table.range.ref()), named=False)
+
+
+def joined_periods(copies: list[tuple[Sheet, Any]]) -> Relation | None:
+    """The relation of one statement whose periods stand on sheets of their own, each sheet the same
+    table (the same lines, the same column headers) under its own period (a consolidating balance
+    sheet at December 31, 2025 on one sheet and at December 31, 2024 on the next): one row per line,
+    every sheet's columns side by side, each named by its sheet's period (``December 31, 2024 ›
+    Parent``) and citing its own sheet's cells. The period is the last title with a year, else the
+    sheet's name where it holds one. None where the tables are not such copies."""
+    if len(copies) < 2 or len({id(sh) for sh, _ in copies}) < len(copies):
+        return None
+    first_sheet, first_table = copies[0]
+    if any(t.header_paths != first_table.header_paths for _, t in copies[1:]):
+        return None
+    periods = []
+    for sh, t in copies:
+        own = [x.text for x in t.titles if _BLOCK_PERIOD.search(x.text)]
+        periods.append(own[-1].strip() if own else sh.name.strip() if _BLOCK_PERIOD.search(sh.name) else None)
+    rels = [build_relation(sh, t) for sh, t in copies]
+    for rel, (sh, _) in zip(rels[1:], copies[1:], strict=True):
+        rel.columns = [replace(c, data=c.data.with_sheet(sh.name)) for c in rel.columns]
+    key = (id(first_sheet), "periods:" + "|".join(f"{sh.name}!{t.range.ref()}" for sh, t in copies))
+    return _joined(rels, periods, key, named=True)
+
+
+def _joined(
+    rels: list[Relation], periods: list[str | None], key: tuple[int, str], *, named: bool
+) -> Relation | None:
+    """One relation of ``rels``, the same lines each (None where their labels differ): the key and
+    sections once, every relation's figure columns side by side, named by their ``periods`` where
+    ``named`` or where their names repeat (None: no period has every relation apart)."""
     first = rels[0]
     if first.key is None or any(r.key is None for r in rels):
         return None
@@ -911,11 +980,7 @@ def joined_blocks(sheet: Sheet, table: Any) -> Relation | None:
         return None
     data = [[(c, v) for c, v in zip(r.columns, r.values, strict=True) if c.role == "data"] for r in rels]
     names = [c.name for block in data for c, _ in block]
-    if len(set(names)) < len(names):  # (the same headers in every block: each named by its period)
-        periods = []
-        for b in blocks:
-            own = [x.text for x in b.titles if _BLOCK_PERIOD.search(x.text)]
-            periods.append(own[-1].strip() if own else None)
+    if named or len(set(names)) < len(names):  # (the same headers in every block: each named by its period)
         if None in periods or len(set(periods)) < len(periods):
             return None
         data = [
@@ -927,9 +992,14 @@ def joined_blocks(sheet: Sheet, table: Any) -> Relation | None:
     tail = [(c, v) for c, v in rest if c.role not in ("key", "section")]
     pairs = [*lead, *(p for block in data for p in block), *tail]
     columns, stored = [c for c, _ in pairs], [v for _, v in pairs]
-    key = (id(sheet), "blocks:" + table.range.ref())
-    view = build_view(sheet, key, [(c.name, c.data, None) for c in columns], stored, stored=True)
-    return Relation(sheet, blocks[0], columns, first.rows, view, stored, key)
+    sheet = first.sheet
+    on = [
+        c.data.sheet if c.data.sheet not in (None, sheet.name) else None for c in columns
+    ]  # (another sheet's)
+    view = build_view(
+        sheet, key, [(c.name, c.data, o) for c, o in zip(columns, on, strict=True)], stored, stored=True
+    )
+    return Relation(sheet, first.table, columns, first.rows, view, stored, key)
 
 
 def is_long(columns: list[RelColumn], values: list[list[Any]]) -> bool:

@@ -14,6 +14,7 @@ GridSight asks which.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
@@ -21,9 +22,10 @@ from typing import Any
 from gridsight.grid import Kind, Range, Sheet, Workbook
 from gridsight.qa._answer import QAAnswer, display_of, value_type
 from gridsight.qa._columns import clearly_closest
-from gridsight.qa._pick import Candidate, words
+from gridsight.qa._pick import Candidate
+from gridsight.qa._pick import words as _plain_words
 from gridsight.qa._relational import table_unit
-from gridsight.text import PLAN_AS_BASE, SET_AGAINST
+from gridsight.text import PLAN_AS_BASE, SET_AGAINST, stem
 
 #: Token budget of one block (the paper's threshold for answering a region in one go).
 BLOCK_TOKENS = 4096
@@ -91,10 +93,19 @@ class _Labels:
 
 #: Label words that name the whole of what the rest of the label names: "Total operating revenue" is
 #: the operating revenue, where "Other operating revenue" is a part of it.
-_WHOLE = frozenset({"total", "totals"})
+_WHOLE = frozenset({"total"})
 
 
-def _rows(block: Block, asked: set[str], labels: _Labels) -> list[tuple[int, int]]:
+def _stemmed(text: str) -> set[str]:
+    """The stems of a text's words (:func:`gridsight.qa._pick.words`): "inventory" names
+    ``Inventories``, as a statement's lines are read; a flat table's cells are matched by the words
+    as written (a list of schools is no "locations" for its ``Location`` column's sake alone)."""
+    return {stem(w) for w in _plain_words(text)}
+
+
+def _rows(
+    block: Block, asked: set[str], labels: _Labels, words: Callable[[str], set[str]]
+) -> list[tuple[int, int]]:
     """Rows of one block whose whole label the question names; scores count the words matched,
     minus the label's words the question leaves out (a total's own word costs nothing)."""
     rows: list[tuple[int, int]] = []
@@ -107,7 +118,11 @@ def _rows(block: Block, asked: set[str], labels: _Labels) -> list[tuple[int, int
 
 
 def _cols(
-    table: Any, asked: set[str], label_cols: list[int], base: AbstractSet[str] = frozenset()
+    table: Any,
+    asked: set[str],
+    label_cols: list[int],
+    words: Callable[[str], set[str]],
+    base: AbstractSet[str] = frozenset(),
 ) -> list[tuple[int, int]]:
     """Columns whose header path parts the question names (the same in every block). A column named
     only by what the question sets a figure against (``base``: "the variance against budget", "by
@@ -129,8 +144,12 @@ def _describe(table: Any, hit: _Hit, labels: _Labels, unit: str | None) -> str:
     return f"{labels[hit.row]} for {path}" + (f" ({unit})" if unit else "")
 
 
-def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = None) -> QAAnswer:
-    """The cell whose row label and column header path the question names (see the module docstring)."""
+def by_blocks(
+    workbook: Workbook, cand: Candidate, question: str, model: Any = None, *, stemmed: bool = False
+) -> QAAnswer:
+    """The cell whose row label and column header path the question names (see the module docstring);
+    ``stemmed``: words name labels by their stems (a statement's lines, :func:`_stemmed`)."""
+    words = _stemmed if stemmed else _plain_words
     sh, t = cand.sheet, cand.table
     asked = words(question)
     label_cols = list(t.row_header_cols) or [t.range.left]
@@ -141,8 +160,8 @@ def by_blocks(workbook: Workbook, cand: Candidate, question: str, model: Any = N
         for m in [*SET_AGAINST.finditer(question), *PLAN_AS_BASE.finditer(question)]
         for w in words(m.group(1))
     }
-    cols = _cols(t, asked, label_cols, base)
-    rows = [hit for block in split_table(sh, t) for hit in _rows(block, asked, labels)]
+    cols = _cols(t, asked, label_cols, words, base)
+    rows = [hit for block in split_table(sh, t) for hit in _rows(block, asked, labels, words)]
     if not rows or not cols:
         missing = "row label" if not rows else "column header"
         return _abstain(question, cand, f"no {missing} in the table matches the question")

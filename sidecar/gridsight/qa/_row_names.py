@@ -82,8 +82,14 @@ def dated_rows(rel: Relation, question: str) -> list[str]:
 
 #: A balance line named by its place in the period, no day: ``NET ASSETS, END OF YEAR``, ``Cash at
 #: beginning of period``.
-_END_LABEL = re.compile(r"\b(?:end|close)\s+of\s+(?:the\s+)?(?:year|period)\b", re.IGNORECASE)
-_START_LABEL = re.compile(r"\b(?:beginning|start)\s+of\s+(?:the\s+)?(?:year|period)\b", re.IGNORECASE)
+_END_LABEL = re.compile(
+    r"\b(?:end|close)\s+of\s+(?:the\s+)?(?:(?:financial|fiscal|reporting)\s+)?(?:year|period)\b",
+    re.IGNORECASE,
+)
+_START_LABEL = re.compile(
+    r"\b(?:beginning|start)\s+of\s+(?:the\s+)?(?:(?:financial|fiscal|reporting)\s+)?(?:year|period)\b",
+    re.IGNORECASE,
+)
 
 
 def bound_rows(rel: Relation, question: str, qw: list[str]) -> list[str]:
@@ -98,13 +104,15 @@ def bound_rows(rel: Relation, question: str, qw: list[str]) -> list[str]:
     for m in _YEAR_BOUND.finditer(question):
         opening = m.group(1).casefold() in ("start", "beginning", "opening")
         kind = _START_LABEL if opening else _END_LABEL
-        fit = [
-            v
+        said = {
+            v: [any(near_word(w, q) for q in qw) for w in tokens(kind.sub(" ", v)) if w not in COMMON]
             for v in labels
             if kind.search(v)
-            and (rest := [w for w in tokens(kind.sub(" ", v)) if w not in COMMON])
-            and all(any(near_word(w, q) for q in qw) for w in rest)
-        ]
+        }
+        fit = [v for v, named in said.items() if named and all(named)]
+        # (else the one line of the kind the question names a word of: "the cash balance at the start
+        # of 2026" over ``Cash and cash equivalents at the beginning of the financial year``)
+        fit = fit or [v for v, named in said.items() if any(named)]
         if len(fit) == 1:
             out.append(fit[0])
     return list(dict.fromkeys(out))

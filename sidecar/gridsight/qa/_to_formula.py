@@ -183,6 +183,8 @@ class _Compiler:
             raise _Untranslatable(name) from None
         if col.role in ("section", "total", "position") or col.data.width != 1:
             raise _Untranslatable(name)  # derived columns have no cells of their own
+        if col.data.sheet not in (None, self.rel.sheet.name):
+            return str(col.data)  # (a period's column on a sheet of its own: 'Dec 2024'!B7:B26)
         return col.data.with_sheet(None).ref()
 
     def has_blanks(self, node: exp.Column) -> bool:
