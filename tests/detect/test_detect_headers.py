@@ -179,3 +179,27 @@ def test_a_column_of_repeated_categories_is_a_field_of_the_table() -> None:
     cells = _pair("Continent")
     cells.update({f"D{r}": ("Europe", "Asia")[r % 2] for r in range(2, 8)})
     assert ranges(cells) == ["A1:F7"]
+
+
+def _interim(notes: bool) -> dict[str, object]:
+    """An interim statement's header: periods on two rows, ``Note`` on a row of its own above the
+    notes column (or above a column of figures, the counter-case), units under all."""
+    cells: dict[str, object] = {"A1": "Statement of comprehensive loss"}
+    cells.update({"C3": "Three months ended", "D3": "Three months ended", "E3": "Year ended"})
+    cells.update({"C4": "30 Sep 2026", "D4": "30 Sep 2025", "E4": "31 Dec 2025"})
+    cells.update({"B5": "Note" if notes else "Group", "E5": "(audited)"})
+    cells.update({"C6": "$000", "D6": "$000", "E6": "$000"})
+    for i, label in enumerate(
+        ("Product sales", "Royalties", "Total revenue", "Cost of sales", "Operating loss")
+    ):
+        cells.update({f"A{7 + i}": label, f"C{7 + i}": 100 + i, f"D{7 + i}": 90 + i, f"E{7 + i}": 400 + i})
+        cells[f"B{7 + i}"] = ("4" if i % 3 == 0 else None) if notes else 5 + i
+    return cells
+
+
+def test_a_label_over_the_notes_column_heads_that_column_alone() -> None:
+    (t,) = detect_tables(Sheet.from_cells("S", _interim(True))).tables
+    assert t.header_paths[2] == "Three months ended › 30 Sep 2026 › $000"  # (no ``Note`` carried right)
+    # (the counter-case: a label over a column of figures spreads over the empty cells to its right)
+    (t,) = detect_tables(Sheet.from_cells("S", _interim(False))).tables
+    assert "Group" in t.header_paths[2]

@@ -28,6 +28,8 @@ ROWS: list[list[Any]] = [
     ["Management fees payable", 400, 1_100, 150],
     ["Total liabilities", 400, 1_100, 150],
     ["NET ASSETS", 919_600, 1_533_900, 459_850],
+    ["Paid-in capital", 939_600, 1_500_000, 460_000],
+    ["Total distributable earnings (accumulated loss)", -20_000, 33_900, -150],
     [],
     ["INVESTOR CLASS:"],
     ["Net assets", 400_000, 600_000, 200_000],
@@ -67,6 +69,12 @@ def test_a_class_share_of_the_fund(funds: Any) -> None:
     assert answered(funds, q) == pytest.approx(400_000 / 919_600)
     q = "What percentage of the Global Equity Fund's net assets was in the Admiral Class?"
     assert answered(funds, q) == pytest.approx(100 * 933_900 / 1_533_900)
+
+
+def test_funds_counted_by_the_side_of_a_line_they_hold(funds: Any) -> None:
+    # (``... earnings (accumulated loss)``: "losses" is its negative side; "paid-in capital" any figure)
+    assert answered(funds, "How many funds had accumulated losses?") == 2
+    assert answered(funds, "How many funds had paid-in capital?") == 3
 
 
 @pytest.mark.parametrize(

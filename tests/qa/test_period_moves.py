@@ -93,3 +93,18 @@ def test_every_quarter_end_takes_part_in_a_mean(quarters: Any) -> None:
 def test_odd_questions_get_an_answer_or_a_reason(quarters: Any, years: Any, question: str) -> None:
     answers_or_says_why(quarters, question)
     answers_or_says_why(years, question)
+
+
+def test_a_share_in_one_year_is_over_that_years_total(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # (a column headed by a year alone adds up nothing: the whole is the year's total line)
+    rows: list[list[Any]] = [
+        ["Operating revenue"],
+        [None, "2017", "2016", "2015"],
+        ["Passenger revenue", 900.0, 850.0, 800.0],
+        ["Freight and mail revenue", 20.0, 18.0, 40.0],
+        ["Other revenue", 80.0, 82.0, 60.0],
+        ["Total operating revenue", 1_000.0, 950.0, 900.0],
+    ]
+    book = book_of(tmp_path_factory, "revenue", rows, title="Revenue")
+    q = "What fraction of revenue was from freight and mail in 2017?"
+    assert answered(book, q) == pytest.approx(0.02)

@@ -45,6 +45,15 @@ def test_a_section_named_is_ranked_by_its_lines_not_the_columns(activities: Any)
     assert answered(activities, "Which supporting service cost the least in 2024?") == "Fundraising"
 
 
+def test_a_restrictions_share_is_over_its_years_total_column(activities: Any) -> None:
+    # (``2025 Total`` adds up the year's restriction columns: its year is its group's, no word of its own)
+    asked = "What share of total revenue and support in 2025 was with donor restrictions?"
+    assert answered(activities, asked) == pytest.approx(300 / 1_700)
+    assert answered(activities, "What proportion of contributions in 2025 came with donor restrictions?") == (
+        pytest.approx(300 / 800)
+    )
+
+
 def test_a_restriction_column_under_its_year_is_read_alone(activities: Any) -> None:
     # (``2025 › 2025 Total`` is named only by the year the restriction's group writes: no second column)
     asked = "What were net assets without donor restrictions at the end of 2025?"

@@ -55,7 +55,7 @@ from gridsight.qa._glossary import (
 )
 from gridsight.qa._headers import PATH_SEP
 from gridsight.qa._periods import changed_in_year, header_years, split_years, with_dates, with_periods
-from gridsight.qa._pick import Candidate, candidates, pick_table, relation_for, top_tie, words
+from gridsight.qa._pick import Candidate, Pick, candidates, pick_table, relation_for, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
     TIE_ORDER_HEADERS,
@@ -83,6 +83,8 @@ from gridsight.text import YEAR_BY_YEAR, orders_all, without_marks
 #: Structure score at which a table is answered by header paths instead of a formula (SQuARE routes
 #: multi-row headers and merged layouts to structure-preserving blocks).
 BLOCKS_AT = 1.0
+#: Tables a question fits equally that are each read to see whether they answer alike (more: say which).
+MAX_TIED_READ = 3
 #: Below this, an answer from one route is not trusted: the next route is tried, then abstention.
 CONFIDENT = 0.5
 #: What two agreeing low-confidence routes add to the better one's confidence.
@@ -246,8 +248,50 @@ def answer_question(
             return rounded_as_asked(positive_as_asked(joined, rounding), rounding)
     pick = pick_table(q, found, model)
     if pick.table is None:
-        return QAAnswer(question, "abstained", reason=pick.reason)
+        alike = _alike_in_each(workbook, q, found, pick, model, samples)
+        if alike is None:
+            return QAAnswer(question, "abstained", reason=pick.reason)
+        alike.question = question
+        return rounded_as_asked(positive_as_asked(alike, rounding), rounding)
+    ans = _answer_in(workbook, pick.table, q, found, model, samples)
+    ans.question = question
     best = pick.table
+    if ans.status == "answered" and pick.how == "periods":
+        others = [r for r in pick.tied if r != best.ref]
+        ans.explanation += f" (read with {', '.join(others[:3])}: the same statement at other periods)"
+    elif ans.status == "answered" and pick.how != "words":
+        others = [r for r in pick.tied if r != best.ref]
+        chooser = "meaning" if pick.how == "meaning" else "the model"
+        ans.explanation += f" ({chooser} chose {best.ref} over {', '.join(others[:3])}, which also fit)"
+        ans.confidence = round(min(ans.confidence, 0.6 if pick.how == "meaning" else 0.5), 2)
+        ans.chosen_by = pick.how
+    return rounded_as_asked(positive_as_asked(ans, rounding), rounding)
+
+
+def _alike_in_each(
+    workbook: Workbook, q: str, found: list[Candidate], pick: Pick, model: Any, samples: int
+) -> QAAnswer | None:
+    """The answer every table the question fits equally gives alike, where they stand on one sheet (a
+    line a statement repeats in a reconciliation below it, with the same figures), from the first;
+    None where one abstains or two differ (the question must say which)."""
+    tied = [c for c in found if c.ref in pick.tied][:MAX_TIED_READ]
+    if len(tied) < 2 or len(pick.tied) > MAX_TIED_READ or any(c.sheet is not tied[0].sheet for c in tied):
+        return None  # (tables on sheets of their own are apart: North's and South's sales, alike or not)
+    answers = [_answer_in(workbook, c, q, found, model, samples) for c in tied]
+    first = answers[0]
+    if any(a.status != "answered" for a in answers) or not all(
+        same_value(a.value, first.value) for a in answers
+    ):
+        return None
+    others = ", ".join(c.ref for c in tied[1:])
+    first.explanation += f" ({others} give the same, which also fit)"
+    return first
+
+
+def _answer_in(
+    workbook: Workbook, best: Candidate, q: str, found: list[Candidate], model: Any, samples: int
+) -> QAAnswer:
+    """The routes' answer (and the model's vote) over the chosen table, the question read in its terms."""
     # "the prior year", "versus last year": the years they mean among the table's own periods
     rel = relation_for(best)
     own = _own_texts(rel)
@@ -272,17 +316,7 @@ def answer_question(
     ans = _route(workbook, best, q, None, found)  # the routes read alone; the model writes queries
     if model is not None:
         ans = _vote(workbook, best, q, ans, model, samples)
-    ans.question = question
-    if ans.status == "answered" and pick.how == "periods":
-        others = [r for r in pick.tied if r != best.ref]
-        ans.explanation += f" (read with {', '.join(others[:3])}: the same statement at other periods)"
-    elif ans.status == "answered" and pick.how != "words":
-        others = [r for r in pick.tied if r != best.ref]
-        chooser = "meaning" if pick.how == "meaning" else "the model"
-        ans.explanation += f" ({chooser} chose {best.ref} over {', '.join(others[:3])}, which also fit)"
-        ans.confidence = round(min(ans.confidence, 0.6 if pick.how == "meaning" else 0.5), 2)
-        ans.chosen_by = pick.how
-    return rounded_as_asked(positive_as_asked(ans, rounding), rounding)
+    return ans
 
 
 def read_by_cells(rel: Relation, structure: float) -> bool:

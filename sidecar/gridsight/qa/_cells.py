@@ -180,6 +180,36 @@ _DIVIDES = re.compile(
     r"|\bby what factor\b|\ba multiple\b|\bmultiple of\b",
     re.I,
 )  # (a slash between two letters alone is a name's: ``A/S``)
+#: "revenue per employee": one line over another (not a unit's "per share", "per cent", "per year").
+_PER = re.compile(
+    r"[^\W\d_]\s+per\s+(?!(?:cent|share|shares|annum|year|month|day|hour|head|capita)\b)(?P<by>[^\W\d_]+)",
+    re.IGNORECASE,
+)
+
+
+def _per_divides(rel: Relation, question: str) -> bool:
+    """Whether the question divides one line by another with "per" ("revenue per employee"): the
+    word after it names a line, and the table writes no measure per unit of its own beyond a share's
+    -- no label nor header says "per" so (``Cost per available seat mile``, a ``Per gallon`` column:
+    the question's "per" names one of those)."""
+    m = _PER.search(question)
+    key = rel.key
+    if m is None or key is None:
+        return False
+    labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
+    if any(
+        _PER.search(v) or re.match(r"\s*per\b", v, re.I)
+        for v in [*labels, *(p for c in rel.columns for p in parts(c.name))]
+    ):
+        return False
+    by = m.group("by").casefold()
+    for c in rel.columns:  # (a ``Cost/Gal`` column: "per gallon" names it)
+        for unit in re.findall(r"/\s*([^\W\d_]{3,})", c.name):
+            if by.startswith(unit.casefold()) or unit.casefold().startswith(by):
+                return False
+    return any(near_word(by, w) for v in labels for w in tokens(v))
+
+
 #: Words for a difference without a direction (the size of the gap).
 _DIFFERENCE = frozenset({"difference", "differ", "gap"})
 #: Words that set one amount against another: "higher than", "compared with", "did A exceed B" (by
@@ -1337,20 +1367,26 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             v: _covered(v, qw, said) - header - (set() if v in whole_lines else named_whole)
             for _, v in scored[key.name]
         }
+        # (a line named in full under a section the question names is not beaten by a wider line
+        # whose more words are the section's: "interest-bearing deposits" is ``Deposits: ›
+        # Interest-bearing``, not ``Interest-bearing deposits in other banks``)
+        placing = {v: _placing_words(rel, key.name, v, qw) for v in mine}
+
+        def beats(u: str, v: str) -> bool:
+            return cover[u] > cover[v] and not cover[u] - cover[v] <= placing[v]
+
         # (where the question writes the total's words apart from the wider line's as well -- "total
         # non-current liabilities plus total current liabilities" -- the total stays, and the line
         # beats nothing)
         wider = [
             u
             for u, c in cover.items()
-            if u not in mine and any(c > cover[v] and _only_inside(question, v, u, c) for v in mine)
+            if u not in mine and any(beats(u, v) and _only_inside(question, v, u, c) for v in mine)
         ]
         if wider:
             most = max(len(cover[u]) for u in wider)
             beaten = {
-                v
-                for v in mine
-                if any(cover[u] > cover[v] and _only_inside(question, v, u, cover[u]) for u in wider)
+                v for v in mine if any(beats(u, v) and _only_inside(question, v, u, cover[u]) for u in wider)
             }
             full = [(n, v) for n, v in full if not (n == key.name and v in beaten)]
             full += [(key.name, u) for u in wider if len(cover[u]) == most]
@@ -1359,7 +1395,16 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         # and redemption price per share``, whose first words it goes on to write: that line
         mine = [v for n, v in full if n == key.name]
         longer = [u for _, u in scored[key.name] if u not in mine]
-        beaten = {v for v in mine if any(written_on(question, v, u) for u in longer)}
+        beaten = {
+            v
+            for v in mine
+            if any(
+                written_on(question, v, u)
+                # (not where the words the longer line goes on with name the line's section: "deposits")
+                and not words_said(u, qw) - set(tokens(v)) <= _placing_words(rel, key.name, v, qw)
+                for u in longer
+            )
+        }
         if beaten:
             winners = [u for u in longer if any(written_on(question, v, u) for v in beaten)]
             full = [(n, v) for n, v in full if not (n == key.name and v in beaten)]
@@ -1385,6 +1430,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         parts_spelt(question) != question
         or _SHARE_FROM.search(question) is not None
         or _SHARE_OF_PART.search(question) is not None
+        or _per_divides(rel, question)  # ("revenue per employee": a line over another)
     )
     for name, pairs in scored.items():
         fresh = [(sc, v) for sc, v in pairs if sc == 0.0 or words_said(v, qw) - explained]
@@ -1434,6 +1480,13 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         if len(closed) == 1 and YEAR not in out:
             out[YEAR] = closed
     out = line_in_section(rel, out, [q for q in qw if q not in header])
+    if key is not None and len(out.get(key.name, [])) == 2 and len(out.get(SECTION, [])) == 1:
+        # (``Net assets`` under the class named and the fund's ``NET ASSETS``: one line by its words,
+        # the one in the section named; a share of it is over the other, :func:`_same_line_outside`)
+        a, b = out[key.name]
+        if a != b and a.casefold() == b.casefold():
+            inside = [v for v in (a, b) if out[SECTION][0] in sections_of(rel, key.name, [v])]
+            out[key.name] = inside[:1] or [a]
     # (a value named in full and again in part is named once)
     return {n: list(dict.fromkeys(v))[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
 
@@ -1593,6 +1646,31 @@ def _head_said(label: str, qw: list[str]) -> bool:
     head = re.split(r"\s+of\s+|,", label, maxsplit=1)[0]
     own = [w for w in tokens(head) if w not in COMMON]
     return bool(own) and all(any(near_word(w, q) for q in qw) for w in own)
+
+
+#: The nouns a question asks costs by: "which expense", "which cost", "which charge".
+_COST_NOUNS = frozenset("expense expenses cost costs charge charges outflow outflows".split())
+
+
+def _costs_asked(rel: Relation, question: str, col: str) -> bool:
+    """Whether "which <cost noun>" asks among lines a statement shows in brackets: the noun heads no
+    line nor section, and the column holds figures both above and below nil."""
+    m = _WHICH_NOUN.search(question)
+    if (
+        m is None
+        or m.group("noun").casefold() not in _COST_NOUNS
+        or _names_lines(rel, m.group("noun").casefold())
+    ):
+        return False
+    figures = [v for v in rel.values_of(col) or [] if isinstance(v, int | float) and not isinstance(v, bool)]
+    return any(v < 0 for v in figures) and any(v > 0 for v in figures)
+
+
+def _placing_words(rel: Relation, key: str, label: str, qw: list[str]) -> set[str]:
+    """The words the question names of the one section a line stands in (none where it stands in
+    several, or the question names none of the section's words)."""
+    placed = [s for s in sections_of(rel, key, [label]) if words_said(parts(s)[-1], qw)]
+    return words_said(parts(placed[0])[-1], qw) if len(placed) == 1 else set()
 
 
 def _within(a: str, b: str) -> bool:
@@ -1770,7 +1848,8 @@ def _total_beside(rel: Relation, question: str, col: str, fixed: dict[str, str])
 
 #: "the share of <whole> was <part>": the whole is named before the verb, the part after it.
 _SHARE_SPLIT = re.compile(
-    r"\b(?:share|fraction|proportion|portion|percentage|percent)\s+of\s+(.+?)\s+(?:was|were|is|are)\s+(.+)$",
+    r"\b(?:share|fraction|proportion|portion|percentage|percent)\s+of\s+(.+?)\s+"
+    r"(?:was|were|is|are|came|comes|come|belonged|belongs|went)\s+(.+)$",
     re.IGNORECASE,
 )
 
@@ -1788,8 +1867,9 @@ def _whole_of_parts(rel: Relation, question: str, col: str, fixed: dict[str, str
         level = _apart(col, c.name)
         if level is None or c.role != "data" or c.kind != "number":
             continue
-        if not set(words(parts(c.name)[level])) <= SUM_WORDS | {"all"}:
-            continue
+        own = set(words(parts(c.name)[level])) - set(YEARS.findall(parts(c.name)[level]))
+        if not own or not own <= SUM_WORDS | {"all"}:
+            continue  # (``2026 Total``: its year is its group's; ``2015`` alone is no total)
         mine = parts(col)[level]
         others = sorted(
             {parts(o.name)[level] for o in _figures(rel) if _apart(col, o.name) == level} | {mine}
@@ -2431,7 +2511,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # ("in which year were purchases of equipment largest", "which month had the lowest cost of
         # sales" shown in brackets: by size)
         shown = {e for _, e in cells}
-    return _across(question, expected, cells, qwords, named, shares, shown, planned)
+    return _across(
+        question, expected, cells, qwords, named, shares, shown, planned, _per_divides(rel, question)
+    )
 
 
 #: Plans that rank, count or list rows: the kinds a clause that leaves lines out applies to.
@@ -3351,7 +3433,15 @@ def _columns_tested(
     fixed = _placed(rel, question, {k: v[0] for k, v in rows.items()})
     cells = [(without_marks(parts(c.name)[-1]).strip(), _cell(c.name, fixed)) for c in cols]
     if test is None:  # ("how many entities held inventory": a figure other than nil, a dash none)
-        return _passing([(label, f"COALESCE({e}, 0)") for label, e in cells], "<>", "0", counted=True)
+        # (a line that names its negative side in brackets, ``Total distributable earnings (accumulated
+        # loss)``, held on that side where the question names it: "how many funds had accumulated losses")
+        side = re.search(r"\(([^()]+)\)\s*$", fixed.get(key.name, ""))
+        qt = tokens(question)
+        negative = side is not None and any(
+            near_word(w, q) for w in tokens(side.group(1)) if w not in COMMON for q in qt
+        )
+        op = "<" if negative else "<>"
+        return _passing([(label, f"COALESCE({e}, 0)") for label, e in cells], op, "0", counted=True)
     limit = _threshold(rel, cols[0].name, question, test)
     op = COMPARISON_OPS[test.group(1)]
     if re.search(r"\bhow\s+many\b", question, re.IGNORECASE):  # (else "name all companies with ...")
@@ -4131,8 +4221,14 @@ def _one_column(
     if key is not None and top and expected != "number" and _asks_which(question):
         order = "DESC" if qwords & DESCENDING else "ASC"
         n = _rows_counted(question)  # ("list the three regions with the most ...": three rows)
+        by = quote(col)
+        if _costs_asked(rel, question, col):
+            # ("which expense was the largest" where costs are shown in brackets and no label says
+            # "expense": among the lines below nil, by their size)
+            rest = _where(fixed, [*_not_total(rel), f"{quote(col)} < 0", *unmarked])
+            by = f"ABS({quote(col)})"
         return CellPlan(
-            f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {quote(col)} {order} LIMIT {n}",
+            f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {by} {order} LIMIT {n}",
             "top-row" if n == 1 else "top-rows",
             "text" if n == 1 else "list",
         )
@@ -4657,6 +4753,7 @@ def _across(
     shares: bool = False,
     negative: AbstractSet[str] = frozenset(),
     planned: bool = False,
+    per: bool = False,
 ) -> CellPlan | None:
     """Two or more cells that differ in one row or header dimension, in the order the question names
     them. Arithmetic and comparisons need every member named; "which ... most" picks among all.
@@ -4718,7 +4815,7 @@ def _across(
                 scale = "100.0" if _PERCENT_WORD.search(question) else "1.0"
                 a, b = sizes
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
-            if qwords & RATIO_WORDS or _DIVIDES.search(question) or divided:
+            if qwords & RATIO_WORDS or _DIVIDES.search(question) or divided or per:
                 # ("gross profit / sales": a slash between words divides; ``2021/22`` is a year)
                 a, b = sizes
                 by_size = [(lab, size) for (lab, _), size in zip(cells, sizes, strict=True)]
