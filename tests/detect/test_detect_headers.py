@@ -203,3 +203,22 @@ def test_a_label_over_the_notes_column_heads_that_column_alone() -> None:
     # (the counter-case: a label over a column of figures spreads over the empty cells to its right)
     (t,) = detect_tables(Sheet.from_cells("S", _interim(False))).tables
     assert "Group" in t.header_paths[2]
+
+
+def test_a_year_over_a_sparse_column_of_figures_spreads_to_its_twin() -> None:
+    # (German accounts: the year over the column of sub-items, few of its rows filled, heads the
+    # column of totals beside it too)
+    cells: dict[str, object] = {"A1": "Income statement", "C3": "2025", "E3": "2024"}
+    cells.update({"C4": "EUR", "D4": "EUR", "E4": "TEUR", "F4": "TEUR"})
+    lines = [
+        ("Revenue", None, 500.0, None, 460),
+        ("Cost of raw materials", 200.0, None, 185, None),
+        ("Cost of services", 30.0, 230.0, 27, 212),
+        ("Other expenses", None, 40.0, None, 38),
+        ("Net income", None, 230.0, None, 210),
+    ]
+    for i, (label, *figures) in enumerate(lines):
+        cells[f"B{5 + i}"] = label
+        cells.update({f"{c}{5 + i}": v for c, v in zip("CDEF", figures, strict=True) if v is not None})
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.header_paths[-3].startswith("2025")  # (D, the totals column, under 2025 too)

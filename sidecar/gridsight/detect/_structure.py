@@ -90,11 +90,6 @@ def header_paths(sheet: Sheet, g: CellGrid, box: Box, hrows: list[int], text_at:
     # makes the row above it an upper one -- ``Restated*`` under one date of two is that date's)
     written = [i for i, r in enumerate(hrows) if (g.cls[r, box.left : box.right + 1] != 0).any()]
     final = written[-1] if written else len(hrows) - 1
-    # (a label over a column of notes or labels -- ``Note`` above note numbers -- heads that column
-    # alone: only a column of figures spreads its upper label over the empty cells to its right)
-    body = g.cls[max(hrows) + 1 : box.bottom + 1, box.left : box.right + 1]
-    values, texts = (body == VALUE).sum(axis=0), (body == TEXT).sum(axis=0)
-    figures = (values > texts) & (2 * values >= int((body != 0).any(axis=1).sum()))  # (notes: a few rows)
     for i, r in enumerate(hrows):
         last = i >= final
         carry = ""
@@ -107,12 +102,17 @@ def header_paths(sheet: Sheet, g: CellGrid, box: Box, hrows: list[int], text_at:
                     if 0 <= ar < g.cls.shape[0] and 0 <= ac < g.cls.shape[1]:
                         text = _cell_label(sheet, g, ar, ac, text_at)
             if text:
-                carry = text if j > 0 and bool(figures[j]) else ""
+                # (``Note`` above the note numbers heads that column alone, never the periods beside it)
+                carry = text if j > 0 and not _NOTE_LABEL.fullmatch(text) else ""
             elif not last and carry:
                 text = carry
             if text and (not out[j] or out[j][-1] != text):
                 out[j].append(text)
     return [PATH_SEP.join(parts) for parts in out]
+
+
+#: The header of a statement's column of note references.
+_NOTE_LABEL = re.compile(r"\s*(?:notes?|note\s+no\.?|ref\.?)\s*", re.IGNORECASE)
 
 
 def _cell_label(sheet: Sheet, g: CellGrid, r: int, c: int, text_at: TextAt) -> str:
