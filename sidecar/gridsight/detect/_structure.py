@@ -103,7 +103,7 @@ def header_paths(sheet: Sheet, g: CellGrid, box: Box, hrows: list[int], text_at:
                         text = _cell_label(sheet, g, ar, ac, text_at)
             if text:
                 # (``Note`` above the note numbers heads that column alone, never the periods beside it)
-                carry = text if j > 0 and not _NOTE_LABEL.fullmatch(text) else ""
+                carry = text if j > 0 and not NOTE_LABEL.fullmatch(text) else ""
             elif not last and carry:
                 text = carry
             if text and (not out[j] or out[j][-1] != text):
@@ -111,8 +111,8 @@ def header_paths(sheet: Sheet, g: CellGrid, box: Box, hrows: list[int], text_at:
     return [PATH_SEP.join(parts) for parts in out]
 
 
-#: The header of a statement's column of note references.
-_NOTE_LABEL = re.compile(r"\s*(?:notes?|note\s+no\.?|ref\.?)\s*", re.IGNORECASE)
+#: The header of a statement's column of note references (``Note``, ``Notes``, ``Note no.``).
+NOTE_LABEL = re.compile(r"\s*(?:notes?|note\s+no\.?|ref\.?)\s*", re.IGNORECASE)
 
 
 def _cell_label(sheet: Sheet, g: CellGrid, r: int, c: int, text_at: TextAt) -> str:

@@ -26,6 +26,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
+from gridsight.detect._structure import NOTE_LABEL
 from gridsight.grid import Range, Sheet
 from gridsight.qa._groups import closing_totals, code_ranges, outline_groups, sum_groups
 from gridsight.qa._headers import dates_written, relative_years
@@ -661,10 +662,6 @@ def _sums_to_heads(
     return out
 
 
-#: The header of a statement's column of note references.
-_NOTE_HEADER = re.compile(r"\s*(?:notes?|note\s+no\.?|ref\.?)\s*", re.IGNORECASE)
-
-
 def _capitals(v: Any) -> bool:
     """Whether a label is written in capitals (a heading's letters: ``LIABILITIES``)."""
     return isinstance(v, str) and any(ch.isalpha() for ch in v) and v.upper() == v
@@ -757,7 +754,7 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         label_only = filled[:, labels[0]] & ~any_value if labels else np.zeros(len(filled), bool)
         # (nor is a note reference beside a heading in capitals, ``LIABILITIES | 9 |`` with no figure;
         # ``Debtors | 8 |`` in a line's own letters is a line whose figures its parts give)
-        notes = [c for c in values_at if _NOTE_HEADER.fullmatch(_header_of(table, rng.left + c))]
+        notes = [c for c in values_at if NOTE_LABEL.fullmatch(_header_of(table, rng.left + c))]
         figured = [c for c in figures_at if c not in notes]
         if labels and notes and figured:
             capitals = np.array([_capitals(v) for v in cells[label_cols[0]]], dtype=bool)
