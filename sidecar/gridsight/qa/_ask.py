@@ -404,6 +404,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
                 cell = by_blocks(workbook, best, q, model, stemmed=statement)  # the cell, by its address
                 if cell.status == "answered" and same_value(cell.value, ans.value):
                     cell.formula = cell.formula or ans.formula  # (the lookup's formula where it has none)
+                    cell.confidence = max(cell.confidence, ans.confidence)  # (two routes agree: no less sure)
                     ans = cell
         elif route == "blocks":
             ans = by_blocks(workbook, best, q, model, stemmed=statement)

@@ -148,7 +148,12 @@ def by_blocks(
     workbook: Workbook, cand: Candidate, question: str, model: Any = None, *, stemmed: bool = False
 ) -> QAAnswer:
     """The cell whose row label and column header path the question names (see the module docstring);
-    ``stemmed``: words name labels by their stems (a statement's lines, :func:`_stemmed`)."""
+    ``stemmed``: where the words as written name no cell, they name labels by their stems (a
+    statement's lines, :func:`_stemmed`: "inventory" is ``Inventories``)."""
+    if stemmed:
+        plain = by_blocks(workbook, cand, question, model)
+        if plain.status == "answered":
+            return plain  # ("services revenue": ``Services``, not also ``Revenues:`` by its stem)
     words = _stemmed if stemmed else _plain_words
     sh, t = cand.sheet, cand.table
     asked = words(question)
