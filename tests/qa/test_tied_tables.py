@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.qa.conftest import answered, book_of
+from tests.qa.conftest import answered, answers_or_says_why, book_of
 
 from gridsight.qa import answer_question
 
@@ -49,3 +49,16 @@ def test_tables_that_differ_ask_which(tmp_path_factory: pytest.TempPathFactory) 
     ans = answer_question(book, "What were restructuring and other charges in 2024?")
     assert ans.status == "abstained" and "say which" in (ans.reason or "")
     assert answered(book, "What was non-GAAP net income in FY2024?") == 571  # (one table: no tie)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What were restructuring and other unicorns in 2024?",
+        "Restructuring?",
+        "What were restructuring and other charges in 1999?",
+        "'; DROP TABLE data; --",
+    ],
+)
+def test_odd_questions_get_an_answer_or_a_reason(alike: Any, question: str) -> None:
+    answers_or_says_why(alike, question)

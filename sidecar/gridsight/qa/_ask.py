@@ -350,6 +350,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         if joined is not None:
             plan, view, _join = joined  # the query reads the other table's columns: only SQL can
     rel = relation_for(best)
+    statement = read_by_cells(rel, structure)  # (its lines named by their stems in the blocks route too)
     if (
         plan is not None
         and plan.kind in CHECKED_LISTS
@@ -360,7 +361,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         # one figure; a span the cells would read as a change)
         order: tuple[str, ...] = ("sql", "formula", "blocks", "cells")
     elif (
-        read_by_cells(rel, structure)
+        statement
         or (
             rel.key is not None
             and periods_down(rel)
@@ -386,7 +387,6 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
     else:
         order = ("formula", "sql", "blocks", "cells")
     expected = expected_type(q)
-    statement = read_by_cells(rel, structure)  # (its lines named by their stems in the blocks route)
     weak: list[QAAnswer] = []
     tried: list[str] = []
     kind: str | None = None

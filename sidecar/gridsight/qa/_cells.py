@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from gridsight.qa._answer import asks_label
-from gridsight.qa._classes import RowClass, asked_class
+from gridsight.qa._classes import RowClass, asked_class, lines_outside
 from gridsight.qa._definition import Equality, Line, definition, divides, equality, lines_of
 from gridsight.qa._entities import COMBINED, entities_named, entity_columns, own_part, peers
 from gridsight.qa._groups import rounding_step
@@ -2534,9 +2534,8 @@ def _columns_moved(rel: Relation, question: str, expected: str | None) -> CellPl
     most = _move_asked(question)
     if up == down and most is None:
         return None
-    found = balance_rows(rel.values_of(key.name) or [], question)
-    positions = rel.values_of(POSITION)
-    if found is None or positions is None:
+    ends = _balance_positions(rel, question)
+    if ends is None:
         return None
     phrase = _WHICH_PHRASE.match(question, which.start())
     rest = question[: which.start()] + question[phrase.end() if phrase is not None else which.end() :]
@@ -2546,11 +2545,8 @@ def _columns_moved(rel: Relation, question: str, expected: str | None) -> CellPl
     cols = [c for c in cols if c.name not in _total_columns(rel, cols)]
     if len(cols) < 2:
         return None
-    opening, closing = (f"{quote(POSITION)} = {positions[i]}" for i in found)
     moves = " UNION ALL ".join(
-        f"SELECT {literal(parts(c.name)[-1])} AS p, (SELECT {quote(c.name)} FROM data WHERE {closing})"
-        f" - (SELECT {quote(c.name)} FROM data WHERE {opening}) AS v"
-        for c in cols
+        f"SELECT {literal(parts(c.name)[-1])} AS p, {_moved_over(c.name, ends)} AS v" for c in cols
     )
     if most is not None:  # (a fall ranks the lowest first, a rise the highest, any other change by size)
         by = "v ASC" if most in FALL_WORDS else "v DESC" if most in RISE_WORDS else "ABS(v) DESC"
@@ -2565,18 +2561,29 @@ def _movement_plan(
 ) -> CellPlan | None:
     """A movement over a period in the one column asked: its closing balance line less its opening
     one (see :mod:`gridsight.qa._movement`)."""
-    key = rel.key
-    if key is None or len(chosen) != 1 or expected not in (None, "number") or not moved(question):
+    if rel.key is None or len(chosen) != 1 or expected not in (None, "number") or not moved(question):
         return None
-    found = balance_rows(rel.values_of(key.name) or [], question)
-    positions = rel.values_of(POSITION)
-    if found is None or positions is None:
-        return None
-    opening, closing = (
-        f"(SELECT {quote(chosen[0].name)} FROM data{_where({}, [f'{quote(POSITION)} = {positions[i]}'])})"
-        for i in found
+    ends = _balance_positions(rel, question)
+    return (
+        None if ends is None else CellPlan(f"SELECT {_moved_over(chosen[0].name, ends)}", "change", "number")
     )
-    return CellPlan(f"SELECT {closing} - {opening}", "change", "number")
+
+
+def _balance_positions(rel: Relation, question: str) -> tuple[object, object] | None:
+    """The places (``Row number``) of the opening and the closing balance line of the movement the
+    question asks (:func:`gridsight.qa._movement.balance_rows`), or None."""
+    key = rel.key
+    found = balance_rows(rel.values_of(key.name) or [], question) if key is not None else None
+    positions = rel.values_of(POSITION)
+    return None if found is None or positions is None else (positions[found[0]], positions[found[1]])
+
+
+def _moved_over(col: str, ends: tuple[object, object]) -> str:
+    """A column's closing balance less its opening one, the two lines at the places ``ends``."""
+    opening, closing = (
+        f"(SELECT {quote(col)} FROM data{_where({}, [f'{quote(POSITION)} = {p}'])})" for p in ends
+    )
+    return f"{closing} - {opening}"
 
 
 def _leaving_out(rel: Relation, question: str, expected: str | None) -> LeftOut | None:
@@ -4058,24 +4065,16 @@ _NAME_THE = re.compile(
 
 def _said_outside(rel: Relation, section: str, said: set[str]) -> bool:
     """Whether ``section`` is a line of its own (a group's line, ``Personnel expenses`` over its
-    parts) and a line outside it (no total) has a word that each of ``said`` names. (A heading
-    alone, ``Costs and expenses:``, is named in part all the same.)"""
+    parts) and a line outside it (no total) has a word that each of ``said`` names
+    (:func:`~gridsight.qa._classes.lines_outside`)."""
     assert rel.key is not None
     own = section.split(" › ")[-1].strip().casefold()
-    labels = rel.values_of(rel.key.name) or []
-    if not any(isinstance(v, str) and v.strip().casefold() == own for v in labels):
-        return False
     flags = rel.values_of(TOTAL) or [0] * len(rel.rows)
-    for label, sec, flag in zip(
-        rel.values_of(rel.key.name) or [], rel.values_of(SECTION) or [], flags, strict=True
-    ):
-        if flag == 1 or not isinstance(label, str) or label.strip().casefold() == own:
-            continue
-        if isinstance(sec, str) and (sec == section or sec.startswith(section + " › ")):
-            continue
-        if said and all(any(near_word(w, q) for w in tokens(label)) for q in said):
-            return True
-    return False
+    labels, sections = rel.values_of(rel.key.name) or [], rel.values_of(SECTION) or []
+    outside = lines_outside([section], {own}, list(labels), list(sections), list(flags))
+    return bool(said) and any(
+        all(any(near_word(w, q) for w in tokens(label)) for q in said) for label in outside
+    )
 
 
 def _class_asked_by_which(rel: Relation, question: str) -> bool:

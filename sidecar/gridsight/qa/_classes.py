@@ -245,16 +245,27 @@ def _named_outside(
     outside them (no total) holds ``words`` as well: then the words name a kind of line, not those
     groups."""
     heads = {_own_name(t).casefold() for t in tops}
+    outside = lines_outside(tops, heads, labels, sections, flags)
+    return any(set(words) <= set(_stems(without_outline(label))) for label in outside)
+
+
+def lines_outside(
+    tops: list[str], heads: set[str], labels: list[object], sections: list[object], flags: list[object]
+) -> list[str]:
+    """The labels of the lines outside the sections ``tops`` (their lines and every total left out),
+    where the sections are lines of their own: ``heads``, their own names (casefolded), are labels
+    too (a group's line over its parts). None where they are headings alone (``Costs and
+    expenses:``, named in part all the same)."""
     if not heads & {v.strip().casefold() for v in labels if isinstance(v, str)}:
-        return False  # (headings alone, ``Costs and expenses:``: named in part all the same)
+        return []
+    out = []
     for label, sec, flag in zip(labels, sections, flags, strict=True):
         if flag == 1 or not isinstance(label, str) or label.strip().casefold() in heads:
             continue
         if isinstance(sec, str) and any(sec == t or sec.startswith(t + " › ") for t in tops):
             continue
-        if set(words) <= set(_stems(without_outline(label))):
-            return True
-    return False
+        out.append(label)
+    return out
 
 
 def _figures(rel: Relation) -> list[list[object]]:

@@ -932,12 +932,18 @@ def joined_blocks(sheet: Sheet, table: Any) -> Relation | None:
     ]
     if len(between) != len(blocks):
         return None  # (another table between them: no statement of blocks)
-    periods = []
-    for b in blocks:
-        own = [x.text for x in b.titles if _BLOCK_PERIOD.search(x.text)]
-        periods.append(own[-1].strip() if own else None)
+    periods = [_titled_period(b) for b in blocks]
     rels = [build_relation(sheet, b) for b in blocks]
     return _joined(rels, periods, (id(sheet), "blocks:" + table.range.ref()), named=False)
+
+
+def _titled_period(table: Any, fallback: str | None = None) -> str | None:
+    """A table's own period: the last of its titles that writes a year, else ``fallback`` (its sheet's
+    name) where that writes one; None where neither does."""
+    own = [x.text for x in table.titles if _BLOCK_PERIOD.search(x.text)]
+    if own:
+        return str(own[-1]).strip()
+    return fallback.strip() if fallback is not None and _BLOCK_PERIOD.search(fallback) else None
 
 
 def joined_periods(copies: list[tuple[Sheet, Any]]) -> Relation | None:
@@ -952,10 +958,7 @@ def joined_periods(copies: list[tuple[Sheet, Any]]) -> Relation | None:
     first_sheet, first_table = copies[0]
     if any(t.header_paths != first_table.header_paths for _, t in copies[1:]):
         return None
-    periods = []
-    for sh, t in copies:
-        own = [x.text for x in t.titles if _BLOCK_PERIOD.search(x.text)]
-        periods.append(own[-1].strip() if own else sh.name.strip() if _BLOCK_PERIOD.search(sh.name) else None)
+    periods = [_titled_period(t, sh.name) for sh, t in copies]
     rels = [build_relation(sh, t) for sh, t in copies]
     for rel, (sh, _) in zip(rels[1:], copies[1:], strict=True):
         rel.columns = [replace(c, data=c.data.with_sheet(sh.name)) for c in rel.columns]

@@ -82,14 +82,16 @@ def dated_rows(rel: Relation, question: str) -> list[str]:
 
 #: A balance line named by its place in the period, no day: ``NET ASSETS, END OF YEAR``, ``Cash at
 #: beginning of period``.
-_END_LABEL = re.compile(
-    r"\b(?:end|close)\s+of\s+(?:the\s+)?(?:(?:financial|fiscal|reporting)\s+)?(?:year|period)\b",
-    re.IGNORECASE,
-)
-_START_LABEL = re.compile(
-    r"\b(?:beginning|start)\s+of\s+(?:the\s+)?(?:(?:financial|fiscal|reporting)\s+)?(?:year|period)\b",
-    re.IGNORECASE,
-)
+def _place_in_period(place: str) -> re.Pattern[str]:
+    """A label's words for a place in its period: "<place> of (the) (financial) year/period"."""
+    return re.compile(
+        rf"\b(?:{place})\s+of\s+(?:the\s+)?(?:(?:financial|fiscal|reporting)\s+)?(?:year|period)\b",
+        re.IGNORECASE,
+    )
+
+
+_END_LABEL = _place_in_period("end|close")
+_START_LABEL = _place_in_period("beginning|start")
 
 
 def bound_rows(rel: Relation, question: str, qw: list[str]) -> list[str]:
