@@ -320,7 +320,12 @@ def category_named(said: Sequence[str], values: Sequence[str]) -> str | None:
         if (i := closest(w, [header_text(v, False) for v in values], CATEGORY_MARGIN, CATEGORY_FLOOR))
         is not None
     }
-    return values[meant.pop()] if len(meant) == 1 else None
+    if len(meant) != 1:
+        return None
+    found = values[meant.pop()]
+    # (a value the words spell only in part is not named by meaning: "electric bikes" is no
+    # ``Bike was great``)
+    return None if any(same(p, w) for p in words(found) for w in said) else found
 
 
 #: A comparison with a number, as requests write one: the comparison (a key of
@@ -385,7 +390,51 @@ def comparisons_spelt(text: str) -> str:
         flags=re.IGNORECASE,
     )
     # "below minus 15" / "under negative 3.5": the number below zero
-    return re.sub(r"\b(minus|negative)\s+(\d)", r"-\2", out, flags=re.IGNORECASE)
+    out = re.sub(r"\b(minus|negative)\s+(\d)", r"-\2", out, flags=re.IGNORECASE)
+    # "list the 2 hotels by number of bookings": the first of an order, the top ones
+    if not re.search(
+        rf"\b(?:top|bottom|first|last|{SUPERLATIVE_RX})\b|\b(?:sorted|ordered|arranged)\s+by\b",
+        out,
+        re.IGNORECASE,
+    ):
+        out = re.sub(
+            r"^(\s*(?:list|name|show|give|what are|which are)\s+the\s+)"
+            r"(\d+|two|three|four|five|six|seven|eight|nine|ten)"
+            r"(\s+(?:[a-z]+\s+){1,3}?by\s)",
+            r"\1top \2\3",
+            out,
+            flags=re.IGNORECASE,
+        )
+    # "which gender has the higher average distance?": of two, the one with the highest (a
+    # comparative that compares with nothing written)
+    if _ASKS_WHICH.match(out) and not re.search(r"\bthan\b", out, re.IGNORECASE):
+        out = re.sub(
+            rf"\bthe ({'|'.join(_SUPERLATIVE_OF)})\b",
+            lambda m: f"the {_SUPERLATIVE_OF[m.group(1).lower()]}",
+            out,
+            flags=re.IGNORECASE,
+        )
+    return out
+
+
+#: A question asking which of some things: "which gender ...", "what lunch type ...", "who ...".
+_ASKS_WHICH = re.compile(r"^\s*(?:(?:in|for|of|from|at|among)\s+)?(?:which|what|who)\b", re.IGNORECASE)
+#: Comparatives and the superlative each means where only two things are compared.
+_SUPERLATIVE_OF = {
+    "higher": "highest",
+    "lower": "lowest",
+    "larger": "largest",
+    "smaller": "smallest",
+    "greater": "greatest",
+    "bigger": "biggest",
+    "longer": "longest",
+    "shorter": "shortest",
+    "older": "oldest",
+    "younger": "youngest",
+    "more": "most",
+    "fewer": "fewest",
+    "less": "least",
+}
 
 
 #: A comparison with a part of another figure: "more than half of", "under a third of", "at least
@@ -586,6 +635,18 @@ def date_part_asked(question: str) -> str | None:
     if part.startswith(("hour", "time")):
         return "hour"
     return part
+
+
+def part_column(part: str, headers: Sequence[str]) -> int | None:
+    """The column that holds a calendar part as its own values (``Month``, ``dayOfWeek``, not
+    ``guest_birth_year``): the index of the first header made of the part's words alone."""
+    holds = {part, "day", "week"} if part == "weekday" else {part}
+    own = holds | {"of", "the", "number", "no", "name"}
+    for i, h in enumerate(headers):
+        hw = set(header_words(h))
+        if holds & hw and hw <= own:
+            return i
+    return None
 
 
 def weekdays_asked(question: str) -> tuple[int, ...] | None:
@@ -853,7 +914,32 @@ def same(a: str, b: str) -> bool:
         return len(long_) - len(short) <= 2
     if long_.endswith(short) and long_[: -len(short)].strip("-") in NEGATING_PREFIXES:
         return False
-    return short in long_ and len(long_) <= len(short) + 3
+    # (one letter before it makes another word: 'orange' is no 'range', 'flight' no 'light'; a
+    # header's code letter does not: 'pclass')
+    at = long_.find(short)
+    return at >= 0 and len(long_) <= len(short) + 3 and not (at == 1 and _word_known(long_))
+
+
+def _word_known(word: str) -> bool:
+    """Whether the embedder's vocabulary holds ``word`` whole (False without the embedder)."""
+    return bool(_known_words()) and word in _known_words()
+
+
+#: A header's unit in brackets at its end: ``Duration (min)``, ``Price (USD)``, ``Temp (C)``.
+_BRACKET_UNIT = re.compile(r"\(\s*([A-Za-z]{1,6})\s*\)\s*$")
+
+
+def unit_written(header: str, word: str) -> bool:
+    """Whether ``word`` writes the unit a header gives in brackets ("minutes" ``Duration (min)``,
+    "km" ``Distance (km)``, "kilometres" too): the unit whole, or shortened from the word (its
+    start, or its first letter and then letters of it in order)."""
+    m = _BRACKET_UNIT.search(header)
+    if m is None or not word.isalpha():
+        return False
+    unit, word = m.group(1).lower(), word.lower()
+    if unit == word or same(unit, word):
+        return True
+    return len(word) >= 4 and word[0] == unit[0] and (word.startswith(unit) or _in_order(unit[1:], word[1:]))
 
 
 def _shortens(piece: str, word: str) -> bool:
@@ -1025,6 +1111,38 @@ def ordinal_place(text: str) -> int | None:
         return None
     word = m.group(1).casefold()
     return ORDINAL_WORDS.get(word) or int(word[:-2])
+
+
+#: "the third generation", "in 2nd class": an ordinal before the noun it counts (no superlative).
+_ORDINAL_NOUN = re.compile(
+    r"\b(" + "|".join(ORDINAL_WORDS) + r"|\d{1,2}(?:st|nd|rd|th))\s+([a-z]+)\b", re.IGNORECASE
+)
+
+
+#: The most values a number column may hold for an ordinal to name one ("the third generation").
+ORDINAL_VALUES_MAX = 20
+
+
+def ordinals_named(text: str) -> list[tuple[re.Match[str], int]]:
+    """Ordinals written before a noun, with their number ("the third generation" -> 3, "2nd class"
+    -> 2); not before a superlative ("the second largest" is a place, :func:`ordinal_place`) nor in
+    a date ("the 3rd of May")."""
+    out = []
+    for m in _ORDINAL_NOUN.finditer(text):
+        word, noun = m.group(1).casefold(), m.group(2).casefold()
+        if superlative(noun) or noun in ("of", "and", "or", "to", "in") or noun in MONTHS:
+            continue
+        out.append((m, ORDINAL_WORDS.get(word) or int(word[:-2])))
+    return out
+
+
+#: An age said as such: "17 years old", "a 45-year-old".
+AGE_SAID = re.compile(r"\b(\d{1,3})[\s-]*years?[\s-]*old\b", re.IGNORECASE)
+
+
+def age_header(header: str) -> bool:
+    """Whether a header names ages (``Age``, ``age_years``, ``Patient Age``)."""
+    return "age" in header_words(header)
 
 
 def numbers_named(text: str) -> set[str]:

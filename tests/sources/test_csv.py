@@ -51,6 +51,8 @@ from gridsight.sources.csv import sniff_delimiter, type_text
         ("3/1/2024", Kind.DATETIME, datetime_to_serial(dt.date(2024, 3, 1)), "m/d/yyyy"),
         ("3/1/24", Kind.DATETIME, datetime_to_serial(dt.date(2024, 3, 1)), "m/d/yyyy"),
         ("1-May-09", Kind.DATETIME, datetime_to_serial(dt.date(2009, 5, 1)), "d-mmm-yy"),
+        ("Aug 14, 2024", Kind.DATETIME, datetime_to_serial(dt.date(2024, 8, 14)), "mmm d, yyyy"),
+        ("September 3 2021", Kind.DATETIME, datetime_to_serial(dt.date(2021, 9, 3)), "mmm d, yyyy"),
         ("13:45", Kind.DATETIME, datetime_to_serial(dt.time(13, 45)), "h:mm"),
         ("1:45 PM", Kind.DATETIME, datetime_to_serial(dt.time(13, 45)), "h:mm AM/PM"),
     ],
@@ -82,6 +84,9 @@ def test_excel_like_typing(text: str, kind: Kind, number: float, fmt: str | None
         ("hello", Kind.TEXT),
         ("  ", Kind.TEXT),
         ("1,23", Kind.TEXT),
+        ("Feb 30, 2024", Kind.TEXT),  # no such day
+        ("Maybe 5, 2020", Kind.TEXT),  # no month's name
+        ("Mar 2024", Kind.TEXT),
     ],
 )
 def test_values_that_stay_text_or_become_errors(text: str, kind: Kind) -> None:

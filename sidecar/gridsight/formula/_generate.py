@@ -25,6 +25,7 @@ from gridsight.formula._evaluate import Evaluation, evaluate_formula
 from gridsight.formula._explain import explain_formula
 from gridsight.grid import Kind, Range, Sheet, Workbook
 from gridsight.text import (
+    AGE_SAID,
     ASCENDING,
     DESCENDING,
     EACH_ONCE,
@@ -37,16 +38,19 @@ from gridsight.text import (
     MONTHS,
     NEGATION_WORDS,
     NOT_NAMES,
+    ORDINAL_VALUES_MAX,
     SHORTENED,
     SUPERLATIVE_RX,
     TABLE_WORDS,
     VALUE_NOUNS,
     adjective_phrase,
+    age_header,
     asks_yes_no,
     category_named,
     closest,
     comparisons_spelt,
     count_asked,
+    date_part_asked,
     derived,
     direction_of,
     free_words,
@@ -57,6 +61,8 @@ from gridsight.text import (
     names_month,
     noun_of,
     ordinal_place,
+    ordinals_named,
+    part_column,
     place_meant,
     proper_words,
     ranked_column,
@@ -339,6 +345,23 @@ def _date_lit(d: dt.date) -> str:
 
 _MONTHS = MONTHS
 _YEAR = re.compile(r"(?<![\d.,])((?:19|20)\d\d)(?![\d.,])")
+#: A comparison just before a figure ("older than 30 years old" compares, it names no age).
+_COMPARE_BEFORE = re.compile(r"\b(?:than|above|over|under|below|least|most)\s*$")
+#: A year as a bound: "before 1970", "after 2022", "since 2020".
+_YEAR_BOUND = re.compile(
+    r"\b(before|after|since|until|prior to|earlier than|later than)\s+(?:the year\s+)?"
+    r"((?:19|20)\d\d)(?![\d.,])"
+)
+#: The comparison each bound sets, and the year it starts from (after 2022: from 2023 on).
+_BOUND_OPS = {
+    "before": ("<", 0),
+    "prior to": ("<", 0),
+    "earlier than": ("<", 0),
+    "until": ("<", 1),
+    "after": (">=", 1),
+    "later than": (">=", 1),
+    "since": (">=", 0),
+}
 _QUARTER = re.compile(r"\bq([1-4])\b")
 _MONTH = re.compile(r"\b(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b")
 
@@ -538,9 +561,12 @@ class _Request:
             and (" " not in adjective or self.ranked_by() is not None)
         ):
             return self._adjective_direction(adjective)
+        ordinal = {word for word, _cond in self.ordinals}
         for i, w in enumerate(self.words):
             if w in ("more", "less") and self.words[i + 1 : i + 2] == ["than"]:
                 continue
+            if w in ordinal:
+                continue  # "first class passengers": a value, no end
             if w in ("least", "most") and self.words[i - 1 : i] == ["at"]:
                 continue  # "at least 4": a comparison
             if w in _DESC:
@@ -554,7 +580,10 @@ class _Request:
     def after_superlative(self, cols: list[Column], triggers: tuple[str, ...] = ()) -> Column | None:
         """The column named within three words after 'highest', 'most', 'lowest'... (or after one
         of ``triggers``, e.g. 'common'): the key."""
+        ordinal = {word for word, _cond in self.ordinals}
         for i, w in enumerate(self.words):
+            if w in ordinal:
+                continue
             if (w in triggers) if triggers else (w in _DESC or w in _ASC or superlative(w)):
                 following = self.words[i + 1 : i + 4]
                 # (a year anywhere names its columns: "the highest totals from 2019": ``saves19``)
@@ -719,6 +748,8 @@ class _Request:
                     continue
                 if len(v) < 2 or v in _STOP or self._operator_use(v):
                     continue
+                if self._asks_column_named(v, col, exclude):
+                    continue  # "which depot ...": the column asked for (``Depot``), no value
                 found = bool(re.search(r"(?<![a-z0-9])" + re.escape(v) + r"(?![a-z0-9])", self.low))
                 if not found and names_month(v, self.low):  # "in February": ``Feb 2024``
                     found = True
@@ -735,7 +766,10 @@ class _Request:
             if best is None:  # "associate professors" -> ``AssocProf``, "women" -> ``Female``
                 best = category_named(self._free_words, col.distinct)
             if best is None and col.distinct and all(len(v.strip()) <= 2 for v in col.distinct):
-                codes = {_CODES[w] for w in self.stems if w in _CODES}
+                # (a word another column holds as a value names that value: "female students" with
+                # ``gender`` = female is no grade ``F``)
+                held = {_stem(w) for c in conds for w in _words(str(c.value))}
+                codes = {_CODES[w] for w in self.stems if w in _CODES and w not in held}
                 matches = [v for v in col.distinct if v.strip().lower() in codes]
                 if len(matches) == 1:
                     best = matches[0]
@@ -761,9 +795,18 @@ class _Request:
                 window = self._around(col)
                 conds.append(Condition(col, "=", not bool(_NEGATION.search(window))))
                 used.add(col.col)
+        # a year as a bound: "born before 1970" (a column of years the request names, else the
+        # date column), "listed after 2022", "since 2020"
+        bound = _YEAR_BOUND.search(self.low)
+        if bound is not None:
+            cond = self._year_bound(bound, used)
+            if cond is not None:
+                conds.append(cond)
+                used.add(cond.column.col)
+                self.applied.add(bound.group(2))
         # calendar periods on a date column: "in 2024", "in Q1 2024", "in March" (one year of data)
         dated = [c for c in self.table.columns if c.kind == "date" and c.col not in used]
-        label, months, years = _period(self.low)
+        label, months, years = self.period
         if dated and (months or years):
             col = max(dated, key=self.score)
             span = _date_span(self.table.sheet, col, months, years)
@@ -797,6 +840,19 @@ class _Request:
                 col = max(zero, key=self.score)
                 conds.append(Condition(col, "=", 0))
                 used.add(col.col)
+        for m in AGE_SAID.finditer(self.low):  # "17 years old": the one column of ages, at that age
+            aged = [c for c in self.table.columns if c.kind == "number" and age_header(c.name)]
+            if (
+                len(aged) == 1
+                and aged[0].col not in used
+                and not _COMPARE_BEFORE.search(self.low[: m.start()])
+            ):
+                conds.append(Condition(aged[0], "=", float(m.group(1))))
+                used.add(aged[0].col)
+        for _word, cond in self.ordinals:
+            if cond.column.col not in used:
+                conds.append(cond)
+                used.add(cond.column.col)
         # numeric comparisons: "a rating above 3", "a price of more than $500"
         taken: set[int] = set()  # "below a weight of 18" is one comparison, not "< 18" and "= 18"
         for m in re.finditer(r"\bbetween\s+\$?(-?[\d.,]*\d)\s+and\s+\$?(-?[\d.,]*\d)", self.low):
@@ -826,6 +882,81 @@ class _Request:
                 else:
                     self.unapplied.add(m.group(0).strip())
         return conds
+
+    @cached_property
+    def ordinals(self) -> list[tuple[str, Condition]]:
+        """ "the third generation", "first class passengers": the ordinal word and its condition on
+        the number column of a few whole values the noun after it names."""
+        out = []
+        for m, number in ordinals_named(self.low):
+            noun = _stem(m.group(2))
+            for col in self.table.columns:
+                if (
+                    col.kind != "number"
+                    or isinstance(col, Derived)
+                    or not any(same(noun, h) for h in col.words)
+                ):
+                    continue
+                nums = {
+                    v
+                    for row in self.table.sheet.values(col.data)
+                    for v in row
+                    if isinstance(v, int | float) and not isinstance(v, bool)
+                }
+                if (
+                    number in nums
+                    and len(nums) <= ORDINAL_VALUES_MAX
+                    and all(float(v).is_integer() for v in nums)
+                ):
+                    out.append((m.group(1).casefold(), Condition(col, "=", float(number))))
+                    break
+        return out
+
+    @cached_property
+    def period(self) -> tuple[str, tuple[int, int] | None, tuple[int, ...]]:
+        """The calendar period the request names (see :func:`_period`), without the years a
+        comparison or a bound reads ("a build year above 1990", "born before 1970")."""
+        label, months, years = _period(self.low)
+        compared = {
+            m.group(1).replace(",", "") for pattern, _op in _COMPARE for m in pattern.finditer(self.low)
+        }
+        compared |= {m.group(2) for m in _YEAR_BOUND.finditer(self.low)}
+        kept = tuple(y for y in years if str(y) not in compared)
+        if not kept and not months:
+            return "", None, ()
+        return (str(kept[0]) if label in compared else label), months, kept
+
+    def _asks_column_named(self, value: str, holder: Column, exclude: tuple[Column, ...]) -> bool:
+        """A value that is another column's whole header, where that column is the one asked for
+        (``exclude``) or the request asks "which <value>" ("which depot has the most vans" where
+        ``delay_reason`` holds ``Depot``): the column is meant, not the value."""
+        said = {_stem(w) for w in _words(value)}
+        named = [c for c in self.table.columns if c is not holder and c.words and said == set(c.words)]
+        if any(c in exclude for c in named):
+            return True
+        return (
+            bool(named)
+            and re.search(rf"\b(?:which|what|each|every|per|by)\s+{re.escape(value)}\b", self.low) is not None
+        )
+
+    def _year_bound(self, bound: re.Match[str], used: set[int]) -> Condition | None:
+        """The condition a year bound sets: on a number column of years the request names ("born
+        before 1970": ``birth_year``), else on the date column it names best."""
+        year, word = int(bound.group(2)), bound.group(1)
+        yearly = [
+            c
+            for c in self.table.columns
+            if c.kind == "number" and c.col not in used and timelike(c.kind, c.name) and self.score(c) > 0
+        ]
+        if yearly:
+            col = max(yearly, key=self.score)
+            op, value = _BOUND_OPS[word]
+            return Condition(col, op, float(year + value))
+        dated = [c for c in self.table.columns if c.kind == "date" and c.col not in used]
+        if not dated:
+            return None
+        op, value = _BOUND_OPS[word]
+        return Condition(max(dated, key=self.score), op, dt.date(year + value, 1, 1))
 
     def _holding(self, value: float, used: set[int]) -> Column | None:
         """The one number column whose values span ``value``, for a comparison in a request that
@@ -879,6 +1010,8 @@ class _Request:
             if col.col in used or col.kind != "number":
                 continue
             head = col.words
+            if head & _ID_WORDS and not head & _ID_WORDS & {_stem(w) for w in before + after}:
+                continue  # an identifier is compared only where named ("vans listed": no ``listing_no``)
             hits = [i for i, w in enumerate(before) if any(same(h, _stem(w)) for h in head)]
             s = len({h for h in head if any(same(h, _stem(w)) for w in before)}) * 2
             s += len({h for h in head if any(same(h, _stem(w)) for w in after)})
@@ -915,7 +1048,21 @@ def _lists_things(low: str, table: Table, key: Column) -> bool:
     if m is None:
         return False
     noun = noun_of(m.group(1))
-    return noun not in VALUE_NOUNS and _Request(noun, table).ranked()[:1] != [key]
+    return (
+        noun not in VALUE_NOUNS
+        and _Request(noun, table).ranked()[:1] != [key]
+        and not _names_key(m, table, key)
+    )
+
+
+def _names_key(listed: re.Match[str], table: Table, key: Column) -> bool:
+    """The listed phrase names the ranked column itself, as well as any other ("list the 4 highest
+    arrival delays": ``arr_delay``, not ``delay_reason``): the request lists its values."""
+    phrase = _Request(listed.group(1), table)
+    # (by the words that name it, not by the superlative's meaning: "the 2 northernmost airports"
+    # ranks by ``Latitude`` and lists the airports)
+    top = max((len(phrase.naming(c)) for c in table.columns if c is not key), default=0)
+    return bool(phrase.naming(key)) and len(phrase.naming(key)) >= top
 
 
 def _asks_entities(low: str, table: Table) -> bool:
@@ -929,6 +1076,12 @@ def _asks_entities(low: str, table: Table) -> bool:
     return noun not in VALUE_NOUNS and not _Request(noun, table).ranked()
 
 
+#: Header words that say a column counts, named or not ("No. of Titles", ``num_owners``).
+_COUNT_WORDS = frozenset({"no", "num", "number", "nr", "of", "total", "count", "tot"})
+#: Where a counted noun's conditions begin: "the most deliveries | with a route above 40 km".
+_CONDITION_START = re.compile(r"\b(?:with|that|who|whose|which|where|when|having)\b")
+
+
 def _listed_group(low: str, table: Table, key: Column, others: list[Column]) -> Column | None:
     """The category a top-N request lists, or None when it lists rows: a text column whose values
     repeat over the rows, named by the listed noun ("name the 3 counties with the most students"),
@@ -939,6 +1092,8 @@ def _listed_group(low: str, table: Table, key: Column, others: list[Column]) -> 
     if m is None or key.kind != "number" or timelike(key.kind, key.name):
         return None
     named = _Request(m.group(1).split()[-1], table).ranked(("text",))
+    if named and _names_key(m, table, key):
+        return None
     if named:
         return named[0] if named[0] is not key and named[0].distinct and _repeats(named[0]) else None
     shown = others[0] if others else None
@@ -1033,7 +1188,7 @@ def _unapplied(q: _Request) -> str | None:
     """A period or quoted value the request names that no condition could apply: answering without
     it would answer a different question ("the total of North in Q1" is not the total of North)."""
     q.conditions()
-    label, months, years = _period(q.low)
+    label, months, years = q.period
     if (months or years) and label not in q.applied:
         return label
     if q.unapplied:
@@ -1153,6 +1308,21 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     q = _Request(request, table)
     out: list[tuple[str, str]] = []
     low = q.low
+    # "in which year were the most bookings made": the rows counted per part of a date, which the
+    # query tier groups; no shape here reads it
+    part = date_part_asked(low)
+    if (
+        part is not None
+        and re.search(
+            r"\b(?:most|fewest|least)\s+(?:[a-z]+\s+)?[a-z]+s\b", low
+        )  # ("the most recent": a date's end)
+        and any(c.kind == "date" for c in table.columns)
+        and part_column(part, [c.name for c in table.columns]) is None
+        and not [
+            c for c in _Request(low.replace(part, " "), table).ranked(("number",)) if not c.words & _ID_WORDS
+        ]
+    ):
+        return []
     numeric = q.ranked(("number", "date"))
     if re.search(r"\b(number of words|word counts?|words)\b", low):
         derived = _word_count_column(table)
@@ -1223,14 +1393,15 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     # "which <category> has / placed the most / the highest number of <rows meeting conditions>": the
     # category counted most among those rows
     grouped = re.match(
-        r"^\s*(?:which|what)\b(.*?)\b(?:has|have|had|with|is|are|\w+ed)\b.*?\b(most|highest representation|"
+        r"^\s*(?:which|what)\b(.*?)\b(?:has|have|had|with|is|are|\w+ed)\b.*?(?<!\bat )"
+        r"\b(most|highest representation|"
         r"highest number of|"
         r"largest number of|greatest number of|fewest|least|lowest number of|smallest number of)\b(.*)$",
         low,
     )
     if not grouped:  # "which ward receives the most admissions": any verb in the present tense
         grouped = re.match(
-            r"^\s*(?:which|what)\b(.*?)\b(?:\w+s)\b.*?\b(most|highest number of|largest number of|"
+            r"^\s*(?:which|what)\b(.*?)\b(?:\w+s)\b.*?(?<!\bat )\b(most|highest number of|largest number of|"
             r"greatest number of|fewest|least|lowest number of|smallest number of)\b(.*)$",
             low,
         )
@@ -1244,7 +1415,21 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             c.kind == "text" and c.words & _ID_WORDS and _Request(grouped.group(3), table).score(c) > 0
             for c in table.columns
         )
-        counted = [] if rows_counted else _Request(grouped.group(3), table).ranked(("number",))
+        # (what is counted is named before its conditions: "the most deliveries with a route above
+        # 40 km" counts deliveries, not routes)
+        noun = _CONDITION_START.split(grouped.group(3), maxsplit=1)[0]
+        of_noun = _Request(noun, table)
+        # (a column the noun names in part is not what is counted: "the most departures" counts
+        # rows, though ``dep_delay`` starts with "dep")
+        counted = (
+            []
+            if rows_counted
+            else [
+                c
+                for c in of_noun.ranked(("number",))
+                if len(of_noun.naming(c)) >= len(c.words - _COUNT_WORDS) or c.name in of_noun.meant
+            ]
+        )
         if named and not (counted and counted[0] is not named[0]):
             col = named[0]
             conds = q.conditions(exclude=(col,))
@@ -1424,9 +1609,11 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             answers = [c for c in [_name_column(table)] if c is not None and c is not key]
         # "the region of the shipment with ...", "in which county is the school with ...": the
         # noun before 'of' or after 'which' is what is asked
-        head = re.search(r"\b(\w+) of the \w+", low) or re.search(r"\b(?:which|what) (\w+)", low)
+        # (two words of it: "the zip code of the booking" is ``ZIPCODE``, not ``VOUCHER CODES``)
+        head = re.search(r"\b((?:\w+ )?\w+) of the \w+", low) or re.search(r"\b(?:which|what) (\w+)", low)
         if head:
-            answers.sort(key=lambda c: not any(same(_stem(head.group(1)), h) for h in c.words))
+            head_said = _Request(head.group(1), table)
+            answers.sort(key=lambda c: -head_said.score(c))
         fn = "MAX" if _rank_order(key, -1 if direction == "desc" else 1, low, q.adjective) == -1 else "MIN"
         keyref = _filtered(key.ref, conds)
         if place is not None:  # "the second highest": LARGE(range, 2) where MAX(range) would be
@@ -1474,7 +1661,10 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             )
             if not summable:
                 break
-            col = summable[0]
+            # (a column the request compares with a number is a condition, not the measure: "the
+            # average price of cars with more than 2 owners")
+            compared = {c.column.col for c in q.conditions() if c.op != "="}
+            col = next((c for c in summable if c.col not in compared), summable[0])
             conds = q.conditions(exclude=(col,))
             if fn in ("SUM", "AVERAGE", "MAX", "MIN") and conds:
                 fname = {"SUM": "SUMIFS", "AVERAGE": "AVERAGEIFS", "MAX": "MAXIFS", "MIN": "MINIFS"}[fn]

@@ -25,6 +25,7 @@ from gridsight.qa._listcells import ListForm, item_test, list_form
 from gridsight.qa._pipeline import expected_type
 from gridsight.qa._sql import TABLE, View, literal, quote
 from gridsight.text import (
+    AGE_SAID,
     ASCENDING,
     ASCENDING_ORDER,
     CATEGORY_NAMED_MAX,
@@ -38,6 +39,7 @@ from gridsight.text import (
     EACH_ONCE,
     ENTITY_ASKED,
     FALL_WORDS,
+    FILLER,
     HOW_MANY_EACH,
     IN_ALL,
     LEADING_PHRASE,
@@ -47,19 +49,23 @@ from gridsight.text import (
     NEGATING_PREFIXES,
     NEGATION_WORDS,
     NUMBER_WORDS,
+    ORDINAL_VALUES_MAX,
     RISE_WORDS,
     VALUE_NOUNS,
     WEEKDAYS,
     YEAR_BY_YEAR,
     adjective_phrase,
+    age_header,
     asks_yes_no,
     category_named,
+    closest,
     comparisons_spelt,
     date_part_asked,
     direction_of,
     end_asked,
     end_of,
     free_words,
+    header_text,
     header_words,
     is_ranking,
     meaning_by_values,
@@ -70,6 +76,8 @@ from gridsight.text import (
     noun_of,
     orders_all,
     ordinal_place,
+    ordinals_named,
+    part_column,
     percent_header,
     proper_phrases,
     ranked_by,
@@ -80,6 +88,7 @@ from gridsight.text import (
     superlative,
     time_direction,
     timelike,
+    unit_written,
     value_window,
     weekdays_asked,
     written_forms,
@@ -242,10 +251,24 @@ def _names_value(value: str, text: str, adjective: bool = False) -> bool:
     "foggy" ``Fog``."""
     v = value.lower()
     ends = "s|es" + (f"|y|{re.escape(v[-1])}y" if adjective and len(v) >= 3 and v.isalpha() else "")
+    # ("private parties": the plural of ``private party``)
+    written = (
+        rf"{re.escape(v[:-1])}(?:y|ies)" if len(v) >= 4 and v.endswith("y") and v[-2] not in "aeiou" else ""
+    )
     return any(
         m.group(0) == v or m.group(0) not in STOP
-        for m in re.finditer(rf"(?<![a-z0-9]){re.escape(v)}(?:{ends})?(?![a-z0-9])", text)
+        for m in re.finditer(
+            rf"(?<![a-z0-9])(?:{re.escape(v)}(?:{ends})?|{written or '(?!)'})(?![a-z0-9])", text
+        )
     )
+
+
+def _named_by_values(col: Col) -> bool:
+    """Whether a column's header is made of its own values (``member_casual`` holding ``member``
+    and ``casual``): a value it names is then a value, not the column."""
+    held = {str(v).lower() for v in col.distinct}
+    own = content_words(col.name)
+    return len(own) > 1 and all(w in held for w in own)
 
 
 def _at_bound(words: Sequence[str], i: int) -> bool:
@@ -312,6 +335,20 @@ def describe_columns(view: View, kinds: dict[str, str], distinct: dict[str, tupl
     return out
 
 
+#: Comparatives that say which way two groups' averages are compared.
+_MORE = frozenset("more higher greater larger bigger longer".split())
+_LESS = frozenset("less fewer lower smaller shorter".split())
+
+
+#: A figure of a number column asked for: an aggregate, an extreme, a range.
+_MEASURE_ASKED = re.compile(
+    r"\b(?:average|mean|median|total|sum|minimum|maximum|min|max|range|highest|lowest|longest|shortest"
+    r"|largest|smallest)\b"
+)
+#: Cosine and margin a word needs to name a number column by meaning where a figure is asked.
+MEASURE_FLOOR, MEASURE_MARGIN = 0.4, 0.08
+
+
 class Planner:
     def __init__(self, question: str, view: View, cols: list[Col]) -> None:
         self.q = question
@@ -346,6 +383,30 @@ class Planner:
             if was is not None:
                 self.meant[was].discard(w)
             self.meant.setdefault(name, set()).add(w)
+        # "the lowest song length", "the range of song lengths", "tools that cost more
+        # than 200": where a figure of a column is asked or compared and no word names a number
+        # column, the word that stands where a measure does -- after a word of a text column's
+        # header (the thing measured), or just before the comparison -- names the number column
+        # closest to it in meaning, by a lower floor than any column's
+        numbers = [c for c in cols if c.kind == "number" and not c.flag and not identifies(c.name)]
+        comparisons = list(COMPARISON.finditer(self.low))
+        if (
+            (_MEASURE_ASKED.search(self.low) or comparisons)
+            and numbers
+            and not any(mentions(self.words, c.name, self.meant.get(c.name, ())) for c in numbers)
+        ):
+            texts = [header_text(c.name) for c in numbers]
+            things = {h for c in cols if c.kind == "text" for h in header_words(c.name)}
+            placed = {ws[-1] for m in comparisons if (ws := split_words(self.low[: m.start()]))}
+            placed |= {w for p, w in itertools.pairwise(self.words) if any(same(p, h) for h in things)}
+            for w in unnamed:
+                if w in FILLER or len(w) < 4 or not w.isalpha() or any(w in ws for ws in self.meant.values()):
+                    continue
+                if w not in placed:
+                    continue
+                near = closest(singular(w), texts, margin=MEASURE_MARGIN, floor=MEASURE_FLOOR)
+                if near is not None:
+                    self.meant.setdefault(numbers[near].name, set()).add(w)
         # "the overnight low", "the daily high": the one measure whose header is that end of a pair
         for w in ("high", "low"):
             ends = [c for c in cols if c.kind == "number" and end_of(c.name) == end_asked(w)]
@@ -589,6 +650,8 @@ class Planner:
         cols: dict[str, Col] = {}
         for at, w in enumerate(before):
             c = self.best(("number",), [w])
+            if c is not None and self._identifies(c.name) and not set(before) & IDENTIFIER_WORDS:
+                continue  # an identifier is compared only where named ("vans listed": no ``listing_no``)
             if c is not None:
                 # (how many of the words name it: "an average excise tax" names ``Avg Excise Tax``
                 # by three, ``tax_incl_sales`` by one)
@@ -632,6 +695,14 @@ class Planner:
         different, else the first text column."""
         texts = [c for c in self.cols if c.kind == "text" and c.name not in exclude]
         return next((c for c in texts if self._unique(c.name)), texts[0] if texts else None)
+
+    def _asks_column_named(self, value: str, holder: Col) -> bool:
+        """A value that is another column's whole header, asked for by it ("which depot has the
+        most vans" where ``delay_reason`` holds ``Depot``): the column is meant, not the value."""
+        if not re.search(rf"\b(?:which|what|each|every|per|by)\s+{re.escape(value)}\b", self.low):
+            return False
+        said = content_words(value)
+        return bool(said) and any(c is not holder and content_words(c.name) == said for c in self.cols)
 
     def _holder_named(self, col: Col, value: object, taken: set[str]) -> Col:
         """The column a value named in the question is read in: ``col``, where it was found first,
@@ -715,7 +786,9 @@ class Planner:
                     or _names_value(vl, low, adjective=len(vals) <= CATEGORY_NAMED_MAX)  # "Teslas" too
                     or names_month(vl, low)  # "in February": ``Feb 2024``
                 ):
-                    if vl in content_words(c.name):
+                    if (vl in content_words(c.name) and not _named_by_values(c)) or self._asks_column_named(
+                        vl, c
+                    ):
                         continue
                     if len(vl) <= 3 and any(same(vl, h) for h in self._header_words):
                         continue  # "the ids of the stores": a header's word, no state ``ID``
@@ -779,6 +852,12 @@ class Planner:
             col = self.best(("number",), inside)
             if col is None and m.group(1) in ("younger than", "older than"):  # what 'older' means
                 col = self.best(("number",), m.group(1).split()[:1])
+            if col is None:  # "longer than 30 minutes": the column whose unit is written after it
+                unit = split_words(low[m.end() : m.end() + 20])[:1]
+                measured = [
+                    c for c in self.cols if c.kind == "number" and unit and unit_written(c.name, unit[0])
+                ]
+                col = measured[0] if len(measured) == 1 else None
             # the words after the number ("more than 2 previous owners", "11 days late"), then the
             # words before the phrase, the nearest first ("loan been renewed at least 4 times")
             after = [w for w in split_words(low[m.end() : m.end() + 40])[:3] if w not in STOP]
@@ -809,6 +888,8 @@ class Planner:
                 continue
             if m.group(2) in self._header_years:
                 continue  # "the hitters of 1986": the year names columns (``homer86``)
+            if AGE_SAID.match(low, m.start(2)):
+                continue  # "the GPA of 16 year old students": an age, below
             words = split_words(low[max(0, m.start() - 30) : m.end()])
             col = self.best(("number",), words[:-1][-3:])
             if col is not None and not col.flag:
@@ -828,6 +909,47 @@ class Planner:
                 out.append(
                     _Filter(f"{quote(col.name)} = {num}", m.group(0), col.name, f"{col.name} is {num}")
                 )
+        # "bookings that included children", "orders with returns": a count column above zero
+        for m in re.finditer(
+            r"\b(?:with|includ(?:e|es|ed|ing)|had|has|have|having)\s+(?:any\s+)?([a-z]+)\b", low
+        ):
+            if re.match(r"\s+(?:\w+\s+){0,2}?(?:of|than|above|below|over|under|\d)", low[m.end() :]):
+                continue  # ("with children under 5", "with more than 2 ...": read above)
+            if re.search(r"\b(?:not|never|no)\s+$|n't\s+$", low[max(0, m.start() - 8) : m.start()]):
+                continue  # ("does not have any bronze medals": none, read below)
+            counted = m.group(1)
+            counts = [
+                c
+                for c in self.cols
+                if c.kind == "number"
+                and not c.flag
+                and not self._identifies(c.name)
+                and mentions([counted], c.name) >= 1.0
+                and c.name not in {f.column for f in out}
+            ]
+            if len(counts) == 1 and self._counts_things(counts[0].name):
+                c = counts[0]
+                out.append(_Filter(f"{quote(c.name)} > 0", m.group(0), c.name, f"{c.name} is above 0"))
+        # "17 years old": the one column of ages, at that age (a comparison before it is read above)
+        for m in AGE_SAID.finditer(low):
+            aged = [c for c in self.cols if c.kind == "number" and age_header(c.name)]
+            if len(aged) != 1 or any(f.column == aged[0].name for f in out):
+                continue
+            num = _lit(_num(m.group(1)))
+            out.append(
+                _Filter(
+                    f"{quote(aged[0].name)} = {num}", m.group(0), aged[0].name, f"{aged[0].name} is {num}"
+                )
+            )
+        # "in the third generation", "2nd class passengers": a number column of a few whole values
+        # the noun names, at the ordinal's number
+        for m, number in ordinals_named(low):
+            col = self.best(("number",), [m.group(2)], exclude={f.column for f in out})
+            if col is None or col.flag or not self._few_whole_values(col.name, number):
+                continue
+            out.append(
+                _Filter(f"{quote(col.name)} = {number}", m.group(0), col.name, f"{col.name} is {number}")
+            )
         # yes/no columns named in the question
         for c in self.cols:
             if not c.flag:
@@ -922,6 +1044,24 @@ class Planner:
             blank = _Filter(_empty(col, unset), m.group(0), col.name, f"{col.name} is empty", sql_only=True)
             out.append(blank)
         return [self._as_item(f) for f in out]
+
+    def _counts_things(self, name: str) -> bool:
+        """Whether a number column counts things: whole numbers from zero up, zero among them."""
+        c = quote(name)
+        found = self.view.conn.execute(
+            f"SELECT MIN({c}), SUM({c} <> CAST({c} AS INTEGER)), SUM({c} = 0) FROM {TABLE}"
+        ).fetchone()
+        return bool(found) and found[0] is not None and found[0] >= 0 and not found[1] and bool(found[2])
+
+    def _few_whole_values(self, name: str, number: int) -> bool:
+        """Whether a number column holds a few whole values (at most :data:`ORDINAL_VALUES_MAX`:
+        classes, generations, grades), ``number`` among them."""
+        c = quote(name)
+        found = self.view.conn.execute(
+            f"SELECT COUNT(DISTINCT {c}), SUM({c} <> CAST({c} AS INTEGER)), SUM({c} = ?) FROM {TABLE}",
+            (number,),
+        ).fetchone()
+        return bool(found) and 0 < found[0] <= ORDINAL_VALUES_MAX and not found[1] and bool(found[2])
 
     def _as_item(self, f: _Filter) -> _Filter:
         """A filter on a whole cell of a list column ("Heated seats", a cell that lists it alone) as
@@ -1021,6 +1161,7 @@ class Planner:
         if starts_bool:
             compared = (
                 self._share_test(fs)
+                or self._same_row(fs)
                 or self._compare_columns(where, when)
                 or self._all_recorded(fs)
                 or self._compare_groups(fs)
@@ -1174,7 +1315,10 @@ class Planner:
                 (re.search(rf"\b({words})\b", low) or (fn in ("MAX", "MIN") and by_adjective))
                 and not n
                 and not self._offset  # "the second highest": a row after the top one
-                and not re.search(r"\b(which|who|whose)\b|\bof the\b.*\b(with|who)\b", low)
+                # (a row asked for, "which ... has the highest"; not "of students who completed")
+                and not re.search(
+                    r"^\s*(which|who|whose)\b|\b(which|whose)\b|\bof the\b.*\b(with|who)\b", low
+                )
             ):
                 col = self.best(("number",), exclude=fcols)
                 if col is None and by_adjective and ranked is not None and ranked[0].kind == "number":
@@ -1856,15 +2000,26 @@ class Planner:
     def _compare_columns(self, where: str, when: str) -> Plan | None:
         """'Is the average reading score higher than the average math score?': aggregates of two
         columns over the same rows, compared (the second aggregate is the first's when unsaid)."""
+        fns = {
+            "average": "AVG",
+            "mean": "AVG",
+            "total": "SUM",
+            "sum": "SUM",
+            "median": "MEDIAN",
+            "maximum": "MAX",
+            "max": "MAX",
+            "minimum": "MIN",
+            "min": "MIN",
+        }
+        said = "|".join(fns)
         m = re.search(
-            r"\b(average|mean|total|median)\s+(.+?)\s+(higher|greater|larger|bigger|more|lower|smaller|less)"
-            r"\s+than\s+(?:that of\s+)?(?:the\s+|its\s+|their\s+)?(?:(average|mean|total|median)\b\s*)?"
+            rf"\b({said})\s+(.+?)\s+(higher|greater|larger|bigger|more|lower|smaller|less)"
+            rf"\s+than\s+(?:that of\s+)?(?:the\s+|its\s+|their\s+)?(?:({said})\b\s*)?"
             r"(.*?)[?.!]*\s*$",
             self.low,
         )
         if m is None:
             return None
-        fns = {"average": "AVG", "mean": "AVG", "total": "SUM", "median": "MEDIAN"}
         fa, fb = fns[m.group(1)], fns[m.group(4) or m.group(1)]
         a = self.best(("number",), split_words(m.group(2)))
         b = self.best(("number",), split_words(m.group(5)), exclude={a.name} if a else set())
@@ -1881,6 +2036,70 @@ class Planner:
             0.75,
             f"compares the {m.group(1)} {a.name} with the {m.group(4) or m.group(1)} {b.name}{when}",
             [a.name, b.name],
+        )
+
+    def _extremes_said(self) -> list[tuple[Col, str, str]]:
+        """Each superlative of the question with the number or date column it ranks by and its
+        order: the column named in the words after it ("the highest load"), else the one the
+        adjective means ("the oldest driver": ``driver_age``, DESC)."""
+        out: list[tuple[Col, str, str]] = []
+        ws = self.words
+        numbers = [c for c in self.cols if c.kind in ("number", "date")]
+        for i, w in enumerate(ws):
+            if not superlative(w) or w in ("more", "less", "top", "bottom") or _at_bound(ws, i):
+                continue
+            following = list(itertools.takewhile(lambda x: not superlative(x), ws[i + 1 : i + 4]))
+            col = (
+                self.best(("number", "date"), [x for x in following if x not in STOP]) if following else None
+            )
+            way = (direction_of(w) or "").upper() or None if col else None  # ("the longest loan duration")
+            if col is None or way is None:
+                found = ranked_column(w, [(c.kind, c.name) for c in numbers])
+                if found is None:
+                    continue
+                col, way = numbers[found[0]], found[1].upper()
+            out.append((col, way, w))
+        return out
+
+    def _same_row(self, fs: list[_Filter]) -> Plan | None:
+        """'Is the van with the most parcels also the one with the highest cost?', 'does
+        the oldest driver also have the longest route?': whether one row
+        is first by both measures: the second measure of the row first by the first is the second's
+        own extreme."""
+        if not re.search(r"\balso\b|\bthe same\b", self.low):
+            return None
+        ends = self._extremes_said()
+        if len(ends) != 2 or ends[0][0] is ends[1][0]:
+            return None
+        (a, way_a, said_a), (b, way_b, said_b) = ends
+        qa, qb = quote(a.name), quote(b.name)
+        where = " WHERE " + " AND ".join([*(f.sql for f in fs), f"{qa} IS NOT NULL", f"{qb} IS NOT NULL"])
+        # "is the depot with the most parcels the same as the depot with ...": the
+        # text column named before the first superlative is compared
+        asked = [w for w in self.words[: self._first_super()] if w not in STOP]
+        entity = self.best(("text",), asked) if asked else None
+        if entity is not None:
+            e = quote(entity.name)
+            first, second = (
+                f"(SELECT {e} FROM {TABLE}{where} ORDER BY {q} {way} LIMIT 1)"
+                for q, way in ((qa, way_a), (qb, way_b))
+            )
+            sql, desc = f"SELECT {first} = {second}", f"the {entity.name} of"
+        else:
+            extreme = "MAX" if way_b == "DESC" else "MIN"
+            sql = (
+                f"SELECT (SELECT {qb} FROM {TABLE}{where} ORDER BY {qa} {way_a} LIMIT 1) = "
+                f"(SELECT {extreme}({qb}) FROM {TABLE}{where})"
+            )
+            desc = ""
+        return Plan(
+            sql,
+            "same-row",
+            "boolean",
+            0.75,
+            f"checks whether {desc or 'the row with'} the {said_a} {a.name} is {desc or 'the row with'} the "
+            f"{said_b} {b.name}",
+            [a.name, b.name, *([entity.name] if entity else []), *sorted({f.column for f in fs})],
         )
 
     def _same_measure(self, m: re.Match[str]) -> bool:
@@ -2050,17 +2269,24 @@ class Planner:
         cue = re.search(
             r"\b(?:average|mean|more|less|higher|lower|greater|larger|bigger|smaller)\s+(.*)$", before
         )
-        focus = [w for w in split_words(cue.group(1)) if w not in STOP] if cue else []
-        measure = self.best(("number",), focus, exclude={column}) if focus else None
+        # (with the cue word, which may be an initial: "average daily rate" is ``adr``)
+        focus = [w for i, w in enumerate(split_words(cue.group(0))) if w not in STOP or i == 0] if cue else []
+        # (no identifier is averaged: "greater for vans leaving ..." is no ``van_id``)
+        skip = {column} | {c.name for c in self.cols if self._identifies(c.name)}
+        measure = self.best(("number",), focus, exclude=skip) if focus else None
+        if measure is None and cue and re.match(r"(?:for|among|in|at|on|when|with|across)\b", cue.group(1)):
+            # "is the load greater for vans leaving ...": the measure comes first
+            first = [w for w in split_words(before[: cue.start()]) if w not in STOP]
+            measure = self.best(("number",), first, exclude=skip) if first else None
         if measure is None and cue:
             measure = self._closest_number(split_words(cue.group(0)), column)
         measure = measure or self.best(("number",), split_words(before), exclude={column})
         way: str | None = None
         numbers = [c for c in self.cols if c.kind == "number" and c.name != column]
         for w in reversed(split_words(before)[-8:]):  # ("higher on the overall test, on average")
-            if w in ("more", "higher", "greater", "larger", "bigger", "longer"):
+            if w in _MORE:
                 way = ">"
-            elif w in ("less", "fewer", "lower", "smaller", "shorter"):
+            elif w in _LESS:
                 way = "<"
             elif w.endswith("er") and len(w) > 4 and numbers:
                 # "windier" names WindSpd by its letters (more of it); "colder" a temperature by
@@ -2077,6 +2303,10 @@ class Planner:
                     way = ">" if found[1] == "desc" else "<"
             if way is not None:
                 break
+        if way is None:  # a long group name between the comparison and "than": "is the temperature
+            # greater for vans leaving North Quay St & W 3 Ave Gate than ..."
+            said = [w for w in split_words(before) if w in _MORE or w in _LESS]
+            way = (">" if said[-1] in _MORE else "<") if said else None
         flag = next((f for f in fs if " = " in f.sql and f.column != column), None) if rate else None
         if flag is not None and way is not None and (measure is None or self._names_flag(flag, measure)):
             # "is the union membership rate higher among black workers than among hispanic ones?":
@@ -2254,9 +2484,15 @@ class Planner:
             return None
         if {part, "day" if part == "weekday" else part} & set(header_words(date.name)):
             return None  # "which month has the highest sales" over a ``Month`` column: its row
-        holds = [{part}, {"day", "week"}] if part == "weekday" else [{part}]
-        if any(c is not date and any(h <= set(header_words(c.name)) for h in holds) for c in self.cols):
-            return None  # a column of its own holds the part (``dayOfWeek``): its groups
+        if part_column(part, [c.name for c in self.cols if c is not date]) is not None:
+            return None  # a column of its own holds the part (``dayOfWeek``; not ``birth_year``): its groups
+        holds = {part, "day", "week"} if part == "weekday" else {part}
+        others = [w for w in self.words if w not in holds]
+        if any(
+            c is not date and holds & set(header_words(c.name)) and mentions(others, c.name)
+            for c in self.cols
+        ):
+            return None  # "in which birth year ...": the column the other words name holds it
         d = quote(date.name)
         code = DATE_PARTS[part]
         raw = f"strftime('{code}', {d})"
@@ -2343,6 +2579,8 @@ class Planner:
             return None  # "the 4 most expensive journals": a superlative's measure ranks the rows
         kinds = ("text", "number", "bool", "date")
         named = self.best(kinds, [m.group(2)])
+        if named is not None and named.kind == "number" and 0 < mentions([m.group(2)], named.name) < 1:
+            named = None  # ("the most departures" names ``dep_delay`` in part: the rows are counted)
         # ("respondents": an id; "the most dates": dates are counted, not ranked; "which day of the
         # week has the most foggy days": the days are the rows of the group's own column)
         grouped = named is not None and named is self.best(kinds, self.words[: self._first_super()])

@@ -127,6 +127,8 @@ _ISO = re.compile(
 _US = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$")
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([AaPp][Mm]))?$")
 _DMY_NAME = re.compile(r"^(\d{1,2})[- ]([A-Za-z]{3})[- ](\d{2}|\d{4})$")
+#: "Aug 14, 2024", "August 14 2024": a month's name first, as Excel en-US reads it.
+_MDY_NAME = re.compile(r"^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$")
 _MONTHS = MONTHS
 _CUR_FMT = {"$": '"$"', "€": '"€"', "£": '"£"', "¥": '"¥"'}
 
@@ -161,6 +163,12 @@ def type_text(s: str) -> Typed:
         typed = _type_number(t) or _type_date(t)
         if typed is not None:
             return typed
+    elif first.isalpha() and (m := _MDY_NAME.match(t)) and m[1].lower() in _MONTHS:
+        try:
+            value = dt.date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
+        except ValueError:
+            return Kind.TEXT, 0.0, s, None
+        return Kind.DATETIME, datetime_to_serial(value), None, "mmm d, yyyy"
     return Kind.TEXT, 0.0, s, None
 
 
