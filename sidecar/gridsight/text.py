@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -391,6 +392,14 @@ def comparisons_spelt(text: str) -> str:
     )
     # "below minus 15" / "under negative 3.5": the number below zero
     out = re.sub(r"\b(minus|negative)\s+(\d)", r"-\2", out, flags=re.IGNORECASE)
+    # "the student with the highest number of absences": the row with the most of them (a row
+    # ranked, no count asked)
+    out = re.sub(
+        r"\b(with|has|had|have)\s+the\s+(?:(highest|largest|greatest)|lowest|smallest)\s+number\s+of\b",
+        lambda m: f"{m.group(1)} the {'most' if m.group(2) else 'fewest'}",
+        out,
+        flags=re.IGNORECASE,
+    )
     # "list the 2 hotels by number of bookings": the first of an order, the top ones
     if not re.search(
         rf"\b(?:top|bottom|first|last|{SUPERLATIVE_RX})\b|\b(?:sorted|ordered|arranged)\s+by\b",
@@ -405,15 +414,24 @@ def comparisons_spelt(text: str) -> str:
             out,
             flags=re.IGNORECASE,
         )
-    # "which gender has the higher average distance?": of two, the one with the highest (a
-    # comparative that compares with nothing written)
-    if _ASKS_WHICH.match(out) and not re.search(r"\bthan\b", out, re.IGNORECASE):
+    # "which gender has the higher average distance?", "which gender has more students with ...":
+    # of two, the one with the highest (a comparative that compares with nothing written; "which
+    # has more votes, A or B?" compares the two it names)
+    if _ASKS_WHICH.match(out) and not re.search(r"\bthan\b|\bor\b", out, re.IGNORECASE):
         out = re.sub(
             rf"\bthe ({'|'.join(_SUPERLATIVE_OF)})\b",
             lambda m: f"the {_SUPERLATIVE_OF[m.group(1).lower()]}",
             out,
             flags=re.IGNORECASE,
         )
+        out = re.sub(
+            r"\b(has|have|had|with|get|gets|got)\s+(more|fewer|less)\b",
+            lambda m: f"{m.group(1)} the {_SUPERLATIVE_OF[m.group(2).lower()]}",
+            out,
+            flags=re.IGNORECASE,
+        )
+    # "the top 3 cities in terms of average salary": ranked by it
+    out = re.sub(r"\bin terms of\b", "by", out, flags=re.IGNORECASE)
     return out
 
 
@@ -964,13 +982,24 @@ def _shortened(head_word: str, question_words: frozenset[str]) -> int:
     # letters read -> the most question words named so far; filler words ('tot' of 'total') may fill
     # a piece, but name nothing
     read: dict[int, int] = {0: 0}
+    # (a first letter alone may be a word's initial before a word written out: 'tmax' of "maximum
+    # temperature", 'tmin' of "minimum temperature")
+    if len(head_word) >= 4 and any(
+        w[0] == head_word[0] and len(w) >= 4 and w not in STOP_WORDS and not w.startswith(head_word[1:3])
+        for w in question_words
+    ):
+        read[1] = 0  # (the initial alone names nothing: the word written out after it must)
     for i in range(len(head_word)):
         if i not in read:
             continue
         for j in range(i + 3, len(head_word) + 1):
             piece = head_word[i:j]
             if piece == head_word:
-                named = any(_shortens(piece, w) for w in question_words)
+                # (a usual shortening of a filler word is that word: 'pct' is "percent", no
+                # shortening of "precipitation")
+                named = any(_shortens(piece, w) for w in question_words) and not any(
+                    _shortens(piece, f) and f not in question_words for f in _FILLS
+                )
             else:
                 named = any(_piece_of(piece, w) for w in question_words)
             if named or (piece != head_word and any(_piece_of(piece, w) for w in _FILLS)):
@@ -1134,6 +1163,58 @@ def ordinals_named(text: str) -> list[tuple[re.Match[str], int]]:
             continue
         out.append((m, ORDINAL_WORDS.get(word) or int(word[:-2])))
     return out
+
+
+#: Words just before a value that keep the rows without it: "other than the USA", "excluding
+#: Texas", "outside of Sales".
+EXCLUDED_BEFORE = re.compile(
+    r"\b(?:other than|except(?: for)?|excluding|besides|apart from|not in|outside(?: of)?|but)\s+(?:the\s+)?$"
+)
+
+
+def excluded_at(text: str, at: int) -> bool:
+    """Whether the value written at ``at`` in ``text`` is excluded (:data:`EXCLUDED_BEFORE`)."""
+    return at > 0 and EXCLUDED_BEFORE.search(text[max(0, at - 24) : at]) is not None
+
+
+#: A question that takes the rows of two values together ("how many ... in either A or B", "the
+#: total of A or B"), not one that chooses between them ("who has more, A or B?").
+TAKES_BOTH = re.compile(r"\beither\b|^\s*(?:how many|what is the (?:number|total|average|sum|count))\b")
+
+
+def either_of(text: str, values: Sequence[str]) -> list[str]:
+    """Values a text names joined by "or" ("in either Austin or Denver", "Austin or Denver"): each
+    of ``values`` written beside another with "or" between, in the order written; [] otherwise."""
+    low = text.lower()
+    found = []
+    for a in values:
+        for b in values:
+            if a == b:
+                continue
+            m = re.search(
+                rf"(?<![a-z0-9]){re.escape(a.lower())}(?:\s*,)?\s+or\s+(?:the\s+)?{re.escape(b.lower())}(?![a-z0-9])",
+                low,
+            )
+            if m:
+                found.append((m.start(), a, b))
+    if not found:
+        return []
+    _at, a, b = min(found)
+    return [a, b]
+
+
+def folded(text: str) -> str:
+    """``text`` without its accents, in lower case ("Škoda" -> "skoda", "São Paulo" -> "sao paulo"):
+    questions are often typed without the marks a table writes."""
+    return "".join(
+        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
+    ).casefold()
+
+
+def code_like(value: object) -> bool:
+    """A short code: five characters at most, no space (``M``, ``PG-13``, ``E10+``)."""
+    v = str(value).strip()
+    return len(v) <= 5 and " " not in v
 
 
 #: An age said as such: "17 years old", "a 45-year-old".

@@ -188,10 +188,10 @@ def students(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_a_capital_letter_after_the_words_of_its_column_is_a_value(students: Any) -> None:
     rows = _students()[1:]
     c_scores = sorted((r[3] for r in rows if r[1] == "C"), reverse=True)
-    assert (
-        answered(students, "What are the 2 highest math scores among students with a final grade of C?")
-        == (c_scores[:2])
-    )
+    got = answered(students, "What are the 2 highest math scores among students with a final grade of C?")
+    assert [g[0] if isinstance(g, list) else g for g in got] == c_scores[
+        :2
+    ]  # (a column of values, or a list)
     # ("final" is a word of ``final_grade``'s header, not its code F)
     assert answered(students, "List the 2 final grades with the highest mean math score.") == ["A", "B"]
 

@@ -42,17 +42,21 @@ from gridsight.text import (
     SHORTENED,
     SUPERLATIVE_RX,
     TABLE_WORDS,
+    TAKES_BOTH,
     VALUE_NOUNS,
     adjective_phrase,
     age_header,
     asks_yes_no,
     category_named,
     closest,
+    code_like,
     comparisons_spelt,
     count_asked,
     date_part_asked,
     derived,
     direction_of,
+    either_of,
+    excluded_at,
     free_words,
     header_text,
     is_ranking,
@@ -346,7 +350,7 @@ def _date_lit(d: dt.date) -> str:
 _MONTHS = MONTHS
 _YEAR = re.compile(r"(?<![\d.,])((?:19|20)\d\d)(?![\d.,])")
 #: A comparison just before a figure ("older than 30 years old" compares, it names no age).
-_COMPARE_BEFORE = re.compile(r"\b(?:than|above|over|under|below|least|most)\s*$")
+_COMPARE_BEFORE = re.compile(r"\b(?:than|above|over|under|below|least|most|and|to)\s*$")
 #: A year as a bound: "before 1970", "after 2022", "since 2020".
 _YEAR_BOUND = re.compile(
     r"\b(before|after|since|until|prior to|earlier than|later than)\s+(?:the year\s+)?"
@@ -563,8 +567,8 @@ class _Request:
             return self._adjective_direction(adjective)
         ordinal = {word for word, _cond in self.ordinals}
         for i, w in enumerate(self.words):
-            if w in ("more", "less") and self.words[i + 1 : i + 2] == ["than"]:
-                continue
+            if w in ("more", "less", "fewer") and "than" in self.words[i + 1 : i + 7]:
+                continue  # ("made more at the box office than their budget": a comparison, no end)
             if w in ordinal:
                 continue  # "first class passengers": a value, no end
             if w in ("least", "most") and self.words[i - 1 : i] == ["at"]:
@@ -651,7 +655,9 @@ class _Request:
         of them: "goals in 2019" is ``goals19``, though it writes ``goals`` as it is."""
         stems = set(self.content_stems)
         return any(
-            d is not col and col.words < d.words and all(_mentioned(h, stems) for h in d.words)
+            d is not col
+            and col.words < d.words
+            and all(_mentioned(h, stems) or shortened(h, stems) for h in d.words)  # ("featured": ``feat``)
             for d in self.table.columns
         )
 
@@ -773,10 +779,37 @@ class _Request:
                 matches = [v for v in col.distinct if v.strip().lower() in codes]
                 if len(matches) == 1:
                     best = matches[0]
+            routed = self._route_value(col)
+            if routed is not None:
+                best = routed
             if best is not None:
-                conds.append(Condition(col, "=", best))
+                at = self.low.find(best.strip().lower())
+                if len(either_of(self.low, list(col.distinct))) == 2 and TAKES_BOTH.search(self.low.strip()):
+                    self.unapplied.add("either")  # ("in Austin or Denver": no single value; the query tier's)
+                conds.append(Condition(col, "<>" if excluded_at(self.low, at) else "=", best))
                 used.add(col.col)
         conds = self._one_holder(conds)
+        # a capital letter written alone ("films rated R", "a grade of B"): the one column of short
+        # codes that holds it (a sentence's first word, "I" and the article "A" are no codes)
+        for m in re.finditer(r"(?<![\w'&./-])([A-Z])(?![\w'&./-])", self.text):
+            letter = m.group(1)
+            if (
+                not self.text[: m.start()].strip()
+                or letter == "I"
+                or (letter == "A" and re.match(r"\s+[a-z]", self.text[m.end() :]))
+            ):
+                continue
+            holders = [
+                c
+                for c in self.table.columns
+                if c.kind == "text"
+                and c.col not in used
+                and letter in c.distinct
+                and all(code_like(v) for v in c.distinct)
+            ]
+            if len(holders) == 1:
+                conds.append(Condition(holders[0], "=", letter))
+                used.add(holders[0].col)
         # yes/no columns named in the request: "the refunded orders", "not in stock"
         for col in self.table.columns:
             if col.col in used or col.kind != "bool":
@@ -926,6 +959,28 @@ class _Request:
             return "", None, ()
         return (str(kept[0]) if label in compared else label), months, kept
 
+    def _route_value(self, col: Column) -> str | None:
+        """ "from JFK to LAX" where two columns hold both values: the first column (``ORIGIN``) is
+        where rows come from, the next (``DEST``) where they go; None for any other request."""
+        m = re.search(
+            r"\bfrom\s+(?:the\s+)?(.+?)\s+to\s+(?:the\s+)?(.+?)(?:[?.,!]|\s+(?:in|on|at|during|with|for|and)\b|\s*$)",
+            self.low,
+        )
+        if m is None:
+            return None
+        ends = [m.group(1).strip(), m.group(2).strip()]
+        lowered = {v.strip().lower(): v for v in col.distinct}
+        if not all(e in lowered for e in ends):
+            return None
+        pair = [
+            c
+            for c in self.table.columns
+            if c.kind == "text" and all(e in {v.strip().lower() for v in c.distinct} for e in ends)
+        ]
+        if len(pair) != 2 or col not in pair:
+            return None
+        return lowered[ends[0] if col is min(pair, key=lambda c: c.col) else ends[1]]
+
     def _asks_column_named(self, value: str, holder: Column, exclude: tuple[Column, ...]) -> bool:
         """A value that is another column's whole header, where that column is the one asked for
         (``exclude``) or the request asks "which <value>" ("which depot has the most vans" where
@@ -1014,6 +1069,10 @@ class _Request:
                 continue  # an identifier is compared only where named ("vans listed": no ``listing_no``)
             hits = [i for i, w in enumerate(before) if any(same(h, _stem(w)) for h in head)]
             s = len({h for h in head if any(same(h, _stem(w)) for w in before)}) * 2
+            # (shortened: "a maximum temperature above 25" is ``tmax_c``)
+            s += 2 * len(
+                {h for h in head if not any(same(h, _stem(w)) for w in before) and shortened(h, before)}
+            )
             s += len({h for h in head if any(same(h, _stem(w)) for w in after)})
             if hits and hits[-1] >= len(before) - 3:
                 s += 1  # "a loan renewed at least 4 times": the word nearest the comparison
@@ -1076,6 +1135,8 @@ def _asks_entities(low: str, table: Table) -> bool:
     return noun not in VALUE_NOUNS and not _Request(noun, table).ranked()
 
 
+#: A header that says its column counts ("Number of Titles", ``num_owners``, ``No. of Children``).
+_COUNTS_HEADER = re.compile(r"(?i)(?:^|[\W_])(?:number|num|no|count)(?:[\W_]|$)")
 #: Header words that say a column counts, named or not ("No. of Titles", ``num_owners``).
 _COUNT_WORDS = frozenset({"no", "num", "number", "nr", "of", "total", "count", "tot"})
 #: Where a counted noun's conditions begin: "the most deliveries | with a route above 40 km".
@@ -1493,6 +1554,13 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 out.append(("top-n-by-rate", f"=TAKE(SORTBY({u},{rate},{order}),{n})"))
         if not by_count and target and target[0].kind == "text" and not numeric and _plain_top(q):
             by_count = True  # "the top 5 suppliers": the most frequent ones
+        number_of = re.search(r"\bnumber of ((?:\w+\s+)?\w+)", low)
+        if by_count and number_of:
+            counting = _Request(number_of.group(1), table).ranked(("number",))
+            if counting and _COUNTS_HEADER.search(counting[0].name):
+                by_count = (
+                    False  # "the maximum number of titles": a column that counts (``Number of Titles``)
+                )
         if by_count and target:
             col = target[0]
             conds = q.conditions(exclude=(col,))  # "the 3 regions with the most late orders"
@@ -1512,8 +1580,17 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             conds = q.conditions(exclude=(key,))
             # a column the request filters on ("who have a score of 5") is not the one to list
             filtered = {cond.column.col for cond in conds}
-            others = [c for c in target if c is not key and c.col not in filtered]
-            entities = _asks_entities(low, table)
+            # (a column named only by the words that name the key is not what is listed: "the
+            # highest attack" ranks ``attack``, it does not show ``sp_attack``)
+            keyed = q.naming(key)
+            others = [
+                c
+                for c in target
+                if c is not key and c.col not in filtered and (c.name in q.meant or q.naming(c) - keyed)
+            ]
+            listed = LISTED_ENTITIES.match(low)
+            # ("list the 3 lowest total scores": the phrase names the key, whose values are listed)
+            entities = _asks_entities(low, table) and not (listed and _names_key(listed, table, key))
             if not others and (q.asks_who or entities):
                 # "name the 3 most profitable companies": no column is named "companies", so the
                 # rows are named by the table's name column
@@ -1557,12 +1634,14 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     # most common / least common category
     if (
         re.search(
-            r"\b(most|least) (common|frequent|popular)\b|\bmost represented\b|\bhighest representation\b", low
+            r"\b(most|least) (common|frequent|popular|often|frequently)\b|\bmost represented\b"
+            r"|\bhighest representation\b",
+            low,
         )
         and texty
         and n is None
     ):
-        col = q.after_superlative(texty, ("common", "frequent", "popular")) or texty[0]
+        col = q.after_superlative(texty, ("common", "frequent", "popular", "often", "frequently")) or texty[0]
         conds = q.conditions(exclude=(col,))
         if re.search(r"\bleast\b", low):
             out.append(("least-common", "=" + _rarest_of(col, conds)))
@@ -1607,6 +1686,10 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         answers = [c for c in answers if c.name in q.meant or q.naming(c) - keyed]
         if not answers and (q.asks_who or _asks_entities(low, table)):  # "which company has ..."
             answers = [c for c in [_name_column(table)] if c is not None and c is not key]
+        named_by = _name_column(table)
+        if q.asks_who and named_by is not None and named_by is not key and named_by.words & {"name"}:
+            # "who is the highest paid employee": the person's name, before an id "employee" names
+            answers = [named_by, *(c for c in answers if c is not named_by)]
         # "the region of the shipment with ...", "in which county is the school with ...": the
         # noun before 'of' or after 'which' is what is asked
         # (two words of it: "the zip code of the booking" is ``ZIPCODE``, not ``VOUCHER CODES``)

@@ -61,11 +61,17 @@ def _delimited(cells: list[str]) -> ListForm | None:
         counts: Counter[str] = Counter()
         for v in cells:
             counts.update({p.strip() for p in v.split(d)} - {""})
+        # (or the items of the joined cells stand alone in other cells: "Drake" and "Tate McRae,
+        # Drake" -- no part of ``Smith, John`` or ``Portland, OR`` is a cell of its own)
+        alone = {v for v in cells if d not in v}
+        parts = {p.strip() for v in joined for p in v.split(d)} - {""}
+        recurring = sum(1 for n in counts.values() if n >= 2) >= 0.8 * len(counts)
+        standing = len(parts & alone) >= max(2, 0.3 * len(parts))
         if (
             len(counts) > MAX_ITEMS
-            or len(counts) >= len(cells)
+            or len(counts) >= len(cells) + len(joined)
             or any(len(i) > _ITEM_CHARS or i.replace(".", "", 1).isdigit() for i in counts)
-            or sum(1 for n in counts.values() if n >= 2) < 0.8 * len(counts)
+            or not (recurring or standing)
         ):
             continue
         return ListForm(tuple(i for i, _n in counts.most_common()), d)

@@ -51,6 +51,7 @@ from gridsight.text import (
     NUMBER_WORDS,
     ORDINAL_VALUES_MAX,
     RISE_WORDS,
+    TAKES_BOTH,
     VALUE_NOUNS,
     WEEKDAYS,
     YEAR_BY_YEAR,
@@ -59,11 +60,15 @@ from gridsight.text import (
     asks_yes_no,
     category_named,
     closest,
+    code_like,
     comparisons_spelt,
     date_part_asked,
     direction_of,
+    either_of,
     end_asked,
     end_of,
+    excluded_at,
+    folded,
     free_words,
     header_text,
     header_words,
@@ -83,6 +88,7 @@ from gridsight.text import (
     ranked_by,
     ranked_column,
     same,
+    shortened,
     singular,
     stem,
     superlative,
@@ -263,6 +269,18 @@ def _names_value(value: str, text: str, adjective: bool = False) -> bool:
     )
 
 
+def _every_word_named(words: Sequence[str], header: str) -> bool:
+    """Whether ``words`` name every word of a header, as written or shortened (``vote_avg`` by
+    "average vote"; not ``vote_count``, whose "count" they leave out)."""
+    hw = split_words(header)
+    return bool(hw) and all(any(same(h, w) or shortened(h, [w]) for w in words) for h in hw)
+
+
+def _holds_more(longer: Sequence[str], shorter: Sequence[str]) -> bool:
+    """Whether a header's words hold every word of another's (the same word in any form) and more."""
+    return len(longer) > len(shorter) and all(any(same(s, w) for w in longer) for s in shorter)
+
+
 def _named_by_values(col: Col) -> bool:
     """Whether a column's header is made of its own values (``member_casual`` holding ``member``
     and ``casual``): a value it names is then a value, not the column."""
@@ -340,6 +358,8 @@ _MORE = frozenset("more higher greater larger bigger longer".split())
 _LESS = frozenset("less fewer lower smaller shorter".split())
 
 
+#: Share of a header's words the words before a comparison must name together (one of two, shortened).
+TOGETHER_MENTIONED = 0.3
 #: A figure of a number column asked for: an aggregate, an extreme, a range.
 _MEASURE_ASKED = re.compile(
     r"\b(?:average|mean|median|total|sum|minimum|maximum|min|max|range|highest|lowest|longest|shortest"
@@ -513,6 +533,8 @@ class Planner:
             ]
             sc = self.scores(split_words(before.lower())[-3:])
             named = [c for c in holding if sc[c.name] > 0]
+            if not named and len(holding) == 1 and all(code_like(v) for v in holding[0].distinct):
+                named = holding  # ("games rated M": the one column of short codes that holds it)
             if not named:
                 continue
             c = max(named, key=lambda c: sc[c.name])
@@ -657,6 +679,17 @@ class Planner:
                 # by three, ``tax_incl_sales`` by one)
                 named[c.name] = (len(named_at(before, c.name, self.meant.get(c.name, ()))), at)
                 cols[c.name] = c
+        # (a header the words name together, shortened: "a maximum temperature above 25" is
+        # ``tmax_c``, though no word alone names it)
+        together = self.best(("number",), before)
+        if (
+            together is not None
+            and together.name not in named
+            and not self._identifies(together.name)
+            and mentions(before, together.name) >= TOGETHER_MENTIONED
+        ):
+            named[together.name] = (len(before), len(before))
+            cols[together.name] = together
         if not named:
             return None
         if re.match(r"\s*(?:%|per ?cent|percentage)", unit):
@@ -715,6 +748,18 @@ class Planner:
         ]
         if len(holders) == 1:
             return col
+        # "from JFK to LAX" where two columns hold both: the first column is where rows come from,
+        # the next where they go (``ORIGIN`` then ``DEST``; ``start_station`` then ``end_station``)
+        v = re.escape(str(value).lower())
+        route = re.search(rf"\bfrom\s+(?:the\s+)?{v}\b.*\bto\b|\bfrom\b.*\bto\s+(?:the\s+)?{v}\b", self.low)
+        if (
+            route is not None
+            and len(holders) == 2
+            and not any(mentions(self.words, c.name, self.meant.get(c.name, ())) for c in holders)
+        ):
+            first, second = sorted(holders, key=self.cols.index)
+            going = re.search(rf"\bto\s+(?:the\s+)?{v}\b", self.low) is not None
+            return second if going else first
         near = value_window(self.words, split_words(str(value)))
         scores, close = self.scores(), self.scores(near)
         by = {c.name: (close[c.name], scores[c.name]) for c in holders}
@@ -745,9 +790,24 @@ class Planner:
             return None
         top = max(sc[c.name] for c in pool)
         tied = [c for c in pool if sc[c.name] == top]
+        # (a header that holds every word of the best one and more, each named, whole or shortened,
+        # is the narrower and the one meant: "featured artists" is ``featArtists``, not ``artist``)
+        ws = words or self.words
+        narrower = [
+            c
+            for c in pool
+            if any(_holds_more(split_words(c.name), split_words(t.name)) for t in tied)
+            and _every_word_named(ws, c.name)
+        ]
+        if narrower:
+            tied = narrower
+        # (every word of a header written, shortened or not, over a header whose other words the
+        # reading leaves out: "average vote" is ``vote_avg``, not ``vote_count``)
+        whole = [c for c in pool if _every_word_named(ws, c.name)]
+        if whole and not any(c in whole for c in tied):
+            tied = [max(whole, key=lambda c: sc[c.name])]
         if entity and len(tied) > 1:
             tied = [c for c in tied if set(split_words(c.name)) & IDENTIFIER_WORDS] or tied
-        ws = words or self.words
         if len(tied) > 1:  # the header that accounts for more of the words ("home runs in 1986": homer86)
             named = {c.name: len(named_at(ws, c.name, self.meant.get(c.name, ()))) for c in tied}
             tied = [c for c in tied if named[c.name] == max(named.values())]
@@ -781,10 +841,21 @@ class Planner:
                 vl = str(v).lower().strip()
                 if len(vl) < 2 or vl in STOP or vl.isdigit():
                     continue
+                # (written without its accents too: "the skoda team" is ``Škoda``)
+                plain = (
+                    folded(vl)
+                    if folded(vl) != vl and folded(vl) not in STOP and len(folded(vl)) >= 2
+                    else None
+                )
                 if (
                     any(q.lower() == vl for q in quoted)
                     or _names_value(vl, low, adjective=len(vals) <= CATEGORY_NAMED_MAX)  # "Teslas" too
                     or names_month(vl, low)  # "in February": ``Feb 2024``
+                    or (
+                        plain is not None
+                        and _names_value(plain, folded(low))
+                        and plain not in folded(low).split()[:1]
+                    )
                 ):
                     if (vl in content_words(c.name) and not _named_by_values(c)) or self._asks_column_named(
                         vl, c
@@ -798,6 +869,7 @@ class Planner:
                     )
                     low = low.replace(vl, " ")
                     break
+        out = [self._either(f) for f in out]
         out += self._letter_filters(out)
         out += self._code_filters(out)
         out += self._category_filters(out)
@@ -882,6 +954,46 @@ class Planner:
                 out.append(
                     _Filter(f"{quote(col.name)} {op} {num}", m.group(0), col.name, f"{col.name} {op} {num}")
                 )
+        # "between 30 and 40 years old", "a price between 10 and 20": both bounds on one column
+        for m in re.finditer(r"\bbetween\s+\$?(-?\d[\d,]*(?:\.\d+)?)\s+and\s+\$?(-?\d[\d,]*(?:\.\d+)?)", low):
+            lo, hi = sorted((_num(m.group(1)), _num(m.group(2))))
+            after = split_words(low[m.end() : m.end() + 30])[:3]
+            before = split_words(low[max(0, m.start() - 40) : m.start()])[-4:]
+            taken = {f.column for f in out}
+            aged = [c for c in self.cols if c.kind == "number" and age_header(c.name)]
+            col = (
+                (aged[0] if AGE_SAID.match(low, m.start(2)) and len(aged) == 1 else None)
+                or self.best(("number",), [w for w in after if w not in STOP], exclude=taken)
+                or self._named_before(before, "")
+            )
+            if col is None or col.flag or col.name in taken:
+                continue
+            q = quote(col.name)
+            out.append(
+                _Filter(
+                    f"{q} BETWEEN {_lit(lo)} AND {_lit(hi)}",
+                    m.group(0),
+                    col.name,
+                    f"{col.name} is {lo} to {hi}",
+                )
+            )
+        # "scored 100 in math", "got 5 on the rating": the figure a column the noun after it names holds
+        for m in re.finditer(
+            r"\b(-?\d+(?:\.\d+)?)\s+(?:in|on|for)\s+(?:the\s+|their\s+|his\s+|her\s+)?([a-z]+)\b", low
+        ):
+            number = _num(m.group(1))
+            if re.fullmatch(r"(?:1[89]|20)\d\d", m.group(1)) or any(m.group(1) in f.words for f in out):
+                continue  # (a year is a period: "in 2023")
+            col = self.best(("number",), [m.group(2)], exclude={f.column for f in out})
+            if col is None or col.flag or self._identifies(col.name):
+                continue
+            scored = quote(col.name)
+            held = self.view.conn.execute(
+                f"SELECT 1 FROM {TABLE} WHERE {scored} = ? LIMIT 1", (number,)
+            ).fetchone()
+            if held:
+                num = _lit(number)
+                out.append(_Filter(f"{scored} = {num}", m.group(0), col.name, f"{col.name} is {num}"))
         # "score of 5", "class 3"
         for m in re.finditer(r"\b([a-z]+)\s+(?:of|=)\s+(-?\d+(?:\.\d+)?)\b", low):
             if any(m.group(0) in f.words or f.words in m.group(0) for f in out):
@@ -932,6 +1044,8 @@ class Planner:
                 out.append(_Filter(f"{quote(c.name)} > 0", m.group(0), c.name, f"{c.name} is above 0"))
         # "17 years old": the one column of ages, at that age (a comparison before it is read above)
         for m in AGE_SAID.finditer(low):
+            if re.search(r"\b(?:and|to|than|above|over|under|below|least|most)\s*$", low[: m.start()]):
+                continue  # ("between 30 and 40 years old", "older than 40 years old": read above)
             aged = [c for c in self.cols if c.kind == "number" and age_header(c.name)]
             if len(aged) != 1 or any(f.column == aged[0].name for f in out):
                 continue
@@ -994,16 +1108,7 @@ class Planner:
         out.extend(self._calendar_filters(out))
         # "countries other than the USA", "excluding Texas": the rows without that value
         for i, f in enumerate(out):
-            pos = self.low.find(f.words)
-            if (
-                " = " in f.sql
-                and pos > 0
-                and re.search(
-                    r"\b(?:other than|except(?: for)?|excluding|besides|apart from|not in|but)"
-                    r"\s+(?:the\s+)?$",
-                    self.low[max(0, pos - 24) : pos],
-                )
-            ):
+            if " = " in f.sql and excluded_at(self.low, self.low.find(f.words)):
                 out[i] = _Filter(
                     f"NOT ({f.sql})", f.words, f.column, f"{f.desc.replace(' is ', ' is not ', 1)}"
                 )
@@ -1052,6 +1157,32 @@ class Planner:
             f"SELECT MIN({c}), SUM({c} <> CAST({c} AS INTEGER)), SUM({c} = 0) FROM {TABLE}"
         ).fetchone()
         return bool(found) and found[0] is not None and found[0] >= 0 and not found[1] and bool(found[2])
+
+    def _either(self, f: _Filter) -> _Filter:
+        """A value filter where the question names another value of the column with "or" beside
+        it ("in either Austin or Denver"): the rows with either."""
+        col = self._col(f.column)
+        if col is None or col.kind != "text" or not f.sql.startswith(f"{quote(col.name)} = "):
+            return f
+        if not TAKES_BOTH.search(self.low):
+            return f  # ("who has won more titles, A or B?": a choice between the two, not both)
+        pair = either_of(self.low, [str(v) for v in col.distinct])
+        if len(pair) != 2 or f.words not in {v.lower() for v in pair}:
+            return f
+        values = ", ".join(_lit(v) for v in pair)
+        return _Filter(
+            f"{quote(col.name)} IN ({values})", f.words, col.name, f"{col.name} is {' or '.join(pair)}"
+        )
+
+    def _aggregate_in_header(self, word: str, rest: str) -> bool:
+        """Whether an aggregate word is a word of the column the words after it name ("the highest
+        average vote" with ``vote_avg``): the column's name, not an aggregate to take -- unless
+        the words after it name a column whole alone ("the highest average vote count")."""
+        said = [word, *split_words(rest)[:3]]
+        numbers = [c for c in self.cols if c.kind == "number"]
+        return any(_every_word_named(said, c.name) for c in numbers) and not any(
+            _every_word_named(said[1:], c.name) for c in numbers
+        )
 
     def _few_whole_values(self, name: str, number: int) -> bool:
         """Whether a number column holds a few whole values (at most :data:`ORDINAL_VALUES_MAX`:
@@ -1170,7 +1301,9 @@ class Planner:
             )
             if compared is not None:
                 return compared
-        spread = None if starts_bool else self._spread(fs, where, when)
+        spread = (
+            None if starts_bool else (self._spread(fs, where, when) or self._aggregates_apart(where, when))
+        )
         if spread is not None:
             return spread
         having = None if starts_bool else self._having(fs)
@@ -1231,6 +1364,9 @@ class Planner:
         if each is not None:
             return each
         # counts
+        apart = None if starts_bool else self._count_columns_compared(where, when)
+        if apart is not None:
+            return apart
         many = re.search(r"\bhow many\b|\bnumber of\b", low)
         # ("the average number of packs": an average, below)
         averaged = re.search(r"\b(?:average|mean|median)\s+number of\b", low)
@@ -1311,8 +1447,11 @@ class Planner:
             (r"minimum|min|lowest|smallest|least", "MIN", "lowest"),
         ):
             by_adjective = ranked is not None and ranked[1] == ("DESC" if fn == "MAX" else "ASC")
+            found = re.search(rf"\b({words})\b", low)
+            if found and fn == "AVG" and self._aggregate_in_header(found.group(1), low[found.end() :]):
+                found = None  # ("the highest average vote": ``vote_avg``'s highest)
             if (
-                (re.search(rf"\b({words})\b", low) or (fn in ("MAX", "MIN") and by_adjective))
+                (found or (fn in ("MAX", "MIN") and by_adjective))
                 and not n
                 and not self._offset  # "the second highest": a row after the top one
                 # (a row asked for, "which ... has the highest"; not "of students who completed")
@@ -1321,6 +1460,13 @@ class Planner:
                 )
             ):
                 col = self.best(("number",), exclude=fcols)
+                # ("the average vote count": the column the words after "average" name whole, over
+                # ``vote_avg``, which "average" itself helps name)
+                agg_at = re.search(rf"\b({words})\b", low)
+                after = split_words(low[agg_at.end() :])[:3] if agg_at else []
+                whole = self.best(("number",), after, exclude=fcols) if after else None
+                if whole is not None and mentions(after, whole.name) >= 1.0:
+                    col = whole
                 if col is None and by_adjective and ranked is not None and ranked[0].kind == "number":
                     col = ranked[0]
                 if col is None:
@@ -1388,12 +1534,15 @@ class Planner:
                     # "what was revenue in APAC in February": a slice of the rows, named only by
                     # categories the rows share and calendar months, holds the slice's total (one
                     # row: its own value)
+                    # (a column of averages or rates is averaged over the slice, not added up)
+                    of_rates = bool({"avg", "average", "mean", "rate", "pct"} & set(split_words(target.name)))
+                    fn, taken_as = ("AVG", "average") if of_rates else ("SUM", "total")
                     return Plan(
-                        f"SELECT SUM({t}) FROM {TABLE}{where}",
-                        "sum",
+                        f"SELECT {fn}({t}) FROM {TABLE}{where}",
+                        fn.lower(),
                         "number",
                         0.7,
-                        f"takes the total {target.name}{when}",
+                        f"takes the {taken_as} {target.name}{when}",
                         [target.name, *sorted(fcols)],
                     )
                 return Plan(
@@ -1580,7 +1729,8 @@ class Planner:
     ) -> Plan | None:
         low = self.low
         common = re.search(
-            r"\b(most|least) (common|frequent|popular|used|often)\b|\bfewest\b|\bhighest representation\b"
+            r"\b(most|least) (common|frequent|popular|used|often|frequently)\b|\bfewest\b"
+            r"|\bhighest representation\b"
             r"|\b(?:used|mentioned|cited|listed|named|chosen|picked) (?:the )?(?:most|least)\b",
             low,
         )
@@ -1594,12 +1744,19 @@ class Planner:
         )
         by_agg = re.search(
             r"\bby (?:their |its |the )?(average|mean|median|total|sum of)\b"
-            r"|\b(highest|lowest|largest|smallest|biggest|greatest) (average|mean|median|total|combined)\b",
+            r"|\b(highest|lowest|largest|smallest|biggest|greatest|\w{3,}est)"
+            r" (average|mean|median|total|combined)\b",
             low,
         )
         # "which weather comes with the strongest wind on average": the superlative ranks the
         # groups by the measure's average (its total: "in total")
         closing = None
+        if (
+            by_agg is not None
+            and by_agg.group(3) in ("average", "mean")  # ("the highest total amount across ...": a sum)
+            and self._aggregate_in_header(by_agg.group(3), low[by_agg.end() :])
+        ):
+            by_agg = None  # ("the highest average vote": ``vote_avg``'s highest, no group's average)
         if not by_agg and re.match(r"^\s*(which|what)\b", low) and self._first_super() < len(self.words):
             by_agg = closing = re.search(r"\b(?:on|in) (average|total)\b", low)
         by_freq = re.search(r"\bin terms of frequency\b|\bbased on frequency\b|\bby frequency\b", low)
@@ -1653,6 +1810,8 @@ class Planner:
         k = quote(key.name)
         asc = bool(re.search(r"\b(least|fewest|lowest|smallest|bottom)\b", low))
         asc = asc or (by_total is not None and direction == "ASC")  # "the weakest region by revenue"
+        if by_agg is not None and by_agg is not closing and (by_agg.group(2) or "").endswith("est"):
+            asc = asc or direction == "ASC"  # "the youngest average age": the lowest average
         if self._every:  # "from the most to the least common": the first direction word's way
             asc = direction == "ASC"
         agg = "COUNT(*)"
@@ -2203,6 +2362,65 @@ class Planner:
             [col.name, *sorted({f.column for f in fs})],
         )
 
+    def _count_columns_compared(self, where: str, when: str) -> Plan | None:
+        """'How many films made more at the box office than their budget?': the rows where one
+        number column is above (or below) another, each named on its side of "than"."""
+        m = re.search(
+            r"\bhow many\b.*?\b(more|less|higher|lower|greater|bigger|larger|smaller|fewer)\s+(.+?)\s+than\s+"
+            r"(?:their|its|the|his|her)?\s*(.+?)(?:[?.!]|\s*$)",
+            self.low,
+        )
+        if m is None or COMPARISON.search(self.low):
+            return None  # ("more than 20": a comparison with a number, read by the filters)
+        a = self.best(("number",), split_words(m.group(2)))
+        b = self.best(("number",), split_words(m.group(3)), exclude={a.name} if a else set())
+        if a is None or b is None or a.name == b.name:
+            return None
+        op = ">" if m.group(1) in ("more", "higher", "greater", "bigger", "larger") else "<"
+        cond = f"{quote(a.name)} {op} {quote(b.name)}"
+        return Plan(
+            f"SELECT COUNT(*) FROM {TABLE}{where}{' AND' if where else ' WHERE'} {cond}",
+            "count",
+            "number",
+            0.75,
+            f"counts the rows where {a.name} {op} {b.name}{when.replace(' where', ' and', 1)}",
+            [a.name, b.name],
+        )
+
+    def _aggregates_apart(self, where: str, when: str) -> Plan | None:
+        """'The difference between the average math and reading scores': one aggregate of each of
+        two columns, the first less the second (a noun the two share stands
+        once, after the second: "math and reading scores")."""
+        fns = {"average": "AVG", "mean": "AVG", "total": "SUM", "median": "MEDIAN", "maximum": "MAX"}
+        fns |= {"minimum": "MIN", "highest": "MAX", "lowest": "MIN"}
+        said = "|".join(fns)
+        m = re.search(
+            rf"\b(?:difference|gap)\s+between\s+(?:the\s+)?({said})\s+(.+?)\s+and\s+(?:the\s+)?"
+            rf"(?:({said})\s+)?(.+?)(?:[?.!]|\s+(?:in|for|among|of)\b|\s*$)",
+            self.low,
+        )
+        if m is None:
+            return None
+        first, second = split_words(m.group(2)), split_words(m.group(4))
+        if not first or not second:
+            return None
+        # (the shared noun: "math and reading scores" are the math scores and the reading scores)
+        a = self.best(("number",), [*first, second[-1]]) if len(second) > 1 else None
+        a = a if a is not None and mentions(first, a.name) > 0 else self.best(("number",), first)
+        b = self.best(("number",), second, exclude={a.name} if a else set())
+        if a is None or b is None or a.name == b.name:
+            return None
+        fa, fb = fns[m.group(1)], fns[m.group(3) or m.group(1)]
+        return Plan(
+            f"SELECT (SELECT {fa}({quote(a.name)}) FROM {TABLE}{where}) - "
+            f"(SELECT {fb}({quote(b.name)}) FROM {TABLE}{where})",
+            "difference",
+            "number",
+            0.75,
+            f"takes the {m.group(1)} {a.name} less the {m.group(3) or m.group(1)} {b.name}{when}",
+            [a.name, b.name],
+        )
+
     def _compare_groups(self, fs: list[_Filter]) -> Plan | None:
         """'Do diesel cars have more kilometres on average than petrol cars?', 'do readmitted patients
         have a higher average bill than those who weren't?': the averages of a measure over two
@@ -2210,7 +2428,19 @@ class Planner:
         low = self.low
         than = re.search(r"\bthan\b", low)
         rate = re.search(r"\b(?:rate|share|proportion|percentage|fraction|likelier|more likely)\b", low)
-        if than is None or not (re.search(r"\b(average|mean|on the whole|typically)\b", low) or rate):
+        averaged = re.search(r"\b(average|mean|on the whole|typically)\b", low)
+        # ("did the ravens team score more goals than the skoda team?": a number column named between the
+        # comparative and "than" is added up over each group)
+        summed = (
+            re.search(r"\b(?:more|fewer|less)\s+((?:[a-z]+\s+){0,2}?[a-z]+)\s+than\b", low)
+            if than is not None and not (averaged or rate)
+            else None
+        )
+        if summed is not None:
+            summed_col = self.best(("number",), split_words(summed.group(1)))
+            if summed_col is None or not mentions(split_words(summed.group(1)), summed_col.name):
+                summed = None
+        if than is None or not (averaged or rate or summed):
             return None
         before, after = low[: than.start()], low[than.end() :]
         groups: tuple[str, str, str, str] | None = None  # (column, sql A, sql B, description of A)
@@ -2223,6 +2453,8 @@ class Planner:
             def named(
                 v: str, text: str, heads: list[str] = heads, few: bool = len(values) <= CATEGORY_NAMED_MAX
             ) -> bool:
+                if folded(v) != v.lower() and _names_value(folded(v), folded(text)):
+                    return True  # (written without its accents: "the skoda team" is ``Škoda``)
                 if len(v) > 3 and v.isalpha():  # whole, or a code the word starts ('hisp': "hispanic")
                     return (
                         _names_value(v, text)
@@ -2324,13 +2556,14 @@ class Planner:
         if measure is None or way is None:
             return None
         m = quote(measure.name)
+        fn, taken_as = ("SUM", "total") if summed is not None else ("AVG", "average")
         return Plan(
-            f"SELECT (SELECT AVG({m}) FROM {TABLE} WHERE {sql_a}) {way} "
-            f"(SELECT AVG({m}) FROM {TABLE} WHERE {sql_b})",
+            f"SELECT (SELECT {fn}({m}) FROM {TABLE} WHERE {sql_a}) {way} "
+            f"(SELECT {fn}({m}) FROM {TABLE} WHERE {sql_b})",
             "compare",
             "boolean",
             0.75,
-            f"compares the average {measure.name} where {desc} with the other group's",
+            f"compares the {taken_as} {measure.name} where {desc} with the other group's",
             [measure.name, column],
         )
 
@@ -2946,6 +3179,11 @@ class Planner:
             and (_ASKS_WHO.match(LEADING_PHRASE.sub("", self.low, count=1)) or self._lists_rows())
         ):
             target = self._names_of_rows(fcols | {order.name})  # "who has the highest rating?"
+        if target is not None and _ASKS_WHO.match(LEADING_PHRASE.sub("", self.low, count=1)):
+            # "who is the oldest employee": a person's name, before the id "employee" names
+            names = [c for c in self.cols if c.kind == "text" and "name" in split_words(c.name)]
+            if self._identifies(target.name) and names and names[0] is not target:
+                target = names[0]
         o = quote(order.name)
         asc = direction == "ASC"
         adjective = self._adjective()
