@@ -935,12 +935,11 @@ def same(a: str, b: str) -> bool:
     # (one letter before it makes another word: 'orange' is no 'range', 'flight' no 'light'; a
     # header's code letter does not: 'pclass')
     at = long_.find(short)
-    return at >= 0 and len(long_) <= len(short) + 3 and not (at == 1 and _word_known(long_))
-
-
-def _word_known(word: str) -> bool:
-    """Whether the embedder's vocabulary holds ``word`` whole (False without the embedder)."""
-    return bool(_known_words()) and word in _known_words()
+    return (
+        at >= 0
+        and len(long_) <= len(short) + 3
+        and not (at == 1 and bool(_known_words()) and known_word(long_))
+    )
 
 
 #: A header's unit in brackets at its end: ``Duration (min)``, ``Price (USD)``, ``Temp (C)``.
@@ -1186,9 +1185,10 @@ def either_of(text: str, values: Sequence[str]) -> list[str]:
     """Values a text names joined by "or" ("in either Austin or Denver", "Austin or Denver"): each
     of ``values`` written beside another with "or" between, in the order written; [] otherwise."""
     low = text.lower()
+    written = [v for v in values if v.lower() in low]  # (only values the text writes can be paired)
     found = []
-    for a in values:
-        for b in values:
+    for a in written:
+        for b in written:
             if a == b:
                 continue
             m = re.search(
@@ -1221,9 +1221,30 @@ def code_like(value: object) -> bool:
 AGE_SAID = re.compile(r"\b(\d{1,3})[\s-]*years?[\s-]*old\b", re.IGNORECASE)
 
 
-def age_header(header: str) -> bool:
-    """Whether a header names ages (``Age``, ``age_years``, ``Patient Age``)."""
-    return "age" in header_words(header)
+def age_column(columns: Sequence[tuple[str, str]]) -> int | None:
+    """The one number column of ages among ``(kind, name)`` columns (``Age``, ``age_years``,
+    ``Patient Age``), or None when there is none or several."""
+    aged = [i for i, (kind, name) in enumerate(columns) if kind == "number" and "age" in header_words(name)]
+    return aged[0] if len(aged) == 1 else None
+
+
+#: A comparison just before a figure: "older than 30 years old", "between 30 and 40 years old"
+#: compare, they name no one age.
+COMPARED_BEFORE = re.compile(r"\b(?:than|above|over|under|below|least|most|and|to)\s*$")
+#: A capital letter written alone: "a final grade of C", "films rated R".
+_LETTER_ALONE = re.compile(r"(?<![\w'&./-])([A-Z])(?![\w'&./-])")
+
+
+def letters_alone(text: str) -> list[re.Match[str]]:
+    """The capital letters ``text`` writes alone that may be codes ("a final grade of C", "films
+    rated R"): not a sentence's first word, the pronoun "I", nor the article "A" before a word."""
+    return [
+        m
+        for m in _LETTER_ALONE.finditer(text)
+        if text[: m.start()].strip()
+        and m.group(1) != "I"
+        and not (m.group(1) == "A" and re.match(r"\s+[a-z]", text[m.end() :]))
+    ]
 
 
 def numbers_named(text: str) -> set[str]:

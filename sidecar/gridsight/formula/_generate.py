@@ -27,6 +27,7 @@ from gridsight.grid import Kind, Range, Sheet, Workbook
 from gridsight.text import (
     AGE_SAID,
     ASCENDING,
+    COMPARED_BEFORE,
     DESCENDING,
     EACH_ONCE,
     ENTITY_ASKED,
@@ -45,7 +46,7 @@ from gridsight.text import (
     TAKES_BOTH,
     VALUE_NOUNS,
     adjective_phrase,
-    age_header,
+    age_column,
     asks_yes_no,
     category_named,
     closest,
@@ -60,6 +61,7 @@ from gridsight.text import (
     free_words,
     header_text,
     is_ranking,
+    letters_alone,
     meaning_map,
     named_after_header,
     names_month,
@@ -349,8 +351,6 @@ def _date_lit(d: dt.date) -> str:
 
 _MONTHS = MONTHS
 _YEAR = re.compile(r"(?<![\d.,])((?:19|20)\d\d)(?![\d.,])")
-#: A comparison just before a figure ("older than 30 years old" compares, it names no age).
-_COMPARE_BEFORE = re.compile(r"\b(?:than|above|over|under|below|least|most|and|to)\s*$")
 #: A year as a bound: "before 1970", "after 2022", "since 2020".
 _YEAR_BOUND = re.compile(
     r"\b(before|after|since|until|prior to|earlier than|later than)\s+(?:the year\s+)?"
@@ -784,21 +784,15 @@ class _Request:
                 best = routed
             if best is not None:
                 at = self.low.find(best.strip().lower())
-                if len(either_of(self.low, list(col.distinct))) == 2 and TAKES_BOTH.search(self.low.strip()):
+                if TAKES_BOTH.search(self.low.strip()) and len(either_of(self.low, list(col.distinct))) == 2:
                     self.unapplied.add("either")  # ("in Austin or Denver": no single value; the query tier's)
                 conds.append(Condition(col, "<>" if excluded_at(self.low, at) else "=", best))
                 used.add(col.col)
         conds = self._one_holder(conds)
         # a capital letter written alone ("films rated R", "a grade of B"): the one column of short
         # codes that holds it (a sentence's first word, "I" and the article "A" are no codes)
-        for m in re.finditer(r"(?<![\w'&./-])([A-Z])(?![\w'&./-])", self.text):
+        for m in letters_alone(self.text):
             letter = m.group(1)
-            if (
-                not self.text[: m.start()].strip()
-                or letter == "I"
-                or (letter == "A" and re.match(r"\s+[a-z]", self.text[m.end() :]))
-            ):
-                continue
             holders = [
                 c
                 for c in self.table.columns
@@ -874,14 +868,15 @@ class _Request:
                 conds.append(Condition(col, "=", 0))
                 used.add(col.col)
         for m in AGE_SAID.finditer(self.low):  # "17 years old": the one column of ages, at that age
-            aged = [c for c in self.table.columns if c.kind == "number" and age_header(c.name)]
+            age_at = age_column([(c.kind, c.name) for c in self.table.columns])
+            aged = None if age_at is None else self.table.columns[age_at]
             if (
-                len(aged) == 1
-                and aged[0].col not in used
-                and not _COMPARE_BEFORE.search(self.low[: m.start()])
+                aged is not None
+                and aged.col not in used
+                and not COMPARED_BEFORE.search(self.low[: m.start()])
             ):
-                conds.append(Condition(aged[0], "=", float(m.group(1))))
-                used.add(aged[0].col)
+                conds.append(Condition(aged, "=", float(m.group(1))))
+                used.add(aged.col)
         for _word, cond in self.ordinals:
             if cond.column.col not in used:
                 conds.append(cond)
@@ -1003,15 +998,13 @@ class _Request:
             for c in self.table.columns
             if c.kind == "number" and c.col not in used and timelike(c.kind, c.name) and self.score(c) > 0
         ]
+        op, shift = _BOUND_OPS[word]
         if yearly:
-            col = max(yearly, key=self.score)
-            op, value = _BOUND_OPS[word]
-            return Condition(col, op, float(year + value))
+            return Condition(max(yearly, key=self.score), op, float(year + shift))
         dated = [c for c in self.table.columns if c.kind == "date" and c.col not in used]
         if not dated:
             return None
-        op, value = _BOUND_OPS[word]
-        return Condition(max(dated, key=self.score), op, dt.date(year + value, 1, 1))
+        return Condition(max(dated, key=self.score), op, dt.date(year + shift, 1, 1))
 
     def _holding(self, value: float, used: set[int]) -> Column | None:
         """The one number column whose values span ``value``, for a comparison in a request that
@@ -1374,9 +1367,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
     part = date_part_asked(low)
     if (
         part is not None
-        and re.search(
-            r"\b(?:most|fewest|least)\s+(?:[a-z]+\s+)?[a-z]+s\b", low
-        )  # ("the most recent": a date's end)
+        # (rows counted: "the most bookings"; "the most recent" is a date's end)
+        and re.search(r"\b(?:most|fewest|least)\s+(?:[a-z]+\s+)?[a-z]+s\b", low)
         and any(c.kind == "date" for c in table.columns)
         and part_column(part, [c.name for c in table.columns]) is None
         and not [
@@ -1558,9 +1550,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         if by_count and number_of:
             counting = _Request(number_of.group(1), table).ranked(("number",))
             if counting and _COUNTS_HEADER.search(counting[0].name):
-                by_count = (
-                    False  # "the maximum number of titles": a column that counts (``Number of Titles``)
-                )
+                # "the maximum number of titles": a column that counts (``Number of Titles``)
+                by_count = False
         if by_count and target:
             col = target[0]
             conds = q.conditions(exclude=(col,))  # "the 3 regions with the most late orders"

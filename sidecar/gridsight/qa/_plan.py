@@ -30,6 +30,7 @@ from gridsight.text import (
     ASCENDING_ORDER,
     CATEGORY_NAMED_MAX,
     CHANGE_WORDS,
+    COMPARED_BEFORE,
     COMPARISON,
     COMPARISON_OPS,
     COUNT_PER_GROUP,
@@ -56,7 +57,7 @@ from gridsight.text import (
     WEEKDAYS,
     YEAR_BY_YEAR,
     adjective_phrase,
-    age_header,
+    age_column,
     asks_yes_no,
     category_named,
     closest,
@@ -73,6 +74,7 @@ from gridsight.text import (
     header_text,
     header_words,
     is_ranking,
+    letters_alone,
     meaning_by_values,
     meaning_map,
     month_asked,
@@ -353,6 +355,16 @@ def describe_columns(view: View, kinds: dict[str, str], distinct: dict[str, tupl
     return out
 
 
+#: The SQL aggregate each word asks for, where a question sets two aggregates side by side.
+_AGGREGATE_FN = {"average": "AVG", "mean": "AVG", "total": "SUM", "sum": "SUM", "median": "MEDIAN"}
+_AGGREGATE_FN |= {
+    "maximum": "MAX",
+    "max": "MAX",
+    "highest": "MAX",
+    "minimum": "MIN",
+    "min": "MIN",
+    "lowest": "MIN",
+}
 #: Comparatives that say which way two groups' averages are compared.
 _MORE = frozenset("more higher greater larger bigger longer".split())
 _LESS = frozenset("less fewer lower smaller shorter".split())
@@ -518,14 +530,8 @@ class Planner:
         first word, the pronoun "I" and the article "A" before a word are no values."""
         out: list[_Filter] = []
         taken = {f.column for f in found}
-        for m in re.finditer(r"(?<![\w'&./-])([A-Z])(?![\w'&./-])", self.q):
+        for m in letters_alone(self.q):
             letter, before = m.group(1), self.q[: m.start()]
-            if (
-                not before.strip()
-                or letter == "I"
-                or (re.match(r"\s+[a-z]", self.q[m.end() :]) and letter == "A")
-            ):
-                continue
             holding = [
                 c
                 for c in self.cols
@@ -837,24 +843,23 @@ class Planner:
             if c.kind != "text":
                 continue
             vals = sorted(c.distinct, key=len, reverse=True)
+            plain_low = folded(low)  # (``low`` changes only where a value is taken, and the loop ends)
             for v in vals:
                 vl = str(v).lower().strip()
                 if len(vl) < 2 or vl in STOP or vl.isdigit():
                     continue
                 # (written without its accents too: "the skoda team" is ``Škoda``)
-                plain = (
-                    folded(vl)
-                    if folded(vl) != vl and folded(vl) not in STOP and len(folded(vl)) >= 2
-                    else None
-                )
+                plain = folded(vl)
                 if (
                     any(q.lower() == vl for q in quoted)
                     or _names_value(vl, low, adjective=len(vals) <= CATEGORY_NAMED_MAX)  # "Teslas" too
                     or names_month(vl, low)  # "in February": ``Feb 2024``
                     or (
-                        plain is not None
-                        and _names_value(plain, folded(low))
-                        and plain not in folded(low).split()[:1]
+                        plain != vl
+                        and plain not in STOP
+                        and len(plain) >= 2
+                        and _names_value(plain, plain_low)
+                        and plain not in plain_low.split()[:1]
                     )
                 ):
                     if (vl in content_words(c.name) and not _named_by_values(c)) or self._asks_column_named(
@@ -960,9 +965,9 @@ class Planner:
             after = split_words(low[m.end() : m.end() + 30])[:3]
             before = split_words(low[max(0, m.start() - 40) : m.start()])[-4:]
             taken = {f.column for f in out}
-            aged = [c for c in self.cols if c.kind == "number" and age_header(c.name)]
+            aged = self._age_column()
             col = (
-                (aged[0] if AGE_SAID.match(low, m.start(2)) and len(aged) == 1 else None)
+                (aged if AGE_SAID.match(low, m.start(2)) else None)
                 or self.best(("number",), [w for w in after if w not in STOP], exclude=taken)
                 or self._named_before(before, "")
             )
@@ -1044,17 +1049,13 @@ class Planner:
                 out.append(_Filter(f"{quote(c.name)} > 0", m.group(0), c.name, f"{c.name} is above 0"))
         # "17 years old": the one column of ages, at that age (a comparison before it is read above)
         for m in AGE_SAID.finditer(low):
-            if re.search(r"\b(?:and|to|than|above|over|under|below|least|most)\s*$", low[: m.start()]):
+            if COMPARED_BEFORE.search(low[: m.start()]):
                 continue  # ("between 30 and 40 years old", "older than 40 years old": read above)
-            aged = [c for c in self.cols if c.kind == "number" and age_header(c.name)]
-            if len(aged) != 1 or any(f.column == aged[0].name for f in out):
+            aged = self._age_column()
+            if aged is None or any(f.column == aged.name for f in out):
                 continue
             num = _lit(_num(m.group(1)))
-            out.append(
-                _Filter(
-                    f"{quote(aged[0].name)} = {num}", m.group(0), aged[0].name, f"{aged[0].name} is {num}"
-                )
-            )
+            out.append(_Filter(f"{quote(aged.name)} = {num}", m.group(0), aged.name, f"{aged.name} is {num}"))
         # "in the third generation", "2nd class passengers": a number column of a few whole values
         # the noun names, at the ordinal's number
         for m, number in ordinals_named(low):
@@ -1149,6 +1150,11 @@ class Planner:
             blank = _Filter(_empty(col, unset), m.group(0), col.name, f"{col.name} is empty", sql_only=True)
             out.append(blank)
         return [self._as_item(f) for f in out]
+
+    def _age_column(self) -> Col | None:
+        """The one number column of ages (:func:`gridsight.text.age_column`)."""
+        at = age_column([(c.kind, c.name) for c in self.cols])
+        return None if at is None else self.cols[at]
 
     def _counts_things(self, name: str) -> bool:
         """Whether a number column counts things: whole numbers from zero up, zero among them."""
@@ -1447,7 +1453,8 @@ class Planner:
             (r"minimum|min|lowest|smallest|least", "MIN", "lowest"),
         ):
             by_adjective = ranked is not None and ranked[1] == ("DESC" if fn == "MAX" else "ASC")
-            found = re.search(rf"\b({words})\b", low)
+            agg_at = re.search(rf"\b({words})\b", low)
+            found = agg_at
             if found and fn == "AVG" and self._aggregate_in_header(found.group(1), low[found.end() :]):
                 found = None  # ("the highest average vote": ``vote_avg``'s highest)
             if (
@@ -1462,7 +1469,6 @@ class Planner:
                 col = self.best(("number",), exclude=fcols)
                 # ("the average vote count": the column the words after "average" name whole, over
                 # ``vote_avg``, which "average" itself helps name)
-                agg_at = re.search(rf"\b({words})\b", low)
                 after = split_words(low[agg_at.end() :])[:3] if agg_at else []
                 whole = self.best(("number",), after, exclude=fcols) if after else None
                 if whole is not None and mentions(after, whole.name) >= 1.0:
@@ -2159,18 +2165,8 @@ class Planner:
     def _compare_columns(self, where: str, when: str) -> Plan | None:
         """'Is the average reading score higher than the average math score?': aggregates of two
         columns over the same rows, compared (the second aggregate is the first's when unsaid)."""
-        fns = {
-            "average": "AVG",
-            "mean": "AVG",
-            "total": "SUM",
-            "sum": "SUM",
-            "median": "MEDIAN",
-            "maximum": "MAX",
-            "max": "MAX",
-            "minimum": "MIN",
-            "min": "MIN",
-        }
-        said = "|".join(fns)
+        fns = _AGGREGATE_FN
+        said = "|".join(("average", "mean", "total", "sum", "median", "maximum", "max", "minimum", "min"))
         m = re.search(
             rf"\b({said})\s+(.+?)\s+(higher|greater|larger|bigger|more|lower|smaller|less)"
             rf"\s+than\s+(?:that of\s+)?(?:the\s+|its\s+|their\s+)?(?:({said})\b\s*)?"
@@ -2211,7 +2207,8 @@ class Planner:
             col = (
                 self.best(("number", "date"), [x for x in following if x not in STOP]) if following else None
             )
-            way = (direction_of(w) or "").upper() or None if col else None  # ("the longest loan duration")
+            said_way = direction_of(w) if col is not None else None  # ("the longest loan duration")
+            way = said_way.upper() if said_way else None
             if col is None or way is None:
                 found = ranked_column(w, [(c.kind, c.name) for c in numbers])
                 if found is None:
@@ -2221,10 +2218,9 @@ class Planner:
         return out
 
     def _same_row(self, fs: list[_Filter]) -> Plan | None:
-        """'Is the van with the most parcels also the one with the highest cost?', 'does
-        the oldest driver also have the longest route?': whether one row
-        is first by both measures: the second measure of the row first by the first is the second's
-        own extreme."""
+        """'Is the van with the most parcels also the one with the highest cost?', 'does the oldest
+        driver also have the longest route?': whether one row is first by both measures -- the
+        second measure of the row first by the first is the second's own extreme."""
         if not re.search(r"\balso\b|\bthe same\b", self.low):
             return None
         ends = self._extremes_said()
@@ -2391,9 +2387,8 @@ class Planner:
         """'The difference between the average math and reading scores': one aggregate of each of
         two columns, the first less the second (a noun the two share stands
         once, after the second: "math and reading scores")."""
-        fns = {"average": "AVG", "mean": "AVG", "total": "SUM", "median": "MEDIAN", "maximum": "MAX"}
-        fns |= {"minimum": "MIN", "highest": "MAX", "lowest": "MIN"}
-        said = "|".join(fns)
+        fns = _AGGREGATE_FN
+        said = "|".join(("average", "mean", "total", "median", "maximum", "minimum", "highest", "lowest"))
         m = re.search(
             rf"\b(?:difference|gap)\s+between\s+(?:the\s+)?({said})\s+(.+?)\s+and\s+(?:the\s+)?"
             rf"(?:({said})\s+)?(.+?)(?:[?.!]|\s+(?:in|for|among|of)\b|\s*$)",
