@@ -44,9 +44,12 @@ from gridsight.qa._cells import (
 )
 from gridsight.qa._entities import entity_columns
 from gridsight.qa._glossary import (
+    current_portion_added,
     defined,
     elided_heads,
+    exclusion_after,
     in_own_terms,
+    initials_written_out,
     named_not_defined,
     others_named,
     signs_as_bounds,
@@ -261,9 +264,9 @@ def answer_question(
         ans.explanation += f" (read with {', '.join(others[:3])}: the same statement at other periods)"
     elif ans.status == "answered" and pick.how != "words":
         others = [r for r in pick.tied if r != best.ref]
-        chooser = "meaning" if pick.how == "meaning" else "the model"
+        chooser = {"meaning": "meaning", "class": "the group of lines asked"}.get(pick.how, "the model")
         ans.explanation += f" ({chooser} chose {best.ref} over {', '.join(others[:3])}, which also fit)"
-        ans.confidence = round(min(ans.confidence, 0.6 if pick.how == "meaning" else 0.5), 2)
+        ans.confidence = round(min(ans.confidence, 0.6 if pick.how in ("meaning", "class") else 0.5), 2)
         ans.chosen_by = pick.how
     return rounded_as_asked(positive_as_asked(ans, rounding), rounding)
 
@@ -307,8 +310,14 @@ def _answer_in(
     q = changed_in_year(
         q, header_years(periods), own, [c.name for c in rel.columns if c.role == "data"]
     )  # "how much did X increase in 2025": from 2024
+    q = exclusion_after(q)  # "Excluding cash, what were total current assets?": the clause after
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
+    held = [
+        v for c in rel.columns if c.kind == "text" for v in rel.distinct_values(c.name) if isinstance(v, str)
+    ]
+    q = initials_written_out(q, own, held)  # "FHLB advances": ``Federal Home Loan Bank advances``
     q = others_named(q, own)  # "intangible assets other than goodwill": ``Other intangible assets``
+    q = current_portion_added(q, own)  # "long-term debt, including its current portion": both lines
     places = [v for c in rel.columns if c.role == "section" for v in rel.distinct_values(c.name)]
     q = named_not_defined(q, own, places)  # "(live births minus deaths)" after a column's name
     q = signs_as_bounds(q, own)  # "whose operating profit was negative": below 0

@@ -175,6 +175,8 @@ _SHARE_OF_PART = re.compile(
 )
 #: Phrases that divide: "divided by", "by what factor", "as a multiple of", a slash between words
 #: ("gross profit / sales"; ``2021/22`` is a year).
+#: "the ratio of A to B": two lines, each named in full or in part.
+_RATIO_OF = re.compile(r"\bratio\s+of\s+\S.*?\s+to\s+\S", re.IGNORECASE)
 _DIVIDES = re.compile(
     r"\bdivided by\b|[^\W\d_]{2}\s*/\s*[^\W\d_]|[^\W\d_]\s*/\s*[^\W\d_]{2}"
     r"|\bby what factor\b|\ba multiple\b|\bmultiple of\b",
@@ -851,7 +853,7 @@ def _every_period(question: str) -> str | None:
 
 _ASKS_YEAR = re.compile(r"\b(?:which|what)\s+(?:financial\s+|fiscal\s+)?year\b", re.I)
 _ASKS_PERIOD = re.compile(
-    r"\b(?:which|what)\s+(?:(?:two|three|four|five|\d)\s+)?(?:(?:balance\s+sheet|reporting|fiscal|financial|"
+    r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:(?:two|three|four|five|\d)\s+)?(?:(?:balance\s+sheet|reporting|fiscal|financial|"
     r"calendar)\s+)?(?:period|year|quarter|half|semester|month|time|date)s?\b"
     r"|(?:^|[:;,.?]\s*)when\s+(?:was|were|did|is|does)\b",  # ("...: when was X highest?", not "X when Y")
     re.I,
@@ -1431,6 +1433,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         or _SHARE_FROM.search(question) is not None
         or _SHARE_OF_PART.search(question) is not None
         or _per_divides(rel, question)  # ("revenue per employee": a line over another)
+        or _RATIO_OF.search(question) is not None  # ("the ratio of net loans to total deposits")
     )
     for name, pairs in scored.items():
         fresh = [(sc, v) for sc, v in pairs if sc == 0.0 or words_said(v, qw) - explained]
@@ -2170,6 +2173,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             rows.setdefault(SECTION, within)
         touched = False
     unnamed = _unnamed_totals_named(rel, question, rows)
+    by_list = False  # (the lines are those the question lists, each phrase naming one)
     if key is not None and unnamed:
         # "(current assets minus stocks) divided by creditors due within one year": the section's
         # own figure, which no label names (a UK balance sheet's), beside the lines named
@@ -2211,6 +2215,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             # "cash and intangible assets": ``Other intangible assets``, which the rarer word names,
             # not ``Total assets``
             rows[key.name], meant = listed, False
+            by_list = len(listed) >= 2 and _filled_in(rel, key.name, listed, chosen)
     if key is not None and len(rows.get(key.name, [])) == 1 and len(rows.get(SECTION, [])) <= 1:
         # "current borrowings and non-current borrowings": one label, two sections
         per = sections_per_mention(rel, key.name, rows[key.name][0], question)
@@ -2348,6 +2353,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         ]
     fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
     varying_rows = [(k, v) for k, v in rows.items() if len(v) > 1]
+    if len(varying_rows) == 1 and len(chosen) == 2 and key is not None and varying_rows[0][0] == key.name:
+        # ("which grew faster, A or B": each line's change between the two periods, set side by side)
+        return _changes_compared(rel, question, expected, chosen, varying_rows[0][1], fixed, qwords)
     if len(varying_rows) > 1 or (varying_rows and len(chosen) > 1):
         return None
     if key is not None and key.name in fixed:
@@ -2469,6 +2477,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         or row_span
         or by_ends
         or bool(every)
+        or by_list  # ("long-term debt plus the current portion of long-term debt": each phrase one line)
     )
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
     if spans and not varying_rows and expected in (None, "number") and qwords & AVERAGE_WORDS:
@@ -2513,6 +2522,70 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         shown = {e for _, e in cells}
     return _across(
         question, expected, cells, qwords, named, shares, shown, planned, _per_divides(rel, question)
+    )
+
+
+def _filled_in(rel: Relation, key: str, labels: list[str], chosen: list[RelColumn]) -> bool:
+    """Whether every line of ``labels`` holds a figure other than nil in every chosen column (a line
+    nil there -- dividends to minority holders under ``Retained earnings`` -- belongs to another
+    column the question names, and a sum over this one would leave it out)."""
+    names = rel.values_of(key) or []
+    for c in chosen:
+        values = rel.values_of(c.name) or []
+        for label in labels:
+            held = [v for n, v in zip(names, values, strict=False) if n == label]
+            if not any(isinstance(v, int | float) and v for v in held):
+                return False
+    return True
+
+
+#: A change compared by its rate: "grew faster", "by a larger percentage", "the higher growth rate".
+_BY_RATE = re.compile(r"\b(?:faster|quicker|slower|percent(?:age)?|rate|%)", re.IGNORECASE)
+
+
+def _changes_compared(
+    rel: Relation,
+    question: str,
+    expected: str | None,
+    chosen: list[RelColumn],
+    lines: list[str],
+    fixed: dict[str, str],
+    qwords: set[str],
+) -> CellPlan | None:
+    """Which of two lines changed more between two periods ("which grew faster between the two
+    dates, A or B?", "did A increase more than B from 2024 to 2025?"): each line's change from the
+    earlier column to the later, or its rate of change where the question says "faster" or
+    "percentage"; a fall that is "more" is the larger fall. None unless the question asks a change,
+    which way to compare it, and the two columns are periods in a known order."""
+    key = rel.key
+    if key is None or len(lines) != 2 or not qwords & (RISE_WORDS | FALL_WORDS | CHANGE_WORDS):
+        return None
+    when = [ends_at(c.name) for c in chosen]
+    if None in when or when[0] == when[1]:
+        return None
+    early, late = sorted(chosen, key=lambda c: ends_at(c.name) or (0, 0, 0))
+    faster = bool(re.search(r"\b(?:faster|quicker)\b", question, re.IGNORECASE))
+    slower = bool(re.search(r"\bslower\b", question, re.IGNORECASE))
+    more = bool(qwords & (MORE_WORDS | DESCENDING)) or faster
+    less = bool(qwords & (LESS_WORDS | ASCENDING)) or slower
+    if more == less:
+        return None
+    if qwords & FALL_WORDS and not qwords & RISE_WORDS:
+        more, less = less, more  # ("which fell more": the lower change, the larger fall)
+    relative = _BY_RATE.search(question) is not None
+    cells = []
+    for line in lines:
+        at = _placed(rel, question, {**fixed, key.name: line})
+        a, b = _cell_in(rel, early.name, at), _cell_in(rel, late.name, at)
+        cells.append((line, f"(({b}) - ({a})) * 1.0 / ABS({a})" if relative else f"(({b}) - ({a}))"))
+    (la, ea), (lb, eb) = cells
+    op = ">" if more else "<"
+    if expected == "boolean":
+        return CellPlan(f"SELECT {ea} {op} {eb}", "test", "boolean")
+    if not _asks_which(question) and " or " not in question.casefold():
+        return None
+    return CellPlan(
+        f"SELECT CASE WHEN {ea} {op}= {eb} THEN {literal(la)} ELSE {literal(lb)} END", "compare", "text"
     )
 
 
@@ -2854,7 +2927,8 @@ _FISCAL = re.compile(r"FY\s?'?\d{2}(?:\d{2})?[AEFPB]?|(?:19|20)\d\d\s?[/\-–]\s
 #: "how many years", "which quarters", "list the months": the periods of one line are counted or listed.
 _PERIODS_ASKED = re.compile(
     r"\b(?:how\s+many(?:\s+of\s+the(?:\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve))?)?|number\s+of|count\s+(?:of\s+)?the|which|list\s+(?:all\s+)?the|"
-    r"name\s+the)\s+(?:(?:fiscal|financial|calendar|balance\s+sheet|reporting)\s+)?(years?|quarters?|months?|dates?)\b",
+    r"name\s+the)\s+(?:(?:fiscal|financial|calendar|balance\s+sheet|reporting)\s+)?"
+    r"(quarter[- ]ends?|year[- ]ends?|years?|quarters?|months?|dates?)\b",
     re.IGNORECASE,
 )
 
@@ -2863,7 +2937,7 @@ _PERIODS_ASKED = re.compile(
 _CHANGE_LINE = re.compile(r"\b(?:increase|decrease|change|movement)\b", re.IGNORECASE)
 #: "in each of the three years", "in every year", "in all four quarters": every period of a kind.
 _EACH_PERIOD = re.compile(
-    r"\b(?:in|for|during|over)\s+(?:each|every|all)\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?(year|quarter|month)s?\b"
+    r"\b(?:(?:in|for|during|over)\s+)?(?:each|every|all|both)\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?(year|quarter|month)s?\b"
     r"(?:\s+(?:shown|presented))?",
     re.IGNORECASE,
 )
@@ -2982,9 +3056,23 @@ def _in_each_period(rel: Relation, question: str, expected: str | None) -> CellP
 def _of_kind(rel: Relation, kind: str) -> list[RelColumn]:
     """The number columns of a kind of period ("years", "quarters", "months"), or for "dates" each
     dated column ("in how many of the 5 balance sheet dates shown ...")."""
+    kind = (
+        "dates" if re.fullmatch(r"(?:quarter|year)[- ]?ends", kind) else kind
+    )  # ("at how many quarter-ends")
     if kind == "dates":
         return [c for c in _figures(rel) if year_of(c.name) is not None]
-    return [c for c in _figures(rel) if _period_kind(c) == kind]
+    found = [c for c in _figures(rel) if _period_kind(c) == kind]
+    apart = {"quarters": 3, "years": 12}.get(kind)
+    if not found and apart is not None:
+        # (dates three months apart are quarters -- ``31 March 2025 | 30 June 2025 | ...`` -- and a
+        # year apart are years: ``December 31, 2025 | December 31, 2024``)
+        dated = [c for c in _figures(rel) if len(dates_written(_period_part(c))) == 1]
+        order = _time_order(dated) if len(dated) >= 2 else None
+        if order is not None:
+            months = [(e[0] * 12 + e[1]) for c in order if (e := ends_at(c.name)) is not None]
+            if all(b - a == apart for a, b in pairwise(months)):
+                return dated
+    return found
 
 
 def _own_parts(col: RelColumn) -> list[str]:
@@ -3209,15 +3297,18 @@ def _time_order(periods: list[RelColumn]) -> list[RelColumn] | None:
 _COLUMNS_COUNTED = re.compile(
     r"\bhow\s+many\s+(?:of\s+the\s+)?(?:\d+\s+)?(?P<noun>[^\W\d_]+s)\b"
     r"|\b(?:name|list)\s+(?:all|every|each|the)\s+(?:the\s+)?(?P<listed>[^\W\d_]+s)\b"
-    r"|\bwhich\s+(?:of\s+the\s+)?(?P<which>[^\W\d_]+s)\b",
+    r"|\bwhich\s+(?:of\s+the\s+)?(?P<which>[^\W\d_]+s)\b"
+    r"|\bwhich\s+(?:of\s+the\s+)?(?P<one>[^\W\d_]+)(?=\s+\w+\s+(?:no|zero|nil)\b)",
     re.IGNORECASE,
-)
+)  # ("which portfolio held no cash": one or more of them)
 #: Every column of a kind: "all four funds", "each of the segments", "across the companies".
 _EVERY_OF = re.compile(
-    r"\b(?:all|each|every|across|among)\s+(?:of\s+)?(?:the\s+)?(?:\d+\s+|(?:two|three|four|five|six|seven|eight|nine|ten)\s+)?"
+    r"(?:\b(?:all|each|every|across|among)\s+(?:of\s+)?(?:the\s+)?"
+    r"(?:\d+\s+|(?:two|three|four|five|six|seven|eight|nine|ten)\s+)?"
+    r"|\bof\s+(?:the\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten)|both(?:\s+the)?)\s+)"
     r"(?P<noun>[^\W\d_]+s)\b",
     re.IGNORECASE,
-)
+)  # ("the combined net assets of the four portfolios": every one of them)
 #: Plural nouns that count periods or lines, not the columns of entities.
 _NOT_ENTITIES = frozenset(
     "years quarters months dates periods halves lines items rows captions components times".split()
@@ -3278,7 +3369,15 @@ def _against_prior(rel: Relation, question: str, chosen: list[RelColumn]) -> Cel
 #: "how many entities held / reported inventory": columns counted by whether they hold the line.
 _HOLDING = re.compile(
     r"\bhow\s+many\s+(?:of\s+the\s+)?[^\W\d_]+\s+(?:had|have|held|hold|reported|report|recorded|carried|"
-    r"showed|show)\b(?![^?]*\b(?:more|less|fewer|above|below|over|under|at\s+least|at\s+most)\b)",
+    r"showed|show)\b(?![^?]*\b(?:more|less|fewer|above|below|over|under|at\s+least|at\s+most)\b)"
+    r"|\bwhich\s+(?:of\s+the\s+)?[^\W\d_]+\s+(?:had|have|has|held|hold|holds|reported|reports|recorded"
+    r"|carried|carries|showed|shows)\s+(?:no|zero|nil)\b",
+    re.IGNORECASE,
+)
+#: "held no cash", "reported zero borrowings": the line is nil (empty, a dash or 0) in the column.
+_HOLDS_NONE = re.compile(
+    r"\b(?:had|have|has|held|hold|holds|reported|reports|report|recorded|carried|carries|showed|shows)\s+"
+    r"(?:no|zero|nil)\b",
     re.IGNORECASE,
 )
 
@@ -3296,7 +3395,7 @@ def _columns_counted(rel: Relation, question: str) -> list[RelColumn]:
         or (comparison(question.casefold()) is None and not _HOLDING.search(question))
     ):
         return []
-    noun = (m.group("noun") or m.group("listed") or m.group("which") or "").casefold()
+    noun = (m.group("noun") or m.group("listed") or m.group("which") or m.group("one") or "").casefold()
     if noun in _NOT_ENTITIES:
         return []
     cols = [c for c in entities_named(rel, noun, question) if not _is_percent(c)]
@@ -3339,6 +3438,12 @@ _WHICH_NOUN = re.compile(
 )
 
 
+#: "among the three legal entity columns, which had ...": the noun said before a bare "which".
+_AMONG_WHICH = re.compile(
+    r"\b(?:among|of)\s+(?:the\s+|all\s+)?(?:\w+\s+){0,4}?(?P<noun>[^\W\d_]+s)\s*,\s*which\b"
+    r"(?=\s+(?:was|were|is|are|had|has|have|did|does|do|held|holds|reported|showed|carried)\b)",
+    re.IGNORECASE,
+)
 #: The words of a "which" noun phrase up to its verb: "which shipping line had".
 _WHICH_PHRASE = re.compile(
     r"(?:which|what)\s+(?:[^\W\d_]+\s+){1,3}?(?=(?:had|has|have|was|were|is|are|did|does|do|reports?|reported"
@@ -3362,6 +3467,12 @@ def _every_entity(rel: Relation, question: str) -> list[RelColumn]:
         return []
     noun = m.group("noun").casefold()
     cols = entities_named(rel, noun, question)
+    told = re.search(r"\b(both|\d+|[a-z]+)\s+(?:the\s+)?[^\W\d_]+s\W*$", m.group(0).casefold())
+    count = (2 if told.group(1) == "both" else NUMBER_WORDS.get(told.group(1))) if told else None
+    if told and told.group(1).isdigit():
+        count = int(told.group(1))
+    if count is not None and count != len(cols):
+        return []  # ("both portfolios" of four: the two the question names, not all of them)
     heads = _headed_by(noun, cols)
     # (a peer comparison's companies: any noun no line or section holds, "across the peers")
     compared = bool(cols) and peers(rel, cols) and not _names_lines(rel, noun)
@@ -3401,7 +3512,7 @@ _OBJECT_OF = re.compile(r"\s+(?:in|of|for|from|to|on|by|with)\s+", re.IGNORECASE
 def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
     """The entity columns a question ranks ("which segment had the highest revenue?"): a "which"
     noun that names no line, section or column, and a superlative; else none."""
-    m = _WHICH_NOUN.search(question)
+    m = _WHICH_NOUN.search(question) or _AMONG_WHICH.search(question)
     key = rel.key
     if m is None or key is None or not set(words(question)) & (DESCENDING | ASCENDING):
         return []
@@ -3448,7 +3559,10 @@ def _columns_tested(
             near_word(w, q) for w in tokens(side.group(1)) if w not in COMMON for q in qt
         )
         op = "<" if negative else "<>"
-        return _passing([(label, f"COALESCE({e}, 0)") for label, e in cells], op, "0", counted=True)
+        counted = re.search(r"\bhow\s+many\b", question, re.IGNORECASE) is not None
+        if _HOLDS_NONE.search(question):  # ("which fund held no cash": nil, a blank or a dash)
+            op = "="
+        return _passing([(label, f"COALESCE({e}, 0)") for label, e in cells], op, "0", counted=counted)
     limit = _threshold(rel, cols[0].name, question, test)
     op = COMPARISON_OPS[test.group(1)]
     if re.search(r"\bhow\s+many\b", question, re.IGNORECASE):  # (else "name all companies with ...")
@@ -4063,6 +4177,14 @@ _NAME_THE = re.compile(
 )
 
 
+#: "List the two largest ...", "Name the smallest ...": the word after the count is the ranking one.
+_LIST_RANKED = re.compile(
+    r"^\s*(?:name|list|identify|give)\s+(?:the\s+)?(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?"
+    r"([^\W\d_]+)",
+    re.IGNORECASE,
+)
+
+
 def _said_outside(rel: Relation, section: str, said: set[str]) -> bool:
     """Whether ``section`` is a line of its own (a group's line, ``Personnel expenses`` over its
     parts) and a line outside it (no total) has a word that each of ``said`` names
@@ -4094,6 +4216,9 @@ def _asks_which(question: str) -> bool:
     which one ...")."""
     if _NAME_THE.match(question):
         return True  # "Name the region with the most ...", "List the three years with ..."
+    ranked = _LIST_RANKED.match(question)
+    if ranked is not None and superlative(ranked.group(1).casefold()):
+        return True  # "List the two largest asset lines", "Name the smallest fund"
     # (not a quoted label's words: "excluding the 'of which' line")
     question = re.sub(r"(?<!\w)(['‘\"“])[^'’\"”]{1,60}['’\"”](?!\w)", "", question)
     return bool(

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from gridsight.qa._groups import adds_to
 from gridsight.qa._named_lines import figures as figure_columns
@@ -171,7 +172,7 @@ def _section_class(
     if not own:
         # ("which expense line": ``Costs and expenses``, the one section whose name holds the words;
         # "which liability line": ``Non-current liabilities`` and ``Current liabilities`` together)
-        holding = [s for s in names if set(words) < set(_stems(_own_name(s)))]
+        holding = [s for s in names if set(words) < set(_stems(_own_name(s))) and not _negated(s, words)]
         tops = [s for s in holding if not any(s.startswith(o + " › ") for o in holding)]
         if _named_outside(tops, words, labels, sections, flags):
             return None  # ("which expense line" beside ``Personnel expenses``, ``Interest expense``)
@@ -198,6 +199,13 @@ def _section_class(
         gone = ", ".join(literal(str(labels[i])) for i in sorted(adding))
         conds.append(f"{quote(rel.key.name)} NOT IN ({gone})")
     return RowClass(" and ".join(_own_name(t) for t in tops), tuple(conds), members)
+
+
+def _negated(section: str, words: tuple[str, ...]) -> bool:
+    """Whether a section's own name says "non-" before one of ``words``: ``Non-current assets`` is
+    no section of "current assets"."""
+    said = _WORD.findall(_own_name(section).casefold())
+    return any(w == "non" and stem(n) in words for w, n in pairwise(said))
 
 
 def _group_lines(top: str, names: list[str], labels: list[object], sections: list[object]) -> list[str]:

@@ -158,11 +158,13 @@ def _added_by(rel: Relation, cols: list[RelColumn], total: RelColumn) -> list[Re
         values = [rel.values_of(c.name) or [] for c in run]
         checked = adds = 0
         for i, w in enumerate(whole):
-            vals = [float(x) for v in values if isinstance(x := v[i], int | float)]
-            if not isinstance(w, int | float) or len(vals) != len(values) or sum(1 for v in vals if v) < 2:
+            # (an empty cell or a dash is nothing: ``—`` under ``Eliminations`` on most lines, and
+            # under the consolidated column where the eliminations cancel the parts)
+            vals = [float(x) if isinstance(x := v[i], int | float) else 0.0 for v in values]
+            if sum(1 for v in vals if v) < 2:
                 continue
             checked += 1
-            adds += adds_to(vals, float(w))
+            adds += adds_to(vals, float(w) if isinstance(w, int | float) else 0.0)
         parts_ = [c for c in run if not _words(c) & COMBINED]
         if checked and 2 * adds > checked and len(parts_) >= 2:
             return parts_

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from gridsight.qa._sqlgen import initials_of
 from gridsight.text import stem, without_marks
 
 _QUICK = "{current assets} excluding {inventories}, divided by {current liabilities}"
@@ -445,6 +446,69 @@ def _either_number(word: str) -> str:
     return re.escape(word.removesuffix("s")) + "(?:e?s)?"
 
 
+#: Capitals written as a word, two to six ("FHLB", "NAV"), perhaps with a plural "s".
+_CAPITALS = re.compile(r"(?<![\w.&-])([A-Z]{2,6})s?(?![\w&.-])")
+#: Words an initialism may leave out ("Cost of goods sold": COGS or CGS).
+_SMALL_WORDS = frozenset(
+    {"of", "and", "the", "for", "to", "in", "on", "a", "an", "at", "by", "through", "with"}
+)
+
+
+def initials_written_out(question: str, texts: Iterable[str], held: Iterable[str] = ()) -> str:
+    """``question`` with each initialism it writes in capitals ("FHLB advances") spelt as the run of
+    words of a label whose initials it is (``Federal Home Loan Bank advances``; "financial assets at
+    FVOCI": ``... at fair value through other comprehensive income``), where the label goes on with
+    the word the question writes next or comes after the one it writes before, exactly one run
+    fits, and no text nor cell value ``held`` holds the capitals as a word of its own (``NYSE`` in a
+    column of exchanges) nor has them as the initials of its whole (``ROCE``:
+    :func:`gridsight.qa._sqlgen.initials_of` reads those); grammar words may be left out of the
+    initials. Every other word is left as written."""
+    texts = [t for t in texts if isinstance(t, str) and len(t) <= 200]
+    own_words = {w.casefold() for t in [*texts, *held] for w in re.findall(r"[^\W_]+", str(t))}
+    whole = {i for t in texts for i in initials_of(t)}  # (a whole label's initials are read as they are)
+    for m in reversed(list(_CAPITALS.finditer(question))):
+        caps = m.group(1)
+        if caps.casefold() in own_words or caps.casefold() in whole:
+            continue
+        following = re.match(r"\W*([^\W\d_]+)", question[m.end() :])
+        before = [
+            w for w in re.findall(r"[^\W\d_]+", question[: m.start()]) if w.casefold() not in _SMALL_WORDS
+        ]
+        beside = (
+            stem(before[-1].casefold()) if before else "",
+            stem(following.group(1).casefold()) if following else "",
+        )
+        runs = {run for t in texts for run in _initials_run(caps, re.findall(r"[^\W\d_]+", t), beside)}
+        if len(runs) == 1:
+            question = question[: m.start()] + runs.pop() + question[m.end() :]
+    return question
+
+
+def _initials_run(caps: str, said: list[str], beside: tuple[str, str]) -> set[str]:
+    """The runs of the words ``said`` whose initials are ``caps`` (grammar words may be left out),
+    lower case, where the words go on as the question does on one side: the stems ``beside`` are
+    the question's word before the capitals (grammar words aside) and its word after them."""
+    out: set[str] = set()
+    for i, first in enumerate(said):
+        if first.casefold() in _SMALL_WORDS:
+            continue
+        got = ""
+        for j in range(i, min(len(said), i + 2 * len(caps))):
+            w = said[j]
+            if w.casefold() not in _SMALL_WORDS or caps[len(got) :].startswith(w[0].upper()):
+                if w[0].upper() != caps[len(got)]:
+                    break
+                got += w[0].upper()
+            if got == caps:
+                ahead = [w for w in said[:i] if w.casefold() not in _SMALL_WORDS]
+                goes_on = j + 1 < len(said) and stem(said[j + 1].casefold()) == beside[1]
+                comes_after = bool(ahead) and stem(ahead[-1].casefold()) == beside[0]
+                if goes_on or comes_after:
+                    out.add(" ".join(said[i : j + 1]).casefold())
+                break
+    return out
+
+
 def in_own_terms(question: str, texts: Iterable[str]) -> str:
     """``question`` with each statement name that no text of the table holds written as the name
     of the same thing that one does (see :data:`SAME_THING`): "the % change in stock in the
@@ -591,6 +655,51 @@ def signs_as_bounds(question: str, own: Iterable[str]) -> str:
 _LESS_A_PART = r"\s+(?:other\s+than|excluding|except(?:\s+for)?|besides|apart\s+from)\s+(?:the\s+)?(.+?)" + (
     r"(?=\s+(?:in|at|for|on|during|as|from|between|over|under|within|was|were|is|did|and)\b|[,.;:?()]|$)"
 )
+
+
+#: "long-term debt, including its current portion": the line and the part of it due within a year.
+_WITH_CURRENT_PORTION = re.compile(
+    r"\b(?P<verb>was|were|is|are|of|the|total)\s+(?P<line>(?:[\w'-]+\s+){0,3}?[\w'-]+),?\s+"
+    r"including\s+(?:its|the)\s+current\s+portion\b,?",
+    re.IGNORECASE,
+)
+
+
+def current_portion_added(question: str, texts: Iterable[str]) -> str:
+    """``question`` with "X, including its current portion" written as "X plus the current portion
+    of X", where a text of the table names a current portion (``Current portion of long-term
+    debt``): the two lines added up."""
+    if not any(isinstance(t, str) and "current portion" in t.casefold() for t in texts):
+        return question
+
+    def added(m: re.Match[str]) -> str:
+        line = m.group("line")
+        bare = re.sub(r"^total\s+", "", line, flags=re.IGNORECASE)  # (a portion "of total X" is a share)
+        return f"{m.group('verb')} {line} plus the current portion of {bare}"
+
+    return _WITH_CURRENT_PORTION.sub(added, question)
+
+
+#: A clause that leaves lines out, written before what it leaves them out of: "Excluding cash, what
+#: were total current assets in 2025?"
+_LEADING_EXCLUSION = re.compile(
+    r"^\s*(?P<clause>(?:excluding|leaving\s+out|apart\s+from|not\s+counting|other\s+than)\s+[^,?]{2,80}?),"
+    r"\s*(?P<rest>[^?]+?)\s*(?P<end>[?.!]*)\s*$",
+    re.IGNORECASE,
+)
+
+
+def exclusion_after(question: str) -> str:
+    """``question`` with a leading clause that leaves something out written after the figure it asks
+    ("What were total current assets in 2025 excluding cash?"), where the routes read such a clause;
+    a count or a ranking after it keeps its order (their routes read the clause first)."""
+    m = _LEADING_EXCLUSION.match(question)
+    if m is None or not re.match(r"(?:what|how\s+much)\b", m.group("rest"), re.IGNORECASE):
+        return question  # ("Excluding the total, how many industries ...": lines counted, read as written)
+    rest = m.group("rest")
+    return (
+        f"{rest[:1].upper()}{rest[1:]} {m.group('clause')[:1].lower()}{m.group('clause')[1:]}{m.group('end')}"
+    )
 
 
 def others_named(question: str, texts: Iterable[str]) -> str:

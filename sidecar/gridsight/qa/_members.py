@@ -135,11 +135,14 @@ def _listed_two(labels: list[str], question: str, header: frozenset[str]) -> lis
         if _spans(labels, question, join.start(), join.end()) or (
             whole is not None
             and whole[0] >= score
-            and whole[1] not in (a[1], b[1])
+            and (whole[1] not in (a[1], b[1]) or whole[0] > score)
             and _holds(whole[1], left)
             and _holds(whole[1], right)
         ):
-            continue  # one label holds both: "fuel and oil" (not "short-term debt and long-term debt")
+            # one label holds both: "fuel and oil" (not "short-term debt and long-term debt"), or the
+            # first member's own label names the whole better than the second's names its part:
+            # "total revenue and support" is ``Total revenue, support, and gains``
+            continue
         if score > best[0]:
             best = (score, [a[1], b[1]])
     return best[1]
@@ -179,6 +182,11 @@ def _named(labels: list[str], phrase: str, header: frozenset[str]) -> tuple[floa
     every = sum(weight.values()) or 1.0
     for label in labels:
         held = match_score(label, said, phrase)  # the share of the label's words said
+        head = [w for w in tokens(label.split(",")[0]) if w not in COMMON] if "," in label else []
+        if head and len(head) == len(said) and all(any(near_word(w, q) for q in said) for w in head):
+            # ("long-term debt" is ``Long-term debt, net of current portion``, whose words after the
+            # comma only qualify it -- not ``Current portion of long-term debt``)
+            held = 1.0
         own = owns[label]
         covered = sum(weight[q] for q in said if any(near_word(w, q) for w in own)) / every
         if held < 0.5 and covered < 1.0:

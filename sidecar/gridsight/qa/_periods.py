@@ -53,6 +53,12 @@ _BOTH_ENDS = re.compile(
     r"|(?:balance\s+sheet\s+|reporting\s+)dates)\b",
     re.IGNORECASE,
 )
+#: Both periods shown, taken together: "across both years", "in both balance sheet dates".
+_BOTH_SAID = re.compile(
+    rf"\s*\b(?:between|across|over|in|for|at)\s+both(?:\s+the)?\s+(?:{_PERIOD}|year[- ]ends|years|dates"
+    r"|periods|(?:balance\s+sheet\s+|reporting\s+)dates)\b",
+    re.IGNORECASE,
+)
 #: The period before the latest, named from it: "a year before the latest balance sheet date", "the
 #: year before the most recent year end", "one year earlier than the current period".
 _BEFORE_LATEST = re.compile(
@@ -116,7 +122,12 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
     question = _YEAR_NAMED.sub(lambda m: m.group(1) if int(m.group(1)) in years else m.group(0), question)
     latest, prior = years[0], years[1]
     if len(years) == 2:  # ("did X rise between the two year-ends": from the one to the other)
-        question = _tidy(_BOTH_ENDS.sub(f" from {prior} to {latest}", question))
+        # ("the total of other assets over the two years": each year's, added up, no change)
+        pooled = re.search(r"\b(?:total|sum|combined|altogether|together|average|mean)\b", question, re.I)
+        both = f" in {prior} and {latest}" if pooled else f" from {prior} to {latest}"
+        question = _tidy(_BOTH_ENDS.sub(both, question))
+        if pooled:  # ("the sum of other assets across both years")
+            question = _tidy(_BOTH_SAID.sub(both, question))
     said = [int(y) for y in _YEAR.findall(question) if int(y) in years]
     q = question
     change = _AGAINST.search(q) or _OVER_ONE.search(q)
@@ -139,6 +150,10 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
         # same whatever else the question names; "the prior year" is before which, it does not say)
         own = " ".join(names).casefold()
         q = _EARLIEST.sub(_year_unless(own, years[-1]), _LATEST.sub(_year_unless(own, latest), q))
+        before = [y for y in years if y < said[0]]
+        if len(set(said)) == 1 and before and not _BEFORE_LATEST.search(q):
+            # ("between the previous year-end and the FY2025 year-end": the one before the year named)
+            q = _PRIOR.sub(_year_unless(own, before[0]), q)
         return _tidy(q)
     q = _BEFORE_LATEST.sub(lambda m: _year_for(m, prior), q)
     q = _LATEST.sub(lambda m: _year_for(m, latest), q)
@@ -181,6 +196,7 @@ def _tidy(text: str) -> str:
 #: A change verb or noun: "how much did X increase", "the change in X", "grew", "fell".
 _CHANGED = re.compile(
     r"\b(change[ds]?|(?:in|de)crease[ds]?|gr[eo]wn?|grows|growth|ris(?:e[ns]?)|rose|f[ae]ll(?:en|s)?|decline[ds]?"
+    r"|shr[ai]nk(?:s)?|shrunk"
     r"|drop(?:ped|s)?|jump(?:ed|s)?|improve[ds]?|improvement|deteriorated?|move[ds]?|movement)\b",
     re.IGNORECASE,
 )  # (no "-ing" form: "farms growing barley" is no change)
@@ -189,7 +205,7 @@ _CHANGED = re.compile(
 _ASKS_CHANGE = re.compile(
     r"\bhow\s+much\b|\bby\s+(?:how|what)\b|\b(?:the|a|an|its)\s+(?:net\s+)?(?:change|increase|decrease|growth|rise"
     r"|fall|decline|movement|improvement)\b|\bdid\b[^?]{0,80}\b(?:change|increase|decrease|grow|rise|fall|decline"
-    r"|drop|improve)\b|\b(?:which|how\s+many|list|name)\b[^?]{0,80}\b(?:increased|decreased|rose|fell|declined"
+    r"|drop|improve|shrink)\b|\b(?:which|how\s+many|list|name)\b[^?]{0,80}\b(?:increased|decreased|rose|fell|declined"
     r"|dropped|improved)\b",
     re.IGNORECASE,
 )
@@ -197,8 +213,12 @@ _ASKS_CHANGE = re.compile(
 
 #: Words that name the ends of a change themselves ("from 2023", "compared with 2024").
 _ENDS_NAMED = re.compile(
-    r"\b(?:from|between|since|than|versus|vs|compared|against|relative|on)\b", re.IGNORECASE
-)
+    r"\b(?:between|since|than|versus|vs|compared|against|relative)\b"
+    r"|\b(?:from|on)\s+(?:the\s+)?(?:(?:end|start|beginning|close)\s+of\s+(?:the\s+)?)?"
+    r"(?:\d|FY|prior\b|previous\b|preceding\b|last\b|opening\b|earlier\b|first\b|year\b|period\b"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)",
+    re.IGNORECASE,
+)  # ("from 2024", "from the prior year", "on the end of 2024"; not "loans from credit institutions")
 #: "in 2025", "over 2025", "during fiscal 2025": the one period a change is over.
 _OVER_YEAR = _IN_YEAR.replace("during|", "during|over|across|throughout|")
 #: "during the year", "over the financial year": the latest year, no year named.
@@ -253,6 +273,7 @@ def changed_in_year(question: str, years: list[int], own: Iterable[str], names: 
     the table's own texts ``own`` hold the change word (``% change``, ``Increase in receivables``,
     ``Revenue growth``: a line or column to read). A table whose columns open and close the period
     (``Opening balance``, ``Closing balance``) changes from the one to the other."""
+    names = list(names)
     m = _CHANGED.search(question)
     if m is None or not _ASKS_CHANGE.search(question) or _EACH_AGAINST_PRIOR.search(question):
         return question
@@ -268,14 +289,41 @@ def changed_in_year(question: str, years: list[int], own: Iterable[str], names: 
     if len(set(written)) > 1 or any(y not in years for y in written):
         return question
     if not written:
-        return _for_the_year(question, f"from {years[1]} to {years[0]}") or question
+        span = f"from {years[1]} to {years[0]}"
+        # (a column of changes, ``Change`` or ``Increase/(decrease)``, is the one to read for "how
+        # much"; "did X shrink" compares the two dates all the same)
+        moves = any(_CHANGED.search(n) and not _YEAR.search(n) for n in names) and not re.match(
+            r"\s*(?:did|has|have|had|is|was|were|does)\b", question, re.IGNORECASE
+        )
+        dated = [n for n in names if _YEAR.search(n)]
+        if len(years) == 2 and len(dated) == 2 and _for_the_year(question, span) is None and not moves:
+            # ("how much did other assets fall?" over two dated columns: from one to the other)
+            return _append(question, span)
+        return _for_the_year(question, span) or question
     year = written[0]
     before = [y for y in years if y < year]
     if not before:
         return question
-    return re.sub(
-        _OVER_YEAR + rf"{year}\b", f"from {before[0]} to {year}", question, count=1, flags=re.IGNORECASE
-    )
+    ends = _year_ends(names, year, before[0])
+    span = f"from {ends[0]} to {ends[1]}" if ends else f"from {before[0]} to {year}"
+    return re.sub(_OVER_YEAR + rf"{year}\b", span, question, count=1, flags=re.IGNORECASE)
+
+
+def _year_ends(names: Iterable[str], year: int, before: int) -> tuple[str, str] | None:
+    """The dates the columns ``names`` write that end ``before`` and ``year`` (the latest of each),
+    where ``year`` has several (quarter ends: ``31 December 2024`` and ``31 December 2025`` of
+    five); else None."""
+    days: dict[tuple[int, int, int], str] = {}
+    for name in names:
+        dated = [p for p in str(name).split(" › ") if len(dates_written(p)) == 1]
+        if len(dated) == 1:
+            day, month, y = next(iter(dates_written(dated[0])))
+            days.setdefault((int(y), month, day), dated[0].strip())
+    of_year = sorted(d for d in days if d[0] == year)
+    of_before = sorted(d for d in days if d[0] == before)
+    if len(of_year) < 2 or not of_before:
+        return None
+    return days[of_before[-1]], days[of_year[-1]]
 
 
 #: A fiscal year written by the two calendar years it spans: "2021/22", "fiscal 2023/2024", "FY
@@ -327,8 +375,22 @@ _LATEST_QUARTER = _quarter_named(r"latest|most\s+recent|current")
 _PRIOR_QUARTER = _quarter_named(r"prior|previous|preceding")
 #: A change over the latest quarter or the year so far: "the linked-quarter change", "the
 #: year-to-date increase", "since the prior quarter".
-_LINKED_QUARTER = re.compile(r"\b(?:linked|sequential)[- ]quarter\b", re.IGNORECASE)
+_LINKED_QUARTER = re.compile(
+    r"\b(?:(?:linked|sequential)[- ]quarter|quarter[- ](?:on|over)[- ]quarter|qoq)\b", re.IGNORECASE
+)
 _YEAR_TO_DATE = re.compile(r"\b(?:year[- ]to[- ]date|ytd)\b", re.IGNORECASE)
+#: A change against the same date a year before: "year over year", "compared with a year earlier",
+#: "versus the same quarter last year".
+_YEAR_AGO = re.compile(
+    r"\b(?:year[- ]over[- ]year|year[- ]on[- ]year|yoy"
+    r"|(?:(?:compared\s+(?:with|to)|versus|vs\.?|against|from|since|over|relative\s+to)\s+)?(?:a|one|the)\s+year"
+    r"\s+(?:earlier|ago|before)"
+    r"|(?:(?:compared\s+(?:with|to)|versus|vs\.?|against|from|since|over)\s+)?the\s+same\s+(?:quarter|date|"
+    r"quarter[- ]end|period)\s+(?:a\s+year\s+(?:ago|earlier)|last\s+year|of\s+the\s+prior\s+year))\b",
+    re.IGNORECASE,
+)
+#: "since December 31, 2025": a change from that date to the latest.
+_SINCE = re.compile(r"\bsince\s+(?:the\s+end\s+of\s+)?", re.IGNORECASE)
 
 
 def with_dates(question: str, names: Iterable[str]) -> str:
@@ -343,15 +405,17 @@ def with_dates(question: str, names: Iterable[str]) -> str:
         or _PRIOR_QUARTER.search(question)
         or _LINKED_QUARTER.search(question)
         or _YEAR_TO_DATE.search(question)
+        or _YEAR_AGO.search(question)
+        or _SINCE.search(question)
     ):
         return question
     written: dict[tuple[int, int, int], str] = {}
     for name in names:
-        last = str(name).split(" › ")[-1]
-        days = dates_written(last)
-        if len(days) == 1:
-            day, month, year = next(iter(days))
-            written.setdefault((int(year), month, day), last.strip())
+        # (the part that writes the date: ``March 31, 2026 › (Unaudited)``)
+        dated = [p for p in str(name).split(" › ") if len(dates_written(p)) == 1]
+        if len(dated) == 1:
+            day, month, year = next(iter(dates_written(dated[0])))
+            written.setdefault((int(year), month, day), dated[0].strip())
     if len(written) < 2:
         return question
     order = sorted(written, reverse=True)
@@ -359,9 +423,35 @@ def with_dates(question: str, names: Iterable[str]) -> str:
     months = latest[0] * 12 + latest[1]
     prior_q = next((d for d in order if d[0] * 12 + d[1] == months - 3), None)
     year_end = next((d for d in order[1:] if (d[1], d[2]) == (12, 31)), None)
+    year_ago = (latest[0] - 1, latest[1], latest[2])
     q = question
-    if _LINKED_QUARTER.search(q) and prior_q is not None:
-        q = _append(_LINKED_QUARTER.sub("", q), f"from {written[prior_q]} to {written[latest]}")
+    ago = _YEAR_AGO.search(q)
+    if ago is not None and year_ago in written and not _ENDS_NAMED.search(q[: ago.start()] + q[ago.end() :]):
+        # ("the year-over-year growth in deposits" over quarter ends: from the same date a year before)
+        q = _append(
+            _tidy(q[: ago.start()] + q[ago.end() :]), f"from {written[year_ago]} to {written[latest]}"
+        )
+    since = _SINCE.search(q)
+    if since is not None:
+        days = dates_written(q[since.end() : since.end() + 30])
+        start = next(((int(y), m, d) for d, m, y in days if (int(y), m, d) in written), None)
+        if len(days) == 1 and start is not None and start != latest:
+            # ("how much did net loans grow since December 31, 2025": to the latest date shown)
+            rest = q[since.end() :]
+            year_at = re.search(r"(?:19|20)\d\d", rest)
+            cut = since.end() + (year_at.end() if year_at else 0)
+            q = _tidy(f"{q[: since.start()]} from {q[since.end() : cut]} to {written[latest]}{q[cut:]}")
+    if _LINKED_QUARTER.search(q):
+        # (from the quarter end before the one the question names, else before the latest: "the
+        # quarter-on-quarter change at 30 June 2025")
+        named = [d for d in order if (d[2], d[1], str(d[0])) in dates_written(q)]
+        last = named[0] if len(named) == 1 else latest
+        before = next((d for d in order if d[0] * 12 + d[1] == last[0] * 12 + last[1] - 3), None)
+        if before is not None:
+            q = _LINKED_QUARTER.sub("", q)
+            if named:
+                q = re.sub(rf"\b(?:(?:at|as of|as at|on)\s+)?{re.escape(written[last])}", "", q)
+            q = _append(_tidy(q), f"from {written[before]} to {written[last]}")
     if _YEAR_TO_DATE.search(q) and year_end is not None:
         q = _append(_YEAR_TO_DATE.sub("", q), f"from {written[year_end]} to {written[latest]}")
     if prior_q is not None:

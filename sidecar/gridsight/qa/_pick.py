@@ -21,7 +21,16 @@ from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._columns import STOP, clearly_closest
 from gridsight.qa._headers import CODE_MONTHS, month_headed
 from gridsight.qa._sqlgen import initialisms, initials_of
-from gridsight.text import CHANGE_WORDS, FALL_WORDS, MONTHS, REQUEST_WORDS, RISE_WORDS, STOP_WORDS, stem
+from gridsight.text import (
+    CHANGE_WORDS,
+    FALL_WORDS,
+    MONTHS,
+    REQUEST_WORDS,
+    RISE_WORDS,
+    STOP_WORDS,
+    stem,
+    superlative,
+)
 from gridsight.text import words as _words
 
 #: How much closer (cosine) one table's description must be to the question to break a lexical tie.
@@ -261,7 +270,7 @@ class Pick:
     """Stage 1's outcome: the chosen table and how it was chosen, or the reason to abstain."""
 
     table: Candidate | None
-    how: str = "words"  # words | percent | meaning | model
+    how: str = "words"  # words | percent | class | months | periods | meaning | model
     reason: str | None = None
     tied: tuple[str, ...] = ()
 
@@ -303,6 +312,9 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     shares = _by_percent(question, tied)
     if shares is not None:  # a table of amounts beside its percentage breakdown
         return Pick(shares, "percent", tied=refs)
+    classed = _by_class(question, tied)
+    if classed is not None:  # ("which equity line was largest": the table with a group of equity lines)
+        return Pick(classed, "class", tied=refs)
     monthly = _by_months(question, tied)
     if monthly is not None:  # ("in the first quarter": the table whose columns are its months)
         return Pick(monthly, "months", tied=refs)
@@ -319,6 +331,27 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     if j is not None:
         return Pick(tied[j], "model", tied=refs)
     return say_which
+
+
+def _by_class(question: str, tied: list[Candidate]) -> Candidate | None:
+    """The one tied table where the question asks which line of a group of two lines or more
+    (:func:`gridsight.qa._classes.asked_class`: "which equity line", over an ``Equity`` section),
+    where the others hold the group's words in one line's label at most (``Equity ratio, %``
+    in the key figures below a balance sheet); else None."""
+    from gridsight.qa._classes import asked_class
+    from gridsight.qa._relational import relation_of
+
+    chooses = re.search(r"\b(?:which|how\s+many|list|name|identify)\b", question, re.IGNORECASE) or any(
+        superlative(w) for w in _words(question)
+    )
+    if not chooses:
+        return None  # ("the total number of consolidated passengers": a figure, no line chosen among a group)
+    grouped = []
+    for c in tied:
+        found = asked_class(relation_of(c.sheet, c.table), question)
+        if found is not None and len(found.members) >= 2:
+            grouped.append(c)
+    return grouped[0] if len(grouped) == 1 else None
 
 
 def _by_months(question: str, tied: list[Candidate]) -> Candidate | None:

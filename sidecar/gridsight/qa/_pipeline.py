@@ -48,7 +48,9 @@ SAMPLE_TEMPERATURE = 0.7
 #: One figure over several rows: "what is the average price of the 3 ...".
 _AGGREGATE_ASKED = re.compile(
     r"^what (?:is|was) the (?:average|mean|median|sum|total|number|count|difference|ratio)\b"
-)
+    r"|^what (?:are|were) the (?:combined|total|summed|aggregate)\b"
+    r"(?!.*\b(?:each|every|per|by|respective|individual|respectively)\b)"
+)  # ("what are the combined net assets of the four funds": one sum; "... of each fund": one each)
 
 
 #: A question that asks for a name or a place, never a figure: "who ...", "where ...", "what is

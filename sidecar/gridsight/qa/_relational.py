@@ -591,13 +591,39 @@ def _within_groups(
 _SIGN_CONVENTION = re.compile(r"^[^\W\d_]+\s*/\s*\([^\W\d_]+\)$")
 
 
+#: A header part that ends in a month and day ("March 31,", "Year ended June 30") above one that
+#: holds the year alone ("2026"): one date written on two header rows.
+_MONTH_DAY = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?$", re.IGNORECASE
+)
+_YEAR_ALONE = re.compile(r"(?:19|20)\d\d")
+
+
+def _dates_joined(path: str, others: list[str]) -> str:
+    """``path`` with a month and day over a year alone joined into one part (``March 31, › 2026``
+    -> ``March 31, 2026``), as the statement reads it, where the month and day head this column
+    alone, not the ones ``others`` beside it too: ``Years ended December 31,`` spread over ``2025 |
+    2024`` heads both, and stays apart."""
+    own = path.split(" › ")
+    out: list[str] = []
+    for k, part in enumerate(own):
+        above = " › ".join(own[:k])
+        shared = any(o == above or o.startswith(above + " › ") for o in others)
+        if out and _YEAR_ALONE.fullmatch(part) and _MONTH_DAY.search(out[-1]) and not shared:
+            out[-1] = f"{out[-1].rstrip(',')}, {part}"
+        else:
+            out.append(part)
+    return " › ".join(out)
+
+
 def _header_of(table: Any, col: int) -> str:
     """A column's header path as the table reads it ('' outside the table), without a last part that
     only gives the figures' sign convention where no other column has a part that deep."""
     at = col - table.range.left
     if not 0 <= at < len(table.header_paths):
         return ""
-    path = _clean(table.header_paths[at])
+    beside = [_clean(table.header_paths[i]) for i in (at - 1, at + 1) if 0 <= i < len(table.header_paths)]
+    path = _dates_joined(_clean(table.header_paths[at]), beside)
     own = path.split(" › ")
     if len(own) > 1 and _SIGN_CONVENTION.match(own[-1]):
         deepest = max(
