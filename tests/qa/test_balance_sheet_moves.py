@@ -275,6 +275,9 @@ def test_dates_over_two_header_rows_since_a_date_and_a_year_before(quarters: Any
         (8000 - 7500) / 7500 * 100
     )
     assert answered(quarters, "By how much did total equity increase compared with a year earlier?") == 500
+    # quarter ends with one skipped between (six months apart) are quarters all the same
+    assert answered(quarters, "Did total equity rise in every quarter shown?") is True  # 800, 1150, 1300
+    assert answered(quarters, "Did borrowings rise in every quarter shown?") is False  # 400, 300, 500
     assert answered(quarters, "Which of the three dates had the most borrowings?") in (
         "June 30, 2026",
         ["June 30, 2026"],
@@ -355,6 +358,39 @@ def test_lines_listed_by_rank_and_both_years_taken_together(bank: Any) -> None:
     assert answered(bank, "Were other assets above 4,500 in both years?") is False
 
 
+def test_a_non_current_total_no_line_names_and_growth_asked_by_what(hospital: Any, small: Any) -> None:
+    # no line nor section is non-current: the total less the current total (35100 - 7600, 61100 - 21100)
+    assert answered(hospital, "What were total non-current liabilities in 2026?") == 27500
+    assert answered(hospital, "What were long-term assets in 2025?") == 40000
+    # "what was X growth" asks the change from the earlier date to the later, here in percent
+    assert answered(small, "What was retained earnings growth in percent?") == pytest.approx(150 / 1150 * 100)
+
+
+def test_days_named_over_opening_and_closing_columns(tmp_path_factory: pytest.TempPathFactory) -> None:
+    book = book_of(
+        tmp_path_factory,
+        "opening_closing.xlsx",
+        [
+            ["Ganzhou Lianfa Materials Co., Ltd."],
+            ["Balance Sheet"],
+            ["As at 31 December 2025", None, None, "Unit: RMB yuan"],
+            ["Item", "Note", "Closing balance", "Opening balance"],
+            ["Current assets:"],
+            ["Monetary funds", None, 8100, 6900],
+            ["Inventories", None, 5100, 4900],
+            ["Total current assets", None, 13200, 11800],
+            ["Fixed assets", None, 10200, 9800],
+            ["Total assets", None, 23400, 21600],
+        ],
+    )
+    # the title's day is the closing column; the same day a year before, or the day after it, and
+    # the end of the year before, the opening one
+    assert answered(book, "What were monetary funds at 31 December 2025?") == 8100
+    assert answered(book, "What were monetary funds at 31 December 2024?") == 6900
+    assert answered(book, "What were inventories at 1 January 2025?") == 4900
+    assert answered(book, "What were fixed assets at the end of 2024?") == 9800
+
+
 def test_a_change_column_read_and_a_fall_said_as_shrinking(hospital: Any) -> None:
     assert answered(hospital, "What was the change in cash and cash equivalents?") == -700
     assert answered(hospital, "Did the pension liability shrink?") is True
@@ -389,6 +425,7 @@ def test_quarter_end_dates_are_the_quarters(quarter_ends: Any) -> None:
         "What was XQZ, including its current portion, in 2026?",
         "What was the quarter-on-quarter change in deferred revenue at 30 February 2025?",
         "At how many quarter-ends did receivables exceed -?",
+        "What were monetary funds at 31 December 1899?",
     ],
 )
 def test_odd_questions_get_an_answer_or_a_reason(

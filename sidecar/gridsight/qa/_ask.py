@@ -44,6 +44,7 @@ from gridsight.qa._cells import (
 )
 from gridsight.qa._entities import entity_columns
 from gridsight.qa._glossary import (
+    complement_named,
     current_portion_added,
     defined,
     elided_heads,
@@ -57,7 +58,14 @@ from gridsight.qa._glossary import (
     totals_of_parts,
 )
 from gridsight.qa._headers import PATH_SEP
-from gridsight.qa._periods import changed_in_year, header_years, split_years, with_dates, with_periods
+from gridsight.qa._periods import (
+    changed_in_year,
+    ends_dated,
+    header_years,
+    split_years,
+    with_dates,
+    with_periods,
+)
 from gridsight.qa._pick import Candidate, Pick, candidates, pick_table, relation_for, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
@@ -306,6 +314,8 @@ def _answer_in(
     if rel.key is not None and periods_down(rel):  # (a five-year summary on its side: years down)
         periods += [str(v) for v in rel.distinct_values(rel.key.name)]
     q = with_dates(q, periods)  # ("the most recent quarter end": the date a column writes)
+    # ("at 31 December 2024" over ``Opening balance | Closing balance`` as at 31 December 2025)
+    q = ends_dated(q, periods, [t.text for t in best.table.titles])
     q = with_periods(q, header_years(periods), periods)
     q = changed_in_year(
         q, header_years(periods), own, [c.name for c in rel.columns if c.role == "data"]
@@ -318,6 +328,7 @@ def _answer_in(
     q = initials_written_out(q, own, held)  # "FHLB advances": ``Federal Home Loan Bank advances``
     q = others_named(q, own)  # "intangible assets other than goodwill": ``Other intangible assets``
     q = current_portion_added(q, own)  # "long-term debt, including its current portion": both lines
+    q = complement_named(q, own)  # "total non-current liabilities" with no such line: total less current
     places = [v for c in rel.columns if c.role == "section" for v in rel.distinct_values(c.name)]
     q = named_not_defined(q, own, places)  # "(live births minus deaths)" after a column's name
     q = signs_as_bounds(q, own)  # "whose operating profit was negative": below 0

@@ -3064,14 +3064,14 @@ def _of_kind(rel: Relation, kind: str) -> list[RelColumn]:
     found = [c for c in _figures(rel) if _period_kind(c) == kind]
     apart = {"quarters": 3, "years": 12}.get(kind)
     if not found and apart is not None:
-        # (dates three months apart are quarters -- ``31 March 2025 | 30 June 2025 | ...`` -- and a
-        # year apart are years: ``December 31, 2025 | December 31, 2024``)
-        dated = [c for c in _figures(rel) if len(dates_written(_period_part(c))) == 1]
+        # (dates a multiple of three months apart are quarters -- ``31 March 2025 | 30 June 2025 |
+        # ...`` -- and of a year apart are years: ``December 31, 2025 | December 31, 2024``)
+        dated = [c for c in _figures(rel) if len(dates_written(c.name)) == 1]  # (``... › (Unaudited)``)
         order = _time_order(dated) if len(dated) >= 2 else None
         if order is not None:
             months = [(e[0] * 12 + e[1]) for c in order if (e := ends_at(c.name)) is not None]
-            if all(b - a == apart for a, b in pairwise(months)):
-                return dated
+            if all(b > a and (b - a) % apart == 0 for a, b in pairwise(months)):
+                return dated  # (quarter ends skipped between -- the prior year-end -- still quarters)
     return found
 
 
@@ -3366,7 +3366,8 @@ def _against_prior(rel: Relation, question: str, chosen: list[RelColumn]) -> Cel
     return CellPlan(union, "rows", "list")
 
 
-#: "how many entities held / reported inventory": columns counted by whether they hold the line.
+#: "how many entities held / reported inventory", "which fund held no cash": columns counted or
+#: listed by whether they hold the line.
 _HOLDING = re.compile(
     r"\bhow\s+many\s+(?:of\s+the\s+)?[^\W\d_]+\s+(?:had|have|held|hold|reported|report|recorded|carried|"
     r"showed|show)\b(?![^?]*\b(?:more|less|fewer|above|below|over|under|at\s+least|at\s+most)\b)"
@@ -3468,9 +3469,8 @@ def _every_entity(rel: Relation, question: str) -> list[RelColumn]:
     noun = m.group("noun").casefold()
     cols = entities_named(rel, noun, question)
     told = re.search(r"\b(both|\d+|[a-z]+)\s+(?:the\s+)?[^\W\d_]+s\W*$", m.group(0).casefold())
-    count = (2 if told.group(1) == "both" else NUMBER_WORDS.get(told.group(1))) if told else None
-    if told and told.group(1).isdigit():
-        count = int(told.group(1))
+    said = told.group(1) if told else ""
+    count = 2 if said == "both" else int(said) if said.isdigit() else NUMBER_WORDS.get(said)
     if count is not None and count != len(cols):
         return []  # ("both portfolios" of four: the two the question names, not all of them)
     heads = _headed_by(noun, cols)

@@ -702,6 +702,33 @@ def exclusion_after(question: str) -> str:
     )
 
 
+#: "total non-current liabilities", "noncurrent assets", "long-term assets": the part of a whole that
+#: is not current.
+_NON_CURRENT = re.compile(
+    r"\b(?:the\s+)?(?:total\s+)?(?:non[- ]?current|long[- ]term)\s+(assets|liabilities)\b", re.IGNORECASE
+)
+#: Words that set a figure against another: where the complement stands inside such a question,
+#: its arithmetic is left to the routes as written.
+_RELATES = re.compile(r"\b(?:share|ratio|percent(?:age)?|proportion|divided|over|per|fraction)\b|%", re.I)
+
+
+def complement_named(question: str, texts: Iterable[str]) -> str:
+    """``question`` with "total non-current liabilities" written as "(total liabilities minus total
+    current liabilities)" where the table names no line nor section non-current (a US balance
+    sheet lists its long-term lines under no heading) but has both totals; the figure asked alone,
+    not within a share or a ratio."""
+    m = _NON_CURRENT.search(question)
+    if m is None or _RELATES.search(question):
+        return question
+    noun = m.group(1).casefold()
+    low = {re.sub(r"\s+", " ", t.casefold().strip().rstrip(":")) for t in texts if isinstance(t, str)}
+    if any(re.search(rf"\b(?:non[- ]?current|long[- ]term)\s+{noun}\b", t) for t in low):
+        return question
+    if f"total {noun}" not in low or f"total current {noun}" not in low:
+        return question
+    return f"{question[: m.start()]}(total {noun} minus total current {noun}){question[m.end() :]}"
+
+
 def others_named(question: str, texts: Iterable[str]) -> str:
     """``question`` with "X other than Y" written as the table's own ``Other X`` line, where the
     table has one and Y names another of its lines ("intangible assets other than goodwill" over

@@ -11,6 +11,7 @@ changes nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable, Iterable
 
@@ -206,7 +207,7 @@ _ASKS_CHANGE = re.compile(
     r"\bhow\s+much\b|\bby\s+(?:how|what)\b|\b(?:the|a|an|its)\s+(?:net\s+)?(?:change|increase|decrease|growth|rise"
     r"|fall|decline|movement|improvement)\b|\bdid\b[^?]{0,80}\b(?:change|increase|decrease|grow|rise|fall|decline"
     r"|drop|improve|shrink)\b|\b(?:which|how\s+many|list|name)\b[^?]{0,80}\b(?:increased|decreased|rose|fell|declined"
-    r"|dropped|improved)\b",
+    r"|dropped|improved)\b|\bwhat\s+(?:was|were|is|are)\b[^?]{0,60}\bgrowth\b",
     re.IGNORECASE,
 )
 
@@ -255,6 +256,49 @@ def opening_and_closing(names: Iterable[str]) -> tuple[str, str] | None:
     return (opening[0], closing[0]) if len(opening) == 1 and len(closing) == 1 else None
 
 
+#: "at the end of 2025", "the end of 2024": a year's end, named by its year.
+_END_OF_YEAR = re.compile(r"\b(?:the\s+)?end\s+of\s+((?:19|20)\d\d)\b", re.IGNORECASE)
+#: A day written with its month's name: "31 December 2025", "December 31, 2025".
+_DAY_WRITTEN = re.compile(
+    r"\b(?:\d{1,2}\s+[a-z]+\.?|[a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?)\s+(?:19|20)\d\d\b", re.IGNORECASE
+)
+
+
+def ends_dated(question: str, names: Iterable[str], titles: Iterable[str]) -> str:
+    """``question`` with the days it names written as the columns that open and close the period
+    (``Opening balance``, ``Closing balance``), where the table's title writes the closing day (``As
+    at 31 December 2025``): that day, or the end of its year, is the closing column; the same day a
+    year before, or the day after it (``1 January 2025``), the opening one. Unchanged elsewhere."""
+    ends = opening_and_closing(names)
+    days = {d for t in titles for d in dates_written(str(t))}
+    if ends is None or len(days) != 1:
+        return question
+    day, month, year = next(iter(days))
+    try:
+        closing = dt.date(int(year), month, day)
+        before = dt.date(int(year) - 1, month, day)
+    except ValueError:
+        return question
+    opening = {before, before + dt.timedelta(days=1)}
+
+    def column(m: re.Match[str]) -> str:
+        said = dates_written(m.group(0))
+        if len(said) != 1:
+            return m.group(0)
+        d, mo, y = next(iter(said))
+        try:
+            when = dt.date(int(y), mo, d)
+        except ValueError:
+            return m.group(0)
+        return ends[1] if when == closing else ends[0] if when in opening else m.group(0)
+
+    def year_end(m: re.Match[str]) -> str:
+        y = int(m.group(1))
+        return ends[1] if y == closing.year else ends[0] if y == before.year else m.group(0)
+
+    return _END_OF_YEAR.sub(year_end, _DAY_WRITTEN.sub(column, question))
+
+
 def _between_ends(question: str, names: Iterable[str]) -> str:
     """``question`` with "from <opening column> to <closing column>" where the table has one column
     of each (``Opening balance``, ``Closing balance``) and the question names neither."""
@@ -295,7 +339,7 @@ def changed_in_year(question: str, years: list[int], own: Iterable[str], names: 
         moves = any(_CHANGED.search(n) and not _YEAR.search(n) for n in names) and not re.match(
             r"\s*(?:did|has|have|had|is|was|were|does)\b", question, re.IGNORECASE
         )
-        dated = [n for n in names if _YEAR.search(n)]
+        dated = [n for n in names if _YEAR.search(n) or dates_written(n)]  # (``31.12.2025`` too)
         if len(years) == 2 and len(dated) == 2 and _for_the_year(question, span) is None and not moves:
             # ("how much did other assets fall?" over two dated columns: from one to the other)
             return _append(question, span)
