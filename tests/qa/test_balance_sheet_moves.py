@@ -223,6 +223,24 @@ def test_funds_added_up_by_their_count_and_told_apart_by_a_nil_line(funds: Any) 
     assert answered(funds, "How many portfolios reported no interest receivable?") == 1
 
 
+def test_funds_ranked_filtered_and_one_set_against_them_all(funds: Any) -> None:
+    # net assets 5154, 9299, 2998
+    assert answered(funds, "Which two portfolios had the most net assets?") == [
+        "Global Equity Portfolio",
+        "Core Bond Portfolio",
+    ]
+    assert answered(funds, "Rank the portfolios by net assets from smallest to largest.") == [
+        "Cash Reserve Portfolio",
+        "Core Bond Portfolio",
+        "Global Equity Portfolio",
+    ]
+    # a bound, not a ranking: 5000 and 9000 are above 4,000
+    asked = "Which portfolio had investments, at value, above 4,000?"
+    assert answered(funds, asked) == ["Core Bond Portfolio", "Global Equity Portfolio"]
+    asked = "What share of the combined net assets of all portfolios does the Cash Reserve Portfolio hold?"
+    assert answered(funds, asked) == pytest.approx(2998 / (5154 + 9299 + 2998))
+
+
 def test_a_change_asked_with_no_period_runs_between_the_two_dates(bank: Any) -> None:
     # 20000 - 15000; "FHLB" is the initials of ``Federal Home Loan Bank advances``
     assert answered(bank, "By how much did FHLB advances fall?") == 5000
@@ -275,6 +293,10 @@ def test_dates_over_two_header_rows_since_a_date_and_a_year_before(quarters: Any
         (8000 - 7500) / 7500 * 100
     )
     assert answered(quarters, "By how much did total equity increase compared with a year earlier?") == 500
+    # a change from one date shown runs to the latest; "a year ago" alone is a figure at that date
+    assert answered(quarters, "How much did deposits change since the end of last year?") == 200
+    assert answered(quarters, "How much did cash change compared with December 31, 2025?") == 150
+    assert answered(quarters, "What was total equity a year ago?") == 800
     # quarter ends with one skipped between (six months apart) are quarters all the same
     assert answered(quarters, "Did total equity rise in every quarter shown?") is True  # 800, 1150, 1300
     assert answered(quarters, "Did borrowings rise in every quarter shown?") is False  # 400, 300, 500
@@ -389,6 +411,49 @@ def test_days_named_over_opening_and_closing_columns(tmp_path_factory: pytest.Te
     assert answered(book, "What were monetary funds at 31 December 2024?") == 6900
     assert answered(book, "What were inventories at 1 January 2025?") == 4900
     assert answered(book, "What were fixed assets at the end of 2024?") == 9800
+
+
+def test_a_line_from_each_of_two_tables_on_one_sheet(tmp_path_factory: pytest.TempPathFactory) -> None:
+    from openpyxl import Workbook
+
+    from gridsight.sources import open_workbook
+
+    wb = Workbook()
+    ws = wb.active
+    for row in [
+        ["Ironbark Minerals Ltd"],
+        ["Balance sheet (US$ million)"],
+        [None, "2025", "2024"],
+        ["Cash and cash equivalents", 600, 500],
+        ["Mine properties", 4000, 3800],
+        ["Total assets", 4600, 4300],
+        ["Borrowings", 1500, 1700],
+        ["Total liabilities", 1900, 2100],
+        ["Total equity", 2700, 2200],
+    ]:
+        ws.append(row)
+    ws["F2"] = "Net debt reconciliation"
+    for i, row in enumerate(
+        [
+            [None, "2025", "2024"],
+            ["Borrowings", 1500, 1700],
+            ["Less: cash", -600, -500],
+            ["Net debt", 900, 1200],
+        ]
+    ):
+        for j, v in enumerate(row):
+            ws.cell(3 + i, 6 + j, v)
+    path = tmp_path_factory.mktemp("across") / "ironbark.xlsx"
+    wb.save(path)
+    book = open_workbook(path)
+    # ``Net debt`` stands only in the reconciliation, ``Total equity`` only in the statement
+    assert answered(book, "What is net debt divided by total equity for 2025?") == pytest.approx(900 / 2700)
+    assert answered(book, "What percentage of total equity was net debt in 2024?") == pytest.approx(
+        1200 / 2200 * 100
+    )
+    assert answered(book, "What was net debt as a percentage of total assets in 2025?") == pytest.approx(
+        900 / 4600 * 100
+    )
 
 
 def test_a_change_column_read_and_a_fall_said_as_shrinking(hospital: Any) -> None:

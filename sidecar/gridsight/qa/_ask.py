@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gridsight.grid import Range, Sheet, Workbook
+from gridsight.qa._across_tables import answer_across_tables
 from gridsight.qa._answer import (
     QAAnswer,
     display_of,
@@ -257,6 +258,14 @@ def answer_question(
         if joined is not None:
             joined.question = question
             return rounded_as_asked(positive_as_asked(joined, rounding), rounding)
+    across = answer_across_tables(
+        q, found, lambda c, sub: _answer_in(workbook, c, sub, found, model, samples)
+    )
+    if (
+        across is not None
+    ):  # ("net debt in the reconciliation divided by total equity"): a line from each table
+        across.question = question
+        return rounded_as_asked(positive_as_asked(across, rounding), rounding)
     pick = pick_table(q, found, model)
     if pick.table is None:
         alike = _alike_in_each(workbook, q, found, pick, model, samples)

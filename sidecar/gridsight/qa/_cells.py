@@ -2520,6 +2520,14 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # ("in which year were purchases of equipment largest", "which month had the lowest cost of
         # sales" shown in brackets: by size)
         shown = {e for _, e in cells}
+    if every and len(cells) > 2 and _SHARE.search(question):
+        # ("what share of the combined net assets of all portfolios does the Money Market Portfolio
+        # hold": the one member the question writes, over the members added up)
+        part = [e for label, e in cells if re.search(rf"(?<!\w){re.escape(label)}(?!\w)", question, re.I)]
+        if len(part) == 1:
+            scale = "100.0" if _PERCENT_WORD.search(question) else "1.0"
+            added = " + ".join(f"COALESCE({e}, 0)" for _, e in cells)
+            return CellPlan(f"SELECT {scale} * {part[0]} / ({added})", "share", "number")
     return _across(
         question, expected, cells, qwords, named, shares, shown, planned, _per_divides(rel, question)
     )
@@ -2541,6 +2549,32 @@ def _filled_in(rel: Relation, key: str, labels: list[str], chosen: list[RelColum
 
 #: A change compared by its rate: "grew faster", "by a larger percentage", "the higher growth rate".
 _BY_RATE = re.compile(r"\b(?:faster|quicker|slower|percent(?:age)?|rate|%)", re.IGNORECASE)
+
+
+#: A count of the members a question offers to choose among: "among the three entity columns",
+#: "which of the three dates".
+_COUNT_OFFERED = re.compile(
+    r"\b(?:of|among)\s+(?:the|all|these|those)\s+(?:two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\b",
+    re.IGNORECASE,
+)
+#: The order a ranking is asked in: "from smallest to largest", "largest first".
+_FIRST_IN_ORDER = re.compile(
+    r"\bfrom\s+(?:the\s+)?(largest|highest|biggest|smallest|lowest)\s+to\b"
+    r"|\b(largest|highest|biggest|smallest|lowest)\s+first\b",
+    re.IGNORECASE,
+)
+#: "Rank the portfolios by ...", "List the funds from largest to smallest": the noun ranked.
+_RANKED_NOUN = re.compile(
+    r"^\s*(?:rank|order|sort|list|name)\s+(?:all\s+)?(?:the\s+)?(?:(?:\d+|two|three|four|five)\s+)?"
+    r"(?P<noun>[^\W\d_]+s)\b",
+    re.IGNORECASE,
+)
+#: "rank the portfolios by net assets", "list the funds from largest to smallest": every member in order.
+_RANK_ALL = re.compile(
+    r"^\s*(?:rank|order|sort)\b|\bfrom\s+(?:the\s+)?(?:largest|highest|biggest|smallest|lowest)\s+to\s+"
+    r"(?:the\s+)?(?:smallest|lowest|largest|highest|biggest)\b",
+    re.IGNORECASE,
+)
 
 
 def _changes_compared(
@@ -3298,9 +3332,10 @@ _COLUMNS_COUNTED = re.compile(
     r"\bhow\s+many\s+(?:of\s+the\s+)?(?:\d+\s+)?(?P<noun>[^\W\d_]+s)\b"
     r"|\b(?:name|list)\s+(?:all|every|each|the)\s+(?:the\s+)?(?P<listed>[^\W\d_]+s)\b"
     r"|\bwhich\s+(?:of\s+the\s+)?(?P<which>[^\W\d_]+s)\b"
-    r"|\bwhich\s+(?:of\s+the\s+)?(?P<one>[^\W\d_]+)(?=\s+\w+\s+(?:no|zero|nil)\b)",
+    r"|\bwhich\s+(?:of\s+the\s+)?(?P<one>[^\W\d_]+)(?=\s+\w+\s+(?:no|zero|nil)\b"
+    r"|[^?]*\b(?:above|below|over|under|greater|less|more|fewer|exceed\w*|at\s+least|at\s+most)\b[^?]*\d)",
     re.IGNORECASE,
-)  # ("which portfolio held no cash": one or more of them)
+)  # ("which portfolio held no cash", "which fund had X above 5,000,000": one or more of them)
 #: Every column of a kind: "all four funds", "each of the segments", "across the companies".
 _EVERY_OF = re.compile(
     r"(?:\b(?:all|each|every|across|among)\s+(?:of\s+)?(?:the\s+)?"
@@ -3512,9 +3547,10 @@ _OBJECT_OF = re.compile(r"\s+(?:in|of|for|from|to|on|by|with)\s+", re.IGNORECASE
 def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
     """The entity columns a question ranks ("which segment had the highest revenue?"): a "which"
     noun that names no line, section or column, and a superlative; else none."""
-    m = _WHICH_NOUN.search(question) or _AMONG_WHICH.search(question)
+    m = _WHICH_NOUN.search(question) or _AMONG_WHICH.search(question) or _RANKED_NOUN.match(question)
     key = rel.key
-    if m is None or key is None or not set(words(question)) & (DESCENDING | ASCENDING):
+    ranks = bool(set(words(question)) & (DESCENDING | ASCENDING)) or _RANK_ALL.match(question) is not None
+    if m is None or key is None or not ranks:
         return []
     noun = m.group("noun").casefold()
     if noun.rstrip("s") in {w.rstrip("s") for w in _NOT_ENTITIES} or not entity_columns(rel):
@@ -4219,6 +4255,8 @@ def _asks_which(question: str) -> bool:
     ranked = _LIST_RANKED.match(question)
     if ranked is not None and superlative(ranked.group(1).casefold()):
         return True  # "List the two largest asset lines", "Name the smallest fund"
+    if _RANKED_NOUN.match(question) and _RANK_ALL.search(question):
+        return True  # "Rank the portfolios by net assets", "List the funds from largest to smallest"
     # (not a quoted label's words: "excluding the 'of which' line")
     question = re.sub(r"(?<!\w)(['‘\"“])[^'’\"”]{1,60}['’\"”](?!\w)", "", question)
     return bool(
@@ -5017,6 +5055,12 @@ def _across(
             return None
     if _minus(question, cells) and len(cells) == 2:
         return CellPlan(f"SELECT {exprs[0]} - {exprs[1]}", "difference", "number")  # "actual less plan"
+    first = _FIRST_IN_ORDER.search(question)
+    if first is not None:  # ("from smallest to largest", "largest first": the order said)
+        more = (first.group(1) or first.group(2)).casefold() in ("largest", "highest", "biggest")
+        less = not more
+    elif more == less and _RANK_ALL.match(question) and not (more or less):
+        more = True  # ("rank the portfolios by net assets": largest first unless the question says)
     if more == less:
         return None
     pick = "MAX" if more else "MIN"
@@ -5037,6 +5081,17 @@ def _across(
         op = ">=" if more else "<="
         return CellPlan(
             f"SELECT CASE WHEN {a} {op} {b} THEN {literal(la)} ELSE {literal(lb)} END", "compare", "text"
+        )
+    # ("which two portfolios"; not "among the three legal entity columns", the members offered)
+    n = 1 if _COUNT_OFFERED.search(question) else _rows_counted(question)
+    if n > 1 or _RANK_ALL.search(question):
+        # ("which two portfolios had the most cash", "rank the portfolios by net assets"): the members
+        # in order, the first n (a blank cell is no member's figure)
+        picked = " UNION ALL ".join(f"SELECT {literal(label)} AS p, {e} AS v" for label, e in cells)
+        order = "DESC" if pick == "MAX" else "ASC"
+        limit = f" LIMIT {n}" if n > 1 else ""
+        return CellPlan(
+            f"SELECT p FROM ({picked}) WHERE v IS NOT NULL ORDER BY v {order}{limit}", "rows", "list"
         )
     # (a blank cell -- a dash, nothing there -- is no member's figure: it neither wins nor spoils the rest)
     fill = "-1e308" if pick == "MAX" else "1e308"

@@ -433,8 +433,19 @@ _YEAR_AGO = re.compile(
     r"quarter[- ]end|period)\s+(?:a\s+year\s+(?:ago|earlier)|last\s+year|of\s+the\s+prior\s+year))\b",
     re.IGNORECASE,
 )
-#: "since December 31, 2025": a change from that date to the latest.
-_SINCE = re.compile(r"\bsince\s+(?:the\s+end\s+of\s+)?", re.IGNORECASE)
+#: "since December 31, 2025", "from June 30, 2025", "compared with ...": a change from that date.
+_SINCE = re.compile(
+    r"\b(?:since|from|compared\s+(?:with|to)|versus|vs\.?|against|relative\s+to)\s+(?:the\s+end\s+of\s+)?",
+    re.IGNORECASE,
+)
+#: "since the end of last year", "since year-end", "compared with the prior year-end": the last year
+#: end shown.
+_SINCE_YEAR_END = re.compile(
+    r"\b(since|from|compared\s+(?:with|to)|versus|vs\.?|against)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?"
+    r"(?:last|prior|previous|preceding)\s+(?:fiscal\s+|financial\s+)?year|(?:(?:last|prior|previous|preceding)\s+)?"
+    r"(?:fiscal\s+|financial\s+)?year[- ]end)\b",
+    re.IGNORECASE,
+)
 
 
 def with_dates(question: str, names: Iterable[str]) -> str:
@@ -451,6 +462,7 @@ def with_dates(question: str, names: Iterable[str]) -> str:
         or _YEAR_TO_DATE.search(question)
         or _YEAR_AGO.search(question)
         or _SINCE.search(question)
+        or _SINCE_YEAR_END.search(question)
     ):
         return question
     written: dict[tuple[int, int, int], str] = {}
@@ -470,21 +482,17 @@ def with_dates(question: str, names: Iterable[str]) -> str:
     year_ago = (latest[0] - 1, latest[1], latest[2])
     q = question
     ago = _YEAR_AGO.search(q)
+    changes = _CHANGED.search(q) is not None
     if ago is not None and year_ago in written and not _ENDS_NAMED.search(q[: ago.start()] + q[ago.end() :]):
-        # ("the year-over-year growth in deposits" over quarter ends: from the same date a year before)
-        q = _append(
-            _tidy(q[: ago.start()] + q[ago.end() :]), f"from {written[year_ago]} to {written[latest]}"
-        )
-    since = _SINCE.search(q)
-    if since is not None:
-        days = dates_written(q[since.end() : since.end() + 30])
-        start = next(((int(y), m, d) for d, m, y in days if (int(y), m, d) in written), None)
-        if len(days) == 1 and start is not None and start != latest:
-            # ("how much did net loans grow since December 31, 2025": to the latest date shown)
-            rest = q[since.end() :]
-            year_at = re.search(r"(?:19|20)\d\d", rest)
-            cut = since.end() + (year_at.end() if year_at else 0)
-            q = _tidy(f"{q[: since.start()]} from {q[since.end() : cut]} to {written[latest]}{q[cut:]}")
+        if changes or re.search(r"\byear[- ](?:over|on)[- ]year\b|\byoy\b", ago.group(0), re.IGNORECASE):
+            # ("the year-over-year growth in deposits" over quarter ends: from the same date a year before)
+            q = _append(
+                _tidy(q[: ago.start()] + q[ago.end() :]), f"from {written[year_ago]} to {written[latest]}"
+            )
+        else:  # ("total equity a year ago": the figure at that date)
+            q = _tidy(f"{q[: ago.start()]} at {written[year_ago]}{q[ago.end() :]}")
+    if year_end is not None:  # ("since the end of last year", "since year-end": the last year end shown)
+        q = _SINCE_YEAR_END.sub(lambda m: f"{m.group(1)} {written[year_end]}", q)
     if _LINKED_QUARTER.search(q):
         # (from the quarter end before the one the question names, else before the latest: "the
         # quarter-on-quarter change at 30 June 2025")
@@ -501,7 +509,25 @@ def with_dates(question: str, names: Iterable[str]) -> str:
     if prior_q is not None:
         q = _PRIOR_QUARTER.sub(lambda m: _date_for(m, written[prior_q]), q)
     q = _LATEST_QUARTER.sub(lambda m: _date_for(m, written[latest]), q)
-    return _tidy(q)
+    return _tidy(_to_latest(q, written, latest, changes))
+
+
+def _to_latest(
+    q: str, written: dict[tuple[int, int, int], str], latest: tuple[int, int, int], changes: bool
+) -> str:
+    """``q`` with a change from one date shown and no end ("how much did net loans grow since
+    December 31, 2025", "the increase in deposits from June 30, 2025") run to the latest date."""
+    since = _SINCE.search(q)
+    if since is None or (not changes and not since.group(0).casefold().startswith("since")):
+        return q
+    days = dates_written(q[since.end() : since.end() + 30])
+    start = next(((int(y), m, d) for d, m, y in days if (int(y), m, d) in written), None)
+    rest = q[since.end() :]
+    year_at = re.search(r"(?:19|20)\d\d", rest)
+    cut = since.end() + (year_at.end() if year_at else 0)
+    if len(days) != 1 or start is None or start == latest or re.search(r"\bto\b", q[cut:], re.IGNORECASE):
+        return q
+    return _tidy(f"{q[: since.start()]} from {q[since.end() : cut]} to {written[latest]}{q[cut:]}")
 
 
 def _date_for(m: re.Match[str], date: str) -> str:
