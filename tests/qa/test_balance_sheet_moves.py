@@ -456,6 +456,32 @@ def test_a_line_from_each_of_two_tables_on_one_sheet(tmp_path_factory: pytest.Te
     )
 
 
+def test_columns_offered_by_name_under_different_header_groups(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    book = book_of(
+        tmp_path_factory,
+        "budget.xlsx",
+        [
+            ["Harbour Transit Authority"],
+            ["Statement of Financial Position as at 30 June 2025"],
+            [None, "Actual", "Unaudited", "Actual"],
+            [None, "Actual 2025", "Budget 2025", "Actual 2024"],
+            [None, "$000", "$000", "$000"],
+            ["Cash", 5000, 4200, 4700],
+            ["Receivables", 2100, 2500, 1900],
+            ["Total assets", 7100, 6700, 6600],
+            ["Payables", 1500, 1700, 1400],
+            ["Total liabilities", 1500, 1700, 1400],
+            ["Total equity", 5600, 5000, 5200],
+        ],
+    )
+    # ``Budget 2025`` stands under another header group than the two actual columns
+    asked = "Which column (Actual 2025, Budget 2025 or Actual 2024) had the lowest total equity?"
+    assert answered(book, asked) == "Budget 2025"
+    assert answered(book, "Which was higher for receivables: Budget 2025 or Actual 2025?") == "Budget 2025"
+
+
 def test_a_change_column_read_and_a_fall_said_as_shrinking(hospital: Any) -> None:
     assert answered(hospital, "What was the change in cash and cash equivalents?") == -700
     assert answered(hospital, "Did the pension liability shrink?") is True

@@ -486,7 +486,31 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     if found and all(_PLAN.search(c.name) for c in found) and against_plan(rel, question):
         # ("by how much did operating profit beat budget": what came about, ``Actual``, against it)
         found = [c for c in _figures(rel) if _ACTUAL.match(parts(c.name)[-1])][:1] + found
+    offered = _offered_columns(rel, question)
+    if len(offered) >= 2 and not set(offered) <= set(found):
+        return offered  # ("which column (Actual 2025, Budget 2025 or Actual 2024)": across groups)
     return found
+
+
+def _offered_columns(rel: Relation, question: str) -> list[RelColumn]:
+    """The columns whose own header part, two words at least (``Budget 2025``, ``Actual 2024``), the
+    question writes whole, in the order written, where it writes two or more such parts each naming
+    one column: columns offered by name under different header groups (``Actual › Actual 2025``
+    beside ``Unaudited › Budget 2025``). Else none."""
+    low = question.casefold()
+    at: dict[str, int] = {}
+    cols: dict[str, list[RelColumn]] = {}
+    for c in _figures(rel):
+        own = without_marks(_own_parts(c)[-1]).strip()
+        if len(own.split()) < 2:
+            continue
+        m = re.search(rf"(?<![\w-]){re.escape(own.casefold())}(?![\w-])", low)
+        if m is not None:
+            at[own] = m.start()
+            cols.setdefault(own, []).append(c)
+    if len(at) < 2 or any(len(v) != 1 for v in cols.values()):
+        return []
+    return [cols[own][0] for own in sorted(at, key=lambda o: at[o])]
 
 
 #: A month and a year written together: "March 2024", "Dec. 2025".
@@ -2290,6 +2314,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     elif (
         key is not None
         and not ranked  # ("which segment had the highest operating profit": the line read per segment)
+        and len(_offered_columns(rel, question)) < 2  # ("which column (A, B or C) had the lowest X")
         and (_asks_which(question) or (expected == "list" and comparison(question.casefold()) is not None))
         and not _ASKS_PERIOD.search(question)
         and totals_named(rel, key.name, rows)
@@ -2433,8 +2458,10 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             if grand is not None:  # "were there more men than women in total": the total row's cells
                 fixed = {**fixed, key.name: grand}
             # (a section named alone: its closing total, unlabelled as it may be -- see _cell_in)
-        own_names = [parts(c.name)[-1] for c in members]
-        if ranked and len(set(own_names)) == len(own_names):  # (a fund by its own name, not its group's)
+        offered = bool(members) and members == _offered_columns(rel, question)
+        own_names = [(_own_parts(c) if offered else parts(c.name))[-1] for c in members]
+        if (ranked or offered) and len(set(own_names)) == len(own_names):
+            # (a fund by its own name, not its group's; a column offered by its own name: ``Budget 2025``)
             cells = [(name, _cell_in(rel, c.name, fixed)) for name, c in zip(own_names, members, strict=True)]
         else:
             cells = [(_told_apart(c.name, levels), _cell_in(rel, c.name, fixed)) for c in members]
