@@ -500,17 +500,25 @@ def _offered_columns(rel: Relation, question: str) -> list[RelColumn]:
     low = question.casefold()
     at: dict[str, int] = {}
     cols: dict[str, list[RelColumn]] = {}
-    for c in _figures(rel):
-        own = without_marks(_own_parts(c)[-1]).strip()
-        if len(own.split()) < 2:
-            continue
-        m = re.search(rf"(?<![\w-]){re.escape(own.casefold())}(?![\w-])", low)
+    for own, pattern, c in rel.memo("own parts", lambda: _own_part_patterns(rel)):
+        m = pattern.search(low)
         if m is not None:
             at[own] = m.start()
             cols.setdefault(own, []).append(c)
     if len(at) < 2 or any(len(v) != 1 for v in cols.values()):
         return []
     return [cols[own][0] for own in sorted(at, key=lambda o: at[o])]
+
+
+def _own_part_patterns(rel: Relation) -> list[tuple[str, re.Pattern[str], RelColumn]]:
+    """Each figure column's own header part of two words or more, the pattern that finds it written
+    whole in a casefolded question, and the column: a fact of the table, read for every question."""
+    out = []
+    for c in _figures(rel):
+        own = without_marks(_own_parts(c)[-1]).strip()
+        if len(own.split()) >= 2:
+            out.append((own, re.compile(rf"(?<![\w-]){re.escape(own.casefold())}(?![\w-])"), c))
+    return out
 
 
 #: A month and a year written together: "March 2024", "Dec. 2025".

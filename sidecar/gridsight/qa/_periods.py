@@ -68,9 +68,11 @@ _BEFORE_LATEST = re.compile(
     rf"(?:the\s+)?(?:latest|most recent|current)\s+{_PERIOD}\b",
     re.IGNORECASE,
 )
+#: Words that set a figure against another: "compared with", "versus", "vs.", "against".
+_VERSUS = r"compared\s+(?:with|to)|versus|vs\.?|against"
 #: A change against the period before: "compared with the prior year", "versus last year".
 _AGAINST = re.compile(
-    r"\b(?:compared\s+(?:with|to)|versus|vs\.?|relative\s+to|against|over|from|since|on)\s+(?:the\s+)?"
+    rf"\b(?:{_VERSUS}|relative\s+to|over|from|since|on)\s+(?:the\s+)?"
     rf"(?:(?:prior|previous|preceding|comparative)\s+{_PERIOD}|last\s+year)\b",
     re.IGNORECASE,
 )
@@ -353,16 +355,24 @@ def changed_in_year(question: str, years: list[int], own: Iterable[str], names: 
     return re.sub(_OVER_YEAR + rf"{year}\b", span, question, count=1, flags=re.IGNORECASE)
 
 
-def _year_ends(names: Iterable[str], year: int, before: int) -> tuple[str, str] | None:
-    """The dates the columns ``names`` write that end ``before`` and ``year`` (the latest of each),
-    where ``year`` has several (quarter ends: ``31 December 2024`` and ``31 December 2025`` of
-    five); else None."""
+def _dates_shown(names: Iterable[str]) -> dict[tuple[int, int, int], str]:
+    """The day each column of ``names`` writes, (year, month, day) to the header part that writes it
+    (``March 31, 2026`` of ``March 31, 2026 › (Unaudited)``); columns writing none or several left
+    out, the first of two writing one day kept."""
     days: dict[tuple[int, int, int], str] = {}
     for name in names:
         dated = [p for p in str(name).split(" › ") if len(dates_written(p)) == 1]
         if len(dated) == 1:
-            day, month, y = next(iter(dates_written(dated[0])))
-            days.setdefault((int(y), month, day), dated[0].strip())
+            day, month, year = next(iter(dates_written(dated[0])))
+            days.setdefault((int(year), month, day), dated[0].strip())
+    return days
+
+
+def _year_ends(names: Iterable[str], year: int, before: int) -> tuple[str, str] | None:
+    """The dates the columns ``names`` write that end ``before`` and ``year`` (the latest of each),
+    where ``year`` has several (quarter ends: ``31 December 2024`` and ``31 December 2025`` of
+    five); else None."""
+    days = _dates_shown(names)
     of_year = sorted(d for d in days if d[0] == year)
     of_before = sorted(d for d in days if d[0] == before)
     if len(of_year) < 2 or not of_before:
@@ -427,21 +437,21 @@ _YEAR_TO_DATE = re.compile(r"\b(?:year[- ]to[- ]date|ytd)\b", re.IGNORECASE)
 #: "versus the same quarter last year".
 _YEAR_AGO = re.compile(
     r"\b(?:year[- ]over[- ]year|year[- ]on[- ]year|yoy"
-    r"|(?:(?:compared\s+(?:with|to)|versus|vs\.?|against|from|since|over|relative\s+to)\s+)?(?:a|one|the)\s+year"
+    rf"|(?:(?:{_VERSUS}|from|since|over|relative\s+to)\s+)?(?:a|one|the)\s+year"
     r"\s+(?:earlier|ago|before)"
-    r"|(?:(?:compared\s+(?:with|to)|versus|vs\.?|against|from|since|over)\s+)?the\s+same\s+(?:quarter|date|"
+    rf"|(?:(?:{_VERSUS}|from|since|over)\s+)?the\s+same\s+(?:quarter|date|"
     r"quarter[- ]end|period)\s+(?:a\s+year\s+(?:ago|earlier)|last\s+year|of\s+the\s+prior\s+year))\b",
     re.IGNORECASE,
 )
 #: "since December 31, 2025", "from June 30, 2025", "compared with ...": a change from that date.
 _SINCE = re.compile(
-    r"\b(?:since|from|compared\s+(?:with|to)|versus|vs\.?|against|relative\s+to)\s+(?:the\s+end\s+of\s+)?",
+    rf"\b(?:since|from|{_VERSUS}|relative\s+to)\s+(?:the\s+end\s+of\s+)?",
     re.IGNORECASE,
 )
 #: "since the end of last year", "since year-end", "compared with the prior year-end": the last year
 #: end shown.
 _SINCE_YEAR_END = re.compile(
-    r"\b(since|from|compared\s+(?:with|to)|versus|vs\.?|against)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?"
+    rf"\b(since|from|{_VERSUS})\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?"
     r"(?:last|prior|previous|preceding)\s+(?:fiscal\s+|financial\s+)?year|(?:(?:last|prior|previous|preceding)\s+)?"
     r"(?:fiscal\s+|financial\s+)?year[- ]end)\b",
     re.IGNORECASE,
@@ -465,13 +475,7 @@ def with_dates(question: str, names: Iterable[str]) -> str:
         or _SINCE_YEAR_END.search(question)
     ):
         return question
-    written: dict[tuple[int, int, int], str] = {}
-    for name in names:
-        # (the part that writes the date: ``March 31, 2026 › (Unaudited)``)
-        dated = [p for p in str(name).split(" › ") if len(dates_written(p)) == 1]
-        if len(dated) == 1:
-            day, month, year = next(iter(dates_written(dated[0])))
-            written.setdefault((int(year), month, day), dated[0].strip())
+    written = _dates_shown(names)
     if len(written) < 2:
         return question
     order = sorted(written, reverse=True)
