@@ -674,7 +674,22 @@ def _ends_with_total(g: CellGrid, box: Box, text_at: TextAt) -> bool:
     """A grand-total row closes a table: what follows a blank row after it is something else."""
     r = box.bottom
     texts = [text_at(r, c) for c in range(box.left, box.right + 1) if g.cls[r, c] == TEXT]
-    return bool(texts) and bool(GRAND_TOTAL.search(texts[0])) and not SUBTOTAL.search(texts[0])
+    if texts and SUBTOTAL.search(texts[0]):
+        return False
+    return bool(texts) and (bool(GRAND_TOTAL.search(texts[0])) or _emphasised_last(g, box))
+
+
+def _emphasised_last(g: CellGrid, box: Box) -> bool:
+    """The block's last row is labelled and set in bold across its figures (two at least) where
+    the figures above it, three rows at least, are not: the way a sheet sets its closing total
+    (``Campus (all above)``) when no word says so."""
+    r, cols = box.bottom, slice(box.left, box.right + 1)
+    figures = g.figures(r, cols)
+    if int(figures.sum()) < 2 or not g.bold[r, cols][figures].all():
+        return False
+    above = g.figures(slice(box.top, r), cols)[:, figures]
+    rows_above = above.any(axis=1)
+    return int(rows_above.sum()) >= 3 and not (g.bold[box.top : r, cols][:, figures] & above).any()
 
 
 def assemble(g: CellGrid, pieces: list[Box], text_at: TextAt) -> list[Skeleton]:
