@@ -86,7 +86,13 @@ LABEL_WORDS = frozenset({"name", "names"})
 
 #: A phrase of place or time that opens a question before a comma ("In 2023, did ...", "On
 #: average, are ..."): it does not change what is asked.
-LEADING_PHRASE = re.compile(r"^\s*(?:in|for|during|at|on|among|between|by)\b[^,?]{1,60},\s*", re.IGNORECASE)
+LEADING_PHRASE = re.compile(
+    r"^\s*(?:in|for|during|at|on|among|between|by)\b[^,?]{1,60},\s*"
+    # (a period with no comma, before the verb that asks: "In FY2026 were A at least double B?")
+    r"|^\s*(?:in|for|during|at|on|as\s+at)\s+(?:(?:fy|q[1-4]|h[12])\s*'?\d{2,4}|(?:19|20)\d\d)\s+"
+    r"(?=(?:is|are|was|were|did|does|do|has|have|had)\b)",
+    re.IGNORECASE,
+)
 
 #: Words that make one figure of several rows: "how many goals did the top 3 score in total".
 IN_ALL = re.compile(r"\b(?:in total|combined|altogether|together|in all|overall|on average)\b", re.IGNORECASE)
@@ -131,9 +137,12 @@ CHANGE_WORDS = frozenset(
     "change changed changes difference differ gap increase increased decrease decreased grow grew growth"
     " rise rose fall fell drop dropped decline declined move moved movement".split()
 )
-RISE_WORDS = frozenset("increase increased rise rose grow grew gain gained climb climbed up".split())
+RISE_WORDS = frozenset(
+    "increase increased rise rose risen grow grew grown gain gained climb climbed up".split()
+)
 FALL_WORDS = frozenset(
-    "decrease decreased fall fell drop dropped decline declined shrink shrank down".split()
+    "decrease decreased fall fell fallen drop dropped decline declined shrink shrank down reduction"
+    " reduced".split()
 )
 RATIO_WORDS = frozenset("ratio times".split())
 SUM_WORDS = frozenset("total combined sum together altogether add".split())
@@ -488,11 +497,28 @@ SET_AGAINST = re.compile(
 )
 
 
+#: Phrases that divide: "divided by", "by what factor", "as a multiple of", a slash between words
+#: ("gross profit / sales"; ``2021/22`` is a year), one line "over" another.
+DIVIDES = re.compile(
+    r"\bdivided by\b|[^\W\d_]{2}\s*/\s*[^\W\d_]|[^\W\d_]\s*/\s*[^\W\d_]{2}"
+    r"|\bby what factor\b|\ba multiple\b|\bmultiple of\b"
+    # ("borrowings over total equity": one line over another, not "over the year", "over budget",
+    # "over 1,000", "over FY2025", "over time")
+    r"|(?<=[^\W\d_] )over\s+(?!(?:the\s+|a\s+|its\s+|their\s+)?(?:(?:year|period|quarter|month|half|last|"
+    r"past|next|previous|prior|same|whole|course|time|budget|plan|forecast|target|january|february|march|april|"
+    r"may|june|july|august|september|october|november|december|[a-z]{3}-?\d)\b|fy|q[1-4]|h[12]|\d))",
+    re.I,
+)  # (a slash between two letters alone is a name's: ``A/S``)
+
+#: A budget, plan, forecast or target: a column of figures that did not come about, read only where
+#: a question names one.
+PLANNED = re.compile(r"\b(?:budget(?:ed)?|plan(?:ned)?|forecasts?|targets?)\b", re.IGNORECASE)
+
 #: A budget named as what a figure is measured against: "beat budget", "below the plan", "against
-#: forecast", "over budget" (not "in 2024 (plan)", which names a column).
+#: forecast", "over budget", "between actual and budget" (not "in 2024 (plan)", which names a column).
 PLAN_AS_BASE = re.compile(
     r"\b(?:against|versus|vs\.?|than|exceed(?:ed|s)?|beat|beaten|outperformed|miss(?:ed)?|short\s+of|below"
-    r"|above|over|under|relative\s+to|compared\s+(?:with|to))\s+(?:the\s+|its\s+|their\s+)?"
+    r"|above|over|under|relative\s+to|compared\s+(?:with|to)|actuals?\s+and)\s+(?:the\s+|its\s+|their\s+)?"
     r"(budget(?:ed)?|plan(?:ned)?|forecasts?|targets?)\b",
     re.IGNORECASE,
 )
@@ -1296,6 +1322,8 @@ def count_asked(text: str) -> int | None:
         after = ws[i + 1] if i + 1 < len(ws) else ""
         if i >= 2 and ws[i - 2] == "at" and before in ("least", "most"):
             continue  # "at least 4 times": a comparison, not a count of ranked items
+        if re.fullmatch(r"(?:19|20)\d\d", before):
+            continue  # "in 2022/23": the close of a year that spans two, not a count
         then = ws[i + 2] if i + 2 < len(ws) else ""
         if after in PERIOD_NOUNS and (
             before in ("first", "last", "past", "next", "latest", "previous") or then in PERIOD_CLOSERS

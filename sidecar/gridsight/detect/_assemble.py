@@ -165,7 +165,7 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
             return True
         ta, va = _shares(g, a)
         _, vb = _shares(g, b)
-        if ta >= 0.7 and vb >= 0.5:
+        if ta >= 0.7 and vb >= 0.5 and _beside_body(a, band(g, b)):
             return True
         if va == 0 and vb == 0 and a.top == b.top and a.bottom == b.bottom:
             return True  # a header band cut by empty spacer columns
@@ -183,6 +183,13 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
         return not _copies_header(g, a, b, text_at)
 
     return belongs
+
+
+def _beside_body(labels: Box, band: tuple[int, int] | None) -> bool:
+    """Whether a block of labels reaches the body of the block of figures beside it (``band``: that
+    block's header rows): row labels do; a header band that ends within the other block's own header
+    rows (a balance sheet's column headings beside a sales table's) names none of its rows."""
+    return band is None or labels.bottom > band[1]
 
 
 def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:

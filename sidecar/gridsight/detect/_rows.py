@@ -16,7 +16,8 @@ from gridsight.detect._cells import TEXT, VALUE, CellGrid
 from gridsight.detect._segment import Box
 
 NOTE_MARKER = re.compile(
-    r"^\s*(\*|†|‡|¹|²|³|\(?\d{1,2}[).:]|\(?[a-z]\)|notes?\b|sources?\b|nb\b|n\.b\.|footnote|remark)",
+    # (a number with a digit after its point is no marker: ``31.12.2024`` is a date, ``1.5`` a figure)
+    r"^\s*(\*|†|‡|¹|²|³|\(?\d{1,2}[).:](?!\d)|\(?[a-z]\)|notes?\b|sources?\b|nb\b|n\.b\.|footnote|remark)",
     re.IGNORECASE,
 )
 

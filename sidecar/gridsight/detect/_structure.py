@@ -86,6 +86,7 @@ def header_paths(sheet: Sheet, g: CellGrid, box: Box, hrows: list[int], text_at:
     """
     r0, c0 = g.origin
     out: list[list[str]] = [[] for _ in range(box.width)]
+    own = [False] * box.width  # (a label of the column's own, written or merged over it)
     # (the last header row that holds a label: a blank row under the headers spreads nothing, nor
     # makes the row above it an upper one -- ``Restated*`` under one date of two is that date's)
     written = [i for i, r in enumerate(hrows) if (g.cls[r, box.left : box.right + 1] != 0).any()]
@@ -104,11 +105,15 @@ def header_paths(sheet: Sheet, g: CellGrid, box: Box, hrows: list[int], text_at:
             if text:
                 # (``Note`` above the note numbers heads that column alone, never the periods beside it)
                 carry = text if j > 0 and not NOTE_LABEL.fullmatch(text) else ""
+                own[j] = True
             elif not last and carry:
                 text = carry
             if text and (not out[j] or out[j][-1] != text):
                 out[j].append(text)
-    return [PATH_SEP.join(parts) for parts in out]
+    body = slice(hrows[-1] + 1 if hrows else box.top, box.bottom + 1)
+    empty = ~(g.cls[body, box.left : box.right + 1] != 0).any(axis=0)
+    # (a spacer column between column groups, empty under a label spread over it, heads nothing)
+    return [PATH_SEP.join(parts) if own[j] or not empty[j] else "" for j, parts in enumerate(out)]
 
 
 #: The header of a statement's column of note references (``Note``, ``Notes``, ``Note no.``).

@@ -19,10 +19,11 @@ from gridsight.qa._answer import QAAnswer
 from gridsight.qa._headers import YEARS
 from gridsight.qa._members import listed_members
 from gridsight.qa._pick import Candidate, relation_for
+from gridsight.text import words
 
 #: A share or a percentage of a base named after "of": "as a percentage of B", "B's share".
 _SHARE_OF = re.compile(
-    r"\b(?:as\s+an?\s+)?(?:percentage|percent|share|proportion|fraction)\s+of\b", re.IGNORECASE
+    r"(?:\b(?:as\s+an?\s+)?(?:percentage|percent|share|proportion|fraction)|%)\s+of\b", re.IGNORECASE
 )
 #: The arithmetic a question writes between two figures, in the order the figures are named.
 _DIVIDED = re.compile(r"\bdivided\s+by\b|\bratio\b|\bover\b|[^\W\d_]\s*/\s*[^\W\d_]|\bper\b", re.IGNORECASE)
@@ -32,22 +33,41 @@ _PERCENT = re.compile(r"\bpercent(?:age)?\b|%", re.IGNORECASE)
 
 
 def answer_across_tables(
-    question: str, found: list[Candidate], answer_in: Callable[[Candidate, str], QAAnswer]
+    question: str,
+    found: list[Candidate],
+    answer_in: Callable[[Candidate, str], QAAnswer],
+    rank: Callable[[str], list[Candidate]] | None = None,
 ) -> QAAnswer | None:
     """The figure two lines of two tables on the best table's sheet give together (see the module
     docstring), or None where the question names no such pair. ``answer_in`` answers a question
-    over one candidate table."""
+    over one candidate table; ``rank`` ranks the tables for a phrase of the question (the two
+    figures' own phrases, when no two row labels are named: "inventories as a percentage of FY24
+    total net sales" over a balance sheet and a sales table whose total line reads ``Total``)."""
     if not found:
         return None
     sheet = found[0].sheet
     tables = [c for c in found if c.sheet is sheet and c.relation is None]
     if len(tables) < 2:
         return None
-    years = sorted(set(YEARS.findall(question)))
-    shared = _SHARE_OF.search(question)
+    years = sorted({w for w in words(question) if YEARS.fullmatch(w)})  # ("FY24": 2024)
     op = _operation(question)
-    if op is None or len(years) != 1:
-        return None  # (no arithmetic, or not one period: nothing to read across tables)
+    if op is None or len(years) > 1:
+        return None  # (no arithmetic, or more than one period: nothing to read across tables)
+    by_labels = _by_labels(question, tables, years, op, answer_in) if years else None
+    if by_labels is not None or rank is None:
+        return by_labels
+    return _by_phrases(question, tables, years, answer_in, rank)
+
+
+def _by_labels(
+    question: str,
+    tables: list[Candidate],
+    years: list[str],
+    op: str,
+    answer_in: Callable[[Candidate, str], QAAnswer],
+) -> QAAnswer | None:
+    """Two row labels named, each in one table (the module docstring)."""
+    shared = _SHARE_OF.search(question)
     labels = []
     for c in tables:
         rel = relation_for(c)
@@ -62,22 +82,29 @@ def answer_across_tables(
     homes = [[i for i, held in enumerate(labels) if label in held] for label in named]
     if any(len(h) != 1 for h in homes) or homes[0] == homes[1]:
         return None
+    when = _when(question, years)
     parts = [
-        answer_in(tables[h[0]], f"What was {label} in {years[0]}?")
-        for label, h in zip(named, homes, strict=True)
+        answer_in(tables[h[0]], f"What was {label}{when}?") for label, h in zip(named, homes, strict=True)
     ]
-    values = [p.value for p in parts]
-    if any(p.status != "answered" for p in parts) or not all(
-        isinstance(v, int | float) and not isinstance(v, bool) for v in values
-    ):
+    if any(p.status != "answered" or not _number(p.value) for p in parts):
         return None
-    a, b = (float(v) for v in values)
     first = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", named[0])}
     before = (
         {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", question[: shared.start()])} if shared else set()
     )
+    pair = (named[0], named[1])
     if shared is not None and not first & before:
-        a, b = b, a  # ("what percentage of total equity was net debt": the base is named first, after "of")
+        # ("what percentage of total equity was net debt": the base is named first, after "of")
+        parts, pair = parts[::-1], pair[::-1]
+    return _combined(question, op, pair, parts, years)
+
+
+def _combined(
+    question: str, op: str, named: tuple[str, str], parts: list[QAAnswer], years: list[str]
+) -> QAAnswer | None:
+    """The answer ``op`` gives on the two figures ``parts`` read (in the order named)."""
+    values = [p.value for p in parts]
+    a, b = (float(v) for v in values)
     if op == "/":
         if b == 0:
             return None
@@ -86,6 +113,7 @@ def answer_across_tables(
         value = a - b if op == "-" else a + b
     evidence = [e for p in parts for e in p.evidence]
     told = f"{named[0]} ({values[0]}) {op} {named[1]} ({values[1]})"
+    when = f", for {years[0]}" if years else ""
     return QAAnswer(
         question,
         "answered",
@@ -94,10 +122,150 @@ def answer_across_tables(
         type="number",
         evidence=evidence,
         route="cells",
-        explanation=f"two tables on one sheet: {told}, for {years[0]}",
+        explanation=f"two tables on one sheet: {told}{when}",
         confidence=min(p.confidence for p in parts),
         table=", ".join(p.table or "" for p in parts),
     )
+
+
+#: The two figures of a ratio, a difference or a sum, each by its own phrase (``a`` the first).
+_PHRASED = (
+    (
+        "/",
+        re.compile(
+            r"^(?P<a>.+?)\s+(?:as\s+an?\s+)?(?:percentage|percent|%|share|proportion|fraction)\s+of\s+"
+            r"(?P<b>.+)$",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "/",
+        re.compile(
+            r"^(?:.*?\b)?(?:share|percentage|proportion|fraction)\s+of\s+(?P<b>.+?)\s+(?:was|were|is|are|"
+            r"came\s+from|comes?\s+from|did)\s+(?P<a>.+)$",
+            re.IGNORECASE,
+        ),
+    ),
+    ("/", re.compile(r"^(?:.*?\b)?ratio\s+of\s+(?P<a>.+?)\s+to\s+(?P<b>.+)$", re.IGNORECASE)),
+    (
+        "/",
+        re.compile(
+            r"^(?:.*?\b)?how\s+many\s+times\s+(?:does|do|did|is|are|was|were|would)\s+(?P<a>.+?)\s+"
+            r"(?:cover|covers)\s+(?P<b>.+)$",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "/",
+        re.compile(
+            r"^(?P<a>.+?)\s+(?:divided\s+by|relative\s+to|over(?!\s+(?:the|a|\d))|/)\s+(?P<b>.+)$",
+            re.IGNORECASE,
+        ),
+    ),
+    ("-", re.compile(r"^(?P<a>.+?)\s+(?:minus|less)\s+(?P<b>.+)$", re.IGNORECASE)),
+    ("+", re.compile(r"^(?P<a>.+?)\s+plus\s+(?P<b>.+)$", re.IGNORECASE)),
+)
+#: What opens a question before the figure it names: "what's", "give me the", "quick one: what is".
+_LEAD = re.compile(
+    r"^(?:.*?\b(?:calculated|defined|measured|computed|worked\s+out)\s+as\s+|.*?\bi\.e\.?,?\s+|.*?=\s*)?"
+    r"(?:.*?[:\-–]\s+)?(?:.*?\b(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|give\s+me|tell\s+me|show\s+me|"
+    r"calculate|compute|is|was|are|were)\s+)?(?:the\s+|our\s+)?",
+    re.IGNORECASE,
+)
+#: What closes a phrase after its figure: "in percent", ", i.e. ...", "?", "(x 365)".
+_TAIL = re.compile(
+    r"\s*(?:\?.*|,.*|[()].*|\s+(?:in|as\s+an?|as)\s+(?:per\s*cent(?:age)?|%).*|\s+x\s*\d+.*)$",
+    re.IGNORECASE,
+)
+
+
+def _phrases(question: str) -> tuple[str, str, str] | None:
+    """The phrases that name the two figures of the question's arithmetic, and the operation:
+    ("year-end inventories", "FY24 total net sales", "/") for "what is year-end inventories as a
+    percentage of FY24 total net sales?"; None where no pattern reads two phrases."""
+    text = re.sub(r"\s+", " ", question).strip()
+    for op, pattern in _PHRASED:
+        m = pattern.match(text)
+        if m is None:
+            continue
+        a = _LEAD.sub("", m.group("a"), count=1).strip(" ,;:-")
+        b = _TAIL.sub("", m.group("b")).strip(" ,;:-")
+        if a and b and len(a) <= 80 and len(b) <= 80:
+            return a, b, op
+    return None
+
+
+def _by_phrases(
+    question: str,
+    tables: list[Candidate],
+    years: list[str],
+    answer_in: Callable[[Candidate, str], QAAnswer],
+    rank: Callable[[str], list[Candidate]],
+) -> QAAnswer | None:
+    """Each figure's phrase asked of the table of the sheet that names it best, where the two are
+    different tables and each gives a number."""
+    phrased = _phrases(question)
+    if phrased is None:
+        return None
+    a, b, op = phrased
+    on_sheet = {id(c.table) for c in tables}
+    homes = []
+    for phrase in (a, b):
+        ranked = sorted(
+            (c for c in rank(_undated(phrase)) if id(c.table) in on_sheet and c.score > 0),
+            key=lambda c: (c.score, c.phrases),  # ("total assets" written as one: the statement's)
+            reverse=True,
+        )
+        tied = len(ranked) > 1 and ranked[1].score >= ranked[0].score
+        if not ranked or (tied and not (ranked[0].phrases and not ranked[1].phrases)):
+            return None  # (no table, or two tables name the phrase equally)
+        homes.append(ranked[0])
+    if homes[0].table is homes[1].table:
+        return None  # (one table holds both: its own routes read them)
+    when = _when(question, years)
+    parts = [
+        answer_in(home, f"What was {_undated(phrase)}{when}?")
+        for home, phrase in zip(homes, (a, b), strict=True)
+    ]
+    if any(p.status != "answered" or not _number(p.value) for p in parts):
+        return None
+    found = _combined(question, op, (a, b), parts, years)
+    times = _TIMES.search(question)
+    if found is not None and times is not None and op == "/":  # ("receivables / net sales x 365": days)
+        found.value = found.value * float(times.group(1))
+        found.display = f"{found.value:,.4f}".rstrip("0").rstrip(".")
+        found.explanation += f", times {times.group(1)}"
+    return found
+
+
+#: A factor a ratio is multiplied by: "x 365", "× 12", "* 100".
+_TIMES = re.compile(r"(?<![\w.])[x×*]\s*(\d+(?:\.\d+)?)\b", re.IGNORECASE)
+
+
+#: The words of a phrase that say when, not what: a date, a year, "FY24", "year-end", "at".
+_WHEN = re.compile(
+    r"\b(?:(?:as\s+)?(?:at|on|in|for|of)\s+)?(?:the\s+)?(?:\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,2}\s+[a-z]{3,9}\s+\d{4}|"
+    r"[a-z]{3,9}\s+\d{1,2},?\s+\d{4}|fy\s*\d{2,4}|(?:(?:end\s+of\s+)?(?:the\s+)?[qh][1-4]\s+)?(?:19|20)\d\d|"
+    r"[a-z]{3,9}\s+\d{4}|year[\s-]end|"
+    r"(?:latest|current|prior|previous|last)\s+(?:year|period|quarter)(?:[\s-]end)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _when(question: str, years: list[str]) -> str:
+    """The dates the question writes, wherever it writes them, to ask each figure at: "total equity
+    divided by RWAs at the end of Q1 2023" asks both at the end of Q1 2023; else its one year."""
+    dates = [m.group(0).strip() for m in _WHEN.finditer(question) if any(ch.isdigit() for ch in m.group(0))]
+    return f" {' '.join(dates)}" if dates else f" in {years[0]}" if years else ""
+
+
+def _undated(phrase: str) -> str:
+    """A phrase without the words that date it, and without brackets: what it names."""
+    return re.sub(r"\s+", " ", _WHEN.sub(" ", re.sub(r"[()]", " ", phrase))).strip() or phrase
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _operation(question: str) -> str | None:

@@ -259,7 +259,10 @@ def answer_question(
             joined.question = question
             return rounded_as_asked(positive_as_asked(joined, rounding), rounding)
     across = answer_across_tables(
-        q, found, lambda c, sub: _answer_in(workbook, c, sub, found, model, samples)
+        q,
+        found,
+        lambda c, sub: _answer_in(workbook, c, sub, found, model, samples),
+        lambda sub: candidates(workbook, sheet, sub),
     )
     if (
         across is not None

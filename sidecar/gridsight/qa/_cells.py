@@ -106,6 +106,7 @@ from gridsight.text import (
     CHANGE_WORDS,
     COMPARISON_OPS,
     DESCENDING,
+    DIVIDES,
     FALL_WORDS,
     LESS_WORDS,
     MONTHS,
@@ -115,6 +116,7 @@ from gridsight.text import (
     PERIOD_CLOSERS,
     PERIOD_NOUNS,
     PLAN_AS_BASE,
+    PLANNED,
     RATIO_WORDS,
     RISE_WORDS,
     SET_AGAINST,
@@ -155,7 +157,7 @@ _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|(?<!per )shares?|prop
 #: A share of a whole: "what share / fraction / percentage of ...".
 #: ("the percentage of load factor" names a figure that is a percentage: no share is computed).
 _SHARE = re.compile(
-    r"(?<!\bthe )(?<!\bper )\b(share|fraction|proportion|portion|percentage|percent|%)\s+of\b"
+    r"(?<!\bthe )(?<!\bper )(?:\b(share|fraction|proportion|portion|percentage|percent)|%)\s+of\b"
     r"|\b(?:share|proportion)\s+of\b[^?.]{1,80}?\b(?:made\s+up|accounted\s+for|represented|taken\s+up)\s+by\b"
     r"|\bthe\s+(?:share|proportion)\s+of\b(?=[^?.]{1,80}?\s+in\s)"  # ("the share of A in B")
     r"|\bhow\s+much\s+of\b(?=[^?.]{1,80}?\b(?:financed|funded|made\s+up|accounted\s+for|covered)\s+by\b)",
@@ -173,15 +175,9 @@ _SHARE_OF_PART = re.compile(
     r"(?:[^\W\d_]+\s+){0,2}(?:as|on|by|to|into)\b|\bas\s+a\s+(?:share|proportion|percentage|fraction)\s+of\b",
     re.I,
 )
-#: Phrases that divide: "divided by", "by what factor", "as a multiple of", a slash between words
-#: ("gross profit / sales"; ``2021/22`` is a year).
 #: "the ratio of A to B": two lines, each named in full or in part.
 _RATIO_OF = re.compile(r"\bratio\s+of\s+\S.*?\s+to\s+\S", re.IGNORECASE)
-_DIVIDES = re.compile(
-    r"\bdivided by\b|[^\W\d_]{2}\s*/\s*[^\W\d_]|[^\W\d_]\s*/\s*[^\W\d_]{2}"
-    r"|\bby what factor\b|\ba multiple\b|\bmultiple of\b",
-    re.I,
-)  # (a slash between two letters alone is a name's: ``A/S``)
+
 #: "revenue per employee": one line over another (not a unit's "per share", "per cent", "per year").
 _PER = re.compile(
     r"[^\W\d_]\s+per\s+(?!(?:cent|share|shares|annum|year|month|day|hour|head|capita)\b)(?P<by>[^\W\d_]+)",
@@ -374,7 +370,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     # variance against budget" is ``Variance``, not ``Budget``)
     base = {w for m in SET_AGAINST.finditer(question) for w in question_words(m.group(1))}
     pairs = _period_pairs(question)
-    said_years = set(YEARS.findall(question))
+    said_years = set(YEARS.findall(question)) | _fiscal_ends(question)
     scored_cols: list[tuple[tuple[int, int, int, int], RelColumn]] = []
     figures = _figures(rel)
     if (not share and _PERCENT_WORD.search(question) is None) or len(pairs) >= 2:
@@ -382,6 +378,10 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # on H1`` column beside the periods is named by them)
         amounts_asked = [c for c in figures if not _PERCENT.search(c.name)]
         figures = amounts_asked or figures
+    if not PLANNED.search(question):
+        # (a budget, plan or forecast column is read where the question names one: "net assets in
+        # 2026" is the actual figure, not ``Budget › 31 Mar 2026`` beside it)
+        figures = [c for c in figures if not PLANNED.search(c.name)] or figures
     written = dates_written(periods_spelt(question))
     quarter_said = re.search(r"\bq[1-4]\b", periods_spelt(question), re.IGNORECASE) is not None
     dated = {c.name: dates_written(c.name) for c in figures}
@@ -430,6 +430,8 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         days = {w for p in parts(c.name) if day_said(p) for w in tokens(p)}
         if days:  # (a day written whole, in whatever form, or by its quarter, is named whole: one word)
             mine = (mine - days) | {_DAY}
+        elif written and _quarter_closed_on(c.name, written):
+            mine |= {_DAY}  # (``Q4 2023`` is named by the day that closes it: "at 31 Dec 2023")
         elif quarter_said:  # ("at the end of Q3": ``30 September 2025``, the day that closes it)
             mine |= quarters_closed(c.name)
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
@@ -471,7 +473,10 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         and not (top[3] == 0 and len({c.name for c in best}) == len(best) and _dated(best))
     ):
         # (two dates each written whole, "30 June 2024 or 31 December 2024", are both asked)
-        best = _year_end(question, best) or _by_meaning(best, qw)
+        # (a part the question names by meaning, "men": ``Males``; else the breakdown's whole)
+        meant = _by_meaning(best, qw)
+        whole = _whole_among(rel, best) if len(meant) == len(best) else []
+        best = _year_end(question, best) or whole or meant
     best = _group_of_years(rel, question, best)
     if len(best) == 1:
         operands = operands_named(rel, question)
@@ -483,13 +488,77 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     found = best + (_siblings(rel, question, best) or _other_years(rel, question, best))
     if not share and any(_is_percent(c) for c in found) and not all(_is_percent(c) for c in found):
         found = [c for c in found if not _is_percent(c)]  # (see ``amounts_asked`` above)
-    if found and all(_PLAN.search(c.name) for c in found) and against_plan(rel, question):
+    if found and all(PLANNED.search(c.name) for c in found) and against_plan(rel, question):
         # ("by how much did operating profit beat budget": what came about, ``Actual``, against it)
-        found = [c for c in _figures(rel) if _ACTUAL.match(parts(c.name)[-1])][:1] + found
+        actual = [a for a in (_actual_of(rel, c) for c in found) if a is not None]
+        found = actual[:1] + found
+    plans = [c for c in found if PLANNED.search(c.name)]
+    if len(plans) == 1 and len(found) > 2 and against_plan(rel, question):
+        # ("did actual total assets come in below budget", Actual at two dates, Budget at one: the
+        # actual figure at the budget's date)
+        actual_one = _actual_of(rel, plans[0])
+        found = [actual_one, plans[0]] if actual_one is not None else found
     offered = _offered_columns(rel, question)
     if len(offered) >= 2 and not set(offered) <= set(found):
         return offered  # ("which column (Actual 2025, Budget 2025 or Actual 2024)": across groups)
     return found
+
+
+#: A calendar quarter's column: ``Q4 2023``, ``2023 Q4``.
+_QUARTER_COLUMN = re.compile(r"^\s*(?:q([1-4])\s*'?((?:19|20)\d\d)|((?:19|20)\d\d)\s*q([1-4]))\s*$", re.I)
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _quarter_closed_on(name: str, written: AbstractSet[tuple[int, int, str]]) -> bool:
+    """Whether a calendar quarter's column (its last part) closes on a day the question writes
+    (day, month, year): ``Q3 2023`` on 30 September 2023."""
+    m = _QUARTER_COLUMN.match(parts(name)[-1])
+    if m is None:
+        return False
+    quarter, year = (int(m.group(1)), m.group(2)) if m.group(1) else (int(m.group(4)), m.group(3))
+    month = 3 * quarter
+    return any(
+        str(y) == year and int(mo) == month and int(d) == _MONTH_DAYS[month - 1] for d, mo, y in written
+    )
+
+
+def _whole_among(rel: Relation, tied: list[RelColumn]) -> list[RelColumn]:
+    """The one of three or more columns the question names alike whose figures add up the others'
+    on nearly every row (``Persons › 2021`` beside ``Males › 2021`` and ``Females › 2021``): the
+    breakdown's whole, read where the question names no part of it. Else none."""
+    if len(tied) < 3:
+        return []
+    cols = [rel.values_of(c.name) or [] for c in tied]
+    rows = [
+        [float(v) for v in row]
+        for row in zip(*cols, strict=True)
+        if all(isinstance(v, int | float) and not isinstance(v, bool) for v in row)
+    ]
+    if len(rows) < 3:
+        return []
+    for i, c in enumerate(tied):
+        fits = sum(
+            abs(r[i] - (sum(r) - r[i])) <= max(0.051, 0.002 * abs(r[i])) for r in rows
+        )  # (published figures rounded one place apart)
+        if fits >= 0.9 * len(rows):
+            return [c]
+    return []
+
+
+#: A year that runs across two calendar years: "2020/21", "2020-21", "2020/2021".
+_FISCAL_SPAN = re.compile(r"\b((?:19|20)\d\d)\s*[/-]\s*(\d{4}|\d{2})\b")
+
+
+def _fiscal_ends(question: str) -> set[str]:
+    """The years that close the two-year spans the question writes ("2020/21": 2021), where the
+    second year follows the first."""
+    out = set()
+    for m in _FISCAL_SPAN.finditer(question):
+        first, second = int(m.group(1)), m.group(2)
+        end = int(second) if len(second) == 4 else first // 100 * 100 + int(second)
+        if end == first + 1:
+            out.add(str(end))
+    return out
 
 
 def _offered_columns(rel: Relation, question: str) -> list[RelColumn]:
@@ -704,8 +773,6 @@ def _operates(question: str) -> bool:
 
 #: The column of what came about, beside a budget, a plan or a forecast (``Actual``, ``Actual 2025``).
 _ACTUAL = re.compile(r"^\s*actuals?\b", re.IGNORECASE)
-#: A budget, plan, forecast or target a figure is measured against.
-_PLAN = re.compile(r"\b(?:budget(?:ed)?|plan(?:ned)?|forecasts?|targets?)\b", re.IGNORECASE)
 
 #: Words that say a figure came in above its budget or plan, and below it.
 _BEAT = re.compile(r"\b(?:beat|beaten|outperformed|outperform)\b", re.IGNORECASE)
@@ -720,8 +787,26 @@ def against_plan(rel: Relation, question: str) -> bool:
     ``Actual`` column beside such a column: the two cells of the line's row."""
     if rel.key is None or not PLAN_AS_BASE.search(question):
         return False
-    heads = [parts(c.name)[-1] for c in rel.columns if c.role == "data" and c.kind == "number"]
-    return any(_ACTUAL.match(h) for h in heads) and any(_PLAN.search(h) for h in heads)
+    heads = [p for c in rel.columns if c.role == "data" and c.kind == "number" for p in parts(c.name)]
+    return any(_ACTUAL.match(h) for h in heads) and any(PLANNED.search(h) for h in heads)
+
+
+def _actual_of(rel: Relation, planned: RelColumn) -> RelColumn | None:
+    """The ``Actual`` column beside a budget, plan or forecast column: the one whose header is the
+    same but for an ``Actual`` part where the plan's names it (``Actual › 31 Mar 2026`` for
+    ``Budget › 31 Mar 2026``); for a plan column of one part, the first ``Actual`` column."""
+    mine = parts(planned.name)
+    at = next((i for i, p in enumerate(mine) if PLANNED.search(p)), None)
+    if at is None:
+        return None
+    for c in _figures(rel):
+        theirs = parts(c.name)
+        if len(theirs) != len(mine) or not _ACTUAL.match(theirs[at]):
+            continue
+        others = [(a, b) for i, (a, b) in enumerate(zip(theirs, mine, strict=True)) if i != at]
+        if all(a == b for a, b in others):
+            return c
+    return None
 
 
 def _sets_against(question: str) -> bool:
@@ -737,7 +822,7 @@ def _sets_against(question: str) -> bool:
         | FALL_WORDS
         | _DIFFERENCE
     )
-    return bool(operated or _SHARE.search(question) or _DIVIDES.search(question))
+    return bool(operated or _SHARE.search(question) or DIVIDES.search(question))
 
 
 def _dated(columns: list[RelColumn]) -> bool:
@@ -958,6 +1043,11 @@ def _periods_under(rel: Relation, question: str) -> list[RelColumn]:
     if not named and not _rate_like(question):  # ("the number of doctors": not those per 1 000 people)
         named = [cols for rest, cols in groups.items() if not any(_rate_like(p) for p in rest)]
     found = named if len(named) == 1 else list(groups.values()) if len(groups) == 1 else []
+    pool = named if len(named) > 1 else list(groups.values())
+    if not found and len(pool) >= 3:
+        # (``Persons``, ``Males``, ``Females``, each over the years, none named: the whole's years)
+        whole = _whole_among(rel, [cols[0] for cols in pool])
+        found = [cols for cols in pool if whole and cols[0] is whole[0]]
     return found[0] if found and len(found[0]) >= 2 else []
 
 
@@ -1300,6 +1390,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         header |= {w for w in tokens(key.name) if any(near_word(w, q) for a in after for q in a.split())}
     scored: dict[str, list[tuple[float, str]]] = {}
     measure = _measure_words(rel)
+    titled = {w for t in rel.table.titles for w in tokens(t.text)}  # (the title's words alone)
     named = named_values(rel, question)
     if key is not None and key.name not in named:
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
@@ -1326,11 +1417,17 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             if sc >= 0.5 and set(tokens(v)) - header and (sc >= 1.0 or words_said(v, qcol) - measure)
         ]
         if not scored[name]:
-            scored[name] = (
-                _two_words(values, qcol, header)
-                or _first_word(values, qcol, header)
-                or _head_word(values, qcol, header)
-            )
+            # (a word of the table's title names no value by itself: "among women in England" over
+            # a table of England's regions is no ``East of England``)
+            scored[name] = [
+                (sc, v)
+                for sc, v in (
+                    _two_words(values, qcol, header)
+                    or _first_word(values, qcol, header)
+                    or _head_word(values, qcol, header)
+                )
+                if _not_by_title(v, qcol, titled)
+            ]
         elif key is not None and name == key.name and _SHARE_FROM.search(question):
             # ("what share of total interest income came from loans": the part, named by its first
             # word beside the whole named in full)
@@ -1341,8 +1438,20 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             # no letters: the label closest in meaning, when it is clearly closest
             # (compared with the words no header or title of the table explains: "inventory" in
             # "the inventory balance in the company's own 2024 balance sheet" is ``Stock``)
-            by_letters = any(match_score(v, qw, question) >= 0.5 for v in values)
+            # (a value touched only by the title's words is not named by its letters: see above)
+            by_letters = any(
+                match_score(v, qw, question) >= 0.5 and _not_by_title(v, qw, titled) for v in values
+            )
             rest = [q for q in qcol if q not in header and q not in measure and not q.isdigit()]
+            # (nor the words of a section the question names whole: "among secondary fires" places
+            # the lines asked in that section, it names none of them)
+            placed = {
+                w
+                for v in named.get(SECTION, [])
+                if isinstance(v, str) and match_score(v, qw, question) >= 1.0
+                for w in tokens(v)
+            }
+            rest = [q for q in rest if not any(near_word(q, w) for w in placed)]
             nearest = values[0] if by_letters else meant_by_part(rel, key, rest)
             scored[name] = [(0.0, nearest)] if nearest is not None else []
     if key is not None and scored.get(SECTION) and scored.get(key.name):
@@ -1638,6 +1747,13 @@ def _two_words(values: Sequence[str], qw: list[str], header: set[str]) -> list[t
     if hits and hits[0][0] >= 2 and (len(hits) == 1 or hits[1][0] < hits[0][0]):
         return [(0.5, hits[0][1])]
     return []
+
+
+def _not_by_title(value: str, qw: list[str], titled: set[str]) -> bool:
+    """Whether ``value`` is named by more than words of the table's title (``titled``): "women in
+    Wales" over a table titled "..., Wales" names no ``Mid Wales``."""
+    said = words_said(value, qw)
+    return not said or not said <= titled
 
 
 def _measure_words(rel: Relation) -> set[str]:
@@ -2068,6 +2184,10 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # beside ``Without donor restrictions`` and ``With donor restrictions``)
         total_column = row_total(rel)
         named_columns = [total_column] if total_column is not None else []
+    if not (series or entities or named_columns or periods) and _moves_asked(rel, question):
+        # ("which segment's revenue fell": no period named, and the table has two, the change asked
+        # runs from the earlier to the later)
+        named_columns = _only_periods(rel)
     every = [] if entities else _every_entity(rel, question)  # ("the combined net assets of all four funds")
     ranked = [] if entities else _entities_ranked(rel, question) or every  # ("which segment had the highest")
     if ranked and not every and _class_asked_by_which(rel, question):
@@ -2116,6 +2236,11 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # ("within welfare, which item had the lowest spending": ``Total spending``, the whole, is
         # named by the measure's word alone, no "total": no row asked)
         rows[key.name] = [v for v in rows[key.name] if not _grand_total_row(rel, v)] or rows[key.name]
+    if key is not None and _members_averaged(rel, question, rows.get(key.name, [])):
+        # ("the average revenue per segment": the segments' mean, not the ``Total revenue`` line
+        # that the measure's word touches)
+        rows = {k: v for k, v in rows.items() if k != key.name}
+        touched = False
     if (
         key is not None
         and rows.get(key.name)
@@ -2288,7 +2413,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     listed_group = (
         named_group if expected == "list" else None
     )  # ("which current asset lines rose? List them.")
-    moved = _moved_lines(rel, question, chosen, group or listed_group, rows, key)
+    moved = _moved_lines(
+        rel, question, chosen, group or listed_group or _key_noun_rows(rel, question), rows, key
+    )
     if moved is not None:
         return moved
     top = None if group is None else _top_in_group(rel, question, chosen, group, rows)
@@ -2542,7 +2669,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # "killed in total over the three years": no year named, every one of them summed
         return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
     shares = all(_is_percent(c) for c in chosen)  # "the housing share of ...": a figure, not a share to take
-    adds = not (qwords & RATIO_WORDS or _DIVIDES.search(question) or _SHARE.search(question))
+    adds = not (qwords & RATIO_WORDS or DIVIDES.search(question) or _SHARE.search(question))
     negative = _presented_negative(rel, [label for label, _ in cells], adds) if varying_rows or per else set()
     shown = {e for lab, e in cells if lab in negative}
     if (
@@ -2555,6 +2682,14 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # ("in which year were purchases of equipment largest", "which month had the lowest cost of
         # sales" shown in brackets: by size)
         shown = {e for _, e in cells}
+    if (
+        not (varying_rows or per)
+        and key is not None
+        and expected in (None, "number")
+        and qwords & (RISE_WORDS | FALL_WORDS)
+        and _negative_across(rel, chosen, fixed)
+    ):
+        shown = {e for _, e in cells}  # ("how much did creditors grow", shown in brackets: in size)
     if every and len(cells) > 2 and _SHARE.search(question):
         # ("what share of the combined net assets of all portfolios does the Money Market Portfolio
         # hold": the one member the question writes, over the members added up)
@@ -4091,9 +4226,11 @@ def _moved_lines(
     )
 
 
-#: "higher in 2025 than in 2024": the first column set above (or below) the second.
+#: "higher in 2025 than in 2024", "lower sales in FY2026 than in FY2025": the first column set above
+#: (or below) the second.
 _HIGHER_IN = re.compile(
-    r"\b(?:higher|lower|larger|smaller|greater|bigger|more|less)\s+(?:at|in|on|for)\s+(?P<a>.+?)\s+than\s+"
+    r"\b(?:higher|lower|larger|smaller|greater|bigger|more|less)\s+(?:[^\W\d_]+\s+){0,3}?(?:at|in|on|for)\s+"
+    r"(?P<a>.+?)\s+than\s+"
     r"(?:at|in|on|for)?\s*(?P<b>[^?,;]+)",
     re.IGNORECASE,
 )
@@ -4108,6 +4245,9 @@ def _higher_in(question: str, chosen: list[RelColumn]) -> tuple[str, str] | None
     sides = []
     for side in (m.group("a"), m.group("b")):
         hit = [c.name for c in chosen if parts(c.name)[-1].casefold() in side.casefold()]
+        said = set(YEARS.findall(side))
+        if not hit and len(said) == 1:  # ("at the 2024 year end" over ``2024 £``: by its year)
+            hit = [c.name for c in chosen if year_of(c.name) in said]
         if len(hit) != 1:
             return None
         sides.append(hit[0])
@@ -4182,6 +4322,7 @@ def _unexplained_numbers(
     text = re.sub(r"\b[HQ][1-4]\b", " ", periods_spelt(question), flags=re.I)
     # (the day of a date written whole is no number of its own: "the year ended 30 June 2024")
     text = _DAY_WRITTEN.sub(r"\g<year>", text)
+    text = _FISCAL_SPAN.sub(r"\1", text)  # (nor is the close of "2020/21" a number of its own)
     said = set(_NUMBERS.findall(text.replace(",", "")))
     said &= _numbers_held(rel)
     # (the chosen headers' numbers read as the question's are: "per 100,000" is 100000; the row
@@ -4282,6 +4423,10 @@ def _class_asked_by_which(rel: Relation, question: str) -> bool:
     return bool(own) and all(any(near_word(w, q) for q in said) for w in own)
 
 
+#: Nouns for the rows of a statement: what a superlative heading a question asks for by name.
+_ROW_NOUNS = frozenset({"line", "item", "lines", "items", "quarter", "month", "year", "period"})
+
+
 def _asks_which(question: str) -> bool:
     """Whether the question asks for a name: it opens with which/who, or a clause does ("A versus B:
     which one ...")."""
@@ -4292,6 +4437,13 @@ def _asks_which(question: str) -> bool:
         return True  # "List the two largest asset lines", "Name the smallest fund"
     if _RANKED_NOUN.match(question) and _RANK_ALL.search(question):
         return True  # "Rank the portfolios by net assets", "List the funds from largest to smallest"
+    lead = re.match(r"^\s*(?:the\s+)?([^\W\d_]+)\s+(?:[^\W\d_]+\s+)?([^\W\d_]+)\b", question)
+    if (
+        lead is not None
+        and superlative(lead.group(1).casefold())
+        and (lead.group(2).casefold() in _ROW_NOUNS or f"{lead.group(2).casefold()}s" in PERIOD_NOUNS)
+    ):
+        return True  # "Weakest quarter for turnover in FY2024", "Smallest asset line at ...": a name
     # (not a quoted label's words: "excluding the 'of which' line")
     question = re.sub(r"(?<!\w)(['‘\"“])[^'’\"”]{1,60}['’\"”](?!\w)", "", question)
     return bool(
@@ -4414,6 +4566,9 @@ def _one_column(
         # "which regions had more than 12 thousand ...": every row past the number, in table order
         where = _where(fixed, [*_not_total(rel), *unmarked, cond])
         return CellPlan(f"SELECT {quote(key.name)} FROM data{where}", "rows", "list")
+    if _RANGE_ASKED.search(question) and expected in (None, "number") and not _asks_which(question):
+        # ("how far apart were the largest and smallest", "the range of ..."): the top less the bottom
+        return CellPlan(f"SELECT MAX({quote(col)}) - MIN({quote(col)}) FROM data{rest}", "range", "number")
     top = qwords & (DESCENDING | ASCENDING)
     if key is not None and top and expected != "number" and _asks_which(question):
         order = "DESC" if qwords & DESCENDING else "ASC"
@@ -4456,6 +4611,15 @@ def _one_column(
     return None
 
 
+#: The spread of a column's figures: "how far apart were the largest and smallest", "the range of",
+#: "the gap between the highest and the lowest", "max minus min".
+_RANGE_ASKED = re.compile(
+    r"\bhow\s+far\s+apart\b|\brange\s+(?:of|in|across|for)\b|^\s*range\b"
+    r"|\b(?:gap|difference|spread)\s+between\s+(?:the\s+)?(?:highest|largest|biggest|greatest|maximum|top|"
+    r"lowest|smallest|minimum|bottom)\b[^?]{0,40}?\band\s+(?:the\s+)?(?:lowest|smallest|minimum|bottom|"
+    r"highest|largest|biggest|greatest|maximum|top)\b|\bmax(?:imum)?\s+minus\s+(?:the\s+)?min(?:imum)?\b",
+    re.IGNORECASE,
+)
 #: "How many ...", "for how many ...", "in how many ...": a count of rows.
 #: "How many ...", after a leading phrase that sets the scope ("For 2023, how many regions ...",
 #: "Of the regions, how many ...", "Within the 'Theft' group, how many ...").
@@ -4484,6 +4648,61 @@ def rows_spanned(rel: Relation, question: str) -> bool:
     chosen = _columns(rel, question)
     named = _rows(rel, question, chosen)[0].get(rel.key.name, []) if chosen else []
     return len(named) == 2 and len(_rows_spanned(rel, question, named)) > 2
+
+
+def _key_noun_rows(rel: Relation, question: str) -> RowClass | None:
+    """Every row of a table without sections, its totals left out, where the question asks which of
+    them by the header of their label column ("which division's sales went down" over ``Division``);
+    else None."""
+    key = rel.key
+    if key is None or rel.values_of(SECTION) is not None or not _names_key(key, set(words(question))):
+        return None
+    labels, flags = rel.values_of(key.name) or [], rel.values_of(TOTAL) or []
+    members = frozenset(
+        str(v) for i, v in enumerate(labels) if isinstance(v, str) and not (i < len(flags) and flags[i] == 1)
+    )
+    if len(members) < 2:
+        return None
+    return RowClass(key.name, (*_not_total(rel), f"{quote(key.name)} IS NOT NULL"), members)
+
+
+def _names_key(key: RelColumn, said: set[str]) -> bool:
+    """Whether the words ``said`` name the header of the label column ``key`` (``Segment``)."""
+    header = {stem(w) for w in words(key.name) if len(w) > 2}
+    return bool(header) and bool(header & {stem(w) for w in said})
+
+
+def _moves_asked(rel: Relation, question: str) -> bool:
+    """Whether the question asks a change of a table's rows ("grew", "fell", "growth rate")."""
+    return rel.key is not None and bool(set(words(question)) & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS))
+
+
+def _only_periods(rel: Relation) -> list[RelColumn]:
+    """The table's figure columns when they are exactly two, each at its own date (``FY2026`` and
+    ``FY2025``); else none."""
+    figures = [c for c in _figures(rel) if c.role == "data"]
+    if len(figures) != 2:
+        return []
+    ends = [ends_at(c.name) for c in figures]
+    return figures if None not in ends and ends[0] != ends[1] else []
+
+
+def _members_averaged(rel: Relation, question: str, lines: list[str]) -> bool:
+    """Whether the question asks the mean of the rows a table's total line adds up, though its words
+    touch that line: it averages ("average", "mean"), names the rows by the header of their label
+    column ("per segment", "across the segments"), says no "total" or "all", and the one line it
+    touches is the table's total, first or last."""
+    key = rel.key
+    said = set(words(question))
+    if key is None or len(lines) != 1 or not said & AVERAGE_WORDS or _WHOLE_SAID.search(question):
+        return False
+    keys, flags = rel.values_of(key.name), rel.values_of(TOTAL)
+    if not keys or flags is None or lines[0] not in keys:
+        return False
+    i = keys.index(lines[0])
+    if flags[i] != 1 or i not in (0, len(keys) - 1):
+        return False
+    return _names_key(key, said)
 
 
 def _grand_total_row(rel: Relation, label: str) -> bool:
@@ -4531,6 +4750,11 @@ def _counted_noun(rel: Relation, question: str) -> tuple[str | None, str | None]
     if m is None:
         return None, None
     noun = m.group(1).casefold()
+    if comparison(question.casefold()) is None and any(
+        c.role == "data" and c.kind == "number" and any(near_word(w, noun) for w in tokens(c.name))
+        for c in rel.columns
+    ):
+        return None, None  # ("how many offences were recorded for burglary": ``Number of offences`` says)
     for c in rel.columns:
         if (c.role == "key" or (c.role == "data" and c.kind == "text")) and any(
             near_word(w, noun) for w in tokens(c.name)
@@ -4624,7 +4848,8 @@ def _top_change(
     smallest; among the rows ``within`` keeps, when given (a group's lines)."""
     if not _asks_which(question) or not qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS):
         return None
-    up, down = qwords & DESCENDING, qwords & ASCENDING
+    # ("the fastest growth": the highest rate)
+    up, down = qwords & (DESCENDING | {"fastest", "quickest"}), qwords & (ASCENDING | {"slowest"})
     if bool(up) == bool(down):
         return None
     labels = [parts(c.name)[level] for c in pair]
@@ -4634,6 +4859,8 @@ def _top_change(
     if _ordered([(x, "") for x in labels]):
         a, b = sorted(pair, key=lambda c: _number(parts(c.name)[level]))
     change = f"({quote(b.name)} - {quote(a.name)})"
+    if _BY_RATE.search(question):  # ("the highest growth rate", "the largest percentage fall")
+        change = f"(({quote(b.name)} - {quote(a.name)}) * 1.0 / NULLIF(ABS({quote(a.name)}), 0))"
     fell = bool(qwords & FALL_WORDS and not qwords & RISE_WORDS)  # "the largest fall": most negative
     order = "ASC" if bool(up) == fell else "DESC"
     rest = _where(
@@ -4727,6 +4954,41 @@ def _written(question: str, cells: list[tuple[str, str]]) -> str | None:
             out += "("
             opened.append(len(out))
     return out + cells[-1][1] + ")" * depth
+
+
+#: A multiple the second figure is taken at: "more than twice", "at least double", "under half",
+#: "over 3 times", "1.5x"; the comparison before it, if any.
+_MULTIPLE = re.compile(
+    r"\b(?:(?P<op>above|over|more\s+than|greater\s+than|higher\s+than|larger\s+than|bigger\s+than|"
+    r"exceed(?:s|ed|ing)?|at\s+least|no\s+less\s+than|below|under|less\s+than|lower\s+than|"
+    r"smaller\s+than|at\s+most|no\s+more\s+than)\s+)?"
+    r"(?P<times>twice|double|triple|treble|half|(?P<n>\d+(?:\.\d+)?|two|three|four|five|ten)\s*(?:x|times))(?!\w)",
+    re.IGNORECASE,
+)
+_MULTIPLE_OPS = {"at least": ">=", "no less than": ">=", "at most": "<=", "no more than": "<="}
+_MULTIPLE_WORDS = {"twice": 2, "double": 2, "triple": 3, "treble": 3, "half": 0.5, "two": 2, "three": 3}
+_MULTIPLE_WORDS |= {"four": 4, "five": 5, "ten": 10}
+
+
+def _multiple(question: str) -> tuple[str, float] | None:
+    """The comparison and the multiple a yes/no question sets one figure against another with ("more
+    than twice": ``('>', 2)``; "at least double": ``('>=', 2)``; "twice as large as": ``('>=', 2)``),
+    or None where it names no multiple, or names one with no way to compare (none said, or an
+    "as ... as" only where it sizes a figure: "twice as large as" counts, "twice" alone does not)."""
+    m = _MULTIPLE.search(question)
+    if m is None or re.search(r"\bhow\s+many\s+times\b", question, re.IGNORECASE):
+        return None
+    said = (m.group("op") or "").casefold()
+    said = re.sub(r"\s+", " ", said)
+    times = (m.group("n") or m.group("times")).casefold()
+    factor = float(_MULTIPLE_WORDS[times]) if times in _MULTIPLE_WORDS else float(times)
+    if said:
+        bigger = ">" if said.startswith(("big", "exceed")) else ""
+        op = _MULTIPLE_OPS.get(said) or COMPARISON_OPS.get(said) or bigger
+        return (op, factor) if op else None
+    if re.match(r"\s+as\s+\w+\s+as\b", question[m.end() :], re.IGNORECASE):
+        return ">=", factor
+    return None
 
 
 def _tested(question: str, cells: list[tuple[str, str]]) -> CellPlan | None:
@@ -4974,6 +5236,10 @@ def _across(
         # (a cost shown negative in every cell is set against another by its size: "did actual cost
         # of sales exceed budget")
         a, b = sizes if all(e in negative for e in exprs) else exprs
+        multiple = _multiple(question)
+        if multiple is not None:  # ("was A more than twice B", "is A at least double B")
+            op, factor = multiple
+            return CellPlan(f"SELECT {a} {op} {factor} * {b}", "test", "boolean")
         when = [ends_at(label) for label, _ in cells]
         # ("did net debt rise in FY25 compared with FY24": from the earlier to the later)
         early, late = (b, a) if when[0] is not None and when[1] is not None and when[0] > when[1] else (a, b)
@@ -5012,7 +5278,7 @@ def _across(
                 scale = "100.0" if _PERCENT_WORD.search(question) else "1.0"
                 a, b = sizes
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
-            if qwords & RATIO_WORDS or _DIVIDES.search(question) or divided or per:
+            if qwords & RATIO_WORDS or DIVIDES.search(question) or divided or per:
                 # ("gross profit / sales": a slash between words divides; ``2021/22`` is a year)
                 a, b = sizes
                 by_size = [(lab, size) for (lab, _), size in zip(cells, sizes, strict=True)]
@@ -5029,6 +5295,8 @@ def _across(
                 return CellPlan(f"SELECT {diff}", "change", "number")
             if planned and more != less:  # ("by how much were sales below budget": budget less actual)
                 return CellPlan(f"SELECT {a} - {b}" if more else f"SELECT {b} - {a}", "difference", "number")
+            if planned:  # ("how far above or below budget", "the variance against plan": actual less it)
+                return CellPlan(f"SELECT {a} - {b}", "difference", "number")
             if qwords & _AGAINST and less and not more:
                 # "how much lower was X than Y": by how much Y exceeds X
                 return CellPlan(f"SELECT {b} - {a}", "difference", "number")
@@ -5051,6 +5319,9 @@ def _across(
                     and (spans or not re.search(r"\bfrom\b.+\bto\b", question, re.I))
                 ):
                     a, b = _in_time(cells)
+                if negative and all(e in negative for e in exprs) and qwords & (RISE_WORDS | FALL_WORDS):
+                    # (creditors shown in brackets "grew" in size: from 37,006 owed more, not less)
+                    a, b = f"ABS({a})", f"ABS({b})"
                 relative = _RELATIVE.search(question)
                 points = _in_points(question)
                 if not points and (relative or _IN_PERCENT.search(question) or _grows_as_rate(question)):

@@ -324,9 +324,15 @@ def _outside_sections(
     positions = rel.values_of(POSITION) or []
     lo, hi = positions[rows[0]], positions[rows[-1]]
     same = f"{quote(SECTION)} = {literal(str(sections[at]))}" if sections[at] else f"{quote(SECTION)} IS NULL"
+    if rel.values_of(SECTION) is None:
+        same = ""  # (a table without sections: its rows are all in one)
     return RowClass(
         str(labels[at]),
-        (same, *_no_total(rel), _labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}"),
+        tuple(
+            c
+            for c in (same, *_no_total(rel), _labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}")
+            if c
+        ),
         frozenset(str(labels[i]) for i in rows),
     )
 

@@ -356,7 +356,14 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
         "bottom line profit",
         "bottom line",
     ),
-    ("shareholders' funds", "total equity", "total shareholders' equity", "total stockholders' equity"),
+    (
+        "shareholders' funds",
+        "total equity",
+        "total shareholders' equity",
+        "total stockholders' equity",
+        "shareholders' equity",
+        "stockholders' equity",
+    ),
     ("fixed assets", "non current assets"),
     ("operating profit", "operating income", "profit from operations", "income from operations"),
     (

@@ -176,9 +176,13 @@ def ends_at(name: str) -> tuple[int, int, int] | None:
     figures = [f for p in parts(name) if (f := numeric_month(p)) is not None]
     if figures:
         return (figures[0][0], figures[0][1], 0)
-    for m in _MONTH_YEAR.finditer(name.casefold()):
-        if m.group(1) in MONTHS:
-            return (int(m.group(2)) + (2000 if len(m.group(2)) == 2 else 0), MONTHS[m.group(1)], 0)
+    months = [  # (a span "Apr 2020 to Mar 2021" ends at its later month)
+        (int(m.group(2)) + (2000 if len(m.group(2)) == 2 else 0), MONTHS[m.group(1)], 0)
+        for m in _MONTH_YEAR.finditer(name.casefold())
+        if m.group(1) in MONTHS
+    ]
+    if months:
+        return max(months)
     named = year_of(name)
     if named is not None:
         return (int(named), 0, 0)

@@ -234,14 +234,21 @@ def pooled_sections(rel: Relation, question: str, labels: list[str]) -> dict[str
     return out
 
 
+#: A ratio between lines: "A over B", "A divided by B", "A to B ratio", "gearing".
+_RATIO_OF_LINES = re.compile(r"\b(?:divided\s+by|over|ratio|gearing|leverage)\b|\s/\s", re.IGNORECASE)
+
+
 def _total_of_both(rel: Relation, key: str, question: str, label: str, held: list[str]) -> bool:
     """Whether the question asks the total of a line written once in each of two groups that share
     no other line ("total loans from financial institutions" over the long-term and the short-term
     one), naming neither group: "total" before the line's own words, no word of either group's
     name besides them. Blocks of the same lines (consolidated and mainline) are no such groups."""
     own = [w for w in tokens(label) if w not in COMMON]
-    if not own or not re.search(rf"\btotal\s+(?:the\s+)?{re.escape(own[0])}", question, re.IGNORECASE):
+    if not own:
         return False
+    total = re.search(rf"\btotal\s+(?:the\s+)?{re.escape(own[0])}", question, re.IGNORECASE)
+    if not total and not _RATIO_OF_LINES.search(question):
+        return False  # (a ratio of the line to another, "borrowings over equity", takes all of it)
     keys, sections = rel.values_of(key) or [], rel.values_of(SECTION) or []
     lines = [{k for k, s in zip(keys, sections, strict=True) if s == h and k != label} for h in held]
     if lines[0] & lines[1]:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from gridsight.qa._headers import dates_written
-from gridsight.text import content_words, stem
+from gridsight.text import PLANNED, content_words, stem
 
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d\d)(?![\d])")
 #: "financial year", "fiscal year", "year-end", "balance sheet date": what a period is called.
@@ -200,16 +200,18 @@ def _tidy(text: str) -> str:
 _CHANGED = re.compile(
     r"\b(change[ds]?|(?:in|de)crease[ds]?|gr[eo]wn?|grows|growth|ris(?:e[ns]?)|rose|f[ae]ll(?:en|s)?|decline[ds]?"
     r"|shr[ai]nk(?:s)?|shrunk"
-    r"|drop(?:ped|s)?|jump(?:ed|s)?|improve[ds]?|improvement|deteriorated?|move[ds]?|movement)\b",
+    r"|drop(?:ped|s)?|jump(?:ed|s)?|improve[ds]?|improvement|deteriorated?|move[ds]?|movement|reduction|reduced)\b",
     re.IGNORECASE,
 )  # (no "-ing" form: "farms growing barley" is no change)
 #: The question asks a change, not a figure that a change verb describes ("how many farms grew
 #: lentils"): how much, the change, whether it rose, which lines fell.
 _ASKS_CHANGE = re.compile(
     r"\bhow\s+much\b|\bby\s+(?:how|what)\b|\b(?:the|a|an|its)\s+(?:net\s+)?(?:change|increase|decrease|growth|rise"
-    r"|fall|decline|movement|improvement)\b|\bdid\b[^?]{0,80}\b(?:change|increase|decrease|grow|rise|fall|decline"
+    r"|fall|decline|movement|improvement|reduction)\b|\bdid\b[^?]{0,80}\b(?:change|increase|decrease|grow|rise|fall|decline"
     r"|drop|improve|shrink)\b|\b(?:which|how\s+many|list|name)\b[^?]{0,80}\b(?:increased|decreased|rose|fell|declined"
-    r"|dropped|improved)\b|\bwhat\s+(?:was|were|is|are)\b[^?]{0,60}\bgrowth\b",
+    r"|dropped|improved)\b|\bwhat\s+(?:was|were|is|are)\b[^?]{0,60}\bgrowth\b"
+    r"|^\s*(?:has|have|had)\b[^?]{0,80}\b(?:changed|increased|decreased|grown|risen|fallen|declined|dropped"
+    r"|improved|shrunk)\b",
     re.IGNORECASE,
 )
 
@@ -341,7 +343,8 @@ def changed_in_year(question: str, years: list[int], own: Iterable[str], names: 
         moves = any(_CHANGED.search(n) and not _YEAR.search(n) for n in names) and not re.match(
             r"\s*(?:did|has|have|had|is|was|were|does)\b", question, re.IGNORECASE
         )
-        dated = [n for n in names if _YEAR.search(n) or dates_written(n)]  # (``31.12.2025`` too)
+        # (``31.12.2025`` too; a budget's column only where the question names a budget)
+        dated = [n for n in names if (_YEAR.search(n) or dates_written(n)) and not PLANNED.search(n)]
         if len(years) == 2 and len(dated) == 2 and _for_the_year(question, span) is None and not moves:
             # ("how much did other assets fall?" over two dated columns: from one to the other)
             return _append(question, span)
@@ -392,6 +395,12 @@ _SPLIT_LABEL = re.compile(r"(?<!\d)(?:19|20)\d\d\s*[/\-–]\s*\d\d(?!\d)")
 _FY_LABEL = re.compile(r"\bFY\s?'?\d\d", re.IGNORECASE)
 
 
+#: A label of twelve months across two years: ``Apr 2020 to Mar 2021``, ``April 2020 - March 2021``.
+_MONTH_SPAN = re.compile(
+    r"\b[a-z]{3,9}\.?\s+(?:19|20)\d\d\s*(?:to|-|–)\s*[a-z]{3,9}\.?\s+(?:19|20)\d\d\b", re.IGNORECASE
+)
+
+
 def split_years(question: str, texts: Iterable[str]) -> str:
     """``question`` with each fiscal year it writes by the two years it spans ("fiscal 2021/22") as
     the year it ends, the way a table that labels single years names it (``FY2022``, or ``2022``):
@@ -400,8 +409,8 @@ def split_years(question: str, texts: Iterable[str]) -> str:
     if not _SPLIT.search(question):
         return question
     texts = [t for t in texts if isinstance(t, str)]
-    if any(_SPLIT_LABEL.search(t) for t in texts):
-        return question
+    if any(_SPLIT_LABEL.search(t) or _MONTH_SPAN.search(t) for t in texts):
+        return question  # (``Apr 2020 to Mar 2021`` is named by both its years: read as written)
     named = any(_FY_LABEL.search(t) for t in texts)
 
     def ending(m: re.Match[str]) -> str:

@@ -35,7 +35,7 @@ from gridsight.qa._sqlgen import (
     repair_messages,
     sql_grammar,
 )
-from gridsight.text import COUNT_PER_GROUP, HOW_MANY_EACH, IN_ALL, LEADING_PHRASE, count_asked
+from gridsight.text import COUNT_PER_GROUP, DIVIDES, HOW_MANY_EACH, IN_ALL, LEADING_PHRASE, count_asked
 
 #: Tokens a query may take (a query longer than this is cut off and dropped).
 MAX_QUERY_TOKENS = 120
@@ -131,8 +131,10 @@ def expected_type(question: str) -> str | None:
         low,  # ("in 2020 lowest": a year, not the 2020 lowest)
     ):
         return "list"
-    if re.search(r"\b(what|which|who) are the\b", low) or re.search(r"\bwhat are\b", low):
-        return "list"
+    if (re.search(r"\b(what|which|who) are the\b", low) or re.search(r"\bwhat are\b", low)) and not (
+        DIVIDES.search(low) or re.search(r"\b(?:ratio|per\s*cent(?:age)?|%)\s+of\b", low)
+    ):
+        return "list"  # (not "what are borrowings over total equity": one figure)
     if re.search(r"\bin (?:that|this|the same) order\b|,\s*in order\b|\bone (?:per|for each)\b", low):
         return "list"  # "... for 2022, 2023 and 2024, in that order": one answer per item
     if asks_label(low):

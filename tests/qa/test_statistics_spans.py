@@ -1,0 +1,120 @@
+"""Statistics-office tables read the way people ask about them: columns of twelve months across two
+years (``Apr 2021 to Mar 2022``) named "2021/22", "the year to March 2022" or "the year ending March
+2022"; "how many fires were recorded" over a column of the number of fires (a figure, not a count of
+rows); the spread of a column ("how far apart were the largest and smallest"); and a word of the
+table's title ("in Wales") that names no row by itself. The figures are made up; each answer is
+worked out by hand beside its question."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tests.qa.conftest import answered, answers_or_says_why, book_of
+
+#: Fires attended, by type, three financial years, numbers and rates, a spacer column between.
+SPANS = ["Apr 2021 to Mar 2022", "Apr 2022 to Mar 2023", "Apr 2023 to Mar 2024"]
+FIRES: list[list[Any]] = [
+    ["Table 3: Fires attended by fire and rescue services, by type of fire"],
+    ["Number of fires; rate per 10,000 population", "Number of fires", None, None, None, "Rate per 10,000"],
+    ["Type of fire", *SPANS, None, *SPANS],
+    ["All fires", 15200, 16900, 16100, None, 49.1, 54.4, 51.6],
+    ["Primary fires", None, None, None, None, None, None, None],
+    ["Dwelling fires", 2900, 3050, 2980, None, 9.4, 9.8, 9.6],
+    ["Other building fires", 1800, 1920, 1870, None, 5.8, 6.2, 6.0],
+    ["Vehicle fires", 1500, 1610, 1580, None, 4.8, 5.2, 5.1],
+    ["Secondary fires", None, None, None, None, None, None, None],
+    ["Grassland fires", 5200, 6300, 5800, None, 16.8, 20.3, 18.6],
+    ["Refuse fires", 3800, 4020, 3870, None, 12.3, 12.9, 12.4],
+]
+
+#: Shares of adults who cycle weekly in one country, by age group and by area; the country is the
+#: title's, and one area's name holds it too.
+CYCLING: list[list[Any]] = [
+    ["Table 2: Adults who cycle at least once a week, by age group and area, Wales, 2022 to 2023"],
+    ["Percentage of adults", "2022", None, "2023", None],
+    [None, "Men", "Women", "Men", "Women"],
+    ["All adults", 14.2, 8.1, 14.8, 8.6],
+    ["By age group", None, None, None, None],
+    ["16-24", 18.5, 9.9, 19.1, 10.4],
+    ["25-44", 16.1, 9.2, 16.6, 9.9],
+    ["45-64", 12.9, 7.6, 13.5, 7.8],
+    ["65 and over", 6.8, 3.1, 7.2, 3.5],
+    ["By area", None, None, None, None],
+    ["Mid Wales", 12.5, 6.9, 13.1, 7.4],
+    ["South East Wales", 15.0, 8.8, 15.2, 9.0],
+    ["North Wales", 13.8, 7.5, 14.4, 8.0],
+]
+
+
+#: Jobs by sex and year, persons first: the persons' figures add up the men's and the women's.
+JOBS: list[list[Any]] = [
+    ["Table 4: Jobs held by residents, thousands"],
+    ["Area", "Persons", None, None, "Men", None, None, "Women", None, None],
+    [None, "2021", "2022", "2023", "2021", "2022", "2023", "2021", "2022", "2023"],
+    ["Northvale", 420.5, 431.0, 428.2, 220.1, 225.3, 224.0, 200.4, 205.7, 204.2],
+    ["Southmere", 310.2, 305.8, 312.6, 160.0, 157.9, 161.1, 150.2, 147.9, 151.5],
+    ["Eastbury", 150.0, 155.4, 153.3, 80.5, 82.4, 81.0, 69.5, 73.0, 72.3],
+]
+
+
+@pytest.fixture(scope="module")
+def jobs(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "jobs", JOBS, merges=("B2:D2", "E2:G2", "H2:J2"))
+
+
+def test_the_whole_of_a_breakdown_is_read_where_no_part_is_named(jobs: Any) -> None:
+    # persons = men + women on every row: "jobs" with no sex named are the persons'
+    assert answered(jobs, "Jobs in 2022: Northvale divided by Eastbury?") == pytest.approx(431.0 / 155.4)
+    assert answered(jobs, "In which year were jobs in Southmere at their lowest?") == "2022"
+    assert answered(jobs, "How many jobs did women in Eastbury hold in 2023?") == 72.3
+
+
+@pytest.fixture(scope="module")
+def fires(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "fires", FIRES, merges=("B2:D2", "F2:H2"))
+
+
+@pytest.fixture(scope="module")
+def cycling(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "cycling", CYCLING, merges=("B2:C2", "D2:E2"))
+
+
+def test_a_financial_year_column_named_by_its_two_years_or_its_closing_month(fires: Any) -> None:
+    assert answered(fires, "How many vehicle fires were there in 2022/23?") == 1610
+    assert answered(fires, "Dwelling fires in the year to March 2024?") == 2980
+    assert answered(fires, "What was the rate of refuse fires in the year ending March 2022?") == 12.3
+    assert answered(fires, "Were there more than 6,000 grassland fires in 2022-23?") is True
+
+
+def test_how_many_of_what_a_column_counts_is_its_figure(fires: Any) -> None:
+    assert answered(fires, "How many fires were recorded as refuse fires in 2021/22?") == 3800
+
+
+def test_the_spread_of_a_column_over_a_group_of_rows(fires: Any) -> None:
+    # secondary fires in 2023/24: 5800 and 3870
+    assert answered(
+        fires, "Among secondary fires, how far apart were the largest and smallest counts in 2023/24?"
+    ) == (1930)
+
+
+def test_a_word_of_the_title_names_no_row_by_itself(cycling: Any) -> None:
+    # the age groups' shares for women in 2023: 10.4 down to 3.5 (not ``Mid Wales``, which holds "Wales")
+    value = answered(
+        cycling, "Across the age groups, what is the range of the cycling rate for women in Wales in 2023?"
+    )
+    assert value == pytest.approx(6.9)
+    assert answered(cycling, "What share of men in North Wales cycled weekly in 2022?") == 13.8
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many fires were there in 2019/20?",
+        "How far apart were the largest and smallest?",
+        "Range of 2022/23 minus 2023/24 over 2021/22?",
+        "how many fires",
+    ],
+)
+def test_odd_questions_get_an_answer_or_a_reason(fires: Any, question: str) -> None:
+    answers_or_says_why(fires, question)
