@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.qa.conftest import answered, answers_or_says_why
+from tests.qa.conftest import answered, answers_or_says_why, book_of
 
 from gridsight.sources import open_workbook
 
@@ -189,3 +189,39 @@ def test_a_ratio_across_two_tables_read_at_the_date_written_once(quarterly: Any)
     assert value == pytest.approx(530 / 2590)
     value = answered(quarterly, "RWA density at 31 December 2025, i.e. risk-weighted assets / total assets?")
     assert value == pytest.approx(2620 / 6410)
+
+
+#: An insurer's statement with restated comparatives and a third, opening balance sheet.
+RESTATED: list[list[Any]] = [
+    ["Thornbury Mutual plc"],
+    ["Statement of financial position", None, None, None],
+    [None, "31 Dec 2025", "31 Dec 2024 (restated)", "1 Jan 2024 (restated)"],
+    ["Assets", None, None, None],
+    ["Investment property", 210.0, 198.5, 184.0],
+    ["Cash and cash equivalents", 95.2, 88.0, 91.4],
+    ["Total assets", 305.2, 286.5, 275.4],
+    ["Liabilities", None, None, None],
+    ["Deferred tax liabilities", 52.7, 49.5, 44.0],
+    ["Total liabilities", 240.0, 226.0, 219.0],
+]
+
+
+@pytest.fixture(scope="module")
+def restated(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "restated", RESTATED)
+
+
+def test_a_restated_year_end_and_the_opening_balance_sheet_beside_it(restated: Any) -> None:
+    # 2024 is the restated year-end (not the 1 January opening); the 2024 financial year runs from
+    # the opening to the year-end
+    assert answered(restated, "What were deferred tax liabilities in 2024?") == 49.5
+    assert answered(
+        restated, "% change in deferred tax liabilities compared with last year?"
+    ) == pytest.approx(100 * (52.7 - 49.5) / 49.5)
+    assert answered(restated, "What was the increase in investment property in the 2024 financial year?") == (
+        pytest.approx(14.5)
+    )
+    assert answered(restated, "What was cash at 1 January 2024?") == 91.4
+    assert answered(restated, "What was the percentage change in cash in 2025?") == pytest.approx(
+        100 * (95.2 - 88.0) / 88.0
+    )

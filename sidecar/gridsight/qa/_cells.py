@@ -383,6 +383,10 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # 2026" is the actual figure, not ``Budget › 31 Mar 2026`` beside it)
         figures = [c for c in figures if not PLANNED.search(c.name)] or figures
     written = dates_written(periods_spelt(question))
+    if not written and not _OPENING_SAID.search(question):
+        # (a third balance sheet at 1 January, the restated opening one, is read where the question
+        # says so: "2024" beside ``31 Dec 2024`` is the year-end)
+        figures = [c for c in figures if not _opening_of_a_year(c, figures)]
     quarter_said = re.search(r"\bq[1-4]\b", periods_spelt(question), re.IGNORECASE) is not None
     dated = {c.name: dates_written(c.name) for c in figures}
     months_said = {(month, year) for _, month, year in _month_years(question)}
@@ -437,7 +441,11 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
         covered |= {_DAY} & mine
         covered |= {"%"} & mine if share else set()
-        left = {w for w in mine - spelt - {_DAY} if w not in COMMON and not any(near_word(w, q) for q in qw)}
+        left = {
+            w
+            for w in mine - spelt - {_DAY} - _STATUS_WORDS
+            if w not in COMMON and not any(near_word(w, q) for q in qw)
+        }
         left -= {"%"} if share else set()
         # ties: words named as written before near ones ("Plan" is one letter from "plant"), then
         # the fewest left unnamed ("Number", "Total": nothing left unnamed by them)
@@ -520,6 +528,24 @@ def _quarter_closed_on(name: str, written: AbstractSet[tuple[int, int, str]]) ->
     return any(
         str(y) == year and int(mo) == month and int(d) == _MONTH_DAYS[month - 1] for d, mo, y in written
     )
+
+
+#: Words that give a column's standing, not what it holds: ``31 Dec 2024 (restated)`` is 2024's.
+_STATUS_WORDS = frozenset({"restated", "revised", "provisional"})
+#: Words that ask for an opening balance: "opening", "at the start of", "1 January".
+_OPENING_SAID = re.compile(
+    r"\b(?:open(?:ing)?|beginning|start|brought\s+forward|1(?:st)?\s+jan(?:uary)?)\b", re.I
+)
+
+
+def _opening_of_a_year(col: RelColumn, figures: list[RelColumn]) -> bool:
+    """Whether ``col`` is dated 1 January of a year that another column closes on 31 December (``1 Jan
+    2024 Restated`` beside ``31 Dec 2024 (restated)``): the opening balance sheet of a restatement
+    (not a month's column dated its first day)."""
+    end = ends_at(col.name)
+    if end is None or (end[1], end[2]) != (1, 1):
+        return False
+    return any((e := ends_at(c.name)) is not None and e[0] == end[0] and e[1:] == (12, 31) for c in figures)
 
 
 def _whole_among(rel: Relation, tied: list[RelColumn]) -> list[RelColumn]:

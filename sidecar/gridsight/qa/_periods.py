@@ -206,7 +206,8 @@ _CHANGED = re.compile(
 #: The question asks a change, not a figure that a change verb describes ("how many farms grew
 #: lentils"): how much, the change, whether it rose, which lines fell.
 _ASKS_CHANGE = re.compile(
-    r"\bhow\s+much\b|\bby\s+(?:how|what)\b|\b(?:the|a|an|its)\s+(?:net\s+)?(?:change|increase|decrease|growth|rise"
+    r"\bhow\s+much\b|\bby\s+(?:how|what)\b|(?:%|\bper\s*cent(?:age)?)\s*(?:change|movement|growth)\b"
+    r"|\b(?:the|a|an|its)\s+(?:net\s+|percent(?:age)?\s+)?(?:change|increase|decrease|growth|rise"
     r"|fall|decline|movement|improvement|reduction)\b|\bdid\b[^?]{0,80}\b(?:change|increase|decrease|grow|rise|fall|decline"
     r"|drop|improve|shrink)\b|\b(?:which|how\s+many|list|name)\b[^?]{0,80}\b(?:increased|decreased|rose|fell|declined"
     r"|dropped|improved)\b|\bwhat\s+(?:was|were|is|are)\b[^?]{0,60}\bgrowth\b"
@@ -352,7 +353,12 @@ def changed_in_year(question: str, years: list[int], own: Iterable[str], names: 
     year = written[0]
     before = [y for y in years if y < year]
     if not before:
-        return question
+        # (a restatement's opening column, ``1 Jan 2024``, and the year's close: the year's change)
+        within = _opened_and_closed(names, year)
+        if within is None:
+            return question
+        span = f"from {within[0]} to {within[1]}"
+        return re.sub(_OVER_YEAR + rf"{year}\b", span, question, count=1, flags=re.IGNORECASE)
     ends = _year_ends(names, year, before[0])
     span = f"from {ends[0]} to {ends[1]}" if ends else f"from {before[0]} to {year}"
     return re.sub(_OVER_YEAR + rf"{year}\b", span, question, count=1, flags=re.IGNORECASE)
@@ -369,6 +375,16 @@ def _dates_shown(names: Iterable[str]) -> dict[tuple[int, int, int], str]:
             day, month, year = next(iter(dates_written(dated[0])))
             days.setdefault((int(year), month, day), dated[0].strip())
     return days
+
+
+def _opened_and_closed(names: Iterable[str], year: int) -> tuple[str, str] | None:
+    """The day that opens ``year`` (1 January, a restatement's opening balance sheet) and the latest
+    day of it the columns ``names`` write, as the header parts write them; None without both."""
+    days = _dates_shown(names)
+    of_year = sorted(d for d in days if d[0] == year)
+    if len(of_year) < 2 or of_year[0][1:] != (1, 1) or of_year[-1][1:] != (12, 31):
+        return None  # (not months dated their first days: a 1 January opening and a year-end)
+    return days[of_year[0]], days[of_year[-1]]
 
 
 def _year_ends(names: Iterable[str], year: int, before: int) -> tuple[str, str] | None:
