@@ -4992,8 +4992,7 @@ _MULTIPLE = re.compile(
     re.IGNORECASE,
 )
 _MULTIPLE_OPS = {"at least": ">=", "no less than": ">=", "at most": "<=", "no more than": "<="}
-_MULTIPLE_WORDS = {"twice": 2, "double": 2, "triple": 3, "treble": 3, "half": 0.5, "two": 2, "three": 3}
-_MULTIPLE_WORDS |= {"four": 4, "five": 5, "ten": 10}
+_MULTIPLE_WORDS = {"twice": 2, "double": 2, "triple": 3, "treble": 3, "half": 0.5} | NUMBER_WORDS
 
 
 def _multiple(question: str) -> tuple[str, float] | None:
