@@ -500,7 +500,7 @@ SET_AGAINST = re.compile(
 #: Phrases that divide: "divided by", "by what factor", "as a multiple of", a slash between words
 #: ("gross profit / sales"; ``2021/22`` is a year), one line "over" another.
 DIVIDES = re.compile(
-    r"\bdivided by\b|[^\W\d_]{2}\s*/\s*[^\W\d_]|[^\W\d_]\s*/\s*[^\W\d_]{2}"
+    r"\bdivided by\b|[^\W\d_]{2}\)?\s*/\s*\(?[^\W\d_]|[^\W\d_]\)?\s*/\s*\(?[^\W\d_]{2}"
     r"|\bby what factor\b|\ba multiple\b|\bmultiple of\b"
     # ("borrowings over total equity": one line over another, not "over the year", "over budget",
     # "over 1,000", "over FY2025", "over time")
@@ -723,6 +723,41 @@ def year_asked(question: str) -> tuple[str, int] | None:
     if how == "after" and word == "since":
         return ("since", int(m.group(2)))
     return (how if how in ("before", "after") else "in", int(m.group(2)))
+
+
+#: The year before the one a question names, said in words: "the prior year", "the previous
+#: financial year", "the preceding year", "the year before", "a year earlier".
+_PRIOR_YEAR = re.compile(
+    r"\b(?:(?:prior|previous|preceding)\s+(?:financial\s+|fiscal\s+)?year(?![\s-]+(?:on|to|over)\b)"
+    r"|year\s+before|a\s+year\s+(?:earlier|before))\b(?!\s*['’]s)",
+    re.IGNORECASE,
+)
+#: A year as a question writes it: ``2025``, ``FY2025``, ``FY25``, ``FY 25``.
+_YEAR_WRITTEN = re.compile(
+    r"(?<![\w/-])(FY\s*'?)?((?:19|20)\d\d|(?<=FY)\d\d|(?<=FY )\d\d|(?<=FY')\d\d)(?![\w/-])", re.I
+)
+
+
+def prior_year_named(question: str, holds: Callable[[str], bool] = lambda name: False) -> str:
+    """The question with "the prior year" written as the year before the one it names, in the same
+    form ("Q4 revenue: FY2025 minus prior year" -> "... minus FY2024"), where it names exactly one
+    year; else as it was (no year named: "compared with the prior year" sets each year against the
+    one before it; and where a text of the workbook ``holds`` the words, a column's own name:
+    ``Change on the previous year (%)``)."""
+    found = _PRIOR_YEAR.search(question)
+    if found is None or holds(found.group(0)):
+        return question
+    named = {(m.group(1) or "", m.group(2)) for m in _YEAR_WRITTEN.finditer(question)}
+    years = {y if len(y) == 4 else f"20{y}" for _, y in named}
+    if len(years) != 1:
+        return question
+    fy, year = min(named)
+    before = str(int(year) - 1).zfill(len(year))
+    said = f"{fy.upper().replace(' ', '')}{before}"
+    # ("the prior year-end": the 2024 year-end)
+    return _PRIOR_YEAR.sub(
+        lambda m: f"{said} year" if re.match(r"[\s-]*end\b", question[m.end() :], re.I) else said, question
+    )
 
 
 def names_month(value: str, question: str) -> bool:

@@ -62,3 +62,16 @@ def test_footnotes_numbered_with_a_point_are_still_notes() -> None:
     cells.update({"A9": "1. Unaudited.", "C9": "2. Restated."})
     (table,) = detect_tables(Sheet.from_cells("S", cells)).tables
     assert table.range.ref() == "A1:C6"
+
+
+def test_years_down_the_first_column_label_the_rows() -> None:
+    # ``2025`` and ``2024`` under a unit, quarters across: the years are the rows' labels
+    cells: dict[str, object] = {"B1": "Revenue - quarterly", "B3": "£", "C3": "Q1", "D3": "Q2", "E3": "Q3"}
+    cells.update({"F3": "Q4", "B4": 2025, "C4": 804331, "D4": 913259, "E4": 919129, "F4": 951679})
+    cells.update({"B5": 2024, "C5": 827049, "D5": 938327, "E5": 671625, "F5": 914526})
+    (table,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert table.row_header_cols == (1,)
+    # the counter-case: a column of figures that are no years stays a column of figures
+    cells.update({"B4": 12, "B5": 15})
+    (table,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert table.row_header_cols == ()

@@ -118,3 +118,23 @@ def test_a_word_of_the_title_names_no_row_by_itself(cycling: Any) -> None:
 )
 def test_odd_questions_get_an_answer_or_a_reason(fires: Any, question: str) -> None:
     answers_or_says_why(fires, question)
+
+
+def test_the_whole_of_both_breakdowns_where_no_column_is_named(tmp_path_factory: Any) -> None:
+    # ``Number of deaths`` heads the labels: "how many deaths" reads a figure, counts no rows; no sex
+    # or age named: ``Persons › All ages``, the whole of both breakdowns
+    rows: list[list[Any]] = [
+        ["Table 4: Number of deaths by cause, sex and age"],
+        ["Number of deaths", None, "Males", None, None, "Females", None, None, "Persons", None, None],
+        [None, None, "All ages", "Under 65", "65 and over"] * 1
+        + ["All ages", "Under 65", "65 and over", "All ages", "Under 65", "65 and over"],
+        ["All causes", None, 1000, 300, 700, 1100, 250, 850, 2100, 550, 1550],
+        ["Cancers", None, 300, 100, 200, 280, 90, 190, 580, 190, 390],
+        [None, "Lung cancer", 120, 40, 80, 100, 30, 70, 220, 70, 150],
+        [None, "Other cancers", 180, 60, 120, 180, 60, 120, 360, 120, 240],
+        ["Respiratory diseases", None, 150, 20, 130, 170, 25, 145, 320, 45, 275],
+        ["All other causes", None, 550, 180, 370, 650, 135, 515, 1200, 315, 885],
+    ]
+    book = book_of(tmp_path_factory, "deaths", rows, merges=("C2:E2", "F2:H2", "I2:K2"))
+    assert answered(book, "How many deaths from respiratory diseases were there?") == 320
+    assert answered(book, "How many deaths from lung cancer were there among females aged 65 and over?") == 70

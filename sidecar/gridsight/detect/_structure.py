@@ -153,7 +153,19 @@ def row_header_cols(g: CellGrid, box: Box, first_data: int) -> list[int]:
         if occ.sum() == 0 or (col == TEXT).sum() < 0.7 * occ.sum():
             break
         cols.append(box.left + j)
+    years = g.yearish[first_data : box.bottom + 1, box.left]
+    rest = g.figures(slice(first_data, box.bottom + 1), slice(box.left + 1, box.right + 1))
+    if not cols and _years_down(body[:, 0], years) and rest.any(axis=1).all():
+        # (years down the first column, figures beside them: ``2024`` and ``2023`` over quarters
+        # ``Q1`` .. ``Q4`` -- the years label the rows)
+        cols.append(box.left)
     return cols
+
+
+def _years_down(col: np.ndarray, years: np.ndarray) -> bool:
+    """Whether every filled cell of a column is a year, two at least."""
+    filled = col != 0
+    return int(filled.sum()) >= 2 and bool((years | ~filled).all())
 
 
 def total_rows(

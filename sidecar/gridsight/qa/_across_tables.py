@@ -26,7 +26,11 @@ _SHARE_OF = re.compile(
     r"(?:\b(?:as\s+an?\s+)?(?:percentage|percent|share|proportion|fraction)|%)\s+of\b", re.IGNORECASE
 )
 #: The arithmetic a question writes between two figures, in the order the figures are named.
-_DIVIDED = re.compile(r"\bdivided\s+by\b|\bratio\b|\bover\b|[^\W\d_]\s*/\s*[^\W\d_]|\bper\b", re.IGNORECASE)
+_DIVIDED = re.compile(
+    r"\bdivided\s+by\b|\bratio\b|\bover\b|[^\W\d_]\s*/\s*[^\W\d_]|\bper\b|\brelative\s+to\b"
+    r"|\bhow\s+many\s+times\b.*\bcovers?\b",
+    re.IGNORECASE,
+)
 _LESS = re.compile(r"\bminus\b|\bless\b|\bdifference\b|\bexceed(?:s|ed)?\b|\bmore\s+than\b", re.IGNORECASE)
 _PLUS = re.compile(r"\bplus\b|\bsum\s+of\b|\btotal\s+of\b|\bcombined\b|\badd(?:ing|ed)?\b", re.IGNORECASE)
 _PERCENT = re.compile(r"\bpercent(?:age)?\b|%", re.IGNORECASE)
@@ -105,15 +109,19 @@ def _combined(
     """The answer ``op`` gives on the two figures ``parts`` read (in the order named)."""
     values = [p.value for p in parts]
     a, b = (float(v) for v in values)
+    times = _TIMES.search(question) if op == "/" else None  # ("receivables / net sales x 365": days)
     if op == "/":
         if b == 0:
             return None
-        value = a / b * (100.0 if _PERCENT.search(question) else 1.0)
+        value = (
+            a / b * (100.0 if _PERCENT.search(question) else 1.0) * (float(times.group(1)) if times else 1.0)
+        )
     else:
         value = a - b if op == "-" else a + b
     evidence = [e for p in parts for e in p.evidence]
     told = f"{named[0]} ({values[0]}) {op} {named[1]} ({values[1]})"
     when = f", for {years[0]}" if years else ""
+    when += f", times {times.group(1)}" if times else ""
     return QAAnswer(
         question,
         "answered",
@@ -188,7 +196,7 @@ def _phrases(question: str) -> tuple[str, str, str] | None:
         m = pattern.match(text)
         if m is None:
             continue
-        a = _LEAD.sub("", m.group("a"), count=1).strip(" ,;:-")
+        a = _TIMES.sub("", _LEAD.sub("", m.group("a"), count=1)).strip(" ,;:-")  # ("creditors x 365 / sales")
         b = _TAIL.sub("", m.group("b")).strip(" ,;:-")
         if a and b and len(a) <= 80 and len(b) <= 80:
             return a, b, op
@@ -229,13 +237,7 @@ def _by_phrases(
     ]
     if any(p.status != "answered" or not _number(p.value) for p in parts):
         return None
-    found = _combined(question, op, (a, b), parts, years)
-    times = _TIMES.search(question)
-    if found is not None and times is not None and op == "/":  # ("receivables / net sales x 365": days)
-        found.value = found.value * float(times.group(1))
-        found.display = f"{found.value:,.4f}".rstrip("0").rstrip(".")
-        found.explanation += f", times {times.group(1)}"
-    return found
+    return _combined(question, op, (a, b), parts, years)
 
 
 #: A factor a ratio is multiplied by: "x 365", "× 12", "* 100".
@@ -255,7 +257,17 @@ _WHEN = re.compile(
 def _when(question: str, years: list[str]) -> str:
     """The dates the question writes, wherever it writes them, to ask each figure at: "total equity
     divided by RWAs at the end of Q1 2023" asks both at the end of Q1 2023; else its one year."""
-    dates = [m.group(0).strip() for m in _WHEN.finditer(question) if any(ch.isdigit() for ch in m.group(0))]
+    dates: list[str] = []
+    for m in _WHEN.finditer(question):
+        core = re.sub(
+            r"^(?:(?:as\s+)?(?:at|on|in|for|of)\s+)?(?:the\s+)?", "", m.group(0).strip(), flags=re.I
+        )
+        if any(ch.isdigit() for ch in core) and not any(
+            re.sub(r"^(?:(?:as\s+)?(?:at|on|in|for|of)\s+)?(?:the\s+)?", "", d, flags=re.I).casefold()
+            == core.casefold()
+            for d in dates
+        ):  # ("inventories at the FY25 year end relative to FY25 revenue": FY25 once)
+            dates.append(m.group(0).strip())
     return f" {' '.join(dates)}" if dates else f" in {years[0]}" if years else ""
 
 

@@ -10,6 +10,7 @@ says why. Nothing here ever produces a number that no route computed from the sh
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from typing import Any
@@ -60,6 +61,7 @@ from gridsight.qa._glossary import (
 )
 from gridsight.qa._headers import PATH_SEP
 from gridsight.qa._periods import (
+    changed_in_quarter,
     changed_in_year,
     ends_dated,
     header_years,
@@ -90,7 +92,7 @@ from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
 from gridsight.qa._to_formula import verified_formula
 from gridsight.qa._wider import ranks_by_id, reads_more
-from gridsight.text import YEAR_BY_YEAR, orders_all, without_marks
+from gridsight.text import YEAR_BY_YEAR, orders_all, prior_year_named, without_marks
 
 #: Structure score at which a table is answered by header paths instead of a formula (SQuARE routes
 #: multi-row headers and merged layouts to structure-preserving blocks).
@@ -206,6 +208,37 @@ def _own_texts(rel: Relation) -> list[str]:
     return texts
 
 
+def _ranked_in_own_terms(workbook: Workbook, sheet: str | None, phrase: str) -> list[Candidate]:
+    """The tables ranked for a phrase, each scored on the phrase written in its own names ("the
+    year's actual sales" over a table titled ``Revenue by division``: "... actual revenue"); a table
+    whose names hold the phrase's head (its last word) counts it as one more phrase it writes, which
+    breaks a tie with a table that only holds its qualifiers (``Actual``, "Profit for the year")."""
+    found = candidates(workbook, sheet, phrase)
+    texts_of = {
+        id(c): [*_own_texts(relation_for(c)), *(t.text for t in c.table.titles)]
+        for c in found
+        if c.relation is None
+    }
+    # (a name some table holds as written is that table's: "total net sales" beside a table of net
+    # sales is no balance sheet's ``Deferred revenue``)
+    every = [t for texts in texts_of.values() for t in texts]
+    foreign = in_own_terms(phrase, every) != phrase
+    out = []
+    for c in found:
+        if c.relation is not None:
+            out.append(c)
+            continue
+        texts = texts_of[id(c)]
+        own = in_own_terms(phrase, texts) if foreign else phrase
+        again = [d for d in candidates(workbook, sheet, own) if d.table is c.table] if own != phrase else []
+        ranked = again[0] if again else c
+        head = re.findall(r"[^\W\d_]+", own.casefold())[-1:]
+        if head and any(head[0] in words(t) for t in texts):
+            ranked = dataclasses.replace(ranked, phrases=ranked.phrases + 1)
+        out.append(ranked)
+    return out
+
+
 def answer_question(
     workbook: Workbook,
     question: str,
@@ -247,6 +280,7 @@ def answer_question(
         return QAAnswer(question, "abstained", reason="the question names nothing to look for")
     q = q.replace("÷", " / ")  # ("income tax expense ÷ profit before tax": a division, as a slash is)
     labels = _labels(workbook)
+    q = prior_year_named(q, labels)  # ("FY2025 minus the prior year": FY2024)
     q = defined(spelt_out(without_example(q), labels), labels)  # "ETR": effective tax rate, defined
     q = totals_of_parts(q, (t for sheet in workbook.sheets for t in sheet.texts))
     q = elided_heads(q, (t for sheet in workbook.sheets for t in sheet.texts))  # "A and B funds"
@@ -262,7 +296,7 @@ def answer_question(
         q,
         found,
         lambda c, sub: _answer_in(workbook, c, sub, found, model, samples),
-        lambda sub: candidates(workbook, sheet, sub),
+        lambda sub: _ranked_in_own_terms(workbook, sheet, sub),
     )
     if (
         across is not None
@@ -332,6 +366,7 @@ def _answer_in(
     q = changed_in_year(
         q, header_years(periods), own, [c.name for c in rel.columns if c.role == "data"]
     )  # "how much did X increase in 2025": from 2024
+    q = changed_in_quarter(q, [c.name for c in rel.columns if c.role == "data"])  # "during Q3 2024"
     q = exclusion_after(q)  # "Excluding cash, what were total current assets?": the clause after
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
     held = [

@@ -23,6 +23,7 @@ from gridsight.qa._answer import asks_label
 from gridsight.qa._classes import RowClass, asked_class, lines_outside
 from gridsight.qa._definition import Equality, Line, definition, divides, equality, lines_of
 from gridsight.qa._entities import COMBINED, entities_named, entity_columns, own_part, peers
+from gridsight.qa._glossary import in_own_terms
 from gridsight.qa._groups import rounding_step
 from gridsight.qa._headers import (
     CODE_MONTHS,
@@ -172,12 +173,39 @@ _SHARE_FROM = re.compile(
 #: cash from operating activities was paid out as dividends") or before "as a percentage of".
 _SHARE_OF_PART = re.compile(
     r"\b(?:share|proportion|percentage|fraction|portion)\s+of\b[^?]{1,80}?\b(?:was|were|is|are)\s+"
-    r"(?:[^\W\d_]+\s+){0,2}(?:as|on|by|to|into)\b|\bas\s+a\s+(?:share|proportion|percentage|fraction)\s+of\b",
+    r"(?:[^\W\d_]+\s+){0,2}(?:as|on|by|to|into|at|in|for)\b|\bas\s+a\s+(?:share|proportion|percentage|fraction)\s+of\b",
     re.I,
 )
 #: "the ratio of A to B": two lines, each named in full or in part.
 _RATIO_OF = re.compile(r"\bratio\s+of\s+\S.*?\s+to\s+\S", re.IGNORECASE)
 
+
+def _summed_group(question: str, labels: list[str]) -> list[str]:
+    """``labels`` in the order a sum the question writes out in brackets names them, where that sum
+    names each of them and nothing else ("(non-current liabilities plus current liabilities)"); else
+    none."""
+    for m in re.finditer(r"\(([^()]+\bplus\b[^()]+)\)", question, re.IGNORECASE):
+        pieces = re.split(r"\s+plus\s+", m.group(1), flags=re.IGNORECASE)
+        named = []
+        for piece in pieces:
+            said = question_words(piece)
+            fits = [
+                v for v in labels if all(any(near_word(w, q) for q in said) for w in set(tokens(v)) - COMMON)
+            ]
+            most = max((len(set(tokens(v)) - COMMON) for v in fits), default=0)
+            fits = [
+                v for v in fits if len(set(tokens(v)) - COMMON) == most
+            ]  # ("non-current ...": not "current ...")
+            if len(fits) != 1 or fits[0] in named:
+                break
+            named.append(fits[0])
+        if len(named) == len(pieces) and set(named) == set(labels):
+            return named
+    return []
+
+
+#: The ratio of a sum written out in brackets to a line: "ratio of (A plus B) to C".
+_BRACKETED_RATIO = re.compile(r"\bratio\s+of\s+(?P<a>\([^()]+\))\s+to\s+", re.IGNORECASE)
 #: "revenue per employee": one line over another (not a unit's "per share", "per cent", "per year").
 _PER = re.compile(
     r"[^\W\d_]\s+per\s+(?!(?:cent|share|shares|annum|year|month|day|hour|head|capita)\b)(?P<by>[^\W\d_]+)",
@@ -483,7 +511,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # (two dates each written whole, "30 June 2024 or 31 December 2024", are both asked)
         # (a part the question names by meaning, "men": ``Males``; else the breakdown's whole)
         meant = _by_meaning(best, qw)
-        whole = _whole_among(rel, best) if len(meant) == len(best) else []
+        whole = (_whole_among(rel, best) or _consolidated(best)) if len(meant) == len(best) else []
         best = _year_end(question, best) or whole or meant
     best = _group_of_years(rel, question, best)
     if len(best) == 1:
@@ -569,6 +597,97 @@ def _whole_among(rel: Relation, tied: list[RelColumn]) -> list[RelColumn]:
         if fits >= 0.9 * len(rows):
             return [c]
     return []
+
+
+#: A header part naming the consolidated whole of a group of entities: ``Group``, ``Consolidated``.
+_CONSOLIDATED = re.compile(r"^\s*(?:the\s+)?(?:group|consolidated)\s*$", re.IGNORECASE)
+
+
+#: A whole year asked: "total revenue for 2024", "full-year", "annual", "for the year".
+_YEAR_AS_WHOLE = re.compile(
+    r"\b(?:total|full[\s-]year|annual|whole\s+year|for\s+the\s+year|in\s+all)\b", re.I
+)
+_QUARTER_PART = re.compile(r"^\s*Q[1-4]\s*$", re.IGNORECASE)
+
+
+def _year_of_quarters(rel: Relation, question: str) -> CellPlan | None:
+    """The sum of a year's four quarters where the years run down the rows and the four quarter
+    columns (``Q1`` .. ``Q4``, no total beside them) across, and the question asks the whole year of
+    one row it names ("total revenue for 2024", "full-year revenue in 2023")."""
+    key = rel.key
+    if key is None or not _YEAR_AS_WHOLE.search(question) or not periods_down(rel):
+        return None
+    figures = _figures(rel)
+    if len(figures) != 4 or not all(_QUARTER_PART.match(parts(c.name)[-1]) for c in figures):
+        return None
+    if _asks_which(question) or set(words(question)) & (
+        AVERAGE_WORDS | CHANGE_WORDS | RISE_WORDS | FALL_WORDS
+    ):
+        return None
+    labels = [str(v) for v in rel.distinct_values(key.name) if v is not None]
+    asked = set(words(question))
+    named = [v for v in labels if set(words(v)) & asked & {w for w in words(v) if YEARS.fullmatch(w)}]
+    if len(named) != 1:
+        return None
+    cells = [_cell_in(rel, c.name, {key.name: named[0]}) for c in figures]
+    return CellPlan("SELECT " + " + ".join(cells), "sum", "number")
+
+
+#: A period written in a question: a year, "FY25", "Q3", "H2", a month.
+_PERIOD_WRITTEN = re.compile(
+    r"(?<!\d)(?:19|20)\d\d(?!\d)|\bFY\s*'?\d{2}\b|\b[QH][1-4]\b|\b[1-4]H\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+    r"oct|nov|dec)[a-z]*\b",
+    re.IGNORECASE,
+)
+
+
+def _latest_unnamed(rel: Relation) -> list[RelColumn]:
+    """The column of the latest period, where every figure column of the table is one period and
+    the latest is one column (a budget's aside; a group's consolidated figures before its parent's):
+    what a question that names no period reads (a statement's current figures). Else none."""
+    figures = [c for c in _figures(rel) if not PLANNED.search(c.name)]
+    when = [ends_at(c.name) for c in figures]
+    if len(figures) < 2 or None in when:
+        return []
+    latest = max(w for w in when if w is not None)
+    at = [c for c, w in zip(figures, when, strict=True) if w == latest]
+    return at if len(at) == 1 else _consolidated(at)
+
+
+def _grand_whole(rel: Relation) -> list[RelColumn]:
+    """The one column of a two-level header that is the whole of both breakdowns (``Persons › All
+    ages``: Males plus Females at all ages, and the sum of the persons' age bands), read where the
+    question names no column ("how many deaths from respiratory diseases"). Else none."""
+
+    def compute() -> list[RelColumn]:
+        figures = [c for c in _figures(rel) if len(parts(c.name)) == 2]
+        if len(figures) < 4 or len(figures) != len(_figures(rel)):
+            return []
+        found = []
+        for c in figures:
+            group, part = parts(c.name)
+            across = [d for d in figures if parts(d.name)[1] == part]
+            within = [d for d in figures if parts(d.name)[0] == group]
+            if _whole_among(rel, across) == [c] and _whole_among(rel, within) == [c]:
+                found.append(c)
+        return found if len(found) == 1 else []
+
+    return list(rel.memo("grand whole", compute))
+
+
+def _consolidated(tied: list[RelColumn]) -> list[RelColumn]:
+    """The one of the columns the question names alike whose header differs from the others' only
+    in a part naming the consolidated whole (``Group › FY2025`` beside ``Parent › FY2025`` or
+    ``Charity › 2025``): a group's statements lead with its consolidated figures, read where the
+    question names no entity. Else none."""
+    split = [parts(c.name) for c in tied]
+    if len(tied) < 2 or len({len(p) for p in split}) != 1:
+        return []
+    differ = [i for i in range(len(split[0])) if len({p[i] for p in split}) > 1]
+    if len(differ) != 1:
+        return []
+    whole = [c for c, p in zip(tied, split, strict=True) if _CONSOLIDATED.match(p[differ[0]])]
+    return whole if len(whole) == 1 else []
 
 
 #: A year that runs across two calendar years: "2020/21", "2020-21", "2020/2021".
@@ -1163,6 +1282,10 @@ def _columns_beside_labels(
     bare = question
     for label in labels:
         bare = re.sub(re.escape(label), " ", bare, flags=re.IGNORECASE) if len(label) > 3 else bare
+        said = words(label)
+        years = [w for w in said if YEARS.fullmatch(w)]
+        if len(years) == 1 and "fy" in said:  # (``FY25`` written "FY2025": its "FY" names no column)
+            bare = re.sub(rf"\bFY\s*'?(?:{years[0][:2]})?{years[0][2:]}\b", " ", bare, flags=re.IGNORECASE)
     if bare == question:
         return chosen
     again = _columns(rel, bare)
@@ -1196,7 +1319,11 @@ def periods_down(rel: Relation) -> bool:
     def compute() -> bool:
         labels = [v for v in (rel.values_of(rel.key.name) or []) if v is not None] if rel.key else []
         stamps = [_number(str(v)) for v in labels]
-        return len(labels) >= 3 and all(t == t for t in stamps) and len(set(stamps)) == len(stamps)
+        # (two rows only where each is a year: ``2024`` over ``2023``, quarters across)
+        enough = len(labels) >= 3 or (
+            len(labels) == 2 and all(any(YEARS.fullmatch(w) for w in words(str(v))) for v in labels)
+        )
+        return enough and all(t == t for t in stamps) and len(set(stamps)) == len(stamps)
 
     return rel.memo("periods down", compute)
 
@@ -1601,6 +1728,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         or _SHARE_OF_PART.search(question) is not None
         or _per_divides(rel, question)  # ("revenue per employee": a line over another)
         or _RATIO_OF.search(question) is not None  # ("the ratio of net loans to total deposits")
+        or DIVIDES.search(question) is not None  # ("VAT owed / total liabilities": ``VAT payable``)
     )
     for name, pairs in scored.items():
         fresh = [(sc, v) for sc, v in pairs if sc == 0.0 or words_said(v, qw) - explained]
@@ -1611,7 +1739,13 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             # full, by words of the question that no other named row or header explains, where the
             # question compares a figure with a part of another (elsewhere the row named in full
             # is the one meant and the other words only qualify it)
-            fresh = [(sc, v) for sc, v in fresh if sc > 0.0] if compares_part else []
+            # (the words that ask the share name no line: "what share of ..." is no ``Share capital``)
+            asking = {"share", "shares", "proportion", "percentage", "percent", "fraction", "portion"}
+            fresh = (
+                [(sc, v) for sc, v in fresh if sc > 0.0 and words_said(v, qw) - explained - asking]
+                if compares_part
+                else []
+            )
         if not fresh:
             continue
         best = sorted(fresh, reverse=True)
@@ -1871,8 +2005,19 @@ def _only_inside(question: str, a: str, b: str, named: AbstractSet[str] | None =
     ``b`` whole (or the words of ``b`` that it ``named``): "total non-current liabilities plus total
     current liabilities" writes ``Total current liabilities`` on its own too. A label written
     nowhere whole is inside. ``b`` is written whole by its own (not common) words."""
-    theirs = runs_of(question, b, named if named is not None else set(tokens(b)) - COMMON)
-    return all(any(s <= i and j <= e for s, e in theirs) for i, j in runs_of(question, a))
+    # (a unit in brackets need not be written: "passenger load factor" is ``Passenger load factor
+    # (points)`` written whole)
+    unbracketed = set(tokens(re.sub(r"\([^()]*\)", " ", b))) - COMMON
+    theirs = runs_of(question, b, named if named is not None else unbracketed or set(tokens(b)) - COMMON)
+    mine = runs_of(question, a)
+    own, qt = tokens(a), tokens(question)
+    if not mine and len(own) == 1:
+        # ("total equity" writes ``Equity``, a statement's closing line, whole: not inside ``Total
+        # equity and liabilities``)
+        mine = [
+            (k - 1, k + 1) for k in range(1, len(qt)) if qt[k - 1] == "total" and near_word(own[0], qt[k])
+        ]
+    return all(any(s <= i and j <= e for s, e in theirs) for i, j in mine)
 
 
 def _inside(ta: set[str], tb: set[str]) -> bool:
@@ -2172,9 +2317,15 @@ _SOURCE_NAMED = re.compile(
 
 def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool) -> CellPlan | None:
     question = _slashes_named(rel, _SOURCE_NAMED.sub("", question))
+    # ("the ratio of (non-current liabilities plus current liabilities) to total equity": a sum
+    # written out, divided as written)
+    question = _BRACKETED_RATIO.sub(r"\g<a> divided by ", question)
     stated = _defined(rel, question, expected) or _agreed(rel, question, expected)
     if stated is not None:
         return stated  # (an "unclear" one too: no other plan guesses the line)
+    total_read = _whole_unnamed(rel, question, expected)
+    if total_read is not None:  # ("what were actual sales" over sales by division and their ``Total``)
+        return total_read
     periods = _periods_asked(rel, question)
     series = _series(rel, question)  # ("pledges receivable at every balance sheet date, oldest first")
     if (
@@ -2209,7 +2360,27 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # (no column named: the one that adds up the others, the whole line's figure -- ``Total``
         # beside ``Without donor restrictions`` and ``With donor restrictions``)
         total_column = row_total(rel)
-        named_columns = [total_column] if total_column is not None else []
+        named_columns = [total_column] if total_column is not None else _grand_whole(rel)
+    year_of_quarters = (
+        _year_of_quarters(rel, question) if not (series or entities or named_columns or periods) else None
+    )
+    if year_of_quarters is not None:  # ("total revenue for 2024" over ``2024`` by Q1 .. Q4)
+        return year_of_quarters
+    if (
+        not (series or entities or named_columns or periods)
+        and rel.key is not None
+        and expected in (None, "number")
+        and not _asks_which(question)
+        and not set(words(question)) & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS | AVERAGE_WORDS)
+        and not re.search(
+            r"\b(?:sum|add(?:ed|s)?\s+up|altogether|combined|in\s+total|over\s+all)\b", question, re.I
+        )
+        and not _moves_asked(rel, question)
+        and not PLANNED.search(question)
+        and not _PERIOD_WRITTEN.search(question)
+    ):
+        # ("what was closing stock?" of a balance sheet at three dates: its latest, none named)
+        named_columns = _latest_unnamed(rel)
     if not (series or entities or named_columns or periods) and _moves_asked(rel, question):
         # ("which segment's revenue fell": no period named, and the table has two, the change asked
         # runs from the earlier to the later)
@@ -2364,7 +2535,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         del rows[SECTION]
     elif (
         key is not None
-        and len(rows.get(key.name, [])) < 3
+        and (len(rows.get(key.name, [])) < 3 or len(_PARTS_SAID.findall(question)) >= 2)
         and not pooled_sections(rel, question, rows.get(key.name, []))  # (a line named with its places)
     ):
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
@@ -2389,10 +2560,17 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # list that reads the "and" as the list's)
         joined_whole = (
             len(found) >= 2
-            and any(_and_written(f, question) for f in found)
+            and any(_and_written(f, question) and f not in listed for f in found)
             and not set(found) <= set(listed)
         )
-        if listed and not whole_list and not joined_whole and (len(found) < 2 or len(listed) >= len(found)):
+        if (
+            listed
+            and not whole_list
+            and not joined_whole
+            and (
+                len(found) < 2 or len(listed) >= len(found) or (len(listed) > 2 and set(listed) < set(found))
+            )
+        ):
             # "the sum of cash and accounts receivable": two rows, each named on its own; "stocks,
             # debtors and cash": a third the words alone do not reach (``Cash at bank and in hand``);
             # "cash and intangible assets": ``Other intangible assets``, which the rarer word names,
@@ -2539,6 +2717,26 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         ]
     fixed = {k: v[0] for k, v in rows.items() if len(v) == 1}
     varying_rows = [(k, v) for k, v in rows.items() if len(v) > 1]
+    written_sum = (
+        _summed_group(question, varying_rows[0][1])
+        if key is not None and len(varying_rows) == 1 and varying_rows[0][0] == key.name
+        else []
+    )
+    if written_sum and key is not None and (series or len(chosen) == 2):
+        # ("(non-current liabilities plus current liabilities) at each balance sheet date", "how did
+        # (A plus B) move over the year": the sum written out, read at each date as one line)
+        others = {k: v for k, v in fixed.items() if k != key.name}
+        sums = {
+            c.name: "("
+            + " + ".join(
+                _cell_in(rel, c.name, _placed(rel, question, {**others, key.name: v})) for v in written_sum
+            )
+            + ")"
+            for c in series or chosen
+        }
+        if series:
+            return CellPlan(" UNION ALL ".join(f"SELECT {e}" for e in sums.values()), "series", "list")
+        return _across(question, expected, list(sums.items()), qwords, True)
     if len(varying_rows) == 1 and len(chosen) == 2 and key is not None and varying_rows[0][0] == key.name:
         # ("which grew faster, A or B": each line's change between the two periods, set side by side)
         return _changes_compared(rel, question, expected, chosen, varying_rows[0][1], fixed, qwords)
@@ -2583,7 +2781,16 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             if v in unnamed
             else (v, _pool(rel, col, name, v, pooled, others))
             if v in pooled
-            else (v, _cell_in(rel, col, _placed(rel, question, {**fixed, name: v})))
+            else (
+                v,
+                _cell_in(
+                    rel,
+                    col,
+                    _member_placed(rel, question, {**fixed, name: v}, v)
+                    if by_list
+                    else _placed(rel, question, {**fixed, name: v}),
+                ),
+            )
             for v in values
         ]
     else:
@@ -2631,6 +2838,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and not (_ASKS_PERIOD.search(question) and all(_number(lab) == _number(lab) for lab, _ in cells))
         and not (ranked and not varying_rows)
         and not all(len(dates_written(lab)) == 1 for lab, _ in cells)  # (each day its own, however written)
+        and len({ends_at(lab) for lab, _ in cells} - {None}) < len(cells)  # (``Dec-23`` .. ``Dec-24``)
     ):  # (entities ranked: ``Guarantors`` beside ``Non-Guarantors``)
         # a row with no word of its own ("net income" beside "operating income" and "net sales")
         # is only touched by the others' words (periods each are their own: ``31 Mar 2024`` beside
@@ -2929,6 +3137,12 @@ def _defined(rel: Relation, question: str, expected: str | None) -> CellPlan | N
     stated = definition(question) if key is not None and expected in (None, "number") else None
     if stated is None or key is None or _asks_which(stated.rest):
         return None  # ("which was larger, A or net debt (B minus C)?": a name is asked)
+    if (
+        set(words(stated.rest)) & (RISE_WORDS | FALL_WORDS)
+        or re.search(r"\b(?:move[ds]?|movement|chang(?:e|ed|es))\b", stated.rest, re.IGNORECASE)
+        or _SERIES.search(stated.rest)
+    ):
+        return None  # ("how did (A plus B) move in 2025": a change or a series of the figure, not it)
     # the lines' amounts, not a column of percentages ("H1 2024 ..., in percent": not ``% change ›
     # H1 on H1``); "in percent" is the answer's form
     placing = _IN_PERCENT.sub(" ", stated.rest)
@@ -3289,8 +3503,8 @@ def _of_kind(rel: Relation, kind: str) -> list[RelColumn]:
     kind = (
         "dates" if re.fullmatch(r"(?:quarter|year)[- ]?ends", kind) else kind
     )  # ("at how many quarter-ends")
-    if kind == "dates":
-        return [c for c in _figures(rel) if year_of(c.name) is not None]
+    if kind == "dates":  # (``Dec-23``: a month's end, its year written short)
+        return [c for c in _figures(rel) if year_of(c.name) is not None or ends_at(c.name) is not None]
     found = [c for c in _figures(rel) if _period_kind(c) == kind]
     apart = {"quarters": 3, "years": 12}.get(kind)
     if not found and apart is not None:
@@ -3896,6 +4110,10 @@ def _outside(rel: Relation, key: str, rows: dict[str, list[str]]) -> bool:
     )
 
 
+#: What parts the members of a list of three or more: "A, B and C" (a comma, "and" or "plus").
+_PARTS_SAID = re.compile(r",\s|\b(?:plus|and)\b", re.IGNORECASE)
+
+
 def _without_qualifying_total(rel: Relation, key: str, named: list[str], question: str = "") -> list[str]:
     """The two lines named, less a total touched only by the words of the other line and of a
     section that line stands under: "current lease liabilities" names ``Lease liabilities`` under
@@ -4096,6 +4314,34 @@ def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, st
         return conds
     best = section_named(held, question_words(question))
     return {**conds, SECTION: best} if best is not None else conds
+
+
+#: What parts the members of a list: a comma, "and", "plus", "or", "&".
+_LIST_PARTS = re.compile(r",\s*|\s+(?:and|plus|or|&)\s+", re.IGNORECASE)
+
+
+def _member_placed(rel: Relation, question: str, conds: dict[str, str], label: str) -> dict[str, str]:
+    """``conds`` for one member of a list, placed by the words of its own piece where they name one
+    of the sections that hold it (the section the whole question names is another member's: "current
+    borrowings, pension obligations and long-term lease liabilities"); else as the question places
+    it."""
+    piece = _own_piece(question, label)
+    if piece != question:
+        alone = _placed(rel, piece, {k: v for k, v in conds.items() if k != SECTION})
+        if SECTION in alone:
+            return alone
+    return _placed(rel, question, conds)
+
+
+def _own_piece(question: str, label: str) -> str:
+    """The piece of a listing question (between its commas and "and"s) that names ``label`` most:
+    the words that place that member alone ("current borrowings, pension obligations and long-term
+    lease liabilities": ``Lease liabilities`` under the long-term section, ``Borrowings`` under the
+    current one). The whole question where no piece names it."""
+    pieces = _LIST_PARTS.split(question)
+    scored = [(len(said_words(label, question_words(p))), -i, p) for i, p in enumerate(pieces)]
+    best = max(scored, default=(0, 0, question))
+    return best[2] if best[0] > 0 else question
 
 
 def _pool(
@@ -4731,6 +4977,44 @@ def _members_averaged(rel: Relation, question: str, lines: list[str]) -> bool:
     return _names_key(key, said)
 
 
+def _whole_unnamed(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
+    """The cell of the table's one grand total row in the one column the question names, where it
+    names no row, not even in part, and asks one figure: "what were actual sales" over sales by
+    division closed by ``Total`` is the total as the table gives it (no rank, count, mean or change
+    is asked)."""
+    key = rel.key
+    if key is None or expected not in (None, "number") or _asks_which(question) or _counts(question):
+        return None
+    asked = set(words(question))
+    if asked & (AVERAGE_WORDS | CHANGE_WORDS | RISE_WORDS | FALL_WORDS | DESCENDING | ASCENDING):
+        return None
+    if comparison(question.casefold()) is not None:
+        return None
+    labels, flags = rel.values_of(key.name) or [], rel.values_of(TOTAL) or []
+    sections = rel.values_of(SECTION) or [None] * len(flags)
+    totals = [  # (a total under no section, closing the table: its whole)
+        str(labels[i])
+        for i in range(len(flags))
+        if flags[i] == 1 and sections[i] is None and i == len(flags) - 1
+    ]
+    if len(totals) != 1 or labels.count(totals[0]) != 1:
+        return None
+    # (the table's subject is named: a word of its title or of its total line, in the table's own
+    # names -- "actual revenue" over ``Sales by channel`` -- not only a column's "Actual")
+    titles = [t.text for t in rel.table.titles]
+    subject = {w for t in [*titles, totals[0]] for w in tokens(t)} - COMMON - {"total"}
+    said = question_words(in_own_terms(question, titles))
+    if not any(near_word(w, q) for w in subject for q in said):
+        return None
+    cols = _columns(rel, question)
+    if len(cols) != 1 or _is_percent(cols[0]):
+        return None
+    rows, touched, _ = _rows(rel, question, cols)
+    if rows or touched:
+        return None
+    return CellPlan(f"SELECT {_cell_in(rel, cols[0].name, {key.name: totals[0]})}", "lookup", "number")
+
+
 def _grand_total_row(rel: Relation, label: str) -> bool:
     """Whether ``label`` is the table's whole: a total line under no section, first or last."""
     keys, flags, sections = (
@@ -4767,6 +5051,10 @@ def _counted_in_span(
     return CellPlan(f"SELECT COUNT(*) FROM data WHERE {inside} AND {bound}", "count", "number")
 
 
+#: A heading that says what the figures count: ``Number of deaths``, ``No. of offences``.
+_NUMBER_OF = re.compile(r"\b(?:number|no\.?|count)\s+of\s+([^\W\d_]+)", re.IGNORECASE)
+
+
 def _counted_noun(rel: Relation, question: str) -> tuple[str | None, str | None]:
     """The noun of "how many <noun>" and the column of labels it names (``Mode of transport`` for
     "how many modes", ``Expenditure group`` beside a code column): the question counts the table's
@@ -4781,6 +5069,13 @@ def _counted_noun(rel: Relation, question: str) -> tuple[str | None, str | None]
         for c in rel.columns
     ):
         return None, None  # ("how many offences were recorded for burglary": ``Number of offences`` says)
+    measures = [c.name for c in rel.columns if c.role == "key"] + [t.text for t in rel.table.titles]
+    if comparison(question.casefold()) is None and any(
+        (m2 := _NUMBER_OF.search(t)) is not None and near_word(m2.group(1).casefold(), noun) for t in measures
+    ):
+        # ("how many deaths from respiratory diseases" where the labels' heading or the title says
+        # ``Number of deaths``: the figures are the counts, each row one)
+        return None, None
     for c in rel.columns:
         if (c.role == "key" or (c.role == "data" and c.kind == "text")) and any(
             near_word(w, noun) for w in tokens(c.name)

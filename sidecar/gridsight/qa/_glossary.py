@@ -218,6 +218,9 @@ def _names_held(holds: Callable[[str], bool]) -> dict[str, str]:
 
 #: A total line for the part of a whole that is "non-" something: ``Total non-current liabilities``.
 _NEGATED_TOTAL = re.compile(r"total non (\S+) (.+)")
+#: The total of the long-term part of a whole under the names a UK statement gives it: "total long
+#: term liabilities", "total fixed assets" (the current part's total beside it).
+_LONG_TERM_TOTAL = re.compile(r"total (long term|fixed) (assets|liabilities)")
 
 
 def totals_of_parts(question: str, texts: Iterable[str]) -> str:
@@ -232,21 +235,34 @@ def totals_of_parts(question: str, texts: Iterable[str]) -> str:
     """
     if "total" not in question.casefold():
         return question
-    # (only lines that hold "total" take part: the workbook's other texts are not read)
-    spaced = {
-        re.sub(r"[\s-]+", " ", t.casefold()).strip()
-        for t in texts
-        if len(t) <= 120 and "total" in t.casefold()
-    }
+    every = {re.sub(r"[\s-]+", " ", t.casefold()).strip() for t in texts if len(t) <= 120}
+    # (only lines that hold "total" take part, and the two parts' own names where no line totals
+    # either with "total": a German-style statement closes ``Non-current liabilities`` and ``Current
+    # liabilities`` with their figures under those names)
+    spaced = {t for t in every if "total" in t}
+    unnamed: set[str] = set()  # (the wholes whose parts are named without "total")
+    for whole in ("assets", "liabilities"):
+        named = (f"non current {whole}", f"current {whole}")
+        if all(n in every and f"total {n}" not in every for n in named):
+            spaced |= {f"total {n}" for n in named}
+            unnamed.add(whole)
     for text in sorted(spaced):
         m = _NEGATED_TOTAL.fullmatch(text)
-        if m is None:
+        long_term = _LONG_TERM_TOTAL.fullmatch(text)
+        if m is not None:
+            part, whole = m.groups()
+            other = f"total non-{part} {whole}"
+        elif long_term is not None:  # (a UK statement's "total long term liabilities", "total fixed assets")
+            part, whole = "current", long_term.group(2)
+            other = text
+        else:
             continue
-        part, whole = m.groups()
         if f"total {part} {whole}" not in spaced or f"total {whole}" in spaced:
             continue
         words_ = r"[\s-]+".join(re.escape(w) for w in whole.split())
-        sum_ = f"(total non-{part} {whole} plus total {part} {whole})"
+        sum_ = f"({other} plus total {part} {whole})"
+        if whole in unnamed:
+            sum_ = f"(non-{part} {whole} plus {part} {whole})"
 
         def parts(found: re.Match[str], sum_: str = sum_, whole: str = whole) -> str:
             # (not "total liabilities and equity" where a line totals both: ``Total equity and
@@ -256,6 +272,9 @@ def totals_of_parts(question: str, texts: Iterable[str]) -> str:
                 t.startswith("total ") and {joined, *whole.split()} <= set(t.split()) for t in spaced
             ):
                 return found.group(0)
+            after = re.sub(r"[\s-]+", " ", found.string[found.start() :].casefold())
+            if any(t.startswith(f"total {whole} ") and after.startswith(t) for t in spaced):
+                return found.group(0)  # ("total assets less current liabilities", a line of its own)
             return sum_ + found.group(0)[len(found.group("total")) :]  # (the "and ..." kept)
 
         question = re.sub(

@@ -66,7 +66,9 @@ def _adds_up(
     parts = [p for p in parts if any(p[c] is not None for c, w in enumerate(total) if w is not None)]
     checked = matched = averaged = summed = 0
     for c, whole in enumerate(total):
-        vals = [p[c] for p in parts]
+        # (a part blank in this column but filled in another is nil here: ``Assets held for sale``
+        # shown "-" in the years before it arose)
+        vals = [0.0 if p[c] is None and any(v is not None for v in p) else p[c] for p in parts]
         if whole is None or any(v is None for v in vals) or sum(1 for v in vals if v) < 2:
             continue  # (a whole that is one of its parts, the others nothing, is no evidence either)
         checked += 1
@@ -154,7 +156,11 @@ def closing_totals(
             continue
         parts = [figures[j] for j in range(start, i) if j not in skip]
         closes = i == n - 1 or blocks[i + 1] != blocks[i]  # (the last line of its section)
-        if len(parts) >= 2 and _adds_up(figures[i], parts, steps, means=closes):
+        # (or the total right before it and the lines after that: ``Equity`` adds up ``Equity
+        # attributable to shareholders`` and ``Non-controlling interests``)
+        before = start - 1 if start - 1 in out and blocks[start - 1] == blocks[i] else None
+        adds = len(parts) >= 2 and _adds_up(figures[i], parts, steps, means=closes)
+        if adds or (before is not None and parts and _adds_up(figures[i], [figures[before], *parts], steps)):
             out.add(i)
             start = i + 1
     return out

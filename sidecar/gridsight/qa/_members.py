@@ -22,7 +22,10 @@ from gridsight.qa._sqlgen import COMMON, match_score, near_word, question_words,
 from gridsight.text import LESS_WORDS, MORE_WORDS, OPERATION_WORDS, closest, header_text
 
 #: Words that join the two members of a list.
-_JOIN = re.compile(r"\s+(?:and|or|than|plus|minus|less|versus|vs\.?|divided\s+by)\s+", re.I)
+_JOIN = re.compile(
+    r"\s+(?:and|or|than|plus|minus|less|versus|vs\.?|divided\s+by)\s+|(?<=[^\W\d_]{2})\s*/\s*(?=[^\W\d_]{2})",
+    re.I,
+)  # (a slash between words divides, "borrowings / total liabilities"; ``2021/22`` is a year)
 #: Where the first member's phrase opens (read backwards from the join).
 _OPENS = re.compile(
     r"(?:\b(?:of|between|was|were|is|are|did|had|has|have|as|add(?:\s+up)?|sum\s+up)\b|[:(])\s*", re.I

@@ -15,7 +15,7 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterable
 
-from gridsight.qa._headers import dates_written
+from gridsight.qa._headers import dates_written, ends_at
 from gridsight.text import PLANNED, content_words, stem
 
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d\d)(?![\d])")
@@ -312,6 +312,30 @@ def _between_ends(question: str, names: Iterable[str]) -> str:
         return question
     phrase = f"from {ends[0]} to {ends[1]}"
     return _for_the_year(question, phrase) or _append(question, phrase)
+
+
+#: One quarter a change is asked within: "during Q3 2024", "in Q1 2024", "over Q2 of 2025".
+_IN_QUARTER = re.compile(
+    r"\b(?:in|during|over|across|throughout|for)\s+(?:the\s+)?Q([1-4])\s*(?:of\s+)?((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+
+
+def changed_in_quarter(question: str, names: Iterable[str]) -> str:
+    """``question`` with a change within one quarter it names ("how much did deposits change during
+    Q3 2024", "did total assets grow in Q1 2024") written from the column that closes the quarter
+    before to the one that closes it ("from Jun-24 to Sep-24"), where the columns are balances at
+    quarter ends (``Dec-23``, ``Mar-24``, ...); else as it was."""
+    m = _IN_QUARTER.search(question)
+    if m is None or not _CHANGED.search(question) or not _ASKS_CHANGE.search(question):
+        return question
+    quarter, year = int(m.group(1)), int(m.group(2))
+    closes = {(e[0], e[1]): n for n in names if (e := ends_at(n)) is not None and e[1] in (3, 6, 9, 12)}
+    end = (year, 3 * quarter)
+    start = (year - 1, 12) if quarter == 1 else (year, 3 * quarter - 3)
+    if end not in closes or start not in closes:
+        return question
+    return question[: m.start()] + f"from {closes[start]} to {closes[end]}" + question[m.end() :]
 
 
 def changed_in_year(question: str, years: list[int], own: Iterable[str], names: Iterable[str] = ()) -> str:
