@@ -138,3 +138,33 @@ def test_the_whole_of_both_breakdowns_where_no_column_is_named(tmp_path_factory:
     book = book_of(tmp_path_factory, "deaths", rows, merges=("C2:E2", "F2:H2", "I2:K2"))
     assert answered(book, "How many deaths from respiratory diseases were there?") == 320
     assert answered(book, "How many deaths from lung cancer were there among females aged 65 and over?") == 70
+
+
+def test_each_period_a_question_lists(tmp_path_factory: Any) -> None:
+    # one line's cell in each period written, in the order written, however each is written
+    rows: list[list[Any]] = [
+        ["Completions by tenure"],
+        ["Area", "2020-21", None, "2021-22", None, "2022-23", None],
+        [None, "Private", "Total", "Private", "Total", "Private", "Total"],
+        ["Northvale", 9000, 11000, 9500, 12000, 9800, 12500],
+        ["Eastbury", 7000, 8000, 7100, 8300, 7400, 8800],
+        ["Westmere", 5000, 6000, 5200, 6100, 5300, 6400],
+    ]
+    book = book_of(tmp_path_factory, "tenure", rows, merges=("B2:C2", "D2:E2", "F2:G2"))
+    asked = "What were completions in total in Eastbury in each of 2020-21, 2021/22 and 2022/23?"
+    assert answered(book, asked) == [8000, 8300, 8800]
+    assert answered(book, "List private completions in Westmere for 2022-23 and 2020-21.") == [5300, 5000]
+    # summed, not listed
+    assert answered(book, "Add up total completions in Northvale for 2020-21 and 2021-22.") == 23000
+    # the whole of the parts named "combined"
+    rows = [
+        ["Population estimates (thousands)"],
+        ["Area", "Persons", None, "Males", None, "Females", None],
+        [None, "2022", "2023", "2022", "2023", "2022", "2023"],
+        ["Northvale", 310.5, 312.0, 150.2, 151.0, 160.3, 161.0],
+        ["Eastbury", 205.0, 207.5, 100.0, 101.5, 105.0, 106.0],
+        ["Westmere", 120.0, 121.0, 59.0, 59.5, 61.0, 61.5],
+    ]
+    book = book_of(tmp_path_factory, "population", rows, merges=("B2:C2", "D2:E2", "F2:G2"))
+    asked = "List the population of males and females combined in Eastbury for 2022 and 2023."
+    assert answered(book, asked) == [205.0, 207.5]

@@ -654,6 +654,66 @@ def _latest_unnamed(rel: Relation) -> list[RelColumn]:
     return at if len(at) == 1 else _consolidated(at)
 
 
+_PERIOD_ITEM = r"(?:FY\s*)?(?:19|20)\d\d(?:\s*[/-]\s*\d{2}(?:\d{2})?)?(?![\d/-])"
+#: Periods listed one by one: "in each of 2020-21, 2021/22 and 2022/23", "for 2021, 2022 and 2023".
+_PERIOD_LIST = re.compile(
+    rf"\b(?:each\s+of|for|in)\s+(?:the\s+(?:years|periods)\s+)?(?P<list>{_PERIOD_ITEM}(?:\s*,\s*{_PERIOD_ITEM})*"
+    rf"\s*,?\s*(?:and|&)\s+{_PERIOD_ITEM})",
+    re.IGNORECASE,
+)
+
+
+def _each_period(rel: Relation, question: str) -> list[RelColumn]:
+    """The column of each period a question lists one by one ("in each of 2020-21, 2021/22 and
+    2022/23", "for 2021, 2022 and 2023"), in the order written: each read as if the question named
+    it alone, and one column each (the whole of the parts it names with "combined": ``Persons``
+    for "males and females combined"). None where the question sums, averages or compares them, or
+    a period names no one column."""
+    m = _PERIOD_LIST.search(question)
+    if m is None or set(words(question)) & (AVERAGE_WORDS | CHANGE_WORDS | RISE_WORDS | FALL_WORDS):
+        return []
+    if re.search(r"\b(?:sum|add(?:ed|s)?|altogether)\b", question, re.IGNORECASE):
+        return []  # ("add up X for 2017/18 and 2018/19": one figure; "in total" names a column)
+    if comparison(question.casefold()) is not None or _asks_which(question):
+        return []
+    items = re.findall(_PERIOD_ITEM, m.group("list"), re.IGNORECASE)
+    out: list[RelColumn] = []
+    for item in items:
+        alone = question[: m.start("list")] + item + question[m.end("list") :]
+        found = _columns(rel, alone)
+        if len(found) > 1 and _COMBINED.search(question):
+            found = _sum_column(rel, found)
+        if len(found) != 1 or found[0] in out:
+            return []
+        out.append(found[0])
+    return out if len(out) >= 2 else []
+
+
+#: Parts named together as one: "males and females combined", "both sexes", "all persons".
+_COMBINED = re.compile(r"\b(?:combined|together|both)\b", re.IGNORECASE)
+
+
+def _sum_column(rel: Relation, parts_named: list[RelColumn]) -> list[RelColumn]:
+    """The one other figure column whose figures add up those of ``parts_named`` on nearly every row
+    (``Persons › 2021`` for ``Males › 2021`` and ``Females › 2021``); else none."""
+    cols = [rel.values_of(c.name) or [] for c in parts_named]
+    out = []
+    for c in _figures(rel):
+        if c in parts_named:
+            continue
+        whole = rel.values_of(c.name) or []
+        rows = [
+            (float(w), [float(v) for v in vs])
+            for w, *vs in zip(whole, *cols, strict=True)
+            if all(isinstance(x, int | float) and not isinstance(x, bool) for x in (w, *vs))
+        ]
+        if len(rows) >= 3 and sum(
+            abs(w - sum(vs)) <= max(0.051, 0.002 * abs(w)) for w, vs in rows
+        ) >= 0.9 * len(rows):
+            out.append(c)
+    return out if len(out) == 1 else []
+
+
 def _grand_whole(rel: Relation) -> list[RelColumn]:
     """The one column of a two-level header that is the whole of both breakdowns (``Persons › All
     ages``: Males plus Females at all ages, and the sum of the persons' age bands), read where the
@@ -2584,6 +2644,19 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             rows[SECTION] = per
     else:
         per = []
+    each = (
+        _each_period(rel, question)
+        if key is not None
+        and rows.get(key.name)
+        and all(len(v) == 1 for v in rows.values())
+        # (a list asked, or "each of": "in 2021 and 2022 combined", "over both years" add up)
+        and (expected == "list" or re.search(r"\beach\s+of\b", question, re.IGNORECASE) is not None)
+        else []
+    )
+    if each and key is not None:  # ("X in each of 2020-21, 2021/22 and 2022/23": its cell in each, in order)
+        conds = {k: v[0] for k, v in rows.items()}
+        reads = [_cell_in(rel, c.name, conds) for c in each]
+        return CellPlan(" UNION ALL ".join(f"SELECT {c}" for c in reads), "series", "list")
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
     prior = _against_prior(rel, question, chosen)
