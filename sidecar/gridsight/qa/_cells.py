@@ -61,7 +61,7 @@ from gridsight.qa._lines import (
     unnamed_total,
     words_said,
 )
-from gridsight.qa._members import listed_members
+from gridsight.qa._members import LIST_PARTS, listed_members
 from gridsight.qa._movement import balance_rows, moved
 from gridsight.qa._named_lines import (
     Reading,
@@ -603,10 +603,8 @@ def _whole_among(rel: Relation, tied: list[RelColumn]) -> list[RelColumn]:
 _CONSOLIDATED = re.compile(r"^\s*(?:the\s+)?(?:group|consolidated)\s*$", re.IGNORECASE)
 
 
-#: A whole year asked: "total revenue for 2024", "full-year", "annual", "for the year".
-_YEAR_AS_WHOLE = re.compile(
-    r"\b(?:total|full[\s-]year|annual|whole\s+year|for\s+the\s+year|in\s+all)\b", re.I
-)
+#: A whole year asked besides :data:`_WHOLE_YEAR`'s words: "total revenue for 2024", "in all".
+_YEAR_AS_WHOLE = re.compile(r"\b(?:total|for\s+the\s+year|in\s+all)\b", re.IGNORECASE)
 _QUARTER_PART = re.compile(r"^\s*Q[1-4]\s*$", re.IGNORECASE)
 
 
@@ -615,7 +613,9 @@ def _year_of_quarters(rel: Relation, question: str) -> CellPlan | None:
     columns (``Q1`` .. ``Q4``, no total beside them) across, and the question asks the whole year of
     one row it names ("total revenue for 2024", "full-year revenue in 2023")."""
     key = rel.key
-    if key is None or not _YEAR_AS_WHOLE.search(question) or not periods_down(rel):
+    if key is None or not (_WHOLE_YEAR.search(question) or _YEAR_AS_WHOLE.search(question)):
+        return None
+    if not periods_down(rel):
         return None
     figures = _figures(rel)
     if len(figures) != 4 or not all(_QUARTER_PART.match(parts(c.name)[-1]) for c in figures):
@@ -695,22 +695,8 @@ _COMBINED = re.compile(r"\b(?:combined|together|both)\b", re.IGNORECASE)
 
 def _sum_column(rel: Relation, parts_named: list[RelColumn]) -> list[RelColumn]:
     """The one other figure column whose figures add up those of ``parts_named`` on nearly every row
-    (``Persons › 2021`` for ``Males › 2021`` and ``Females › 2021``); else none."""
-    cols = [rel.values_of(c.name) or [] for c in parts_named]
-    out = []
-    for c in _figures(rel):
-        if c in parts_named:
-            continue
-        whole = rel.values_of(c.name) or []
-        rows = [
-            (float(w), [float(v) for v in vs])
-            for w, *vs in zip(whole, *cols, strict=True)
-            if all(isinstance(x, int | float) and not isinstance(x, bool) for x in (w, *vs))
-        ]
-        if len(rows) >= 3 and sum(
-            abs(w - sum(vs)) <= max(0.051, 0.002 * abs(w)) for w, vs in rows
-        ) >= 0.9 * len(rows):
-            out.append(c)
+    (``Persons › 2021`` for ``Males › 2021`` and ``Females › 2021``, :func:`_whole_among`); else none."""
+    out = [c for c in _figures(rel) if c not in parts_named and _whole_among(rel, [*parts_named, c]) == [c]]
     return out if len(out) == 1 else []
 
 
@@ -4389,10 +4375,6 @@ def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, st
     return {**conds, SECTION: best} if best is not None else conds
 
 
-#: What parts the members of a list: a comma, "and", "plus", "or", "&".
-_LIST_PARTS = re.compile(r",\s*|\s+(?:and|plus|or|&)\s+", re.IGNORECASE)
-
-
 def _member_placed(rel: Relation, question: str, conds: dict[str, str], label: str) -> dict[str, str]:
     """``conds`` for one member of a list, placed by the words of its own piece where they name one
     of the sections that hold it (the section the whole question names is another member's: "current
@@ -4411,7 +4393,7 @@ def _own_piece(question: str, label: str) -> str:
     the words that place that member alone ("current borrowings, pension obligations and long-term
     lease liabilities": ``Lease liabilities`` under the long-term section, ``Borrowings`` under the
     current one). The whole question where no piece names it."""
-    pieces = _LIST_PARTS.split(question)
+    pieces = LIST_PARTS.split(question)
     scored = [(len(said_words(label, question_words(p))), -i, p) for i, p in enumerate(pieces)]
     best = max(scored, default=(0, 0, question))
     return best[2] if best[0] > 0 else question

@@ -39,7 +39,7 @@ _MEANT_FLOOR, _MEANT_MARGIN = 0.6, 0.05
 
 
 #: What parts the members of a longer list: "A, B and C", "A plus B plus C", "A, B, C".
-_PARTS = re.compile(r"\s*,\s*(?:and\s+|plus\s+|or\s+)?|\s+(?:and|plus|or|&)\s+", re.I)
+LIST_PARTS = re.compile(r"\s*,\s*(?:and\s+|plus\s+|or\s+)?|\s+(?:and|plus|or|&)\s+", re.I)
 #: The most pieces one member's words may be cut into by the parting words ("property, plant and
 #: equipment").
 _MAX_PIECES = 3
@@ -56,7 +56,7 @@ def _listed_many(labels: list[str], question: str, header: frozenset[str]) -> li
     """Three or more labels listed one after another ("stock, receivables and cash"): the longest run
     of pieces between parting words in which each member (one piece, or a few joined back, as
     "property, plant and equipment") names a label of its own."""
-    cuts = list(_PARTS.finditer(question))
+    cuts = list(LIST_PARTS.finditer(question))
     if len(cuts) < 2:
         return []
     bounds = [0, *(m.start() for m in cuts), len(question)]
