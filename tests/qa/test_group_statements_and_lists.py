@@ -328,3 +328,10 @@ def test_quarter_end_columns_written_as_months(quarter_ends: Any) -> None:
     # a line named in part beside the whole named in full
     got = answered(quarter_ends, "What share of total assets were customer loans at Dec-25?")
     assert got == pytest.approx(14400 / 18475)
+
+
+def test_how_a_figure_moved_in_a_year(small: Any) -> None:
+    # "how did X move in 2026": from the 2025 year end to the 2026 one, actual figures
+    assert answered(small, "How did trade creditors move in 2026?") == 2000
+    # total liabilities, the sum of its two parts at each date: 60000 - 62000
+    assert answered(small, "How did total liabilities move in the 2026 financial year?") == -2000

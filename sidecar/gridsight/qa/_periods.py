@@ -207,6 +207,7 @@ _CHANGED = re.compile(
 #: lentils"): how much, the change, whether it rose, which lines fell.
 _ASKS_CHANGE = re.compile(
     r"\bhow\s+much\b|\bby\s+(?:how|what)\b|(?:%|\bper\s*cent(?:age)?)\s*(?:change|movement|growth)\b"
+    r"|\bhow\s+(?:did|has|have)\b[^?]{0,80}\b(?:move|moved|change|changed)\b"
     r"|\b(?:the|a|an|its)\s+(?:net\s+|percent(?:age)?\s+)?(?:change|increase|decrease|growth|rise"
     r"|fall|decline|movement|improvement|reduction)\b|\bdid\b[^?]{0,80}\b(?:change|increase|decrease|grow|rise|fall|decline"
     r"|drop|improve|shrink)\b|\b(?:which|how\s+many|list|name)\b[^?]{0,80}\b(?:increased|decreased|rose|fell|declined"
