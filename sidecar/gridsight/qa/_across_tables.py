@@ -254,19 +254,20 @@ _WHEN = re.compile(
 )
 
 
+#: The words a date is introduced by ("as at the", "in"), which say nothing of which date it is.
+_DATE_LEAD = re.compile(r"^(?:(?:as\s+)?(?:at|on|in|for|of)\s+)?(?:the\s+)?", re.IGNORECASE)
+
+
 def _when(question: str, years: list[str]) -> str:
     """The dates the question writes, wherever it writes them, to ask each figure at: "total equity
     divided by RWAs at the end of Q1 2023" asks both at the end of Q1 2023; else its one year."""
     dates: list[str] = []
+    cores: set[str] = set()
     for m in _WHEN.finditer(question):
-        core = re.sub(
-            r"^(?:(?:as\s+)?(?:at|on|in|for|of)\s+)?(?:the\s+)?", "", m.group(0).strip(), flags=re.I
-        )
-        if any(ch.isdigit() for ch in core) and not any(
-            re.sub(r"^(?:(?:as\s+)?(?:at|on|in|for|of)\s+)?(?:the\s+)?", "", d, flags=re.I).casefold()
-            == core.casefold()
-            for d in dates
-        ):  # ("inventories at the FY25 year end relative to FY25 revenue": FY25 once)
+        core = _DATE_LEAD.sub("", m.group(0).strip()).casefold()
+        if any(ch.isdigit() for ch in core) and core not in cores:
+            # ("inventories at the FY25 year end relative to FY25 revenue": FY25 once)
+            cores.add(core)
             dates.append(m.group(0).strip())
     return f" {' '.join(dates)}" if dates else f" in {years[0]}" if years else ""
 
