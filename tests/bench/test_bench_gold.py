@@ -22,6 +22,9 @@ from gridsight.bench._gold import Question, compare, load_questions, score, wtq_
         (True, True, "boolean", True),  # JSON bool
         (False, True, "boolean", False),
         ("True", True, "boolean", True),
+        (False, "No", "boolean", True),  # a gold written "Yes" / "No"
+        (True, "No", "boolean", False),
+        (True, "yes", "boolean", True),
         ([["US"], ["CN"]], ["CN", "US"], "list[category]", True),  # JSON list
         ([["US"]], ["CN", "US"], "list[category]", False),
         ([3, 1.004], [1, 3], "list[number]", True),

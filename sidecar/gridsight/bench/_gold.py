@@ -243,6 +243,12 @@ def _scalar_gold(gold: Any) -> Any:
     return gold
 
 
+def _truth(x: Any) -> str:
+    """A yes/no answer as "true" or "false" ("Yes" and True alike); other text as written, lower case."""
+    text = str(x).strip(_STRIP).lower()
+    return {"yes": "true", "no": "false"}.get(text, text)
+
+
 def compare(value: Any, gold: Any, kind: str) -> bool:
     """DataBench's type-aware comparison of an answer with the gold answer (text, number, bool or list)."""
     kind = kind.strip()
@@ -253,8 +259,8 @@ def compare(value: Any, gold: Any, kind: str) -> bool:
         v = _flat(value)
         if len(v) != 1:
             return False
-        if kind == "boolean":
-            return str(v[0]).strip(_STRIP).lower() == str(g).strip(_STRIP).lower()
+        if kind == "boolean":  # (a gold "Yes" / "No" is True / False)
+            return _truth(v[0]) == _truth(g)
         if kind == "number":
             return _num(v[0]) is not None and _num(v[0]) == _num(g)
         a, b = str(v[0]).strip(_STRIP), str(g).strip(_STRIP)
