@@ -778,7 +778,7 @@ def names_month(value: str, question: str) -> bool:
 #: ``Coast 2)``, ``Total (1)``, ``Hills*``, ``Metro¹``, ``2023 p`` or ``2023p`` (provisional), ``Q4 r``
 #: (revised); a fund statement's lettered note, ``Investments, at value (a)``.
 _MARKS = re.compile(
-    r"(?:\s*(?:\(\d{1,2}\)|\([a-h]\)|\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*\([prev]\)"
+    r"(?:\s*(?:\(\d{1,2}\)|\([a-h]\)|\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*[(\[][prev][)\]]"
     r"|(?<=(?:19|20)\d\d)[prev])\s*$"
 )
 
@@ -823,7 +823,10 @@ def outline_kind(text: str) -> str | None:
 
 #: A note reference a statement writes at the end of a label: ``Provisions (Note 12)``,
 #: ``Goodwill (Notes 4, 5)``.
-_NOTE_REF = re.compile(r"\s*\((?:notes?|note\s+no\.?)\s*[\w.,\s-]{1,12}\)\s*$", re.IGNORECASE)
+_NOTE_REF = re.compile(
+    r"\s*(?:\((?:notes?|note\s+no\.?)\s*[\w.,\s-]{1,12}\)|\[(?:notes?|note\s+no\.?)\s*[\w.,\s-]{1,12}\])\s*$",
+    re.IGNORECASE,
+)  # (``(note 3)``; ``[note 1]``, as accessible statistics tables write it)
 
 
 #: The lettered note a footnote's own line starts with: ``(a) Investments, at cost``.
@@ -1186,10 +1189,14 @@ PERIOD_CLOSERS = ("ended", "ending", "to", "through")
 SUPERLATIVE_RX = r"(?:most|least|best|worst|\w{2,}est|(?:north|south|east|west)ernmost)"
 #: "the second largest", "the 3rd most common": a place counted from the top.
 _ORDINAL = re.compile(
-    r"\b(" + "|".join(w for w in ORDINAL_WORDS if w != "first") + r"|[2-9](?:nd|rd|th))\s+"
-    rf"{SUPERLATIVE_RX}\b",
+    r"\b(" + "|".join(w for w in ORDINAL_WORDS if w != "first") + r"|[2-9](?:nd|rd|th))[\s-]+"
+    rf"{SUPERLATIVE_RX}\b"
+    r"|\b(?:ranked|ranks|comes|came|placed)\s+("
+    + "|".join(w for w in ORDINAL_WORDS if w != "first")
+    + r"|[2-9](?:nd|rd|th))\b",
     re.IGNORECASE,
-)
+)  # (also "the second-lowest"; "ranked second for pigs (counting from the smallest)", "which comes
+#    second by size")
 
 
 def ordinal_place(text: str) -> int | None:
@@ -1198,7 +1205,7 @@ def ordinal_place(text: str) -> int | None:
     m = _ORDINAL.search(text)
     if m is None:
         return None
-    word = m.group(1).casefold()
+    word = (m.group(1) or m.group(2)).casefold()
     return ORDINAL_WORDS.get(word) or int(word[:-2])
 
 

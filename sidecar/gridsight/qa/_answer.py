@@ -220,6 +220,21 @@ def without_example(question: str) -> str:
     return _EXAMPLE.sub("", question).strip() or question
 
 
+#: What an aside rules out: "(the combined figure, not men or women separately)", ", not the
+#: company's": after a comma or an opening bracket, up to the closing one or the sentence's end.
+_RULED_OUT = re.compile(
+    r"(?<=[,(])\s*(?:not|rather\s+than|instead\s+of)\s+(?:the\s+)?[^\W\d_]+(?:'s)?"
+    r"(?:\s+(?:or|and|nor)\s+(?:the\s+)?[^\W\d_]+(?:'s)?)*(?:\s+separately|\s+alone)?\s*(?=[).;?]|$)",
+    re.IGNORECASE,
+)
+
+
+def without_ruled_out(question: str) -> str:
+    """The question less an aside's words for what is not asked ("(the combined figure, not men or
+    women separately)"): they name the cells the question does not want."""
+    return _RULED_OUT.sub(" ", question)
+
+
 #: "Table A (segment assets and liabilities)": what a table is, said beside its name to pick it.
 _TABLE_ASIDE = re.compile(
     r"\b((?:table|schedule|exhibit|note|statement)\s+(?:[A-Z]|\d{1,2}(?:\.\d{1,2})?))\s*\([^()]{1,100}\)",

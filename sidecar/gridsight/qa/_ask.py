@@ -24,6 +24,7 @@ from gridsight.qa._answer import (
     rounded_as_asked,
     without_example,
     without_rounding,
+    without_ruled_out,
     without_sign,
     without_statement_named,
     without_table_aside,
@@ -281,7 +282,7 @@ def answer_question(
     q = q.replace("÷", " / ")  # ("income tax expense ÷ profit before tax": a division, as a slash is)
     labels = _labels(workbook)
     q = prior_year_named(q, labels)  # ("FY2025 minus the prior year": FY2024)
-    q = defined(spelt_out(without_example(q), labels), labels)  # "ETR": effective tax rate, defined
+    q = defined(spelt_out(without_ruled_out(without_example(q)), labels), labels)  # "ETR": effective tax rate
     q = totals_of_parts(q, (t for sheet in workbook.sheets for t in sheet.texts))
     q = elided_heads(q, (t for sheet in workbook.sheets for t in sheet.texts))  # "A and B funds"
     rounding, q = q, without_sign(without_rounding(q))  # (rounded and signed as asked at the end)

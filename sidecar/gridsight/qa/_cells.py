@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from gridsight.qa._answer import asks_label
-from gridsight.qa._classes import RowClass, asked_class, lines_outside
+from gridsight.qa._classes import RESIDUAL, RowClass, asked_class, lines_outside
 from gridsight.qa._definition import Equality, Line, definition, divides, equality, lines_of
 from gridsight.qa._entities import COMBINED, entities_named, entity_columns, own_part, peers
 from gridsight.qa._glossary import in_own_terms
@@ -125,6 +125,7 @@ from gridsight.text import (
     comparison,
     comparisons_spelt,
     month_of,
+    ordinal_place,
     parts_spelt,
     periods_spelt,
     quarter_ended,
@@ -155,6 +156,15 @@ _WHICH = re.compile(
 )  # ("what total is shown ...", "what figure is reported ...": a figure, not a name)
 #: Words that say a figure is a percentage or a rate ("per share" is no share: a figure per share).
 _PERCENT = re.compile(r"\b(percent(age)?s?|per cent|rates?|(?<!per )shares?|proportions?)\b|%", re.I)
+
+
+def _rate_words(part: str) -> list[str]:
+    """The words of a header part of percentages besides the words that say so (``Unemployment
+    rate (%)``: "unemployment"), none where those are all (``Per cent``)."""
+    rest = _PERCENT.sub(" ", part)
+    return part_words(rest) if re.search(r"[^\W\d_]", rest) else []
+
+
 #: A share of a whole: "what share / fraction / percentage of ...".
 #: ("the percentage of load factor" names a figure that is a percentage: no share is computed).
 _SHARE = re.compile(
@@ -295,9 +305,9 @@ def _position(question: str, text: str, shared: frozenset[str] = frozenset()) ->
     periods as headers write them: "first quarter" is where ``Q1`` is named). Words in ``shared``
     (that every compared label holds: the day of ``31 Dec 2023`` and ``31 Dec 2024``) place nothing."""
     low = periods_spelt(question).casefold()
-    i = low.find(text.casefold())
-    if i >= 0:
-        return i
+    whole = re.search(rf"(?<!\w){re.escape(text.casefold())}(?!\w)", low)  # ("men" is not in "women")
+    if whole is not None:
+        return whole.start()
     day = _day_at(question, text)
     if day is not None:
         return day
@@ -445,7 +455,17 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
             # March 31, 2025`` is one of "the year ended March 31, 2025": the day that closes it)
             continue
         # a part that says "per cent" is one word, named by any share word ("per man" names none)
-        mine = {w for p in parts(c.name) for w in (["%"] if _PERCENT.search(p) else part_words(p))}
+        # (and its other words where the question says them: ``Unemployment rate (%)`` beside
+        # ``Employment rate (%)``; unsaid, they leave nothing unnamed)
+        mine = {
+            w
+            for p in parts(c.name)
+            for w in (
+                ["%", *(r for r in _rate_words(p) if any(near_word(r, q) for q in qw))]
+                if _PERCENT.search(p)
+                else part_words(p)
+            )
+        }
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
         mine |= _quarters_ended(c.name)
         if ends_named and end is not None:  # (the year a span starts in does not name it)
@@ -511,7 +531,17 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # (two dates each written whole, "30 June 2024 or 31 December 2024", are both asked)
         # (a part the question names by meaning, "men": ``Males``; else the breakdown's whole)
         meant = _by_meaning(best, qw)
-        whole = (_whole_among(rel, best) or _consolidated(best)) if len(meant) == len(best) else []
+        # (a rate's whole by its figures lying between, not where the parts are ranked: "for which
+        # quintile was the share lowest")
+        kind = _RANK_NOUN.search(question) if _asks_which(question) else None
+        ranks_parts = kind is not None and any(
+            near_word(kind.group(1).casefold(), w) for c in best for w in tokens(parts(c.name)[-1])
+        )
+        whole = (
+            (_whole_of_each(rel, best, not ranks_parts) or _consolidated(best))
+            if len(meant) == len(best)
+            else []
+        )
         best = _year_end(question, best) or whole or meant
     best = _group_of_years(rel, question, best)
     if len(best) == 1:
@@ -576,7 +606,7 @@ def _opening_of_a_year(col: RelColumn, figures: list[RelColumn]) -> bool:
     return any((e := ends_at(c.name)) is not None and e[0] == end[0] and e[1:] == (12, 31) for c in figures)
 
 
-def _whole_among(rel: Relation, tied: list[RelColumn]) -> list[RelColumn]:
+def _whole_among(rel: Relation, tied: list[RelColumn], between: bool = True) -> list[RelColumn]:
     """The one of three or more columns the question names alike whose figures add up the others'
     on nearly every row (``Persons › 2021`` beside ``Males › 2021`` and ``Females › 2021``): the
     breakdown's whole, read where the question names no part of it. Else none."""
@@ -596,6 +626,30 @@ def _whole_among(rel: Relation, tied: list[RelColumn]) -> list[RelColumn]:
         )  # (published figures rounded one place apart)
         if fits >= 0.9 * len(rows):
             return [c]
+    # (a rate's or an average's whole -- ``All persons`` beside ``Men`` and ``Women`` -- is no sum:
+    # the one column labelled as a whole whose figures lie between its parts' on nearly every row)
+    labelled = [i for i, c in enumerate(tied) if _whole_label(parts(c.name)[-1])]
+    if len(labelled) != 1 or not between:
+        return []
+    i = labelled[0]
+    inside = sum(min(r[:i] + r[i + 1 :]) - 0.051 <= r[i] <= max(r[:i] + r[i + 1 :]) + 0.051 for r in rows)
+    return [tied[i]] if inside >= 0.9 * len(rows) else []
+
+
+def _whole_of_each(rel: Relation, tied: list[RelColumn], between: bool = True) -> list[RelColumn]:
+    """The breakdown's whole (:func:`_whole_among`) under each header group the tied columns fall
+    in (``2020 › All persons`` and ``2022 › All persons`` for "lower in 2020 or in 2022", no sex
+    named); none unless every group has one."""
+    whole = _whole_among(rel, tied, between)
+    if whole:
+        return whole
+    for first in (False, True):  # (the breakdown under the period, ``2020 › Men``, or over it)
+        groups: dict[tuple[str, ...], list[RelColumn]] = {}
+        for c in tied:
+            groups.setdefault(tuple(parts(c.name)[1:] if first else parts(c.name)[:-1]), []).append(c)
+        out = [w for g in groups.values() for w in _whole_among(rel, g, between)]
+        if len(groups) > 1 and len(out) == len(groups):
+            return out
     return []
 
 
@@ -897,7 +951,9 @@ def _whole_said(col: RelColumn, text: str) -> bool:
 def _whole_label(label: str) -> bool:
     """Whether a label is a breakdown's whole and nothing more: ``Total``, ``All persons`` (not
     ``Total current assets``)."""
-    return bool(re.fullmatch(r"\s*(?:total|all(?:\s+[^\W\d_]+)?)\s*", label, re.IGNORECASE))
+    return bool(
+        re.fullmatch(r"\s*(?:total|all(?:\s+[^\W\d_]+)?|persons|both\s+sexes)\s*", label, re.IGNORECASE)
+    )
 
 
 #: A change given in percent: "percentage change", "% increase", "per cent growth" (no share asked).
@@ -1278,11 +1334,49 @@ def _months_short(text: str) -> str:
     return re.sub(r"\b(jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?=\s|$|[,;)])", r"\1", text)
 
 
+#: A year split across two (``2022-23``, "2022/23"), written one way for comparing.
+_SPLIT_YEAR = re.compile(r"\b((?:19|20)\d\d)\s*[/–-]\s*(\d\d(?:\d\d)?)\b")
+
+
+def _whole_section_of(rel: Relation, label: str) -> str | None:
+    """The one section named as a whole (``All people``, ``Persons``, ``Total``) among the several
+    sections a row label stands in (``16-24`` under ``Men``, ``Women`` and ``All people``); None
+    where the label stands in one section or no such section is among them."""
+    assert rel.key is not None
+    labels, sections = rel.values_of(rel.key.name) or [], rel.values_of(SECTION)
+    if sections is None:
+        return None
+    holding = list(dict.fromkeys(s for v, s in zip(labels, sections, strict=True) if v == label))
+    wholes = [s for s in holding if isinstance(s, str) and _whole_label(s.split(" › ")[-1])]
+    return wholes[0] if len(holding) > 1 and len(wholes) == 1 else None
+
+
+#: A place named as left out: "outside the EU", "non-EU", "excluding London", "other than Wales".
+_NEGATED = re.compile(
+    r"\b(?i:outside(?:\s+of)?|excluding|except|other\s+than|not\s+in|beyond)\s+(?i:the\s+)?([^\W\d_]+)"
+    r"|\b(?i:non)[-\s]([A-Z][^\W\d_]*)"
+)  # ("non-EU", a name; "non-current" is an accounting word, no place left out)
+
+
+#: A section named as what lies outside another: ``Extra-EU``, ``Non-EU countries``, ``Rest of world``.
+_NAMED_AS_REST = re.compile(r"\b(?:extra|non|outside|rest\s+of|other\s+than)\b", re.IGNORECASE)
+
+
+def _negated_section(question: str, section: str) -> bool:
+    """Whether the question names ``section`` as left out ("outside the EU" for ``European Union
+    (EU-27)``): a word of its name right after a word that leaves it out."""
+    own = {w for w in tokens(section) if w not in COMMON}
+    return any(
+        near_word((m.group(1) or m.group(2)).casefold(), w) for m in _NEGATED.finditer(question) for w in own
+    )
+
+
 def _written_as_span(question: str, a: str, b: str, between: bool = False) -> bool:
     """Whether the question writes two periods as the ends of a span, either way round ("from Q1 to
     Q4", "FY23 to FY25" over ``FY2025`` and ``FY2023``: periods spelt as headers spell them)."""
-    low = _months_short(periods_spelt(question).casefold())
-    a, b = (_months_short(periods_spelt(x).casefold()) for x in (a, b))
+    low, a, b = (
+        _SPLIT_YEAR.sub(r"\1-\2", _months_short(periods_spelt(x).casefold())) for x in (question, a, b)
+    )
     ends = [(a, b)]
     wa, wb = a.split(), b.split()
     own_a, own_b = [w for w in wa if w not in wb], [w for w in wb if w not in wa]
@@ -2433,6 +2527,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         named_columns = _only_periods(rel)
     every = [] if entities else _every_entity(rel, question)  # ("the combined net assets of all four funds")
     ranked = [] if entities else _entities_ranked(rel, question) or every  # ("which segment had the highest")
+    ranked = _leaves_ranked(rel, question, ranked)
     if ranked and not every and _class_asked_by_which(rel, question):
         ranked = []  # ("which program service had the largest expense": among the section's lines)
     chosen = series or entities or ranked or named_columns or periods
@@ -2455,6 +2550,34 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return balances
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
+    of_rows = (_asks_which(question) or _counts(question)) and not (
+        _ASKS_PERIOD.search(question) or _PERIODS_COUNTED.search(question)
+    )
+    if key is not None and rows.get(key.name) and of_rows:
+        # ("which country had the most exports": ``Other EU countries`` holds the rest of the kind
+        # asked, whose word names it; it is no member, nor the row asked of -- unlike "in how many
+        # years were other assets above 3,500")
+        not_rest = [v for v in rows[key.name] if not RESIDUAL.match(v)]
+        if len(not_rest) < len(rows[key.name]):
+            rows = {k: v for k, v in rows.items() if k != key.name} | (
+                {key.name: not_rest} if not_rest else {}
+            )
+            touched = touched and bool(not_rest)
+    if key is not None and len(rows.get(key.name, [])) == 1 and SECTION not in rows:
+        # (``16-24`` under ``Men``, ``Women`` and ``All people``, no sex named: the whole's)
+        whole_section = _whole_section_of(rel, rows[key.name][0])
+        if whole_section is not None:
+            rows[SECTION] = [whole_section]
+    all_sections = [s for s in (rel.values_of(SECTION) or []) if isinstance(s, str)]
+    all_sections = list(dict.fromkeys(all_sections))
+    negated = [s for s in all_sections if _negated_section(question, s)]
+    # ("which country outside the EU", "non-EU partners": the section named as the rest, ``Extra-EU``,
+    # or else the other of two)
+    as_rest = [s for s in negated if _NAMED_AS_REST.search(s)]
+    if len(as_rest) == 1:
+        rows[SECTION] = as_rest
+    elif len(all_sections) == 2 and len(negated) == 1 and " › " not in "".join(all_sections):
+        rows[SECTION] = [s for s in all_sections if s != negated[0]]
     quoted = quoted_labels(rel, question)
     if key is not None and quoted:
         # "'Other' under current assets": the quoted line, placed by the words outside the quotes
@@ -2830,7 +2953,13 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             f"SELECT {_pool(rel, chosen[0].name, key.name, named_rows[0], pooled)}", "sum", "number"
         )
     if len(chosen) == 1 and not varying_rows:
-        return _one_column(rel, question, expected, chosen[0].name, fixed, key, qwords, touched)
+        # ("which countries had ...", "how many countries ...": the rows of the section the noun names)
+        kept = (
+            (*_not_total(rel), *named_group.conditions)
+            if named_group and _class_counted(rel, question, named_group)
+            else _level_asked(rel, question)
+        )
+        return _one_column(rel, question, expected, chosen[0].name, fixed, key, qwords, touched, kept)
     if varying_rows:
         name, values = varying_rows[0]
         col = chosen[0].name
@@ -4044,6 +4173,36 @@ def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
     return named or found  # ("which segment (Consumer, Professional or Industrial)": those offered)
 
 
+def _leaves_ranked(rel: Relation, question: str, ranked: list[RelColumn]) -> list[RelColumn]:
+    """The periods down the rows and the figure columns in groups of a two-level header (``Rail ›
+    National Rail`` .., ``Local bus › Bus (London)`` .., a ``Total`` beside): "which mode was smallest
+    in 2019/20" ranks the leaf columns of every group, wholes left out, not one group's; a group the
+    question names ("which rail mode") ranks its own. ``ranked`` as found where the table is no such."""
+    ranks = _asks_which(question) and bool(set(words(question)) & (DESCENDING | ASCENDING))
+    if not (ranked or ranks) or _ASKS_PERIOD.search(question) or not periods_down(rel):
+        return ranked
+    leaves = [
+        c
+        for c in _figures(rel)
+        if len(parts(c.name)) == 2
+        and not _whole_label(parts(c.name)[-1])
+        and not set(tokens(c.name)) & COMBINED
+    ]
+    groups = list(dict.fromkeys(parts(c.name)[0] for c in leaves))
+    own = [parts(c.name)[-1] for c in leaves]
+    if len(groups) < 2 or not set(ranked) <= set(leaves) or len(set(own)) < len(own):
+        return ranked  # (``Users › Male`` beside ``Usage rate › Male``: measures by the same parts)
+    said = words(question)
+    named = [
+        g
+        for g in groups
+        if all(any(near_word(w, q) for q in said) for w in set(tokens(_UNIT_IN_BRACKETS.sub("", g))) - COMMON)
+    ]
+    if len(named) == 1:
+        return [c for c in leaves if parts(c.name)[0] == named[0]]
+    return leaves if not named else ranked
+
+
 def _columns_tested(
     rel: Relation, question: str, cols: list[RelColumn], rows: dict[str, list[str]], expected: str | None
 ) -> CellPlan | None:
@@ -4250,8 +4409,10 @@ def _top_in_group(
     key = rel.key
     assert key is not None
     qwords = set(words(question))
-    up, down = qwords & DESCENDING, qwords & ASCENDING
-    if bool(up) == bool(down) or len(chosen) > 2:
+    place = ordinal_place(question) or 1
+    down = bool(qwords & ASCENDING)
+    up = bool(qwords & DESCENDING) or (place > 1 and not down)  # ("ranked second": from the top)
+    if up == down or len(chosen) > 2:
         return None
     fixed = {k: v[0] for k, v in rows.items() if k not in (key.name, SECTION) and len(v) == 1}
     if len(chosen) == 2:
@@ -4274,12 +4435,19 @@ def _top_in_group(
     )
     by = f"ABS({col})" if sized else col
     return CellPlan(
-        f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {by} {order} LIMIT 1", "top-in-group", "text"
+        f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {by} {order} LIMIT 1{_offset(place)}",
+        "top-in-group",
+        "text",
     )
 
 
 #: "the largest cash outflow", "the biggest inflow": the lines paid out (in), by their size.
 _FLOW = re.compile(r"\b(out|in)(?:flows?|going)\b", re.IGNORECASE)
+
+
+def _offset(place: int) -> str:
+    """The rows a ranking skips before the place asked ("the second largest": one)."""
+    return f" OFFSET {place - 1}" if place > 1 else ""
 
 
 def _told_apart(name: str, levels: list[int]) -> str:
@@ -4750,6 +4918,79 @@ def _class_asked_by_which(rel: Relation, question: str) -> bool:
     return bool(own) and all(any(near_word(w, q) for q in said) for w in own)
 
 
+def _class_counted(rel: Relation, question: str, group: RowClass) -> bool:
+    """Whether the noun a question ranks, lists or counts by ("which countries", "how many
+    countries", "across the countries") is the group's own name (a section ``Country``), and not
+    what every row is (the row labels' header, ``Industry``, over an industry's section)."""
+    own = [w for w in tokens(group.name) if w not in COMMON] or tokens(group.name)
+    head = [h for h in tokens(rel.key.name) if h not in COMMON] if rel.key is not None else []
+    if head and all(any(near_word(h, w) for w in own) for h in head):
+        return False  # (the labels' header is the section's own name: what every row is)
+    for m in re.finditer(
+        r"\b(?:which|what|many|among|across|of\s+the|between)\s+(?:the\s+)?([^\W\d_]+(?:\s+[^\W\d_]+)?)",
+        question,
+        re.IGNORECASE,
+    ):
+        said = tokens(m.group(1))
+        if own and all(any(near_word(w, q) for q in said) for w in own):
+            return True
+    return False
+
+
+#: Periods counted: "in how many years", "how many quarters".
+_PERIODS_COUNTED = re.compile(
+    r"\bhow\s+many\s+(?:\w+\s+)?(?:years|quarters|months|periods|dates|times)\b", re.I
+)
+#: The noun a question ranks, lists or counts rows by: "which countries", "how many regions".
+_RANK_NOUN = re.compile(
+    r"\b(?:which|what|many|among|across|between)\s+(?:the\s+)?([^\W\d_]{4,})", re.IGNORECASE
+)
+#: How much closer in meaning a noun must be to one level's labels than to the other's.
+_LEVEL_MARGIN = 0.1
+
+
+def _level_asked(rel: Relation, question: str) -> tuple[str, ...] | None:
+    """Rows at two levels -- top rows with no section (``England``, ``Wales``, ``Scotland``), and
+    the rows of sections some of them head (the regions under ``England``) -- and a noun the
+    question ranks or counts by that names no section: the level whose labels are clearly closer
+    to the noun in meaning ("countries": the top rows, the one adding up the others left out;
+    "regions": the rows inside sections), as conditions on the view. None where no level is."""
+    from gridsight.text import similarities
+
+    key, sections, figures = rel.key, rel.values_of(SECTION), _figures(rel)
+    labels = rel.values_of(key.name) if key is not None else None
+    if key is None or not labels or not sections or not figures:
+        return None
+    top = [i for i, s in enumerate(sections) if s is None and isinstance(labels[i], str)]
+    inner = [i for i, s in enumerate(sections) if s is not None and isinstance(labels[i], str)]
+    heads = {str(s).split(" › ")[0] for s in sections if s is not None}
+    if len(inner) < 2 or not heads <= {labels[i] for i in top}:
+        return None
+    values = rel.values_of(figures[0].name) or []
+    numbers = {i: float(values[i]) for i in top if isinstance(values[i], int | float)}
+    whole = [
+        i
+        for i, v in numbers.items()
+        if len(numbers) > 2 and abs(v - (sum(numbers.values()) - v)) <= 0.001 * abs(v) + 0.05
+    ]
+    members = [i for i in top if i not in whole]
+    m = _RANK_NOUN.search(question)
+    if m is None or len(members) < 2:
+        return None
+    noun = m.group(1)
+    if any(near_word(noun.casefold(), h) for h in tokens(key.name)):
+        return None  # ("how many industries" over ``Industry`` labels: what every row is, no level)
+    near_top = similarities(noun, [without_marks(str(labels[i])) for i in members])
+    near_inner = similarities(noun, [without_marks(str(labels[i])) for i in inner])
+    gap = sum(near_top) / len(near_top) - sum(near_inner) / len(near_inner)
+    sec, k = quote(SECTION), quote(key.name)
+    if gap >= _LEVEL_MARGIN:
+        return (f"{sec} IS NULL", *(f"{k} IS NOT {literal(labels[i])}" for i in whole))
+    if gap <= -_LEVEL_MARGIN:
+        return (f"{sec} IS NOT NULL", *_not_total(rel))
+    return None
+
+
 #: Nouns for the rows of a statement: what a superlative heading a question asks for by name.
 _ROW_NOUNS = frozenset({"line", "item", "lines", "items", "quarter", "month", "year", "period"})
 
@@ -4764,11 +5005,12 @@ def _asks_which(question: str) -> bool:
         return True  # "List the two largest asset lines", "Name the smallest fund"
     if _RANKED_NOUN.match(question) and _RANK_ALL.search(question):
         return True  # "Rank the portfolios by net assets", "List the funds from largest to smallest"
-    lead = re.match(r"^\s*(?:the\s+)?([^\W\d_]+)\s+(?:[^\W\d_]+\s+)?([^\W\d_]+)\b", question)
+    lead = re.match(r"^\s*(?:the\s+)?([^\W\d_]+)\s+(?:([^\W\d_]+)\s+)?([^\W\d_]+)\b", question)
+    nouns = [n.casefold() for n in (lead.group(2, 3) if lead is not None else ()) if n]
     if (
         lead is not None
         and superlative(lead.group(1).casefold())
-        and (lead.group(2).casefold() in _ROW_NOUNS or f"{lead.group(2).casefold()}s" in PERIOD_NOUNS)
+        and any(n in _ROW_NOUNS or f"{n}s" in PERIOD_NOUNS for n in nouns)
     ):
         return True  # "Weakest quarter for turnover in FY2024", "Smallest asset line at ...": a name
     # (not a quoted label's words: "excluding the 'of which' line")
@@ -4832,9 +5074,11 @@ def _one_column(
     key: RelColumn | None,
     qwords: set[str],
     touched: bool,
+    kept: tuple[str, ...] | None = None,
 ) -> CellPlan | None:
     """One column: the cell of a named row, a share of its rows' sum, or -- when the question names
-    no row label even in part -- the rows' top, mean, count or sum."""
+    no row label even in part -- the rows' top, mean, count or sum; ``kept``: the conditions that
+    keep the rows ranked or counted among (by default, those no total)."""
     if (
         key is not None
         and key.name not in fixed
@@ -4860,7 +5104,12 @@ def _one_column(
             or _total_beside(rel, question, col, fixed)
             or _whole(rel, col, siblings)
         )
-        already = _is_percent(rel.column(col)) or any(_PERCENT.search(v) for v in fixed.values())
+        # (a table of percentages, ``Percentage of adults`` over its rows: "what share of men ..."
+        # asks the cell, not a share of the total row)
+        in_percent = key is not None and re.search(r"\bper\s?cent(?:age)?s?\b|%", key.name, re.I) is not None
+        already = (
+            _is_percent(rel.column(col)) or any(_PERCENT.search(v) for v in fixed.values()) or in_percent
+        )
         if _SHARE.search(_unlabelled(question, list(fixed.values()))) and whole is not None and not already:
             scale = " * 100.0" if _PERCENT_WORD.search(question) else " * 1.0"
             return CellPlan(f"SELECT {cell}{scale} / {whole}", "share", "number")
@@ -4886,28 +5135,30 @@ def _one_column(
         # a value of another label column that places one row ("ICD-10 code J00-J99"): its cell
         return CellPlan(f"SELECT {quote(col)} FROM data{_where(fixed)}", "lookup", "number")
     unmarked = _summing_rows(rel, col, fixed, key)
-    rest = _where(fixed, [*_not_total(rel), f"{quote(col)} IS NOT NULL", *unmarked])
+    not_total = list(kept) if kept is not None else _not_total(rel)
+    rest = _where(fixed, [*not_total, f"{quote(col)} IS NOT NULL", *unmarked])
     m = comparison(question.casefold())
     cond = f"{quote(col)} {COMPARISON_OPS[m.group(1)]} {_threshold(rel, col, question, m)}" if m else ""
     if key is not None and m and expected != "number" and _asks_which(question):
         # "which regions had more than 12 thousand ...": every row past the number, in table order
-        where = _where(fixed, [*_not_total(rel), *unmarked, cond])
+        where = _where(fixed, [*not_total, *unmarked, cond])
         return CellPlan(f"SELECT {quote(key.name)} FROM data{where}", "rows", "list")
     if _RANGE_ASKED.search(question) and expected in (None, "number") and not _asks_which(question):
         # ("how far apart were the largest and smallest", "the range of ..."): the top less the bottom
         return CellPlan(f"SELECT MAX({quote(col)}) - MIN({quote(col)}) FROM data{rest}", "range", "number")
-    top = qwords & (DESCENDING | ASCENDING)
+    place = ordinal_place(question) or 1  # ("the second lowest", "ranked second")
+    top = qwords & (DESCENDING | ASCENDING) or place > 1
     if key is not None and top and expected != "number" and _asks_which(question):
-        order = "DESC" if qwords & DESCENDING else "ASC"
+        order = "ASC" if qwords & ASCENDING and not qwords & DESCENDING else "DESC"
         n = _rows_counted(question)  # ("list the three regions with the most ...": three rows)
         by = quote(col)
         if _costs_asked(rel, question, col):
             # ("which expense was the largest" where costs are shown in brackets and no label says
             # "expense": among the lines below nil, by their size)
-            rest = _where(fixed, [*_not_total(rel), f"{quote(col)} < 0", *unmarked])
+            rest = _where(fixed, [*not_total, f"{quote(col)} < 0", *unmarked])
             by = f"ABS({quote(col)})"
         return CellPlan(
-            f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {by} {order} LIMIT {n}",
+            f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {by} {order} LIMIT {n}{_offset(place)}",
             "top-row" if n == 1 else "top-rows",
             "text" if n == 1 else "list",
         )
@@ -4916,13 +5167,19 @@ def _one_column(
     if m and _counts(question):
         # (before the mean: "how many groups had average earnings above 2,200" counts)
         return CellPlan(
-            f"SELECT COUNT(*) FROM data{_where(fixed, [*_not_total(rel), *unmarked, cond])}",
+            f"SELECT COUNT(*) FROM data{_where(fixed, [*not_total, *unmarked, cond])}",
             "count",
             "number",
         )
     if qwords & AVERAGE_WORDS:
         return CellPlan(f"SELECT AVG({quote(col)}) FROM data{rest}", "average", "number")
-    if qwords & SUM_WORDS and expected in (None, "number"):
+    # ("annual turnover in 2024" over the four quarters down the rows: the year's, added up)
+    year_of_rows = (
+        (_WHOLE_YEAR.search(question) or _YEAR_AS_WHOLE.search(question))
+        and not (qwords & RATIO_WORDS or DIVIDES.search(question) or _TIMES_A_NUMBER.search(question))
+        and _rows_of_a_year(rel)
+    )  # (not a ratio's part: "debtors / annual turnover x 365" reads two tables)
+    if (qwords & SUM_WORDS or year_of_rows) and expected in (None, "number"):
         section = fixed.get(SECTION)
         nested = section is not None and any(
             isinstance(v, str) and v.startswith(f"{section} › ") for v in rel.distinct_values(SECTION)
@@ -4935,7 +5192,56 @@ def _one_column(
             others = {k: v for k, v in fixed.items() if k != SECTION}
             rest = _where(others, [within, *_not_total(rel), f"{quote(col)} IS NOT NULL", *unmarked])
         return CellPlan(f"SELECT SUM({quote(col)}) FROM data{rest}", "sum", "number")
+    if key is not None and expected in (None, "list") and _rows_each(rel, question):
+        # ("turnover for 2024 by quarter, in order": every row of the column, in the table's order)
+        order = f" ORDER BY {quote(POSITION)}" if any(c.name == POSITION for c in rel.columns) else ""
+        return CellPlan(f"SELECT {quote(col)} FROM data{rest}{order}", "rows", "list")
     return None
+
+
+#: Each period of a kind asked: "by quarter", "for each month", "every year".
+_EACH_KIND = re.compile(r"\b(?:each|every|by|per)\s+(quarter|month|year)s?\b", re.IGNORECASE)
+
+
+def _label_kind(label: str) -> str | None:
+    """The kind of period a row label is (``Q1``: 'quarters', ``March``: 'months', ``2023/24``:
+    'years'), or None."""
+    text = without_marks(label).strip()
+    if re.fullmatch(r"Q[1-4](?:\s.*)?", text, re.IGNORECASE):
+        return "quarters"
+    if text and text.split()[0].casefold().rstrip(".") in MONTHS:
+        return "months"
+    if re.fullmatch(r"(?:FY\s?)?(?:19|20)\d\d(?:\s*[/-]\s*\d\d(?:\d\d)?)?", text, re.IGNORECASE):
+        return "years"
+    return None
+
+
+#: A figure multiplied by a number: "x 365", "times 12".
+_TIMES_A_NUMBER = re.compile(r"(?:\bx|\*|×|\btimes)\s*\d", re.IGNORECASE)
+
+
+def _rows_of_a_year(rel: Relation) -> bool:
+    """Whether the rows are a year's four quarters or twelve months, each once, of flows (no
+    statement of balances)."""
+    labels = [str(v) for v in (rel.values_of(rel.key.name) or []) if v is not None] if rel.key else []
+    kinds = {_label_kind(v) for v in labels}
+    return (
+        len(set(labels)) == len(labels)
+        and ((kinds == {"quarters"} and len(labels) == 4) or (kinds == {"months"} and len(labels) == 12))
+        and not _of_balances(rel)
+    )
+
+
+def _rows_each(rel: Relation, question: str) -> bool:
+    """Whether the rows are periods of one kind (``Q1`` .. ``Q4``) and the question asks each of
+    them ("by quarter", "in each quarter")."""
+    m = _EACH_KIND.search(question)
+    labels = [str(v) for v in (rel.values_of(rel.key.name) or []) if v is not None] if rel.key else []
+    return (
+        m is not None
+        and len(labels) >= 2
+        and all(_label_kind(v) == m.group(1).casefold() + "s" for v in labels)
+    )
 
 
 #: The spread of a column's figures: "how far apart were the largest and smallest", "the range of",
@@ -5742,6 +6048,9 @@ def _across(
         less = not more
     elif more == less and _RANK_ALL.match(question) and not (more or less):
         more = True  # ("rank the portfolios by net assets": largest first unless the question says)
+    place = ordinal_place(question) or 1
+    if place > 1 and not (more or less):
+        more = True  # ("ranked second for pigs": from the top)
     if more == less:
         return None
     pick = "MAX" if more else "MIN"
@@ -5749,14 +6058,14 @@ def _across(
         # (a line shown negative in every column -- purchases, payments -- is largest by its size)
         cells = [(label, f"ABS({e})") for label, e in cells]
         exprs = [e for _, e in cells]
+    cells = [
+        (without_marks(label).strip() or label, e) for label, e in cells
+    ]  # ``2023¹``, ``2022 (p)``, ``2020-21 [note 1]``: the year
     if _ASKS_YEAR.search(question) and all(len(YEARS.findall(label)) == 1 for label, _ in cells):
         # "which year": 2024, not 30 June 2024 (a fiscal year's own name stays: ``FY2025``)
         cells = [
             (label if _FISCAL.fullmatch(label.strip()) else YEARS.findall(label)[0], e) for label, e in cells
         ]
-    cells = [
-        (without_marks(label).strip() or label, e) for label, e in cells
-    ]  # ``2023¹``, ``2022 (p)``: the year
     if len(cells) == 2:
         (la, a), (lb, b) = cells
         op = ">=" if more else "<="
@@ -5765,6 +6074,14 @@ def _across(
         )
     # ("which two portfolios"; not "among the three legal entity columns", the members offered)
     n = 1 if _COUNT_OFFERED.search(question) else _rows_counted(question)
+    if place > 1 and n == 1:  # ("which mode was the second largest": the members in order, one skipped)
+        picked = " UNION ALL ".join(f"SELECT {literal(label)} AS p, {e} AS v" for label, e in cells)
+        order = "DESC" if pick == "MAX" else "ASC"
+        return CellPlan(
+            f"SELECT p FROM ({picked}) WHERE v IS NOT NULL ORDER BY v {order} LIMIT 1{_offset(place)}",
+            "top-header",
+            "text",
+        )
     if n > 1 or _RANK_ALL.search(question):
         # ("which two portfolios had the most cash", "rank the portfolios by net assets"): the members
         # in order, the first n (a blank cell is no member's figure)

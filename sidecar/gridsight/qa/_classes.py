@@ -51,6 +51,8 @@ PLACING = frozenset({"within", "in", "under", "among", "inside"})
 #: A group named before the question, up to its comma ("Among the current liabilities, which ...",
 #: "Of the receivables, which ...").
 _OPENING_GROUP = re.compile(r"\s*(?:among|within|of|from)\s+(?:the\s+)?([^,;:?]{3,80}),", re.IGNORECASE)
+#: A line that holds the rest of a kind: ``Other EU countries``, ``All other regions``, ``Rest of world``.
+RESIDUAL = re.compile(r"\s*(?:all\s+)?(?:other|rest\s+of)\b", re.IGNORECASE)
 #: Words that never name a group (a total's own word; "the" and its kind).
 _NO_GROUP = frozenset({"total", "the", "a", "an", "of", "and", "its", "their"})
 
@@ -358,6 +360,11 @@ def _holding(
     if any(set(_stems(without_outline(str(labels[i])))) == set(words) for i in held):
         return None  # (a line named whole: that line, no kind of lines)
     assert rel.key is not None
+    head = _stems(rel.key.name)
+    if all(w in head for w in words) or len(lines) - len(held) <= 1:
+        return None  # (``Occupation (SOC major group)`` for "which occupation group": every row is one)
+    if all(RESIDUAL.match(str(labels[i])) for i in held):
+        return None  # (``Other EU countries``, ``Other non-EU countries``: the rest of a kind, no member)
     members = sorted({str(labels[i]) for i in held})
     within = f"{quote(rel.key.name)} IN ({', '.join(literal(m) for m in members)})"
     return RowClass(" ".join(words), (within, *_no_total(rel)), frozenset(members))

@@ -54,8 +54,8 @@ def runs_of(question: str, label: str, needed: AbstractSet[str] | None = None) -
 
 def part_words(part: str) -> list[str]:
     """The words that name a header part: not grammar or operation words (``5 units or more``),
-    unless the part has no others (``Total``)."""
-    every = tokens(part)
+    unless the part has no others (``Total``); no footnote mark (``2020-21 [note 1]``)."""
+    every = tokens(without_marks(part)) or tokens(part)
     return [w for w in every if w not in COMMON and w not in OPERATION_WORDS] or every
 
 

@@ -129,6 +129,8 @@ def _listed_two(labels: list[str], question: str, header: frozenset[str]) -> lis
         opens = list(_OPENS.finditer(before))
         left = before[opens[-1].end() :] if opens else before
         after = question[join.end() :]
+        if join.group(0).strip().casefold() == "than" and re.match(r"\s*[$£€]?\s*-?\d", after):
+            continue  # ("more than 15%": a bound, no line; "18-24 and 25-34" list two)
         right = after[: _ENDS.search(after).start()]  # type: ignore[union-attr]  # $ always matches
         a, b = _named(labels, left, header), _named_trimmed(labels, right, header)
         if a is None or b is None or a[1] == b[1]:

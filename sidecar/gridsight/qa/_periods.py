@@ -47,6 +47,8 @@ _PRIOR = re.compile(
     r"|\b(?:(?:in|for|at|during)\s+)?(?<!the )last year\b",
     re.IGNORECASE,
 )
+#: "last year" with no article, no "the last year shown": the latest of a run of years.
+_LAST_YEAR = re.compile(r"\b(?:(?:in|for|at|during)\s+)?(?<!the )last year\b", re.IGNORECASE)
 #: The two periods shown, as a change's ends: "between the two year-ends", "over the two balance
 #: sheet dates".
 _BOTH_ENDS = re.compile(
@@ -161,6 +163,9 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
     q = _BEFORE_LATEST.sub(lambda m: _year_for(m, prior), q)
     q = _LATEST.sub(lambda m: _year_for(m, latest), q)
     q = _EARLIEST.sub(lambda m: _year_for(m, years[-1]), q)
+    if len(years) >= 3:  # ("X last year" over a run of years: the latest shown; beside one comparative
+        # year, the one before the current)
+        q = _LAST_YEAR.sub(lambda m: _year_for(m, latest), q)
     q = _PRIOR.sub(lambda m: _year_for(m, prior), q)
     return _tidy(q)
 

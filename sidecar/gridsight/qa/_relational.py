@@ -494,6 +494,9 @@ _YEAR_LABEL = re.compile(r"(?:FY\s?)?(?:19|20)\d\d(?:\s*[/\-–]\s*\d\d(?:\d\d)?
 
 
 #: A line that is a part of the line above it, already counted in it.
+#: A row named as the whole of its breakdown: ``All aged 16-64``, ``All persons``, ``Total`` (not the
+#: rest of a kind, ``All other regions``).
+_WHOLE_ROW = re.compile(r"\s*(?:all\b(?!\s+other\b)|total\b)", re.IGNORECASE)
 _PART_OF_ABOVE = re.compile(
     r"^[\s\-–—]*(?:of\s+which|thereof|including|incl\.|o/w)(?:\b|(?<=\.)|(?<=/w))[:\s]*", re.IGNORECASE
 )
@@ -859,6 +862,9 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         )
         # ("of which" lines too: parts already counted in the line above, no members of their own)
         totals |= {rows[i] for i, name in enumerate(names) if _PART_OF_ABOVE.match(name)}
+        # (and the whole of a breakdown by its name, ``All aged 16-64`` under its age bands, which a
+        # rate's figures do not add up to: no member of the breakdown)
+        totals |= {rows[i] for i, name in enumerate(names) if _WHOLE_ROW.match(name)}
 
     specs: list[tuple[str, str, Range, list[Any]]] = []
     year_labels: int | None = None
