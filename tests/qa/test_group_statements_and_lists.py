@@ -9,6 +9,7 @@ by hand beside its question."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -335,3 +336,53 @@ def test_how_a_figure_moved_in_a_year(small: Any) -> None:
     assert answered(small, "How did trade creditors move in 2026?") == 2000
     # total liabilities, the sum of its two parts at each date: 60000 - 62000
     assert answered(small, "How did total liabilities move in the 2026 financial year?") == -2000
+
+
+#: Management accounts at month ends (dates as headers); a line shown "-" where it is nil.
+MONTHS_NIL: list[list[Any]] = [
+    ["Balance sheet", None, None, None],
+    [None, dt.datetime(2024, 10, 31), dt.datetime(2024, 11, 30), dt.datetime(2024, 12, 31)],
+    ["Current liabilities", None, None, None],
+    ["Trade creditors", 299490, 297062, 293303],
+    ["Bank overdraft", "-", 17196, "-"],
+    ["Total current liabilities", 299490, 314258, 293303],
+]
+
+
+def test_a_line_shown_as_a_dash_is_nil(tmp_path_factory: pytest.TempPathFactory) -> None:
+    book = book_of(tmp_path_factory, "months_nil", MONTHS_NIL)
+    assert answered(book, "Bank overdraft at Dec-24?") == 0
+    assert answered(book, "Bank overdraft at Nov-24?") == 17196
+
+
+#: A US balance sheet (made up): current assets under their heading, the non-current lines after
+#: their total with no heading of their own.
+US_ASSETS: list[list[Any]] = [
+    ["Consolidated Balance Sheets (in thousands)", None, None],
+    [None, "December 31, 2024", "December 31, 2023"],
+    ["Assets", None, None],
+    ["Current assets:", None, None],
+    ["Cash and cash equivalents", 200874, 172684],
+    ["Accounts receivable, net", 109141, 97135],
+    ["Inventories", 53357, 53964],
+    ["Total current assets", 363372, 323783],
+    ["Property and equipment, net", 139231, 151099],
+    ["Goodwill", 240063, 237441],
+    ["Other assets", 20221, 21586],
+    ["Total assets", 762887, 733909],
+]
+
+
+def test_non_current_lines_are_not_the_current_heading_and_periods_in_order(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    book = book_of(tmp_path_factory, "us_assets", US_ASSETS)
+    # "non-current" negates ``Current assets:``: Goodwill first, Property and equipment second
+    asked = "Ranking the non-current asset lines at the end of 2024, which comes second by size?"
+    assert answered(book, asked) == "Property and equipment, net"
+    assert (
+        answered(book, "Which current asset was largest at the end of 2024?") == "Cash and cash equivalents"
+    )
+    # two dates listed "in that order": one figure each
+    listed = "Give inventories for December 31, 2023 and December 31, 2024, in that order."
+    assert answered(book, listed) == [53964, 53357]

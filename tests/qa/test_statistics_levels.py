@@ -310,3 +310,33 @@ def test_a_noun_that_names_the_labels_header_ranks_every_row(pay: Any) -> None:
     asked = "Which occupation group had the highest male median weekly pay in 2024?"
     assert answered(pay, asked) == "1 Managers, directors and senior officials"
     assert answered(pay, "Count the occupation groups with male pay over £1,000 in 2024.") == 2
+
+
+#: Land use by region (thousand hectares, made up): regions across, land uses down in sections, one
+#: section and one line named ``Other land``, the grand total after the last section.
+LAND: list[list[Any]] = [
+    ["Table 7a: Agricultural land use by region"],
+    ["Land use", "Region", None, None, "Total"],
+    [None, "Northmark", "Eastvale", "Westreach", None],
+    ["Arable crops", None, None, None, None],
+    ["Wheat", 134.8, 56.9, 66.0, 257.7],
+    ["Barley", 38.0, 19.1, 64.0, 121.1],
+    ["Grassland", None, None, None, None],
+    ["Permanent grass", 105.8, 136.8, 51.5, 294.1],
+    ["Other land", None, None, None, None],
+    ["Woodland", 46.2, 6.5, 7.5, 60.2],
+    ["Other land", 7.5, 8.5, 9.7, 25.7],
+    ["Total agricultural area", 332.3, 227.8, 198.7, 758.8],
+]
+
+
+@pytest.fixture(scope="module")
+def land(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "land", LAND, merges=("B2:D2", "E2:E3"))
+
+
+def test_the_labels_kind_ranks_every_line(land: Any) -> None:
+    # "land use" is the labels' header: every line ranked, not the ``Other land`` section's
+    assert answered(land, "Which land use had the highest area in Westreach?") == "Wheat"
+    assert answered(land, "Which land use had the highest area in Eastvale?") == "Permanent grass"
+    assert answered(land, "What was other land in Westreach?") == 9.7

@@ -655,6 +655,9 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
     if not planned.sql:  # (the question says which cells, but not clearly enough: no route guesses)
         return QAAnswer(q, "abstained", reason=planned.why, route="cells", table=best.ref), planned.kind
     run = run_attempt(rel, "cells", planned.sql, planned.expected(expected_type(q)))
+    if not run.ok and planned.kind == "lookup" and _nil_cell(rel, planned.sql):
+        # ("bank overdraft at Dec-24" where the statement shows "-": nil, that is 0)
+        run = dataclasses.replace(run, value=0, error=None)
     if not run.ok:
         return QAAnswer(q, "abstained", reason=f"the cells' query: {run.error}", route="cells"), planned.kind
     ans = _from_query(best, rel, q, run)
@@ -674,6 +677,31 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
         if labels != run.value:
             ans.value, ans.display = labels, display_of(labels)
     return ans, planned.kind
+
+
+#: A dash a statement writes for nil.
+_NIL = re.compile(r"\s*[-–—]\s*")
+#: A lookup of one column's cell: ``SELECT "col" FROM data WHERE ...``.
+_LOOKUP = re.compile(r'^SELECT ("(?:[^"]|"")+") FROM data( WHERE .+)$', re.DOTALL)
+
+
+def _nil_cell(rel: Relation, sql: str) -> bool:
+    """Whether a lookup of one cell reads a cell written as a dash (nil) among figures."""
+    from gridsight.qa._relational import POSITION
+    from gridsight.qa._sql import QueryRefused, run_query
+
+    m = _LOOKUP.match(sql)
+    if m is None or not any(c.name == POSITION for c in rel.columns):
+        return False
+    try:
+        rows, _ = run_query(f'SELECT "{POSITION}" FROM data{m.group(2)}', rel.view)
+    except QueryRefused:
+        return False
+    if len(rows) != 1 or not isinstance(rows[0][0], int):
+        return False
+    data = rel.column(m.group(1)[1:-1].replace('""', '"')).data
+    raw = rel.sheet.value(rel.rows[rows[0][0] - 1], data.left)
+    return isinstance(raw, str) and _NIL.fullmatch(raw) is not None
 
 
 def _bare_label(label: str) -> str:

@@ -708,11 +708,23 @@ def _latest_unnamed(rel: Relation) -> list[RelColumn]:
     return at if len(at) == 1 else _consolidated(at)
 
 
-_PERIOD_ITEM = r"(?:FY\s*)?(?:19|20)\d\d(?:\s*[/-]\s*\d{2}(?:\d{2})?)?(?![\d/-])"
+_PERIOD_ITEM = (
+    r"(?:(?:\d{1,2}\s+[A-Za-z]{3,9}\.?\s+|[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+|[QH][1-4]\s+)?"
+    r"(?:FY\s*)?(?:19|20)\d\d(?:\s*[/-]\s*\d{2}(?:\d{2})?)?(?![\d/-]))"
+)  # (a year, a split year, "31 December 2024", "June 30, 2025", "Q2 2024")
 #: Periods listed one by one: "in each of 2020-21, 2021/22 and 2022/23", "for 2021, 2022 and 2023".
 _PERIOD_LIST = re.compile(
     rf"\b(?:each\s+of|for|in)\s+(?:the\s+(?:years|periods)\s+)?(?P<list>{_PERIOD_ITEM}(?:\s*,\s*{_PERIOD_ITEM})*"
     rf"\s*,?\s*(?:and|&)\s+{_PERIOD_ITEM})",
+    re.IGNORECASE,
+)
+
+
+#: Each of the periods listed, one figure each: "in each of", "in the order listed", "in that order",
+#: "respectively", "oldest first".
+_EACH_IN_ORDER = re.compile(
+    r"\beach\s+of\b|\bin\s+(?:that|the|this)\s+order\b|\bin\s+the\s+order\s+(?:listed|given|written)\b"
+    r"|\brespectively\b|\b(?:oldest|newest|latest|earliest|most\s+recent)\s+first\b",
     re.IGNORECASE,
 )
 
@@ -1661,6 +1673,35 @@ def _is_percent(col: RelColumn) -> bool:
     return bool(_PERCENT.search(col.name)) or unit == "percent" or bool(re.search(r"\(%\)|^%", unit))
 
 
+def _section_totalled(rel: Relation, key: str, totals: list[str]) -> str | None:
+    """The one section the total lines named stand in, where their labels hold its name (``Total
+    current assets`` in ``Current assets``); not a grand total after the last section's lines
+    (``Total agricultural area`` below ``Other land``), which totals every row."""
+    within = sections_of(rel, key, totals)
+    own = {w for t in totals for w in tokens(t)}
+    if len(within) != 1 or set(tokens(parts(within[0])[-1])) - COMMON - own:
+        return None
+    return within[0]
+
+
+def _non_said(question: str, section: str) -> bool:
+    """Whether the question writes "non-" before every place it writes a word of a section's own
+    name that has no "non" of its own ("non-current assets" against ``Current assets:``; not where
+    it also names current assets)."""
+    own = tokens(parts(section)[-1])
+    if "non" in own:
+        return False
+    for w in own:
+        if w in COMMON:
+            continue
+        places = [m.start() for m in re.finditer(rf"\b{re.escape(w)}\b", question, re.IGNORECASE)]
+        if places and all(
+            re.search(r"\bnon[-\s]?$", question[max(0, p - 4) : p], re.IGNORECASE) for p in places
+        ):
+            return True
+    return False
+
+
 def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[str, list[str]], bool, bool]:
     """Per text column, the values the question names (see below), whether the question names any
     row label by its letters, and whether the row label was chosen by meaning.
@@ -1763,6 +1804,9 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         scored[SECTION] = [
             (sc, v) for sc, v in scored[SECTION] if sc >= 1.0 or not _said_outside(rel, v, words_said(v, qw))
         ]
+    if scored.get(SECTION):
+        # ("the non-current asset lines": not ``Current assets:``, whose word the question negates)
+        scored[SECTION] = [(sc, v) for sc, v in scored[SECTION] if not _non_said(question, v)]
     full = [(n, v) for n, pairs in scored.items() for sc, v in pairs if sc >= 1.0]
     full = [
         (n, v)
@@ -2563,6 +2607,25 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
                 {key.name: not_rest} if not_rest else {}
             )
             touched = touched and bool(not_rest)
+    kind_said = _WHICH_KIND.search(question) if key is not None else None
+    kind_words = question_words(kind_said.group(1)) if kind_said is not None else []
+    head = [h for h in tokens(key.name) if h not in COMMON] if key is not None else []
+    if (
+        key is not None
+        and head
+        and kind_words
+        and all(any(near_word(h, w) for w in kind_words) for h in head)
+    ):
+        # ("which land use had the highest area": the labels' header, what every row is; a line or
+        # section its words touch, ``Other land``, is not named by them)
+        for name in (key.name, SECTION):
+            other = [
+                v
+                for v in rows.get(name, [])
+                if not words_said(v, question_words(question)) <= set(kind_words)
+            ]
+            if name in rows and len(other) < len(rows[name]):
+                rows = {k: v for k, v in rows.items() if k != name} | ({name: other} if other else {})
     if key is not None and len(rows.get(key.name, [])) == 1 and SECTION not in rows:
         # (``16-24`` under ``Men``, ``Women`` and ``All people``, no sex named: the whole's)
         whole_section = _whole_section_of(rel, rows[key.name][0])
@@ -2691,9 +2754,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # the measure's word touches (``All marriages``) is none to read; the lines counted are
         # those of its section ("how many non-current liabilities": ``Total non-current
         # liabilities`` closes the section whose lines are counted)
-        within = sections_of(rel, key.name, rows.pop(key.name))
-        if len(within) == 1:
-            rows.setdefault(SECTION, within)
+        within = _section_totalled(rel, key.name, rows.pop(key.name))
+        if within is not None:
+            rows.setdefault(SECTION, [within])
         touched = False
     unnamed = _unnamed_totals_named(rel, question, rows)
     by_list = False  # (the lines are those the question lists, each phrase naming one)
@@ -2759,7 +2822,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and rows.get(key.name)
         and all(len(v) == 1 for v in rows.values())
         # (a list asked, or "each of": "in 2021 and 2022 combined", "over both years" add up)
-        and (expected == "list" or re.search(r"\beach\s+of\b", question, re.IGNORECASE) is not None)
+        and (expected == "list" or _EACH_IN_ORDER.search(question) is not None)
         else []
     )
     if each and key is not None:  # ("X in each of 2020-21, 2021/22 and 2022/23": its cell in each, in order)
@@ -2844,9 +2907,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     ):
         # "which expenditure item grew most" names ``Total expenditure``: the rows it totals are
         # the ones to choose among
-        within = sections_of(rel, key.name, rows.pop(key.name))
-        if len(within) == 1:
-            rows.setdefault(SECTION, within)
+        within = _section_totalled(rel, key.name, rows.pop(key.name))
+        if within is not None:
+            rows.setdefault(SECTION, [within])
         touched = False
     if (
         key is not None
@@ -4937,6 +5000,8 @@ def _class_counted(rel: Relation, question: str, group: RowClass) -> bool:
     return False
 
 
+#: The kind a question asks which of or counts: "which land use", "how many occupation groups".
+_WHICH_KIND = re.compile(r"\b(?:which|what|many|name\s+the)\s+([^\W\d_]+(?:\s+[^\W\d_]+)?)", re.IGNORECASE)
 #: Periods counted: "in how many years", "how many quarters".
 _PERIODS_COUNTED = re.compile(
     r"\bhow\s+many\s+(?:\w+\s+)?(?:years|quarters|months|periods|dates|times)\b", re.I

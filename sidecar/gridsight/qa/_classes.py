@@ -131,9 +131,12 @@ def asked_class(rel: Relation, question: str) -> RowClass | None:
     below = _below_line(rel, question, labels, flags)
     if below is not None:
         return below
+    head = set(_stems(key.name))
     for phrase in _phrases(question):
         if phrase and stem(phrase[0].casefold()) in {stem(f) for f in _FIGURE_NOUNS}:
             continue  # "the highest figure for accrued liabilities": a figure of a line, no group
+        if head and head <= set(_stems(" ".join(phrase[: len(head) + 1]))):
+            continue  # ("which land use" over ``Land use`` labels: every row is one, no group)
         for n in range(min(len(phrase), _MAX_PHRASE), 0, -1):
             words = _stems(" ".join(phrase[:n]))
             after = phrase[n].casefold() if n < len(phrase) else ""
