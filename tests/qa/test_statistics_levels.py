@@ -340,3 +340,18 @@ def test_the_labels_kind_ranks_every_line(land: Any) -> None:
     assert answered(land, "Which land use had the highest area in Westreach?") == "Wheat"
     assert answered(land, "Which land use had the highest area in Eastvale?") == "Permanent grass"
     assert answered(land, "What was other land in Westreach?") == 9.7
+
+
+def test_regions_across_under_one_heading_are_the_entities_counted(land: Any) -> None:
+    # ``Region › Northmark`` .. ``Region › Westreach``, added up by ``Total``: the regions
+    asked = "List every region where the area of permanent grass exceeded 100 thousand hectares."
+    assert answered(land, asked) == ["Northmark", "Eastvale"]
+    assert (
+        answered(land, "Count the regions with total agricultural area less than 300 thousand hectares.") == 2
+    )
+    assert answered(land, "Which region had the largest area of wheat?") == "Northmark"
+    # the top two by permanent grass: Eastvale (136.8), Northmark (105.8)
+    assert answered(land, "What are the top 2 regions by area of permanent grass?") == [
+        "Eastvale",
+        "Northmark",
+    ]

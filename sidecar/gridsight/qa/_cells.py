@@ -2615,7 +2615,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and head
         and kind_words
         and all(any(near_word(h, w) for w in kind_words) for h in head)
-    ):
+        and all(any(near_word(h, w) for h in head) for w in kind_words if w not in COMMON)
+    ):  # ("which field crop" is no header ``Crop``: its first word names a section)
         # ("which land use had the highest area": the labels' header, what every row is; a line or
         # section its words touch, ``Other land``, is not named by them)
         for name in (key.name, SECTION):
@@ -2990,7 +2991,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     if key is not None and key.name in fixed:
         fixed = _placed(rel, question, fixed)
     # ("name the prefecture in the Southern Block with the highest ...": a ranking, no listing)
-    ranks = bool(qwords & (DESCENDING | ASCENDING)) and _asks_which(question)
+    ranks = bool(qwords & (DESCENDING | ASCENDING)) and (_asks_which(question) or bool(ranked))
     if series and key is not None and key.name in fixed and not varying_rows:
         reads = [_cell_in(rel, c.name, fixed) for c in series]
         return CellPlan(" UNION ALL ".join(f"SELECT {c}" for c in reads), "series", "list")
@@ -3223,6 +3224,10 @@ _RANKED_NOUN = re.compile(
     r"^\s*(?:rank|order|sort|list|name)\s+(?:all\s+)?(?:the\s+)?(?:(?:\d+|two|three|four|five)\s+)?"
     r"(?P<noun>[^\W\d_]+s)\b",
     re.IGNORECASE,
+)
+#: "the top 3 regions by rough grazing", "the bottom two funds": members ranked, so many of them.
+_TOP_N_NOUN = re.compile(
+    r"\b(?:top|bottom)\s+(?:\d+|two|three|four|five)\s+(?P<noun>[^\W\d_]+s)\b", re.IGNORECASE
 )
 #: "rank the portfolios by net assets", "list the funds from largest to smallest": every member in order.
 _RANK_ALL = re.compile(
@@ -3992,6 +3997,8 @@ def _time_order(periods: list[RelColumn]) -> list[RelColumn] | None:
 _COLUMNS_COUNTED = re.compile(
     r"\bhow\s+many\s+(?:of\s+the\s+)?(?:\d+\s+)?(?P<noun>[^\W\d_]+s)\b"
     r"|\b(?:name|list)\s+(?:all|every|each|the)\s+(?:the\s+)?(?P<listed>[^\W\d_]+s)\b"
+    r"|\b(?:name|list)\s+(?:every|each)\s+(?P<each>[^\W\d_]+)\b"
+    r"|\bcount\s+(?:the\s+)?(?P<counted>[^\W\d_]+s)\b"
     r"|\bwhich\s+(?:of\s+the\s+)?(?P<which>[^\W\d_]+s)\b"
     r"|\bwhich\s+(?:of\s+the\s+)?(?P<one>[^\W\d_]+)(?=\s+\w+\s+(?:no|zero|nil)\b"
     r"|[^?]*\b(?:above|below|over|under|greater|less|more|fewer|exceed\w*|at\s+least|at\s+most)\b[^?]*\d)",
@@ -4092,7 +4099,15 @@ def _columns_counted(rel: Relation, question: str) -> list[RelColumn]:
         or (comparison(question.casefold()) is None and not _HOLDING.search(question))
     ):
         return []
-    noun = (m.group("noun") or m.group("listed") or m.group("which") or m.group("one") or "").casefold()
+    noun = (
+        m.group("noun")
+        or m.group("listed")
+        or m.group("each")
+        or m.group("counted")
+        or m.group("which")
+        or m.group("one")
+        or ""
+    ).casefold()
     if noun in _NOT_ENTITIES:
         return []
     cols = [c for c in entities_named(rel, noun, question) if not _is_percent(c)]
@@ -4208,7 +4223,12 @@ _OBJECT_OF = re.compile(r"\s+(?:in|of|for|from|to|on|by|with)\s+", re.IGNORECASE
 def _entities_ranked(rel: Relation, question: str) -> list[RelColumn]:
     """The entity columns a question ranks ("which segment had the highest revenue?"): a "which"
     noun that names no line, section or column, and a superlative; else none."""
-    m = _WHICH_NOUN.search(question) or _AMONG_WHICH.search(question) or _RANKED_NOUN.match(question)
+    m = (
+        _WHICH_NOUN.search(question)
+        or _AMONG_WHICH.search(question)
+        or _RANKED_NOUN.match(question)
+        or _TOP_N_NOUN.search(question)
+    )
     key = rel.key
     ranks = bool(set(words(question)) & (DESCENDING | ASCENDING)) or _RANK_ALL.match(question) is not None
     if m is None or key is None or not ranks:
@@ -4286,13 +4306,13 @@ def _columns_tested(
             near_word(w, q) for w in tokens(side.group(1)) if w not in COMMON for q in qt
         )
         op = "<" if negative else "<>"
-        counted = re.search(r"\bhow\s+many\b", question, re.IGNORECASE) is not None
+        counted = _counts(question) is not None
         if _HOLDS_NONE.search(question):  # ("which fund held no cash": nil, a blank or a dash)
             op = "="
         return _passing([(label, f"COALESCE({e}, 0)") for label, e in cells], op, "0", counted=counted)
     limit = _threshold(rel, cols[0].name, question, test)
     op = COMPARISON_OPS[test.group(1)]
-    if re.search(r"\bhow\s+many\b", question, re.IGNORECASE):  # (else "name all companies with ...")
+    if _counts(question):  # (else "name all companies with ...")
         blank_zero = [(label, f"COALESCE({e}, 0)") for label, e in cells]  # (a blank passes no bound)
         return _passing(blank_zero, op, limit, counted=True)
     return None if expected == "number" else _passing(cells, op, limit, counted=False)
@@ -5070,6 +5090,10 @@ def _asks_which(question: str) -> bool:
         return True  # "List the two largest asset lines", "Name the smallest fund"
     if _RANKED_NOUN.match(question) and _RANK_ALL.search(question):
         return True  # "Rank the portfolios by net assets", "List the funds from largest to smallest"
+    if re.match(r"\s*(?:what|which|who)\s+(?:are|were)\s+the\b", question, re.I) and _TOP_N_NOUN.search(
+        question
+    ):
+        return True  # "What are the top 3 regions by rough grazing?"
     lead = re.match(r"^\s*(?:the\s+)?([^\W\d_]+)\s+(?:([^\W\d_]+)\s+)?([^\W\d_]+)\b", question)
     nouns = [n.casefold() for n in (lead.group(2, 3) if lead is not None else ()) if n]
     if (

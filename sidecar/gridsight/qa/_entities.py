@@ -63,8 +63,26 @@ def entity_columns(rel: Relation) -> list[RelColumn]:
     (each period's block of segments); else none."""
     return rel.memo(
         "entity columns",
-        lambda: [] if _records(rel) else [c for g in _groups(rel) for c in _entity_columns(rel, g, None)],
+        lambda: (
+            []
+            if _records(rel)
+            else [c for g in _groups(rel) for c in _entity_columns(rel, g, None)] or _under_a_heading(rel)
+        ),
     )
+
+
+def _under_a_heading(rel: Relation) -> list[RelColumn]:
+    """Three or more columns under one heading (``Region › Northmark`` .. ``Region › Highcairn``)
+    that a combining column outside it adds up (``Total``): the entities, where no group of its own
+    forms them."""
+    cols = [c for c in amounts(rel) if year_of(_path(c)[-1]) is None and not _dated_after(c)]
+    for t in cols:
+        if not _words(t) & COMBINED:
+            continue
+        run = _added_by(rel, cols, t)
+        if len(run) >= 3 and len({tuple(_path(c)[:-1]) for c in run}) == 1 and len(_path(run[0])) > 1:
+            return run
+    return []
 
 
 def _records(rel: Relation) -> bool:
@@ -86,6 +104,8 @@ def entities_named(rel: Relation, noun: str, question: str = "") -> list[RelColu
     if _records(rel):
         return []
     found = [(g, cols) for g in _groups(rel) if (cols := _entity_columns(rel, g, noun))]
+    if not found and (heading := _under_a_heading(rel)):
+        return heading  # (``Region › Northmark`` .. under one heading, ``Total`` beside)
     said = set(YEARS.findall(question))
     if len(found) > 1 and not any(YEARS.search(c.name) for g, _ in found for c in g):
         # (funds under group headings, ``Equity Funds`` and ``Fixed Income Funds``: one kind, all of them)
