@@ -137,6 +137,11 @@ def test_which_countries_reads_the_level_of_countries(population: Any) -> None:
         "Northern Ireland",
     ]
     assert answered(population, "Which country had the largest population in 2022?") == "England"
+    # all but the one left out: England 5000 + Scotland 610 + Northern Ireland 410
+    assert (
+        answered(population, "What was the combined population of all countries except Wales in 2022?")
+        == 6020
+    )
 
 
 def test_which_mode_ranks_every_group_unless_one_is_named(journeys: Any) -> None:
@@ -355,3 +360,35 @@ def test_regions_across_under_one_heading_are_the_entities_counted(land: Any) ->
         "Eastvale",
         "Northmark",
     ]
+
+
+#: Pupils (headcount, made up) by local authority, two school years, three phases and their whole.
+PUPILS: list[list[Any]] = [
+    ["Table 4a: Pupils on roll by phase"],
+    ["Local authority", "2023/24", None, None, None, "2024/25", None, None, None],
+    [
+        None,
+        "Primary",
+        "Secondary",
+        "Special",
+        "All schools",
+        "Primary",
+        "Secondary",
+        "Special",
+        "All schools",
+    ],
+    ["Fairhaven", 5100, 3616, 280, 8996, 5150, 3607, 275, 9032],
+    ["Eastfold", 4200, 3900, 190, 8290, 4180, 3950, 200, 8330],
+]
+
+
+@pytest.fixture(scope="module")
+def pupils(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "pupils", PUPILS, merges=("B2:E2", "F2:I2"))
+
+
+def test_a_series_reads_the_part_named_in_each_period(pupils: Any) -> None:
+    asked = "Give me the number of special school pupils in Fairhaven for each period shown (oldest first)."
+    assert answered(pupils, asked) == [280, 275]
+    asked = "Give me the number of pupils in all schools in Eastfold for each year shown, newest first."
+    assert answered(pupils, asked) == [8330, 8290]

@@ -1684,6 +1684,18 @@ def _section_totalled(rel: Relation, key: str, totals: list[str]) -> str | None:
     return within[0]
 
 
+#: Words that leave what follows out: "except Midlea", "excluding London", "other than Wales".
+_LEAVES_OUT = r"\b(?:except(?:\s+for)?|excluding|other\s+than|apart\s+from|but\s+not)\s+(?:the\s+)?"
+
+
+def _left_out_said(question: str, label: str) -> bool:
+    """Whether the question leaves a row out by its label ("all regions except Midlea")."""
+    text = without_marks(label).strip()
+    return (
+        bool(text) and re.search(_LEAVES_OUT + re.escape(text) + r"\b", question, re.IGNORECASE) is not None
+    )
+
+
 def _non_said(question: str, section: str) -> bool:
     """Whether the question writes "non-" before every place it writes a word of a section's own
     name that has no "non" of its own ("non-current assets" against ``Current assets:``; not where
@@ -2627,6 +2639,24 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             ]
             if name in rows and len(other) < len(rows[name]):
                 rows = {k: v for k, v in rows.items() if k != name} | ({name: other} if other else {})
+    over_rows = (
+        re.search(r"\b(?:all|every|each|any)\b", question, re.IGNORECASE) is not None
+        or _asks_which(question)
+        or _counts(question) is not None
+    ) and not (DIVIDES.search(question) or set(words(question)) & RATIO_WORDS)
+    # (not inside arithmetic: "(current assets excluding inventories) / current liabilities")
+    left_out = (
+        [v for v in rows.get(key.name, []) if _left_out_said(question, v)]
+        if key is not None and over_rows
+        else []
+    )
+    if key is not None and left_out:
+        # ("all regions except Midlea": every region but that one, no row of it read)
+        rest_named = [v for v in rows[key.name] if v not in left_out]
+        rows = {k: v for k, v in rows.items() if k != key.name} | (
+            {key.name: rest_named} if rest_named else {}
+        )
+        touched = touched and bool(rest_named)
     if key is not None and len(rows.get(key.name, [])) == 1 and SECTION not in rows:
         # (``16-24`` under ``Men``, ``Women`` and ``All people``, no sex named: the whole's)
         whole_section = _whole_section_of(rel, rows[key.name][0])
@@ -3023,6 +3053,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             if named_group and _class_counted(rel, question, named_group)
             else _level_asked(rel, question)
         )
+        if left_out and key is not None:
+            kept = (*(kept or _not_total(rel)), *(f"{quote(key.name)} <> {literal(v)}" for v in left_out))
         return _one_column(rel, question, expected, chosen[0].name, fixed, key, qwords, touched, kept)
     if varying_rows:
         name, values = varying_rows[0]
@@ -3551,13 +3583,13 @@ def _series(rel: Relation, question: str) -> list[RelColumn]:
         or _asks_which(question)
     ):
         return []  # ("list total current assets ...": a line's own "total" sums nothing)
-    if comparison(low) is not None:
-        return []
+    if comparison(low) is not None or set(words(low)) & (RISE_WORDS | FALL_WORDS | CHANGE_WORDS):
+        return []  # ("did X fall in every year between 2020 and 2022": a test of each change, no list)
     within = _within_year(rel, question)
     if within:
         return within[::-1] if _NEWEST_FIRST.search(question) else within
     when: list[tuple[tuple[int, int, int], RelColumn]] = []
-    for c in amounts(rel):
+    for c in _named_besides_period(rel, question):
         if _is_percent(c):
             continue
         days = dates_written(c.name)
@@ -3575,6 +3607,23 @@ def _series(rel: Relation, question: str) -> list[RelColumn]:
         return []  # (two columns of one date: ``Actual 2025`` beside ``Budget 2025``)
     ordered = [c for _, c in sorted(when, key=lambda x: x[0])]
     return ordered[::-1] if _NEWEST_FIRST.search(question) else ordered
+
+
+def _named_besides_period(rel: Relation, question: str) -> list[RelColumn]:
+    """The amount columns whose every part but the period the question names (``2023/24 › Special``
+    and ``2024/25 › Special`` for "special school pupils ... for each year"), where some are; else
+    every amount column."""
+    cols = amounts(rel)
+    qw = question_words(question)
+    named = [
+        c
+        for c in cols
+        if any(not _is_period(p) for p in parts(c.name))
+        and all(named_part(_UNIT_IN_BRACKETS.sub("", p), qw) for p in parts(c.name) if not _is_period(p))
+    ]
+    # (``All schools`` is named by its one word too: the part named, ``Special``, before the whole)
+    parts_named = [c for c in named if not _whole_label(parts(c.name)[-1])]
+    return parts_named or named or cols
 
 
 def _within_year(rel: Relation, question: str) -> list[RelColumn]:
