@@ -493,10 +493,10 @@ def _years_written(values: list[Any]) -> bool:
 _YEAR_LABEL = re.compile(r"(?:FY\s?)?(?:19|20)\d\d(?:\s*[/\-–]\s*\d\d(?:\d\d)?)?", re.IGNORECASE)
 
 
-#: A line that is a part of the line above it, already counted in it.
 #: A row named as the whole of its breakdown: ``All aged 16-64``, ``All persons``, ``Total`` (not the
 #: rest of a kind, ``All other regions``).
 _WHOLE_ROW = re.compile(r"\s*(?:all\b(?!\s+other\b)|total\b)", re.IGNORECASE)
+#: A line that is a part of the line above it, already counted in it.
 _PART_OF_ABOVE = re.compile(
     r"^[\s\-–—]*(?:of\s+which|thereof|including|incl\.|o/w)(?:\b|(?<=\.)|(?<=/w))[:\s]*", re.IGNORECASE
 )
