@@ -88,7 +88,7 @@ from gridsight.qa._pipeline import (
 )
 from gridsight.qa._plan import Plan
 from gridsight.qa._relational import Relation
-from gridsight.qa._route_blocks import by_blocks
+from gridsight.qa._route_blocks import NIL, by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
 from gridsight.qa._to_formula import verified_formula
@@ -679,8 +679,6 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
     return ans, planned.kind
 
 
-#: A dash a statement writes for nil.
-_NIL = re.compile(r"\s*[-–—]\s*")
 #: A lookup of one column's cell: ``SELECT "col" FROM data WHERE ...``.
 _LOOKUP = re.compile(r'^SELECT ("(?:[^"]|"")+") FROM data( WHERE .+)$', re.DOTALL)
 
@@ -701,7 +699,7 @@ def _nil_cell(rel: Relation, sql: str) -> bool:
         return False
     data = rel.column(m.group(1)[1:-1].replace('""', '"')).data
     raw = rel.sheet.value(rel.rows[rows[0][0] - 1], data.left)
-    return isinstance(raw, str) and _NIL.fullmatch(raw) is not None
+    return isinstance(raw, str) and NIL.fullmatch(raw) is not None
 
 
 def _bare_label(label: str) -> str:

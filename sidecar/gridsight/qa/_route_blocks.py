@@ -201,7 +201,7 @@ def by_blocks(
 
 
 #: A dash written for nil in a column of figures (``-``, ``–``, ``—``).
-_NIL = re.compile(r"\s*[-–—]\s*")
+NIL = re.compile(r"\s*[-–—]\s*")
 
 
 def _figures_around(sheet: Sheet, table: Any, col: int) -> bool:
@@ -242,7 +242,7 @@ def _answer(
         return _abstain(question, cand, f"{address} is empty")
     if isinstance(value, str) and (number := parse_number(value)) is not None:
         value = number  # a figure stored as text ("23,043"), read as the relational view reads it
-    elif isinstance(value, str) and _NIL.fullmatch(value) and _figures_around(sh, t, c):
+    elif isinstance(value, str) and NIL.fullmatch(value) and _figures_around(sh, t, c):
         value = 0  # (a dash among a column's figures: nil, as a statement writes it)
     header_cells = Range(min(t.header_rows), c, max(t.header_rows), c).ref() if t.header_rows else address
     label_cells = Range(r, min(label_cols), r, max(label_cols)).ref()
