@@ -776,9 +776,10 @@ def names_month(value: str, question: str) -> bool:
 
 #: A footnote mark or a status letter at the end of a label, as statistics offices write them:
 #: ``Coast 2)``, ``Total (1)``, ``Hills*``, ``Metro¹``, ``2023 p`` or ``2023p`` (provisional), ``Q4 r``
-#: (revised); a fund statement's lettered note, ``Investments, at value (a)``.
+#: (revised); a fund statement's lettered note, ``Investments, at value (a)``. (Not the end of a code
+#: range: ``Neoplasms (C00-D48)``.)
 _MARKS = re.compile(
-    r"(?:\s*(?:\(\d{1,2}\)|\([a-h]\)|\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*[(\[][prev][)\]]"
+    r"(?:\s*(?:\(\d{1,2}\)|\([a-h]\)|(?<!\w)\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*[(\[][prev][)\]]"
     r"|(?<=(?:19|20)\d\d)[prev])\s*$"
 )
 
@@ -1770,7 +1771,8 @@ def ranked_column(word: str, columns: Sequence[tuple[str, str]]) -> tuple[int, s
         aged = [i for i in pool if columns[i][0] == "number" and "age" in header_words(columns[i][1])]
         if len(aged) == 1:
             return aged[0], _AGE_ENDS[word]
-    found = ranked_by(word, [columns[i][1] for i in pool])
+    named = _measure_named(word, [columns[i][1] for i in pool])
+    found = (named, "desc") if named is not None else ranked_by(word, [columns[i][1] for i in pool])
     if found is None and " " in word:  # "the longest serving": the verb's stem starts a header word
         first, verb = word.split(" ", 1)
         base = stem(verb)
@@ -1788,6 +1790,41 @@ def ranked_column(word: str, columns: Sequence[tuple[str, str]]) -> tuple[int, s
             return None
         at, way = timed[0], "desc"
     return at, (time_direction(word) if timelike(*columns[at]) else None) or way
+
+
+def _superlative_base(word: str) -> str | None:
+    """The stem a superlative is made from: "priciest" -> 'pric', "hottest" -> 'hot',
+    "best-attended" / "most streamed" -> 'attend' / 'stream' (the word after "most" or "best");
+    None for a word of no such form."""
+    tokens = re.split(r"[\s-]+", word.casefold())
+    last = tokens[-1]
+    if len(tokens) > 1 and tokens[-2] in ("most", "best", "least", "worst"):
+        return stem(last)
+    if last.endswith("iest"):
+        return last[:-4]
+    if last.endswith("est") and len(last) > 5:
+        base = last[:-3]
+        return base[:-1] if len(base) > 2 and base[-1] == base[-2] else base
+    return None
+
+
+def _measure_named(word: str, headers: Sequence[str]) -> int | None:
+    """The one header whose word the superlative is made from ("the priciest" over ``Price per
+    Night (€)``, "the best-attended" over ``attendance``): the most of that measure, so the top
+    end, whatever meaning would say of the adjective's direction. None where no single header
+    shares its stem (four letters at least)."""
+    base = _superlative_base(word)
+    if base is None or len(base) < 4:
+        return None
+    hits = [
+        i
+        for i, h in enumerate(headers)
+        if any(
+            stem(w).startswith(base) or (len(stem(w)) >= 4 and base.startswith(stem(w)))
+            for w in header_words(h)
+        )
+    ]
+    return hits[0] if len(hits) == 1 else None
 
 
 def time_direction(word: str) -> str | None:

@@ -193,11 +193,22 @@ def without_sign(question: str) -> str:
     return _POSITIVE.sub("", question).strip() or question
 
 
+#: Words that ask how much went out: "how much interest was paid", "dividends paid", "spend buying".
+_PAID = re.compile(r"\b(?:paid|pay|spend|spent|spending|bought|buying|outflows?)\b", re.IGNORECASE)
+#: A formula that reads one cell: ``='Cash flow'!C18``.
+_ONE_CELL = re.compile(r"^=(?:'[^']+'|[^!'\s]+)!\$?[A-Z]{1,3}\$?\d+$")
+
+
 def positive_as_asked(ans: QAAnswer, question: str) -> QAAnswer:
     """A number answer as its size where the question asks for a positive amount (the formula
-    wrapped in ABS); any other answer as it is."""
+    wrapped in ABS), or asks how much was paid or spent where the one cell read shows the payment
+    negative, as a cash flow statement does (``Interest paid (2,811)``: 2,811 was paid); any other
+    answer as it is."""
     value = ans.value
-    if not _POSITIVE.search(question) or isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return ans
+    paid = value < 0 and _PAID.search(question) is not None and _ONE_CELL.match(ans.formula or "") is not None
+    if not (_POSITIVE.search(question) or paid):
         return ans
     ans.value = abs(value)
     ans.display = display_of(ans.value)

@@ -41,6 +41,7 @@ from gridsight.qa._cells import (
     operands_named,
     periods_down,
     rows_spanned,
+    total_at_an_end,
     unnamed_totals,
     whole_year,
     years_in_blocks,
@@ -92,6 +93,7 @@ from gridsight.qa._route_blocks import NIL, by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
 from gridsight.qa._to_formula import verified_formula
+from gridsight.qa._typos import operations_spelt
 from gridsight.qa._wider import ranks_by_id, reads_more
 from gridsight.text import YEAR_BY_YEAR, orders_all, prior_year_named, without_marks
 
@@ -283,6 +285,7 @@ def answer_question(
     labels = _labels(workbook)
     q = prior_year_named(q, labels)  # ("FY2025 minus the prior year": FY2024)
     q = defined(spelt_out(without_ruled_out(without_example(q)), labels), labels)  # "ETR": effective tax rate
+    q = operations_spelt(q, labels)  # ("betwen", "percentge": the operation words they miss)
     q = totals_of_parts(q, (t for sheet in workbook.sheets for t in sheet.texts))
     q = elided_heads(q, (t for sheet in workbook.sheets for t in sheet.texts))  # "A and B funds"
     rounding, q = q, without_sign(without_rounding(q))  # (rounded and signed as asked at the end)
@@ -400,6 +403,7 @@ def read_by_cells(rel: Relation, structure: float) -> bool:
             or any(c.role == "section" for c in rel.columns)
             or long_form(rel)
             or unnamed_totals(rel)
+            or total_at_an_end(rel)
             or years_in_blocks(rel)
             or bool(entity_columns(rel))
             or rel.blocks

@@ -47,6 +47,7 @@ from gridsight.qa._left_out import LeftOut, combining_left_out, left_out
 from gridsight.qa._lines import (
     QUOTE,
     closing_total,
+    heading_line,
     named_part,
     of_which,
     part_words,
@@ -61,6 +62,7 @@ from gridsight.qa._lines import (
     unnamed_total,
     words_said,
 )
+from gridsight.qa._marks import marked_plan
 from gridsight.qa._members import LIST_PARTS, listed_members
 from gridsight.qa._movement import balance_rows, moved
 from gridsight.qa._named_lines import (
@@ -121,6 +123,7 @@ from gridsight.text import (
     RATIO_WORDS,
     RISE_WORDS,
     SET_AGAINST,
+    STOP_WORDS,
     SUM_WORDS,
     comparison,
     comparisons_spelt,
@@ -917,8 +920,9 @@ def _parts_meant(rel: Relation, question: str, best: list[RelColumn]) -> list[Re
 
 def operands_named(rel: Relation, question: str) -> list[RelColumn]:
     """The two columns the question sets either side of the one operator it writes ("dividend per
-    share divided by basic EPS", "net debt / EBITDA"), in the order written, when each side names a
-    different column on its own; else none."""
+    share divided by basic EPS", "net debt / EBITDA") or of a comparison with no number ("were
+    completions by housing associations higher than by the private sector"), in the order written,
+    when each side names a different column on its own; else none."""
     low = question.casefold()
     found = [m for rx, _ in _OPERATORS for m in rx.finditer(low)]
     found = [  # (a slash between words: ``2021/22`` is a year)
@@ -927,12 +931,20 @@ def operands_named(rel: Relation, question: str) -> list[RelColumn]:
         if m.group(0) != "/"
         or (low[: m.start()].rstrip()[-1:].isalpha() and low[m.end() :].lstrip()[:1].isalpha())
     ]
+    if not found and comparison(low) is None:
+        found = list(_SET_AGAINST_ROW.finditer(question))  # ("was A higher than B", no number)
     if len(found) != 1:
         return []
     texts = [question[: found[0].start()], question[found[0].end() :]]
     if not all(words(t) for t in texts):
         return []
     sides = [_columns(rel, t) for t in texts]
+    for i in (0, 1):
+        if len(sides[i]) > 1 and len(sides[1 - i]) == 1:
+            # ("completions by housing associations higher than by the private sector in Aldmark":
+            # the side that writes no region is read in the region the other writes, the columns
+            # differing in one part of their header path)
+            sides[i] = [c for c in sides[i] if _one_part_apart(c.name, sides[1 - i][0].name)]
     if any(len(s) != 1 for s in sides) or sides[0][0].name == sides[1][0].name:
         return []
     if year_of(sides[0][0].name) != year_of(sides[1][0].name):
@@ -948,6 +960,134 @@ def operands_named(rel: Relation, question: str) -> list[RelColumn]:
     ):
         return []  # (each side names its own column by a word of its own: "2010 (thousand tonnes)" none)
     return [a, b]
+
+
+#: A bound set by another row's figure, no number: "above the EU figure", "below the England
+#: average", "higher than the national rate".
+_ROW_BOUND = re.compile(
+    r"\b(above|over|below|under|higher\s+than|lower\s+than|greater\s+than|less\s+than|more\s+than|"
+    r"fewer\s+than)\s+(?:that\s+of\s+)?(?:the\s+)?((?:[^\W\d_][\w'.-]*\s+){1,5}?)"
+    r"(?:figure|value|level|rate|average|total|one)\b",
+    re.IGNORECASE,
+)
+#: A number no table holds, standing for the bound while the rest of the question is planned.
+_STAND_IN = "987654321.5"
+
+
+def _against_a_row(rel: Relation, question: str, expected: str | None) -> CellPlan | None:
+    """Which rows, or how many, lie above or below the figure of a row the question names in words
+    ("which countries were below the EU value in 2019"): planned as a bound with a number, the number
+    then read from that row's cell in the same column. None where no such bound is written or its
+    words name no one row."""
+    key = rel.key
+    m = _ROW_BOUND.search(question)
+    if key is None or m is None or comparison(question.casefold()) is not None:
+        return None
+    if not (_asks_which(question) or _HOW_MANY.match(question)):
+        return None
+    said = initialisms(m.group(2))
+    qw = question_words(m.group(2))
+    labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
+    # (each word a word of the label, or an initialism a run of its words spells: "EU" for
+    # ``European Union - 27 countries``)
+    named = [
+        v
+        for v in labels
+        if qw
+        and all(
+            any(near_word(w, q) for w in tokens(v)) or (q in said and spelt_runs(tokens(v), {q})) for q in qw
+        )
+    ]
+    if len(named) != 1:
+        return None
+    rewritten = f"{question[: m.start()]}{m.group(1)} {_STAND_IN}{question[m.end() :]}"
+    plan = _cell_plan(rel, rewritten, expected, offers=True)
+    if plan is None or _STAND_IN not in plan.sql:
+        return None
+    compared = re.search(r'("(?:[^"]|"")+")\s*[<>]=?\s*' + re.escape(_STAND_IN), plan.sql)
+    if compared is None:
+        return None
+    cell = f"(SELECT {compared.group(1)} FROM data WHERE {quote(key.name)} = {literal(named[0])})"
+    return replace(plan, sql=plan.sql.replace(_STAND_IN, cell), formula=None)
+
+
+#: The latest figure there is: "the most recent available", "the latest published", "last reported".
+_LATEST_THERE = re.compile(
+    r"\b(?:most\s+recent|latest|last)\s+(?:available|published|reported|known)\b", re.IGNORECASE
+)
+
+
+def _latest_available(rel: Relation, question: str) -> CellPlan | None:
+    """The figure of the one row named in the latest period that has one, where the question asks
+    for the latest available (a year shown ``:`` is passed over): the row's period cells, newest
+    first, the first filled. None where the question asks no such thing or the columns are no
+    periods."""
+    key = rel.key
+    if key is None or not _LATEST_THERE.search(question):
+        return None
+    dated = [c for c in rel.columns if c.role == "data" and c.kind == "number" and year_of(c.name)]
+    if len(dated) < 2 or len({year_of(c.name) for c in dated}) != len(dated):
+        return None
+    rows = _rows(rel, question, dated)[0]
+    if len(rows.get(key.name, [])) != 1 or set(rows) - {key.name}:
+        return None
+    newest = sorted(dated, key=lambda c: str(year_of(c.name)), reverse=True)
+    cells = ", ".join(quote(c.name) for c in newest)
+    return CellPlan(
+        f"SELECT COALESCE({cells}) FROM data WHERE {quote(key.name)} = {literal(rows[key.name][0])}",
+        "lookup",
+        "number",
+    )
+
+
+#: A question that opens with a superlative and the kind of row it ranks, no "which": "Biggest
+#: non-current asset at Mar 2025?", "Worst month by net profit?", "Top segment by revenue in 2024?".
+_LED_BY_SUPERLATIVE = re.compile(
+    r"^\s*(?:the\s+)?(?P<sup>[^\W\d_]+)\s+(?P<kind>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)"
+    r"(?P<rest>\s*(?:,|\?|$|\b(?:at|in|for|on|by|as|during|of)\b).*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _superlative_led(rel: Relation, question: str) -> str:
+    """``question`` asked as "which <kind> was the <superlative> ..." where it opens with a
+    superlative and a kind of row -- a group of lines (``Non-current assets``), what the label
+    column's header calls its rows (``Segment``), or a period noun over periods --
+    with no "which" (:data:`_LED_BY_SUPERLATIVE`); else ``question`` as it is."""
+    m = _LED_BY_SUPERLATIVE.match(question)
+    key = rel.key
+    if m is None or key is None:
+        return question
+    sup = m.group("sup").casefold()
+    if not (superlative(sup) or sup in DESCENDING | ASCENDING):
+        return question
+    kind = m.group("kind")
+    which = f"Which {kind} was the {m.group('sup').lower()}{m.group('rest')}"
+    kind_words = question_words(kind)
+    named_kind = (
+        asked_class(rel, which) is not None
+        or any(near_word(w, h) for w in kind_words for h in tokens(key.name) if h not in COMMON)
+        or (
+            (periods_down(rel) or lines_by_period(rel))
+            and any(f"{w}s" in PERIOD_NOUNS or w in PERIOD_NOUNS for w in tokens(kind))
+        )
+    )
+    return which if named_kind else question
+
+
+def _mean_of(cells: Sequence[str]) -> str:
+    """The query for the mean of cells (each a scalar subquery), as Excel's AVERAGE takes it: a cell
+    with no figure (``:``, ``[x]``, blank) is left out, not read as nought."""
+    if len(cells) < 2:
+        return f"SELECT ({' + '.join(cells)}) * 1.0 / {len(cells)}"
+    values = " UNION ALL ".join(f"SELECT {e} AS v" for e in cells)
+    return f"SELECT AVG(v) FROM ({values})"
+
+
+def _one_part_apart(a: str, b: str) -> bool:
+    """Whether two header paths of as many parts differ in exactly one of them."""
+    pa, pb = parts(a), parts(b)
+    return len(pa) == len(pb) and sum(x != y for x, y in zip(pa, pb, strict=True)) == 1
 
 
 #: Words that name the whole of a breakdown: "both sexes combined", "all ages", "overall".
@@ -1520,6 +1660,18 @@ def unnamed_totals(rel: Relation) -> bool:
     return rel.memo("unnamed totals", compute)
 
 
+def total_at_an_end(rel: Relation) -> bool:
+    """Whether the view marks the first or the last row, and no other, a total whose label says no
+    "total" (``All partnerships shown`` over the areas; a ``Total ...`` row the general planner
+    reads by its word): a ranking, a count or a mean must pass over it, which the cells plan does."""
+    flags = rel.values_of(TOTAL) or []
+    keys = (rel.values_of(rel.key.name) if rel.key is not None else None) or []
+    if len(flags) <= 2 or sum(flags) != 1 or len(keys) != len(flags):
+        return False
+    at = 0 if flags[0] == 1 else len(flags) - 1 if flags[-1] == 1 else None
+    return at is not None and not re.search(r"\btotals?\b", str(keys[at] or ""), re.IGNORECASE)
+
+
 def long_form(rel: Relation) -> bool:
     """Whether the table is in long form (:func:`gridsight.qa._relational.is_long`; once per table)."""
     return rel.memo("long form", lambda: is_long(rel.columns, rel.values))
@@ -1926,10 +2078,17 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         or _RATIO_OF.search(question) is not None  # ("the ratio of net loans to total deposits")
         or DIVIDES.search(question) is not None  # ("VAT owed / total liabilities": ``VAT payable``)
     )
+    placed_in = sorted(scored.get(SECTION, []), reverse=True)
+    if placed_in and (len(placed_in) == 1 or placed_in[0][0] > placed_in[1][0]):
+        # (the section named best, even in part, explains its words: "groups within circulatory
+        # diseases" touches no line by "diseases")
+        by_section = explained | set(tokens(placed_in[0][1]))
+    else:
+        by_section = explained
     for name, pairs in scored.items():
         fresh = [(sc, v) for sc, v in pairs if sc == 0.0 or words_said(v, qw) - explained]
         if name == getattr(key, "name", None):
-            touched = any(sc > 0 for sc, _ in fresh)
+            touched = any(sc > 0 and words_said(v, qw) - by_section for sc, v in fresh)
         if name in out:
             # "cash below a third of total current assets": a row named in part beside one named in
             # full, by words of the question that no other named row or header explains, where the
@@ -1979,6 +2138,24 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         closed = sorted({y for y in ends.values() if y in years})
         if len(closed) == 1 and YEAR not in out:
             out[YEAR] = closed
+    if key is not None and out.get(key.name) and len(out.get(SECTION, [])) <= 1:
+        heading_lines = [_heading_meant(rel, v, question, qw, out.get(SECTION, [])) for v in out[key.name]]
+        if heading_lines != out[key.name]:
+            out = {n: v for n, v in out.items() if n != SECTION} | {key.name: heading_lines}
+        headed_section = _section_headed_by(rel, out[key.name][0]) if len(out[key.name]) == 1 else None
+        if headed_section is not None and SECTION not in out and (_asks_which(question) or _counts(question)):
+            # ("which groups had more than 400 within handling injuries": the lines the named line
+            # heads, not it)
+            out = {n: v for n, v in out.items() if n != key.name} | {SECTION: [headed_section]}
+    elif (
+        key is not None
+        and len(out.get(SECTION, [])) == 1
+        and heading_line(rel, out[SECTION][0]) is not None
+        and not _asks_which(question)
+        and (not _counts(question) or _counts_the_measure(question, key))
+    ):
+        # ("the average number of falls across the three years": the line heading the group named)
+        out = {n: v for n, v in out.items() if n != SECTION} | {key.name: [parts(out[SECTION][0])[-1]]}
     out = line_in_section(rel, out, [q for q in qw if q not in header])
     if key is not None and len(out.get(key.name, [])) == 2 and len(out.get(SECTION, [])) == 1:
         # (``Net assets`` under the class named and the fund's ``NET ASSETS``: one line by its words,
@@ -1989,6 +2166,75 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
             out[key.name] = inside[:1] or [a]
     # (a value named in full and again in part is named once)
     return {n: list(dict.fromkeys(v))[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
+
+
+#: Two things set against each other without a number: "was A higher than B", "did A exceed B".
+_SET_AGAINST_ROW = re.compile(
+    r"\b(?:(?:higher|greater|larger|bigger|more|lower|smaller|less|fewer)\s+than|exceed(?:ed|s)?|"
+    r"outnumber(?:ed|s)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _rows_either_side(rel: Relation, question: str, chosen: list[RelColumn]) -> list[str]:
+    """The two lines a comparison sets against each other, each named (in part) on its own side of
+    the comparison, where the whole question names fewer: "was admissions for infectious diseases
+    higher than admissions for respiratory diseases" (the best line named in part by all the words
+    is one of them only). None where the comparison is with a number or a side names no one line."""
+    key = rel.key
+    found = list(_SET_AGAINST_ROW.finditer(question))
+    if key is None or len(found) != 1 or comparison(question.casefold()) is not None:
+        return []
+    m = found[0]
+    named = []
+    for side in (question[: m.start()], question[m.end() :]):
+        found_rows = _rows(rel, side, chosen)[0]
+        rows = found_rows.get(key.name, [])
+        if not rows and len(found_rows.get(SECTION, [])) == 1 and heading_line(rel, found_rows[SECTION][0]):
+            rows = [parts(found_rows[SECTION][0])[-1]]  # (a chapter named: its own line)
+        if len(rows) != 1:
+            return []
+        named.append(rows[0])
+    return named if named[0] != named[1] else []
+
+
+def _section_headed_by(rel: Relation, label: str) -> str | None:
+    """The section whose own line (:func:`~gridsight.qa._lines.heading_line`) is labelled ``label``."""
+    sections = [s for s in dict.fromkeys(rel.values_of(SECTION) or []) if isinstance(s, str)]
+    held = [s for s in sections if parts(s)[-1] == label and heading_line(rel, s) is not None]
+    return held[0] if len(held) == 1 else None
+
+
+def _own_header_words(key: RelColumn, labels: list[str]) -> frozenset[str]:
+    """The words of the row labels' header that no label's own words begin with (``Income from:``
+    over ``Donations and legacies`` ... ``Total income``: "from"; and "income", which only the total
+    ends with): words that say what every row is."""
+    heads = {tokens(v)[0] for v in labels if tokens(v)}
+    return frozenset(w for w in tokens(key.name) if w not in COMMON and w not in heads)
+
+
+def _heading_meant(rel: Relation, label: str, question: str, qw: list[str], placed: list[str]) -> str:
+    """The line heading the group a line stands in, where the question names the line only by words
+    its group's name holds ("infectious diseases" over ``Certain infectious and parasitic diseases``
+    and its ``Intestinal infectious diseases``: the chapter, which the group's own word would have
+    named apart), and that line holds figures of its own; else ``label``. ``placed``: the section
+    the question was found to place the line in (none, or that group)."""
+    assert rel.key is not None
+    held = sections_of(rel, rel.key.name, [label])
+    if len(held) != 1 or heading_line(rel, held[0]) is None or not set(placed) <= set(held):
+        return label
+    head = parts(held[0])[-1]
+    said = words_said(label, qw) - COMMON
+    own = {w for w in tokens(head) if w not in COMMON}
+    # (a word of the line's own that the question writes names the line, even one too common to
+    # count as a word asked: "theft from the person" is no ``Theft offences``)
+    apart = {w for w in tokens(label) if w not in STOP_WORDS and w not in tokens(head)}
+    written = set(tokens(question))
+    if apart & written:
+        return label
+    if said and all(any(near_word(q, w) for w in own) for q in said) and said <= words_said(head, qw):
+        return head
+    return label
 
 
 #: "over the three years", "across all years", "in all three years", "for the period as a whole".
@@ -2294,6 +2540,11 @@ def _cell_in(rel: Relation, col: str, conds: dict[str, str]) -> str:
     key = rel.key
     if key is not None and key.name not in conds and SECTION in conds:
         closing = closing_total(rel, conds[SECTION])
+        if closing is None and len(conds) == 1:
+            # (a chapter named, whose own line heads its groups with their sum: that line)
+            at = heading_line(rel, conds[SECTION])
+            if at is not None:
+                return f"(SELECT {quote(col)} FROM data WHERE {quote(POSITION)} = {at})"
         if closing is not None:
             return f"(SELECT {quote(col)} FROM data{_where(conds, [f'{quote(POSITION)} = {closing}'])})"
     if key is not None and key.name in conds and SECTION in conds:
@@ -2472,6 +2723,18 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     """The plan for ``question`` over ``rel`` (see the module docstring), or None. Two total lines the
     question offers "A or B" are the pool to choose from; where no plan chooses between them, the
     lines they total are (:func:`_offered`)."""
+    question = _superlative_led(rel, question)  # ("Biggest non-current asset at Mar 2025?": which one)
+    marked = marked_plan(
+        rel, question, lambda: _columns(rel, question), _counts(question) is not None, _asks_which(question)
+    )
+    if marked is not None:  # ("how many rows in the 2022-23 column are marked [c]")
+        return CellPlan(*marked)
+    bounded = _against_a_row(rel, question, expected)
+    if bounded is not None:  # ("how many countries were above the EU figure in 2019")
+        return bounded
+    available = _latest_available(rel, question)
+    if available is not None:  # ("the most recent available rate for Finland": 2022's, 2023 being ":")
+        return available
     aside = combining_left_out(question, COMBINED) if entity_columns(rel) else None
     question = aside or question  # ("excluding eliminations and the consolidated column": no entities)
     if against_plan(rel, question):  # ("did sales beat budget": exceed it; "miss": come in below)
@@ -2488,7 +2751,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     leaving = _leaving_out(rel, question, expected)
     if leaving is not None:  # ("which item (excluding 'Other' and the total) was highest")
         ranked = _cell_plan(rel, leaving.question, expected, offers=True)
-        if ranked is not None and ranked.kind in _OVER_ROWS and ranked.sql.count(" FROM data") == 1:
+        over_rows = ranked is not None and (ranked.kind in _OVER_ROWS or ranked.kind in ("average", "sum"))
+        if ranked is not None and over_rows and ranked.sql.count(" FROM data") == 1:
             return _left_out_of(rel, ranked, leaving)
     planned = _cell_plan(rel, question, expected, offers=True)
     if planned is None and re.search(r"\bor\b", question, re.IGNORECASE):
@@ -2532,6 +2796,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and not long_form(rel)
         and not periods_down(rel)
         and not unnamed_totals(rel)
+        and not total_at_an_end(rel)
         and not years_in_blocks(rel)
         and not entity_columns(rel)  # (segments beside their total: the columns are what is asked among)
         and not periods  # ("for which year was X lowest": among the period columns of X's row)
@@ -2606,6 +2871,10 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return balances
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
+    if key is not None and len(rows.get(key.name, [])) < 2:
+        sides = _rows_either_side(rel, question, chosen)
+        if sides:  # ("was A higher than B": a line named on each side, each in part)
+            rows = {k: v for k, v in rows.items() if k != SECTION} | {key.name: sides}
     of_rows = (_asks_which(question) or _counts(question)) and not (
         _ASKS_PERIOD.search(question) or _PERIODS_COUNTED.search(question)
     )
@@ -2802,7 +3071,9 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         and not pooled_sections(rel, question, rows.get(key.name, []))  # (a line named with its places)
     ):
         labels = [v for v in rel.distinct_values(key.name) if isinstance(v, str)]
-        header = frozenset(every_part(chosen))
+        # (nor do the words of the labels' own header: "income from A and income from B" over
+        # ``Income from:`` lists A and B, not ``Total income`` by its "income")
+        header = frozenset(every_part(chosen)) | _own_header_words(key, labels)
         listed = listed_members(labels, question, header)
         found = rows.get(key.name, [])
         qw_all = question_words(question)
@@ -2877,6 +3148,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     if entities and key is not None and len(rows.get(key.name, [])) == 1:
         return _columns_tested(rel, question, entities, rows, expected)
     named_group = asked_class(rel, question)
+    if named_group is not None and key is not None and _level_by_header(key.name, question) == 0:
+        named_group = None  # ("which cause chapter had the fewest injuries": a level, no group by its words)
     group = _group_asked(rel, question, expected, rows, named_group)
     if group is not None and len(chosen) == 1 and _counts(question) and comparison(question.casefold()):
         # "how many of the non-current asset lines were above 1,000": the group's lines past it
@@ -3162,8 +3435,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
     if spans and not varying_rows and expected in (None, "number") and qwords & AVERAGE_WORDS:
         # "averaged over the years 2019 to 2022": each period of the span, the ends named
-        mean = f"({' + '.join(e for _, e in cells)}) * 1.0 / {len(cells)}"
-        return CellPlan(f"SELECT {mean}", "average", "number")
+        return CellPlan(_mean_of([e for _, e in cells]), "average", "number")
     if spans and not varying_rows and expected in (None, "number") and qwords & SUM_WORDS:
         # "total capital expenditure over FY21 to FY25": each period of the span, the ends named
         return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
@@ -3386,9 +3658,11 @@ def _moved_over(col: str, ends: tuple[object, object]) -> str:
 
 
 def _leaving_out(rel: Relation, question: str, expected: str | None) -> LeftOut | None:
-    """The lines a "which", list or count question leaves out (see :mod:`gridsight.qa._left_out`)."""
+    """The lines a "which", list, count, sum or mean question leaves out (see
+    :mod:`gridsight.qa._left_out`)."""
     key = rel.key
-    if key is None or not (expected == "list" or _asks_which(question) or _counts(question)):
+    aggregates = bool(set(words(question)) & (AVERAGE_WORDS | SUM_WORDS))  # ("the mean, ignoring the total")
+    if key is None or not (expected == "list" or _asks_which(question) or _counts(question) or aggregates):
         return None
     return left_out(question, rel.distinct_values(key.name))
 
@@ -5112,17 +5386,39 @@ def _level_asked(rel: Relation, question: str) -> tuple[str, ...] | None:
     if m is None or len(members) < 2:
         return None
     noun = m.group(1)
+    sec, k = quote(SECTION), quote(key.name)
+    top_rows = (f"{sec} IS NULL", *(f"{k} IS NOT {literal(labels[i])}" for i in whole))
+    named_level = _level_by_header(key.name, question)
+    if named_level is not None:  # ("which diagnosis chapter" over ``... (chapter and group)``)
+        return top_rows if named_level == 0 else (f"{sec} IS NOT NULL", *_not_total(rel))
     if any(near_word(noun.casefold(), h) for h in tokens(key.name)):
         return None  # ("how many industries" over ``Industry`` labels: what every row is, no level)
     near_top = similarities(noun, [without_marks(str(labels[i])) for i in members])
     near_inner = similarities(noun, [without_marks(str(labels[i])) for i in inner])
     gap = sum(near_top) / len(near_top) - sum(near_inner) / len(near_inner)
-    sec, k = quote(SECTION), quote(key.name)
     if gap >= _LEVEL_MARGIN:
-        return (f"{sec} IS NULL", *(f"{k} IS NOT {literal(labels[i])}" for i in whole))
+        return top_rows
     if gap <= -_LEVEL_MARGIN:
         return (f"{sec} IS NOT NULL", *_not_total(rel))
     return None
+
+
+#: A label column's header that names two levels, the upper first: ``ICD-10 chapter and group``,
+#: ``Country and region``.
+_TWO_LEVELS = re.compile(r"\b([^\W\d_]{4,})\s+and\s+([^\W\d_]{4,})\b")
+
+
+def _level_by_header(header: str, question: str) -> int | None:
+    """The level (0: the upper, 1: the lower) a which/how-many noun names where the label column's
+    header names both ("which diagnosis chapter" over ``Primary diagnosis (ICD-10 chapter and
+    group)``); None where the header names no two levels or the noun neither."""
+    levels = _TWO_LEVELS.search(header)
+    kind = _WHICH_KIND.search(question)
+    if levels is None or kind is None:
+        return None
+    said = question_words(kind.group(1))
+    found = [i for i in (0, 1) if any(near_word(w, levels.group(i + 1).casefold()) for w in said)]
+    return found[0] if len(found) == 1 else None
 
 
 #: Nouns for the rows of a statement: what a superlative heading a question asks for by name.
@@ -5203,6 +5499,16 @@ def _all_named(question: str, labels: list[str]) -> bool:
     return not unnamed or set(unnamed) <= set(meaning_map(qw, labels).values())
 
 
+def _counts_the_measure(question: str, key: RelColumn) -> bool:
+    """Whether a "how many" asks the figure a line holds, not a count of rows: no threshold, and a
+    noun that is no word of the row labels' header ("how many injuries were caused by falls" over
+    ``Cause``; "how many causes ..." counts rows)."""
+    m = re.search(r"\bhow\s+many\s+([^\W\d_]+)", question, re.IGNORECASE)
+    if m is None or comparison(question.casefold()) is not None:
+        return False
+    return not any(near_word(m.group(1).casefold(), w) for w in tokens(key.name))
+
+
 def _one_column(
     rel: Relation,
     question: str,
@@ -5217,17 +5523,24 @@ def _one_column(
     """One column: the cell of a named row, a share of its rows' sum, or -- when the question names
     no row label even in part -- the rows' top, mean, count or sum; ``kept``: the conditions that
     keep the rows ranked or counted among (by default, those no total)."""
+    heading = (
+        key is not None
+        and SECTION in fixed
+        and len(fixed) == 1
+        and heading_line(rel, fixed[SECTION]) is not None
+    )
     if (
         key is not None
         and key.name not in fixed
         and expected in (None, "number")
         and not _asks_which(question)
-        and not _counts(question)
+        and (not _counts(question) or (heading and _counts_the_measure(question, key)))
         and not qwords & (SUM_WORDS | AVERAGE_WORDS)
         and SECTION in fixed
-        and unnamed_total(rel, question, fixed[SECTION], []) is not None
+        and (unnamed_total(rel, question, fixed[SECTION], []) is not None or heading)
     ):
-        # "what were current assets in 2022": the section's own figure, which no label names
+        # "what were current assets in 2022": the section's own figure, which no label names, or the
+        # line that heads it ("admissions for respiratory diseases": the chapter's line, over its groups)
         return CellPlan(f"SELECT {_cell_in(rel, col, fixed)}", "lookup", "number")
     if key is not None and key.name in fixed:
         cell = _cell(col, fixed)
@@ -6038,8 +6351,8 @@ def _across(
     ``negative``: the cells of lines shown negative throughout, read by their size in sums, ratios
     and shares (a cash ratio over creditors stored as -84,958 is positive). ``planned``: an actual
     figure and its budget, in that order."""
-    if len(cells) < 2 or (not named and not _asks_which(question)):
-        return None
+    if len(cells) < 2 or (not named and not _asks_which(question) and not _ASKS_PERIOD.search(question)):
+        return None  # ("when was X at its peak": which of the periods, as "in which year")
     # ("were finance costs larger than finance income (comparing magnitudes)": by their size)
     if _MAGNITUDE.search(question):
         cells = [(label, f"ABS({e})") for label, e in cells]
@@ -6068,6 +6381,8 @@ def _across(
             return CellPlan(f"SELECT {late} < {early}", "test", "boolean")
         if more != less:
             return CellPlan(f"SELECT {a} {'>' if more else '<'} {b}", "test", "boolean")
+        if qwords & CHANGE_WORDS:  # ("did goodwill change between 2023 and 2024": any move at all)
+            return CellPlan(f"SELECT {late} <> {early}", "test", "boolean")
         return None
     # ("what leverage did it achieve (net debt / EBITDA)": the arithmetic written is the answer)
     if expected == "number" or (
@@ -6125,7 +6440,8 @@ def _across(
             if compound is not None:
                 return compound
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE
-            if changed or re.search(r"\bfrom\b.+\bto\b", question, re.I):
+            # ("add together income from A and income from B in the year to March": a sum, no span)
+            if changed or (re.search(r"\bfrom\b.+\bto\b", question, re.I) and not qwords & SUM_WORDS):
                 spans = re.search(
                     r"\bfrom\b\D*?((?:19|20)\d\d)\b.*?\bto\b\D*?((?:19|20)\d\d)\b", question, re.I
                 )
@@ -6171,7 +6487,7 @@ def _across(
                 return CellPlan(f"SELECT ABS({a} - {b})", "difference", "number")
         if qwords & AVERAGE_WORDS and not qwords & CHANGE_WORDS and not (more or less):
             # "the average over 2021-2023", "averaged over the years 2019 to 2022"
-            return CellPlan(f"SELECT ({' + '.join(sizes)}) * 1.0 / {len(sizes)}", "average", "number")
+            return CellPlan(_mean_of(sizes), "average", "number")
         if qwords & (SUM_WORDS | {"plus"}) or (
             "and" in qwords and not qwords & CHANGE_WORDS and not (more or less)
         ):

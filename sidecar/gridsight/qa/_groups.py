@@ -64,17 +64,21 @@ def _adds_up(
     # (a heading between the parts holds nothing where the whole holds a figure: no part of it --
     # ``Debtors:`` above ``Trade debtors`` and ``Other debtors``, a note number beside it)
     parts = [p for p in parts if any(p[c] is not None for c, w in enumerate(total) if w is not None)]
-    checked = matched = averaged = summed = 0
+    checked = matched = averaged = summed = withheld = 0
     for c, whole in enumerate(total):
         # (a part blank in this column but filled in another is nil here: ``Assets held for sale``
         # shown "-" in the years before it arose)
         vals = [0.0 if p[c] is None and any(v is not None for v in p) else p[c] for p in parts]
         if whole is None or any(v is None for v in vals) or sum(1 for v in vals if v) < 2:
             continue  # (a whole that is one of its parts, the others nothing, is no evidence either)
-        checked += 1
         # (the rounding of each part, but no more than a twentieth of the whole: 0 apps is no sum of
         # 0, 0 and 1, whatever the rounding of three whole numbers could be)
         allowed = min(0.5 * len(parts) * steps[c], 0.05 * abs(whole)) + 1e-9 * max(1.0, abs(whole))
+        short = whole - sum(v for v in vals if v is not None)
+        if short > allowed and any(p[c] is None for p in parts):
+            withheld += 1  # (a part withheld here, ``[c]``, that the whole counts: no evidence either way)
+            continue
+        checked += 1
         if abs(sum(v for v in vals if v is not None) - whole) <= allowed:
             matched += 1
             summed += sum(1 for v in vals if v) >= 3  # (three parts that are something, added)
@@ -82,6 +86,8 @@ def _adds_up(
             averaged += 1
     if matched >= 2 and 2 * matched > checked:
         return True
+    if matched == checked == 1 and withheld and len(parts) >= 3:
+        return True  # (the one column with every part shown adds up; the others withhold a part)
     return means and summed >= 1 and matched + averaged == checked
 
 

@@ -2,7 +2,7 @@
 item (excluding 'Other' and the total) was highest", "which OCI items, other than tax lines, were
 negative".
 
-A clause opened by "excluding", "except", "other than", "not counting" or "leaving out" names the
+A clause opened by "excluding", "except", "other than", "not counting", "ignoring" or "leaving out" names the
 lines left out, one or more joined by "and", "or" or commas:
 
 - a label of the table, quoted or written whole ("'Other'", "goodwill"): that line;
@@ -24,7 +24,8 @@ from gridsight.text import stem, without_marks
 
 #: The clause: its opening words, then its parts up to a closing bracket, a mark or the question's end.
 _CLAUSE = re.compile(
-    r"\s*\(?\s*\b(?:excluding|except(?:\s+for)?|other\s+than|not\s+counting|leaving\s+out|apart\s+from)"
+    r"\s*\(?\s*\b(?:excluding|except(?:\s+for)?|other\s+than|not\s+counting|leaving\s+out|apart\s+from|ignoring"
+    r"|disregarding)"
     r"\s+(?P<parts>[^()?;:]+?)\s*(?:\)|(?=[,;:?]\s*(?:which|what|in|for|during|at|were|was|is|are|had|have)\b)"
     r"|(?=\?)|$)",
     re.IGNORECASE,
@@ -32,7 +33,12 @@ _CLAUSE = re.compile(
 #: The joins between a clause's parts.
 _JOIN = re.compile(r"\s*(?:,\s*(?:and|or)?|\band\b|\bor\b|&)\s*", re.IGNORECASE)
 #: A part that names the total lines.
-_TOTALS = re.compile(r"(?:the\s+|any\s+)?(?:sub-?)?totals?(?:\s+lines?)?", re.IGNORECASE)
+_TOTALS = re.compile(r"(?:the\s+|any\s+)?(?:sub-?)?totals?(?:\s+(?:lines?|rows?))?", re.IGNORECASE)
+#: A part that names the cells with no figure, which no sum or mean reads anyway: "suppressed values".
+_NO_FIGURE = re.compile(
+    r"(?:the\s+|any\s+)?(?:suppressed|missing|unpublished|withheld|blank|empty)\s+(?:values?|figures?|cells?|data|entries)",
+    re.IGNORECASE,
+)
 #: A part that names lines by a word of their labels: "tax lines", "the hedging items".
 _KIND = re.compile(r"(?:the\s+|any\s+)?(?P<words>.+?)\s+(?:lines?|items?|rows?)", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+")
@@ -78,6 +84,8 @@ def left_out(question: str, labels: Iterable[str]) -> LeftOut | None:
         for part in parts:
             if _TOTALS.fullmatch(part.strip()):
                 totals = True
+                continue
+            if _NO_FIGURE.fullmatch(part.strip()):
                 continue
             found = _named(part, labels)
             if found is None:

@@ -265,6 +265,28 @@ def closing_total(rel: Relation, section: str) -> int | None:
     return next((p for f, s, p in zip(flags, sections, places, strict=True) if f == 1 and s == section), None)
 
 
+def heading_line(rel: Relation, section: str) -> int | None:
+    """The position of the line that heads ``section`` with figures of its own (a chapter above the
+    groups it adds up: ``Diseases of the respiratory system`` over ``Asthma``), labelled as the
+    section's last part, in the section around it, marked as a total and above the section's lines;
+    None where there is none."""
+    key = rel.key
+    flags, sections, places = rel.values_of(TOTAL), rel.values_of(SECTION), rel.values_of(POSITION)
+    if key is None or flags is None or sections is None or places is None:
+        return None
+    *outer, name = parts(section)
+    around = " › ".join(outer) or None
+    labels = rel.values_of(key.name) or []
+    heads = [
+        p
+        for v, s, f, p in zip(labels, sections, flags, places, strict=True)
+        if f == 1 and v == name and s == around
+    ]
+    members = [p for s, p in zip(sections, places, strict=True) if s == section]
+    # (above its lines: a line that closes them, ``Cash at the end of the year``, heads nothing)
+    return heads[0] if len(heads) == 1 and members and heads[0] < min(members) else None
+
+
 def unnamed_total(
     rel: Relation, question: str, section: str, named: list[str], labelled: bool = False
 ) -> str | None:

@@ -482,6 +482,32 @@ def _quarter_named(place: str) -> re.Pattern[str]:
 
 _LATEST_QUARTER = _quarter_named(r"latest|most\s+recent|current")
 _PRIOR_QUARTER = _quarter_named(r"prior|previous|preceding")
+#: A date a table writes, named by its place among them: "the earliest date shown", "the latest
+#: quarter end", "the first month-end shown" ("the first quarter" alone is Q1: "first" only before
+#: "shown").
+_DATE_KIND = r"(?:quarter|month|period|year)[- ]end(?:\s+date)?|(?:balance\s+sheet\s+|reporting\s+)?date"
+
+
+def _date_placed(place: str, shown: str) -> re.Pattern[str]:
+    """A date named by its ``place`` (alternatives), or by the word ``shown`` needs after it."""
+    return re.compile(
+        rf"\b(?:(?:at|as\s+of|as\s+at|on)\s+)?(?:the\s+)?(?:(?:{place})\s+(?:{_DATE_KIND})(?:\s+shown)?"
+        rf"|{shown}\s+(?:{_DATE_KIND})\s+shown)\b",
+        re.IGNORECASE,
+    )
+
+
+_FIRST_DATE = _date_placed(r"earliest|oldest", "first")
+_LAST_DATE = _date_placed(r"latest|most\s+recent", "last")
+#: A question that lists a figure per period: "list ...", "for each quarter end", "in order".
+_LISTED = re.compile(r"\b(?:list|each|every|series|in\s+(?:time\s+)?order)\b", re.IGNORECASE)
+#: Both ends at once: "from the first to the last quarter end shown", "between the earliest and the
+#: latest date".
+_FIRST_TO_LAST = re.compile(
+    r"\b(from|between)\s+the\s+(?:first|earliest|oldest)\s+(?:to|and)\s+the\s+(?:last|latest|most\s+recent)\s+"
+    rf"(?:{_DATE_KIND}|quarter[- ]ends|month[- ]ends|dates)(?:\s+shown)?\b",
+    re.IGNORECASE,
+)
 #: A change over the latest quarter or the year so far: "the linked-quarter change", "the
 #: year-to-date increase", "since the prior quarter".
 _LINKED_QUARTER = re.compile(
@@ -528,12 +554,43 @@ def with_dates(question: str, names: Iterable[str]) -> str:
         or _YEAR_AGO.search(question)
         or _SINCE.search(question)
         or _SINCE_YEAR_END.search(question)
+        or _FIRST_DATE.search(question)
+        or _LAST_DATE.search(question)
+        or _FIRST_TO_LAST.search(question)
     ):
         return question
     written = _dates_shown(names)
     if len(written) < 2:
         return question
     order = sorted(written, reverse=True)
+    if not (SERIES_SPAN.search(question) or _LISTED.search(question)):
+        # (not "list X from the oldest date to the most recent": every date in order, not the ends)
+        question = _by_place(question, written, order)
+    return _after_places(question, written, order)
+
+
+def _by_place(
+    question: str, written: dict[tuple[int, int, int], str], order: list[tuple[int, int, int]]
+) -> str:
+    """``question`` with the dates it names by their place written as the headers write them."""
+    latest = order[0]
+    # ("from the first to the last quarter end shown": the earliest date to the latest)
+    question = _FIRST_TO_LAST.sub(
+        lambda m: (
+            f"{m.group(1)} {written[order[-1]]} {'to' if m.group(1).casefold() == 'from' else 'and'} "
+            f"{written[latest]}"
+        ),
+        question,
+    )
+    question = _FIRST_DATE.sub(lambda m: _date_for(m, written[order[-1]]), question)
+    return _LAST_DATE.sub(lambda m: _date_for(m, written[latest]), question)
+
+
+def _after_places(
+    question: str, written: dict[tuple[int, int, int], str], order: list[tuple[int, int, int]]
+) -> str:
+    """The rest of :func:`with_dates`: a year ago, since the year end, linked quarters, year to
+    date, the prior and the latest quarter end."""
     latest = order[0]
     months = latest[0] * 12 + latest[1]
     prior_q = next((d for d in order if d[0] * 12 + d[1] == months - 3), None)

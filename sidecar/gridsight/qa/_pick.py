@@ -177,7 +177,7 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
                         if x.range.left <= min(t.range.left, other.range.left)  # (the sheet's, at its left)
                         for w in words(x.text)
                     }
-            first = next((o for o in tables if _stacked_under(t, o)), None)
+            first = next((o for o in tables if _stacked_under(t, o) or _under_a_titled_block(t, o)), None)
             if first is not None:  # (an untitled table under a titled one is the same statement's:
                 # its company and statement name are the titled table's)
                 named |= {w for x in (*first.titles, *first.units) for w in words(x.text)}
@@ -194,7 +194,15 @@ def candidates(workbook: Workbook, sheet: str | None, question: str) -> list[Can
         top = max(c.score for c in out)
         for c in out:
             c.phrases = _phrases_named(question, c.sheet, c.table) if c.score == top else 0
-    return sorted(out, key=lambda c: (-c.score, -c.phrases))
+    # (still tied: the larger table, whose cells the question more likely asks about than a block
+    # of metadata beside it -- ``UNIT | Percentage of population``, ``AGE | From 15 to 74 years``)
+    return sorted(out, key=lambda c: (-c.score, -c.phrases, -_size(c.table)))
+
+
+def _size(table: Any) -> int:
+    """How many cells a table's range spans."""
+    r = table.range
+    return (r.bottom - r.top + 1) * (r.right - r.left + 1)
 
 
 def _verbs_of_change(question: str) -> set[str]:
@@ -226,6 +234,25 @@ def _stacked_under(a: Any, b: Any) -> bool:
         and rb.bottom < ra.top
         and (ra.left, ra.right) == (rb.left, rb.right)
         and len(a.header_paths) == len(b.header_paths)
+    )
+
+
+#: Rows a block above a table may span and still be read as the table's lead-in (metadata).
+_LEAD_IN_ROWS = 3
+
+
+def _under_a_titled_block(a: Any, b: Any) -> bool:
+    """Whether ``a`` has no title of its own and stands right under a small titled block ``b`` that
+    took the sheet's title (a download's ``UNIT | Percentage of ...`` and ``AGE | 15 to 74`` lines
+    above its table): the title is the table's too."""
+    ra, rb = a.range, b.range
+    return (
+        not a.titles
+        and bool(b.titles)
+        and rb.bottom < ra.top
+        and rb.bottom - rb.top + 1 <= _LEAD_IN_ROWS
+        and rb.left <= ra.right
+        and ra.left <= rb.right
     )
 
 

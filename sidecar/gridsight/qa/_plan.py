@@ -247,6 +247,9 @@ def _names_period(name: str, unit: str) -> bool:
     return bool(said) and said[0] in MONTHS and all(w.isdigit() for w in said[1:])
 
 
+#: A question that asks for the rows' names: "name the ...", "which ...", "identify the ..." ("list the 2
+#: most expensive items" lists their prices).
+_NAMES_ASKED = re.compile(r"^\s*(?:name|which|identify)\b")
 #: A question that asks who ("who ...", "among women, whose ..."), not a relative "who" ("the
 #: people who ...").
 _ASKS_WHO = re.compile(r"^\s*(?:who|whom|whose)\b")
@@ -431,6 +434,11 @@ class Planner:
             things = {h for c in cols if c.kind == "text" for h in header_words(c.name)}
             placed = {ws[-1] for m in comparisons if (ws := split_words(self.low[: m.start()]))}
             placed |= {w for p, w in itertools.pairwise(self.words) if any(same(p, h) for h in things)}
+            # (and the word a superlative that names no measure of its own stands before: "the
+            # largest crowd", "the 5 biggest crowds"; "the cheapest hotels" ranks by price, not by
+            # what "hotels" means)
+            bare = [w for w in self.words if not w.isdigit() and w != "the"]
+            placed |= {w for p, w in itertools.pairwise(bare) if p in DESCENDING | ASCENDING}
             for w in unnamed:
                 if w in FILLER or len(w) < 4 or not w.isalpha() or any(w in ws for ws in self.meant.values()):
                     continue
@@ -3167,6 +3175,18 @@ class Planner:
             )
             if values_listed:
                 target = None  # "the top 3 <order's values> of ...": the ranked figures themselves
+        if target is None and not boolean and not values_listed and _NAMES_ASKED.match(self.low):
+            # ("name the 3 most-streamed pop tracks": the text column the noun after the superlative
+            # names, ``Track Name``, not the figures ranked)
+            after = self.words[self._first_super() + 1 :]
+            target = next(
+                (
+                    c
+                    for i in range(len(after))
+                    if (c := self.best(("text",), after[i : i + 1], exclude=fcols | {order.name})) is not None
+                ),
+                None,
+            )
         if (
             target is None
             and not boolean

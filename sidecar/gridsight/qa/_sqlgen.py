@@ -131,6 +131,11 @@ def _edits(a: str, b: str) -> int:
 _SIGN_SAID = re.compile(r"^\s*(?:less|add|plus|deduct|minus)\s*:\s*", re.IGNORECASE)
 
 
+#: Where a label's head ends and what qualifies it begins: ``European Union - 27 countries``,
+#: ``Germany (until 1990 former territory of the FRG)``, ``Total, all industries``.
+_QUALIFIED = re.compile(r"\s+[-–—(]|,|:")
+
+
 def match_score(value: str, question_words: Sequence[str], question: str) -> float:
     """How fully the question names ``value`` (0..1): the share of the value's words it holds (its
     outline number aside: ``5. Other liabilities``, ``IV. Retained profits``, ``(a) Share capital``;
@@ -148,6 +153,9 @@ def match_score(value: str, question_words: Sequence[str], question: str) -> flo
     said = initialisms(question)
     if said and _initials(value) & said:
         return 1.0  # "U.S." names "United States", "EU" "European Union", "COGS" "Cost of goods sold"
+    head = _QUALIFIED.split(value, maxsplit=1)[0]
+    if said and head != value and _initials(head) & said:
+        return 1.0  # ("EU" names ``European Union - 27 countries (from 2020)``: its head, qualified)
     aliases = {w for part in _BRACKETED.findall(value) for w in _tokens(part)} if said else set()
     if any(same(w, s) for w in aliases for s in said):
         return 1.0  # "PRASM" names ``Passenger revenue per available seat mile ("PRASM")``
@@ -190,8 +198,9 @@ def initialisms(question: str) -> set[str]:
 def initials_of(label: str) -> set[str]:
     """What an initialism of a label of two to six words reads, with and without its grammar words
     (``Cost of goods sold`` -> ``cogs``, ``cgs``), and without a part in brackets (``Accumulated
-    other comprehensive income (loss)`` -> ``aoci``)."""
-    return _initials(label, longest=6)
+    other comprehensive income (loss)`` -> ``aoci``); a qualified label's head's too (``EU``)."""
+    head = _QUALIFIED.split(label, maxsplit=1)[0]  # (and its head's: ``European Union - 27 countries``)
+    return _initials(label, longest=6) | (_initials(head, longest=6) if head != label else set())
 
 
 def _initials(label: str, longest: int | None = None) -> set[str]:

@@ -1,0 +1,62 @@
+"""Misspelt operation words: "betwen", "percentge", "averge", "diffrence".
+
+The routes find an operation by its word ("between 2023 and 2024", "as a percentage"), so a typo in
+that word loses the operation even where every label is still found by its near spelling. A word of
+the question that is one typo away from exactly one long operation word (:data:`OPERATIONS`, seven
+letters or more, so that "charge" never becomes "change") and that no text of the workbook holds is
+written as that word before the question is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from gridsight.qa._sqlgen import near_word
+from gridsight.text import (
+    ASCENDING,
+    AVERAGE_WORDS,
+    CHANGE_WORDS,
+    DESCENDING,
+    FALL_WORDS,
+    LESS_WORDS,
+    MORE_WORDS,
+    RISE_WORDS,
+    SUM_WORDS,
+)
+
+#: The words operations are found by, seven letters or more.
+OPERATIONS = frozenset(
+    w
+    for w in (
+        *SUM_WORDS,
+        *AVERAGE_WORDS,
+        *CHANGE_WORDS,
+        *RISE_WORDS,
+        *FALL_WORDS,
+        *MORE_WORDS,
+        *LESS_WORDS,
+        *DESCENDING,
+        *ASCENDING,
+        *"percentage percent between difference proportion compared previous combined".split(),
+    )
+    if len(w) >= 7 and w.isalpha()
+)
+_WORD = re.compile(r"[A-Za-z]{6,}")
+
+
+def operations_spelt(question: str, holds: Callable[[str], bool]) -> str:
+    """``question`` with each misspelt operation word written right (see the module docstring);
+    ``holds``: whether a text of the workbook holds a word (a label's own spelling is kept)."""
+
+    def mend(m: re.Match[str]) -> str:
+        word = m.group(0)
+        low = word.casefold()
+        if low in OPERATIONS or holds(word):
+            return word
+        meant = [w for w in OPERATIONS if low[0] == w[0] and low != w and near_word(low, w)]
+        if len(meant) != 1 or meant[0].startswith(low) or low.startswith(meant[0]):
+            return word  # (none, several, or the same word with another ending: "percentages")
+        return meant[0]
+
+    return _WORD.sub(mend, question)
