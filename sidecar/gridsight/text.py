@@ -776,10 +776,11 @@ def names_month(value: str, question: str) -> bool:
 
 #: A footnote mark or a status letter at the end of a label, as statistics offices write them:
 #: ``Coast 2)``, ``Total (1)``, ``Hills*``, ``Metro¹``, ``2023 p`` or ``2023p`` (provisional), ``Q4 r``
-#: (revised); a fund statement's lettered note, ``Investments, at value (a)``. (Not the end of a code
-#: range: ``Neoplasms (C00-D48)``.)
+#: (revised), ``Oct to Dec [p]``; a fund statement's lettered note, ``Investments, at value (a)``. (Not
+#: the end of a code range: ``Neoplasms (C00-D48)``.)
 _MARKS = re.compile(
-    r"(?:\s*(?:\(\d{1,2}\)|\([a-h]\)|(?<!\w)\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+)|(?<=\d)\s+[prev]\.?|(?<=\d)\s*[(\[][prev][)\]]"
+    r"(?:\s*(?:\(\d{1,2}\)|\([a-h]\)|(?<!\w)\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\*+|\[[a-z]\])|(?<=\d)\s+[prev]\.?"
+    r"|(?<=\d)\s*[(\[][prev][)\]]"
     r"|(?<=(?:19|20)\d\d)[prev])\s*$"
 )
 
@@ -1367,6 +1368,8 @@ def count_asked(text: str) -> int | None:
             continue  # "at least 4 times": a comparison, not a count of ranked items
         if re.fullmatch(r"(?:19|20)\d\d", before):
             continue  # "in 2022/23": the close of a year that spans two, not a count
+        if before.isdigit():
+            continue  # "aged 35-49 highest": the end of a band, not a count
         then = ws[i + 2] if i + 2 < len(ws) else ""
         if after in PERIOD_NOUNS and (
             before in ("first", "last", "past", "next", "latest", "previous") or then in PERIOD_CLOSERS

@@ -224,3 +224,26 @@ def test_misspelt_operation_words_and_whether_a_line_moved(position: Any) -> Non
     assert (
         answered(position, "Trade receivables / total current assets at 31 Mar 2025, as a percentge?") == 52.5
     )
+
+
+SEGMENTS: list[list[Any]] = [
+    ["Segment information, year ended 2024 (£000)"],
+    ["Segment", "Revenue", "Operating profit"],
+    ["Bakery", 5400, 1400],
+    ["Chilled", 2900, 360],
+    ["Frozen", 2200, 460],
+    ["Total", 10500, 2220],
+]
+
+
+@pytest.fixture(scope="module")
+def segments(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "segments", SEGMENTS)
+
+
+def test_shortened_period_words_and_a_flat_table_led_by_a_superlative(
+    quarter_ends: Any, segments: Any
+) -> None:
+    assert answered(quarter_ends, "At which qtr end were customer deposits highest?") == "31 Mar 2025"
+    assert answered(segments, "Top segment by revenue?") == "Bakery"
+    assert answered(segments, "Smallest segment by operating profit?") == "Chilled"

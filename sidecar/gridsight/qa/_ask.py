@@ -33,14 +33,12 @@ from gridsight.qa._answer import (
 from gridsight.qa._asked import from_asked
 from gridsight.qa._cells import (
     against_plan,
-    asks_period,
     cell_plan,
     cross_table,
     lines_by_period,
     long_form,
-    operands_named,
     periods_down,
-    rows_spanned,
+    superlative_led,
     total_at_an_end,
     unnamed_totals,
     whole_year,
@@ -70,6 +68,7 @@ from gridsight.qa._periods import (
     split_years,
     with_dates,
     with_periods,
+    with_runs_of_years,
 )
 from gridsight.qa._pick import Candidate, Pick, candidates, pick_table, relation_for, top_tie, words
 from gridsight.qa._pipeline import (
@@ -366,6 +365,7 @@ def _answer_in(
     q = with_dates(q, periods)  # ("the most recent quarter end": the date a column writes)
     # ("at 31 December 2024" over ``Opening balance | Closing balance`` as at 31 December 2025)
     q = ends_dated(q, periods, [t.text for t in best.table.titles])
+    q = with_runs_of_years(q, header_years(periods))  # ("over the five most recent years")
     q = with_periods(q, header_years(periods), periods)
     q = changed_in_year(
         q, header_years(periods), own, [c.name for c in rel.columns if c.role == "data"]
@@ -373,6 +373,7 @@ def _answer_in(
     q = changed_in_quarter(q, [c.name for c in rel.columns if c.role == "data"])  # "during Q3 2024"
     q = exclusion_after(q)  # "Excluding cash, what were total current assets?": the clause after
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
+    q = superlative_led(rel, q)  # ("Top segment by revenue?": which segment)
     held = [
         v for c in rel.columns if c.kind == "text" for v in rel.distinct_values(c.name) if isinstance(v, str)
     ]
@@ -432,15 +433,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         # ("... from 1985 to 1989, in year order": a figure per year, each checked to be the year's
         # one figure; a span the cells would read as a change)
         order: tuple[str, ...] = ("sql", "formula", "blocks", "cells")
-    elif (
-        statement
-        or (
-            rel.key is not None
-            and periods_down(rel)
-            and (operands_named(rel, q) or rows_spanned(rel, q) or asks_period(q))
-        )
-        or against_plan(rel, q)
-    ):
+    elif statement or (rel.key is not None and periods_down(rel)) or against_plan(rel, q):
         # (named lines over period columns, a statement, reads by its cells as a multi-header does;
         # so do lines under section lines: "rural areas in Riverside" is the line in that section,
         # and years down the rows where the question sets two columns against each other: "net
@@ -509,7 +502,8 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             tried.append(f"{route}: a {ans.type} answer where the question asks for a {expected} one")
             continue
         if ans.status == "answered" and ans.confidence >= CONFIDENT:
-            aside = _set_aside(rel, q, ans, structure)
+            # (the cells plan reads the header named, whatever column another word touches)
+            aside = _set_aside(rel, q, ans, structure) if route != "cells" else None
             if aside is not None:
                 # ("what tips went with the 4 highest bills?": bills are no tips) a later route's
                 # answer goes first; else this one

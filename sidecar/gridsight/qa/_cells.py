@@ -449,6 +449,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         ends_named = end is not None and (end[1], str(end[0])) in months_said
         if (
             len(spanned) > 1
+            and said_years  # (none said: ``% change in rate › 2022 to 2023`` is "the % change in the rate")
             and not spanned <= said_years
             and not any(day_said(p) for p in parts(c.name))
             and not ends_named
@@ -473,6 +474,12 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         mine |= _quarters_ended(c.name)
         if ends_named and end is not None:  # (the year a span starts in does not name it)
             mine = {w for w in mine if not (YEARS.fullmatch(w) and w != str(end[0]))}
+        if codes_said:  # (``Jan to Mar``, ``Oct to Dec [p]``: a run of months that is a quarter)
+            mine |= {
+                code.casefold()
+                for p in parts(c.name)
+                for code in re.findall(r"\b[QH][1-4]\b", periods_spelt(without_marks(p).strip()))
+            } & codes_said
         if codes_said and (month := _month_of(c)) is not None:
             # (a month is in its quarter and its half: "Q2 2025" names April, May and June 2025; of a
             # financial year that opens in April, July, August and September)
@@ -490,13 +497,22 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         elif quarter_said:  # ("at the end of Q3": ``30 September 2025``, the day that closes it)
             mine |= quarters_closed(c.name)
         covered = {q for q in qw if any(near_word(w, q) for w in mine)} | (mine & COMMON & every)
+        # (a header of several words written whole counts each, an operation's word too: "the
+        # average repurchase price" is ``Average Repurchase Price``)
+        covered |= {
+            w
+            for p in parts(c.name)
+            if len(tokens(p)) > 1 and not re.search(r"\d", p) and runs_of(question, p)
+            for w in tokens(p)
+            if w in OPERATION_WORDS
+        }  # (only an operation's word, which names no header otherwise; no date or period)
         covered |= {_DAY} & mine
         covered |= {"%"} & mine if share else set()
         left = {
             w
             for w in mine - spelt - {_DAY} - _STATUS_WORDS
-            if w not in COMMON and not any(near_word(w, q) for q in qw)
-        }
+            if w not in COMMON and not (len(w) == 1 and w.isalpha()) and not any(near_word(w, q) for q in qw)
+        }  # (a mark's letter, ``[p]``, leaves no word unnamed)
         left -= {"%"} if share else set()
         # ties: words named as written before near ones ("Plan" is one letter from "plant"), then
         # the fewest left unnamed ("Number", "Total": nothing left unnamed by them)
@@ -1043,13 +1059,13 @@ def _latest_available(rel: Relation, question: str) -> CellPlan | None:
 #: A question that opens with a superlative and the kind of row it ranks, no "which": "Biggest
 #: non-current asset at Mar 2025?", "Worst month by net profit?", "Top segment by revenue in 2024?".
 _LED_BY_SUPERLATIVE = re.compile(
-    r"^\s*(?:the\s+)?(?P<sup>[^\W\d_]+)\s+(?P<kind>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)"
+    r"^\s*(?:the\s+)?(?P<place>(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)?(?P<sup>[^\W\d_]+)\s+(?P<kind>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2}?)"
     r"(?P<rest>\s*(?:,|\?|$|\b(?:at|in|for|on|by|as|during|of)\b).*)$",
     re.IGNORECASE | re.DOTALL,
 )
 
 
-def _superlative_led(rel: Relation, question: str) -> str:
+def superlative_led(rel: Relation, question: str) -> str:
     """``question`` asked as "which <kind> was the <superlative> ..." where it opens with a
     superlative and a kind of row -- a group of lines (``Non-current assets``), what the label
     column's header calls its rows (``Segment``), or a period noun over periods --
@@ -1062,7 +1078,9 @@ def _superlative_led(rel: Relation, question: str) -> str:
     if not (superlative(sup) or sup in DESCENDING | ASCENDING):
         return question
     kind = m.group("kind")
-    which = f"Which {kind} was the {m.group('sup').lower()}{m.group('rest')}"
+    which = (
+        f"Which {kind} was the {(m.group('place') or '').lower()}{m.group('sup').lower()}{m.group('rest')}"
+    )
     kind_words = question_words(kind)
     named_kind = (
         asked_class(rel, which) is not None
@@ -1073,6 +1091,62 @@ def _superlative_led(rel: Relation, question: str) -> str:
         )
     )
     return which if named_kind else question
+
+
+#: How much closer in meaning an adjective must be to one section's name than to the next, and how close.
+_ADJECTIVE_MARGIN, _ADJECTIVE_FLOOR = 0.1, 0.5
+
+
+def _section_by_adjective(rel: Relation, question: str) -> str | None:
+    """The section a which/how-many noun's adjective names by meaning where no letters do ("which
+    English region" over ``England`` and ``Wales``, each heading its regions); None where the noun
+    has no such adjective or no section is clearly meant."""
+    from gridsight.text import closest
+
+    kind = _WHICH_KIND.search(question)
+    sections = [s for s in dict.fromkeys(rel.values_of(SECTION) or []) if isinstance(s, str)]
+    if kind is None or len(sections) < 2 or rel.key is None:
+        return None
+    said = kind.group(1).split()
+    if len(said) != 2:
+        return None
+    adjective = said[0].casefold()
+    labels = [v for v in rel.distinct_values(rel.key.name) if isinstance(v, str)]
+    held = {w for v in [*labels, *sections, rel.key.name] for w in tokens(v)}
+    if adjective in COMMON or superlative(adjective) or any(near_word(adjective, w) for w in held):
+        return None
+    names = [without_marks(parts(s)[-1]).strip() or s for s in sections]
+    i = closest(adjective, names, margin=_ADJECTIVE_MARGIN, floor=_ADJECTIVE_FLOOR)
+    return sections[i] if i is not None else None
+
+
+#: A whole column that names what the columns beside it are, in the plural: ``All tenures``, ``All
+#: sectors`` (not ``Total equity``, a sum of amounts of one kind).
+_WHOLE_OF_KIND = re.compile(r"^\s*all\s+([^\W\d_]{3,})s\s*$", re.IGNORECASE)
+
+
+def _kind_of_columns(rel: Relation, question: str) -> str:
+    """``question`` with a which-noun that names nothing in the table ("which category") written as
+    the kind a whole column names (``All tenures``: "which tenure"), so that the columns beside it
+    are what it chooses among; else ``question`` as it is."""
+    kind = _WHICH_KIND.search(question)
+    if kind is None or rel.key is None:
+        return question
+    nouns = [w for w in kind.group(1).split() if w.casefold() not in COMMON]
+    if not nouns:
+        return question
+    noun = nouns[-1]
+    wholes = [
+        m.group(1) for c in rel.columns if c.role == "data" and (m := _WHOLE_OF_KIND.match(parts(c.name)[-1]))
+    ]
+    if len(set(wholes)) != 1:
+        return question
+    held = {w for c in rel.columns for p in parts(c.name) for w in tokens(p)} | set(tokens(rel.key.name))
+    held |= {w for v in rel.distinct_values(rel.key.name) if isinstance(v, str) for w in tokens(v)}
+    if noun.casefold() in COMMON or any(near_word(noun.casefold(), w) for w in held):
+        return question
+    start = kind.start(1) + kind.group(1).rfind(noun)
+    return f"{question[:start]}{wholes[0]}{question[start + len(noun) :]}"
 
 
 def _mean_of(cells: Sequence[str]) -> str:
@@ -1443,6 +1517,24 @@ def _periods_under(rel: Relation, question: str) -> list[RelColumn]:
         named = [cols for rest, cols in groups.items() if not any(_rate_like(p) for p in rest)]
     found = named if len(named) == 1 else list(groups.values()) if len(groups) == 1 else []
     pool = named if len(named) > 1 else list(groups.values())
+    if not found and len(pool) >= 2:
+        # (two stacked tables' quarters, ``Table 3.1: Visits ...`` and ``Table 3.2: Spending ...``:
+        # the group whose other parts hold the most words the question says, where one does)
+        qlist = question_words(question)
+        said = [
+            len(
+                {w for p in parts(cols[0].name) if not _is_period(p) for w in tokens(p) if w not in COMMON}
+                & {w for p in parts(cols[0].name) for w in tokens(p) for q in qlist if near_word(w, q)}
+            )
+            for cols in pool
+        ]
+        best_said = max(said)
+        if best_said and said.count(best_said) == 1:
+            found = [pool[said.index(best_said)]]
+    if not found and len(pool) >= 2:
+        # ("men": ``Male``'s years, the part meant where no letters name one)
+        meant = _by_meaning([cols[0] for cols in pool], question_words(question))
+        found = [cols for cols in pool if len(meant) == 1 and cols[0] is meant[0]]
     if not found and len(pool) >= 3:
         # (``Persons``, ``Males``, ``Females``, each over the years, none named: the whole's years)
         whole = _whole_among(rel, [cols[0] for cols in pool])
@@ -1553,9 +1645,8 @@ def _rows_spanned(rel: Relation, question: str, named: list[str]) -> list[str]:
         return named
     labels = [v for v in rel.values_of(rel.key.name) or [] if isinstance(v, str)]
     wide = asks_period(question) or _counts(question) is not None
-    if not _written_as_span(question, named[0], named[1], between=wide) or not all(
-        v in labels for v in named
-    ):
+    bare = [without_marks(v).strip() or v for v in named]
+    if not _written_as_span(question, bare[0], bare[1], between=wide) or not all(v in labels for v in named):
         return named
     i, j = sorted((labels.index(named[0]), labels.index(named[1])))
     between = labels[i : j + 1]
@@ -2723,7 +2814,8 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     """The plan for ``question`` over ``rel`` (see the module docstring), or None. Two total lines the
     question offers "A or B" are the pool to choose from; where no plan chooses between them, the
     lines they total are (:func:`_offered`)."""
-    question = _superlative_led(rel, question)  # ("Biggest non-current asset at Mar 2025?": which one)
+    question = superlative_led(rel, question)  # ("Biggest non-current asset at Mar 2025?": which one)
+    question = _kind_of_columns(rel, question)  # ("which category" over ``... | All tenures``: which tenure)
     marked = marked_plan(
         rel, question, lambda: _columns(rel, question), _counts(question) is not None, _asks_which(question)
     )
@@ -2871,6 +2963,16 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return balances
     rows, touched, meant = _rows(rel, question, chosen)
     key = rel.key
+    if key is not None and len(rows.get(key.name, [])) == 2 and len(chosen) == 2:
+        # ("the % change in live births between 2010 and 2023": the change between the two rows'
+        # births, not the column of each year's change on the year before)
+        rates = [c for c in chosen if _PERCENT.search(c.name) and set(words(c.name)) & CHANGE_WORDS]
+        if len(rates) == 1:
+            chosen = [c for c in chosen if c is not rates[0]]
+    if key is not None and SECTION not in rows and (_asks_which(question) or _counts(question)):
+        by_adjective = _section_by_adjective(rel, question)
+        if by_adjective is not None:  # ("which English region": the regions under ``England``)
+            rows[SECTION] = [by_adjective]
     if key is not None and len(rows.get(key.name, [])) < 2:
         sides = _rows_either_side(rel, question, chosen)
         if sides:  # ("was A higher than B": a line named on each side, each in part)
@@ -3324,8 +3426,8 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         kept = (
             (*_not_total(rel), *named_group.conditions)
             if named_group and _class_counted(rel, question, named_group)
-            else _level_asked(rel, question)
-        )
+            else (_level_asked(rel, question) if SECTION not in fixed else None)
+        )  # (a section named places the rows: no level to choose)
         if left_out and key is not None:
             kept = (*(kept or _not_total(rel)), *(f"{quote(key.name)} <> {literal(v)}" for v in left_out))
         return _one_column(rel, question, expected, chosen[0].name, fixed, key, qwords, touched, kept)
@@ -3897,6 +3999,14 @@ def _named_besides_period(rel: Relation, question: str) -> list[RelColumn]:
     ]
     # (``All schools`` is named by its one word too: the part named, ``Special``, before the whole)
     parts_named = [c for c in named if not _whole_label(parts(c.name)[-1])]
+    if not named:  # ("women": ``Female`` in each year, the part meant where no letters name one)
+        groups: dict[tuple[str, ...], list[RelColumn]] = {}
+        for c in cols:
+            groups.setdefault(tuple(p for p in parts(c.name) if not _is_period(p)), []).append(c)
+        if len(groups) > 1 and all(groups):
+            meant = _by_meaning([g[0] for g in groups.values()], qw)
+            if len(meant) == 1:
+                return next(g for g in groups.values() if g[0] is meant[0])
     return parts_named or named or cols
 
 
@@ -4114,7 +4224,8 @@ def _period_part(col: RelColumn) -> str:
 def _period_kind(col: RelColumn) -> str | None:
     """Whether a column is headed by a month, a quarter or a year (``Aug``, ``Q3 2024`` or ``Three
     months ended › 30 September``, ``FY2023``); None for any other column (``Total``)."""
-    path = [without_marks(p).strip() for p in _own_parts(col)]
+    # (a run of three months is a quarter: ``Jan to Mar`` is Q1)
+    path = [periods_spelt(without_marks(p).strip()) for p in _own_parts(col)]
     if any(re.split(r"[\s\-'’]", p)[0].casefold().rstrip(".") in MONTHS for p in path if p):
         return "months"  # (``Aug``, ``August 2024``, ``Jan-25``)
     if month_as_day(col.name) is not None or any(numeric_month(p) is not None for p in path):
@@ -5061,7 +5172,8 @@ def _percent_scale(question: str) -> str:
 def _number(label: str) -> float:
     """Where a period label stands in time: its year, and within it its half, quarter or month
     (``Q2 2025`` after ``Q1 2025``; ``FY25`` is 2025; ``30 June 2024`` mid-2024); NaN for a label
-    that names no one year."""
+    that names no one year (a mark after it aside: ``2023 [p]`` is 2023)."""
+    label = without_marks(label).strip() or label
     try:
         return float(label)
     except ValueError:
@@ -6441,7 +6553,9 @@ def _across(
                 return compound
             changed = qwords & (CHANGE_WORDS | RISE_WORDS | FALL_WORDS) - _DIFFERENCE
             # ("add together income from A and income from B in the year to March": a sum, no span)
-            if changed or (re.search(r"\bfrom\b.+\bto\b", question, re.I) and not qwords & SUM_WORDS):
+            if changed or (
+                re.search(r"\bfrom\b.+\bto\b", question, re.I) and not qwords & (SUM_WORDS | AVERAGE_WORDS)
+            ):
                 spans = re.search(
                     r"\bfrom\b\D*?((?:19|20)\d\d)\b.*?\bto\b\D*?((?:19|20)\d\d)\b", question, re.I
                 )
@@ -6488,6 +6602,14 @@ def _across(
         if qwords & AVERAGE_WORDS and not qwords & CHANGE_WORDS and not (more or less):
             # "the average over 2021-2023", "averaged over the years 2019 to 2022"
             return CellPlan(_mean_of(sizes), "average", "number")
+        if (
+            not qwords & (SUM_WORDS | {"plus"})
+            and "and" in qwords
+            and len(cells) > 2
+            and all(_number(label) == _number(label) for label, _ in cells)
+        ):
+            # ("the population of Washington in 1986, 1988 and 1990": a figure for each year listed)
+            return CellPlan(" UNION ALL ".join(f"SELECT {e}" for e in exprs), "series", "list")
         if qwords & (SUM_WORDS | {"plus"}) or (
             "and" in qwords and not qwords & CHANGE_WORDS and not (more or less)
         ):

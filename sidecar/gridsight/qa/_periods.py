@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from gridsight.qa._headers import dates_written, ends_at
-from gridsight.text import PLANNED, content_words, stem
+from gridsight.text import NUMBER_WORDS, PLANNED, content_words, stem
 
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d\d)(?![\d])")
 #: "financial year", "fiscal year", "year-end", "balance sheet date": what a period is called.
@@ -116,6 +116,34 @@ SERIES_SPAN = re.compile(
 )
 
 
+#: A run of the latest or the first periods by their number: "over the five most recent years", "the
+#: last 3 years", "the first two years shown".
+_RUN_OF_YEARS = re.compile(
+    r"\b(?:(?:over|in|for|across|during)\s+)?the\s+"
+    r"(?:(?P<end>last|latest|most\s+recent|past|final|first|earliest)\s+(?P<n>\d{1,2}|[a-z]+)"
+    r"|(?P<n2>\d{1,2}|[a-z]+)\s+(?P<end2>last|latest|most\s+recent|first|earliest))"
+    r"\s+years(?:\s+shown)?\b",
+    re.IGNORECASE,
+)
+
+
+def with_runs_of_years(question: str, years: list[int]) -> str:
+    """``question`` with a run of years named by its number and end ("the five most recent years")
+    written as the span it means among ``years`` (newest first): "from 2019 to 2023". Unchanged
+    where the number is more than the years shown."""
+
+    def span(m: re.Match[str]) -> str:
+        n_text = (m.group("n") or m.group("n2")).casefold()
+        n = int(n_text) if n_text.isdigit() else NUMBER_WORDS.get(n_text)
+        if n is None or not 1 < n <= len(years):
+            return m.group(0)
+        first = (m.group("end") or m.group("end2")).casefold() in ("first", "earliest")
+        run = sorted(years)[:n] if first else sorted(years)[-n:]
+        return f"from {run[0]} to {run[-1]}"
+
+    return _RUN_OF_YEARS.sub(span, question)
+
+
 def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> str:
     """``question`` with its relative periods written as the years they mean among ``years``
     (newest first: :func:`header_years`); unchanged when there are fewer than two years, or when
@@ -136,6 +164,8 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
     said = [int(y) for y in _YEAR.findall(question) if int(y) in years]
     q = question
     change = _AGAINST.search(q) or _OVER_ONE.search(q)
+    if change is not None and _header_writes(change.group(0), names):
+        change = None  # ("the % change on the previous year in 2016": a column says so, read it)
     if change is not None:
         if not said:
             q = _tidy(q[: change.start()] + q[change.end() :])
@@ -168,6 +198,13 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
         q = _LAST_YEAR.sub(lambda m: _year_for(m, latest), q)
     q = _PRIOR.sub(lambda m: _year_for(m, prior), q)
     return _tidy(q)
+
+
+def _header_writes(phrase: str, names: Iterable[str]) -> bool:
+    """Whether a header writes the phrase's words, its article aside (``Live births: % change on
+    previous year`` writes "on the previous year")."""
+    core = re.sub(r"\bthe\s+", "", phrase.strip().casefold())
+    return any(core in re.sub(r"\bthe\s+", "", str(n).casefold()) for n in names)
 
 
 def _year_unless(own: str, year: int) -> Callable[[re.Match[str]], str]:

@@ -127,8 +127,8 @@ def expected_type(question: str) -> str | None:
         return "number"
     if re.search(
         r"\b(list|name the|top \d+|bottom \d+"
-        r"|(?!(?:1[89]|2[01])\d\d\b)\d+ (most|least|highest|lowest|largest|smallest))\b",
-        low,  # ("in 2020 lowest": a year, not the 2020 lowest)
+        r"|(?<![\d\-–])(?!(?:1[89]|2[01])\d\d\b)\d+ (most|least|highest|lowest|largest|smallest))\b",
+        low,  # ("in 2020 lowest": a year, not the 2020 lowest; "aged 35-49 highest": a band's end)
     ):
         return "list"
     if (re.search(r"\b(what|which|who) are the\b", low) or re.search(r"\bwhat are\b", low)) and not (

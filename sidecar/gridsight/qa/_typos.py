@@ -1,4 +1,5 @@
-"""Misspelt operation words: "betwen", "percentge", "averge", "diffrence".
+"""Misspelt operation words ("betwen", "percentge", "averge", "diffrence") and shortened period words
+("qtr", "yr", "mth").
 
 The routes find an operation by its word ("between 2023 and 2024", "as a percentage"), so a typo in
 that word loses the operation even where every label is still found by its near spelling. A word of
@@ -43,10 +44,21 @@ OPERATIONS = frozenset(
     if len(w) >= 7 and w.isalpha()
 )
 _WORD = re.compile(r"[A-Za-z]{6,}")
+#: Period words as notes shorten them.
+_SHORT_PERIODS = {
+    "qtr": "quarter",
+    "qtrs": "quarters",
+    "yr": "year",
+    "yrs": "years",
+    "mth": "month",
+    "mths": "months",
+}
+_SHORT = re.compile(rf"\b(?:{'|'.join(_SHORT_PERIODS)})\b", re.IGNORECASE)
 
 
 def operations_spelt(question: str, holds: Callable[[str], bool]) -> str:
-    """``question`` with each misspelt operation word written right (see the module docstring);
+    """``question`` with each misspelt operation word written right and each shortened period word
+    written out (see the module docstring);
     ``holds``: whether a text of the workbook holds a word (a label's own spelling is kept)."""
 
     def mend(m: re.Match[str]) -> str:
@@ -59,4 +71,7 @@ def operations_spelt(question: str, holds: Callable[[str], bool]) -> str:
             return word  # (none, several, or the same word with another ending: "percentages")
         return meant[0]
 
+    question = _SHORT.sub(
+        lambda m: m.group(0) if holds(m.group(0)) else _SHORT_PERIODS[m.group(0).casefold()], question
+    )  # ("at which qtr end": quarter)
     return _WORD.sub(mend, question)
