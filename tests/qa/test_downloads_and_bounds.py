@@ -282,3 +282,27 @@ def test_a_which_noun_the_table_does_not_say_is_the_kind_its_whole_column_names(
     # "category" names nothing here; ``All tenures`` says the columns are tenures
     assert answered(tenure, "In West Midlands, which category is the largest?") == "Owned outright"
     assert answered(tenure, "In London, which category is the smallest?") == "Social rented"
+
+
+#: Appointments, one row each, a yes/no column whose own name is a negation.
+VISITS: list[list[Any]] = [
+    ["AppointmentID", "Department", "Wait Time (min)", "No-Show"],
+    [1, "Cardiology", 30.5, True],
+    [2, "Cardiology", 12.0, False],
+    [3, "Orthopedics", 45.0, True],
+    [4, "Orthopedics", 50.0, False],
+    [5, "Dermatology", 8.0, True],
+]
+
+
+@pytest.fixture(scope="module")
+def visits(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "visits", VISITS)
+
+
+def test_a_yes_no_column_whose_name_is_a_negation(visits: Any) -> None:
+    # "no-show appointments" are the rows ``No-Show`` is TRUE: 45.0, 30.5 -- not the 50.0 attended
+    from gridsight.qa._pipeline import answer_items
+
+    waits = answered(visits, "What are the 2 longest waits among no-show appointments?")
+    assert answer_items(waits) == [45.0, 30.5]

@@ -820,7 +820,9 @@ class _Request:
             # "trips" ``roundTrip`` or "admissions" ``ER admission``
             if head and named == head:
                 window = self._around(col)
-                conds.append(Condition(col, "=", not bool(_NEGATION.search(window))))
+                # (a negation the header writes itself names it: "no-show appointments" is ``No-Show``)
+                negated = any(m.group(1) not in head for m in _NEGATION.finditer(window))
+                conds.append(Condition(col, "=", not negated))
                 used.add(col.col)
         # a year as a bound: "born before 1970" (a column of years the request names, else the
         # date column), "listed after 2022", "since 2020"
