@@ -14,7 +14,7 @@ and the evidence names its columns. Nothing is planned when the cells or the ope
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -1147,6 +1147,11 @@ def _kind_of_columns(rel: Relation, question: str) -> str:
         return question
     start = kind.start(1) + kind.group(1).rfind(noun)
     return f"{question[:start]}{wholes[0]}{question[start + len(noun) :]}"
+
+
+def _listed_cells(cells: Iterable[str], kind: str = "series") -> CellPlan:
+    """The plan that lists cells (each a scalar subquery) in the order given, one row each."""
+    return CellPlan(" UNION ALL ".join(f"SELECT {c}" for c in cells), kind, "list")
 
 
 def _mean_of(cells: Sequence[str]) -> str:
@@ -3232,7 +3237,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     if each and key is not None:  # ("X in each of 2020-21, 2021/22 and 2022/23": its cell in each, in order)
         conds = {k: v[0] for k, v in rows.items()}
         reads = [_cell_in(rel, c.name, conds) for c in each]
-        return CellPlan(" UNION ALL ".join(f"SELECT {c}" for c in reads), "series", "list")
+        return _listed_cells(reads)
     if _unexplained_numbers(rel, question, chosen, rows):
         return None  # "after 2007", "between 1989 and 2012": a condition this plan cannot state
     prior = _against_prior(rel, question, chosen)
@@ -3386,7 +3391,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
             for c in series or chosen
         }
         if series:
-            return CellPlan(" UNION ALL ".join(f"SELECT {e}" for e in sums.values()), "series", "list")
+            return _listed_cells(sums.values())
         return _across(question, expected, list(sums.items()), qwords, True)
     if len(varying_rows) == 1 and len(chosen) == 2 and key is not None and varying_rows[0][0] == key.name:
         # ("which grew faster, A or B": each line's change between the two periods, set side by side)
@@ -3399,7 +3404,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     ranks = bool(qwords & (DESCENDING | ASCENDING)) and (_asks_which(question) or bool(ranked))
     if series and key is not None and key.name in fixed and not varying_rows:
         reads = [_cell_in(rel, c.name, fixed) for c in series]
-        return CellPlan(" UNION ALL ".join(f"SELECT {c}" for c in reads), "series", "list")
+        return _listed_cells(reads)
     in_list = (
         _listed(rel, question, chosen, fixed, varying_rows) if expected == "list" and not ranks else None
     )
@@ -5035,7 +5040,7 @@ def _listed(
         cells = [_cell(c.name, fixed) for c in chosen]
     else:
         return None
-    return CellPlan(" UNION ALL ".join(f"SELECT {c}" for c in cells), "cells", "list")
+    return _listed_cells(cells, "cells")
 
 
 def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, str]:
@@ -6609,7 +6614,7 @@ def _across(
             and all(_number(label) == _number(label) for label, _ in cells)
         ):
             # ("the population of Washington in 1986, 1988 and 1990": a figure for each year listed)
-            return CellPlan(" UNION ALL ".join(f"SELECT {e}" for e in exprs), "series", "list")
+            return _listed_cells(exprs)
         if qwords & (SUM_WORDS | {"plus"}) or (
             "and" in qwords and not qwords & CHANGE_WORDS and not (more or less)
         ):

@@ -270,6 +270,10 @@ def heading_line(rel: Relation, section: str) -> int | None:
     groups it adds up: ``Diseases of the respiratory system`` over ``Asthma``), labelled as the
     section's last part, in the section around it, marked as a total and above the section's lines;
     None where there is none."""
+    return rel.memo(f"heading line of {section}", lambda: _heading_line(rel, section))
+
+
+def _heading_line(rel: Relation, section: str) -> int | None:
     key = rel.key
     flags, sections, places = rel.values_of(TOTAL), rel.values_of(SECTION), rel.values_of(POSITION)
     if key is None or flags is None or sections is None or places is None:
