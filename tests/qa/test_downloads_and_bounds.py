@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.qa.conftest import answered, book_of
+from tests.qa.conftest import answered, answers_or_says_why, book_of
 
 #: Jobless rates (per cent) by country and year, under a dataset title and two metadata lines.
 DOWNLOAD: list[list[Any]] = [
@@ -306,3 +306,19 @@ def test_a_yes_no_column_whose_name_is_a_negation(visits: Any) -> None:
 
     waits = answered(visits, "What are the 2 longest waits among no-show appointments?")
     assert answer_items(waits) == [45.0, 30.5]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        'How many rows are marked "[zzz]"?',
+        'Which country has a figure shown as ":" in 1850?',
+        "Average jobless rate over the 99 most recent years?",
+        "How many countries were above the Atlantis figure in 2020?",
+        "betwen betwen percentge qtr qtr yr?",
+        "Biggest?",
+        "When was the  at its peak?",
+    ],
+)
+def test_odd_questions_over_a_download_get_an_answer_or_a_reason(download: Any, question: str) -> None:
+    answers_or_says_why(download, question)
