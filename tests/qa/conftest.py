@@ -178,3 +178,45 @@ def answers_or_says_why(book: Any, question: str) -> None:
     ans = answer_question(book, question)
     assert ans.status in ("answered", "abstained")
     assert ans.status == "answered" or ans.reason
+
+
+def translated(
+    book: tuple[Any, Any], sql: str, expected: str | None = None, source: str = "model"
+) -> tuple[str, Any]:
+    """The verified formula for ``sql`` over ``book`` (a workbook and a table's relational view) and
+    the query's value: the formula must exist and the real formula engine must give that value."""
+    from gridsight.formula import evaluate_formula
+    from gridsight.qa._pipeline import run_attempt, same_value
+    from gridsight.qa._to_formula import translations, verified_formula
+
+    wb, rel = book
+    attempt = run_attempt(rel, source, sql, expected)
+    assert attempt.error is None and attempt.value is not None, attempt
+    formula = verified_formula(rel, wb, sql, attempt.value)
+    assert formula is not None, (sql, translations(rel, sql), attempt.value)
+    got = evaluate_formula(formula, wb, rel.sheet)
+    assert got.ok and got.error is None
+    flat = got.value
+    if isinstance(flat, list):
+        flat = [x for row in flat for x in (row if isinstance(row, list) else [row])]
+        flat = flat[0] if len(flat) == 1 and not isinstance(attempt.value, list) else flat
+    assert same_value(flat, attempt.value)
+    return formula, attempt.value
+
+
+def table_book(path: Path, title: str, rows: list[tuple[Any, ...]], *, relation: Any) -> tuple[Any, Any]:
+    """``rows`` saved as a real .xlsx file at ``path`` (one sheet named ``title``), opened, and the
+    relational view ``relation(sheet, table)`` builds of its first detected table."""
+    from gridsight.detect import detect_tables
+    from gridsight.sources import open_workbook
+
+    xb = Workbook()
+    ws = xb.active
+    assert ws is not None
+    ws.title = title
+    for row in rows:
+        ws.append(list(row))
+    xb.save(path)
+    wb = open_workbook(path)
+    sheet = wb.sheets[0]
+    return wb, relation(sheet, detect_tables(sheet).tables[0])

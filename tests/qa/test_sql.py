@@ -534,7 +534,8 @@ def test_a_comparison_reads_the_column_named_nearest_it(tmp_path: Path) -> None:
 
 def test_gridsight_formula_takes_the_planners_checked_query(tmp_path: Path) -> None:
     # with no model, `gridsight formula` still reads calendar parts and empty values through the
-    # planner, and returns the formula the engine checked gives the query's result
+    # planner (read as a question: the question pipeline's winning query), and returns the formula
+    # the engine checked gives the query's result
     from gridsight.qa import formula_from_question
 
     wb = Workbook()
@@ -546,7 +547,7 @@ def test_gridsight_formula_takes_the_planners_checked_query(tmp_path: Path) -> N
     book = open_workbook(tmp_path / "orders.xlsx")
     ans = formula_from_question("How many orders were placed on a Monday?", book)
     assert (ans.formula, ans.value) == ('=SUM(--(ISNUMBER(MATCH(TEXT(WEEKDAY(B2:B15)-1,"0"),{"1"},0))))', 2)
-    assert ans.evaluation is not None and ans.evaluation.value == 2 and ans.shape == "plan"
+    assert ans.evaluation is not None and ans.evaluation.value == 2 and ans.shape == "question"
     ans = formula_from_question("How many orders are missing a rating?", book)
     assert (ans.formula, ans.value) == ('=SUM(--(C2:C15=""))', 3)
 

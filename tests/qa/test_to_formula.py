@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 from openpyxl import Workbook as XlsxWorkbook
+from tests.qa.conftest import table_book, translated
 
 from gridsight.detect import detect_tables
-from gridsight.formula import evaluate_formula
 from gridsight.grid import Workbook
-from gridsight.qa._pipeline import run_attempt, same_value
+from gridsight.qa._pipeline import same_value
 from gridsight.qa._relational import Relation, build_relation
 from gridsight.qa._to_formula import translate, translations, verified_formula
 from gridsight.sources import open_workbook
@@ -33,32 +33,7 @@ ROWS = [
 @pytest.fixture(scope="module")
 def book(tmp_path_factory: pytest.TempPathFactory) -> tuple[Workbook, Relation]:
     path: Path = tmp_path_factory.mktemp("tofx") / "players.xlsx"
-    xb = XlsxWorkbook()
-    ws = xb.active
-    ws.title = "Players"
-    for line in ROWS:
-        ws.append(list(line))
-    xb.save(path)
-    wb = open_workbook(path)
-    sheet = wb.sheets[0]
-    return wb, build_relation(sheet, detect_tables(sheet).tables[0])
-
-
-def _check(book: tuple[Workbook, Relation], sql: str, expected: str | None = None) -> tuple[str, Any]:
-    """The verified formula for ``sql`` and the query's value; the formula must give that value."""
-    wb, rel = book
-    attempt = run_attempt(rel, "model", sql, expected)
-    assert attempt.error is None and attempt.value is not None, attempt
-    formula = verified_formula(rel, wb, sql, attempt.value)
-    assert formula is not None, (sql, translations(rel, sql), attempt.value)
-    got = evaluate_formula(formula, wb, "Players")
-    assert got.ok and got.error is None
-    flat = got.value
-    if isinstance(flat, list):
-        flat = [x for row in flat for x in (row if isinstance(row, list) else [row])]
-        flat = flat[0] if len(flat) == 1 and not isinstance(attempt.value, list) else flat
-    assert same_value(flat, attempt.value)
-    return formula, attempt.value
+    return table_book(path, "Players", ROWS, relation=build_relation)
 
 
 @pytest.mark.parametrize(
@@ -245,7 +220,7 @@ def _check(book: tuple[Workbook, Relation], sql: str, expected: str | None = Non
 def test_each_construct_translates_and_the_engine_agrees(
     book: tuple[Workbook, Relation], sql: str, expected: str, shape: str, value: Any
 ) -> None:
-    formula, got = _check(book, sql, expected)
+    formula, got = translated(book, sql, expected)
     assert shape in formula
     assert same_value(got, value)
 
@@ -257,7 +232,7 @@ def test_sql_null_is_no_match_where_excel_would_match_an_empty_cell(book: tuple[
     assert formula == '=COUNTIFS(C2:C8,"<15",C2:C8,"<>",D2:D8,">0")'
     formula = translate(rel, 'SELECT COUNT(*) FROM data WHERE "Points" < 15 OR "Games" > 11')
     assert formula is not None and '(C2:C8<15)*(C2:C8<>"")' in formula
-    assert _check(book, 'SELECT COUNT(*) FROM data WHERE "Points" < 15 AND "Games" > 0')[1] == 2
+    assert translated(book, 'SELECT COUNT(*) FROM data WHERE "Points" < 15 AND "Games" > 0')[1] == 2
 
 
 def test_a_plain_spelling_first(book: tuple[Workbook, Relation]) -> None:
@@ -276,7 +251,7 @@ def test_a_group_column_tested_not_empty_needs_no_criterion_of_its_own(
     sql = (
         'SELECT "Team" FROM data WHERE "Team" IS NOT NULL GROUP BY "Team" ORDER BY SUM("Games") DESC LIMIT 1'
     )
-    formula, value = _check(book, sql, "category")
+    formula, value = translated(book, sql, "category")
     assert value == "Red"
     keys = 'UNIQUE(FILTER(B2:B8,(B2:B8<>"")))'
     assert formula == f"=TAKE(SORTBY({keys},SUMIFS(D2:D8,B2:B8,{keys}),-1),1)"
@@ -331,7 +306,7 @@ def test_a_formula_the_engine_does_not_agree_with_is_not_kept(book: tuple[Workbo
 
 def test_one_value_from_several_rows_is_the_first(book: tuple[Workbook, Relation]) -> None:
     """The pipeline answers a one-value question from several rows with the first; so does the formula."""
-    formula, value = _check(book, 'SELECT "Player" FROM data WHERE "Team" = \'Red\'', "category")
+    formula, value = translated(book, 'SELECT "Player" FROM data WHERE "Team" = \'Red\'', "category")
     assert value == "Ann" and formula == '=INDEX(FILTER(A2:A8,(B2:B8="Red")),1)'
 
 
@@ -347,7 +322,7 @@ def test_numbers_written_as_text_are_read_as_numbers(tmp_path: Path) -> None:
     wb = open_workbook(path)
     sheet = wb.sheets[0]
     rel = build_relation(sheet, detect_tables(sheet).tables[0])
-    formula, value = _check((wb, rel), 'SELECT MAX("Score") FROM data', "number")
+    formula, value = translated((wb, rel), 'SELECT MAX("Score") FROM data', "number")
     assert value == 0.75 and formula == "=MAX((--B2:B5))"
-    formula, value = _check((wb, rel), 'SELECT COUNT(*) FROM data WHERE "Score" > 0.3', "number")
+    formula, value = translated((wb, rel), 'SELECT COUNT(*) FROM data WHERE "Score" > 0.3', "number")
     assert value == 2 and formula == "=SUM(--((--B2:B5)>0.3))"

@@ -1,10 +1,13 @@
 """`gridsight formula` on the query pipeline: the winning query, translated into a verified formula.
 
-The same candidates as a question (:mod:`gridsight.qa._pipeline`): the model's queries over the
-table's relational view and the formula rules' own answer. The value most of them agree on wins; when
-a query wins, its Excel translation is kept only if the engine evaluates it to the query's result.
-When no formula gives that result, the answer says so and keeps the query (a formula that computes
-something else would mislead).
+The request is first read as a question (:func:`gridsight.qa.answer_question`: its routes, its
+candidates and its vote), and the formula that answer's query translates into, checked by the engine,
+is the rules' formula; the formula tier (:mod:`gridsight.formula._generate`) answers where the question
+pipeline has none. With a model, the same candidates as a question (:mod:`gridsight.qa._pipeline`):
+the model's queries over the table's relational view and the rules' own answer. The value most of
+them agree on wins; when a query wins, its Excel translation is kept only if the engine evaluates it
+to the query's result. When no formula gives that result, the answer says so and keeps the query (a
+formula that computes something else would mislead).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from gridsight.formula import evaluate_formula
 from gridsight.formula._generate import Answer, generate_formula, sheet_of
 from gridsight.grid import Range, Sheet, Workbook
 from gridsight.qa._answer import rounding_asked, without_rounding
-from gridsight.qa._ask import BLOCKS_AT, read_by_cells, structure_score
+from gridsight.qa._ask import BLOCKS_AT, structure_score
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
     TIE_ORDER_HEADERS,
@@ -86,7 +89,8 @@ def _as_asked(request: str, workbook: Workbook, sheet: Sheet) -> Answer | None:
         ans.value,
         evaluation,
         f"Read as a question ({ans.route} route) and checked: {ans.explanation}",
-        tuple(f"{e['sheet']}!{e['range']}" for e in ans.evidence),
+        # (cells on the formula's own sheet written as the formula tier writes them: no sheet name)
+        tuple(e["range"] if e["sheet"] == sheet.name else f"{e['sheet']}!{e['range']}" for e in ans.evidence),
         ans.confidence,
         shape="question",
         query=ans.query,
@@ -167,12 +171,10 @@ def _best_formula(
     if planned is not None and (planned.formula is not None or rules.formula is None):
         rules = planned  # the planner's query, checked as a formula (or kept, saying why)
     rel = relation_of(sh, table)
-    if read_by_cells(rel, structure_score(table, sh)):
-        # (a statement or a table of header paths: the question's own reading -- the cells plan,
-        # definitions, periods -- and the formula it checked, before the formula tier's, which
-        # reads flat tables)
-        asked = _as_asked(request, workbook, sh)
-        rules = asked if asked is not None else rules
+    # the question's own reading (its routes, candidates and vote: the cells plan, definitions,
+    # periods, the planner's query) and the formula it checked, before the formula tier's
+    asked = _as_asked(request, workbook, sh)
+    rules = asked if asked is not None else rules
     if model is None:
         return rules
     if not rel.rows:

@@ -31,8 +31,9 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from gridsight.grid import Workbook
-from gridsight.qa._relational import Relation
+from gridsight.grid import Range, Workbook
+from gridsight.qa._relational import Relation, RelColumn
+from gridsight.qa._sql import QueryRefused, run_query
 
 #: SQL aggregate -> Excel function over plain values, and its ``…IFS`` form.
 _PLAIN = {"SUM": "SUM", "AVG": "AVERAGE", "MIN": "MIN", "MAX": "MAX", "MEDIAN": "MEDIAN"}
@@ -66,6 +67,30 @@ MAX_TRIES = 4
 
 class _Untranslatable(Exception):
     pass
+
+
+#: Columns the view derives (a row's section, whether it is a total): no cells of their own.
+_DERIVED = ("section", "total")
+
+
+def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
+    """``a AND (b AND c)`` as [a, b, c]."""
+    if isinstance(node, exp.Paren) and isinstance(node.this, exp.And):
+        return _conjuncts(node.this)
+    if isinstance(node, exp.And):
+        return _conjuncts(node.this) + _conjuncts(node.expression)
+    return [node]
+
+
+def _excel_text_of(value: Any) -> str | None:
+    """What ``TRIM(cell&"")`` gives for a cell holding ``value`` (None: a value it does not suit)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return str(int(value)) if float(value).is_integer() else None
+    if isinstance(value, str):
+        return re.sub(" +", " ", value).strip(" ")
+    return None
 
 
 def _excel_text(text: str) -> str:
@@ -173,6 +198,11 @@ class _Compiler:
         self.guard = guard  # leave empty cells out of selected columns and groups, as answers do
         self.wheres: dict[str, exp.Expression] = {}  # a query's mask -> its WHERE (for …IFS criteria)
         self.bound: dict[str, str] = {}  # an expression's SQL -> the LAMBDA name standing for it
+        # the sheet rows the query reads: the records' extent, narrowed by conditions on derived
+        # columns (a section, not a total) where the rows they keep are one block
+        self.window: tuple[int, int] | None = (min(rel.rows), max(rel.rows)) if rel.rows else None
+        self._trimmed: dict[str, bool] = {}
+        self._held: dict[str, list[tuple[Any, Any]]] = {}
 
     # -- references and values ------------------------------------------------------------------
     def range(self, node: exp.Column) -> str:
@@ -185,13 +215,74 @@ class _Compiler:
             raise _Untranslatable(name)  # derived columns have no cells of their own
         if col.data.sheet not in (None, self.rel.sheet.name):
             return str(col.data)  # (a period's column on a sheet of its own: 'Dec 2024'!B7:B26)
-        return col.data.with_sheet(None).ref()
+        return self.cells(col).with_sheet(None).ref()
+
+    def cells(self, col: RelColumn) -> Range:
+        """The column's cells in the rows the query reads (:attr:`window`), where its cells run
+        beside the records (a column of another block keeps its own)."""
+        data, window = col.data, self.window
+        if window is None or not (data.top <= min(self.rel.rows) and max(self.rel.rows) <= data.bottom):
+            return data
+        return Range(max(data.top, window[0]), data.left, min(data.bottom, window[1]), data.right, data.sheet)
+
+    def held(self, col: RelColumn) -> list[tuple[Any, Any]]:
+        """(what the cell holds, what the view holds) for each record's cell of ``col``."""
+        if col.name not in self._held:
+            i = self.rel.columns.index(col)
+            raw = self.rel.sheet.column_values(col.data)
+            top = col.data.top
+            self._held[col.name] = [
+                (raw[row - top] if 0 <= row - top < len(raw) else None, stored)
+                for row, stored in zip(self.rel.rows, self.rel.values[i], strict=False)
+            ]
+        return self._held[col.name]
+
+    def _numbers(self, node: exp.Column) -> RelColumn | None:
+        """The column, where it is one of numbers with cells of its own."""
+        self._role(node)  # (a column the view does not have: no translation)
+        col = self.rel.column(node.name)
+        return col if col.kind == "number" and col.role == "data" and col.data.width == 1 else None
+
+    def marked(self, node: exp.Column) -> bool:
+        """Whether a column of numbers has cells holding a mark the view reads as no value
+        (``..``, ``[c]``, ``:``, ``-``): Excel sees text there, which ``--`` cannot turn into a number."""
+        col = self._numbers(node)
+        return col is not None and any(
+            stored is None and isinstance(cell, str) and cell.strip() for cell, stored in self.held(col)
+        )
+
+    def filled(self, node: exp.Column) -> str:
+        """1 where the column's cell holds a value the view reads (not empty, not a mark)."""
+        ref = self.range(node)
+        if not self.marked(node):
+            return f'({ref}<>"")'
+        return f'({ref}<>"")*ISNUMBER(--{ref})' if self.text_numbers(node) else f"ISNUMBER({ref})"
+
+    def trimmed(self, node: exp.Column) -> bool:
+        """Whether a text column's cells hold its values with spaces around them or as numbers
+        (indented line labels, years typed as numbers): the view holds them trimmed, as text, and
+        so does ``TRIM(cells&"")``."""
+        self._role(node)  # (a column the view does not have: no translation)
+        col = self.rel.column(node.name)
+        if col.kind != "text" or col.role not in ("key", "data") or col.data.width != 1:
+            return False
+        if col.name not in self._trimmed:
+            differs = False
+            for held, stored in self.held(col):
+                if stored is None or held is None or held == stored:
+                    continue
+                if _excel_text_of(held) != stored:
+                    differs = False  # (some other difference: the cells as they are)
+                    break
+                differs = True
+            self._trimmed[col.name] = differs
+        return self._trimmed[col.name]
 
     def has_blanks(self, node: exp.Column) -> bool:
         """Whether some cell of the column's range is empty (or holds no value SQL reads: ``n/a``)."""
         i = [c.name for c in self.rel.columns].index(node.name)
         col = self.rel.columns[i]
-        return len(self.rel.rows) != col.data.height or any(v is None for v in self.rel.values[i])
+        return len(self.rel.rows) != self.cells(col).height or any(v is None for v in self.rel.values[i])
 
     def is_int(self, node: exp.Expression) -> bool:
         """Whether SQLite computes ``node`` as an integer (its type, from the view's stored values)."""
@@ -228,19 +319,23 @@ class _Compiler:
     def ranged(self, node: exp.Expression) -> bool:
         """Whether ``node`` is a column with cells of its own (what ``…IFS`` functions take) that
         hold what the view holds (numbers written as text are read as numbers only by ``--``)."""
-        return isinstance(node, exp.Column) and self._role(node) != "position" and not self.text_numbers(node)
+        return (
+            isinstance(node, exp.Column)
+            and self._role(node) != "position"
+            and not self.text_numbers(node)
+            and not self.trimmed(node)
+            and not self.marked(node)
+        )
 
     def text_numbers(self, node: exp.Column) -> bool:
-        """Whether a column of numbers has cells that hold them as text."""
-        col = self.rel.column(node.name)
-        if col.kind != "number" or col.role != "data":
-            return False
-        return any(isinstance(v, str) for v in self.rel.sheet.column_values(col.data))
+        """Whether a column of numbers has cells that hold them as text (a mark is no number)."""
+        col = self._numbers(node)
+        return col is not None and any(isinstance(c, str) and v is not None for c, v in self.held(col))
 
     def position(self) -> str:
         """Each row's place in the table (1 = first), where the table's rows have no gaps."""
         col = next((c for c in self.rel.columns if c.role not in ("section", "total", "position")), None)
-        if col is None or len(self.rel.rows) != col.data.height:
+        if col is None or len(self.rel.rows) != col.data.height or self.cells(col) != col.data:
             raise _Untranslatable("a row number with gaps")
         return f"SEQUENCE(ROWS({self.range(exp.column(col.name, quoted=True))}))"
 
@@ -261,6 +356,9 @@ class _Compiler:
         if lit is None:
             return None
         text, is_text = lit
+        if not is_text and abs(float(text)) >= 1e307:
+            # (SQL's stand-in for "below everything", -1e308, is past what Excel accepts typed)
+            return "-9.99E+307" if text.startswith("-") else "9.99E+307"
         if not is_text:
             if text in ("0", "1") and beside is not None and self.is_bool(beside):
                 return "TRUE" if text == "1" else "FALSE"  # SQL's 1/0, the cells' TRUE/FALSE
@@ -281,10 +379,16 @@ class _Compiler:
         if isinstance(node, exp.Column):
             if self._role(node) == "position":
                 return self.position()
+            if self.trimmed(node):
+                return f'TRIM({self.range(node)}&"")'
+            if self.marked(node):  # (a mark is no value: empty here, as the view has it)
+                return f'IFERROR(--{self.range(node)},"")'
             return f"(--{self.range(node)})" if self.text_numbers(node) else self.range(node)
         lit = self.literal(node)
         if lit is not None:
             return lit
+        if isinstance(node, exp.Null):
+            return '""'
         if isinstance(node, exp.Neg):
             return f"-{self.expr(node.this, mask)}"
         if isinstance(node, exp.Mul) and _literal(node.expression) in (("1.0", False), ("1", False)):
@@ -328,9 +432,16 @@ class _Compiler:
             # REPLACE(text, old, new): every ``old`` replaced, case kept, as SUBSTITUTE does
             parts = (node.this, node.expression, node.args["replacement"])
             return f"SUBSTITUTE({','.join(self.expr(p, mask) for p in parts)})"
-        if isinstance(node, exp.Coalesce) and len(node.expressions) == 1:
-            value = self.expr(node.this, mask)
-            return f'IF({value}="",{self.expr(node.expressions[0], mask)},{value})'
+        if isinstance(node, exp.Coalesce) and node.expressions:
+            # COALESCE(a, b, c): the first with a value, as nested IFs from the last
+            out = self.expr(node.expressions[-1], mask)
+            for earlier in reversed([node.this, *node.expressions[:-1]]):
+                value = self.expr(earlier, mask)
+                out = f'IF({value}="",{out},{value})'
+            return out
+        if isinstance(node, exp.Least | exp.Greatest) and node.expressions:
+            fn = "MIN" if isinstance(node, exp.Least) else "MAX"  # SQLite's MIN(a, b): one row's values
+            return f"{fn}({','.join(self.expr(e, mask) for e in [node.this, *node.expressions])})"
         if isinstance(node, exp.Trim) and _only(node, "this"):
             return f"TRIM({self.expr(node.this, mask)})"  # (Excel also joins inner runs of spaces: checked)
         if isinstance(node, exp.TimeToStr):
@@ -352,9 +463,15 @@ class _Compiler:
         return f'TEXT({value},"{pictures[code]}")'
 
     def case(self, node: exp.Case, mask: str | None) -> str:
-        if node.this is not None:
-            raise _Untranslatable("CASE x WHEN")
         default = node.args.get("default")
+        if node.this is not None:  # CASE x WHEN v THEN r …: Excel's SWITCH
+            pairs = [
+                f"{self.expr(w.this, mask)},{self.expr(w.args['true'], mask)}"
+                for w in node.args.get("ifs") or []
+            ]
+            tail = [self.expr(default, mask)] if default is not None else []
+            return f"SWITCH({','.join([self.expr(node.this, mask), *pairs, *tail])})"
+
         out = self.expr(default, mask) if default is not None else '""'
         for when in reversed(node.args.get("ifs") or []):
             cond = when.this
@@ -400,6 +517,7 @@ class _Compiler:
             and where is not None
             and isinstance(where.this, exp.EQ)
             and isinstance(where.this.this, exp.Column)
+            and self._role(where.this.this) not in _DERIVED
             and _literal(where.this.expression) is not None
             and not select.args.get("order")
             and not select.args.get("group")
@@ -407,20 +525,23 @@ class _Compiler:
             and not self.guard
         ):
             key = self.literal(where.this.expression, where.this.this)
-            return f"XLOOKUP({key},{self.range(where.this.this)},{self.range(item)})"
+            # (the cells themselves returned where they hold what the view does; a mark found is
+            # text, no value: the query's NULL, and the check fails, leaving the next spelling)
+            found = self.range(item) if self.marked(item) and not self.text_numbers(item) else self.expr(item)
+            return f"XLOOKUP({key},{self.expr(where.this.this)},{found})"
         body, rows = self.query(select)
         return f"INDEX({body},1)" if rows else body
 
     # -- conditions -------------------------------------------------------------------------------
     def _known(self, *nodes: exp.Expression) -> str | None:
         """1 where every column in ``nodes`` has a value (SQL's comparisons with NULL are unknown)."""
-        ranges = dict.fromkeys(
-            self.range(c)
+        tests = dict.fromkeys(
+            self.filled(c)
             for n in nodes
             for c in _columns(n)
             if self.has_blanks(c) and c.find_ancestor(exp.Coalesce) is None  # (COALESCE fills the gap)
         )
-        return _and(*(f'({r}<>"")' for r in ranges))
+        return _and(*tests)
 
     def pred(self, node: exp.Expression) -> str:
         """A 1/0 (or TRUE/FALSE) array: the rows where ``node`` holds, as SQL decides it."""
@@ -439,6 +560,8 @@ class _Compiler:
         if isinstance(node, exp.Is):
             if not isinstance(node.expression, exp.Null):
                 raise _Untranslatable(node.sql())
+            if isinstance(node.this, exp.Column) and self.marked(node.this):
+                return f"(1-{self.filled(node.this)})"
             return f'({self.expr(node.this)}="")'
         for cls, op in _CMP.items():
             if isinstance(node, cls):
@@ -446,8 +569,8 @@ class _Compiler:
                 a = self.literal(left, right) or self.expr(left)
                 b = self.literal(right, left) or self.expr(right)
                 cmp = f"({a}{op}{b})"
-                if _blank_fails(left, op, right):
-                    return cmp
+                if _blank_fails(left, op, right) and not any(self.marked(c) for c in _columns(node)):
+                    return cmp  # (an empty cell fails the test in Excel too; a mark, read as "", may not)
                 return _and(cmp, self._known(left, right)) or cmp
         if isinstance(node, exp.Between):
             col = node.this
@@ -505,6 +628,8 @@ class _Compiler:
         if isinstance(node, exp.And):
             a, b = self._criteria(node.this), self._criteria(node.expression)
             return None if a is None or b is None else a + b
+        if any(self.marked(c) or self.trimmed(c) for c in _columns(node)):
+            return None  # (cells the view reads otherwise than Excel's criteria do: the mask spells it)
         if isinstance(node, exp.Between) and isinstance(node.this, exp.Column):
             lo, hi = _literal(node.args["low"]), _literal(node.args["high"])
             if lo is None or hi is None or lo[1] or hi[1]:
@@ -520,6 +645,8 @@ class _Compiler:
         ):
             return [self.range(node.this.this), '"<>"'] if self.has_blanks(node.this.this) else []
         if isinstance(node, exp.Like) and isinstance(node.this, exp.Column):
+            if self.trimmed(node.this):
+                return None
             lit = _literal(node.expression)
             if lit is None or not lit[1] or "_" in lit[0]:
                 return None
@@ -532,7 +659,7 @@ class _Compiler:
             # NOT (x < 18) is x >= 18, an empty x meeting neither, as in SQL
             return self._criteria(flipped(this=inner.this, expression=inner.expression))
         op = next((o for cls, o in _CMP.items() if isinstance(node, cls)), None)
-        if op is None or not isinstance(node.this, exp.Column) or self.text_numbers(node.this):
+        if op is None or not isinstance(node.this, exp.Column) or not self.ranged(node.this):
             return None
         lit = _literal(node.expression)
         if lit is None or (lit[1] and op not in ("=", "<>")) or (lit[1] and _ISO_DATE.match(lit[0])):
@@ -567,7 +694,7 @@ class _Compiler:
             if mask:
                 return f"SUM(--{_paren(mask)})"
             first = self.rel.columns[0]
-            if len(self.rel.rows) != first.data.height:
+            if len(self.rel.rows) != first.data.height or self.cells(first) != first.data:
                 raise _Untranslatable("COUNT(*) of a table with gaps")
             return f"ROWS({self.range(exp.column(first.name, quoted=True))})"
         values = self.expr(arg)
@@ -596,11 +723,61 @@ class _Compiler:
     # -- queries ----------------------------------------------------------------------------------
     def query(self, select: exp.Select) -> tuple[str, bool]:
         """The query's formula body and whether it gives rows (True) or one value (False)."""
+        where = select.args.get("where")
+        if where is None:
+            return self._query(select)
+        saved = self.window
+        rest = self.fixed_rows(where.this)
+        if rest is where.this:
+            return self._query(select)
+        narrowed = select.copy()
+        if rest is None:
+            narrowed.set("where", None)
+        else:
+            narrowed.set("where", exp.Where(this=rest))
+        try:
+            return self._query(narrowed)
+        finally:
+            self.window = saved
+
+    def fixed_rows(self, where: exp.Expression) -> exp.Expression | None:
+        """``where`` less its conditions on derived columns (a section, a total flag), which set
+        :attr:`window` to the one block of rows they keep; ``where`` itself where there are none
+        (or the rows they keep are not one block of records: those conditions stay, untranslatable)."""
+        parts = _conjuncts(where)
+        fixed = [p for p in parts if _columns(p) and all(self._role(c) in _DERIVED for c in _columns(p))]
+        if not fixed or self.window is None:
+            return where
+        test = " AND ".join(f"({p.sql(dialect='sqlite')})" for p in fixed)
+        try:
+            kept, _read = run_query(f"SELECT CASE WHEN {test} THEN 1 ELSE 0 END FROM data", self.rel.view)
+        except QueryRefused:
+            return where
+        if len(kept) != len(self.rel.rows):
+            return where
+        rows = [r for r, (k,) in zip(self.rel.rows, kept, strict=True) if k]
+        if not rows:
+            return where
+        top, bottom = min(rows), max(rows)
+        if any(top <= r <= bottom for r, (k,) in zip(self.rel.rows, kept, strict=True) if not k):
+            return where  # (records left out between the kept ones: no block of cells)
+        if not (self.window[0] <= top and bottom <= self.window[1]):
+            return where
+        self.window = (top, bottom)
+        rest = [p for p in parts if all(p is not f for f in fixed)]
+        out: exp.Expression | None = None
+        for p in rest:
+            out = p if out is None else exp.And(this=out, expression=p)
+        return out
+
+    def _query(self, select: exp.Select) -> tuple[str, bool]:
         source = select.args.get("from_") or select.args.get("from")
         table = source.this if source is not None else None
         only = select.expressions[0] if len(select.expressions) == 1 else None
         if source is None and only is not None and only.find(exp.Select) is not None and not _columns(only):
             return self.expr(select.expressions[0]), False  # SELECT (subquery) - (subquery): one value
+        if isinstance(table, exp.Subquery) and isinstance(table.this, exp.Union):
+            return self.over_union(select, table.this)
         if not isinstance(table, exp.Table) or table.name.lower() != "data" or select.args.get("joins"):
             raise _Untranslatable("FROM")
         if not select.expressions or isinstance(select.expressions[0], exp.Star):
@@ -632,14 +809,20 @@ class _Compiler:
             rows = f"SORTBY({rows},{','.join(keys)})"
         if select.args.get("distinct"):
             rows = f"UNIQUE({rows})"
-        limit = select.args.get("limit")
+        return self.cut(rows, select), True
+
+    def cut(self, rows: str, node: exp.Expression) -> str:
+        """``rows`` past ``OFFSET`` (``DROP``) and up to ``LIMIT`` (``TAKE``)."""
+        offset, limit = node.args.get("offset"), node.args.get("limit")
+        if offset is not None:
+            rows = f"DROP({rows},{self.limit(offset)})"
         if limit is not None:
             rows = f"TAKE({rows},{self.limit(limit)})"
-        return rows, True
+        return rows
 
     @staticmethod
     def limit(limit: exp.Expression) -> int:
-        n = limit.expression if isinstance(limit, exp.Limit) else limit
+        n = limit.expression if isinstance(limit, exp.Limit | exp.Offset) else limit
         if not isinstance(n, exp.Literal) or n.is_string:
             raise _Untranslatable("LIMIT")
         return int(str(n.this))
@@ -651,7 +834,7 @@ class _Compiler:
         group = select.args["group"].expressions
         if len(group) != 1 or not _columns(group[0]) or _has_agg(group[0]):
             raise _Untranslatable("GROUP BY")
-        by_column = isinstance(group[0], exp.Column)
+        by_column = isinstance(group[0], exp.Column) and not self.trimmed(group[0])
         g = self.range(group[0]) if by_column else self.expr(group[0])  # (a weekday of a date: TEXT(…))
         keep = _and(mask, self._known(group[0]) if self.guard else None)
         keys = f"UNIQUE(FILTER({g},{keep}))" if keep else f"UNIQUE({g})"
@@ -700,10 +883,7 @@ class _Compiler:
             for o in order.expressions:
                 args += [kept(per_row(o.this)), _direction(o)]
             out = f"SORTBY({out},{','.join(args)})"
-        limit = select.args.get("limit")
-        if limit is not None:
-            out = f"TAKE({out},{self.limit(limit)})"
-        return out
+        return self.cut(out, select)
 
     def _group_test(self, node: exp.Expression, per_group: Callable[[exp.Expression], str]) -> str:
         if isinstance(node, exp.Paren):
@@ -721,6 +901,15 @@ class _Compiler:
         """``SELECT a, b … UNION ALL SELECT a, b …`` (one row of values each: the planner's listed
         cells, its counts of list items): each column of the result a ``VSTACK`` of the rows' values,
         the first column the answer, ranked by ``ORDER BY`` and cut by ``LIMIT`` like a query."""
+        names, columns = self.union_columns(node)
+        out = columns[0]
+        order = node.args.get("order")
+        if order is not None:
+            out = f"SORTBY({out},{','.join(self.union_keys(order, names, columns))})"
+        return self.cut(out, node), True
+
+    def union_columns(self, node: exp.Union) -> tuple[list[str], list[str]]:
+        """The union's column names and each column as a ``VSTACK`` of its rows' values."""
         branches = _branches(node)
         width = len(branches[0].expressions) if branches else 0
         if not width or any(len(b.expressions) != width for b in branches):
@@ -730,6 +919,10 @@ class _Compiler:
         for j in range(width):
             values: list[str] = []
             for b in branches:
+                item = b.expressions[j].this if isinstance(b.expressions[j], exp.Alias) else b.expressions[j]
+                if not (b.args.get("from_") or b.args.get("from")) and self.literal(item) is not None:
+                    values.append(str(self.literal(item)))  # (a listed cell's name: 'Apr-24' AS p)
+                    continue
                 one = b.copy()
                 one.set("expressions", [b.expressions[j].copy()])
                 value, rows = self.query(one)
@@ -737,24 +930,44 @@ class _Compiler:
                     raise _Untranslatable("UNION of rows")
                 values.append(value)
             columns.append(f"VSTACK({','.join(values)})")
-        out = columns[0]
-        order = node.args.get("order")
+        return names, columns
+
+    @staticmethod
+    def union_keys(order: exp.Expression, names: list[str], columns: list[str]) -> list[str]:
+        """``SORTBY`` arguments for an ``ORDER BY`` over a union's columns (by name or place)."""
+        keys: list[str] = []
+        for o in order.expressions:
+            at = o.this
+            if isinstance(at, exp.Column) and at.name in names:
+                j = names.index(at.name)
+            elif isinstance(at, exp.Literal) and not at.is_string and 1 <= int(str(at.this)) <= len(columns):
+                j = int(str(at.this)) - 1
+            else:
+                raise _Untranslatable("ORDER BY")
+            keys += [columns[j], _direction(o)]
+        return keys
+
+    def over_union(self, select: exp.Select, union: exp.Union) -> tuple[str, bool]:
+        """``SELECT AVG(v) FROM (… UNION ALL …)``, ``SELECT p FROM (…) ORDER BY v DESC LIMIT 1``:
+        the outer query over the union's columns (no condition: the planner's listed cells)."""
+        if len(select.expressions) != 1 or any(select.args.get(k) for k in ("where", "group", "having")):
+            raise _Untranslatable("a query over a union")
+        names, columns = self.union_columns(union)
+        item = select.expressions[0]
+        item = item.this if isinstance(item, exp.Alias) else item
+        name = _agg_name(item)
+        arg = item.this if name is not None else item
+        if not isinstance(arg, exp.Column) or arg.name not in names:
+            raise _Untranslatable("a query over a union")
+        values = columns[names.index(arg.name)]
+        if name is not None:
+            if name not in _PLAIN:
+                raise _Untranslatable(name)
+            return f"{_PLAIN[name]}({values})", False
+        order = select.args.get("order")
         if order is not None:
-            keys: list[str] = []
-            for o in order.expressions:
-                at = o.this
-                if isinstance(at, exp.Column) and at.name in names:
-                    j = names.index(at.name)
-                elif isinstance(at, exp.Literal) and not at.is_string and 1 <= int(str(at.this)) <= width:
-                    j = int(str(at.this)) - 1
-                else:
-                    raise _Untranslatable("ORDER BY")
-                keys += [columns[j], _direction(o)]
-            out = f"SORTBY({out},{','.join(keys)})"
-        limit = node.args.get("limit")
-        if limit is not None:
-            out = f"TAKE({out},{self.limit(limit)})"
-        return out, True
+            values = f"SORTBY({values},{','.join(self.union_keys(order, names, columns))})"
+        return self.cut(values, select), True
 
 
 def _under(node: exp.Expression, sql: str) -> bool:
