@@ -112,8 +112,12 @@ COUNT_PER_GROUP = re.compile(
 #: Words that ask for a figure for each year of a span, in order ("from 1985 to 1989, in year order").
 YEAR_BY_YEAR = r"in year order|year by year|each year|every year|per year"
 
-#: A yes/no question's opening verb, after any :data:`LEADING_PHRASE`.
-YES_NO = re.compile(r"^\s*(?:is|are|was|were|did|does|do|has|have|had|can)\b", re.IGNORECASE)
+#: A yes/no question's opening verb, after any :data:`LEADING_PHRASE`; a modal too ("Would every
+#: director recommend us?"), but not a polite request ("Could you list the 3 ...").
+YES_NO = re.compile(
+    r"^\s*(?:is|are|was|were|did|does|do|has|have|had|can|(?:would|will|could|should)(?!\s+you\b))\b",
+    re.IGNORECASE,
+)
 
 
 def asks_yes_no(text: str) -> bool:

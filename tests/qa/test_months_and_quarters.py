@@ -144,3 +144,17 @@ def test_a_cost_shown_negative_is_ranked_and_compared_by_its_size(in_figures: An
         "Dec-25",
     )
     assert answered(in_figures, "Was cost of sales higher in June than in May?") is True
+
+
+def test_months_written_with_two_year_figures_are_listed_when_named_in_a_row(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # ``Apr-24`` is April 2024: three months named with "and" and no word of a sum ask for each
+    heads = ["Apr-24", "May-24", "Jun-24", "Jul-24"]
+    book = book_of(
+        tmp_path_factory,
+        "mgmt",
+        [["Monthly accounts", None], ["£"], [None, *heads], ["Net profit", 105, 160, 237, 90]],
+    )
+    assert answered(book, "Net profit for Apr-24, May-24 and Jun-24?") == [105, 160, 237]
+    assert answered(book, "Total net profit for Apr-24, May-24 and Jun-24?") == 502

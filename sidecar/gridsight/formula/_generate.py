@@ -1004,6 +1004,15 @@ class _Request:
         if yearly:
             return Condition(max(yearly, key=self.score), op, float(year + shift))
         dated = [c for c in self.table.columns if c.kind == "date" and c.col not in used]
+        years = [  # (headed just "Year": the rows' own; a ``birth_year`` is a person's)
+            c
+            for c in self.table.columns
+            if c.kind == "number" and c.col not in used and c.words and c.words <= {"year", "yr"}
+        ]
+        if len(years) == 1 and not any(self.score(c) > 0 for c in dated):
+            # "bikes made before 2015" where the request names no date column (when a bike was
+            # listed): the one number column of years
+            return Condition(years[0], op, float(year + shift))
         if not dated:
             return None
         return Condition(max(dated, key=self.score), op, dt.date(year + shift, 1, 1))

@@ -201,6 +201,10 @@ def _labels(workbook: Workbook) -> Callable[[str], bool]:
     return holds
 
 
+#: How many values of each text column :func:`_answer_in` reads for the way they write years.
+_VALUES_READ = 2_000
+
+
 def _own_texts(rel: Relation) -> list[str]:
     """The names a table gives its lines and columns: row labels, sections and header parts."""
     texts = [part for c in rel.columns if c.role == "data" for part in c.name.split(PATH_SEP)]
@@ -358,7 +362,16 @@ def _answer_in(
     q = without_table_aside(q)  # (the words that picked the table name no cells in it)
     q = without_title(q, [t.text for t in best.table.titles])  # ("the statement of net assets ...")
     q = without_statement_named(q, own)  # ("what did the income statement show": no ``Net income``)
-    q = split_years(q, own)  # "fiscal 2021/22" over ``FY2022``: the year it ends
+    # "fiscal 2021/22" over ``FY2022``: the year it ends; as written where a column's values write
+    # seasons so (``2020/21``)
+    values = [
+        v
+        for c in rel.columns
+        if c.role == "data" and c.kind == "text"
+        for v in rel.distinct_values(c.name)[:_VALUES_READ]
+        if isinstance(v, str)
+    ]
+    q = split_years(q, own + values)
     periods = [c.name for c in rel.columns]
     if rel.key is not None and periods_down(rel):  # (a five-year summary on its side: years down)
         periods += [str(v) for v in rel.distinct_values(rel.key.name)]

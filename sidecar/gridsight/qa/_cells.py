@@ -5188,6 +5188,9 @@ def _number(label: str) -> float:
         spelt = periods_spelt(label)
         years = YEARS.findall(spelt)
         if len(years) != 1:
+            dated = month_of(label)  # (``Apr-24``: a month and its year's two last figures)
+            if dated is not None and dated[1] is not None:
+                return dated[1] + (dated[0] - 1) / 12
             return float("nan")
         sub = re.search(r"\b([hq])([1-4])\b", spelt, re.IGNORECASE)
         month = next((MONTHS[w] for w in tokens(spelt) if w in MONTHS), None)

@@ -109,6 +109,8 @@ _N = NUMBER_WORDS
 EVERY = 1000
 _EMPTY = ("", "[]", "{}", "none", "nan", "null", "n/a", "-")
 _NEG = NEGATION_WORDS
+#: A modal verb's negation as words are split ("couldn't" -> ``couldn``, "cant", "cannot").
+_MODAL_NOT = re.compile(r"(?:could|would|should|must|might|need)nt?|cant|wont|cannot")
 #: Text values that say yes or no: a text column holding only such values is a yes/no column.
 YES_TEXT = frozenset({"yes", "y", "true"})
 NO_TEXT = frozenset({"no", "n", "false"})
@@ -126,7 +128,9 @@ def identifies(name: str, vocabulary: frozenset[str] = IDENTIFIER_WORDS) -> bool
 #: A header written as a yes/no question ("Did the patient die during the stay?", "Is the county part
 #: of a metropolitan area?"), not a word with a question mark (``eBook?``).
 _QUESTION_HEADER = re.compile(
-    r"^\s*(?:is|are|was|were|did|does|do|has|have|had|can|will|would)\s+\S+(?:\s+\S+)+\?\s*$", re.IGNORECASE
+    # (a survey's header may end in an emoji after its question mark: "Do you work remotely? 🏠")
+    r"^\s*(?:is|are|was|were|did|does|do|has|have|had|can|will|would)\s+\S+(?:\s+\S+)+\?[^\w]*$",
+    re.IGNORECASE,
 )
 
 #: A row label named by a word only it holds (:meth:`Planner._label_filters`) is read only among at
@@ -687,7 +691,11 @@ class Planner:
         for at, w in enumerate(before):
             c = self.best(("number",), [w])
             if c is not None and self._identifies(c.name) and not set(before) & IDENTIFIER_WORDS:
-                continue  # an identifier is compared only where named ("vans listed": no ``listing_no``)
+                # an identifier is compared only where named ("vans listed": no ``listing_no``); the
+                # word may name another figure too ("patients over 65": ``Patient Age``, not ``patient_id``)
+                c = self.best(("number",), [w], exclude={c.name})
+                if c is None or self._identifies(c.name):
+                    continue
             if c is not None:
                 # (how many of the words name it: "an average excise tax" names ``Avg Excise Tax``
                 # by three, ``tax_incl_sales`` by one)
@@ -1104,7 +1112,9 @@ class Planner:
             window = self.words[max(0, i - 3) : i]
             # ("metropolitan counties ... than non-metropolitan ones": the first mention is the flag's)
             first = re.search(rf"(non[- ]?)?\b{re.escape(self.words[i])}", self.low)
-            neg = any(w in _NEG or w.endswith("nt") for w in window) or bool(first and first.group(1))
+            # (a modal's negation too, "couldn't", "cant"; not any word ending "nt": "does the best-paid
+            # respondent work remotely?" asks yes)
+            neg = any(w in _NEG or _MODAL_NOT.fullmatch(w) for w in window) or bool(first and first.group(1))
             out.append(
                 _Filter(
                     c.truth(not neg),
@@ -1139,6 +1149,11 @@ class Planner:
                 rf"{thing_after}",
                 low,
             ),
+            re.search(  # "how many people left the comment field blank", "left X unanswered"
+                r"\b(?:left|leave|leaves|leaving)\s+(?:the\s+|their\s+|its\s+)?([a-z0-9 ]{3,40}?)\s+"
+                r"(?:blank|empty|unanswered|unfilled)\b",
+                low,
+            ),
             re.search(
                 rf"\b(?:without|(?:do|does|did)(?: not|n't) {verbs}|no|missing|unknown|unrecorded"
                 r"|lack(?:s|ed|ing)?)\s+"
@@ -1153,7 +1168,11 @@ class Planner:
         m, col = next(((m, col) for m, col in named if col is not None), (None, None))
         if m is not None and col is not None and col.name not in {f.column for f in out}:
             unset = bool(
-                re.search(r"\b(?:missing|yet|unknown|blank|not given|give|provide|specify|state)\b", low)
+                re.search(
+                    r"\b(?:missing|yet|unknown|blank|empty|unanswered|not given"
+                    r"|give|provide|specify|state)\b",
+                    low,
+                )
             )
             blank = _Filter(_empty(col, unset), m.group(0), col.name, f"{col.name} is empty", sql_only=True)
             out.append(blank)
@@ -1727,6 +1746,12 @@ class Planner:
                     # "the 3 heaviest parcels" over parcel_id and weight_kg: the rows' numbers are
                     # what the noun names, the adjective's measure is what ranks them
                     return ranked[0]
+                if col is not None and self._identifies(col.name):
+                    # "the best-paid respondent": the row's noun names its identifier, the other
+                    # words a figure to rank by (by letters or by meaning: ``Annual Salary``)
+                    other = self.best(("number", "date"), near, exclude=fcols | {col.name})
+                    if other is not None and not self._identifies(other.name):
+                        return other
                 if col is not None:
                     return col
                 if ranked is not None and ranked[0].name not in fcols:
@@ -1784,6 +1809,17 @@ class Planner:
             return None
         if by_count and not (common or by_agg) and re.search(r"\bof the \w+ with the\b", low):
             return None  # "the author of the post with the most words": one row's value, not a group
+        holder = re.search(r"\b([a-z]+) with the (?:most|fewest|least) ((?:[a-z]+\s*){1,3})", low)
+        if (
+            by_count
+            and not (common or by_agg)
+            and holder is not None
+            and self.best(("text", "number", "bool", "date"), [holder.group(1)]) is None
+            and self.best(("number",), split_words(holder.group(2))) is not None
+        ):
+            # "the person with the most training hours": the noun names no column, so it is a row,
+            # and the words after name a figure of it: one row's value, not a group's count
+            return None
         fcols = {f.column for f in fs}
         narrowed = most_rows.group(1).split() if most_rows else []  # "the most home games": home
         key = self.best(
@@ -2034,6 +2070,23 @@ class Planner:
                 [col.name, *sorted({f.column for f in rest})],
             )
         return None
+
+    def _asked_as_header_asks(self) -> Col | None:
+        """The one column whose header is a question asking what this question asks, by its opening
+        "how" and the word after it: "How satisfied are the 3 ...?" reads "On a scale of 1-10, how
+        satisfied are you with your job?" (a survey's question headers)."""
+        m = re.match(r"^\s*how\s+([a-z]+)\b", LEADING_PHRASE.sub("", self.low, count=1))
+        if m is None or m.group(1) in ("many", "much"):
+            return None
+        found = [
+            c
+            for c in self.cols
+            if any(
+                a == "how" and same(b, m.group(1))
+                for a, b in itertools.pairwise(w.casefold() for w in re.findall(r"[^\W_]+", c.name))
+            )
+        ]
+        return found[0] if len(found) == 1 else None
 
     def _asks_own_word(self, name: str) -> bool:
         """Whether the question names a word of a header written as a question ("Did the patient die
@@ -2487,8 +2540,22 @@ class Planner:
                     for p in NEGATING_PREFIXES
                 )
             )
+            # ("than cars that have been in an accident" after "accident-free cars", "than people who
+            # work on site" after "remote workers" over ``Do you work remotely?``: the other side names
+            # the same yes/no column again, so it is the rows of its other value)
+            again = (
+                flag is not None
+                and self._col(flag.column) is not None
+                and any(
+                    same(h, w)
+                    for h in content_words(flag.column)
+                    for w in split_words(after)
+                    if w not in STOP and len(w) > 2
+                )
+            )
             if flag is not None and (
                 negated
+                or again
                 or re.search(
                     r"\b(?:those|ones|people|rows|others?)\b.*(?:\bnot\b|n't\b)"
                     r"|\bthe rest\b|\bothers\b|\bnon-",
@@ -2632,7 +2699,22 @@ class Planner:
             year = None if in_year else year
         if year is not None and not any(str(year[1]) in f.words for f in out):
             how, y = year
+            taken = {f.column for f in out}
             yearly = self.best(("number",), exclude={f.column for f in out})
+            years = [
+                c
+                for c in self.cols
+                if c.kind == "number" and set(header_words(c.name)) <= {"year", "yr"} and c.name not in taken
+            ]
+            if (
+                (yearly is None or yearly not in years)
+                and len(years) == 1
+                and not mentions(self.words, date.name)
+            ):
+                # "cars built before 2010" where the question names neither the date column by its
+                # words (when a car was listed) nor any other figure: the one column headed just
+                # "Year", the rows' own (a ``birth_year`` is a person's, not the row's)
+                yearly = years[0]
             if yearly is not None and {"year", "yr"} & set(header_words(yearly.name)):
                 # "cars of 2018" where a number column holds the years it names
                 op = _YEAR_OPS[how]
@@ -3166,6 +3248,9 @@ class Planner:
                 said = order  # "on what date did the earliest one start": the order's own date
             # "how many books do the 2 libraries with the most books hold": the order's own figures
             target = None if said is order else said or target
+        own = self._asked_as_header_asks()
+        if own is not None and own.name not in fcols | {order.name}:
+            target = said = own  # "how satisfied are the 3 ...": the header "how satisfied are you ...?"
         counted = _COUNTED.search(self.low)
         values_listed = False
         if counted and said is None:  # (not "what <positions> did the top 3 ...")
