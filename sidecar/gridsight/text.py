@@ -141,12 +141,14 @@ CHANGE_WORDS = frozenset(
     "change changed changes difference differ gap increase increased decrease decreased grow grew growth"
     " rise rose fall fell drop dropped decline declined move moved movement".split()
 )
+#: (a figure that "improved" rose, one that "worsened" fell: read of the figure itself, as a profit,
+#: a cash flow or a ratio is)
 RISE_WORDS = frozenset(
-    "increase increased rise rose risen grow grew grown gain gained climb climbed up".split()
+    "increase increased rise rose risen grow grew grown gain gained climb climbed up improve improved".split()
 )
 FALL_WORDS = frozenset(
     "decrease decreased fall fell fallen drop dropped decline declined shrink shrank down reduction"
-    " reduced".split()
+    " reduced worsen worsened deteriorate deteriorated".split()
 )
 RATIO_WORDS = frozenset("ratio times".split())
 SUM_WORDS = frozenset("total combined sum together altogether add".split())

@@ -116,3 +116,17 @@ def test_figures_written_as_german_accounts_write_them(guv: Any) -> None:
 def test_odd_questions_get_an_answer_or_a_reason(cash_flows: Any, guv: Any, question: str) -> None:
     answers_or_says_why(cash_flows, question)
     answers_or_says_why(guv, question)
+
+
+def test_a_figure_that_improved_rose_and_one_that_worsened_fell(cash_flows: Any) -> None:
+    # net cash from operations: 394 in 2024, 403 in 2025; closing cash 900, then 1003
+    assert (
+        answered(cash_flows, "Did net cash provided by operating activities improve in 2025 on 2024?") is True
+    )
+    assert (
+        answered(
+            cash_flows, "Did net cash provided by operating activities worsen in 2025 compared with 2024?"
+        )
+        is False
+    )
+    assert answered(cash_flows, "By how much did cash at end of period improve from 2024 to 2025?") == 103
