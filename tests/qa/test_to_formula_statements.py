@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from tests.qa.conftest import table_book, translated
 
-from gridsight.grid import Workbook
+from gridsight.grid import Range, Workbook
 from gridsight.qa import answer_question, formula_from_question
 from gridsight.qa._pipeline import same_value
 from gridsight.qa._relational import Relation, relation_of
@@ -198,3 +198,20 @@ def test_gridsight_formula_reads_a_statement_as_a_question(
     ans = formula_from_question(question, wb)
     assert ans.value == asked.value == value and ans.formula == asked.formula
     assert ans.formula is not None and shape in ans.formula and ans.shape == "question"
+
+
+def test_a_range_the_user_chose_keeps_the_formula_inside_it(tmp_path: Path) -> None:
+    # two tables side by side with the same headers: the question read over the sheet would take
+    # the first; the range chosen is the second, and so is the formula
+    rows = [
+        ("Region", "Sales", None, None, "Region", "Sales"),
+        ("North", 10, None, None, "East", 100),
+        ("South", 20, None, None, "West", 200),
+        ("Central", 30, None, None, "Coast", 300),
+    ]
+    wb, _rel = table_book(tmp_path / "two.xlsx", "Two", rows, relation=relation_of)
+    whole = formula_from_question("What are the total sales in the North?", wb, "Two")
+    assert (whole.formula, whole.value) == ('=SUMIFS(B2:B4,A2:A4,"North")', 10)
+    chosen = formula_from_question("What are the total sales in the North?", wb, "Two", area="E1:F4")
+    assert chosen.evaluation is not None and chosen.evaluation.references
+    assert all(Range.parse(r).intersect(Range.parse("E1:F4")) for r in chosen.evaluation.references)

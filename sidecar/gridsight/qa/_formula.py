@@ -72,6 +72,20 @@ def _planned(request: str, workbook: Workbook, sheet: Sheet, table: Any, rules: 
     return _from_query(request, workbook, sheet, plan.sql, ans.value, formula, evidence, 0.75, "plan")
 
 
+def _within(evidence: tuple[str, ...], area: Range) -> bool:
+    """Whether every cited range on the formula's own sheet (written without a sheet name) meets
+    ``area``; a range on another sheet never does."""
+    for ref in evidence:
+        if "!" in ref:
+            return False
+        try:
+            if Range.parse(ref).intersect(area.with_sheet(None)) is None:
+                return False
+        except ValueError:
+            return False
+    return bool(evidence)
+
+
 def _as_asked(request: str, workbook: Workbook, sheet: Sheet) -> Answer | None:
     """The formula the question pipeline (:func:`gridsight.qa.answer_question`) writes and checks
     for ``request`` read as a question on ``sheet``, or None where it abstains or keeps a query."""
@@ -174,6 +188,8 @@ def _best_formula(
     # the question's own reading (its routes, candidates and vote: the cells plan, definitions,
     # periods, the planner's query) and the formula it checked, before the formula tier's
     asked = _as_asked(request, workbook, sh)
+    if asked is not None and rng is not None and not _within(asked.evidence, rng):
+        asked = None  # (the question pipeline read another table than the range the user chose)
     rules = asked if asked is not None else rules
     if model is None:
         return rules
