@@ -18,7 +18,7 @@ from gridsight.grid import Range, Workbook
 from gridsight.qa import answer_question, formula_from_question
 from gridsight.qa._pipeline import same_value
 from gridsight.qa._relational import Relation, relation_of
-from gridsight.qa._to_formula import translations
+from gridsight.qa._to_formula import translations, verified_formula
 
 STATEMENT = [
     ("Moorfield Tools plc",),
@@ -215,3 +215,24 @@ def test_a_range_the_user_chose_keeps_the_formula_inside_it(tmp_path: Path) -> N
     chosen = formula_from_question("What are the total sales in the North?", wb, "Two", area="E1:F4")
     assert chosen.evaluation is not None and chosen.evaluation.references
     assert all(Range.parse(r).intersect(Range.parse("E1:F4")) for r in chosen.evaluation.references)
+
+
+def test_a_flat_tables_total_row_is_left_out_where_the_query_left_it_out(tmp_path: Path) -> None:
+    # the planner's view reads the segments, not the total under them: so does the formula
+    # (``rows``: the sheet rows of that view, as :func:`gridsight.qa._to_formula.view_rows` gives them)
+    rows = [
+        ("Segment", "Revenue", "Operating profit"),
+        ("Bakery", 540, 61),
+        ("Dairy", 410, 38),
+        ("Snacks", 300, 52),
+        ("Drinks", 250, 12),
+        ("Total", 1500, 163),
+    ]
+    wb, _rel = table_book(tmp_path / "segments.xlsx", "Segments", rows, relation=relation_of)
+    sql = 'SELECT "Segment" FROM data WHERE "Revenue" IS NOT NULL ORDER BY "Revenue" DESC LIMIT 1'
+    # over the whole relation the total row ranks first: no formula gives the query's Bakery
+    assert verified_formula(_rel, wb, sql, "Bakery") is None
+    # over the rows of the view the query ran on (the planner's, without the total): the formula
+    assert verified_formula(_rel, wb, sql, "Bakery", rows=(1, 4)) == "=TAKE(SORTBY(A2:A5,B2:B5,-1),1)"
+    count = 'SELECT COUNT(*) FROM data WHERE "Operating profit" > 40'
+    assert verified_formula(_rel, wb, count, 2, rows=(1, 4)) == '=COUNTIFS(C2:C5,">40")'

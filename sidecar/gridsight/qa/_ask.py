@@ -91,7 +91,7 @@ from gridsight.qa._relational import Relation
 from gridsight.qa._route_blocks import NIL, by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
-from gridsight.qa._to_formula import verified_formula
+from gridsight.qa._to_formula import verified_formula, view_rows
 from gridsight.qa._typos import operations_spelt
 from gridsight.qa._wider import ranks_by_id, reads_more
 from gridsight.text import YEAR_BY_YEAR, orders_all, prior_year_named, without_marks
@@ -496,7 +496,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
                 and not (view is not None and view.joined)
             ):
                 queried = by_query(best, q, plan, view)
-                ans = _or_query(rel, workbook, q, ans, queried, plan, expected)
+                ans = _or_query(rel, workbook, q, ans, queried, plan, expected, view)
         else:
             if plan is None and structure >= BLOCKS_AT:
                 plan, view = plan_query(best, q)
@@ -508,7 +508,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
                 and not (view is not None and view.joined)
             ):
                 # the query's result, as a formula the engine checks gives the same (none: SQL kept)
-                ans.formula = verified_formula(rel, workbook, ans.query, ans.value)
+                ans.formula = verified_formula(rel, workbook, ans.query, ans.value, rows=view_rows(view))
         ans.structure = structure
         if ans.status == "answered" and not _fits(ans, None if kind == "top-in-group" else expected, q):
             # (a number for a yes/no question is no answer, however many routes compute it)
@@ -563,6 +563,7 @@ def _or_query(
     other: QAAnswer,
     plan: Plan,
     expected: str | None,
+    view: Any = None,
 ) -> QAAnswer:
     """The formula tier's answer ``ans``, or the planner's query's ``other`` where the two disagree
     and the query reads every column the formula reads and more that the question names (the
@@ -597,7 +598,7 @@ def _or_query(
     ):
         return ans
     if other.query:
-        other.formula = verified_formula(rel, workbook, other.query, other.value)
+        other.formula = verified_formula(rel, workbook, other.query, other.value, rows=view_rows(view))
     return other
 
 

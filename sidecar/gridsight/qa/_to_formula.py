@@ -193,7 +193,7 @@ def _blank_fails(left: exp.Expression, op: str, right: exp.Expression) -> bool:
 
 
 class _Compiler:
-    def __init__(self, rel: Relation, guard: bool = False) -> None:
+    def __init__(self, rel: Relation, guard: bool = False, rows: tuple[int, int] | None = None) -> None:
         self.rel = rel
         self.guard = guard  # leave empty cells out of selected columns and groups, as answers do
         self.wheres: dict[str, exp.Expression] = {}  # a query's mask -> its WHERE (for …IFS criteria)
@@ -201,6 +201,8 @@ class _Compiler:
         # the sheet rows the query reads: the records' extent, narrowed by conditions on derived
         # columns (a section, not a total) where the rows they keep are one block
         self.window: tuple[int, int] | None = (min(rel.rows), max(rel.rows)) if rel.rows else None
+        if rows is not None and self.window is not None:  # (the sheet rows of the view the query ran on)
+            self.window = (max(self.window[0], rows[0]), min(self.window[1], rows[1]))
         self._trimmed: dict[str, bool] = {}
         self._held: dict[str, list[tuple[Any, Any]]] = {}
 
@@ -281,8 +283,13 @@ class _Compiler:
     def has_blanks(self, node: exp.Column) -> bool:
         """Whether some cell of the column's range is empty (or holds no value SQL reads: ``n/a``)."""
         i = [c.name for c in self.rel.columns].index(node.name)
-        col = self.rel.columns[i]
-        return len(self.rel.rows) != self.cells(col).height or any(v is None for v in self.rel.values[i])
+        cells = self.cells(self.rel.columns[i])
+        inside = [
+            v
+            for r, v in zip(self.rel.rows, self.rel.values[i], strict=False)
+            if cells.top <= r <= cells.bottom
+        ]
+        return len(inside) != cells.height or any(v is None for v in inside)
 
     def is_int(self, node: exp.Expression) -> bool:
         """Whether SQLite computes ``node`` as an integer (its type, from the view's stored values)."""
@@ -1005,16 +1012,17 @@ def _parse(sql: str) -> exp.Select | exp.Union | None:
     return tree if isinstance(tree, exp.Select | exp.Union) else None
 
 
-def translations(rel: Relation, sql: str) -> list[str]:
+def translations(rel: Relation, sql: str, rows: tuple[int, int] | None = None) -> list[str]:
     """Excel formulas that may compute ``sql`` over ``rel``'s ranges, the plainest first; none when
-    some part of the query has no translation."""
+    some part of the query has no translation. ``rows``: the first and last sheet rows of the view
+    the query ran on, where it reads fewer rows than ``rel`` (a flat view without the total row)."""
     tree = _parse(sql)
     if tree is None:
         return []
     out: list[str] = []
     for guard in (False, True):
         try:
-            compiler = _Compiler(rel, guard)
+            compiler = _Compiler(rel, guard, rows)
             body, _rows = compiler.union(tree) if isinstance(tree, exp.Union) else compiler.query(tree)
         except (_Untranslatable, KeyError, ValueError, TypeError, AttributeError, IndexError):
             # (a query shape the compiler does not know: no formula, never a traceback)
@@ -1030,6 +1038,12 @@ def translate(rel: Relation, sql: str) -> str | None:
     return found[0] if found else None
 
 
+def view_rows(view: Any) -> tuple[int, int] | None:
+    """The first and last sheet rows a query view's own columns read (None: none on this sheet)."""
+    own = [c.data for c in getattr(view, "columns", []) if c.sheet is None]
+    return (min(r.top for r in own), max(r.bottom for r in own)) if own else None
+
+
 def _flat_result(got: Any, value: Any) -> Any:
     if isinstance(got, list):
         got = [x for row in got for x in (row if isinstance(row, list) else [row])]
@@ -1038,7 +1052,12 @@ def _flat_result(got: Any, value: Any) -> Any:
 
 
 def verified_formula(
-    rel: Relation, workbook: Workbook, sql: str, value: Any, written: str | None = None
+    rel: Relation,
+    workbook: Workbook,
+    sql: str,
+    value: Any,
+    written: str | None = None,
+    rows: tuple[int, int] | None = None,
 ) -> str | None:
     """The first of :func:`translations` that the engine evaluates to ``value`` (the query's answer:
     a yes/no answer from a count is the count above 0, one value from several rows is the first);
@@ -1048,7 +1067,7 @@ def verified_formula(
     from gridsight.qa._pipeline import same_value
 
     tries = 0
-    for formula in translations(rel, sql):
+    for formula in translations(rel, sql, rows):
         body = formula[1:]
         spellings = [formula]
         if isinstance(value, bool):
