@@ -191,3 +191,32 @@ def test_a_season_written_as_two_years_is_read_as_the_value_a_column_holds(
     expected = sorted(r[2] for r in rows if r[1] == "2021/22")[:3]
     assert expected != sorted(r[2] for r in rows)[:3]
     assert answered(book, "List the 3 smallest attendances of the 2021/22 season.") == expected
+
+
+def test_a_share_of_a_measure_is_the_measures_not_the_rows(tmp_path_factory: pytest.TempPathFactory) -> None:
+    rng = random.Random(13)
+    rows = [
+        [i, ["North", "South", "East"][i % 3], 100 + rng.randrange(900), 1 + rng.randrange(9)]
+        for i in range(30)
+    ]
+    book = book_of(tmp_path_factory, "sales", [["order_id", "Region", "Revenue (EUR)", "Units"], *rows])
+    revenue = sum(r[2] for r in rows)
+    north = sum(r[2] for r in rows if r[1] == "North")
+    got = answered(book, "What percentage of total revenue came from the North?")
+    assert got == pytest.approx(100 * north / revenue)
+    units = sum(r[3] for r in rows)
+    south = sum(r[3] for r in rows if r[1] == "South")
+    assert answered(book, "What share of units were sold in the South?") == pytest.approx(south / units)
+    # a share of the rows where no measure is named: a third of the orders
+    assert answered(book, "What percentage of orders were from the East?") == pytest.approx(100 / 3)
+
+
+def test_a_measure_whose_total_row_adds_up_the_rest_is_not_shared_twice(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # the total row is already among the rows: a sum over them would count every figure twice; the
+    # share is of the total row's figure
+    rows = [["Area", "Offences"], ["All areas", 100], ["Ashby", 60], ["Bourne", 25], ["Carlow", 15]]
+    book = book_of(tmp_path_factory, "areas", rows)
+    assert answered(book, "What percentage of offences were in Bourne?") == 25
+    assert answered(book, "What share of all offences were in Bourne?") == 0.25

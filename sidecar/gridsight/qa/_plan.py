@@ -1334,6 +1334,9 @@ class Planner:
             )
             if compared is not None:
                 return compared
+        measure_share = None if starts_bool else self._measure_share(fs)
+        if measure_share is not None:
+            return measure_share
         spread = (
             None if starts_bool else (self._spread(fs, where, when) or self._aggregates_apart(where, when))
         )
@@ -3027,6 +3030,48 @@ class Planner:
             f"ranks each {key.name} by the share of its rows that have {test.desc}, {way.lower()}ending",
             [key.name, *sorted(fcols)],
         )
+
+    def _measure_share(self, fs: list[_Filter]) -> Plan | None:
+        """ "What percentage of total revenue came from the North?": the share of a measure that the
+        rows the question's last condition keeps hold, not the share of rows."""
+        low = self.low
+        overall = re.match(r"^\s*(?:what|which)\s+(percentage|percent|share|proportion|fraction)\s+of\b", low)
+        if overall is None or not fs:
+            return None
+        fcols = {f.column for f in fs}
+        measured = self._measure_shared(overall.end(), fcols)
+        if measured is None:
+            return None
+        test, rest, _share = self._share_of(fs)
+        # (1.0: a share of whole numbers is no whole number, as SQLite would divide them)
+        scale = "100.0 * " if overall.group(1) in ("percentage", "percent") else "1.0 * "
+        m = quote(measured.name)
+        kept = " WHERE " + " AND ".join(f.sql for f in rest) if rest else ""
+        return Plan(
+            f"SELECT {scale}SUM(CASE WHEN {test.sql} THEN {m} ELSE 0 END) / SUM({m}) FROM {TABLE}{kept}",
+            "share",
+            "number",
+            0.75,
+            f"takes the share of {measured.name} that rows with {test.desc} hold"
+            f"{' in percent' if scale.startswith('100') else ''}",
+            [measured.name, *sorted(fcols)],
+        )
+
+    def _measure_shared(self, at: int, fcols: set[str]) -> Col | None:
+        """The number column the words right after "what percentage of" name ("... of total revenue
+        came from", "... of the offences were in"), where its figures add up: no identifier, no
+        yes/no column, no rate, and no row among them that is already the total of the others."""
+        said = [w for w in split_words(self.low[at : at + 40])[:3] if w not in STOP]
+        col = self.best(("number",), said, exclude=fcols) if said else None
+        if col is None or col.flag or self._identifies(col.name) or percent_header(col.name):
+            return None
+        if not mentions(said, col.name):
+            return None  # (by letters: a noun placed by meaning is the rows counted, "of bookings")
+        c = quote(col.name)
+        top, total = self.view.conn.execute(f"SELECT MAX({c}), SUM({c}) FROM {TABLE}").fetchone()
+        if top is None or total is None or abs(2 * top - total) <= 1e-9 * max(1.0, abs(total)):
+            return None  # (one row adds up the rest: a total row the sum would count twice)
+        return col
 
     def _rate_held(self, word: str, exclude: set[str] | None = None) -> Col | None:
         """The number column a share word and the words about it name ("the approval rate", "the
