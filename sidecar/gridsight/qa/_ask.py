@@ -11,6 +11,7 @@ says why. Nothing here ever produces a number that no route computed from the sh
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -364,14 +365,13 @@ def _answer_in(
     q = without_statement_named(q, own)  # ("what did the income statement show": no ``Net income``)
     # "fiscal 2021/22" over ``FY2022``: the year it ends; as written where a column's values write
     # seasons so (``2020/21``)
-    values = [
+    values = (  # (read only where the question writes such a span: split_years looks first)
         v
         for c in rel.columns
         if c.role == "data" and c.kind == "text"
         for v in rel.distinct_values(c.name)[:_VALUES_READ]
-        if isinstance(v, str)
-    ]
-    q = split_years(q, own + values)
+    )
+    q = split_years(q, itertools.chain(own, values))
     periods = [c.name for c in rel.columns]
     if rel.key is not None and periods_down(rel):  # (a five-year summary on its side: years down)
         periods += [str(v) for v in rel.distinct_values(rel.key.name)]

@@ -181,16 +181,18 @@ def _best_formula(
     table = _table_for(workbook, sh, request, rng)
     if table is None:
         return rules
-    planned = _planned(request, workbook, sh, table, rules)
-    if planned is not None and (planned.formula is not None or rules.formula is None):
-        rules = planned  # the planner's query, checked as a formula (or kept, saying why)
-    rel = relation_of(sh, table)
     # the question's own reading (its routes, candidates and vote: the cells plan, definitions,
     # periods, the planner's query) and the formula it checked, before the formula tier's
     asked = _as_asked(request, workbook, sh)
     if asked is not None and rng is not None and not _within(asked.evidence, rng):
         asked = None  # (the question pipeline read another table than the range the user chose)
-    rules = asked if asked is not None else rules
+    if asked is not None:
+        rules = asked
+    else:
+        planned = _planned(request, workbook, sh, table, rules)
+        if planned is not None and (planned.formula is not None or rules.formula is None):
+            rules = planned  # the planner's query, checked as a formula (or kept, saying why)
+    rel = relation_of(sh, table)
     if model is None:
         return rules
     if not rel.rows:
