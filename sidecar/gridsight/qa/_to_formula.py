@@ -200,11 +200,13 @@ class _Compiler:
         self.bound: dict[str, str] = {}  # an expression's SQL -> the LAMBDA name standing for it
         # the sheet rows the query reads: the records' extent, narrowed by conditions on derived
         # columns (a section, not a total) where the rows they keep are one block
-        self.window: tuple[int, int] | None = (min(rel.rows), max(rel.rows)) if rel.rows else None
+        self.extent = (min(rel.rows), max(rel.rows)) if rel.rows else None  # (the records' rows)
+        self.window: tuple[int, int] | None = self.extent
         if rows is not None and self.window is not None:  # (the sheet rows of the view the query ran on)
             self.window = (max(self.window[0], rows[0]), min(self.window[1], rows[1]))
         self._trimmed: dict[str, bool] = {}
         self._held: dict[str, list[tuple[Any, Any]]] = {}
+        self._marked: dict[str, bool] = {}
 
     # -- references and values ------------------------------------------------------------------
     def range(self, node: exp.Column) -> str:
@@ -222,8 +224,8 @@ class _Compiler:
     def cells(self, col: RelColumn) -> Range:
         """The column's cells in the rows the query reads (:attr:`window`), where its cells run
         beside the records (a column of another block keeps its own)."""
-        data, window = col.data, self.window
-        if window is None or not (data.top <= min(self.rel.rows) and max(self.rel.rows) <= data.bottom):
+        data, window, extent = col.data, self.window, self.extent
+        if window is None or extent is None or not (data.top <= extent[0] and extent[1] <= data.bottom):
             return data
         return Range(max(data.top, window[0]), data.left, min(data.bottom, window[1]), data.right, data.sheet)
 
@@ -249,9 +251,13 @@ class _Compiler:
         """Whether a column of numbers has cells holding a mark the view reads as no value
         (``..``, ``[c]``, ``:``, ``-``): Excel sees text there, which ``--`` cannot turn into a number."""
         col = self._numbers(node)
-        return col is not None and any(
-            stored is None and isinstance(cell, str) and cell.strip() for cell, stored in self.held(col)
-        )
+        if col is None:
+            return False
+        if col.name not in self._marked:
+            self._marked[col.name] = any(
+                stored is None and isinstance(cell, str) and cell.strip() for cell, stored in self.held(col)
+            )
+        return self._marked[col.name]
 
     def filled(self, node: exp.Column) -> str:
         """1 where the column's cell holds a value the view reads (not empty, not a mark)."""
