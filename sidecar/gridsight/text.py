@@ -1750,8 +1750,10 @@ def direction_of(word: str) -> str | None:
     return None if i is None else ("desc", "asc")[i]
 
 
+#: The words a header of years is written with ("Year", ``model_yr``).
+YEAR_WORDS = frozenset({"year", "yr"})
 #: Header words of a number column that holds points in time (``year``: 1998, 2004).
-_TIME_HEADERS = frozenset({"year", "yr", "date"})
+_TIME_HEADERS = YEAR_WORDS | {"date"}
 
 
 def timelike(kind: str, name: str) -> bool:

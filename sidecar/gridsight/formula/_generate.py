@@ -45,6 +45,7 @@ from gridsight.text import (
     TABLE_WORDS,
     TAKES_BOTH,
     VALUE_NOUNS,
+    YEAR_WORDS,
     adjective_phrase,
     age_column,
     asks_yes_no,
@@ -1007,7 +1008,7 @@ class _Request:
         years = [  # (headed just "Year": the rows' own; a ``birth_year`` is a person's)
             c
             for c in self.table.columns
-            if c.kind == "number" and c.col not in used and c.words and c.words <= {"year", "yr"}
+            if c.kind == "number" and c.col not in used and c.words and c.words <= YEAR_WORDS
         ]
         if len(years) == 1 and not any(self.score(c) > 0 for c in dated):
             # "bikes made before 2015" where the request names no date column (when a bike was

@@ -56,6 +56,7 @@ from gridsight.text import (
     VALUE_NOUNS,
     WEEKDAYS,
     YEAR_BY_YEAR,
+    YEAR_WORDS,
     adjective_phrase,
     age_column,
     asks_yes_no,
@@ -1948,7 +1949,7 @@ class Planner:
         return [
             c
             for c in self.cols
-            if c.kind == "number" and {"year", "yr"} & set(header_words(c.name)) and self._years_only(c.name)
+            if c.kind == "number" and YEAR_WORDS & set(header_words(c.name)) and self._years_only(c.name)
         ]
 
     def _counts_per_year(self, fs: list[_Filter]) -> Plan | None:
@@ -2546,15 +2547,11 @@ class Planner:
             # ("than cars that have been in an accident" after "accident-free cars", "than people who
             # work on site" after "remote workers" over ``Do you work remotely?``: the other side names
             # the same yes/no column again, so it is the rows of its other value)
-            again = (
-                flag is not None
-                and self._col(flag.column) is not None
-                and any(
-                    same(h, w)
-                    for h in content_words(flag.column)
-                    for w in split_words(after)
-                    if w not in STOP and len(w) > 2
-                )
+            again = flag is not None and any(
+                same(h, w)
+                for h in content_words(flag.column)
+                for w in split_words(after)
+                if w not in STOP and len(w) > 2
             )
             if flag is not None and (
                 negated
@@ -2707,7 +2704,7 @@ class Planner:
             years = [
                 c
                 for c in self.cols
-                if c.kind == "number" and set(header_words(c.name)) <= {"year", "yr"} and c.name not in taken
+                if c.kind == "number" and set(header_words(c.name)) <= YEAR_WORDS and c.name not in taken
             ]
             if (
                 (yearly is None or yearly not in years)
@@ -2718,7 +2715,7 @@ class Planner:
                 # words (when a car was listed) nor any other figure: the one column headed just
                 # "Year", the rows' own (a ``birth_year`` is a person's, not the row's)
                 yearly = years[0]
-            if yearly is not None and {"year", "yr"} & set(header_words(yearly.name)):
+            if yearly is not None and YEAR_WORDS & set(header_words(yearly.name)):
                 # "cars of 2018" where a number column holds the years it names
                 op = _YEAR_OPS[how]
                 found.append(
@@ -2763,7 +2760,7 @@ class Planner:
             for i, c in enumerate(self.cols)
             if c.kind == "number"
             and c.name not in used
-            and (i == 0 or {"year", "yr"} & set(header_words(c.name)))
+            and (i == 0 or YEAR_WORDS & set(header_words(c.name)))
             and self._years_only(c.name)
         ]
         if len(yearly) != 1:
