@@ -576,6 +576,9 @@ _PERIODS = [
     (re.compile(r"\bF((?:19|20)\d\d)\b"), r"FY \1"),  # (``F2025``: a JSE results booklet's fiscal year)
     # ("financial year 2025": its "financial" names no ``Financial income`` line)
     (re.compile(r"\b(?:financial|fiscal)\s+year\s+((?:19|20)\d\d)\b", re.I), r"FY \1"),
+    # ("the 2024 year", "the 2024 financial year": its "year" names no ``Profit for the year`` line;
+    # "the 2024 year-end" is the day, left as it is)
+    (re.compile(r"\b((?:19|20)\d\d)\s+(?:financial\s+|fiscal\s+)?year\b(?![\s-]*end)", re.I), r"FY \1"),
     (re.compile(r"\b([12])H\s?'?(\d{2})\b", re.I), r"H\1 20\2"),
     (re.compile(r"\b([1-4])Q\s?'?(\d{2})\b", re.I), r"Q\1 20\2"),
     (re.compile(r"\b([12])H\s?(\d{4})\b", re.I), r"H\1 \2"),
@@ -1662,9 +1665,7 @@ def meaning_map(
         return out
     texts = [header_text(h) for h in headers]
     # (a title word that is a header's own names that column: a sheet named Wage with a wage column)
-    rows = [t for t in title_text(title).split() if not any(same(t, h) for hw in heads for h in hw)]
-    if rows:
-        texts.append(" ".join(rows))
+    rows = " ".join(t for t in title_text(title).split() if not any(same(t, h) for hw in heads for h in hw))
     for w in dict.fromkeys(request_words):
         if (
             w in out
@@ -1675,7 +1676,13 @@ def meaning_map(
         ):
             continue
         i = closest(singular(w), texts, margin=margin, floor=floor)
-        if i is not None and i < len(headers):
+        if i is None:
+            continue
+        # (a word nearer the title than the header names the rows; one clearly nearest a header of
+        # all the headers, and nearer it than the title, names the column: "rainfall" in a sheet of
+        # weather stations)
+        title_sim, header_sim = similarities(singular(w), [rows, texts[i]]) if rows else (-1.0, 0.0)
+        if header_sim > title_sim:
             out[w] = i
     return out
 

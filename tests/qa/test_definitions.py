@@ -208,15 +208,33 @@ def test_hostile_definitions_answer_or_say_why(sheet: Any, question: str) -> Non
     answers_or_says_why(sheet, question)
 
 
-def test_a_line_no_word_places_is_no_guess(sheet: Any) -> None:
-    # two "Borrowings" lines and nothing to say which: the definition is unclear, no route guesses one
+def test_a_line_in_two_kinds_of_one_class_is_their_sum(sheet: Any) -> None:
+    # two "Borrowings" lines, under current and under non-current liabilities (kinds of one class):
+    # the definition's "borrowings" is both, added up: 150 + 600 - 400
+    ans = answered(sheet, "Compute net debt (borrowings minus cash and cash equivalents) at 31 Dec 2025.")
+    assert ans == pytest.approx(350)
+
+
+def test_a_line_in_sections_of_two_classes_is_no_guess(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # "Grants" under income and again under spending: no class holds both, so no route guesses one
+    # (the cells route reads no cell that two rows fit: its query would read the first)
     from gridsight.qa import answer_question
 
-    ans = answer_question(
-        sheet, "Compute net debt (borrowings minus cash and cash equivalents) at 31 Dec 2025."
-    )
+    rows: list[list[Any]] = [
+        ["Statement of activities"],
+        ["", "2025", "2024"],
+        ["Income from:", None, None],
+        ["Grants", 500, 450],
+        ["Fees", 200, 180],
+        ["Spending on:", None, None],
+        ["Grants", 300, 280],
+        ["Staff", 250, 240],
+        ["Cash at bank", 90, 60],
+    ]
+    book = book_of(tmp_path_factory, "activities.xlsx", rows)
+    ans = answer_question(book, "Compute the surplus (grants minus staff) for 2025.")
     assert ans.status == "abstained"
-    assert "'borrowings' fits several lines" in (ans.reason or "")
+    assert "say which" in (ans.reason or "")
 
 
 #: A statement of financial position that balances in 2025 and not in 2024 (its last line is 1 off).

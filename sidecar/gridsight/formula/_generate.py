@@ -704,8 +704,12 @@ class _Request:
     @cached_property
     def _free_words(self) -> list[str]:
         """The request's words that name no header and no value by their letters (they may name a
-        category shortened or by meaning: :func:`gridsight.text.category_named`)."""
-        return free_words(self.words, (h for c in self.table.columns for h in c.words), self._values)
+        category shortened or by meaning: :func:`gridsight.text.category_named`); a word that names a
+        number column by meaning names a measure, not a value by its start ("the total rainfall" is
+        ``precipitation_mm``, no ``Rain``)."""
+        measures = {w for c in self.table.columns if c.kind == "number" for w in self.meant.get(c.name, ())}
+        free = free_words(self.words, (h for c in self.table.columns for h in c.words), self._values)
+        return [w for w in free if w not in measures]
 
     def _one_holder(self, conds: list[Condition]) -> list[Condition]:
         """One value named once is one condition: where several columns hold it (a team in

@@ -79,6 +79,7 @@ from gridsight.qa._pipeline import (
     answer_items,
     asks_name,
     asks_year,
+    cells_read_twice,
     could_be_year,
     expected_type,
     is_figure,
@@ -666,6 +667,9 @@ def by_cells(workbook: Workbook, best: Candidate, q: str) -> tuple[QAAnswer, str
         return QAAnswer(q, "abstained", reason="no cells of the table fit the question", route="cells"), None
     if not planned.sql:  # (the question says which cells, but not clearly enough: no route guesses)
         return QAAnswer(q, "abstained", reason=planned.why, route="cells", table=best.ref), planned.kind
+    if twice := cells_read_twice(rel, planned.sql):
+        why = f"the cells' query reads a cell that {twice} rows of the table fit alike; say which"
+        return QAAnswer(q, "abstained", reason=why, route="cells", table=best.ref), planned.kind
     run = run_attempt(rel, "cells", planned.sql, planned.expected(expected_type(q)))
     if not run.ok and planned.kind == "lookup" and _nil_cell(rel, planned.sql):
         # ("bank overdraft at Dec-24" where the statement shows "-": nil, that is 0)

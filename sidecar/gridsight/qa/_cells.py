@@ -87,6 +87,7 @@ from gridsight.qa._row_names import (
     line_in_section,
     outside_sections,
     period_ends,
+    section_meant,
     written_on,
     year_end_at,
 )
@@ -440,6 +441,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # (a day written whole names its column: "31 March 2024" is not ``Current fiscal year › As of
         # March 31, 2025``, whatever "current" the question says)
         figures = [c for c in figures if not dated[c.name] or any(day_said(p) for p in parts(c.name))]
+    titled = _year_titled(rel) if said_years else None
     for c in figures:
         mine_pair = _column_pair(c.name)
         if pairs and mine_pair is not None and mine_pair not in pairs:
@@ -472,6 +474,17 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         }
         mine |= {w for p in parts(c.name) for w in tokens(p) if w in ops}  # ``Q5 (highest)``
         mine |= _quarters_ended(c.name)
+        if (
+            titled is not None
+            and titled in said_years
+            and not spanned
+            and not YEARS.search(c.name)
+            and any(near_word(w, q) for w in mine for q in qw if not YEARS.fullmatch(q))
+        ):
+            # (``Restricted funds`` beside ``Total funds 2025`` under "for the year ended 31 March
+            # 2025", where the question names it by a word of its own: the title's year, which the
+            # column writes no other of; a ``Note`` column named by nothing is named by no year)
+            mine.add(titled)
         if ends_named and end is not None:  # (the year a span starts in does not name it)
             mine = {w for w in mine if not (YEARS.fullmatch(w) and w != str(end[0]))}
         if codes_said:  # (``Jan to Mar``, ``Oct to Dec [p]``: a run of months that is a quarter)
@@ -587,6 +600,19 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     if len(offered) >= 2 and not set(offered) <= set(found):
         return offered  # ("which column (Actual 2025, Budget 2025 or Actual 2024)": across groups)
     return found
+
+
+def _year_titled(rel: Relation) -> str | None:
+    """The year of a table's title (the latest it writes: "for the year ended 31 March 2025") where
+    columns beside those that write no year write it as their own latest (``Total funds 2025``,
+    ``Total funds 2024``): the period of the columns that write none. None otherwise."""
+
+    def compute() -> str | None:
+        said = [int(y) for t in getattr(rel.table, "titles", ()) for y in YEARS.findall(t.text)]
+        own = [int(y) for c in _figures(rel) for p in parts(c.name) for y in own_years(p)]
+        return str(max(said)) if said and own and max(own) == max(said) else None
+
+    return rel.memo("year titled", compute)
 
 
 #: A calendar quarter's column: ``Q4 2023``, ``2023 Q4``.
@@ -2253,6 +2279,7 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         # ("the average number of falls across the three years": the line heading the group named)
         out = {n: v for n, v in out.items() if n != SECTION} | {key.name: [parts(out[SECTION][0])[-1]]}
     out = line_in_section(rel, out, [q for q in qw if q not in header])
+    out = section_meant(rel, out, [q for q in qw if q not in header])
     if key is not None and len(out.get(key.name, [])) == 2 and len(out.get(SECTION, [])) == 1:
         # (``Net assets`` under the class named and the fund's ``NET ASSETS``: one line by its words,
         # the one in the section named; a share of it is over the other, :func:`_same_line_outside`)
@@ -2272,6 +2299,14 @@ _SET_AGAINST_ROW = re.compile(
 )
 
 
+#: "was more tax paid than interest", "was more paid in tax than in interest": the first side's
+#: words between the comparison's word and "than".
+_MORE_OF_THAN = re.compile(
+    r"\b(?:more|less|fewer|higher|lower|bigger|larger|greater|smaller)\b(?P<mid>(?:\s+[\w'&-]+){1,5}?)\s+than\b",
+    re.IGNORECASE,
+)
+
+
 def _rows_either_side(rel: Relation, question: str, chosen: list[RelColumn]) -> list[str]:
     """The two lines a comparison sets against each other, each named (in part) on its own side of
     the comparison, where the whole question names fewer: "was admissions for infectious diseases
@@ -2279,15 +2314,28 @@ def _rows_either_side(rel: Relation, question: str, chosen: list[RelColumn]) -> 
     is one of them only). None where the comparison is with a number or a side names no one line."""
     key = rel.key
     found = list(_SET_AGAINST_ROW.finditer(question))
-    if key is None or len(found) != 1 or comparison(question.casefold()) is not None:
+    apart = list(_MORE_OF_THAN.finditer(question)) if not found else []
+    if key is None or len(found) + len(apart) != 1 or comparison(question.casefold()) is not None:
         return []
-    m = found[0]
-    named = []
-    for side in (question[: m.start()], question[m.end() :]):
+    m = (found or apart)[0]
+    # ("was more paid in tax than in interest": the words between "more" and "than" are the first
+    # side's)
+    first = question[: m.start()] + (f" {m.group('mid')}" if apart else "")
+    named: list[str] = []
+    for side in (first, question[m.end() :]):
         found_rows = _rows(rel, side, chosen)[0]
         rows = found_rows.get(key.name, [])
         if not rows and len(found_rows.get(SECTION, [])) == 1 and heading_line(rel, found_rows[SECTION][0]):
             rows = [parts(found_rows[SECTION][0])[-1]]  # (a chapter named: its own line)
+        if len(rows) != 1 and named and apart:
+            # (the second side's words with one more of the first side's, which it leaves unsaid:
+            # "than in interest" is the interest paid)
+            tried = {
+                r
+                for w in question_words(m.group("mid"))
+                for r in _rows(rel, f"{side} {w}", chosen)[0].get(key.name, [])
+            } - set(named)
+            rows = sorted(tried)
         if len(rows) != 1:
             return []
         named.append(rows[0])
@@ -3566,7 +3614,14 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # "killed in total over the three years": no year named, every one of them summed
         return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
     shares = all(_is_percent(c) for c in chosen)  # "the housing share of ...": a figure, not a share to take
-    adds = not (qwords & RATIO_WORDS or DIVIDES.search(question) or _SHARE.search(question))
+    # (two outflows set against each other are compared by size, even where a line adds them up:
+    # "was more tax paid than interest" beside ``Net cash used in financing activities``)
+    adds = not (
+        qwords & RATIO_WORDS
+        or DIVIDES.search(question)
+        or _SHARE.search(question)
+        or (expected == "boolean" and qwords & (MORE_WORDS | LESS_WORDS))
+    )
     negative = _presented_negative(rel, [label for label, _ in cells], adds) if varying_rows or per else set()
     shown = {e for lab, e in cells if lab in negative}
     if (
@@ -5327,6 +5382,20 @@ def _rows_placed(rel: Relation, conds: dict[str, str]) -> int:
     return len(_placed_rows(rel, conds))
 
 
+def _shown_in_brackets(rel: Relation, conds: dict[str, str]) -> bool:
+    """Whether every line (no total) of the rows that hold ``conds`` is shown negative throughout
+    (:func:`_presented_negative`): a section of a statement's outflows or liabilities, whose largest
+    and smallest are by size."""
+    key = rel.key
+    if key is None:
+        return False
+    keys, totals = rel.values_of(key.name) or [], rel.values_of(TOTAL)
+    lines = [
+        str(keys[i]) for i in _placed_rows(rel, conds) if keys[i] is not None and not (totals and totals[i])
+    ]
+    return bool(lines) and _presented_negative(rel, lines) == set(lines)
+
+
 def _placed_rows(rel: Relation, conds: dict[str, str]) -> list[int]:
     """The rows that hold every value of ``conds``."""
     columns = [(rel.values_of(k) or [], v) for k, v in conds.items()]
@@ -5727,6 +5796,9 @@ def _one_column(
             # ("which expense was the largest" where costs are shown in brackets and no label says
             # "expense": among the lines below nil, by their size)
             rest = _where(fixed, [*not_total, f"{quote(col)} < 0", *unmarked])
+            by = f"ABS({quote(col)})"
+        elif SECTION in fixed and _shown_in_brackets(rel, fixed):
+            # ("the smallest item under current liabilities", each line shown in brackets: by size)
             by = f"ABS({quote(col)})"
         return CellPlan(
             f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {by} {order} LIMIT {n}{_offset(place)}",

@@ -95,20 +95,39 @@ def mentions(question_words: Iterable[str], header: str, meant: Iterable[str] = 
     qw = set(question_words)
     joined = _joined(question_words)
     initials = _initialled(question_words)
-    hit = sum(
+    named = [
         1.0
         if any(same(h, w) for w in qw)
         or any(_compound(h, j, first) for j, _, first in joined)
         or (h in initials and h in _capitals(header))
         else SHORTENED * bool(shortened(h, qw))
         for h in head
-    ) / len(head)
+    ]
+    # (a unit in brackets and a linking word count where the question says them, and are not
+    # missed where it does not: "the highest nightly prices" names ``Price per Night (€)`` whole,
+    # as "nightly" names ``minimum_nights``; "elevation" names ``Elevation (m)`` whole)
+    aside = _aside_words(header)
+    kept = [n for h, n in zip(head, named, strict=True) if n or h not in aside]
+    hit = sum(kept) / len(kept) if kept else 0.0
     if not hit and any(w in qw for w in meant):
         return 0.5
     if not hit:  # a filler word names a header that nothing else names ("order totals": total_eur)
         every = [w for w in split_words(header) if w not in STOP_WORDS] or [""]
         return min(0.25, sum(1 for h in every if any(same(h, w) for w in qw)) / len(every))
     return hit
+
+
+#: Words that link a header's words ("price per night", "rate of pay").
+_LINKING = frozenset("per of and in for to by the a".split())
+
+
+def _aside_words(header: str) -> set[str]:
+    """A header's words that say how it is measured or link its words: a unit in brackets of three
+    letters or fewer (``(m)``, ``(°C)``, ``(kg)``) and the linking words (:data:`_LINKING`)."""
+    units = {
+        w for m in re.finditer(r"\(([^()]{1,12})\)", header) for w in split_words(m.group(1)) if len(w) <= 3
+    }
+    return units | _LINKING
 
 
 def named_at(question_words: list[str], header: str, meant: Iterable[str] = ()) -> list[int]:

@@ -620,11 +620,11 @@ def named_not_defined(question: str, texts: Iterable[str], places: Iterable[str]
     return _DEFINED_AFTER.sub(drop, question)
 
 
-#: "whose operating profit was negative", "components with a positive balance", "was an outflow": a
-#: sign as a bound.
+#: "whose operating profit was negative", "components with a positive balance", "was an outflow",
+#: "were cash outflows": a sign as a bound.
 _SIGNED = re.compile(
     r"\b(was|were|is|are|had|has|have|with|showed|shows|reported|recorded|carry|carries|carried|bear|bears"
-    r"|show)\s+(?:an?\s+)?(?:net\s+)?(negative|positive|outflow|inflow)\b(?:\s+sign\b)?",
+    r"|show)\s+(?:an?\s+)?(?:net\s+)?(?:cash\s+)?(negative|positive|outflow|inflow)s?\b(?:\s+sign\b)?",
     re.IGNORECASE,
 )  # ("which lines carry a negative sign": below 0)
 

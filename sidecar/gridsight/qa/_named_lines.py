@@ -15,6 +15,7 @@ Pure functions over the relational view; :mod:`gridsight.qa._cells` plans with t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import combinations
@@ -171,14 +172,25 @@ def sized(rel: Relation, expr: Expr, cells: dict[Line, list[int]]) -> set[Line]:
     """The lines read by their size: those said "as a positive amount", and those a statement shows
     negative (an outflow, creditors in brackets) where the definition takes them away or divides
     by or into them -- "cash from operations minus purchases of equipment" deducts the purchases
-    however they are signed; added ("plus"), a line keeps its sign."""
+    however they are signed; added ("plus"), a line keeps its sign. A line shown negative that a
+    line shown positive is taken from is read by its size too: "borrowings less cash" is the debt
+    less the cash, whatever brackets the debt is shown in."""
     out = {line for line in lines_of(expr) if line.positive}
+
+    def negative(line: Line) -> bool:
+        return all(_shown_negative(rel, i) for i in cells[line])
 
     def visit(node: Expr, signed: bool) -> None:
         if isinstance(node, Line):
-            if not signed and all(_shown_negative(rel, i) for i in cells[node]):
+            if not signed and negative(node):
                 out.add(node)
             return
+        if (
+            node.op == "-"
+            and all(negative(line) for line in lines_of(node.left))
+            and not all(negative(line) for line in lines_of(node.right))
+        ):
+            out.update(lines_of(node.left))
         visit(node.left, signed and node.op in "+-")
         visit(node.right, signed and node.op == "+")
 
@@ -370,10 +382,23 @@ def named_line(rel: Relation, text: str, reading: Reading) -> list[int] | None:
         top = top[:1]  # (the same lines again under each block: the first block, the statement's whole)
     if len(top) > 1:
         tied = [i for s, i in scored if s[:2] == best[:2]]
-        if len({str(labels[i]).casefold() for i in tied}) > 1 or "total" not in tokens(text):
+        if len({str(labels[i]).casefold() for i in tied}) > 1 or not (
+            "total" in tokens(text) or _one_class(sections[i] for i in tied)
+        ):
             return []  # (several lines alike: which is unclear)
         top = tied  # ("total borrowings": the current and the non-current line added up)
     return top
+
+
+def _one_class(sections: Iterable[object]) -> bool:
+    """Whether sections are kinds of one class, their names' last word the same (``Current
+    liabilities`` and ``Non-current liabilities``): a line written alike under each is one figure in
+    parts, which a definition's word for it adds up ("net debt (borrowings less cash)"). Not so
+    ``Income from:`` and ``Expenditure on:``."""
+    heads = {
+        tokens(parts(s)[-1])[-1] if isinstance(s, str) and tokens(parts(s)[-1]) else None for s in sections
+    }
+    return len(heads) == 1 and None not in heads
 
 
 #: The share of lines two sections must have in common to be one list of lines repeated.

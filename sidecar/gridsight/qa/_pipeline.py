@@ -255,6 +255,35 @@ def run_attempt(rel: Relation, source: str, sql: str, expected: str | None) -> A
     return Attempt(source, sql, value, why, read)
 
 
+#: A scalar subquery that reads one cell: ``(SELECT "col" FROM data WHERE ...)``, no aggregate.
+_CELL_READ = re.compile(r'^\(SELECT (?:ABS\()?"(?:[^"]|"")+"\)? FROM data WHERE (?P<where>.+)\)$', re.DOTALL)
+
+
+def cells_read_twice(rel: Relation, sql: str) -> int:
+    """How many rows the first of ``sql``'s one-cell subqueries that places more than one row places
+    (0 where each places one row or none): a cell read by conditions that two rows meet is read from
+    whichever comes first, so the query answers from a guess (``Grants`` under income and again
+    under spending)."""
+    starts = [m.start() for m in re.finditer(r"\(SELECT ", sql)]
+    for start in starts:
+        depth, end = 0, None
+        for i in range(start, len(sql)):
+            depth += {"(": 1, ")": -1}.get(sql[i], 0)
+            if depth == 0:
+                end = i + 1
+                break
+        m = _CELL_READ.match(sql[start:end]) if end is not None else None
+        if m is None or re.search(r"\b(?:LIMIT|ORDER BY|GROUP BY|SELECT)\b", m.group("where")):
+            continue
+        try:
+            rows, _ = run_query(f"SELECT COUNT(*) FROM data WHERE {m.group('where')}", rel.view)
+        except QueryRefused:
+            continue
+        if rows and isinstance(rows[0][0], int) and rows[0][0] > 1:
+            return rows[0][0]
+    return 0
+
+
 def _where_split(sql: str) -> tuple[str, str, str] | None:
     """(what comes before the first WHERE, its conditions, the GROUP BY / ORDER BY / LIMIT tail), or
     None for a query with no WHERE."""

@@ -260,6 +260,14 @@ _NAMES_ASKED = re.compile(r"^\s*(?:name|which|identify)\b")
 _ASKS_WHO = re.compile(r"^\s*(?:who|whom|whose)\b")
 
 
+#: "how many stations are there", "how many weather stations are in the data": the things the
+#: table lists, counted once each.
+_HOW_MANY_LISTED = re.compile(
+    r"^\s*how many ([a-z][a-z ]{0,40}?) (?:are|were) (?:there|listed|included|(?:recorded |listed )?in "
+    r"(?:the|this) (?:data|dataset|data set|table|list|sheet|file))\s*\??\s*$"
+)
+
+
 def _names_value(value: str, text: str, adjective: bool = False) -> bool:
     """``text`` names a cell value as a whole word, in the singular or plural ('Teslas'); a function
     word is no plural of a short code ("was" names no ``WA``, "has" no ``HA``). With ``adjective``
@@ -416,9 +424,15 @@ class Planner:
         heads = {h for c in cols for h in header_words(c.name)}
         unnamed = [w for w in asked if not any(same(w, h) for h in heads)]
         held = {c.name: c.distinct for c in cols if c.kind == "text" and c.distinct and not c.flag}
+        # (a word an aggregate stands before names the measure it adds up: "the total rainfall" is
+        # the rainfall column, whatever cell ``Rain`` it is closer to)
+        aggregated = {w for p, w in itertools.pairwise(self.words) if p in _AGGREGATE_FN}
+        kinds = {c.name: c.kind for c in cols}
         for w, (name, cos) in meaning_by_values(unnamed, held).items():
             was = next((n for n, ws in self.meant.items() if w in ws), None)
             if was is not None and (was == name or similarity(singular(w), [was])[0] >= cos):
+                continue
+            if was is not None and kinds.get(was) == "number" and w in aggregated:
                 continue
             if was is not None:
                 self.meant[was].discard(w)
@@ -609,7 +623,10 @@ class Planner:
         formula tier reads it (:func:`gridsight.text.category_named`); one per column."""
         heads = self._header_words
         valued = {w for c in self.cols if c.kind == "text" for v in c.distinct for w in split_words(str(v))}
-        free = free_words(self.words, heads, valued)
+        # (a word that names a number column by meaning names a measure, not a value by its start:
+        # "the total rainfall" is ``precipitation_mm``, no condition ``Rain``)
+        measures = {w for c in self.cols if c.kind == "number" for w in self.meant.get(c.name, ())}
+        free = [w for w in free_words(self.words, heads, valued) if w not in measures]
         out: list[_Filter] = []
         taken = {f.column for f in found}
         for c in self.cols:
@@ -1091,9 +1108,16 @@ class Planner:
             # by its letters, a flag is named by every word of its header (codes like "30d" aside):
             # "longer trips" is not ``roundTrip``, "books" not ``eBook?``; and as written or by its
             # beginning: "admitted" is not ``Readmit``
-            whole = all(
-                any(same(h, w) for w in self.words) for h in heads if not any(ch.isdigit() for ch in h)
-            ) or (_QUESTION_HEADER.match(c.name) is not None and self._asks_own_word(c.name))
+            # (a header word another one holds is said with it: "superhost listings" names
+            # ``host_is_superhost``)
+            needed = [
+                h
+                for h in heads
+                if not any(ch.isdigit() for ch in h) and not any(h in o and o != h for o in heads)
+            ]
+            whole = all(any(same(h, w) for w in self.words) for h in needed) or (
+                _QUESTION_HEADER.match(c.name) is not None and self._asks_own_word(c.name)
+            )
             at = [
                 i
                 for i, w in enumerate(self.words)
@@ -1310,6 +1334,8 @@ class Planner:
                 f"counts the different values of {col.name}{when}",
                 [col.name],
             )
+        if not fs and (counted_once := self._kinds_listed()) is not None:
+            return counted_once
         if starts_bool and re.search(r"\b(every|all|each)\b.*\bunique\b", low):
             col = self.best(("text", "number"))
             if col is None:
@@ -3028,11 +3054,31 @@ class Planner:
             [key.name, *sorted(fcols)],
         )
 
+    def _kinds_listed(self) -> Plan | None:
+        """ "How many stations are in the data" over a station's days: the stations, each once -- the
+        different values of the text column the counted noun names by its letters."""
+        m = _HOW_MANY_LISTED.match(self.low)
+        said = [w for w in split_words(m.group(1)) if w not in STOP] if m else []
+        col = self.best(("text",), said, entity=True) if said else None
+        if col is None or not mentions(said, col.name) or len(col.distinct) < 2:
+            return None
+        c = quote(col.name)
+        return Plan(
+            f"SELECT COUNT(DISTINCT {c}) FROM {TABLE} WHERE {c} IS NOT NULL AND {c} <> ''",
+            "distinct",
+            "number",
+            0.8,
+            f"counts the different values of {col.name}",
+            [col.name],
+        )
+
     def _measure_share(self, fs: list[_Filter]) -> Plan | None:
         """ "What percentage of total revenue came from the North?": the share of a measure that the
         rows the question's last condition keeps hold, not the share of rows."""
         low = self.low
-        overall = re.match(r"^\s*(?:what|which)\s+(percentage|percent|share|proportion|fraction)\s+of\b", low)
+        overall = re.match(
+            r"^\s*(?:what|which)\s+(percentage|percent|%|share|proportion|fraction)\s+of\b", low
+        )
         if overall is None or not fs:
             return None
         fcols = {f.column for f in fs}
@@ -3041,7 +3087,7 @@ class Planner:
             return None
         test, rest, _share = self._share_of(fs)
         # (1.0: a share of whole numbers is no whole number, as SQLite would divide them)
-        scale = "100.0 * " if overall.group(1) in ("percentage", "percent") else "1.0 * "
+        scale = "100.0 * " if overall.group(1) in ("percentage", "percent", "%") else "1.0 * "
         m = quote(measured.name)
         kept = " WHERE " + " AND ".join(f.sql for f in rest) if rest else ""
         return Plan(

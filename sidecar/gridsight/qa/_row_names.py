@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from gridsight.qa._headers import dates_written, days_at
+from gridsight.qa._lines import sections_of
 from gridsight.qa._relational import SECTION, Relation
-from gridsight.qa._sqlgen import COMMON, near_word, tokens
+from gridsight.qa._sqlgen import COMMON, meant_by_part, near_word, tokens
 from gridsight.text import periods_spelt, stem
 
 
@@ -157,6 +158,28 @@ def line_in_section(rel: Relation, out: dict[str, list[str]], qw: list[str]) -> 
     most = max((len(c) for c in cover.values()), default=0)
     winners = [v for v, c in cover.items() if len(c) == most]
     return {**out, key.name: winners} if most and len(winners) == 1 else out
+
+
+def section_meant(rel: Relation, out: dict[str, list[str]], qw: list[str]) -> dict[str, list[str]]:
+    """``out`` with the section of the one line named that the question's other words ``qw`` mean,
+    where the line stands in several sections and no section was named: the section whose heading
+    one of those words is clearly nearest in meaning to (:func:`~gridsight.qa._sqlgen.meant_by_part`;
+    "how much was spent on charitable activities" over ``Charitable activities`` under ``Income
+    from:`` and again under ``Expenditure on:``). Else ``out`` as it is."""
+    key = rel.key
+    if key is None or SECTION in out or len(out.get(key.name, [])) != 1:
+        return out
+    label = out[key.name][0]
+    held = sections_of(rel, key.name, [label])
+    if len(held) < 2:
+        return out
+    section = next((c for c in rel.columns if c.name == SECTION), None)
+    own = set(tokens(label))
+    rest = [q for q in qw if q not in COMMON and not q.isdigit() and not any(near_word(w, q) for w in own)]
+    if section is None or not rest:
+        return out
+    meant = meant_by_part(rel, section, rest)
+    return {**out, SECTION: [meant]} if meant in held else out
 
 
 def outside_sections(rel: Relation, out: dict[str, list[str]]) -> dict[str, list[str]]:
