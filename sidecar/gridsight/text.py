@@ -988,6 +988,10 @@ def singular(word: str) -> str:
 NEGATING_PREFIXES = frozenset({"un", "non", "dis", "in", "im", "ir", "il"})
 
 
+#: Endings that make a verb's stem a noun ('cancell' -> 'cancellation', 'renew' -> 'renewal').
+_NOUN_ENDINGS = frozenset({"ation", "ment", "al", "ance", "ence"})
+
+
 def same(a: str, b: str) -> bool:
     """Two words name the same thing: equal stems, one a near prefix of the other ('deliver' /
     'delivery', 'favorit' / 'favorite'), or a long word inside a short compound ('order' in 'reorder'),
@@ -1004,7 +1008,8 @@ def same(a: str, b: str) -> bool:
     if len(short) < 5:
         return False
     if long_.startswith(short):
-        return len(long_) - len(short) <= 2
+        # (or the noun the verb makes: 'cancelled' / 'cancellations', 'renewed' / 'renewal')
+        return len(long_) - len(short) <= 2 or long_[len(short) :] in _NOUN_ENDINGS
     if long_.endswith(short) and long_[: -len(short)].strip("-") in NEGATING_PREFIXES:
         return False
     # (one letter before it makes another word: 'orange' is no 'range', 'flight' no 'light'; a
@@ -1622,7 +1627,12 @@ def abbreviations_map(request_words: Sequence[str], heads: Sequence[Sequence[str
     header word no request word names by its letters (:func:`abbreviates`: "air conditioning" ->
     ``airco``, "lot" -> ``lotsize``, "bathrooms" -> ``bathrms``). A run that abbreviates words of
     two headers names neither."""
-    content = [w for w in request_words if w not in FILLER and not w.isdigit()]
+    # (a word that names a header by its letters writes no other header's abbreviation: "the
+    # cheapest fare" is no ``cafe``)
+    every = [h for hw in heads for h in hw]
+    content = [
+        w for w in request_words if w not in FILLER and not w.isdigit() and not any(same(w, h) for h in every)
+    ]
     found: dict[str, set[int]] = {}
     for i, hw in enumerate(heads):
         for h in hw:
@@ -1732,7 +1742,7 @@ def ranked_by(
     phrases (the cheapest: the lowest Price)."""
     if not headers or not available():
         return None
-    texts = [header_text(h) for h in headers]
+    texts = [_money_text(h) if _MONEY.search(h) else header_text(h) for h in headers]
     phrases = [f"highest {t}" for t in texts] + [f"lowest {t}" for t in texts]
     sims = similarities(f"the {adjective}", phrases)
     n = len(texts)
@@ -1810,6 +1820,26 @@ def ranked_column(word: str, columns: Sequence[tuple[str, str]]) -> tuple[int, s
     return at, (time_direction(word) if timelike(*columns[at]) else None) or way
 
 
+#: A currency a header writes as its unit: ``Fare (EUR)``, ``Price ($)``, ``Cost £``.
+_MONEY = re.compile(r"[€$£¥₹]|\b(?:EUR|USD|GBP|JPY|CHF|CAD|AUD|INR|SEK|NOK|DKK|CNY|NZD)\b")
+#: What a header in a currency measures, whatever its own word ("fare", "fee"): a price, a cost.
+_MONEY_WORDS = ("price", "cost")
+
+
+def _measured_words(header: str) -> list[str]:
+    """A header's words, and for a header in a currency the words of what it measures (a price, a
+    cost): "the priciest" and "the most expensive" rank ``Fare (EUR)``."""
+    own = header_words(header)
+    return own + [w for w in _MONEY_WORDS if w not in own] if _MONEY.search(header) else own
+
+
+def _money_text(header: str) -> str:
+    """How a header in a currency is shown to the embedder: its words less the currency's, and the
+    word of what it measures ('Fare (EUR)' -> 'fare price'; "the most expensive" is near it)."""
+    own = [w for w in header_words(header) if not _MONEY.fullmatch(w.upper())]
+    return " ".join([*own, _MONEY_WORDS[0]])
+
+
 def _superlative_base(word: str) -> str | None:
     """The stem a superlative is made from: "priciest" -> 'pric', "hottest" -> 'hot',
     "best-attended" / "most streamed" -> 'attend' / 'stream' (the word after "most" or "best");
@@ -1839,7 +1869,7 @@ def _measure_named(word: str, headers: Sequence[str]) -> int | None:
         for i, h in enumerate(headers)
         if any(
             stem(w).startswith(base) or (len(stem(w)) >= 4 and base.startswith(stem(w)))
-            for w in header_words(h)
+            for w in _measured_words(h)
         )
     ]
     return hits[0] if len(hits) == 1 else None

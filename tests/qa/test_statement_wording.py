@@ -56,7 +56,8 @@ RESULTS: list[list[Any]] = [
     ["Cost of sales", -5000, -4700],
     ["Gross profit", 4000, 3500],
     ["Overheads", -2500, -2300],
-    ["Profit for the year", 1500, 1200],
+    ["Other income", 300, 350],
+    ["Profit for the year", 1800, 1550],
 ]
 FLOWS: list[list[Any]] = [
     ["Cash flow statement"],
@@ -132,6 +133,13 @@ def test_the_year_written_after_its_number(results: Any) -> None:
     # "the 2024 year" is the year's column; its "year" names no ``Profit for the year`` line
     assert answered(results, "By how much did gross profit change from 2023 to the 2024 year?") == 500
     assert answered(results, "Gross profit in the 2024 year?") == 4000
+
+
+def test_a_fall_asked_with_its_sign(results: Any) -> None:
+    # "how much did it fall" is a size (50); "as a signed number" asks the change, later less earlier
+    assert answered(results, "How much did other income fall from 2023 to 2024?") == 50
+    question = "How much did other income fall from 2023 to 2024? Give the change as a signed number."
+    assert answered(results, question) == -50
 
 
 @pytest.mark.parametrize(

@@ -168,3 +168,124 @@ def test_each_period_a_question_lists(tmp_path_factory: Any) -> None:
     book = book_of(tmp_path_factory, "population", rows, merges=("B2:C2", "D2:E2", "F2:G2"))
     asked = "List the population of males and females combined in Eastbury for 2022 and 2023."
     assert answered(book, asked) == [205.0, 207.5]
+
+
+#: Homes finished each financial year, down the rows, in two districts by builder.
+FINISHED: list[list[Any]] = [
+    ["Table 6: Homes finished, by district and builder"],
+    ["Financial year", "Northvale", None, "Southmere", None],
+    [None, "Private builders", "Social landlords", "Private builders", "Social landlords"],
+    ["2016-17", 900, 210, 640, 150],
+    ["2017-18", 940, 230, 655, 171],
+    ["2018-19", 910, 245, 662, 164],
+    ["2019-20", 880, 250, 640, 163],
+    ["2020-21", 860, 262, 690, 168],
+    ["2021-22", 905, 270, 700, 175],
+]
+
+
+def test_a_list_of_periods_after_the_place(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # the list opens after "in", not after the verb: four years, each the Southmere social landlords'
+    book = book_of(tmp_path_factory, "finished", FINISHED)
+    question = (
+        "What were social landlord homes finished in Southmere in 2017/18, 2018/19, 2019/20 and 2020/21?"
+    )
+    assert answered(book, question) == [171, 164, 163, 168]
+
+
+#: People by sex in each year, with a persons column that adds the two up but is not called a total.
+PEOPLE: list[list[Any]] = [
+    ["Table 1: Residents by area and sex"],
+    ["Area", "2023", None, None, "2024", None, None],
+    [None, "Men", "Women", "Persons", "Men", "Women", "Persons"],
+    ["All areas", 1231.6, 1300.9, 2532.5, 1239.3, 1306.0, 2545.3],
+    ["Kelby", 410.2, 431.5, 841.7, 412.0, 433.9, 845.9],
+    ["Orrin", 220.4, 219.1, 439.5, 221.8, 220.0, 441.8],
+    ["Tamsworth", 601.0, 650.3, 1251.3, 605.5, 652.1, 1257.6],
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # the whole is the row the question names before the verb: Orrin's persons, not all women
+        ("What percentage of the population of Orrin was female in 2024?", 100 * 220.0 / 441.8),
+        ("What share of Kelby's population was male in 2023?", 410.2 / 841.7),
+        # the whole named after the share: all the women of 2024, on the total line
+        ("What share of all women in 2024 lived in Tamsworth?", 652.1 / 1306.0),
+    ],
+)
+def test_a_column_that_adds_its_siblings_is_their_whole(
+    tmp_path_factory: pytest.TempPathFactory, question: str, answer: float
+) -> None:
+    book = book_of(tmp_path_factory, "people", PEOPLE)
+    assert answered(book, question) == pytest.approx(answer)
+
+
+#: Land by use and district: groups of lines under headings with no figures of their own, a total
+#: column and a total line, none for a group.
+LAND: list[list[Any]] = [
+    ["Table 4: Farmed land by use and district"],
+    ["Thousand hectares"],
+    ["Land use", "Ferndale", "Stoke Marsh", "Upwold", "Total"],
+    ["Root crops", None, None, None, None],
+    ["Beet", 12.5, 8.0, 4.5, 25.0],
+    ["Carrots", 3.5, 2.0, 6.5, 12.0],
+    ["Pasture", None, None, None, None],
+    ["Meadow", 40.0, 22.5, 18.0, 80.5],
+    ["Hill grazing", 15.0, 30.0, 9.5, 54.5],
+    ["Total farmed area", 71.0, 62.5, 38.5, 172.0],
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # "total" names the ``Total`` column no more than "Upwold" names its own: the district's,
+        # and the group named in full, not ``Total farmed area`` by its "area": 4.5 + 6.5
+        ("What was the total area of root crops in Upwold?", 11.0),
+        ("What was the total farmed area in Ferndale?", 71.0),
+        ("What was the total farmed area?", 172.0),
+    ],
+)
+def test_a_group_named_in_full_over_a_total(
+    tmp_path_factory: pytest.TempPathFactory, question: str, answer: float
+) -> None:
+    book = book_of(tmp_path_factory, "land", LAND)
+    assert answered(book, question) == pytest.approx(answer)
+
+
+#: Workers by age band over three years, a total line last.
+WORKERS: list[list[Any]] = [
+    ["Table 2: Workers by age band"],
+    ["Age band", "2021", "2022", "2023"],
+    ["16 to 39", 1200, 1260, 1250],
+    ["40 and over", 1800, 1790, 1850],
+    ["All workers", 3000, 3050, 3100],
+]
+
+
+def test_a_percentage_change_over_a_span_is_between_its_ends(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # "the total" names the total line; the change is from 2021 to 2023, not the years added up
+    book = book_of(tmp_path_factory, "workers", WORKERS)
+    question = "What was the percentage change in the total from 2021 to 2023?"
+    assert answered(book, question) == pytest.approx(100 * (3100 - 3000) / 3000)
+    assert answered(book, "What was the total for all workers from 2021 to 2023?") == 9150
+
+
+#: Homes finished by builder, one year: a column whose word the question's subject holds too.
+BUILT: list[list[Any]] = [
+    ["Table 9: Homes finished by builder, 2024"],
+    ["District", "Housing trusts", "Councils", "Private", "Total"],
+    ["Ferndale", 120, 40, 610, 770],
+    ["Upwold", 95, 15, 420, 530],
+]
+
+
+def test_in_total_asks_the_total_column(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # "housing completions in total": the total, though "housing" names ``Housing trusts``
+    book = book_of(tmp_path_factory, "built", BUILT)
+    assert answered(book, "What were housing completions in total in Ferndale?") == 770
+    assert answered(book, "What were completions by housing trusts in Upwold?") == 95

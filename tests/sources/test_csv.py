@@ -138,6 +138,22 @@ def test_ragged_rows_and_quoted_newlines(tmp_path: Path) -> None:
     ]
 
 
+def test_a_column_of_dates_written_day_first(tmp_path: Path) -> None:
+    # one date of the column writes 15 first: every date of it is day first, "05/06/2023" the 5th of
+    # June; a column whose second number passes 12 stays month first
+    path = tmp_path / "trips.csv"
+    path.write_text(
+        "left,booked\n15/05/2023 07:00,06/13/2023\n05/06/2023 18:30,06/05/2023\n01/12/2024,\n",
+        encoding="utf-8",
+    )
+    s = open_workbook(path).sheets[0]
+    assert s.values("A2:B4") == [
+        [dt.datetime(2023, 5, 15, 7, 0), dt.datetime(2023, 6, 13)],
+        [dt.datetime(2023, 6, 5, 18, 30), dt.datetime(2023, 6, 5)],
+        [dt.datetime(2024, 12, 1), None],
+    ]
+
+
 def test_tsv_and_forced_encoding(tmp_path: Path) -> None:
     path = tmp_path / "t.tsv"
     path.write_bytes("a\tb,c\n1\t2\n".encode("latin-1"))

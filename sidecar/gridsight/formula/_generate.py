@@ -841,6 +841,11 @@ class _Request:
         # calendar periods on a date column: "in 2024", "in Q1 2024", "in March" (one year of data)
         dated = [c for c in self.table.columns if c.kind == "date" and c.col not in used]
         label, months, years = self.period
+        # (a year that a value already matched writes names no date range: "the 2020/21 season" is
+        # the ``Season`` value, not also the dates of 2020)
+        valued_years = {int(y) for cond in conds for y in _YEAR.findall(str(cond.value).lower())}
+        if not months and years and set(years) <= valued_years:
+            years = ()
         if dated and (months or years):
             col = max(dated, key=self.score)
             span = _date_span(self.table.sheet, col, months, years)

@@ -1,4 +1,5 @@
-"""The column a "what" / "which" question's noun names, and whether an answer's values come from it.
+"""The column a "what" / "which" / "who was the" question's noun names, and whether an answer's values
+come from it.
 
 "What tips went with the 4 highest bills?" asks for tips: four bills answer nothing it asked, however
 sure the route that computed them is. The noun right after the question word names the column the
@@ -49,6 +50,12 @@ _THE_OF = re.compile(
     rf"(?:{SUPERLATIVE_RX}\s+|top\s+|bottom\s+)?((?:[\w-]+\s+){{0,2}}?[\w-]+)\s+(?:of|on|for|in|at|among|behind|with)\b",
     re.IGNORECASE,
 )
+#: "who was the captain on the sailing with the biggest delay", "who is the author of ...": the noun
+#: after "the" names the column a person is read from.
+_WHO_THE = re.compile(
+    rf"^\s*who(?:\s+|'){IS}\s+the\s+((?:[\w-]+\s+){{0,2}}?[\w-]+)\s+(?:of|on|for|in|at|behind|with|that|who)\b",
+    re.IGNORECASE,
+)
 #: Nouns that group a column's values into bins: "which fare range", "which age group" ask for a bin.
 BIN_NOUNS = frozenset(
     "range ranges bracket brackets band bands bin bins group groups interval intervals".split()
@@ -74,7 +81,7 @@ def asked_columns(question: str, names: Sequence[str]) -> list[str]:
     stem: ``["Listing Month"]`` for "which month ...", ``[]`` when the question opens otherwise, the
     noun is a bin or a computed figure, or no header holds its words."""
     asked = LEADING_PHRASE.sub("", question, count=1)
-    m = _THE_OF.match(asked) or _WH.match(asked)
+    m = _THE_OF.match(asked) or _WH.match(asked) or _WHO_THE.match(asked)
     if m is None:
         return []
     said: list[str] = []

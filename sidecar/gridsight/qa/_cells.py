@@ -407,13 +407,13 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     share = _asks_percent(rel, question)
     ops = ops_as_names(rel, question)
     best: list[RelColumn] = []
-    top = (1, 0, 0, -(10**9))
+    top = (1, 0, 0, 0, -(10**9))
     # (the words after "against" name what a figure is set against, not the figure: "the EBITDA
     # variance against budget" is ``Variance``, not ``Budget``)
     base = {w for m in SET_AGAINST.finditer(question) for w in question_words(m.group(1))}
     pairs = _period_pairs(question)
     said_years = set(YEARS.findall(question)) | _fiscal_ends(question)
-    scored_cols: list[tuple[tuple[int, int, int, int], RelColumn]] = []
+    scored_cols: list[tuple[tuple[int, int, int, int, int], RelColumn]] = []
     figures = _figures(rel)
     if (not share and _PERCENT_WORD.search(question) is None) or len(pairs) >= 2:
         # (an amount asked, or a change between two periods the question names: no ``% change › H1
@@ -442,6 +442,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         # March 31, 2025``, whatever "current" the question says)
         figures = [c for c in figures if not dated[c.name] or any(day_said(p) for p in parts(c.name))]
     titled = _year_titled(rel) if said_years else None
+    in_total = re.search(r"\b(?:in\s+total|overall)\b", question, re.IGNORECASE) is not None
     for c in figures:
         mine_pair = _column_pair(c.name)
         if pairs and mine_pair is not None and mine_pair not in pairs:
@@ -528,8 +529,16 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
         }  # (a mark's letter, ``[p]``, leaves no word unnamed)
         left -= {"%"} if share else set()
         # ties: words named as written before near ones ("Plan" is one letter from "plant"), then
-        # the fewest left unnamed ("Number", "Total": nothing left unnamed by them)
-        score = (len(covered), len(covered & mine), len(covered - base), -len(left))
+        # words of their own, not common ones, before others ("the total area ... in
+        # Westreach": ``Westreach``, not ``Total``; not where "in total" asks the total), then the
+        # fewest left unnamed ("Number", "Total": nothing left unnamed by them)
+        score = (
+            len(covered),
+            len(covered & mine),
+            0 if in_total else len(covered - COMMON),
+            len(covered - base),
+            -len(left),
+        )
         scored_cols.append((score, c))
         if score > top:
             top, best = score, []
@@ -558,7 +567,7 @@ def _columns(rel: Relation, question: str) -> list[RelColumn]:
     if (
         len(best) > 1
         and not each_named
-        and not (top[3] == 0 and len({c.name for c in best}) == len(best) and _dated(best))
+        and not (top[4] == 0 and len({c.name for c in best}) == len(best) and _dated(best))
     ):
         # (two dates each written whole, "30 June 2024 or 31 December 2024", are both asked)
         # (a part the question names by meaning, "men": ``Males``; else the breakdown's whole)
@@ -2287,6 +2296,18 @@ def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[s
         if a != b and a.casefold() == b.casefold():
             inside = [v for v in (a, b) if out[SECTION][0] in sections_of(rel, key.name, [v])]
             out[key.name] = inside[:1] or [a]
+    if key is not None and out.get(SECTION) and out.get(key.name):
+        # ("the area of arable crops in Westreach": the group named by two words of its own or more,
+        # not the one line beside it, ``Total agricultural area``, named by one, which stands outside
+        # the group)
+        beside, sections_said = out[key.name], out[SECTION]
+        if (
+            len(beside) == 1
+            and not set(sections_of(rel, key.name, beside)) & set(sections_said)
+            and len(said_words(beside[0], qw) - COMMON) <= 1
+            and max(len(said_words(v, qw) - COMMON - header) for v in sections_said) >= 2
+        ):
+            out, touched = {n: v for n, v in out.items() if n != key.name}, False
     # (a value named in full and again in part is named once)
     return {n: list(dict.fromkeys(v))[: MAX_NAMED + 1] for n, v in out.items()}, touched, meant
 
@@ -2298,6 +2319,10 @@ _SET_AGAINST_ROW = re.compile(
     re.IGNORECASE,
 )
 
+
+#: "give the change as a signed number", "with its sign": a fall asked as the signed change, later
+#: less earlier, not as how much it fell by.
+_SIGNED_ASKED = re.compile(r"\bsigned\b|\bwith\s+(?:its|the|a)\s+sign\b", re.IGNORECASE)
 
 #: "was more tax paid than interest", "was more paid in tax than in interest": the first side's
 #: words between the comparison's word and "than".
@@ -2781,7 +2806,7 @@ def _whole_of_parts(rel: Relation, question: str, col: str, fixed: dict[str, str
         if level is None or c.role != "data" or c.kind != "number":
             continue
         own = set(words(parts(c.name)[level])) - set(YEARS.findall(parts(c.name)[level]))
-        if not own or not own <= SUM_WORDS | {"all"}:
+        if not own or not (own <= SUM_WORDS | {"all"} or _adds_siblings(rel, c.name, level)):
             continue  # (``2026 Total``: its year is its group's; ``2015`` alone is no total)
         mine = parts(col)[level]
         others = sorted(
@@ -2790,6 +2815,28 @@ def _whole_of_parts(rel: Relation, question: str, col: str, fixed: dict[str, str
         if _part_said(mine, others, part_words) and not _part_said(mine, others, whole_words):
             return _cell(c.name, fixed)
     return None
+
+
+def _adds_siblings(rel: Relation, name: str, level: int) -> bool:
+    """Whether the column ``name`` holds, on every row that has its figures, the sum of the columns
+    whose paths differ from its own only at ``level`` (``2024 › Persons`` beside ``2024 › Males`` and
+    ``2024 › Females``): a total its header does not call one."""
+
+    def compute() -> bool:
+        siblings = [c for c in _figures(rel) if c.name != name and _apart(name, c.name) == level]
+        mine = rel.values_of(name) or []
+        theirs = [rel.values_of(c.name) or [] for c in siblings]
+        checked = 0
+        for i, v in enumerate(mine):
+            row = [t[i] for t in theirs]
+            if not isinstance(v, int | float) or not all(isinstance(x, int | float) for x in row):
+                continue
+            if abs(float(v) - sum(float(x) for x in row)) > 0.5 + 1e-6 * abs(float(v)):
+                return False
+            checked += 1
+        return len(siblings) >= 2 and checked >= 2
+
+    return rel.memo(f"adds siblings {level} {name}", compute)
 
 
 def _same_line_outside(rel: Relation, question: str, col: str, fixed: dict[str, str]) -> str | None:
@@ -3007,7 +3054,10 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         # (a change between two ends, whatever a label's word: "total equity change from FY21 to FY25")
         labels = [v for v in rel.distinct_values(rel.key.name) if isinstance(v, str)]
         operations = set(words(_unlabelled(question, labels)))
-    if expected == "list" or (operations & (SUM_WORDS | AVERAGE_WORDS)):
+    # (a percentage change is between the ends, whatever "total" names: "the percentage change in the
+    # total for persons from 2021 to 2023")
+    between_ends = bool(operations & CHANGE_WORDS) and _PERCENT_WORD.search(question) is not None
+    if expected == "list" or (operations & (SUM_WORDS | AVERAGE_WORDS) and not between_ends):
         chosen = _spanned(rel, question, chosen)  # "from Q1 to Q4": the quarters between too
     # (a span named by its ends, or every period of a kind: "across the five years shown")
     spans = len(chosen) > ends or (chosen == periods and _every_period(question) is not None)
@@ -3587,11 +3637,27 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         or bool(every)
         or by_list  # ("long-term debt plus the current portion of long-term debt": each phrase one line)
     )
-    summed = not named and not varying_rows and key is not None and key.name in fixed and qwords & SUM_WORDS
+    # ("the percentage change in the total for persons from 2021 to 2023": "total" names the line,
+    # the change is between the ends)
+    relative_change = bool(qwords & CHANGE_WORDS) and _PERCENT_WORD.search(question) is not None
+    summed = (
+        not named
+        and not varying_rows
+        and key is not None
+        and key.name in fixed
+        and qwords & SUM_WORDS
+        and not relative_change
+    )
     if spans and not varying_rows and expected in (None, "number") and qwords & AVERAGE_WORDS:
         # "averaged over the years 2019 to 2022": each period of the span, the ends named
         return CellPlan(_mean_of([e for _, e in cells]), "average", "number")
-    if spans and not varying_rows and expected in (None, "number") and qwords & SUM_WORDS:
+    if (
+        spans
+        and not varying_rows
+        and expected in (None, "number")
+        and qwords & SUM_WORDS
+        and not relative_change
+    ):
         # "total capital expenditure over FY21 to FY25": each period of the span, the ends named
         return CellPlan("SELECT " + " + ".join(e for _, e in cells), "sum", "number")
     if (
@@ -6674,7 +6740,7 @@ def _across(
                         # "by what percentage did X fall": by how much, a size (as "how much it fell by")
                         return CellPlan(f"SELECT {scale} * ({a} - {b}) / {a}", "relative change", "number")
                     return CellPlan(f"SELECT {scale} * ({b} - {a}) / {a}", "relative change", "number")
-                if qwords & FALL_WORDS and not qwords & RISE_WORDS:
+                if qwords & FALL_WORDS and not qwords & RISE_WORDS and not _SIGNED_ASKED.search(question):
                     return CellPlan(f"SELECT {a} - {b}", "change", "number")  # how much it fell by
                 return CellPlan(f"SELECT {b} - {a}", "change", "number")  # from the first named to the second
             if qwords & _DIFFERENCE:

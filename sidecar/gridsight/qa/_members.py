@@ -32,6 +32,8 @@ _OPENS = re.compile(
 )
 #: Where the second member's phrase ends.
 _ENDS = re.compile(r"\s*(?:\b(?:in|at|for|according|during|from|by|on|which|compared)\b|[()?;:,.]|$)", re.I)
+#: Where a list of periods or places opens: "in 2017-18, 2018-19 and 2019-20".
+_PLACES = re.compile(r"\b(?:in|for|at|during)\s+", re.I)
 #: A phrase longer than this names no row label.
 _MAX_WORDS = 7
 #: Cosine a phrase must reach to name a label by meaning, and its lead over the runner-up.
@@ -66,10 +68,13 @@ def _listed_many(labels: list[str], question: str, header: frozenset[str]) -> li
     for first in range(len(pieces)):
         head = question[pieces[first][0] : pieces[first][1]]
         opens = list(_OPENS.finditer(head))
-        begin = pieces[first][0] + (opens[-1].end() if opens else 0)
-        found = _members_from(labels, question, pieces, first, begin, header)
-        if len(found) > len(best):
-            best = found
+        # (or after the last word that places: "completions in Brennmoor in 2017-18, 2018-19 and
+        # 2019-20" lists the years)
+        places = list(_PLACES.finditer(head))
+        for at in sorted({opens[-1].end() if opens else 0, places[-1].end() if places else 0}):
+            found = _members_from(labels, question, pieces, first, pieces[first][0] + at, header)
+            if len(found) > len(best):
+                best = found
     return best if len(best) > 2 else []
 
 

@@ -263,8 +263,9 @@ _ASKS_WHO = re.compile(r"^\s*(?:who|whom|whose)\b")
 #: "how many stations are there", "how many weather stations are in the data": the things the
 #: table lists, counted once each.
 _HOW_MANY_LISTED = re.compile(
-    r"^\s*how many ([a-z][a-z ]{0,40}?) (?:are|were) (?:there|listed|included|(?:recorded |listed )?in "
-    r"(?:the|this) (?:data|dataset|data set|table|list|sheet|file))\s*\??\s*$"
+    r"^\s*how many (?!of\b)([a-z][a-z ]{0,40}?) (?:are|were) "
+    r"(?:there|listed|included|(?:recorded |listed )?in (?:the|this) "
+    r"(?:data|dataset|data set|table|list|sheet|file))\s*\??\s*$"
 )
 
 
@@ -1123,11 +1124,13 @@ class Planner:
                 for i, w in enumerate(self.words)
                 if whole and any(same(h, w) and stem(h).startswith(stem(w)[:4]) for h in heads)
             ]
-            # by meaning, never the counted noun ("how many books ...": the noun names the rows)
+            # by meaning, never the counted noun ("how many books ...": the noun names the rows), nor a
+            # superlative, which ranks ("the cheapest fare" keeps no ``onboard_cafe_open`` rows)
             at += [
                 i
                 for i, w in enumerate(self.words)
                 if w in meant
+                and not superlative(w)
                 and not re.search(rf"\b(?:how many|number of|the most|the fewest) {w}\b", self.low)
             ]
             at.sort()
@@ -1768,13 +1771,13 @@ class Planner:
                 if (
                     col is not None
                     and self._identifies(col.name)
-                    and w not in DESCENDING | ASCENDING
                     and ranked is not None
                     and ranked[0].name not in fcols
                     and not self._identifies(ranked[0].name)
                 ):
-                    # "the 3 heaviest parcels" over parcel_id and weight_kg: the rows' numbers are
-                    # what the noun names, the adjective's measure is what ranks them
+                    # "the 3 heaviest parcels" over parcel_id and weight_kg, "the most expensive
+                    # sailing" over sailing_id and a fare: the rows' numbers are what the noun names,
+                    # the adjective's measure is what ranks them
                     return ranked[0]
                 if col is not None and self._identifies(col.name):
                     # "the best-paid respondent": the row's noun names its identifier, the other
@@ -1837,8 +1840,14 @@ class Planner:
         by_total = None if (common or by_count or by_agg or by_freq or single) else self._by_total()
         if not (common or by_count or by_agg or by_freq or by_total):
             return None
-        if by_count and not (common or by_agg) and re.search(r"\bof the \w+ with the\b", low):
-            return None  # "the author of the post with the most words": one row's value, not a group
+        if (
+            by_count
+            and not (common or by_agg)
+            and re.search(r"\b(?:of|posted|wrote|made|placed) the \w+ with the\b", low)
+        ):
+            # "the author of the post with the most words", "which company posted the job with the
+            # most applicants": one row's value, not a group
+            return None
         holder = re.search(r"\b([a-z]+) with the (?:most|fewest|least) ((?:[a-z]+\s*){1,3})", low)
         if (
             by_count
@@ -1852,9 +1861,16 @@ class Planner:
             return None
         fcols = {f.column for f in fs}
         narrowed = most_rows.group(1).split() if most_rows else []  # "the most home games": home
-        key = self.best(
-            ("text", "number", "bool", "date"), self.words[: self._first_super()] + narrowed, exclude=fcols
-        )
+        kinds = ("text", "number", "bool", "date")
+        before = self.words[: self._first_super()]
+        key = self.best(kinds, before, exclude=fcols)
+        wider = self.best(kinds, before + narrowed, exclude=fcols) if narrowed else None
+        # (the words that narrow the rows counted settle a tie among the columns the words before
+        # the superlative name -- "which team won the most home games": ``HomeTeam`` -- but beat
+        # none they name better: "which city has the most job postings" is ``Location``, by meaning)
+        sc = self.scores(before)
+        if wider is not None and (key is None or sc[wider.name] >= sc[key.name]):
+            key = wider
         # "what are the two most frequent claim locations": the words right after "most common" /
         # "most frequent" name the values ranked, before any the question names first ("cases")
         frequent = common is not None and common.group(2) is not None  # ("most frequent", no bare "fewest")
@@ -1912,6 +1928,10 @@ class Planner:
             ranked = self.ranked_by() if closing and val is None else None
             if ranked is not None and ranked[0].kind == "number" and ranked[0].name != key.name:
                 val, asc = ranked[0], ranked[1] == "ASC"  # "the cheapest hotels on average"
+            if val is None and closing:
+                # ("which member type renews loans the most on average": the verb before the
+                # superlative names the measure, ``Renewals``)
+                val = self.best(("number",), self.words[: self._first_super()], exclude=fcols | {key.name})
             if val is None:
                 return None
             fn = (
@@ -2905,7 +2925,11 @@ class Planner:
         """ "From which location are the most posts sent?", "what age group do most respondents
         belong to?": the rows themselves counted (a plural that names no column after "most"), per
         value of the column the which/what names."""
-        if not re.match(r"^\s*(?:(?:from|in|at|on|for|to) )?(?:which|what)\b", self.low):
+        # ("name the 2 vessels that had the most cancellations": which two)
+        if not re.match(
+            r"^\s*(?:(?:from|in|at|on|for|to) )?(?:which|what|(?:name|list|give|show)(?: me)? the)\b",
+            self.low,
+        ):
             return None
         # the plural may follow a word or two that narrow the group ("the most home games": the
         # rows counted per home team), which the group's column is then named by
@@ -2918,9 +2942,11 @@ class Planner:
             narrowing
             and not valued  # ("the most foggy days": the days of a value, ``Fog``, counted)
             and self._adjective() == f"most {narrowing[0]}"
-            and self.ranked_by() is not None
+            and (self.ranked_by() is not None or time_direction(narrowing[0]) is not None)
         ):
-            return None  # "the 4 most expensive journals": a superlative's measure ranks the rows
+            # "the 4 most expensive journals", "the 3 most recent DVD checkouts": a superlative's
+            # measure, or time, ranks the rows
+            return None
         kinds = ("text", "number", "bool", "date")
         named = self.best(kinds, [m.group(2)])
         if named is not None and named.kind == "number" and 0 < mentions([m.group(2)], named.name) < 1:
@@ -2932,7 +2958,9 @@ class Planner:
         numbered = any(
             self._keys_rows(c) and any(same(m.group(2), h) for h in header_words(c.name)) for c in self.cols
         )
-        counted = named is None or self._keys_rows(named) or named.kind == "date" or numbered
+        # ("the most cancellations" over a ``Cancelled`` flag the question keeps true: its rows)
+        flagged = named is not None and named.flag and any(f.column == named.name for f in self.filters())
+        counted = named is None or self._keys_rows(named) or named.kind == "date" or numbered or flagged
         return m if counted or grouped else None
 
     def _having(self, fs: list[_Filter]) -> Plan | None:

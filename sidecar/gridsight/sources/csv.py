@@ -258,11 +258,48 @@ def _type_date(t: str) -> Typed | None:
     return None
 
 
+def _day_first_columns(text: str, delimiter: str) -> set[int]:
+    """The columns whose slash dates are written day first: some write a first number above 12
+    (``15/05/2023``) and none a second one above 12. Their other dates (``05/06/2023``) are then
+    the 5th of June, not May 6th as a field read alone would be."""
+    first_high: set[int] = set()
+    second_high: set[int] = set()
+    try:
+        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+            for c, field in enumerate(row):
+                m = _US.match(field.strip()) if "/" in field else None
+                if m is not None:
+                    if int(m[1]) > 12:
+                        first_high.add(c)
+                    if int(m[2]) > 12:
+                        second_high.add(c)
+    except csv.Error:
+        return set()  # (the reading proper reports it)
+    return first_high - second_high
+
+
+def _type_day_first(t: str) -> Typed | None:
+    """A slash date written day first (``15/05/2023 07:00``), as :func:`_type_date` reads ``m/d``."""
+    m = _US.match(t)
+    if m is None:
+        return None
+    try:
+        d, mo, y = int(m[1]), int(m[2]), _year(m[3])
+        if m[4] is None:
+            return Kind.DATETIME, datetime_to_serial(dt.date(y, mo, d)), None, "d/m/yyyy"
+        value = dt.datetime(y, mo, d, int(m[4]), int(m[5]), int(m[6] or 0))
+    except ValueError:
+        return None
+    return Kind.DATETIME, datetime_to_serial(value), None, "d/m/yyyy h:mm"
+
+
 def read_csv_text(text: str, name: str, *, hint: str | None = None) -> Sheet:
-    """Parsed CSV text -> Sheet, typing each field (``hint`` is the file suffix, e.g. '.tsv')."""
+    """Parsed CSV text -> Sheet, typing each field (``hint`` is the file suffix, e.g. '.tsv'); slash
+    dates day first in a column that writes them so (:func:`_day_first_columns`)."""
     b = SheetBuilder(name)
     add, intern_format = b.add, b.intern_format
     delimiter = sniff_delimiter(text, hint=hint)
+    day_first = _day_first_columns(text, delimiter) if "/" in text else set()
     cache: dict[str, Typed] = {}
     total = 0
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
@@ -273,6 +310,9 @@ def read_csv_text(text: str, name: str, *, hint: str | None = None) -> Sheet:
                 raise ResourceLimitError(f"{name}: over {MAX_SHEET_CELLS:,} cells")
             for c, field in enumerate(row):
                 if not field:
+                    continue
+                if c in day_first and (dated := _type_day_first(field.strip())) is not None:
+                    add(r, c, *dated[:3], None, intern_format(dated[3]))
                     continue
                 typed = cache.get(field)
                 if typed is None:
