@@ -198,3 +198,14 @@ def test_a_year_inside_a_value_names_no_dates(tmp_path_factory: pytest.TempPathF
     book = book_of(tmp_path_factory, "matches", rows)
     crowds = sorted(r[3] for r in rows[1:13])[:3]
     assert answered(book, "List the 3 smallest crowds of the 2021/22 season.") == crowds
+
+
+def test_the_noun_and_the_word_it_heads_name_the_answer(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # "what tile makers": ``tileMaker``, not ``Tile Count`` (whose "count" names no word of a header)
+    rows: list[list[Any]] = [["roof_id", "Roof Area (m2)", "Tile Count", "tileMaker"]]
+    makers = ["Redland", "Marley", "Sandtoft", "Forterra"]
+    rows += [[i, 40 + (i * 17) % 90, 300 + (i * 31) % 500, makers[i % 4]] for i in range(20)]
+    book = book_of(tmp_path_factory, "roofs", rows)
+    top = sorted(rows[1:], key=lambda r: -r[1])[:3]
+    assert len({r[1] for r in rows[1:]}) == 20
+    assert answered(book, "What tile makers were used on the 3 biggest roofs?") == [r[3] for r in top]

@@ -98,7 +98,10 @@ def asked_columns(question: str, names: Sequence[str]) -> list[str]:
     # (a header the noun heads, its last word, before one the noun only qualifies: "which district"
     # asks for ``districtName``, not ``Avg District Income`` nor ``District Code``)
     headed = [n for n in named if (hw := header_words(n)) and stem(hw[-1]) in stems]
-    return headed or named
+    # (the noun's own head word before a word that qualifies it: "what panel brands" asks for
+    # ``panelBrand``, not ``Panel Count``, whose "count" header_words leaves out)
+    by_head = [n for n in headed if said and stem(header_words(n)[-1]) == stem(said[-1])]
+    return by_head or headed or named
 
 
 def _key(v: Any) -> Any:

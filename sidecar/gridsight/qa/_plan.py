@@ -3353,13 +3353,15 @@ class Planner:
             target = None if sc[order.name] > sc[target.name] else target
         # (the noun after 'which' / 'what' / 'how many' is what is asked: "in which county is the
         # district with ...", "how many staff do the 2 libraries with the most visitors have")
-        asked = re.search(r"\b(?:which|what)\s+([a-z]+)", self.low) or re.match(
-            r"^\s*how (?:many|much) (?!of\b)([a-z]+)", self.low
+        asked = re.search(r"\b(?:which|what)\s+([a-z]+)(?:\s+([a-z]+))?", self.low) or re.match(
+            r"^\s*how (?:many|much) (?!of\b)([a-z]+)()", self.low
         )
         said = None
         if asked and target is not None:
-            said = self.best(kinds, [asked.group(1)], exclude=fcols)
-            named = self.scores([asked.group(1)])
+            # (the noun and a word it heads: "what panel brands" is ``panelBrand``, not ``Panel Count``)
+            noun = [w for w in asked.groups() if w and w not in STOP]
+            said = self.best(kinds, noun, exclude=fcols)
+            named = self.scores(noun)
             if said is not None and 0 < named[said.name] <= named[order.name]:
                 said = order  # "on what date did the earliest one start": the order's own date
             # "how many books do the 2 libraries with the most books hold": the order's own figures
