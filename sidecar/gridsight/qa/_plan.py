@@ -269,6 +269,21 @@ _HOW_MANY_LISTED = re.compile(
 )
 
 
+def _distinct_count(col: Col, where: str, when: str, confidence: float) -> Plan:
+    """How many different non-blank values ``col`` holds among the rows ``where`` keeps (``when``: how
+    the plan's sentence says those rows)."""
+    c = quote(col.name)
+    nonblank = f"{' AND' if where else ' WHERE'} {c} IS NOT NULL AND {c} <> ''"
+    return Plan(
+        f"SELECT COUNT(DISTINCT {c}) FROM {TABLE}{where}{nonblank}",
+        "distinct",
+        "number",
+        confidence,
+        f"counts the different values of {col.name}{when}",
+        [col.name],
+    )
+
+
 def _names_value(value: str, text: str, adjective: bool = False) -> bool:
     """``text`` names a cell value as a whole word, in the singular or plural ('Teslas'); a function
     word is no plural of a short code ("was" names no ``WA``, "has" no ``HA``). With ``adjective``
@@ -1327,16 +1342,7 @@ class Planner:
                 col = ids[0] if len(ids) == 1 else None
             if col is None:
                 return None
-            c = quote(col.name)
-            nonblank = f"{' AND' if where else ' WHERE'} {c} IS NOT NULL AND {c} <> ''"
-            return Plan(
-                f"SELECT COUNT(DISTINCT {c}) FROM {TABLE}{where}{nonblank}",
-                "distinct",
-                "number",
-                0.9,
-                f"counts the different values of {col.name}{when}",
-                [col.name],
-            )
+            return _distinct_count(col, where, when, 0.9)
         if not fs and (counted_once := self._kinds_listed()) is not None:
             return counted_once
         if starts_bool and re.search(r"\b(every|all|each)\b.*\bunique\b", low):
@@ -3090,15 +3096,7 @@ class Planner:
         col = self.best(("text",), said, entity=True) if said else None
         if col is None or not mentions(said, col.name) or len(col.distinct) < 2:
             return None
-        c = quote(col.name)
-        return Plan(
-            f"SELECT COUNT(DISTINCT {c}) FROM {TABLE} WHERE {c} IS NOT NULL AND {c} <> ''",
-            "distinct",
-            "number",
-            0.8,
-            f"counts the different values of {col.name}",
-            [col.name],
-        )
+        return _distinct_count(col, "", "", 0.8)
 
     def _measure_share(self, fs: list[_Filter]) -> Plan | None:
         """ "What percentage of total revenue came from the North?": the share of a measure that the

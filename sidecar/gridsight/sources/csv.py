@@ -231,13 +231,8 @@ def _type_date(t: str) -> Typed | None:
                 value = _in_utc(value, m[8])
             fmt = "yyyy-mm-dd hh:mm:ss" if m[6] else "yyyy-mm-dd hh:mm"
             return Kind.DATETIME, datetime_to_serial(value), None, fmt
-        m = _US.match(t)
-        if m:
-            mo, d, y = int(m[1]), int(m[2]), _year(m[3])
-            if m[4] is None:
-                return Kind.DATETIME, datetime_to_serial(dt.date(y, mo, d)), None, "m/d/yyyy"
-            value = dt.datetime(y, mo, d, int(m[4]), int(m[5]), int(m[6] or 0))
-            return Kind.DATETIME, datetime_to_serial(value), None, "m/d/yyyy h:mm"
+        if _US.match(t):
+            return _slash_date(t)
         m = _TIME.match(t)
         if m:
             h, mi, sec = int(m[1]), int(m[2]), int(m[3] or 0)
@@ -278,19 +273,22 @@ def _day_first_columns(text: str, delimiter: str) -> set[int]:
     return first_high - second_high
 
 
-def _type_day_first(t: str) -> Typed | None:
-    """A slash date written day first (``15/05/2023 07:00``), as :func:`_type_date` reads ``m/d``."""
+def _slash_date(t: str, day_first: bool = False) -> Typed | None:
+    """A slash date (``6/13/2023``, ``6/13/2023 18:30``), month first as Excel en-US reads one, or day
+    first (``15/05/2023 07:00``) in a column that writes its dates so; None for no such date."""
     m = _US.match(t)
     if m is None:
         return None
+    first, second, y = int(m[1]), int(m[2]), _year(m[3])
+    d, mo = (first, second) if day_first else (second, first)
+    order = "d/m" if day_first else "m/d"
     try:
-        d, mo, y = int(m[1]), int(m[2]), _year(m[3])
         if m[4] is None:
-            return Kind.DATETIME, datetime_to_serial(dt.date(y, mo, d)), None, "d/m/yyyy"
+            return Kind.DATETIME, datetime_to_serial(dt.date(y, mo, d)), None, f"{order}/yyyy"
         value = dt.datetime(y, mo, d, int(m[4]), int(m[5]), int(m[6] or 0))
     except ValueError:
         return None
-    return Kind.DATETIME, datetime_to_serial(value), None, "d/m/yyyy h:mm"
+    return Kind.DATETIME, datetime_to_serial(value), None, f"{order}/yyyy h:mm"
 
 
 def read_csv_text(text: str, name: str, *, hint: str | None = None) -> Sheet:
@@ -311,7 +309,7 @@ def read_csv_text(text: str, name: str, *, hint: str | None = None) -> Sheet:
             for c, field in enumerate(row):
                 if not field:
                     continue
-                if c in day_first and (dated := _type_day_first(field.strip())) is not None:
+                if c in day_first and (dated := _slash_date(field.strip(), day_first=True)) is not None:
                     add(r, c, *dated[:3], None, intern_format(dated[3]))
                     continue
                 typed = cache.get(field)
