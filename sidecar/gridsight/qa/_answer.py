@@ -108,8 +108,8 @@ def decimals_asked(question: str) -> int | None:
 #: The whole clause that asks for the rounding: ", rounded to 1 decimal", "(to 2 d.p.)", "to the
 #: nearest whole number".
 _ROUNDING = re.compile(
-    r"[,;]?\s*\(?\s*(?:(?:rounded|round|correct|accurate|expressed)\s+)?(?:(?:to|at|with|in)\s+(?:the\s+|an?\s+)?)?"
-    rf"(?:{_DECIMALS.pattern})\s*\)?",
+    r"[,;]?\s*(?P<open>\()?\s*(?:(?:rounded|round|correct|accurate|expressed)\s+)?(?:(?:to|at|with|in)\s+(?:the\s+|an?\s+)?)?"
+    rf"(?:{_DECIMALS.pattern})\s*(?(open)\))",
     re.IGNORECASE,
 )
 

@@ -94,7 +94,7 @@ from gridsight.qa._route_blocks import NIL, by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
 from gridsight.qa._to_formula import verified_formula, view_rows
-from gridsight.qa._typos import operations_spelt
+from gridsight.qa._typos import labels_spelt, operations_spelt
 from gridsight.qa._wider import ranks_by_id, reads_more
 from gridsight.text import YEAR_BY_YEAR, orders_all, prior_year_named, without_marks
 
@@ -291,6 +291,7 @@ def answer_question(
     q = prior_year_named(q, labels)  # ("FY2025 minus the prior year": FY2024)
     q = defined(spelt_out(without_ruled_out(without_example(q)), labels), labels)  # "ETR": effective tax rate
     q = operations_spelt(q, labels)  # ("betwen", "percentge": the operation words they miss)
+    q = labels_spelt(q, (t for sheet in workbook.sheets for t in sheet.texts))  # ("accurals": Accruals)
     q = totals_of_parts(q, (t for sheet in workbook.sheets for t in sheet.texts))
     q = elided_heads(q, (t for sheet in workbook.sheets for t in sheet.texts))  # "A and B funds"
     rounding, q = q, without_sign(without_rounding(q))  # (rounded and signed as asked at the end)
@@ -531,7 +532,10 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         else:
             tried.append(f"{route}: {ans.reason}")
     if held is not None:
-        return held
+        # (a less sure answer read from the column the question's noun names goes before a sure
+        # one from another column: "the biggest battery Helio Homes has installed" is a capacity)
+        asked = [a for a in weak if a.confidence >= _ASKED_AT and _set_aside(rel, q, a, structure) is None]
+        return _merge(asked) or (asked[0] if asked else held)
     merged = _merge(weak)
     if merged is not None:
         return merged
@@ -542,6 +546,11 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         table=best.ref,
         structure=structure,
     )
+
+
+#: How sure a route's answer from the column the question names must be to go before a surer answer
+#: from another column.
+_ASKED_AT = 0.6
 
 
 def _set_aside(rel: Relation, q: str, ans: QAAnswer, structure: float) -> str | None:

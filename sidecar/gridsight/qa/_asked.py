@@ -50,6 +50,12 @@ _THE_OF = re.compile(
     rf"(?:{SUPERLATIVE_RX}\s+|top\s+|bottom\s+)?((?:[\w-]+\s+){{0,2}}?[\w-]+)\s+(?:of|on|for|in|at|among|behind|with)\b",
     re.IGNORECASE,
 )
+#: "What's the biggest battery Helio Homes has installed?", "what was the longest delay": the noun
+#: right after a superlative after "the".
+_THE_MOST = re.compile(
+    rf"^\s*(?:what|which)(?:\s+|'){IS}\s+the\s+{SUPERLATIVE_RX}\s+([\w-]+)",
+    re.IGNORECASE,
+)
 #: "who was the captain on the sailing with the biggest delay", "who is the author of ...": the noun
 #: after "the" names the column a person is read from.
 _WHO_THE = re.compile(
@@ -81,7 +87,8 @@ def asked_columns(question: str, names: Sequence[str]) -> list[str]:
     stem: ``["Listing Month"]`` for "which month ...", ``[]`` when the question opens otherwise, the
     noun is a bin or a computed figure, or no header holds its words."""
     asked = LEADING_PHRASE.sub("", question, count=1)
-    m = _THE_OF.match(asked) or _WH.match(asked) or _WHO_THE.match(asked)
+    most = None
+    m = _THE_OF.match(asked) or _WH.match(asked) or _WHO_THE.match(asked) or (most := _THE_MOST.match(asked))
     if m is None:
         return []
     said: list[str] = []
@@ -91,17 +98,23 @@ def asked_columns(question: str, names: Sequence[str]) -> list[str]:
         said.append(w)
     if any(w in BIN_NOUNS or w in _COMPUTED for w in said):
         return []
-    stems = {stem(w) for w in said}
-    named = [n for n in names if any(stem(h) in stems for h in header_words(n))]
+    named = [n for n in names if any(_one_word(h, w) for h in header_words(n) for w in said)]
     if [stem(w) for w in said[:2]] == [stem("line"), stem("item")]:
         return []  # ("which line item": a row of a statement, named by its label; no ``Line ID``)
     # (a header the noun heads, its last word, before one the noun only qualifies: "which district"
     # asks for ``districtName``, not ``Avg District Income`` nor ``District Code``)
-    headed = [n for n in named if (hw := header_words(n)) and stem(hw[-1]) in stems]
+    headed = [n for n in named if (hw := header_words(n)) and any(_one_word(hw[-1], w) for w in said)]
     # (the noun's own head word before a word that qualifies it: "what panel brands" asks for
     # ``panelBrand``, not ``Panel Count``, whose "count" header_words leaves out)
-    by_head = [n for n in headed if said and stem(header_words(n)[-1]) == stem(said[-1])]
+    by_head = [n for n in headed if said and _one_word(header_words(n)[-1], said[-1])]
+    if most is not None:
+        return named  # (a superlative's noun may qualify the measure: "the biggest battery", a capacity)
     return by_head or headed or named
+
+
+def _one_word(a: str, b: str) -> bool:
+    """One word, by its stem or with a plural "s" ("sizes" and ``Size``, which stem apart)."""
+    return stem(a) == stem(b) or (min(len(a), len(b)) >= 3 and a.removesuffix("s") == b.removesuffix("s"))
 
 
 def _key(v: Any) -> Any:
@@ -148,8 +161,12 @@ def from_asked(rel: Relation, question: str, value: Any) -> bool:
 
     held = rel.memo("asked:" + "\x1f".join(names), values)
     low = question.casefold()
-    # (an option the question names is an answer to it: "which chapter, 'Machinery' or 'Toys'?")
-    return all(v is not None and (_key(v) in held or _named(v, low)) for v in answer_items(value))
+    # (an option the question names is an answer to it: "which chapter, 'Machinery' or 'Toys'?";
+    # not a value it filters by: "the biggest battery Helio Homes has installed" is no installer)
+    offers = re.search(r"\bor\b", low) is not None
+    return all(
+        v is not None and (_key(v) in held or (offers and _named(v, low))) for v in answer_items(value)
+    )
 
 
 def _named(v: Any, question: str) -> bool:

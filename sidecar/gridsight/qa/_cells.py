@@ -21,7 +21,7 @@ from itertools import pairwise
 
 from gridsight.qa._answer import asks_label
 from gridsight.qa._classes import RESIDUAL, RowClass, asked_class, lines_outside
-from gridsight.qa._definition import Equality, Line, definition, divides, equality, lines_of
+from gridsight.qa._definition import Definition, Equality, Expr, Line, definition, divides, equality, lines_of
 from gridsight.qa._entities import COMBINED, entities_named, entity_columns, own_part, peers
 from gridsight.qa._glossary import in_own_terms
 from gridsight.qa._groups import rounding_step
@@ -171,6 +171,9 @@ def _rate_words(part: str) -> list[str]:
 
 #: A share of a whole: "what share / fraction / percentage of ...".
 #: ("the percentage of load factor" names a figure that is a percentage: no share is computed).
+#: "A as a % of B", "A as a percentage of B": the first figure named over the second, in that order
+#: (cash from operations may be twice the profit it is set against).
+_AS_PART_OF = re.compile(r"\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of\b", re.I)
 _SHARE = re.compile(
     r"(?<!\bthe )(?<!\bper )(?:\b(share|fraction|proportion|portion|percentage|percent)|%)\s+of\b"
     r"|\b(?:share|proportion)\s+of\b[^?.]{1,80}?\b(?:made\s+up|accounted\s+for|represented|taken\s+up)\s+by\b"
@@ -3202,7 +3205,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
     if key is not None and len(rows.get(key.name, [])) == 1 and total_column is None and not ranked:
         chosen = _parts_compared(rel, question, chosen)
     in_total = False
-    if key is not None and len(rows.get(key.name, [])) == 2:
+    if key is not None and len(rows.get(key.name, [])) in (2, 3):
         rows[key.name] = _without_qualifying_total(rel, key.name, rows[key.name], question)
     elif key is not None and len(rows.get(key.name, [])) == 1:
         rows[key.name] = _and_in_total(rel, question, rows[key.name], rows.get(SECTION, []))
@@ -3941,12 +3944,17 @@ def _defined(rel: Relation, question: str, expected: str | None) -> CellPlan | N
     if not chosen and len(_figures(rel)) == 1:
         chosen = _figures(rel)  # (one column of figures: the words need not name it)
     if len(chosen) != 1:
-        return None
+        return _defined_over_columns(rel, amounts, stated, placing)
     col = chosen[0].name
     reading = Reading.of(rel, stated.rest)  # (the words beside the definition place its lines)
     cells: dict[Line, list[int]] = {}
     for line in lines_of(stated.expr):
         found = line_cells(rel, line.text, reading)
+        if not found and stated.head and stated.head.casefold() not in line.text.casefold():
+            # ("total borrowing (short term plus long term)": modifiers that take the name's noun)
+            found = line_cells(rel, f"{line.text} {stated.head}", reading) or found
+        if found is None:
+            return _defined_over_columns(rel, amounts, stated, placing)
         if not found:
             why = f"the definition's {line.text!r} fits several lines of the table alike; say which"
             return None if found is None else CellPlan("", "unclear", "number", why)
@@ -3959,6 +3967,45 @@ def _defined(rel: Relation, question: str, expected: str | None) -> CellPlan | N
         written = f"={'100*' if scale != '1.0' else ''}{written}"
         return CellPlan(f"SELECT {scale} * {body}", "ratio", "number", formula=written)
     return CellPlan(f"SELECT {body}", "arithmetic", "number", formula=f"={unbracketed(written)}")
+
+
+def _defined_over_columns(
+    rel: Relation, amounts: Relation, stated: Definition, placing: str
+) -> CellPlan | None:
+    """A definition whose terms name columns, over the one row the rest of the question names: "the
+    gender pay gap for professional occupations, defined as (male median - female median) / male
+    median" reads three cells of the ``Professional occupations`` row. None where a term names no
+    single column, two terms name one, or the words name no one row."""
+    key = rel.key
+    if key is None:
+        return None
+    cols: dict[Line, RelColumn] = {}
+    for line in lines_of(stated.expr):
+        found = _columns(amounts, f"{line.text} {placing}")
+        if len(found) != 1:
+            found = _columns(amounts, line.text)
+        if len(found) != 1:
+            return None
+        cols[line] = found[0]
+    if len({c.name for c in cols.values()}) < 2:
+        return None  # (the terms name one column: lines of it, which the statement reading reads)
+    rows, _, _ = _rows(rel, placing, list(cols.values()))
+    conds = {k: v[0] for k, v in rows.items() if len(v) == 1}
+    if key.name not in conds or any(len(v) > 1 for v in rows.values()):
+        return None
+
+    def sql(expr: Expr) -> str:
+        if isinstance(expr, Line):
+            return _cell_in(rel, cols[expr].name, conds)
+        if expr.op == "/":  # (whole numbers divide as decimals: 100 / 500 is 0.2, not 0)
+            return f"(1.0 * {sql(expr.left)} / {sql(expr.right)})"
+        return f"({sql(expr.left)} {expr.op} {sql(expr.right)})"
+
+    body = sql(stated.expr)
+    if divides(stated.expr):
+        scale = "100.0" if _PERCENT_ASKED.search(stated.rest) else "1.0"
+        return CellPlan(f"SELECT {scale} * {body}", "ratio", "number")
+    return CellPlan(f"SELECT {body}", "arithmetic", "number")
 
 
 #: "relative to Iberlink", "as a share of the budget": the figure a relative difference is of.
@@ -4982,16 +5029,19 @@ def _without_qualifying_total(rel: Relation, key: str, named: list[str], questio
     restrictions" names ``Without donor restrictions`` under ``Net assets:`` alone, where the
     question says no "total"."""
     totals = [v for v in named if totals_named(rel, key, {key: [v]})]
-    if len(totals) != 1:
+    if len(totals) != 1 or len(named) > 3:
         return named
-    total, (line,) = totals[0], [v for v in named if v != totals[0]]
-    held = sections_of(rel, key, [line])
-    if len(held) < 2 and not (held and question and _section_places_line(question)):
-        return named  # (a line under one section only: nothing for the words to place)
+    total = totals[0]
     own = set(tokens(total)) - COMMON
-    mine = set(tokens(line))
-    if any(own <= mine | {w for p in parts(h) for w in tokens(p)} for h in held):
-        return [line]
+    for line in (v for v in named if v != total):
+        held = sections_of(rel, key, [line])
+        if len(held) < 2 and not (held and question and _section_places_line(question) and len(named) == 2):
+            continue  # (a line under one section only: nothing for the words to place)
+        mine = set(tokens(line))
+        if any(own <= mine | {w for p in parts(h) for w in tokens(p)} for h in held):
+            # ("was derivative financial instruments on the asset side smaller than debt
+            # securities": ``Total assets`` is the side's name, no third line compared)
+            return [v for v in named if v != total]
     return named
 
 
@@ -5009,7 +5059,11 @@ def _group_asked(
     current liability line"), when it names no line of its own but at most a total. ``group``: the
     group its words name (:func:`~gridsight.qa._classes.asked_class`)."""
     key = rel.key
-    if key is None or expected in ("boolean", "list") or re.search(r"\btotal\b", question, re.I):
+    if (
+        key is None
+        or expected in ("boolean", "list")
+        or re.search(r"\btotal\b", _totals_placing(rel, question), re.I)
+    ):
         return None
     if _ASKS_PERIOD.search(question):
         return None  # "which year shows the highest figure for ...": a period is asked, no line
@@ -5032,6 +5086,24 @@ def _group_asked(
     qw = question_words(question)
     unsaid = set(tokens(named[0])) - COMMON - {w for w in tokens(named[0]) for q in qw if near_word(w, q)}
     return group if len(named) == 1 and named[0] in group.members and unsaid else None
+
+
+def _totals_placing(rel: Relation, question: str) -> str:
+    """``question`` without the "total" that places a column rather than names a line: "in total",
+    "(total funds)" over a ``Total funds 2025`` column."""
+    out = re.sub(r"\bin\s+total\b", " ", question, flags=re.IGNORECASE)
+    headed = {
+        " ".join(tokens(p)[:2])
+        for c in rel.columns
+        if c.role == "data"
+        for p in parts(c.name)
+        if tokens(p)[:1] == ["total"]
+    }
+    for h in sorted(headed, key=len, reverse=True):
+        if len(h.split()) == 2:
+            spaced = r"\s+".join(re.escape(w) for w in h.split())
+            out = re.sub(rf"\b{spaced}\b", " ", out, flags=re.IGNORECASE)
+    return out
 
 
 def _members_named(rel: Relation, group: RowClass, named: list[str]) -> list[str]:
@@ -6286,7 +6358,16 @@ def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn
         rest = total - values[i]
         if rest and len(inside) > 2 and abs(values[i] - rest) <= 1e-6 * max(1.0, abs(rest)) and keys[i]:
             out.append(f"{quote(key.name)} <> {literal(str(keys[i]))}")
+        elif isinstance(keys[i], str) and set(tokens(keys[i])) & _ADJUSTING and len(inside) > 2:
+            # (``Inter-segment eliminations``: what consolidation takes away is no segment ranked)
+            out.append(f"{quote(key.name)} <> {literal(keys[i])}")
     return out
+
+
+#: Words of a line that adjusts the parts to their whole rather than being one of them.
+_ADJUSTING = frozenset(
+    {"eliminations", "elimination", "adjustments", "adjustment", "reconciling", "reconciliation"}
+)
 
 
 #: An operator written between two named cells, and its SQL (a division kept exact).
@@ -6669,6 +6750,8 @@ def _across(
             if _SHARE.search(_unlabelled(question, [lab for lab, _ in cells])) and not shares:
                 scale = "100.0" if _PERCENT_WORD.search(question) else "1.0"
                 a, b = sizes
+                if _AS_PART_OF.search(question):  # ("A as a % of B": A over B, whichever is larger)
+                    return CellPlan(f"SELECT {scale} * {a} / {b}", "ratio", "number")
                 return CellPlan(f"SELECT {scale} * MIN({a}, {b}) / MAX({a}, {b})", "share", "number")
             if qwords & RATIO_WORDS or DIVIDES.search(question) or divided or per:
                 # ("gross profit / sales": a slash between words divides; ``2021/22`` is a year)

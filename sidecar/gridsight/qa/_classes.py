@@ -44,7 +44,8 @@ _MAX_PHRASE = 4
 _FIGURE_NOUNS = frozenset({"balance", "value", "amount", "figure", "total", "sum", "level"})
 #: Words between a superlative and a group's name that say "one of its lines".
 _MEMBER_NOUNS = frozenset(
-    stem(w) for w in ("single", "individual", "component", "item", "line", "element", "constituent", "part")
+    stem(w)
+    for w in ("single", "individual", "component", "item", "line", "element", "constituent", "part", "source")
 )
 #: Words that place a group's name after them ("how many line items within current assets").
 PLACING = frozenset({"within", "in", "under", "among", "inside"})
@@ -53,6 +54,9 @@ PLACING = frozenset({"within", "in", "under", "among", "inside"})
 _OPENING_GROUP = re.compile(r"\s*(?:among|within|of|from)\s+(?:the\s+)?([^,;:?]{3,80}),", re.IGNORECASE)
 #: A line that holds the rest of a kind: ``Other EU countries``, ``All other regions``, ``Rest of world``.
 RESIDUAL = re.compile(r"\s*(?:all\s+)?(?:other|rest\s+of)\b", re.IGNORECASE)
+#: Verbs that put a group's lines in order before its name ("ranking the fixed asset lines, which
+#: comes second").
+_RANKING = ("rank", "ranking", "ranked", "order", "ordering", "sort", "sorting")
 #: Words that never name a group (a total's own word; "the" and its kind).
 _NO_GROUP = frozenset({"total", "the", "a", "an", "of", "and", "its", "their"})
 
@@ -90,8 +94,8 @@ def _phrases(question: str) -> list[list[str]]:
             w == "which"
             or (w in ("every", "each") and before in ("name", "list", "count", "identify"))
             or (
-                w == "the" and before in ("count", "list", "name", "identify")
-            )  # ("count the non-current asset items")
+                w == "the" and before in ("count", "list", "name", "identify", *_RANKING)
+            )  # ("count the non-current asset items", "ranking the long-term asset lines")
             or (
                 w == "all" and before in ("list", "name", "identify")
             )  # ("list all current liabilities that fell")

@@ -26,24 +26,37 @@ _STARTS = re.compile(
     r"\b(?:define[ds]?(?:\s+(?:it|this|them|the\s+[\w-]+(?:\s+[\w-]+)?))?\s+as|defined\s+as|calculated\s+as"
     r"|computed\s+as|measured\s+as|worked\s+out\s+as|i\.\s?e\.,?|that\s+is,"
     r"|taking\s+[^,?.()]{2,60}?\s+(?:to\s+be|as)|(?:with|where)\s+[^,?.()]{2,60}?\s+(?:defined|taken)\s+as"
-    r"|^\s*using|^\s*(?P<adding>adding|summing)|(?<=[^\W\d_])\s*=)\s+",
+    r"|^\s*using|^\s*(?P<adding>adding|summing)|(?<=[^\W\d_])\s*=|(?<=[\w)])\s*:(?=\s)(?!\s*(?:how|what|which|who|whom|when|where|why|is|are|was|were|did|does|do|has"
+    r"|have|had|can|could|would|will|give|list|name|show|tell)\b)"
+    r"|^\s*what(?:\s+is|\s+was|'s)(?=\s+(?:the\s+)?[\w' -]+\s+(?:divided\s+by|plus)\s)"
+    r"|^(?=\s*[^\W\d_][\w' -]+\s+plus\s))\s*",
     re.IGNORECASE,
-)  # ("Using A divided by B, what was ...", "Adding A and B, how much ...", "the cash cost ratio = A / B")
+)  # ("Using A divided by B, what was ...", "Adding A and B, how much ...", "the cash cost ratio = A / B",
+# "Liabilities-to-equity at 31 Dec 2024: total liabilities divided by total equity?", "What is total
+# liabilities divided by total equity at 31 Dec 2024?": the arithmetic written out is its own definition)
 #: Where a definition written after its start ends: a clause that asks, rounds or gives a unit.
 _CLAUSE = re.compile(
     r",?\s+(?:and\s+)?(?:give|giving|answer|express|expressed|stated|shown|round|rounded|report|reported"
     r"|how|what|in\s+(?:percent|per\s+cent|%|percentage|\$|£|€)|as\s+an?\s+(?:percent|percentage|%|multiple|ratio)"
     r"|to\s+\d|as\s+at|as\s+of|in\s+the\s+[\w\s'-]{1,40}?\s+column"
     r"|(?:at|on|for|in)\s+(?:the\s+)?(?:\d+|fy\s?'?\d+|(?:fiscal|financial)\s+(?:year\s+)?\d|(?:year|period)\s+(?:ended|ending|to)"
-    r"|end\s+of|close|start|prior|previous|latest|last|first|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))\b",
+    r"|end\s+of|close|start|prior|previous|latest|last|first|[qh][1-4]\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))"
+    r"(?:\b|(?<=[%$£€]))",
     re.IGNORECASE,
 )  # (a period, not a line's own words: "profit for the year" is a line, "for the year ended ..." a period)
+#: The answer's form written at the end of a definition: ", %", ", in percent", ", 1dp", ", £m".
+_FORMAT_TAIL = re.compile(
+    r"(?:\s*,\s*(?:%|in\s+(?:%|per\s*cent|percent(?:age)?)|as\s+an?\s+(?:%|percentage)|per\s*cent|percent(?:age)?"
+    r"|\d+\s*d\.?\s*p\.?|\d+\s+decimal\s+places?|to\s+\d+\s+(?:d\.?p\.?|decimal\s+places?)"
+    r"|[£$€]\s*(?:m|bn|k|000)|(?:in\s+)?(?:thousands|millions)))+\s*$",
+    re.IGNORECASE,
+)
 #: A line's outline mark ("B) CURRENT ASSETS", "ii) Trade receivables"): no parenthesis, and no word
 #: a reader says.
 _OUTLINE = re.compile(r"(?:(?<=\s)|^)(?:[A-Z]|[ivx]{1,4}|\d{1,2})\)\s+")
 #: Operators, loosest first. Each is matched outside parentheses only.
 _DIVIDE = re.compile(
-    r",?\s+divided\s+by\s+|\s+/\s+|,?\s+as\s+an?\s+(?:share|percentage|proportion|fraction|multiple)\s+of\s+",
+    r",?\s+divided\s+by\s+|\s+/\s+|\s+over\s+(?!\d)|,?\s+as\s+an?\s+(?:share|percentage|proportion|fraction|multiple)\s+of\s+",
     re.IGNORECASE,
 )
 _TIMES = re.compile(r",?\s+(?:multiplied\s+by|times)\s+", re.IGNORECASE)
@@ -96,6 +109,7 @@ class Definition:
 
     expr: Expr
     rest: str
+    head: str = ""  # the noun right before a parenthesis that defines it ("total borrowing (...)")
 
 
 def lines_of(expr: Expr) -> list[Line]:
@@ -116,13 +130,19 @@ def definition(question: str) -> Definition | None:
     question = re.sub(
         r"\s*\(\s*\)", "", _OUTLINE.sub("", question)
     )  # (a bracket emptied: "(as a positive amount)")
-    for found in (_stated_after(question), _in_parentheses(question)):
+    for found, bracketed in ((_stated_after(question), False), (_in_parentheses(question), True)):
         if found is None:
             continue
         text, rest = found
+        tail = _FORMAT_TAIL.search(text)
+        if tail is not None and tail.start() > 0:  # ("(loans / deposits, %, 1dp)": the answer's form)
+            text, rest = text[: tail.start()], f"{rest} {tail.group(0).strip(' ,')}"
         expr = parse(text)
         if isinstance(expr, Apply) or (isinstance(expr, Line) and expr.listed):
-            return Definition(expr, re.sub(r"\s{2,}", " ", rest).strip(" ,;"))
+            head = re.search(r"([^\W\d_][\w'-]*)\s*$", rest[: rest.find("  ")] if bracketed else "")
+            return Definition(
+                expr, re.sub(r"\s{2,}", " ", rest).strip(" ,;"), head.group(1) if head is not None else ""
+            )
     return None
 
 
@@ -203,7 +223,9 @@ def _in_parentheses(question: str) -> tuple[str, str] | None:
             question[: m.start()]
         )
         if _OPERATES.search(inner) and not re.fullmatch(r"[\s\d.,+\-/%]*", inner) and not grouping:
-            return _headed(inner, question[: m.start()]), question[: m.start()] + " " + question[close + 1 :]
+            # (two spaces mark where the parenthesis stood: the name it defines ends there)
+            before = question[: m.start()].rstrip()
+            return _headed(inner, before), before + "  " + question[close + 1 :]
     return None
 
 

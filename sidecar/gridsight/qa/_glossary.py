@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from gridsight.qa._definition import definition
 from gridsight.qa._sqlgen import initials_of
 from gridsight.text import stem, without_marks
 
@@ -165,8 +166,8 @@ def defined(question: str, holds: Callable[[str], bool]) -> str:
         The question as it was when it names no measure, defines its own, or names one the workbook
         labels; otherwise the question with each definition added.
     """
-    if _DEFINES.search(question):
-        return question
+    if _DEFINES.search(question) or definition(question) is not None:
+        return question  # ("Quick ratio: cash, investments and receivables over current liabilities")
 
     lines: dict[str, str] = {}  # each line's name, found once for every measure the question names
 
@@ -332,6 +333,9 @@ def elided_heads(question: str, texts: Iterable[str]) -> str:
 #: table holds is the one a name it does not hold is read as.
 SAME_THING: tuple[tuple[str, ...], ...] = (
     ("group", "consolidated"),
+    # (the UK format's ``Company`` columns beside ``Group`` are the parent's own figures; only read
+    # one way, see :data:`_ONE_WAY`: "company" is no parent in a table that heads a ``Parent`` column)
+    ("company", "parent company", "parent"),
     # (a consolidating statement's column of amounts taken out: what is "eliminated on consolidation")
     (
         "eliminations",
@@ -451,6 +455,10 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
     ),
 )
 
+#: Groups of :data:`SAME_THING` read only as their first name: the others name it, it names none of
+#: them ("the company" is any reporting company, where "the parent" is the ``Company`` column).
+_ONE_WAY = frozenset({("company", "parent company", "parent")})
+
 
 def _spaced(text: str) -> str:
     """A text as the stems of its words, one space apart ("Trade receivables" as "trade receiv"),
@@ -557,6 +565,8 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
     whole = [_spaced(t) for t in texts if _holds(low, t)]
     labels = [_spaced(t) for t in texts]  # (whole, for names with "of": ``Purchases of property ...``)
     for names in SAME_THING:
+        if names in _ONE_WAY and not _holds(held, names[0]):
+            continue
         own = next((n for n in names if _holds(held, n)), None) or next(
             (n for n in names if " of " in n and any(_spaced(n) == t for t in labels)), None
         )

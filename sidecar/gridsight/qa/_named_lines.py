@@ -22,11 +22,11 @@ from itertools import combinations
 
 from gridsight.grid import Range
 from gridsight.qa._definition import Apply, Expr, Line, lines_of, spread_heads
-from gridsight.qa._headers import parts, year_of
-from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn
+from gridsight.qa._headers import PATH_SEP, parts, year_of
+from gridsight.qa._relational import POSITION, SECTION, TOTAL, Relation, RelColumn, part_of_above
 from gridsight.qa._sql import literal, quote
 from gridsight.qa._sqlgen import near_word, tokens
-from gridsight.text import PLAN_WORDS, STOP_WORDS
+from gridsight.text import PLAN_WORDS, STOP_WORDS, without_marks
 
 
 def figures(rel: Relation) -> list[RelColumn]:
@@ -195,7 +195,16 @@ def sized(rel: Relation, expr: Expr, cells: dict[Line, list[int]]) -> set[Line]:
         visit(node.right, signed and node.op == "+")
 
     visit(expr, True)
+    leaves = lines_of(expr)
+    if len(leaves) > 1 and _only_adds(expr) and all(negative(line) for line in leaves):
+        # ("total creditors (within one year plus after more than one year)": what is owed, in all)
+        out.update(leaves)
     return out
+
+
+def _only_adds(expr: Expr) -> bool:
+    """Whether ``expr`` adds lines up and does nothing else."""
+    return isinstance(expr, Line) or (expr.op == "+" and _only_adds(expr.left) and _only_adds(expr.right))
 
 
 def _shown_negative(rel: Relation, i: int) -> bool:
@@ -222,7 +231,8 @@ def line_cells(rel: Relation, text: str, reading: Reading) -> list[int] | None:
     inner = re.search(r"\(([^()]*)\)\s*$", text)
     if inner is not None:
         head = text[: inner.start()].strip()
-        kinds = [k for k in _KINDS_CUT.split(inner.group(1)) if k.strip()]
+        # ("total debt (current + non-current borrowings)": the kinds' own head spread to both)
+        kinds = spread_heads([k for k in _KINDS_CUT.split(inner.group(1)) if k.strip()])
         found = [named_line(rel, f"{k} {head}", reading) or named_line(rel, k, reading) for k in kinds]
         if 1 < len(found) <= MAX_LISTED and all(found):
             return [i for f in found if f for i in f]
@@ -305,6 +315,9 @@ def _planned(text: object) -> bool:
 #: Words that name no line: grammar, "total" (a line's total is the line), and the nouns that say
 #: what kind of figure a line is ("the tax charge" is ``Tax``; "the cash balance" is ``Cash``).
 _GRAMMAR = STOP_WORDS | {"total", "charge", "charges", "balance", "amount", "figure", "line", "item"}
+#: What a word after a label's comma weighs when left unsaid (it only qualifies the label; it tells
+#: apart labels the words before name alike).
+_QUALIFIER_WEIGHT = 0.1
 #: Where the kinds in a line's brackets are cut: "(current and non-current)", "(trade, other)",
 #: "(non-current plus current)".
 _KINDS_CUT = re.compile(r"\s*,\s*(?:and\s+)?|\s+(?:and|plus|\+)\s+")
@@ -326,7 +339,10 @@ def named_line(rel: Relation, text: str, reading: Reading) -> list[int] | None:
         return None
     labels = rel.values_of(key.name) or []
     sections = rel.values_of(SECTION) or [None] * len(labels)
-    scored: list[tuple[tuple[int, int, int, int], int]] = []
+    summed = _section_lines(rel, said, labels, sections)
+    if summed is not None:
+        return summed
+    scored: list[tuple[tuple[int, float, int, int], int]] = []
     for i, (label, section) in enumerate(zip(labels, sections, strict=False)):
         if not _has_figures(rel, i):
             continue  # (a heading: no figure in any column)
@@ -341,12 +357,15 @@ def named_line(rel: Relation, text: str, reading: Reading) -> list[int] | None:
         by_section = {q for q in said if any(near_word(w, q) for w in around)}
         if not by_label or by_label | by_section != set(said):
             continue
-        left_label = {w for w in own if w not in _GRAMMAR and not any(near_word(w, q) for q in said)}
+        # (words after a comma qualify the label: ``Long-term debt, net of current portion`` is
+        # named whole by "long-term debt")
+        head = tokens(label.split(",")[0]) if isinstance(label, str) and label.strip() else own
+        left_label = {w for w in head if w not in _GRAMMAR and not any(near_word(w, q) for q in said)}
+        qualifiers = {w for w in own if w not in _GRAMMAR and not any(near_word(w, q) for q in said)}
+        left = len(left_label) + _QUALIFIER_WEIGHT * len(qualifiers - left_label)
         placed = by_section - by_label  # (the section tells lines apart only where a word names it)
         left_section = {w for w in around if w not in _GRAMMAR and not any(near_word(w, q) for q in said)}
-        scored.append(
-            ((-len(by_label), len(left_label), -len(placed), len(left_section) if placed else 0), i)
-        )
+        scored.append(((-len(by_label), left, -len(placed), len(left_section) if placed else 0), i))
     if not scored:
         return None
     best = min(s for s, _ in scored)
@@ -388,6 +407,54 @@ def named_line(rel: Relation, text: str, reading: Reading) -> list[int] | None:
             return []  # (several lines alike: which is unclear)
         top = tied  # ("total borrowings": the current and the non-current line added up)
     return top
+
+
+def _same_words(a: Iterable[str], b: Iterable[str]) -> bool:
+    """Whether each word of ``a`` names one of ``b`` and each of ``b`` one of ``a``."""
+    a, b = list(a), list(b)
+    return (
+        bool(a)
+        and all(any(near_word(x, y) for y in b) for x in a)
+        and all(any(near_word(y, x) for x in a) for y in b)
+    )
+
+
+def _section_lines(
+    rel: Relation, said: list[str], labels: list[object], sections: list[object]
+) -> list[int] | None:
+    """The lines of the one section that ``said`` names whole, where no line totals it: "total
+    liabilities" in a statement that lists its ``Liabilities`` and closes them only with ``Total
+    equity and liabilities`` is the sum of the lines under ``Liabilities`` (its totals and "of which"
+    lines left out); None where a line bears those words alone (``Total liabilities``) or no section
+    (or several) has them."""
+    if any(
+        isinstance(label, str) and _same_words(_words_of(label), said) and _has_figures(rel, i)
+        for i, label in enumerate(labels)
+    ):
+        return None
+    named = {s for s in sections if isinstance(s, str) and _same_words(_words_of(parts(s)[-1]), said)}
+    tops = [s for s in named if not any(s.startswith(o + PATH_SEP) for o in named)]
+    if len(tops) != 1:
+        return None
+    top = tops[0]
+    flags = rel.values_of(TOTAL) or [0] * len(labels)
+    rows = [
+        i
+        for i, (label, section) in enumerate(zip(labels, sections, strict=False))
+        if isinstance(section, str)
+        and (section == top or section.startswith(top + PATH_SEP))
+        and isinstance(label, str)
+        and label.strip()
+        and flags[i] != 1
+        and part_of_above(label) is None
+        and _has_figures(rel, i)
+    ]
+    return rows if len(rows) >= 2 else None
+
+
+def _words_of(label: str) -> list[str]:
+    """A label's words that name a line: no grammar, no "total", no mark or colon."""
+    return [w for w in tokens(without_marks(label)) if w not in _GRAMMAR]
 
 
 def _one_class(sections: Iterable[object]) -> bool:

@@ -62,6 +62,8 @@ _BOTH_SAID = re.compile(
     r"|periods|(?:balance\s+sheet\s+|reporting\s+)dates)\b",
     re.IGNORECASE,
 )
+#: A yes/no question's opening verb ("were other assets above 3,500 in both years?": each year tested).
+_YES_NO = re.compile(r"\s*(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would)\b", re.I)
 #: The period before the latest, named from it: "a year before the latest balance sheet date", "the
 #: year before the most recent year end", "one year earlier than the current period".
 _BEFORE_LATEST = re.compile(
@@ -161,6 +163,16 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
         question = _tidy(_BOTH_ENDS.sub(both, question))
         if pooled:  # ("the sum of other assets across both years")
             question = _tidy(_BOTH_SAID.sub(both, question))
+        elif not _YES_NO.match(question) and not re.search(
+            r"\b(?:chang\w*|mov\w*|differ\w*|rise|rose|fell|fall|grow\w*|increas\w*|decreas\w*)\b",
+            question,
+            re.I,
+        ):
+            # ("accounts receivable for both balance sheet dates, in the order shown": each date's
+            # figure, in the order the header shows them)
+            shown = [int(y) for n in names for y in _YEAR.findall(n) if int(y) in (latest, prior)]
+            first, second = dict.fromkeys(shown) if len(set(shown)) == 2 else (latest, prior)
+            question = _tidy(_BOTH_SAID.sub(f" in {first} and {second}", question))
     said = [int(y) for y in _YEAR.findall(question) if int(y) in years]
     q = question
     change = _AGAINST.search(q) or _OVER_ONE.search(q)

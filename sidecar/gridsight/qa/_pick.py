@@ -28,6 +28,7 @@ from gridsight.text import (
     REQUEST_WORDS,
     RISE_WORDS,
     STOP_WORDS,
+    same_month,
     stem,
     superlative,
 )
@@ -48,6 +49,8 @@ def _matches(word: str, named: Collection[str]) -> bool:
     for ``liabilities``)."""
     if word in named or any(n.startswith(word) and len(word) > 3 for n in named):
         return True
+    if word in MONTHS and any(same_month(word, n) for n in named):
+        return True  # ("Dec 2024" and a header written ``31 December 2024``)
     return stem(word) in _stems(frozenset(named))
 
 

@@ -1765,6 +1765,13 @@ class Planner:
         """Whether the question's ``i``-th word opens a comparison ("more than 20,000"), no ranking."""
         return self.words[i] in ("more", "less", "fewer") and self.words[i + 1 : i + 2] == ["than"]
 
+    @staticmethod
+    def _head_said(col: Col, said: list[str]) -> bool:
+        """Whether ``said`` holds the head word of ``col``'s header: its last word, a unit in
+        brackets aside (``Size`` of ``System Size (kW)``)."""
+        own = split_words(re.sub(r"\s*[(\[][^)\]]*[)\]]", " ", col.name)) or split_words(col.name)
+        return bool(own) and any(same(own[-1], w) or stem(own[-1]) == stem(w) for w in said)
+
     def _order_col(self, fcols: set[str]) -> Col | None:
         """The number column the superlative ranks by: named in the words after it, else the column
         its adjective means ('the cheapest' -> Price), else the one the whole question names."""
@@ -1791,6 +1798,16 @@ class Planner:
                     other = self.best(("number", "date"), near, exclude=fcols | {col.name})
                     if other is not None and not self._identifies(other.name):
                         return other
+                if (
+                    col is not None
+                    and ranked is not None
+                    and ranked[0] is not col
+                    and ranked[0].name not in fcols
+                    and not self._head_said(col, near[1:])
+                ):
+                    # "the 3 cheapest systems" over ``System Size (kW)`` and a cost: the noun after
+                    # the adjective only qualifies the size's header; the adjective's measure ranks
+                    return ranked[0]
                 if col is not None:
                     return col
                 if ranked is not None and ranked[0].name not in fcols:
@@ -3110,7 +3127,7 @@ class Planner:
         fcols = {f.column for f in fs}
         measured = self._measure_shared(overall.end(), fcols)
         if measured is None:
-            return None
+            return self._share_of_total_row(fs, overall.end(), overall.group(1))
         test, rest, _share = self._share_of(fs)
         # (1.0: a share of whole numbers is no whole number, as SQLite would divide them)
         scale = "100.0 * " if overall.group(1) in ("percentage", "percent", "%") else "1.0 * "
@@ -3124,6 +3141,41 @@ class Planner:
             f"takes the share of {measured.name} that rows with {test.desc} hold"
             f"{' in percent' if scale.startswith('100') else ''}",
             [measured.name, *sorted(fcols)],
+        )
+
+    def _share_of_total_row(self, fs: list[_Filter], at: int, word: str) -> Plan | None:
+        """ "What percentage of the land area for the UK was accounted for by Northern Ireland?" over
+        a column one of whose rows adds up the others (``United Kingdom``): the rows kept over that
+        row's figure, the condition that names the total row itself dropped."""
+        fcols = {f.column for f in fs}
+        said = [w for w in split_words(self.low[at : at + 40])[:3] if w not in STOP]
+        col = self.best(("number",), said, exclude=fcols) if said else None
+        if col is None or col.flag or self._identifies(col.name) or percent_header(col.name):
+            return None
+        if not mentions(said, col.name):
+            return None
+        c = quote(col.name)
+        conn = self.view.conn
+        top, total = conn.execute(f"SELECT MAX({c}), SUM({c}) FROM {TABLE}").fetchone()
+        if top is None or total is None or top <= 0 or abs(2 * top - total) > 1e-9 * max(1.0, abs(total)):
+            return None  # (no row adds up the rest)
+        # (the condition that keeps the total row alone names the whole, not a part of it)
+        parts = [
+            f for f in fs if conn.execute(f"SELECT MAX({c}) FROM {TABLE} WHERE {f.sql}").fetchone()[0] != top
+        ]
+        if not parts:
+            return None
+        test, rest, _share = self._share_of(parts)
+        scale = "100.0 * " if word in ("percentage", "percent", "%") else "1.0 * "
+        kept = " AND ".join(f.sql for f in [test, *rest])
+        return Plan(
+            f"SELECT {scale}(SELECT SUM({c}) FROM {TABLE} WHERE {kept}) / (SELECT MAX({c}) FROM {TABLE})",
+            "share",
+            "number",
+            0.75,
+            f"takes the share of the total {col.name} that rows with {test.desc} hold"
+            f"{' in percent' if scale.startswith('100') else ''}",
+            [col.name, *sorted(fcols)],
         )
 
     def _measure_shared(self, at: int, fcols: set[str]) -> Col | None:

@@ -111,6 +111,12 @@ def _two_endings(a: str, b: str) -> bool:
 _near = near_word
 
 
+def one_typo(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one word with one typo: a letter changed, dropped, added or two
+    swapped, after the same first letter (no other ending: "retweeted" is no typo of "retweets")."""
+    return a != b and a[:1] == b[:1] and abs(len(a) - len(b)) <= 1 and _edits(a, b) <= 1
+
+
 def _edits(a: str, b: str) -> int:
     """Edit distance with adjacent transpositions (optimal string alignment): ``Trondhiem`` is one."""
     prev2: list[int] = []

@@ -11,9 +11,9 @@ written as that word before the question is read.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from gridsight.qa._sqlgen import near_word
+from gridsight.qa._sqlgen import near_word, one_typo
 from gridsight.text import (
     ASCENDING,
     AVERAGE_WORDS,
@@ -24,6 +24,7 @@ from gridsight.text import (
     MORE_WORDS,
     RISE_WORDS,
     SUM_WORDS,
+    known_word,
 )
 
 #: The words operations are found by, seven letters or more.
@@ -54,6 +55,41 @@ _SHORT_PERIODS = {
     "mths": "months",
 }
 _SHORT = re.compile(rf"\b(?:{'|'.join(_SHORT_PERIODS)})\b", re.IGNORECASE)
+
+
+#: A question word long enough to be told from another by one typo.
+_LONG_WORD = re.compile(r"(?<![\w-])[A-Za-z]{5,}(?![\w-])")
+#: The words of a workbook's texts that a misspelt word may be meant as.
+_TEXT_WORD = re.compile(r"[a-z]{5,}")
+#: Texts longer than this are notes, not names.
+_NAME_CHARS = 120
+
+
+def labels_spelt(question: str, texts: Iterable[str]) -> str:
+    """``question`` with each word that neither the embedder's vocabulary nor any text of the workbook
+    holds, and that is one typo (a changed, dropped, added or swapped letter after the same first
+    letter) from exactly one word of the workbook's texts, written as that word: "accurals" over an
+    ``Accruals`` line, "net current assts" over ``Net current assets``. A word the vocabulary knows
+    ("states" beside ``stated``) is the user's, and so is one close to several words."""
+    unknown = {
+        m.group(0).casefold() for m in _LONG_WORD.finditer(question) if not known_word(m.group(0).casefold())
+    }
+    if not unknown:
+        return question
+    held = {w for t in texts if len(t) <= _NAME_CHARS for w in _TEXT_WORD.findall(t.casefold())}
+    meant: dict[str, str] = {}
+    for word in unknown - held:
+        close = {
+            w
+            for w in held
+            if one_typo(word, w)
+            and not (w.startswith(word) or word.startswith(w))  # (another ending: "asset", "assets")
+        }
+        if len(close) == 1:
+            meant[word] = close.pop()
+    if not meant:
+        return question
+    return _LONG_WORD.sub(lambda m: meant.get(m.group(0).casefold(), m.group(0)), question)
 
 
 def operations_spelt(question: str, holds: Callable[[str], bool]) -> str:

@@ -1,0 +1,90 @@
+"""The column a question's noun asks for decides between routes' answers: "what's the biggest
+battery Fenwick Solar has installed" asks for a capacity, not an installer, though the installer's
+name is in the question and a route reads it back; "what sizes" names ``Array Size (kW)`` though
+"sizes" and "size" stem apart.
+
+Each answer is computed here from the rows themselves, and the question pipeline must give it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from tests.qa.conftest import answered, book_of
+
+from gridsight.qa._asked import asked_columns
+
+FITTERS = ["Fenwick Solar", "Brightmoor Energy", "Calder Roofs"]
+HEADER = ["job_ref", "Fitter", "Array Size (kW)", "Has Battery", "Battery Capacity (kWh)", "Job Cost ($)"]
+
+
+def _jobs() -> list[list[Any]]:
+    rng = random.Random(5)
+    rows = []
+    for i in range(90):
+        battery = rng.random() < 0.5
+        rows.append(
+            [4000 + i, FITTERS[i % 3], round(2 + rng.random() * 8, 2), battery,
+             round(5 + rng.random() * 20, 1) if battery else None, rng.randint(5000, 30000)]
+        )  # fmt: skip
+    return rows
+
+
+JOBS = _jobs()
+
+
+@pytest.fixture(scope="module")
+def jobs(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "jobs", [HEADER, *JOBS], title="Installs")
+
+
+def test_a_superlative_noun_names_the_answer_column(jobs: Any) -> None:
+    # the largest capacity among one fitter's jobs, not the fitter the question names
+    best = max(r[4] for r in JOBS if r[1] == "Fenwick Solar" and r[4] is not None)
+    question = "What's the biggest battery Fenwick Solar has installed, in kWh?"
+    assert answered(jobs, question) == pytest.approx(best)
+
+
+@pytest.mark.parametrize(
+    ("question", "columns"),
+    [
+        ("What sizes are the 3 cheapest arrays?", ["Array Size (kW)"]),
+        (
+            "What's the biggest battery Fenwick Solar has installed?",
+            ["Has Battery", "Battery Capacity (kWh)"],
+        ),
+        # a figure computed over a column names none
+        ("What's the highest total cost?", []),
+    ],
+)
+def test_asked_columns(question: str, columns: list[str]) -> None:
+    assert asked_columns(question, HEADER) == columns
+
+
+def test_a_noun_that_only_qualifies_a_header_ranks_nothing(jobs: Any) -> None:
+    # "the 3 cheapest arrays": "arrays" qualifies ``Array Size (kW)``; "cheapest" ranks by the cost
+    cheapest = sorted(JOBS, key=lambda r: r[5])[:3]
+    assert answered(jobs, "What sizes are the 3 cheapest arrays?") == pytest.approx([r[2] for r in cheapest])
+
+
+#: Land areas by country, closed by the row that adds them up.
+AREAS: list[list[Any]] = [
+    ["Country", "Area (sq km)", "Population (thousands)"],
+    ["Northmark", 120000, 50000],
+    ["Westreach", 20000, 3000],
+    ["Highcairn", 80000, 5500],
+    ["Union of Isles", 220000, 58500],
+]
+
+
+@pytest.fixture(scope="module")
+def areas(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return book_of(tmp_path_factory, "areas", AREAS, title="Areas")
+
+
+def test_a_share_of_the_row_that_adds_up_the_others(areas: Any) -> None:
+    # 20000 of the whole's 220000, the condition naming the whole dropped
+    question = "What percentage of the land area for the Union of Isles was accounted for by Westreach?"
+    assert answered(areas, question) == pytest.approx(100 * 20000 / 220000)
