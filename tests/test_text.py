@@ -226,6 +226,12 @@ SHOP = ["Item", "Supplier", "Unit Price", "Weight Kg", "Height Cm", "Rating"]
         ("What is the highest unit price?", SHOP, {}),
         # nothing close enough: no guess
         ("How many zebras are there?", SHOP, {}),
+        # a plural compared as written where its singular is further from a plural header
+        (
+            "Homes built by councils?",
+            ["Private builders", "Housing associations", "Local authorities", "Total"],
+            {"councils": "Local authorities"},
+        ),
     ],
 )
 def test_meaning_map(question: str, headers: list[str], expected: dict[str, str]) -> None:

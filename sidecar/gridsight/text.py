@@ -1522,7 +1522,12 @@ def closest(phrase: str, texts: Sequence[str], margin: float = 0.05, floor: floa
     reaches ``floor`` (cosine); None when none stands out or the embedder is not installed."""
     if not texts:
         return None
-    sims = similarities(phrase, texts)
+    return _standing_out(similarities(phrase, texts), margin, floor)
+
+
+def _standing_out(sims: Sequence[float], margin: float, floor: float) -> int | None:
+    """The index of the highest of ``sims`` when it reaches ``floor`` and beats the runner-up by
+    ``margin``; None otherwise (or when every one is 0: no embedder)."""
     if not any(sims):
         return None
     order = sorted(range(len(sims)), key=lambda i: -sims[i])
@@ -1531,6 +1536,18 @@ def closest(phrase: str, texts: Sequence[str], margin: float = 0.05, floor: floa
     if len(order) > 1 and sims[order[0]] - sims[order[1]] < margin:
         return None
     return order[0]
+
+
+def _closest_either(word: str, texts: Sequence[str], margin: float, floor: float) -> int | None:
+    """:func:`closest` for a word as written and as its singular, each text compared with the form
+    nearer it ("councils" is nearer ``Local authorities`` than "council" is)."""
+    one = singular(word)
+    if one == word:
+        return closest(word, texts, margin=margin, floor=floor)
+    if not texts:
+        return None
+    sims = [max(a, b) for a, b in zip(similarities(one, texts), similarities(word, texts), strict=True)]
+    return _standing_out(sims, margin, floor)
 
 
 def header_text(header: str, apart: bool = True) -> str:
@@ -1685,7 +1702,7 @@ def meaning_map(
             or any(same(w, h) for hw in heads for h in hw)
         ):
             continue
-        i = closest(singular(w), texts, margin=margin, floor=floor)
+        i = _closest_either(w, texts, margin=margin, floor=floor)
         if i is None:
             continue
         # (a word nearer the title than the header names the rows; one clearly nearest a header of
