@@ -8,6 +8,7 @@ Each answer is computed here from the rows themselves, and the question pipeline
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from typing import Any
 
@@ -88,3 +89,16 @@ def test_a_share_of_the_row_that_adds_up_the_others(areas: Any) -> None:
     # 20000 of the whole's 220000, the condition naming the whole dropped
     question = "What percentage of the land area for the Union of Isles was accounted for by Westreach?"
     assert answered(areas, question) == pytest.approx(100 * 20000 / 220000)
+
+
+def test_a_particle_names_no_flag(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # "handed out" keeps no ``Outdoor seating available?`` rows: the fines of 2025 added up
+    rows = [
+        ["visit_id", "Visit Date", "Fine (USD)", "Outdoor seating available?"],
+        [1, dt.date(2025, 2, 1), 200, True],
+        [2, dt.date(2025, 3, 9), 50, False],
+        [3, dt.date(2025, 6, 15), 500, False],
+        [4, dt.date(2024, 11, 30), 1000, True],
+    ]
+    book = book_of(tmp_path_factory, "fines", rows, title="Visits")
+    assert answered(book, "How much was handed out in fines during 2025?") == 750

@@ -533,7 +533,7 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
             tried.append(f"{route}: {ans.reason}")
     if held is not None:
         # (a less sure answer read from the column the question's noun names goes before a sure
-        # one from another column: "the biggest battery Helio Homes has installed" is a capacity)
+        # one from another column: "the biggest battery Fenwick Solar has fitted" is a capacity)
         asked = [a for a in weak if a.confidence >= _ASKED_AT and _set_aside(rel, q, a, structure) is None]
         return _merge(asked) or (asked[0] if asked else held)
     merged = _merge(weak)

@@ -50,7 +50,7 @@ _THE_OF = re.compile(
     rf"(?:{SUPERLATIVE_RX}\s+|top\s+|bottom\s+)?((?:[\w-]+\s+){{0,2}}?[\w-]+)\s+(?:of|on|for|in|at|among|behind|with)\b",
     re.IGNORECASE,
 )
-#: "What's the biggest battery Helio Homes has installed?", "what was the longest delay": the noun
+#: "What's the biggest battery Fenwick Solar has fitted?", "what was the longest delay": the noun
 #: right after a superlative after "the".
 _THE_MOST = re.compile(
     rf"^\s*(?:what|which)(?:\s+|'){IS}\s+the\s+{SUPERLATIVE_RX}\s+([\w-]+)",
@@ -162,7 +162,7 @@ def from_asked(rel: Relation, question: str, value: Any) -> bool:
     held = rel.memo("asked:" + "\x1f".join(names), values)
     low = question.casefold()
     # (an option the question names is an answer to it: "which chapter, 'Machinery' or 'Toys'?";
-    # not a value it filters by: "the biggest battery Helio Homes has installed" is no installer)
+    # not a value it filters by: "the biggest battery Fenwick Solar has fitted" is no fitter)
     offers = re.search(r"\bor\b", low) is not None
     return all(
         v is not None and (_key(v) in held or (offers and _named(v, low))) for v in answer_items(value)

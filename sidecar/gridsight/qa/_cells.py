@@ -3951,7 +3951,7 @@ def _defined(rel: Relation, question: str, expected: str | None) -> CellPlan | N
     for line in lines_of(stated.expr):
         found = line_cells(rel, line.text, reading)
         if not found and stated.head and stated.head.casefold() not in line.text.casefold():
-            # ("total borrowing (short term plus long term)": modifiers that take the name's noun)
+            # ("total loans (short term plus long term)": modifiers that take the name's noun)
             found = line_cells(rel, f"{line.text} {stated.head}", reading) or found
         if found is None:
             return _defined_over_columns(rel, amounts, stated, placing)
@@ -5090,7 +5090,7 @@ def _group_asked(
 
 def _totals_placing(rel: Relation, question: str) -> str:
     """``question`` without the "total" that places a column rather than names a line: "in total",
-    "(total funds)" over a ``Total funds 2025`` column."""
+    "(all funds)" over an ``All funds 2025`` column."""
     out = re.sub(r"\bin\s+total\b", " ", question, flags=re.IGNORECASE)
     headed = {
         " ".join(tokens(p)[:2])

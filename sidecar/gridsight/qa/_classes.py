@@ -95,7 +95,7 @@ def _phrases(question: str) -> list[list[str]]:
             or (w in ("every", "each") and before in ("name", "list", "count", "identify"))
             or (
                 w == "the" and before in ("count", "list", "name", "identify", *_RANKING)
-            )  # ("count the non-current asset items", "ranking the long-term asset lines")
+            )  # ("count the non-current asset items", "ranking the non-current asset lines")
             or (
                 w == "all" and before in ("list", "name", "identify")
             )  # ("list all current liabilities that fell")

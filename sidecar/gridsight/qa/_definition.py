@@ -32,7 +32,7 @@ _STARTS = re.compile(
     r"|^(?=\s*[^\W\d_][\w' -]+\s+plus\s))\s*",
     re.IGNORECASE,
 )  # ("Using A divided by B, what was ...", "Adding A and B, how much ...", "the cash cost ratio = A / B",
-# "Liabilities-to-equity at 31 Dec 2024: total liabilities divided by total equity?", "What is total
+# "Leverage at 31 Dec 2025: total liabilities divided by total equity?", "What is total
 # liabilities divided by total equity at 31 Dec 2024?": the arithmetic written out is its own definition)
 #: Where a definition written after its start ends: a clause that asks, rounds or gives a unit.
 _CLAUSE = re.compile(

@@ -197,7 +197,7 @@ def sized(rel: Relation, expr: Expr, cells: dict[Line, list[int]]) -> set[Line]:
     visit(expr, True)
     leaves = lines_of(expr)
     if len(leaves) > 1 and _only_adds(expr) and all(negative(line) for line in leaves):
-        # ("total creditors (within one year plus after more than one year)": what is owed, in all)
+        # ("total payables (due within a year plus due later)": what is owed, in all)
         out.update(leaves)
     return out
 

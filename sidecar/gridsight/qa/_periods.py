@@ -168,7 +168,7 @@ def with_periods(question: str, years: list[int], names: Iterable[str] = ()) -> 
             question,
             re.I,
         ):
-            # ("accounts receivable for both balance sheet dates, in the order shown": each date's
+            # ("trade debtors for both balance sheet dates, in the order shown": each date's
             # figure, in the order the header shows them)
             shown = [int(y) for n in names for y in _YEAR.findall(n) if int(y) in (latest, prior)]
             first, second = dict.fromkeys(shown) if len(set(shown)) == 2 else (latest, prior)

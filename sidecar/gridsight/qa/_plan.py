@@ -1145,6 +1145,7 @@ class Planner:
                 i
                 for i, w in enumerate(self.words)
                 if w in meant
+                and len(w) > 3  # (a particle names no flag by meaning: "handed out" is not ``Outdoor``)
                 and not superlative(w)
                 and not re.search(rf"\b(?:how many|number of|the most|the fewest) {w}\b", self.low)
             ]
@@ -1768,7 +1769,7 @@ class Planner:
     @staticmethod
     def _head_said(col: Col, said: list[str]) -> bool:
         """Whether ``said`` holds the head word of ``col``'s header: its last word, a unit in
-        brackets aside (``Size`` of ``System Size (kW)``)."""
+        brackets aside (``Size`` of ``Array Size (kW)``)."""
         own = split_words(re.sub(r"\s*[(\[][^)\]]*[)\]]", " ", col.name)) or split_words(col.name)
         return bool(own) and any(same(own[-1], w) or stem(own[-1]) == stem(w) for w in said)
 
@@ -1805,7 +1806,7 @@ class Planner:
                     and ranked[0].name not in fcols
                     and not self._head_said(col, near[1:])
                 ):
-                    # "the 3 cheapest systems" over ``System Size (kW)`` and a cost: the noun after
+                    # "the 3 cheapest arrays" over ``Array Size (kW)`` and a cost: the noun after
                     # the adjective only qualifies the size's header; the adjective's measure ranks
                     return ranked[0]
                 if col is not None:
@@ -3144,8 +3145,8 @@ class Planner:
         )
 
     def _share_of_total_row(self, fs: list[_Filter], at: int, word: str) -> Plan | None:
-        """ "What percentage of the land area for the UK was accounted for by Northern Ireland?" over
-        a column one of whose rows adds up the others (``United Kingdom``): the rows kept over that
+        """ "What percentage of the land area of the union was accounted for by Westreach?" over a
+        column one of whose rows adds up the others (``Union of Isles``): the rows kept over that
         row's figure, the condition that names the total row itself dropped."""
         fcols = {f.column for f in fs}
         said = [w for w in split_words(self.low[at : at + 40])[:3] if w not in STOP]
