@@ -1676,6 +1676,7 @@ def meaning_map(
     floor: float = 0.55,
     margin: float = 0.1,
     title: str = "",
+    as_written: bool = False,
 ) -> dict[str, int]:
     """Synonyms by meaning: for each word of a request that could name a column (no :data:`FILLER`,
     no number, three letters or more) but names no header by its letters, the header MiniLM puts
@@ -1685,7 +1686,9 @@ def meaning_map(
     header: a word closest to it names the rows, not a column ('houses' in a sheet named Housing is
     no ``bedrooms``); a title word that names a header is that header's, not the rows'. Words that
     write a header as an abbreviation (:func:`abbreviations_map`) map first, by their letters, and
-    with no embedder they are all the map holds."""
+    with no embedder they are all the map holds. ``as_written``: a plural is compared as written as
+    well as singular, each header with the nearer form ("councils" and ``Local authorities``; a
+    statistics table's header parts, where plurals name groups)."""
     heads = [header_words(h) for h in headers]
     out = abbreviations_map(request_words, heads)
     if len(headers) < 1 or not available():
@@ -1702,7 +1705,11 @@ def meaning_map(
             or any(same(w, h) for hw in heads for h in hw)
         ):
             continue
-        i = _closest_either(w, texts, margin=margin, floor=floor)
+        i = (
+            _closest_either(w, texts, margin=margin, floor=floor)
+            if as_written
+            else closest(singular(w), texts, margin=margin, floor=floor)
+        )
         if i is None:
             continue
         # (a word nearer the title than the header names the rows; one clearly nearest a header of

@@ -1,7 +1,6 @@
 """The column a question's noun asks for decides between routes' answers: "what's the biggest
 battery Fenwick Solar has installed" asks for a capacity, not an installer, though the installer's
-name is in the question and a route reads it back; "what sizes" names ``Array Size (kW)`` though
-"sizes" and "size" stem apart.
+name is in the question and a route reads it back.
 
 Each answer is computed here from the rows themselves, and the question pipeline must give it.
 """
@@ -51,7 +50,6 @@ def test_a_superlative_noun_names_the_answer_column(jobs: Any) -> None:
 @pytest.mark.parametrize(
     ("question", "columns"),
     [
-        ("What sizes are the 3 cheapest arrays?", ["Array Size (kW)"]),
         (
             "What's the biggest battery Fenwick Solar has installed?",
             ["Has Battery", "Battery Capacity (kWh)"],
@@ -62,12 +60,6 @@ def test_a_superlative_noun_names_the_answer_column(jobs: Any) -> None:
 )
 def test_asked_columns(question: str, columns: list[str]) -> None:
     assert asked_columns(question, HEADER) == columns
-
-
-def test_a_noun_that_only_qualifies_a_header_ranks_nothing(jobs: Any) -> None:
-    # "the 3 cheapest arrays": "arrays" qualifies ``Array Size (kW)``; "cheapest" ranks by the cost
-    cheapest = sorted(JOBS, key=lambda r: r[5])[:3]
-    assert answered(jobs, "What sizes are the 3 cheapest arrays?") == pytest.approx([r[2] for r in cheapest])
 
 
 #: Land areas by country, closed by the row that adds them up.

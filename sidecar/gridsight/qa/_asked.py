@@ -113,8 +113,8 @@ def asked_columns(question: str, names: Sequence[str]) -> list[str]:
 
 
 def _one_word(a: str, b: str) -> bool:
-    """One word, by its stem or with a plural "s" ("sizes" and ``Size``, which stem apart)."""
-    return stem(a) == stem(b) or (min(len(a), len(b)) >= 3 and a.removesuffix("s") == b.removesuffix("s"))
+    """One word, by its stem."""
+    return stem(a) == stem(b)
 
 
 def _key(v: Any) -> Any:

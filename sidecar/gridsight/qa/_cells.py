@@ -1442,7 +1442,7 @@ def _by_meaning(tied: list[RelColumn], qw: list[str]) -> list[RelColumn]:
         names = list(dict.fromkeys(parts(c.name)[level] for c in tied))
         if any(named_part(n, qw) for n in names) or all(_PERIOD.match(n.strip()) for n in names):
             continue  # ("2011" and "2021", both named: the years compared; periods mean nothing to MiniLM)
-        hit = set(meaning_map(loose, names).values())
+        hit = set(meaning_map(loose, names, as_written=True).values())
         if len(hit) == 1:
             part = names[hit.pop()]
             tied = [c for c in tied if parts(c.name)[level] == part]

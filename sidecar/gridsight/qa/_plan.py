@@ -1766,13 +1766,6 @@ class Planner:
         """Whether the question's ``i``-th word opens a comparison ("more than 20,000"), no ranking."""
         return self.words[i] in ("more", "less", "fewer") and self.words[i + 1 : i + 2] == ["than"]
 
-    @staticmethod
-    def _head_said(col: Col, said: list[str]) -> bool:
-        """Whether ``said`` holds the head word of ``col``'s header: its last word, a unit in
-        brackets aside (``Size`` of ``Array Size (kW)``)."""
-        own = split_words(re.sub(r"\s*[(\[][^)\]]*[)\]]", " ", col.name)) or split_words(col.name)
-        return bool(own) and any(same(own[-1], w) or stem(own[-1]) == stem(w) for w in said)
-
     def _order_col(self, fcols: set[str]) -> Col | None:
         """The number column the superlative ranks by: named in the words after it, else the column
         its adjective means ('the cheapest' -> Price), else the one the whole question names."""
@@ -1799,16 +1792,6 @@ class Planner:
                     other = self.best(("number", "date"), near, exclude=fcols | {col.name})
                     if other is not None and not self._identifies(other.name):
                         return other
-                if (
-                    col is not None
-                    and ranked is not None
-                    and ranked[0] is not col
-                    and ranked[0].name not in fcols
-                    and not self._head_said(col, near[1:])
-                ):
-                    # "the 3 cheapest arrays" over ``Array Size (kW)`` and a cost: the noun after
-                    # the adjective only qualifies the size's header; the adjective's measure ranks
-                    return ranked[0]
                 if col is not None:
                     return col
                 if ranked is not None and ranked[0].name not in fcols:
