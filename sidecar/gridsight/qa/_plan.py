@@ -168,6 +168,12 @@ class Col:
         return f"{quote(self.name)} IN ({', '.join(literal(v) for v in said)})"
 
 
+def _adds_up_the_rest(top: float, total: float) -> bool:
+    """Whether the largest value ``top`` is the sum of all the others (``total`` is every value's sum):
+    a total row."""
+    return abs(2 * top - total) <= 1e-9 * max(1.0, abs(total))
+
+
 @dataclass
 class Plan:
     sql: str
@@ -3132,16 +3138,13 @@ class Planner:
         column one of whose rows adds up the others (``Union of Isles``): the rows kept over that
         row's figure, the condition that names the total row itself dropped."""
         fcols = {f.column for f in fs}
-        said = [w for w in split_words(self.low[at : at + 40])[:3] if w not in STOP]
-        col = self.best(("number",), said, exclude=fcols) if said else None
-        if col is None or col.flag or self._identifies(col.name) or percent_header(col.name):
-            return None
-        if not mentions(said, col.name):
+        col = self._share_column(at, fcols)
+        if col is None:
             return None
         c = quote(col.name)
         conn = self.view.conn
-        top, total = conn.execute(f"SELECT MAX({c}), SUM({c}) FROM {TABLE}").fetchone()
-        if top is None or total is None or top <= 0 or abs(2 * top - total) > 1e-9 * max(1.0, abs(total)):
+        top, total = self._top_and_sum(col)
+        if top is None or total is None or top <= 0 or not _adds_up_the_rest(top, total):
             return None  # (no row adds up the rest)
         # (the condition that keeps the total row alone names the whole, not a part of it)
         parts = [
@@ -3166,17 +3169,30 @@ class Planner:
         """The number column the words right after "what percentage of" name ("... of total revenue
         came from", "... of the offences were in"), where its figures add up: no identifier, no
         yes/no column, no rate, and no row among them that is already the total of the others."""
+        col = self._share_column(at, fcols)
+        if col is None:
+            return None
+        top, total = self._top_and_sum(col)
+        if top is None or total is None or _adds_up_the_rest(top, total):
+            return None  # (one row adds up the rest: a total row the sum would count twice)
+        return col
+
+    def _share_column(self, at: int, fcols: set[str]) -> Col | None:
+        """The number column the words at ``at`` (after "what percentage of") name by their letters:
+        no identifier, no yes/no column, no rate."""
         said = [w for w in split_words(self.low[at : at + 40])[:3] if w not in STOP]
         col = self.best(("number",), said, exclude=fcols) if said else None
         if col is None or col.flag or self._identifies(col.name) or percent_header(col.name):
             return None
         if not mentions(said, col.name):
             return None  # (by letters: a noun placed by meaning is the rows counted, "of bookings")
+        return col
+
+    def _top_and_sum(self, col: Col) -> tuple[float | None, float | None]:
+        """The largest value of ``col`` and the sum of all of them (None, None: no value)."""
         c = quote(col.name)
         top, total = self.view.conn.execute(f"SELECT MAX({c}), SUM({c}) FROM {TABLE}").fetchone()
-        if top is None or total is None or abs(2 * top - total) <= 1e-9 * max(1.0, abs(total)):
-            return None  # (one row adds up the rest: a total row the sum would count twice)
-        return col
+        return top, total
 
     def _rate_held(self, word: str, exclude: set[str] | None = None) -> Col | None:
         """The number column a share word and the words about it name ("the approval rate", "the
