@@ -1,13 +1,16 @@
-"""Two lines from two tables of one sheet, set against each other: "net debt (in the reconciliation
-beside the balance sheet) divided by total equity", "the equity ratio from the key figures less the
-share of equity in the statement".
+"""Two lines from two tables of one workbook, set against each other: "net debt (in the
+reconciliation beside the balance sheet) divided by total equity", "the equity ratio from the key
+figures less the share of equity in the statement", "profit for the year as a percentage of the
+balance sheet's shareholders' funds", "net assets per full-time equivalent employee" (a workforce
+sheet's ``FTE`` total), "was turnover more than twice the net assets".
 
 Where the question names two row labels (:func:`gridsight.qa._members.listed_members`, over the
-labels of every table on the best table's sheet) and each stands in one table only, the two tables'
+labels of every table, the best table's sheet first) and each stands in one table only, the two tables'
 own figures for the period the question names are read one by one, each with its table's routes
 ("What was net debt in 2025?"), and the arithmetic the question writes between them -- a ratio, a
-share, a difference or a sum -- is done on the two figures. Both cells are the evidence. Nothing is
-read where the question names one period in neither table, or names no arithmetic.
+share, a difference or a sum -- is done on the two figures; a yes/no question tests one against the
+other (times a factor it names). Both cells are the evidence. Nothing is read where the question
+names one period in neither table, or names no arithmetic.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from gridsight.qa._answer import QAAnswer
 from gridsight.qa._headers import YEARS
 from gridsight.qa._members import listed_members
 from gridsight.qa._pick import Candidate, relation_for
-from gridsight.text import words
+from gridsight.qa._pipeline import expected_type
+from gridsight.text import NUMBER_WORDS, words
 
 #: A share or a percentage of a base named after "of": "as a percentage of B", "B's share".
 _SHARE_OF = re.compile(
@@ -27,7 +31,7 @@ _SHARE_OF = re.compile(
 )
 #: The arithmetic a question writes between two figures, in the order the figures are named.
 _DIVIDED = re.compile(
-    r"\bdivided\s+by\b|\bratio\b|\bover\b|[^\W\d_]\s*/\s*[^\W\d_]|\bper\b|\brelative\s+to\b"
+    r"\bdivided\s+by\b|\bratio\b|\bover\b|[^\W\d_]\s*/\s*[^\W\d_]|\bper\b|\brelative\s+to\b|\bmultiple\s+of\b"
     r"|\bhow\s+many\s+times\b.*\bcovers?\b",
     re.IGNORECASE,
 )
@@ -41,26 +45,43 @@ def answer_across_tables(
     found: list[Candidate],
     answer_in: Callable[[Candidate, str], QAAnswer],
     rank: Callable[[str], list[Candidate]] | None = None,
+    anchor: str | None = None,
 ) -> QAAnswer | None:
     """The figure two lines of two tables on the best table's sheet give together (see the module
     docstring), or None where the question names no such pair. ``answer_in`` answers a question
     over one candidate table; ``rank`` ranks the tables for a phrase of the question (the two
     figures' own phrases, when no two row labels are named: "inventories as a percentage of FY24
-    total net sales" over a balance sheet and a sales table whose total line reads ``Total``)."""
+    total net sales" over a balance sheet and a sales table whose total line reads ``Total``).
+    ``anchor``: the sheet the question is asked on, which one of the two tables must be on."""
     if not found:
         return None
+    # (the best table's sheet first; a workbook's other sheets too: the profit and loss account's
+    # profit over the balance sheet's equity)
     sheet = found[0].sheet
     tables = [c for c in found if c.sheet is sheet and c.relation is None]
+    tables += [c for c in found if c.sheet is not sheet and c.relation is None]
     if len(tables) < 2:
         return None
     years = sorted({w for w in words(question) if YEARS.fullmatch(w)})  # ("FY24": 2024)
+    if expected_type(question) == "boolean":
+        # ("was turnover more than twice the net assets": a test of two figures, no arithmetic asked)
+        found_ = _compared(question, tables, years, answer_in, rank) if rank is not None else None
+        return _on_sheet(found_, anchor)
     op = _operation(question)
     if op is None or len(years) > 1:
         return None  # (no arithmetic, or more than one period: nothing to read across tables)
-    by_labels = _by_labels(question, tables, years, op, answer_in) if years else None
+    by_labels = _on_sheet(_by_labels(question, tables, years, op, answer_in) if years else None, anchor)
     if by_labels is not None or rank is None:
         return by_labels
-    return _by_phrases(question, tables, years, answer_in, rank)
+    return _on_sheet(_by_phrases(question, tables, years, answer_in, rank), anchor)
+
+
+def _on_sheet(answer: QAAnswer | None, anchor: str | None) -> QAAnswer | None:
+    """``answer`` where it reads a cell of the sheet ``anchor`` (the question is asked there), or no
+    sheet is named; else None."""
+    if answer is None or anchor is None:
+        return answer
+    return answer if any(e.get("sheet") == anchor for e in answer.evidence) else None
 
 
 def _by_labels(
@@ -170,6 +191,10 @@ _PHRASED = (
             re.IGNORECASE,
         ),
     ),
+    (
+        "/",  # ("total assets per branch", "premiums as a multiple of total equity")
+        re.compile(r"^(?P<a>.+?)\s+(?:per(?!\s*cent)|as\s+a\s+multiple\s+of)\s+(?P<b>.+)$", re.IGNORECASE),
+    ),
     ("-", re.compile(r"^(?P<a>.+?)\s+(?:minus|less)\s+(?P<b>.+)$", re.IGNORECASE)),
     ("+", re.compile(r"^(?P<a>.+?)\s+plus\s+(?P<b>.+)$", re.IGNORECASE)),
 )
@@ -203,6 +228,55 @@ def _phrases(question: str) -> tuple[str, str, str] | None:
     return None
 
 
+#: Two figures compared in a yes/no question, perhaps by a multiple: "was A more than twice B",
+#: "were A lower than B".
+_COMPARED = re.compile(
+    r"^\s*(?:was|were|is|are|did|does|do|has|have|had)\s+(?P<a>.+?)\s+(?:(?P<more>more|greater|larger|bigger"
+    r"|higher)|(?P<less>less|smaller|lower|fewer))\s+than\s+(?:(?P<k>twice|double|triple|(?:\d+(?:\.\d+)?|two"
+    r"|three|four|five|ten)\s+times)\s+)?(?P<b>.+?)\s*\??\s*$",
+    re.IGNORECASE,
+)
+_FACTORS = {"twice": 2.0, "double": 2.0, "triple": 3.0}
+
+
+def _compared(
+    question: str,
+    tables: list[Candidate],
+    years: list[str],
+    answer_in: Callable[[Candidate, str], QAAnswer],
+    rank: Callable[[str], list[Candidate]],
+) -> QAAnswer | None:
+    """Whether one table's figure is more (or less) than another's, perhaps times a factor: "was
+    group turnover in 2024 more than twice the group's net assets at the year end" over a profit and
+    loss account and a balance sheet. None where the two phrases are not each one table's."""
+    m = _COMPARED.match(re.sub(r"\s+", " ", question))
+    if m is None:
+        return None
+    a, b = m.group("a").strip(" ,"), _TAIL.sub("", m.group("b")).strip(" ,")
+    read = _read_apart(question, tables, years, answer_in, rank, (re.sub(r"(?i)^the\s+", "", a), b))
+    if read is None:
+        return None
+    k = (m.group("k") or "").casefold().removesuffix(" times")
+    factor = (
+        float(k) if re.fullmatch(r"\d+(?:\.\d+)?", k) else _FACTORS.get(k) or float(NUMBER_WORDS.get(k, 1))
+    )
+    first, second = (float(p.value) for p in read)
+    value = first > factor * second if m.group("more") else first < factor * second
+    told = f"{a} ({read[0].value}) {'>' if m.group('more') else '<'} {factor:g} × {b} ({read[1].value})"
+    return QAAnswer(
+        question,
+        "answered",
+        value=value,
+        display="TRUE" if value else "FALSE",
+        type="boolean",
+        evidence=[e for p in read for e in p.evidence],
+        route="cells",
+        explanation=f"two tables: {told}",
+        confidence=min(p.confidence for p in read),
+        table=", ".join(p.table or "" for p in read),
+    )
+
+
 def _by_phrases(
     question: str,
     tables: list[Candidate],
@@ -216,6 +290,21 @@ def _by_phrases(
     if phrased is None:
         return None
     a, b, op = phrased
+    parts = _read_apart(question, tables, years, answer_in, rank, (a, b))
+    return _combined(question, op, (a, b), parts, years) if parts is not None else None
+
+
+def _read_apart(
+    question: str,
+    tables: list[Candidate],
+    years: list[str],
+    answer_in: Callable[[Candidate, str], QAAnswer],
+    rank: Callable[[str], list[Candidate]],
+    phrases: tuple[str, str],
+) -> list[QAAnswer] | None:
+    """The figures the two ``phrases`` name, each read in the table that names it best, where those
+    are two tables and each gives a number; else None."""
+    a, b = phrases
     on_sheet = {id(c.table) for c in tables}
     homes = []
     for phrase in (a, b):
@@ -232,12 +321,23 @@ def _by_phrases(
         return None  # (one table holds both: its own routes read them)
     when = _when(question, years)
     parts = [
-        answer_in(home, f"What was {_undated(phrase)}{when}?")
+        _figure_of(home, _undated(phrase), when, answer_in)
         for home, phrase in zip(homes, (a, b), strict=True)
     ]
     if any(p.status != "answered" or not _number(p.value) for p in parts):
         return None
-    return _combined(question, op, (a, b), parts, years)
+    return parts
+
+
+def _figure_of(
+    home: Candidate, phrase: str, when: str, answer_in: Callable[[Candidate, str], QAAnswer]
+) -> QAAnswer:
+    """The figure ``phrase`` names in its table at ``when``; where it names a column and no row
+    ("full-time equivalent employees" over an ``FTE`` column by directorate), the column's total."""
+    found = answer_in(home, f"What was {phrase}{when}?")
+    if found.status == "answered" or re.match(r"(?i)total\b", phrase):
+        return found
+    return answer_in(home, f"What was total {phrase}{when}?")
 
 
 #: A factor a ratio is multiplied by: "x 365", "× 12", "* 100".

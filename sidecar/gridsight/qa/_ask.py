@@ -39,6 +39,7 @@ from gridsight.qa._cells import (
     lines_by_period,
     long_form,
     periods_down,
+    sections_offered,
     superlative_led,
     total_at_an_end,
     unnamed_totals,
@@ -53,7 +54,9 @@ from gridsight.qa._glossary import (
     elided_heads,
     exclusion_after,
     in_own_terms,
+    initialisms_said,
     initials_written_out,
+    losses_as_signs,
     named_not_defined,
     others_named,
     signs_as_bounds,
@@ -93,6 +96,7 @@ from gridsight.qa._relational import Relation
 from gridsight.qa._route_blocks import NIL, by_blocks
 from gridsight.qa._route_formula import by_formula
 from gridsight.qa._route_sql import by_query, plan_over_join, plan_query
+from gridsight.qa._scales import without_unit_in_brackets
 from gridsight.qa._to_formula import verified_formula, view_rows
 from gridsight.qa._typos import labels_spelt, operations_spelt
 from gridsight.qa._wider import ranks_by_id, reads_more
@@ -230,14 +234,15 @@ def _ranked_in_own_terms(workbook: Workbook, sheet: str | None, phrase: str) -> 
     # (a name some table holds as written is that table's: "total net sales" beside a table of net
     # sales is no balance sheet's ``Deferred revenue``)
     every = [t for texts in texts_of.values() for t in texts]
-    foreign = in_own_terms(phrase, every) != phrase
+    foreign = in_own_terms(phrase, every) != phrase or initialisms_said(phrase, every) != phrase
     out = []
     for c in found:
         if c.relation is not None:
             out.append(c)
             continue
         texts = texts_of[id(c)]
-        own = in_own_terms(phrase, texts) if foreign else phrase
+        # (and in its own initials: "full-time equivalent employees" over an ``FTE`` column)
+        own = initialisms_said(in_own_terms(phrase, texts), texts) if foreign else phrase
         again = [d for d in candidates(workbook, sheet, own) if d.table is c.table] if own != phrase else []
         ranked = again[0] if again else c
         head = re.findall(r"[^\W\d_]+", own.casefold())[-1:]
@@ -287,6 +292,7 @@ def answer_question(
     if not words(q):
         return QAAnswer(question, "abstained", reason="the question names nothing to look for")
     q = q.replace("÷", " / ")  # ("income tax expense ÷ profit before tax": a division, as a slash is)
+    q = without_unit_in_brackets(q)  # ("... at 31 Dec 2024 ($000)?": the answer's unit, no figure)
     labels = _labels(workbook)
     q = prior_year_named(q, labels)  # ("FY2025 minus the prior year": FY2024)
     q = defined(spelt_out(without_ruled_out(without_example(q)), labels), labels)  # "ETR": effective tax rate
@@ -302,11 +308,15 @@ def answer_question(
         if joined is not None:
             joined.question = question
             return rounded_as_asked(positive_as_asked(joined, rounding), rounding)
+    # (a sheet named is where the question is asked, not all it may read: a figure of another sheet
+    # may be the second of two, "profit as a percentage of the balance sheet's equity")
+    elsewhere = [c for c in candidates(workbook, None, q) if c.sheet.name != sheet] if sheet else []
     across = answer_across_tables(
         q,
-        found,
+        found + elsewhere,
         lambda c, sub: _answer_in(workbook, c, sub, found, model, samples),
-        lambda sub: _ranked_in_own_terms(workbook, sheet, sub),
+        lambda sub: _ranked_in_own_terms(workbook, None, sub),
+        anchor=sheet,
     )
     if (
         across is not None
@@ -388,7 +398,9 @@ def _answer_in(
     q = changed_in_quarter(q, [c.name for c in rel.columns if c.role == "data"])  # "during Q3 2024"
     q = exclusion_after(q)  # "Excluding cash, what were total current assets?": the clause after
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
+    q = initialisms_said(q, own)  # "year to date" over a ``YTD`` column
     q = superlative_led(rel, q)  # ("Top segment by revenue?": which segment)
+    q = sections_offered(rel, q)  # ("which sex had ..." over ``Sex and age group``: Men or Women)
     held = [
         v for c in rel.columns if c.kind == "text" for v in rel.distinct_values(c.name) if isinstance(v, str)
     ]
@@ -399,6 +411,7 @@ def _answer_in(
     places = [v for c in rel.columns if c.role == "section" for v in rel.distinct_values(c.name)]
     q = named_not_defined(q, own, places)  # "(live births minus deaths)" after a column's name
     q = signs_as_bounds(q, own)  # "whose operating profit was negative": below 0
+    q = losses_as_signs(q, own)  # "in how many months was there a net loss": net profit below 0
     q = whole_year(q, rel)  # "full-year revenue": the column that adds up the quarters
     ans = _route(workbook, best, q, None, found)  # the routes read alone; the model writes queries
     if model is not None:

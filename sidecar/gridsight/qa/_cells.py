@@ -134,6 +134,7 @@ from gridsight.text import (
     periods_spelt,
     quarter_ended,
     same,
+    singular,
     stem,
     superlative,
     without_marks,
@@ -1108,9 +1109,21 @@ def superlative_led(rel: Relation, question: str) -> str:
     superlative and a kind of row -- a group of lines (``Non-current assets``), what the label
     column's header calls its rows (``Segment``), or a period noun over periods --
     with no "which" (:data:`_LED_BY_SUPERLATIVE`); else ``question`` as it is."""
-    m = _LED_BY_SUPERLATIVE.match(question)
     key = rel.key
-    if m is None or key is None:
+    if key is None:
+        return question
+    among = _SUPERLATIVE_AMONG.match(question)
+    if among is not None and _names_rows_only(rel, among.group("kind")):
+        # ("Lowest unemployment rate of the listed countries in 2016?": which country)
+        sup = among.group("sup").casefold()
+        if superlative(sup) or sup in DESCENDING | ASCENDING:
+            place = (among.group("place") or "").lower()
+            return (
+                f"Which {singular(among.group('kind'))} had the {place}{sup} {among.group('measure')}"
+                f"{among.group('rest')}"
+            )
+    m = _LED_BY_SUPERLATIVE.match(question)
+    if m is None:
         return question
     sup = m.group("sup").casefold()
     if not (superlative(sup) or sup in DESCENDING | ASCENDING):
@@ -1121,7 +1134,8 @@ def superlative_led(rel: Relation, question: str) -> str:
     )
     kind_words = question_words(kind)
     named_kind = (
-        asked_class(rel, which) is not None
+        (len(kind.split()) == 1 and _names_rows_only(rel, kind))
+        or asked_class(rel, which) is not None
         or any(near_word(w, h) for w in kind_words for h in tokens(key.name) if h not in COMMON)
         or (
             (periods_down(rel) or lines_by_period(rel))
@@ -1129,6 +1143,83 @@ def superlative_led(rel: Relation, question: str) -> str:
         )
     )
     return which if named_kind else question
+
+
+#: "which <noun> had ...": a kind of row asked, what follows saying what of it.
+_WHICH_SECTION_KIND = re.compile(
+    r"^\s*(?:which|what)\s+(?P<kind>[^\W\d_]+)\s+(?P<rest>(?:had|has|have|was|were|is|are|saw|showed"
+    r"|recorded)\b[^?]*?)\s*\??\s*$",
+    re.IGNORECASE,
+)
+
+
+def sections_offered(rel: Relation, question: str) -> str:
+    """``question`` asked as a choice among the table's sections where its "which <noun>" names the
+    first level of a row header of two ("which sex had the higher all-ages rate" over ``Sex and age
+    group``, age groups under ``Men`` and ``Women``): "Which had the higher all-ages rate, Men or
+    Women?"; else ``question`` as it is."""
+    m = _WHICH_SECTION_KIND.match(question)
+    key = rel.key
+    if m is None or key is None or not any(c.name == SECTION for c in rel.columns):
+        return question
+    levels = re.split(r"\s+(?:and|&|/|by)\s+", key.name, maxsplit=1, flags=re.IGNORECASE)
+    if len(levels) != 2 or not any(near_word(m.group("kind"), w) for w in tokens(levels[0])):
+        return question
+    sections = list(
+        dict.fromkeys(
+            v.split(PATH_SEP)[0].strip() for v in rel.values_of(SECTION) or [] if isinstance(v, str)
+        )
+    )
+    if not 2 <= len(sections) <= _MAX_OFFERED:
+        return question
+    return f"Which {m.group('rest')}, {', '.join(sections[:-1])} or {sections[-1]}?"
+
+
+#: The most sections a question is read as offering.
+_MAX_OFFERED = 6
+
+
+#: A superlative of a measure among a kind of rows: "lowest unemployment rate of the listed countries
+#: in 2016", "the highest turnout among the wards".
+_SUPERLATIVE_AMONG = re.compile(
+    r"^\s*(?:the\s+)?(?P<place>(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)?(?P<sup>[^\W\d_]+)\s+"
+    r"(?P<measure>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,3}?)\s+(?:of|among)\s+(?:the\s+|all\s+(?:the\s+)?)?"
+    r"(?:(?:listed|named|shown|following)\s+)?(?P<kind>[^\W\d_]+s)\b(?P<rest>\s*(?:,|\?|$|\b(?:at|in|for|on|by|during)\b).*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _names_rows_only(rel: Relation, kind: str) -> bool:
+    """Whether ``kind`` ("country", "countries") can only name the rows of a flat table whose one text
+    column labels them (``Belgium``, ``Germany`` under ``GEO (Labels)``): none of its words names a
+    column, a part of a header, a title or a label, and the table has no sections to name."""
+    key = rel.key
+    said = [w for w in question_words(kind) if w not in COMMON]
+    if key is None or not said or any(c.name == SECTION for c in rel.columns):
+        return False
+    if any(c.role == "data" and c.kind == "text" for c in rel.columns):
+        return False  # (another text column: the noun may name it by meaning)
+    if any(stem(w) in _MEASURE_NOUNS for w in said):
+        return False  # ("highest rate in 2016": the figure asked, not a row)
+    # (the labels may say the noun: ``European Union - 27 countries`` is one of the countries; and a
+    # title's "by country" names the rows' kind, not a figure)
+    titles = [
+        re.sub(r"\b(?:by|per|for\s+each)\s+[^\W\d_]+", " ", t.text, flags=re.I) for t in rel.table.titles
+    ]
+    texts = [*(p for c in rel.columns for p in parts(c.name)), *titles]
+    held = {w for t in texts for w in tokens(t)}
+    return not any(near_word(w, h) for w in said for h in held)
+
+
+#: Nouns that name a figure, not a kind of row ("the highest rate", "the lowest share").
+_MEASURE_NOUNS = frozenset(
+    stem(w)
+    for w in (
+        "rate", "share", "value", "figure", "number", "amount", "total", "level", "count", "percentage",
+        "proportion", "ratio", "score", "price", "cost", "sum", "average", "mean", "median", "growth",
+        "change", "increase", "decrease", "balance",
+    )
+)  # fmt: skip
 
 
 #: How much closer in meaning an adjective must be to one section's name than to the next, and how close.
@@ -2983,6 +3074,7 @@ def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool)
         return total_read
     periods = _periods_asked(rel, question)
     series = _series(rel, question)  # ("pledges receivable at every balance sheet date, oldest first")
+    series = series or _every_column(rel, question)  # ("net assets for each of the four columns")
     if (
         not any(PATH_SEP in c.name for c in rel.columns if c.role == "data")
         and not any(c.name == SECTION for c in rel.columns)
@@ -4102,12 +4194,18 @@ _NAMES_LINES = re.compile(r"\b(?:name|list|which|identify)\b", re.IGNORECASE)
 #: line's figure at each date, in time order.
 _SERIES = re.compile(
     r"\bseries\b|\b(?:at|for|in|on)\s+(?:every|each|all(?:\s+the)?)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:dates?|years?|periods?|year[- ]ends?)\b|\b(?:oldest|earliest|latest|newest|most\s+recent)\s+first\b"
+    r"(?:dates?|years?|periods?|year[- ]ends?)\b"
+    r"|\b(?:oldest|earliest|latest|newest|most\s+recent)\s+first\b"
     r"|\bchronological(?:ly)?\b|\bin\s+date\s+order\b"
     r"|\b(?:q1|h1|jan(?:uary)?|first\s+(?:quarter|month))\s+first\b"
     r"|\b(?:quarterly|monthly)\s+(?:[\w-]+\s+){0,3}?(?:figures|amounts|values|numbers)\b"
     rf"|{SERIES_SPAN.pattern}",
     re.IGNORECASE,
+)
+#: "for each quarter", "in every month", where no span is named ("... from Q3 2023 to Q2 2024" lists
+#: the span's quarters alone): every quarter or month of the table, in time order.
+_EACH_SUBPERIOD = re.compile(
+    r"^(?!.*\b(?:from|between)\b).*\b(?:for|in|at)\s+(?:each|every)\s+(?:quarter|month)\b", re.IGNORECASE
 )
 #: A series over the quarters or the months of a year ("the quarterly revenue figures (Q1 first)").
 _SUBPERIODS = re.compile(r"\b(?:(quarter)(?:ly|s)?|q1\s+first|(month)(?:ly|s)?|jan(?:uary)?\s+first)\b", re.I)
@@ -4122,7 +4220,7 @@ def _series(rel: Relation, question: str) -> list[RelColumn]:
     """The dated columns of amounts in time order (newest first where asked), where the question
     asks one line's figure at every date and no sum, average, count, choice or test of them; else
     none."""
-    if not _SERIES.search(question) or rel.key is None:
+    if not (_SERIES.search(question) or _EACH_SUBPERIOD.search(question)) or rel.key is None:
         return []
     low = question.casefold()
     labels = [v for v in rel.distinct_values(rel.key.name) if isinstance(v, str)]
@@ -4158,6 +4256,37 @@ def _series(rel: Relation, question: str) -> list[RelColumn]:
     return ordered[::-1] if _NEWEST_FIRST.search(question) else ordered
 
 
+#: "for each of the four columns", "across all four columns", "in every column": one line's figure in
+#: each column of amounts, as the table sets them out.
+_EVERY_COLUMN = re.compile(
+    r"\b(?:for|across|in|over)\s+(?:each|every|all)\s+(?:of\s+)?(?:the\s+|its\s+)?"
+    r"(?:(?P<n>\d+|[a-z]+)\s+)?(?:figure\s+|amount\s+|value\s+)?columns?\b"
+    r"|\bin\s+the\s+order\s+of\s+the\s+columns\b",
+    re.IGNORECASE,
+)
+#: "(exclude the total column)", "not counting the total": the columns less the whole's.
+_NO_TOTAL_COLUMN = re.compile(
+    r"\b(?:exclud(?:e|ing)|without|not\s+counting|leav(?:e|ing)\s+out|omit(?:ting)?)\s+(?:the\s+)?"
+    r"(?:total|all)\b[^,;)]{0,20}?\bcolumns?\b",
+    re.IGNORECASE,
+)
+
+
+def _every_column(rel: Relation, question: str) -> list[RelColumn]:
+    """Every column of amounts, left to right, where the question asks one line's figure in each
+    column ("give the net assets figure for each of the four columns": a group's and its parent's two
+    years alike), and the number it gives, if any, is the table's; else none."""
+    m = _EVERY_COLUMN.search(question)
+    if m is None or rel.key is None or _counts(question) or _asks_which(question):
+        return []
+    cols = amounts(rel)
+    if _NO_TOTAL_COLUMN.search(question):  # ("(exclude the total column)": ``All tenures`` left out)
+        cols = [c for c in cols if not _whole_label(parts(c.name)[-1])]
+    said = (m.group("n") or "").casefold()
+    count = int(said) if said.isdigit() else NUMBER_WORDS.get(said) if said else len(cols)
+    return cols if len(cols) >= 2 and count == len(cols) else []
+
+
 def _named_besides_period(rel: Relation, question: str) -> list[RelColumn]:
     """The amount columns whose every part but the period the question names (``2023/24 › Special``
     and ``2024/25 › Special`` for "special school pupils ... for each year"), where some are; else
@@ -4183,6 +4312,26 @@ def _named_besides_period(rel: Relation, question: str) -> list[RelColumn]:
     return parts_named or named or cols
 
 
+def _block_named(rel: Relation, question: str, cols: list[RelColumn]) -> list[RelColumn]:
+    """The columns of the one block (the header parts besides their period: a stacked table's title,
+    ``Visits abroad ...`` over ``Spending abroad ...``) whose own words the question names most, where
+    the columns fall into several such blocks; else ``cols``."""
+    blocks: dict[tuple[str, ...], list[RelColumn]] = {}
+    for c in cols:
+        blocks.setdefault(tuple(p for p in parts(c.name) if not _is_period(p)), []).append(c)
+    if len(blocks) < 2:
+        return cols
+    qw = question_words(question)
+    words_of = {k: {w for p in k for w in tokens(p) if w not in COMMON} for k in blocks}
+    shared = set.intersection(*words_of.values())
+    said = {
+        k: sum(1 for w in own - shared if any(near_word(q, w) for q in qw)) for k, own in words_of.items()
+    }
+    best = max(said.values())
+    top = [k for k, n in said.items() if n == best]
+    return blocks[top[0]] if best and len(top) == 1 else cols
+
+
 def _within_year(rel: Relation, question: str) -> list[RelColumn]:
     """The quarter or month columns in time order, of the years the question names (all where it
     names none of theirs), where it asks a series of quarters or months; else none."""
@@ -4191,13 +4340,14 @@ def _within_year(rel: Relation, question: str) -> list[RelColumn]:
         return []
     kind = "quarters" if asked.group(0).casefold().startswith(("q", "quarter")) else "months"
     found: list[tuple[tuple[int, int], RelColumn]] = []
-    for c in amounts(rel):
+    for c in _block_named(rel, question, amounts(rel)):  # (the visits' quarters, not the spending's)
         if _period_kind(c) != kind or _is_percent(c):
             continue
         year = int(year_of(c.name) or 0)
         path = " ".join(parts(c.name)).casefold()
         if kind == "quarters":
-            q = re.search(r"\bq([1-4])\b", path)
+            # (``Jan to Mar``: a run of three months, spelt as its quarter)
+            q = re.search(r"\bq([1-4])\b", path) or re.search(r"\bq([1-4])\b", periods_spelt(path), re.I)
             codes = sorted(_quarters_ended(c.name))
             at = int(q.group(1)) if q else int(codes[0][1]) if codes else 0
         else:
@@ -6483,6 +6633,10 @@ def _tested(question: str, cells: list[tuple[str, str]]) -> CellPlan | None:
 _EQUALS = re.compile(r"\b(?:equals?|equal\s+to|is\s+the\s+same\s+as|match(?:es)?)\b", re.IGNORECASE)
 
 
+#: Two figures asked whether they are one: "the same for A and B", "identical in both columns".
+_THE_SAME = re.compile(r"\b(?:the\s+same|identical|equal)\b", re.IGNORECASE)
+
+
 def _equal(question: str, cells: list[tuple[str, str]]) -> CellPlan | None:
     """Whether the cells before "equal" add up to those after ("does the statement balance, i.e. do
     total assets equal total equity plus non-current liabilities plus current liabilities"), each
@@ -6722,6 +6876,9 @@ def _across(
             return CellPlan(f"SELECT {a} {'>' if more else '<'} {b}", "test", "boolean")
         if qwords & CHANGE_WORDS:  # ("did goodwill change between 2023 and 2024": any move at all)
             return CellPlan(f"SELECT {late} <> {early}", "test", "boolean")
+        if _THE_SAME.search(question):  # ("is share capital the same for the group and the company")
+            # (a dash is nil: ``-`` beside 8,100 is no match)
+            return CellPlan(f"SELECT ABS(COALESCE({a}, 0) - COALESCE({b}, 0)) < 0.5", "test", "boolean")
         return None
     # ("what leverage did it achieve (net debt / EBITDA)": the arithmetic written is the answer)
     if expected == "number" or (

@@ -26,7 +26,7 @@ _STARTS = re.compile(
     r"\b(?:define[ds]?(?:\s+(?:it|this|them|the\s+[\w-]+(?:\s+[\w-]+)?))?\s+as|defined\s+as|calculated\s+as"
     r"|computed\s+as|measured\s+as|worked\s+out\s+as|i\.\s?e\.,?|that\s+is,"
     r"|taking\s+[^,?.()]{2,60}?\s+(?:to\s+be|as)|(?:with|where)\s+[^,?.()]{2,60}?\s+(?:defined|taken)\s+as"
-    r"|^\s*using|^\s*(?P<adding>adding|summing)|(?<=[^\W\d_])\s*=|(?<=[\w)])\s*:(?=\s)(?!\s*(?:how|what|which|who|whom|when|where|why|is|are|was|were|did|does|do|has"
+    r"|^\s*using|^\s*(?P<adding>adding|summing|add\s+up|add\s+together|sum\s+up)|(?<=[^\W\d_])\s*=|(?<=[\w)])\s*:(?=\s)(?!\s*(?:how|what|which|who|whom|when|where|why|is|are|was|were|did|does|do|has"
     r"|have|had|can|could|would|will|give|list|name|show|tell)\b)"
     r"|^\s*what(?:\s+is|\s+was|'s)(?=\s+(?:the\s+)?[\w' -]+\s+(?:divided\s+by|plus)\s)"
     r"|^(?=\s*[^\W\d_][\w' -]+\s+plus\s))\s*",
@@ -146,8 +146,19 @@ def definition(question: str) -> Definition | None:
     return None
 
 
+#: A list the question asks the sum of by its verb: "what did A and B add up to in 2025?".
+_ADDED_UP = re.compile(
+    r"^\s*(?:what|how\s+much)\s+(?:did|do|does|would|will)\s+(?P<list>[^?()]+?)\s+"
+    r"(?:add\s+up\s+to|sum\s+to|come\s+to|amount\s+to)\b",
+    re.IGNORECASE,
+)
+
+
 def _stated_after(question: str) -> tuple[str, str] | None:
     """The text after "define it as" and its kin, up to the clause that ends it."""
+    added = _ADDED_UP.search(question)
+    if added is not None and _LIST_OF_LINES.search(added.group("list")):
+        return f"the sum of {added.group('list')}", question[added.end() :]
     m = _STARTS.search(question)
     if m is None:
         return None

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
+from functools import partial
 
 from gridsight.qa._definition import definition
 from gridsight.qa._sqlgen import initials_of
@@ -416,6 +418,25 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
         "capital expenditures",
         "capital expenditure",
     ),
+    # (the totals of a cash flow statement's three sections, by their names under IFRS, US GAAP and
+    # UK GAAP and by the names analysts give them; not "net cash inflow from ...", which asks a sign)
+    *(
+        (
+            f"net cash from {kind} activities",
+            f"net cash generated from {kind} activities",
+            f"net cash provided by {kind} activities",
+            f"net cash used in {kind} activities",
+            f"net cash used by {kind} activities",
+            f"net cash flows from {kind} activities",
+            f"net cash flow from {kind} activities",
+            f"net cash provided by (used in) {kind} activities",
+            f"net cash (used in)/from {kind} activities",
+            f"net cash from/(used in) {kind} activities",
+            f"net {kind} cash flow",
+            f"{kind} cash flow",
+        )
+        for kind in ("operating", "investing", "financing")
+    ),
     (
         "net increase (decrease) in cash and cash equivalents",
         "net increase in cash and cash equivalents",
@@ -518,6 +539,53 @@ def initials_written_out(question: str, texts: Iterable[str], held: Iterable[str
     return question
 
 
+def initialisms_said(question: str, texts: Iterable[str]) -> str:
+    """``question`` with a run of three to six of its words written as the capitals of a text that
+    are their initials, grammar words counted or not ("staff costs year to date" over a ``YTD``
+    column; "the liquidity coverage ratio" over ``LCR``), where exactly one text's capitals fit the
+    run and the question does not write them already. Two letters are left alone: any two words
+    have initials ("under key" is no ``UK``)."""
+    texts = [t for t in texts if isinstance(t, str) and len(t) <= 200]
+    capitals = {m.group(1) for t in texts for m in _CAPITALS.finditer(t) if len(m.group(1)) >= 3}
+    capitals -= {m.group(1) for m in _CAPITALS.finditer(question)}
+    if not capitals:
+        return question
+    held = "\n".join(_spaced(t) for t in texts)
+    said = list(re.finditer(r"[^\W\d_]+", question))
+    limit = len(question)  # (runs are written from the last; one never reaches into another)
+    for i in range(len(said) - 1, -1, -1):
+        for run in range(6, 2, -1):
+            found = _initials_of_run(said[i : i + run + 3], run, capitals)
+            if found is not None and found[1] <= limit:
+                caps, end = found
+                words_ = question[said[i].start() : end]
+                if (
+                    _holds(held, words_)
+                    or {words_.split()[0].casefold(), words_.split()[-1].casefold()} & _SMALL_WORDS
+                ):
+                    continue  # (the texts write the words out; "a big cat" spells no ``ABC``)
+                question, limit = question[: said[i].start()] + caps + question[end:], said[i].start()
+                break
+    return question
+
+
+def _initials_of_run(said: list[re.Match[str]], letters: int, capitals: set[str]) -> tuple[str, int] | None:
+    """The one text's capitals of ``letters`` letters that the first words of ``said`` spell, all
+    words counted or grammar words left out, with where the run ends; None if none or several."""
+    fits: set[tuple[str, int]] = set()
+    for skip in (False, True):
+        initials, end = "", 0
+        for j, m in enumerate(said):
+            if skip and j > 0 and m.group(0).casefold() in _SMALL_WORDS:
+                continue
+            initials, end = initials + m.group(0)[0].upper(), m.end()
+            if len(initials) == letters:
+                break
+        if len(initials) == letters and initials in capitals:
+            fits.add((initials, end))
+    return fits.pop() if len({c for c, _ in fits}) == 1 and len(fits) == 1 else None
+
+
 def _initials_run(caps: str, said: list[str], beside: tuple[str, str]) -> set[str]:
     """The runs of the words ``said`` whose initials are ``caps`` (grammar words may be left out),
     lower case, where the words go on as the question does on one side: the stems ``beside`` are
@@ -564,6 +632,7 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
     # (the labels the question writes out whole keep their words: "cost of sales" is ``Cost of sales``)
     whole = [_spaced(t) for t in texts if _holds(low, t)]
     labels = [_spaced(t) for t in texts]  # (whole, for names with "of": ``Purchases of property ...``)
+    lines = {t.strip().casefold() for t in texts if len(t.split()) == 1}
     for names in SAME_THING:
         if names in _ONE_WAY and not _holds(held, names[0]):
             continue
@@ -584,9 +653,31 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
             ):
                 continue  # ("net sales" holds "sales"; "non current" holds "current")
             pattern = r"[\s\-\u2010-\u2013]+".join(_either_number(w) for w in name.split())
-            question = re.sub(rf"(?<![\w-]){pattern}(?![\w-])", own, question, flags=re.IGNORECASE)
+            question = re.sub(
+                rf"(?<![\w-]){pattern}(?![\w-])",
+                partial(_own_name, own=own, lines=lines, names=names),
+                question,
+                flags=re.I,
+            )
             low = _spaced(question)
     return question
+
+
+def _own_name(m: re.Match[str], own: str, lines: AbstractSet[str], names: Iterable[str]) -> str:
+    """The table's own name ``own`` for the name ``m`` found, unless that only qualifies a line."""
+    return m.group(0) if _qualifies_a_label(m, lines, names) else own
+
+
+def _qualifies_a_label(m: re.Match[str], lines: AbstractSet[str], names: Iterable[str]) -> bool:
+    """Whether the one word ``m`` found is no name itself, only a form of one (the adjective
+    "payable" beside "payables"), and comes right after a word that is a whole text of the table, and
+    so only qualifies that line: "VAT payable" over a ``VAT`` line names no payables ("closing stock"
+    is stock, a name as written)."""
+    word = m.group(0).strip().casefold()
+    before = re.search(r"([^\W_]+)\s+$", m.string[: m.start()])
+    return (
+        " " not in word and word not in names and before is not None and before.group(1).casefold() in lines
+    )
 
 
 #: A name and a definition in brackets right after it: "the natural increase (live births minus deaths)".
@@ -684,6 +775,36 @@ def signs_as_bounds(question: str, own: Iterable[str]) -> str:
         return m.group(0) if sign in held else f"{m.group(1)} {'below' if below else 'above'} 0"
 
     return _SIGN_ASKED.sub(bound, _SIGNED.sub(bound, question))
+
+
+#: A loss said where the statement writes only its profit: "was there a net loss", "made an operating
+#: loss", "a loss before tax".
+_LOSS = re.compile(
+    r"\b(?:(?P<asked>was\s+there)|there\s+was|(?:made|make|makes|making|recorded|reported|showed|shows|show"
+    r"|had|has|have|posted))\s+an?\s+(?P<kind>net|operating|gross|pre-?tax)?\s*loss\b",
+    re.IGNORECASE,
+)
+
+
+def losses_as_signs(question: str, own: Iterable[str]) -> str:
+    """``question`` with a loss asked of a statement that names only the profit written as that
+    profit below 0: "in how many months was there a net loss" over ``Net profit`` is "in how many
+    months was net profit below 0" -- unless a text of the table says "loss" (``Profit/(loss) for
+    the year`` is read as it is), or it writes no such profit."""
+    if not _LOSS.search(question):
+        return question
+    texts = [t.casefold() for t in own if isinstance(t, str)]
+    if any(re.search(r"\bloss(?:es)?\b", t) for t in texts):
+        return question
+
+    def signed(m: re.Match[str]) -> str:
+        kind = (m.group("kind") or "").casefold()
+        profit = f"{kind} profit".strip()
+        if not any(re.search(rf"\b{re.escape(profit)}\b", t) for t in texts):
+            return m.group(0)
+        return f"was {profit} below 0" if m.group("asked") else f"{profit} was below 0"
+
+    return _LOSS.sub(signed, question)
 
 
 #: "intangible assets other than goodwill", "receivables excluding trade receivables": a whole less a

@@ -196,7 +196,8 @@ def sized(rel: Relation, expr: Expr, cells: dict[Line, list[int]]) -> set[Line]:
 
     visit(expr, True)
     leaves = lines_of(expr)
-    if len(leaves) > 1 and _only_adds(expr) and all(negative(line) for line in leaves):
+    summed = len(leaves) > 1 or len(cells[leaves[0]]) > 1  # (or one list: "what did A and B come to")
+    if summed and _only_adds(expr) and all(negative(line) for line in leaves):
         # ("total payables (due within a year plus due later)": what is owed, in all)
         out.update(leaves)
     return out

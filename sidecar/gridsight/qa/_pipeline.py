@@ -137,6 +137,8 @@ def expected_type(question: str) -> str | None:
         return "list"  # (not "what are borrowings over total equity": one figure)
     if re.search(r"\bin (?:that|this|the same) order\b|,\s*in order\b|\bone (?:per|for each)\b", low):
         return "list"  # "... for 2022, 2023 and 2024, in that order": one answer per item
+    if _VALUES_OVER_SPAN.search(low) and not _OPERATES_ON.search(low):
+        return "list"  # ("Austria: values 2019 through 2023?": one figure per year)
     if asks_label(low):
         return None  # "... Give the line label.": a name, whatever the opening words ask
     if COUNT_PER_GROUP.match(low) and not IN_ALL.search(low):
@@ -154,6 +156,19 @@ def expected_type(question: str) -> str | None:
         # much did A exceed B" is the amount between them)
         return "number"
     return None
+
+
+#: Figures asked in the plural over a span of years: "values 2019 through 2023", "the figures from
+#: 2015 to 2018".
+_VALUES_OVER_SPAN = re.compile(
+    r"\b(?:values|figures|numbers|amounts|readings)\b[^?]{0,40}?\b(?:19|20)\d\d\s*(?:through|thru|to|until|-|–)\s*"
+    r"(?:19|20)\d\d\b"
+)
+#: Words that do something with figures rather than list them.
+_OPERATES_ON = re.compile(
+    r"\b(?:sum|total|average|mean|median|change[ds]?|difference|grow|grew|rise|rose|fall|fell|increase[ds]?"
+    r"|decrease[ds]?|more|less|higher|lower|highest|lowest|how|which|when|count|between)\b"
+)
 
 
 @dataclass

@@ -36,6 +36,23 @@ _UNIT = re.compile(
     rf"^\(?\s*(?:in\s+)?(?:{_BEFORE})?{_CODE}(?:{_AFTER})?\s*\)?$|^\(?\s*(?:in\s+)?(?P<words>thousands?|"
     rf"millions?)\s+of\s+(?P<cur2>euros?|dollars?|pounds?)\s*\)?$",
 )
+#: A parenthesis a question gives the answer's unit in: "($000)", "(£m)", "(in thousands of pounds)",
+#: "($ in thousands)".
+_UNIT_IN_BRACKETS = re.compile(r"\s*\(\s*([^()]{1,40}?)\s*\)")
+_UNIT_IN_WORDS = re.compile(
+    rf"^(?:{_CODE}\s+)?(?:in\s+)?(?:thousands?|millions?|billions?)"
+    rf"(?:\s+of\s+{_CODE.replace('cur', 'cur3')})?$"
+)
+
+
+def without_unit_in_brackets(question: str) -> str:
+    """``question`` without the parentheses that only give a currency unit ("What was revenue at 31
+    Dec 2024 ($000)?"): a figure is answered in its table's unit, and "000" is no figure asked."""
+    return _UNIT_IN_BRACKETS.sub(
+        lambda m: "" if _UNIT.match(m.group(1)) or _UNIT_IN_WORDS.match(m.group(1)) else m.group(0), question
+    )
+
+
 #: A currency unit written after a figure or a period: ``2025 £m``, ``2024 $'000``, ``2024 TEUR``,
 #: ``2023 Mio. €``, ``2025 US$ bn``.
 UNIT_AFTER_FIGURE = re.compile(rf"(?<=\d)\s+(?:in\s+)?(?:{_BEFORE})?{_CODE}(?:{_AFTER})?$")
