@@ -263,3 +263,10 @@ def monthly_results(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_a_loss_is_the_profit_below_nought(monthly_results: Any) -> None:
     assert answered(monthly_results, "In how many months was there a net loss?") == 2  # Feb, Apr
     assert answered(monthly_results, "Which months made a net loss?") == ["Feb-25", "Apr-25"]
+
+
+def test_two_names_offered_with_a_slash(group_and_company: Any) -> None:
+    # ("fixed/non-current": the table writes ``Fixed assets``; 21000 is the largest of its lines)
+    question = "Largest fixed/non-current asset line for the group in 2025?"
+    assert answered(group_and_company, question) == "Tangible assets"
+

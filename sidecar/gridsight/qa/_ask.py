@@ -40,6 +40,7 @@ from gridsight.qa._cells import (
     long_form,
     periods_down,
     sections_offered,
+    slashes_named,
     superlative_led,
     total_at_an_end,
     unnamed_totals,
@@ -397,6 +398,7 @@ def _answer_in(
     )  # "how much did X increase in 2025": from 2024
     q = changed_in_quarter(q, [c.name for c in rel.columns if c.role == "data"])  # "during Q3 2024"
     q = exclusion_after(q)  # "Excluding cash, what were total current assets?": the clause after
+    q = slashes_named(rel, q)  # ("fixed/non-current asset line": the name the table writes)
     q = in_own_terms(q, own)  # "stock" over ``Inventories``: the table's own names
     q = initialisms_said(q, own)  # "year to date" over a ``YTD`` column
     q = superlative_led(rel, q)  # ("Top segment by revenue?": which segment)

@@ -3008,6 +3008,7 @@ def cell_plan(rel: Relation, question: str, expected: str | None) -> CellPlan | 
     """The plan for ``question`` over ``rel`` (see the module docstring), or None. Two total lines the
     question offers "A or B" are the pool to choose from; where no plan chooses between them, the
     lines they total are (:func:`_offered`)."""
+    question = slashes_named(rel, question)  # ("fixed/non-current asset": the name the table writes)
     question = superlative_led(rel, question)  # ("Biggest non-current asset at Mar 2025?": which one)
     question = _kind_of_columns(rel, question)  # ("which category" over ``... | All tenures``: which tenure)
     marked = marked_plan(
@@ -3062,7 +3063,7 @@ _SOURCE_NAMED = re.compile(
 
 
 def _cell_plan(rel: Relation, question: str, expected: str | None, offers: bool) -> CellPlan | None:
-    question = _slashes_named(rel, _SOURCE_NAMED.sub("", question))
+    question = slashes_named(rel, _SOURCE_NAMED.sub("", question))
     # ("the ratio of (non-current liabilities plus current liabilities) to total equity": a sum
     # written out, divided as written)
     question = _BRACKETED_RATIO.sub(r"\g<a> divided by ", question)
@@ -4596,7 +4597,7 @@ def _month_of(col: RelColumn) -> int | None:
     return month_headed(col.name)
 
 
-def _slashes_named(rel: Relation, question: str) -> str:
+def slashes_named(rel: Relation, question: str) -> str:
     """``question`` with each slash between two words that a label or header of the table also joins
     by a slash (``Flat/maisonette``) written as a space: a name, not a division."""
     if "/" not in question:
@@ -4622,9 +4623,30 @@ def _slashes_named(rel: Relation, question: str) -> str:
             any(near_word(x, y) for x in a for y in pa) and any(near_word(x, y) for x in b for y in pb)
             for pa, pb in pairs
         )
-        return f"{m.group(1)} {m.group(2)}" if named else m.group(0)
+        if named:
+            return f"{m.group(1)} {m.group(2)}"
+        # ("fixed/non-current asset line" over ``Fixed assets``: two names offered for one thing, the
+        # one the table writes with the noun after them, where the other it does not)
+        noun = tokens(m.group(3) or "")
+        held = [
+            side for side in (m.group(1), m.group(2)) if noun and _written_with(rel, [*tokens(side), *noun])
+        ]
+        return f"{held[0]} {m.group(3)}" if len(held) == 1 else m.group(0)
 
-    return re.sub(r"([^\W\d_][\w-]*)/([^\W\d_][\w-]*)", read, question)
+    return re.sub(r"([^\W\d_][\w-]*)/([^\W\d_][\w-]*)(?:\s+([^\W\d_]+))?", read, question)
+
+
+def _written_with(rel: Relation, said: list[str]) -> bool:
+    """Whether a label, section or header part of ``rel`` holds the words ``said`` one after
+    another (near spellings: "fixed asset" in ``Fixed assets``)."""
+    texts = [str(v) for c in rel.columns if c.role in ("key", "section") for v in rel.distinct_values(c.name)]
+    texts += [p for c in rel.columns for p in parts(c.name)]
+    for t in texts:
+        own = tokens(t)
+        for i in range(len(own) - len(said) + 1):
+            if all(near_word(w, s) for w, s in zip(own[i : i + len(said)], said, strict=True)):
+                return True
+    return False
 
 
 def _periods_tested(
