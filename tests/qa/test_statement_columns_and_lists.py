@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.qa.conftest import answered, book_of
+from tests.qa.conftest import answered, answers_or_says_why, book_of
 
 #: A UK group-and-company balance sheet: two years under each of two headings.
 GROUP_AND_COMPANY: list[list[Any]] = [
@@ -270,3 +270,23 @@ def test_two_names_offered_with_a_slash(group_and_company: Any) -> None:
     question = "Largest fixed/non-current asset line for the group in 2025?"
     assert answered(group_and_company, question) == "Tangible assets"
 
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did and and and add up to?",
+        "Give the net assets figure for each of the 0 columns.",
+        "Give the net assets figure for each of the 99999999999999999999 columns.",
+        "Was more than twice than?",
+        "Is the same for the and the in 2025?",
+        "a/b/c/d/e/f/g/h fixed/non-current/current/fixed asset line?",
+        "What were accruals (((($000)))) (£m) ()?",
+        "In how many months was there a net loss " + "and a loss " * 200 + "?",
+        "year to date " * 300,
+    ],
+)
+def test_odd_questions_get_an_answer_or_a_reason(
+    group_and_company: Any, monthly_results: Any, question: str
+) -> None:
+    for book in (group_and_company, monthly_results):
+        answers_or_says_why(book, question)

@@ -139,22 +139,11 @@ def _combined(
         )
     else:
         value = a - b if op == "-" else a + b
-    evidence = [e for p in parts for e in p.evidence]
     told = f"{named[0]} ({values[0]}) {op} {named[1]} ({values[1]})"
     when = f", for {years[0]}" if years else ""
     when += f", times {times.group(1)}" if times else ""
-    return QAAnswer(
-        question,
-        "answered",
-        value=value,
-        display=f"{value:,.4f}".rstrip("0").rstrip("."),
-        type="number",
-        evidence=evidence,
-        route="cells",
-        explanation=f"two tables on one sheet: {told}{when}",
-        confidence=min(p.confidence for p in parts),
-        table=", ".join(p.table or "" for p in parts),
-    )
+    display = f"{value:,.4f}".rstrip("0").rstrip(".")
+    return _answered(question, value, display, "number", parts, f"two tables on one sheet: {told}{when}")
 
 
 #: The two figures of a ratio, a difference or a sum, each by its own phrase (``a`` the first).
@@ -263,17 +252,24 @@ def _compared(
     first, second = (float(p.value) for p in read)
     value = first > factor * second if m.group("more") else first < factor * second
     told = f"{a} ({read[0].value}) {'>' if m.group('more') else '<'} {factor:g} × {b} ({read[1].value})"
+    return _answered(question, value, "TRUE" if value else "FALSE", "boolean", read, f"two tables: {told}")
+
+
+def _answered(
+    question: str, value: object, display: str, kind: str, parts: list[QAAnswer], explanation: str
+) -> QAAnswer:
+    """The answer two tables' figures ``parts`` give, both cited."""
     return QAAnswer(
         question,
         "answered",
         value=value,
-        display="TRUE" if value else "FALSE",
-        type="boolean",
-        evidence=[e for p in read for e in p.evidence],
+        display=display,
+        type=kind,
+        evidence=[e for p in parts for e in p.evidence],
         route="cells",
-        explanation=f"two tables: {told}",
-        confidence=min(p.confidence for p in read),
-        table=", ".join(p.table or "" for p in read),
+        explanation=explanation,
+        confidence=min(p.confidence for p in parts),
+        table=", ".join(p.table or "" for p in parts),
     )
 
 

@@ -311,7 +311,9 @@ def answer_question(
             return rounded_as_asked(positive_as_asked(joined, rounding), rounding)
     # (a sheet named is where the question is asked, not all it may read: a figure of another sheet
     # may be the second of two, "profit as a percentage of the balance sheet's equity")
-    elsewhere = [c for c in candidates(workbook, None, q) if c.sheet.name != sheet] if sheet else []
+    elsewhere = [
+        c for s in workbook.sheets if sheet and s.name != sheet for c in candidates(workbook, s.name, q)
+    ]
     across = answer_across_tables(
         q,
         found + elsewhere,

@@ -4604,13 +4604,9 @@ def slashes_named(rel: Relation, question: str) -> str:
         return question
 
     def joined() -> list[tuple[list[str], list[str]]]:
-        texts = [
-            str(v) for c in rel.columns if c.role in ("key", "section") for v in rel.distinct_values(c.name)
-        ]
-        texts += [p for c in rel.columns for p in parts(c.name)]
         return [
             (tokens(m.group(1)), tokens(m.group(2)))
-            for t in texts
+            for t in _named_texts(rel)
             if "/" in t
             for m in re.finditer(r"([^\W\d_][\w-]*)\s*/\s*([^\W\d_][\w-]*)", t)
         ]
@@ -4636,12 +4632,22 @@ def slashes_named(rel: Relation, question: str) -> str:
     return re.sub(r"([^\W\d_][\w-]*)/([^\W\d_][\w-]*)(?:\s+([^\W\d_]+))?", read, question)
 
 
+def _named_texts(rel: Relation) -> list[str]:
+    """The table's labels, sections and header parts: the texts a question's names are read against."""
+
+    def compute() -> list[str]:
+        texts = [
+            str(v) for c in rel.columns if c.role in ("key", "section") for v in rel.distinct_values(c.name)
+        ]
+        return texts + [p for c in rel.columns for p in parts(c.name)]
+
+    return rel.memo("named texts", compute)
+
+
 def _written_with(rel: Relation, said: list[str]) -> bool:
     """Whether a label, section or header part of ``rel`` holds the words ``said`` one after
     another (near spellings: "fixed asset" in ``Fixed assets``)."""
-    texts = [str(v) for c in rel.columns if c.role in ("key", "section") for v in rel.distinct_values(c.name)]
-    texts += [p for c in rel.columns for p in parts(c.name)]
-    for t in texts:
+    for t in _named_texts(rel):
         own = tokens(t)
         for i in range(len(own) - len(said) + 1):
             if all(near_word(w, s) for w, s in zip(own[i : i + len(said)], said, strict=True)):
