@@ -1420,9 +1420,20 @@ def participle(word: str) -> bool:
 #: the thing listed is the last word before the clause that ranks or filters it ("what are the 3
 #: smallest sales figures" lists figures: values, not rows).
 LISTED_ENTITIES = re.compile(
-    r"^\s*(?:name|list|which(?:\s+(?:are|were))?)\s+(?:the\s+)?(?:top\s+|bottom\s+)?\d+\s+"
+    r"^\s*(?:name|list|which(?:\s+(?:are|were))?"
+    r"|what\s+(?:are|were)(?=\s+(?:the\s+)?\d+\s+(?:most|least|[a-z]+est)\b))"  # ("what are the 3 best ...")
+    r"\s+(?:the\s+)?(?:top\s+|bottom\s+)?\d+\s+"
     r"((?:[\w-]+\s+){0,3}?[\w-]+?)"
     r"(?=\s+(?:of|with|that|who|whose|by|in|on|among|from|have|has|had|were|are|did|do|does)\b|\s*[?.]|\s*$)"
+)
+#: A superlative with the participle that says what ranks the rows: "the highest rated", "the
+#: most-reviewed" (a column no header word names ranks nothing).
+RANKED_BY_PARTICIPLE = re.compile(r"\b(?:highest|lowest|best|worst|most|least)[\s-]+([a-z]{3,}ed)\b")
+#: "What vintages are the 4 highest rated wines?", "what scores did the 3 cheapest wines get?": a
+#: figure of each ranked row, named first.
+WHAT_OF_TOP = re.compile(
+    r"^\s*(?:what|which)\s+([^\W\d][\w\s-]{0,40}?)\s+(?:do|does|did|are|were|have|has|had)\s+the\s+"
+    r"(?:top\s+)?\d+\b"
 )
 #: One row asked for by a noun: "which company has the highest profits".
 ENTITY_ASKED = re.compile(r"^\s*which\s+([\w-]+)\s+(?:has|had|have|is|was|were|did|does|do)\b")

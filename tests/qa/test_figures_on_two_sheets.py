@@ -101,3 +101,5 @@ def test_a_figure_from_each_of_two_sheets(book: Any, question: str, expected: An
     assert ans.value == pytest.approx(expected) if not isinstance(expected, bool) else ans.value is expected
     assert {e["sheet"] for e in ans.evidence} >= {"Balance sheet"}  # (both tables' cells are cited)
     assert len({e["sheet"] for e in ans.evidence}) == 2
+    if not isinstance(expected, bool):
+        assert ans.explanation.startswith("two tables on two sheets"), ans.explanation

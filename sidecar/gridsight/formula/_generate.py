@@ -40,11 +40,13 @@ from gridsight.text import (
     NEGATION_WORDS,
     NOT_NAMES,
     ORDINAL_VALUES_MAX,
+    RANKED_BY_PARTICIPLE,
     SHORTENED,
     SUPERLATIVE_RX,
     TABLE_WORDS,
     TAKES_BOTH,
     VALUE_NOUNS,
+    WHAT_OF_TOP,
     YEAR_WORDS,
     adjective_phrase,
     age_column,
@@ -123,7 +125,10 @@ _COMPARE = (
     (re.compile(r"\b(?:at most|no more than)\s+\$?(-?[\d.,]+)"), "<="),
     (
         re.compile(
-            r"\b(?:of|equal to|equals|is|aged|=)\s+\$?(-?\d[\d.,]*)\b(?!\s*(?:most|least|highest|lowest))"
+            # ("as of 2017", "the end of 2017": a date, no value)
+            r"\b(?:(?<!as\s)(?<!end\s)(?<!close\s)(?<!start\s)of|equal to|equals|is|aged|=)"
+            r"\s+\$?(-?\d[\d.,]*)\b"
+            r"(?!\s*(?:most|least|highest|lowest))"
         ),
         "=",
     ),
@@ -491,6 +496,23 @@ class _Request:
             self._ranked = (cols[found[0]], found[1])
         return self._ranked
 
+    def ranking_key(self, numeric: list[Column]) -> Column | None:
+        """The number or date column a superlative ranks by: named after it, meant by its adjective,
+        else the column the request names best, an id only where the request says "id" ("the
+        highest rated wine" ranks no ``wine_id``)."""
+        found = self.after_superlative(numeric) or self.adjective_key(numeric)
+        if found is not None:
+            return found
+        asks_id = bool(set(self.words) & _ID_WORDS)
+        found = next((c for c in numeric if asks_id or not c.words & _ID_WORDS), None)
+        return None if found is None or self.ranked_unnamed(found) else found
+
+    def ranked_unnamed(self, col: Column) -> bool:
+        """Whether a superlative ranks by a participle ``col`` is not named by ("the highest rated
+        wine" over ``price``): the rows are ranked by a measure no header here names."""
+        said = RANKED_BY_PARTICIPLE.search(self.low)
+        return said is not None and not any(_mentioned(h, {_stem(said.group(1))}) for h in col.words)
+
     def _adjective_direction(self, word: str) -> str:
         ranked = self.ranked_by()
         if ranked is not None:
@@ -503,7 +525,8 @@ class _Request:
         """N of "top N", "the N most ...", "the N cheapest", "the highest N", "which 3 departments
         ... the most", "the top three" (:func:`gridsight.text.count_asked`, shared with the planner)."""
         ranks = {"top", "bottom", "first", "last", "least", "most"}
-        tokens = re.findall(r"[a-z]+|\d+(?:\.\d+)?[a-z]*", self.low)  # "2nd" is no count
+        low = self._without_numbered_values
+        tokens = re.findall(r"[a-z]+|\d+(?:\.\d+)?[a-z]*", low)  # "2nd" is no count
         for i, t in enumerate(tokens):
             near = [tokens[j] for j in (i - 1, i + 1) if 0 <= j < len(tokens)]
             if i >= 2 and tokens[i - 2] == "at" and tokens[i - 1] in ("least", "most"):
@@ -514,7 +537,27 @@ class _Request:
                 continue
             if t.isdigit() and any(w in ranks or superlative(w) for w in near):
                 return int(t)
-        return count_asked(self.low)
+        return count_asked(low)
+
+    @cached_property
+    def _without_numbered_values(self) -> str:
+        """The request with the text values it names that hold a number left out ("737 MAX 8": a
+        name, no count of the top 8)."""
+        low = self.low
+        named = sorted(
+            {
+                v.lower()
+                for col in self.table.columns
+                if col.kind == "text"
+                for v in col.distinct
+                if len(v) > 2 and any(ch.isdigit() for ch in v) and v.lower() in self.low
+            },
+            key=len,
+            reverse=True,
+        )
+        for v in named:
+            low = low.replace(v, " ")
+        return low
 
     def unmatched(self) -> set[str]:
         """Content words that name no column, value or known operation (signs of a question
@@ -615,6 +658,7 @@ class _Request:
                     c
                     for c in cols
                     if len(c.words) > 1
+                    and not c.words & _ID_WORDS  # (an id ranks nothing: "highest rated recipe")
                     and sum(not _mentioned(h, window) for h in c.words) == 1
                     and all(_mentioned(h, window) or len(h) <= 3 for h in c.words)
                 ]
@@ -667,6 +711,11 @@ class _Request:
         return {
             s for s in self.content_stems if any(_mentioned(h, {s}) or shortened(h, [s]) for h in col.words)
         }
+
+    def names_whole(self, col: Column) -> bool:
+        """Whether the request names every word of a column's header (whole or shortened)."""
+        stems = self.content_stems
+        return all(any(_mentioned(h, {s}) or shortened(h, [s]) for s in stems) for h in col.words)
 
     def ranked(self, kinds: tuple[str, ...] | None = None, exclude: tuple[Column, ...] = ()) -> list[Column]:
         """Columns the request names, best first; a tie at the top goes to the column whose header
@@ -895,6 +944,11 @@ class _Request:
                 used.add(cond.column.col)
         # numeric comparisons: "a rating above 3", "a price of more than $500"
         taken: set[int] = set()  # "below a weight of 18" is one comparison, not "< 18" and "= 18"
+        for cond in conds:  # ("737-800 airplanes": the number is the name's, no comparison)
+            written = str(cond.value).strip().lower()
+            at = self.low.find(written) if isinstance(cond.value, str) else -1
+            if at >= 0:
+                taken |= {at + d.start() for d in re.finditer(r"\d", written)}
         for m in re.finditer(r"\bbetween\s+\$?(-?[\d.,]*\d)\s+and\s+\$?(-?[\d.,]*\d)", self.low):
             col = self._column_near(m.start(1), used)
             if col is None:
@@ -1131,11 +1185,21 @@ def _lists_things(low: str, table: Table, key: Column) -> bool:
 def _names_key(listed: re.Match[str], table: Table, key: Column) -> bool:
     """The listed phrase names the ranked column itself, as well as any other ("list the 4 highest
     arrival delays": ``arr_delay``, not ``delay_reason``): the request lists its values."""
+    noun = _Request(noun_of(listed.group(1)), table)  # (its head: "the 3 most reviewed recipes")
+    if noun.naming(key):
+        return True
+    if any(noun.naming(c) for c in table.columns):
+        return False  # (the recipes are listed, ranked by their reviews)
     phrase = _Request(listed.group(1), table)
     # (by the words that name it, not by the superlative's meaning: "the 2 northernmost airports"
     # ranks by ``Latitude`` and lists the airports)
     top = max((len(phrase.naming(c)) for c in table.columns if c is not key), default=0)
     return bool(phrase.naming(key)) and len(phrase.naming(key)) >= top
+
+
+def _ids_only(cols: list[Column]) -> bool:
+    """Whether ``cols`` are none, or ids only (``DishId``): nothing that names a row for a reader."""
+    return all(c.words & _ID_WORDS for c in cols)
 
 
 def _asks_entities(low: str, table: Table) -> bool:
@@ -1146,7 +1210,17 @@ def _asks_entities(low: str, table: Table) -> bool:
     if m is None:
         return False
     noun = noun_of(m.group(1))
-    return noun not in VALUE_NOUNS and not _Request(noun, table).ranked()
+    if noun in VALUE_NOUNS:
+        return False
+    # (a noun that names only the rows' names or ids asks for rows too: "the 3 highest rated
+    # recipes" over ``Recipe Name`` and ``RecipeId``)
+    names = _name_column(table)
+    said = _Request(noun, table)
+    # (nor does a word of a yes/no column's header: "apps" in ``hasInAppPurchases``)
+    return all(
+        c is names or c.words & _ID_WORDS or (c.kind == "bool" and not said.names_whole(c))
+        for c in said.ranked()
+    )
 
 
 #: A header that says its column counts ("Number of Titles", ``num_owners``, ``No. of Children``).
@@ -1586,8 +1660,9 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                         f"=TAKE(SORTBY({_uniq(col)},COUNTIF({col.ref},{_uniq(col)}),{order}),{n})",
                     )
                 )
-        if numeric:
-            key = q.after_superlative(numeric) or q.adjective_key(numeric) or numeric[0]
+        key_or_none = q.ranking_key(numeric)
+        if key_or_none is not None:
+            key = key_or_none
             order = _rank_order(key, order, low, q.adjective)
             conds = q.conditions(exclude=(key,))
             # a column the request filters on ("who have a score of 5") is not the one to list
@@ -1598,22 +1673,34 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             others = [
                 c
                 for c in target
-                if c is not key and c.col not in filtered and (c.name in q.meant or q.naming(c) - keyed)
+                if c is not key
+                and c.col not in filtered
+                and (c.name in q.meant or q.naming(c) - keyed)
+                # (a yes/no column is listed only where named whole: "the 3 apps" is no
+                # ``hasInAppPurchases``)
+                and (c.kind != "bool" or q.names_whole(c))
             ]
             listed = LISTED_ENTITIES.match(low)
             # ("list the 3 lowest total scores": the phrase names the key, whose values are listed)
             entities = _asks_entities(low, table) and not (listed and _names_key(listed, table, key))
-            if not others and (q.asks_who or entities):
-                # "name the 3 most profitable companies": no column is named "companies", so the
-                # rows are named by the table's name column
-                others = [c for c in [_name_column(table)] if c is not None and c is not key]
+            if _ids_only(others) and (q.asks_who or entities):
+                # "name the 3 most profitable companies": no column is named "companies" (or only
+                # an id, ``CompanyId``), so the rows are named by the table's name column
+                others = [c for c in [_name_column(table)] if c is not None and c is not key] or others
             # "the prices of the 5 most expensive houses", "how many computers do the 3 biggest
             # districts have": prices, computers
-            head = _HEAD_OF_TOP.match(low) or (None if IN_ALL.search(low) else _HOW_MANY_OF_TOP.match(low))
+            head = (
+                _HEAD_OF_TOP.match(low)
+                or WHAT_OF_TOP.match(low)
+                or (None if IN_ALL.search(low) else _HOW_MANY_OF_TOP.match(low))
+            )
             shown = _Request(head.group(1), table).ranked() if head else []
+            # ("what scores did the 3 cheapest wines get?": no column is named so, nothing to list)
+            asked_of = WHAT_OF_TOP.match(low)
+            unnamed = not shown and asked_of is not None and noun_of(asked_of.group(1)) not in VALUE_NOUNS
             if shown:
                 others = [c for c in shown[:1] if c is not key]  # (the key itself: its values)
-            group = _listed_group(low, table, key, others)
+            group = None if unnamed else _listed_group(low, table, key, others)
             if group is not None:
                 # "the 3 clubs with the most goals": clubs repeat over the rows, so each club's
                 # total ranks, not its best row (which would list a club twice)
@@ -1621,13 +1708,19 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
                 each, _counts = _count_each(group, conds)
                 totals = f"{fn}({key.ref},{group.ref},{each}{',' + _ifs(conds) if conds else ''})"
                 out.append(("top-n-group-total", f"=TAKE(SORTBY({each},{totals},{order}),{n})"))
-            elif others and (
-                shown
-                or entities
-                or _lists_things(low, table, key)  # "which 3 districts have the highest score": the districts
-                or re.search(
-                    r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b|\bwith the\b|\bwhere the\b",
-                    low,
+            elif (
+                not unnamed
+                and others
+                and (
+                    shown
+                    or entities
+                    # ("which 3 districts have the highest score": the districts)
+                    or _lists_things(low, table, key)
+                    or re.search(
+                        r"\b(of|for|by|who|whose)\b.*\b(top|bottom|most|least|\d+)\b"
+                        r"|\bwith the\b|\bwhere the\b",
+                        low,
+                    )
                 )
             ):
                 show = others[0]
@@ -1641,7 +1734,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             values = _filtered(key.ref, conds)
             if EACH_ONCE.search(low):
                 values = f"UNIQUE({values})"  # "the 3 lowest distinct prices": each value once
-            out.append(("top-n-values", f"=TAKE(SORT({values},,{order}),{n})"))
+            if not unnamed:
+                out.append(("top-n-values", f"=TAKE(SORT({values},,{order}),{n})"))
 
     # most common / least common category
     if (
@@ -1686,18 +1780,22 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             out.append(("group-total-extreme", f"=INDEX(SORTBY({_uniq(g)},{totals},{order}),1)"))
 
     # lookups: "the X of the <row> with the highest Y", "the lightest parcel's sender"
-    if direction is not None and n is None and numeric:
+    if direction is not None and n is None and (key_or_none := q.ranking_key(numeric)) is not None:
         after = q.after_superlative(numeric)
-        key = after or q.adjective_key(numeric) or numeric[0]
+        key = key_or_none
         conds = q.conditions(exclude=(key,))
         ranked_all = q.ranked(("text", "bool", "number", "date"))
         answers = [c for c in ranked_all if c is not key]
         # a column named only by words that name the key ("tail length" beside the ranked "wing
         # length": "length") is not what the question asks for
         keyed = q.naming(key)
-        answers = [c for c in answers if c.name in q.meant or q.naming(c) - keyed]
-        if not answers and (q.asks_who or _asks_entities(low, table)):  # "which company has ..."
-            answers = [c for c in [_name_column(table)] if c is not None and c is not key]
+        answers = [
+            c
+            for c in answers
+            if (c.name in q.meant or q.naming(c) - keyed) and (c.kind != "bool" or q.names_whole(c))
+        ]
+        if _ids_only(answers) and (q.asks_who or _asks_entities(low, table)):  # "which company has ..."
+            answers = [c for c in [_name_column(table)] if c is not None and c is not key] or answers
         named_by = _name_column(table)
         if q.asks_who and named_by is not None and named_by is not key and named_by.words & {"name"}:
             # "who is the highest paid employee": the person's name, before an id "employee" names
@@ -1705,7 +1803,11 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         # "the region of the shipment with ...", "in which county is the school with ...": the
         # noun before 'of' or after 'which' is what is asked
         # (two words of it: "the zip code of the booking" is ``ZIPCODE``, not ``VOUCHER CODES``)
-        head = re.search(r"\b((?:\w+ )?\w+) of the \w+", low) or re.search(r"\b(?:which|what) (\w+)", low)
+        head = (
+            re.search(r"\b((?:\w+ )?\w+) of the \w+", low)
+            or re.search(r"\b(?:which|what) (\w+)", low)
+            or re.search(r"^\s*how (?:many|much) (\w+)", low)  # ("how many reviews does the top ... have")
+        )
         if head:
             head_said = _Request(head.group(1), table)
             answers.sort(key=lambda c: -head_said.score(c))
@@ -1760,6 +1862,8 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
             # average price of cars with more than 2 owners")
             compared = {c.column.col for c in q.conditions() if c.op != "="}
             col = next((c for c in summable if c.col not in compared), summable[0])
+            if fn in ("MAX", "MIN") and q.ranked_unnamed(col):
+                break  # ("the price of the highest rated wine": a row ranked by what no column names)
             conds = q.conditions(exclude=(col,))
             if fn in ("SUM", "AVERAGE", "MAX", "MIN") and conds:
                 fname = {"SUM": "SUMIFS", "AVERAGE": "AVERAGEIFS", "MAX": "MAXIFS", "MIN": "MINIFS"}[fn]

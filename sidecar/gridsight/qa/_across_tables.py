@@ -143,7 +143,9 @@ def _combined(
     when = f", for {years[0]}" if years else ""
     when += f", times {times.group(1)}" if times else ""
     display = f"{value:,.4f}".rstrip("0").rstrip(".")
-    return _answered(question, value, display, "number", parts, f"two tables on one sheet: {told}{when}")
+    sheets = {e["sheet"] for p in parts for e in p.evidence}
+    where = "two tables on one sheet" if len(sheets) == 1 else "two tables on two sheets"
+    return _answered(question, value, display, "number", parts, f"{where}: {told}{when}")
 
 
 #: The two figures of a ratio, a difference or a sum, each by its own phrase (``a`` the first).

@@ -70,10 +70,12 @@ from gridsight.qa._periods import (
     changed_in_year,
     ends_dated,
     header_years,
+    holds_a_year,
     split_years,
     with_dates,
     with_periods,
     with_runs_of_years,
+    without_unheld_year,
 )
 from gridsight.qa._pick import Candidate, Pick, candidates, pick_table, relation_for, top_tie, words
 from gridsight.qa._pipeline import (
@@ -375,8 +377,13 @@ def _answer_in(
     # "the prior year", "versus last year": the years they mean among the table's own periods
     rel = relation_for(best)
     own = _own_texts(rel)
+    titles = [t.text for t in best.table.titles]
+    texts = [*own, *titles, best.sheet.name]
+    q = without_unheld_year(  # ("how many Q400 did we own in 2017?" of a table that dates nothing)
+        q, rel.memo("holds_a_year", lambda: holds_a_year(texts, rel.values)), texts
+    )
     q = without_table_aside(q)  # (the words that picked the table name no cells in it)
-    q = without_title(q, [t.text for t in best.table.titles])  # ("the statement of net assets ...")
+    q = without_title(q, titles)  # ("the statement of net assets ...")
     q = without_statement_named(q, own)  # ("what did the income statement show": no ``Net income``)
     # "fiscal 2021/22" over ``FY2022``: the year it ends; as written where a column's values write
     # seasons so (``2020/21``)
@@ -392,7 +399,7 @@ def _answer_in(
         periods += [str(v) for v in rel.distinct_values(rel.key.name)]
     q = with_dates(q, periods)  # ("the most recent quarter end": the date a column writes)
     # ("at 31 December 2024" over ``Opening balance | Closing balance`` as at 31 December 2025)
-    q = ends_dated(q, periods, [t.text for t in best.table.titles])
+    q = ends_dated(q, periods, titles)
     q = with_runs_of_years(q, header_years(periods))  # ("over the five most recent years")
     q = with_periods(q, header_years(periods), periods)
     q = changed_in_year(

@@ -699,3 +699,53 @@ def _date_for(m: re.Match[str], date: str) -> str:
     """What replaces a quarter end named by its place: the date, after "at" where the phrase had it."""
     opening = m.group(0).strip().split(" ", 1)[0].casefold()
     return f" at {date}" if opening in ("at", "as", "on") else f" {date}"
+
+
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+#: A year a question dates its figure by, with the words that lead to it: "in 2017", "as of December
+#: 2017", "at the end of 2017", "for the year 2019", "in fiscal 2018", "(2016)".
+_DATED_BY = re.compile(
+    r"[\s,]*(?:\b(?:in|for|during|as\s+of|as\s+at|at|by|on|of|from)\s+(?:the\s+)?"
+    r"(?:(?:end|close|start|beginning)\s+of\s+(?:the\s+)?)?)?"
+    rf"(?:(?:fiscal\s+)?year\s+|fiscal\s+|fy\s*|(?:{_MONTHS})\.?\s+(?:\d{{1,2}},?\s+)?)?"
+    r"\(?\b(?:19|20)\d\d\b\)?",
+    re.IGNORECASE,
+)
+_A_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+#: A year however a table writes it: ``2022M11``, ``FY2022``, ``2022Q1``, ``31.12.2022``.
+_YEAR_WRITTEN = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def holds_a_year(texts: Iterable[str], values: Iterable[Iterable[object]]) -> bool:
+    """Whether a table writes a year anywhere: in ``texts`` (its titles, headers and labels) or among
+    its ``values`` (a date, or a whole number from 1900 to 2100)."""
+    if any(_YEAR_WRITTEN.search(t) for t in texts):
+        return True
+    for column in values:
+        for v in column:
+            if isinstance(v, dt.date):
+                return True
+            if isinstance(v, str) and _YEAR_WRITTEN.search(v):
+                return True
+            if isinstance(v, int | float) and not isinstance(v, bool) and v == int(v) and 1900 <= v <= 2100:
+                return True
+    return False
+
+
+def without_unheld_year(question: str, held: bool, texts: Iterable[str]) -> str:
+    """``question`` without the one year it dates its figure by, where the table writes no year at all
+    (``held`` False, and none of its ``texts`` writes the year short: ``goals19``): a fleet table of
+    one filing asked "how many Q400 did we own in 2017?" reads its one figure, the year being the
+    filing's. A question naming two years keeps them (a change needs both, and a table of no years
+    cannot give it)."""
+    years = set(_A_YEAR.findall(question))
+    if held or len(years) != 1:
+        return question
+    short = re.compile(rf"(?<!\d){next(iter(years))[2:]}(?!\d)")
+    if any(short.search(t) for t in texts):
+        return question
+    out = _DATED_BY.sub("", question, count=1)
+    return re.sub(r"\s+([?.!])", r"\1", out).strip() if content_words(out) else question

@@ -51,10 +51,12 @@ from gridsight.text import (
     NEGATION_WORDS,
     NUMBER_WORDS,
     ORDINAL_VALUES_MAX,
+    RANKED_BY_PARTICIPLE,
     RISE_WORDS,
     TAKES_BOTH,
     VALUE_NOUNS,
     WEEKDAYS,
+    WHAT_OF_TOP,
     YEAR_BY_YEAR,
     YEAR_WORDS,
     adjective_phrase,
@@ -266,11 +268,13 @@ _NAMES_ASKED = re.compile(r"^\s*(?:name|which|identify)\b")
 _ASKS_WHO = re.compile(r"^\s*(?:who|whom|whose)\b")
 
 
-#: "how many stations are there", "how many weather stations are in the data": the things the
-#: table lists, counted once each.
+#: "how many stations are there", "how many weather stations are in the data", "how many countries
+#: are represented in the race": the things the table lists, counted once each.
 _HOW_MANY_LISTED = re.compile(
     r"^\s*how many (?!of\b)([a-z][a-z ]{0,40}?) (?:are|were) "
-    r"(?:there|listed|included|(?:recorded |listed )?in (?:the|this) "
+    r"(?:there|(?:listed|included|represented|covered|featured|present|involved)"
+    r"(?: (?:in|at|on|among|across) (?:the |this )?[a-z]+(?: [a-z]+)?)?"
+    r"|(?:recorded |listed )?in (?:the|this) "
     r"(?:data|dataset|data set|table|list|sheet|file))\s*\??\s*$"
 )
 
@@ -1061,6 +1065,10 @@ class Planner:
                 continue
             if m.group(2) in self._header_years:
                 continue  # "the hitters of 1986": the year names columns (``homer86``)
+            if m.group(1) in ("as", "end", "close", "start", "beginning") and re.fullmatch(
+                r"(?:1[89]|20)\d\d", m.group(2)
+            ):
+                continue  # ("as of 2017", "the end of 2017": a date, no value)
             if AGE_SAID.match(low, m.start(2)):
                 continue  # "the GPA of 16 year old students": an age, below
             words = split_words(low[max(0, m.start() - 30) : m.end()])
@@ -1550,6 +1558,9 @@ class Planner:
                     col = ranked[0]
                 if col is None:
                     continue
+                participle = RANKED_BY_PARTICIPLE.search(low) if fn in ("MAX", "MIN") else None
+                if participle is not None and not mentions([participle.group(1)], col.name):
+                    continue  # ("the price of the highest rated wine": ranked by what no header names)
                 if fn in ("MAX", "MIN") and self._asked_before_extreme(col, fcols) is not None:
                     break  # "what <category> has the highest ...": read from the row (below)
                 c = quote(col.name)
@@ -1798,6 +1809,10 @@ class Planner:
                     other = self.best(("number", "date"), near, exclude=fcols | {col.name})
                     if other is not None and not self._identifies(other.name):
                         return other
+                    if not set(near) & IDENTIFIER_WORDS:
+                        # ("the highest rated wine" over wine_id and points: an id ranks nothing
+                        # unless asked for by its own word, "the highest id")
+                        col = None
                 if col is not None:
                     return col
                 if ranked is not None and ranked[0].name not in fcols:
@@ -1807,7 +1822,16 @@ class Planner:
                     # "the regions with more than 40,000 residents, from largest to smallest": a bare
                     # superlative ranks by the figure the rows were compared on
                     return next(c for c in self.cols if c.name == compared[0])
-        return self.best(("number", "date"), exclude=fcols)
+        found = self.best(("number", "date"), exclude=fcols)
+        if found is not None and self._identifies(found.name) and not set(self.words) & IDENTIFIER_WORDS:
+            # (an id ranks nothing unless asked for by its word: "the highest rated wine" is no
+            # ``wine_id``)
+            ids = {c.name for c in self.cols if self._identifies(c.name)}
+            found = self.best(("number", "date"), exclude=fcols | ids)
+        said = RANKED_BY_PARTICIPLE.search(self.low)
+        if found is not None and said is not None and not mentions([said.group(1)], found.name):
+            return None  # ("the price of the highest rated wine": ranked by what no header names)
+        return found
 
     def _group(
         self, fs: list[_Filter], where: str, when: str, n: int | None, direction: str | None
@@ -1884,6 +1908,8 @@ class Planner:
         sc = self.scores(before)
         if wider is not None and (key is None or sc[wider.name] >= sc[key.name]):
             key = wider
+        if key is not None and key.kind == "bool" and not _every_word_named(before + narrowed, key.name):
+            return None  # ("which dish has the most reviews": a word of ``hasDishPhoto`` is no group)
         # "what are the two most frequent claim locations": the words right after "most common" /
         # "most frequent" name the values ranked, before any the question names first ("cases")
         frequent = common is not None and common.group(2) is not None  # ("most frequent", no bare "fewest")
@@ -3452,6 +3478,15 @@ class Planner:
             names = [c for c in self.cols if c.kind == "text" and "name" in split_words(c.name)]
             if self._identifies(target.name) and names and names[0] is not target:
                 target = names[0]
+        elif (
+            target is not None
+            and target.kind == "number"
+            and self._identifies(target.name)
+            and not set(self.words) & IDENTIFIER_WORDS
+            and _NAMES_ASKED.match(self.low)
+        ):
+            # ("which dish has the most reviews": the dish by its name, not its ``DishId``)
+            target = self._names_of_rows(fcols | {order.name}) or target
         o = quote(order.name)
         asc = direction == "ASC"
         adjective = self._adjective()
@@ -3466,6 +3501,11 @@ class Planner:
         extreme = "lowest" if asc else "highest"
         cond = f"{o} IS NOT NULL"
         w = f"{where}{' AND' if where else ' WHERE'} {cond}"
+        asked = WHAT_OF_TOP.match(self.low)
+        if target is None and asked is not None and noun_of(asked.group(1)) not in VALUE_NOUNS:
+            named = self.scores(split_words(asked.group(1)))
+            if not any(named.values()):
+                return None  # ("what scores did the 3 cheapest wines get?": no column is named so)
         if target is None or target.name == order.name:
             if boolean:
                 return self._extreme_is(fs, order, way, extreme, n)

@@ -25,7 +25,7 @@ from gridsight.qa._columns import clearly_closest
 from gridsight.qa._pick import Candidate
 from gridsight.qa._pick import words as _plain_words
 from gridsight.qa._relational import table_unit
-from gridsight.text import PLAN_AS_BASE, SET_AGAINST, stem
+from gridsight.text import PLAN_AS_BASE, SET_AGAINST, stem, superlative
 
 #: Token budget of one block (the paper's threshold for answering a region in one go).
 BLOCK_TOKENS = 4096
@@ -94,6 +94,28 @@ class _Labels:
 #: Label words that name the whole of what the rest of the label names: "Total operating revenue" is
 #: the operating revenue, where "Other operating revenue" is a part of it.
 _WHOLE = frozenset({"total"})
+
+
+#: The words of a line that adds up every other line of its table ("Total", "Totals", "Grand total").
+_GRAND_TOTAL = frozenset({"total", "totals", "grand", "overall"})
+#: Words that ask for rows, not a figure of the whole ("which type", "the fleet by type", "each").
+_ROW_WORDS = frozenset({"which", "who", "whose", "each", "every", "per", "by", "list", "rank"})
+
+
+def _picks_rows(question: str) -> bool:
+    """Whether the question picks or lists lines (which, each, a superlative), not the whole's figure."""
+    return any(w in _ROW_WORDS or superlative(w) for w in _plain_words(question))
+
+
+def _grand_total(blocks: list[Block], labels: _Labels) -> list[int]:
+    """The one row of the table labelled only as a total of all the others (``Totals``), if one is."""
+    found = [
+        r
+        for block in blocks
+        for r in range(block.body.top, block.body.bottom + 1)
+        if (label := _plain_words(labels[r])) and label <= _GRAND_TOTAL
+    ]
+    return found if len(found) == 1 else []
 
 
 def _stemmed(text: str) -> set[str]:
@@ -166,7 +188,11 @@ def by_blocks(
         for w in words(m.group(1))
     }
     cols = _cols(t, asked, label_cols, words, base)
-    rows = [hit for block in split_table(sh, t) for hit in _rows(block, asked, labels, words)]
+    blocks = split_table(sh, t)
+    rows = [hit for block in blocks for hit in _rows(block, asked, labels, words)]
+    if not rows and cols and not _picks_rows(question):
+        # ("how many aircraft were leased?" of a fleet table: its one ``Totals`` line)
+        rows = [(0, r) for r in _grand_total(blocks, labels)]
     if not rows or not cols:
         missing = "row label" if not rows else "column header"
         return _abstain(question, cand, f"no {missing} in the table matches the question")

@@ -38,7 +38,7 @@ def by_formula(workbook: Workbook, cand: Candidate, question: str, model: Any) -
     if ans.formula is None:
         return QAAnswer(question, "abstained", reason=ans.reason, route="formula", table=cand.ref)
     evidence = [{"sheet": cand.sheet.name, "range": r.split("!")[-1].replace("'", "")} for r in ans.evidence]
-    value = ans.value
+    value = flat(ans.value)
     kind = value_type(value)
     amount = (ans.shape or "").startswith(_AMOUNT_SHAPES) and kind in ("number", "list")
     amount = amount and ans.display is None  # dates shown as dates are not amounts
@@ -61,6 +61,15 @@ def by_formula(workbook: Workbook, cand: Candidate, question: str, model: Any) -
         ans.confidence,
         cand.ref,
     )
+
+
+def flat(value: Any) -> Any:
+    """A spilled column or row (``[[4], [2]]``, ``[[4, 2]]``) as the list of its values; else as is."""
+    if not isinstance(value, list) or not value or not all(isinstance(r, list) for r in value):
+        return value
+    if all(len(r) == 1 for r in value):
+        return [r[0] for r in value]
+    return value[0] if len(value) == 1 else value
 
 
 def as_date(value: Any, formula: str, workbook: Workbook, sheet: Sheet) -> Any:
