@@ -1287,6 +1287,95 @@ def either_of(text: str, values: Sequence[str]) -> list[str]:
     return [a, b]
 
 
+def value_spans(text: str, values: Sequence[str]) -> list[tuple[int, int, str]]:
+    """Where a text writes each of ``values`` ((start, end, value), in the order written, none
+    overlapping): the value itself as a whole word, or for a month value any spelling of its month
+    ("October" for ``Oct``)."""
+    low = text.casefold()
+    found: list[tuple[int, int, str]] = []
+    for v in values:
+        spelt = month_of(v)
+        if spelt is not None and spelt[1] is None:
+            for m in re.finditer(r"[a-z]+", low):
+                if MONTHS.get(m.group(0)) == spelt[0] and (m.group(0) != "may" or _MAY.search(low)):
+                    found.append((m.start(), m.end(), v))
+            continue
+        vl = v.casefold().strip()
+        if len(vl) < 2:
+            continue
+        for m in re.finditer(rf"(?<![\w-]){re.escape(vl)}(?![\w-])", low):
+            found.append((m.start(), m.end(), v))
+    out: list[tuple[int, int, str]] = []
+    for start, end, v in sorted(found, key=lambda f: (f[0], -(f[1] - f[0]))):
+        if not out or start >= out[-1][1]:
+            out.append((start, end, v))
+    return out
+
+
+#: What joins the members of a list ("Oct, Nov and Dec", "North or South", "A & B").
+_LISTED_BY = re.compile(r"\s*(?:,\s*(?:and|or|&)?|and|or|&|/)\s*(?:the\s+)?")
+#: What joins a span's two ends ("from Oct to Dec", "April through June", "between 2 and 5").
+_SPANNED_BY = re.compile(r"\s*(?:to|through|thru|until|till|-|\u2013|and)\s*(?:the\s+)?")
+
+
+#: A question that sets the values it lists against each other: they are choices, not one set.
+LISTED_AS_CHOICE = re.compile(
+    r"\b(?:compare[sd]?|comparing|versus|vs|differences?|differ|ratio|than|more|less|fewer|higher|lower|"
+    r"larger|smaller|bigger|greater|better|worse|each)\b"
+)
+
+
+def in_own_order(values: Sequence[str]) -> list[str] | None:
+    """A text column's values in their own order where they have one (months by the calendar,
+    quarters and weekdays by their place), else None: "from October to December" spans months,
+    "from JFK to LAX" spans nothing."""
+    months = {v: m for v in values if (m := month_of(v)) is not None}
+    if len(months) == len(values):
+        return sorted(values, key=lambda v: (months[v][1] or 0, months[v][0]))
+    quarters = {v: q for v in values if (q := re.fullmatch(r"(?i)\s*Q([1-4])\s*", v))}
+    if len(quarters) == len(values):
+        return sorted(values, key=lambda v: quarters[v].group(1))
+    week = [d[:3] for d in (*WEEKDAYS[1:], WEEKDAYS[0])]  # (Monday first)
+    days = {v: week.index(v.strip().casefold()[:3]) for v in values if v.strip().casefold()[:3] in week}
+    if len(days) == len(values):
+        return sorted(values, key=lambda v: days[v])
+    return None
+
+
+def listed_values(text: str, values: Sequence[str]) -> tuple[list[str], bool]:
+    """The values of one column a text lists together, in the order written, and whether they are
+    the two ends of a span ("from October to December", "between April and June"): ([], False)
+    when it lists fewer than two, or offers them as a choice: a span or list set against itself
+    (:data:`LISTED_AS_CHOICE`), a list with a superlative ("which of A, B or C sold the most") or
+    in brackets ("what type of post (original, reply or other) is the most common")."""
+    spans = value_spans(text, values)
+    low = text.casefold()
+    if LISTED_AS_CHOICE.search(low):
+        return [], False
+    for i in range(len(spans) - 1):
+        a, b = spans[i], spans[i + 1]
+        gap = low[a[1] : b[0]]
+        before = low[max(0, a[0] - 12) : a[0]]
+        opener = re.search(r"\b(from|between)\s+(?:the\s+)?$", before)
+        if opener and _SPANNED_BY.fullmatch(gap) and (gap.strip() != "and" or opener.group(1) == "between"):
+            return [a[2], b[2]], True  # ("from Oct to Dec", "between April and June"; no "from A and B")
+        if re.search(r"\s*(?:through|thru|-|\u2013)\s*", gap) and _SPANNED_BY.fullmatch(gap):
+            return [a[2], b[2]], True
+    for i in range(len(spans) - 1):
+        run = [spans[i]]
+        for nxt in spans[i + 1 :]:
+            if not _LISTED_BY.fullmatch(low[run[-1][1] : nxt[0]]):
+                break
+            run.append(nxt)
+        if len(run) >= 2:
+            bracketed = low[: run[0][0]].count("(") > low[: run[0][0]].count(")")
+            ranked = any(superlative(w) and w not in ("more", "less") for w in re.findall(r"[a-z]+", low))
+            if bracketed or ranked:
+                return [], False
+            return [r[2] for r in run], False
+    return [], False
+
+
 def folded(text: str) -> str:
     """``text`` without its accents, in lower case ("Škoda" -> "skoda", "São Paulo" -> "sao paulo"):
     questions are often typed without the marks a table writes."""
@@ -1424,7 +1513,7 @@ LISTED_ENTITIES = re.compile(
     r"|what\s+(?:are|were)(?=\s+(?:the\s+)?\d+\s+(?:most|least|[a-z]+est)\b))"  # ("what are the 3 best ...")
     r"\s+(?:the\s+)?(?:top\s+|bottom\s+)?\d+\s+"
     r"((?:[\w-]+\s+){0,3}?[\w-]+?)"
-    r"(?=\s+(?:of|with|that|who|whose|by|in|on|among|from|have|has|had|were|are|did|do|does)\b|\s*[?.]|\s*$)"
+    r"(?=\s+(?:of|for|with|that|who|whose|by|in|on|among|from|have|has|had|were|are|did|do|does)\b|\s*[?.]|\s*$)"
 )
 #: A superlative with the participle that says what ranks the rows: "the highest rated", "the
 #: most-reviewed" (a column no header word names ranks nothing).

@@ -135,6 +135,20 @@ def test_a_line_without_type_is_typed_from_its_gold(tmp_path: Path) -> None:
     ]
 
 
+def test_other_names_of_a_type_are_read_as_it(tmp_path: Path) -> None:
+    (tmp_path / "t.csv").write_text("a\n1\n", encoding="utf-8")
+    root = _write_qa(
+        tmp_path,
+        [
+            {"question": "s?", "answer": "Oslo", "type": "text", "file": "t.csv"},
+            {"question": "n?", "answer": "3", "type": "Numeric", "file": "t.csv"},
+            {"question": "b?", "answer": "True", "type": "bool", "file": "t.csv"},
+            {"question": "l?", "answer": [1, 2], "type": "list", "file": "t.csv"},
+        ],
+    )
+    assert [q.type for q in load_questions(root)] == ["category", "number", "boolean", "list[number]"]
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [

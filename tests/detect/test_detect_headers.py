@@ -222,3 +222,15 @@ def test_a_year_over_a_sparse_column_of_figures_spreads_to_its_twin() -> None:
         cells.update({f"{c}{5 + i}": v for c, v in zip("CDEF", figures, strict=True) if v is not None})
     (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
     assert t.header_paths[-3].startswith("2025")  # (D, the totals column, under 2025 too)
+
+
+def test_years_written_as_text_with_a_footnote_mark_are_a_header_row() -> None:
+    # a unit over years typed as text, the last with its footnote mark ("2024 1)"): both rows head
+    # the figures; a year's mark is no figure
+    cells: dict[str, object] = {"A1": "Energy source", "B1": "GWh"}
+    cells.update({"B2": "2022", "C2": "2023", "D2": "2024 1)"})
+    for r, source in enumerate(("Hard coal", "Lignite", "Natural gas", "Hydro"), start=3):
+        cells.update({f"A{r}": source, f"B{r}": 100 * r, f"C{r}": 90 * r, f"D{r}": 80 * r})
+    (t,) = detect_tables(Sheet.from_cells("S", cells)).tables
+    assert t.range.ref() == "A1:D6"
+    assert t.header_paths[1:] == ("GWh › 2022", "GWh › 2023", "GWh › 2024 1)")

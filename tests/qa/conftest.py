@@ -162,6 +162,22 @@ def book_of(
     return open_workbook(path)
 
 
+def book_of_sheets(factory: pytest.TempPathFactory, name: str, sheets: dict[str, list[list[Any]]]) -> Any:
+    """Each sheet's rows (by its name, in order) written to one real .xlsx and opened as the
+    product opens files."""
+    from gridsight.sources import open_workbook
+
+    wb = Workbook()
+    wb.remove(wb.active)
+    for title, rows in sheets.items():
+        ws = wb.create_sheet(title)
+        for row in rows:
+            ws.append(row)
+    path = factory.mktemp(name) / f"{name}.xlsx"
+    wb.save(path)
+    return open_workbook(path)
+
+
 def answered(book: Any, question: str) -> Any:
     """The value GridSight answers ``question`` with (failing on an abstention, with its reason)."""
     from gridsight.qa import answer_question

@@ -9,7 +9,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from tests.qa.conftest import answered, answers_or_says_why, book_of
+from tests.qa.conftest import answered, answers_or_says_why, book_of, book_of_sheets
 
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 REVENUE = [120, 130, 140, 150, 160, 170, 165, 155, 175, 180, 185, 200]
@@ -45,21 +45,7 @@ def monthly(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 @pytest.fixture(scope="module")
 def two_reports(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from openpyxl import Workbook
-
-    from gridsight.sources import open_workbook
-
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "P&L H1"
-    for row in BY_DATE:
-        ws.append(row)
-    bva = wb.create_sheet("BvA Jun-25")
-    for row in REPORT:
-        bva.append(row)
-    path = tmp_path_factory.mktemp("months") / "reports.xlsx"
-    wb.save(path)
-    return open_workbook(path)
+    return book_of_sheets(tmp_path_factory, "reports", {"P&L H1": BY_DATE, "BvA Jun-25": REPORT})
 
 
 def test_a_quarter_over_month_columns_adds_up_its_months(monthly: Any) -> None:

@@ -270,4 +270,5 @@ def segments(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def test_eliminations_are_no_segment(segments: Any) -> None:
-    assert answered(segments, "Name the segment with the lowest revenue in FY2024.") == ["Ferries"]
+    assert answered(segments, "Name the segment with the lowest revenue in FY2024.") == "Ferries"
+    assert answered(segments, "Which segment had the lowest revenue in FY2024?") == "Ferries"

@@ -34,6 +34,22 @@ import click
 
 #: The gold types DataBench defines.
 TYPES = ("boolean", "number", "category", "list[number]", "list[category]")
+#: Other names gold files give the same types ("text" for a label, "numeric", "bool"); "list" is
+#: read from the answer itself.
+TYPE_NAMES = {
+    "text": "category",
+    "string": "category",
+    "str": "category",
+    "label": "category",
+    "categorical": "category",
+    "numeric": "number",
+    "float": "number",
+    "int": "number",
+    "integer": "number",
+    "bool": "boolean",
+    "yes/no": "boolean",
+    "list": "list",
+}
 
 #: Where a workbook-QA line's ``file`` is looked for, in this order (relative to the folder).
 FILE_DIRS = ("xlsx", "files", "datasets", ".")
@@ -129,7 +145,9 @@ def _question(obj: dict[str, Any], where: str, *, need_file: bool) -> tuple[str,
     if answer is None or isinstance(answer, dict):
         raise click.ClickException(f"{where}: 'answer' must be text, a number, a bool or a list")
     kind = obj.get("type")
-    if kind is None:
+    if isinstance(kind, str):
+        kind = TYPE_NAMES.get(kind.strip().casefold(), kind)
+    if kind is None or kind == "list":
         kind = _infer_type(answer) or "category"
     if not isinstance(kind, str) or kind.strip() not in TYPES:
         raise click.ClickException(f"{where}: unknown answer type {kind!r} (known: {', '.join(TYPES)})")

@@ -22,7 +22,9 @@ _NUMERIC_TEXT = re.compile(
     r"^\s*[-+−(]?\s*[$€£¥]?\s*(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d[\d,' ]*(\.\d*)?|\.\d+)\s*"
     r"(%|[kKmMbB]n?)?\s*\)?\s*[*†‡]*\s*$"
 )  # (``48.210.334,12``: points group the thousands, a comma the decimals, as German accounts write)
-_YEAR = re.compile(r"^\s*(1[89]|2[01])\d\d\s*$")
+#: A year written as text, with the footnote or status mark statistics offices add (``2024 1)``,
+#: ``2024p``, ``2023*``, ``2022 (r)``, ``2021¹``).
+_YEAR = re.compile(r"^\s*(1[89]|2[01])\d\d(?:\s*(?:\d\)|\(\w\)|[a-z]|\*+|[\u00b9\u00b2\u00b3]))?\s*$")
 _ORDINAL = re.compile(r"^\s*[(\[]?\s*(\d{1,3})\s*[)\].]?\s*$")
 _PLACEHOLDER = re.compile(r"^\s*(-+|–|—|\.+|…|n/?a|na|nil|none|x|\*+|\?|#)\s*$", re.IGNORECASE)
 

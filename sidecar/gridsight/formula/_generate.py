@@ -35,6 +35,7 @@ from gridsight.text import (
     HOW_MANY_EACH,
     IN_ALL,
     LABEL_WORDS,
+    LISTED_AS_CHOICE,
     LISTED_ENTITIES,
     MONTHS,
     NEGATION_WORDS,
@@ -63,8 +64,10 @@ from gridsight.text import (
     excluded_at,
     free_words,
     header_text,
+    in_own_order,
     is_ranking,
     letters_alone,
+    listed_values,
     meaning_map,
     named_after_header,
     names_month,
@@ -840,6 +843,10 @@ class _Request:
                 at = self.low.find(best.strip().lower())
                 if TAKES_BOTH.search(self.low.strip()) and len(either_of(self.low, list(col.distinct))) == 2:
                     self.unapplied.add("either")  # ("in Austin or Denver": no single value; the query tier's)
+                listed, spanned = listed_values(self.low, list(col.distinct))
+                in_order = not spanned or in_own_order(list(col.distinct)) is not None  # (no "JFK to LAX")
+                if best in listed and in_order and not LISTED_AS_CHOICE.search(self.low):
+                    self.unapplied.add("several")  # ("from October to December": the query tier's)
                 conds.append(Condition(col, "<>" if excluded_at(self.low, at) else "=", best))
                 used.add(col.col)
         conds = self._one_holder(conds)
@@ -1240,9 +1247,9 @@ def _listed_group(low: str, table: Table, key: Column, others: list[Column]) -> 
     m = LISTED_ENTITIES.match(low)
     if m is None or key.kind != "number" or timelike(key.kind, key.name):
         return None
+    if _names_key(m, table, key):
+        return None  # ("what are the 5 highest inspection scores": the scores themselves)
     named = _Request(m.group(1).split()[-1], table).ranked(("text",))
-    if named and _names_key(m, table, key):
-        return None
     if named:
         return named[0] if named[0] is not key and named[0].distinct and _repeats(named[0]) else None
     shown = others[0] if others else None
@@ -1792,7 +1799,10 @@ def candidates(request: str, table: Table) -> list[tuple[str, str]]:
         answers = [
             c
             for c in answers
-            if (c.name in q.meant or q.naming(c) - keyed) and (c.kind != "bool" or q.names_whole(c))
+            if (c.name in q.meant or q.naming(c) - keyed)
+            # (a yes/no column named in part answers a yes/no question: "has the car with the
+            # highest mileage been in an accident" reads ``AccidentReported``)
+            and (c.kind != "bool" or q.names_whole(c) or asks_yes_no(q.low))
         ]
         if _ids_only(answers) and (q.asks_who or _asks_entities(low, table)):  # "which company has ..."
             answers = [c for c in [_name_column(table)] if c is not None and c is not key] or answers

@@ -283,6 +283,27 @@ def without_statement_named(question: str, own: Sequence[str]) -> str:
     return _STATEMENT_NAMED.sub(generic, question)
 
 
+#: A name in the possessive: "Foxglove's", "Quarry Hill's" (capitalised words, up to four; not the
+#: end of a name written with a slash, "Nordvik A/S's").
+_OWNER = re.compile(r"(?<![/&\w])((?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]+)['\u2019]s\b")
+
+
+def without_owner(question: str, titles: Sequence[str], own: Sequence[str]) -> str:
+    """The question with the owner its titles name written "the": "What was Foxglove's largest
+    current liability?" over a sheet titled ``Foxglove Cosmetics Inc.`` asks the table's largest
+    line. An owner the table's own labels or headers write ("Norland's jobless rate") is kept."""
+    titled = set(words(" ".join(titles)))
+    held = set(words(" ".join(own)))
+
+    def the(m: re.Match[str]) -> str:
+        said = words(m.group(1))
+        if said and set(said) <= titled and not set(said) & held:
+            return "the"
+        return m.group(0)
+
+    return _OWNER.sub(the, question)
+
+
 #: Words that call a table a document: a statement, a balance sheet, a summary, a schedule.
 _DOCUMENT = re.compile(
     r"\b(?:statements?|balance\s+sheets?|summary|schedule|accounts|bilan)\b", re.IGNORECASE

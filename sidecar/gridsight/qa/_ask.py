@@ -24,6 +24,7 @@ from gridsight.qa._answer import (
     positive_as_asked,
     rounded_as_asked,
     without_example,
+    without_owner,
     without_rounding,
     without_ruled_out,
     without_sign,
@@ -47,6 +48,7 @@ from gridsight.qa._cells import (
     whole_year,
     years_in_blocks,
 )
+from gridsight.qa._durations import in_column_units
 from gridsight.qa._entities import entity_columns
 from gridsight.qa._glossary import (
     complement_named,
@@ -74,9 +76,11 @@ from gridsight.qa._periods import (
     split_years,
     with_dates,
     with_periods,
+    with_quarters,
     with_runs_of_years,
     without_unheld_year,
 )
+from gridsight.qa._phrasing import as_which, with_total_across, without_records_named
 from gridsight.qa._pick import Candidate, Pick, candidates, pick_table, relation_for, top_tie, words
 from gridsight.qa._pipeline import (
     TIE_ORDER_FLAT,
@@ -385,6 +389,11 @@ def _answer_in(
     q = without_table_aside(q)  # (the words that picked the table name no cells in it)
     q = without_title(q, titles)  # ("the statement of net assets ...")
     q = without_statement_named(q, own)  # ("what did the income statement show": no ``Net income``)
+    q = without_owner(q, [*titles, best.sheet.name], own)  # ("Foxglove's largest liability": the table's)
+    # ("name the sector with the largest ...": which sector had ...; "across all products": a total;
+    # "in the inspection records": the rows themselves)
+    q = without_records_named(with_total_across(as_which(q)))
+    q = in_column_units(q, [c.name for c in rel.columns])  # ("over an hour" of ``Duration (min)``)
     # "fiscal 2021/22" over ``FY2022``: the year it ends; as written where a column's values write
     # seasons so (``2020/21``)
     values = (  # (read only where the question writes such a span: split_years looks first)
@@ -397,6 +406,7 @@ def _answer_in(
     periods = [c.name for c in rel.columns]
     if rel.key is not None and periods_down(rel):  # (a five-year summary on its side: years down)
         periods += [str(v) for v in rel.distinct_values(rel.key.name)]
+    q = with_quarters(q, periods)  # ("as of September 30, 2024" over quarter columns: Q3 2024)
     q = with_dates(q, periods)  # ("the most recent quarter end": the date a column writes)
     # ("at 31 December 2024" over ``Opening balance | Closing balance`` as at 31 December 2025)
     q = ends_dated(q, periods, titles)
@@ -480,6 +490,8 @@ def _route(workbook: Workbook, best: Candidate, q: str, model: Any, found: list[
         # the view marks: a count or a ranking must pass over them; and a line set against its
         # budget: the actual and the budget, two cells of its row)
         order = ("cells", "blocks", "formula", "sql")
+        if plan is not None and plan.sql_only and plan.confidence >= 0.7:
+            order = ("cells", "blocks", "sql", "formula")  # (a reading only the query expresses)
     elif (
         plan is not None
         and (plan.kind in SQL_FIRST or (view is not None and view.joined) or plan.sql_only)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from gridsight.qa._answer import asks_label
-from gridsight.qa._classes import RESIDUAL, RowClass, asked_class, lines_outside
+from gridsight.qa._classes import ADJUSTING, RESIDUAL, RowClass, asked_class, lines_outside
 from gridsight.qa._definition import Definition, Equality, Expr, Line, definition, divides, equality, lines_of
 from gridsight.qa._entities import COMBINED, entities_named, entity_columns, own_part, peers
 from gridsight.qa._glossary import in_own_terms
@@ -2089,6 +2089,17 @@ def _non_said(question: str, section: str) -> bool:
         ):
             return True
     return False
+
+
+def _long_term_said(question: str, section: str) -> bool:
+    """Whether the question asks for the long-term side ("long term liabilities", "non-current")
+    and names no current one, where ``section`` is the current side (``Current liabilities``)."""
+    own = tokens(parts(section)[-1])
+    if "current" not in own or "non" in own:
+        return False
+    if not re.search(r"\blong[-\s]?term\b|\bnon[-\s]?current\b", question, re.IGNORECASE):
+        return False
+    return not re.search(r"(?<![-\w])(?<!non )current\b", question, re.IGNORECASE)
 
 
 def _rows(rel: Relation, question: str, chosen: list[RelColumn]) -> tuple[dict[str, list[str]], bool, bool]:
@@ -5430,8 +5441,13 @@ def _placed(rel: Relation, question: str, conds: dict[str, str]) -> dict[str, st
     if named is not None and named not in held:
         within = [h for h in held if named.casefold() in (p.casefold() for p in parts(h))]
         return {**conds, SECTION: within[0]} if within else {k: v for k, v in conds.items() if k != SECTION}
-    if named is not None:
+    kept = [h for h in held if not (_non_said(question, h) or _long_term_said(question, h))]
+    if named is not None and not (named in held and named not in kept and len(kept) == 1):
         return conds
+    if len(kept) == 1 and len(held) > 1:
+        # ("deferred revenue within non-current liabilities": not the line under ``Current
+        # liabilities``, whose word the question negates)
+        return {**conds, SECTION: kept[0]}
     best = section_named(held, question_words(question))
     return {**conds, SECTION: best} if best is not None else conds
 
@@ -5691,6 +5707,16 @@ def _names_another_column(rel: Relation, question: str, chosen: list[RelColumn])
         if any(c.role == "data" and any(near_word(x, w) for w in tokens(c.name)) for c in rel.columns):
             return True
     return False
+
+
+def _repeats(rel: Relation, name: str, conds: dict[str, str]) -> bool:
+    """Whether a label of column ``name`` names more than one line (no total) among the rows that
+    hold ``conds``: the labels are groups, not lines."""
+    labels, totals = rel.values_of(name) or [], rel.values_of(TOTAL)
+    seen = [
+        labels[i] for i in _placed_rows(rel, conds) if labels[i] is not None and not (totals and totals[i])
+    ]
+    return len(set(seen)) < len(seen)
 
 
 def _rows_placed(rel: Relation, conds: dict[str, str]) -> int:
@@ -6116,6 +6142,16 @@ def _one_column(
         elif SECTION in fixed and _shown_in_brackets(rel, fixed):
             # ("the smallest item under current liabilities", each line shown in brackets: by size)
             by = f"ABS({quote(col)})"
+        if qwords & SUM_WORDS and _repeats(rel, key.name, fixed):
+            # ("which region had the highest total unit sales", a line per region and product:
+            # each region's lines added up)
+            k = quote(key.name)
+            ranked = f"GROUP BY {k} ORDER BY SUM({by}) {order} LIMIT {n}{_offset(place)}"
+            return CellPlan(
+                f"SELECT {k} FROM data{rest} {ranked}",
+                "top-row" if n == 1 else "top-rows",
+                "text" if n == 1 else "list",
+            )
         return CellPlan(
             f"SELECT {quote(key.name)} FROM data{rest} ORDER BY {by} {order} LIMIT {n}{_offset(place)}",
             "top-row" if n == 1 else "top-rows",
@@ -6176,6 +6212,12 @@ def _label_kind(label: str) -> str | None:
 
 
 #: A figure multiplied by a number: "x 365", "times 12".
+#: "How many times as large as A was B?": the first named divides the second.
+_TIMES_AS_LARGE_AS = re.compile(
+    r"^\s*how\s+many\s+times\s+(?:as\s+)?(?:large|big|high|great|much|many|larger|bigger|higher|greater|more)"
+    r"\s+(?:as|than)\b",
+    re.IGNORECASE,
+)
 _TIMES_A_NUMBER = re.compile(r"(?:\bx|\*|×|\btimes)\s*\d", re.IGNORECASE)
 
 
@@ -6536,16 +6578,10 @@ def _summing_rows(rel: Relation, col: str, fixed: dict[str, str], key: RelColumn
         rest = total - values[i]
         if rest and len(inside) > 2 and abs(values[i] - rest) <= 1e-6 * max(1.0, abs(rest)) and keys[i]:
             out.append(f"{quote(key.name)} <> {literal(str(keys[i]))}")
-        elif isinstance(keys[i], str) and set(tokens(keys[i])) & _ADJUSTING and len(inside) > 2:
+        elif isinstance(keys[i], str) and set(tokens(keys[i])) & ADJUSTING and len(inside) > 2:
             # (``Inter-segment eliminations``: what consolidation takes away is no segment ranked)
             out.append(f"{quote(key.name)} <> {literal(keys[i])}")
     return out
-
-
-#: Words of a line that adjusts the parts to their whole rather than being one of them.
-_ADJUSTING = frozenset(
-    {"eliminations", "elimination", "adjustments", "adjustment", "reconciling", "reconciliation"}
-)
 
 
 #: An operator written between two named cells, and its SQL (a division kept exact).
@@ -6943,6 +6979,8 @@ def _across(
                 a, b = sizes
                 by_size = [(lab, size) for (lab, _), size in zip(cells, sizes, strict=True)]
                 clause = _minus_clause(question, by_size, r"\bdivided\s+by\b")
+                if clause is None and _TIMES_AS_LARGE_AS.search(question):
+                    a, b = b, a  # ("how many times as large as A was B": B over A)
                 a, b = clause or (a, b)  # ("how many times A was B? (B divided by A)": as written)
                 return CellPlan(f"SELECT {_percent_scale(question)} * {a} / {b}", "ratio", "number")
             clause = _minus_clause(question, cells)

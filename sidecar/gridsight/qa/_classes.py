@@ -290,14 +290,30 @@ def _figures(rel: Relation) -> list[list[object]]:
     return [v for c in figure_columns(rel) if (v := rel.values_of(c.name))]
 
 
+#: Words of a line that adjusts the parts to their whole rather than being one of them.
+ADJUSTING = frozenset(
+    {"eliminations", "elimination", "adjustments", "adjustment", "reconciling", "reconciliation"}
+)
+
+
 def _run_class(rel: Relation, name: str, labels: list[object], rows: list[int]) -> RowClass:
-    """The group of the labelled lines ``rows`` (one run of them), named ``name``."""
+    """The group of the labelled lines ``rows`` (one run of them), named ``name``; a line that
+    adjusts the parts to their whole (``Inter-segment eliminations``) adds up with them but is none
+    of them."""
     positions = rel.values_of(POSITION) or []
     lo, hi = positions[rows[0]], positions[rows[-1]]
+    adjusting = [
+        str(labels[i])
+        for i in rows
+        if isinstance(labels[i], str)
+        and {w.casefold() for w in re.findall(r"[A-Za-z]+", str(labels[i]))} & ADJUSTING
+    ]
+    key = rel.key
+    left_out = [f"{quote(key.name)} <> {literal(a)}" for a in adjusting] if key is not None else []
     return RowClass(
         name,
-        (_labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}"),
-        frozenset(str(labels[i]) for i in rows),
+        (_labelled(rel), f"{quote(POSITION)} BETWEEN {lo} AND {hi}", *left_out),
+        frozenset(str(labels[i]) for i in rows if str(labels[i]) not in adjusting),
     )
 
 

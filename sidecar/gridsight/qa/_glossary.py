@@ -169,7 +169,9 @@ def defined(question: str, holds: Callable[[str], bool]) -> str:
         labels; otherwise the question with each definition added.
     """
     if _DEFINES.search(question) or definition(question) is not None:
-        return question  # ("Quick ratio: cash, investments and receivables over current liabilities")
+        # ("Quick ratio: cash, investments and receivables over current liabilities"; its lines
+        # by the workbook's names: "operating cash flow minus capital expenditure")
+        return _lines_named(question, holds)
 
     lines: dict[str, str] = {}  # each line's name, found once for every measure the question names
 
@@ -189,6 +191,33 @@ def defined(question: str, holds: Callable[[str], bool]) -> str:
         lambda m: m.group(0) if holds(m.group(0)) or m.group(0).casefold() in TERMS else _own_ratio(m),
         _NAMES.sub(written, question),
     )
+
+
+#: The lines of :data:`LINES` by the names a question uses for them, longest first.
+_LINE_NAMES = re.compile(
+    r"\b(" + "|".join(re.escape(n) for n in sorted(LINES, key=len, reverse=True)) + r")\b", re.I
+)
+
+
+def _lines_named(question: str, holds: Callable[[str], bool]) -> str:
+    """``question`` with each line of :data:`LINES` it names by a name no label holds written as the
+    workbook names it ("capital expenditure" as ``Purchases of property and equipment``); names
+    the workbook holds, and lines it holds under none of their names, are kept."""
+    held: dict[str, str] = {}
+
+    def named(m: re.Match[str]) -> str:
+        name = m.group(0)
+        if holds(name):
+            return name
+        rest = question[m.start() :].casefold()
+        if any(rest.startswith(alias) and len(alias) > len(name) for alias in LINES[name.casefold()]):
+            return name  # ("income tax expense": a name of the line already, as the statement may write it)
+        if not held:
+            held.update(_names_held(holds))
+        own = held.get(name.casefold(), name)
+        return own if holds(own) else name
+
+    return _LINE_NAMES.sub(named, question)
 
 
 #: A ratio that names its terms: "the loan-to-deposit ratio", "net-debt-to-EBITDA ratio" (not one the

@@ -8,6 +8,7 @@ them, and sorts period columns by when they end.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from gridsight.detect._structure import PATH_SEP
 from gridsight.text import MONTHS, without_marks
@@ -68,6 +69,9 @@ _DAY_MONTH_YEAR = re.compile(
 )
 
 
+_DAY_MONTH_YEAR_ANY_CASE = re.compile(_DAY_MONTH_YEAR.pattern, re.IGNORECASE)
+
+
 #: A date in figures: ``31.12.2024``, ``31/12/2024``, ``12/31/2024``.
 _NUMERIC_DATE = re.compile(r"(?<![\d./-])(\d{1,2})([./-])(\d{1,2})\2((?:19|20)\d\d)(?![\d./-])")
 
@@ -76,6 +80,20 @@ def dates_written(text: str) -> set[tuple[int, int, str]]:
     """The (day, month, year) dates ``text`` writes with a month's name or in figures (day first
     or month first, whichever the figures allow; both where either can be)."""
     return {day for _, day in days_at(text)}
+
+
+def with_days_rewritten(text: str, rewrite: Callable[[tuple[int, int, str]], str | None]) -> str:
+    """``text`` with each date it writes with a month's name ("September 30, 2024", "31 March
+    2022") replaced by what ``rewrite`` gives for its (day, month, year); kept where it gives None."""
+
+    def one(m: re.Match[str]) -> str:
+        day, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        month = month.casefold()
+        if month not in MONTHS or not 1 <= int(day) <= 31:
+            return m.group(0)
+        return rewrite((int(day), MONTHS[month], m.group(5))) or m.group(0)
+
+    return _DAY_MONTH_YEAR_ANY_CASE.sub(one, text)
 
 
 def days_at(text: str) -> list[tuple[int, tuple[int, int, str]]]:

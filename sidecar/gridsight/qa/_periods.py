@@ -11,11 +11,12 @@ changes nothing.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable
 
-from gridsight.qa._headers import dates_written, ends_at
+from gridsight.qa._headers import dates_written, ends_at, with_days_rewritten
 from gridsight.text import NUMBER_WORDS, PLANNED, content_words, stem
 
 _YEAR = re.compile(r"(?<![\d.])((?:19|20)\d\d)(?![\d])")
@@ -586,6 +587,36 @@ _SINCE_YEAR_END = re.compile(
     r"(?:fiscal\s+|financial\s+)?year[- ]end)\b",
     re.IGNORECASE,
 )
+
+
+#: "the end of the third quarter of 2023", "the close of the second quarter 2024".
+_QUARTER_BY_PLACE = re.compile(
+    r"\b(?:the\s+)?(?:end|close)\s+of\s+the\s+(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
+    r"(?:\s+of)?\s+((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+_QUARTER_PLACES = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+
+
+def with_quarters(question: str, names: Iterable[str]) -> str:
+    """``question`` with the quarter ends it names written as the quarter columns ``names`` hold
+    (``Q1`` ... ``Q4``, under their years): "as of September 30, 2024" is "as of Q3 2024", "the close
+    of the third quarter of 2023" is "Q3 2023" (calendar quarters). Unchanged where no header is a
+    quarter, or where a header writes days itself (those are read as written)."""
+    parts = [p.strip() for n in names for p in str(n).split(" › ")]
+    if not any(re.fullmatch(r"(?i)Q[1-4](?:\s*(?:19|20)\d\d)?|(?:19|20)\d\d\s*Q[1-4]", p) for p in parts):
+        return question
+    if any(dates_written(p) for p in parts):
+        return question
+
+    def quarter(day: tuple[int, int, str]) -> str | None:
+        d, m, y = day
+        if m % 3 or d != calendar.monthrange(int(y), m)[1]:
+            return None  # (no quarter's last day)
+        return f"Q{m // 3} {y}"
+
+    out = with_days_rewritten(question, quarter)
+    return _QUARTER_BY_PLACE.sub(lambda m: f"Q{_QUARTER_PLACES[m.group(1).casefold()]} {m.group(2)}", out)
 
 
 def with_dates(question: str, names: Iterable[str]) -> str:

@@ -57,6 +57,11 @@ _AGGREGATE_ASKED = re.compile(
 #: the last name of ...", "give their first names" ("name the year ..." asks for a year).
 _ASKS_NAME = re.compile(
     r"^\s*(?:who|whom|whose|where)\b|\b(?:the|their|his|her|its|first|last|full)\s+names?\b"
+    # ("name the energy sub-sector with the largest emissions": the sub-sector, no figure)
+    # (a period or a figure is a number: "name the year with the most sales")
+    r"|^\s*(?:name|identify)\s+the\s+(?!\d|top\b|bottom\b|(?:year|month|quarter|week|day|date|period|season|"
+    r"decade|age|number|amount|value|figure|total|price|score)s?\b)[a-z][\w\s-]{0,60}?\s+"
+    r"(?:with|that|which|having|whose)\b"
 )
 _ASKS_AMOUNT = re.compile(r"\bhow (?:many|much|often|long|old)\b|\bnumber of\b|\bcount\b")
 

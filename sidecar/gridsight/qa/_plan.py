@@ -44,6 +44,7 @@ from gridsight.text import (
     HOW_MANY_EACH,
     IN_ALL,
     LEADING_PHRASE,
+    LISTED_AS_CHOICE,
     LISTED_ENTITIES,
     MONTH_NAMES,
     MONTHS,
@@ -76,11 +77,14 @@ from gridsight.text import (
     free_words,
     header_text,
     header_words,
+    in_own_order,
     is_ranking,
     letters_alone,
+    listed_values,
     meaning_by_values,
     meaning_map,
     month_asked,
+    month_of,
     named_after_header,
     names_month,
     noun_of,
@@ -105,6 +109,7 @@ from gridsight.text import (
     written_forms,
     year_asked,
 )
+from gridsight.text import participle as is_participle
 
 _N = NUMBER_WORDS
 #: An ordered list of every item ("the islands from the most to the fewest penguins") holds at most
@@ -204,6 +209,10 @@ class _Filter:
         self.desc = self.desc or self.words
 
 
+#: A whole year asked of period columns: "for the full year", "annual", "across all four quarters".
+_FULL_YEAR = re.compile(
+    r"\b(?:full|whole|entire)[\s-]+year\b|\bannual\b|\b(?:all|every|across)\s+(?:the\s+)?(?:four\s+)?quarters\b"
+)
 #: The things a top-N question counts: "the top 3 <loan amounts> in ...", "the bottom 2 <professions> with".
 _COUNTED = re.compile(
     r"\b(?:top|bottom)\s+\d+\s+([a-z][\w\s-]{0,40}?)"
@@ -934,7 +943,7 @@ class Planner:
                     )
                     low = low.replace(vl, " ")
                     break
-        out = [self._either(f) for f in out]
+        out = [self._several(self._either(f)) for f in out]
         out += self._letter_filters(out)
         out += self._code_filters(out)
         out += self._category_filters(out)
@@ -1265,6 +1274,29 @@ class Planner:
             f"{quote(col.name)} IN ({values})", f.words, col.name, f"{col.name} is {' or '.join(pair)}"
         )
 
+    def _several(self, f: _Filter) -> _Filter:
+        """A value filter where the question lists more values of the column with it ("in October,
+        November and December") or spans them ("from October to December"): the rows with any.
+        A list offered as a choice ("which sold more, North and South?") stays one value."""
+        col = self._col(f.column)
+        if col is None or col.kind != "text" or not f.sql.startswith(f"{quote(col.name)} = "):
+            return f
+        if LISTED_AS_CHOICE.search(self.low):
+            return f
+        values = [str(v) for v in col.distinct]
+        listed, span = listed_values(self.low, values)
+        if not any(f.sql == f"{quote(col.name)} = {_lit(v)}" for v in listed):
+            return f  # (fewer than two listed, or not with this one)
+        if span:
+            ordered = in_own_order(values)
+            if ordered is None:
+                return f  # ("trips from JFK to LAX": a place to another, no span of places)
+            a, b = ordered.index(listed[0]), ordered.index(listed[1])
+            listed = ordered[min(a, b) : max(a, b) + 1]
+        said = ", ".join(_lit(v) for v in listed)
+        desc = f"{col.name} is {listed[0]} to {listed[-1]}" if span else f"{col.name} is {', '.join(listed)}"
+        return _Filter(f"{quote(col.name)} IN ({said})", f.words, col.name, desc)
+
     def _aggregate_in_header(self, word: str, rest: str) -> bool:
         """Whether an aggregate word is a word of the column the words after it name ("the highest
         average vote" with ``vote_avg``): the column's name, not an aggregate to take -- unless
@@ -1342,6 +1374,12 @@ class Planner:
             # the way the first direction word says (or up, for an order that only goes up)
             self._every, n = True, EVERY
             direction = direction or ("ASC" if ASCENDING_ORDER.search(low) else None)
+        year = self._full_year(where, when, fcols) if direction is None and not starts_bool else None
+        if year is not None:  # ("North America's unit sales for the full year": Q1 to Q4 added up)
+            return year
+        ratio = self._per_ratio(where, when, fcols) if direction is None and not starts_bool else None
+        if ratio is not None:  # ("revenue per unit in March": the one column over the other)
+            return ratio
 
         # distinct counts and uniqueness
         if re.search(
@@ -1463,7 +1501,11 @@ class Planner:
         fn, name = AGGREGATE_SAID[of.group(1)] if of else ("SUM", "total")
         if many and re.search(r"\bon average\b", low) and not averaged:
             fn, name = "AVG", "average"
-        counted = self._counted_column(many, fcols) if many and (fs or fn != "SUM") and not averaged else None
+        # ("how many units were sold": the rows' units done, added up, filtered or not)
+        done = re.search(r"\bhow many [a-z]+(?: [a-z]+)? (?:were|was|have been|had been|got) ([a-z]+)\b", low)
+        moved = done is not None and is_participle(done.group(1))
+        summed = many is not None and (fs or fn != "SUM" or moved) and not averaged
+        counted = self._counted_column(many, fcols) if many is not None and summed else None
         if counted is not None:  # "how many units of Beta were sold": a column counts the units
             c = quote(counted.name)
             return Plan(
@@ -2284,6 +2326,94 @@ class Planner:
         if any(self._keys_rows(c) and mentions([noun], c.name) > 0 for c in self.cols):
             return True
         return not any(c.kind == "number" and mentions(said, c.name) >= 1.0 for c in self.cols)
+
+    def _full_year(self, where: str, when: str, fcols: set[str]) -> Plan | None:
+        """ "What were North America's unit sales for the full year?" over ``Q1 | Q2 | Q3 | Q4`` (or
+        month) columns: every period column added up over the rows asked. None where the question
+        names another number column (that column's total is asked) or the periods are fewer than 2."""
+        if not _FULL_YEAR.search(self.low):
+            return None
+        periods = [
+            c
+            for c in self.cols
+            if c.kind == "number" and (re.fullmatch(r"(?i)\s*Q[1-4]\s*", c.name) or month_of(c.name))
+        ]
+        if len(periods) < 2:
+            return None
+        other = self.best(("number",), exclude=fcols | {c.name for c in periods})
+        if other is not None and not self._identifies(other.name):
+            return None  # ("the total revenue for the year": the ``Revenue`` column's)
+        added = " + ".join(f"COALESCE(SUM({quote(c.name)}), 0)" for c in periods)
+        names = [c.name for c in periods]
+        return Plan(
+            f"SELECT {added} FROM {TABLE}{where}",
+            "sum",
+            "number",
+            0.75,
+            f"adds up {', '.join(names)}{when}",
+            [*names, *sorted(fcols)],
+            sql_only=True,  # (the formula tier counts the rows of "how many ... units")
+        )
+
+    def _per_ratio(self, where: str, when: str, fcols: set[str]) -> Plan | None:
+        """ "What was revenue per unit in March?", "the fare per passenger": one number
+        column over another, each named by the words either side of "per", added up over the rows
+        asked (one row: its own ratio). None where a header says the phrase itself (``Packs per
+        Capita``) or a word per row is meant ("per month", "for each")."""
+        m = re.search(r"\b((?:[a-z]+\s+){0,3}?[a-z]+)\s+per\s+([a-z]+(?:\s+[a-z]+)?)\b", self.low)
+        if m is None or re.search(r"\b(?:each|every|by|average|mean|median)\b", self.low):
+            return None  # ("the average units per sale": the rows' average, a sale a row)
+        said = [w for w in split_words(m.group(0)) if w not in STOP]
+        if any(
+            c.kind == "number"
+            and re.search(r"\bper\b|/", c.name.casefold())
+            and _every_word_named(said, c.name)
+            for c in self.cols
+        ):
+            return None  # (a header writes the ratio: ``Packs per Capita``)
+        top = self._named_whole(split_words(m.group(1)), fcols)
+        under = split_words(m.group(2))[:1]
+        taken = fcols | ({top.name} if top else set())
+        # ("revenue per unit" over ``Units sold``: the header its first word heads)
+        bottom = self._named_whole(under, taken) or self._headed_by(under, taken)
+        if top is None or bottom is None:
+            return None
+        a, b = quote(top.name), quote(bottom.name)
+        return Plan(
+            f"SELECT 1.0 * SUM({a}) / NULLIF(SUM({b}), 0) FROM {TABLE}{where}",
+            "ratio",
+            "number",
+            0.75,
+            f"divides the {top.name} by the {bottom.name}{when}",
+            [top.name, bottom.name, *sorted(fcols)],
+        )
+
+    def _headed_by(self, said: list[str], exclude: set[str]) -> Col | None:
+        """The one number column (no id) whose header's first word is the one word ``said``."""
+        headed = [
+            c
+            for c in self.cols
+            if c.kind == "number"
+            and c.name not in exclude
+            and not self._identifies(c.name)
+            and len(said) == 1
+            and (hw := header_words(c.name))
+            and same(hw[0], said[0])
+        ]
+        return headed[0] if len(headed) == 1 else None
+
+    def _named_whole(self, said: list[str], exclude: set[str]) -> Col | None:
+        """The one number column (no id) every word of whose header ``said`` names."""
+        named = [
+            c
+            for c in self.cols
+            if c.kind == "number"
+            and c.name not in exclude
+            and not self._identifies(c.name)
+            and (hw := header_words(re.sub(r"\([^)]*\)", " ", c.name)) or header_words(c.name))
+            and all(any(same(h, w) for w in said) for h in hw)
+        ]
+        return named[0] if len(named) == 1 else None
 
     def _counted_column(self, by_count: re.Match[str], exclude: set[str]) -> Col | None:
         """The numeric column the words after "number of" / "the most" name by every word of its
