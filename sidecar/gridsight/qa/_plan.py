@@ -432,6 +432,18 @@ _MEASURE_ASKED = re.compile(
 MEASURE_FLOOR, MEASURE_MARGIN = 0.4, 0.08
 
 
+def _unbracketed_words(header: str) -> list[str]:
+    """A header's words without a bracketed unit, which need not be said ("gallons consumed" names
+    ``Gallons Consumed (in millions)``); all of them where the brackets hold every word."""
+    return header_words(re.sub(r"\([^)]*\)", " ", header)) or header_words(header)
+
+
+def _header_said(header: str, said: list[str]) -> bool:
+    """Whether ``said`` names every word of the header (its bracketed unit aside)."""
+    hw = _unbracketed_words(header)
+    return bool(hw) and all(any(same(h, w) for w in said) for h in hw)
+
+
 class Planner:
     def __init__(self, question: str, view: View, cols: list[Col]) -> None:
         self.q = question
@@ -2410,8 +2422,7 @@ class Planner:
             if c.kind == "number"
             and c.name not in exclude
             and not self._identifies(c.name)
-            and (hw := header_words(re.sub(r"\([^)]*\)", " ", c.name)) or header_words(c.name))
-            and all(any(same(h, w) for w in said) for h in hw)
+            and _header_said(c.name, said)
         ]
         return named[0] if len(named) == 1 else None
 
@@ -2434,11 +2445,8 @@ class Planner:
             and c.name not in exclude
             and not self._identifies(c.name)  # "how many loans" counts rows, not ``Loan #`` values
             and not self._years_only(c.name)  # "in how many years": rows, not a sum of ``Year``
-            # a header's bracketed unit need not be said ("gallons consumed" names ``Gallons
-            # Consumed (in millions)``)
-            and (hw := header_words(re.sub(r"\([^)]*\)", " ", c.name)) or header_words(c.name))
-            and any(same(h, w) for h in hw for w in first)  # the counted noun comes first
-            and all(any(same(h, w) for w in after) for h in hw)
+            and any(same(h, w) for h in _unbracketed_words(c.name) for w in first)  # the counted noun first
+            and _header_said(c.name, after)
         ]
         return named[0] if len(named) == 1 else None
 
