@@ -35,7 +35,6 @@ from gridsight.text import (
     HOW_MANY_EACH,
     IN_ALL,
     LABEL_WORDS,
-    LISTED_AS_CHOICE,
     LISTED_ENTITIES,
     MONTHS,
     NEGATION_WORDS,
@@ -845,7 +844,7 @@ class _Request:
                     self.unapplied.add("either")  # ("in Austin or Denver": no single value; the query tier's)
                 listed, spanned = listed_values(self.low, list(col.distinct))
                 in_order = not spanned or in_own_order(list(col.distinct)) is not None  # (no "JFK to LAX")
-                if best in listed and in_order and not LISTED_AS_CHOICE.search(self.low):
+                if best in listed and in_order:  # (a choice lists nothing: listed_values)
                     self.unapplied.add("several")  # ("from October to December": the query tier's)
                 conds.append(Condition(col, "<>" if excluded_at(self.low, at) else "=", best))
                 used.add(col.col)

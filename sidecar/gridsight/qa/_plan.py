@@ -44,7 +44,6 @@ from gridsight.text import (
     HOW_MANY_EACH,
     IN_ALL,
     LEADING_PHRASE,
-    LISTED_AS_CHOICE,
     LISTED_ENTITIES,
     MONTH_NAMES,
     MONTHS,
@@ -1292,8 +1291,6 @@ class Planner:
         A list offered as a choice ("which sold more, North and South?") stays one value."""
         col = self._col(f.column)
         if col is None or col.kind != "text" or not f.sql.startswith(f"{quote(col.name)} = "):
-            return f
-        if LISTED_AS_CHOICE.search(self.low):
             return f
         values = [str(v) for v in col.distinct]
         listed, span = listed_values(self.low, values)
