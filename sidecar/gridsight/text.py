@@ -1313,7 +1313,7 @@ def value_spans(text: str, values: Sequence[str]) -> list[tuple[int, int, str]]:
 
 
 #: What joins the members of a list ("Oct, Nov and Dec", "North or South", "A & B").
-_LISTED_BY = re.compile(r"\s*(?:,\s*(?:and|or|&)?|and|or|&|/)\s*(?:the\s+)?")
+_LISTED_BY = re.compile(r"\s*(?:,\s*(?:and|or|&|plus)?|and|or|&|/|plus|\+)\s*(?:the\s+)?")
 #: What joins a span's two ends ("from Oct to Dec", "April through June", "between 2 and 5").
 _SPANNED_BY = re.compile(r"\s*(?:to|through|thru|until|till|-|\u2013|and)\s*(?:the\s+)?")
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from gridsight.grid import Range, Sheet, Workbook
+from gridsight.grid import Kind, Range, Sheet, Workbook
 from gridsight.qa._across_tables import answer_across_tables
 from gridsight.qa._answer import (
     QAAnswer,
@@ -48,6 +48,7 @@ from gridsight.qa._cells import (
     whole_year,
     years_in_blocks,
 )
+from gridsight.qa._debt import debt_written_out
 from gridsight.qa._durations import in_column_units
 from gridsight.qa._entities import entity_columns
 from gridsight.qa._glossary import (
@@ -94,6 +95,7 @@ from gridsight.qa._pipeline import (
     expected_type,
     is_figure,
     model_attempts,
+    offers_choice,
     run_attempt,
     same_value,
     vote,
@@ -184,6 +186,10 @@ _COUNTS = re.compile(r"^\s*how (?:many|much)\b", re.IGNORECASE)
 def _fits(ans: QAAnswer, expected: str | None, question: str = "") -> bool:
     if is_figure(ans.value) and asks_name(question):
         return False  # "where does the best-paid worker live?" is no wage
+    if _RATIO_OF.search(question) and not any("/" in (x or "") for x in (ans.query, ans.formula)):
+        return False  # ("the ratio of A's turnover to B's" is no one turnover)
+    if is_figure(ans.value) and offers_choice(question) and not _offered(ans.value, question):
+        return False  # ("was it lower for 10-49 or for 50-249?" is no head count)
     if asks_year(question) and ans.value is not None and not could_be_year(ans.value):
         return False  # "in what year was the oldest firm founded?" is no firm
     if expected == "list" and _COUNTS.match(question) and isinstance(ans.value, list):
@@ -194,6 +200,17 @@ def _fits(ans: QAAnswer, expected: str | None, question: str = "") -> bool:
     if expected == "number":
         return ans.type == "number"
     return ans.type == expected
+
+
+#: A ratio asked of two figures: "the ratio of A to B".
+_RATIO_OF = re.compile(r"\bratio\s+of\b[^?]+?\bto\b", re.IGNORECASE)
+
+
+def _offered(value: Any, question: str) -> bool:
+    """Whether each item of an answer is written in the question (a year offered: "2023 or 2024")."""
+    return all(
+        re.search(rf"(?<![\w.]){re.escape(display_of(x))}(?![\w.])", question) for x in answer_items(value)
+    )
 
 
 def _spaced(text: str) -> str:
@@ -214,6 +231,15 @@ def _labels(workbook: Workbook) -> Callable[[str], bool]:
     return holds
 
 
+def _text_cells(workbook: Workbook) -> list[str]:
+    """The workbook's text cells, sheet by sheet, row by row, repeats kept."""
+    out: list[str] = []
+    for sheet in workbook.sheets:
+        texts = (*sheet.texts, "")
+        out += [texts[i] for i in sheet.text_ids[sheet.kinds == Kind.TEXT].tolist()]
+    return out
+
+
 #: How many values of each text column :func:`_answer_in` reads for the way they write years.
 _VALUES_READ = 2_000
 
@@ -225,6 +251,16 @@ def _own_texts(rel: Relation) -> list[str]:
         if c.role in ("key", "section"):
             texts += [v for v in rel.distinct_values(c.name) if isinstance(v, str)]
     return texts
+
+
+def _reranked(workbook: Workbook, sheet: str | None, q: str, found: list[Candidate]) -> list[Candidate]:
+    """The tables tied for the question ranked again on the question in each one's own names, where
+    that puts one table ahead alone on the words it matches; else as found."""
+    again = sorted(_ranked_in_own_terms(workbook, sheet, q), key=lambda c: (-c.score, -c.phrases))
+    # (only where a table's own name for a word wins it more words than any table had)
+    if len(again) > 1 and again[0].score > max(found[0].score, again[1].score):
+        return again
+    return found
 
 
 def _ranked_in_own_terms(workbook: Workbook, sheet: str | None, phrase: str) -> list[Candidate]:
@@ -307,6 +343,7 @@ def answer_question(
     q = labels_spelt(q, (t for sheet in workbook.sheets for t in sheet.texts))  # ("accurals": Accruals)
     q = totals_of_parts(q, (t for sheet in workbook.sheets for t in sheet.texts))
     q = elided_heads(q, (t for sheet in workbook.sheets for t in sheet.texts))  # "A and B funds"
+    q = debt_written_out(q, lambda: _text_cells(workbook))  # "total borrowings": the lines of debt
     rounding, q = q, without_sign(without_rounding(q))  # (rounded and signed as asked at the end)
     found = candidates(workbook, sheet, q)
     tied = top_tie(found) if found and found[0].score > 0 else []
@@ -315,6 +352,8 @@ def answer_question(
         if joined is not None:
             joined.question = question
             return rounded_as_asked(positive_as_asked(joined, rounding), rounding)
+    if len(top_tie(found)) > 1:  # ("PP&E" over ``Fixed assets, net``: each table in its own names)
+        found = _reranked(workbook, sheet, q, found)
     # (a sheet named is where the question is asked, not all it may read: a figure of another sheet
     # may be the second of two, "profit as a percentage of the balance sheet's equity")
     elsewhere = [
@@ -347,11 +386,21 @@ def answer_question(
         ans.explanation += f" (read with {', '.join(others[:3])}: the same statement at other periods)"
     elif ans.status == "answered" and pick.how != "words":
         others = [r for r in pick.tied if r != best.ref]
-        chooser = {"meaning": "meaning", "class": "the group of lines asked"}.get(pick.how, "the model")
+        chooser = _CHOOSERS.get(pick.how, "the model")
         ans.explanation += f" ({chooser} chose {best.ref} over {', '.join(others[:3])}, which also fit)"
-        ans.confidence = round(min(ans.confidence, 0.6 if pick.how in ("meaning", "class") else 0.5), 2)
+        ans.confidence = round(min(ans.confidence, 0.6 if pick.how in _CHOOSERS else 0.5), 2)
         ans.chosen_by = pick.how
     return rounded_as_asked(positive_as_asked(ans, rounding), rounding)
+
+
+#: Who broke a tie among tables, as an explanation says it (else the model did).
+_CHOOSERS = {
+    "meaning": "meaning",
+    "class": "the group of lines asked",
+    "name": "a name the question writes",
+    "percent": "the percentages asked",
+    "months": "the months asked",
+}
 
 
 def _alike_in_each(

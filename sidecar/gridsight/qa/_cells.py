@@ -276,7 +276,8 @@ _AGAINST = frozenset(
 #: A change relative to where it started: "percentage change", "by what percent", "growth rate".
 _RELATIVE = re.compile(
     r"\b(?:percent(?:age)?|growth|change)\s+(rate|change)\b|\bwhat (percent)|(%)"
-    r"|\b(relative)\s+(?:change|growth|increase|decrease)\b|\bpercent(?:age)?\s+(?:growth|increase|decrease|rise|fall)\b"
+    r"|\b(relative)\s+(?:change|growth|increase|decrease)\b"
+    r"|\bpercent(?:age)?\s+(?:growth|increase|decrease|rise|fall|movement|decline|drop)\b"
     r"|\bby\s+how\s+(?:many|much)\s+(?:per\s?cent|percent)\b",
     re.I,
 )
@@ -5501,7 +5502,13 @@ def _minus(question: str, cells: list[tuple[str, str]]) -> bool:
         return False
     low = periods_spelt(question).casefold()
     a, b = (_position(question, label, _shared(cells)) for label, _ in cells)
-    return bool(re.search(r"\bminus\b", low) or (a < b and re.search(r"\bless\b", low[a:b])))
+    between = low[a:b]
+    for (
+        label,
+        _,
+    ) in cells:  # (not the "less" of a label written whole: ``Long-term debt, less current portion``)
+        between = between.replace(label.casefold(), " ")
+    return bool(re.search(r"\bminus\b", low) or (a < b and re.search(r"\bless\b", between)))
 
 
 def _minus_clause(
@@ -5956,11 +5963,21 @@ def _level_by_header(header: str, question: str) -> int | None:
 _ROW_NOUNS = frozenset({"line", "item", "lines", "items", "quarter", "month", "year", "period"})
 
 
+#: A closing request for the larger (or smaller) of two: "... or the other way round? Name the larger line."
+_NAME_THE_LARGER = re.compile(
+    r"[?.]\s*(?:name|give|say)\s+(?:me\s+)?(?:the|which)\s+"
+    r"(?:larger|smaller|bigger|higher|lower|greater)\b",
+    re.IGNORECASE,
+)
+
+
 def _asks_which(question: str) -> bool:
     """Whether the question asks for a name: it opens with which/who, or a clause does ("A versus B:
     which one ...")."""
     if _NAME_THE.match(question):
         return True  # "Name the region with the most ...", "List the three years with ..."
+    if _NAME_THE_LARGER.search(question):
+        return True  # "were A greater than B, or the other way round? Name the larger line."
     ranked = _LIST_RANKED.match(question)
     if ranked is not None and superlative(ranked.group(1).casefold()):
         return True  # "List the two largest asset lines", "Name the smallest fund"

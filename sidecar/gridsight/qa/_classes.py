@@ -99,7 +99,8 @@ def _phrases(question: str) -> list[list[str]]:
             or (
                 w == "all" and before in ("list", "name", "identify")
             )  # ("list all current liabilities that fell")
-            or (superlative(w) and before == "the")
+            # ("the biggest current asset", or with no article: "what was biggest current asset")
+            or (superlative(w) and before in ("the", "was", "is", "were", "are"))
             or (w == "many" and before == "how")
             or (w == "number" and i + 1 < len(found) and found[i + 1].group(0).casefold() == "of")
         ):

@@ -251,10 +251,12 @@ def _headed(inner: str, before: str) -> str:
 
 
 def _split(text: str, pattern: re.Pattern[str]) -> list[tuple[str, re.Match[str] | None]]:
-    """``text`` cut at every match of ``pattern`` outside parentheses: (piece, the match before it)."""
+    """``text`` cut at every match of ``pattern`` outside parentheses and double quotes (a label
+    written whole: ""Long-term debt, less current portion""): (piece, the match before it)."""
     out: list[tuple[str, re.Match[str] | None]] = []
     depth, last, before = 0, 0, None
-    cuts = {m.start(): m for m in pattern.finditer(text)}
+    quoted = _quoted_spans(text)
+    cuts = {m.start(): m for m in pattern.finditer(text) if not any(a < m.start() < b for a, b in quoted)}
     i = 0
     while i < len(text):
         ch = text[i]
@@ -268,6 +270,11 @@ def _split(text: str, pattern: re.Pattern[str]) -> list[tuple[str, re.Match[str]
         i += 1
     out.append((text[last:], before))
     return out
+
+
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes something in double quotes: (opening, closing) indices."""
+    return [(m.start(), m.end() - 1) for m in re.finditer(r'"[^"]{1,120}"|“[^”]{1,120}”', text)]
 
 
 def parse(text: str) -> Expr | None:
@@ -356,6 +363,8 @@ def _term(text: str) -> Expr | None:
             return Apply("-", a, b) if a is not None and b is not None else None
     if (m := _SUM_OF.match(text)) is not None and text[m.end() :]:
         return Line(text[m.end() :], listed=True)
+    if (m := re.fullmatch(r'"([^"]+)"|“([^”]+)”', text)) is not None:
+        return Line(m.group(1) or m.group(2))  # (a label written whole, in quotes)
     return Line(text)
 
 

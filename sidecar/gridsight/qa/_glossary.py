@@ -53,6 +53,12 @@ TERMS: dict[str, str] = {
     "payout ratio": "{dividend per share} divided by {earnings per share}",
     "dividend payout ratio": "{dividend per share} divided by {earnings per share}",
     "dividend cover": "{earnings per share} divided by {dividend per share}",
+    # (debt as the lines that carry it: see gridsight.qa._debt; leases left out)
+    "net debt": "{total debt} minus {cash}",
+    "interest cover": "{operating profit} divided by {finance costs}",
+    "interest coverage": "{operating profit} divided by {finance costs}",
+    "interest coverage ratio": "{operating profit} divided by {finance costs}",
+    "times interest earned": "{operating profit} divided by {finance costs}",
 }
 
 #: Line -> the names statements give it under IFRS, US GAAP and UK GAAP, the usual one first. A
@@ -82,7 +88,18 @@ LINES: dict[str, tuple[str, ...]] = {
     "gross profit": ("gross profit",),
     "operating profit": ("operating profit", "operating income", "profit from operations", "ebit"),
     "net profit": ("net profit", "net income", "profit for the year", "profit after tax", "net earnings"),
-    "revenue": ("revenue", "net sales", "turnover", "sales"),
+    "revenue": (
+        "revenue",
+        "total net revenues",
+        "total revenues",
+        "total revenue",
+        "net revenues",
+        "net revenue",
+        "revenues",
+        "net sales",
+        "turnover",
+        "sales",
+    ),
     "income tax": (
         "income tax expense",
         "income tax",
@@ -97,8 +114,18 @@ LINES: dict[str, tuple[str, ...]] = {
         "profit before income tax",
         "income before income taxes",
         "earnings before income taxes",
+        "income before provision for income taxes",
     ),
     "ebitda": ("ebitda",),
+    "total debt": ("total debt", "total borrowings", "borrowings"),
+    "finance costs": (
+        "finance costs",
+        "interest payable and similar expenses",
+        "interest payable and similar charges",
+        "interest expense",
+        "finance expense",
+        "interest costs",
+    ),
     "dividend per share": ("dividend per share", "dividends per share", "dividends declared per share"),
     "earnings per share": ("basic earnings per share", "earnings per share", "basic eps", "eps"),
 }
@@ -244,6 +271,9 @@ def _names_held(holds: Callable[[str], bool]) -> dict[str, str]:
         own = [
             n for n in held[line] if not any(re.search(rf"\b{re.escape(n)}\b", o) and o != n for o in others)
         ]
+        # (and a name inside a longer one of the same line that a label holds: ``Net revenues``
+        # over "revenue", which ``Deferred revenue`` holds too)
+        own = [n for n in own if not any(n != o and re.search(rf"\b{re.escape(n)}", o) for o in own)] or own
         out[line] = next(iter(own or held[line]), names[0])
     return out
 
@@ -362,6 +392,16 @@ def elided_heads(question: str, texts: Iterable[str]) -> str:
 #: ("stock" over ``Inventories``, "on a consolidated basis" over a ``Group`` column). Each group is
 #: a crosswalk between standards, not words taken from any table or question; the first name a
 #: table holds is the one a name it does not hold is read as.
+#: Property, plant and equipment where a table heads it ``Fixed assets`` and names no such line: a
+#: question's "PP&E" is that line (a UK table's ``Fixed assets`` that totals other lines is not asked
+#: so: one way only).
+_FIXED_AS_PPE = (
+    "fixed assets",
+    "property, plant and equipment",
+    "property and equipment",
+    "tangible assets",
+    "tangible fixed assets",
+)
 SAME_THING: tuple[tuple[str, ...], ...] = (
     ("group", "consolidated"),
     # (the UK format's ``Company`` columns beside ``Group`` are the parent's own figures; only read
@@ -390,6 +430,7 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
         "short term creditors",
         "current creditors",
         "creditors due within one year",
+        "creditors falling due within one year",
     ),
     (
         "creditors: amounts falling due after more than one year",
@@ -397,6 +438,8 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
         "non current creditors",
         "creditors due after one year",
         "creditors due after more than one year",
+        "creditors falling due after more than one year",
+        "creditors falling due after one year",
     ),
     ("current", "short term", "due within one year"),
     ("non current", "long term", "due after more than one year"),
@@ -418,6 +461,10 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
         "shareholders' equity",
         "stockholders' equity",
     ),
+    # (tangible assets are property, plant and equipment in any standard's words; a US statement's
+    # ``Fixed assets, net`` is that line too: read one way, see :data:`_ONE_WAY`)
+    ("property, plant and equipment", "property and equipment", "tangible assets", "tangible fixed assets"),
+    _FIXED_AS_PPE,
     ("fixed assets", "non current assets"),
     ("operating profit", "operating income", "profit from operations", "income from operations"),
     (
@@ -429,13 +476,22 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
         "pre-tax income",
         "pretax income",
         "income before taxes",
+        "income before provision for income taxes",
+        "earnings before income taxes",
     ),
     ("income tax expense", "tax on profit", "taxation", "provision for income taxes", "tax charge"),
     ("cost of sales", "cost of goods sold", "cost of revenue"),
     ("share capital", "called up share capital", "common stock"),
     ("share premium", "share premium account", "additional paid-in capital"),
     ("retained earnings", "accumulated profits", "retained profits", "profit and loss account"),
-    ("finance costs", "interest expense", "finance expense"),
+    (
+        "finance costs",
+        "interest expense",
+        "finance expense",
+        "interest costs",
+        "interest payable and similar expenses",
+        "interest payable and similar charges",
+    ),
     ("non-controlling interests", "minority interests"),
     ("cash and cash equivalents", "cash at bank and in hand"),
     # (a cash flow statement's lines by the names analysts give them)
@@ -507,7 +563,7 @@ SAME_THING: tuple[tuple[str, ...], ...] = (
 
 #: Groups of :data:`SAME_THING` read only as their first name: the others name it, it names none of
 #: them ("the company" is any reporting company, where "the parent" is the ``Company`` column).
-_ONE_WAY = frozenset({("company", "parent company", "parent")})
+_ONE_WAY = frozenset({("company", "parent company", "parent"), _FIXED_AS_PPE})
 
 
 def _spaced(text: str) -> str:
@@ -659,7 +715,8 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
     )
     low = _spaced(question)
     # (the labels the question writes out whole keep their words: "cost of sales" is ``Cost of sales``)
-    whole = [_spaced(t) for t in texts if _holds(low, t)]
+    written = [t for t in texts if _holds(low, t)]
+    whole = [_spaced(t) for t in written]
     labels = [_spaced(t) for t in texts]  # (whole, for names with "of": ``Purchases of property ...``)
     lines = {t.strip().casefold() for t in texts if len(t.split()) == 1}
     for names in SAME_THING:
@@ -671,7 +728,11 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
         if own is None:
             continue
         for name in sorted(set(names) - {own}, key=len, reverse=True):
-            if _holds(held, name) or not _holds(low, name) or _spaced(name) == _spaced(own):
+            if (
+                (_holds(held, name) and not _head_of(name, own, labels, question))
+                or not _holds(low, name)
+                or _spaced(name) == _spaced(own)
+            ):
                 continue
             if any(_holds(w, name) for w in whole):
                 continue
@@ -684,7 +745,7 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
             pattern = r"[\s\-\u2010-\u2013]+".join(_either_number(w) for w in name.split())
             question = re.sub(
                 rf"(?<![\w-]){pattern}(?![\w-])",
-                partial(_own_name, own=own, lines=lines, names=names),
+                partial(_own_name, own=own, lines=lines, names=names, labels=written),
                 question,
                 flags=re.I,
             )
@@ -692,9 +753,43 @@ def in_own_terms(question: str, texts: Iterable[str]) -> str:
     return question
 
 
-def _own_name(m: re.Match[str], own: str, lines: AbstractSet[str], names: Iterable[str]) -> str:
-    """The table's own name ``own`` for the name ``m`` found, unless that only qualifies a line."""
-    return m.group(0) if _qualifies_a_label(m, lines, names) else own
+def _head_of(name: str, own: str, labels: list[str], question: str) -> bool:
+    """Whether the one word ``name`` is the head of the table's own name for the thing (plural or
+    not), no line is headed by it alone, and the question names a line by it, not a kind of lines
+    ("which payables line"): "receivables" over ``Accounts receivable, net`` beside ``Tax
+    receivable`` means the trade receivables, whose names hold the word only as a qualified one."""
+    said, heads = _spaced(name).split(), _spaced(own).split()
+    kind = re.search(
+        rf"\b(?:which|among|of\s+the|all)\s+{re.escape(name)}\b|\b{re.escape(name)}\s+(?:lines?|items?|categor)",
+        question,
+        re.IGNORECASE,
+    )
+    return len(said) == 1 and len(heads) > 1 and heads[-1] == said[0] and said[0] not in labels and not kind
+
+
+def _own_name(
+    m: re.Match[str], own: str, lines: AbstractSet[str], names: Iterable[str], labels: Iterable[str] = ()
+) -> str:
+    """The table's own name ``own`` for the name ``m`` found, unless that only qualifies a line or
+    starts inside a label the question writes out ("gross profit for the year": ``Gross profit``,
+    for a period; no "profit for the year")."""
+    if _qualifies_a_label(m, lines, names) or _inside_label(m, labels):
+        return m.group(0)
+    return own
+
+
+def _inside_label(m: re.Match[str], labels: Iterable[str]) -> bool:
+    """Whether a label of ``labels``, written out in ``m``'s string, starts before ``m`` and runs
+    into it."""
+    low = m.string.casefold()
+    for label in labels:
+        words_ = re.findall(r"[^\W_]+", label.casefold())
+        if len(words_) < 2:
+            continue
+        for found in re.finditer(r"(?<!\w)" + r"\W+".join(map(re.escape, words_)) + r"(?!\w)", low):
+            if found.start() < m.start() < found.end():
+                return True
+    return False
 
 
 def _qualifies_a_label(m: re.Match[str], lines: AbstractSet[str], names: Iterable[str]) -> bool:
@@ -898,17 +993,34 @@ _NON_CURRENT = re.compile(
 _RELATES = re.compile(r"\b(?:share|ratio|percent(?:age)?|proportion|divided|over|per|fraction)\b|%", re.I)
 
 
+#: A question about the lines of a group, not its figure: a count, a choice, a ranking.
+_AMONG_LINES = re.compile(
+    r"\b(?:how\s+many|number\s+of|which|list|name|rank\w*|largest|smallest|biggest|highest|lowest)\b",
+    re.IGNORECASE,
+)
+
+
 def complement_named(question: str, texts: Iterable[str]) -> str:
     """``question`` with "total non-current liabilities" written as "(total liabilities minus total
     current liabilities)" where the table names no line nor section non-current (a US balance
     sheet lists its long-term lines under no heading) but has both totals; the figure asked alone,
     not within a share or a ratio."""
     m = _NON_CURRENT.search(question)
-    if m is None or _RELATES.search(question):
+    if m is None or _RELATES.search(question) or _AMONG_LINES.search(question):
         return question
     noun = m.group(1).casefold()
     low = {re.sub(r"\s+", " ", t.casefold().strip().rstrip(":")) for t in texts if isinstance(t, str)}
-    if any(re.search(rf"\b(?:non[- ]?current|long[- ]term)\s+{noun}\b", t) for t in low):
+    before = re.findall(r"[^\W\d_]+", question[: m.start()].casefold())[-1:]
+    if before and before[0] in ("other", "within", "under", "among", "inside", "in"):
+        return question  # (``Other long-term liabilities``; a line placed "within non-current liabilities")
+    said = re.sub(r"\s+", " ", question.casefold())
+    if any(
+        t in said and m.group(0).casefold().removeprefix("the ") in t and len(t) > len(m.group(0))
+        for t in low
+    ):
+        return question  # (a label the question writes that holds the words)
+    # (a line or section of that name; ``Other non-current liabilities`` is one line of them)
+    if any(re.fullmatch(rf"(?:total\s+)?(?:non[- ]?current|long[- ]term)\s+{noun}", t) for t in low):
         return question
     if f"total {noun}" not in low or f"total current {noun}" not in low:
         return question

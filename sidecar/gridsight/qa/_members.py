@@ -58,7 +58,9 @@ def _listed_many(labels: list[str], question: str, header: frozenset[str]) -> li
     """Three or more labels listed one after another ("stock, receivables and cash"): the longest run
     of pieces between parting words in which each member (one piece, or a few joined back, as
     "property, plant and equipment") names a label of its own."""
-    cuts = list(LIST_PARTS.finditer(question))
+    # (not inside a label written out whole: "accounts receivable, net", "property, plant and equipment")
+    spans = _labels_written(labels, question)
+    cuts = [m for m in LIST_PARTS.finditer(question) if not any(a < m.start() < b for a, b in spans)]
     if len(cuts) < 2:
         return []
     bounds = [0, *(m.start() for m in cuts), len(question)]
@@ -97,10 +99,12 @@ def _members_from(
                 break
             start = begin if i == first else pieces[i][0]
             text = question[start : pieces[i + n - 1][1]]
+            # (a label written out whole, commas and all, over its pieces: "accounts receivable, net")
+            got = _written_whole(labels, text, at_end=True, whole=True)
             end = _ENDS.search(text)
-            last = i + n == len(pieces) or (end is not None and end.start() < len(text))
+            last = i + n == len(pieces) or (end is not None and end.start() < len(text) and got is None)
             text = text[: end.start()] if end is not None else text
-            got = _named_trimmed(labels, text, header)
+            got = got or _named_trimmed(labels, text, header)
             if got is not None and got[1] not in out and (named is None or got[0] > named[0]):
                 named, took = got, n
             if last:
@@ -111,7 +115,11 @@ def _members_from(
         ends = question[pieces[i][0] if i != first else begin : pieces[i + took - 1][1]]
         i += took
         stop = _ENDS.search(ends)
-        if stop is not None and stop.start() < len(ends):
+        if (
+            stop is not None
+            and stop.start() < len(ends)
+            and _written_whole(labels, ends, at_end=True, whole=True) is None
+        ):
             break  # (the list ends inside this member: "cash in 2024")
     return out
 
@@ -129,15 +137,21 @@ def _named_trimmed(labels: list[str], text: str, header: frozenset[str]) -> tupl
 def _listed_two(labels: list[str], question: str, header: frozenset[str]) -> list[str]:
     """The two labels the question lists (see the module docstring)."""
     best: tuple[float, list[str]] = (0.0, [])
+    written = _labels_written(labels, question, every=True)
     for join in _JOIN.finditer(question):
         before = question[: join.start()]
         opens = list(_OPENS.finditer(before))
-        left = before[opens[-1].end() :] if opens else before
+        cut = opens[-1].end() if opens else 0
+        # (not inside a label written out whole: "proceeds from sale of property, plant and
+        # equipment for Q4 minus ..." opens at "proceeds", not after its "of")
+        cut = next((a for a, b in written if a < cut < b <= join.start()), cut)
+        left = before[cut:]
         after = question[join.end() :]
         if join.group(0).strip().casefold() == "than" and re.match(r"\s*[$£€]?\s*-?\d", after):
             continue  # ("more than 15%": a bound, no line; "18-24 and 25-34" list two)
         right = after[: _ENDS.search(after).start()]  # type: ignore[union-attr]  # $ always matches
-        a, b = _named(labels, left, header), _named_trimmed(labels, right, header)
+        a = _written_whole(labels, before, at_end=True) or _named(labels, left, header)
+        b = _written_whole(labels, after, at_end=False) or _named_trimmed(labels, right, header)
         if a is None or b is None or a[1] == b[1]:
             continue
         score = min(a[0], b[0])
@@ -156,6 +170,42 @@ def _listed_two(labels: list[str], question: str, header: frozenset[str]) -> lis
         if score > best[0]:
             best = (score, [a[1], b[1]])
     return best[1]
+
+
+def _labels_written(labels: list[str], question: str, *, every: bool = False) -> list[tuple[int, int]]:
+    """Where the question writes out a label that holds a list's parting words (a comma, "and"; or
+    ``every`` label of two words or more)."""
+    low = question.casefold()
+    out = []
+    for label in labels:
+        own = re.sub(r"\s+", " ", label.casefold()).strip()
+        if len(own) < 3 or not (LIST_PARTS.search(own) or (every and " " in own)):
+            continue
+        out += [(m.start(), m.end()) for m in re.finditer(rf"(?<!\w){re.escape(own)}(?!\w)", low)]
+    return out
+
+
+def _written_whole(
+    labels: list[str], text: str, *, at_end: bool, whole: bool = False
+) -> tuple[float, str] | None:
+    """The longest label ``text`` writes out whole right at its end (or start; ``whole``: ``text``
+    is the label, but for "the"), named more fully than words can name one: "current portion of
+    long-term debt" before "or" is that line, though an "of" inside it would open the phrase at
+    "long-term debt"."""
+    low = re.sub(r"\s+", " ", text.casefold()).strip(" \"'“”‘’")
+    if whole:
+        low = re.sub(r"^the ", "", low)
+    found = []
+    for label in labels:
+        own = re.sub(r"\s+", " ", label.casefold()).strip()
+        if len(own) < 3 or len(own.split()) < 2:
+            continue  # (one word is no phrase to trust over the words' reading)
+        if whole and own != low:
+            continue
+        pattern = rf"(?<!\w){re.escape(own)}$" if at_end else rf"^{re.escape(own)}(?!\w)"
+        if re.search(pattern, low):
+            found.append(label)
+    return (3.0, max(found, key=len)) if found else None
 
 
 def _spans(labels: list[str], question: str, start: int, end: int) -> bool:

@@ -42,9 +42,15 @@ _THE_RECORDS = re.compile(
 _PLACES = {"first": "highest", "top": "highest", "last": "lowest", "bottom": "lowest"}
 
 
+#: "..., or the other way round?": a test turned into a choice (the request after it says which).
+_OTHER_WAY = re.compile(r",?\s+or\s+the\s+other\s+way\s+(?:round|around)\b", re.IGNORECASE)
+
+
 def as_which(question: str) -> str:
     """``question`` as "Which X had the <superlative> Y ...?" where it asks for the top row another
-    way; unchanged otherwise."""
+    way, without "or the other way round" where a request names the larger of the two after it
+    ("were A greater than B, or the other way round? Name the larger line."); unchanged otherwise."""
+    question = _OTHER_WAY.sub("", question) if re.search(r"[?.]\s*\w", question) else question
     m = _NAME_THE.match(question)
     if m is not None:
         return f"Which {m.group('what')} had the {m.group('rest')}"

@@ -113,6 +113,19 @@ def _phrases_named(question: str, sheet: Sheet, table: Any) -> int:
     return found
 
 
+def _by_name(question: str, tied: list[Candidate]) -> Candidate | None:
+    """Among tables side by side on one sheet, the one whose row labels hold a word the question
+    writes as a name, capitalised inside the sentence ("How many Pro units ..." names the ``Pro``
+    rows of a sales table, not a statement beside it); else None."""
+    names = set(re.findall(r"(?<=[\w,;:] )[A-Z][\w&-]*", question))
+    if not names or any(c.sheet is not tied[0].sheet for c in tied):
+        return (
+            None  # (tables on sheets of their own may be a list and its lookup: "sales in the Oslo office")
+        )
+    holding = [c for c in tied if names & {label.strip() for label in _row_labels(c.sheet, c.table)}]
+    return holding[0] if len(holding) == 1 else None
+
+
 def _named_words(sheet: Sheet, table: Any) -> set[str]:
     """Every word the table's headers, titles, unit lines, row labels and sheet name hold."""
     named: set[str] = words(sheet.name)
@@ -345,6 +358,9 @@ def pick_table(question: str, found: list[Candidate], model: Any = None) -> Pick
     classed = _by_class(question, tied)
     if classed is not None:  # ("which equity line was largest": the table with a group of equity lines)
         return Pick(classed, "class", tied=refs)
+    named = _by_name(question, tied)
+    if named is not None:
+        return Pick(named, "name", tied=refs)
     monthly = _by_months(question, tied)
     if monthly is not None:  # ("in the first quarter": the table whose columns are its months)
         return Pick(monthly, "months", tied=refs)

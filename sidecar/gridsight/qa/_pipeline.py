@@ -74,6 +74,15 @@ def asks_name(question: str) -> bool:
     )
 
 
+def offers_choice(question: str) -> bool:
+    """Whether a question that opens as a yes/no one offers two things to choose between ("was it
+    lower for 10-49 or for 50-249?"): one of them is the answer."""
+    low = LEADING_PHRASE.sub("", question.casefold().strip(), count=1)
+    return expected_type(question) is None and bool(
+        re.match(r"^(is|are|was|were|did|does|do|has|have|had)\b", low) and re.search(r"\w or \w", low)
+    )
+
+
 def asks_year(question: str) -> bool:
     """Whether the question asks for a year: "in what year ...", "which year ..."."""
     return bool(re.match(r"^\s*(?:in |during )?(?:what|which) year\b", question.casefold()))
@@ -117,6 +126,11 @@ def expected_type(question: str) -> str | None:
             break
     if re.match(r"^is it (?:true|the case|correct) that\b", low):
         return "boolean"
+    if re.search(
+        r"\bor the other way (?:round|around)\b|\bname the (?:larger|smaller|bigger|higher|lower|greater)\b",
+        low,
+    ):
+        return None  # ("were A greater than B, or the other way round? Name the larger line.": which)
     # ("could you look up ...", "can you give ...": a request, not a yes/no question)
     low = re.sub(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?", "", low)
     if re.match(r"^(is|are|was|were|did|does|do|has|have|had|can|could|will|would|should)\b", low):

@@ -212,6 +212,9 @@ class _Filter:
 _FULL_YEAR = re.compile(
     r"\b(?:full|whole|entire)[\s-]+year\b|\bannual\b|\b(?:all|every|across)\s+(?:the\s+)?(?:four\s+)?quarters\b"
 )
+#: A total asked of every row's figures: "in total", "altogether", "all told" ("total income" may be
+#: a line's name).
+_IN_TOTAL = re.compile(r"\b(?:in\s+total|altogether|all\s+told|in\s+all)\b")
 #: The things a top-N question counts: "the top 3 <loan amounts> in ...", "the bottom 2 <professions> with".
 _COUNTED = re.compile(
     r"\b(?:top|bottom)\s+\d+\s+([a-z][\w\s-]{0,40}?)"
@@ -1580,7 +1583,9 @@ class Planner:
         for words, fn, name in (
             (r"average|mean", "AVG", "average"),
             (r"median", "MEDIAN", "median"),
-            (r"total|sum", "SUM", "total"),
+            # ("the combined revenue of A and B", "A plus B headcount": the rows listed added up;
+            # "A and B combined" over columns is their sum, read elsewhere)
+            (r"total|sum" + ("|combined|plus" if any(" IN (" in f.sql for f in fs) else ""), "SUM", "total"),
             (r"maximum|max|highest|largest|most", "MAX", "highest"),
             (r"minimum|min|lowest|smallest|least", "MIN", "lowest"),
         ):
@@ -2340,8 +2345,6 @@ class Planner:
         """ "What were North America's unit sales for the full year?" over ``Q1 | Q2 | Q3 | Q4`` (or
         month) columns: every period column added up over the rows asked. None where the question
         names another number column (that column's total is asked) or the periods are fewer than 2."""
-        if not _FULL_YEAR.search(self.low):
-            return None
         periods = [
             c
             for c in self.cols
@@ -2349,6 +2352,17 @@ class Planner:
         ]
         if len(periods) < 2:
             return None
+        if not _FULL_YEAR.search(self.low):
+            # ("how many Pro units were sold in total?" where the periods are the only figures and
+            # none is named: all of them)
+            only = all(c.kind != "number" or c in periods for c in self.cols)
+            named = any(re.search(rf"\b{re.escape(c.name.strip().casefold())}\b", self.low) for c in periods)
+            if (
+                not (only and _IN_TOTAL.search(self.low))
+                or named
+                or re.search(r"\b(?:quarter|month|half)\b", self.low)
+            ):
+                return None
         other = self.best(("number",), exclude=fcols | {c.name for c in periods})
         if other is not None and not self._identifies(other.name):
             return None  # ("the total revenue for the year": the ``Revenue`` column's)

@@ -27,7 +27,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from gridsight.detect._structure import NOTE_LABEL
-from gridsight.grid import Range, Sheet
+from gridsight.grid import Range, Sheet, Style
 from gridsight.qa._groups import closing_totals, code_ranges, outline_groups, sum_groups
 from gridsight.qa._headers import dates_written, relative_years
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
@@ -342,6 +342,28 @@ def _closed_by_unnamed(sections: list[str | None], names: list[str], totals: lis
     return out
 
 
+def _closed_by_bold(sections: list[str | None], bold: list[bool], totals: list[bool]) -> list[str | None]:
+    """``sections`` with a section's lines ended by a line in bold after lines that are not: an
+    income statement's ``Income from operations`` under ``Operating expenses:`` and its items is the
+    result the lines lead to, no operating expense, and so are the lines after it (the section
+    below it is the one the heading opened, one level up)."""
+    out = list(sections)
+    plain: set[str] = set()  # (the sections that have had a line not in bold)
+    closed: dict[str, str | None] = {}  # (a section closed -> the one its later lines are in)
+    for i, section in enumerate(sections):
+        if section is None:
+            continue
+        if section in closed:
+            out[i] = closed[section]
+            continue
+        if not bold[i]:
+            plain.add(section)
+        elif section in plain and not totals[i]:
+            closed[section] = " › ".join(section.split(" › ")[:-1]) or None
+            out[i] = closed[section]
+    return out
+
+
 def _closed_at(sections: list[str], total: str) -> int:
     """How many levels of the section path stay open after a total line: the deepest section
     whose words the total's label holds (``Total current assets`` closes ``Current assets:``,
@@ -543,7 +565,7 @@ def _years_in_blocks(keys: list[Any], years: list[Any]) -> bool:
     )
 
 
-def _filled_down(keys: list[Any], inner: list[Any], rows: list[int]) -> list[Any]:
+def filled_down(keys: list[Any], inner: list[Any], rows: list[int] | None = None) -> list[Any]:
     """The outer labels of a table with two label columns, each written once on the first row of its
     block (``Southbridge`` over ``Public hospitals``, ``Private hospitals``, ``Total``): repeated
     down the block, while the inner column names the rows and no row is skipped. A column blank on
@@ -556,10 +578,16 @@ def _filled_down(keys: list[Any], inner: list[Any], rows: list[int]) -> list[Any
             out[i] is None
             and out[i - 1] is not None
             and inner[i] not in (None, "")
-            and rows[i] == rows[i - 1] + 1
+            and (rows is None or rows[i] == rows[i - 1] + 1)
         ):
             out[i] = out[i - 1]
     return out
+
+
+def _names_only(values: list[Any]) -> bool:
+    """Whether every filled value is a text that is no figure (``10-49``, ``Pro``: names)."""
+    filled = [v for v in values if v not in (None, "")]
+    return bool(filled) and all(isinstance(v, str) and parse_number(v) is None for v in filled)
 
 
 def _figure(value: Any) -> float | None:
@@ -856,6 +884,8 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         totals |= {rows[i] for i in groups}
         # (and lines that add up those right above them: ``All ages`` closing its section)
         totals |= {rows[kept[i]] for i in closing}
+        bold = [bool(sheet.cell(r, label_cols[0]).style & Style.BOLD) for r in rows]
+        sections = _closed_by_bold(sections, bold, [r in totals for r in rows])
         sections = _closed_by_unnamed(sections, names, [r in totals for r in rows])
         sections = _named_by_closing(
             sections, names, [kept[i] for i in closing], [r in totals for r in rows], figures
@@ -875,11 +905,14 @@ def build_relation(sheet: Sheet, table: Any) -> Relation:
         key_range = Range(top, label_cols[0], rng.bottom, label_cols[-1])
         keys = [_clean(v) or None if v is not None else None for v in column(label_cols[0])]
         inner = [c for c in table.row_header_cols if rng.left <= c <= rng.right and c != label_cols[0]][:1]
+        beside = label_cols[-1] + 1
+        if not inner and beside in value_cols and _names_only(column(beside)):
+            inner = [beside]  # (``Economic activity | Size class | ...``, each activity written once)
         if inner:
-            keys = _filled_down(keys, column(inner[0]), rows)
+            keys = filled_down(keys, column(inner[0]), rows)
         elif value_cols and _years_in_blocks(keys, column(value_cols[0])):
             # ``Land | Year | ...`` with each Land written once over its years: the years are labels
-            keys = _filled_down(keys, column(value_cols[0]), rows)
+            keys = filled_down(keys, column(value_cols[0]), rows)
             year_labels = value_cols[0]
         specs.append((key_name, "key", key_range, keys))
         if any(sections):

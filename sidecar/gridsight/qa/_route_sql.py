@@ -8,12 +8,14 @@ query comes from :mod:`gridsight.qa._plan`, never from the user, and still passe
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from gridsight.errors import GridSightError
 from gridsight.qa._answer import QAAnswer, display_of, value_type
 from gridsight.qa._pick import Candidate, table_area
-from gridsight.qa._relational import numbers_of, table_unit
+from gridsight.qa._relational import filled_down, numbers_of, table_unit
 
 
 def _view(cand: Candidate) -> tuple[Any, Any] | None:
@@ -26,12 +28,13 @@ def _view(cand: Candidate) -> tuple[Any, Any] | None:
     # a column of numbers holds numbers only: text cells (``..``, ``n/a``, a note) are empty, as
     # Excel's SUMIFS and COUNTIFS pass over text, where sqlite sets text above every number
     # (``'n/a' > 5`` is true); numbers written as text are numbers
-    view = view_of(
-        cand.sheet,
-        [c.name for c in table.columns],
-        [c.data for c in table.columns],
-        [numbers_of if c.kind == "number" else None for c in table.columns],
-    )
+    prepare: list[Callable[[list[Any]], list[Any]] | None]
+    prepare = [numbers_of if c.kind == "number" else None for c in table.columns]
+    if len(table.columns) > 1 and table.columns[0].kind == table.columns[1].kind == "text":
+        # (``Region | Product | Q1 ...``, each region written once over its products: down its block)
+        inner = cand.sheet.column_values(table.columns[1].data.with_sheet(None))
+        prepare[0] = partial(filled_down, inner=inner)
+    view = view_of(cand.sheet, [c.name for c in table.columns], [c.data for c in table.columns], prepare)
     return table, view
 
 
