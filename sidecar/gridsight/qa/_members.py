@@ -17,6 +17,7 @@ one, nor is "fuel and oil" when one label holds both. Words of the chosen column
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from gridsight.qa._sqlgen import COMMON, match_score, near_word, question_words, tokens
 from gridsight.text import LESS_WORDS, MORE_WORDS, OPERATION_WORDS, closest, header_text
@@ -172,13 +173,20 @@ def _listed_two(labels: list[str], question: str, header: frozenset[str]) -> lis
     return best[1]
 
 
+@lru_cache(maxsize=4096)
+def _spelt(label: str) -> str:
+    """A label as the question is compared with it: lower case, one space between words (read once
+    per label, not once per piece and join a list is cut into)."""
+    return re.sub(r"\s+", " ", label.casefold()).strip()
+
+
 def _labels_written(labels: list[str], question: str, *, every: bool = False) -> list[tuple[int, int]]:
     """Where the question writes out a label that holds a list's parting words (a comma, "and"; or
     ``every`` label of two words or more)."""
     low = question.casefold()
     out = []
     for label in labels:
-        own = re.sub(r"\s+", " ", label.casefold()).strip()
+        own = _spelt(label)
         if len(own) < 3 or not (LIST_PARTS.search(own) or (every and " " in own)):
             continue
         out += [(m.start(), m.end()) for m in re.finditer(rf"(?<!\w){re.escape(own)}(?!\w)", low)]
@@ -197,7 +205,7 @@ def _written_whole(
         low = re.sub(r"^the ", "", low)
     found = []
     for label in labels:
-        own = re.sub(r"\s+", " ", label.casefold()).strip()
+        own = _spelt(label)
         if len(own) < 3 or len(own.split()) < 2:
             continue  # (one word is no phrase to trust over the words' reading)
         if whole and own != low:
