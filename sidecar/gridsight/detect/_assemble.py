@@ -228,11 +228,18 @@ def _peel(g: CellGrid, box: Box, text_at: TextAt) -> list[Piece]:
             break
         out_top.append(Piece(Box(top, col, top, last), True))
         top += 1
-    while bottom > top and is_text_line(g, Box(top, box.left, bottom, box.right), bottom) and widest() >= 2:
+    # the lone lines at the bottom are notes from the first that reads as one down (``Source: ...``
+    # over ``Last modified: ...``: a line under a note is more of the notes, whatever it reads)
+    cut = None
+    r = bottom
+    while r > top and is_text_line(g, Box(top, box.left, r, box.right), r):
+        col = int(np.flatnonzero(row_cells(g, box, r))[0]) + box.left
+        cur = Box(top, box.left, r, box.right)
+        if looks_like_note(g, cur, r, text_at(r, col)) or _spread_label(g, cur, r):
+            cut = r
+        r -= 1
+    while cut is not None and bottom >= cut and bottom > top and widest() >= 2:
         col = int(np.flatnonzero(row_cells(g, box, bottom))[0]) + box.left
-        cur = Box(top, box.left, bottom, box.right)
-        if not (looks_like_note(g, cur, bottom, text_at(bottom, col)) or _spread_label(g, cur, bottom)):
-            break
         out_bottom.append(Piece(Box(bottom, col, bottom, col), True))
         bottom -= 1
     for r in range(bottom, bottom - _field_tail(g, Box(top, box.left, bottom, box.right), text_at), -1):
@@ -437,8 +444,10 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
         # words), and the row under them labels those columns more finely; a row that starts at
         # the left edge (over the row labels) is a group row only when every label has another
         # right under it (a header stack), else it is a title with a date or a place beside it
-        if top >= bottom or len(set(ids.tolist())) < 2 or int(np.diff(cols).min()) < 2:
+        if top >= bottom or len(set(ids.tolist())) < 2:
             return False
+        if int(np.diff(cols).min()) < 2:
+            return _over_finer_header(g, box, top, cols, text_at)
         if _caption_and_unit(g, box, top, text_at):
             return False
         below = g.cls[top + 1, box.left : box.right + 1] != 0
@@ -463,6 +472,29 @@ def _group_header(g: CellGrid, box: Box, top: int, bottom: int, col: int, text_a
     if col == box.right and UNIT.search(text_at(top, col)):
         return False  # a unit over the last column alone (``EUR thousands``) groups nothing
     return is_header_row(g, Box(top + 1, box.left, bottom, box.right), top + 1)
+
+
+def _over_finer_header(g: CellGrid, box: Box, top: int, cols: np.ndarray, text_at: TextAt) -> bool:
+    """Labels side by side on a header's first line, read as title words before: group labels
+    whose merges a CSV export dropped (``Total persons | Number of persons by age group``), or
+    the row labels' own heading over their empty column beside a group label (``Country | Year``
+    over ``  | 2002 | 2003``). Within three rows under them, with no figure between, comes a finer
+    header row naming more columns than they do; a title with a date beside it has the table's
+    own header, row labels' heading included, right under it."""
+    if g.figures(top, slice(box.left, box.right + 1)).any():
+        return False
+    if cols[0] == 0 and len(text_at(top, box.left).strip()) > 40:
+        return False
+    for r in range(top + 1, min(top + 3, box.bottom - 1) + 1):
+        if cols[0] == 0 and g.cls[r, box.left] != 0:
+            return False  # the left column fills: the row labels' heading is on this row
+        if g.figures(r, slice(box.left, box.right + 1)).any() or is_text_line(g, box, r):
+            return False  # (a lone line between is a title's: ``Pinto Bean | 10 Year Average`` over one)
+        if int(np.count_nonzero(row_cells(g, box, r))) > len(cols) and is_header_row(
+            g, Box(r, box.left, box.bottom, box.right), r
+        ):
+            return True
+    return False
 
 
 def _caption_and_unit(g: CellGrid, box: Box, top: int, text_at: TextAt) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, cast
 
@@ -13,6 +14,7 @@ import numpy as np
 from gridsight.detect._alternatives import uncertain_points
 from gridsight.detect._assemble import MAX_INNER_GAP, Skeleton, TextAt, assemble, join_rule
 from gridsight.detect._cells import TEXT, VALUE, CellGrid, cell_grid
+from gridsight.detect._header_above import raise_header
 from gridsight.detect._model import DetectedTable, Detection
 from gridsight.detect._refine import NOT_ASKED, SHEET_BUDGET_S
 from gridsight.detect._rows import is_key_value_block, is_label_value_lines, is_notes_block
@@ -252,6 +254,11 @@ def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
     return found
 
 
+def _taken_by(boxes: list[Box]) -> Callable[[Box], bool]:
+    """Whether a box shares cells with one of ``boxes`` (another table's)."""
+    return lambda b: any(b.rows_overlap(o) and b.cols_overlap(o) for o in boxes)
+
+
 def _detect(sheet: Sheet, refiner: Any) -> Detection:
     t0 = time.perf_counter()
     if sheet.is_empty:
@@ -285,6 +292,11 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
         else:
             skeletons.append(sk)
     skeletons = join_memo_lines(g, join_continuations(g, skeletons), lone)
+    for sk in skeletons:
+        grown = raise_header(g, sk.box, _taken_by([o.box for o in skeletons if o is not sk]), text_at)
+        if grown != sk.box:
+            sk.box = grown
+            sk.titles = [t for t in sk.titles if not (t.rows_overlap(grown) and t.cols_overlap(grown))]
     model: str | None = None
     from_model: set[int] = set()
     asked = skipped = 0

@@ -26,7 +26,14 @@ def header_rows(g: CellGrid, box: Box) -> list[int]:
     """The leading label rows, when one of them heads the values below (or a header-like row)."""
     rows: list[int] = []
     found = False
-    for r in range(box.top, min(box.bottom, box.top + MAX_HEADER_ROWS)):
+    written = 0  # (blank rows between a header's lines do not count: merged cells leave them)
+    for r in range(box.top, min(box.bottom, box.top + 2 * MAX_HEADER_ROWS)):
+        if not (g.cls[r, box.left : box.right + 1] != 0).any():
+            rows.append(r)
+            continue
+        written += 1
+        if written > MAX_HEADER_ROWS:
+            break
         header = is_header_row(g, Box(r, box.left, box.bottom, box.right), r)
         if (g.cls[r, box.left : box.right + 1] == VALUE).any() and not header:
             break
