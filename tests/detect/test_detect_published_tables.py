@@ -100,3 +100,17 @@ def test_a_title_block_over_blank_rows_is_not_taken_in() -> None:
         {"B2": "Trade price", "B3": "Qty per carton", "B4": "Discount code"},
     ):
         assert [r for r, _ in _tables({**above, **header, **_body(7, 5)})] == ["A6:D11"], above
+
+
+def test_a_header_band_over_a_blank_row_and_a_line_of_repeated_labels_heads_the_body() -> None:
+    """``1980 | 1990`` over ``Total | Males``, a blank row, then ``total`` over each figure column:
+    one header with the body under it, not a header-only table and a headerless one."""
+    cells: dict[str, object] = {"A1": "Table 7. Resident population by age and sex", "A3": "See notes"}
+    cells.update({"A5": "Age group", "B5": "1980", "D5": "1990"})
+    cells.update({"B6": "Total", "C6": "Males", "D6": "Total", "E6": "Males"})
+    cells.update({f"{c}8": "total" for c in "BCDE"})
+    for i in range(6):
+        cells[f"A{9 + i}"] = f"{5 * i} to {5 * i + 4} years"
+        cells.update({f"{c}{9 + i}": 1000 + 10 * i + j for j, c in enumerate("BCDE")})
+    ((rng, header),) = _tables(cells)
+    assert rng == "A5:E14" and header == (4, 5, 6, 7)

@@ -254,9 +254,15 @@ def detect_tables(sheet: Sheet, *, refiner: Any = None) -> Detection:
     return found
 
 
-def _taken_by(boxes: list[Box]) -> Callable[[Box], bool]:
-    """Whether a box shares cells with one of ``boxes`` (another table's)."""
-    return lambda b: any(b.rows_overlap(o) and b.cols_overlap(o) for o in boxes)
+def _taken_by(g: CellGrid, boxes: list[Box]) -> Callable[[Box], bool]:
+    """Whether a box shares cells with one of ``boxes`` (another table's), unless that one is a
+    header with no body of its own (labels and years only) lying within the box's rows."""
+
+    def header_only(o: Box, b: Box) -> bool:
+        inside = b.top <= o.top and o.bottom <= b.bottom
+        return inside and not g.figures(slice(o.top, o.bottom + 1), slice(o.left, o.right + 1)).any()
+
+    return lambda b: any(b.rows_overlap(o) and b.cols_overlap(o) and not header_only(o, b) for o in boxes)
 
 
 def _detect(sheet: Sheet, refiner: Any) -> Detection:
@@ -292,11 +298,17 @@ def _detect(sheet: Sheet, refiner: Any) -> Detection:
         else:
             skeletons.append(sk)
     skeletons = join_memo_lines(g, join_continuations(g, skeletons), lone)
-    for sk in skeletons:
-        grown = raise_header(g, sk.box, _taken_by([o.box for o in skeletons if o is not sk]), text_at)
+    for sk in list(skeletons):
+        if sk not in skeletons:
+            continue  # (taken in as the header of a table below)
+        others = [o for o in skeletons if o is not sk]
+        grown = raise_header(g, sk.box, _taken_by(g, [o.box for o in others]), text_at)
         if grown != sk.box:
             sk.box = grown
             sk.titles = [t for t in sk.titles if not (t.rows_overlap(grown) and t.cols_overlap(grown))]
+            for o in others:
+                if o.box.rows_overlap(grown) and o.box.cols_overlap(grown):
+                    skeletons.remove(o)  # a header with no body of its own: this table's
     model: str | None = None
     from_model: set[int] = set()
     asked = skipped = 0

@@ -33,6 +33,9 @@ MAX_WRITTEN = 6
 MAX_STUB_HEAD = 30
 #: ...and a lone label right of it longer than this a caption, not a fragment of the header.
 MAX_FRAGMENT = 40
+#: A label repeated across a line is a merged title exported cell by cell from this long on
+#: (``total | total | total`` over figures heads them).
+MIN_TITLE = 12
 #: Two labels on a line, one longer than this: a title with a place or a date beside it.
 MAX_TITLE_PARTS = 40
 
@@ -83,7 +86,7 @@ def _header_block(g: CellGrid, box: Box, top: int, bottom: int, text_at: TextAt)
             return False  # a notes line
         if occ.size >= 2 and texts[0].endswith(":"):
             return False  # a form's field and its value (``Prepared by: | J. Smith``)
-        if occ.size >= 2 and len(set(texts)) == 1:
+        if occ.size >= 2 and len(set(texts)) == 1 and len(texts[0]) >= MIN_TITLE:
             return False  # one label in every cell it spanned: a merged title exported cell by cell
         if occ.size == 1:
             # a lone label: at the left edge, the row labels' short heading within a block of more
@@ -103,8 +106,6 @@ def raise_header(g: CellGrid, box: Box, taken: Callable[[Box], bool], text_at: T
 
     ``taken`` tells whether rows belong to another table already (never taken in).
     """
-    if _lead_lines(g, box) == 0:
-        return box
     written = _lead_lines(g, box)
     while True:
         r = box.top - 1
@@ -124,4 +125,6 @@ def raise_header(g: CellGrid, box: Box, taken: Callable[[Box], bool], text_at: T
             return box
         if gap == 0 and not _spread_lines(g, block):
             return box  # a lone line touching the table (a unit, a date, a field) was read apart on purpose
+        if written == 0 and gap > 0:
+            return box  # a table that opens with figures: labels over a blank row are its title's
         box, written = Box(top, box.left, box.bottom, box.right), written + lines
