@@ -796,7 +796,9 @@ _MARKS = re.compile(
 
 #: The currency signs a statement sets alone in a cell, beside the figure they belong to (a column of
 #: "$" in a statement converted from PDF): no cell of their own.
-CURRENCY_SIGNS = frozenset("$€£¥")
+CURRENCY_SIGNS = frozenset("$€£¥₹₩₺₽₪₫₱₦฿₴₸₲₡₵¢")
+#: The same signs as a regular-expression class: a figure may open with any of them (``₹337,934``).
+CURRENCY_CLASS = "[" + "".join(sorted(CURRENCY_SIGNS)).replace("$", r"\$") + "]"
 
 
 #: An outline number before a statement's line: ``5.``, ``IV.``, ``(a)``, ``A.``, ``(1)``, and a roman

@@ -27,6 +27,7 @@ from gridsight.sources.csv import sniff_delimiter, type_text
         ("(123)", Kind.NUMBER, -123.0, None),
         ("1.5e3", Kind.NUMBER, 1500.0, "0.00E+00"),
         ("10 €", Kind.NUMBER, 10.0, '#,##0"€"'),
+        ("₹337,934", Kind.NUMBER, 337934.0, '"₹"#,##0'),  # (any currency sign, not four)
         ("TRUE", Kind.BOOL, 1.0, None),
         ("false", Kind.BOOL, 0.0, None),
         ("2024-03-01", Kind.DATETIME, datetime_to_serial(dt.date(2024, 3, 1)), "yyyy-mm-dd"),

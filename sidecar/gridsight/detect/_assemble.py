@@ -162,7 +162,9 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
         if _titles_own_table(g, b, a) or _titles_own_table(g, a, b):
             return False
         if a.width == 1 or b.width == 1:
-            return True
+            # (not two columns of lone labels far apart: two tables' titles side by side)
+            far = b.left - a.right - 1 > MAX_LABEL_SPACERS
+            return not (far and _only_labels(g, a) and _only_labels(g, b))
         ta, va = _shares(g, a)
         _, vb = _shares(g, b)
         if ta >= 0.7 and vb >= 0.5 and _beside_body(a, band(g, b)):
@@ -183,6 +185,12 @@ def join_rule(g: CellGrid, text_at: TextAt) -> Callable[[Box, Box], bool]:
         return not _copies_header(g, a, b, text_at)
 
     return belongs
+
+
+def _only_labels(g: CellGrid, box: Box) -> bool:
+    """Every filled cell of ``box`` is a label (no figure, no year)."""
+    cells = g.cls[box.top : box.bottom + 1, box.left : box.right + 1]
+    return not (cells == VALUE).any()
 
 
 def _beside_body(labels: Box, band: tuple[int, int] | None) -> bool:

@@ -14,12 +14,12 @@ import numpy as np
 import numpy.typing as npt
 
 from gridsight.grid import Kind, Sheet, Style
-from gridsight.text import CURRENCY_SIGNS, is_outline_mark
+from gridsight.text import CURRENCY_CLASS, CURRENCY_SIGNS, is_outline_mark
 
 EMPTY, VALUE, TEXT = 0, 1, 2
 
 _NUMERIC_TEXT = re.compile(
-    r"^\s*[-+−(]?\s*[$€£¥]?\s*(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d[\d,' ]*(\.\d*)?|\.\d+)\s*"
+    rf"^\s*[-+−(]?\s*{CURRENCY_CLASS}?\s*(\d{{1,3}}(?:\.\d{{3}})+(?:,\d+)?|\d[\d,' ]*(\.\d*)?|\.\d+)\s*"
     r"(%|[kKmMbB]n?)?\s*\)?\s*[*†‡]*\s*$"
 )  # (``48.210.334,12``: points group the thousands, a comma the decimals, as German accounts write)
 #: A year written as text, with the footnote or status mark statistics offices add (``2024 1)``,
@@ -30,7 +30,7 @@ _PLACEHOLDER = re.compile(r"^\s*(-+|–|—|\.+|…|n/?a|na|nil|none|x|\*+|\?|#)
 
 
 #: A currency's thousands written as a caption: ``£000``, ``$'000``, ``(€000)`` -- a unit, no figure.
-_THOUSANDS = re.compile(r"^\s*\(?\s*[$€£¥]\s*'?000\s*\)?\s*$")
+_THOUSANDS = re.compile(rf"^\s*\(?\s*{CURRENCY_CLASS}\s*'?000\s*\)?\s*$")
 
 
 def _text_class(text: str) -> int:

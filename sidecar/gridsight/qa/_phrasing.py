@@ -38,6 +38,30 @@ _THE_RECORDS = re.compile(
     r"(?:records|data|dataset|data\s+set|table|entries|rows|list|log)\b",
     re.IGNORECASE,
 )
+#: "What region brought in the highest revenue ...?", "What regions had sales above 500?": "what"
+#: before a noun and a superlative or a threshold asks which rows, as "which" does ("what is/was ...",
+#: "what percentage/share/amount ..." ask a figure).
+_WHAT_NOUN = re.compile(
+    r"^(?P<lead>\s*(?:in\s+[^,?]{1,40},\s*)?)what\s+(?!(?:is|was|are|were|did|does|do|has|have|had|will|would|"
+    r"percentage|percent|per\s*cent|share|proportion|fraction|ratio|amount|value|figure|total|sum|number|"
+    r"count|level|rate|price|cost|year|month|quarter|period|date|day|time|age|difference|change|growth|"
+    r"multiple|margin|return|sales|revenue|much|many|size)\b)(?=[a-z][\w\s&-]{0,60}?\b(?:highest|lowest|"
+    r"largest|smallest|most|least|greatest|biggest|fewest|above|below|exceed(?:ed|s)?|(?:more|less|fewer|greater)\s+than)\b)",
+    re.IGNORECASE,
+)
+#: "What was the top-selling product line in Q4 2024?", "Best-selling product line in Q4 2024?".
+_TOP_SELLING = re.compile(
+    r"^\s*(?:(?:what|which)\s+(?:was|were|is|are)\s+)?(?:the\s+|our\s+)?(?P<top>top|best|highest|biggest|"
+    r"worst|lowest|weakest)[-\s]+selling\s+(?P<what>[^,?]{1,60}?)\s+(?P<rest>(?:in|at|for|during|over|across)\b"
+    r"[^?]*)\??\s*$",
+    re.IGNORECASE,
+)
+#: "Which product line led sales in Q3?", "Which region topped the revenue table in 2024?".
+_LED = re.compile(
+    r"^(?P<lead>\s*(?:in\s+[^,?]{1,40},\s*)?)which\s+(?P<what>[^,?]{1,60}?)\s+(?:led|topped)\s+(?:the\s+)?"
+    r"(?P<rest>[^?]+?)\??\s*$",
+    re.IGNORECASE,
+)
 #: The superlative a rank's place says.
 _PLACES = {"first": "highest", "top": "highest", "last": "lowest", "bottom": "lowest"}
 
@@ -54,6 +78,18 @@ def as_which(question: str) -> str:
     m = _NAME_THE.match(question)
     if m is not None:
         return f"Which {m.group('what')} had the {m.group('rest')}"
+    m = _TOP_SELLING.match(question)
+    if m is not None:
+        low = m.group("top").casefold() in {"worst", "lowest", "weakest"}
+        return f"Which {m.group('what')} had the {'lowest' if low else 'highest'} sales {m.group('rest')}?"
+    m = _LED.match(question)
+    if m is not None:
+        rest = re.sub(r"\s+(?:table|ranking|list)\b", "", m.group("rest"), count=1, flags=re.IGNORECASE)
+        which = "which" if m.group("lead") else "Which"
+        return f"{m.group('lead')}{which} {m.group('what')} had the highest {rest}?"
+    m = _WHAT_NOUN.match(question)
+    if m is not None:
+        return f"{m.group('lead')}{'which' if m.group('lead') else 'Which'} {question[m.end() :]}"
     m = _LOOKING_AT.match(question)
     if m is not None:
         place = m.group("place").casefold()

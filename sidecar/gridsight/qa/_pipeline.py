@@ -55,13 +55,22 @@ _AGGREGATE_ASKED = re.compile(
 
 #: A question that asks for a name or a place, never a figure: "who ...", "where ...", "what is
 #: the last name of ...", "give their first names" ("name the year ..." asks for a year).
+#: Nouns of a kind of figure: "which year", "name the month with ...", "which rating" may be a number.
+_FIGURE_NOUNS = (
+    r"(?:year|month|quarter|week|day|date|period|season|decade|age|number|amount|value|figure|total|price|"
+    r"score|rating|grade|level|size|rank|ranking|code|id|percentage|percent|share|rate|ratio|time|hour|"
+    r"minute|one|two|three|four|five|of|is|was|are|were|has|had|did|does|do)s?\b"
+)
 _ASKS_NAME = re.compile(
     r"^\s*(?:who|whom|whose|where)\b|\b(?:the|their|his|her|its|first|last|full)\s+names?\b"
     # ("name the energy sub-sector with the largest emissions": the sub-sector, no figure)
     # (a period or a figure is a number: "name the year with the most sales")
-    r"|^\s*(?:name|identify)\s+the\s+(?!\d|top\b|bottom\b|(?:year|month|quarter|week|day|date|period|season|"
-    r"decade|age|number|amount|value|figure|total|price|score)s?\b)[a-z][\w\s-]{0,60}?\s+"
+    rf"|^\s*(?:name|identify)\s+the\s+(?!\d|top\b|bottom\b|{_FIGURE_NOUNS})[a-z][\w\s-]{{0,60}}?\s+"
     r"(?:with|that|which|having|whose)\b"
+    # ("which product line led sales ...": a row's name, not the sales; "which year ..." may be a figure)
+    rf"|^\s*which\s+(?!{_FIGURE_NOUNS})[a-z][\w&-]*(?:\s+(?!{_FIGURE_NOUNS})[a-z][\w&-]*)?\s+(?:led|topped|had|has|was|were|"
+    r"is|are|did|does|recorded|reported|showed|saw|posted|generated|sold|contributed|made|earned|brought|"
+    r"exceeded|came|ranked|grew|fell|rose)\b"
 )
 _ASKS_AMOUNT = re.compile(r"\bhow (?:many|much|often|long|old)\b|\bnumber of\b|\bcount\b")
 

@@ -32,6 +32,7 @@ from gridsight.qa._groups import closing_totals, code_ranges, outline_groups, su
 from gridsight.qa._headers import dates_written, relative_years
 from gridsight.qa._sql import View, build_view, cached_view, iso_text
 from gridsight.text import (
+    CURRENCY_CLASS,
     CURRENCY_SIGNS,
     UNIT,
     is_outline_mark,
@@ -57,7 +58,7 @@ ROW = "Row"
 YEAR = "Year"
 
 _NUM = re.compile(
-    r"^\**(?P<neg>[-−–(])?\s*(?P<cur>[$€£¥])?\s*(?P<digits>\d{1,3}(?:,\d{3})+|\d+)?(?P<frac>\.\d+)?\s*"
+    rf"^\**(?P<neg>[-−–(])?\s*(?P<cur>{CURRENCY_CLASS})?\s*(?P<digits>\d{{1,3}}(?:,\d{{3}})+|\d+)?(?P<frac>\.\d+)?\s*"
     r"(?P<pct>%)?\)?(?:\s*[*†‡]+|\s*\[\w{1,3}\])?$"
 )
 

@@ -27,7 +27,7 @@ from gridsight.grid import (
     Workbook,
     datetime_to_serial,
 )
-from gridsight.text import MONTHS
+from gridsight.text import CURRENCY_CLASS, CURRENCY_SIGNS, MONTHS
 
 MAX_CSV_BYTES = 1024**3
 _DELIMITERS = (",", ";", "\t", "|")
@@ -113,9 +113,9 @@ def sniff_delimiter(text: str, hint: str | None = None) -> str:
 
 _PLAIN = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
 _NUMBER = re.compile(
-    r"""^(?P<neg1>-)?(?P<open>\()?(?P<sign>[+-])?(?P<cur>[$€£¥])?\s?
-        (?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)
-        (?P<exp>[eE][+-]?\d+)?(?P<cur2>\s?[$€£¥])?(?P<pct>%)?(?P<close>\))?$""",
+    rf"""^(?P<neg1>-)?(?P<open>\()?(?P<sign>[+-])?(?P<cur>{CURRENCY_CLASS})?\s?
+        (?P<num>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d*)?|\.\d+)
+        (?P<exp>[eE][+-]?\d+)?(?P<cur2>\s?{CURRENCY_CLASS})?(?P<pct>%)?(?P<close>\))?$""",
     re.VERBOSE,
 )
 #: ISO dates and times, with a zone when one is written (``+01:00``, ``-0500``, ``Z``: the instant is
@@ -130,8 +130,6 @@ _DMY_NAME = re.compile(r"^(\d{1,2})[- ]([A-Za-z]{3})[- ](\d{2}|\d{4})$")
 #: "Aug 14, 2024", "August 14 2024": a month's name first, as Excel en-US reads it.
 _MDY_NAME = re.compile(r"^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$")
 _MONTHS = MONTHS
-_CUR_FMT = {"$": '"$"', "€": '"€"', "£": '"£"', "¥": '"¥"'}
-
 Typed = tuple[int, float, str | None, str | None]  # kind, number, text, number format
 
 
@@ -159,7 +157,7 @@ def type_text(s: str) -> Typed:
     if upper in ERROR_VALUES:
         return Kind.ERROR, 0.0, upper, None
     first = t[0]
-    if first.isdigit() or first in "+-.($€£¥":
+    if first.isdigit() or first in "+-.(" or first in CURRENCY_SIGNS:
         typed = _type_number(t) or _type_date(t)
         if typed is not None:
             return typed
@@ -195,7 +193,7 @@ def _type_number(t: str) -> Typed | None:
     cur = m["cur"] or (m["cur2"] or "").strip()
     if cur:
         body = f"#,##0{dec}"
-        sym = _CUR_FMT[cur]
+        sym = f'"{cur}"'  # (a sign quoted in the number format, as Excel writes one)
         return Kind.NUMBER, x, None, f"{sym}{body}" if m["cur"] else f"{body}{sym}"
     if "," in num:
         return Kind.NUMBER, x, None, f"#,##0{dec}"
