@@ -124,6 +124,7 @@ def test_figures_written_after_a_rupee_sign_are_figures(tidewater: Any) -> None:
         ("Which region led sales in 2023?", "North America"),  # 64802 > 64077
         ("What was the top-selling region in 2024?", "North America"),
         ("Worst-selling region in 2024?", "Europe"),
+        ("What was the single largest current asset at 31 Dec 2024?", "Trade and other receivables"),
     ],
 )
 def test_the_top_row_asked_with_what_or_a_verb_of_rank(tidewater: Any, question: str, expected: str) -> None:

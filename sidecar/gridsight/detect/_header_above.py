@@ -4,11 +4,13 @@ Statistics offices lay a header out over several lines with blank rows between t
 merged cells of the original leave their text on one row and blank rows under it (``Percent of
 units with gross rent of--`` two rows over ``$299 or less | $300 to $499``, a ``FIPS`` line over
 ``STATE | Code``, a units line three rows further down). Assembly cuts the table at the first
-blank row, so only the lowest header line stays with the body. This pass walks up from a table
-whose first row holds labels, block by block across at most :data:`MAX_GAP` blank rows, and takes
-in each block that is more of its header: labels (and years) only, within the table's columns,
-nothing beside it, no title line at the left edge, until the header has
-:data:`~gridsight.detect._structure.MAX_HEADER_ROWS` written lines.
+blank row, so only the lowest header line stays with the body. This pass walks up from a table,
+block by block across at most :data:`MAX_GAP` blank rows, and takes in each block that is more of
+its header: labels (and years) only, within the table's columns, nothing beside it, no title line
+at the left edge, until the header has :data:`MAX_WRITTEN` written lines. A block touching the
+table is taken in only when each of its lines holds two labels or more (a lone line there was read
+as a title, unit or field on purpose), and a table that opens with figures takes in no block across
+a blank row (the "header block over a blank row" rule of assembly decides those).
 """
 
 from __future__ import annotations

@@ -75,6 +75,13 @@ def as_which(question: str) -> str:
     way, without "or the other way round" where a request names the larger of the two after it
     ("were A greater than B, or the other way round? Name the larger line."); unchanged otherwise."""
     question = _OTHER_WAY.sub("", question) if re.search(r"[?.]\s*\w", question) else question
+    # ("the single largest current liability" is the largest one)
+    question = re.sub(
+        r"\bsingle\s+(?=(?:largest|biggest|highest|greatest|smallest|lowest)\b)",
+        "",
+        question,
+        flags=re.IGNORECASE,
+    )
     m = _NAME_THE.match(question)
     if m is not None:
         return f"Which {m.group('what')} had the {m.group('rest')}"
